@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG, parseConfigText, validateConfig } from "./config.ts";
+
+describe("validateConfig", () => {
+  it("fills every default from an empty object", () => {
+    expect(validateConfig({})).toEqual({ ok: true, config: DEFAULT_CONFIG, warnings: [] });
+    expect(DEFAULT_CONFIG).toMatchObject({
+      depth: "standard",
+      mode: "follow",
+      ramp_up_limit: 7,
+      impact_tracing: false,
+      api_validation: false,
+      test_timeout_seconds: 300,
+      stop_loop_budget: 3,
+    });
+  });
+
+  it("accepts every documented field", () => {
+    const result = validateConfig({
+      depth: "adversarial",
+      mode: "strict",
+      ramp_up_limit: 0,
+      impact_tracing: true,
+      api_validation: true,
+      runners: { python: { command: ["uv", "run", "pytest"], test_dir: "checks" } },
+      test_timeout_seconds: 60,
+      stop_loop_budget: 5,
+      file_classes: { test: ["*.check.ts"], production: ["src/**"], exempt: ["scripts/**"] },
+    });
+    expect(result.ok).toBe(true);
+    expect(result.config.runners.python?.command).toEqual(["uv", "run", "pytest"]);
+  });
+
+  it.each([
+    [
+      { depth: "deep" },
+      'tailtest: .tailtest/config.json: "depth" is "deep"; expected one of simple, standard, thorough, adversarial. Using the default for "depth" ("standard").',
+    ],
+    [
+      { mode: "tdd-ish" },
+      'tailtest: .tailtest/config.json: "mode" is "tdd-ish"; expected one of follow, tdd, strict. Using the default for "mode" ("follow").',
+    ],
+    [
+      { ramp_up_limit: 99 },
+      'tailtest: .tailtest/config.json: "ramp_up_limit" is 99; expected at most 15. Using the default for "ramp_up_limit" (7).',
+    ],
+    [
+      { ramp_up_limit: -1 },
+      'tailtest: .tailtest/config.json: "ramp_up_limit" is -1; expected at least 0. Using the default for "ramp_up_limit" (7).',
+    ],
+    [
+      { impact_tracing: "yes" },
+      'tailtest: .tailtest/config.json: "impact_tracing" is "yes"; expected a boolean. Using the default for "impact_tracing" (false).',
+    ],
+    [
+      { runners: { python: { command: "pytest -q" } } },
+      'tailtest: .tailtest/config.json: "runners.python.command" is "pytest -q"; expected an array. Using the default for "runners" ({}).',
+    ],
+  ])("a bad value gives one line naming the field and the accepted values: %j", (input, line) => {
+    const result = validateConfig(input);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual([line]);
+    expect(line).not.toContain("\n");
+  });
+
+  it("keeps the good fields when one is bad", () => {
+    const result = validateConfig({ depth: "thorough", mode: "nope", stop_loop_budget: 1 });
+    expect(result.config).toMatchObject({ depth: "thorough", mode: "follow", stop_loop_budget: 1 });
+  });
+
+  it("reports every bad field, each once", () => {
+    const result = validateConfig({ depth: 1, mode: 2, ramp_up_limit: "x" });
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.errors.map((e) => /"(\w+)" is/.exec(e)?.[1])).toEqual([
+        "depth",
+        "mode",
+        "ramp_up_limit",
+      ]);
+    expect(result.config).toEqual(DEFAULT_CONFIG);
+  });
+
+  it("warns about unknown fields instead of failing", () => {
+    const result = validateConfig({ dept: "thorough" });
+    expect(result).toMatchObject({
+      ok: true,
+      warnings: ['tailtest: .tailtest/config.json has an unknown field "dept"; it is ignored.'],
+    });
+  });
+
+  it.each([[null], [[]], ["standard"], [3]])("a non-object (%j) runs on defaults", (input) => {
+    expect(validateConfig(input)).toMatchObject({ ok: false, config: DEFAULT_CONFIG });
+  });
+
+  it("a JSON syntax error is one line", () => {
+    const result = parseConfigText('{"depth": ');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors[0]).toMatch(
+        /^tailtest: \.tailtest\/config\.json is not valid JSON \(.+\); using defaults\.$/,
+      );
+    }
+  });
+});

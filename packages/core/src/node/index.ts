@@ -1,0 +1,23 @@
+export { createFsView, readHead } from "./fs-view.ts";
+export {
+  gitStatusOf,
+  historyFile,
+  inspectEdit,
+  openProject,
+  queueEdit,
+  sessionFile,
+  STATE_DIR,
+  toProjectPath,
+  type EditInsight,
+  type Project,
+  type QueuedEdit,
+} from "./project.ts";
+export {
+  readState,
+  updateState,
+  writeAtomic,
+  type ReadResult,
+  type Recovery,
+  type StateFile,
+  type UpdateResult,
+} from "./store.ts";

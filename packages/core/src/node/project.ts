@@ -1,0 +1,224 @@
+import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { parseConfigText, DEFAULT_CONFIG, type Config } from "../config.ts";
+import { decideDepth, type DepthDecision } from "../complexity.ts";
+import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
+import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../history.ts";
+import { renderQueuedNote } from "../notes.ts";
+import type { ProjectView } from "../project-view.ts";
+import {
+  detectProjectRunners,
+  findTestTarget,
+  isPackageDir,
+  resolveRunner,
+  type DetectedRunner,
+  type TestTarget,
+} from "../runners.ts";
+import {
+  createSession,
+  makeSessionId,
+  queueFile,
+  SessionStateSchema,
+  type PendingStatus,
+  type SessionState,
+} from "../session.ts";
+import { createFsView, readHead } from "./fs-view.ts";
+import { updateState, type Recovery, type StateFile } from "./store.ts";
+
+export const STATE_DIR = ".tailtest";
+
+/** Everything a hook needs to know about a project, read once per process. */
+export interface Project {
+  root: string;
+  view: ProjectView;
+  config: Config;
+  /** One-line config problems; hooks run on defaults for those fields and say so once. */
+  configProblems: string[];
+  ignoreRules: IgnoreRules;
+}
+
+export function openProject(root: string): Project {
+  const absRoot = resolve(root);
+  const view = createFsView(absRoot);
+  const configText = view.readText(`${STATE_DIR}/config.json`);
+  const parsed = configText === undefined ? undefined : parseConfigText(configText);
+  const config = parsed?.config ?? DEFAULT_CONFIG;
+  let configProblems: string[] = [];
+  if (parsed !== undefined)
+    configProblems = parsed.ok ? parsed.warnings : [...parsed.errors, ...parsed.warnings];
+  const ignoreRules = buildIgnoreRules({
+    gitignore: view.readText(".gitignore"),
+    tailtestIgnore: view.readText(".tailtest-ignore"),
+  });
+  return { root: absRoot, view, config, configProblems, ignoreRules };
+}
+
+export function sessionFile(
+  project: Project,
+  now: () => Date = () => new Date(),
+): StateFile<SessionState> {
+  return {
+    path: join(project.root, STATE_DIR, "session.json"),
+    schema: SessionStateSchema,
+    create: () =>
+      createSession({
+        sessionId: makeSessionId(now(), Math.random),
+        now: now().toISOString(),
+        depth: project.config.depth,
+        mode: project.config.mode,
+        runners: detectProjectRunners(project.view),
+      }),
+  };
+}
+
+export function historyFile(project: Project): StateFile<HistoryFile> {
+  return {
+    path: join(project.root, STATE_DIR, "history.json"),
+    schema: HistoryFileSchema,
+    create: emptyHistory,
+  };
+}
+
+/** What tailtest makes of one edited file, before anything is written. */
+export interface EditInsight {
+  /** Project-relative path with `/` separators (the input when it lies outside). */
+  path: string;
+  verdict: FileVerdict;
+  status?: PendingStatus;
+  runner?: DetectedRunner;
+  runnerReason?: string;
+  target?: TestTarget;
+  depth?: DepthDecision;
+}
+
+/** Resolves a path an agent reported (absolute or relative to the root) to a project path. */
+export function toProjectPath(project: Project, file: string): string | undefined {
+  const abs = isAbsolute(file) ? file : join(project.root, file);
+  let rel = relative(project.root, abs);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  try {
+    // A symlink inside the project that points outside it is treated as outside.
+    const real = realpathSync(abs);
+    const realRoot = realpathSync(project.root);
+    const realRel = relative(realRoot, real);
+    if (realRel.startsWith("..") || isAbsolute(realRel)) return undefined;
+  } catch {
+    // A file that no longer exists (deleted, or a dry run) keeps its lexical path.
+  }
+  rel = rel.split(sep).join("/");
+  return rel;
+}
+
+const HEAD_BYTES = 8192;
+
+export function inspectEdit(
+  project: Project,
+  file: string,
+  options: { status?: PendingStatus } = {},
+): EditInsight {
+  const rel = toProjectPath(project, file);
+  if (rel === undefined) {
+    return {
+      path: file,
+      verdict: { queue: false, kind: "outside", reason: "outside the project" },
+    };
+  }
+  const head = readHead(join(project.root, rel), HEAD_BYTES);
+  const verdict = classifyFile(rel, {
+    ignoreRules: project.ignoreRules,
+    head,
+    packageDirs: detectPackageDirsOf(project, rel),
+    extraTestPatterns: project.config.file_classes.test,
+  });
+  if (!verdict.queue) return { path: rel, verdict };
+  const resolution = resolveRunner(project.view, rel, verdict.language, project.config.runners);
+  const status = options.status ?? gitStatusOf(project.root, rel);
+  const depth = decideDepth(project.config.depth, rel, head ?? "", verdict.language);
+  const insight: EditInsight = {
+    path: rel,
+    verdict,
+    status,
+    runnerReason: resolution.reason,
+    depth,
+  };
+  if (resolution.runner !== undefined) {
+    insight.runner = resolution.runner;
+    insight.target = findTestTarget(project.view, resolution.runner, rel);
+  }
+  return insight;
+}
+
+/** The package folders above a file, so `packages/web/dist/x.js` is recognised as output. */
+function detectPackageDirsOf(project: Project, rel: string): string[] {
+  const parts = rel.split("/").slice(0, -1);
+  const dirs: string[] = [];
+  for (let i = 1; i <= parts.length; i += 1) {
+    const dir = parts.slice(0, i).join("/");
+    if (isPackageDir(project.view, dir)) dirs.push(dir);
+  }
+  return dirs;
+}
+
+/**
+ * New or existing: tracked by git means existing. Outside a git work tree a file counts as new
+ * (the session's touched list refines this when queueing).
+ */
+export function gitStatusOf(root: string, rel: string): PendingStatus {
+  const result = spawnSync("git", ["ls-files", "--error-unmatch", "--", rel], {
+    cwd: root,
+    stdio: "ignore",
+    timeout: 2000,
+  });
+  return result.status === 0 ? "existing" : "new";
+}
+
+export interface QueuedEdit {
+  note: string;
+  pendingCount: number;
+  added: boolean;
+  recovered?: Recovery;
+}
+
+/** Queues an inspected source file in the session (locked, atomic) and renders the agent's note. */
+export async function queueEdit(
+  project: Project,
+  insight: EditInsight,
+  file = sessionFile(project),
+): Promise<QueuedEdit | undefined> {
+  const { verdict } = insight;
+  if (!verdict.queue || insight.status === undefined) return undefined;
+  const { value, result, recovered } = await updateState(file, (session) => {
+    const queued = queueFile(session, {
+      path: insight.path,
+      language: verdict.language,
+      status: insight.status ?? "new",
+      ...(insight.runner === undefined
+        ? {}
+        : { runner: insight.runner.id, package_dir: insight.runner.package_dir }),
+      ...(insight.target === undefined
+        ? {}
+        : { test_path: insight.target.path, test_exists: insight.target.exists }),
+      ...(insight.depth === undefined ? {} : { depth: insight.depth.depth }),
+    });
+    const scores =
+      insight.depth === undefined
+        ? queued.state.complexity_scores
+        : { ...queued.state.complexity_scores, [insight.path]: insight.depth.score };
+    return { value: { ...queued.state, complexity_scores: scores }, result: queued };
+  });
+  const pending = value.pending_files.find((entry) => entry.path === insight.path);
+  const note = renderQueuedNote({
+    path: insight.path,
+    status: pending?.status ?? insight.status,
+    language: verdict.language,
+    target: insight.target,
+    runner: insight.runner,
+    runnerReason: insight.runnerReason ?? "",
+    pendingCount: result.pendingCount,
+    depthNote: insight.depth?.note,
+  });
+  const queued: QueuedEdit = { note, pendingCount: result.pendingCount, added: result.added };
+  if (recovered !== undefined) queued.recovered = recovered;
+  return queued;
+}

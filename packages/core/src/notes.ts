@@ -1,0 +1,86 @@
+import type { Depth } from "./depth.ts";
+import type { Language } from "./languages.ts";
+import type { PendingStatus } from "./session.ts";
+import {
+  describeTestTarget,
+  runnerLabel,
+  type DetectedRunner,
+  type TestTarget,
+} from "./runners.ts";
+
+/** Every text meant for an agent stays well under Claude Code's 10,000-character hook limit. */
+export const NOTE_CAP = 8000;
+
+export function capText(text: string, cap: number = NOTE_CAP): string {
+  if (text.length <= cap) return text;
+  const marker = " … (cut: more than fits in one note)";
+  return `${text.slice(0, cap - marker.length)}${marker}`;
+}
+
+export interface QueuedNoteInput {
+  path: string;
+  status: PendingStatus;
+  language: Language;
+  target: TestTarget | undefined;
+  runner: DetectedRunner | undefined;
+  runnerReason: string;
+  pendingCount: number;
+  depthNote?: string | undefined;
+  extraNotes?: readonly string[] | undefined;
+}
+
+/**
+ * The note the agent reads after an edit, in the seed's words:
+ * "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest."
+ * Deterministic: no times, no durations, no absolute paths.
+ */
+export function renderQueuedNote(input: QueuedNoteInput): string {
+  const parts = [`tailtest: ${input.path} queued (${input.status}, ${input.language})`];
+  if (input.target === undefined) {
+    parts.push(
+      `no test runner found (${input.runnerReason}); add one so tailtest can run the test`,
+    );
+  } else if (input.target.kind === "inline") {
+    parts.push(describeTestTarget(input.target));
+  } else if (input.target.exists) {
+    parts.push(`update existing test at ${input.target.path}`);
+  } else {
+    parts.push(`write test to ${input.target.path}`);
+  }
+  if (input.pendingCount > 1)
+    parts.push(`${input.pendingCount} files pending -- write tests for all of them`);
+  if (input.runner !== undefined) parts.push(`runner: ${runnerLabel(input.runner.id)}`);
+  if (input.depthNote !== undefined) parts.push(input.depthNote.replace(/\.$/, ""));
+  for (const extra of input.extraNotes ?? []) parts.push(extra.replace(/\.$/, ""));
+  return capText(`${parts.join(". ")}.`);
+}
+
+export interface StartupNoteInput {
+  runners: readonly DetectedRunner[];
+  depth: Depth;
+  mode: string;
+  historyLines?: readonly string[] | undefined;
+  lastFailures?: string | undefined;
+  notices?: readonly string[] | undefined;
+}
+
+export function renderRunnerList(runners: readonly DetectedRunner[]): string {
+  if (runners.length === 0) return "none detected";
+  const shown = runners.slice(0, 8).map((runner) => {
+    const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
+    const tests = runner.test_dir === undefined ? "beside the source" : `${runner.test_dir}/`;
+    return `${runner.languages.join("/")}: ${runnerLabel(runner.id)}${where} (tests ${tests === "beside the source" ? tests : `in ${tests}`})`;
+  });
+  const more = runners.length > shown.length ? `, (+${runners.length - shown.length} more)` : "";
+  return `${shown.join(", ")}${more}`;
+}
+
+export function renderStartupNote(input: StartupNoteInput): string {
+  const lines = [
+    `tailtest: session started. Runners: ${renderRunnerList(input.runners)}. Depth: ${input.depth}. Mode: ${input.mode}.`,
+    ...(input.historyLines ?? []),
+    ...(input.lastFailures === undefined ? [] : [input.lastFailures]),
+    ...(input.notices ?? []),
+  ];
+  return capText(lines.join("\n"));
+}

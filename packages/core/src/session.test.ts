@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { renderLastFailures } from "./history.ts";
+import {
+  appendScenarioLog,
+  buildScenarioEntries,
+  createSession,
+  makeSessionId,
+  markNoticeShown,
+  queueFile,
+  SCENARIO_LOG_CAP,
+  SessionStateSchema,
+  type SessionState,
+} from "./session.ts";
+
+const NOW = "2026-11-23T10:00:00.000Z";
+const fresh = (overrides: Partial<SessionState> = {}): SessionState => ({
+  ...createSession({ sessionId: "s1", now: NOW, depth: "standard", mode: "follow", runners: [] }),
+  ...overrides,
+});
+
+describe("session state", () => {
+  it("holds every field of seed 000 and parses with its schema", () => {
+    const state = fresh();
+    for (const field of [
+      "pending_files",
+      "fix_attempts",
+      "generated_tests",
+      "scenario_log",
+      "last_failures",
+      "touched_files",
+      "runners",
+    ]) {
+      expect(state, field).toHaveProperty(field);
+    }
+    expect(SessionStateSchema.parse(state)).toEqual(state);
+  });
+
+  it("makes ids in the seed's shape", () => {
+    const id = makeSessionId(new Date(NOW), () => 0.5);
+    expect(id).toMatch(/^2026-11-23T10-00-00-[a-z0-9]{6}$/);
+  });
+
+  it("queues a file once and refreshes it on later edits", () => {
+    const entry = { path: "src/a.py", language: "python" as const, status: "new" as const };
+    const first = queueFile(fresh(), entry);
+    expect(first).toMatchObject({ added: true, pendingCount: 1 });
+    const second = queueFile(first.state, {
+      ...entry,
+      status: "existing",
+      test_path: "tests/test_a.py",
+    });
+    expect(second).toMatchObject({ added: false, pendingCount: 1 });
+    // A file created in this session stays "new" even though git may track it by now.
+    expect(second.state.pending_files).toEqual([{ ...entry, test_path: "tests/test_a.py" }]);
+    expect(second.state.touched_files).toEqual(["src/a.py"]);
+  });
+
+  it("says a notice once per session", () => {
+    const once = markNoticeShown(fresh(), "config bad");
+    expect(once.firstTime).toBe(true);
+    expect(markNoticeShown(once.state, "config bad").firstTime).toBe(false);
+  });
+});
+
+describe("outcomes come from measured results, never from the model's word", () => {
+  it.each([
+    ["passed first time", { results: { "a.py": { outcome: "passed", at: NOW } } }, "passed", 0],
+    [
+      "passed after fixes",
+      { results: { "a.py": { outcome: "passed", at: NOW } }, fix_attempts: { "a.py": 2 } },
+      "fixed",
+      2,
+    ],
+    [
+      "red at the end",
+      { results: { "a.py": { outcome: "failed", at: NOW } }, fix_attempts: { "a.py": 3 } },
+      "unresolved",
+      3,
+    ],
+    [
+      "test never written",
+      { results: { "a.py": { outcome: "missing_test", at: NOW } } },
+      "unresolved",
+      0,
+    ],
+    ["never measured", { generated_tests: { "a.py": "tests/test_a.py" } }, "deferred", 0],
+    [
+      "put off",
+      { results: { "a.py": { outcome: "failed", at: NOW } }, deferred_failures: ["a.py"] },
+      "deferred",
+      0,
+    ],
+  ] as const)("%s → %s", (_name, overrides, status, attempts) => {
+    const entries = buildScenarioEntries(fresh(overrides as Partial<SessionState>), NOW);
+    expect(entries).toEqual([{ file: "a.py", status, attempts, session_id: "s1", timestamp: NOW }]);
+  });
+
+  it("last failures reach the next session's start", () => {
+    const previous = fresh({
+      results: {
+        "a.py": { outcome: "failed", at: NOW },
+        "b.py": { outcome: "passed", at: NOW },
+      },
+      fix_attempts: { "a.py": 3 },
+    });
+    const next = createSession({
+      sessionId: "s2",
+      now: NOW,
+      depth: "standard",
+      mode: "follow",
+      runners: [],
+      previous,
+    });
+    expect(next.last_failures).toEqual([{ file: "a.py", status: "unresolved", attempts: 3 }]);
+    expect(next.pending_files).toEqual([]);
+    expect(renderLastFailures(next.last_failures)).toBe(
+      "Previous session failures: a.py (unresolved after 3 attempt(s)).",
+    );
+  });
+
+  it("the scenario log replaces a file's entry for the same session and is capped", () => {
+    const entry = {
+      file: "a.py",
+      status: "deferred" as const,
+      attempts: 0,
+      session_id: "s1",
+      timestamp: NOW,
+    };
+    let state = appendScenarioLog(fresh(), [entry]);
+    state = appendScenarioLog(state, [{ ...entry, status: "passed" }]);
+    expect(state.scenario_log).toEqual([{ ...entry, status: "passed" }]);
+    const many = Array.from({ length: SCENARIO_LOG_CAP + 20 }, (_, i) => ({
+      ...entry,
+      file: `f${i}.py`,
+    }));
+    state = appendScenarioLog(fresh(), many);
+    expect(state.scenario_log).toHaveLength(SCENARIO_LOG_CAP);
+    expect(state.scenario_log[0]?.file).toBe("f20.py");
+  });
+});

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { ModeSchema } from "./config.ts";
+import { DepthSchema } from "./depth.ts";
+import { LastFailureSchema, OutcomeStatusSchema, selectLastFailures } from "./history.ts";
+import { LanguageSchema } from "./languages.ts";
+import { DetectedRunnerSchema, RunnerIdSchema } from "./runners.ts";
+
+export const SESSION_VERSION = 1;
+export const SCENARIO_LOG_CAP = 500;
+/** The seed's fix-attempt ceiling: after this many failed rounds a file is unresolved. */
+export const MAX_FIX_ATTEMPTS = 3;
+
+export const PendingStatusSchema = z.enum(["new", "existing", "ramp-up"]);
+export type PendingStatus = z.infer<typeof PendingStatusSchema>;
+
+export const PendingFileSchema = z.object({
+  path: z.string().min(1),
+  language: LanguageSchema,
+  status: PendingStatusSchema,
+  runner: RunnerIdSchema.optional(),
+  package_dir: z.string().optional(),
+  test_path: z.string().optional(),
+  test_exists: z.boolean().optional(),
+  depth: DepthSchema.optional(),
+});
+export type PendingFile = z.infer<typeof PendingFileSchema>;
+
+export const ScenarioEntrySchema = z.object({
+  file: z.string().min(1),
+  status: OutcomeStatusSchema,
+  attempts: z.number().int().min(0),
+  session_id: z.string().min(1),
+  timestamp: z.string(),
+});
+export type ScenarioEntry = z.infer<typeof ScenarioEntrySchema>;
+
+/** A measured test result for a source file, written by the test engine, never by the model. */
+export const FileResultSchema = z.object({
+  outcome: z.enum(["passed", "failed", "missing_test"]),
+  test_path: z.string().optional(),
+  at: z.string(),
+});
+export type FileResult = z.infer<typeof FileResultSchema>;
+
+export const SessionStateSchema = z.object({
+  version: z.literal(SESSION_VERSION),
+  session_id: z.string().min(1),
+  started_at: z.string(),
+  platform: z.enum(["claude-code", "cursor", "codex", "cli"]).optional(),
+  depth: DepthSchema,
+  mode: ModeSchema,
+  paused: z.boolean(),
+  runners: z.array(DetectedRunnerSchema),
+  pending_files: z.array(PendingFileSchema),
+  touched_files: z.array(z.string()),
+  fix_attempts: z.record(z.string(), z.number().int().min(0)),
+  generated_tests: z.record(z.string(), z.string()),
+  deferred_failures: z.array(z.string()),
+  complexity_scores: z.record(z.string(), z.number().int().min(0)),
+  results: z.record(z.string(), FileResultSchema),
+  scenario_log: z.array(ScenarioEntrySchema),
+  last_failures: z.array(LastFailureSchema),
+  /** One-time notices already shown this session (e.g. a config error), so each is said once. */
+  notices_shown: z.array(z.string()),
+});
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+export interface NewSessionInput {
+  sessionId: string;
+  now: string;
+  depth: SessionState["depth"];
+  mode: SessionState["mode"];
+  runners: SessionState["runners"];
+  platform?: SessionState["platform"];
+  /** The session this one follows: its unresolved failures become `last_failures`. */
+  previous?: SessionState | undefined;
+}
+
+export function createSession(input: NewSessionInput): SessionState {
+  const previousOutcomes =
+    input.previous === undefined ? [] : buildScenarioEntries(input.previous, input.now);
+  return {
+    version: SESSION_VERSION,
+    session_id: input.sessionId,
+    started_at: input.now,
+    ...(input.platform === undefined ? {} : { platform: input.platform }),
+    depth: input.depth,
+    mode: input.mode,
+    paused: false,
+    runners: input.runners,
+    pending_files: [],
+    touched_files: [],
+    fix_attempts: {},
+    generated_tests: {},
+    deferred_failures: [],
+    complexity_scores: {},
+    results: {},
+    scenario_log: [],
+    last_failures: selectLastFailures(previousOutcomes),
+    notices_shown: [],
+  };
+}
+
+/** A session id in the seed's shape: UTC time plus six random characters. */
+export function makeSessionId(now: Date, random: () => number): string {
+  const stamp = now.toISOString().slice(0, 19).replace(/:/g, "-");
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  let suffix = "";
+  for (let i = 0; i < 6; i += 1) suffix += alphabet[Math.floor(random() * alphabet.length)] ?? "a";
+  return `${stamp}-${suffix}`;
+}
+
+export type QueueResult = { state: SessionState; added: boolean; pendingCount: number };
+
+/** Adds a file to the queue, or refreshes its entry when it is already queued. */
+export function queueFile(state: SessionState, entry: PendingFile): QueueResult {
+  const touched = state.touched_files.includes(entry.path)
+    ? state.touched_files
+    : [...state.touched_files, entry.path];
+  const index = state.pending_files.findIndex((pending) => pending.path === entry.path);
+  const pending =
+    index === -1
+      ? [...state.pending_files, entry]
+      : state.pending_files.map((pending, i) =>
+          // A file first seen as new stays new when edited again in the same session.
+          i === index
+            ? { ...entry, status: pending.status === "new" ? "new" : entry.status }
+            : pending,
+        );
+  return {
+    state: { ...state, touched_files: touched, pending_files: pending },
+    added: index === -1,
+    pendingCount: pending.length,
+  };
+}
+
+export function recordTouched(state: SessionState, path: string): SessionState {
+  return state.touched_files.includes(path)
+    ? state
+    : { ...state, touched_files: [...state.touched_files, path] };
+}
+
+export function markNoticeShown(
+  state: SessionState,
+  notice: string,
+): { state: SessionState; firstTime: boolean } {
+  if (state.notices_shown.includes(notice)) return { state, firstTime: false };
+  return { state: { ...state, notices_shown: [...state.notices_shown, notice] }, firstTime: true };
+}
+
+/**
+ * Per-file outcomes for the history. Measured results decide: a file whose last measured run
+ * failed is unresolved, one never measured (or put off) is deferred, and none is "passed" on
+ * the model's word.
+ */
+export function buildScenarioEntries(state: SessionState, now: string): ScenarioEntry[] {
+  const files = new Set([
+    ...Object.keys(state.results),
+    ...Object.keys(state.generated_tests),
+    ...state.deferred_failures,
+  ]);
+  const entries: ScenarioEntry[] = [];
+  for (const file of files) {
+    const attempts = state.fix_attempts[file] ?? 0;
+    const result = state.results[file];
+    let status: ScenarioEntry["status"];
+    if (state.deferred_failures.includes(file) || result === undefined) status = "deferred";
+    else if (result.outcome === "passed") status = attempts === 0 ? "passed" : "fixed";
+    else status = "unresolved";
+    entries.push({ file, status, attempts, session_id: state.session_id, timestamp: now });
+  }
+  return entries;
+}
+
+export function appendScenarioLog(
+  state: SessionState,
+  entries: readonly ScenarioEntry[],
+): SessionState {
+  const kept = state.scenario_log.filter(
+    (old) =>
+      !entries.some((entry) => entry.file === old.file && entry.session_id === old.session_id),
+  );
+  return { ...state, scenario_log: [...kept, ...entries].slice(-SCENARIO_LOG_CAP) };
+}

@@ -1,0 +1,70 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+
+/** The repository root, found from this file. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const FIXTURES_DIR = join(REPO_ROOT, "fixtures");
+
+export interface TempProject {
+  root: string;
+  write(relPath: string, content: string): string;
+  cleanup(): void;
+}
+
+/** A fresh temporary project made from inline files (`{ "src/a.py": "..." }`). */
+export function makeProject(files: Readonly<Record<string, string>> = {}): TempProject {
+  const root = mkdtempSync(join(tmpdir(), "tailtest-test-"));
+  const write = (relPath: string, content: string): string => {
+    const abs = join(root, relPath);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+    return abs;
+  };
+  for (const [path, content] of Object.entries(files)) write(path, content);
+  return { root, write, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A temporary copy of a fixture project, so nothing a test does touches `fixtures/`. */
+export function copyFixture(relDir: string): TempProject {
+  const project = makeProject();
+  cpSync(join(FIXTURES_DIR, relDir), project.root, { recursive: true });
+  return project;
+}
+
+/** Makes the project a git repository with everything committed (files become "existing"). */
+export async function commitAll(root: string): Promise<void> {
+  const git = (...args: string[]) =>
+    execa("git", ["-c", "user.email=t@example.com", "-c", "user.name=tailtest-test", ...args], {
+      cwd: root,
+    });
+  await git("init", "-q");
+  await git("add", "-A");
+  await git("commit", "-q", "-m", "fixture", "--no-gpg-sign");
+}
+
+export interface BinResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Runs a built bin (a dist/*.js file) with node, feeding stdin, without ever using a shell. */
+export async function runBin(
+  binPath: string,
+  args: readonly string[],
+  options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+): Promise<BinResult> {
+  const result = await execa(process.execPath, [binPath, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    input: options.input ?? "",
+    env: { NO_COLOR: "1", ...options.env },
+    reject: false,
+    timeout: 60_000,
+  });
+  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode ?? -1 };
+}
+
+export { RUNNER_FIXTURES, type RunnerFixture } from "./fixtures.ts";
