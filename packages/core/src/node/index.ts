@@ -21,3 +21,11 @@ export {
   type StateFile,
   type UpdateResult,
 } from "./store.ts";
+export {
+  endSession,
+  flushToHistory,
+  startSession,
+  type StartedSession,
+  type StartOptions,
+  type StartSource,
+} from "./lifecycle.ts";

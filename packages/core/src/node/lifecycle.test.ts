@@ -1,0 +1,164 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HistoryFileSchema } from "../history.ts";
+import type { SessionState } from "../session.ts";
+import { endSession, startSession } from "./lifecycle.ts";
+import { inspectEdit, openProject, queueEdit, sessionFile } from "./project.ts";
+import { updateState } from "./store.ts";
+
+let project: TempProject;
+const clock = () => new Date("2026-11-23T10:00:00.000Z");
+
+beforeEach(() => {
+  project = makeProject({
+    "pytest.ini": "[pytest]\n",
+    "billing.py": "def charge():\n    return 1\n",
+  });
+});
+afterEach(() => project.cleanup());
+
+/** One session in which billing.py is edited and its measured test ends the given way. */
+async function runSession(id: string, outcome: "passed" | "failed", attempts = 0): Promise<string> {
+  const opened = openProject(project.root);
+  const started = await startSession(opened, { sessionId: id, source: "startup", now: clock });
+  await queueEdit(
+    opened,
+    inspectEdit(opened, "billing.py", { status: "new" }),
+    sessionFile(opened, clock),
+  );
+  await updateState(sessionFile(opened, clock), (s: SessionState) => ({
+    value: {
+      ...s,
+      results: {
+        "billing.py": { outcome, test_path: "tests/test_billing.py", at: clock().toISOString() },
+      },
+      fix_attempts: attempts === 0 ? {} : { "billing.py": attempts },
+    },
+    result: undefined,
+  }));
+  await endSession(opened, clock);
+  return started.note;
+}
+
+const history = () =>
+  HistoryFileSchema.parse(
+    JSON.parse(readFileSync(join(project.root, ".tailtest/history.json"), "utf8")),
+  ).entries;
+
+describe("session lifecycle", () => {
+  it("a first session's note lists runners, depth and mode", async () => {
+    const started = await startSession(openProject(project.root), {
+      sessionId: "s1",
+      source: "startup",
+      now: clock,
+    });
+    expect(started.note).toBe(
+      "tailtest: session started. Runners: python: pytest (tests in tests/). Depth: standard. Mode: follow.",
+    );
+    expect(started).toMatchObject({ resumed: false, flushed: 0, session: { session_id: "s1" } });
+  });
+
+  it("last session's failures reach the next session's start", async () => {
+    await runSession("s1", "failed", 3);
+    const next = await startSession(openProject(project.root), {
+      sessionId: "s2",
+      source: "startup",
+      now: clock,
+    });
+    expect(next.note).toContain(
+      "Previous session failures: billing.py (unresolved after 3 attempt(s)).",
+    );
+    expect(next.session.last_failures).toEqual([
+      { file: "billing.py", status: "unresolved", attempts: 3 },
+    ]);
+    expect(next.session.pending_files).toEqual([]);
+    // endSession and the next start both flushed s1: history holds it once.
+    expect(history()).toEqual([
+      expect.objectContaining({
+        file: "billing.py",
+        session_id: "s1",
+        status: "unresolved",
+        classification: "gap",
+      }),
+    ]);
+  });
+
+  it("a file that passed last session and fails now is a regression at the next start", async () => {
+    await runSession("s1", "passed");
+    await runSession("s2", "failed", 1);
+    const next = await startSession(openProject(project.root), {
+      sessionId: "s3",
+      source: "startup",
+      now: clock,
+    });
+    expect(next.note).toContain("Recent regressions: billing.py (was passing, now failing).");
+    expect(history().map((entry) => entry.classification)).toEqual(["gap", "regression"]);
+  });
+
+  it("failures in three sessions are recurring", async () => {
+    for (const id of ["s1", "s2", "s3"]) await runSession(id, "failed", 3);
+    const next = await startSession(openProject(project.root), {
+      sessionId: "s4",
+      source: "startup",
+      now: clock,
+    });
+    expect(next.note).toContain(
+      "Recurring failures across sessions: billing.py. These files have failed in multiple sessions -- consider adding validation.",
+    );
+  });
+
+  it("resume and compact keep the same session and its queue", async () => {
+    const opened = openProject(project.root);
+    await startSession(opened, { sessionId: "s1", source: "startup", now: clock });
+    await queueEdit(
+      opened,
+      inspectEdit(opened, "billing.py", { status: "new" }),
+      sessionFile(opened, clock),
+    );
+    for (const source of ["resume", "compact"] as const) {
+      const again = await startSession(opened, { sessionId: "s1", source, now: clock });
+      expect(again.resumed).toBe(true);
+      expect(again.session.pending_files.map((entry) => entry.path)).toEqual(["billing.py"]);
+    }
+    const cleared = await startSession(opened, { sessionId: "s1", source: "clear", now: clock });
+    expect(cleared.resumed).toBe(false);
+    expect(cleared.session.pending_files).toEqual([]);
+  });
+
+  it("a config problem is said once per session", async () => {
+    project.write(".tailtest/config.json", '{"depth":"deep"}');
+    const opened = openProject(project.root);
+    const first = await startSession(opened, { sessionId: "s1", source: "startup", now: clock });
+    expect(first.note).toContain(
+      '"depth" is "deep"; expected one of simple, standard, thorough, adversarial.',
+    );
+    await queueEdit(
+      opened,
+      inspectEdit(opened, "billing.py", { status: "new" }),
+      sessionFile(opened, clock),
+    );
+    const resumed = await startSession(opened, { sessionId: "s1", source: "resume", now: clock });
+    expect(resumed.note).not.toContain('"depth"');
+  });
+
+  it("a corrupt session file is kept aside and the person is told", async () => {
+    project.write(".tailtest/session.json", '{"version":1,"session_id":');
+    const started = await startSession(openProject(project.root), {
+      sessionId: "s1",
+      source: "startup",
+      now: clock,
+    });
+    expect(started.recovered).toHaveLength(1);
+    expect(started.note).toMatch(
+      /tailtest: a state file was unreadable \(the file is not valid JSON\); it was kept as session\.json\.corrupt-[\w-]+ and rebuilt\./,
+    );
+    const kept = readdirSync(join(project.root, ".tailtest")).filter((name) =>
+      name.startsWith("session.json.corrupt-"),
+    );
+    expect(readFileSync(join(project.root, ".tailtest", kept[0]!), "utf8")).toBe(
+      '{"version":1,"session_id":',
+    );
+  });
+});
