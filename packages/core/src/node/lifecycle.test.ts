@@ -28,13 +28,14 @@ async function runSession(id: string, outcome: "passed" | "failed", attempts = 0
     inspectEdit(opened, "billing.py", { status: "new" }),
     sessionFile(opened, clock),
   );
+  const fixAttempts: Record<string, number> = attempts === 0 ? {} : { "billing.py": attempts };
   await updateState(sessionFile(opened, clock), (s: SessionState) => ({
     value: {
       ...s,
       results: {
         "billing.py": { outcome, test_path: "tests/test_billing.py", at: clock().toISOString() },
       },
-      fix_attempts: attempts === 0 ? {} : { "billing.py": attempts },
+      fix_attempts: fixAttempts,
     },
     result: undefined,
   }));

@@ -45,8 +45,6 @@ export async function startSession(
 ): Promise<StartedSession> {
   const now = options.now ?? (() => new Date());
   const recovered: Recovery[] = [];
-  let flushed = 0;
-  let historyEntries: Awaited<ReturnType<typeof flushToHistory>>["entries"] = [];
   const runners = detectProjectRunners(project.view);
 
   const update = await updateState(sessionFile(project, now), (current) => {
@@ -74,8 +72,6 @@ export async function startSession(
   if (update.recovered !== undefined) recovered.push(update.recovered);
 
   const flush = await flushToHistory(project, update.result.previous, now);
-  flushed = flush.count;
-  historyEntries = flush.entries;
   if (flush.recovered !== undefined) recovered.push(flush.recovered);
 
   // Notices (config problems, files moved aside) are said once per session.
@@ -104,11 +100,11 @@ export async function startSession(
     runners: session.runners,
     depth: session.depth,
     mode: session.mode,
-    historyLines: renderHistoryLines(historyEntries),
+    historyLines: renderHistoryLines(flush.entries),
     lastFailures: renderLastFailures(session.last_failures),
     notices: fresh,
   });
-  return { session, resumed: update.result.resumed, note, flushed, recovered };
+  return { session, resumed: update.result.resumed, note, flushed: flush.count, recovered };
 }
 
 /** Flushes a session's measured outcomes into history.json (used at session end, too). */
