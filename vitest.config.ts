@@ -13,6 +13,7 @@ export default defineConfig({
       "adapters/*/test/**/*.test.ts",
     ],
     reporters: ["default", "./scripts/summary-reporter.ts"],
+    globalSetup: ["./scripts/vitest-global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

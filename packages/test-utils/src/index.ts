@@ -1,6 +1,15 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 
@@ -68,3 +77,48 @@ export async function runBin(
 }
 
 export { RUNNER_FIXTURES, type RunnerFixture } from "./fixtures.ts";
+
+const CACHE = join(REPO_ROOT, "node_modules", ".cache", "tailtest");
+
+export interface Toolchain {
+  available: boolean;
+  /** Why it is missing (printed by the tests that skip). */
+  reason: string;
+  /** PATH with the tool's folder first, when it comes from the npm cache. */
+  path?: string;
+}
+
+/** Whether a runner's toolchain is on this machine: on PATH, or installed by the test setup from npm. */
+export function findToolchain(command: string): Toolchain {
+  const cached = join(CACHE, "tools", "node_modules", ".bin");
+  if (existsSync(join(cached, command))) {
+    return {
+      available: true,
+      reason: "",
+      path: `${cached}${delimiter}${process.env["PATH"] ?? ""}`,
+    };
+  }
+  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
+    if (dir !== "" && existsSync(join(dir, command))) return { available: true, reason: "" };
+  }
+  const failed = join(CACHE, "tools", ".failed");
+  const why = existsSync(failed) ? readFileSync(failed, "utf8").trim() : "not on PATH";
+  return { available: false, reason: `${command} is not installed (${why})` };
+}
+
+/**
+ * A temporary copy of a fixture, with its npm dependencies linked from the cache the test
+ * setup filled (for JS fixtures).
+ */
+export function copyFixtureWithDeps(relDir: string): TempProject {
+  const project = copyFixture(relDir);
+  const fixture = relDir.replace(/^runners\//, "");
+  for (const [sub, cacheKey] of [
+    ["", fixture],
+    ["packages/web", `${fixture}/packages/web`],
+  ] as const) {
+    const modules = join(CACHE, "fixtures", cacheKey, "node_modules");
+    if (existsSync(modules)) symlinkSync(modules, join(project.root, sub, "node_modules"), "dir");
+  }
+  return project;
+}

@@ -29,3 +29,4 @@ export {
   type StartOptions,
   type StartSource,
 } from "./lifecycle.ts";
+export { executePlan, type ExecuteOptions } from "./execute.ts";

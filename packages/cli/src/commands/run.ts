@@ -1,0 +1,218 @@
+import {
+  detectProjectRunners,
+  formatId,
+  overallStatus,
+  planRun,
+  planSuites,
+  runnerLabel,
+  REPORT_TOKEN,
+  REPORTER_TOKEN,
+  renderFailureExcerpt,
+  SessionStateSchema,
+  type OverallStatus,
+  type Plan,
+  type RunResult,
+} from "@tailtest/core";
+import {
+  executePlan,
+  openProject,
+  readState,
+  sessionFile,
+  toProjectPath,
+} from "@tailtest/core/node";
+
+export interface RunOptions {
+  root: string;
+  json: boolean;
+  dryRun: boolean;
+  timeout?: string;
+}
+
+export interface RunIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** True when stderr is a terminal: a live progress line is drawn there. */
+  interactive: boolean;
+}
+
+/** Exit codes of `tailtest run`. */
+export const RUN_EXIT: Readonly<Record<OverallStatus, number>> = {
+  passed: 0,
+  failed: 1,
+  error: 3,
+  no_tests: 4,
+};
+
+export async function runTests(
+  paths: readonly string[],
+  options: RunOptions,
+  io: RunIO,
+): Promise<number> {
+  const project = openProject(options.root);
+  for (const problem of project.configProblems) io.stderr(`${problem}\n`);
+  const plan = await choosePlan(paths, project);
+  if (options.dryRun) {
+    io.stdout(options.json ? `${JSON.stringify(displayPlan(plan), null, 2)}\n` : renderPlan(plan));
+    return 0;
+  }
+  const timeoutMs =
+    (options.timeout === undefined
+      ? project.config.test_timeout_seconds
+      : Number(options.timeout)) * 1000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new Error(`--timeout must be a positive number of seconds`);
+  const results: RunResult[] = [];
+  for (const run of plan.runs) {
+    const progress = startProgress(`${runnerLabel(run.runner.id)} in ${run.cwd || "."}`, io);
+    try {
+      results.push(
+        await executePlan(run, { root: project.root, timeoutMs, onOutput: progress.tick }),
+      );
+    } finally {
+      progress.stop();
+    }
+  }
+  const status = overallStatus(results, plan.missing);
+  if (options.json) {
+    io.stdout(
+      `${JSON.stringify({ status, runs: results, missing: plan.missing, skipped: plan.skipped }, null, 2)}\n`,
+    );
+  } else {
+    io.stdout(renderSummary(results, plan, status, project.root));
+  }
+  return RUN_EXIT[status];
+}
+
+async function choosePlan(
+  paths: readonly string[],
+  project: ReturnType<typeof openProject>,
+): Promise<Plan> {
+  const options = {
+    overrides: project.config.runners,
+    extraTestPatterns: project.config.file_classes.test,
+  };
+  if (paths.length > 0) {
+    const targets = paths.map((path) => ({
+      kind: "file" as const,
+      path: toProjectPath(project, path) ?? path,
+    }));
+    return planRun(project.view, targets, options);
+  }
+  // No paths: the files the agent queued this session, or else every runner's whole suite.
+  const session = await readState({ ...sessionFile(project), schema: SessionStateSchema });
+  const pending = session.existed ? session.value.pending_files.map((entry) => entry.path) : [];
+  if (pending.length > 0)
+    return planRun(
+      project.view,
+      pending.map((path) => ({ kind: "file" as const, path })),
+      options,
+    );
+  return planSuites(project.view, detectProjectRunners(project.view));
+}
+
+function displayPlan(plan: Plan): Plan {
+  return {
+    ...plan,
+    runs: plan.runs.map((run) => ({
+      ...run,
+      argv: run.argv.map((arg) =>
+        arg.split(REPORT_TOKEN).join("<report>").split(REPORTER_TOKEN).join("<reporter>"),
+      ),
+    })),
+  };
+}
+
+function renderPlan(plan: Plan): string {
+  const lines: string[] = [];
+  for (const run of displayPlan(plan).runs) {
+    lines.push(
+      `${runnerLabel(run.runner.id)} in ${run.cwd || "."}: ${run.argv.map(quoteForDisplay).join(" ")}`,
+    );
+    for (const file of run.test_files) lines.push(`  ${file}`);
+  }
+  for (const item of plan.missing)
+    lines.push(`missing test: ${item.source} (expected ${item.expected_test})`);
+  for (const item of plan.skipped) lines.push(`skipped: ${item.path} (${item.reason})`);
+  if (lines.length === 0) lines.push("nothing to run");
+  return `${lines.join("\n")}\n`;
+}
+
+function quoteForDisplay(arg: string): string {
+  return /^[\w@%+=:,./<>-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+function renderSummary(
+  results: readonly RunResult[],
+  plan: Plan,
+  status: OverallStatus,
+  root: string,
+): string {
+  const header = ["runner", "package", "status", "passed", "failed", "skipped", "not run", "time"];
+  const rows = results.map((result) => [
+    runnerLabel(result.runner),
+    result.cwd || ".",
+    result.status,
+    String(result.tests.filter((t) => t.status === "pass").length),
+    String(result.tests.filter((t) => t.status === "fail").length),
+    String(result.tests.filter((t) => t.status === "skip").length),
+    String(result.tests.filter((t) => t.status === "not_run").length),
+    `${(result.duration_ms / 1000).toFixed(1)}s`,
+  ]);
+  const table = renderTable([header, ...rows]);
+  const excerpt = renderFailureExcerpt(results, plan.missing, {
+    replacePaths: [
+      [`${root}/`, ""],
+      [root, "."],
+    ],
+  });
+  const skipped = plan.skipped.map((item) => `skipped ${item.path}: ${item.reason}`);
+  const notRun = results.flatMap((r) =>
+    r.tests.filter((t) => t.status === "not_run").map((t) => `NOT RUN ${formatId(t.id)}`),
+  );
+  const reasons = results
+    .filter((r) => r.status !== "passed")
+    .map((r) => `${runnerLabel(r.runner)}: ${r.reason}`);
+  return [
+    table,
+    ...reasons,
+    excerpt,
+    ...notRun,
+    ...skipped,
+    `tailtest: ${status.replace("_", " ")}`,
+  ]
+    .filter((part) => part !== "")
+    .join("\n")
+    .concat("\n");
+}
+
+function renderTable(rows: readonly (readonly string[])[]): string {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+function startProgress(label: string, io: RunIO): { tick: () => void; stop: () => void } {
+  const started = Date.now();
+  if (!io.interactive) {
+    io.stderr(`running ${label}\n`);
+    return { tick: () => undefined, stop: () => undefined };
+  }
+  const draw = () =>
+    io.stderr(`\r\u001b[2Krunning ${label} ${Math.round((Date.now() - started) / 1000)}s`);
+  draw();
+  const timer = setInterval(draw, 1000);
+  return {
+    tick: () => undefined,
+    stop: () => {
+      clearInterval(timer);
+      io.stderr("\r\u001b[2K");
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import {
+  copyFixtureWithDeps,
+  findToolchain,
+  REPO_ROOT,
+  RUNNER_FIXTURES,
+  runBin,
+  type RunnerFixture,
+} from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+
+const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
+
+interface RunJson {
+  status: string;
+  runs: {
+    runner: string;
+    status: string;
+    reason: string;
+    tests: {
+      id: { runner: string; file: string; segments: string[] };
+      status: string;
+      failure?: string;
+    }[];
+    errors: { file?: string; kind: string; message: string }[];
+  }[];
+  missing: { source: string; expected_test: string }[];
+}
+
+/** The command each runner needs on this machine; these must really run in CI. */
+const MUST_RUN: Readonly<Record<string, string>> = {
+  pytest: "python3",
+  unittest: "python3",
+  vitest: "node",
+  jest: "node",
+  mocha: "node",
+  "node-test": "node",
+  cargo: "cargo",
+  go: "go",
+  bun: "bun",
+  deno: "deno",
+};
+
+/** "test_adds_two_numbers", "TestAddsTwoNumbers" and "adds two numbers" are the same test. */
+const squash = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z]/g, "")
+    .replace(/^test/, "");
+
+async function runTailtest(fixture: RunnerFixture, args: readonly string[]) {
+  const project = copyFixtureWithDeps(`runners/${fixture.dir}`);
+  const tool = findToolchain(MUST_RUN[fixture.runner] ?? fixture.runner);
+  try {
+    const result = await runBin(BIN, ["run", "--json", ...args], {
+      cwd: project.root,
+      env: tool.path === undefined ? {} : { PATH: tool.path },
+    });
+    return { result, json: JSON.parse(result.stdout) as RunJson, project };
+  } finally {
+    project.cleanup();
+  }
+}
+
+describe("tailtest run on every fixture project", () => {
+  it("is built", () => expect(existsSync(BIN)).toBe(true));
+
+  it.each(RUNNER_FIXTURES.map((fixture) => [fixture.dir, fixture] as const))(
+    "%s",
+    async (_dir, fixture) => {
+      const needed = MUST_RUN[fixture.runner];
+      const tool = needed === undefined ? undefined : findToolchain(needed);
+      if (tool !== undefined && !tool.available) {
+        // Printed so a skipped runner is visible in the CI log.
+        console.warn(`skipping the real ${fixture.runner} run: ${tool.reason}`);
+        return;
+      }
+      const { result, json } = await runTailtest(fixture, [fixture.source]);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      const run = json.runs[0]!;
+      expect(json.runs).toHaveLength(1);
+      expect(run.runner).toBe(fixture.runner);
+      if (needed === undefined) {
+        // Toolchains this machine cannot install: the run must still end in a clear error.
+        expect(["error", "failed"]).toContain(run.status);
+        expect(run.reason).not.toBe("");
+        expect([1, 3]).toContain(result.exitCode);
+        return;
+      }
+      expect(run.status, `${run.reason}\n${JSON.stringify(run.errors)}`).toBe("failed");
+      expect(result.exitCode).toBe(1);
+      const byName = Object.fromEntries(
+        run.tests.map((test) => [squash(test.id.segments.at(-1) ?? ""), test]),
+      );
+      expect(byName["addstwonumbers"]?.status).toBe("pass");
+      expect(byName["failsonpurpose"]?.status).toBe("fail");
+      expect(byName["failsonpurpose"]?.failure ?? "").toMatch(/5|4/);
+      for (const test of run.tests) {
+        expect(test.id.file.startsWith("/"), test.id.file).toBe(false);
+        expect(test.id.runner).toBe(fixture.runner);
+      }
+    },
+    240_000,
+  );
+});

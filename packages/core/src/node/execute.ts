@@ -1,0 +1,216 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "../parsers/index.ts";
+import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
+import type { ParsedRun } from "../results.ts";
+import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
+
+export interface ExecuteOptions {
+  /** Absolute project root; the plan's cwd is relative to it. */
+  root: string;
+  timeoutMs: number;
+  /** Bytes of output kept from the start and from the end of the run each. */
+  outputCapBytes?: number;
+  /** Called with each chunk of the runner's output (for a progress line). */
+  onOutput?: (chunk: string) => void;
+  /** Grace period between SIGTERM and SIGKILL for the process group. */
+  killGraceMs?: number;
+}
+
+const DEFAULT_OUTPUT_CAP = 256 * 1024;
+
+/**
+ * Starts one planned runner process, with an argument array (no shell ever sees a file name),
+ * in its own process group so a timeout kills the whole tree, and turns what it wrote into a
+ * RunResult.
+ */
+export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promise<RunResult> {
+  const cwd = plan.cwd === "" ? options.root : join(options.root, plan.cwd);
+  const scratch = await mkdtemp(join(tmpdir(), "tailtest-run-"));
+  const reportPath = join(scratch, plan.format === "trx" ? "report.trx" : "report.out");
+  try {
+    let reporterPath = "";
+    if (plan.argv.some((arg) => arg.includes(REPORTER_TOKEN))) {
+      reporterPath = join(scratch, "node-test-reporter.mjs");
+      await writeFile(reporterPath, NODE_TEST_REPORTER_SOURCE);
+    }
+    const argv = plan.argv.map((arg) =>
+      arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
+    );
+    const started = Date.now();
+    const outcome = await runProcess(argv, cwd, plan.env, options);
+    const raw = await readReport(plan, cwd, reportPath, started, outcome.output);
+    const context = {
+      runner: plan.runner.id,
+      packageDir: plan.cwd,
+      packageAbs: cwd,
+      goModule: await readGoModule(plan, cwd),
+    };
+    let parsed: ParsedRun;
+    if (raw !== undefined) parsed = parseRunOutput(plan.format, raw, context);
+    else if (READS_OUTPUT_WITHOUT_REPORT.has(plan.format))
+      parsed = parseRunOutput(plan.format, outcome.output, context);
+    else
+      parsed = {
+        tests: [],
+        errors: [{ kind: "crash", message: `${plan.runner.id} wrote no report` }],
+      };
+    return summarizeRun(
+      { ...plan, argv: plan.argv.map((arg) => displayArg(arg)) },
+      parsed,
+      outcome,
+    );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** mocha writes no report when a spec file cannot load; the reason is in its output. */
+const READS_OUTPUT_WITHOUT_REPORT = new Set(["mocha-json", "node-test-ndjson"]);
+
+async function readGoModule(plan: RunPlan, cwd: string): Promise<string | undefined> {
+  if (plan.runner.id !== "go") return undefined;
+  try {
+    return /^module\s+(\S+)/m.exec(await readFile(join(cwd, "go.mod"), "utf8"))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+function displayArg(arg: string): string {
+  return arg.split(REPORT_TOKEN).join("<report>").split(REPORTER_TOKEN).join("<reporter>");
+}
+
+async function runProcess(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+  options: ExecuteOptions,
+): Promise<ProcessOutcome> {
+  const cap = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP;
+  const output = new CappedText(cap);
+  const started = performance.now();
+  const [file, ...args] = argv;
+  // Loaded here, not at the top: hooks that only queue files never pay for execa.
+  const { execa } = await import("execa");
+  const subprocess = execa(file ?? "", args, {
+    cwd,
+    env,
+    extendEnv: true,
+    stdin: "ignore",
+    all: true,
+    buffer: false,
+    reject: false,
+    detached: true,
+    windowsHide: true,
+  });
+  let timedOut = false;
+  const kill = (signal: NodeJS.Signals) => {
+    if (subprocess.pid === undefined) return;
+    try {
+      process.kill(-subprocess.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill("SIGTERM");
+    setTimeout(() => kill("SIGKILL"), options.killGraceMs ?? 2000).unref();
+  }, options.timeoutMs);
+  subprocess.all?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    output.push(text);
+    options.onOutput?.(text);
+  });
+  const result = await subprocess;
+  clearTimeout(timer);
+  // Whatever the runner left behind in its group (watchers, servers) goes with it.
+  kill("SIGKILL");
+  const spawnError =
+    result.failed && result.exitCode === undefined && !timedOut ? spawnErrorOf(result) : undefined;
+  return {
+    exitCode: result.exitCode ?? null,
+    timedOut,
+    durationMs: performance.now() - started,
+    spawnError,
+    output: output.text(),
+  };
+}
+
+function spawnErrorOf(result: { code?: string; shortMessage?: string }): string {
+  return result.code ?? result.shortMessage?.split("\n")[0] ?? "unknown error";
+}
+
+async function readReport(
+  plan: RunPlan,
+  cwd: string,
+  reportPath: string,
+  startedAt: number,
+  output: string,
+): Promise<string | undefined> {
+  switch (plan.report.kind) {
+    case "output":
+      return output;
+    case "file":
+      try {
+        return await readFile(reportPath, "utf8");
+      } catch {
+        return undefined;
+      }
+    case "dir": {
+      const dir = join(cwd, plan.report.path);
+      const pattern = globToRegex(plan.report.pattern);
+      let names: string[];
+      try {
+        names = (await readdir(dir)).filter((name) => pattern.test(name)).sort();
+      } catch {
+        return undefined;
+      }
+      // Reports left by earlier builds are not this run's results.
+      const fresh: string[] = [];
+      for (const name of names) {
+        const info = await stat(join(dir, name));
+        if (info.mtimeMs >= startedAt - 1000) fresh.push(await readFile(join(dir, name), "utf8"));
+      }
+      return fresh.length === 0
+        ? undefined
+        : `<testsuites>${fresh.map(stripXmlDeclaration).join("\n")}</testsuites>`;
+    }
+  }
+}
+
+function stripXmlDeclaration(xml: string): string {
+  return xml.replace(/^\s*<\?xml[^>]*\?>/, "");
+}
+
+function globToRegex(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+}
+
+/** Keeps the first and the last `cap` bytes of a long output, with a marker between. */
+class CappedText {
+  private head = "";
+  private tail = "";
+  private dropped = 0;
+  constructor(private readonly cap: number) {}
+  push(text: string): void {
+    if (this.head.length < this.cap) {
+      const room = this.cap - this.head.length;
+      this.head += text.slice(0, room);
+      text = text.slice(room);
+    }
+    if (text === "") return;
+    this.tail += text;
+    if (this.tail.length > this.cap) {
+      this.dropped += this.tail.length - this.cap;
+      this.tail = this.tail.slice(-this.cap);
+    }
+  }
+  text(): string {
+    return this.dropped === 0
+      ? this.head + this.tail
+      : `${this.head}\n… (${this.dropped} characters cut) …\n${this.tail}`;
+  }
+}

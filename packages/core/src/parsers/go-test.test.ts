@@ -1,0 +1,145 @@
+// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+import type { ParseContext, ParsedRun } from "../results.ts";
+import { parseGoTestJson } from "./go-test.ts";
+
+function sample(name: string): string {
+  return readFileSync(join(FIXTURES_DIR, "runner-output", "go", name), "utf8");
+}
+
+const context: ParseContext = { runner: "go", packageDir: "", packageAbs: "/tmp/tt/go" };
+
+function rows(run: ParsedRun): [string, string[], string][] {
+  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
+}
+
+describe("parseGoTestJson", () => {
+  it("reads a pass and a fail; a single package's tests belong to the package folder", () => {
+    const run = parseGoTestJson(sample("pass-fail.ndjson"), context);
+    expect(rows(run)).toEqual([
+      ["", ["TestAddsTwoNumbers"], "pass"],
+      ["", ["TestFailsOnPurpose"], "fail"],
+    ]);
+    expect(run.tests.every((test) => test.id.runner === "go")).toBe(true);
+    expect(run.tests[1]?.failure).toBe("    calc_test.go:14: Add(2, 2) = 4, want 5");
+    expect(run.tests[1]?.failure_kind).toBe("assertion");
+    expect(run.errors).toEqual([]);
+  });
+
+  it("uses the package folder itself when the package is not the project root", () => {
+    const run = parseGoTestJson(sample("pass-fail.ndjson"), { ...context, packageDir: "backend" });
+    expect(run.tests.map((test) => test.id.file)).toEqual(["backend", "backend"]);
+  });
+
+  it("splits subtests into segments and places packages by their folder under the module", () => {
+    const run = parseGoTestJson(sample("subtests.ndjson"), context);
+    expect(rows(run)).toEqual([
+      ["", ["TestAddsTwoNumbers"], "pass"],
+      ["", ["TestFailsOnPurpose"], "fail"],
+      ["sub", ["TestTable"], "fail"],
+      ["sub", ["TestTable", "sub_case"], "pass"],
+      ["sub", ["TestTable", "wrong_on_purpose"], "fail"],
+      ["sub", ["TestSkipped"], "skip"],
+      ["sub", ["TestNested"], "pass"],
+      ["sub", ["TestNested", "outer"], "pass"],
+      ["sub", ["TestNested", "outer", "inner"], "pass"],
+    ]);
+    const wrong = run.tests.find((test) => test.id.segments[1] === "wrong_on_purpose");
+    expect(wrong?.failure).toBe("    sub_test.go:17: 2 + 2 = 4, want 5");
+    expect(run.errors).toEqual([]);
+  });
+
+  it("prefixes package folders with a non-root package dir", () => {
+    const run = parseGoTestJson(sample("subtests.ndjson"), { ...context, packageDir: "svc" });
+    expect([...new Set(run.tests.map((test) => test.id.file))]).toEqual(["svc", "svc/sub"]);
+  });
+
+  it("uses the module path when given, even for a run of one sub-package", () => {
+    const onlySub = sample("subtests.ndjson")
+      .split("\n")
+      .filter((line) => line.includes('"example.com/calc/sub"'))
+      .join("\n");
+    expect(parseGoTestJson(onlySub, context).tests[0]?.id.file).toBe("");
+    expect(parseGoTestJson(onlySub, context, "example.com/calc").tests[0]?.id.file).toBe("sub");
+  });
+
+  it("turns a build failure printed outside the JSON (Go 1.19) into a collection error on the file", () => {
+    const run = parseGoTestJson(sample("build-failure.ndjson"), context);
+    expect(run.errors).toEqual([
+      {
+        file: "sub/broken_test.go",
+        message: expect.stringContaining(
+          'cannot use "no" (untyped string constant) as int value',
+        ) as unknown,
+        kind: "collection",
+      },
+    ]);
+    expect(rows(run)).toEqual([
+      ["", ["TestAddsTwoNumbers"], "pass"],
+      ["", ["TestFailsOnPurpose"], "fail"],
+    ]);
+  });
+
+  it("turns build-output / build-fail / FailedBuild events (Go 1.24+) into the same error", () => {
+    const run = parseGoTestJson(sample("build-failure-go1.24.ndjson"), context);
+    expect(run.errors).toEqual([
+      {
+        file: "sub/broken_test.go",
+        message: expect.stringContaining(
+          "# example.com/calc/sub [example.com/calc/sub.test]",
+        ) as unknown,
+        kind: "collection",
+      },
+    ]);
+    expect(run.tests).toHaveLength(2);
+  });
+
+  it("names the package folder when a build failure names no file", () => {
+    const ndjson = [
+      '{"Action":"start","Package":"example.com/m"}',
+      '{"Action":"output","Package":"example.com/m/x","Output":"FAIL\\texample.com/m/x [setup failed]\\n"}',
+      '{"Action":"fail","Package":"example.com/m/x","Elapsed":0}',
+      '{"Action":"skip","Package":"example.com/m","Elapsed":0}',
+    ].join("\n");
+    expect(parseGoTestJson(ndjson, context).errors).toEqual([
+      { file: "x", message: "FAIL\texample.com/m/x [setup failed]", kind: "collection" },
+    ]);
+  });
+
+  it("reports no tests and no errors when -run matched nothing", () => {
+    expect(parseGoTestJson(sample("no-tests.ndjson"), context)).toEqual({ tests: [], errors: [] });
+  });
+
+  it("fails a test cut short by a timeout panic, with the package's output", () => {
+    const ndjson = [
+      '{"Action":"run","Package":"example.com/calc","Test":"TestSlow"}',
+      '{"Action":"output","Package":"example.com/calc","Test":"TestSlow","Output":"=== RUN   TestSlow\\n"}',
+      '{"Action":"output","Package":"example.com/calc","Output":"panic: test timed out after 1s\\n"}',
+      '{"Action":"fail","Package":"example.com/calc","Elapsed":1.01}',
+    ].join("\n");
+    const run = parseGoTestJson(ndjson, context);
+    expect(run.tests).toEqual([
+      {
+        id: { runner: "go", file: "", segments: ["TestSlow"] },
+        status: "fail",
+        failure: "panic: test timed out after 1s",
+        failure_kind: "timeout",
+      },
+    ]);
+    expect(run.errors).toEqual([]);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["plain go test output", "--- FAIL: TestX (0.00s)\nFAIL\nexit status 1\n"],
+    ["JSON of another shape", '{"hello":"world"}\n[]\n{broken'],
+  ])("%s gives one crash error and never throws", (_name, text) => {
+    const run = parseGoTestJson(text, context);
+    expect(run.tests).toEqual([]);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]?.kind).toBe("crash");
+  });
+});

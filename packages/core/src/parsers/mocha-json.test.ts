@@ -1,0 +1,127 @@
+// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+import type { ParseContext, ParsedRun } from "../results.ts";
+import { parseMochaJson } from "./mocha-json.ts";
+
+function sample(name: string): string {
+  return readFileSync(join(FIXTURES_DIR, "runner-output", "mocha", name), "utf8");
+}
+
+const context: ParseContext = { runner: "mocha", packageDir: "", packageAbs: "/tmp/tt/mocha" };
+
+function rows(run: ParsedRun): [string, string[], string][] {
+  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
+}
+
+describe("parseMochaJson", () => {
+  it("reads a pass and a fail, the suite path as one parent segment", () => {
+    const run = parseMochaJson(sample("pass-fail.json"), context);
+    expect(rows(run)).toEqual([
+      ["test/calc.test.js", ["calc", "adds two numbers"], "pass"],
+      ["test/calc.test.js", ["calc", "fails on purpose"], "fail"],
+    ]);
+    expect(run.tests.every((test) => test.id.runner === "mocha")).toBe(true);
+    expect(run.tests[1]?.failure).toContain("4 !== 5");
+    expect(run.tests[1]?.failure_kind).toBe("assertion");
+    expect(run.tests[1]?.duration_ms).toBe(7);
+    expect(run.errors).toEqual([]);
+  });
+
+  it("reads JSON printed to stdout after console noise; a failing before-all hook is a collection error", () => {
+    const run = parseMochaJson(sample("hooks-noise.stdout.txt"), context);
+    expect(rows(run)).toEqual([
+      ["test/calc.test.js", ["calc", "adds two numbers"], "pass"],
+      ["test/calc.test.js", ["calc", "fails on purpose"], "fail"],
+      ["test/hooks.test.js", ["outer inner", "adds in a nested suite"], "pass"],
+      ["test/hooks.test.js", ["outer inner", "is pending"], "skip"],
+    ]);
+    expect(run.errors).toEqual([
+      {
+        file: "test/hooks.test.js",
+        message: expect.stringContaining("database unavailable") as unknown,
+        kind: "collection",
+      },
+    ]);
+  });
+
+  it("names the spec file when a require fails and mocha writes no report", () => {
+    const run = parseMochaJson(sample("import-error.stderr.txt"), context);
+    expect(run.tests).toEqual([]);
+    expect(run.errors).toEqual([
+      {
+        file: "test/broken.test.js",
+        message: expect.stringContaining("Cannot find module '../src/missing-module'") as unknown,
+        kind: "collection",
+      },
+    ]);
+  });
+
+  it("names the spec file of a syntax error", () => {
+    const run = parseMochaJson(sample("syntax-error.stderr.txt"), context);
+    expect(run.errors).toEqual([
+      {
+        file: "test/syntax.test.js",
+        message: expect.stringContaining("SyntaxError: missing ) after argument list") as unknown,
+        kind: "collection",
+      },
+    ]);
+  });
+
+  it("names the importing file of an ESM load failure", () => {
+    const text =
+      "\n Exception during run: Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/tmp/tt/mocha/src/gone.mjs' imported from /tmp/tt/mocha/test/esm.test.mjs\n";
+    expect(parseMochaJson(text, context).errors[0]?.file).toBe("test/esm.test.mjs");
+  });
+
+  it("prefixes files with a non-root package folder", () => {
+    const run = parseMochaJson(sample("pass-fail.json"), {
+      ...context,
+      packageDir: "packages/api",
+    });
+    expect(run.tests[0]?.id.file).toBe("packages/api/test/calc.test.js");
+  });
+
+  it("tells timeouts and load errors inside a test from assertions", () => {
+    const report = {
+      tests: [
+        {
+          title: "waits",
+          fullTitle: "waits",
+          file: "/tmp/tt/mocha/test/a.test.js",
+          duration: 2001,
+          err: { message: "Timeout of 2000ms exceeded. For async tests…" },
+        },
+        {
+          title: "loads",
+          fullTitle: "lazy loads",
+          file: "/tmp/tt/mocha/test/a.test.js",
+          duration: 1,
+          err: { message: "Cannot find module './x'" },
+        },
+      ],
+      pending: [],
+      failures: [],
+      passes: [],
+    };
+    const run = parseMochaJson(JSON.stringify(report), context);
+    expect(run.tests.map((test) => [test.id.segments, test.failure_kind])).toEqual([
+      [["waits"], "timeout"],
+      [["lazy", "loads"], "collection"],
+    ]);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["noise", "  1 passing\n  1 failing\n"],
+    ["JSON of another shape", '{"stats": {}}'],
+    ["truncated", sample("pass-fail.json").slice(0, 400)],
+  ])("%s gives one crash error and never throws", (_name, text) => {
+    const run = parseMochaJson(text, context);
+    expect(run.tests).toEqual([]);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]?.kind).toBe("crash");
+  });
+});

@@ -1,0 +1,169 @@
+import {
+  toProjectFile,
+  type FailureKind,
+  type FileError,
+  type ParseContext,
+  type ParsedRun,
+  type TestResult,
+} from "../results.ts";
+import { extractJsonObject } from "./jest-json.ts";
+
+/**
+ * Reads mocha's JSON reporter output (`--reporter json --reporter-option output=out.json`, or
+ * the same JSON on stdout with console noise around it). Mocha writes no JSON at all when a
+ * spec file fails to load: it prints "Exception during run: …" to stderr and exits, so when
+ * there is no report this reads that text and names the file from it.
+ */
+export function parseMochaJson(text: string, context: ParseContext): ParsedRun {
+  try {
+    const report = extractJsonObject(text);
+    if (!isRecord(report) || !Array.isArray(report["tests"])) return readLoadFailure(text, context);
+    return readReport(report, context);
+  } catch (error) {
+    return crashed(`could not read mocha's JSON report: ${String(error)}`);
+  }
+}
+
+interface MochaTest {
+  title: string;
+  fullTitle: string;
+  file: string | undefined;
+  duration: number | undefined;
+  err: Record<string, unknown>;
+}
+
+function readReport(report: Record<string, unknown>, context: ParseContext): ParsedRun {
+  const tests = listOf(report["tests"]);
+  const pending = new Set(listOf(report["pending"]).map(keyOf));
+  const failed = new Set(listOf(report["failures"]).map(keyOf));
+  const seen = new Set<string>();
+  const results: TestResult[] = [];
+  for (const test of tests) {
+    const key = keyOf(test);
+    seen.add(key);
+    results.push(readTest(test, pending.has(key), failed.has(key), context));
+  }
+  const errors: FileError[] = [];
+  // A failing hook has no entry in tests[]: it only shows up in failures[].
+  for (const failure of listOf(report["failures"])) {
+    if (seen.has(keyOf(failure))) continue;
+    errors.push({
+      ...(failure.file === undefined ? {} : { file: toProjectFile(failure.file, context) }),
+      message: `${failure.fullTitle}: ${errorText(failure.err)}`,
+      kind: /^"before (all|each)" hook/.test(failure.title) ? "collection" : "crash",
+    });
+  }
+  return { tests: results, errors };
+}
+
+function readTest(
+  test: MochaTest,
+  isPending: boolean,
+  isFailed: boolean,
+  context: ParseContext,
+): TestResult {
+  // Mocha's JSON keeps only the test's own title and the space-joined full title, not the suite
+  // path, so every enclosing describe becomes one parent segment (what `--grep` matches anyway).
+  const parent = test.fullTitle.endsWith(` ${test.title}`)
+    ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length - 1)
+    : "";
+  const file = test.file === undefined ? context.packageDir : toProjectFile(test.file, context);
+  const segments = parent === "" ? [test.title] : [parent, test.title];
+  const hasError = Object.keys(test.err).length > 0;
+  const result: TestResult = { id: { runner: context.runner, file, segments }, status: "pass" };
+  if (isFailed || hasError) {
+    result.status = "fail";
+    const failure = errorText(test.err);
+    if (failure !== "") result.failure = failure;
+    result.failure_kind = failureKindOf(failure);
+  } else if (isPending) {
+    result.status = "skip";
+  }
+  if (test.duration !== undefined && result.status !== "skip") result.duration_ms = test.duration;
+  return result;
+}
+
+function failureKindOf(failure: string): FailureKind {
+  if (/Timeout of \d+ms exceeded/.test(failure)) return "timeout";
+  if (/Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/.test(failure)) return "collection";
+  return "assertion";
+}
+
+function errorText(err: Record<string, unknown>): string {
+  const stack = typeof err["stack"] === "string" ? err["stack"] : "";
+  const message = typeof err["message"] === "string" ? err["message"] : "";
+  if (stack === "") return message;
+  return message === "" || stack.includes(message.trim()) ? stack : `${message}\n${stack}`;
+}
+
+function listOf(value: unknown): MochaTest[] {
+  if (!Array.isArray(value)) return [];
+  const tests: MochaTest[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item["title"] !== "string") continue;
+    const fullTitle = typeof item["fullTitle"] === "string" ? item["fullTitle"] : item["title"];
+    const duration = item["duration"];
+    tests.push({
+      title: item["title"],
+      fullTitle,
+      file: typeof item["file"] === "string" ? item["file"] : undefined,
+      duration:
+        typeof duration === "number" && Number.isFinite(duration) && duration >= 0
+          ? duration
+          : undefined,
+      err: isRecord(item["err"]) ? item["err"] : {},
+    });
+  }
+  return tests;
+}
+
+function keyOf(test: MochaTest): string {
+  return `${test.file ?? ""}\u0000${test.fullTitle}`;
+}
+
+/** What mocha prints when a spec file cannot even be loaded, so the run has no report. */
+function readLoadFailure(text: string, context: ParseContext): ParsedRun {
+  const at = text.indexOf("Exception during run:");
+  if (at === -1 && !/Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/.test(text)) {
+    return crashed("no mocha JSON report (an object with tests[]) in the runner output");
+  }
+  const message = (at === -1 ? text : text.slice(at + "Exception during run:".length)).trim();
+  const file = loadFailureFile(message);
+  return {
+    tests: [],
+    errors: [
+      {
+        ...(file === undefined ? {} : { file: toProjectFile(file, context) }),
+        message,
+        kind: "collection",
+      },
+    ],
+  };
+}
+
+function loadFailureFile(message: string): string | undefined {
+  // CommonJS: the first entry of the require stack is the spec file that did the require.
+  const required = /^Require stack:\r?\n- (.+)$/m.exec(message)?.[1];
+  if (required !== undefined) return required.trim();
+  // ESM: "Cannot find module '…' imported from <spec file>".
+  const imported = /imported from (\S+)/.exec(message)?.[1];
+  if (imported !== undefined) return imported;
+  // A syntax error starts with "<file>:<line>", the line node could not parse.
+  const located = /^(\S+?\.[cm]?[jt]sx?):\d+\s*$/m.exec(message)?.[1];
+  if (located !== undefined) return located;
+  const frame = /\((\/[^():]+?\.[cm]?[jt]sx?):\d+:\d+\)/.exec(
+    message
+      .split("\n")
+      .filter((line) => !line.includes("node_modules") && !line.includes("node:"))
+      .join("\n"),
+  )?.[1];
+  return frame;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function crashed(message: string): ParsedRun {
+  return { tests: [], errors: [{ message, kind: "crash" }] };
+}

@@ -1,0 +1,234 @@
+import {
+  toProjectFile,
+  type FileError,
+  type ParseContext,
+  type ParsedRun,
+  type TestResult,
+  type TestStatus,
+} from "../results.ts";
+
+/**
+ * Reads `python -m unittest -v` output (unittest writes it to stderr). Each test is one line,
+ * `test_x (tests.test_calc.TestCalc.test_x) ... ok` (Python 3.11+) or
+ * `test_x (tests.test_calc.TestCalc) ... ok` (older); a docstring puts the verdict on the next
+ * line. The `FAIL:` / `ERROR:` blocks after the run hold the tracebacks. The file is the dotted
+ * module as a path (`tests.test_calc` → `tests/test_calc.py`), relative to where unittest ran. A
+ * module that failed to import shows up as a `unittest.loader._FailedTest`: a collection error.
+ */
+export function parseUnittestText(text: string, context: ParseContext): ParsedRun {
+  try {
+    return readRun(stripAnsi(text), context);
+  } catch (error) {
+    return crashed(`could not read unittest output: ${String(error)}`);
+  }
+}
+
+/** `name (qualified.name)`, then an optional subtest's params `(a=1)`, then what follows. */
+const HEADER = /^(\s*)(\S+) \(([\w.]+)\)((?: \(.*\))?)(.*)$/;
+const VERDICT = /^(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$/;
+const BLOCK_START = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.]+)\)/;
+const LATE_VERDICT =
+  /(?:^| \.\.\. )(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$/;
+const RULE = /^(={20,}|-{20,})$/;
+const RAN = /^Ran \d+ tests? in /;
+const FIXTURES = new Set(["setUpClass", "tearDownClass", "setUpModule", "tearDownModule"]);
+
+interface Ident {
+  key: string;
+  module: string;
+  className: string;
+  name: string;
+}
+
+interface RunState {
+  tests: Map<string, TestResult>;
+  loadFailures: Map<string, string>;
+  /** The test whose verdict is still to come (after its docstring, output or subtests). */
+  waiting: Ident | undefined;
+  context: ParseContext;
+}
+
+function readRun(text: string, context: ParseContext): ParsedRun {
+  const lines = text.split(/\r?\n/);
+  const state: RunState = {
+    tests: new Map(),
+    loadFailures: new Map(),
+    waiting: undefined,
+    context,
+  };
+  let index = 0;
+  for (; index < lines.length; index += 1) {
+    const line = lines[index] ?? "";
+    if (/^={20,}$/.test(line) || RAN.test(line)) break;
+    readResultLine(state, line);
+  }
+  readBlocks(lines.slice(index), state.tests, state.loadFailures, context);
+  const tests = [...state.tests.values()];
+  const errors = [...state.loadFailures.entries()].map(([key, message]) =>
+    loadError(key, message, context),
+  );
+  if (tests.length === 0 && errors.length === 0 && !lines.some((line) => RAN.test(line))) {
+    return crashed("no unittest results in the output");
+  }
+  return { tests, errors };
+}
+
+function readResultLine(state: RunState, line: string): void {
+  const header = HEADER.exec(line);
+  const ident =
+    header?.[2] !== undefined && header[3] !== undefined
+      ? identify(header[2], header[3])
+      : undefined;
+  if (header === null || ident === undefined) {
+    // A docstring line or the test's own printing pushes the verdict to a later line.
+    const late = LATE_VERDICT.exec(line.trim())?.[1];
+    if (state.waiting !== undefined && late !== undefined) {
+      settle(state, state.waiting, late, false);
+      state.waiting = undefined;
+    }
+    return;
+  }
+  const subtest = (header[4] ?? "") !== "";
+  const verdict = /^ \.\.\. ?(.*)$/.exec(header[5] ?? "")?.[1]?.trim() ?? "";
+  if (!subtest) {
+    registerTest(state.tests, ident, state.context);
+    state.waiting = ident;
+  }
+  if (VERDICT.test(verdict)) {
+    settle(state, ident, verdict, subtest);
+    if (!subtest) state.waiting = undefined;
+  }
+}
+
+function settle(state: RunState, ident: Ident, verdict: string, subtest: boolean): void {
+  if (FIXTURES.has(ident.name) || isFailedImport(ident)) {
+    state.loadFailures.set(ident.key, "");
+    return;
+  }
+  const test = testFor(state.tests, ident, state.context);
+  const status = statusOf(verdict);
+  // A failing subtest fails its test; a passing one says nothing about the others.
+  if (subtest && status !== "fail") return;
+  if (test.status === "fail" && !subtest) return;
+  test.status = status;
+  if (status === "fail") test.failure_kind = verdict === "ERROR" ? "crash" : "assertion";
+}
+
+function registerTest(tests: Map<string, TestResult>, ident: Ident, context: ParseContext): void {
+  if (FIXTURES.has(ident.name) || isFailedImport(ident)) return;
+  testFor(tests, ident, context);
+}
+
+function testFor(tests: Map<string, TestResult>, ident: Ident, context: ParseContext): TestResult {
+  let test = tests.get(ident.key);
+  if (test === undefined) {
+    const file = toProjectFile(`${ident.module.replace(/\./g, "/")}.py`, context);
+    test = {
+      id: { runner: context.runner, file, segments: [ident.className, ident.name] },
+      status: "not_run",
+    };
+    tests.set(ident.key, test);
+  }
+  return test;
+}
+
+/** `tests.test_calc.TestCalc.test_x` (3.11+) or `tests.test_calc.TestCalc` (older) for test `test_x`. */
+function identify(name: string, qualified: string): Ident | undefined {
+  const owner = qualified.endsWith(`.${name}`)
+    ? qualified.slice(0, qualified.length - name.length - 1)
+    : qualified;
+  const dot = owner.lastIndexOf(".");
+  if (FIXTURES.has(name) && name.endsWith("Module"))
+    return { key: `${owner}\u0000${name}`, module: owner, className: "", name };
+  if (dot === -1) return undefined;
+  return {
+    key: `${owner}\u0000${name}`,
+    module: owner.slice(0, dot),
+    className: owner.slice(dot + 1),
+    name,
+  };
+}
+
+function isFailedImport(ident: Ident): boolean {
+  return /^unittest\.loader\.(_FailedTest|ModuleImportFailure)/.test(
+    `${ident.module}.${ident.className}`,
+  );
+}
+
+function statusOf(verdict: string): TestStatus {
+  if (verdict === "ok" || verdict === "expected failure") return "pass";
+  if (verdict.startsWith("skipped")) return "skip";
+  return "fail";
+}
+
+function readBlocks(
+  lines: readonly string[],
+  tests: Map<string, TestResult>,
+  loadFailures: Map<string, string>,
+  context: ParseContext,
+): void {
+  let target: { ident: Ident; lines: string[] } | undefined;
+  let inBody = false;
+  const flush = (): void => {
+    if (target === undefined) return;
+    const body = target.lines.join("\n").trim();
+    const { ident } = target;
+    if (FIXTURES.has(ident.name) || isFailedImport(ident)) loadFailures.set(ident.key, body);
+    else {
+      const test = testFor(tests, ident, context);
+      test.status = "fail";
+      test.failure = test.failure === undefined ? body : `${test.failure}\n\n${body}`;
+      test.failure_kind ??= "assertion";
+    }
+    target = undefined;
+  };
+  for (const line of lines) {
+    const start = BLOCK_START.exec(line);
+    const ident =
+      start?.[2] !== undefined && start[3] !== undefined ? identify(start[2], start[3]) : undefined;
+    if (ident !== undefined && start?.[1] !== undefined) {
+      flush();
+      target = { ident, lines: [] };
+      inBody = false;
+      continue;
+    }
+    if (RAN.test(line)) break;
+    if (RULE.test(line)) {
+      // The dashes under a block's title open its body; the next rule of either kind closes it.
+      if (target !== undefined && !inBody && line.startsWith("-")) inBody = true;
+      else flush();
+      continue;
+    }
+    if (target !== undefined && inBody) target.lines.push(line);
+  }
+  flush();
+}
+
+/** The module that failed to import: from "Failed to import test module: X", else from the test's name. */
+function loadError(key: string, body: string, context: ParseContext): FileError {
+  const [owner = "", name = ""] = key.split("\u0000");
+  const named = /Failed to import test module: ([\w.]+)/.exec(body)?.[1];
+  let module = named;
+  if (module === undefined)
+    module = owner.startsWith("unittest.loader") ? name : owner.replace(/\.[^.]+$/, "");
+  if (FIXTURES.has(name) && name.endsWith("Module")) module = owner;
+  const relative = `${module.replace(/\./g, "/")}.py`;
+  // The traceback names the real file when unittest ran from another folder than the module root.
+  const traced = [...body.matchAll(/File "([^"]+)", line \d+/g)]
+    .map((match) => match[1] ?? "")
+    .find((path) => path.replace(/\\/g, "/").endsWith(`/${relative}`));
+  return {
+    file: toProjectFile(traced ?? relative, context),
+    message: body === "" ? `${name} (${owner}) failed` : body,
+    kind: name.startsWith("tearDown") ? "crash" : "collection",
+  };
+}
+
+function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+}
+
+function crashed(message: string): ParsedRun {
+  return { tests: [], errors: [{ message, kind: "crash" }] };
+}

@@ -1,0 +1,235 @@
+import { z } from "zod";
+import { capText } from "./notes.ts";
+import type { MissingTest, RunPlan } from "./plan.ts";
+import {
+  FileErrorSchema,
+  TestResultSchema,
+  type ParsedRun,
+  type TestId,
+  type TestResult,
+} from "./results.ts";
+import { RunnerIdSchema } from "./runners.ts";
+
+export const RunStatusSchema = z.enum(["passed", "failed", "error", "timeout", "no_tests"]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const RunResultSchema = z.object({
+  runner: RunnerIdSchema,
+  cwd: z.string(),
+  command: z.array(z.string()),
+  status: RunStatusSchema,
+  exit_code: z.number().int().nullable(),
+  duration_ms: z.number().min(0),
+  tests: z.array(TestResultSchema),
+  errors: z.array(FileErrorSchema),
+  /** Why the status is what it is, in one line (e.g. "pytest exited 5: no tests collected"). */
+  reason: z.string(),
+  /** The end of the runner's own output, trimmed, for when nothing could be parsed. */
+  output_tail: z.string(),
+});
+export type RunResult = z.infer<typeof RunResultSchema>;
+
+export interface ProcessOutcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Set when the process could not start (e.g. ENOENT: the runner is not installed). */
+  spawnError?: string | undefined;
+  /** Combined stdout and stderr, already capped by the executor. */
+  output: string;
+}
+
+/**
+ * Decides a run's status from what really happened. A run that executed no test is
+ * `no_tests`, never a pass; an import or collection error is `error`, told apart from an
+ * assertion failure; every requested test absent from the output is `not_run`.
+ */
+export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessOutcome): RunResult {
+  const tests = withNotRun(parsed.tests, plan.requested);
+  const executed = tests.filter((test) => test.status === "pass" || test.status === "fail");
+  const failed = tests.some((test) => test.status === "fail");
+  const collection = parsed.errors.filter((error) => error.kind === "collection");
+  const crash = parsed.errors.filter((error) => error.kind !== "collection");
+  const base = {
+    runner: plan.runner.id,
+    cwd: plan.cwd,
+    command: plan.argv,
+    exit_code: outcome.exitCode,
+    duration_ms: Math.round(outcome.durationMs),
+    tests,
+    errors: parsed.errors,
+    output_tail: tailOf(outcome.output),
+  };
+  const label = plan.runner.id;
+  if (outcome.spawnError !== undefined) {
+    return {
+      ...base,
+      status: "error",
+      reason: `${plan.argv[0] ?? label} could not start (${outcome.spawnError}); is ${label} installed?`,
+    };
+  }
+  if (outcome.timedOut)
+    return { ...base, status: "timeout", reason: `${label} was stopped after the timeout` };
+  if (collection.length > 0) {
+    const where = collection.map((error) => error.file ?? "(unknown file)").join(", ");
+    return { ...base, status: "error", reason: `${label} could not load ${where}` };
+  }
+  if (failed)
+    return {
+      ...base,
+      status: "failed",
+      reason: `${count(tests, "fail")} of ${executed.length} tests failed`,
+    };
+  if (executed.length === 0) {
+    if (crash.length > 0 || (outcome.exitCode !== 0 && !isNoTestsExit(plan, outcome))) {
+      return {
+        ...base,
+        status: "error",
+        reason: `${label} exited ${String(outcome.exitCode)} without running a test`,
+      };
+    }
+    return {
+      ...base,
+      status: "no_tests",
+      reason: `${label} ran no test${plan.requested.length > 0 ? " (the filter matched nothing)" : ""}`,
+    };
+  }
+  if (outcome.exitCode !== 0) {
+    // bun and deno leave a file that fails to import out of their reports: the exit code is
+    // the only sign, so a non-zero exit with nothing red is an error, never a pass.
+    const why =
+      crash[0] === undefined
+        ? " although no reported test failed (a file may not have loaded)"
+        : `: ${crash[0].message}`;
+    return {
+      ...base,
+      status: "error",
+      reason: `${label} exited ${String(outcome.exitCode)}${why}`,
+    };
+  }
+  return { ...base, status: "passed", reason: `${executed.length} tests passed` };
+}
+
+/**
+ * pytest exits 5 when it collected nothing, and 4 ("ERROR: not found") when a requested node
+ * id does not exist; both mean no test ran, not that the runner broke.
+ */
+function isNoTestsExit(plan: RunPlan, outcome: ProcessOutcome): boolean {
+  if (plan.runner.id !== "pytest") return false;
+  return (
+    outcome.exitCode === 5 || (outcome.exitCode === 4 && /ERROR: not found:/.test(outcome.output))
+  );
+}
+
+function count(tests: readonly TestResult[], status: TestResult["status"]): number {
+  return tests.filter((test) => test.status === status).length;
+}
+
+function sameId(a: TestId, b: TestId): boolean {
+  return (
+    a.file === b.file &&
+    a.segments.length === b.segments.length &&
+    a.segments.every((s, i) => s === b.segments[i])
+  );
+}
+
+/** Requested tests that did not run (absent, or only skipped by the filter) become not_run. */
+function withNotRun(tests: readonly TestResult[], requested: readonly TestId[]): TestResult[] {
+  if (requested.length === 0) return [...tests];
+  const wanted = tests.filter((test) => requested.some((id) => sameId(id, test.id)));
+  const result = wanted.map((test) =>
+    test.status === "skip" ? { ...test, status: "not_run" as const } : test,
+  );
+  for (const id of requested) {
+    if (!wanted.some((test) => sameId(id, test.id))) result.push({ id, status: "not_run" });
+  }
+  return result;
+}
+
+const TAIL_LINES = 40;
+
+function tailOf(output: string): string {
+  const lines = stripAnsi(output).trimEnd().split("\n");
+  return lines.slice(-TAIL_LINES).join("\n");
+}
+
+export function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+}
+
+export interface ExcerptOptions {
+  /** Absolute paths to turn into project-relative ones (project root, package folders, temp dirs). */
+  replacePaths?: readonly (readonly [string, string])[];
+  linesPerFailure?: number;
+  maxChars?: number;
+}
+
+/**
+ * A short, deterministic account of what failed: per failing test its id and the first lines
+ * of its message; per load error its file and message; then missing tests. No durations,
+ * timestamps or absolute paths, so the same failure always reads the same.
+ */
+export function renderFailureExcerpt(
+  results: readonly RunResult[],
+  missing: readonly MissingTest[],
+  options: ExcerptOptions = {},
+): string {
+  const perFailure = options.linesPerFailure ?? 6;
+  const blocks: string[] = [];
+  for (const result of results) {
+    for (const error of result.errors.filter((e) => e.kind === "collection")) {
+      blocks.push(
+        `ERROR ${error.file ?? result.cwd} (could not load)\n${firstLines(error.message, perFailure, options)}`,
+      );
+    }
+    for (const test of result.tests.filter((t) => t.status === "fail")) {
+      blocks.push(
+        `FAIL ${formatId(test.id)}\n${firstLines(test.failure ?? "", perFailure, options)}`.trimEnd(),
+      );
+    }
+    if (result.status === "timeout")
+      blocks.push(`TIMEOUT ${result.runner} in ${result.cwd || "."}`);
+    if (result.status === "error" && result.errors.length === 0) {
+      blocks.push(
+        `ERROR ${result.runner}: ${result.reason}\n${firstLines(result.output_tail, perFailure, options)}`.trimEnd(),
+      );
+    }
+  }
+  for (const item of missing)
+    blocks.push(`MISSING ${item.source}: no test at ${item.expected_test}`);
+  return capText(blocks.join("\n"), options.maxChars ?? 4000);
+}
+
+export function formatId(id: TestId): string {
+  return `${id.file}::${id.segments.join("::")}`;
+}
+
+function firstLines(text: string, count: number, options: ExcerptOptions): string {
+  let clean = stripAnsi(text);
+  for (const [from, to] of options.replacePaths ?? []) {
+    if (from !== "") clean = clean.split(from).join(to);
+  }
+  const lines = clean
+    .split("\n")
+    .map((line) => line.replace(/\s+$/, ""))
+    .filter((line) => line.trim() !== "" && !/^\s*at .*(node:internal|node_modules)/.test(line))
+    .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
+  return lines
+    .slice(0, count)
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+export type OverallStatus = "passed" | "failed" | "error" | "no_tests";
+
+/** One verdict for several runs: an error outranks a failure, a failure outranks "no tests". */
+export function overallStatus(
+  results: readonly RunResult[],
+  missing: readonly MissingTest[],
+): OverallStatus {
+  if (results.some((r) => r.status === "error" || r.status === "timeout")) return "error";
+  if (missing.length > 0 || results.some((r) => r.status === "failed")) return "failed";
+  if (results.length === 0 || results.every((r) => r.status === "no_tests")) return "no_tests";
+  return "passed";
+}
