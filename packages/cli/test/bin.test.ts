@@ -95,4 +95,78 @@ describe("tailtest bin", () => {
       project.cleanup();
     }
   });
+
+  it("run --dry-run shows the plan and runs nothing", async () => {
+    const project = copyFixture("runners/monorepo");
+    try {
+      project.write("services/billing/invoice.py", "def total():\n    return 1\n");
+      const result = await runBin(
+        BIN,
+        [
+          "run",
+          "--dry-run",
+          "services/billing/calc.py",
+          "services/billing/invoice.py",
+          "packages/web/src/calc.ts",
+          "README.md",
+        ],
+        { cwd: project.root },
+      );
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe(
+        [
+          "pytest in services/billing: python3 -m pytest -o junit_family=xunit1 --junitxml=<report> tests/test_calc.py",
+          "  services/billing/tests/test_calc.py",
+          "vitest in packages/web: npx vitest run --reporter=json --outputFile=<report> src/calc.test.ts",
+          "  packages/web/src/calc.test.ts",
+          "missing test: services/billing/invoice.py (expected services/billing/tests/test_invoice.py)",
+          "skipped: README.md (documentation)",
+        ].join("\n"),
+      );
+      expect(existsSync(join(project.root, "services/billing/.pytest_cache"))).toBe(false);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("run without paths runs the queued files of the session", async () => {
+    const project = copyFixture("runners/pytest-pyproject");
+    try {
+      project.write(
+        ".tailtest/session.json",
+        JSON.stringify({
+          version: 1,
+          session_id: "s1",
+          started_at: "2026-11-23T10:00:00.000Z",
+          depth: "standard",
+          mode: "follow",
+          paused: false,
+          runners: [],
+          pending_files: [{ path: "calc.py", language: "python", status: "existing" }],
+          touched_files: ["calc.py"],
+          fix_attempts: {},
+          generated_tests: {},
+          deferred_failures: [],
+          complexity_scores: {},
+          results: {},
+          scenario_log: [],
+          last_failures: [],
+          notices_shown: [],
+        }),
+      );
+      const result = await runBin(BIN, ["run", "--dry-run"], { cwd: project.root });
+      expect(result.stdout.split("\n")[0]).toBe(
+        "pytest in .: python3 -m pytest -o junit_family=xunit1 --junitxml=<report> tests/test_calc.py",
+      );
+      const real = await runBin(BIN, ["run"], { cwd: project.root });
+      expect(real.exitCode).toBe(1);
+      expect(real.stdout).toContain(
+        "FAIL tests/test_calc.py::test_fails_on_purpose\n  assert 4 == 5",
+      );
+      expect(real.stdout.trimEnd().endsWith("tailtest: failed")).toBe(true);
+    } finally {
+      project.cleanup();
+    }
+  }, 60_000);
 });

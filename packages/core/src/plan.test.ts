@@ -219,6 +219,18 @@ describe("selecting single tests by id", () => {
 });
 
 describe("machine output per runner", () => {
+  it("nextest uses its JUnit report when the default profile configures one", () => {
+    const view = createMemoryView({
+      "Cargo.toml": "",
+      ".config/nextest.toml": '[profile.default.junit]\npath = "junit.xml"\n',
+    });
+    const run = planSuites(view, detectPackageRunners(view, "")).runs[0]!;
+    expect(run).toMatchObject({
+      format: "junit",
+      report: { kind: "dir", path: "target/nextest/default", pattern: "junit.xml" },
+    });
+  });
+
   it.each([
     ["pytest-pyproject", "junit", "file"],
     ["unittest", "unittest-text", "output"],

@@ -389,8 +389,19 @@ function buildArgv(
           ids.length > 0
             ? ["-E", ids.map((id) => `test(=${id.segments.join("::")})`).join(" | ")]
             : [];
+        const argv = [...command, "--no-fail-fast", ...targetsArgs, ...filter];
+        // With JUnit configured for the default profile, nextest writes structured results; use them.
+        const config = view.readText(joinRel(runner.package_dir, ".config/nextest.toml")) ?? "";
+        if (/^\[profile\.default\.junit\]/m.test(config)) {
+          const report = {
+            kind: "dir",
+            path: "target/nextest/default",
+            pattern: "junit.xml",
+          } as const;
+          return { argv, format: "junit", report };
+        }
         return {
-          argv: [...command, "--no-fail-fast", ...targetsArgs, ...filter],
+          argv,
           format: "nextest-text",
           report: OUTPUT_REPORT,
         };
