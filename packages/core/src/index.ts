@@ -153,7 +153,6 @@ export {
   renderFailureExcerpt,
   RunResultSchema,
   RunStatusSchema,
-  stripAnsi,
   summarizeRun,
   type ExcerptOptions,
   type OverallStatus,
@@ -161,4 +160,5 @@ export {
   type RunResult,
   type RunStatus,
 } from "./summarize.ts";
-export { parseRunOutput } from "./parsers/index.ts";
+export { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "./parsers/index.ts";
+export { stripAnsi } from "./parsers/_shared.ts";

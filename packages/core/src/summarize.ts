@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { capText } from "./notes.ts";
+import { stripAnsi } from "./parsers/_shared.ts";
 import type { MissingTest, RunPlan } from "./plan.ts";
 import {
   FileErrorSchema,
@@ -151,11 +152,6 @@ const TAIL_LINES = 40;
 function tailOf(output: string): string {
   const lines = stripAnsi(output).trimEnd().split("\n");
   return lines.slice(-TAIL_LINES).join("\n");
-}
-
-export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
 }
 
 export interface ExcerptOptions {

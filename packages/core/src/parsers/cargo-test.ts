@@ -7,6 +7,7 @@ import {
   type TestResult,
   type TestStatus,
 } from "../results.ts";
+import { crashed, stripAnsi } from "./_shared.ts";
 
 /**
  * Reads plain `cargo test` output (stdout and stderr together; stable Rust has no JSON). Each
@@ -276,13 +277,4 @@ export function binaryFile(binaryId: string, context: ParseContext): string {
   if (kinded?.[1] === "bench") return toProjectFile(`benches/${kinded[2] ?? ""}.rs`, context);
   if (kinded?.[1] === "example") return toProjectFile(`examples/${kinded[2] ?? ""}.rs`, context);
   return toProjectFile(`tests/${kinded?.[2] ?? target}.rs`, context);
-}
-
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

@@ -6,6 +6,7 @@ import {
   type ParsedRun,
   type TestResult,
 } from "../results.ts";
+import { crashed, parseJsonLine } from "./_shared.ts";
 
 /**
  * Reads `go test -json ./...` (NDJSON test2json events, optionally mixed with the plain lines
@@ -62,7 +63,7 @@ function readRun(text: string, context: ParseContext, modulePath: string | undef
     rawBuildPackage: undefined,
   };
   for (const line of text.split("\n")) {
-    const event = parseLine(line);
+    const event = parseJsonLine(line);
     if (event === undefined) readRawLine(line, state);
     else {
       state.rawBuildPackage = undefined;
@@ -262,21 +263,4 @@ function commonPrefix(paths: readonly string[]): string {
     length = same;
   }
   return first.slice(0, length).join("/");
-}
-
-function parseLine(line: string): Record<string, unknown> | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return undefined;
-  try {
-    const value = JSON.parse(trimmed) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

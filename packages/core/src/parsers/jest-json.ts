@@ -7,6 +7,7 @@ import {
   type TestResult,
   type TestStatus,
 } from "../results.ts";
+import { crashed, isRecord } from "./_shared.ts";
 
 /**
  * Reads the Jest-format JSON report that both vitest (`--reporter=json --outputFile=…`) and
@@ -148,12 +149,4 @@ function tryParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

@@ -5,6 +5,7 @@ import {
   type ParsedRun,
   type TestResult,
 } from "../results.ts";
+import { crashed, stripAnsi } from "./_shared.ts";
 
 /**
  * Reads minitest's verbose output (`-v`): `CalcTest#test_adds = 0.00 s = .` per test (`.` pass,
@@ -162,13 +163,4 @@ function loadErrors(text: string, context: ParseContext): FileError[] {
       kind: "collection",
     },
   ];
-}
-
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

@@ -7,6 +7,7 @@ import {
   type TestResult,
 } from "../results.ts";
 import { extractJsonObject } from "./jest-json.ts";
+import { crashed, isRecord } from "./_shared.ts";
 
 /**
  * Reads mocha's JSON reporter output (`--reporter json --reporter-option output=out.json`, or
@@ -158,12 +159,4 @@ function loadFailureFile(message: string): string | undefined {
       .join("\n"),
   )?.[1];
   return frame;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

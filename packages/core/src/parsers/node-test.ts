@@ -7,6 +7,7 @@ import {
   type TestResult,
   type TestStatus,
 } from "../results.ts";
+import { crashed, parseJsonLine } from "./_shared.ts";
 
 /**
  * Source of the ESM reporter tailtest hands to `node --test --test-reporter=<file>`. Node's
@@ -98,7 +99,7 @@ function readEvents(ndjson: string, context: ParseContext): ParsedRun {
   const fileFailures: NodeEvent[] = [];
   let recognised = 0;
   for (const line of ndjson.split("\n")) {
-    const value = parseLine(line);
+    const value = parseJsonLine(line);
     if (value === undefined) continue;
     if (value["event"] === "stderr") {
       recognised += 1;
@@ -217,19 +218,6 @@ function errorText(error: NodeError | undefined): string {
   return error.stack ?? error.cause ?? error.message ?? "";
 }
 
-function parseLine(line: string): Record<string, unknown> | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return undefined;
-  try {
-    const value = JSON.parse(trimmed) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function toEvent(value: Record<string, unknown>): NodeEvent | undefined {
   const kind = value["event"];
   const name = value["name"];
@@ -269,8 +257,4 @@ function toError(error: Record<string, unknown>): NodeError {
     if (typeof value === "string") result[key] = value;
   }
   return result;
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

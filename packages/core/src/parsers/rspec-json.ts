@@ -8,6 +8,7 @@ import {
   type TestStatus,
 } from "../results.ts";
 import { extractJsonObject } from "./jest-json.ts";
+import { crashed, isRecord } from "./_shared.ts";
 
 /**
  * Reads `rspec --format json --out out.json`. An example's id is its group (the full description
@@ -125,12 +126,4 @@ function readMessages(report: Record<string, unknown>, context: ParseContext): F
     });
   }
   return errors;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }

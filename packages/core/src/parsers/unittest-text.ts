@@ -6,6 +6,7 @@ import {
   type TestResult,
   type TestStatus,
 } from "../results.ts";
+import { crashed, stripAnsi } from "./_shared.ts";
 
 /**
  * Reads `python -m unittest -v` output (unittest writes it to stderr). Each test is one line,
@@ -222,13 +223,4 @@ function loadError(key: string, body: string, context: ParseContext): FileError 
     message: body === "" ? `${name} (${owner}) failed` : body,
     kind: name.startsWith("tearDown") ? "crash" : "collection",
   };
-}
-
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-}
-
-function crashed(message: string): ParsedRun {
-  return { tests: [], errors: [{ message, kind: "crash" }] };
 }
