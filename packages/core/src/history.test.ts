@@ -9,6 +9,7 @@ import {
   HistoryFileSchema,
   recordOutcomes,
   renderHistoryLines,
+  renderHistorySummary,
   renderLastFailures,
   selectLastFailures,
 } from "./history.ts";
@@ -359,5 +360,36 @@ describe("schemas", () => {
 
   it("rejects version 2", () => {
     expect(HistoryFileSchema.safeParse({ version: 2, entries: [] }).success).toBe(false);
+  });
+});
+
+describe("renderHistorySummary", () => {
+  const entry = (
+    file: string,
+    session_id: string,
+    status: "passed" | "fixed" | "unresolved" | "deferred",
+  ) => ({
+    file,
+    session_id,
+    status,
+    attempts: 0,
+    timestamp: "2026-11-23T10:00:00.000Z",
+    classification: "gap" as const,
+  });
+
+  it("counts files and sessions and tells how the last session ended", () => {
+    expect(
+      renderHistorySummary([
+        entry("a.py", "s1", "passed"),
+        entry("b.py", "s2", "fixed"),
+        entry("a.py", "s2", "unresolved"),
+      ]),
+    ).toBe(
+      "tailtest: history holds 2 files over 2 sessions; the last session ended with 1 fixed, 1 unresolved.",
+    );
+    expect(renderHistorySummary([entry("a.py", "s1", "passed")])).toBe(
+      "tailtest: history holds 1 file over 1 session; the last session ended with 1 passed.",
+    );
+    expect(renderHistorySummary([])).toBeUndefined();
   });
 });

@@ -166,3 +166,21 @@ export function renderLastFailures(list: readonly LastFailure[], max = 5): strin
   );
   return `Previous session failures: ${listWithMore(described, Math.max(1, max))}.`;
 }
+
+/**
+ * One line on what history holds: how many files over how many sessions, and how the most
+ * recent session ended. Undefined when history is empty.
+ */
+export function renderHistorySummary(entries: readonly HistoryEntry[]): string | undefined {
+  const last = entries.at(-1);
+  if (last === undefined) return undefined;
+  const files = new Set(entries.map((entry) => entry.file)).size;
+  const sessions = new Set(entries.map((entry) => entry.session_id)).size;
+  const recent = entries.filter((entry) => entry.session_id === last.session_id);
+  const counts = (["passed", "fixed", "unresolved", "deferred"] as const)
+    .map((status) => [status, recent.filter((entry) => entry.status === status).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${count} ${status}`);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `tailtest: history holds ${plural(files, "file")} over ${plural(sessions, "session")}; the last session ended with ${counts.join(", ")}.`;
+}

@@ -46,6 +46,7 @@ export {
   OutcomeStatusSchema,
   recordOutcomes,
   renderHistoryLines,
+  renderHistorySummary,
   renderLastFailures,
   selectLastFailures,
   type Classification,
@@ -162,3 +163,10 @@ export {
 } from "./summarize.ts";
 export { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "./parsers/index.ts";
 export { stripAnsi } from "./parsers/_shared.ts";
+export { NO_OPINION, type Decision, type HookEvent } from "./events.ts";
+export {
+  CLASSIFY_FAILURES,
+  renderBudgetSpent,
+  renderVerifyBlock,
+  type VerifyNoteInput,
+} from "./verify-note.ts";

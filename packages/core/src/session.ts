@@ -22,6 +22,8 @@ export const PendingFileSchema = z.object({
   test_path: z.string().optional(),
   test_exists: z.boolean().optional(),
   depth: DepthSchema.optional(),
+  /** The subagent that edited the file; absent for the main agent. Each verifies its own. */
+  agent_id: z.string().optional(),
 });
 export type PendingFile = z.infer<typeof PendingFileSchema>;
 
@@ -62,6 +64,8 @@ export const SessionStateSchema = z.object({
   last_failures: z.array(LastFailureSchema),
   /** One-time notices already shown this session (e.g. a config error), so each is said once. */
   notices_shown: z.array(z.string()),
+  /** Consecutive end-of-turn blocks, so the agent is never trapped (config stop_loop_budget). */
+  stop_blocks: z.number().int().min(0).default(0),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -98,6 +102,7 @@ export function createSession(input: NewSessionInput): SessionState {
     scenario_log: [],
     last_failures: selectLastFailures(previousOutcomes),
     notices_shown: [],
+    stop_blocks: 0,
   };
 }
 

@@ -30,3 +30,5 @@ export {
   type StartSource,
 } from "./lifecycle.ts";
 export { executePlan, type ExecuteOptions } from "./execute.ts";
+export { handleEvent, type HandleOptions } from "./handle.ts";
+export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";

@@ -1,4 +1,9 @@
-import { recordOutcomes, renderHistoryLines, renderLastFailures } from "../history.ts";
+import {
+  recordOutcomes,
+  renderHistoryLines,
+  renderHistorySummary,
+  renderLastFailures,
+} from "../history.ts";
 import { renderStartupNote } from "../notes.ts";
 import { detectProjectRunners } from "../runners.ts";
 import {
@@ -100,7 +105,12 @@ export async function startSession(
     runners: session.runners,
     depth: session.depth,
     mode: session.mode,
-    historyLines: renderHistoryLines(flush.entries),
+    historyLines: [
+      ...(update.result.resumed
+        ? []
+        : [renderHistorySummary(flush.entries)].filter((line) => line !== undefined)),
+      ...renderHistoryLines(flush.entries),
+    ],
     lastFailures: renderLastFailures(session.last_failures),
     notices: fresh,
   });

@@ -185,6 +185,7 @@ export async function queueEdit(
   project: Project,
   insight: EditInsight,
   file = sessionFile(project),
+  agentId?: string,
 ): Promise<QueuedEdit | undefined> {
   const { verdict } = insight;
   if (!verdict.queue || insight.status === undefined) return undefined;
@@ -200,6 +201,7 @@ export async function queueEdit(
         ? {}
         : { test_path: insight.target.path, test_exists: insight.target.exists }),
       ...(insight.depth === undefined ? {} : { depth: insight.depth.depth }),
+      ...(agentId === undefined ? {} : { agent_id: agentId }),
     });
     const scores =
       insight.depth === undefined

@@ -1,0 +1,116 @@
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { handleEvent } from "./handle.ts";
+import { openProject, sessionFile } from "./project.ts";
+import { readState } from "./store.ts";
+
+let project: TempProject;
+const clock = () => new Date("2026-11-23T10:00:00.000Z");
+const BILLING = "def charge(amount):\n    return round(amount * 1.2, 2)\n";
+const RED_TEST =
+  "from billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 13\n";
+const GREEN_TEST =
+  "from billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 12\n";
+
+beforeEach(() => {
+  project = makeProject({ "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["."]\n' });
+});
+afterEach(() => project.cleanup());
+
+const opened = () => openProject(project.root);
+const session = async () => (await readState(sessionFile(opened(), clock))).value;
+const edit = async (path: string, content: string, agentId?: string) => {
+  project.write(path, content);
+  return handleEvent(
+    opened(),
+    { kind: "FilesEdited", paths: [join(project.root, path)], agentId },
+    { platform: "claude-code", now: clock },
+  );
+};
+const stop = (stopHookActive = false, agentId?: string) =>
+  handleEvent(
+    opened(),
+    { kind: "TurnEnded", stopHookActive, agentId },
+    { platform: "claude-code", now: clock },
+  );
+
+describe("end of turn: tailtest runs the queued files' tests itself", () => {
+  it("missing test → block; red test → block with the failure; green → the turn ends and outcomes are recorded", async () => {
+    await handleEvent(
+      opened(),
+      { kind: "SessionStarted", sessionId: "s1", source: "startup" },
+      { platform: "claude-code", now: clock },
+    );
+    expect(await edit("billing.py", BILLING)).toEqual({
+      kind: "context",
+      text: "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest.",
+    });
+
+    const missing = await stop();
+    expect(missing.kind).toBe("block");
+    if (missing.kind !== "block") return;
+    expect(missing.reason).toContain("MISSING billing.py: no test at tests/test_billing.py");
+    expect(missing.reason).toContain("real bug");
+    expect(missing.reason).toContain("(round 1 of 3)");
+
+    await edit("tests/test_billing.py", RED_TEST);
+    const red = await stop(true);
+    expect(red.kind).toBe("block");
+    if (red.kind !== "block") return;
+    expect(red.reason).toContain("FAIL tests/test_billing.py::test_charge");
+    expect(red.reason).toContain("assert 12.0 == 13");
+    expect(red.reason).toContain("(round 2 of 3)");
+    expect(red.reason).not.toContain(project.root);
+    expect((await session()).fix_attempts).toEqual({ "billing.py": 1 });
+
+    await edit("tests/test_billing.py", GREEN_TEST);
+    expect(await stop(true)).toEqual({ kind: "none" });
+    const after = await session();
+    expect(after.pending_files).toEqual([]);
+    expect(after.results["billing.py"]).toMatchObject({
+      outcome: "passed",
+      test_path: "tests/test_billing.py",
+    });
+    expect(after.generated_tests).toEqual({ "billing.py": "tests/test_billing.py" });
+    expect(after.fix_attempts).toEqual({ "billing.py": 2 });
+    expect(after.stop_blocks).toBe(0);
+
+    await handleEvent(opened(), { kind: "SessionEnded" }, { platform: "claude-code", now: clock });
+    const next = await handleEvent(
+      opened(),
+      { kind: "SessionStarted", sessionId: "s2", source: "startup" },
+      { platform: "claude-code", now: clock },
+    );
+    expect(next.kind).toBe("context");
+  }, 60_000);
+
+  it("the loop budget ends the blocking and records what is still red", async () => {
+    project.write(".tailtest/config.json", '{"stop_loop_budget": 2}');
+    await edit("billing.py", BILLING);
+    await edit("tests/test_billing.py", RED_TEST);
+    expect((await stop(false)).kind).toBe("block");
+    expect((await stop(true)).kind).toBe("block");
+    const spent = await stop(true);
+    expect(spent).toEqual({
+      kind: "context",
+      text: "tailtest: still red after the last round, recorded as unresolved: billing.py. Tell the user.",
+    });
+    const state = await session();
+    expect(state.results["billing.py"]?.outcome).toBe("failed");
+    expect(state.stop_blocks).toBe(0);
+    // A new user turn starts a fresh budget.
+    expect((await stop(false)).kind).toBe("block");
+  }, 60_000);
+
+  it("nothing queued → no opinion, no test run", async () => {
+    expect(await stop()).toEqual({ kind: "none" });
+  });
+
+  it("a subagent's files are verified at its own stop, not the parent's", async () => {
+    await edit("billing.py", BILLING, "agent-7");
+    expect(await stop(false)).toEqual({ kind: "none" });
+    const sub = await stop(false, "agent-7");
+    expect(sub.kind).toBe("block");
+  }, 60_000);
+});

@@ -1,0 +1,168 @@
+import { planRun, type MissingTest, type RunPlan } from "../plan.ts";
+import type { FileResult, SessionState } from "../session.ts";
+import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
+import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
+import type { Decision } from "../events.ts";
+import { executePlan } from "./execute.ts";
+import { sessionFile, type Project } from "./project.ts";
+import { readState, updateState } from "./store.ts";
+
+export interface VerifyOptions {
+  agentId?: string | undefined;
+  /** The platform says this stop follows one of our blocks (Claude's stop_hook_active). */
+  stopHookActive: boolean;
+  now?: () => Date;
+}
+
+export interface Verification {
+  decision: Decision;
+  results: RunResult[];
+  missing: MissingTest[];
+  /** Outcome per queued source file. */
+  outcomes: Record<string, FileResult["outcome"]>;
+}
+
+/**
+ * The end of a turn: runs the tests of the files this agent queued (one batched process per
+ * runner), records measured outcomes, and keeps the agent working while a test is missing or
+ * red, at most `stop_loop_budget` times in a row.
+ */
+export async function verifyTurn(project: Project, options: VerifyOptions): Promise<Verification> {
+  const now = options.now ?? (() => new Date());
+  const file = sessionFile(project, now);
+  const { value: before } = await readState(file);
+  const mine = before.pending_files.filter((entry) => entry.agent_id === options.agentId);
+  if (mine.length === 0)
+    return { decision: { kind: "none" }, results: [], missing: [], outcomes: {} };
+
+  const plan = planRun(
+    project.view,
+    mine.map((entry) => ({ kind: "file" as const, path: entry.path })),
+    { overrides: project.config.runners, extraTestPatterns: project.config.file_classes.test },
+  );
+  const results: RunResult[] = [];
+  for (const run of plan.runs) {
+    results.push(
+      await executePlan(run, {
+        root: project.root,
+        timeoutMs: project.config.test_timeout_seconds * 1000,
+      }),
+    );
+  }
+  const outcomes = outcomesOf(
+    mine.map((entry) => entry.path),
+    plan.runs,
+    results,
+    plan.missing,
+    plan.skipped.map((s) => s.path),
+  );
+  const red = Object.entries(outcomes)
+    .filter(([, outcome]) => outcome !== "passed")
+    .map(([path]) => path);
+  const budget = project.config.stop_loop_budget;
+
+  const { value: after } = await updateState(file, (session) => {
+    const streak = options.stopHookActive ? session.stop_blocks : 0;
+    const block = red.length > 0 && streak < budget;
+    const skipped = plan.skipped.map((item) => item.path);
+    return {
+      value: record(session, outcomes, plan.runs, skipped, streak, block, now().toISOString()),
+      result: undefined,
+    };
+  });
+
+  if (red.length === 0)
+    return { decision: { kind: "none" }, results, missing: plan.missing, outcomes };
+  if (after.stop_blocks === 0) {
+    return {
+      decision: { kind: "context", text: renderBudgetSpent(red) },
+      results,
+      missing: plan.missing,
+      outcomes,
+    };
+  }
+  const excerpt = renderFailureExcerpt(results, plan.missing, {
+    replacePaths: [
+      [`${project.root}/`, ""],
+      [project.root, "."],
+    ],
+  });
+  const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget });
+  return { decision: { kind: "block", reason }, results, missing: plan.missing, outcomes };
+}
+
+/** Which test file each queued source was checked through, and how that went. */
+function outcomesOf(
+  sources: readonly string[],
+  runs: readonly RunPlan[],
+  results: readonly RunResult[],
+  missing: readonly MissingTest[],
+  skipped: readonly string[],
+): Record<string, FileResult["outcome"]> {
+  const outcomes: Record<string, FileResult["outcome"]> = {};
+  for (const source of sources) {
+    if (skipped.includes(source)) continue;
+    if (missing.some((item) => item.source === source)) {
+      outcomes[source] = "missing_test";
+      continue;
+    }
+    const index = runs.findIndex(
+      (run) => run.sources[source] !== undefined || run.test_files.includes(source),
+    );
+    const run = runs[index];
+    const result = results[index];
+    if (run === undefined || result === undefined) continue;
+    const testFile = run.sources[source] ?? source;
+    const tests = result.tests.filter(
+      (test) => test.id.file === testFile || run.test_files.length === 1,
+    );
+    const loadError = result.errors.some(
+      (error) => error.file === undefined || error.file === testFile,
+    );
+    if (
+      result.status === "timeout" ||
+      (result.status === "error" && (loadError || tests.length === 0))
+    )
+      outcomes[source] = "failed";
+    else if (tests.some((test) => test.status === "fail")) outcomes[source] = "failed";
+    else if (tests.some((test) => test.status === "pass")) outcomes[source] = "passed";
+    else outcomes[source] = "missing_test";
+  }
+  return outcomes;
+}
+
+function record(
+  session: SessionState,
+  outcomes: Record<string, FileResult["outcome"]>,
+  runs: readonly RunPlan[],
+  skipped: readonly string[],
+  streak: number,
+  block: boolean,
+  at: string,
+): SessionState {
+  const results = { ...session.results };
+  const attempts = { ...session.fix_attempts };
+  const generated = { ...session.generated_tests };
+  for (const [source, outcome] of Object.entries(outcomes)) {
+    const testPath = runs.find((run) => run.sources[source] !== undefined)?.sources[source];
+    const previous = session.results[source];
+    // A fix attempt is a round after the file was already found missing or red.
+    if (previous !== undefined && previous.outcome !== "passed")
+      attempts[source] = (attempts[source] ?? 0) + 1;
+    results[source] = { outcome, ...(testPath === undefined ? {} : { test_path: testPath }), at };
+    if (outcome === "passed" && testPath !== undefined) generated[source] = testPath;
+  }
+  // Green files leave the queue; so do files no runner can check (deleted, or no runner), which
+  // would otherwise block every later turn.
+  const pending = session.pending_files.filter(
+    (entry) => outcomes[entry.path] !== "passed" && !skipped.includes(entry.path),
+  );
+  return {
+    ...session,
+    results,
+    fix_attempts: attempts,
+    generated_tests: generated,
+    pending_files: pending,
+    stop_blocks: block ? streak + 1 : 0,
+  };
+}
