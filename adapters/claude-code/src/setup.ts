@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Mode } from "@tailtest/core";
+import { writeAtomic } from "@tailtest/core/node";
+import {
+  addGitignoreEntry,
+  addTailtestHooks,
+  detectIndent,
+  GITIGNORE_ENTRY,
+  hasChanges,
+  HOOK_MARKER,
+  parseSettings,
+  removeTailtestHooks,
+  renderJson,
+  setConfigMode,
+  type HooksChange,
+} from "./install.ts";
+
+export const SETTINGS_PATH = ".claude/settings.json";
+export const CONFIG_PATH = ".tailtest/config.json";
+export const GITIGNORE_PATH = ".gitignore";
+
+/** A refusal the user can act on; its message is one line and nothing was written. */
+export class SetupError extends Error {}
+
+export interface SetupReport {
+  /** What changed, one line each (paths relative to the project root). */
+  lines: string[];
+  warnings: string[];
+}
+
+export interface InitOptions {
+  root: string;
+  mode?: Mode | undefined;
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+async function readSettings(root: string) {
+  const text = await readOptional(join(root, SETTINGS_PATH));
+  const parsed = parseSettings(text);
+  if (!parsed.ok) {
+    throw new SetupError(`${SETTINGS_PATH} ${parsed.error}; fix it first, nothing was changed`);
+  }
+  return { text, settings: parsed.value };
+}
+
+function describeHooks(change: HooksChange): string[] {
+  const lines: string[] = [];
+  if (change.added.length > 0) lines.push(`added hooks: ${change.added.join(", ")}`);
+  if (change.updated.length > 0) lines.push(`updated hooks: ${change.updated.join(", ")}`);
+  if (change.removed.length > 0) {
+    lines.push(`removed tailtest hooks from: ${change.removed.join(", ")}`);
+  }
+  return lines.map((line) => `${SETTINGS_PATH}: ${line}`);
+}
+
+/**
+ * Registers tailtest's hooks in the project's Claude Code settings. Every file is read and
+ * checked before the first write, so a refusal leaves the project exactly as it was.
+ */
+export async function initProject(options: InitOptions): Promise<SetupReport> {
+  const { root } = options;
+  const { text, settings } = await readSettings(root);
+  const change = addTailtestHooks(settings);
+
+  const configPath = join(root, CONFIG_PATH);
+  const configText = await readOptional(configPath);
+  const config = options.mode === undefined ? undefined : setConfigMode(configText, options.mode);
+  if (config !== undefined && !config.ok) {
+    throw new SetupError(`${CONFIG_PATH} ${config.error}; fix it first, nothing was changed`);
+  }
+
+  const gitignorePath = join(root, GITIGNORE_PATH);
+  const gitignore = addGitignoreEntry(await readOptional(gitignorePath));
+
+  const report: SetupReport = { lines: [], warnings: [] };
+  if (hasChanges(change)) {
+    await writeAtomic(join(root, SETTINGS_PATH), renderJson(change.settings, detectIndent(text)));
+    report.lines.push(...describeHooks(change));
+  } else {
+    report.lines.push(`${SETTINGS_PATH}: tailtest's hooks are already there`);
+  }
+  if (config?.ok === true) {
+    if (config.value.changed) {
+      await writeAtomic(configPath, config.value.text);
+      report.lines.push(`${CONFIG_PATH}: mode ${options.mode ?? ""}`);
+    } else {
+      report.lines.push(`${CONFIG_PATH}: mode is already ${options.mode ?? ""}`);
+    }
+  }
+  if (gitignore === undefined) {
+    report.lines.push(`${GITIGNORE_PATH}: already ignores ${GITIGNORE_ENTRY}`);
+  } else {
+    await writeAtomic(gitignorePath, gitignore);
+    report.lines.push(`${GITIGNORE_PATH}: added ${GITIGNORE_ENTRY}`);
+  }
+
+  if (!existsSync(join(root, "node_modules", HOOK_MARKER))) {
+    report.warnings.push(
+      `node_modules/${HOOK_MARKER} is not in this project; the hooks run it from there: npm i -D @tailtest/claude-code`,
+    );
+  }
+  return report;
+}
+
+/** Takes out exactly what `init` put into settings.json; `.tailtest/` stays. */
+export async function uninstallProject(options: { root: string }): Promise<SetupReport> {
+  const { root } = options;
+  const { text, settings } = await readSettings(root);
+  const report: SetupReport = { lines: [], warnings: [] };
+  const change = removeTailtestHooks(settings);
+  if (text === undefined) {
+    report.lines.push(`${SETTINGS_PATH}: not found, nothing to remove`);
+  } else if (hasChanges(change)) {
+    await writeAtomic(join(root, SETTINGS_PATH), renderJson(change.settings, detectIndent(text)));
+    report.lines.push(...describeHooks(change));
+  } else {
+    report.lines.push(`${SETTINGS_PATH}: no tailtest hooks found`);
+  }
+  if (existsSync(join(root, ".tailtest"))) {
+    report.lines.push(".tailtest/: left as it is (config and test history); delete it if unwanted");
+  }
+  return report;
+}

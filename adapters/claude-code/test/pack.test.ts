@@ -1,0 +1,207 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { commitAll, FIXTURES_DIR, REPO_ROOT } from "@tailtest/test-utils";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const PACKAGE_DIR = join(REPO_ROOT, "adapters/claude-code");
+const PAYLOADS = join(FIXTURES_DIR, "payloads/claude-2.1.330");
+const HOOK_FILE = "@tailtest/claude-code/dist/hook.js";
+const CLI_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
+const USER_SETTINGS = `${JSON.stringify({ permissions: { allow: ["Bash(pytest:*)"] } }, null, 2)}\n`;
+
+/** The environment a user's shell would have: none of the test runner's npm/pnpm variables. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(npm|pnpm)_/i.test(key)) env[key] = value;
+  }
+  // npm_config_yes=false: npx never fetches a registry package of that name if a bin is missing.
+  return { ...env, NO_COLOR: "1", NPM_CONFIG_UPDATE_NOTIFIER: "false", NPM_CONFIG_YES: "false" };
+}
+
+/** npm's own warnings (about the user's npmrc, say) are not ours. */
+function withoutNpmWarnings(stderr: string): string {
+  return stderr
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("npm warn"))
+    .join("\n");
+}
+
+interface Payload {
+  stdin: Record<string, unknown>;
+}
+
+/** A recorded Claude Code payload, with the recording's `<run>` folder replaced by ours. */
+function loadPayload(name: string, run: string): Payload {
+  const text = readFileSync(join(PAYLOADS, `${name}.json`), "utf8");
+  return JSON.parse(text.replaceAll("<run>", run)) as Payload;
+}
+
+function payloadFor(event: string, run: string): Record<string, unknown> {
+  switch (event) {
+    case "PostToolUse":
+      return loadPayload("context.PostToolUse-Write", run).stdin;
+    case "SubagentStop": {
+      // Not recorded: a Stop payload plus the subagent fields (hook-protocols §1.3).
+      const stop = loadPayload("context.Stop", run).stdin;
+      return {
+        ...stop,
+        hook_event_name: "SubagentStop",
+        agent_id: "a1b2c3",
+        agent_type: "general-purpose",
+        agent_transcript_path: `${run}/home/.claude/projects/agent-a1b2c3.jsonl`,
+      };
+    }
+    default:
+      return loadPayload(`context.${event}`, run).stdin;
+  }
+}
+
+interface HookOutput {
+  decision?: string;
+  hookSpecificOutput?: { hookEventName?: string; additionalContext?: string };
+}
+
+interface SettingsFile {
+  hooks: Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]>;
+}
+
+describe("the packed @tailtest/claude-code in a fresh project", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "tailtest-pack-"));
+  const run = join(scratch, "run");
+  const project = join(run, "project");
+  const env = cleanEnv();
+  let tarball = "";
+
+  const inProject = (command: string, args: string[]) =>
+    execa(command, args, { cwd: project, env, extendEnv: false, reject: false, timeout: 60_000 });
+
+  beforeAll(async () => {
+    expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
+    // pnpm pack rewrites workspace: ranges; the repository's own pnpm is used when present.
+    await execa("pnpm", ["pack", "--pack-destination", scratch], {
+      cwd: PACKAGE_DIR,
+      preferLocal: true,
+      localDir: REPO_ROOT,
+    });
+    const name = readdirSync(scratch).find((file) => file.endsWith(".tgz"));
+    expect(name, "pnpm pack wrote a tarball").toBeDefined();
+    tarball = join(scratch, name ?? "");
+
+    cpSync(join(FIXTURES_DIR, "runners/pytest-pyproject"), project, { recursive: true });
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(join(project, ".claude/settings.json"), USER_SETTINGS);
+    await commitAll(project);
+  }, 120_000);
+
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("ships a manifest with no dependencies, no workspace ranges, and no path of this machine", async () => {
+    const listing = await execa("tar", ["-tzf", tarball]);
+    expect(listing.stdout.split("\n").sort()).toEqual([
+      "package/README.md",
+      "package/dist/cli.js",
+      "package/dist/hook.js",
+      "package/dist/tailtest.js",
+      "package/package.json",
+      "package/plugin/.claude-plugin/plugin.json",
+      "package/plugin/dist/hook.js",
+      "package/plugin/hooks/hooks.json",
+    ]);
+    const manifest = (await execa("tar", ["-xzOf", tarball, "package/package.json"])).stdout;
+    expect(manifest).not.toContain("workspace:");
+    const pkg = JSON.parse(manifest) as Record<string, unknown>;
+    expect(pkg["dependencies"]).toBeUndefined();
+    expect(pkg["peerDependencies"]).toBeUndefined();
+    expect(pkg["optionalDependencies"]).toBeUndefined();
+    const bundle = (await execa("tar", ["-xzOf", tarball])).stdout;
+    expect(bundle).not.toContain(REPO_ROOT);
+  });
+
+  it("installs alone, sets itself up, and every hook answers the way Claude Code expects", async () => {
+    const install = await inProject("npm", [
+      "install",
+      "--save-dev",
+      tarball,
+      "--offline",
+      "--no-audit",
+      "--no-fund",
+    ]);
+    expect(install.exitCode, install.stderr).toBe(0);
+
+    const init = await inProject("npx", ["tailtest-claude-code", "init"]);
+    expect(withoutNpmWarnings(init.stderr)).toBe("");
+    expect(init.exitCode).toBe(0);
+    expect(init.stdout).toContain(".claude/settings.json: added hooks");
+
+    const settings = JSON.parse(
+      readFileSync(join(project, ".claude/settings.json"), "utf8"),
+    ) as SettingsFile;
+    const events = Object.keys(settings.hooks);
+    expect(events).toEqual(["SessionStart", "PostToolUse", "Stop", "SubagentStop", "SessionEnd"]);
+
+    const outputs: Record<string, HookOutput> = {};
+    for (const event of events) {
+      const commands = (settings.hooks[event] ?? []).flatMap((group) =>
+        group.hooks.map((handler) => handler.command),
+      );
+      expect(commands).toHaveLength(1);
+      const command = commands[0] ?? "";
+      expect(command).toContain(HOOK_FILE);
+      expect(command).not.toContain(project);
+
+      const stdin = payloadFor(event, run);
+      if (event === "PostToolUse") {
+        // Claude Code fires PostToolUse after the Write happened.
+        const input = stdin["tool_input"] as { file_path: string; content: string };
+        mkdirSync(dirname(input.file_path), { recursive: true });
+        writeFileSync(input.file_path, input.content);
+      }
+      const result = await execa("bash", ["-c", command], {
+        cwd: project,
+        env: { ...env, CLAUDE_PROJECT_DIR: project },
+        extendEnv: false,
+        input: JSON.stringify(stdin),
+        reject: false,
+        timeout: 120_000,
+      });
+      expect(result.exitCode, `${event}: ${result.stderr}`).toBe(0);
+      expect(result.stderr, event).toBe("");
+      const output = (result.stdout.trim() === "" ? {} : JSON.parse(result.stdout)) as HookOutput;
+      if (output.hookSpecificOutput !== undefined) {
+        expect(output.hookSpecificOutput.hookEventName, event).toBe(event);
+      }
+      outputs[event] = output;
+    }
+    // The installed hook really ran: context at the start and after the edit, and the end of
+    // the turn sends the agent back because src/billing.py has no test yet.
+    expect(outputs["SessionStart"]?.hookSpecificOutput?.additionalContext).toMatch(/^tailtest: /);
+    expect(outputs["PostToolUse"]?.hookSpecificOutput?.additionalContext).toContain(
+      "src/billing.py",
+    );
+    expect(outputs["Stop"]?.decision).toBe("block");
+    expect(existsSync(join(project, ".tailtest/session.json")), "the hooks kept state").toBe(true);
+
+    const version = await inProject("npx", ["tailtest", "--version"]);
+    expect(version).toMatchObject({ exitCode: 0, stdout: CLI_VERSION });
+
+    const uninstall = await inProject("npx", ["tailtest-claude-code", "uninstall"]);
+    expect(uninstall.exitCode, uninstall.stderr).toBe(0);
+    expect(readFileSync(join(project, ".claude/settings.json"), "utf8")).toBe(USER_SETTINGS);
+  }, 180_000);
+});
