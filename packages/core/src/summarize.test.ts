@@ -184,6 +184,25 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("keeps only the file name of absolute paths outside the project", () => {
+    const outside = summarizeRun(
+      plan("pytest"),
+      parsed([
+        test(
+          "c",
+          "fail",
+          'File "/opt/python/3.11.7/lib/python3.11/unittest/case.py", line 3\nsee https://x.example/a/b',
+        ),
+      ]),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([outside], [])).toBe(
+      ["FAIL tests/test_a.py::c", '  File "…/case.py", line 3', "  see https://x.example/a/b"].join(
+        "\n",
+      ),
+    );
+  });
+
   it("is capped", () => {
     const many = summarizeRun(
       plan("vitest"),

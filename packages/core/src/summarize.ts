@@ -206,6 +206,9 @@ function firstLines(text: string, count: number, options: ExcerptOptions): strin
   for (const [from, to] of options.replacePaths ?? []) {
     if (from !== "") clean = clean.split(from).join(to);
   }
+  // Whatever absolute path is left lies outside the project (an interpreter, a global cache):
+  // keep its file name only, so no note carries this machine's layout.
+  clean = clean.replace(/(?<![\w.:/])\/(?:[^\s/:'"()<>]+\/)+([^\s/:'"()<>]+)/g, "…/$1");
   const lines = clean
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
