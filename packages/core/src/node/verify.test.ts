@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { handleEvent } from "./handle.ts";
 import { openProject, sessionFile } from "./project.ts";
@@ -101,6 +101,19 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(state.stop_blocks).toBe(0);
     // A new user turn starts a fresh budget.
     expect((await stop(false)).kind).toBe("block");
+  }, 60_000);
+
+  it("an existing file without a test is recorded, not forced; a new one is", async () => {
+    project.write("legacy.py", "def old():\n    return 1\n");
+    await commitAll(project.root);
+    expect(await edit("legacy.py", "def old():\n    return 2\n")).toMatchObject({
+      kind: "context",
+    });
+    expect((await session()).pending_files.map((entry) => entry.status)).toEqual(["existing"]);
+    expect(await stop()).toEqual({ kind: "none" });
+    const state = await session();
+    expect(state.results["legacy.py"]?.outcome).toBe("missing_test");
+    expect(state.pending_files).toEqual([]);
   }, 60_000);
 
   it("nothing queued → no opinion, no test run", async () => {

@@ -56,15 +56,21 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     plan.missing,
     plan.skipped.map((s) => s.path),
   );
+  // An existing file without a test is reported, not forced: only new files must come with one.
+  const untestedExisting = new Set(
+    mine
+      .filter((entry) => entry.status === "existing" && outcomes[entry.path] === "missing_test")
+      .map((entry) => entry.path),
+  );
   const red = Object.entries(outcomes)
-    .filter(([, outcome]) => outcome !== "passed")
+    .filter(([path, outcome]) => outcome !== "passed" && !untestedExisting.has(path))
     .map(([path]) => path);
   const budget = project.config.stop_loop_budget;
 
   const { value: after } = await updateState(file, (session) => {
     const streak = options.stopHookActive ? session.stop_blocks : 0;
     const block = red.length > 0 && streak < budget;
-    const skipped = plan.skipped.map((item) => item.path);
+    const skipped = [...plan.skipped.map((item) => item.path), ...untestedExisting];
     return {
       value: record(session, outcomes, plan.runs, skipped, streak, block, now().toISOString()),
       result: undefined,
@@ -81,7 +87,8 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
       outcomes,
     };
   }
-  const excerpt = renderFailureExcerpt(results, plan.missing, {
+  const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
+  const excerpt = renderFailureExcerpt(results, missing, {
     replacePaths: [
       [`${project.root}/`, ""],
       [project.root, "."],
