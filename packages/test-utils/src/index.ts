@@ -122,3 +122,15 @@ export function copyFixtureWithDeps(relDir: string): TempProject {
   }
   return project;
 }
+
+/** A stored runner report from `fixtures/runner-output/<runner>/<name>`. */
+export function readRunnerOutput(runner: string, name: string): string {
+  return readFileSync(join(FIXTURES_DIR, "runner-output", runner, name), "utf8");
+}
+
+/** Parsed tests as `[file, segments, status]` rows: the shape parser tests compare. */
+export function testRows(run: {
+  tests: readonly { id: { file: string; segments: string[] }; status: string }[];
+}): [string, string[], string][] {
+  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
+}

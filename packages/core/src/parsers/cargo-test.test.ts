@@ -1,14 +1,7 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { binaryFile, parseLibtestText, parseNextestText } from "./cargo-test.ts";
-
-function sample(runner: string, name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", runner, name), "utf8");
-}
 
 const cargo: ParseContext = { runner: "cargo", packageDir: "", packageAbs: "/tmp/tt/cargo" };
 const nextest: ParseContext = {
@@ -17,14 +10,10 @@ const nextest: ParseContext = {
   packageAbs: "/tmp/tailtest-nextest/calc",
 };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseLibtestText", () => {
   it("reads a pass and a fail under the unittests header of src/lib.rs", () => {
-    const run = parseLibtestText(sample("cargo", "pass-fail.txt"), cargo);
-    expect(rows(run)).toEqual([
+    const run = parseLibtestText(readRunnerOutput("cargo", "pass-fail.txt"), cargo);
+    expect(testRows(run)).toEqual([
       ["src/lib.rs", ["tests", "adds_two_numbers"], "pass"],
       ["src/lib.rs", ["tests", "fails_on_purpose"], "fail"],
     ]);
@@ -37,8 +26,8 @@ describe("parseLibtestText", () => {
   });
 
   it("tells lib, integration and doc tests apart by file", () => {
-    const run = parseLibtestText(sample("cargo", "integration.txt"), cargo);
-    expect(rows(run)).toEqual([
+    const run = parseLibtestText(readRunnerOutput("cargo", "integration.txt"), cargo);
+    expect(testRows(run)).toEqual([
       ["src/lib.rs", ["tests", "adds_two_numbers"], "pass"],
       ["src/lib.rs", ["tests", "fails_on_purpose"], "fail"],
       ["tests/api.rs", ["adds_through_the_public_api"], "pass"],
@@ -53,7 +42,7 @@ describe("parseLibtestText", () => {
   });
 
   it("turns a compile error into a collection error on the file rustc points at", () => {
-    const run = parseLibtestText(sample("cargo", "compile-error.txt"), cargo);
+    const run = parseLibtestText(readRunnerOutput("cargo", "compile-error.txt"), cargo);
     expect(run.tests).toEqual([]);
     expect(run.errors).toEqual([
       {
@@ -67,12 +56,12 @@ describe("parseLibtestText", () => {
   });
 
   it("prefixes files with a non-root package folder", () => {
-    const run = parseLibtestText(sample("cargo", "pass-fail.txt"), {
+    const run = parseLibtestText(readRunnerOutput("cargo", "pass-fail.txt"), {
       ...cargo,
       packageDir: "crates/calc",
     });
     expect(run.tests[0]?.id.file).toBe("crates/calc/src/lib.rs");
-    const compile = parseLibtestText(sample("cargo", "compile-error.txt"), {
+    const compile = parseLibtestText(readRunnerOutput("cargo", "compile-error.txt"), {
       ...cargo,
       packageDir: "crates/calc",
     });
@@ -99,7 +88,7 @@ describe("parseLibtestText", () => {
       "",
       "test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s",
     ].join("\n");
-    expect(rows(parseLibtestText(text, cargo))).toEqual([
+    expect(testRows(parseLibtestText(text, cargo))).toEqual([
       ["src/lib.rs", ["tests", "panics"], "pass"],
       ["src/lib.rs", ["tests", "later"], "skip"],
     ]);
@@ -119,8 +108,8 @@ describe("parseLibtestText", () => {
 
 describe("parseNextestText", () => {
   it("reads the classic format; the summary's repeated FAIL line is not a second test", () => {
-    const run = parseNextestText(sample("nextest", "pass-fail.txt"), nextest);
-    expect(rows(run)).toEqual([
+    const run = parseNextestText(readRunnerOutput("nextest", "pass-fail.txt"), nextest);
+    expect(testRows(run)).toEqual([
       ["src/lib.rs", ["tests", "adds_two_numbers"], "pass"],
       ["src/lib.rs", ["tests", "fails_on_purpose"], "fail"],
     ]);
@@ -137,8 +126,8 @@ describe("parseNextestText", () => {
   });
 
   it("reads the indented format with counters, and maps binary ids to files", () => {
-    const run = parseNextestText(sample("nextest", "pass-fail-indented.txt"), nextest);
-    expect(rows(run)).toEqual([
+    const run = parseNextestText(readRunnerOutput("nextest", "pass-fail-indented.txt"), nextest);
+    expect(testRows(run)).toEqual([
       ["src/lib.rs", ["tests", "adds_two_numbers"], "pass"],
       ["src/lib.rs", ["tests", "fails_on_purpose"], "fail"],
       ["tests/api.rs", ["adds_through_the_public_api"], "pass"],
@@ -173,7 +162,7 @@ describe("parseNextestText", () => {
   });
 
   it("turns a compile error before the run into a collection error", () => {
-    const run = parseNextestText(sample("cargo", "compile-error.txt"), nextest);
+    const run = parseNextestText(readRunnerOutput("cargo", "compile-error.txt"), nextest);
     expect(run.errors.map((error) => [error.file, error.kind])).toEqual([
       ["src/lib.rs", "collection"],
     ]);

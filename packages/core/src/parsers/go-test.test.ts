@@ -1,25 +1,14 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { parseGoTestJson } from "./go-test.ts";
-
-function sample(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", "go", name), "utf8");
-}
 
 const context: ParseContext = { runner: "go", packageDir: "", packageAbs: "/tmp/tt/go" };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseGoTestJson", () => {
   it("reads a pass and a fail; a single package's tests belong to the package folder", () => {
-    const run = parseGoTestJson(sample("pass-fail.ndjson"), context);
-    expect(rows(run)).toEqual([
+    const run = parseGoTestJson(readRunnerOutput("go", "pass-fail.ndjson"), context);
+    expect(testRows(run)).toEqual([
       ["", ["TestAddsTwoNumbers"], "pass"],
       ["", ["TestFailsOnPurpose"], "fail"],
     ]);
@@ -30,13 +19,16 @@ describe("parseGoTestJson", () => {
   });
 
   it("uses the package folder itself when the package is not the project root", () => {
-    const run = parseGoTestJson(sample("pass-fail.ndjson"), { ...context, packageDir: "backend" });
+    const run = parseGoTestJson(readRunnerOutput("go", "pass-fail.ndjson"), {
+      ...context,
+      packageDir: "backend",
+    });
     expect(run.tests.map((test) => test.id.file)).toEqual(["backend", "backend"]);
   });
 
   it("splits subtests into segments and places packages by their folder under the module", () => {
-    const run = parseGoTestJson(sample("subtests.ndjson"), context);
-    expect(rows(run)).toEqual([
+    const run = parseGoTestJson(readRunnerOutput("go", "subtests.ndjson"), context);
+    expect(testRows(run)).toEqual([
       ["", ["TestAddsTwoNumbers"], "pass"],
       ["", ["TestFailsOnPurpose"], "fail"],
       ["sub", ["TestTable"], "fail"],
@@ -53,12 +45,15 @@ describe("parseGoTestJson", () => {
   });
 
   it("prefixes package folders with a non-root package dir", () => {
-    const run = parseGoTestJson(sample("subtests.ndjson"), { ...context, packageDir: "svc" });
+    const run = parseGoTestJson(readRunnerOutput("go", "subtests.ndjson"), {
+      ...context,
+      packageDir: "svc",
+    });
     expect([...new Set(run.tests.map((test) => test.id.file))]).toEqual(["svc", "svc/sub"]);
   });
 
   it("uses the module path when given, even for a run of one sub-package", () => {
-    const onlySub = sample("subtests.ndjson")
+    const onlySub = readRunnerOutput("go", "subtests.ndjson")
       .split("\n")
       .filter((line) => line.includes('"example.com/calc/sub"'))
       .join("\n");
@@ -67,7 +62,7 @@ describe("parseGoTestJson", () => {
   });
 
   it("turns a build failure printed outside the JSON (Go 1.19) into a collection error on the file", () => {
-    const run = parseGoTestJson(sample("build-failure.ndjson"), context);
+    const run = parseGoTestJson(readRunnerOutput("go", "build-failure.ndjson"), context);
     expect(run.errors).toEqual([
       {
         file: "sub/broken_test.go",
@@ -77,14 +72,14 @@ describe("parseGoTestJson", () => {
         kind: "collection",
       },
     ]);
-    expect(rows(run)).toEqual([
+    expect(testRows(run)).toEqual([
       ["", ["TestAddsTwoNumbers"], "pass"],
       ["", ["TestFailsOnPurpose"], "fail"],
     ]);
   });
 
   it("turns build-output / build-fail / FailedBuild events (Go 1.24+) into the same error", () => {
-    const run = parseGoTestJson(sample("build-failure-go1.24.ndjson"), context);
+    const run = parseGoTestJson(readRunnerOutput("go", "build-failure-go1.24.ndjson"), context);
     expect(run.errors).toEqual([
       {
         file: "sub/broken_test.go",
@@ -110,7 +105,10 @@ describe("parseGoTestJson", () => {
   });
 
   it("reports no tests and no errors when -run matched nothing", () => {
-    expect(parseGoTestJson(sample("no-tests.ndjson"), context)).toEqual({ tests: [], errors: [] });
+    expect(parseGoTestJson(readRunnerOutput("go", "no-tests.ndjson"), context)).toEqual({
+      tests: [],
+      errors: [],
+    });
   });
 
   it("fails a test cut short by a timeout panic, with the package's output", () => {

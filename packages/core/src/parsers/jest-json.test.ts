@@ -1,26 +1,15 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { extractJsonObject, parseJestJson } from "./jest-json.ts";
-
-function sample(runner: string, name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", runner, name), "utf8");
-}
 
 const vitest: ParseContext = { runner: "vitest", packageDir: "", packageAbs: "/tmp/tt/vitest" };
 const jest: ParseContext = { runner: "jest", packageDir: "", packageAbs: "/tmp/tt/jest" };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseJestJson on vitest output", () => {
   it("reads a pass and a fail with their ids", () => {
-    const run = parseJestJson(sample("vitest", "pass-fail.json"), vitest);
-    expect(rows(run)).toEqual([
+    const run = parseJestJson(readRunnerOutput("vitest", "pass-fail.json"), vitest);
+    expect(testRows(run)).toEqual([
       ["src/calc.test.ts", ["calc", "adds two numbers"], "pass"],
       ["src/calc.test.ts", ["calc", "fails on purpose"], "fail"],
     ]);
@@ -33,7 +22,7 @@ describe("parseJestJson on vitest output", () => {
   });
 
   it("turns a file that could not import into a collection error, keeping the other file's tests", () => {
-    const run = parseJestJson(sample("vitest", "import-error.json"), vitest);
+    const run = parseJestJson(readRunnerOutput("vitest", "import-error.json"), vitest);
     expect(run.errors).toEqual([
       {
         file: "src/broken.test.ts",
@@ -41,15 +30,15 @@ describe("parseJestJson on vitest output", () => {
         kind: "collection",
       },
     ]);
-    expect(rows(run).map(([file, , status]) => [file, status])).toEqual([
+    expect(testRows(run).map(([file, , status]) => [file, status])).toEqual([
       ["src/calc.test.ts", "pass"],
       ["src/calc.test.ts", "fail"],
     ]);
   });
 
   it("says skip for every test when -t matched nothing (exit 0)", () => {
-    const run = parseJestJson(sample("vitest", "no-match.json"), vitest);
-    expect(rows(run)).toEqual([
+    const run = parseJestJson(readRunnerOutput("vitest", "no-match.json"), vitest);
+    expect(testRows(run)).toEqual([
       ["src/calc.test.ts", ["calc", "adds two numbers"], "skip"],
       ["src/calc.test.ts", ["calc", "fails on purpose"], "skip"],
     ]);
@@ -57,7 +46,7 @@ describe("parseJestJson on vitest output", () => {
   });
 
   it("prefixes files with a non-root package folder", () => {
-    const run = parseJestJson(sample("vitest", "pass-fail.json"), {
+    const run = parseJestJson(readRunnerOutput("vitest", "pass-fail.json"), {
       ...vitest,
       packageDir: "packages/web",
     });
@@ -70,8 +59,8 @@ describe("parseJestJson on vitest output", () => {
 
 describe("parseJestJson on jest output", () => {
   it("reads a pass and a fail with their ids", () => {
-    const run = parseJestJson(sample("jest", "pass-fail.json"), jest);
-    expect(rows(run)).toEqual([
+    const run = parseJestJson(readRunnerOutput("jest", "pass-fail.json"), jest);
+    expect(testRows(run)).toEqual([
       ["src/calc.test.js", ["calc", "adds two numbers"], "pass"],
       ["src/calc.test.js", ["calc", "fails on purpose"], "fail"],
     ]);
@@ -80,7 +69,7 @@ describe("parseJestJson on jest output", () => {
   });
 
   it("turns a missing module and a syntax error into collection errors on their files", () => {
-    const run = parseJestJson(sample("jest", "import-error.json"), jest);
+    const run = parseJestJson(readRunnerOutput("jest", "import-error.json"), jest);
     expect(run.errors.map((error) => [error.file, error.kind])).toEqual([
       ["src/broken.test.js", "collection"],
       ["src/syntax.test.js", "collection"],
@@ -91,8 +80,8 @@ describe("parseJestJson on jest output", () => {
   });
 
   it("keeps nested describes, test.each titles, skip and todo", () => {
-    const run = parseJestJson(sample("jest", "nested.json"), jest);
-    expect(rows(run)).toEqual([
+    const run = parseJestJson(readRunnerOutput("jest", "nested.json"), jest);
+    expect(testRows(run)).toEqual([
       ["src/nested.test.js", ["calc", "add", "add(1, 1) = 2"], "pass"],
       ["src/nested.test.js", ["calc", "add", "add(2, 3) = 5"], "pass"],
       ["src/nested.test.js", ["calc", "add", "skipped one"], "skip"],
@@ -133,7 +122,7 @@ describe("parseJestJson on bad input", () => {
     ["not JSON", "FAIL src/calc.test.ts\nsomething broke"],
     ["JSON without testResults", '{"numTotalTests": 0}'],
     ["an array", "[1, 2]"],
-    ["truncated", sample("vitest", "pass-fail.json").slice(0, 300)],
+    ["truncated", readRunnerOutput("vitest", "pass-fail.json").slice(0, 300)],
   ])("%s gives one crash error and never throws", (_name, text) => {
     const run = parseJestJson(text, vitest);
     expect(run.tests).toEqual([]);

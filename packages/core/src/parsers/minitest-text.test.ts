@@ -1,14 +1,7 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { guessFile, parseMinitestText } from "./minitest-text.ts";
-
-function sample(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", "minitest", name), "utf8");
-}
 
 const context: ParseContext = {
   runner: "minitest",
@@ -16,14 +9,10 @@ const context: ParseContext = {
   packageAbs: "/tmp/tt/minitest",
 };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseMinitestText", () => {
   it("reads a pass and a fail; the failure block names the file", () => {
-    const run = parseMinitestText(sample("pass-fail.txt"), context);
-    expect(rows(run)).toEqual([
+    const run = parseMinitestText(readRunnerOutput("minitest", "pass-fail.txt"), context);
+    expect(testRows(run)).toEqual([
       ["test/calc_test.rb", ["CalcTest", "test_adds_two_numbers"], "pass"],
       ["test/calc_test.rb", ["CalcTest", "test_fails_on_purpose"], "fail"],
     ]);
@@ -34,8 +23,8 @@ describe("parseMinitestText", () => {
   });
 
   it("reads errors and skips; a class's file comes from any block about it", () => {
-    const run = parseMinitestText(sample("errors-skips.txt"), context);
-    expect(rows(run)).toEqual([
+    const run = parseMinitestText(readRunnerOutput("minitest", "errors-skips.txt"), context);
+    expect(testRows(run)).toEqual([
       ["test/calc_test.rb", ["CalcTest", "test_fails_on_purpose"], "fail"],
       ["test/calc_test.rb", ["CalcTest", "test_adds_two_numbers"], "pass"],
       ["test/more_test.rb", ["Calc::EdgeCaseTest", "test_raises_on_purpose"], "fail"],
@@ -62,8 +51,11 @@ describe("parseMinitestText", () => {
   });
 
   it("reads failures from the blocks when the run was not verbose", () => {
-    const text = sample("pass-fail.txt").replace(/^CalcTest#\S+ = .*\n/gm, "");
-    expect(rows(parseMinitestText(text, context))).toEqual([
+    const text = readRunnerOutput("minitest", "pass-fail.txt").replace(
+      /^CalcTest#\S+ = .*\n/gm,
+      "",
+    );
+    expect(testRows(parseMinitestText(text, context))).toEqual([
       ["test/calc_test.rb", ["CalcTest", "test_fails_on_purpose"], "fail"],
     ]);
   });
@@ -72,7 +64,7 @@ describe("parseMinitestText", () => {
     ["load-error.txt", "test/broken_test.rb", "cannot load such file -- missing_module"],
     ["syntax-error.txt", "test/syntax_test.rb", "syntax error"],
   ])("turns %s into a collection error on %s", (name, file, message) => {
-    const run = parseMinitestText(sample(name), context);
+    const run = parseMinitestText(readRunnerOutput("minitest", name), context);
     expect(run.tests).toEqual([]);
     expect(run.errors).toEqual([
       { file, message: expect.stringContaining(message) as unknown, kind: "collection" },
@@ -80,14 +72,16 @@ describe("parseMinitestText", () => {
   });
 
   it("prefixes files with a non-root package folder", () => {
-    const run = parseMinitestText(sample("load-error.txt"), {
+    const run = parseMinitestText(readRunnerOutput("minitest", "load-error.txt"), {
       ...context,
       packageDir: "gems/calc",
     });
     expect(run.errors[0]?.file).toBe("gems/calc/test/broken_test.rb");
     expect(
-      parseMinitestText(sample("pass-fail.txt"), { ...context, packageDir: "gems/calc" }).tests[1]
-        ?.id.file,
+      parseMinitestText(readRunnerOutput("minitest", "pass-fail.txt"), {
+        ...context,
+        packageDir: "gems/calc",
+      }).tests[1]?.id.file,
     ).toBe("gems/calc/test/calc_test.rb");
   });
 

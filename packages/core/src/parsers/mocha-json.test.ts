@@ -1,25 +1,14 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { parseMochaJson } from "./mocha-json.ts";
-
-function sample(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", "mocha", name), "utf8");
-}
 
 const context: ParseContext = { runner: "mocha", packageDir: "", packageAbs: "/tmp/tt/mocha" };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseMochaJson", () => {
   it("reads a pass and a fail, the suite path as one parent segment", () => {
-    const run = parseMochaJson(sample("pass-fail.json"), context);
-    expect(rows(run)).toEqual([
+    const run = parseMochaJson(readRunnerOutput("mocha", "pass-fail.json"), context);
+    expect(testRows(run)).toEqual([
       ["test/calc.test.js", ["calc", "adds two numbers"], "pass"],
       ["test/calc.test.js", ["calc", "fails on purpose"], "fail"],
     ]);
@@ -31,8 +20,8 @@ describe("parseMochaJson", () => {
   });
 
   it("reads JSON printed to stdout after console noise; a failing before-all hook is a collection error", () => {
-    const run = parseMochaJson(sample("hooks-noise.stdout.txt"), context);
-    expect(rows(run)).toEqual([
+    const run = parseMochaJson(readRunnerOutput("mocha", "hooks-noise.stdout.txt"), context);
+    expect(testRows(run)).toEqual([
       ["test/calc.test.js", ["calc", "adds two numbers"], "pass"],
       ["test/calc.test.js", ["calc", "fails on purpose"], "fail"],
       ["test/hooks.test.js", ["outer inner", "adds in a nested suite"], "pass"],
@@ -48,7 +37,7 @@ describe("parseMochaJson", () => {
   });
 
   it("names the spec file when a require fails and mocha writes no report", () => {
-    const run = parseMochaJson(sample("import-error.stderr.txt"), context);
+    const run = parseMochaJson(readRunnerOutput("mocha", "import-error.stderr.txt"), context);
     expect(run.tests).toEqual([]);
     expect(run.errors).toEqual([
       {
@@ -60,7 +49,7 @@ describe("parseMochaJson", () => {
   });
 
   it("names the spec file of a syntax error", () => {
-    const run = parseMochaJson(sample("syntax-error.stderr.txt"), context);
+    const run = parseMochaJson(readRunnerOutput("mocha", "syntax-error.stderr.txt"), context);
     expect(run.errors).toEqual([
       {
         file: "test/syntax.test.js",
@@ -77,7 +66,7 @@ describe("parseMochaJson", () => {
   });
 
   it("prefixes files with a non-root package folder", () => {
-    const run = parseMochaJson(sample("pass-fail.json"), {
+    const run = parseMochaJson(readRunnerOutput("mocha", "pass-fail.json"), {
       ...context,
       packageDir: "packages/api",
     });
@@ -117,7 +106,7 @@ describe("parseMochaJson", () => {
     ["empty", ""],
     ["noise", "  1 passing\n  1 failing\n"],
     ["JSON of another shape", '{"stats": {}}'],
-    ["truncated", sample("pass-fail.json").slice(0, 400)],
+    ["truncated", readRunnerOutput("mocha", "pass-fail.json").slice(0, 400)],
   ])("%s gives one crash error and never throws", (_name, text) => {
     const run = parseMochaJson(text, context);
     expect(run.tests).toEqual([]);

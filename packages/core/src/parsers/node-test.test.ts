@@ -1,26 +1,18 @@
 // eslint-disable-next-line no-restricted-imports -- the test runs node for real; the parser stays pure
 import { execFileSync } from "node:child_process";
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
+// eslint-disable-next-line no-restricted-imports -- the test reads what node wrote; the parser stays pure
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyFixture, FIXTURES_DIR } from "@tailtest/test-utils";
+import { copyFixture, readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { NODE_TEST_REPORTER_SOURCE, parseNodeTestEvents } from "./node-test.ts";
-
-function sample(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", "node-test", name), "utf8");
-}
 
 const context: ParseContext = {
   runner: "node-test",
   packageDir: "",
   packageAbs: "/tmp/tt/nt/proj",
 };
-
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
 
 function line(event: Record<string, unknown>): string {
   return JSON.stringify({
@@ -34,8 +26,8 @@ function line(event: Record<string, unknown>): string {
 
 describe("parseNodeTestEvents on real reporter output", () => {
   it("reads a pass and a fail inside a describe; the suite is not a test", () => {
-    const run = parseNodeTestEvents(sample("pass-fail.ndjson"), context);
-    expect(rows(run)).toEqual([
+    const run = parseNodeTestEvents(readRunnerOutput("node-test", "pass-fail.ndjson"), context);
+    expect(testRows(run)).toEqual([
       ["test/calc.test.js", ["calc", "adds two numbers"], "pass"],
       ["test/calc.test.js", ["calc", "fails on purpose"], "fail"],
     ]);
@@ -47,8 +39,8 @@ describe("parseNodeTestEvents on real reporter output", () => {
   });
 
   it("rebuilds nested describes, skip, todo and a test with subtests", () => {
-    const run = parseNodeTestEvents(sample("nested.ndjson"), context);
-    expect(rows(run)).toEqual([
+    const run = parseNodeTestEvents(readRunnerOutput("node-test", "nested.ndjson"), context);
+    expect(testRows(run)).toEqual([
       ["test/nested.test.js", ["calc", "add", "adds small numbers"], "pass"],
       ["test/nested.test.js", ["calc", "add", "adds negatives"], "fail"],
       ["test/nested.test.js", ["calc", "edge cases", "adds zero"], "pass"],
@@ -63,7 +55,7 @@ describe("parseNodeTestEvents on real reporter output", () => {
   });
 
   it("turns files that failed to load into collection errors with node's stderr", () => {
-    const run = parseNodeTestEvents(sample("import-error.ndjson"), context);
+    const run = parseNodeTestEvents(readRunnerOutput("node-test", "import-error.ndjson"), context);
     expect(run.errors).toEqual([
       {
         file: "test/broken.test.js",
@@ -76,14 +68,14 @@ describe("parseNodeTestEvents on real reporter output", () => {
         kind: "collection",
       },
     ]);
-    expect(rows(run)).toEqual([
+    expect(testRows(run)).toEqual([
       ["test/calc.test.js", ["calc", "adds two numbers"], "pass"],
       ["test/calc.test.js", ["calc", "fails on purpose"], "fail"],
     ]);
   });
 
   it("prefixes files with a non-root package folder", () => {
-    const run = parseNodeTestEvents(sample("pass-fail.ndjson"), {
+    const run = parseNodeTestEvents(readRunnerOutput("node-test", "pass-fail.ndjson"), {
       ...context,
       packageDir: "services/api",
     });
@@ -190,7 +182,7 @@ describe("NODE_TEST_REPORTER_SOURCE", () => {
         packageDir: "fixtures/node",
         packageAbs: project.root,
       });
-      expect(rows(run)).toEqual([
+      expect(testRows(run)).toEqual([
         ["fixtures/node/test/calc.test.js", ["calc", "adds two numbers"], "pass"],
         ["fixtures/node/test/calc.test.js", ["calc", "fails on purpose"], "fail"],
       ]);

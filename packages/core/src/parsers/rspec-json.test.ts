@@ -1,25 +1,14 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { parseRspecJson } from "./rspec-json.ts";
-
-function sample(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", "rspec", name), "utf8");
-}
 
 const context: ParseContext = { runner: "rspec", packageDir: "", packageAbs: "/tmp/tt/rspec" };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseRspecJson", () => {
   it("reads a pass and a fail as [group, description]", () => {
-    const run = parseRspecJson(sample("pass-fail.json"), context);
-    expect(rows(run)).toEqual([
+    const run = parseRspecJson(readRunnerOutput("rspec", "pass-fail.json"), context);
+    expect(testRows(run)).toEqual([
       ["spec/calc_spec.rb", ["Calc", "adds two numbers"], "pass"],
       ["spec/calc_spec.rb", ["Calc", "fails on purpose"], "fail"],
     ]);
@@ -33,8 +22,8 @@ describe("parseRspecJson", () => {
   });
 
   it("keeps nested groups (joined as rspec joins them) as one segment; pending and xit are skips", () => {
-    const run = parseRspecJson(sample("nested.json"), context);
-    expect(rows(run)).toEqual([
+    const run = parseRspecJson(readRunnerOutput("rspec", "nested.json"), context);
+    expect(testRows(run)).toEqual([
       ["spec/calc_spec.rb", ["Calc", "adds two numbers"], "pass"],
       ["spec/calc_spec.rb", ["Calc", "fails on purpose"], "fail"],
       ["spec/nested_spec.rb", ["Calc.add", "is pending on purpose"], "skip"],
@@ -44,7 +33,7 @@ describe("parseRspecJson", () => {
   });
 
   it("turns a spec file that failed to load into a collection error on that file", () => {
-    const run = parseRspecJson(sample("load-error.json"), context);
+    const run = parseRspecJson(readRunnerOutput("rspec", "load-error.json"), context);
     expect(run.tests).toEqual([]);
     expect(run.errors).toEqual([
       {
@@ -56,11 +45,16 @@ describe("parseRspecJson", () => {
   });
 
   it("prefixes files with a non-root package folder", () => {
-    const run = parseRspecJson(sample("load-error.json"), { ...context, packageDir: "apps/api" });
+    const run = parseRspecJson(readRunnerOutput("rspec", "load-error.json"), {
+      ...context,
+      packageDir: "apps/api",
+    });
     expect(run.errors[0]?.file).toBe("apps/api/spec/broken_spec.rb");
     expect(
-      parseRspecJson(sample("pass-fail.json"), { ...context, packageDir: "apps/api" }).tests[0]?.id
-        .file,
+      parseRspecJson(readRunnerOutput("rspec", "pass-fail.json"), {
+        ...context,
+        packageDir: "apps/api",
+      }).tests[0]?.id.file,
     ).toBe("apps/api/spec/calc_spec.rb");
   });
 

@@ -1,14 +1,7 @@
-// eslint-disable-next-line no-restricted-imports -- the test reads stored runner output; the parser stays pure
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { FIXTURES_DIR } from "@tailtest/test-utils";
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import type { ParseContext, ParsedRun } from "../results.ts";
+import type { ParseContext } from "../results.ts";
 import { parseUnittestText } from "./unittest-text.ts";
-
-function sample(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, "runner-output", "unittest", name), "utf8");
-}
 
 const context: ParseContext = {
   runner: "unittest",
@@ -16,14 +9,10 @@ const context: ParseContext = {
   packageAbs: "/tmp/tt/unittest",
 };
 
-function rows(run: ParsedRun): [string, string[], string][] {
-  return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
-}
-
 describe("parseUnittestText", () => {
   it("reads a pass and a fail (Python 3.11 names) with the traceback", () => {
-    const run = parseUnittestText(sample("pass-fail.txt"), context);
-    expect(rows(run)).toEqual([
+    const run = parseUnittestText(readRunnerOutput("unittest", "pass-fail.txt"), context);
+    expect(testRows(run)).toEqual([
       ["tests/test_calc.py", ["TestCalc", "test_adds_two_numbers"], "pass"],
       ["tests/test_calc.py", ["TestCalc", "test_fails_on_purpose"], "fail"],
     ]);
@@ -36,20 +25,20 @@ describe("parseUnittestText", () => {
   });
 
   it("reads the pre-3.11 name format", () => {
-    const text = sample("pass-fail.txt").replace(
+    const text = readRunnerOutput("unittest", "pass-fail.txt").replace(
       / \((tests\.test_calc\.TestCalc)\.test_\w+\)/g,
       " ($1)",
     );
     expect(text).toContain("test_adds_two_numbers (tests.test_calc.TestCalc) ... ok");
-    expect(rows(parseUnittestText(text, context))).toEqual([
+    expect(testRows(parseUnittestText(text, context))).toEqual([
       ["tests/test_calc.py", ["TestCalc", "test_adds_two_numbers"], "pass"],
       ["tests/test_calc.py", ["TestCalc", "test_fails_on_purpose"], "fail"],
     ]);
   });
 
   it("reads errors, skips, expected failures, subtests and docstrings; an import failure is a collection error", () => {
-    const run = parseUnittestText(sample("import-error.txt"), context);
-    expect(rows(run)).toEqual([
+    const run = parseUnittestText(readRunnerOutput("unittest", "import-error.txt"), context);
+    expect(testRows(run)).toEqual([
       ["tests/test_calc.py", ["TestCalc", "test_adds_two_numbers"], "pass"],
       ["tests/test_calc.py", ["TestCalc", "test_fails_on_purpose"], "fail"],
       ["tests/test_more.py", ["TestMore", "test_expected_failure"], "pass"],
