@@ -1,3 +1,4 @@
+import { dirnameRel } from "../project-view.ts";
 import { planRun, type MissingTest, type RunPlan } from "../plan.ts";
 import type { FileResult, SessionState } from "../session.ts";
 import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
@@ -120,9 +121,7 @@ function outcomesOf(
     const result = results[index];
     if (run === undefined || result === undefined) continue;
     const testFile = run.sources[source] ?? source;
-    const tests = result.tests.filter(
-      (test) => test.id.file === testFile || run.test_files.length === 1,
-    );
+    const tests = testsOf(result, testFile, run.test_files.length === 1);
     const loadError = result.errors.some(
       (error) => error.file === undefined || error.file === testFile,
     );
@@ -136,6 +135,18 @@ function outcomesOf(
     else outcomes[source] = "missing_test";
   }
   return outcomes;
+}
+
+/**
+ * The tests that belong to one test file. Go names a test by its package folder, not its file;
+ * JVM, .NET and Swift reports only let the parser guess the file, so a run of a single test
+ * file owns every test it reports.
+ */
+function testsOf(result: RunResult, testFile: string, singleFile: boolean): RunResult["tests"] {
+  const own = result.tests.filter(
+    (test) => test.id.file === testFile || test.id.file === dirnameRel(testFile),
+  );
+  return own.length > 0 || !singleFile ? own : result.tests;
 }
 
 function record(
