@@ -3,9 +3,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import {
-  addGitignoreEntry,
   addTailtestHooks,
-  detectIndent,
   hasChanges,
   parseSettings,
   PLUGIN_HOOK_COMMAND,
@@ -13,7 +11,6 @@ import {
   removeTailtestHooks,
   renderHooks,
   renderPluginHooksFile,
-  setConfigMode,
   TAILTEST_HOOKS,
   type Settings,
 } from "./install.ts";
@@ -264,67 +261,6 @@ describe("parseSettings", () => {
       expect(parsed.error).toMatch(error);
       expect(parsed.error).not.toContain("\n");
     }
-  });
-});
-
-describe("addGitignoreEntry", () => {
-  it.each([
-    { before: undefined, after: ".tailtest/\n" },
-    { before: "", after: ".tailtest/\n" },
-    { before: "node_modules/\n", after: "node_modules/\n.tailtest/\n" },
-    { before: "node_modules/", after: "node_modules/\n.tailtest/\n" },
-    { before: "dist\r\n", after: "dist\r\n.tailtest/\r\n" },
-    { before: "# .tailtest/\n", after: "# .tailtest/\n.tailtest/\n" },
-    { before: ".tailtest/config.json\n", after: ".tailtest/config.json\n.tailtest/\n" },
-    { before: ".tailtest/\n", after: undefined },
-    { before: "a\n.tailtest\nb\n", after: undefined },
-    { before: "/.tailtest/\n", after: undefined },
-    { before: "  .tailtest/*  \r\n", after: undefined },
-  ])("$before → $after", ({ before, after }) => {
-    expect(addGitignoreEntry(before)).toBe(after);
-  });
-});
-
-describe("setConfigMode", () => {
-  it.each([
-    { before: undefined, mode: "tdd", after: '{\n  "mode": "tdd"\n}\n' },
-    { before: "", mode: "strict", after: '{\n  "mode": "strict"\n}\n' },
-    {
-      before: '{"depth":"simple","runners":{}}',
-      mode: "tdd",
-      after: '{\n  "depth": "simple",\n  "runners": {},\n  "mode": "tdd"\n}\n',
-    },
-    {
-      before: '{\n    "mode": "follow",\n    "depth": "simple"\n}\n',
-      mode: "strict",
-      after: '{\n    "mode": "strict",\n    "depth": "simple"\n}\n',
-    },
-  ] as const)("$before + $mode", ({ before, mode, after }) => {
-    expect(setConfigMode(before, mode)).toEqual({
-      ok: true,
-      value: { text: after, changed: true },
-    });
-  });
-
-  it("leaves a config that already has the mode untouched", () => {
-    const text = '{ "mode": "tdd" }';
-    expect(setConfigMode(text, "tdd")).toEqual({ ok: true, value: { text, changed: false } });
-  });
-
-  it("refuses a config that is not JSON", () => {
-    expect(setConfigMode("{mode: tdd}", "tdd").ok).toBe(false);
-  });
-});
-
-describe("detectIndent", () => {
-  it.each([
-    { text: undefined, indent: "  " },
-    { text: "{}", indent: "  " },
-    { text: '{\n    "a": 1\n}', indent: "    " },
-    { text: '{\n\t"a": 1\n}', indent: "\t" },
-    { text: '{\n  "a": [\n    1\n  ]\n}', indent: "  " },
-  ])("$text → $indent", ({ text, indent }) => {
-    expect(detectIndent(text)).toBe(indent);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Mode } from "@tailtest/core";
+import { parseJsonObject, type Parsed } from "@tailtest/core";
 import { z } from "zod";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
@@ -54,8 +54,6 @@ export type MatcherGroup = z.infer<typeof MatcherGroupSchema>;
 export type Hooks = z.infer<typeof HooksSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
 /** What one pass over settings.json did, event by event, for the summary. */
 export interface HooksChange {
   settings: Settings;
@@ -63,21 +61,6 @@ export interface HooksChange {
   updated: HookEventName[];
   /** Events a tailtest entry was taken out of (uninstall, or a stale entry on init). */
   removed: string[];
-}
-
-function parseJsonObject(text: string | undefined): Parsed<Record<string, unknown>> {
-  if (text === undefined || text.trim() === "") return { ok: true, value: {} };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return { ok: false, error: `is not valid JSON (${detail})` };
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return { ok: false, error: "is not a JSON object" };
-  }
-  return { ok: true, value: json as Record<string, unknown> };
 }
 
 /** Reads settings.json text (undefined: no file). Errors are the tail of a one-line message. */
@@ -235,46 +218,4 @@ export function hasChanges(change: HooksChange): boolean {
 
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
-}
-
-/** The indentation a JSON file already uses, so a rewrite keeps it (2 spaces when unknown). */
-export function detectIndent(text: string | undefined): string {
-  const match = /^([ \t]+)["{[\]}]/m.exec(text ?? "");
-  return match?.[1] ?? "  ";
-}
-
-export function renderJson(value: unknown, indent = "  "): string {
-  return `${JSON.stringify(value, null, indent)}\n`;
-}
-
-/** Sets `mode` in .tailtest/config.json text, keeping every other field. */
-export function setConfigMode(
-  text: string | undefined,
-  mode: Mode,
-): Parsed<{ text: string; changed: boolean }> {
-  const json = parseJsonObject(text);
-  if (!json.ok) return json;
-  if (json.value["mode"] === mode && text !== undefined) {
-    return { ok: true, value: { text, changed: false } };
-  }
-  return {
-    ok: true,
-    value: { text: renderJson({ ...json.value, mode }, detectIndent(text)), changed: true },
-  };
-}
-
-export const GITIGNORE_ENTRY = ".tailtest/";
-
-const COVERING_LINES = new Set(
-  [".tailtest", ".tailtest/", ".tailtest/*", ".tailtest/**"].flatMap((line) => [line, `/${line}`]),
-);
-
-/** The .gitignore text with `.tailtest/` added, or undefined when a line already ignores it. */
-export function addGitignoreEntry(text: string | undefined): string | undefined {
-  const lines = (text ?? "").split(/\r?\n/).map((line) => line.trim());
-  if (lines.some((line) => COVERING_LINES.has(line))) return undefined;
-  if (text === undefined || text === "") return `${GITIGNORE_ENTRY}\n`;
-  const newline = text.includes("\r\n") ? "\r\n" : "\n";
-  const separator = text.endsWith("\n") ? "" : newline;
-  return `${text}${separator}${GITIGNORE_ENTRY}${newline}`;
 }

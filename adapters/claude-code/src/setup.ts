@@ -1,47 +1,32 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Mode } from "@tailtest/core";
-import { writeAtomic } from "@tailtest/core/node";
 import {
   addGitignoreEntry,
-  addTailtestHooks,
   detectIndent,
   GITIGNORE_ENTRY,
+  renderJson,
+  setConfigMode,
+  type Mode,
+} from "@tailtest/core";
+import { readOptional, SetupError, writeAtomic, type SetupReport } from "@tailtest/core/node";
+import {
+  addTailtestHooks,
   hasChanges,
   HOOK_MARKER,
   parseSettings,
   removeTailtestHooks,
-  renderJson,
-  setConfigMode,
   type HooksChange,
 } from "./install.ts";
 
 export const SETTINGS_PATH = ".claude/settings.json";
+export { SetupError, type SetupReport };
+
 export const CONFIG_PATH = ".tailtest/config.json";
 export const GITIGNORE_PATH = ".gitignore";
-
-/** A refusal the user can act on; its message is one line and nothing was written. */
-export class SetupError extends Error {}
-
-export interface SetupReport {
-  /** What changed, one line each (paths relative to the project root). */
-  lines: string[];
-  warnings: string[];
-}
 
 export interface InitOptions {
   root: string;
   mode?: Mode | undefined;
-}
-
-async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }
 
 async function readSettings(root: string) {

@@ -289,6 +289,19 @@ const GENERATED_HEADER =
 const HEADER_LINES = 10;
 
 /**
+ * True for a folder (relative, `/` separators) that a project walk never needs to enter:
+ * dependency, cache and tool-state folders anywhere, build output and vendored code at the
+ * project root, and folders the ignore rules exclude. Nothing in them would be queued.
+ */
+export function isSkippedDir(relDir: string, rules?: IgnoreRules): boolean {
+  const segments = relDir.split("/");
+  const name = segments[segments.length - 1] ?? relDir;
+  if (ANYWHERE_SEGMENTS.has(name)) return true;
+  if (segments.length === 1 && ANCHORED_SEGMENTS.has(name)) return true;
+  return rules?.matcher.ignores(`${relDir}/`) === true;
+}
+
+/**
  * Decides whether an edited file is source that deserves a test. `relPath` is relative to the
  * project root with `/` separators. The first rule that matches wins, and says why.
  */

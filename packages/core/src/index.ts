@@ -26,6 +26,7 @@ export {
 export {
   buildIgnoreRules,
   classifyFile,
+  isSkippedDir,
   isTestFile,
   type FileKind,
   type FileVerdict,
@@ -102,6 +103,7 @@ export {
   PendingFileSchema,
   PendingStatusSchema,
   queueFile,
+  unqueueFiles,
   recordTouched,
   SCENARIO_LOG_CAP,
   ScenarioEntrySchema,
@@ -164,6 +166,16 @@ export {
 export { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "./parsers/index.ts";
 export { stripAnsi } from "./parsers/_shared.ts";
 export { NO_OPINION, type Decision, type HookEvent } from "./events.ts";
+export { parsePatchFiles, patchEffects, type PatchedFile } from "./patch.ts";
+export {
+  addGitignoreEntry,
+  detectIndent,
+  GITIGNORE_ENTRY,
+  parseJsonObject,
+  renderJson,
+  setConfigMode,
+  type Parsed,
+} from "./project-files.ts";
 export {
   CLASSIFY_FAILURES,
   renderBudgetSpent,

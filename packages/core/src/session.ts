@@ -66,6 +66,10 @@ export const SessionStateSchema = z.object({
   notices_shown: z.array(z.string()),
   /** Consecutive end-of-turn blocks, so the agent is never trapped (config stop_loop_budget). */
   stop_blocks: z.number().int().min(0).default(0),
+  /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
+  turn_started_at: z.string().optional(),
+  /** When the last Stop sweep began: the next sweep looks only at files changed after it. */
+  last_sweep_at: z.string().optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -137,6 +141,15 @@ export function queueFile(state: SessionState, entry: PendingFile): QueueResult 
     added: index === -1,
     pendingCount: pending.length,
   };
+}
+
+/** Takes deleted files out of the queue: there is nothing left to test. */
+export function unqueueFiles(state: SessionState, paths: readonly string[]): SessionState {
+  const gone = new Set(paths);
+  const pending = state.pending_files.filter((entry) => !gone.has(entry.path));
+  return pending.length === state.pending_files.length
+    ? state
+    : { ...state, pending_files: pending };
 }
 
 export function recordTouched(state: SessionState, path: string): SessionState {

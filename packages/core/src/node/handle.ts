@@ -1,13 +1,24 @@
+import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { capText } from "../notes.ts";
+import { unqueueFiles } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
-import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
+import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
+import { findShellWrites } from "./shell.ts";
+import { readState, updateState } from "./store.ts";
+import { sweepChangedFiles } from "./sweep.ts";
 import { verifyTurn } from "./verify.ts";
 
 export interface HandleOptions {
   platform: "claude-code" | "cursor" | "codex" | "cli";
   now?: () => Date;
 }
+
+/**
+ * How far before the recorded turn start the sweep looks: filesystems with coarse timestamps
+ * (FAT, HFS+, some network mounts) round an mtime down to the second or two.
+ */
+export const SWEEP_SLACK_MS = 2000;
 
 /** The one entry point adapters call: a platform-neutral event in, a Decision out. */
 export async function handleEvent(
@@ -17,32 +28,31 @@ export async function handleEvent(
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
   switch (event.kind) {
-    case "SessionStarted": {
-      const started = await startSession(project, {
-        sessionId: event.sessionId,
-        source: event.source,
-        platform: options.platform,
+    case "SessionStarted":
+      return startedNote(project, event, options.platform, now);
+    case "TurnStarted":
+      await updateState(sessionFile(project, now), (session) => ({
+        value: { ...session, turn_started_at: now().toISOString() },
+        result: undefined,
+      }));
+      return { kind: "none" };
+    case "FilesEdited":
+      return queueFiles(project, event.paths, event.deleted ?? [], event.agentId, now);
+    case "CommandFinished": {
+      const writes = await findShellWrites(event.command);
+      const base = event.cwd ?? project.root;
+      const absolute = (path: string) => (isAbsolute(path) ? path : join(base, path));
+      return queueFiles(
+        project,
+        writes.written.map(absolute),
+        writes.deleted.map(absolute),
+        event.agentId,
         now,
-      });
-      const pending = started.session.pending_files;
-      const resumedNote =
-        started.resumed && pending.length > 0
-          ? `\ntailtest: still queued from before ${event.source === "compact" ? "the compaction" : "this resume"}: ${pending.map((entry) => entry.path).join(", ")}.`
-          : "";
-      return { kind: "context", text: capText(`${started.note}${resumedNote}`) };
-    }
-    case "FilesEdited": {
-      const notes: string[] = [];
-      for (const path of event.paths) {
-        const insight = inspectEdit(project, path);
-        const queued = await queueEdit(project, insight, sessionFile(project, now), event.agentId);
-        if (queued !== undefined) notes.push(queued.note);
-      }
-      return notes.length === 0
-        ? { kind: "none" }
-        : { kind: "context", text: capText(notes.join("\n")) };
+      );
     }
     case "TurnEnded":
+      if (event.interrupted === true) return { kind: "none" };
+      if (event.sweep === true) await sweepIntoQueue(project, event.agentId, now);
       return (
         await verifyTurn(project, {
           agentId: event.agentId,
@@ -54,4 +64,77 @@ export async function handleEvent(
       await endSession(project, now);
       return { kind: "none" };
   }
+}
+
+async function startedNote(
+  project: Project,
+  event: Extract<HookEvent, { kind: "SessionStarted" }>,
+  platform: HandleOptions["platform"],
+  now: () => Date,
+): Promise<Decision> {
+  const started = await startSession(project, {
+    sessionId: event.sessionId,
+    source: event.source,
+    platform,
+    now,
+  });
+  const pending = started.session.pending_files;
+  const resumedNote =
+    started.resumed && pending.length > 0
+      ? `\ntailtest: still queued from before ${event.source === "compact" ? "the compaction" : "this resume"}: ${pending.map((entry) => entry.path).join(", ")}.`
+      : "";
+  return { kind: "context", text: capText(`${started.note}${resumedNote}`) };
+}
+
+async function queueFiles(
+  project: Project,
+  paths: readonly string[],
+  deleted: readonly string[],
+  agentId: string | undefined,
+  now: () => Date,
+): Promise<Decision> {
+  const file = sessionFile(project, now);
+  const gone = deleted
+    .map((path) => toProjectPath(project, path))
+    .filter((path): path is string => path !== undefined);
+  if (gone.length > 0)
+    await updateState(file, (session) => ({
+      value: unqueueFiles(session, gone),
+      result: undefined,
+    }));
+  const notes: string[] = [];
+  for (const path of paths) {
+    const insight = inspectEdit(project, path);
+    const queued = await queueEdit(project, insight, file, agentId);
+    if (queued !== undefined) notes.push(queued.note);
+  }
+  return notes.length === 0
+    ? { kind: "none" }
+    : { kind: "context", text: capText(notes.join("\n")) };
+}
+
+/**
+ * Codex's end of turn: every source file changed since the turn began (or since the last
+ * sweep, whichever is later), by whatever tool, goes into the queue before verification.
+ */
+async function sweepIntoQueue(
+  project: Project,
+  agentId: string | undefined,
+  now: () => Date,
+): Promise<void> {
+  const file = sessionFile(project, now);
+  const { value: session } = await readState(file);
+  const startedAt = Date.parse(session.started_at);
+  const turnStart =
+    session.turn_started_at === undefined
+      ? startedAt
+      : Date.parse(session.turn_started_at) - SWEEP_SLACK_MS;
+  const lastSweep = session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at);
+  const sweepStart = now();
+  const { changed } = sweepChangedFiles(project, Math.max(turnStart, lastSweep));
+  for (const path of changed) await queueEdit(project, inspectEdit(project, path), file, agentId);
+  await updateState(file, (current) => ({
+    value: { ...current, last_sweep_at: sweepStart.toISOString() },
+    result: undefined,
+  }));
 }

@@ -1,5 +1,7 @@
 export { createFsView, readHead } from "./fs-view.ts";
 export {
+  DEFAULT_SESSION_PATH,
+  findProjectRoot,
   gitStatusOf,
   historyFile,
   inspectEdit,
@@ -9,6 +11,7 @@ export {
   STATE_DIR,
   toProjectPath,
   type EditInsight,
+  type OpenOptions,
   type Project,
   type QueuedEdit,
 } from "./project.ts";
@@ -30,5 +33,8 @@ export {
   type StartSource,
 } from "./lifecycle.ts";
 export { executePlan, type ExecuteOptions } from "./execute.ts";
-export { handleEvent, type HandleOptions } from "./handle.ts";
+export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "./handle.ts";
+export { findShellWrites, literalOf, parseShell, type ShellWrites } from "./shell.ts";
+export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
 export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";
+export { readOptional, SetupError, type SetupReport } from "./setup-io.ts";

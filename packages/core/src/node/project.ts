@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { realpathSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseConfigText, DEFAULT_CONFIG, type Config } from "../config.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
@@ -27,6 +27,8 @@ import { createFsView, readHead } from "./fs-view.ts";
 import { updateState, type Recovery, type StateFile } from "./store.ts";
 
 export const STATE_DIR = ".tailtest";
+/** Where a session lives unless the platform keeps it elsewhere (Cursor: seed 000's path). */
+export const DEFAULT_SESSION_PATH = `${STATE_DIR}/session.json`;
 
 /** Everything a hook needs to know about a project, read once per process. */
 export interface Project {
@@ -36,9 +38,16 @@ export interface Project {
   /** One-line config problems; hooks run on defaults for those fields and say so once. */
   configProblems: string[];
   ignoreRules: IgnoreRules;
+  /** Project-relative path of this platform's session file. */
+  sessionPath: string;
 }
 
-export function openProject(root: string): Project {
+export interface OpenOptions {
+  /** Project-relative session file; `.tailtest/session.json` unless the platform says otherwise. */
+  sessionPath?: string;
+}
+
+export function openProject(root: string, options: OpenOptions = {}): Project {
   const absRoot = resolve(root);
   const view = createFsView(absRoot);
   const configText = view.readText(`${STATE_DIR}/config.json`);
@@ -51,7 +60,33 @@ export function openProject(root: string): Project {
     gitignore: view.readText(".gitignore"),
     tailtestIgnore: view.readText(".tailtest-ignore"),
   });
-  return { root: absRoot, view, config, configProblems, ignoreRules };
+  return {
+    root: absRoot,
+    view,
+    config,
+    configProblems,
+    ignoreRules,
+    sessionPath: options.sessionPath ?? DEFAULT_SESSION_PATH,
+  };
+}
+
+/**
+ * The project a hook call belongs to when the platform gives only a working directory (Codex):
+ * the nearest folder above `cwd` holding `.tailtest/`, else the nearest git work tree root, else
+ * `cwd` itself.
+ */
+export function findProjectRoot(cwd: string): string {
+  const start = resolve(cwd);
+  for (const marker of [STATE_DIR, ".git"]) {
+    let dir = start;
+    for (;;) {
+      if (existsSync(join(dir, marker))) return dir;
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return start;
 }
 
 export function sessionFile(
@@ -59,7 +94,7 @@ export function sessionFile(
   now: () => Date = () => new Date(),
 ): StateFile<SessionState> {
   return {
-    path: join(project.root, STATE_DIR, "session.json"),
+    path: join(project.root, project.sessionPath),
     schema: SessionStateSchema,
     create: () =>
       createSession({

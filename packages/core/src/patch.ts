@@ -1,0 +1,51 @@
+/**
+ * The files an `apply_patch` envelope touches (Codex's edit tool, also run from a shell). The
+ * grammar is line based: `*** Add File: p`, `*** Update File: p` (optionally followed by
+ * `*** Move to: q`), `*** Delete File: p`, between `*** Begin Patch` and `*** End Patch`.
+ */
+export interface PatchedFile {
+  path: string;
+  change: "add" | "update" | "delete";
+  /** The new path of an updated file that the patch also renames. */
+  movedTo?: string;
+}
+
+const CHANGES = { "Add File": "add", "Update File": "update", "Delete File": "delete" } as const;
+
+const HEADER = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/;
+
+export function parsePatchFiles(text: string): PatchedFile[] {
+  const files: PatchedFile[] = [];
+  for (const rawLine of text.split("\n")) {
+    // Hunk lines start with " ", "+", "-" or "@@", so a header is never mistaken for content.
+    const match = HEADER.exec(rawLine.replace(/\r$/, "").trimEnd());
+    if (match === null) continue;
+    const [, kind, rawPath] = match;
+    const path = rawPath?.trim() ?? "";
+    if (path === "") continue;
+    if (kind === "Move to") {
+      const last = files.at(-1);
+      if (last !== undefined && last.change === "update") last.movedTo = path;
+      continue;
+    }
+    files.push({ path, change: CHANGES[kind as keyof typeof CHANGES] });
+  }
+  return files;
+}
+
+/** Paths whose content now exists (to queue), and paths the patch removed. */
+export function patchEffects(files: readonly PatchedFile[]): {
+  written: string[];
+  deleted: string[];
+} {
+  const written: string[] = [];
+  const deleted: string[] = [];
+  for (const file of files) {
+    if (file.change === "delete") deleted.push(file.path);
+    else if (file.movedTo !== undefined) {
+      written.push(file.movedTo);
+      deleted.push(file.path);
+    } else written.push(file.path);
+  }
+  return { written: [...new Set(written)], deleted: [...new Set(deleted)] };
+}
