@@ -5,6 +5,9 @@ export default defineConfig({
     // Unit tests read workspace packages from src; bin tests spawn the built dist.
     conditions: ["@tailtest/source"],
   },
+  ssr: {
+    resolve: { conditions: ["@tailtest/source"], externalConditions: ["@tailtest/source"] },
+  },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",
