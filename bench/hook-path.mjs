@@ -13,6 +13,44 @@ const edge = pathToFileURL(join(repo, "packages/core/dist/node/index.js")).href;
 const project = mkdtempSync(join(tmpdir(), "tailtest-bench-"));
 cpSync(join(repo, "fixtures/runners/pytest-pyproject"), project, { recursive: true });
 
+const hook = (adapter) => join(repo, "adapters", adapter, "dist/hook.js");
+const common = { session_id: "bench", cwd: project };
+const payloads = {
+  claude: {
+    ...common,
+    transcript_path: join(project, "t.jsonl"),
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(project, "calc.py") },
+  },
+  cursor: {
+    conversation_id: "bench",
+    cursor_version: "2.1.50",
+    workspace_roots: [project],
+    hook_event_name: "afterFileEdit",
+    file_path: join(project, "calc.py"),
+    edits: [],
+  },
+  codexPatch: {
+    ...common,
+    turn_id: "t",
+    model: "gpt-5.5",
+    hook_event_name: "PostToolUse",
+    tool_name: "apply_patch",
+    tool_input: { command: "*** Begin Patch\n*** Update File: calc.py\n@@\n+\n*** End Patch\n" },
+    tool_response: "",
+  },
+  codexBash: {
+    ...common,
+    turn_id: "t",
+    model: "gpt-5.5",
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "cat > calc.py <<'EOF'\ndef add(a, b):\n    return a + b\nEOF\n" },
+    tool_response: "",
+  },
+};
+
 const cases = [
   ["node -e 0 (baseline)", ["-e", "0"]],
   [
@@ -28,6 +66,10 @@ const cases = [
       project,
     ],
   ],
+  ["claude-code hook: PostToolUse Write", [hook("claude-code")], payloads.claude],
+  ["cursor hook: afterFileEdit", [hook("cursor")], payloads.cursor],
+  ["codex hook: PostToolUse apply_patch", [hook("codex")], payloads.codexPatch],
+  ["codex hook: PostToolUse Bash (parser)", [hook("codex")], payloads.codexBash],
 ];
 
 function median(values) {
@@ -38,9 +80,13 @@ function median(values) {
 // Interleave the cases so a busy machine slows them all alike.
 const samples = cases.map(() => []);
 for (let i = 0; i < runs; i += 1) {
-  cases.forEach(([, args], index) => {
+  cases.forEach(([, args, payload], index) => {
     const started = process.hrtime.bigint();
-    execFileSync(process.execPath, args, { stdio: "ignore" });
+    execFileSync(process.execPath, args, {
+      input: payload === undefined ? "" : JSON.stringify(payload),
+      stdio: ["pipe", "ignore", "ignore"],
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    });
     samples[index].push(Number(process.hrtime.bigint() - started) / 1e6);
   });
 }
@@ -51,6 +97,6 @@ console.log(`node ${process.version}, ${runs} runs each, medians`);
 for (const [index, [name]] of cases.entries()) {
   const value = median(samples[index]);
   console.log(
-    `${name.padEnd(34)} ${value.toFixed(1).padStart(7)} ms  ${(value / base).toFixed(2)}x`,
+    `${name.padEnd(40)} ${value.toFixed(1).padStart(7)} ms  ${(value / base).toFixed(2)}x`,
   );
 }

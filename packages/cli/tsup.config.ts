@@ -3,5 +3,5 @@ import { baseConfig } from "../../tsup.config.base.ts";
 
 export default defineConfig({
   ...baseConfig,
-  entry: { index: "src/index.ts", bin: "src/bin.ts" },
+  entry: { index: "src/index.ts", installer: "src/installer.ts", bin: "src/bin.ts" },
 });

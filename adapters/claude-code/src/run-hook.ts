@@ -1,22 +1,27 @@
-import { handleEvent, openProject } from "@tailtest/core/node";
+import { handleEvent, openProject, type HookOutput } from "@tailtest/core/node";
+import { cursorCallRoot, isCursorAdapterInstalled, runCursorHook } from "@tailtest/cursor/run-hook";
 import { renderDecision, translatePayload } from "./translate.ts";
 
 export interface HookIO {
   stdin: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The hook's working directory (Cursor runs Claude Code hooks in the workspace root). */
+  cwd: string;
 }
 
-export interface HookOutput {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
+export type { HookOutput };
 
 /**
  * One Claude Code hook call. In follow mode a hook never blocks the agent by failing: bad input
  * or an internal error is one line on stderr, no stdout, exit 0 (ADR 0002).
+ *
+ * Cursor also runs the hooks in `.claude/settings.json`, with its own payload (hook-protocols
+ * §2.6). Such a call is Cursor's: when the Cursor adapter is installed it handles the event and
+ * this hook steps aside; otherwise this hook answers exactly as the Cursor adapter would.
  */
 export async function runHook(io: HookIO): Promise<HookOutput> {
+  const cursor = cursorCall(io);
+  if (cursor !== undefined) return cursor;
   const translation = translatePayload(io.stdin);
   if (!translation.ok)
     return {
@@ -39,4 +44,14 @@ export async function runHook(io: HookIO): Promise<HookOutput> {
       exitCode: 0,
     };
   }
+}
+
+/** A Claude Code hook run by Cursor: handled once, by whichever adapter owns the event. */
+function cursorCall(io: HookIO): Promise<HookOutput> | undefined {
+  const root = cursorCallRoot(io);
+  if (root === undefined) return undefined;
+  // Cursor answers are never empty: it counts empty stdout as a failed hook.
+  if (isCursorAdapterInstalled(root))
+    return Promise.resolve({ stdout: "{}\n", stderr: "", exitCode: 0 });
+  return runCursorHook(io);
 }

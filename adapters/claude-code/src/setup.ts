@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { detectIndent, GITIGNORE_ENTRY, renderJson, type Mode } from "@tailtest/core";
 import {
-  addGitignoreEntry,
-  detectIndent,
-  GITIGNORE_ENTRY,
-  renderJson,
-  setConfigMode,
-  type Mode,
-} from "@tailtest/core";
-import { readOptional, SetupError, writeAtomic, type SetupReport } from "@tailtest/core/node";
+  CONFIG_PATH,
+  GITIGNORE_PATH,
+  planProjectFiles,
+  readOptional,
+  SetupError,
+  writeAtomic,
+  type SetupReport,
+} from "@tailtest/core/node";
 import {
   addTailtestHooks,
   hasChanges,
@@ -21,8 +22,7 @@ import {
 export const SETTINGS_PATH = ".claude/settings.json";
 export { SetupError, type SetupReport };
 
-export const CONFIG_PATH = ".tailtest/config.json";
-export const GITIGNORE_PATH = ".gitignore";
+export { CONFIG_PATH, GITIGNORE_PATH };
 
 export interface InitOptions {
   root: string;
@@ -57,15 +57,10 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
   const { text, settings } = await readSettings(root);
   const change = addTailtestHooks(settings);
 
-  const configPath = join(root, CONFIG_PATH);
-  const configText = await readOptional(configPath);
-  const config = options.mode === undefined ? undefined : setConfigMode(configText, options.mode);
-  if (config !== undefined && !config.ok) {
-    throw new SetupError(`${CONFIG_PATH} ${config.error}; fix it first, nothing was changed`);
-  }
-
-  const gitignorePath = join(root, GITIGNORE_PATH);
-  const gitignore = addGitignoreEntry(await readOptional(gitignorePath));
+  const projectFiles = await planProjectFiles(root, {
+    mode: options.mode,
+    gitignoreEntries: [GITIGNORE_ENTRY],
+  });
 
   const report: SetupReport = { lines: [], warnings: [] };
   if (hasChanges(change)) {
@@ -74,20 +69,7 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
   } else {
     report.lines.push(`${SETTINGS_PATH}: tailtest's hooks are already there`);
   }
-  if (config?.ok === true) {
-    if (config.value.changed) {
-      await writeAtomic(configPath, config.value.text);
-      report.lines.push(`${CONFIG_PATH}: mode ${options.mode ?? ""}`);
-    } else {
-      report.lines.push(`${CONFIG_PATH}: mode is already ${options.mode ?? ""}`);
-    }
-  }
-  if (gitignore === undefined) {
-    report.lines.push(`${GITIGNORE_PATH}: already ignores ${GITIGNORE_ENTRY}`);
-  } else {
-    await writeAtomic(gitignorePath, gitignore);
-    report.lines.push(`${GITIGNORE_PATH}: added ${GITIGNORE_ENTRY}`);
-  }
+  report.lines.push(...(await projectFiles.apply()));
 
   if (!existsSync(join(root, "node_modules", HOOK_MARKER))) {
     report.warnings.push(

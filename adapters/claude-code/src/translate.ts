@@ -1,4 +1,4 @@
-import type { Decision, HookEvent } from "@tailtest/core";
+import { parsePayload, type Decision, type HookEvent } from "@tailtest/core";
 import { z } from "zod";
 
 /** Fields every Claude Code hook payload carries (hook-protocols §1.2); others pass through. */
@@ -48,26 +48,25 @@ export type Translation =
 
 /** Claude Code's stdin → a platform-neutral event (undefined: an event tailtest ignores). */
 export function translatePayload(stdin: string): Translation {
-  let json: unknown;
-  try {
-    json = JSON.parse(stdin);
-  } catch {
-    return { ok: false, error: "stdin is not JSON" };
-  }
-  const name = (json as { hook_event_name?: unknown } | null)?.hook_event_name;
-  if (
-    typeof name === "string" &&
-    !["SessionStart", "PostToolUse", "Stop", "SubagentStop", "SessionEnd"].includes(name)
-  ) {
-    const base = BaseSchema.safeParse(json);
-    return base.success
-      ? { ok: true, event: undefined, payload: base.data as ClaudePayload }
-      : { ok: false, error: describe(base.error) };
-  }
-  const parsed = ClaudePayloadSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: describe(parsed.error) };
-  return { ok: true, event: toEvent(parsed.data), payload: parsed.data };
+  const parsed = parsePayload(stdin, {
+    base: BaseSchema,
+    full: ClaudePayloadSchema,
+    handled: HANDLED_EVENTS,
+    owner: "Claude Code's",
+  });
+  if (!parsed.ok) return parsed;
+  if (!parsed.handled)
+    return { ok: true, event: undefined, payload: parsed.payload as ClaudePayload };
+  return { ok: true, event: toEvent(parsed.payload), payload: parsed.payload };
 }
+
+const HANDLED_EVENTS = new Set([
+  "SessionStart",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "SessionEnd",
+]);
 
 function toEvent(payload: ClaudePayload): HookEvent | undefined {
   switch (payload.hook_event_name) {
@@ -94,13 +93,6 @@ function toEvent(payload: ClaudePayload): HookEvent | undefined {
     case "SessionEnd":
       return { kind: "SessionEnded" };
   }
-}
-
-function describe(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return "payload does not match Claude Code's hook schema";
-  const where = issue.path.map(String).join(".") || "payload";
-  return `payload field "${where}": ${issue.message}`;
 }
 
 /** A Decision in Claude Code's exact output shape (hook-protocols §1.6), or "" for no output. */

@@ -1,6 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import {
+  copyFixture,
+  loadPayload,
+  REPO_ROOT,
+  runBin,
+  type TempProject,
+} from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 
 const BIN = join(REPO_ROOT, "adapters/claude-code/dist/hook.js");
@@ -15,11 +21,8 @@ function recorded(
   name: string,
   root: string,
 ): { stdin: string; env: Record<string, string> } {
-  const raw = readFileSync(join(PAYLOADS, version, name), "utf8")
-    .replaceAll("<run>/project", root)
-    .replaceAll("<run>", join(root, ".."));
-  const parsed = JSON.parse(raw) as { stdin: unknown; env: Record<string, string> };
-  return { stdin: JSON.stringify(parsed.stdin), env: { CLAUDE_PROJECT_DIR: root } };
+  const { stdin } = loadPayload(version, name, root);
+  return { stdin: JSON.stringify(stdin), env: { CLAUDE_PROJECT_DIR: root } };
 }
 
 async function fire(stdin: string, root: string) {

@@ -3,14 +3,20 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { commitAll, FIXTURES_DIR, REPO_ROOT } from "@tailtest/test-utils";
+import {
+  commitAll,
+  FIXTURES_DIR,
+  packPackage,
+  REPO_ROOT,
+  userShellEnv,
+  withoutNpmWarnings,
+} from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -23,24 +29,6 @@ const CLI_VERSION = (
   }
 ).version;
 const USER_SETTINGS = `${JSON.stringify({ permissions: { allow: ["Bash(pytest:*)"] } }, null, 2)}\n`;
-
-/** The environment a user's shell would have: none of the test runner's npm/pnpm variables. */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(npm|pnpm)_/i.test(key)) env[key] = value;
-  }
-  // npm_config_yes=false: npx never fetches a registry package of that name if a bin is missing.
-  return { ...env, NO_COLOR: "1", NPM_CONFIG_UPDATE_NOTIFIER: "false", NPM_CONFIG_YES: "false" };
-}
-
-/** npm's own warnings (about the user's npmrc, say) are not ours. */
-function withoutNpmWarnings(stderr: string): string {
-  return stderr
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("npm warn"))
-    .join("\n");
-}
 
 interface Payload {
   stdin: Record<string, unknown>;
@@ -85,7 +73,7 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
   const scratch = mkdtempSync(join(tmpdir(), "tailtest-pack-"));
   const run = join(scratch, "run");
   const project = join(run, "project");
-  const env = cleanEnv();
+  const env = userShellEnv();
   let tarball = "";
 
   const inProject = (command: string, args: string[]) =>
@@ -93,15 +81,7 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
 
   beforeAll(async () => {
     expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
-    // pnpm pack rewrites workspace: ranges; the repository's own pnpm is used when present.
-    await execa("pnpm", ["pack", "--pack-destination", scratch], {
-      cwd: PACKAGE_DIR,
-      preferLocal: true,
-      localDir: REPO_ROOT,
-    });
-    const name = readdirSync(scratch).find((file) => file.endsWith(".tgz"));
-    expect(name, "pnpm pack wrote a tarball").toBeDefined();
-    tarball = join(scratch, name ?? "");
+    tarball = await packPackage(PACKAGE_DIR, scratch);
 
     cpSync(join(FIXTURES_DIR, "runners/pytest-pyproject"), project, { recursive: true });
     mkdirSync(join(project, ".claude"));
@@ -118,9 +98,13 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
       "package/dist/cli.js",
       "package/dist/hook.js",
       "package/dist/tailtest.js",
+      "package/dist/tree-sitter-bash.wasm",
+      "package/dist/tree-sitter.wasm",
       "package/package.json",
       "package/plugin/.claude-plugin/plugin.json",
       "package/plugin/dist/hook.js",
+      "package/plugin/dist/tree-sitter-bash.wasm",
+      "package/plugin/dist/tree-sitter.wasm",
       "package/plugin/hooks/hooks.json",
     ]);
     const manifest = (await execa("tar", ["-xzOf", tarball, "package/package.json"])).stdout;

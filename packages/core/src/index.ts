@@ -168,6 +168,30 @@ export { stripAnsi } from "./parsers/_shared.ts";
 export { NO_OPINION, type Decision, type HookEvent } from "./events.ts";
 export { parsePatchFiles, patchEffects, type PatchedFile } from "./patch.ts";
 export {
+  describeSchemaError,
+  parsePayload,
+  type ParsedPayload,
+  type PayloadSchemas,
+} from "./payload.ts";
+export {
+  addHookEntries,
+  checkHookSettings,
+  hasHookChanges,
+  HookSettingsSchema,
+  HooksSchema,
+  isMarkedHandler,
+  parseHookSettings,
+  removeHookEntries,
+  renderHookGroups,
+  type Handler,
+  type HookRegistration,
+  type Hooks,
+  type HookSettings,
+  type HooksChange,
+  type HookSpec,
+  type MatcherGroup,
+} from "./hook-groups.ts";
+export {
   addGitignoreEntry,
   detectIndent,
   GITIGNORE_ENTRY,

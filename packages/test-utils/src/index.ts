@@ -134,3 +134,25 @@ export function testRows(run: {
 }): [string, string[], string][] {
   return run.tests.map((test) => [test.id.file, test.id.segments, test.status]);
 }
+
+/** A stored hook payload: the agent's stdin and the environment its hook ran with. */
+export interface StoredPayload<T = Record<string, unknown>> {
+  stdin: T;
+  env: Record<string, string>;
+}
+
+/**
+ * A payload from `fixtures/payloads/<dir>/<name>` with its placeholders filled for a
+ * temporary project: `<run>/project` becomes `root`, `<run>` its parent.
+ */
+export function loadPayload<T = Record<string, unknown>>(
+  dir: string,
+  name: string,
+  root: string,
+): StoredPayload<T> {
+  const text = readFileSync(join(FIXTURES_DIR, "payloads", dir, name), "utf8")
+    .replaceAll("<run>/project", root)
+    .replaceAll("<run>", join(root, ".."));
+  return JSON.parse(text) as StoredPayload<T>;
+}
+export { packPackage, userShellEnv, withoutNpmWarnings } from "./pack.ts";

@@ -37,4 +37,13 @@ export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "./handle.ts";
 export { findShellWrites, literalOf, parseShell, type ShellWrites } from "./shell.ts";
 export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
 export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";
-export { readOptional, SetupError, type SetupReport } from "./setup-io.ts";
+export {
+  CONFIG_PATH,
+  GITIGNORE_PATH,
+  planProjectFiles,
+  readOptional,
+  SetupError,
+  type ProjectFilesPlan,
+  type SetupReport,
+} from "./setup-io.ts";
+export { runHookProcess, type HookOutput } from "./hook-process.ts";

@@ -1,4 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Mode } from "../config.ts";
+import { addGitignoreEntry, setConfigMode } from "../project-files.ts";
+import { STATE_DIR } from "./project.ts";
+import { writeAtomic } from "./store.ts";
 
 /** A refusal the user can act on; its message is one line and nothing was written. */
 export class SetupError extends Error {}
@@ -18,4 +23,60 @@ export async function readOptional(path: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+}
+
+export const CONFIG_PATH = `${STATE_DIR}/config.json`;
+export const GITIGNORE_PATH = ".gitignore";
+
+/** The user-file part of an `init`, checked and ready; `apply` writes it and says what it did. */
+export interface ProjectFilesPlan {
+  apply: () => Promise<string[]>;
+}
+
+/**
+ * Reads and checks what every adapter's `init` changes besides the agent's own files: `mode` in
+ * `.tailtest/config.json` (when asked) and the `.gitignore` entries. Nothing is written until
+ * `apply`, so an adapter can check all its files before the first write; an unreadable config is
+ * a one-line SetupError.
+ */
+export async function planProjectFiles(
+  root: string,
+  options: { mode: Mode | undefined; gitignoreEntries: readonly string[] },
+): Promise<ProjectFilesPlan> {
+  const configPath = join(root, CONFIG_PATH);
+  const { mode } = options;
+  const config =
+    mode === undefined ? undefined : setConfigMode(await readOptional(configPath), mode);
+  if (config !== undefined && !config.ok) {
+    throw new SetupError(`${CONFIG_PATH} ${config.error}; fix it first, nothing was changed`);
+  }
+  const gitignorePath = join(root, GITIGNORE_PATH);
+  let gitignore = await readOptional(gitignorePath);
+  let gitignoreChanged = false;
+  const ignoreLines: string[] = [];
+  for (const entry of options.gitignoreEntries) {
+    const next = addGitignoreEntry(gitignore, entry);
+    if (next === undefined) {
+      ignoreLines.push(`${GITIGNORE_PATH}: already ignores ${entry}`);
+    } else {
+      gitignore = next;
+      gitignoreChanged = true;
+      ignoreLines.push(`${GITIGNORE_PATH}: added ${entry}`);
+    }
+  }
+  return {
+    async apply() {
+      const lines: string[] = [];
+      if (config?.ok === true && mode !== undefined) {
+        if (config.value.changed) {
+          await writeAtomic(configPath, config.value.text);
+          lines.push(`${CONFIG_PATH}: mode ${mode}`);
+        } else {
+          lines.push(`${CONFIG_PATH}: mode is already ${mode}`);
+        }
+      }
+      if (gitignoreChanged && gitignore !== undefined) await writeAtomic(gitignorePath, gitignore);
+      return [...lines, ...ignoreLines];
+    },
+  };
 }

@@ -1,0 +1,238 @@
+import { resolve } from "node:path";
+import {
+  parsePatchFiles,
+  parsePayload,
+  patchEffects,
+  type Decision,
+  type HookEvent,
+} from "@tailtest/core";
+import { z } from "zod";
+
+/**
+ * Fields every Codex hook payload carries (hook-protocols §3.4; SessionEnd has no `model` or
+ * `permission_mode`, SessionStart no `turn_id`); others pass through.
+ */
+const BaseSchema = z.looseObject({
+  session_id: z.string(),
+  cwd: z.string(),
+  hook_event_name: z.string(),
+  model: z.string().optional(),
+  transcript_path: z.string().nullable().optional(),
+  permission_mode: z.string().optional(),
+  turn_id: z.string().optional(),
+  agent_id: z.string().optional(),
+  agent_type: z.string().optional(),
+});
+
+const SessionStartSchema = BaseSchema.extend({
+  hook_event_name: z.literal("SessionStart"),
+  source: z.string(),
+});
+
+const UserPromptSubmitSchema = BaseSchema.extend({
+  hook_event_name: z.literal("UserPromptSubmit"),
+});
+
+/** Whether a shell tool sends a string or an argv array is unconfirmed (§3.4): both are read. */
+const CommandSchema = z.union([z.string(), z.array(z.string())]);
+
+const PostToolUseSchema = BaseSchema.extend({
+  hook_event_name: z.literal("PostToolUse"),
+  tool_name: z.string(),
+  tool_input: z.looseObject({ command: CommandSchema.optional() }),
+  // A string for apply_patch and Bash in 0.169.0; opaque JSON by the schema.
+  tool_response: z.json().optional(),
+});
+
+const StopSchema = BaseSchema.extend({
+  hook_event_name: z.enum(["Stop", "SubagentStop"]),
+  stop_hook_active: z.boolean().default(false),
+});
+
+const SessionEndSchema = BaseSchema.extend({ hook_event_name: z.literal("SessionEnd") });
+
+export const CodexPayloadSchema = z.discriminatedUnion("hook_event_name", [
+  SessionStartSchema,
+  UserPromptSubmitSchema,
+  PostToolUseSchema,
+  StopSchema,
+  SessionEndSchema,
+]);
+export type CodexPayload = z.infer<typeof CodexPayloadSchema>;
+
+const HANDLED_EVENTS = new Set([
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "SessionEnd",
+]);
+
+/** Codex's file-edit tool; the matcher aliases Write and Edit select it, stdin keeps this name. */
+export const PATCH_TOOL = "apply_patch";
+/** Every shell-like tool reaches hooks under this name. */
+export const SHELL_TOOL = "Bash";
+
+const START_SOURCES = new Set(["startup", "resume", "clear", "compact"]);
+
+export type Translation =
+  { ok: true; event: HookEvent | undefined; payload: CodexPayload } | { ok: false; error: string };
+
+/** Codex's stdin → a platform-neutral event (undefined: an event tailtest ignores). */
+export function translatePayload(stdin: string): Translation {
+  const parsed = parsePayload(stdin, {
+    base: BaseSchema,
+    full: CodexPayloadSchema,
+    handled: HANDLED_EVENTS,
+    owner: "Codex's",
+  });
+  if (!parsed.ok) return parsed;
+  if (!parsed.handled)
+    return { ok: true, event: undefined, payload: parsed.payload as CodexPayload };
+  return { ok: true, event: toEvent(parsed.payload), payload: parsed.payload };
+}
+
+function toEvent(payload: CodexPayload): HookEvent | undefined {
+  switch (payload.hook_event_name) {
+    case "SessionStart": {
+      // "fork" and future sources start a fresh session, like "startup".
+      const source = START_SOURCES.has(payload.source) ? (payload.source as "startup") : "startup";
+      return { kind: "SessionStarted", sessionId: payload.session_id, source };
+    }
+    case "UserPromptSubmit":
+      return { kind: "TurnStarted", turnId: payload.turn_id };
+    case "PostToolUse":
+      return toolEvent(payload);
+    case "Stop":
+      // Shell writes (and apply_patch run from a shell) fire no apply_patch PostToolUse: the
+      // sweep finds every source file changed since the turn began.
+      return { kind: "TurnEnded", stopHookActive: payload.stop_hook_active, sweep: true };
+    case "SubagentStop":
+      return {
+        kind: "TurnEnded",
+        stopHookActive: payload.stop_hook_active,
+        agentId: payload.agent_id,
+      };
+    case "SessionEnd":
+      return { kind: "SessionEnded" };
+  }
+}
+
+function toolEvent(
+  payload: Extract<CodexPayload, { hook_event_name: "PostToolUse" }>,
+): HookEvent | undefined {
+  const command = payload.tool_input.command;
+  if (command === undefined) return undefined;
+  if (payload.tool_name === PATCH_TOOL) {
+    const text = typeof command === "string" ? command : command.join("\n");
+    const { written, deleted } = patchEffects(parsePatchFiles(text));
+    if (written.length === 0 && deleted.length === 0) return undefined;
+    const absolute = (path: string) => resolve(payload.cwd, path);
+    return {
+      kind: "FilesEdited",
+      paths: written.map(absolute),
+      deleted: deleted.map(absolute),
+      agentId: payload.agent_id,
+    };
+  }
+  if (payload.tool_name === SHELL_TOOL) {
+    const line = shellCommandLine(command);
+    if (line.trim() === "") return undefined;
+    return { kind: "CommandFinished", command: line, cwd: payload.cwd, agentId: payload.agent_id };
+  }
+  return undefined;
+}
+
+const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh"]);
+
+/**
+ * The command line a shell tool ran. An argv array that is a shell running a script
+ * (`["bash", "-lc", cmd]`, `["sh", "-c", cmd]`) is that script; any other array is its
+ * elements joined by spaces, each quoted when the shell would otherwise split or expand it.
+ */
+export function shellCommandLine(command: string | readonly string[]): string {
+  if (typeof command === "string") return command;
+  const [program, flag, script] = command;
+  const name = program?.split("/").pop() ?? "";
+  if (SHELLS.has(name) && flag !== undefined && /^-[a-z]*c[a-z]*$/.test(flag)) return script ?? "";
+  return command.map(quoteWord).join(" ");
+}
+
+function quoteWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Keys Codex accepts in any hook's output (hook-protocols §3.5). */
+const COMMON_KEYS = ["continue", "stopReason", "suppressOutput", "systemMessage"] as const;
+
+interface AllowedOutput {
+  top: readonly string[];
+  /** Keys inside `hookSpecificOutput`; absent: the event takes none. */
+  specific?: readonly string[];
+}
+
+/**
+ * What Codex 0.169.0 accepts on stdout, per event. Its output schemas deny unknown fields, and a
+ * reply with one is thrown away whole (the hook "fails open"), so tailtest renders from this
+ * table and nothing else. Events missing here get no output at all.
+ */
+export const ALLOWED_OUTPUT: Readonly<Record<string, AllowedOutput>> = {
+  PreToolUse: {
+    top: [...COMMON_KEYS, "decision", "reason", "hookSpecificOutput"],
+    specific: [
+      "hookEventName",
+      "permissionDecision",
+      "permissionDecisionReason",
+      "updatedInput",
+      "additionalContext",
+    ],
+  },
+  PostToolUse: {
+    top: [...COMMON_KEYS, "decision", "reason", "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext", "updatedMCPToolOutput"],
+  },
+  UserPromptSubmit: {
+    top: [...COMMON_KEYS, "decision", "reason", "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext"],
+  },
+  Stop: { top: [...COMMON_KEYS, "decision", "reason"] },
+  SubagentStop: { top: [...COMMON_KEYS, "decision", "reason"] },
+  SessionStart: {
+    top: [...COMMON_KEYS, "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext"],
+  },
+  SubagentStart: {
+    top: [...COMMON_KEYS, "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext"],
+  },
+  PermissionRequest: { top: [...COMMON_KEYS, "hookSpecificOutput"], specific: ["hookEventName"] },
+  Interrupt: { top: ["systemMessage"] },
+};
+
+/** Codex refuses a block without a reason; tailtest's reasons are never empty, but be sure. */
+const FALLBACK_REASON = "tailtest: tests for this turn's edits are missing or failing.";
+
+/**
+ * A Decision in Codex's exact output shape, or "" for no output (exit 0 with empty stdout is
+ * Codex's no-op). Context goes to the model where the event carries `additionalContext`, and to
+ * the user as `systemMessage` at the end of a turn (where it would otherwise wake the agent).
+ */
+export function renderDecision(eventName: string, decision: Decision): string {
+  const allowed = ALLOWED_OUTPUT[eventName];
+  if (allowed === undefined || decision.kind === "none") return "";
+  if (decision.kind === "block") {
+    if (!allowed.top.includes("decision")) return "";
+    const reason = decision.reason.trim() === "" ? FALLBACK_REASON : decision.reason;
+    return JSON.stringify({ decision: "block", reason });
+  }
+  if (allowed.specific?.includes("additionalContext") === true) {
+    return JSON.stringify({
+      hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.text },
+    });
+  }
+  return allowed.top.includes("systemMessage")
+    ? JSON.stringify({ systemMessage: decision.text })
+    : "";
+}

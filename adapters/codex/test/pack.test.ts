@@ -1,0 +1,200 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  commitAll,
+  FIXTURES_DIR,
+  packPackage,
+  REPO_ROOT,
+  userShellEnv,
+  withoutNpmWarnings,
+} from "@tailtest/test-utils";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_DIR, parseAnswer, recorded, type Payload } from "./payloads.ts";
+
+const HOOK_FILE = "@tailtest/codex/dist/hook.js";
+const CLI_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
+const USER_HOOKS = `${JSON.stringify(
+  {
+    hooks: {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }],
+    },
+  },
+  null,
+  2,
+)}\n`;
+
+/** One recorded payload per registered event (the shell-write session of 0.169.0). */
+function payloadFor(event: string, project: string): Payload {
+  switch (event) {
+    case "PostToolUse":
+      return recorded("shell.PostToolUse-Bash.json", project);
+    case "SubagentStop":
+      // Not recorded: a Stop payload plus the subagent fields (hook-protocols §3.4).
+      return recorded("shell.Stop.json", project, {
+        hook_event_name: "SubagentStop",
+        agent_id: "a1b2c3",
+        agent_type: "worker",
+        agent_transcript_path: null,
+      });
+    default:
+      return recorded(`shell.${event}.json`, project);
+  }
+}
+
+interface HooksFile {
+  hooks: Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]>;
+}
+
+describe("the packed @tailtest/codex in a fresh project", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "tailtest-codex-pack-"));
+  const project = join(scratch, "run", "project");
+  const env = userShellEnv();
+  let tarball = "";
+
+  const inProject = (command: string, args: string[]) =>
+    execa(command, args, { cwd: project, env, extendEnv: false, reject: false, timeout: 60_000 });
+
+  beforeAll(async () => {
+    expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
+    tarball = await packPackage(PACKAGE_DIR, scratch);
+
+    cpSync(join(FIXTURES_DIR, "runners/pytest-pyproject"), project, { recursive: true });
+    mkdirSync(join(project, ".codex"));
+    writeFileSync(join(project, ".codex/hooks.json"), USER_HOOKS);
+    await commitAll(project);
+    // The fixture was there before the session: the Stop sweep must not take it for new work.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const file of ["calc.py", "pyproject.toml", "tests/test_calc.py"]) {
+      utimesSync(join(project, file), hourAgo, hourAgo);
+    }
+  }, 120_000);
+
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("ships the bundle and the parser's .wasm files, no dependencies, and no path of this machine", async () => {
+    const listing = await execa("tar", ["-tzf", tarball]);
+    expect(listing.stdout.split("\n").sort()).toEqual([
+      "package/README.md",
+      "package/dist/cli.js",
+      "package/dist/hook.js",
+      "package/dist/tailtest.js",
+      "package/dist/tree-sitter-bash.wasm",
+      "package/dist/tree-sitter.wasm",
+      "package/package.json",
+    ]);
+    const manifest = (await execa("tar", ["-xzOf", tarball, "package/package.json"])).stdout;
+    expect(manifest).not.toContain("workspace:");
+    const pkg = JSON.parse(manifest) as Record<string, unknown>;
+    expect(pkg["dependencies"]).toBeUndefined();
+    expect(pkg["peerDependencies"]).toBeUndefined();
+    expect(pkg["optionalDependencies"]).toBeUndefined();
+    for (const file of ["package/dist/hook.js", "package/dist/cli.js", "package/README.md"]) {
+      const text = (await execa("tar", ["-xzOf", tarball, file])).stdout;
+      expect(text, file).not.toContain(REPO_ROOT);
+    }
+  });
+
+  it("installs alone, sets itself up, and the installed command answers every hook the way Codex expects", async () => {
+    const install = await inProject("npm", [
+      "install",
+      "--save-dev",
+      tarball,
+      "--offline",
+      "--no-audit",
+      "--no-fund",
+    ]);
+    expect(install.exitCode, install.stderr).toBe(0);
+
+    const init = await inProject("npx", ["tailtest-codex", "init"]);
+    expect(withoutNpmWarnings(init.stderr)).toBe("");
+    expect(init.exitCode).toBe(0);
+    expect(init.stdout).toContain(".codex/hooks.json: added hooks");
+    expect(init.stdout).toContain("/hooks in the Codex TUI");
+
+    const file = JSON.parse(readFileSync(join(project, ".codex/hooks.json"), "utf8")) as HooksFile;
+    const events = Object.keys(file.hooks).filter((event) => event !== "PreToolUse");
+    expect(events).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PostToolUse",
+      "Stop",
+      "SubagentStop",
+      "SessionEnd",
+    ]);
+
+    const answers: Record<string, Record<string, unknown> | undefined> = {};
+    const commands = new Set<string>();
+    for (const event of events) {
+      const ours = (file.hooks[event] ?? []).flatMap((group) =>
+        group.hooks.map((handler) => handler.command).filter((c) => c.includes(HOOK_FILE)),
+      );
+      expect(ours, event).toHaveLength(1);
+      const command = ours[0] ?? "";
+      expect(command).not.toContain(project);
+      commands.add(command);
+
+      const stdin = payloadFor(event, project);
+      // Codex fires PostToolUse after the shell command wrote the file.
+      if (event === "PostToolUse") {
+        mkdirSync(join(project, "src"), { recursive: true });
+        writeFileSync(
+          join(project, "src/billing.py"),
+          "def charge(amount):\n    return round(amount * 1.2, 2)\n",
+        );
+      }
+      // How Codex runs a hook: `$SHELL -lc "<command>"` in the session's folder.
+      const result = await execa("bash", ["-lc", command], {
+        cwd: project,
+        env,
+        extendEnv: false,
+        input: JSON.stringify(stdin),
+        reject: false,
+        timeout: 120_000,
+      });
+      expect(result.exitCode, `${event}: ${result.stderr}`).toBe(0);
+      expect(result.stderr, event).toBe("");
+      answers[event] = parseAnswer(result.stdout.trim(), event);
+    }
+    expect(commands.size, "one stable command for every event").toBe(1);
+    // The installed hook really ran: context at the start; the shell write found through the
+    // bash parser (WebAssembly shipped in the package); the end of the turn sends the agent back
+    // because src/billing.py has no test; the subagent had queued nothing.
+    expect(answers["SessionStart"]).toMatchObject({
+      hookSpecificOutput: { additionalContext: expect.stringMatching(/^tailtest: /) as unknown },
+    });
+    expect(answers["UserPromptSubmit"]).toBeUndefined();
+    expect(answers["PostToolUse"]).toMatchObject({
+      hookSpecificOutput: {
+        additionalContext: expect.stringContaining("src/billing.py queued") as unknown,
+      },
+    });
+    expect(answers["Stop"]).toMatchObject({ decision: "block" });
+    expect(answers["SubagentStop"]).toBeUndefined();
+    expect(answers["SessionEnd"]).toBeUndefined();
+    expect(existsSync(join(project, ".tailtest/history.json")), "the session was recorded").toBe(
+      true,
+    );
+
+    const version = await inProject("npx", ["tailtest", "--version"]);
+    expect(version).toMatchObject({ exitCode: 0, stdout: CLI_VERSION });
+
+    const uninstall = await inProject("npx", ["tailtest-codex", "uninstall"]);
+    expect(uninstall.exitCode, uninstall.stderr).toBe(0);
+    expect(readFileSync(join(project, ".codex/hooks.json"), "utf8")).toBe(USER_HOOKS);
+  }, 240_000);
+});

@@ -1,0 +1,258 @@
+import { parseJsonObject, type Parsed } from "@tailtest/core";
+import { z } from "zod";
+
+/** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
+export const HOOK_MARKER = "@tailtest/cursor/dist/hook.js";
+
+/**
+ * The hook command. Cursor runs project hooks from the workspace root and sets
+ * `CURSOR_PROJECT_DIR`, so no absolute path lands in a file people commit; `node` on the
+ * installed file avoids npx resolving (or downloading) on every edit.
+ */
+export const HOOK_COMMAND = `node "\${CURSOR_PROJECT_DIR:-.}/node_modules/${HOOK_MARKER}"`;
+
+/**
+ * Every event name Cursor's loader accepts (hook-protocols §2.4). One name outside this list
+ * makes Cursor ignore the whole hooks.json, silently.
+ */
+export const CURSOR_EVENTS = [
+  "sessionStart",
+  "sessionEnd",
+  "beforeSubmitPrompt",
+  "preToolUse",
+  "postToolUse",
+  "postToolUseFailure",
+  "beforeShellExecution",
+  "afterShellExecution",
+  "beforeMCPExecution",
+  "afterMCPExecution",
+  "beforeReadFile",
+  "afterFileEdit",
+  "stop",
+  "subagentStart",
+  "subagentStop",
+  "preCompact",
+  "afterAgentResponse",
+  "afterAgentThought",
+  "beforeTabFileRead",
+  "afterTabFileEdit",
+  "workspaceOpen",
+] as const;
+export const CursorEventSchema = z.enum(CURSOR_EVENTS);
+export type CursorEvent = z.infer<typeof CursorEventSchema>;
+
+export interface HookRegistration {
+  event: CursorEvent;
+  /** A JavaScript regex Cursor tests against the tool name; absent: every occurrence. */
+  matcher?: string;
+  /** Seconds (Cursor's default is 60). */
+  timeout: number;
+  /** stop only: how many followups in a row Cursor allows (its default is 5, null unlimited). */
+  loop_limit?: number;
+}
+
+/** The one table `init` writes from. */
+export const TAILTEST_HOOKS: readonly HookRegistration[] = [
+  { event: "sessionStart", timeout: 30 },
+  // The only per-edit event whose additional_context reaches the agent; Shell for files a
+  // command writes. Cursor tests the matcher unanchored, hence the anchors.
+  { event: "postToolUse", matcher: "^(Write|Delete|Shell)$", timeout: 30 },
+  // Every agent edit, whatever the tool; its output is ignored, so it only queues.
+  { event: "afterFileEdit", timeout: 30 },
+  // The end of a turn runs the queued tests. loop_limit matches stop_loop_budget's default and
+  // is never null: an unlimited loop is the one thing a test hook must not cause.
+  { event: "stop", timeout: 600, loop_limit: 3 },
+  { event: "sessionEnd", timeout: 30 },
+];
+
+const HandlerSchema = z.looseObject({ command: z.string().optional() });
+const HooksSchema = z.record(z.string(), z.array(HandlerSchema));
+export const HooksFileSchema = z.looseObject({
+  version: z.unknown().optional(),
+  hooks: HooksSchema.optional(),
+});
+
+export type Handler = z.infer<typeof HandlerSchema>;
+export type Hooks = z.infer<typeof HooksSchema>;
+export type HooksFile = z.infer<typeof HooksFileSchema>;
+
+/** The version a new hooks.json gets (the only one Cursor documents). */
+export const HOOKS_FILE_VERSION = 1;
+
+/** What one pass over hooks.json did, event by event, for the summary. */
+export interface HooksChange {
+  file: HooksFile;
+  added: CursorEvent[];
+  updated: CursorEvent[];
+  /** Events a tailtest entry was taken out of (uninstall, or a stale entry on init). */
+  removed: string[];
+  /** init put `version` in a file that had none (Cursor needs it). */
+  versionAdded: boolean;
+}
+
+/**
+ * Reads hooks.json text (undefined: no file) the way Cursor's loader would accept it. Errors are
+ * the tail of a one-line message.
+ */
+export function parseHooksFile(text: string | undefined): Parsed<HooksFile> {
+  const json = parseJsonObject(text);
+  if (!json.ok) return json;
+  const checked = HooksFileSchema.safeParse(json.value);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const where = issue === undefined ? "" : formatPath(issue.path);
+    return { ok: false, error: `has an unexpected shape at ${where} (${issue?.message ?? ""})` };
+  }
+  const version = json.value["version"];
+  if (version !== undefined && !isPositiveInteger(version)) {
+    return {
+      ok: false,
+      error: `has version ${JSON.stringify(version)}, but Cursor needs a positive integer`,
+    };
+  }
+  // zod's output lists known keys first; the raw object keeps the user's key order.
+  return { ok: true, value: json.value as HooksFile };
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value > 0;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => {
+      if (typeof key === "number") return `[${key}]`;
+      return index === 0 ? String(key) : `.${String(key)}`;
+    })
+    .join("");
+}
+
+/** The event names in the file that Cursor does not know: any one disables the whole file. */
+export function unknownEvents(file: HooksFile): string[] {
+  return Object.keys(file.hooks ?? {}).filter(
+    (event) => !CursorEventSchema.safeParse(event).success,
+  );
+}
+
+export function isTailtestHandler(handler: Handler): boolean {
+  return typeof handler.command === "string" && handler.command.includes(HOOK_MARKER);
+}
+
+/** Whether Cursor would load this file and run tailtest from it. */
+export function runsTailtest(file: HooksFile): boolean {
+  if (unknownEvents(file).length > 0) return false;
+  return TAILTEST_HOOKS.some((registration) =>
+    (file.hooks?.[registration.event] ?? []).some(isTailtestHandler),
+  );
+}
+
+/** One registration as a hooks.json entry: `{command, timeout, matcher?, loop_limit?}`. */
+export function renderHandler(registration: HookRegistration, command = HOOK_COMMAND): Handler {
+  return {
+    command,
+    timeout: registration.timeout,
+    ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
+    ...(registration.loop_limit === undefined ? {} : { loop_limit: registration.loop_limit }),
+  };
+}
+
+/** The table as a `hooks` object. */
+export function renderHooks(command = HOOK_COMMAND): Hooks {
+  return Object.fromEntries(
+    TAILTEST_HOOKS.map((registration) => [
+      registration.event,
+      [renderHandler(registration, command)],
+    ]),
+  );
+}
+
+type Visit = (event: string, handler: Handler) => Handler | undefined;
+
+/**
+ * Rebuilds `hooks`, passing every tailtest entry through `visit` (a replacement, or undefined to
+ * drop it). Events emptied by a drop go too; everything else stays as it was, in order.
+ */
+function mapTailtestEntries(hooks: Hooks, visit: Visit): Hooks {
+  const result: Hooks = {};
+  for (const [event, handlers] of Object.entries(hooks)) {
+    if (!handlers.some(isTailtestHandler)) {
+      result[event] = handlers;
+      continue;
+    }
+    const kept = handlers.flatMap((handler) => {
+      if (!isTailtestHandler(handler)) return [handler];
+      const next = visit(event, handler);
+      return next === undefined ? [] : [next];
+    });
+    if (kept.length > 0) result[event] = kept;
+  }
+  return result;
+}
+
+/**
+ * Puts tailtest's hooks into hooks.json: the first tailtest entry of an event tailtest uses is
+ * updated where it stands, any other tailtest entry is dropped, and a missing one is appended
+ * to its event. A file without `version` gets version 1 in front. Nothing else changes.
+ */
+export function addTailtestHooks(file: HooksFile, command = HOOK_COMMAND): HooksChange {
+  const wanted = new Map(TAILTEST_HOOKS.map((registration) => [registration.event, registration]));
+  const placed = new Set<CursorEvent>();
+  const change: HooksChange = { file, added: [], updated: [], removed: [], versionAdded: false };
+  const hooks = mapTailtestEntries(file.hooks ?? {}, (event, handler) => {
+    const parsedEvent = CursorEventSchema.safeParse(event);
+    const registration = parsedEvent.success ? wanted.get(parsedEvent.data) : undefined;
+    if (registration === undefined || placed.has(registration.event)) {
+      change.removed.push(event);
+      return undefined;
+    }
+    placed.add(registration.event);
+    const next = renderHandler(registration, command);
+    if (JSON.stringify(next) !== JSON.stringify(handler)) change.updated.push(registration.event);
+    return next;
+  });
+  for (const registration of TAILTEST_HOOKS) {
+    if (placed.has(registration.event)) continue;
+    hooks[registration.event] = [
+      ...(hooks[registration.event] ?? []),
+      renderHandler(registration, command),
+    ];
+    change.added.push(registration.event);
+  }
+  change.versionAdded = file.version === undefined;
+  change.file = change.versionAdded
+    ? { version: HOOKS_FILE_VERSION, ...file, hooks }
+    : { ...file, hooks };
+  change.removed = unique(change.removed);
+  return change;
+}
+
+/** Takes out every tailtest entry, the events that leaves empty, and then `hooks`; `version` stays. */
+export function removeTailtestHooks(file: HooksFile): HooksChange {
+  const removed: string[] = [];
+  const change: HooksChange = { file, added: [], updated: [], removed, versionAdded: false };
+  if (file.hooks === undefined) return change;
+  const hooks = mapTailtestEntries(file.hooks, (event) => {
+    removed.push(event);
+    return undefined;
+  });
+  change.removed = unique(removed);
+  if (change.removed.length === 0) return change;
+  if (Object.keys(hooks).length > 0) {
+    change.file = { ...file, hooks };
+  } else {
+    const rest: HooksFile = { ...file };
+    delete rest.hooks;
+    change.file = rest;
+  }
+  return change;
+}
+
+export function hasChanges(change: HooksChange): boolean {
+  return (
+    change.versionAdded || change.added.length + change.updated.length + change.removed.length > 0
+  );
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,235 @@
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { addTailtestHooks } from "./install.ts";
+import { CURSOR_SESSION_PATH, isCursorAdapterInstalled, runCursorHook } from "./run-hook.ts";
+
+const projects: TempProject[] = [];
+const savedEnv = { HOME: process.env["HOME"], TMPDIR: process.env["TMPDIR"] };
+afterEach(() => {
+  for (const project of projects.splice(0)) project.cleanup();
+  for (const [key, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+
+function track(project: TempProject): TempProject {
+  projects.push(project);
+  return project;
+}
+
+const payload = (event: string, extra: object = {}, roots?: string[]) =>
+  JSON.stringify({
+    conversation_id: "c1",
+    hook_event_name: event,
+    cursor_version: "2.1.50",
+    ...(roots === undefined ? {} : { workspace_roots: roots }),
+    ...extra,
+  });
+
+const write = (file: string) => ({ tool_name: "Write", tool_input: { file_path: file } });
+const INSTALLED = `${JSON.stringify(addTailtestHooks({}).file)}\n`;
+
+describe("runCursorHook: where the project is", () => {
+  it.each([
+    { name: "CURSOR_PROJECT_DIR first", env: "a", roots: ["b"], expected: "a" },
+    { name: "else the first workspace root", env: undefined, roots: ["b", "c"], expected: "b" },
+    { name: "else the hook's working folder", env: undefined, roots: undefined, expected: "c" },
+    { name: "an empty CURSOR_PROJECT_DIR counts as unset", env: "", roots: ["b"], expected: "b" },
+  ])("$name", async ({ env, roots, expected }) => {
+    const { root } = track(makeProject({ "a/x": "", "b/x": "", "c/x": "" }));
+    const at = (dir: string) => join(root, dir);
+    const result = await runCursorHook({
+      stdin: payload("sessionStart", {}, roots?.map(at)),
+      env: env === undefined ? {} : { CURSOR_PROJECT_DIR: env === "" ? "" : at(env) },
+      cwd: at("c"),
+    });
+    expect(result).toMatchObject({ stderr: "", exitCode: 0 });
+    expect(JSON.parse(result.stdout)).toHaveProperty("additional_context");
+    for (const dir of ["a", "b", "c"]) {
+      expect(existsSync(join(at(dir), CURSOR_SESSION_PATH)), dir).toBe(dir === expected);
+    }
+    expect(existsSync(join(at(expected), ".tailtest/session.json"))).toBe(false);
+  });
+});
+
+describe("runCursorHook: no opinion", () => {
+  it.each([
+    ["not JSON", "{oops", /^tailtest: ignored a hook call: stdin is not JSON\n$/],
+    ["empty", "", /^tailtest: ignored a hook call: stdin is not JSON\n$/],
+    [
+      "wrong types",
+      payload("stop", { loop_count: "0" }),
+      /^tailtest: ignored a hook call: payload field "loop_count": .+\n$/,
+    ],
+    ["an event tailtest ignores", payload("beforeSubmitPrompt", { prompt: "hi" }), /^$/],
+    ["a tool tailtest ignores", payload("postToolUse", { tool_name: "Grep" }), /^$/],
+  ])("%s: {} on stdout, exit 0", async (_name, stdin, stderr) => {
+    const { root } = track(makeProject());
+    const result = await runCursorHook({ stdin, env: {}, cwd: root });
+    expect(result.stdout).toBe("{}\n");
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(stderr);
+    expect(existsSync(join(root, ".cursor")), "nothing was written").toBe(false);
+  });
+});
+
+describe("runCursorHook: the end of a turn", () => {
+  it("sends the agent back while the budget lasts, then tells the user on stderr instead", async () => {
+    const project = track(copyFixture("runners/pytest-pyproject"));
+    project.write(".tailtest/config.json", JSON.stringify({ stop_loop_budget: 1 }));
+    const file = project.write("src/billing.py", "def charge(a):\n    return a\n");
+    const io = { env: {}, cwd: project.root };
+    await runCursorHook({ ...io, stdin: payload("sessionStart") });
+    await runCursorHook({ ...io, stdin: payload("afterFileEdit", { file_path: file }) });
+    const first = await runCursorHook({ ...io, stdin: payload("stop", { loop_count: 0 }) });
+    expect(Object.keys(JSON.parse(first.stdout) as object)).toEqual(["followup_message"]);
+    expect(first.stderr).toBe("");
+    const second = await runCursorHook({ ...io, stdin: payload("stop", { loop_count: 1 }) });
+    expect(second.stdout).toBe("{}\n");
+    expect(second.stderr).toContain("src/billing.py");
+    expect(second.exitCode).toBe(0);
+  });
+
+  it("a turn the user stopped runs nothing and keeps the queue", async () => {
+    const project = track(copyFixture("runners/pytest-pyproject"));
+    const file = project.write("src/billing.py", "def charge(a):\n    return a\n");
+    const io = { env: {}, cwd: project.root };
+    await runCursorHook({ ...io, stdin: payload("afterFileEdit", { file_path: file }) });
+    const aborted = await runCursorHook({ ...io, stdin: payload("stop", { status: "aborted" }) });
+    expect(aborted).toEqual({ stdout: "{}\n", stderr: "", exitCode: 0 });
+    const next = await runCursorHook({ ...io, stdin: payload("stop", { status: "completed" }) });
+    expect(JSON.parse(next.stdout)).toHaveProperty("followup_message");
+  });
+});
+
+describe("runCursorHook: internal errors (ADR 0002)", () => {
+  /** A project whose Cursor state folder is a file: every state write fails. */
+  function broken(mode?: string): TempProject {
+    const project = track(
+      makeProject({ "src/a.py": "x = 1\n", ".cursor/hooks/state": "not a folder\n" }),
+    );
+    if (mode !== undefined) project.write(".tailtest/config.json", JSON.stringify({ mode }));
+    return project;
+  }
+
+  it.each(["sessionStart", "afterFileEdit", "postToolUse", "sessionEnd"])(
+    "follow mode, %s: one line on stderr, no opinion",
+    async (event) => {
+      const { root } = broken();
+      const file = join(root, "src/a.py");
+      const extra = event === "postToolUse" ? write(file) : { file_path: file };
+      const result = await runCursorHook({ stdin: payload(event, extra), env: {}, cwd: root });
+      expect(result.stdout).toBe("{}\n");
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
+      expect(result.stderr).not.toContain(root);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it.each([
+    ["tdd", "postToolUse", "additional_context"],
+    ["strict", "sessionStart", "additional_context"],
+    ["tdd", "afterFileEdit", undefined],
+    ["strict", "sessionEnd", undefined],
+  ])("%s mode, %s: says it could not decide where Cursor lets it", async (mode, event, key) => {
+    const { root } = broken(mode);
+    const file = join(root, "src/a.py");
+    const extra = event === "postToolUse" ? write(file) : { file_path: file };
+    const result = await runCursorHook({ stdin: payload(event, extra), env: {}, cwd: root });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(
+      new RegExp(`^tailtest: internal error in ${mode} mode, not letting it pass: .+\\n$`),
+    );
+    const output = JSON.parse(result.stdout) as Record<string, string>;
+    if (key === undefined) {
+      // afterFileEdit and sessionEnd have no answer Cursor reads.
+      expect(output).toEqual({});
+    } else {
+      expect(Object.keys(output)).toEqual([key]);
+      expect(output[key]).toMatch(
+        new RegExp(`^tailtest could not check this \\(internal error: .+\\)\\. In ${mode} mode`),
+      );
+      expect(output[key]).not.toContain(root);
+    }
+  });
+
+  it.each([
+    ["follow", {}],
+    ["tdd", { followup_message: expect.stringMatching(/^tailtest could not check this/) }],
+  ])(
+    "stop in %s mode when the tests cannot run",
+    async (mode, expected) => {
+      const project = track(copyFixture("runners/pytest-pyproject"));
+      project.write(".tailtest/config.json", JSON.stringify({ mode }));
+      const file = project.write("src/billing.py", "def charge(a):\n    return a\n");
+      project.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
+      const io = { env: {}, cwd: project.root };
+      await runCursorHook({ ...io, stdin: payload("sessionStart") });
+      await runCursorHook({ ...io, stdin: payload("postToolUse", write(file)) });
+      // The test engine makes a scratch folder under the temporary folder: make that fail.
+      process.env["TMPDIR"] = join(project.root, "no-such-folder");
+      const result = await runCursorHook({ ...io, stdin: payload("stop", { loop_count: 0 }) });
+      expect(JSON.parse(result.stdout)).toEqual(expected);
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toMatch(/^tailtest: internal error/);
+    },
+    30_000,
+  );
+});
+
+describe("isCursorAdapterInstalled", () => {
+  function withHome(): { root: string; home: string } {
+    const project = track(makeProject());
+    const home = join(project.root, "home");
+    const root = join(project.root, "project");
+    mkdirSync(home);
+    mkdirSync(root);
+    process.env["HOME"] = home;
+    return { root, home };
+  }
+
+  const put = (dir: string, text: string) => {
+    mkdirSync(join(dir, ".cursor"), { recursive: true });
+    writeFileSync(join(dir, ".cursor/hooks.json"), text);
+  };
+
+  it("is true when the project's hooks.json runs tailtest", () => {
+    const { root } = withHome();
+    expect(isCursorAdapterInstalled(root)).toBe(false);
+    put(root, INSTALLED);
+    expect(isCursorAdapterInstalled(root)).toBe(true);
+  });
+
+  it("is true when the user's ~/.cursor/hooks.json runs tailtest", () => {
+    const { root, home } = withHome();
+    put(home, INSTALLED);
+    expect(isCursorAdapterInstalled(root)).toBe(true);
+  });
+
+  it.each([
+    ["another tool's hooks only", '{"version":1,"hooks":{"stop":[{"command":"./a.sh"}]}}'],
+    ["not JSON", INSTALLED.slice(0, -3)],
+    ["a bad version", INSTALLED.replace('"version":1', '"version":0')],
+    ["an unknown event (Cursor ignores the file)", INSTALLED.replace('"stop"', '"Stop"')],
+  ])("is false when hooks.json has %s", (_name, text) => {
+    const { root } = withHome();
+    put(root, text);
+    expect(isCursorAdapterInstalled(root)).toBe(false);
+  });
+
+  it("is false for a hooks.json behind a symlink (Cursor does not load it)", () => {
+    const { root, home } = withHome();
+    put(join(home, "dotfiles"), INSTALLED);
+    mkdirSync(join(root, ".cursor"));
+    symlinkSync(join(home, "dotfiles/.cursor/hooks.json"), join(root, ".cursor/hooks.json"));
+    expect(isCursorAdapterInstalled(root)).toBe(false);
+    rmSync(join(root, ".cursor"), { recursive: true });
+    symlinkSync(join(home, "dotfiles/.cursor"), join(root, ".cursor"), "dir");
+    expect(isCursorAdapterInstalled(root)).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadPayload, PAYLOAD_FILES, writtenFile } from "./payloads.ts";
+
+const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.js");
+const BILLING = "def charge(amount):\n    return round(amount * 1.2, 2)\n";
+const QUEUED_NOTE =
+  "tailtest: src/billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest.";
+
+let project: TempProject | undefined;
+afterEach(() => project?.cleanup());
+
+/** The output keys Cursor reads per event (hook-protocols §2.4); anything else is a bug. */
+const DOCUMENTED: Record<string, ReadonlySet<string>> = {
+  sessionStart: new Set(["env", "additional_context", "continue", "user_message"]),
+  beforeSubmitPrompt: new Set(["continue", "user_message", "additional_context"]),
+  postToolUse: new Set(["additional_context"]),
+  afterFileEdit: new Set(),
+  stop: new Set(["followup_message"]),
+  sessionEnd: new Set(),
+};
+
+function expectProtocolOutput(stdout: string, event: string): Record<string, unknown> {
+  expect(stdout, "Cursor counts an empty stdout as a failed hook").not.toBe("");
+  const json = JSON.parse(stdout) as Record<string, unknown>;
+  expect(typeof json === "object" && json !== null && !Array.isArray(json)).toBe(true);
+  const allowed = DOCUMENTED[event];
+  expect(allowed, `an event the fixtures use: ${event}`).toBeDefined();
+  for (const key of Object.keys(json)) expect(allowed?.has(key), `${event}: ${key}`).toBe(true);
+  return json;
+}
+
+/** What each payload gets on its own, in a fresh copy of the pytest fixture holding billing.py. */
+const EXPECTED: Record<string, (output: Record<string, unknown>) => void> = {
+  "aborted.stop.json": (output) => expect(output).toEqual({}),
+  "delete.postToolUse-Delete.json": (output) => expect(output).toEqual({}),
+  "edit.afterFileEdit.json": (output) => expect(output).toEqual({}),
+  "edit.afterFileEdit-2.json": (output) => expect(output).toEqual({}),
+  "edit.afterFileEdit-3.json": (output) => expect(output).toEqual({}),
+  "edit.beforeSubmitPrompt.json": (output) => expect(output).toEqual({}),
+  "edit.beforeSubmitPrompt-2.json": (output) => expect(output).toEqual({}),
+  "edit.postToolUse-Write.json": (output) =>
+    expect(output).toEqual({ additional_context: QUEUED_NOTE }),
+  // A test file is not queued: there is nothing to say.
+  "edit.postToolUse-Write-2.json": (output) => expect(output).toEqual({}),
+  "edit.postToolUse-Write-3.json": (output) =>
+    expect(output).toEqual({ additional_context: QUEUED_NOTE }),
+  "edit.sessionEnd.json": (output) => expect(output).toEqual({}),
+  "edit.sessionStart.json": (output) =>
+    expect(output["additional_context"]).toMatch(
+      /^tailtest: session started\. Runners: python: pytest/,
+    ),
+  // Nothing was queued before these, so there is nothing to run.
+  "edit.stop.json": (output) => expect(output).toEqual({}),
+  "edit.stop-2.json": (output) => expect(output).toEqual({}),
+  "edit.stop-3.json": (output) => expect(output).toEqual({}),
+  // A shell command that writes no file queues nothing.
+  "shell.postToolUse-Shell.json": (output) => expect(output).toEqual({}),
+};
+
+describe("cursor hook bin with the synthetic Cursor payloads", () => {
+  it("has an expectation for every payload file", () => {
+    expect(existsSync(BIN), "run the build first (pnpm test does)").toBe(true);
+    expect(PAYLOAD_FILES).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(PAYLOAD_FILES)(
+    "%s is answered per the protocol",
+    async (name) => {
+      project = copyFixture("runners/pytest-pyproject");
+      project.write("src/billing.py", BILLING);
+      const { stdin, env } = loadPayload(name, project.root);
+      const file = writtenFile(stdin);
+      if (file !== undefined) {
+        mkdirSync(dirname(file.path), { recursive: true });
+        writeFileSync(file.path, file.content);
+      }
+      const result = await runBin(BIN, [], { input: JSON.stringify(stdin), env });
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toBe("");
+      expect(result.stdout).not.toContain(project.root);
+      expect(result.stdout).not.toContain(REPO_ROOT);
+      const output = expectProtocolOutput(result.stdout, stdin.hook_event_name);
+      EXPECTED[name]?.(output);
+      // State, when there is any, is Cursor's per-platform session file, not .tailtest/session.json.
+      expect(existsSync(join(project.root, ".tailtest/session.json"))).toBe(false);
+    },
+    60_000,
+  );
+
+  it.each([
+    ["garbage", "{not json"],
+    ["empty", ""],
+    ["wrong types", JSON.stringify({ conversation_id: 1, hook_event_name: "stop" })],
+    ["an array", "[]"],
+  ])(
+    "bad input (%s): exit 0, exactly {} on stdout, one line on stderr, no stack trace",
+    async (_name, stdin) => {
+      const result = await runBin(BIN, [], { input: stdin });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe("{}");
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toMatch(/^tailtest: ignored a hook call: /);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it("an internal error in follow mode: exit 0, {}, one line on stderr, no stack trace", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write(".cursor/hooks/state", "a file where the state folder should be\n");
+    const { stdin, env } = loadPayload("edit.sessionStart.json", project.root);
+    const result = await runBin(BIN, [], { input: JSON.stringify(stdin), env });
+    expect(result).toMatchObject({ exitCode: 0, stdout: "{}" });
+    expect(result.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+  });
+});

@@ -1,0 +1,176 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import {
+  commitAll,
+  FIXTURES_DIR,
+  packPackage,
+  REPO_ROOT,
+  userShellEnv,
+  withoutNpmWarnings,
+} from "@tailtest/test-utils";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadPayload, writtenFile, type CursorPayload } from "./payloads.ts";
+
+const PACKAGE_DIR = join(REPO_ROOT, "adapters/cursor");
+const HOOK_FILE = "@tailtest/cursor/dist/hook.js";
+const CLI_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
+const USER_HOOKS = `${JSON.stringify(
+  { version: 1, hooks: { beforeShellExecution: [{ command: "./guard.sh", matcher: "rm -rf" }] } },
+  null,
+  2,
+)}\n`;
+
+/** The payload file each registered event is fired with. */
+const PAYLOAD_FOR: Record<string, string> = {
+  sessionStart: "edit.sessionStart.json",
+  postToolUse: "edit.postToolUse-Write.json",
+  afterFileEdit: "edit.afterFileEdit.json",
+  stop: "edit.stop.json",
+  sessionEnd: "edit.sessionEnd.json",
+};
+
+interface HooksFile {
+  version: number;
+  hooks: Record<string, { command: string; timeout?: number; loop_limit?: number }[]>;
+}
+
+describe("the packed @tailtest/cursor in a fresh project", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "tailtest-pack-"));
+  const run = join(scratch, "run");
+  const project = join(run, "project");
+  const env = userShellEnv();
+  let tarball = "";
+
+  const inProject = (command: string, args: string[]) =>
+    execa(command, args, { cwd: project, env, extendEnv: false, reject: false, timeout: 60_000 });
+
+  beforeAll(async () => {
+    expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
+    tarball = await packPackage(PACKAGE_DIR, scratch);
+
+    cpSync(join(FIXTURES_DIR, "runners/pytest-pyproject"), project, { recursive: true });
+    mkdirSync(join(project, ".cursor"));
+    writeFileSync(join(project, ".cursor/hooks.json"), USER_HOOKS);
+    await commitAll(project);
+  }, 120_000);
+
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("ships a manifest with no dependencies, no workspace ranges, and no path of this machine", async () => {
+    const listing = await execa("tar", ["-tzf", tarball]);
+    expect(listing.stdout.split("\n").sort()).toEqual([
+      "package/README.md",
+      "package/dist/cli.js",
+      "package/dist/hook.js",
+      "package/dist/run-hook.js",
+      "package/dist/tailtest.js",
+      "package/dist/tree-sitter-bash.wasm",
+      "package/dist/tree-sitter.wasm",
+      "package/package.json",
+    ]);
+    const manifest = (await execa("tar", ["-xzOf", tarball, "package/package.json"])).stdout;
+    expect(manifest).not.toContain("workspace:");
+    const pkg = JSON.parse(manifest) as Record<string, unknown>;
+    expect(pkg["dependencies"]).toBeUndefined();
+    expect(pkg["peerDependencies"]).toBeUndefined();
+    expect(pkg["optionalDependencies"]).toBeUndefined();
+    for (const file of ["dist/hook.js", "dist/run-hook.js", "dist/cli.js", "dist/tailtest.js"]) {
+      const bundle = (await execa("tar", ["-xzOf", tarball, `package/${file}`])).stdout;
+      expect(bundle, file).not.toContain(REPO_ROOT);
+    }
+  });
+
+  it("installs alone, sets itself up, and every hook, fired by its hooks.json command, answers the way Cursor expects", async () => {
+    const install = await inProject("npm", [
+      "install",
+      "--save-dev",
+      tarball,
+      "--offline",
+      "--no-audit",
+      "--no-fund",
+    ]);
+    expect(install.exitCode, install.stderr).toBe(0);
+
+    const init = await inProject("npx", ["tailtest-cursor", "init"]);
+    expect(withoutNpmWarnings(init.stderr)).toBe("");
+    expect(init.exitCode).toBe(0);
+    expect(init.stdout).toContain(".cursor/hooks.json: added hooks");
+    expect(readFileSync(join(project, ".gitignore"), "utf8")).toContain(".cursor/hooks/state/");
+
+    const file = JSON.parse(readFileSync(join(project, ".cursor/hooks.json"), "utf8")) as HooksFile;
+    expect(file.version).toBe(1);
+    expect(Object.keys(file.hooks)).toEqual([
+      "beforeShellExecution",
+      "sessionStart",
+      "postToolUse",
+      "afterFileEdit",
+      "stop",
+      "sessionEnd",
+    ]);
+    expect(file.hooks["stop"]?.[0]?.loop_limit).toBe(3);
+
+    const outputs: Record<string, Record<string, string>> = {};
+    for (const event of Object.keys(PAYLOAD_FOR)) {
+      const commands = (file.hooks[event] ?? []).map((handler) => handler.command);
+      expect(commands).toHaveLength(1);
+      const command = commands[0] ?? "";
+      expect(command).toContain(HOOK_FILE);
+      expect(command).not.toContain(project);
+
+      const stdin: CursorPayload = loadPayload(PAYLOAD_FOR[event] ?? "", project).stdin;
+      const written = writtenFile(stdin);
+      if (written !== undefined) {
+        mkdirSync(dirname(written.path), { recursive: true });
+        writeFileSync(written.path, written.content);
+      }
+      // Cursor runs project hooks from the workspace root with CURSOR_PROJECT_DIR set; the last
+      // one runs without it, which the command's `${CURSOR_PROJECT_DIR:-.}` covers.
+      const hookEnv: Record<string, string> =
+        event === "sessionEnd" ? env : { ...env, CURSOR_PROJECT_DIR: project };
+      const result = await execa("bash", ["-c", command], {
+        cwd: project,
+        env: hookEnv,
+        extendEnv: false,
+        input: `${JSON.stringify(stdin)}\n`,
+        reject: false,
+        timeout: 120_000,
+      });
+      expect(result.exitCode, `${event}: ${result.stderr}`).toBe(0);
+      expect(result.stderr, event).toBe("");
+      expect(result.stdout, `${event} never answers with nothing`).not.toBe("");
+      outputs[event] = JSON.parse(result.stdout) as Record<string, string>;
+    }
+    // The installed hook really ran: context at the start and after the edit, and the end of
+    // the turn sends the agent back because src/billing.py has no test yet.
+    expect(outputs["sessionStart"]?.["additional_context"]).toMatch(/^tailtest: session started/);
+    expect(outputs["postToolUse"]?.["additional_context"]).toContain("src/billing.py queued");
+    expect(outputs["afterFileEdit"]).toEqual({});
+    expect(outputs["stop"]?.["followup_message"]).toContain(
+      "MISSING src/billing.py: no test at tests/test_billing.py",
+    );
+    expect(outputs["sessionEnd"]).toEqual({});
+    expect(existsSync(join(project, ".cursor/hooks/state/tailtest.json")), "state").toBe(true);
+    expect(existsSync(join(project, ".tailtest/history.json")), "history").toBe(true);
+
+    const version = await inProject("npx", ["tailtest", "--version"]);
+    expect(version).toMatchObject({ exitCode: 0, stdout: CLI_VERSION });
+
+    const uninstall = await inProject("npx", ["tailtest-cursor", "uninstall"]);
+    expect(uninstall.exitCode, uninstall.stderr).toBe(0);
+    expect(readFileSync(join(project, ".cursor/hooks.json"), "utf8")).toBe(USER_HOOKS);
+  }, 180_000);
+});

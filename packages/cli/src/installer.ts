@@ -1,0 +1,102 @@
+import { resolve } from "node:path";
+import { ModeSchema, type Mode } from "@tailtest/core";
+import type { SetupReport } from "@tailtest/core/node";
+import { Command, CommanderError, Option } from "commander";
+
+/**
+ * The `tailtest-<agent> init | uninstall` command every adapter ships. Each adapter describes
+ * its files and supplies the two actions; the command line, the report format and the exit
+ * codes are the same everywhere.
+ */
+export interface InstallerSpec {
+  /** The bin name, e.g. `tailtest-cursor`. */
+  name: string;
+  version: string;
+  /** One line under the name in --help. */
+  description: string;
+  /** What `init` does, for its --help. */
+  initDescription: string;
+  /** What --root points at, e.g. "project root, where .cursor/ and node_modules/ are". */
+  rootHelp: string;
+  /** Printed after init's report: when the hooks take effect and what the user must still do. */
+  initFooter: string | ((root: string) => string);
+  init: (options: { root: string; mode: Mode | undefined }) => Promise<SetupReport>;
+  uninstall: (options: { root: string }) => Promise<SetupReport>;
+}
+
+export interface InstallerIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+/** Exit codes: 0 done, 1 refused or failed (one line on stderr), 2 bad usage. */
+export const INSTALLER_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+function printReport(
+  spec: InstallerSpec,
+  io: InstallerIO,
+  report: SetupReport,
+  footer?: string,
+): void {
+  for (const line of report.lines) io.stdout(`${line}\n`);
+  for (const warning of report.warnings) io.stderr(`${spec.name}: warning: ${warning}\n`);
+  if (footer !== undefined) io.stdout(`${footer}\n`);
+}
+
+export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Command {
+  const rootHelp = `${spec.rootHelp} (default: the current folder)`;
+  const program = new Command()
+    .name(spec.name)
+    .description(spec.description)
+    .version(spec.version, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .showHelpAfterError()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+
+  program
+    .command("init")
+    .description(spec.initDescription)
+    .addOption(
+      new Option("--mode <mode>", "write this mode to .tailtest/config.json").choices(
+        ModeSchema.options,
+      ),
+    )
+    .option("--root <dir>", rootHelp)
+    .action(async (options: { root?: string; mode?: Mode }) => {
+      const root = resolve(io.cwd, options.root ?? ".");
+      const report = await spec.init({ root, mode: options.mode });
+      const footer = typeof spec.initFooter === "string" ? spec.initFooter : spec.initFooter(root);
+      printReport(spec, io, report, footer);
+    });
+
+  program
+    .command("uninstall")
+    .description("remove exactly the hooks init added; .tailtest/ is left alone")
+    .option("--root <dir>", rootHelp)
+    .action(async (options: { root?: string }) => {
+      const report = await spec.uninstall({ root: resolve(io.cwd, options.root ?? ".") });
+      printReport(spec, io, report);
+    });
+
+  return program;
+}
+
+/** Runs an installer and returns its exit code; the adapter's cli.ts is the only place that exits. */
+export async function runInstallerProgram(
+  spec: InstallerSpec,
+  argv: readonly string[],
+  io: InstallerIO,
+): Promise<number> {
+  try {
+    await createInstallerProgram(spec, io).parseAsync([...argv], { from: "user" });
+    return INSTALLER_EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 ? INSTALLER_EXIT.ok : INSTALLER_EXIT.usage;
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    io.stderr(`${spec.name}: ${message}\n`);
+    return INSTALLER_EXIT.failed;
+  }
+}

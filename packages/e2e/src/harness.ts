@@ -1,0 +1,363 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import {
+  HistoryFileSchema,
+  SessionStateSchema,
+  type HistoryFile,
+  type SessionState,
+} from "@tailtest/core";
+import {
+  commitAll,
+  copyFixture,
+  FIXTURES_DIR,
+  packPackage,
+  REPO_ROOT,
+  userShellEnv,
+} from "@tailtest/test-utils";
+import { execa } from "execa";
+import type { AgentCli } from "./agents.ts";
+import { startAnthropicServer } from "./anthropic-server.ts";
+import type { FakeServer } from "./http.ts";
+import { startOpenAiServer } from "./openai-server.ts";
+import type { LoggedRequest, Scenario } from "./scenario.ts";
+
+/** The fixture the scenarios run in: a pytest project (pyproject.toml, tests/ beside the code). */
+export const DEFAULT_FIXTURE = "runners/pytest-pyproject";
+/** The catalog slug Codex needs to offer its freeform apply_patch tool. */
+export const CODEX_MODEL = "gpt-5.5";
+export const CLAUDE_MODEL = "claude-sonnet-4-5";
+/** Set to keep every run's folders (their paths are printed). */
+const KEEP = process.env["TAILTEST_E2E_KEEP"] === "1";
+
+/** `pnpm pack` of an adapter (it rewrites workspace: ranges, as publishing would) into `dest`. */
+export function packAdapter(cli: AgentCli, dest: string): Promise<string> {
+  return packPackage(join(REPO_ROOT, cli.adapterDir), dest);
+}
+
+/** What one CLI run left behind: its output, the model requests, tailtest's state, the files. */
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the CLI process alone. */
+  runMs: number;
+  /** Wall time of making the project, installing the tarball and `init`. */
+  setupMs: number;
+  /** Every request the fake model server received. */
+  requests: LoggedRequest[];
+  /** Requests the script could not answer. */
+  problems: string[];
+  /** Claude Code: the `--output-format json` object. Codex: the `--json` events. */
+  output: unknown;
+  /** `.tailtest/session.json` after the run, when there is one. */
+  session: SessionState | undefined;
+  /** `.tailtest/history.json` after the run, when there is one. */
+  history: HistoryFile | undefined;
+  /** Every project file outside node_modules/ and .git/, by project-relative path. */
+  files: Record<string, string>;
+  /** The project folder (gone after the run unless TAILTEST_E2E_KEEP=1). */
+  project: string;
+}
+
+interface RunDirs {
+  root: string;
+  project: string;
+  home: string;
+  tmp: string;
+}
+
+/**
+ * One whole run: a fresh copy of the fixture committed to git, the fake model server, the packed
+ * adapter installed with npm and set up with its own `init` (all under an isolated HOME), then
+ * the real CLI with the scenario's prompt. Everything is read back, then the folders go.
+ */
+export async function runScenario(options: {
+  cli: AgentCli;
+  bin: string;
+  tarball: string;
+  scenario: Scenario;
+  fixture?: string;
+  /** Runs after `init`, before the CLI: project files a scenario needs (a tailtest config, say). */
+  beforeRun?: (project: string) => void;
+}): Promise<RunResult> {
+  const { cli, scenario } = options;
+  const setupStart = Date.now();
+  const dirs = await makeDirs(options.fixture ?? DEFAULT_FIXTURE);
+  const server =
+    cli.id === "claude-code"
+      ? await startAnthropicServer(scenario, dirs.project)
+      : await startOpenAiServer(scenario, dirs.project);
+  try {
+    const env = isolatedEnv(dirs);
+    if (cli.id === "codex") writeCodexConfig(dirs, server);
+    await setUp(cli, options.tarball, dirs.project, env);
+    options.beforeRun?.(dirs.project);
+    const setupMs = Date.now() - setupStart;
+    const runStart = Date.now();
+    const command = cliCommand(cli, scenario.prompt, server);
+    const run = await execa(options.bin, command.args, {
+      cwd: dirs.project,
+      env: { ...env, ...command.env },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+      timeout: 120_000,
+    });
+    const runMs = Date.now() - runStart;
+    return {
+      exitCode: run.exitCode ?? -1,
+      stdout: String(run.stdout),
+      stderr: String(run.stderr),
+      runMs,
+      setupMs,
+      requests: server.requests,
+      problems: server.problems,
+      output: cli.id === "claude-code" ? parseJson(String(run.stdout)) : parseJsonLines(run.stdout),
+      session: readState(dirs.project, ".tailtest/session.json", SessionStateSchema),
+      history: readState(dirs.project, ".tailtest/history.json", HistoryFileSchema),
+      files: readProjectFiles(dirs.project),
+      project: dirs.project,
+    };
+  } finally {
+    await server.close();
+    if (KEEP) process.stderr.write(`tailtest e2e: kept ${dirs.root} and ${dirs.project}\n`);
+    else {
+      rmSync(dirs.root, { recursive: true, force: true });
+      rmSync(dirs.project, { recursive: true, force: true });
+    }
+  }
+}
+
+async function makeDirs(fixture: string): Promise<RunDirs> {
+  const project = realpathSync(copyFixture(fixture).root);
+  await commitAll(project);
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "tailtest-e2e-")));
+  const home = join(root, "home");
+  const tmp = join(root, "tmp");
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  mkdirSync(tmp);
+  // Codex runs tools and hooks in a login shell, whose /etc/profile resets PATH under a fresh
+  // HOME: the user's PATH (node, python3) comes back through the home's own profile.
+  writeFileSync(
+    join(home, ".profile"),
+    `export PATH=${shellQuote(userShellEnv()["PATH"] ?? "")}\n`,
+  );
+  return { root, project, home, tmp };
+}
+
+/** `npm i -D <tarball>` and `npx <adapter bin> init`, as a user would type them. */
+async function setUp(
+  cli: AgentCli,
+  tarball: string,
+  project: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const inProject = (command: string, args: string[]) =>
+    execa(command, args, { cwd: project, env, extendEnv: false, reject: false, timeout: 120_000 });
+  const install = await inProject("npm", [
+    "i",
+    "-D",
+    tarball,
+    "--offline",
+    "--no-audit",
+    "--no-fund",
+  ]);
+  if (install.exitCode !== 0) throw new Error(`npm i -D ${tarball} failed: ${install.stderr}`);
+  const init = await inProject("npx", [cli.initBin, "init"]);
+  if (init.exitCode !== 0)
+    throw new Error(
+      `npx ${cli.initBin} init failed (exit ${String(init.exitCode)}): ${init.stderr}`,
+    );
+}
+
+/** The CLI's arguments and the variables that point it at the fake server. */
+function cliCommand(
+  cli: AgentCli,
+  prompt: string,
+  server: FakeServer,
+): { args: string[]; env: Record<string, string> } {
+  if (cli.id === "claude-code")
+    return {
+      // acceptEdits lets Write through without IS_SANDBOX, which root would need for bypass.
+      args: ["-p", prompt, "--permission-mode", "acceptEdits", "--output-format", "json"].concat([
+        "--model",
+        CLAUDE_MODEL,
+      ]),
+      env: {
+        ANTHROPIC_BASE_URL: server.origin,
+        ANTHROPIC_API_KEY: "sk-ant-e2e-fake",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+        DISABLE_AUTOUPDATER: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      },
+    };
+  return {
+    args: [
+      "exec",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
+      // Project hooks run only when trusted: this is the flag for automation.
+      "--dangerously-bypass-hook-trust",
+      "--json",
+      prompt,
+    ],
+    env: { FAKE_OPENAI_KEY: "sk-e2e-fake" },
+  };
+}
+
+function isolatedEnv(dirs: RunDirs): Record<string, string> {
+  return {
+    ...userShellEnv(),
+    HOME: dirs.home,
+    TMPDIR: dirs.tmp,
+    CLAUDE_CONFIG_DIR: join(dirs.home, ".claude"),
+    CODEX_HOME: join(dirs.home, ".codex"),
+    ...(existsSync("/bin/bash") ? { SHELL: "/bin/bash" } : {}),
+    // The fixture declares no pytest plugins; the machine's own (hypothesis, say) cost a second
+    // per run and are not what these tests are about.
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
+  };
+}
+
+/** Codex's config: the fake provider, no approvals or sandbox, and the project trusted. */
+function writeCodexConfig(dirs: RunDirs, server: FakeServer): void {
+  const toml = [
+    `model = ${JSON.stringify(CODEX_MODEL)}`,
+    'model_provider = "fake"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    "check_for_update_on_startup = false",
+    "",
+    "[model_providers.fake]",
+    'name = "fake"',
+    `base_url = ${JSON.stringify(`${server.origin}/v1`)}`,
+    'wire_api = "responses"',
+    'env_key = "FAKE_OPENAI_KEY"',
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "stream_idle_timeout_ms = 20000",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+    `[projects.${JSON.stringify(dirs.project)}]`,
+    'trust_level = "trusted"',
+    "",
+  ].join("\n");
+  writeFileSync(join(dirs.home, ".codex", "config.toml"), toml);
+}
+
+function readState<T>(
+  project: string,
+  path: string,
+  schema: { parse(value: unknown): T },
+): T | undefined {
+  const file = join(project, path);
+  if (!existsSync(file)) return undefined;
+  return schema.parse(JSON.parse(readFileSync(file, "utf8")));
+}
+
+function readProjectFiles(project: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!["node_modules", ".git", "__pycache__", ".pytest_cache"].includes(entry.name))
+          walk(abs);
+      } else if (entry.isFile()) {
+        files[relative(project, abs)] = readFileSync(abs, "utf8");
+      }
+    }
+  };
+  walk(project);
+  return files;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJsonLines(text: string): unknown[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim().startsWith("{"))
+    .map((line) => parseJson(line))
+    .filter((value) => value !== undefined);
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The model request the script answered with move `index`. */
+export function requestForMove(result: RunResult, index: number): LoggedRequest | undefined {
+  return result.requests.find(
+    (request) => request.answer?.kind === "move" && request.answer.index === index,
+  );
+}
+
+/** The model request that came right after the one answered with move `index`. */
+export function requestAfterMove(result: RunResult, index: number): LoggedRequest | undefined {
+  const models = modelRequests(result);
+  const at = models.findIndex(
+    (request) => request.answer?.kind === "move" && request.answer.index === index,
+  );
+  return at < 0 ? undefined : models[at + 1];
+}
+
+/** Why the scenarios cannot run here (python3 -m pytest missing), or undefined. */
+export async function pytestMissing(
+  fixture: string = DEFAULT_FIXTURE,
+): Promise<string | undefined> {
+  const result = await execa("python3", ["-m", "pytest", "--version"], {
+    cwd: join(FIXTURES_DIR, fixture),
+    env: userShellEnv(),
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+  if (result.exitCode === 0) return undefined;
+  const why = `${result.stderr}\n${result.stdout}`.trim().split("\n")[0] ?? "";
+  return `python3 -m pytest does not run here (exit ${String(result.exitCode)}): ${why}`;
+}
+
+/** Requests to the model's streaming endpoint (not HEAD, GET or count_tokens). */
+export function modelRequests(result: RunResult): LoggedRequest[] {
+  return result.requests.filter((request) => request.answer !== undefined);
+}
+
+/** A short account of a run, for an assertion message that explains a failure. */
+export function describeRun(result: RunResult): string {
+  const answers = modelRequests(result).map((request, at) => {
+    const answer = request.answer;
+    let what = "?";
+    if (answer?.kind === "move") what = `move ${answer.index}`;
+    else if (answer !== undefined) what = answer.kind;
+    return `#${at + 1} ${what}`;
+  });
+  return [
+    `exit ${result.exitCode} in ${result.runMs} ms; requests: ${answers.join(", ")}`,
+    result.problems.length > 0 ? `script problems: ${result.problems.join("; ")}` : "",
+    `stderr: ${result.stderr.slice(0, 2000)}`,
+    `stdout: ${result.stdout.slice(0, 2000)}`,
+  ]
+    .filter((line) => line !== "")
+    .join("\n");
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BILLING_FIXED,
+  BILLING_TEST,
+  BLOCK_REASON,
+  CLAUDE_CODE,
+  describeRun,
+  MISSING_TEST,
+  modelRequests,
+  QUEUED,
+  RED_TEST,
+  SESSION_NOTE,
+  requestAfterMove,
+  type RunResult,
+} from "../src/index.ts";
+import {
+  expectArrivesAfterMove,
+  expectNowhere,
+  expectWholeScript,
+  PackedAdapter,
+  prepareAgent,
+  run,
+} from "./support.ts";
+
+const cli = CLAUDE_CODE;
+const agent = await prepareAgent(cli);
+const adapter = new PackedAdapter(cli);
+
+/** Claude Code's `--output-format json` result. */
+interface ClaudeResult {
+  type: string;
+  is_error: boolean;
+  result: string;
+  session_id: string;
+  num_turns: number;
+}
+
+function claudeResult(result: RunResult): ClaudeResult {
+  const output = result.output as ClaudeResult | undefined;
+  expect(output?.type, describeRun(result)).toBe("result");
+  return output as ClaudeResult;
+}
+
+/** The hooks fired for this Claude Code session: SessionStart made the state, SessionEnd the history. */
+function expectSessionRecorded(result: RunResult, sessionId: string): void {
+  expect(result.session?.session_id).toBe(sessionId);
+  expect(result.session?.platform).toBe("claude-code");
+  expect(result.history?.entries.every((entry) => entry.session_id === sessionId)).toBe(true);
+}
+
+describe(`Claude Code ${cli.version}, the real CLI against a scripted model`, () => {
+  beforeAll(async () => {
+    if (agent.ok) await adapter.pack();
+  }, 300_000);
+  afterAll(() => adapter.dispose());
+
+  it("(1) queues an edit, and tailtest's note reaches the model's next request", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, QUEUED);
+    const output = claudeResult(result);
+    expect(output).toMatchObject({ is_error: false, result: "done: billing.py and its test" });
+    expectWholeScript(result, QUEUED);
+    // SessionStart's context is in the very first request.
+    expect(modelRequests(result)[0]?.body).toContain(SESSION_NOTE);
+    expectArrivesAfterMove(result, 0, [
+      "tailtest: billing.py queued (new, python)",
+      "write test to tests/test_billing.py",
+    ]);
+    // The test was written in the same turn: the stop is not blocked.
+    expectNowhere(result, BLOCK_REASON);
+    expectSessionRecorded(result, output.session_id);
+    expect(result.session?.touched_files).toEqual(["billing.py"]);
+    expect(result.session?.results["billing.py"]).toMatchObject({
+      outcome: "passed",
+      test_path: "tests/test_billing.py",
+    });
+    expect(result.history?.entries).toEqual([
+      expect.objectContaining({ file: "billing.py", status: "passed", attempts: 0 }),
+    ]);
+  }, 120_000);
+
+  it("(2) blocks the stop while the new file has no test, then lets it pass", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, MISSING_TEST);
+    const output = claudeResult(result);
+    expect(output).toMatchObject({ is_error: false, result: "done: added tests/test_billing.py" });
+    expectWholeScript(result, MISSING_TEST);
+    // The stop after move 1 was blocked with tailtest's reason, and Claude Code went on.
+    expectArrivesAfterMove(result, 1, [
+      BLOCK_REASON,
+      "MISSING billing.py: no test at tests/test_billing.py",
+      "(round 1 of 3)",
+    ]);
+    expect(requestAfterMove(result, 1)?.answer).toMatchObject({ kind: "move", index: 2 });
+    // The second stop passed: nothing after the last reply.
+    expect(modelRequests(result).at(-1)?.answer).toMatchObject({ kind: "move", index: 3 });
+    expect(result.files["tests/test_billing.py"]).toBe(BILLING_TEST);
+    expectSessionRecorded(result, output.session_id);
+    expect(result.session?.stop_blocks).toBe(0);
+    expect(result.session?.results["billing.py"]).toMatchObject({ outcome: "passed" });
+    expect(result.history?.entries).toEqual([
+      expect.objectContaining({ file: "billing.py", status: "fixed", attempts: 1 }),
+    ]);
+  }, 120_000);
+
+  it("(3) sends a red test's failure to the model, and records the scripted fix", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, RED_TEST);
+    const output = claudeResult(result);
+    expect(output).toMatchObject({ is_error: false });
+    expectWholeScript(result, RED_TEST);
+    expectArrivesAfterMove(result, 2, [
+      BLOCK_REASON,
+      "FAIL tests/test_billing.py::test_charge_adds_vat",
+      "assert 10.2 == 12.0",
+    ]);
+    // Claude Code lets the model overwrite billing.py only after reading it.
+    expect(requestAfterMove(result, 2)?.answer).toEqual({ kind: "read", path: "billing.py" });
+    expect(result.files["billing.py"]).toBe(BILLING_FIXED);
+    expect(modelRequests(result).at(-1)?.answer).toMatchObject({ kind: "move", index: 4 });
+    expectSessionRecorded(result, output.session_id);
+    expect(result.session?.results["billing.py"]).toMatchObject({ outcome: "passed" });
+    expect(result.history?.entries).toEqual([
+      expect.objectContaining({ file: "billing.py", status: "fixed", attempts: 1 }),
+    ]);
+  }, 120_000);
+});
