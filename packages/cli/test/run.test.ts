@@ -8,6 +8,13 @@ import {
   runBin,
   type RunnerFixture,
 } from "@tailtest/test-utils";
+import {
+  CURSOR_SESSION_PATH,
+  inspectEdit,
+  openProject,
+  queueEdit,
+  sessionFile,
+} from "@tailtest/core/node";
 import { describe, expect, it } from "vitest";
 
 const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
@@ -103,4 +110,23 @@ describe("tailtest run on every fixture project", () => {
     },
     240_000,
   );
+});
+
+describe("tailtest run with no paths", () => {
+  it("runs what any agent queued, Cursor's queue included", async () => {
+    const project = copyFixtureWithDeps("runners/pytest-pyproject");
+    try {
+      const opened = openProject(project.root, { sessionPath: CURSOR_SESSION_PATH });
+      await queueEdit(
+        opened,
+        inspectEdit(opened, "calc.py", { status: "existing" }),
+        sessionFile(opened),
+      );
+      const result = await runBin(BIN, ["run", "--dry-run", "--json"], { cwd: project.root });
+      const plan = JSON.parse(result.stdout) as { runs: { sources: Record<string, string> }[] };
+      expect(plan.runs.flatMap((run) => Object.keys(run.sources))).toEqual(["calc.py"]);
+    } finally {
+      project.cleanup();
+    }
+  });
 });

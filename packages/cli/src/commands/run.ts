@@ -18,6 +18,7 @@ import {
   openProject,
   readState,
   sessionFile,
+  SESSION_PATHS,
   toProjectPath,
 } from "@tailtest/core/node";
 
@@ -98,13 +99,18 @@ async function choosePlan(
     }));
     return planRun(project.view, targets, options);
   }
-  // No paths: the files the agent queued this session, or else every runner's whole suite.
-  const session = await readState({ ...sessionFile(project), schema: SessionStateSchema });
-  const pending = session.existed ? session.value.pending_files.map((entry) => entry.path) : [];
+  // No paths: the files the agents queued this session (Claude Code's and Codex's session, and
+  // Cursor's), or else every runner's whole suite.
+  const pending: string[] = [];
+  for (const sessionPath of SESSION_PATHS) {
+    const file = sessionFile({ ...project, sessionPath });
+    const session = await readState({ ...file, schema: SessionStateSchema });
+    if (session.existed) pending.push(...session.value.pending_files.map((entry) => entry.path));
+  }
   if (pending.length > 0)
     return planRun(
       project.view,
-      pending.map((path) => ({ kind: "file" as const, path })),
+      [...new Set(pending)].map((path) => ({ kind: "file" as const, path })),
       options,
     );
   return planSuites(project.view, detectProjectRunners(project.view));

@@ -1,11 +1,13 @@
 export { createFsView, readHead } from "./fs-view.ts";
 export {
+  CURSOR_SESSION_PATH,
   DEFAULT_SESSION_PATH,
   findProjectRoot,
   gitStatusOf,
   historyFile,
   inspectEdit,
   openProject,
+  SESSION_PATHS,
   queueEdit,
   sessionFile,
   STATE_DIR,
