@@ -79,13 +79,13 @@ command = "docs-mcp" # local docs
 `;
 
 describe("initProject", () => {
-  it("sets up an empty project: hooks.json, .tailtest/, .gitignore, and a warning while the package is missing", async () => {
+  it("sets up an empty project: hooks.json, .tailtest/ (ignoring itself), and a warning while the package is missing", async () => {
     const { root } = project();
     const report = await initProject({ root });
     expect(report.lines).toEqual([
       `.codex/hooks.json: added hooks: ${ALL}`,
       ".tailtest/: created (it marks the project root for the hooks)",
-      ".gitignore: added .tailtest/",
+      ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",
     ]);
     expect(report.warnings).toEqual([NOT_INSTALLED]);
     const hooks = read(root, ".codex/hooks.json") ?? "";
@@ -93,7 +93,14 @@ describe("initProject", () => {
     expect(
       hooks.startsWith('{\n  "hooks": {\n    "SessionStart": [\n      {\n        "hooks"'),
     ).toBe(true);
-    expect(tree(root)).toEqual([".codex/", ".codex/hooks.json", ".gitignore", ".tailtest/"]);
+    // Nothing outside .codex/ and .tailtest/: .tailtest/ keeps itself out of git.
+    expect(tree(root)).toEqual([
+      ".codex/",
+      ".codex/hooks.json",
+      ".tailtest/",
+      ".tailtest/.gitignore",
+    ]);
+    expect(read(root, ".tailtest/.gitignore")).toMatch(/^\*$/m);
   });
 
   it.each([
@@ -116,10 +123,11 @@ describe("initProject", () => {
     expect(report.lines).toEqual([
       ".codex/hooks.json: tailtest's hooks are already there",
       ".tailtest/config.json: mode is already tdd",
-      ".gitignore: already ignores .tailtest/",
+      ".tailtest/.gitignore: already there",
     ]);
     expect(snapshot()).toEqual(before);
-    expect(read(root, ".gitignore")).toBe("node_modules/\n.tailtest/\n");
+    // The project's own .gitignore is never touched.
+    expect(read(root, ".gitignore")).toBe("node_modules/\n");
   });
 
   it("--mode merges into an existing config and keeps its other fields", async () => {
@@ -188,13 +196,18 @@ describe("initProject", () => {
       `.codex/hooks.json: added hooks: ${ALL}`,
       `.codex/config.toml: [features] ${key} was false, so Codex ran no hooks; set it to true`,
       ".tailtest/: created (it marks the project root for the hooks)",
-      ".gitignore: added .tailtest/",
+      ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",
     ]);
     expect(read(root, ".codex/config.toml")).toBe(original.replace(off, on));
     // Uninstall takes the hooks out and leaves the switch on.
     await uninstallProject({ root });
     expect(read(root, ".codex/config.toml")).toBe(original.replace(off, on));
-    expect(tree(root)).toEqual([".codex/", ".codex/config.toml", ".gitignore", ".tailtest/"]);
+    expect(tree(root)).toEqual([
+      ".codex/",
+      ".codex/config.toml",
+      ".tailtest/",
+      ".tailtest/.gitignore",
+    ]);
   });
 
   it("leaves config.toml alone when it has no [hooks] table and hooks are on", async () => {
@@ -285,7 +298,7 @@ describe("uninstallProject", () => {
     ]);
     expect(read(root, ".codex/hooks.json")).toBe(USER_HOOKS);
     expect(read(root, ".tailtest/config.json")).toBe('{\n  "mode": "tdd"\n}\n');
-    expect(read(root, ".gitignore")).toBe(".tailtest/\n");
+    expect(read(root, ".gitignore")).toBeUndefined();
   });
 
   it("a hooks.json init created goes again, and .codex/ with it when that leaves it empty", async () => {
@@ -298,7 +311,7 @@ describe("uninstallProject", () => {
       ".codex/: removed (it was left empty)",
       ".tailtest/: left as it is (config and test history); delete it if unwanted",
     ]);
-    expect(tree(root)).toEqual([".gitignore", ".tailtest/"]);
+    expect(tree(root)).toEqual([".tailtest/", ".tailtest/.gitignore"]);
   });
 
   it("is idempotent: a second uninstall finds nothing and changes nothing", async () => {

@@ -1,13 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import {
-  detectIndent,
-  GITIGNORE_ENTRY,
-  renderJson,
-  type HookSettings,
-  type Mode,
-} from "@tailtest/core";
+import { detectIndent, renderJson, type HookSettings, type Mode } from "@tailtest/core";
 import {
   CONFIG_PATH,
   GITIGNORE_PATH,
@@ -190,7 +184,9 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
 
   const projectFiles = await planProjectFiles(root, {
     mode: options.mode,
-    gitignoreEntries: [GITIGNORE_ENTRY],
+    // Codex's installer writes nothing outside .codex/ and .tailtest/: .tailtest/ ignores itself.
+    gitignoreEntries: [],
+    ignoreInside: [STATE_DIR],
   });
 
   const report: SetupReport = { lines: [], warnings: [] };
@@ -224,7 +220,7 @@ function hookInstalledAbove(root: string): boolean {
  * Takes out exactly the handlers `init` added, wherever they are, and the matcher groups and
  * events that leaves empty. hooks.json goes when nothing else is in it (and `.codex/` when that
  * leaves it empty); an inline `[hooks]` table stays, since it was there before tailtest.
- * `[features]`, `.tailtest/` and the `.gitignore` line stay too.
+ * `[features]` and `.tailtest/` (its own .gitignore included) stay too.
  */
 export async function uninstallProject(options: { root: string }): Promise<SetupReport> {
   const { root } = options;

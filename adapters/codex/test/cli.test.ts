@@ -52,7 +52,7 @@ describe("tailtest-codex bin", () => {
           ".codex/hooks.json: added hooks: SessionStart, UserPromptSubmit, PostToolUse, Stop, SubagentStop, SessionEnd",
           ".tailtest/: created (it marks the project root for the hooks)",
           ".tailtest/config.json: mode tdd",
-          ".gitignore: added .tailtest/",
+          ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",
           "Codex skips these hooks, silently, until two things are trusted:",
           "  1. the project: accept Codex's trust prompt when it opens here (codex exec --trust for a",
           "     non-interactive run), or put this in ~/.codex/config.toml ($CODEX_HOME/config.toml):",

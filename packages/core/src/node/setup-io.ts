@@ -26,6 +26,8 @@ export async function readOptional(path: string): Promise<string | undefined> {
 }
 
 export const CONFIG_PATH = `${STATE_DIR}/config.json`;
+/** A folder's own .gitignore that ignores the whole folder, itself included. */
+const SELF_IGNORE = "# Written by tailtest: its state and history stay out of git.\n*\n";
 export const GITIGNORE_PATH = ".gitignore";
 
 /** The user-file part of an `init`, checked and ready; `apply` writes it and says what it did. */
@@ -41,7 +43,16 @@ export interface ProjectFilesPlan {
  */
 export async function planProjectFiles(
   root: string,
-  options: { mode: Mode | undefined; gitignoreEntries: readonly string[] },
+  options: {
+    mode: Mode | undefined;
+    /** Lines for the project's own .gitignore. */
+    gitignoreEntries: readonly string[];
+    /**
+     * Tool folders kept out of git by a `.gitignore` of their own (`*`), for installers that
+     * may write nothing outside their folders (Codex).
+     */
+    ignoreInside?: readonly string[];
+  },
 ): Promise<ProjectFilesPlan> {
   const configPath = join(root, CONFIG_PATH);
   const { mode } = options;
@@ -64,6 +75,11 @@ export async function planProjectFiles(
       ignoreLines.push(`${GITIGNORE_PATH}: added ${entry}`);
     }
   }
+  const inside: { path: string; exists: boolean }[] = [];
+  for (const dir of options.ignoreInside ?? []) {
+    const path = `${dir}/.gitignore`;
+    inside.push({ path, exists: (await readOptional(join(root, path))) !== undefined });
+  }
   return {
     async apply() {
       const lines: string[] = [];
@@ -73,6 +89,14 @@ export async function planProjectFiles(
           lines.push(`${CONFIG_PATH}: mode ${mode}`);
         } else {
           lines.push(`${CONFIG_PATH}: mode is already ${mode}`);
+        }
+      }
+      for (const { path, exists } of inside) {
+        if (exists) {
+          lines.push(`${path}: already there`);
+        } else {
+          await writeAtomic(join(root, path), SELF_IGNORE);
+          lines.push(`${path}: added (keeps ${path.replace(/\.gitignore$/, "")} out of git)`);
         }
       }
       if (gitignoreChanged && gitignore !== undefined) await writeAtomic(gitignorePath, gitignore);
