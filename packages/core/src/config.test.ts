@@ -104,3 +104,55 @@ describe("validateConfig", () => {
     }
   });
 });
+
+describe("the tdd section", () => {
+  it("defaults every file-class list to empty", () => {
+    expect(DEFAULT_CONFIG.tdd).toEqual({
+      file_classes: { e2e_test: [], test: [], prod: [], other: [] },
+    });
+    expect(validateConfig({ tdd: {} }).config.tdd).toEqual(DEFAULT_CONFIG.tdd);
+    expect(validateConfig({ tdd: { file_classes: { prod: ["lib/**"] } } })).toEqual({
+      ok: true,
+      config: {
+        ...DEFAULT_CONFIG,
+        tdd: { file_classes: { e2e_test: [], test: [], prod: ["lib/**"], other: [] } },
+      },
+      warnings: [],
+    });
+  });
+
+  it("accepts all four lists", () => {
+    const file_classes = {
+      e2e_test: ["smoke/"],
+      test: ["*.check.ts"],
+      prod: ["scripts/*.sh"],
+      other: ["tools/"],
+    };
+    expect(validateConfig({ tdd: { file_classes } })).toMatchObject({
+      ok: true,
+      config: { tdd: { file_classes } },
+    });
+  });
+
+  it.each([
+    [
+      { tdd: { file_classes: { test: "*.check.ts" } } },
+      'tailtest: .tailtest/config.json: "tdd.file_classes.test" is "*.check.ts"; expected an array. Using the default for "tdd" ({"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]}}).',
+    ],
+    [
+      { tdd: { file_classes: { prod: [1] } } },
+      'tailtest: .tailtest/config.json: "tdd.file_classes.prod.0" is 1; expected a string. Using the default for "tdd" ({"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]}}).',
+    ],
+    [
+      { tdd: [] },
+      'tailtest: .tailtest/config.json: "tdd" is []; expected an object. Using the default for "tdd" ({"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]}}).',
+    ],
+  ])("a bad value is one line and the rest still applies: %j", (input, line) => {
+    const result = validateConfig({ ...input, depth: "thorough" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual([line]);
+    expect(result.config.depth).toBe("thorough");
+    expect(result.config.tdd).toEqual(DEFAULT_CONFIG.tdd);
+  });
+});

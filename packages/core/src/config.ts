@@ -32,6 +32,23 @@ export const FileClassesSchema = z.object({
     .describe("patterns tdd mode never gates (docs, config, scripts)"),
 });
 
+const patternList = (what: string) =>
+  z
+    .array(z.string())
+    .default([])
+    .describe(`gitignore-style patterns for ${what}; tried before the defaults`);
+
+export const TddFileClassesSchema = z.object({
+  e2e_test: patternList("end-to-end tests (never gated)"),
+  test: patternList("test files (editable while writing tests)"),
+  prod: patternList("production code (editable only when declared for Green)"),
+  other: patternList("files tdd mode never gates"),
+});
+
+export const TddConfigSchema = z.object({
+  file_classes: TddFileClassesSchema.default({ e2e_test: [], test: [], prod: [], other: [] }),
+});
+
 export const ConfigSchema = z.object({
   depth: DepthSchema.default("standard").describe("how many scenarios each test covers"),
   mode: ModeSchema.default("follow").describe("follow, tdd (Red→Green→Refactor) or strict"),
@@ -63,6 +80,9 @@ export const ConfigSchema = z.object({
     .default(3)
     .describe("how many times in a row the end of a turn may send the agent back to work"),
   file_classes: FileClassesSchema.default({ test: [], production: [], exempt: [] }),
+  tdd: TddConfigSchema.default({
+    file_classes: { e2e_test: [], test: [], prod: [], other: [] },
+  }),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -206,3 +206,4 @@ export {
   renderVerifyBlock,
   type VerifyNoteInput,
 } from "./verify-note.ts";
+export * from "./tdd/index.ts";

@@ -36,7 +36,13 @@ export {
 } from "./lifecycle.ts";
 export { executePlan, type ExecuteOptions } from "./execute.ts";
 export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "./handle.ts";
-export { findShellWrites, literalOf, parseShell, type ShellWrites } from "./shell.ts";
+export {
+  findShellWrites,
+  listSimpleCommands,
+  literalOf,
+  parseShell,
+  type ShellWrites,
+} from "./shell.ts";
 export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
 export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";
 export {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findShellWrites } from "./shell.ts";
+import { recogniseTestCommand } from "../tdd/test-commands.ts";
+import { findShellWrites, listSimpleCommands } from "./shell.ts";
 
 describe("findShellWrites", () => {
   it.each([
@@ -77,5 +78,147 @@ describe("findShellWrites", () => {
   it("reports a command that does not parse as partial, keeping what it found", async () => {
     const writes = await findShellWrites("echo a > a.py; echo 'unterminated");
     expect(writes.partial).toBe(true);
+  });
+});
+
+describe("listSimpleCommands", () => {
+  it.each([
+    {
+      name: "cd carries over && to the next command",
+      command: "cd web && npm test",
+      expected: [
+        { argv: ["cd", "web"], cwd: undefined },
+        { argv: ["npm", "test"], cwd: "web" },
+      ],
+    },
+    {
+      name: "cd carries over ; and newlines, and joins",
+      command: "cd packages; cd api\npytest -q",
+      expected: [
+        { argv: ["cd", "packages"], cwd: undefined },
+        { argv: ["cd", "api"], cwd: "packages" },
+        { argv: ["pytest", "-q"], cwd: "packages/api" },
+      ],
+    },
+    {
+      name: "cd .. and ./ are resolved",
+      command: "cd a/b && cd ../c && cd ./d && go test ./... && cd ../../.. && ls",
+      expected: [
+        { argv: ["cd", "a/b"], cwd: undefined },
+        { argv: ["cd", "../c"], cwd: "a/b" },
+        { argv: ["cd", "./d"], cwd: "a/c" },
+        { argv: ["go", "test", "./..."], cwd: "a/c/d" },
+        { argv: ["cd", "../../.."], cwd: "a/c/d" },
+        { argv: ["ls"], cwd: "." },
+      ],
+    },
+    {
+      name: "a cd inside a subshell stays there",
+      command: "(cd web && npm test) && cargo test",
+      expected: [
+        { argv: ["cd", "web"], cwd: undefined },
+        { argv: ["npm", "test"], cwd: "web" },
+        { argv: ["cargo", "test"], cwd: undefined },
+      ],
+    },
+    {
+      name: "each pipeline stage is a subshell",
+      command: "cd a | cat; pytest 2>&1 | tail -5",
+      expected: [
+        { argv: ["cd", "a"], cwd: undefined },
+        { argv: ["cat"], cwd: undefined },
+        { argv: ["pytest"], cwd: undefined },
+        { argv: ["tail", "-5"], cwd: undefined },
+      ],
+    },
+    {
+      name: "a command substitution runs first, in a subshell",
+      command: "echo $(cd y && npm test) && vitest run",
+      expected: [
+        { argv: ["cd", "y"], cwd: undefined },
+        { argv: ["npm", "test"], cwd: "y" },
+        { argv: ["echo", "$(cd y && npm test)"], cwd: undefined },
+        { argv: ["vitest", "run"], cwd: undefined },
+      ],
+    },
+    {
+      name: "quotes are removed; non-literal words keep their raw text; assignments are not argv",
+      command: `CI=1 npx vitest run "src/a b.test.ts" 'x' $FILE "$DIR/y" > out.log`,
+      expected: [
+        {
+          argv: ["npx", "vitest", "run", "src/a b.test.ts", "x", "$FILE", '"$DIR/y"'],
+          cwd: undefined,
+        },
+      ],
+    },
+    {
+      name: "a cd to a non-literal target gives its raw text; a bare cd gives ~",
+      command: 'cd "$ROOT" && jest; cd; ls; cd /tmp/x && ls',
+      expected: [
+        { argv: ["cd", '"$ROOT"'], cwd: undefined },
+        { argv: ["jest"], cwd: '"$ROOT"' },
+        { argv: ["cd"], cwd: '"$ROOT"' },
+        { argv: ["ls"], cwd: "~" },
+        { argv: ["cd", "/tmp/x"], cwd: "~" },
+        { argv: ["ls"], cwd: "/tmp/x" },
+      ],
+    },
+    {
+      name: "cd options are skipped",
+      command: "cd -P web && make test",
+      expected: [
+        { argv: ["cd", "-P", "web"], cwd: undefined },
+        { argv: ["make", "test"], cwd: "web" },
+      ],
+    },
+    {
+      name: "bash -lc is listed, then what it runs",
+      command: "cd api && bash -lc 'cd src && pytest'",
+      expected: [
+        { argv: ["cd", "api"], cwd: undefined },
+        { argv: ["bash", "-lc", "cd src && pytest"], cwd: "api" },
+        { argv: ["cd", "src"], cwd: "api" },
+        { argv: ["pytest"], cwd: "api/src" },
+      ],
+    },
+    {
+      name: "function bodies are not run; if/for bodies are",
+      command: "t() { cd z && npm test; }; if true; then cd q; fi; for x in 1; do go test; done",
+      expected: [
+        { argv: ["true"], cwd: undefined },
+        { argv: ["cd", "q"], cwd: undefined },
+        { argv: ["go", "test"], cwd: "q" },
+      ],
+    },
+  ])("$name", async ({ command, expected }) => {
+    expect(await listSimpleCommands(command)).toEqual(expected);
+  });
+
+  it("lists nothing for an empty line or a comment", async () => {
+    expect(await listSimpleCommands("")).toEqual([]);
+    expect(await listSimpleCommands("# npm test")).toEqual([]);
+  });
+
+  it.each([
+    ["cd web && npm test", "web", true, "jest"],
+    ["npm run lint && cd web && npm test -- src/a.test.ts", "web", true, "jest"],
+    ["cd web; npm run lint", "web", false, undefined],
+    ["echo pytest && grep test src/a.py", undefined, false, undefined],
+    ["cat test_x.py | head", undefined, false, undefined],
+    ["(cd api && uv run pytest -q) 2>&1 | tail -20", undefined, true, "pytest"],
+  ] as const)("with recogniseTestCommand: %j", async (command, folder, isTest, runnerId) => {
+    const commands = await listSimpleCommands(command);
+    const scripts: Record<string, Record<string, string>> = {
+      web: { test: "jest", lint: "eslint ." },
+    };
+    // The caller picks the package.json of the folder the last command runs in.
+    const cwd = commands.at(-1)?.cwd;
+    expect(cwd).toBe(folder);
+    const result = recogniseTestCommand(
+      commands.map((c) => c.argv),
+      { packageScripts: cwd === undefined ? undefined : scripts[cwd], runners: [] },
+    );
+    expect(result.isTest).toBe(isTest);
+    expect(result.runner).toBe(runnerId);
   });
 });

@@ -210,3 +210,122 @@ function basename(path: string): string {
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
+
+/** One simple command of a command line and the folder it runs in. */
+export interface SimpleCommand {
+  /** Words with quotes removed; a word that is not a plain literal (`$X`, `$(…)`) is its raw text. */
+  argv: string[];
+  /**
+   * The folder the `cd`s before it lead to, joined (`cd web && cd src` → "web/src"; back at the
+   * start → "."); undefined when no `cd` applies. A `cd` to a non-literal target gives its raw
+   * text (`$DIR`), a bare `cd` gives "~".
+   */
+  cwd: string | undefined;
+}
+
+interface ShellScope {
+  cwd: string | undefined;
+}
+
+const MAX_SHELL_NESTING = 3;
+const SHELLS = new Set(["sh", "bash", "zsh", "dash"]);
+/** Children that run in a subshell: a `cd` inside them does not change the caller's folder. */
+const SUBSHELL_TYPES = new Set([
+  "subshell",
+  "command_substitution",
+  "process_substitution",
+  "pipeline",
+]);
+
+/**
+ * Every simple command of a bash command line in the order they run (a command substitution
+ * before the command that uses it), with the folder each runs in: `cd <dir>` carries over
+ * `&&`, `||`, `;` and newlines, but not out of a subshell, a pipeline stage or a substitution.
+ * `bash -c '<literal>'` (also `sh`, `-lc`) is listed, then the commands inside it. Function
+ * bodies are not listed: defining a function runs nothing.
+ */
+export async function listSimpleCommands(command: string): Promise<SimpleCommand[]> {
+  const found: SimpleCommand[] = [];
+  await walkCommands(await parseShell(command), { cwd: undefined }, found, 0);
+  return found;
+}
+
+async function walkCommands(
+  node: SyntaxNode,
+  scope: ShellScope,
+  found: SimpleCommand[],
+  nesting: number,
+): Promise<void> {
+  if (node.type === "function_definition" || node.type === "heredoc_body") return;
+  if (node.type === "command") {
+    await walkCommand(node, scope, found, nesting);
+    return;
+  }
+  const pipeline = node.type === "pipeline";
+  const inner = SUBSHELL_TYPES.has(node.type) && !pipeline ? { ...scope } : scope;
+  for (const child of node.namedChildren) {
+    if (child === null) continue;
+    // Each stage of a pipeline runs in its own subshell.
+    await walkCommands(child, pipeline ? { ...scope } : inner, found, nesting);
+  }
+}
+
+async function walkCommand(
+  node: SyntaxNode,
+  scope: ShellScope,
+  found: SimpleCommand[],
+  nesting: number,
+): Promise<void> {
+  // Substitutions in the words run first, each in a subshell.
+  for (const child of node.namedChildren) {
+    if (child === null || child.type === "command_name") continue;
+    await walkCommands(child, { ...scope }, found, nesting);
+  }
+  const nameNode = node.childForFieldName("name");
+  if (nameNode === null) return;
+  const args = node.childrenForFieldName("argument").filter((arg) => arg !== null);
+  const name = literalOf(nameNode.firstNamedChild) ?? nameNode.text;
+  const argv = [name, ...args.map((arg) => literalOf(arg) ?? arg.text)];
+  found.push({ argv, cwd: scope.cwd });
+  if (name === "cd") {
+    scope.cwd = changeDir(scope.cwd, args);
+    return;
+  }
+  const script = shellScript(name, argv);
+  if (script !== undefined && nesting < MAX_SHELL_NESTING) {
+    await walkCommands(await parseShell(script), { ...scope }, found, nesting + 1);
+  }
+}
+
+/** The `-c` string of `bash -c '…'`, `sh -lc "…"`, when it is a literal. */
+function shellScript(name: string, argv: readonly string[]): string | undefined {
+  if (!SHELLS.has(name.split("/").pop() ?? name)) return undefined;
+  const flag = argv.findIndex((word, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(word));
+  const script = flag === -1 ? undefined : argv[flag + 1];
+  return script === undefined || /^\$|^`/.test(script) ? undefined : script;
+}
+
+function changeDir(cwd: string | undefined, args: readonly SyntaxNode[]): string {
+  const target = args.find((arg) => {
+    const value = literalOf(arg);
+    return value === undefined || !/^-[LPe@]+$/.test(value);
+  });
+  if (target === undefined) return "~";
+  const literal = literalOf(target);
+  if (literal === undefined) return target.text;
+  if (literal.startsWith("/") || literal.startsWith("~") || literal === "-") return literal;
+  return joinShellPath(cwd ?? "", literal);
+}
+
+function joinShellPath(base: string, target: string): string {
+  const absolute = base.startsWith("/");
+  const parts: string[] = [];
+  for (const part of `${base}/${target}`.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === ".." && parts.length > 0 && parts[parts.length - 1] !== "..") parts.pop();
+    else parts.push(part);
+  }
+  const joined = parts.join("/");
+  if (absolute) return `/${joined}`;
+  return joined === "" ? "." : joined;
+}

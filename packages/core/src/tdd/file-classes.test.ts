@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG, validateConfig } from "../config.ts";
+import {
+  classifyTddFile,
+  explainTddFile,
+  normaliseTddPath,
+  tddPatternsFromConfig,
+  type TddFileClass,
+} from "./file-classes.ts";
+
+const table: [string, TddFileClass][] = [
+  // JavaScript / TypeScript
+  ["src/foo.spec.ts", "test"],
+  ["src/components/Button.test.tsx", "test"],
+  ["src/util.test.js", "test"],
+  ["src/__tests__/util.ts", "test"],
+  ["test/helpers.mjs", "test"],
+  ["src/foo.ts", "prod"],
+  ["lib/x.ts", "prod"],
+  ["index.js", "prod"],
+  ["src/App.vue", "prod"],
+  ["src/types.d.ts", "other"],
+  ["vitest.config.ts", "other"],
+  ["package.json", "other"],
+  ["node_modules/lib/index.test.js", "other"],
+  ["dist/index.js", "other"],
+  // Python (§1.8: the original's unanchored `test_.*\.py$` made these two tests)
+  ["src/latest_news.py", "prod"],
+  ["app/contest_x.py", "prod"],
+  ["tests/test_billing.py", "test"],
+  ["src/test_billing.py", "test"],
+  ["src/billing_test.py", "test"],
+  ["conftest.py", "test"],
+  ["src/pkg/conftest.py", "test"],
+  ["main.py", "prod"],
+  ["scripts/migrate.py", "prod"],
+  ["setup.py", "other"],
+  ["docs/conf.py", "other"],
+  ["pyproject.toml", "other"],
+  // Go
+  ["pkg/billing/charge_test.go", "test"],
+  ["pkg/billing/charge.go", "prod"],
+  ["pkg/billing/testdata/input.go", "test"],
+  ["api/service.pb.go", "other"],
+  // Rust
+  ["tests/integration.rs", "test"],
+  ["src/lib.rs", "prod"],
+  ["build.rs", "other"],
+  // Java / Kotlin
+  ["src/test/java/com/acme/BillingTest.java", "test"],
+  ["src/test/java/com/acme/Fixtures.java", "test"],
+  ["src/main/java/com/acme/Billing.java", "prod"],
+  ["src/test/kotlin/BillingTest.kt", "test"],
+  ["src/main/kotlin/Billing.kt", "prod"],
+  // Ruby
+  ["spec/models/user_spec.rb", "test"],
+  ["spec/spec_helper.rb", "test"],
+  ["test/models/user_test.rb", "test"],
+  ["app/models/user.rb", "prod"],
+  ["lib/tasks/billing.rb", "prod"],
+  ["Gemfile", "other"],
+  // PHP
+  ["tests/Unit/BillingTest.php", "test"],
+  ["tests/Feature/Http/LoginTest.php", "test"],
+  ["src/Billing.php", "prod"],
+  ["app/Models/User.php", "prod"],
+  // end-to-end
+  ["e2e/login.spec.ts", "e2e_test"],
+  ["tests/e2e/test_checkout.py", "e2e_test"],
+  ["tests/e2e/conftest.py", "e2e_test"],
+  ["packages/web/e2e/home.spec.ts", "e2e_test"],
+  ["cypress/e2e/login.cy.ts", "e2e_test"],
+  ["src/components/Button.cy.tsx", "e2e_test"],
+  ["playwright/checkout.spec.ts", "e2e_test"],
+  ["test/app.e2e-spec.ts", "e2e_test"],
+  ["src/checkout.e2e.ts", "e2e_test"],
+  ["playwright.config.ts", "other"],
+  ["cypress.config.ts", "other"],
+  // other
+  ["scripts/x.sh", "other"],
+  ["README.md", "other"],
+  ["docs/guide/intro.md", "other"],
+  ["assets/logo.png", "other"],
+  [".github/workflows/ci.yml", "other"],
+  ["Dockerfile", "other"],
+  ["pnpm-lock.yaml", "other"],
+  [".tailtest/config.json", "other"],
+];
+
+describe("classifyTddFile", () => {
+  it.each(table)("%s → %s", (path, expected) => {
+    expect(classifyTddFile(path)).toBe(expected);
+  });
+
+  it.each([
+    ["./src/foo.spec.ts", "test"],
+    ["src\\foo.spec.ts", "test"],
+    ["src//lib/../foo.ts", "prod"],
+    ["../elsewhere/src/foo.ts", "other"],
+    ["/abs/src/foo.ts", "other"],
+    ["C:\\repo\\src\\foo.ts", "other"],
+    ["", "other"],
+  ] as const)("normalises %j → %s", (path, expected) => {
+    expect(classifyTddFile(path)).toBe(expected);
+  });
+
+  it("says why", () => {
+    expect(explainTddFile("src/latest_news.py")).toEqual({
+      fileClass: "prod",
+      reason: "python source",
+    });
+    expect(explainTddFile("tests/e2e/test_x.py")).toEqual({
+      fileClass: "e2e_test",
+      reason: "an end-to-end test (e2e/)",
+    });
+    expect(explainTddFile("../x.py").reason).toBe("outside the project");
+  });
+});
+
+describe("configured patterns", () => {
+  it("scripts/x.sh is other unless configured", () => {
+    expect(classifyTddFile("scripts/x.sh")).toBe("other");
+    expect(classifyTddFile("scripts/x.sh", { prod: ["scripts/*.sh"] })).toBe("prod");
+  });
+
+  it("are tried before the defaults, in the order e2e_test, test, prod, other", () => {
+    expect(classifyTddFile("src/foo.ts", { other: ["src/foo.ts"] })).toBe("other");
+    expect(classifyTddFile("src/foo.spec.ts", { prod: ["*.spec.ts"] })).toBe("prod");
+    expect(classifyTddFile("checks/a.check.ts", { test: ["*.check.ts"] })).toBe("test");
+    expect(classifyTddFile("src/a.ts", { test: ["src/"], prod: ["src/"] })).toBe("test");
+    expect(classifyTddFile("src/a.ts", { e2e_test: ["src/a.ts"], test: ["src/"] })).toBe(
+      "e2e_test",
+    );
+    expect(classifyTddFile("src/a.ts", { prod: ["src/"], other: ["src/"] })).toBe("prod");
+  });
+
+  it("use gitignore syntax: anchoring, folders, negation", () => {
+    // As in git, a file inside an excluded folder cannot be re-included: `/generated/*`, not `/generated/`.
+    const patterns = { other: ["/generated/*", "!/generated/keep.ts"] };
+    expect(classifyTddFile("generated/a.ts", patterns)).toBe("other");
+    expect(classifyTddFile("generated/keep.ts", patterns)).toBe("prod");
+    expect(classifyTddFile("src/generated/a.ts", patterns)).toBe("prod");
+  });
+
+  it("name the pattern that matched", () => {
+    expect(explainTddFile("lib/a.rb", { prod: ["", "lib/**"] })).toEqual({
+      fileClass: "prod",
+      reason: "config tdd.file_classes.prod (lib/**)",
+    });
+  });
+});
+
+describe("tddPatternsFromConfig", () => {
+  it("is empty for the default config", () => {
+    expect(tddPatternsFromConfig(DEFAULT_CONFIG)).toEqual({
+      e2e_test: [],
+      test: [],
+      prod: [],
+      other: [],
+    });
+  });
+
+  it("puts tdd.file_classes first and adds the top-level file_classes lists", () => {
+    const { config } = validateConfig({
+      file_classes: { test: ["*.check.ts"], production: ["bin/*.js"], exempt: ["tools/"] },
+      tdd: { file_classes: { e2e_test: ["smoke/"], test: ["t/"], prod: ["p/"], other: ["o/"] } },
+    });
+    const patterns = tddPatternsFromConfig(config);
+    expect(patterns).toEqual({
+      e2e_test: ["smoke/"],
+      test: ["t/", "*.check.ts"],
+      prod: ["p/", "bin/*.js"],
+      other: ["o/", "tools/"],
+    });
+    expect(classifyTddFile("bin/cli.js")).toBe("other");
+    expect(classifyTddFile("bin/cli.js", patterns)).toBe("prod");
+    expect(classifyTddFile("tools/gen.ts", patterns)).toBe("other");
+    expect(classifyTddFile("smoke/home.ts", patterns)).toBe("e2e_test");
+  });
+});
+
+describe("normaliseTddPath", () => {
+  it.each([
+    ["./src/a.ts", "src/a.ts"],
+    ["././src//a.ts", "src/a.ts"],
+    ["src\\a.ts", "src/a.ts"],
+    ["src/./b/../a.ts", "src/a.ts"],
+    ["src/", "src"],
+    ["Src/A.ts", "Src/A.ts"],
+    ["..", undefined],
+    ["a/../../b", undefined],
+    ["/etc/passwd", undefined],
+    [".", undefined],
+  ])("%j → %j", (input, expected) => {
+    expect(normaliseTddPath(input)).toBe(expected);
+  });
+});

@@ -1,0 +1,129 @@
+import ignore, { type Ignore } from "ignore";
+import type { Config } from "../config.ts";
+import { classifyFile } from "../filter.ts";
+
+/**
+ * What tdd mode makes of an edited file. `test` and `prod` are gated by the TDD state;
+ * `e2e_test` and `other` never are.
+ */
+export type TddFileClass = "e2e_test" | "test" | "prod" | "other";
+
+export const TDD_FILE_CLASSES: readonly TddFileClass[] = ["e2e_test", "test", "prod", "other"];
+
+/** Patterns (gitignore syntax, relative to the project root) tried before the defaults. */
+export type TddFilePatterns = Partial<Record<TddFileClass, readonly string[]>>;
+
+export interface TddFileVerdict {
+  fileClass: TddFileClass;
+  /** Why, for the agent: "a typescript test file (by name)", "config tdd.file_classes.prod (lib/**)". */
+  reason: string;
+}
+
+/**
+ * End-to-end tests: folders named `e2e`, `cypress` or `playwright` at any depth (so `tests/e2e/`
+ * too), and the usual e2e file names. Their config files (`playwright.config.ts`) are not in here.
+ */
+export const DEFAULT_E2E_PATTERNS: readonly string[] = [
+  "e2e/",
+  "cypress/",
+  "playwright/",
+  "*.e2e.*",
+  "*.e2e-spec.*",
+  "*.cy.*",
+];
+
+const defaultE2e = ignore().add([...DEFAULT_E2E_PATTERNS]);
+
+/**
+ * Normalises a project-relative path: `\` → `/`, no `./`, no `//`, `a/./b` and `a/x/../b`
+ * resolved, no trailing `/`. Undefined when the path is empty or leaves the project (absolute,
+ * a drive letter, or `..` above the root). Case is kept: paths compare case-sensitively.
+ */
+export function normaliseTddPath(path: string): string | undefined {
+  const slashed = path.replace(/\\/g, "/");
+  if (slashed.startsWith("/") || /^[a-zA-Z]:\//.test(slashed)) return undefined;
+  const parts: string[] = [];
+  for (const part of slashed.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+      continue;
+    }
+    parts.push(part);
+  }
+  return parts.length === 0 ? undefined : parts.join("/");
+}
+
+/** The class of a project-relative path. See `explainTddFile` for the rules. */
+export function classifyTddFile(relPath: string, patterns: TddFilePatterns = {}): TddFileClass {
+  return explainTddFile(relPath, patterns).fileClass;
+}
+
+/**
+ * The class of a project-relative path and why. First match wins: the configured patterns in the
+ * order e2e_test, test, prod, other; then the defaults in the same order:
+ * - e2e_test: `DEFAULT_E2E_PATTERNS`;
+ * - test: what `filter.ts` calls a test file (anchored per-language names such as `*.spec.ts`,
+ *   `test_*.py`, `*_test.go`, `*Test.php`, and test folders such as `tests/`, `spec/`,
+ *   `src/test/`, `__tests__/`);
+ * - prod: source in a language tailtest knows that is not a test, config, generated code, a
+ *   dependency or build output;
+ * - other: everything else (docs, config, assets, lock files, unknown languages, tool state,
+ *   paths outside the project).
+ */
+export function explainTddFile(relPath: string, patterns: TddFilePatterns = {}): TddFileVerdict {
+  const path = normaliseTddPath(relPath);
+  if (path === undefined) return { fileClass: "other", reason: "outside the project" };
+  for (const fileClass of TDD_FILE_CLASSES) {
+    const rule = matchingRule(compile(patterns[fileClass]), path);
+    if (rule !== undefined) {
+      return { fileClass, reason: `config tdd.file_classes.${fileClass} (${rule})` };
+    }
+  }
+  const e2e = matchingRule(defaultE2e, path);
+  if (e2e !== undefined) return { fileClass: "e2e_test", reason: `an end-to-end test (${e2e})` };
+  const verdict = classifyFile(path);
+  if (verdict.kind === "test") return { fileClass: "test", reason: verdict.reason };
+  if (verdict.kind === "source") return { fileClass: "prod", reason: verdict.reason };
+  return { fileClass: "other", reason: verdict.reason };
+}
+
+/**
+ * The tdd patterns a config asks for: `tdd.file_classes`, then the older top-level
+ * `file_classes` lists that meant the same (`test`, `production` → prod, `exempt` → other).
+ */
+export function tddPatternsFromConfig(
+  config: Pick<Config, "tdd" | "file_classes">,
+): Required<TddFilePatterns> {
+  const tdd = config.tdd.file_classes;
+  const legacy = config.file_classes;
+  return {
+    e2e_test: [...tdd.e2e_test],
+    test: [...tdd.test, ...legacy.test],
+    prod: [...tdd.prod, ...legacy.production],
+    other: [...tdd.other, ...legacy.exempt],
+  };
+}
+
+const compiled = new Map<string, Ignore>();
+
+function compile(list: readonly string[] | undefined): Ignore | undefined {
+  const patterns = (list ?? []).filter((pattern) => pattern.trim() !== "");
+  if (patterns.length === 0) return undefined;
+  const key = JSON.stringify(patterns);
+  let matcher = compiled.get(key);
+  if (matcher === undefined) {
+    matcher = ignore().add(patterns);
+    if (compiled.size > 64) compiled.clear();
+    compiled.set(key, matcher);
+  }
+  return matcher;
+}
+
+function matchingRule(matcher: Ignore | undefined, path: string): string | undefined {
+  if (matcher === undefined) return undefined;
+  const result = matcher.test(path);
+  if (!result.ignored) return undefined;
+  return result.rule?.pattern ?? "pattern";
+}
