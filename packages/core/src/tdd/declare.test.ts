@@ -179,8 +179,8 @@ describe("declareGreen", () => {
     ],
     [
       "an absolute --file",
-      { change: "add a()", files: ["/work/app/a.py"] },
-      '--file /work/app/a.py is not inside the project: give every file relative to the project root. Run: tailtest green --change "add a()" --file <path/to/file>',
+      { change: "add a()", files: ["/srv/app/a.py"] },
+      '--file /srv/app/a.py is not inside the project: give every file relative to the project root. Run: tailtest green --change "add a()" --file <path/to/file>',
     ],
     [
       "--skip-red without --reason",
