@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { explainFiles } from "./commands/explain.ts";
 import { runTests } from "./commands/run.ts";
+import { logGreen, logRed, tddStatus, type TddIO } from "./commands/tdd.ts";
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -9,6 +10,8 @@ export interface CliIO {
   cwd: string;
   /** stderr is a terminal: progress lines may redraw themselves. */
   interactive?: boolean;
+  /** The environment (`TAILTEST_TDD_KEY`); `process.env` when not given. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Exit codes: 0 success, 1 the command failed, 2 bad usage. */
@@ -71,7 +74,80 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
       },
     );
 
+  addTddCommands(program, io, outcome);
   return program;
+}
+
+const SKIP_RED_REASONS = "refactoring|lint-only|adding-coverage";
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `tailtest red`, `tailtest green`, `tailtest tdd status`: refusals exit 1 with one line. */
+function addTddCommands(program: Command, io: CliIO, outcome: CliOutcome): void {
+  const tddIO: TddIO = {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    cwd: io.cwd,
+    env: io.env ?? process.env,
+  };
+  const logHelp =
+    "\nThe log is found for you: --agent <id> picks a subagent's, else TAILTEST_TDD_KEY, else the\nsession in .tailtest/session.json, else the newest .tailtest/tdd/*.log.\nExit codes: 0 recorded, 1 refused (the reason and the command to run are on stderr), 2 bad usage.";
+
+  program
+    .command("red")
+    .description("declare a Red: the test you are about to make fail, and why it fails")
+    .requiredOption("--test <test>", "the test file (or test id) that will fail")
+    .requiredOption("--expects <text>", "which test fails, and why")
+    .option("--root <dir>", "project root (default: found from the current folder)")
+    .option("--agent <id>", "the subagent whose log this is (default: the main agent's)")
+    .addHelpText("after", logHelp)
+    .action(async (options: { test: string; expects: string; root?: string; agent?: string }) => {
+      outcome.exitCode = await logRed(options, tddIO);
+    });
+
+  program
+    .command("green")
+    .description("declare a Green: the change that makes the failing test pass, and its files")
+    .requiredOption("--change <text>", "what you will change")
+    .option(
+      "--file <path>",
+      "a file (or glob) this change edits; repeat for each",
+      collect,
+      [] as string[],
+    )
+    .option("--skip-red", "no failing test first (needs --reason)", false)
+    .option("--reason <reason>", `why Red is skipped: ${SKIP_RED_REASONS}`)
+    .option("--root <dir>", "project root (default: found from the current folder)")
+    .option("--agent <id>", "the subagent whose log this is (default: the main agent's)")
+    .addHelpText("after", logHelp)
+    .action(
+      async (options: {
+        change: string;
+        file: string[];
+        skipRed: boolean;
+        reason?: string;
+        root?: string;
+        agent?: string;
+      }) => {
+        outcome.exitCode = await logGreen(options, tddIO);
+      },
+    );
+
+  program
+    .command("tdd")
+    .description("tdd mode")
+    .command("status")
+    .description(
+      "show the TDD log's state, active declaration, allowlist, last test run and overrides",
+    )
+    .option("--root <dir>", "project root (default: found from the current folder)")
+    .option("--agent <id>", "the subagent whose log to show (default: the main agent's)")
+    .option("--json", "print JSON", false)
+    .action(async (options: { json: boolean; root?: string; agent?: string }) => {
+      outcome.exitCode = await tddStatus(options, tddIO);
+    });
 }
 
 /** Runs the CLI and returns its exit code; the bin is the only place that exits. */

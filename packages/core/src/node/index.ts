@@ -55,3 +55,25 @@ export {
   type SetupReport,
 } from "./setup-io.ts";
 export { runHookProcess, type HookOutput } from "./hook-process.ts";
+export {
+  activeTddKey,
+  agentKey,
+  appendTddEntries,
+  declareTddEntry,
+  DEFAULT_TDD_KEY,
+  eventLineFor,
+  EVENTS_PATH,
+  readEventText,
+  readSessionId,
+  readTddEntries,
+  sanitiseKeyPart,
+  TDD_DIR,
+  TDD_KEY_ENV,
+  tddLogPath,
+  type ActiveTddKey,
+  type AgentIdentity,
+  type Declaration,
+  type EventProblem,
+  type TddKeySource,
+  type TddRead,
+} from "./tdd-store.ts";

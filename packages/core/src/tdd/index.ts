@@ -1,5 +1,6 @@
-// tdd mode's pure core (issue 7, in progress): the log, the state reducer, declarations, file
-// classes, the edit gate and test-command recognition. Adapters and the CLI do not use it yet.
+// tdd mode's pure core: the log, the state reducer, declarations, file
+// classes, the edit gate and test-command recognition. The CLI declares through it (tailtest
+// red/green); the hooks do not gate with it yet.
 export * from "./declare.ts";
 export * from "./file-classes.ts";
 export * from "./gate.ts";

@@ -1,0 +1,305 @@
+import { createHash } from "node:crypto";
+import { mkdir, open, readdir, readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import lockfile from "proper-lockfile";
+import { SessionStateSchema } from "../session.ts";
+import type { Declared } from "../tdd/declare.ts";
+import {
+  parseEventLine,
+  renderLogEntry,
+  toEventLine,
+  TddEntrySchema,
+  type TddEntry,
+} from "../tdd/log.ts";
+import { DEFAULT_SESSION_PATH, STATE_DIR } from "./project.ts";
+import { readState } from "./store.ts";
+
+/**
+ * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
+ * log a `tailtest red|green` belongs to. See ADR 0007.
+ *
+ * Every agent (the main one, and each subagent) has its own key. Its entries are kept twice: the
+ * seed's human log `.tailtest/tdd/<key>.log`, and one JSON line each in the shared, append-only
+ * `.tailtest/events.jsonl`, where every line carries `agent_key`. The state is derived from
+ * events.jsonl (the text cannot carry everything: see log.ts).
+ */
+
+/** Project-relative folder of the per-agent human logs. */
+export const TDD_DIR = `${STATE_DIR}/tdd`;
+/** Project-relative path of the append-only event file every agent shares. */
+export const EVENTS_PATH = `${STATE_DIR}/events.jsonl`;
+/** The key used when nothing names the agent: no env, no session, no log yet. */
+export const DEFAULT_TDD_KEY = "default";
+/** An environment variable that names the log outright (set by whoever starts the agent). */
+export const TDD_KEY_ENV = "TAILTEST_TDD_KEY";
+
+const KEY_PART_MAX = 100;
+const VALID_KEY = /^[A-Za-z0-9._-]+$/;
+
+const LOCK_OPTIONS = {
+  realpath: false,
+  stale: 10_000,
+  update: 2_000,
+  retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
+} as const;
+
+/** One part of a key in the characters a file name can always hold: [A-Za-z0-9._-]. */
+export function sanitiseKeyPart(raw: string): string {
+  const clean = raw
+    .trim()
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .slice(0, KEY_PART_MAX);
+  // A part made only of dots would name the folder itself or its parent.
+  return /^\.*$/.test(clean) ? clean.replace(/\./g, "_") : clean;
+}
+
+export interface AgentIdentity {
+  sessionId?: string | undefined;
+  /** Set for a subagent; the main agent has none. */
+  agentId?: string | undefined;
+  /** Used only when no session id is known (the seed keyed its log by it). */
+  transcriptPath?: string | undefined;
+}
+
+/**
+ * The key of one agent's log: `<session>` for the main agent, `<session>.<agent>` for a subagent.
+ * Without a session id, the first 8 hex digits of sha256(transcript path) stand in for it (the
+ * seed's md5 of the same path, with a better hash); without either, `default`.
+ */
+export function agentKey(identity: AgentIdentity): string {
+  const session = sanitiseKeyPart(identity.sessionId ?? "");
+  const transcript = identity.transcriptPath ?? "";
+  let base = DEFAULT_TDD_KEY;
+  if (session !== "") base = session;
+  else if (transcript !== "") {
+    base = createHash("sha256").update(transcript).digest("hex").slice(0, 8);
+  }
+  const agent = sanitiseKeyPart(identity.agentId ?? "");
+  return agent === "" ? base : `${base}.${agent}`;
+}
+
+function checkKey(key: string): string {
+  if (!VALID_KEY.test(key) || /^\.*$/.test(key)) {
+    throw new Error(`invalid TDD log key ${JSON.stringify(key)}: use [A-Za-z0-9._-]`);
+  }
+  return key;
+}
+
+/** Project-relative path of an agent's human log. */
+export function tddLogPath(key: string): string {
+  return `${TDD_DIR}/${checkKey(key)}.log`;
+}
+
+/** An events.jsonl line that could not be read (1-based line number). */
+export interface EventProblem {
+  line: number;
+  message: string;
+}
+
+export interface TddRead {
+  entries: TddEntry[];
+  /** Lines skipped because they cannot be read; they may belong to any agent. */
+  problems: EventProblem[];
+  /** The file ended in a partial line (a writer died mid-append); it was skipped. */
+  torn: boolean;
+}
+
+interface LineFields {
+  agent_key?: unknown;
+  type?: unknown;
+}
+
+/** The entries of one agent, from events.jsonl, oldest first. A missing file has none. */
+export async function readTddEntries(root: string, key: string): Promise<TddRead> {
+  checkKey(key);
+  let text: string;
+  try {
+    text = await readFile(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      return { entries: [], problems: [], torn: false };
+    }
+    throw error;
+  }
+  return readEventText(text, key);
+}
+
+/** The part of `readTddEntries` that reads text: exported for the store's own tests. */
+export function readEventText(text: string, key: string): TddRead {
+  const lines = text.split("\n");
+  // Every whole line ends with "\n", so the last piece is empty unless a write was cut short.
+  const tail = lines.pop() ?? "";
+  const torn = tail.trim() !== "";
+  const entries: TddEntry[] = [];
+  const problems: EventProblem[] = [];
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    let fields: LineFields;
+    try {
+      fields = JSON.parse(line) as LineFields;
+    } catch {
+      problems.push({ line: index + 1, message: "not JSON" });
+      return;
+    }
+    if (fields === null || typeof fields !== "object") {
+      problems.push({ line: index + 1, message: "not a JSON object" });
+      return;
+    }
+    // Another agent's line, or an event that is not a TDD one (the file is shared).
+    if (fields.agent_key !== key) return;
+    if (typeof fields.type !== "string" || !fields.type.startsWith("tdd.")) return;
+    const parsed = parseEventLine(line);
+    if (parsed.ok) entries.push(parsed.entry);
+    else problems.push({ line: index + 1, message: parsed.message });
+  });
+  return { entries, problems, torn };
+}
+
+/** The events.jsonl line for one entry of one agent (without its newline). */
+export function eventLineFor(key: string, entry: TddEntry): string {
+  const fields = JSON.parse(toEventLine(entry)) as Record<string, unknown>;
+  return JSON.stringify({ v: fields.v, type: fields.type, agent_key: key, ...fields });
+}
+
+/** Appends `text` and fsyncs it; a file cut off mid-line first gets the newline it lacks. */
+async function appendDurably(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, "a+");
+  try {
+    const { size } = await handle.stat();
+    let prefix = "";
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = "\n";
+    }
+    // One write: O_APPEND puts it at the end as a whole, whatever other agents append meanwhile.
+    await handle.write(`${prefix}${text}`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function withTddLock<R>(root: string, key: string, work: () => Promise<R>): Promise<R> {
+  const logPath = join(root, tddLogPath(key));
+  await mkdir(dirname(logPath), { recursive: true });
+  const release = await lockfile.lock(logPath, {
+    ...LOCK_OPTIONS,
+    lockfilePath: `${logPath}.lock`,
+  });
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+async function writeEntries(root: string, key: string, entries: readonly TddEntry[]) {
+  if (entries.length === 0) return;
+  const checked = entries.map((entry) => TddEntrySchema.parse(entry));
+  // events.jsonl first: it is what the state is derived from.
+  await appendDurably(
+    join(root, EVENTS_PATH),
+    checked.map((entry) => `${eventLineFor(key, entry)}\n`).join(""),
+  );
+  await appendDurably(join(root, tddLogPath(key)), checked.map(renderLogEntry).join(""));
+}
+
+/**
+ * Appends entries to an agent's log and to events.jsonl, under the agent's lock, each write
+ * fsynced. History is never rewritten: a torn last line is closed with a newline and kept.
+ */
+export async function appendTddEntries(
+  root: string,
+  key: string,
+  entries: readonly TddEntry[],
+): Promise<void> {
+  checkKey(key);
+  await withTddLock(root, key, () => writeEntries(root, key, entries));
+}
+
+export interface Declaration<E extends TddEntry> {
+  declared: Declared<E>;
+  /** What the declaration was judged against (before its own entry). */
+  read: TddRead;
+}
+
+/**
+ * Reads the agent's entries, asks `decide` for the entry to append, and appends it, all under the
+ * agent's lock, so two declarations at once are judged one after the other.
+ */
+export async function declareTddEntry<E extends TddEntry>(
+  root: string,
+  key: string,
+  decide: (entries: readonly TddEntry[]) => Declared<E>,
+): Promise<Declaration<E>> {
+  checkKey(key);
+  return withTddLock(root, key, async () => {
+    const read = await readTddEntries(root, key);
+    const declared = decide(read.entries);
+    if (declared.ok) await writeEntries(root, key, [declared.entry]);
+    return { declared, read };
+  });
+}
+
+/** The session id in `.tailtest/session.json` (the main agent's), if it can be read. */
+export async function readSessionId(root: string): Promise<string | undefined> {
+  const read = await readState({
+    path: join(root, DEFAULT_SESSION_PATH),
+    schema: SessionStateSchema.optional(),
+    create: () => undefined,
+  });
+  return read.value?.session_id;
+}
+
+/** The most recently modified `.tailtest/tdd/*.log` (newest first, then by name), if any. */
+async function latestLogKey(root: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(join(root, TDD_DIR));
+  } catch {
+    return undefined;
+  }
+  const logs = await Promise.all(
+    names
+      .filter((name) => name.endsWith(".log") && VALID_KEY.test(name))
+      .map(async (name) => {
+        const info = await stat(join(root, TDD_DIR, name)).catch(() => undefined);
+        return info?.isFile() === true
+          ? { key: name.slice(0, -4), mtime: info.mtimeMs }
+          : undefined;
+      }),
+  );
+  const found = logs.filter(
+    (log): log is { key: string; mtime: number } => log !== undefined && log.key !== "",
+  );
+  found.sort((a, b) => b.mtime - a.mtime || a.key.localeCompare(b.key));
+  return found[0]?.key;
+}
+
+export type TddKeySource = "env" | "session" | "latest-log" | "default";
+
+export interface ActiveTddKey {
+  key: string;
+  source: TddKeySource;
+}
+
+/**
+ * Which log a `tailtest red|green` run by the agent belongs to, so the agent never copies a
+ * `--log`: `TAILTEST_TDD_KEY`, else the session id in `.tailtest/session.json` (the main agent),
+ * else the most recently modified log in `.tailtest/tdd/`, else `default`.
+ */
+export async function activeTddKey(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ActiveTddKey> {
+  const fromEnv = sanitiseKeyPart(env[TDD_KEY_ENV] ?? "");
+  if (fromEnv !== "") return { key: fromEnv, source: "env" };
+  const session = await readSessionId(root);
+  if (session !== undefined) return { key: agentKey({ sessionId: session }), source: "session" };
+  const latest = await latestLogKey(root);
+  if (latest !== undefined) return { key: latest, source: "latest-log" };
+  return { key: DEFAULT_TDD_KEY, source: "default" };
+}
