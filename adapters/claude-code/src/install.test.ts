@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "@tailtest/test-utils";
+import { hasHookChanges } from "@tailtest/core";
 import { describe, expect, it } from "vitest";
 import {
   addTailtestHooks,
-  hasChanges,
   isTailtestHandler,
   parseSettings,
   PLUGIN_HOOK_COMMAND,
@@ -74,7 +74,7 @@ describe("install.ts on core's hook groups", () => {
       { matcher: EDIT_MATCHER, hooks: [PRETTIER] },
       { matcher: EDIT_MATCHER, hooks: [ours(30)] },
     ]);
-    expect(hasChanges(addTailtestHooks(installed))).toBe(false);
+    expect(hasHookChanges(addTailtestHooks(installed))).toBe(false);
     expectSameJson(removeTailtestHooks(installed).settings, settings);
   });
 

@@ -1,6 +1,5 @@
 import {
   addHookEntries,
-  hasHookChanges,
   HookSettingsSchema,
   isMarkedHandler,
   parseHookSettings,
@@ -96,8 +95,4 @@ export function addTailtestHooks(
 /** Takes out every tailtest entry, the groups and events that leaves empty, and then `hooks`. */
 export function removeTailtestHooks(settings: Settings): HooksChange {
   return removeHookEntries<HookEventName>(settings, HOOK_MARKER);
-}
-
-export function hasChanges(change: HooksChange): boolean {
-  return hasHookChanges(change);
 }

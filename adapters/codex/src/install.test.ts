@@ -1,10 +1,9 @@
 import { parse as parseToml } from "@decimalturn/toml-patch";
-import { renderHookGroups, type HookSettings } from "@tailtest/core";
+import { hasHookChanges, renderHookGroups, type HookSettings } from "@tailtest/core";
 import { describe, expect, it } from "vitest";
 import {
   addCodexHooks,
   CODEX_HOOKS,
-  hasChanges,
   HOOK_COMMAND,
   HOOK_MARKER,
   HOOK_SCRIPT,
@@ -100,7 +99,7 @@ describe("hooks.json", () => {
       { matcher: "apply_patch", hooks: [LINT] },
       { matcher: "apply_patch|Bash", hooks: [ours(60)] },
     ]);
-    expect(hasChanges(addCodexHooks(installed))).toBe(false);
+    expect(hasHookChanges(addCodexHooks(installed))).toBe(false);
     const removed = removeCodexHooks(installed);
     expect([...removed.removed].sort()).toEqual([...ALL_EVENTS].sort());
     expectSameJson(removed.settings, settings);
@@ -117,7 +116,7 @@ describe("hooks.json", () => {
       command: 'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.js"',
     };
     const settings: HookSettings = { hooks: { Stop: [{ hooks: [claude] }] } };
-    expect(hasChanges(removeCodexHooks(settings))).toBe(false);
+    expect(hasHookChanges(removeCodexHooks(settings))).toBe(false);
   });
 
   it("refuses what is not a hooks file, in one line", () => {

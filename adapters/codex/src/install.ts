@@ -81,10 +81,6 @@ export function removeCodexHooks(
   return removeHookEntries<HookEventName>(settings, HOOK_MARKER, options);
 }
 
-export function hasChanges(change: CodexHooksChange): boolean {
-  return hasHookChanges(change);
-}
-
 /** Reads `.codex/hooks.json` text (undefined: no file). Errors are a one-line message tail. */
 export function parseHooksJson(text: string | undefined): Parsed<HookSettings> {
   return parseHookSettings(text);
@@ -198,7 +194,7 @@ export function planToml(
       request.hooks === "add"
         ? addCodexHooks({ hooks: config.hooks })
         : removeCodexHooks({ hooks: config.hooks }, { keepEmptyHooks: true });
-    if (hasChanges(change)) {
+    if (hasHookChanges(change)) {
       const rest = Object.entries(config.doc["hooks"] as Table).filter(
         ([, v]) => !Array.isArray(v),
       );

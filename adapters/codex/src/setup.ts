@@ -1,19 +1,27 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { detectIndent, renderJson, type HookSettings, type Mode } from "@tailtest/core";
+import {
+  detectIndent,
+  hasHookChanges,
+  renderJson,
+  type HookSettings,
+  type Mode,
+} from "@tailtest/core";
 import {
   CONFIG_PATH,
+  describeHookChange,
   GITIGNORE_PATH,
+  missingPackageWarning,
   planProjectFiles,
   readOptional,
   SetupError,
+  stateKeptLines,
   writeAtomic,
   type SetupReport,
 } from "@tailtest/core/node";
 import {
   addCodexHooks,
-  hasChanges,
   HOOK_MARKER,
   isEmptySettings,
   parseCodexConfig,
@@ -61,16 +69,6 @@ async function readCodexFiles(root: string): Promise<CodexFiles> {
   const toml = parseCodexConfig(tomlText);
   if (!toml.ok) refuse(CONFIG_TOML_PATH, toml.error);
   return { jsonText, json: json.value, tomlText, toml: toml.value };
-}
-
-function describeHooks(label: string, change: CodexHooksChange): string[] {
-  const lines: string[] = [];
-  if (change.added.length > 0) lines.push(`added hooks: ${change.added.join(", ")}`);
-  if (change.updated.length > 0) lines.push(`updated hooks: ${change.updated.join(", ")}`);
-  if (change.removed.length > 0) {
-    lines.push(`removed tailtest hooks from: ${change.removed.join(", ")}`);
-  }
-  return lines.map((line) => `${label}: ${line}`);
 }
 
 function describeFeatures(plan: TomlPlan | undefined): string[] {
@@ -131,7 +129,7 @@ async function writeHooksJson(
   text: string | undefined,
   change: CodexHooksChange,
 ): Promise<string[]> {
-  const lines = describeHooks(HOOKS_JSON_PATH, change);
+  const lines = describeHookChange(HOOKS_JSON_PATH, change);
   if (!isEmptySettings(change.settings)) {
     await writeAtomic(join(root, HOOKS_JSON_PATH), renderJson(change.settings, detectIndent(text)));
     return lines;
@@ -155,7 +153,7 @@ async function writeCodexFiles(
   const lines: string[] = [];
   const jsonChange =
     placement.target === "json" ? addCodexHooks(files.json) : removeCodexHooks(files.json);
-  if (hasChanges(jsonChange)) {
+  if (hasHookChanges(jsonChange)) {
     lines.push(...(await writeHooksJson(root, files.jsonText, jsonChange)));
   } else if (placement.target === "json") {
     lines.push(`${HOOKS_JSON_PATH}: tailtest's hooks are already there`);
@@ -165,7 +163,7 @@ async function writeCodexFiles(
     await writeAtomic(join(root, CONFIG_TOML_PATH), tomlPlan.text);
     lines.push(...describeFeatures(tomlPlan));
     if (tomlPlan.hooks !== undefined)
-      lines.push(...describeHooks(TOML_HOOKS_LABEL, tomlPlan.hooks));
+      lines.push(...describeHookChange(TOML_HOOKS_LABEL, tomlPlan.hooks));
   }
   if (placement.target === "toml" && tomlPlan?.hooks === undefined) {
     lines.push(`${TOML_HOOKS_LABEL}: tailtest's hooks are already there`);
@@ -202,7 +200,7 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
 
   if (!hookInstalledAbove(root)) {
     report.warnings.push(
-      `node_modules/${HOOK_MARKER} is not in this project (or a folder above it); the hooks run it from there: npm i -D @tailtest/codex`,
+      missingPackageWarning(HOOK_MARKER, "@tailtest/codex", " (or a folder above it)"),
     );
   }
   return report;
@@ -238,7 +236,7 @@ export async function uninstallProject(options: { root: string }): Promise<Setup
   const jsonChange = removeCodexHooks(files.json);
 
   if (files.jsonText !== undefined) {
-    if (hasChanges(jsonChange)) {
+    if (hasHookChanges(jsonChange)) {
       report.lines.push(...(await writeHooksJson(root, files.jsonText, jsonChange)));
     } else {
       report.lines.push(`${HOOKS_JSON_PATH}: no tailtest hooks found`);
@@ -249,16 +247,12 @@ export async function uninstallProject(options: { root: string }): Promise<Setup
       report.lines.push(`${TOML_HOOKS_LABEL}: no tailtest hooks found`);
     } else {
       await writeAtomic(join(root, CONFIG_TOML_PATH), tomlPlan.text);
-      report.lines.push(...describeHooks(TOML_HOOKS_LABEL, tomlPlan.hooks));
+      report.lines.push(...describeHookChange(TOML_HOOKS_LABEL, tomlPlan.hooks));
     }
   }
   if (report.lines.length === 0) {
     report.lines.push(`${HOOKS_JSON_PATH}: not found, nothing to remove`);
   }
-  if (existsSync(join(root, STATE_DIR))) {
-    report.lines.push(
-      `${STATE_DIR}/: left as it is (config and test history); delete it if unwanted`,
-    );
-  }
+  report.lines.push(...stateKeptLines(root));
   return report;
 }

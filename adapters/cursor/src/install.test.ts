@@ -1,8 +1,8 @@
+import { hasHookChanges } from "@tailtest/core";
 import { describe, expect, it } from "vitest";
 import {
   addTailtestHooks,
   CURSOR_EVENTS,
-  hasChanges,
   HOOK_COMMAND,
   parseHooksFile,
   removeTailtestHooks,
@@ -134,7 +134,7 @@ describe("addTailtestHooks on files without tailtest", () => {
   it.each(ORIGINALS)("$name: a second run changes nothing", ({ file }) => {
     const once = addTailtestHooks(file).file;
     const twice = addTailtestHooks(once);
-    expect(hasChanges(twice)).toBe(false);
+    expect(hasHookChanges(twice)).toBe(false);
     expectSameJson(twice.file, once);
   });
 
@@ -156,7 +156,7 @@ describe("addTailtestHooks on files without tailtest", () => {
     expect(change.versionAdded).toBe(true);
     expect(Object.keys(change.file)).toEqual(["version", "hooks"]);
     expect(change.file.hooks?.["stop"]).toEqual([AUDIT, ours("stop")]);
-    expect(hasChanges(addTailtestHooks(change.file))).toBe(false);
+    expect(hasHookChanges(addTailtestHooks(change.file))).toBe(false);
   });
 });
 
@@ -183,7 +183,7 @@ describe("addTailtestHooks on files with earlier tailtest entries", () => {
       "sessionStart",
       "afterFileEdit",
     ]);
-    expect(hasChanges(addTailtestHooks(change.file))).toBe(false);
+    expect(hasHookChanges(addTailtestHooks(change.file))).toBe(false);
   });
 
   it("duplicates collapse to the first", () => {
@@ -230,7 +230,7 @@ describe("removeTailtestHooks", () => {
 
   it.each(ORIGINALS)("$name: without tailtest entries it changes nothing", ({ file }) => {
     const change = removeTailtestHooks(file);
-    expect(hasChanges(change)).toBe(false);
+    expect(hasHookChanges(change)).toBe(false);
     expect(change.file).toBe(file);
   });
 });

@@ -247,12 +247,6 @@ export function removeTailtestHooks(file: HooksFile): HooksChange {
   return change;
 }
 
-export function hasChanges(change: HooksChange): boolean {
-  return (
-    change.versionAdded || change.added.length + change.updated.length + change.removed.length > 0
-  );
-}
-
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }

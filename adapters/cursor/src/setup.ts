@@ -1,24 +1,24 @@
 import { existsSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { detectIndent, GITIGNORE_ENTRY, renderJson, type Mode } from "@tailtest/core";
+import { GITIGNORE_ENTRY, type Mode } from "@tailtest/core";
 import {
   CONFIG_PATH,
   GITIGNORE_PATH,
+  missingPackageWarning,
   planProjectFiles,
   readOptional,
   SetupError,
-  writeAtomic,
+  stateKeptLines,
+  writeJsonHooks,
   type SetupReport,
 } from "@tailtest/core/node";
 import {
   addTailtestHooks,
-  hasChanges,
   HOOK_MARKER,
   parseHooksFile,
   removeTailtestHooks,
   unknownEvents,
-  type HooksChange,
 } from "./install.ts";
 import { CURSOR_STATE_DIR, HOOKS_PATH } from "./paths.ts";
 
@@ -60,17 +60,6 @@ async function readHooksFile(root: string) {
   return { text, file: parsed.value };
 }
 
-function describeHooks(change: HooksChange): string[] {
-  const lines: string[] = [];
-  if (change.versionAdded) lines.push("added version 1");
-  if (change.added.length > 0) lines.push(`added hooks: ${change.added.join(", ")}`);
-  if (change.updated.length > 0) lines.push(`updated hooks: ${change.updated.join(", ")}`);
-  if (change.removed.length > 0) {
-    lines.push(`removed tailtest hooks from: ${change.removed.join(", ")}`);
-  }
-  return lines.map((line) => `${HOOKS_PATH}: ${line}`);
-}
-
 /**
  * Registers tailtest's hooks in the project's `.cursor/hooks.json`. Every file is read and
  * checked before the first write, so a refusal leaves the project exactly as it was.
@@ -86,24 +75,22 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
   });
 
   const report: SetupReport = { lines: [], warnings: [] };
-  if (hasChanges(change)) {
-    await writeAtomic(join(root, HOOKS_PATH), renderJson(change.file, detectIndent(text)));
-    report.lines.push(...describeHooks(change));
-  } else {
-    report.lines.push(`${HOOKS_PATH}: tailtest's hooks are already there`);
-  }
-  report.lines.push(...(await projectFiles.apply()));
+  report.lines.push(
+    ...(await writeJsonHooks(root, HOOKS_PATH, text, {
+      value: change.file,
+      summary: change,
+      unchanged: "tailtest's hooks are already there",
+    })),
+    ...(await projectFiles.apply()),
+  );
 
   for (const event of unknownEvents(change.file)) {
     report.warnings.push(
       `${HOOKS_PATH} has the event "${event}", which Cursor does not know: Cursor ignores the whole file (tailtest's hooks too) until it is renamed or removed`,
     );
   }
-  if (!existsSync(join(root, "node_modules", HOOK_MARKER))) {
-    report.warnings.push(
-      `node_modules/${HOOK_MARKER} is not in this project; the hooks run it from there: npm i -D @tailtest/cursor`,
-    );
-  }
+  if (!existsSync(join(root, "node_modules", HOOK_MARKER)))
+    report.warnings.push(missingPackageWarning(HOOK_MARKER, "@tailtest/cursor"));
   return report;
 }
 
@@ -111,18 +98,14 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
 export async function uninstallProject(options: { root: string }): Promise<SetupReport> {
   const { root } = options;
   const { text, file } = await readHooksFile(root);
-  const report: SetupReport = { lines: [], warnings: [] };
   const change = removeTailtestHooks(file);
-  if (text === undefined) {
-    report.lines.push(`${HOOKS_PATH}: not found, nothing to remove`);
-  } else if (hasChanges(change)) {
-    await writeAtomic(join(root, HOOKS_PATH), renderJson(change.file, detectIndent(text)));
-    report.lines.push(...describeHooks(change));
-  } else {
-    report.lines.push(`${HOOKS_PATH}: no tailtest hooks found`);
-  }
-  if (existsSync(join(root, ".tailtest"))) {
-    report.lines.push(".tailtest/: left as it is (config and test history); delete it if unwanted");
-  }
-  return report;
+  const lines =
+    text === undefined
+      ? [`${HOOKS_PATH}: not found, nothing to remove`]
+      : await writeJsonHooks(root, HOOKS_PATH, text, {
+          value: change.file,
+          summary: change,
+          unchanged: "no tailtest hooks found",
+        });
+  return { lines: [...lines, ...stateKeptLines(root)], warnings: [] };
 }

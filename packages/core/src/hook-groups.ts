@@ -200,8 +200,20 @@ export function removeHookEntries<E extends string = string>(
   return change;
 }
 
-export function hasHookChanges(change: HooksChange): boolean {
-  return change.added.length + change.updated.length + change.removed.length > 0;
+/** What one pass over an agent's hooks file did, event by event (any platform's shape). */
+export interface HookChangeSummary {
+  added: readonly string[];
+  updated: readonly string[];
+  removed: readonly string[];
+  /** Cursor: a `"version": 1` the file lacked. */
+  versionAdded?: boolean;
+}
+
+export function hasHookChanges(change: HookChangeSummary): boolean {
+  return (
+    change.versionAdded === true ||
+    change.added.length + change.updated.length + change.removed.length > 0
+  );
 }
 
 function unique<T>(values: readonly T[]): T[] {

@@ -177,6 +177,7 @@ export {
   addHookEntries,
   checkHookSettings,
   hasHookChanges,
+  type HookChangeSummary,
   HookSettingsSchema,
   HooksSchema,
   isMarkedHandler,

@@ -47,8 +47,12 @@ export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
 export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";
 export {
   CONFIG_PATH,
+  describeHookChange,
   GITIGNORE_PATH,
+  missingPackageWarning,
   planProjectFiles,
+  stateKeptLines,
+  writeJsonHooks,
   readOptional,
   SetupError,
   type ProjectFilesPlan,

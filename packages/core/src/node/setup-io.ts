@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mode } from "../config.ts";
-import { addGitignoreEntry, setConfigMode } from "../project-files.ts";
+import { hasHookChanges, type HookChangeSummary } from "../hook-groups.ts";
+import { addGitignoreEntry, detectIndent, renderJson, setConfigMode } from "../project-files.ts";
 import { STATE_DIR } from "./project.ts";
 import { writeAtomic } from "./store.ts";
 
@@ -103,4 +105,42 @@ export async function planProjectFiles(
       return [...lines, ...ignoreLines];
     },
   };
+}
+
+/** The report lines for a hooks change, each prefixed with where it happened. */
+export function describeHookChange(label: string, change: HookChangeSummary): string[] {
+  const lines: string[] = [];
+  if (change.versionAdded === true) lines.push("added version 1");
+  if (change.added.length > 0) lines.push(`added hooks: ${change.added.join(", ")}`);
+  if (change.updated.length > 0) lines.push(`updated hooks: ${change.updated.join(", ")}`);
+  if (change.removed.length > 0)
+    lines.push(`removed tailtest hooks from: ${change.removed.join(", ")}`);
+  return lines.map((line) => `${label}: ${line}`);
+}
+
+/**
+ * Writes an agent's JSON hooks file when the change did something, in the indentation it already
+ * had, and says what changed; otherwise says `unchanged`.
+ */
+export async function writeJsonHooks(
+  root: string,
+  path: string,
+  before: string | undefined,
+  change: { value: unknown; summary: HookChangeSummary; unchanged: string },
+): Promise<string[]> {
+  if (!hasHookChanges(change.summary)) return [`${path}: ${change.unchanged}`];
+  await writeAtomic(join(root, path), renderJson(change.value, detectIndent(before)));
+  return describeHookChange(path, change.summary);
+}
+
+/** What uninstall says about `.tailtest/`, which it never deletes. */
+export function stateKeptLines(root: string): string[] {
+  return existsSync(join(root, STATE_DIR))
+    ? [`${STATE_DIR}/: left as it is (config and test history); delete it if unwanted`]
+    : [];
+}
+
+/** The warning when the package the hooks run is not installed where they look for it. */
+export function missingPackageWarning(marker: string, packageName: string, where = ""): string {
+  return `node_modules/${marker} is not in this project${where}; the hooks run it from there: npm i -D ${packageName}`;
 }
