@@ -1,21 +1,10 @@
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  commitAll,
-  FIXTURES_DIR,
-  packPackage,
+  type PackedProject,
+  packIntoFixture,
+  readTarball,
   REPO_ROOT,
-  userShellEnv,
   withoutNpmWarnings,
 } from "@tailtest/test-utils";
 import { execa } from "execa";
@@ -61,22 +50,21 @@ interface HooksFile {
 }
 
 describe("the packed @tailtest/codex in a fresh project", () => {
-  const scratch = mkdtempSync(join(tmpdir(), "tailtest-codex-pack-"));
-  const project = join(scratch, "run", "project");
-  const env = userShellEnv();
+  let packed: PackedProject | undefined;
+  let project = "";
+  let env: Record<string, string> = {};
   let tarball = "";
 
   const inProject = (command: string, args: string[]) =>
-    execa(command, args, { cwd: project, env, extendEnv: false, reject: false, timeout: 60_000 });
+    (packed as PackedProject).run(command, args);
 
   beforeAll(async () => {
     expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
-    tarball = await packPackage(PACKAGE_DIR, scratch);
-
-    cpSync(join(FIXTURES_DIR, "runners/pytest-pyproject"), project, { recursive: true });
-    mkdirSync(join(project, ".codex"));
-    writeFileSync(join(project, ".codex/hooks.json"), USER_HOOKS);
-    await commitAll(project);
+    packed = await packIntoFixture(PACKAGE_DIR, "runners/pytest-pyproject", (dir) => {
+      mkdirSync(join(dir, ".codex"));
+      writeFileSync(join(dir, ".codex/hooks.json"), USER_HOOKS);
+    });
+    ({ project, env, tarball } = packed);
     // The fixture was there before the session: the Stop sweep must not take it for new work.
     const hourAgo = new Date(Date.now() - 3_600_000);
     for (const file of ["calc.py", "pyproject.toml", "tests/test_calc.py"]) {
@@ -84,11 +72,11 @@ describe("the packed @tailtest/codex in a fresh project", () => {
     }
   }, 120_000);
 
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  afterAll(() => packed?.cleanup());
 
   it("ships the bundle and the parser's .wasm files, no dependencies, and no path of this machine", async () => {
-    const listing = await execa("tar", ["-tzf", tarball]);
-    expect(listing.stdout.split("\n").sort()).toEqual([
+    const shipped = await readTarball(tarball);
+    expect(shipped.files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
       "package/dist/hook.js",
@@ -97,27 +85,13 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       "package/dist/tree-sitter.wasm",
       "package/package.json",
     ]);
-    const manifest = (await execa("tar", ["-xzOf", tarball, "package/package.json"])).stdout;
-    expect(manifest).not.toContain("workspace:");
-    const pkg = JSON.parse(manifest) as Record<string, unknown>;
-    expect(pkg["dependencies"]).toBeUndefined();
-    expect(pkg["peerDependencies"]).toBeUndefined();
-    expect(pkg["optionalDependencies"]).toBeUndefined();
-    for (const file of ["package/dist/hook.js", "package/dist/cli.js", "package/README.md"]) {
-      const text = (await execa("tar", ["-xzOf", tarball, file])).stdout;
-      expect(text, file).not.toContain(REPO_ROOT);
-    }
+    expect(shipped.manifestText).not.toContain("workspace:");
+    expect(shipped.dependencyFields).toEqual([]);
+    expect(shipped.text).not.toContain(REPO_ROOT);
   });
 
   it("installs alone, sets itself up, and the installed command answers every hook the way Codex expects", async () => {
-    const install = await inProject("npm", [
-      "install",
-      "--save-dev",
-      tarball,
-      "--offline",
-      "--no-audit",
-      "--no-fund",
-    ]);
+    const install = await (packed as PackedProject).installTarball();
     expect(install.exitCode, install.stderr).toBe(0);
 
     const init = await inProject("npx", ["tailtest-codex", "init"]);

@@ -76,6 +76,9 @@ function rootOf(io: CursorHookIO, workspaceRoots: readonly string[] | undefined)
  * this first: Cursor runs Claude Code's hooks with its own payload (hook-protocols §2.6).
  */
 export function cursorCallRoot(io: CursorHookIO): string | undefined {
+  // Every Claude Code hook call passes here: a payload without Cursor's fields is not parsed twice.
+  if (!io.stdin.includes('"cursor_version"') && !io.stdin.includes('"conversation_id"'))
+    return undefined;
   let json: unknown;
   try {
     json = JSON.parse(io.stdin.replace(/^\uFEFF/, ""));

@@ -155,4 +155,12 @@ export function loadPayload<T = Record<string, unknown>>(
     .replaceAll("<run>", join(root, ".."));
   return JSON.parse(text) as StoredPayload<T>;
 }
-export { packPackage, userShellEnv, withoutNpmWarnings } from "./pack.ts";
+export {
+  packIntoFixture,
+  packPackage,
+  readTarball,
+  userShellEnv,
+  withoutNpmWarnings,
+  type CommandResult,
+  type PackedProject,
+} from "./pack.ts";

@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
+import { commitAll, FIXTURES_DIR } from "./index.ts";
 
 /** The pnpm of package.json's packageManager, fetched by npx like AGENTS.md says. */
 const PNPM = "pnpm@10.34.9";
@@ -56,4 +58,79 @@ export async function packPackage(packageDir: string, dest: string): Promise<str
   if (result.exitCode !== 0 || name === undefined)
     throw new Error(`pnpm pack in ${packageDir} failed: ${result.stderr || result.stdout}`);
   return join(dest, name);
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | undefined;
+}
+
+/** A packed package and a fresh fixture project to install it into, as a user would. */
+export interface PackedProject {
+  tarball: string;
+  project: string;
+  /** The user's shell environment the project's commands run with. */
+  env: Record<string, string>;
+  /** Runs a command in the project (never rejects; 60 s at most). */
+  run: (command: string, args: readonly string[]) => Promise<CommandResult>;
+  /** `npm install --save-dev <tarball>` offline: everything must already be in the tarball. */
+  installTarball: () => Promise<CommandResult>;
+  cleanup: () => void;
+}
+
+/**
+ * Packs a built package and copies a fixture to `<scratch>/run/project` (recorded payloads use
+ * `<run>/project`); `setUp` adds the user's own files before everything is committed.
+ */
+export async function packIntoFixture(
+  packageDir: string,
+  fixture: string,
+  setUp: (project: string) => void = () => undefined,
+): Promise<PackedProject> {
+  const scratch = mkdtempSync(join(tmpdir(), "tailtest-pack-"));
+  const project = join(scratch, "run", "project");
+  const tarball = await packPackage(packageDir, scratch);
+  cpSync(join(FIXTURES_DIR, fixture), project, { recursive: true });
+  setUp(project);
+  await commitAll(project);
+  const env = userShellEnv();
+  const run = async (command: string, args: readonly string[]): Promise<CommandResult> => {
+    const result = await execa(command, [...args], {
+      cwd: project,
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+  };
+  return {
+    tarball,
+    project,
+    env,
+    run,
+    installTarball: () =>
+      run("npm", ["install", "--save-dev", tarball, "--offline", "--no-audit", "--no-fund"]),
+    cleanup: () => rmSync(scratch, { recursive: true, force: true }),
+  };
+}
+
+/** What a tarball ships: its file list, its manifest, and the text of every non-binary file. */
+export async function readTarball(tarball: string): Promise<{
+  files: string[];
+  manifestText: string;
+  /** Which of dependencies / peerDependencies / optionalDependencies the manifest declares. */
+  dependencyFields: string[];
+  text: string;
+}> {
+  const files = (await execa("tar", ["-tzf", tarball])).stdout.split("\n").sort();
+  const manifestText = (await execa("tar", ["-xzOf", tarball, "package/package.json"])).stdout;
+  const manifest = JSON.parse(manifestText) as Record<string, unknown>;
+  const textFiles = files.filter((file) => !file.endsWith(".wasm"));
+  const text = (await execa("tar", ["-xzOf", tarball, ...textFiles])).stdout;
+  const dependencyFields = ["dependencies", "peerDependencies", "optionalDependencies"].filter(
+    (field) => manifest[field] !== undefined,
+  );
+  return { files, manifestText, dependencyFields, text };
 }
