@@ -355,6 +355,8 @@ export function describeRun(result: RunResult): string {
   return [
     `exit ${result.exitCode} in ${result.runMs} ms; requests: ${answers.join(", ")}`,
     result.problems.length > 0 ? `script problems: ${result.problems.join("; ")}` : "",
+    // What tailtest measured: why a stop went on blocking, when it did.
+    `tailtest session: ${JSON.stringify({ results: result.session?.results, pending: result.session?.pending_files.map((entry) => entry.path), stop_blocks: result.session?.stop_blocks })}`,
     `stderr: ${result.stderr.slice(0, 2000)}`,
     `stdout: ${result.stdout.slice(0, 2000)}`,
   ]

@@ -73,7 +73,7 @@ describe(`Codex ${cli.version}, the real CLI against a scripted model`, () => {
     if (!agent.ok) return ctx.skip(agent.reason);
     const result = await run(cli, agent, adapter, QUEUED);
     const { threadId, lastMessage } = codexOutput(result);
-    expect(lastMessage).toBe("done: billing.py and its test");
+    expect(lastMessage, describeRun(result)).toBe("done: billing.py and its test");
     expectWholeScript(result, QUEUED);
     // SessionStart's context is in the very first request.
     expect(modelRequests(result)[0]?.body).toContain(SESSION_NOTE);
@@ -97,7 +97,7 @@ describe(`Codex ${cli.version}, the real CLI against a scripted model`, () => {
     if (!agent.ok) return ctx.skip(agent.reason);
     const result = await run(cli, agent, adapter, MISSING_TEST);
     const { threadId, lastMessage } = codexOutput(result);
-    expect(lastMessage).toBe("done: added tests/test_billing.py");
+    expect(lastMessage, describeRun(result)).toBe("done: added tests/test_billing.py");
     expectWholeScript(result, MISSING_TEST);
     expectArrivesAfterMove(result, 1, [
       BLOCK_REASON,
@@ -144,7 +144,7 @@ describe(`Codex ${cli.version}, the real CLI against a scripted model`, () => {
       if (!agent.ok) return ctx.skip(agent.reason);
       const result = await run(cli, agent, adapter, scenario);
       const { threadId, lastMessage } = codexOutput(result);
-      expect(lastMessage).toBe("done: added tests/test_slug.py");
+      expect(lastMessage, describeRun(result)).toBe("done: added tests/test_slug.py");
       expectWholeScript(result, scenario);
       expectArrivesAfterMove(result, 1, [
         BLOCK_REASON,
