@@ -105,20 +105,45 @@ describe("validateConfig", () => {
   });
 });
 
+const TDD_DEFAULT_JSON =
+  '{"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]},' +
+  '"plan_review":{"enabled":true,"command":["claude","-p"],"timeout_seconds":60}}';
+
 describe("the tdd section", () => {
-  it("defaults every file-class list to empty", () => {
+  it("defaults every file-class list to empty and the plan review to claude -p", () => {
     expect(DEFAULT_CONFIG.tdd).toEqual({
       file_classes: { e2e_test: [], test: [], prod: [], other: [] },
+      plan_review: { enabled: true, command: ["claude", "-p"], timeout_seconds: 60 },
     });
     expect(validateConfig({ tdd: {} }).config.tdd).toEqual(DEFAULT_CONFIG.tdd);
     expect(validateConfig({ tdd: { file_classes: { prod: ["lib/**"] } } })).toEqual({
       ok: true,
       config: {
         ...DEFAULT_CONFIG,
-        tdd: { file_classes: { e2e_test: [], test: [], prod: ["lib/**"], other: [] } },
+        tdd: {
+          ...DEFAULT_CONFIG.tdd,
+          file_classes: { e2e_test: [], test: [], prod: ["lib/**"], other: [] },
+        },
       },
       warnings: [],
     });
+  });
+
+  it("fills the plan review's missing fields from the defaults", () => {
+    expect(validateConfig({ tdd: { plan_review: { enabled: false } } }).config.tdd).toEqual({
+      ...DEFAULT_CONFIG.tdd,
+      plan_review: { enabled: false, command: ["claude", "-p"], timeout_seconds: 60 },
+    });
+    expect(
+      validateConfig({
+        tdd: { plan_review: { command: ["codex", "exec"], timeout_seconds: 120 } },
+      }).config.tdd.plan_review,
+    ).toEqual({ enabled: true, command: ["codex", "exec"], timeout_seconds: 120 });
+  });
+
+  it("gives each parsed config its own default review command", () => {
+    validateConfig({}).config.tdd.plan_review.command.push("--changed");
+    expect(validateConfig({}).config.tdd.plan_review.command).toEqual(["claude", "-p"]);
   });
 
   it("accepts all four lists", () => {
@@ -137,15 +162,31 @@ describe("the tdd section", () => {
   it.each([
     [
       { tdd: { file_classes: { test: "*.check.ts" } } },
-      'tailtest: .tailtest/config.json: "tdd.file_classes.test" is "*.check.ts"; expected an array. Using the default for "tdd" ({"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]}}).',
+      `tailtest: .tailtest/config.json: "tdd.file_classes.test" is "*.check.ts"; expected an array. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
     ],
     [
       { tdd: { file_classes: { prod: [1] } } },
-      'tailtest: .tailtest/config.json: "tdd.file_classes.prod.0" is 1; expected a string. Using the default for "tdd" ({"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]}}).',
+      `tailtest: .tailtest/config.json: "tdd.file_classes.prod.0" is 1; expected a string. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
     ],
     [
       { tdd: [] },
-      'tailtest: .tailtest/config.json: "tdd" is []; expected an object. Using the default for "tdd" ({"file_classes":{"e2e_test":[],"test":[],"prod":[],"other":[]}}).',
+      `tailtest: .tailtest/config.json: "tdd" is []; expected an object. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
+    ],
+    [
+      { tdd: { plan_review: { command: [] } } },
+      `tailtest: .tailtest/config.json: "tdd.plan_review.command" is []; expected at least 1. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
+    ],
+    [
+      { tdd: { plan_review: { timeout_seconds: 4 } } },
+      `tailtest: .tailtest/config.json: "tdd.plan_review.timeout_seconds" is 4; expected at least 5. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
+    ],
+    [
+      { tdd: { plan_review: { timeout_seconds: 601 } } },
+      `tailtest: .tailtest/config.json: "tdd.plan_review.timeout_seconds" is 601; expected at most 600. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
+    ],
+    [
+      { tdd: { plan_review: { enabled: "no" } } },
+      `tailtest: .tailtest/config.json: "tdd.plan_review.enabled" is "no"; expected a boolean. Using the default for "tdd" (${TDD_DEFAULT_JSON}).`,
     ],
   ])("a bad value is one line and the rest still applies: %j", (input, line) => {
     const result = validateConfig({ ...input, depth: "thorough" });

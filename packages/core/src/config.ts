@@ -45,8 +45,38 @@ export const TddFileClassesSchema = z.object({
   other: patternList("files tdd mode never gates"),
 });
 
+export const PlanReviewSchema = z.object({
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe(
+      "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
+    ),
+  command: CommandSchema.default(() => ["claude", "-p"]).describe(
+    "argv of the reviewer; the review prompt and the plan are added as one last argument",
+  ),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .max(600)
+    .default(60)
+    .describe("the review is killed after this long and the plan goes on without it"),
+});
+export type PlanReviewConfig = z.infer<typeof PlanReviewSchema>;
+
+/** A fresh object each time, so no parsed config shares (and can mutate) another's argv. */
+const defaultPlanReview = (): PlanReviewConfig => ({
+  enabled: true,
+  command: ["claude", "-p"],
+  timeout_seconds: 60,
+});
+
 export const TddConfigSchema = z.object({
   file_classes: TddFileClassesSchema.default({ e2e_test: [], test: [], prod: [], other: [] }),
+  plan_review: PlanReviewSchema.default(defaultPlanReview).describe(
+    "Claude Code: review a plan once per session before ExitPlanMode is accepted",
+  ),
 });
 
 export const ConfigSchema = z.object({
@@ -80,9 +110,10 @@ export const ConfigSchema = z.object({
     .default(3)
     .describe("how many times in a row the end of a turn may send the agent back to work"),
   file_classes: FileClassesSchema.default({ test: [], production: [], exempt: [] }),
-  tdd: TddConfigSchema.default({
+  tdd: TddConfigSchema.default(() => ({
     file_classes: { e2e_test: [], test: [], prod: [], other: [] },
-  }),
+    plan_review: defaultPlanReview(),
+  })),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
