@@ -74,7 +74,13 @@ async function resolveTarget(options: TddCommonOptions, io: TddIO): Promise<Targ
   );
   if (options.agent !== undefined) {
     if (options.agent.trim() === "") throw new Error("--agent is empty: give the subagent's id");
-    const sessionId = await readSessionId(root);
+    // The subagent's key hangs off its main agent's: from the environment when the platform
+    // put it there, else the latest main session.
+    const main = await activeTddKey(root, io.env);
+    const sessionId =
+      main.source === "env" || main.source === "claude-session"
+        ? main.key
+        : await readSessionId(root);
     return { root, key: { key: agentKey({ sessionId, agentId: options.agent }), source: "agent" } };
   }
   return { root, key: await activeTddKey(root, io.env) };

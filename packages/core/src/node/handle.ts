@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { capText } from "../notes.ts";
@@ -5,13 +6,29 @@ import { unqueueFiles } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
 import { findShellWrites } from "./shell.ts";
+import { reviewPlan } from "./plan-review.ts";
 import { readState, updateState } from "./store.ts";
 import { sweepChangedFiles } from "./sweep.ts";
+import {
+  finishSubagent,
+  gateCommand,
+  gateWrites,
+  recordCommand,
+  sweepGate,
+  tddSessionNote,
+  type TddCall,
+} from "./tdd-hooks.ts";
+import { agentKey, TDD_KEY_ENV, type AgentIdentity } from "./tdd-store.ts";
 import { verifyTurn } from "./verify.ts";
 
 export interface HandleOptions {
   platform: "claude-code" | "cursor" | "codex" | "cli";
   now?: () => Date;
+  /**
+   * Who is calling, from the payload: tdd mode keeps one log per agent, keyed by the session id
+   * (the transcript path's hash without one) and, for a subagent, the event's agent id.
+   */
+  identity?: Omit<AgentIdentity, "agentId"> | undefined;
 }
 
 /**
@@ -27,15 +44,18 @@ export async function handleEvent(
   options: HandleOptions,
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
+  if (project.config.mode === "tdd") return handleTdd(project, event, options, now);
   switch (event.kind) {
     case "SessionStarted":
       return startedNote(project, event, options.platform, now);
-    case "TurnStarted":
-      await updateState(sessionFile(project, now), (session) => ({
-        value: { ...session, turn_started_at: now().toISOString() },
-        result: undefined,
-      }));
+    case "EditRequested":
+    case "CommandRequested":
+    case "PlanSubmitted":
+    case "SubagentStarted":
+      // Gates and plan reviews belong to tdd and strict modes.
       return { kind: "none" };
+    case "TurnStarted":
+      return markTurnStart(project, now);
     case "FilesEdited":
       return queueFiles(project, event.paths, event.deleted ?? [], event.agentId, now);
     case "CommandFinished": {
@@ -62,6 +82,89 @@ export async function handleEvent(
       ).decision;
     case "SessionEnded":
       await endSession(project, now);
+      return { kind: "none" };
+  }
+}
+
+/** A new user turn: the end-of-turn sweeps look for changes made after it. */
+async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
+  await updateState(sessionFile(project, now), (session) => ({
+    value: { ...session, turn_started_at: now().toISOString() },
+    result: undefined,
+  }));
+  return { kind: "none" };
+}
+
+/** The events that ask before a tool runs: in tdd mode, a failure to decide denies (ADR 0002). */
+const GATE_EVENTS = new Set<HookEvent["kind"]>([
+  "EditRequested",
+  "CommandRequested",
+  "PlanSubmitted",
+]);
+
+async function handleTdd(
+  project: Project,
+  event: HookEvent,
+  options: HandleOptions,
+  now: () => Date,
+): Promise<Decision> {
+  const agentId = "agentId" in event ? event.agentId : undefined;
+  const call: TddCall = { project, identity: { ...options.identity, agentId }, now };
+  try {
+    return await decideTdd(call, event, options);
+  } catch (error) {
+    if (!GATE_EVENTS.has(event.kind)) throw error;
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return {
+      kind: "deny",
+      reason: `tailtest tdd could not decide (${message}), so this call is blocked: tdd mode fails closed. Try again; if it keeps failing, ask the person to run \`tailtest tdd status\` and look at .tailtest/.`,
+    };
+  }
+}
+
+async function decideTdd(
+  call: TddCall,
+  event: HookEvent,
+  options: HandleOptions,
+): Promise<Decision> {
+  switch (event.kind) {
+    case "SessionStarted": {
+      const started = await startedNote(call.project, event, options.platform, call.now);
+      const key = agentKey(call.identity);
+      if (event.envFile !== undefined)
+        await appendFile(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
+      const note = await tddSessionNote(call);
+      const text = started.kind === "context" ? `${started.text}\n${note}` : note;
+      return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
+    }
+    case "SubagentStarted":
+      return { kind: "context", text: await tddSessionNote(call) };
+    case "EditRequested":
+      return gateWrites(call, [...event.paths, ...(event.deleted ?? [])]);
+    case "CommandRequested":
+      return gateCommand(call, event.command, event.cwd);
+    case "CommandFinished":
+      return recordCommand(call, event);
+    case "PlanSubmitted":
+      return reviewPlan(
+        call.project,
+        { sessionId: call.identity.sessionId, plan: event.plan },
+        { now: call.now },
+      );
+    case "TurnStarted":
+      return markTurnStart(call.project, call.now);
+    case "FilesEdited":
+      // The gate already judged the edit before it ran; tdd mode keeps no test queue.
+      return { kind: "none" };
+    case "TurnEnded":
+      if (event.agentId !== undefined) {
+        await finishSubagent(call);
+        return { kind: "none" };
+      }
+      if (event.interrupted === true) return { kind: "none" };
+      return sweepGate(call, event.stopHookActive);
+    case "SessionEnded":
+      await endSession(call.project, call.now);
       return { kind: "none" };
   }
 }

@@ -60,13 +60,25 @@ export {
 } from "./setup-io.ts";
 export { runHookProcess, type HookOutput } from "./hook-process.ts";
 export {
+  finishSubagent,
+  gateCommand,
+  gateWrites,
+  recordCommand,
+  sweepGate,
+  tddSessionNote,
+  type FinishedCommand,
+  type TddCall,
+} from "./tdd-hooks.ts";
+export {
   activeTddKey,
   agentKey,
   appendTddEntries,
+  CLAUDE_SESSION_ENV,
   declareTddEntry,
   DEFAULT_TDD_KEY,
   eventLineFor,
   EVENTS_PATH,
+  readAllowedEdits,
   readEventText,
   readSessionId,
   readTddEntries,
@@ -81,3 +93,18 @@ export {
   type TddKeySource,
   type TddRead,
 } from "./tdd-store.ts";
+export {
+  DEFAULT_PLAN_REVIEW_KEY,
+  HOOKS_OFF_ENV,
+  MAX_REVIEWED_SESSIONS,
+  PLAN_REVIEW_PATH,
+  PlanReviewStateSchema,
+  planReviewFile,
+  planReviewKey,
+  REVIEW_OUTPUT_CAP,
+  reviewPlan,
+  TDD_PLAN_CHECKLIST,
+  type PlanReviewInput,
+  type PlanReviewOptions,
+  type PlanReviewState,
+} from "./plan-review.ts";

@@ -156,6 +156,31 @@ export function readEventText(text: string, key: string): TddRead {
   return { entries, problems, torn };
 }
 
+/**
+ * The project paths any agent was allowed to edit at or after `sinceIso` (the gate's `edit`
+ * entries, every agent's): what the end-of-turn sweep compares changed files against.
+ */
+export async function readAllowedEdits(root: string, sinceIso: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Set();
+    throw error;
+  }
+  const since = Date.parse(sinceIso);
+  const allowed = new Set<string>();
+  for (const raw of text.split("\n")) {
+    // A cheap test first: the file holds every agent's every event.
+    if (!raw.includes('"tdd.edit"') || !raw.includes('"allowed"')) continue;
+    const parsed = parseEventLine(raw.trim());
+    if (!parsed.ok || parsed.entry.kind !== "edit") continue;
+    if (parsed.entry.decision === "allowed" && Date.parse(parsed.entry.at) >= since)
+      allowed.add(parsed.entry.path);
+  }
+  return allowed;
+}
+
 /** The events.jsonl line for one entry of one agent (without its newline). */
 export function eventLineFor(key: string, entry: TddEntry): string {
   const fields = JSON.parse(toEventLine(entry)) as Record<string, unknown>;
@@ -279,7 +304,10 @@ async function latestLogKey(root: string): Promise<string | undefined> {
   return found[0]?.key;
 }
 
-export type TddKeySource = "env" | "session" | "latest-log" | "default";
+export type TddKeySource = "env" | "claude-session" | "session" | "latest-log" | "default";
+
+/** Claude Code sets this in the environment of the commands its agent runs. */
+export const CLAUDE_SESSION_ENV = "CLAUDE_CODE_SESSION_ID";
 
 export interface ActiveTddKey {
   key: string;
@@ -288,8 +316,10 @@ export interface ActiveTddKey {
 
 /**
  * Which log a `tailtest red|green` run by the agent belongs to, so the agent never copies a
- * `--log`: `TAILTEST_TDD_KEY`, else the session id in `.tailtest/session.json` (the main agent),
- * else the most recently modified log in `.tailtest/tdd/`, else `default`.
+ * `--log`: `TAILTEST_TDD_KEY` (written into the agent's environment at SessionStart where the
+ * platform allows), else Claude Code's own `CLAUDE_CODE_SESSION_ID`, else the session id in
+ * `.tailtest/session.json` (the latest main agent), else the most recently modified log in
+ * `.tailtest/tdd/`, else `default`.
  */
 export async function activeTddKey(
   root: string,
@@ -297,6 +327,9 @@ export async function activeTddKey(
 ): Promise<ActiveTddKey> {
   const fromEnv = sanitiseKeyPart(env[TDD_KEY_ENV] ?? "");
   if (fromEnv !== "") return { key: fromEnv, source: "env" };
+  const claude = env[CLAUDE_SESSION_ENV] ?? "";
+  if (claude.trim() !== "")
+    return { key: agentKey({ sessionId: claude }), source: "claude-session" };
   const session = await readSessionId(root);
   if (session !== undefined) return { key: agentKey({ sessionId: session }), source: "session" };
   const latest = await latestLogKey(root);

@@ -1,9 +1,10 @@
-// tdd mode's pure core: the log, the state reducer, declarations, file
-// classes, the edit gate and test-command recognition. The CLI declares through it (tailtest
-// red/green); the hooks do not gate with it yet.
+// tdd mode's pure core: the log, the state reducer, declarations, file classes, the edit gate,
+// test-command recognition and the agent-facing guide. The CLI declares through it (tailtest
+// red/green); the hooks gate and record through node/tdd-hooks.ts.
 export * from "./declare.ts";
 export * from "./file-classes.ts";
 export * from "./gate.ts";
+export * from "./guide.ts";
 export * from "./log.ts";
 export * from "./state.ts";
 export * from "./test-commands.ts";

@@ -1,0 +1,349 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import type { Decision } from "../events.ts";
+import { capText } from "../notes.ts";
+import { planRun, type RunTarget } from "../plan.ts";
+import { detectProjectRunners } from "../runners.ts";
+import type { RunResult } from "../summarize.ts";
+import { classifyTddFile, tddPatternsFromConfig, type TddFileClass } from "../tdd/file-classes.ts";
+import { decideEdit, decideFiles, isProtectedPath } from "../tdd/gate.ts";
+import {
+  cycleRed,
+  describeRecordedRun,
+  parseRedTarget,
+  readMeasuredRuns,
+  renderTddSessionNote,
+  withAgentFlag,
+  type MeasuredRun,
+  type RedTarget,
+} from "../tdd/guide.ts";
+import type { EditEntry, TddEntry, TestRunEntry } from "../tdd/log.ts";
+import { deriveTddState, type TddView } from "../tdd/state.ts";
+import { recogniseTestCommand } from "../tdd/test-commands.ts";
+import { executePlan } from "./execute.ts";
+import { sessionFile, toProjectPath, type Project } from "./project.ts";
+import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
+import { readState, updateState } from "./store.ts";
+import { sweepChangedFiles } from "./sweep.ts";
+import {
+  agentKey,
+  appendTddEntries,
+  readAllowedEdits,
+  readTddEntries,
+  type AgentIdentity,
+} from "./tdd-store.ts";
+
+/**
+ * tdd mode in the hooks (ADR 0007): the gate before every write (an edit tool, a shell command),
+ * test runs recorded after every test command (measured by running the cycle's test), the
+ * session and subagent notes, subagent logs closed at their stop, and the end-of-turn sweep that
+ * reports production changes that went round the gate. The state machine decides; no model does.
+ */
+
+export interface TddCall {
+  project: Project;
+  /** The agent the call belongs to (session id, transcript path; the agent id for a subagent). */
+  identity: AgentIdentity;
+  now: () => Date;
+}
+
+function keyOf(call: TddCall): string {
+  return agentKey(call.identity);
+}
+
+async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view: TddView }> {
+  const { entries } = await readTddEntries(call.project.root, keyOf(call));
+  return { entries, view: deriveTddState(entries) };
+}
+
+interface GatedFile {
+  relPath: string;
+  fileClass: TddFileClass;
+}
+
+/** Project files among the paths (absolute, or relative to `base`); outside ones are not gated. */
+function gatedFiles(call: TddCall, paths: readonly string[], base: string): GatedFile[] {
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const files: GatedFile[] = [];
+  const seen = new Set<string>();
+  for (const path of paths) {
+    const relPath = toProjectPath(call.project, isAbsolute(path) ? path : join(base, path));
+    if (relPath === undefined || seen.has(relPath)) continue;
+    seen.add(relPath);
+    files.push({ relPath, fileClass: classifyTddFile(relPath, patterns) });
+  }
+  return files;
+}
+
+/**
+ * Allows or denies a write to these files (an edit tool's, or a shell command's), and records
+ * each gated decision in the agent's log. Files outside the project, end-to-end tests and other
+ * files pass; tailtest's own files never do.
+ */
+export async function gateWrites(call: TddCall, paths: readonly string[], base?: string) {
+  const files = gatedFiles(call, paths, base ?? call.project.root);
+  if (files.length === 0) return { kind: "none" } as const satisfies Decision;
+  const { view } = await viewOf(call);
+  const gate = { state: view.state, allowlist: view.allowlist, skipRed: view.skipRed };
+  const decision = decideFiles({ ...gate, files });
+  // One file reads better as the single-edit message (the same verdict).
+  const only = files.length === 1 ? files[0] : undefined;
+  const single = only === undefined ? undefined : decideEdit({ ...gate, ...only });
+  const message = single?.message ?? decision.message;
+  const at = call.now().toISOString();
+  const audited: EditEntry[] = decision.files
+    .filter(
+      (file) =>
+        file.decision === "deny" ||
+        file.fileClass === "test" ||
+        file.fileClass === "prod" ||
+        isProtectedPath(file.relPath),
+    )
+    .map((file) => ({
+      kind: "edit",
+      path: file.relPath,
+      file_class: file.fileClass,
+      state: view.state,
+      decision: file.decision === "allow" ? "allowed" : "blocked",
+      at,
+    }));
+  await appendTddEntries(call.project.root, keyOf(call), audited);
+  const agentId = call.identity.agentId;
+  if (decision.decision === "deny")
+    return { kind: "deny", reason: withAgentFlag(message, agentId) } as const;
+  return decision.warning === undefined
+    ? ({ kind: "none" } as const)
+    : ({ kind: "context", text: withAgentFlag(decision.warning, agentId) } as const);
+}
+
+const INSTALLERS =
+  /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
+const SETUP_WORDS = new Set(["init", "uninstall"]);
+
+/** The agent runs a tailtest installer (which could switch the mode or remove the hooks). */
+function runsInstaller(commands: readonly SimpleCommand[]): boolean {
+  return commands.some(
+    (command) =>
+      command.argv.some((word) => INSTALLERS.test(word)) &&
+      command.argv.some((word) => SETUP_WORDS.has(word)),
+  );
+}
+
+/**
+ * Before a shell command runs: the files it would write are gated like an edit tool's, and a
+ * tailtest installer run by the agent is refused (only the person changes the mode).
+ */
+export async function gateCommand(
+  call: TddCall,
+  command: string,
+  cwd: string | undefined,
+): Promise<Decision> {
+  if (runsInstaller(await listSimpleCommands(command)))
+    return {
+      kind: "deny",
+      reason:
+        "tailtest tdd: agents may not run tailtest's installers (init/uninstall): they change the mode and the hooks, which only the person does. Ask the person if the mode must change.",
+    };
+  const writes = await findShellWrites(command);
+  const base = cwd ?? call.project.root;
+  return gateWrites(call, [...writes.written, ...writes.deleted], base);
+}
+
+/** `scripts` of the package.json in a project folder, if it has one. */
+function packageScripts(root: string, dir: string): Record<string, string> | undefined {
+  try {
+    const json = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as {
+      scripts?: unknown;
+    };
+    if (json.scripts === null || typeof json.scripts !== "object") return undefined;
+    return Object.fromEntries(
+      Object.entries(json.scripts as Record<string, unknown>).filter(
+        (pair): pair is [string, string] => typeof pair[1] === "string",
+      ),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project folder a command line runs in: its cwd, then the first literal `cd`. */
+function commandDir(call: TddCall, cwd: string | undefined, commands: readonly SimpleCommand[]) {
+  const start = cwd === undefined ? "" : relative(call.project.root, cwd);
+  const inside = start.startsWith("..") || isAbsolute(start) ? "" : start;
+  const cd = commands.find((command) => command.cwd !== undefined)?.cwd;
+  if (cd === undefined || cd.startsWith("$") || cd.startsWith("~") || isAbsolute(cd)) return inside;
+  return join(inside, cd).split("\\").join("/").replace(/^\.$/, "");
+}
+
+export interface FinishedCommand {
+  command: string;
+  cwd?: string | undefined;
+  /** How the command ended, when the platform says; undefined when it does not. */
+  failed?: boolean | undefined;
+  error?: string | undefined;
+}
+
+/**
+ * After a shell command: a unit-test run is recorded in the agent's log. While a cycle is open
+ * the outcome is measured, never taken from the agent: tailtest runs the cycle's test itself
+ * (the Red's test; for a skip-red Green, the tests of its files), so a failure counts as a Red
+ * only if the declared test failed on an assertion or a missing name, not a syntax error or an
+ * empty selection. End-to-end runs are not recorded.
+ */
+export async function recordCommand(call: TddCall, finished: FinishedCommand): Promise<Decision> {
+  if (/\btailtest\s+(red|green|tdd)\b/.test(finished.command)) return { kind: "none" };
+  const commands = await listSimpleCommands(finished.command);
+  const dir = commandDir(call, finished.cwd, commands);
+  const verdict = recogniseTestCommand(
+    commands.map((command) => command.argv),
+    {
+      packageScripts: packageScripts(call.project.root, dir),
+      runners: detectProjectRunners(call.project.view),
+    },
+  );
+  if (!verdict.isTest || verdict.e2e === true) return { kind: "none" };
+  const { entries, view } = await viewOf(call);
+  const measured = await measureCycle(call, entries, view, finished);
+  if (measured === undefined)
+    return {
+      kind: "context",
+      text: "tailtest tdd: saw a test run but could not measure its outcome (no test of the cycle to run, and the platform does not report exit codes); nothing was recorded.",
+    };
+  const run: TestRunEntry = {
+    kind: "test",
+    command: finished.command,
+    at: call.now().toISOString(),
+    ...(verdict.runner === undefined ? {} : { runner: verdict.runner }),
+    ...measured,
+  };
+  await appendTddEntries(call.project.root, keyOf(call), [run]);
+  const after = deriveTddState([...entries, run]);
+  return {
+    kind: "context",
+    text: capText(withAgentFlag(describeRecordedRun(view, after, run), call.identity.agentId)),
+  };
+}
+
+/** The tests that decide the open cycle, or undefined when there is none to run. */
+function cycleTargets(
+  call: TddCall,
+  entries: readonly TddEntry[],
+  view: TddView,
+): { targets: RunTarget[]; red: RedTarget | undefined } | undefined {
+  const red = cycleRed(entries, view);
+  if (red !== undefined) {
+    const target = parseRedTarget(red.test);
+    const rel = toProjectPath(call.project, target.file);
+    if (rel !== undefined && call.project.view.exists(rel))
+      return { targets: [{ kind: "file", path: rel }], red: { ...target, file: rel } };
+    return undefined;
+  }
+  if (view.state === "making_tests_pass" && view.skipRed) {
+    const files = view.allowlist.filter((entry) => !/[*?[\]{}]/.test(entry));
+    if (files.length === 0) return undefined;
+    return { targets: files.map((path) => ({ kind: "file", path })), red: undefined };
+  }
+  return undefined;
+}
+
+async function measureCycle(
+  call: TddCall,
+  entries: readonly TddEntry[],
+  view: TddView,
+  finished: FinishedCommand,
+): Promise<MeasuredRun | undefined> {
+  const reported = reportedOutcome(finished);
+  if (view.state === "initial") return reported;
+  const planned = cycleTargets(call, entries, view);
+  if (planned === undefined) return reported;
+  const plan = planRun(call.project.view, planned.targets, {
+    overrides: call.project.config.runners,
+    extraTestPatterns: tddPatternsFromConfig(call.project.config).test,
+  });
+  if (plan.runs.length === 0) return reported;
+  const results: RunResult[] = [];
+  for (const run of plan.runs)
+    results.push(
+      await executePlan(run, {
+        root: call.project.root,
+        timeoutMs: call.project.config.test_timeout_seconds * 1000,
+      }),
+    );
+  return readMeasuredRuns(results, planned.red);
+}
+
+function reportedOutcome(finished: FinishedCommand): MeasuredRun | undefined {
+  if (finished.failed === undefined) return undefined;
+  if (!finished.failed) return { outcome: "passed" };
+  return finished.error === undefined
+    ? { outcome: "failed" }
+    : { outcome: "failed", error: finished.error };
+}
+
+/** SessionStart: where this agent's cycle stands, and the commands to run. */
+export async function tddSessionNote(call: TddCall): Promise<string> {
+  const { view } = await viewOf(call);
+  return renderTddSessionNote({
+    view,
+    agentId: call.identity.agentId,
+    testHint: testHint(call.project),
+  });
+}
+
+function testHint(project: Project): string {
+  const extra = tddPatternsFromConfig(project.config).test;
+  const defaults =
+    "*.test.*, *.spec.*, __tests__/, tests/, test_*.py, *_test.py, *_test.go, *Test.java";
+  return extra.length === 0 ? defaults : `${extra.join(", ")}, ${defaults}`;
+}
+
+/** SubagentStop: the subagent's log is closed; it grants nothing more. */
+export async function finishSubagent(call: TddCall): Promise<void> {
+  if (call.identity.agentId === undefined) return;
+  await appendTddEntries(call.project.root, keyOf(call), [
+    { kind: "finished", at: call.now().toISOString() },
+  ]);
+}
+
+/** How far before the turn start the sweep looks (coarse file-system timestamps). */
+const SLACK_MS = 2000;
+
+/**
+ * The end of a turn: production and test files changed since the last look that no gate allowed
+ * went round the gate (a shell command it could not read, a formatter, a tool it does not see).
+ * They are reported once: to the agent (it keeps working) unless the stop hook is already
+ * active, then to the person.
+ */
+export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise<Decision> {
+  const file = sessionFile(call.project, call.now);
+  const { value: session } = await readState(file);
+  const start = call.now();
+  const since = Math.max(
+    Date.parse(session.started_at),
+    session.turn_started_at === undefined ? 0 : Date.parse(session.turn_started_at) - SLACK_MS,
+    // No slack after an earlier sweep: what it saw was reported then.
+    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at),
+  );
+  const { changed } = sweepChangedFiles(call.project, since);
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const gated = changed.filter((path) => {
+    const fileClass = classifyTddFile(path, patterns);
+    return fileClass === "prod" || fileClass === "test";
+  });
+  await updateState(file, (current) => ({
+    value: { ...current, last_sweep_at: start.toISOString() },
+    result: undefined,
+  }));
+  if (gated.length === 0) return { kind: "none" };
+  const allowed = await readAllowedEdits(
+    call.project.root,
+    new Date(since - SLACK_MS).toISOString(),
+  );
+  const around = gated.filter((path) => !allowed.has(path));
+  if (around.length === 0) return { kind: "none" };
+  const list = around.map((path) => `- ${path}`).join("\n");
+  const text = capText(
+    `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
+  );
+  return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
+}

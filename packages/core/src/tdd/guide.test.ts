@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import type { RunResult } from "../summarize.ts";
+import {
+  cycleRed,
+  describeRecordedRun,
+  describeTddView,
+  isSyntaxFailure,
+  parseRedTarget,
+  readMeasuredRuns,
+  renderTddSessionNote,
+  withAgentFlag,
+} from "./guide.ts";
+import type { TddEntry, TestRunEntry } from "./log.ts";
+import { deriveTddState, initialTddView } from "./state.ts";
+
+const AT = "2026-11-23T10:00:00.000Z";
+const red: TddEntry = { kind: "red", test: "tests/test_a.py", expects: "a fails", at: AT };
+const green: TddEntry = { kind: "green", change: "add a", files: ["a.py"], at: AT };
+const failedRun: TestRunEntry = { kind: "test", command: "pytest", outcome: "failed", at: AT };
+
+function result(partial: Partial<RunResult>): RunResult {
+  return {
+    runner: "pytest",
+    cwd: "",
+    command: ["pytest"],
+    status: "passed",
+    exit_code: 0,
+    duration_ms: 1,
+    tests: [],
+    errors: [],
+    reason: "ok",
+    output_tail: "",
+    ...partial,
+  };
+}
+
+const failing = (name: string, failure = "AssertionError: 1 != 2") => ({
+  id: { runner: "pytest" as const, file: "tests/test_a.py", segments: [name] },
+  status: "fail" as const,
+  failure,
+});
+
+describe("withAgentFlag", () => {
+  it("adds --agent to every declaration command and leaves other text alone", () => {
+    const text = "Run: tailtest red --test x\nthen tailtest green --change c\ntailtest tdd status";
+    expect(withAgentFlag(text, "ag-1")).toBe(
+      "Run: tailtest red --agent ag-1 --test x\nthen tailtest green --agent ag-1 --change c\ntailtest tdd status --agent ag-1",
+    );
+    expect(withAgentFlag(text, undefined)).toBe(text);
+    expect(withAgentFlag("tailtest redo", "a")).toBe("tailtest redo");
+    expect(withAgentFlag("tailtest red --x", "a b")).toBe("tailtest red --agent 'a b' --x");
+  });
+});
+
+describe("parseRedTarget", () => {
+  it.each([
+    ["tests/test_a.py", { file: "tests/test_a.py" }],
+    ["./tests/test_a.py::test_x", { file: "tests/test_a.py", name: "test_x" }],
+    ["src/a.test.ts > adds two", { file: "src/a.test.ts", name: "adds two" }],
+    ["src/a.test.ts:12", { file: "src/a.test.ts" }],
+    ["tests\\test_a.py", { file: "tests/test_a.py" }],
+    ["src/A.test.ts#adds", { file: "src/A.test.ts", name: "adds" }],
+  ])("%s", (input, expected) => {
+    expect(parseRedTarget(input)).toEqual(expected);
+  });
+});
+
+describe("isSyntaxFailure", () => {
+  it.each([
+    ["SyntaxError: invalid syntax", true],
+    ["IndentationError: unexpected indent", true],
+    ["Transform failed: Unexpected token (3:4)", true],
+    ["./a_test.go:4:1: syntax error: unexpected }", true],
+    ["ImportError: cannot import name 'mul' from 'calc'", false],
+    ["AssertionError: expected 5 to be 6", false],
+    ["undefined: Mul", false],
+  ])("%s → %s", (message, expected) => {
+    expect(isSyntaxFailure(message)).toBe(expected);
+  });
+});
+
+describe("readMeasuredRuns", () => {
+  it("all passed is a pass", () => {
+    expect(readMeasuredRuns([result({})], undefined)).toEqual({ outcome: "passed" });
+  });
+
+  it("an assertion failure is real; a named declared test must be among the failures", () => {
+    const run = result({ status: "failed", tests: [failing("test_b")], reason: "1 failed" });
+    expect(readMeasuredRuns([run], { file: "tests/test_a.py" })).toMatchObject({
+      outcome: "failed",
+      real_failure: true,
+      failed_tests: ["tests/test_a.py > test_b"],
+    });
+    expect(
+      readMeasuredRuns([run], { file: "tests/test_a.py", name: "test_b" }).declared_test_failed,
+    ).toBe(true);
+    expect(
+      readMeasuredRuns([run], { file: "tests/test_a.py", name: "test_c" }).declared_test_failed,
+    ).toBe(false);
+  });
+
+  it("a load error is real unless it is a syntax error", () => {
+    const missing = result({
+      status: "error",
+      errors: [{ kind: "collection", message: "ImportError: cannot import name 'mul'" }],
+    });
+    expect(readMeasuredRuns([missing], undefined).real_failure).toBe(true);
+    const syntax = result({
+      status: "error",
+      errors: [{ kind: "collection", message: "SyntaxError: invalid syntax" }],
+    });
+    expect(readMeasuredRuns([syntax], undefined).real_failure).toBe(false);
+    const inTest = result({ status: "failed", tests: [failing("t", "SyntaxError: bad")] });
+    expect(readMeasuredRuns([inTest], undefined).real_failure).toBe(false);
+  });
+
+  it("an empty selection, a timeout or no run at all proves nothing", () => {
+    expect(readMeasuredRuns([result({ status: "no_tests" })], undefined).real_failure).toBe(false);
+    expect(readMeasuredRuns([result({ status: "timeout" })], undefined).real_failure).toBe(false);
+    expect(readMeasuredRuns([], undefined)).toMatchObject({
+      outcome: "failed",
+      real_failure: false,
+    });
+  });
+});
+
+describe("cycleRed", () => {
+  it("is the active Red, or the Red a plain Green followed; none after skip-red", () => {
+    expect(cycleRed([red], deriveTddState([red]))).toEqual(red);
+    const confirmed = { ...failedRun, real_failure: true };
+    const entries: TddEntry[] = [red, confirmed, green];
+    expect(cycleRed(entries, deriveTddState(entries))).toEqual(red);
+    const skip: TddEntry = { ...green, skip_red: { reason: "refactoring" } };
+    expect(cycleRed([red, skip], deriveTddState([red, skip]))).toBeUndefined();
+    expect(cycleRed([], initialTddView())).toBeUndefined();
+  });
+});
+
+describe("what the agent is told", () => {
+  it("names each state and what comes next", () => {
+    expect(describeTddView(initialTddView())).toBe("no cycle is open");
+    expect(describeTddView(deriveTddState([red]))).toContain("Red declared for tests/test_a.py");
+    const view = deriveTddState([red, { ...failedRun }, green]);
+    expect(describeTddView(view)).toContain("Green declared for a.py");
+  });
+
+  it("describes each transition of a recorded run", () => {
+    const writing = deriveTddState([red]);
+    const confirmed = deriveTddState([red, failedRun]);
+    expect(describeRecordedRun(writing, confirmed, failedRun)).toContain("Red confirmed");
+    const syntax = { ...failedRun, real_failure: false, error: "SyntaxError" };
+    expect(describeRecordedRun(writing, writing, syntax)).toContain("before any assertion");
+    const passed: TestRunEntry = { ...failedRun, outcome: "passed" };
+    expect(describeRecordedRun(writing, writing, passed)).toContain("no Red yet");
+    const making = deriveTddState([red, failedRun, green]);
+    const done = deriveTddState([red, failedRun, green, passed]);
+    expect(describeRecordedRun(making, done, passed)).toContain("the cycle is complete");
+    const regression = deriveTddState([red, failedRun, green, passed, failedRun]);
+    expect(describeRecordedRun(done, regression, failedRun)).toContain("regression");
+  });
+
+  it("the session note carries the commands, with --agent for a subagent", () => {
+    const note = renderTddSessionNote({ view: initialTddView(), testHint: "*.test.*" });
+    expect(note).toContain("tailtest red --test");
+    expect(note).toContain("tailtest green --skip-red --reason refactoring");
+    const sub = renderTddSessionNote({ view: initialTddView(), agentId: "x1", testHint: "t" });
+    expect(sub).toContain("subagent x1");
+    expect(sub).toContain("tailtest red --agent x1 --test");
+  });
+});

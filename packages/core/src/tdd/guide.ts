@@ -1,0 +1,189 @@
+import type { RunResult } from "../summarize.ts";
+import { greenCommandFor, redCommandFor } from "./declare.ts";
+import type { RedEntry, TddEntry, TestRunEntry } from "./log.ts";
+import type { TddView } from "./state.ts";
+
+/**
+ * What tdd mode tells the agent outside the gate's own refusals: the session note with
+ * copy-paste commands, what a recorded test run did to the cycle, and how a measured run is
+ * read (pure; the node edge runs the tests).
+ */
+
+/** Adds `--agent <id>` to every `tailtest red|green|tdd status` command in a text (subagents). */
+export function withAgentFlag(text: string, agentId: string | undefined): string {
+  if (agentId === undefined || agentId === "") return text;
+  const flag = /^[\w.-]+$/.test(agentId) ? agentId : `'${agentId.replace(/'/g, `'\\''`)}'`;
+  return text.replace(/\btailtest (red|green|tdd status)(?= |$)/gm, `tailtest $1 --agent ${flag}`);
+}
+
+/** One line on where the cycle stands. */
+export function describeTddView(view: TddView): string {
+  switch (view.state) {
+    case "initial":
+      if (view.regression)
+        return "no cycle is open, and a test failed after the last cycle finished (a regression): declare a Red for it";
+      return view.cycleComplete
+        ? "the last cycle finished green; no cycle is open"
+        : "no cycle is open";
+    case "writing_tests":
+      return `Red declared for ${quoteOf(view.declaration)}: write that test and run it; it must fail for the expected reason`;
+    case "red":
+      return `Red confirmed for ${quoteOf(view.declaration)}: declare the Green (the change and its files)`;
+    case "making_tests_pass":
+      return `Green declared for ${view.allowlist.join(", ")}${
+        view.skipRed ? " (skip-red: test files may change too)" : ""
+      }: make the tests pass`;
+  }
+}
+
+function quoteOf(declaration: TddView["declaration"]): string {
+  if (declaration === undefined) return "?";
+  return declaration.kind === "red" ? declaration.test : declaration.change;
+}
+
+export interface SessionNoteInput {
+  view: TddView;
+  agentId?: string | undefined;
+  /** Where test and production files are, in a few words each (from the patterns). */
+  testHint: string;
+}
+
+/** The SessionStart (and SubagentStart) note: the cycle, and the commands to run. */
+export function renderTddSessionNote(input: SessionNoteInput): string {
+  const who =
+    input.agentId === undefined
+      ? "this session"
+      : `subagent ${input.agentId} (its own log, separate from the main agent's)`;
+  const lines = [
+    `tailtest tdd: Red → Green → Refactor is enforced for ${who}. Now: ${describeTddView(input.view)}.`,
+    "1. Red: declare the behaviour, then write only the failing test:",
+    `   ${redCommandFor({ test: "<test file>" })}`,
+    "2. Run the test. tailtest runs the declared test itself and confirms it fails for a real reason (not a syntax error).",
+    "3. Green: declare the change and the only production files it needs (globs allowed), then make the test pass:",
+    `   ${greenCommandFor()}`,
+    "4. A passing run closes the cycle. Refactor, lint-only or coverage work without a new failing test:",
+    `   ${greenCommandFor({ skipRed: true, reason: "refactoring" })}`,
+    `Test files: ${input.testHint}. Status: tailtest tdd status. tailtest's own files and the hook configs are never editable; only the person changes the mode.`,
+  ];
+  return withAgentFlag(lines.join("\n"), input.agentId);
+}
+
+/** The Red the current cycle is about: the active Red, or the one the active Green followed. */
+export function cycleRed(entries: readonly TddEntry[], view: TddView): RedEntry | undefined {
+  if (view.declaration?.kind === "red") return view.declaration;
+  if (view.declaration?.kind !== "green" || view.skipRed) return undefined;
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry === undefined) continue;
+    if (entry.kind === "red") return entry;
+    if (entry.kind === "finished") return undefined;
+  }
+  return undefined;
+}
+
+/** A Red's `--test`, split into a project file and an optional test name (`file::name`). */
+export interface RedTarget {
+  file: string;
+  name?: string;
+}
+
+/**
+ * Reads a Red's `--test` as a file and maybe a test name: `tests/test_a.py::test_x`,
+ * `src/a.test.ts > adds`, `src/a.test.ts:12`, or a bare file. The caller checks the file exists.
+ */
+export function parseRedTarget(test: string): RedTarget {
+  const text = test.trim().replace(/\\/g, "/");
+  const match = /^(.+?)(?:::|\s+>\s+|#|\s+-t\s+)(.+)$/.exec(text);
+  const file = (match?.[1] ?? text).replace(/:\d+$/, "").replace(/^\.\//, "");
+  const name = match?.[2]?.trim();
+  return name === undefined || name === "" ? { file } : { file, name };
+}
+
+const SYNTAX_ERROR =
+  /\b(SyntaxError|IndentationError|TabError|ParseError|Unexpected token|Unterminated|Missing semicolon|expected expression|syntax error)\b/i;
+
+/** True when a failure message is a syntax error (of the test file or anything it loads). */
+export function isSyntaxFailure(message: string): boolean {
+  return SYNTAX_ERROR.test(message);
+}
+
+/** What tailtest measured by running the cycle's test itself. */
+export interface MeasuredRun {
+  outcome: TestRunEntry["outcome"];
+  real_failure?: boolean;
+  declared_test_failed?: boolean;
+  failed_tests?: string[];
+  error?: string;
+}
+
+/**
+ * Reads the engine's results for the cycle's test file as one run. An assertion failure is a
+ * real failure. A load or collection error is one too (a test importing a function that does not
+ * exist yet is the usual first Red), unless it is a syntax error. A run that selected no test, or
+ * timed out, is a failure but not a real one: it proves nothing about the behaviour.
+ */
+export function readMeasuredRuns(
+  results: readonly RunResult[],
+  target: RedTarget | undefined,
+): MeasuredRun {
+  if (results.length > 0 && results.every((result) => result.status === "passed"))
+    return { outcome: "passed" };
+  const failedTests = results.flatMap((result) =>
+    result.tests
+      .filter((test) => test.status === "fail")
+      .map((test) => [test.id.file, ...test.id.segments].join(" > ")),
+  );
+  const errors = results.flatMap((result) => result.errors.map((error) => error.message));
+  const firstProblem = results.find((result) => result.status !== "passed");
+  const error = firstProblem === undefined ? "no test ran" : firstProblem.reason;
+  const measured: MeasuredRun = {
+    outcome: "failed",
+    error,
+    real_failure: realFailure(results, errors),
+  };
+  if (failedTests.length > 0) measured.failed_tests = failedTests;
+  if (target?.name !== undefined && failedTests.length > 0) {
+    const wanted = target.name.toLowerCase();
+    measured.declared_test_failed = failedTests.some((id) => id.toLowerCase().includes(wanted));
+  }
+  return measured;
+}
+
+function realFailure(results: readonly RunResult[], errors: readonly string[]): boolean {
+  if (results.length === 0) return false;
+  if (results.some((result) => result.status === "timeout" || result.status === "no_tests"))
+    return results.some((result) => result.tests.some((test) => test.status === "fail"));
+  if (errors.some((message) => isSyntaxFailure(message))) return false;
+  const failures = results.flatMap((result) =>
+    result.tests.filter((test) => test.status === "fail"),
+  );
+  if (failures.some((test) => isSyntaxFailure(test.failure ?? ""))) return false;
+  return failures.length > 0 || errors.length > 0;
+}
+
+/** What a recorded run did to the cycle, for the agent. */
+export function describeRecordedRun(before: TddView, after: TddView, run: TestRunEntry): string {
+  const verdict = run.outcome === "passed" ? "passed" : "failed";
+  const head = `tailtest tdd: recorded a test run (${verdict}).`;
+  if (before.state === "writing_tests" && after.state === "red")
+    return `${head} Red confirmed: the declared test fails as expected. Next, declare the Green:\n  ${greenCommandFor()}`;
+  if (before.state === "writing_tests" && run.outcome === "failed")
+    return `${head} This is not a Red yet: ${notRedReason(run)}. Fix the test so it fails on the behaviour, then run it again.`;
+  if (before.state === "writing_tests")
+    return `${head} The declared test passes, so there is no Red yet: make the test fail on the missing behaviour first.`;
+  if (before.state === "red" && after.state === "writing_tests")
+    return `${head} The declared test passes now without a Green, so the Red is no longer confirmed; make it fail again or declare a new Red.`;
+  if (before.state === "making_tests_pass" && after.state === "initial")
+    return `${head} Green: the cycle is complete. Refactor now with tests green (tailtest green --skip-red --reason refactoring …), or start the next cycle with tailtest red.`;
+  if (after.regression && !before.regression)
+    return `${head} A test fails after the last cycle finished (a regression). Declare a Red for it before changing production code:\n  ${redCommandFor()}`;
+  return `${head} State: ${describeTddView(after)}.`;
+}
+
+function notRedReason(run: TestRunEntry): string {
+  if (run.real_failure === false)
+    return `the run failed before any assertion (${run.error ?? "a load, syntax or selection error"})`;
+  if (run.declared_test_failed === false)
+    return `other tests failed (${(run.failed_tests ?? []).slice(0, 3).join(", ")}) but not the declared one`;
+  return run.error ?? "the failure was not the declared test's";
+}
