@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
@@ -86,6 +87,31 @@ export async function handleEvent(
   }
 }
 
+/**
+ * How the agent's shell reaches the `tailtest` command: a project install (`npm i -D`, what the
+ * docs say) puts it in node_modules/.bin, which is not on the agent's PATH, so `npx tailtest`
+ * (npx finds the local bin without the network); otherwise a global install's `tailtest`.
+ */
+export function cliPrefix(root: string): string {
+  return existsSync(join(root, "node_modules", ".bin", "tailtest")) ? "npx tailtest" : "tailtest";
+}
+
+/** The decision's commands (`tailtest red|green|tdd status`) as the agent can run them. */
+export function withCliPrefix(decision: Decision, prefix: string): Decision {
+  if (prefix === "tailtest") return decision;
+  const fix = (text: string) =>
+    text.replace(/(^|[^\w-])tailtest (?=(red|green|tdd status)\b)/gm, `$1${prefix} `);
+  switch (decision.kind) {
+    case "context":
+      return { ...decision, text: fix(decision.text) };
+    case "deny":
+    case "block":
+      return { ...decision, reason: fix(decision.reason) };
+    case "none":
+      return decision;
+  }
+}
+
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
 async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
   await updateState(sessionFile(project, now), (session) => ({
@@ -111,7 +137,7 @@ async function handleTdd(
   const agentId = "agentId" in event ? event.agentId : undefined;
   const call: TddCall = { project, identity: { ...options.identity, agentId }, now };
   try {
-    return await decideTdd(call, event, options);
+    return withCliPrefix(await decideTdd(call, event, options), cliPrefix(project.root));
   } catch (error) {
     if (!GATE_EVENTS.has(event.kind)) throw error;
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);

@@ -381,3 +381,13 @@ describe("plan review", () => {
     expect(await send({ kind: "PlanSubmitted", plan: "1. add mul" })).toEqual({ kind: "none" });
   });
 });
+
+describe("the commands the agent is given", () => {
+  it("go through npx when tailtest is installed in the project", async () => {
+    project.write("node_modules/.bin/tailtest", "#!/bin/sh\n");
+    const decision = await send({ kind: "EditRequested", paths: [abs("calc.py")] });
+    const reason = (decision as { reason: string }).reason;
+    expect(reason).toContain("npx tailtest red --test");
+    expect(reason).not.toMatch(/(^|[^x] )tailtest red/m);
+  });
+});
