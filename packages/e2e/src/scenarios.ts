@@ -70,18 +70,58 @@ export const SHELL_WRITE: Scenario = {
 };
 
 /**
- * (4, sweep only) The same file written by a Python script: no shell-command parser can tell
- * what it writes, so only the end-of-turn sweep of changed files can find it.
+ * (4, sweep only) The same file written by a Python script that computes its name: no parser
+ * can tell what it writes, so only the end-of-turn sweep of changed files can find it.
  */
 export const SWEEP_ONLY_WRITE: Scenario = {
   name: "sweep-only-write",
   prompt: "add a slugify helper in src/slug.py",
   moves: [
     shell(
-      `python3 - <<'EOF'\nimport pathlib\npathlib.Path("src").mkdir(exist_ok=True)\npathlib.Path("src/slug.py").write_text(${JSON.stringify(SLUG_SOURCE)})\nEOF`,
+      // The name is decoded at run time ("src/slug.py" in base64): nothing in the command or the
+      // script names the file, so no parser can know it before or after the command runs.
+      `python3 - <<'EOF'\nimport base64, pathlib\ntarget = pathlib.Path(base64.b64decode("c3JjL3NsdWcucHk=").decode())\ntarget.parent.mkdir(exist_ok=True)\ntarget.write_text(${JSON.stringify(SLUG_SOURCE)})\nEOF`,
     ),
     reply("done: src/slug.py"),
     write("tests/test_slug.py", SLUG_TEST),
     reply("done: added tests/test_slug.py"),
+  ],
+};
+
+/** The billing module after the refactor step: the same behaviour, a named constant. */
+export const BILLING_REFACTORED =
+  'VAT = 1.2\n\n\ndef charge(amount):\n    """Amount plus 20% VAT, in cents precision."""\n    return round(amount * VAT, 2)\n';
+
+/** The project config of the tdd scenario: tdd mode, plan review off (no ExitPlanMode here). */
+export const TDD_CONFIG = `${JSON.stringify({ mode: "tdd", tdd: { plan_review: { enabled: false } } }, null, 2)}\n`;
+
+/** The first words of the gate's refusal of billing.py with no cycle open (core tdd/gate.ts). */
+export const TDD_DENIED = "tailtest tdd: billing.py is blocked: no TDD cycle is open";
+
+/**
+ * (5) tdd mode: Red → Green → Refactor through the real CLI. Production code first is refused;
+ * the Red is declared, the test written and run (tailtest runs it again itself: it fails on the
+ * missing module, a real Red); the Green is declared, the code written, the test passes; a
+ * skip-red refactor changes the code with the tests green.
+ */
+export const TDD_CYCLE: Scenario = {
+  name: "tdd-cycle",
+  prompt: "add a billing module with a charge function, test first",
+  moves: [
+    write("billing.py", BILLING_FIXED),
+    shell(
+      `npx tailtest red --test tests/test_billing.py --expects "test_charge_adds_vat fails: there is no billing module yet"`,
+    ),
+    write("tests/test_billing.py", BILLING_TEST),
+    shell("python3 -m pytest -q tests/test_billing.py"),
+    shell(`npx tailtest green --change "add charge() with 20% VAT" --file billing.py`),
+    write("billing.py", BILLING_FIXED),
+    shell("python3 -m pytest -q tests/test_billing.py"),
+    shell(
+      `npx tailtest green --skip-red --reason refactoring --change "name the VAT factor" --file billing.py`,
+    ),
+    write("billing.py", BILLING_REFACTORED),
+    shell("python3 -m pytest -q tests/test_billing.py"),
+    reply("done: billing.py, test first"),
   ],
 };

@@ -81,6 +81,218 @@ describe("findShellWrites", () => {
   });
 });
 
+describe("findShellWrites: inline interpreter scripts", () => {
+  it.each([
+    {
+      name: "python3 -c, double-quoted",
+      command: `python3 -c "open('src/app.py','w').write('x')"`,
+      written: ["src/app.py"],
+    },
+    {
+      name: "python -c, single-quoted, pathlib",
+      command: `python -c 'import pathlib; pathlib.Path("src/a.py").write_text("")'`,
+      written: ["src/a.py"],
+    },
+    {
+      name: "python3 -c with escaped double quotes",
+      command: `python3 -c "open(\\"src/q.py\\", \\"a\\")"`,
+      written: ["src/q.py"],
+    },
+    {
+      name: "python3 -c, concatenated quoting",
+      command: `python3 -c 'open("src/'"c.py"'", "w")'`,
+      written: ["src/c.py"],
+    },
+    {
+      name: "python3 -c, ANSI-C quoting with newlines",
+      command: String.raw`python3 -c $'import os\nopen(\'src/n.py\', \'w\')'`,
+      written: ["src/n.py"],
+    },
+    {
+      name: "node -e",
+      command: `node -e "require('fs').writeFileSync('src/a.ts','')"`,
+      written: ["src/a.ts"],
+    },
+    {
+      name: "node --eval and node -p",
+      command: `node --eval "require('fs').rmSync('src/old.ts')" && node -p "require('fs').writeFileSync('src/p.ts','')"`,
+      written: ["src/p.ts"],
+      deleted: ["src/old.ts"],
+    },
+    { name: "bun -e", command: `bun -e "await Bun.write('src/b.ts', 'x')"`, written: ["src/b.ts"] },
+    {
+      name: "deno eval",
+      command: `deno eval "await Deno.writeTextFile('src/d.ts', 'x')"`,
+      written: ["src/d.ts"],
+    },
+    {
+      name: "perl -e",
+      command: `perl -e 'open(F, ">src/a.pl"); print F "x"; close F'`,
+      written: ["src/a.pl"],
+    },
+    { name: "ruby -e", command: `ruby -e 'File.write("lib/a.rb", "")'`, written: ["lib/a.rb"] },
+    {
+      name: "python3 - <<'EOF' heredoc",
+      command:
+        "python3 - <<'EOF'\nfrom pathlib import Path\nPath('src/app.py').write_text('...')\nEOF",
+      written: ["src/app.py"],
+    },
+    {
+      name: "python3 <<EOF unquoted heredoc, then another command",
+      command: "python3 <<EOF\nwith open('src/x.py', 'w') as f:\n    f.write('x')\nEOF\necho done",
+      written: ["src/x.py"],
+    },
+    {
+      name: "a <<- heredoc with tabs, output redirected",
+      command: "python3 <<-PY > out.txt\n\tprint(1)\n\topen('src/t.py', 'w')\n\tPY",
+      written: ["src/t.py", "out.txt"],
+    },
+    {
+      name: "a heredoc after && and a redirect",
+      command: "cd api && python3 <<'EOF' 2>&1\nimport os\nos.remove('src/c.py')\nEOF",
+      written: [],
+      deleted: ["src/c.py"],
+    },
+    {
+      name: "a heredoc wins over a pipe",
+      command: "echo 'print(1)' | python3 - <<'EOF'\nopen('src/w.py', 'w')\nEOF",
+      written: ["src/w.py"],
+    },
+    {
+      name: "cd … && cat <<'EOF' | node",
+      command: "cd web && cat <<'EOF' | node\nrequire('fs').writeFileSync('src/w.ts', '')\nEOF",
+      written: ["src/w.ts"],
+    },
+    {
+      name: "node <<'JS' heredoc",
+      command: "node <<'JS'\nconst fs = require('fs');\nfs.writeFileSync('src/n.ts', '');\nJS",
+      written: ["src/n.ts"],
+    },
+    {
+      name: "a here-string",
+      command: `python3 <<< "open('src/x.py','w')"`,
+      written: ["src/x.py"],
+    },
+    {
+      name: "a single-quoted here-string to ruby",
+      command: `ruby <<< 'File.write("lib/h.rb", "")'`,
+      written: ["lib/h.rb"],
+    },
+    {
+      name: "cat <<'EOF' | python3",
+      command: "cat <<'EOF' | python3\nopen('src/c.py','w')\nEOF",
+      written: ["src/c.py"],
+    },
+    {
+      name: "echo … | python3",
+      command: `echo "open('src/e.py','w')" | python3 -`,
+      written: ["src/e.py"],
+    },
+    {
+      name: "printf … | node",
+      command: `printf '%s' "require('fs').writeFileSync('src/f.ts','')" | node`,
+      written: ["src/f.ts"],
+    },
+    {
+      name: "uv run python -c",
+      command: `uv run python -c "open('src/u.py','w')"`,
+      written: ["src/u.py"],
+    },
+    {
+      name: "npx node -e",
+      command: `npx node -e "require('fs').writeFileSync('src/x.ts','')"`,
+      written: ["src/x.ts"],
+    },
+    {
+      name: "env X=1 python3 -c",
+      command: `env X=1 python3 -c "open('src/e.py','a')"`,
+      written: ["src/e.py"],
+    },
+    {
+      name: "a leading assignment and a path to the interpreter",
+      command: `PYTHONPATH=. .venv/bin/python -c "open('src/v.py','w')"`,
+      written: ["src/v.py"],
+    },
+    {
+      name: "a target from sys.argv: the path operand",
+      command: `python3 -c "import sys; open(sys.argv[1], 'w').write('x')" src/z.py`,
+      written: ["src/z.py"],
+    },
+    {
+      name: "sh -c around python3 -c",
+      command: `sh -c "python3 -c \\"open('src/s.py','w')\\""`,
+      written: ["src/s.py"],
+    },
+    {
+      name: "bash -lc around node -e, single-quoted",
+      command: `bash -lc 'node -e "require(\\"fs\\").writeFileSync(\\"src/l.ts\\", \\"\\")"'`,
+      written: ["src/l.ts"],
+    },
+    {
+      name: "bash -c with a redirect",
+      command: `cd web && bash -c "echo x > src/b.py; rm -f src/c.py"`,
+      written: ["src/b.py"],
+      deleted: ["src/c.py"],
+    },
+    {
+      name: "bash reading a heredoc",
+      command: "bash <<'SH'\necho x > src/h.py\nSH",
+      written: ["src/h.py"],
+    },
+    { name: "eval", command: `eval "echo x > src/v.py"`, written: ["src/v.py"] },
+    {
+      name: "a shell command a script runs",
+      command: `python3 -c "import subprocess; subprocess.run(['sed', '-i', 's/a/b/', 'src/s.py'])"`,
+      written: ["src/s.py"],
+    },
+    {
+      name: "node's execSync",
+      command: `node -e "require('child_process').execSync('echo x > src/x.ts')"`,
+      written: ["src/x.ts"],
+    },
+    {
+      name: "timeout and a command substitution",
+      command: `echo $(timeout 5 python3 -c "open('src/t.py','w')")`,
+      written: ["src/t.py"],
+    },
+  ])("$name", async ({ command, written, deleted = [] }) => {
+    const writes = await findShellWrites(command);
+    expect(writes.written).toEqual(written);
+    expect(writes.deleted).toEqual(deleted);
+    expect(writes.partial).toBe(false);
+  });
+
+  it.each([
+    `python3 -c "print(open('src/a.py').read())"`,
+    `python -c "print(1)"`,
+    `node -e "console.log('src/a.ts')"`,
+    `node -p "require('./package.json').version"`,
+    `python -m pytest tests/x.py`,
+    `python3 -m json.tool < data.json`,
+    `node script.js src/a.ts`,
+    `python3 scripts/gen.py src/a.py`,
+    `python3 scripts/gen.py <<'EOF'\nopen('src/a.py', 'w')\nEOF`,
+    `python3 -c "import sys; print(sys.stdin.read())" <<'EOF'\nopen('src/a.py', 'w')\nEOF`,
+    `cat src/a.py | python3 -c "import sys; print(len(sys.stdin.read()))"`,
+    `echo "open('src/a.py','w')"`,
+    `cat <<'EOF'\nopen('src/a.py', 'w')\nEOF`,
+    `perl -ne 'print if /open/' src/a.pl`,
+    `ruby -e 'puts File.read("lib/a.rb")'`,
+    `bash scripts/build.sh`,
+    `bash -c "cat src/a.py"`,
+    `python3 -c "$SCRIPT"`,
+  ])("finds no write in %j", async (command) => {
+    const writes = await findShellWrites(command);
+    expect(writes.written).toEqual([]);
+    expect(writes.deleted).toEqual([]);
+  });
+
+  it("perl -pi -e edits its files and its script writes nothing more", async () => {
+    const writes = await findShellWrites(`perl -pi -e 's/open/close/' src/a.pl`);
+    expect(writes.written).toEqual(["src/a.pl"]);
+  });
+});
+
 describe("listSimpleCommands", () => {
   it.each([
     {

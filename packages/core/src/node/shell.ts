@@ -3,13 +3,18 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Node as SyntaxNode, Parser as TreeParser } from "web-tree-sitter";
+import { inlineScriptOf } from "../inline-script.ts";
 import { parsePatchFiles, patchEffects } from "../patch.ts";
+import { findScriptWrites } from "../script-writes.ts";
 
 /**
  * The files a shell command writes, read from a real bash syntax tree (tree-sitter-bash, run as
  * WebAssembly so nothing native is built). Only literal file names count: a target built from a
  * variable or a command substitution cannot be known before the command runs, and the end-of-turn
- * sweep catches what it wrote.
+ * sweep catches what it wrote. Inline interpreter scripts (`python3 -c`, `node -e`, `perl -e`,
+ * `ruby -e`, `deno eval`, a script on stdin from a heredoc, a here-string or `echo … |`) are read
+ * by `findScriptWrites`; `bash -c '…'`, `sh <<EOF`, `eval '…'` and the literal commands such a
+ * script runs (`os.system('…')`, `execSync('…')`) are parsed again as bash.
  */
 export interface ShellWrites {
   written: string[];
@@ -56,14 +61,33 @@ export async function parseShell(command: string): Promise<SyntaxNode> {
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>"]);
 
 export async function findShellWrites(command: string): Promise<ShellWrites> {
+  const writes = await collectShellWrites(command, 0);
+  return {
+    written: unique(writes.written),
+    deleted: unique(writes.deleted),
+    partial: writes.partial,
+  };
+}
+
+async function collectShellWrites(command: string, nesting: number): Promise<ShellWrites> {
   const root = await parseShell(command);
-  const written: string[] = [];
-  const deleted: string[] = [];
+  const writes: ShellWrites = { written: [], deleted: [], partial: root.hasError };
+  const nested: string[] = [];
   visit(root, (node) => {
-    if (node.type === "file_redirect") collectRedirect(node, written);
-    else if (node.type === "command") collectCommand(node, written, deleted);
+    if (node.type === "file_redirect") collectRedirect(node, writes.written);
+    else if (node.type === "command") {
+      collectCommand(node, writes.written, writes.deleted);
+      collectInlineScript(node, writes, nested);
+    }
   });
-  return { written: unique(written), deleted: unique(deleted), partial: root.hasError };
+  if (nesting >= MAX_SHELL_NESTING) return writes;
+  for (const script of nested) {
+    const inner = await collectShellWrites(script, nesting + 1);
+    writes.written.push(...inner.written);
+    writes.deleted.push(...inner.deleted);
+    writes.partial ||= inner.partial;
+  }
+  return writes;
 }
 
 function visit(node: SyntaxNode, onNode: (node: SyntaxNode) => void): void {
@@ -84,6 +108,8 @@ export function literalOf(node: SyntaxNode | null | undefined): string | undefin
   switch (node.type) {
     case "word":
       return node.text.replace(/\\(.)/g, "$1");
+    case "number": // `timeout 60`, `head -n 5`: a word of digits
+      return node.text;
     case "raw_string":
       return node.text.slice(1, -1);
     case "string": {
@@ -168,6 +194,141 @@ function collectPatch(
   const effects = patchEffects(texts.flatMap((text) => parsePatchFiles(text)));
   written.push(...effects.written);
   deleted.push(...effects.deleted);
+}
+
+/**
+ * A word as the program it carries: its literal value, or for a double-quoted string with
+ * expansions (`"open('$F','w')"`) the text between the quotes, left for the script reader to
+ * find what is literal in it; undefined for anything else.
+ */
+function scriptWordOf(node: SyntaxNode | null | undefined): string | undefined {
+  const literal = literalOf(node);
+  if (literal !== undefined) return literal;
+  if (node?.type === "ansi_c_string") return unescapeAnsiC(node.text.slice(2, -1));
+  if (node?.type !== "string") return undefined;
+  return node.text.slice(1, -1).replace(/\\(["\\$`])/g, "$1");
+}
+
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r" };
+
+/** `$'…'`: the escapes a script's text depends on (newlines, quotes, backslashes). */
+function unescapeAnsiC(text: string): string {
+  return text.replace(
+    /\\(.)/g,
+    (whole, ch: string) => ANSI_C_ESCAPES[ch] ?? (/\w/.test(ch) ? whole : ch),
+  );
+}
+
+/** `python3 -c '…'`, `node -e`, `bash -c`, `python3 - <<EOF`: what the script writes. */
+function collectInlineScript(node: SyntaxNode, writes: ShellWrites, nested: string[]): void {
+  const name = node.childForFieldName("name")?.firstNamedChild;
+  const args = node.childrenForFieldName("argument").filter((arg) => arg !== null);
+  const inline = inlineScriptOf([literalOf(name), ...args.map((arg) => scriptWordOf(arg))]);
+  if (inline === undefined) return;
+  const code = inline.code ?? (inline.stdin ? stdinScriptOf(node) : undefined);
+  if (code === undefined) return;
+  if (inline.language === "shell") {
+    nested.push(code);
+    return;
+  }
+  const found = findScriptWrites(inline.language, code, inline.operands);
+  writes.written.push(...found.written);
+  writes.deleted.push(...found.deleted);
+  nested.push(...found.commands);
+}
+
+/**
+ * What a command reads on stdin when it is written out in the command line: its here-string
+ * (`<<< "…"`), its heredoc, or the text piped to it by `echo`/`printf`, by `cat <<EOF` or by
+ * `cat <<< "…"`.
+ */
+function stdinScriptOf(command: SyntaxNode): string | undefined {
+  const herestring = childOfType(command, "herestring_redirect");
+  if (herestring !== undefined) return scriptWordOf(herestring.firstNamedChild);
+  const heredoc = heredocFeeding(command);
+  if (heredoc !== undefined) return heredoc;
+  const parent = command.parent;
+  if (parent?.type !== "pipeline") return undefined;
+  const stages = parent.namedChildren.filter((stage) => stage !== null);
+  const at = stages.findIndex((stage) => stage.id === command.id);
+  if (at > 0) return producedText(stages[at - 1]);
+  // `cat <<'EOF' | python3`: the pipeline sits inside the heredoc redirect of the `cat`.
+  const redirect = parent.parent;
+  const statement = redirect?.parent;
+  if (
+    at !== 0 ||
+    redirect?.type !== "heredoc_redirect" ||
+    statement?.type !== "redirected_statement"
+  )
+    return undefined;
+  return producedText(statement);
+}
+
+/** The text `echo x`, `printf x`, `cat <<EOF` or `cat <<< x` writes to stdout. */
+function producedText(stage: SyntaxNode | undefined): string | undefined {
+  if (stage?.type === "redirected_statement") {
+    const body = lastCommandOf(stage.childForFieldName("body"));
+    return body?.type === "command" && isBareCat(body) ? heredocOf(stage) : undefined;
+  }
+  if (stage?.type !== "command") return undefined;
+  const { name, args } = commandParts(stage);
+  const words = args.map((arg) => scriptWordOf(arg));
+  if (words.some((word) => word === undefined)) return undefined;
+  const texts = words as string[];
+  if (name === "echo") return texts.filter((word, i) => i > 0 || !/^-[neE]+$/.test(word)).join(" ");
+  if (name === "printf") return texts.join("\n");
+  if (name === "cat" && isBareCat(stage)) {
+    const herestring = childOfType(stage, "herestring_redirect");
+    return herestring === undefined ? undefined : scriptWordOf(herestring.firstNamedChild);
+  }
+  return undefined;
+}
+
+const COMMAND_LISTS = new Set(["list", "pipeline"]);
+
+/**
+ * The heredoc a command reads: tree-sitter hangs `a && b <<EOF` and `a | b <<EOF` on the whole
+ * list or pipeline, but the heredoc is the stdin of the command right before it (and wins over
+ * a pipe).
+ */
+function heredocFeeding(command: SyntaxNode): string | undefined {
+  let node = command;
+  let parent = node.parent;
+  while (
+    parent !== null &&
+    COMMAND_LISTS.has(parent.type) &&
+    parent.lastNamedChild?.id === node.id
+  ) {
+    node = parent;
+    parent = parent.parent;
+  }
+  if (parent?.type !== "redirected_statement") return undefined;
+  return parent.childForFieldName("body")?.id === node.id ? heredocOf(parent) : undefined;
+}
+
+/** The last command of a list or pipeline (`cd x && cat` → `cat`), or the node itself. */
+function lastCommandOf(node: SyntaxNode | null): SyntaxNode | null {
+  let current = node;
+  while (current !== null && COMMAND_LISTS.has(current.type)) current = current.lastNamedChild;
+  return current;
+}
+
+function isBareCat(command: SyntaxNode): boolean {
+  const { name, args } = commandParts(command);
+  return name === "cat" && args.every((arg) => literalOf(arg) === "-");
+}
+
+/** The body of a statement's heredoc (`<<-` strips leading tabs, as bash does). */
+function heredocOf(statement: SyntaxNode): string | undefined {
+  const redirect = childOfType(statement, "heredoc_redirect");
+  const body = redirect === undefined ? undefined : childOfType(redirect, "heredoc_body");
+  if (redirect === undefined || body === undefined) return undefined;
+  const stripTabs = redirect.children.some((child) => child?.type === "<<-");
+  return stripTabs ? body.text.replace(/^\t+/gm, "") : body.text;
+}
+
+function childOfType(node: SyntaxNode, type: string): SyntaxNode | undefined {
+  return node.namedChildren.find((child) => child?.type === type) ?? undefined;
 }
 
 const SCRIPT_OPTIONS = new Set(["-e", "-f", "--expression", "--file"]);
