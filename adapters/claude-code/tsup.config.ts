@@ -4,12 +4,18 @@ import { adapterConfig } from "../../tsup.config.base.ts";
 
 export default defineConfig(
   adapterConfig(
-    { hook: "src/hook.ts", cli: "src/cli.ts", tailtest: "../../packages/cli/src/bin.ts" },
+    {
+      // hook.js is a small launcher; hook-main.js is the bundle it loads when a call needs it.
+      hook: "src/hook.ts",
+      "hook-main": "src/hook-main.ts",
+      cli: "src/cli.ts",
+      tailtest: "../../packages/cli/src/bin.ts",
+    },
     // A plugin is loaded from its own folder (and copied into Claude Code's plugin cache), so
     // its hook, and the parser files the hook loads, must sit inside it.
     async () => {
       await mkdir("plugin/dist", { recursive: true });
-      for (const file of ["hook.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+      for (const file of ["hook.js", "hook-main.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
         await cp(`dist/${file}`, `plugin/dist/${file}`);
       }
     },

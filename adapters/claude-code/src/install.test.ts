@@ -8,6 +8,7 @@ import {
   isTailtestHandler,
   parseSettings,
   PLUGIN_HOOK_COMMAND,
+  PRE_TOOL_MATCHER,
   PROJECT_HOOK_COMMAND,
   removeTailtestHooks,
   renderHooks,
@@ -21,6 +22,7 @@ const OLD_COMMAND = "npx --yes node_modules/@tailtest/claude-code/dist/hook.js -
 const PRETTIER = { type: "command", command: "npx prettier --write", timeout: 10 };
 const LINT = { type: "command", command: "./lint.sh" };
 const EDIT_MATCHER = "Write|Edit|MultiEdit|NotebookEdit";
+const POST_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
 const ours = (timeout: number) => ({ type: "command", command: PROJECT_HOOK_COMMAND, timeout });
 const ALL_EVENTS = TAILTEST_HOOKS.map((registration) => registration.event);
@@ -40,16 +42,47 @@ describe("PROJECT_HOOK_COMMAND", () => {
 });
 
 describe("TAILTEST_HOOKS", () => {
-  it("registers the five events, with a long timeout only where tests run", () => {
+  it("registers the eight events, with a long timeout only where tests or a plan review run", () => {
     expect(
       TAILTEST_HOOKS.map(({ event, matcher, timeout }) => [event, matcher ?? null, timeout]),
     ).toEqual([
       ["SessionStart", "startup|resume|clear|compact", 30],
-      ["PostToolUse", EDIT_MATCHER, 30],
+      ["PreToolUse", PRE_TOOL_MATCHER, 660],
+      ["PostToolUse", POST_MATCHER, 660],
+      ["PostToolUseFailure", "Bash", 660],
+      ["SubagentStart", null, 30],
       ["Stop", null, 600],
       ["SubagentStop", null, 600],
       ["SessionEnd", null, 30],
     ]);
+  });
+
+  // Claude Code reads a matcher with any character beyond [A-Za-z0-9_|] as an unanchored
+  // JavaScript regex (hook-protocols §1.1), so this is how it picks the tools.
+  it.each([
+    ["Write", true],
+    ["Edit", true],
+    ["MultiEdit", true],
+    ["NotebookEdit", true],
+    ["Bash", true],
+    ["ExitPlanMode", true],
+    ["mcp__filesystem__write_file", true],
+    ["TodoWrite", false],
+    ["BashOutput", false],
+    ["KillBash", false],
+    ["Read", false],
+    ["EnterPlanMode", false],
+  ])("the PreToolUse matcher selects %s: %s", (tool, selected) => {
+    expect(new RegExp(PRE_TOOL_MATCHER).test(tool)).toBe(selected);
+  });
+
+  it("leaves plan review and test runs time to finish before Claude Code kills the hook", () => {
+    const timeout = (event: string) =>
+      TAILTEST_HOOKS.find((registration) => registration.event === event)?.timeout ?? 0;
+    // tdd.plan_review.timeout_seconds is at most 600; test_timeout_seconds defaults to 300.
+    expect(timeout("PreToolUse")).toBeGreaterThan(600);
+    expect(timeout("PostToolUse")).toBeGreaterThan(600);
+    expect(timeout("PostToolUseFailure")).toBeGreaterThan(600);
   });
 });
 
@@ -72,7 +105,7 @@ describe("install.ts on core's hook groups", () => {
     const installed = addTailtestHooks(settings).settings;
     expect(installed.hooks?.["PostToolUse"]).toEqual([
       { matcher: EDIT_MATCHER, hooks: [PRETTIER] },
-      { matcher: EDIT_MATCHER, hooks: [ours(30)] },
+      { matcher: POST_MATCHER, hooks: [ours(660)] },
     ]);
     expect(hasHookChanges(addTailtestHooks(installed))).toBe(false);
     expectSameJson(removeTailtestHooks(installed).settings, settings);
@@ -82,19 +115,37 @@ describe("install.ts on core's hook groups", () => {
     const settings: Settings = {
       hooks: {
         PostToolUse: [
-          { matcher: EDIT_MATCHER, hooks: [{ type: "command", command: OLD_COMMAND }, PRETTIER] },
+          { matcher: POST_MATCHER, hooks: [{ type: "command", command: OLD_COMMAND }, PRETTIER] },
         ],
       },
     };
     const change = addTailtestHooks(settings);
     expect(change.updated).toEqual(["PostToolUse"]);
     expect(change.settings.hooks?.["PostToolUse"]).toEqual([
-      { matcher: EDIT_MATCHER, hooks: [ours(30), PRETTIER] },
+      { matcher: POST_MATCHER, hooks: [ours(660), PRETTIER] },
     ]);
     expect(isTailtestHandler({ command: OLD_COMMAND })).toBe(true);
     expect(isTailtestHandler({ command: "node node_modules/@tailtest/codex/dist/hook.js" })).toBe(
       false,
     );
+  });
+
+  it("an install from before tdd mode (PostToolUse on edits only, 30 s) moves to the new matcher", () => {
+    const before: Settings = {
+      hooks: {
+        PostToolUse: [
+          { matcher: EDIT_MATCHER, hooks: [PRETTIER, { type: "command", command: OLD_COMMAND }] },
+        ],
+      },
+    };
+    const change = addTailtestHooks(before);
+    expect(change.settings.hooks?.["PostToolUse"]).toEqual([
+      { matcher: EDIT_MATCHER, hooks: [PRETTIER] },
+      { matcher: POST_MATCHER, hooks: [ours(660)] },
+    ]);
+    expect(change.added).toEqual(ALL_EVENTS);
+    expect(change.removed).toEqual(["PostToolUse"]);
+    expect(hasHookChanges(addTailtestHooks(change.settings))).toBe(false);
   });
 
   it("parseSettings reads settings.json and refuses what is not JSON in one line", () => {

@@ -29,21 +29,35 @@ export const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.js"';
 
 export const HookEventNameSchema = z.enum([
   "SessionStart",
+  "PreToolUse",
   "PostToolUse",
+  "PostToolUseFailure",
+  "SubagentStart",
   "Stop",
   "SubagentStop",
   "SessionEnd",
 ]);
 export type HookEventName = z.infer<typeof HookEventNameSchema>;
 
-/** Stop, SubagentStop and SessionEnd take no matcher: absent means every occurrence. */
+/** SubagentStart, Stop, SubagentStop and SessionEnd take no matcher: absent means every occurrence. */
 export type HookRegistration = CoreHookRegistration<HookEventName>;
+
+/** The tools tdd mode gates before they run; anchored, since a regex matcher is unanchored. */
+export const PRE_TOOL_MATCHER = "^(Write|Edit|MultiEdit|NotebookEdit|Bash|ExitPlanMode|mcp__.*)$";
 
 /** The one table both `init` and the plugin's hooks.json are rendered from. */
 export const TAILTEST_HOOKS: readonly HookRegistration[] = [
   { event: "SessionStart", matcher: "startup|resume|clear|compact", timeout: 30 },
-  // MultiEdit left Claude Code in 2.0; older versions still send it.
-  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit", timeout: 30 },
+  // tdd mode's gate, before a write tool, a shell command, a plan or an MCP tool runs. A regex
+  // matcher is unanchored in Claude Code, so it is anchored here (TodoWrite is not Write). The
+  // plan review may take up to tdd.plan_review.timeout_seconds (at most 600).
+  { event: "PreToolUse", matcher: PRE_TOOL_MATCHER, timeout: 660 },
+  // MultiEdit left Claude Code in 2.0; older versions still send it. After a Bash command, tdd
+  // mode may re-run the cycle's test (test_timeout_seconds, default 300).
+  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", timeout: 660 },
+  { event: "PostToolUseFailure", matcher: "Bash", timeout: 660 },
+  // A subagent gets its own TDD log and the commands that name it.
+  { event: "SubagentStart", timeout: 30 },
   // The end of a turn (the main agent's or a subagent's) runs the queued tests.
   { event: "Stop", timeout: 600 },
   { event: "SubagentStop", timeout: 600 },
@@ -72,7 +86,7 @@ export function renderHooks(command: string): Hooks {
 }
 
 export const PLUGIN_DESCRIPTION =
-  "tailtest: queues every file Claude edits, runs its tests at the end of each turn, and keeps a cross-session test history.";
+  "tailtest: queues every file Claude edits, runs its tests at the end of each turn, keeps a cross-session test history, and in tdd mode enforces Red → Green → Refactor.";
 
 /** The plugin's hooks/hooks.json, exactly as checked in. */
 export function renderPluginHooksFile(): string {

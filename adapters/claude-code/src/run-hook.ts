@@ -1,6 +1,16 @@
-import { handleEvent, openProject, type HookOutput } from "@tailtest/core/node";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseConfigText, type Mode } from "@tailtest/core";
+import {
+  handleEvent,
+  HOOKS_OFF_ENV,
+  openProject,
+  STATE_DIR,
+  type HookOutput,
+  type Project,
+} from "@tailtest/core/node";
 import { cursorCallRoot, isCursorAdapterInstalled, runCursorHook } from "@tailtest/cursor/run-hook";
-import { renderDecision, translatePayload } from "./translate.ts";
+import { renderDecision, renderDeny, translatePayload } from "./translate.ts";
 
 export interface HookIO {
   stdin: string;
@@ -11,39 +21,113 @@ export interface HookIO {
 
 export type { HookOutput };
 
+const NO_OUTPUT: HookOutput = { stdout: "", stderr: "", exitCode: 0 };
+
 /**
  * One Claude Code hook call. In follow mode a hook never blocks the agent by failing: bad input
- * or an internal error is one line on stderr, no stdout, exit 0 (ADR 0002).
+ * or an internal error is one line on stderr, no stdout, exit 0. In tdd (and strict) mode a
+ * PreToolUse that cannot be decided is denied instead, with a reason saying so (ADR 0002).
  *
  * Cursor also runs the hooks in `.claude/settings.json`, with its own payload (hook-protocols
  * §2.6). Such a call is Cursor's: when the Cursor adapter is installed it handles the event and
  * this hook steps aside; otherwise this hook answers exactly as the Cursor adapter would.
  */
 export async function runHook(io: HookIO): Promise<HookOutput> {
+  // The nested agent of tailtest's own plan review: its hooks have no opinion at all.
+  if (io.env[HOOKS_OFF_ENV] === "1") return NO_OUTPUT;
   const cursor = cursorCall(io);
   if (cursor !== undefined) return cursor;
-  const translation = translatePayload(io.stdin);
-  if (!translation.ok)
-    return {
-      stdout: "",
-      stderr: `tailtest: ignored a hook call: ${translation.error}\n`,
-      exitCode: 0,
-    };
+  const translation = translatePayload(io.stdin, io.env);
+  if (!translation.ok) return badInput(io, translation.error);
   const { event, payload } = translation;
-  if (event === undefined) return { stdout: "", stderr: "", exitCode: 0 };
+  if (event === undefined) return NO_OUTPUT;
+  const eventName = payload.hook_event_name;
+  const root = io.env["CLAUDE_PROJECT_DIR"] ?? payload.cwd;
+  let project: Project | undefined;
   try {
-    const project = openProject(io.env["CLAUDE_PROJECT_DIR"] ?? payload.cwd);
-    const decision = await handleEvent(project, event, { platform: "claude-code" });
-    const stdout = renderDecision(payload.hook_event_name, decision);
+    project = openProject(root);
+    const decision = await handleEvent(project, event, {
+      platform: "claude-code",
+      identity: {
+        sessionId: payload.session_id,
+        transcriptPath: payload.transcript_path ?? undefined,
+      },
+    });
+    const stdout = renderDecision(eventName, decision);
     return { stdout: stdout === "" ? "" : `${stdout}\n`, stderr: "", exitCode: 0 };
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const message = firstLine(error, root);
+    const mode = project?.config.mode ?? readMode(root);
+    if (eventName === "PreToolUse" && mode !== "follow") return failClosed(message, mode);
     return {
       stdout: "",
       stderr: `tailtest: internal error, skipped this hook: ${message}\n`,
       exitCode: 0,
     };
   }
+}
+
+/**
+ * Stdin tailtest cannot read. A PreToolUse (or a call whose event cannot even be told) in a tdd
+ * or strict project is denied; anything else is one line on stderr and no opinion.
+ */
+function badInput(io: HookIO, error: string): HookOutput {
+  const { eventName, cwd } = sniff(io.stdin);
+  const root = io.env["CLAUDE_PROJECT_DIR"] ?? cwd ?? io.cwd;
+  if (eventName === undefined || eventName === "PreToolUse") {
+    const mode = projectMode(root);
+    if (mode !== "follow") return failClosed(error, mode);
+  }
+  return { stdout: "", stderr: `tailtest: ignored a hook call: ${error}\n`, exitCode: 0 };
+}
+
+function failClosed(message: string, mode: Mode): HookOutput {
+  const reason = `tailtest ${mode} mode could not decide (${message}), so this call is blocked: ${mode} mode fails closed. Try again; if it keeps failing, ask the person to run \`tailtest tdd status\` and look at .tailtest/.`;
+  return {
+    stdout: `${renderDeny(reason)}\n`,
+    stderr: `tailtest: could not decide this hook call in ${mode} mode, so the tool call is denied: ${message}\n`,
+    exitCode: 0,
+  };
+}
+
+/** The event name and cwd of a payload that failed its schema, when it is JSON at all. */
+function sniff(stdin: string): { eventName?: string; cwd?: string } {
+  try {
+    const json = JSON.parse(stdin.replace(/^\uFEFF/, "")) as Record<string, unknown> | null;
+    if (json === null || typeof json !== "object") return {};
+    const name = json["hook_event_name"];
+    const cwd = json["cwd"];
+    return {
+      ...(typeof name === "string" ? { eventName: name } : {}),
+      ...(typeof cwd === "string" && cwd !== "" ? { cwd } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The project's mode, through openProject, else from its config file, else follow. */
+function projectMode(root: string): Mode {
+  try {
+    return openProject(root).config.mode;
+  } catch {
+    return readMode(root);
+  }
+}
+
+/** The configured mode when openProject itself failed; follow when even that cannot be read. */
+function readMode(root: string): Mode {
+  try {
+    return parseConfigText(readFileSync(join(root, STATE_DIR, "config.json"), "utf8")).config.mode;
+  } catch {
+    return "follow";
+  }
+}
+
+/** An error as one line, with the project's own path taken out (agents never see absolute paths). */
+function firstLine(error: unknown, root: string): string {
+  const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+  return message.replaceAll(`${root}/`, "").replaceAll(root, ".");
 }
 
 /** A Claude Code hook run by Cursor: handled once, by whichever adapter owns the event. */

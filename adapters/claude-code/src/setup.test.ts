@@ -43,7 +43,7 @@ describe("initProject", () => {
     const { root } = project();
     const report = await initProject({ root });
     expect(report.lines).toEqual([
-      ".claude/settings.json: added hooks: SessionStart, PostToolUse, Stop, SubagentStop, SessionEnd",
+      ".claude/settings.json: added hooks: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart, Stop, SubagentStop, SessionEnd",
       ".gitignore: added .tailtest/",
     ]);
     expect(report.warnings).toEqual([
@@ -128,7 +128,7 @@ describe("uninstallProject", () => {
     expect(read(root, ".claude/settings.json")).not.toBe(USER_SETTINGS);
     const report = await uninstallProject({ root });
     expect(report.lines).toEqual([
-      ".claude/settings.json: removed tailtest hooks from: PostToolUse, SessionStart, Stop, SubagentStop, SessionEnd",
+      ".claude/settings.json: removed tailtest hooks from: PostToolUse, SessionStart, PreToolUse, PostToolUseFailure, SubagentStart, Stop, SubagentStop, SessionEnd",
       ".tailtest/: left as it is (config and test history); delete it if unwanted",
     ]);
     expect(read(root, ".claude/settings.json")).toBe(USER_SETTINGS);

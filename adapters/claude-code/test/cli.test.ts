@@ -48,7 +48,7 @@ describe("tailtest-claude-code bin", () => {
       expect(init.exitCode).toBe(0);
       expect(init.stdout).toBe(
         [
-          ".claude/settings.json: added hooks: SessionStart, PostToolUse, Stop, SubagentStop, SessionEnd",
+          ".claude/settings.json: added hooks: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart, Stop, SubagentStop, SessionEnd",
           ".tailtest/config.json: mode tdd",
           ".gitignore: added .tailtest/",
           "Claude Code loads the hooks in its next session (/hooks lists them).",

@@ -31,10 +31,38 @@ function loadPayload(name: string, run: string): Payload {
   return JSON.parse(text.replaceAll("<run>", run)) as Payload;
 }
 
+/** A payload without some of its fields (a recorded one turned into another event). */
+function without(payload: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(payload).filter(([key]) => !keys.includes(key)));
+}
+
 function payloadFor(event: string, run: string): Record<string, unknown> {
   switch (event) {
+    case "PreToolUse":
+      return loadPayload("context.PreToolUse-Write", run).stdin;
     case "PostToolUse":
       return loadPayload("context.PostToolUse-Write", run).stdin;
+    case "PostToolUseFailure": {
+      // Not recorded: a recorded PostToolUse turned into a failed Bash (hook-protocols §1.3).
+      const post = without(loadPayload("context.PostToolUse-Write", run).stdin, "tool_response");
+      return {
+        ...post,
+        hook_event_name: "PostToolUseFailure",
+        tool_name: "Bash",
+        tool_input: { command: "false" },
+        error: "Exit code 1",
+        is_interrupt: false,
+      };
+    }
+    case "SubagentStart": {
+      const start = without(loadPayload("context.SessionStart", run).stdin, "source");
+      return {
+        ...start,
+        hook_event_name: "SubagentStart",
+        agent_id: "a1b2c3",
+        agent_type: "general-purpose",
+      };
+    }
     case "SubagentStop": {
       // Not recorded: a Stop payload plus the subagent fields (hook-protocols §1.3).
       const stop = loadPayload("context.Stop", run).stdin;
@@ -87,12 +115,14 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
     expect(shipped.files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
+      "package/dist/hook-main.js",
       "package/dist/hook.js",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",
       "package/package.json",
       "package/plugin/.claude-plugin/plugin.json",
+      "package/plugin/dist/hook-main.js",
       "package/plugin/dist/hook.js",
       "package/plugin/dist/tree-sitter-bash.wasm",
       "package/plugin/dist/tree-sitter.wasm",
@@ -116,7 +146,16 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
       readFileSync(join(project, ".claude/settings.json"), "utf8"),
     ) as SettingsFile;
     const events = Object.keys(settings.hooks);
-    expect(events).toEqual(["SessionStart", "PostToolUse", "Stop", "SubagentStop", "SessionEnd"]);
+    expect(events).toEqual([
+      "SessionStart",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "SubagentStart",
+      "Stop",
+      "SubagentStop",
+      "SessionEnd",
+    ]);
 
     const outputs: Record<string, HookOutput> = {};
     for (const event of events) {
@@ -158,6 +197,9 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
       "src/billing.py",
     );
     expect(outputs["Stop"]?.decision).toBe("block");
+    // The project is in follow mode: the tdd-mode hooks have no opinion.
+    for (const event of ["PreToolUse", "PostToolUseFailure", "SubagentStart"])
+      expect(outputs[event], event).toEqual({});
     expect(existsSync(join(project, ".tailtest/session.json")), "the hooks kept state").toBe(true);
 
     const version = await inProject("npx", ["tailtest", "--version"]);
