@@ -189,8 +189,11 @@ function cliCommand(
 ): { args: string[]; env: Record<string, string> } {
   if (cli.id === "claude-code")
     return {
-      // acceptEdits lets Write through without IS_SANDBOX, which root would need for bypass.
+      // acceptEdits lets Write through without IS_SANDBOX, which root would need for bypass;
+      // Bash is allowed by name, as a user who lets the agent run commands does.
       args: ["-p", prompt, "--permission-mode", "acceptEdits", "--output-format", "json"].concat([
+        "--allowedTools",
+        "Bash",
         "--model",
         CLAUDE_MODEL,
       ]),

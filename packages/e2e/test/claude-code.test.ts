@@ -10,13 +10,16 @@ import {
   QUEUED,
   RED_TEST,
   SESSION_NOTE,
+  TDD_CYCLE,
   requestAfterMove,
   type RunResult,
 } from "../src/index.ts";
 import {
   expectArrivesAfterMove,
   expectNowhere,
+  expectTddCycle,
   expectWholeScript,
+  writeTddConfig,
   PackedAdapter,
   prepareAgent,
   run,
@@ -124,4 +127,15 @@ describe(`Claude Code ${cli.version}, the real CLI against a scripted model`, ()
       expect.objectContaining({ file: "billing.py", status: "fixed", attempts: 1 }),
     ]);
   }, 120_000);
+
+  it("(5) tdd mode: Red → Green → Refactor, gated and measured", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, TDD_CYCLE, writeTddConfig);
+    const output = claudeResult(result);
+    expect(output).toMatchObject({ is_error: false, result: "done: billing.py, test first" });
+    expectTddCycle(result);
+    // Claude Code put the agent's log key into its shell environment (CLAUDE_ENV_FILE), or
+    // the CLI found it from CLAUDE_CODE_SESSION_ID: either way, the session's own log.
+    expect(result.files[".tailtest/events.jsonl"]).toContain(`"agent_key":"${output.session_id}"`);
+  }, 180_000);
 });

@@ -10,6 +10,7 @@ import {
   QUEUED,
   RED_TEST,
   SESSION_NOTE,
+  TDD_CYCLE,
   requestForMove,
   SHELL_WRITE,
   SLUG_TEST,
@@ -20,7 +21,9 @@ import {
 import {
   expectArrivesAfterMove,
   expectNowhere,
+  expectTddCycle,
   expectWholeScript,
+  writeTddConfig,
   PackedAdapter,
   prepareAgent,
   run,
@@ -166,4 +169,13 @@ describe(`Codex ${cli.version}, the real CLI against a scripted model`, () => {
       }
     },
   );
+
+  it("(5) tdd mode: Red → Green → Refactor, gated and measured", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, TDD_CYCLE, writeTddConfig);
+    const { threadId, lastMessage } = codexOutput(result);
+    expect(lastMessage, describeRun(result)).toBe("done: billing.py, test first");
+    expectTddCycle(result);
+    expect(result.files[".tailtest/events.jsonl"]).toContain(`"agent_key":"${threadId}"`);
+  }, 180_000);
 });

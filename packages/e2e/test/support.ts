@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { deriveTddState } from "@tailtest/core";
+import { readEventText } from "@tailtest/core/node";
 import { expect } from "vitest";
 import {
+  BILLING_REFACTORED,
   describeRun,
   ensureCli,
   modelRequests,
@@ -11,6 +14,9 @@ import {
   requestAfterMove,
   requestForMove,
   runScenario,
+  TDD_CONFIG,
+  TDD_CYCLE,
+  TDD_DENIED,
   type AgentCli,
   type RunResult,
   type Scenario,
@@ -62,8 +68,15 @@ export async function run(
   agent: Extract<Agent, { ok: true }>,
   adapter: PackedAdapter,
   scenario: Scenario,
+  beforeRun?: (project: string) => void,
 ): Promise<RunResult> {
-  const result = await runScenario({ cli, bin: agent.bin, tarball: adapter.tarball, scenario });
+  const result = await runScenario({
+    cli,
+    bin: agent.bin,
+    tarball: adapter.tarball,
+    scenario,
+    beforeRun,
+  });
   console.log(
     `e2e: ${cli.id} ${scenario.name}: CLI run ${(result.runMs / 1000).toFixed(1)} s, ` +
       `setup ${(result.setupMs / 1000).toFixed(1)} s, ${modelRequests(result).length} model requests`,
@@ -99,4 +112,42 @@ export function expectArrivesAfterMove(result: RunResult, index: number, texts: 
 /** No model request holds `text`. */
 export function expectNowhere(result: RunResult, text: string): void {
   for (const request of modelRequests(result)) expect(request.body).not.toContain(text);
+}
+
+/**
+ * Scenario (5) on either CLI: the gate refused production code first, the test run confirmed a
+ * Red (measured by tailtest), the Green closed the cycle, the refactor went through, and the
+ * agent's log in events.jsonl says so.
+ */
+export function expectTddCycle(result: RunResult): void {
+  expectWholeScript(result, TDD_CYCLE);
+  expectArrivesAfterMove(result, 0, [TDD_DENIED]);
+  expectArrivesAfterMove(result, 3, ["Red confirmed"]);
+  expectArrivesAfterMove(result, 6, ["the cycle is complete"]);
+  expectNowhere(result, "without passing the tdd gate");
+  expect(result.files["billing.py"], describeRun(result)).toBe(BILLING_REFACTORED);
+  const events = result.files[".tailtest/events.jsonl"] ?? "";
+  const key = (/"type":"tdd\.red","agent_key":"([^"]+)"/.exec(events) ?? [])[1];
+  expect(key, events).toBeDefined();
+  const { entries, problems } = readEventText(events, key ?? "");
+  expect(problems).toEqual([]);
+  const runs = entries.filter((entry) => entry.kind === "test");
+  expect(runs.map((run) => run.outcome)).toEqual(["failed", "passed", "passed"]);
+  expect(runs[0]).toMatchObject({ real_failure: true });
+  const edits = entries
+    .filter((entry) => entry.kind === "edit")
+    .map((entry) => `${entry.path} ${entry.state} ${entry.decision}`);
+  expect(edits).toEqual([
+    "billing.py initial blocked",
+    "tests/test_billing.py writing_tests allowed",
+    "billing.py making_tests_pass allowed",
+    "billing.py making_tests_pass allowed",
+  ]);
+  expect(deriveTddState(entries)).toMatchObject({ state: "initial", cycleComplete: true });
+}
+
+/** Switches the project to tdd mode, as the person would (the agent may not). */
+export function writeTddConfig(project: string): void {
+  mkdirSync(join(project, ".tailtest"), { recursive: true });
+  writeFileSync(join(project, ".tailtest", "config.json"), TDD_CONFIG);
 }
