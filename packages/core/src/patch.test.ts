@@ -42,3 +42,10 @@ describe("parsePatchFiles", () => {
     expect(parsePatchFiles("*** Add File: \n")).toEqual([]);
   });
 });
+
+describe("indented headers", () => {
+  it("are read as Codex reads them (it trims each header line)", () => {
+    const patch = "*** Begin Patch\n  *** Update File: src/a.py\n@@\n-x\n+y\n*** End Patch\n";
+    expect(parsePatchFiles(patch).map((file) => file.path)).toEqual(["src/a.py"]);
+  });
+});

@@ -17,8 +17,10 @@ const HEADER = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/;
 export function parsePatchFiles(text: string): PatchedFile[] {
   const files: PatchedFile[] = [];
   for (const rawLine of text.split("\n")) {
-    // Hunk lines start with " ", "+", "-" or "@@", so a header is never mistaken for content.
-    const match = HEADER.exec(rawLine.replace(/\r$/, "").trimEnd());
+    // Codex trims header lines before matching them, so an indented header still names a file.
+    // A context line that reads like a header (" *** Add File: x") is then taken as one too: the
+    // tdd gate judges one file more, which errs on the safe side.
+    const match = HEADER.exec(rawLine.trim());
     if (match === null) continue;
     const [, kind, rawPath] = match;
     const path = rawPath?.trim() ?? "";

@@ -205,6 +205,29 @@ describe("activeTddKey", () => {
     utimesSync(path, seconds, seconds);
   };
 
+  it("takes Claude Code's own session id from the environment", async () => {
+    writeSession("from-file");
+    expect(await activeTddKey(project.root, { CLAUDE_CODE_SESSION_ID: "abc/1" })).toEqual({
+      key: "abc_1",
+      source: "claude-session",
+    });
+  });
+
+  it("finds Cursor's session too, and the later of the two sessions", async () => {
+    const cursor = (sessionId: string, now: string) =>
+      project.write(
+        ".cursor/hooks/state/tailtest.json",
+        JSON.stringify(
+          createSession({ sessionId, now, depth: "standard", mode: "tdd", runners: [] }),
+        ),
+      );
+    cursor("cursor-1", AT);
+    expect(await activeTddKey(project.root, {})).toEqual({ key: "cursor-1", source: "session" });
+    writeSession("claude-later");
+    cursor("cursor-earlier", "2020-01-01T00:00:00.000Z");
+    expect((await activeTddKey(project.root, {})).key).toBe("claude-later");
+  });
+
   it("is default when nothing names the agent", async () => {
     expect(await activeTddKey(project.root, {})).toEqual({ key: "default", source: "default" });
   });

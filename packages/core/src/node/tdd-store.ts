@@ -11,7 +11,7 @@ import {
   TddEntrySchema,
   type TddEntry,
 } from "../tdd/log.ts";
-import { DEFAULT_SESSION_PATH, STATE_DIR } from "./project.ts";
+import { SESSION_PATHS, STATE_DIR } from "./project.ts";
 import { readState } from "./store.ts";
 
 /**
@@ -269,14 +269,25 @@ export async function declareTddEntry<E extends TddEntry>(
   });
 }
 
-/** The session id in `.tailtest/session.json` (the main agent's), if it can be read. */
+/**
+ * The latest main agent's session id: from `.tailtest/session.json` or Cursor's
+ * `.cursor/hooks/state/tailtest.json`, whichever session started last, if either can be read.
+ */
 export async function readSessionId(root: string): Promise<string | undefined> {
-  const read = await readState({
-    path: join(root, DEFAULT_SESSION_PATH),
-    schema: SessionStateSchema.optional(),
-    create: () => undefined,
-  });
-  return read.value?.session_id;
+  let latest: { id: string; started: number } | undefined;
+  for (const path of SESSION_PATHS) {
+    const read = await readState({
+      path: join(root, path),
+      schema: SessionStateSchema.optional(),
+      create: () => undefined,
+    });
+    const session = read.value;
+    if (session === undefined) continue;
+    const started = Date.parse(session.started_at);
+    if (latest === undefined || started > latest.started)
+      latest = { id: session.session_id, started };
+  }
+  return latest?.id;
 }
 
 /** The most recently modified `.tailtest/tdd/*.log` (newest first, then by name), if any. */

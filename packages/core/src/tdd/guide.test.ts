@@ -48,6 +48,9 @@ describe("withAgentFlag", () => {
     );
     expect(withAgentFlag(text, undefined)).toBe(text);
     expect(withAgentFlag("tailtest redo", "a")).toBe("tailtest redo");
+    expect(withAgentFlag("Status: tailtest tdd status.", "a")).toBe(
+      "Status: tailtest tdd status --agent a.",
+    );
     expect(withAgentFlag("tailtest red --x", "a b")).toBe("tailtest red --agent 'a b' --x");
   });
 });

@@ -13,7 +13,10 @@ import type { TddView } from "./state.ts";
 export function withAgentFlag(text: string, agentId: string | undefined): string {
   if (agentId === undefined || agentId === "") return text;
   const flag = /^[\w.-]+$/.test(agentId) ? agentId : `'${agentId.replace(/'/g, `'\\''`)}'`;
-  return text.replace(/\btailtest (red|green|tdd status)(?= |$)/gm, `tailtest $1 --agent ${flag}`);
+  return text.replace(
+    /\btailtest (red|green|tdd status)(?=[\s.,;:)]|$)/gm,
+    `tailtest $1 --agent ${flag}`,
+  );
 }
 
 /** One line on where the cycle stands. */
