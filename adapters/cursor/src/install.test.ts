@@ -47,7 +47,7 @@ describe("CURSOR_EVENTS", () => {
 });
 
 describe("TAILTEST_HOOKS", () => {
-  it("registers the five events, a long timeout only where tests run, and a finite loop_limit on stop", () => {
+  it("registers the eight events, a long timeout only where tests run, and a finite loop_limit on stop and subagentStop", () => {
     expect(
       TAILTEST_HOOKS.map(({ event, matcher, timeout, loop_limit }) => [
         event,
@@ -57,28 +57,45 @@ describe("TAILTEST_HOOKS", () => {
       ]),
     ).toEqual([
       ["sessionStart", null, 30, null],
-      ["postToolUse", "^(Write|Delete|Shell)$", 30, null],
+      ["preToolUse", "^(Write|Delete|Shell)$", 30, null],
+      ["postToolUse", "^(Write|Delete|Shell)$", 660, null],
       ["afterFileEdit", null, 30, null],
+      ["subagentStart", null, 30, null],
+      ["subagentStop", null, 600, 3],
       ["stop", null, 600, 3],
       ["sessionEnd", null, 30, null],
     ]);
+    // One unknown name and Cursor ignores the whole file.
     for (const { event } of TAILTEST_HOOKS) expect(CURSOR_EVENTS).toContain(event);
+    expect(unknownEvents(addTailtestHooks({}).file)).toEqual([]);
   });
 
-  it("the postToolUse matcher takes Write, Delete and Shell and no other tool (Cursor tests it unanchored)", () => {
-    const matcher = new RegExp(TAILTEST_HOOKS[1]?.matcher ?? "");
-    const tools = ["Write", "Delete", "Shell"];
-    expect(tools.filter((tool) => matcher.test(tool))).toEqual(tools);
-    for (const tool of ["Read", "MCP:Write", "WriteFile", "ShellTool", "Grep", "Task"]) {
-      expect(matcher.test(tool), tool).toBe(false);
-    }
+  it("postToolUse outlasts a measured test re-run at the default test_timeout_seconds (300)", () => {
+    const post = TAILTEST_HOOKS.find(({ event }) => event === "postToolUse");
+    expect(post?.timeout).toBeGreaterThan(300 * 2);
   });
+
+  it.each(["preToolUse", "postToolUse"])(
+    "the %s matcher takes Write, Delete and Shell and no other tool (Cursor tests it unanchored)",
+    (event) => {
+      const registration = TAILTEST_HOOKS.find((entry) => entry.event === event);
+      const matcher = new RegExp(registration?.matcher ?? "");
+      const tools = ["Write", "Delete", "Shell"];
+      expect(tools.filter((tool) => matcher.test(tool))).toEqual(tools);
+      for (const tool of ["Read", "MCP:Write", "WriteFile", "ShellTool", "Grep", "Task"]) {
+        expect(matcher.test(tool), tool).toBe(false);
+      }
+    },
+  );
 
   it("renders each entry as {command, timeout, matcher?, loop_limit?} and nothing else", () => {
     expectSameJson(renderHooks(), {
       sessionStart: [{ command: HOOK_COMMAND, timeout: 30 }],
-      postToolUse: [{ command: HOOK_COMMAND, timeout: 30, matcher: "^(Write|Delete|Shell)$" }],
+      preToolUse: [{ command: HOOK_COMMAND, timeout: 30, matcher: "^(Write|Delete|Shell)$" }],
+      postToolUse: [{ command: HOOK_COMMAND, timeout: 660, matcher: "^(Write|Delete|Shell)$" }],
       afterFileEdit: [{ command: HOOK_COMMAND, timeout: 30 }],
+      subagentStart: [{ command: HOOK_COMMAND, timeout: 30 }],
+      subagentStop: [{ command: HOOK_COMMAND, timeout: 600, loop_limit: 3 }],
       stop: [{ command: HOOK_COMMAND, timeout: 600, loop_limit: 3 }],
       sessionEnd: [{ command: HOOK_COMMAND, timeout: 30 }],
     });
@@ -172,7 +189,13 @@ describe("addTailtestHooks on files with earlier tailtest entries", () => {
     };
     const change = addTailtestHooks(file);
     expect(change.updated).toEqual(["postToolUse", "stop", "sessionEnd"]);
-    expect(change.added).toEqual(["sessionStart", "afterFileEdit"]);
+    expect(change.added).toEqual([
+      "sessionStart",
+      "preToolUse",
+      "afterFileEdit",
+      "subagentStart",
+      "subagentStop",
+    ]);
     expect(change.removed).toEqual([]);
     expectSameJson(change.file.hooks?.["postToolUse"], [FORMAT, ours("postToolUse"), AUDIT]);
     expectSameJson(change.file.hooks?.["stop"], [ours("stop")]);
@@ -181,7 +204,10 @@ describe("addTailtestHooks on files with earlier tailtest entries", () => {
       "stop",
       "sessionEnd",
       "sessionStart",
+      "preToolUse",
       "afterFileEdit",
+      "subagentStart",
+      "subagentStop",
     ]);
     expect(hasHookChanges(addTailtestHooks(change.file))).toBe(false);
   });
@@ -203,14 +229,14 @@ describe("addTailtestHooks on files with earlier tailtest entries", () => {
       hooks: {
         beforeSubmitPrompt: [{ command: HOOK_COMMAND }],
         Stop: [{ command: HOOK_COMMAND }],
-        subagentStop: [{ command: HOOK_COMMAND }, AUDIT],
+        beforeShellExecution: [{ command: HOOK_COMMAND }, AUDIT],
       },
     };
     const change = addTailtestHooks(file);
-    expect(change.removed).toEqual(["beforeSubmitPrompt", "Stop", "subagentStop"]);
+    expect(change.removed).toEqual(["beforeSubmitPrompt", "Stop", "beforeShellExecution"]);
     expect(change.file.hooks?.["beforeSubmitPrompt"]).toBeUndefined();
     expect(change.file.hooks?.["Stop"]).toBeUndefined();
-    expect(change.file.hooks?.["subagentStop"]).toEqual([AUDIT]);
+    expect(change.file.hooks?.["beforeShellExecution"]).toEqual([AUDIT]);
   });
 });
 

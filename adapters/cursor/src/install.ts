@@ -47,18 +47,31 @@ export interface HookRegistration {
   matcher?: string;
   /** Seconds (Cursor's default is 60). */
   timeout: number;
-  /** stop only: how many followups in a row Cursor allows (its default is 5, null unlimited). */
+  /**
+   * stop and subagentStop only: how many followups in a row Cursor allows (its default is 5,
+   * null unlimited).
+   */
   loop_limit?: number;
 }
 
-/** The one table `init` writes from. */
+/** The tools tailtest follows and gates; Cursor tests the matcher unanchored, hence the anchors. */
+const TOOL_MATCHER = "^(Write|Delete|Shell)$";
+
+/** The one table `init` writes from. Every event is one Cursor knows (CURSOR_EVENTS). */
 export const TAILTEST_HOOKS: readonly HookRegistration[] = [
   { event: "sessionStart", timeout: 30 },
+  // tdd mode's gate, before a write or a shell command runs; no opinion in follow mode.
+  { event: "preToolUse", matcher: TOOL_MATCHER, timeout: 30 },
   // The only per-edit event whose additional_context reaches the agent; Shell for files a
-  // command writes. Cursor tests the matcher unanchored, hence the anchors.
-  { event: "postToolUse", matcher: "^(Write|Delete|Shell)$", timeout: 30 },
+  // command writes. In tdd mode a test command is measured here by re-running the cycle's test
+  // (test_timeout_seconds, 300 by default), hence the long timeout.
+  { event: "postToolUse", matcher: TOOL_MATCHER, timeout: 660 },
   // Every agent edit, whatever the tool; its output is ignored, so it only queues.
   { event: "afterFileEdit", timeout: 30 },
+  // tdd mode: a subagent gets its own log, closed when it stops (where its tests run in follow
+  // mode, so the same timeout and loop_limit as stop).
+  { event: "subagentStart", timeout: 30 },
+  { event: "subagentStop", timeout: 600, loop_limit: 3 },
   // The end of a turn runs the queued tests. loop_limit matches stop_loop_budget's default and
   // is never null: an unlimited loop is the one thing a test hook must not cause.
   { event: "stop", timeout: 600, loop_limit: 3 },

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { addTailtestHooks } from "./install.ts";
-import { CURSOR_SESSION_PATH, isCursorAdapterInstalled, runCursorHook } from "./run-hook.ts";
+import {
+  CURSOR_SESSION_PATH,
+  cursorCallRoot,
+  isCursorAdapterInstalled,
+  runCursorHook,
+} from "./run-hook.ts";
 
 const projects: TempProject[] = [];
 const savedEnv = { HOME: process.env["HOME"], TMPDIR: process.env["TMPDIR"] };
@@ -130,10 +135,13 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
     },
   );
 
+  // tdd mode keeps no test queue, so only the session's own state writes can break there.
   it.each([
-    ["tdd", "postToolUse", "additional_context"],
+    ["tdd", "sessionStart", "additional_context"],
+    ["tdd", "sessionEnd", undefined],
+    ["strict", "postToolUse", "additional_context"],
     ["strict", "sessionStart", "additional_context"],
-    ["tdd", "afterFileEdit", undefined],
+    ["strict", "afterFileEdit", undefined],
     ["strict", "sessionEnd", undefined],
   ])("%s mode, %s: says it could not decide where Cursor lets it", async (mode, event, key) => {
     const { root } = broken(mode);
@@ -159,7 +167,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
 
   it.each([
     ["follow", {}],
-    ["tdd", { followup_message: expect.stringMatching(/^tailtest could not check this/) }],
+    ["strict", { followup_message: expect.stringMatching(/^tailtest could not check this/) }],
   ])(
     "stop in %s mode when the tests cannot run",
     async (mode, expected) => {
@@ -180,6 +188,140 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
     },
     30_000,
   );
+});
+
+describe("runCursorHook: tdd mode's gate fails closed (ADR 0002)", () => {
+  const DENIED =
+    /^tailtest tdd could not decide \((.+)\), so this call is blocked: tdd mode fails closed\./;
+
+  function tddProject(mode = "tdd"): TempProject {
+    const project = track(makeProject({ "calc.py": "def add(a, b):\n    return a + b\n" }));
+    project.write(".tailtest/config.json", JSON.stringify({ mode }));
+    return project;
+  }
+
+  function expectDenied(stdout: string): Record<string, string> {
+    const output = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(output)).toEqual(["permission", "user_message", "agent_message"]);
+    expect(output["permission"]).toBe("deny");
+    expect(output["user_message"]).not.toContain("\n");
+    expect(output["agent_message"]).toMatch(DENIED);
+    return output;
+  }
+
+  it.each([
+    ["not JSON", "{oops", "stdin is not JSON"],
+    ["empty", "", "stdin is not JSON"],
+    ["a JSON array", "[]", 'payload field "payload"'],
+    ["preToolUse without tool_name", payload("preToolUse"), 'payload field "tool_name"'],
+    [
+      "a Write that names no file",
+      payload("preToolUse", { tool_name: "Write", tool_input: { content: "x" } }),
+      "Write names no file",
+    ],
+    [
+      "a Shell without its command",
+      payload("preToolUse", { tool_name: "Shell", tool_input: {} }),
+      'payload field "tool_input.command"',
+    ],
+  ])("tdd mode, %s: one line on stderr and Cursor's deny", async (_name, stdin, cause) => {
+    const { root } = tddProject();
+    const result = await runCursorHook({ stdin, env: {}, cwd: root });
+    expect(result.exitCode).toBe(0);
+    const output = expectDenied(result.stdout);
+    expect(output["agent_message"]).toContain(cause);
+    expect(result.stderr).toMatch(
+      /^tailtest: could not read this hook call: .+; tdd mode denies this call\n$/,
+    );
+    expect(existsSync(join(root, ".tailtest/events.jsonl")), "nothing was recorded").toBe(false);
+  });
+
+  it("finds the tdd project from CURSOR_PROJECT_DIR when the hook runs elsewhere", async () => {
+    const { root } = tddProject();
+    const elsewhere = track(makeProject()).root;
+    const env = { CURSOR_PROJECT_DIR: root };
+    expectDenied((await runCursorHook({ stdin: "{oops", env, cwd: elsewhere })).stdout);
+    const follow = await runCursorHook({ stdin: "{oops", env: {}, cwd: elsewhere });
+    expect(follow.stdout).toBe("{}\n");
+  });
+
+  it.each([
+    ["follow", "{oops"],
+    ["strict", "{oops"],
+    ["tdd", payload("stop", { loop_count: "0" })],
+    ["tdd", payload("postToolUse", { tool_name: "Write", tool_input: {} })],
+    ["tdd", payload("subagentStart", { subagent_id: 7 })],
+  ])("%s mode, %s: not the gate, so no opinion", async (mode, stdin) => {
+    const { root } = tddProject(mode);
+    const result = await runCursorHook({ stdin, env: {}, cwd: root });
+    expect(result.stdout).toBe("{}\n");
+    expect(result.stderr).toMatch(/^tailtest: ignored a hook call: .+\n$/);
+  });
+
+  it("a config that cannot be read is no tdd config: no opinion", async () => {
+    const project = tddProject();
+    project.write(".tailtest/config.json", '{"mode": "tdd"');
+    const result = await runCursorHook({ stdin: "{oops", env: {}, cwd: project.root });
+    expect(result.stdout).toBe("{}\n");
+  });
+
+  it("an internal error while gating is a deny, with the project's path taken out", async () => {
+    const project = tddProject();
+    // The shared event log is a folder: reading the agent's cycle fails.
+    mkdirSync(join(project.root, ".tailtest/events.jsonl"));
+    const stdin = payload("preToolUse", write(join(project.root, "calc.py")), [project.root]);
+    const result = await runCursorHook({ stdin, env: {}, cwd: project.root });
+    const output = expectDenied(result.stdout);
+    expect(output["agent_message"]).not.toContain(project.root);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("an internal error at subagentStart never refuses the subagent", async () => {
+    const project = tddProject();
+    mkdirSync(join(project.root, ".tailtest/events.jsonl"));
+    const stdin = payload("subagentStart", { subagent_id: "s1" }, [project.root]);
+    const result = await runCursorHook({ stdin, env: {}, cwd: project.root });
+    expect(result.stdout).toBe("{}\n");
+    expect(result.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
+  });
+
+  it.each([
+    ["a Write of production code", payload("preToolUse", write("calc.py"))],
+    ["garbage", "{oops"],
+    ["sessionStart", payload("sessionStart")],
+  ])("TAILTEST_HOOKS_OFF=1, %s: {} at once, nothing written", async (_name, stdin) => {
+    const { root } = tddProject();
+    const result = await runCursorHook({ stdin, env: { TAILTEST_HOOKS_OFF: "1" }, cwd: root });
+    expect(result).toEqual({ stdout: "{}\n", stderr: "", exitCode: 0 });
+    expect(existsSync(join(root, ".tailtest/events.jsonl"))).toBe(false);
+    expect(existsSync(join(root, ".cursor"))).toBe(false);
+  });
+
+  it("Cursor's preToolUse through the Claude Code hook (cursorCallRoot, then runCursorHook): Cursor's deny", async () => {
+    const { root } = tddProject();
+    // Cursor runs a Claude Code PreToolUse hook with its own payload; Claude's Edit arrives as Write.
+    const io = {
+      stdin: payload("preToolUse", { ...write(join(root, "calc.py")), cwd: root }, [root]),
+      env: { CURSOR_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root },
+      cwd: root,
+    };
+    process.env["HOME"] = root;
+    expect(cursorCallRoot(io)).toBe(root);
+    expect(isCursorAdapterInstalled(root)).toBe(false);
+    const result = await runCursorHook(io);
+    const output = JSON.parse(result.stdout) as Record<string, string>;
+    expect(Object.keys(output)).toEqual(["permission", "user_message", "agent_message"]);
+    expect(output["agent_message"]).toMatch(/^tailtest tdd: calc\.py is blocked/);
+  });
+
+  it("without TAILTEST_HOOKS_OFF the same Write of production code is denied", async () => {
+    const { root } = tddProject();
+    const stdin = payload("preToolUse", write(join(root, "calc.py")), [root]);
+    const result = await runCursorHook({ stdin, env: { TAILTEST_HOOKS_OFF: "0" }, cwd: root });
+    const output = JSON.parse(result.stdout) as Record<string, string>;
+    expect(output["permission"]).toBe("deny");
+    expect(output["agent_message"]).toContain("tailtest red --test");
+  });
 });
 
 describe("isCursorAdapterInstalled", () => {

@@ -23,13 +23,14 @@ function read(root: string, path: string): string | undefined {
 }
 
 const ADDED =
-  ".cursor/hooks.json: added hooks: sessionStart, postToolUse, afterFileEdit, stop, sessionEnd";
+  ".cursor/hooks.json: added hooks: sessionStart, preToolUse, postToolUse, afterFileEdit, subagentStart, subagentStop, stop, sessionEnd";
 const USER_HOOKS = `${JSON.stringify(
   {
     version: 1,
     hooks: {
       beforeShellExecution: [{ command: "./guard.sh", matcher: "rm" }],
       afterFileEdit: [{ command: "npx prettier --write", timeout: 10 }],
+      preToolUse: [{ command: "./audit.sh", matcher: "Shell", failClosed: true }],
     },
   },
   null,
@@ -102,14 +103,21 @@ describe("initProject", () => {
     expect(Object.keys(file.hooks)).toEqual([
       "beforeShellExecution",
       "afterFileEdit",
+      "preToolUse",
       "sessionStart",
       "postToolUse",
+      "subagentStart",
+      "subagentStop",
       "stop",
       "sessionEnd",
     ]);
     expect(file.hooks["afterFileEdit"]).toEqual([
       { command: "npx prettier --write", timeout: 10 },
       { command: HOOK_COMMAND, timeout: 30 },
+    ]);
+    expect(file.hooks["preToolUse"]).toEqual([
+      { command: "./audit.sh", matcher: "Shell", failClosed: true },
+      { command: HOOK_COMMAND, timeout: 30, matcher: "^(Write|Delete|Shell)$" },
     ]);
   });
 
@@ -216,7 +224,7 @@ describe("uninstallProject", () => {
     expect(read(root, ".cursor/hooks.json")).not.toBe(USER_HOOKS);
     const report = await uninstallProject({ root });
     expect(report.lines).toEqual([
-      ".cursor/hooks.json: removed tailtest hooks from: afterFileEdit, sessionStart, postToolUse, stop, sessionEnd",
+      ".cursor/hooks.json: removed tailtest hooks from: afterFileEdit, preToolUse, sessionStart, postToolUse, subagentStart, subagentStop, stop, sessionEnd",
       ".tailtest/: left as it is (config and test history); delete it if unwanted",
     ]);
     expect(read(root, ".cursor/hooks.json")).toBe(USER_HOOKS);

@@ -41,6 +41,38 @@ const PostToolUseSchema = BaseSchema.extend({
   tool_input: z.unknown().optional(),
 });
 
+/** Before a tool runs (the tdd gate): the same tool fields, and the folder it runs in. */
+const PreToolUseSchema = BaseSchema.extend({
+  hook_event_name: z.literal("preToolUse"),
+  tool_name: z.string(),
+  tool_input: z.unknown().optional(),
+  cwd: z.string().nullable().optional(),
+});
+
+/**
+ * A subagent (Task tool) starts. `subagent_id` names it, at the start and at subagentStop alike:
+ * hook-protocols §2.4 lists it here and ends subagentStop's list with "…", and a third-party
+ * capture of cursor-agent shows it there too. `subagent_type` is sent at both ends as well, but
+ * every subagent of a kind shares it, and `tool_call_id` is not listed at the stop.
+ * `parent_conversation_id` is the main agent's conversation when Cursor sends it.
+ */
+const SubagentStartSchema = BaseSchema.extend({
+  hook_event_name: z.literal("subagentStart"),
+  subagent_id: z.string().min(1),
+  subagent_type: z.string().nullable().optional(),
+  parent_conversation_id: z.string().nullable().optional(),
+});
+
+/** A subagent finished; without `subagent_id` there is no log to close (see SubagentStart). */
+const SubagentStopSchema = BaseSchema.extend({
+  hook_event_name: z.literal("subagentStop"),
+  subagent_id: z.string().min(1).optional(),
+  subagent_type: z.string().nullable().optional(),
+  parent_conversation_id: z.string().nullable().optional(),
+  status: z.string().default("completed"),
+  loop_count: z.number().int().nonnegative().default(0),
+});
+
 const StopSchema = BaseSchema.extend({
   hook_event_name: z.literal("stop"),
   status: z.string().default("completed"),
@@ -52,7 +84,10 @@ const SessionEndSchema = BaseSchema.extend({ hook_event_name: z.literal("session
 export const CursorPayloadSchema = z.discriminatedUnion("hook_event_name", [
   SessionStartSchema,
   AfterFileEditSchema,
+  PreToolUseSchema,
   PostToolUseSchema,
+  SubagentStartSchema,
+  SubagentStopSchema,
   StopSchema,
   SessionEndSchema,
 ]);
@@ -62,16 +97,19 @@ type BasePayload = z.infer<typeof BaseSchema>;
 const HANDLED_EVENTS = new Set([
   "sessionStart",
   "afterFileEdit",
+  "preToolUse",
   "postToolUse",
+  "subagentStart",
+  "subagentStop",
   "stop",
   "sessionEnd",
 ]);
 
 /**
- * The tools whose file tailtest follows through postToolUse. Cursor's agent writes and edits
- * files with `Write` (Claude Code's Write and Edit hooks arrive as `Write` too) and removes
- * them with `Delete`. `path` is accepted beside `file_path` because no Delete payload could be
- * recorded.
+ * The tools whose file tailtest follows (postToolUse) and gates (preToolUse). Cursor's agent
+ * writes and edits files with `Write` (Claude Code's Write and Edit hooks arrive as `Write`
+ * too) and removes them with `Delete`. `path` is accepted beside `file_path` because no Delete
+ * payload could be recorded (§2.4 names only Write's `{file_path, content}`).
  */
 const FileToolInputSchema = z.looseObject({
   file_path: z.string().optional(),
@@ -79,14 +117,27 @@ const FileToolInputSchema = z.looseObject({
 });
 export const FILE_TOOLS = new Set(["Write", "Delete"]);
 
-/** Cursor's shell tool: `{command, cwd}`. Core finds the files the command wrote. */
+/** Cursor's shell tool: `{command, cwd}`. Core finds the files the command writes. */
 const ShellToolInputSchema = z.looseObject({ command: z.string(), cwd: z.string().optional() });
 
 /** The turn ended without the agent finishing it (the user stopped it, or it broke). */
 const INTERRUPTED_STATUSES = new Set(["aborted", "error"]);
 
+/**
+ * Whose call it is, for tdd mode's per-agent logs. The session is the main agent's
+ * conversation: `parent_conversation_id` when Cursor sends one (subagent events), else
+ * `conversation_id` (which Cursor always sends; `session_id` equals it when present).
+ */
+export interface CallIdentity {
+  sessionId: string;
+  transcriptPath?: string | undefined;
+}
+
 export type Translation =
-  { ok: true; event: HookEvent | undefined; payload: BasePayload } | { ok: false; error: string };
+  | { ok: true; event: HookEvent | undefined; payload: BasePayload; identity: CallIdentity }
+  | { ok: false; error: string };
+
+type Result = { ok: true; event: HookEvent | undefined } | { ok: false; error: string };
 
 /**
  * Whether a hook payload comes from Cursor: it names its version, or it has a conversation id
@@ -113,24 +164,107 @@ export function translatePayload(stdin: string): Translation {
     owner: OWNER,
   });
   if (!parsed.ok) return parsed;
-  if (!parsed.handled) return { ok: true, event: undefined, payload: parsed.payload };
-  if (parsed.payload.hook_event_name === "postToolUse") return fromPostToolUse(parsed.payload);
-  return { ok: true, event: toEvent(parsed.payload), payload: parsed.payload };
+  const identity = identityOf(parsed.payload);
+  const result: Result = parsed.handled ? toEvent(parsed.payload) : { ok: true, event: undefined };
+  return result.ok ? { ...result, payload: parsed.payload, identity } : result;
 }
 
-function fromPostToolUse(payload: z.infer<typeof PostToolUseSchema>): Translation {
+function identityOf(payload: BasePayload): CallIdentity {
+  const parent = nonEmpty(payload["parent_conversation_id"]);
+  const transcript = payload.transcript_path ?? undefined;
+  return {
+    sessionId: parent ?? payload.conversation_id,
+    ...(transcript === undefined ? {} : { transcriptPath: transcript }),
+  };
+}
+
+/**
+ * The subagent a tool call belongs to. Cursor documents no subagent field on tool events; when
+ * one carries `subagent_id` (the id subagentStart gave), the call is gated against that
+ * subagent's log, otherwise against the main agent's.
+ */
+function agentIdOf(payload: BasePayload): string | undefined {
+  return nonEmpty(payload["subagent_id"]);
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function toEvent(payload: CursorPayload): Result {
+  switch (payload.hook_event_name) {
+    case "sessionStart":
+      return {
+        ok: true,
+        event: {
+          kind: "SessionStarted",
+          sessionId: payload.session_id ?? payload.conversation_id,
+          // Core resumes only the same session id (with work in it) and starts afresh otherwise,
+          // so a sessionStart Cursor fires again for the same conversation keeps its queue.
+          source: "resume",
+        },
+      };
+    case "afterFileEdit":
+      return { ok: true, event: { kind: "FilesEdited", paths: [payload.file_path] } };
+    case "preToolUse":
+      return fromPreToolUse(payload);
+    case "postToolUse":
+      return fromPostToolUse(payload);
+    case "subagentStart":
+      return {
+        ok: true,
+        event: {
+          kind: "SubagentStarted",
+          agentId: payload.subagent_id,
+          ...(payload.subagent_type == null ? {} : { agentType: payload.subagent_type }),
+        },
+      };
+    case "subagentStop":
+      // A subagent that cannot be named has no log to close; never the main agent's end of turn.
+      if (payload.subagent_id === undefined) return { ok: true, event: undefined };
+      return {
+        ok: true,
+        event: {
+          kind: "TurnEnded",
+          agentId: payload.subagent_id,
+          stopHookActive: payload.loop_count > 0,
+          interrupted: INTERRUPTED_STATUSES.has(payload.status),
+        },
+      };
+    case "stop":
+      return {
+        ok: true,
+        event: {
+          kind: "TurnEnded",
+          // loop_count counts the followups already sent this turn: one of ours came before.
+          stopHookActive: payload.loop_count > 0,
+          interrupted: INTERRUPTED_STATUSES.has(payload.status),
+        },
+      };
+    case "sessionEnd":
+      return { ok: true, event: { kind: "SessionEnded" } };
+  }
+}
+
+type ToolPayload = Extract<CursorPayload, { hook_event_name: "preToolUse" | "postToolUse" }>;
+
+/** Write/Delete's file, Shell's command, or undefined for a tool tailtest does not follow. */
+type ToolCall =
+  | { tool: "Write" | "Delete"; file: string }
+  | { tool: "Shell"; command: string; cwd: string | undefined };
+
+function readToolCall(
+  payload: ToolPayload,
+): { ok: true; call: ToolCall | undefined } | { ok: false; error: string } {
   if (payload.tool_name === "Shell") {
     const shell = ShellToolInputSchema.safeParse(payload.tool_input);
     if (!shell.success)
       return { ok: false, error: describeSchemaError(shell.error, OWNER, "tool_input") };
-    const event: HookEvent = {
-      kind: "CommandFinished",
-      command: shell.data.command,
-      cwd: shell.data.cwd ?? payload.workspace_roots?.[0],
-    };
-    return { ok: true, event, payload };
+    const cwd = shell.data.cwd ?? nonEmpty(payload["cwd"]) ?? payload.workspace_roots?.[0];
+    return { ok: true, call: { tool: "Shell", command: shell.data.command, cwd } };
   }
-  if (!FILE_TOOLS.has(payload.tool_name)) return { ok: true, event: undefined, payload };
+  if (payload.tool_name !== "Write" && payload.tool_name !== "Delete")
+    return { ok: true, call: undefined };
   const input = FileToolInputSchema.safeParse(payload.tool_input);
   if (!input.success)
     return { ok: false, error: describeSchemaError(input.error, OWNER, "tool_input") };
@@ -141,36 +275,59 @@ function fromPostToolUse(payload: z.infer<typeof PostToolUseSchema>): Translatio
       error: `payload field "tool_input.file_path": ${payload.tool_name} names no file`,
     };
   }
-  const event: HookEvent =
-    payload.tool_name === "Delete"
-      ? { kind: "FilesEdited", paths: [], deleted: [file] }
-      : { kind: "FilesEdited", paths: [file] };
-  return { ok: true, event, payload };
+  return { ok: true, call: { tool: payload.tool_name, file } };
 }
 
-function toEvent(
-  payload: Exclude<CursorPayload, { hook_event_name: "postToolUse" }>,
-): HookEvent | undefined {
-  switch (payload.hook_event_name) {
-    case "sessionStart":
+/** Before the tool runs: the write or the command, for the tdd gate. */
+function fromPreToolUse(
+  payload: Extract<CursorPayload, { hook_event_name: "preToolUse" }>,
+): Result {
+  const read = readToolCall(payload);
+  if (!read.ok || read.call === undefined) return read.ok ? { ok: true, event: undefined } : read;
+  const { call } = read;
+  const agentId = agentIdOf(payload);
+  const agent = agentId === undefined ? {} : { agentId };
+  switch (call.tool) {
+    case "Shell":
       return {
-        kind: "SessionStarted",
-        sessionId: payload.session_id ?? payload.conversation_id,
-        // Core resumes only the same session id (with work in it) and starts afresh otherwise,
-        // so a sessionStart Cursor fires again for the same conversation keeps its queue.
-        source: "resume",
+        ok: true,
+        event: { kind: "CommandRequested", command: call.command, cwd: call.cwd, ...agent },
       };
-    case "afterFileEdit":
-      return { kind: "FilesEdited", paths: [payload.file_path] };
-    case "stop":
+    case "Delete":
       return {
-        kind: "TurnEnded",
-        // loop_count counts the followups already sent this turn: one of ours came before.
-        stopHookActive: payload.loop_count > 0,
-        interrupted: INTERRUPTED_STATUSES.has(payload.status),
+        ok: true,
+        event: { kind: "EditRequested", paths: [], deleted: [call.file], ...agent },
       };
-    case "sessionEnd":
-      return { kind: "SessionEnded" };
+    case "Write":
+      return { ok: true, event: { kind: "EditRequested", paths: [call.file], ...agent } };
+  }
+}
+
+/**
+ * After the tool ran: the file to queue, or the command whose writes core finds. Cursor gives no
+ * exit code, so a command's `failed` stays unknown (tdd mode measures test runs itself).
+ */
+function fromPostToolUse(
+  payload: Extract<CursorPayload, { hook_event_name: "postToolUse" }>,
+): Result {
+  const read = readToolCall(payload);
+  if (!read.ok || read.call === undefined) return read.ok ? { ok: true, event: undefined } : read;
+  const { call } = read;
+  const agentId = agentIdOf(payload);
+  const agent = agentId === undefined ? {} : { agentId };
+  switch (call.tool) {
+    case "Shell":
+      return {
+        ok: true,
+        event: { kind: "CommandFinished", command: call.command, cwd: call.cwd, ...agent },
+      };
+    case "Delete":
+      return {
+        ok: true,
+        event: { kind: "FilesEdited", paths: [], deleted: [call.file], ...agent },
+      };
+    case "Write":
+      return { ok: true, event: { kind: "FilesEdited", paths: [call.file], ...agent } };
   }
 }
 
@@ -190,6 +347,11 @@ const CONTEXT_EVENTS = new Set([
 ]);
 /** The events whose `followup_message` Cursor sends as the next user message. */
 const FOLLOWUP_EVENTS = new Set(["stop", "subagentStop"]);
+/**
+ * The events that can refuse a tool call with `permission: "deny"`, `user_message` and
+ * `agent_message`. subagentStart takes a permission too, but tailtest never refuses a subagent.
+ */
+const DENY_EVENTS = new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution"]);
 
 /** Cursor's "no opinion": exit 0 with empty stdout counts as a failed hook (§2.5), `{}` does not. */
 export const NO_OPINION_OUTPUT = "{}";
@@ -203,18 +365,36 @@ export function renderDecision(eventName: string, decision: Decision): Rendered 
     case "none":
       return { stdout: NO_OPINION_OUTPUT, stderr: "" };
     case "context":
+      if (eventName === "sessionStart" && decision.env !== undefined)
+        // Cursor sets `env` for the session's later hooks and commands (§2.2): how
+        // `tailtest red` finds this session's log.
+        return json({ additional_context: decision.text, env: decision.env });
+      // No permission key on preToolUse: Cursor's own permission flow goes on.
       if (CONTEXT_EVENTS.has(eventName)) return json({ additional_context: decision.text });
       // A followup at the end of a turn would wake the agent up again (the loop budget is
       // spent): the user reads it in Cursor's Hooks output channel instead.
       if (FOLLOWUP_EVENTS.has(eventName))
         return { stdout: NO_OPINION_OUTPUT, stderr: `${decision.text}\n` };
-      // afterFileEdit and sessionEnd output is ignored; the note reaches the agent via postToolUse.
+      // afterFileEdit and sessionEnd output is ignored; the note reaches the agent via
+      // postToolUse. subagentStart can take no context (only permission and user_message).
       return { stdout: NO_OPINION_OUTPUT, stderr: "" };
+    case "deny":
+      if (DENY_EVENTS.has(eventName)) return json(denyOutput(decision.reason));
+      return renderDecision(eventName, { kind: "block", reason: decision.reason });
     case "block":
       if (FOLLOWUP_EVENTS.has(eventName)) return json({ followup_message: decision.reason });
       if (CONTEXT_EVENTS.has(eventName)) return json({ additional_context: decision.reason });
       return { stdout: NO_OPINION_OUTPUT, stderr: `${decision.reason}\n` };
   }
+}
+
+/** Cursor's refusal of a tool call: the user reads one line, the agent the whole reason. */
+export function denyOutput(reason: string): Record<string, string> {
+  return {
+    permission: "deny",
+    user_message: reason.split("\n")[0] ?? reason,
+    agent_message: reason,
+  };
 }
 
 function json(value: Record<string, unknown>): Rendered {

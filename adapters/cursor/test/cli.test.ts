@@ -67,7 +67,7 @@ describe("tailtest-cursor bin", () => {
       expect(init.stdout).toBe(
         [
           ".cursor/hooks.json: added version 1",
-          ".cursor/hooks.json: added hooks: sessionStart, postToolUse, afterFileEdit, stop, sessionEnd",
+          ".cursor/hooks.json: added hooks: sessionStart, preToolUse, postToolUse, afterFileEdit, subagentStart, subagentStop, stop, sessionEnd",
           ".tailtest/config.json: mode tdd",
           ".gitignore: added .tailtest/",
           ".gitignore: added .cursor/hooks/state/",

@@ -16,8 +16,17 @@ afterEach(() => project?.cleanup());
 const DOCUMENTED: Record<string, ReadonlySet<string>> = {
   sessionStart: new Set(["env", "additional_context", "continue", "user_message"]),
   beforeSubmitPrompt: new Set(["continue", "user_message", "additional_context"]),
+  preToolUse: new Set([
+    "permission",
+    "user_message",
+    "agent_message",
+    "updated_input",
+    "additional_context",
+  ]),
   postToolUse: new Set(["additional_context"]),
   afterFileEdit: new Set(),
+  subagentStart: new Set(["permission", "user_message"]),
+  subagentStop: new Set(["followup_message"]),
   stop: new Set(["followup_message"]),
   sessionEnd: new Set(),
 };
@@ -58,6 +67,13 @@ const EXPECTED: Record<string, (output: Record<string, unknown>) => void> = {
   "edit.stop-3.json": (output) => expect(output).toEqual({}),
   // A shell command that writes no file queues nothing.
   "shell.postToolUse-Shell.json": (output) => expect(output).toEqual({}),
+  // The gate and the subagent logs are tdd mode's (test/tdd.test.ts): follow mode has no opinion.
+  "gate.preToolUse-Write.json": (output) => expect(output).toEqual({}),
+  "gate.preToolUse-Delete.json": (output) => expect(output).toEqual({}),
+  "gate.preToolUse-Shell.json": (output) => expect(output).toEqual({}),
+  "subagent.subagentStart.json": (output) => expect(output).toEqual({}),
+  // The subagent queued nothing of its own, so there is nothing to run.
+  "subagent.subagentStop.json": (output) => expect(output).toEqual({}),
 };
 
 describe("cursor hook bin with the synthetic Cursor payloads", () => {

@@ -27,8 +27,11 @@ const USER_HOOKS = `${JSON.stringify(
 /** The payload file each registered event is fired with. */
 const PAYLOAD_FOR: Record<string, string> = {
   sessionStart: "edit.sessionStart.json",
+  preToolUse: "gate.preToolUse-Write.json",
   postToolUse: "edit.postToolUse-Write.json",
   afterFileEdit: "edit.afterFileEdit.json",
+  subagentStart: "subagent.subagentStart.json",
+  subagentStop: "subagent.subagentStop.json",
   stop: "edit.stop.json",
   sessionEnd: "edit.sessionEnd.json",
 };
@@ -90,8 +93,11 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
     expect(Object.keys(file.hooks)).toEqual([
       "beforeShellExecution",
       "sessionStart",
+      "preToolUse",
       "postToolUse",
       "afterFileEdit",
+      "subagentStart",
+      "subagentStop",
       "stop",
       "sessionEnd",
     ]);
@@ -133,6 +139,10 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
     expect(outputs["sessionStart"]?.["additional_context"]).toMatch(/^tailtest: session started/);
     expect(outputs["postToolUse"]?.["additional_context"]).toContain("src/billing.py queued");
     expect(outputs["afterFileEdit"]).toEqual({});
+    // Follow mode: the gate and the subagent hooks have no opinion.
+    expect(outputs["preToolUse"]).toEqual({});
+    expect(outputs["subagentStart"]).toEqual({});
+    expect(outputs["subagentStop"]).toEqual({});
     expect(outputs["stop"]?.["followup_message"]).toContain(
       "MISSING src/billing.py: no test at tests/test_billing.py",
     );

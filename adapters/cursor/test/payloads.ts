@@ -17,7 +17,7 @@ export interface CursorPayload {
   hook_event_name: string;
   tool_name?: string;
   file_path?: string;
-  tool_input?: { file_path?: string; content?: string };
+  tool_input?: { file_path?: string; content?: string; command?: string; cwd?: string };
   edits?: { old_string: string; new_string: string }[];
   [key: string]: unknown;
 }
@@ -29,10 +29,14 @@ export function loadPayload(name: string, root: string): Fixture {
   return loadStoredPayload<CursorPayload>("cursor", name, root);
 }
 
-/** The whole file a Write payload carries, and where it goes (Cursor fires after the write). */
+/**
+ * The whole file a postToolUse Write payload carries, and where it goes (Cursor fires after the
+ * write; a preToolUse Write has not written anything yet).
+ */
 export function writtenFile(payload: CursorPayload): { path: string; content: string } | undefined {
   const input = payload.tool_input;
-  if (payload.tool_name !== "Write" || input?.file_path === undefined) return undefined;
+  if (payload.hook_event_name !== "postToolUse" || payload.tool_name !== "Write") return undefined;
+  if (input?.file_path === undefined) return undefined;
   return input.content === undefined
     ? undefined
     : { path: input.file_path, content: input.content };
