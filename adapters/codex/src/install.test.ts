@@ -1,5 +1,10 @@
 import { parse as parseToml } from "@decimalturn/toml-patch";
-import { hasHookChanges, renderHookGroups, type HookSettings } from "@tailtest/core";
+import {
+  DEFAULT_CONFIG,
+  hasHookChanges,
+  renderHookGroups,
+  type HookSettings,
+} from "@tailtest/core";
 import { describe, expect, it } from "vitest";
 import {
   addCodexHooks,
@@ -58,23 +63,36 @@ describe("HOOK_COMMAND", () => {
 });
 
 describe("CODEX_HOOKS", () => {
-  it("registers six events, with a long timeout only where tests run", () => {
+  it("registers eight events, with a long timeout only where tests run", () => {
     expect(
       CODEX_HOOKS.map(({ event, matcher, timeout }) => [event, matcher ?? null, timeout]),
     ).toEqual([
       ["SessionStart", null, 30],
+      ["SubagentStart", null, 30],
       ["UserPromptSubmit", null, 30],
-      ["PostToolUse", "apply_patch|Bash", 60],
+      ["PreToolUse", "^(apply_patch|Bash)$", 30],
+      // A measured tdd test run (test_timeout_seconds, default 300) fits, with room to start.
+      ["PostToolUse", "apply_patch|Bash", 660],
       ["Stop", null, 600],
       ["SubagentStop", null, 600],
       ["SessionEnd", null, 30],
     ]);
+    const post = CODEX_HOOKS.find((row) => row.event === "PostToolUse")?.timeout ?? 0;
+    expect(post).toBeGreaterThan(DEFAULT_CONFIG.test_timeout_seconds * 2);
   });
 
   it("matches PostToolUse by exact names (only [A-Za-z0-9_|]), exactly the tools translate reads", () => {
     const matcher = CODEX_HOOKS.find((row) => row.event === "PostToolUse")?.matcher ?? "";
     expect(matcher).toMatch(/^[A-Za-z0-9_|]+$/);
     expect(matcher.split("|")).toEqual([PATCH_TOOL, SHELL_TOOL]);
+  });
+
+  it("matches PreToolUse, as Codex does (an unanchored Rust regex, here anchored), on exactly those two tools", () => {
+    const matcher = CODEX_HOOKS.find((row) => row.event === "PreToolUse")?.matcher ?? "";
+    const regex = new RegExp(matcher);
+    for (const tool of [PATCH_TOOL, SHELL_TOOL]) expect(regex.test(tool), tool).toBe(true);
+    for (const tool of ["apply_patch_v2", "BashOutput", "mcp__x__Bash", "Write", "Edit", "read"])
+      expect(regex.test(tool), tool).toBe(false);
   });
 });
 
@@ -97,7 +115,11 @@ describe("hooks.json", () => {
     const installed = addCodexHooks(settings).settings;
     expect(installed.hooks?.["PostToolUse"]).toEqual([
       { matcher: "apply_patch", hooks: [LINT] },
-      { matcher: "apply_patch|Bash", hooks: [ours(60)] },
+      { matcher: "apply_patch|Bash", hooks: [ours(660)] },
+    ]);
+    expect(installed.hooks?.["PreToolUse"]).toEqual([
+      { matcher: "Bash", hooks: [LINT] },
+      { matcher: "^(apply_patch|Bash)$", hooks: [ours(30)] },
     ]);
     expect(hasHookChanges(addCodexHooks(installed))).toBe(false);
     const removed = removeCodexHooks(installed);
@@ -196,7 +218,7 @@ describe("planToml on an inline [hooks] table", () => {
     const value = parseToml(text) as { hooks: Record<string, unknown> };
     expect(value.hooks["PostToolUse"]).toEqual([
       { matcher: "apply_patch", hooks: [{ type: "command", command: "npx prettier --write ." }] },
-      { matcher: "apply_patch|Bash", hooks: [ours(60)] },
+      { matcher: "apply_patch|Bash", hooks: [ours(660)] },
     ]);
     for (const registration of CODEX_HOOKS) {
       expect(value.hooks[registration.event], registration.event).toContainEqual({
@@ -242,7 +264,7 @@ describe("planToml on an inline [hooks] table", () => {
     ],
     [
       "sub-tables under an event tailtest does not use",
-      '[hooks]\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "./guard.sh"\n',
+      '[hooks]\n[[hooks.PermissionRequest]]\nmatcher = "Bash"\n[[hooks.PermissionRequest.hooks]]\ntype = "command"\ncommand = "./guard.sh"\n',
     ],
   ])("round-trips %s", (_name, original) => {
     const added = planToml(original, config(original), { hooks: "add", enableFeatures: true });
@@ -253,24 +275,26 @@ describe("planToml on an inline [hooks] table", () => {
     expect(sameValue(parseToml(back), parseToml(original))).toBe(true);
   });
 
-  it("does not round-trip sub-tables under an event tailtest also uses (toml-patch drops them)", () => {
-    const original =
-      '[hooks]\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "./lint.sh"\n';
-    const added = planToml(original, config(original), { hooks: "add", enableFeatures: true });
-    expect(added.ok).toBe(true);
-    if (added.ok) expect(tomlRoundTrips(original, config(original), added.value)).toBe(false);
-    // And uninstall refuses rather than lose ./lint.sh.
-    if (added.ok) {
-      const removal = planToml(added.value.text, config(added.value.text), {
-        hooks: "remove",
-        enableFeatures: false,
-      });
-      expect(removal).toEqual({
-        ok: false,
-        error: "came out of toml-patch with other entries changed",
-      });
-    }
-  });
+  it.each(["Stop", "PreToolUse"])(
+    "does not round-trip sub-tables under %s, an event tailtest also uses (toml-patch drops them)",
+    (event) => {
+      const original = `[hooks]\n[[hooks.${event}]]\n[[hooks.${event}.hooks]]\ntype = "command"\ncommand = "./lint.sh"\n`;
+      const added = planToml(original, config(original), { hooks: "add", enableFeatures: true });
+      expect(added.ok).toBe(true);
+      if (added.ok) expect(tomlRoundTrips(original, config(original), added.value)).toBe(false);
+      // And uninstall refuses rather than lose ./lint.sh.
+      if (added.ok) {
+        const removal = planToml(added.value.text, config(added.value.text), {
+          hooks: "remove",
+          enableFeatures: false,
+        });
+        expect(removal).toEqual({
+          ok: false,
+          error: "came out of toml-patch with other entries changed",
+        });
+      }
+    },
+  );
 
   it("does not round-trip a comment right above a sub-table (new keys land under it, and take it when they go)", () => {
     const original =

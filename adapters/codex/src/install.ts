@@ -41,7 +41,9 @@ export const HOOK_COMMAND = `sh -c '${HOOK_SCRIPT}'`;
 
 export const HookEventNameSchema = z.enum([
   "SessionStart",
+  "SubagentStart",
   "UserPromptSubmit",
+  "PreToolUse",
   "PostToolUse",
   "Stop",
   "SubagentStop",
@@ -53,11 +55,18 @@ export type HookEventName = z.infer<typeof HookEventNameSchema>;
 export const CODEX_HOOKS: readonly HookRegistration<HookEventName>[] = [
   // Every source (startup, resume, clear, compact, fork): no matcher.
   { event: "SessionStart", timeout: 30 },
+  // tdd mode's note for a subagent (its own log, commands with --agent); nothing in follow mode.
+  { event: "SubagentStart", timeout: 30 },
   // The start of a turn: the Stop sweep looks for files changed after it.
   { event: "UserPromptSubmit", timeout: 30 },
-  // Only [A-Za-z0-9_|] makes Codex match exact names: apply_patch (file edits; Write and Edit
-  // are its aliases) and Bash (every shell tool).
-  { event: "PostToolUse", matcher: "apply_patch|Bash", timeout: 60 },
+  // tdd mode's gate, before apply_patch (file edits; Write and Edit are its matcher aliases) and
+  // Bash (every shell tool) run; an anchored regex, so no other tool name matches. It answers
+  // nothing in follow mode.
+  { event: "PreToolUse", matcher: "^(apply_patch|Bash)$", timeout: 30 },
+  // Only [A-Za-z0-9_|] makes Codex match exact names: the same two tools, after they ran. In tdd
+  // mode a test command is measured by re-running the cycle's test (test_timeout_seconds,
+  // default 300), so the timeout leaves room for a run and its start-up.
+  { event: "PostToolUse", matcher: "apply_patch|Bash", timeout: 660 },
   // The end of a turn (the main agent's or a subagent's) runs the queued tests.
   { event: "Stop", timeout: 600 },
   { event: "SubagentStop", timeout: 600 },

@@ -1,8 +1,11 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { HookEvent } from "@tailtest/core";
 import {
+  CONFIG_PATH,
   findProjectRoot,
   handleEvent,
+  HOOKS_OFF_ENV,
   openProject,
   type HookOutput,
   type Project,
@@ -21,32 +24,63 @@ export type { HookOutput };
 
 const SILENT: HookOutput = { stdout: "", stderr: "", exitCode: 0 };
 
+/** The only event whose answer can refuse a tool call before it runs (tdd mode's gate). */
+const GATE_EVENT = "PreToolUse";
+
+const FAILS_CLOSED =
+  "so this call is blocked: tdd mode fails closed. Try again; if it keeps failing, ask the person to run `tailtest tdd status` and look at .tailtest/.";
+
 /**
- * One Codex hook call. Bad input is one line on stderr and no stdout, exit 0 (ADR 0002). An
- * internal error fails open in follow mode; in tdd and strict modes it fails closed where Codex
- * can be told to keep working (after an edit, at the end of a turn), once per turn: Codex has no
- * cap on Stop blocks, so a hook that keeps failing must not hold the agent forever.
+ * One Codex hook call (ADR 0002).
+ *
+ * - `TAILTEST_HOOKS_OFF=1` (a nested agent tailtest started itself): no output, nothing done.
+ * - Bad input is one line on stderr and no opinion, except before a tool runs in tdd mode: a
+ *   gate that cannot read its call denies it.
+ * - An internal error fails open in follow mode. In tdd mode a PreToolUse denies; in tdd and
+ *   strict modes an edit can be flagged after the fact and a turn's end held once (not again on
+ *   a re-stop): Codex has no cap on Stop blocks, so a hook that keeps failing must not hold the
+ *   agent forever.
  */
 export async function runHook(
   io: HookIO,
   // The policy below is only reachable when core fails; tests pass a core that does.
   handle: typeof handleEvent = handleEvent,
 ): Promise<HookOutput> {
+  if (io.env[HOOKS_OFF_ENV] === "1") return SILENT;
   const translation = translatePayload(io.stdin);
-  if (!translation.ok)
-    return { ...SILENT, stderr: `tailtest: ignored a hook call: ${translation.error}\n` };
+  if (!translation.ok) return badInput(io, translation.error);
   const { event, payload } = translation;
   if (event === undefined) return SILENT;
+  const root = findProjectRoot(resolve(io.cwd, payload.cwd));
   let project: Project | undefined;
   try {
     // Codex runs hooks in the session's folder and names no project: the nearest folder with
     // .tailtest/ (init makes one), else the git root, else that folder.
-    project = openProject(findProjectRoot(resolve(io.cwd, payload.cwd)));
-    const decision = await handle(project, event, { platform: "codex" });
+    project = openProject(root);
+    const decision = await handle(project, event, {
+      platform: "codex",
+      // Each agent's tdd log is keyed by the session (and, for a subagent, the event's agentId).
+      identity: {
+        sessionId: payload.session_id,
+        transcriptPath: payload.transcript_path ?? undefined,
+      },
+    });
     return withNewline(renderDecision(payload.hook_event_name, decision));
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    const mode = project?.config.mode ?? "follow";
+    const message = firstLine(error);
+    const mode = project?.config.mode ?? configuredMode(root);
+    if (payload.hook_event_name === GATE_EVENT) {
+      if (mode !== "tdd")
+        return { ...SILENT, stderr: `tailtest: internal error, skipped this hook: ${message}\n` };
+      return {
+        stdout: `${renderDecision(GATE_EVENT, {
+          kind: "deny",
+          reason: `tailtest tdd could not decide (internal error: ${message}), ${FAILS_CLOSED}`,
+        })}\n`,
+        stderr: `tailtest: internal error, denied this call (tdd mode fails closed): ${message}\n`,
+        exitCode: 0,
+      };
+    }
     if (mode !== "follow" && mayBlock(event)) {
       const reason =
         `tailtest could not check this (internal error: ${message}). In ${mode} mode it does ` +
@@ -63,6 +97,66 @@ export async function runHook(
   }
 }
 
+/**
+ * stdin that is not a Codex payload. It may still be a PreToolUse (garbage says nothing about
+ * its event): in tdd mode that call is denied, since Codex takes a deny only from PreToolUse and
+ * throws the reply away for any other event, which then fails open.
+ */
+function badInput(io: HookIO, error: string): HookOutput {
+  const hint = payloadHint(io.stdin);
+  const skipped: HookOutput = { ...SILENT, stderr: `tailtest: ignored a hook call: ${error}\n` };
+  if (hint.event !== undefined && hint.event !== GATE_EVENT) return skipped;
+  const root = findProjectRoot(resolve(io.cwd, hint.cwd ?? "."));
+  if (configuredMode(root) !== "tdd") return skipped;
+  return {
+    stdout: `${renderDecision(GATE_EVENT, {
+      kind: "deny",
+      reason: `tailtest tdd could not read this hook call (${error}), ${FAILS_CLOSED}`,
+    })}\n`,
+    stderr: `tailtest: denied a hook call it could not read (tdd mode fails closed): ${error}\n`,
+    exitCode: 0,
+  };
+}
+
+/** What bad stdin still says: its event name and folder, when those fields are strings. */
+function payloadHint(stdin: string): { event?: string; cwd?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdin.replace(/^\uFEFF/, ""));
+  } catch {
+    return {};
+  }
+  if (json === null || typeof json !== "object") return {};
+  const { hook_event_name: event, cwd } = json as Record<string, unknown>;
+  return {
+    ...(typeof event === "string" ? { event } : {}),
+    ...(typeof cwd === "string" ? { cwd } : {}),
+  };
+}
+
+/**
+ * The mode configured at a project root: what openProject reads, else (if even that fails) the
+ * raw `mode` of a `.tailtest/config.json` that can be read; follow otherwise.
+ */
+function configuredMode(root: string): string {
+  try {
+    return openProject(root).config.mode;
+  } catch {
+    try {
+      const config = JSON.parse(readFileSync(join(root, CONFIG_PATH), "utf8")) as {
+        mode?: unknown;
+      };
+      return config.mode === "tdd" || config.mode === "strict" ? config.mode : "follow";
+    } catch {
+      return "follow";
+    }
+  }
+}
+
+function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+}
+
 /** Edits can be flagged after the fact, and a turn's end held once (not again on a re-stop). */
 function mayBlock(event: HookEvent): boolean {
   switch (event.kind) {
@@ -71,9 +165,15 @@ function mayBlock(event: HookEvent): boolean {
       return true;
     case "TurnEnded":
       return !event.stopHookActive;
+    // Before a tool runs (EditRequested, CommandRequested): tdd mode's deny above, nothing to
+    // block in the other modes.
+    case "EditRequested":
+    case "CommandRequested":
     case "SessionStarted":
     case "TurnStarted":
     case "SessionEnded":
+    case "SubagentStarted":
+    case "PlanSubmitted":
       return false;
   }
 }

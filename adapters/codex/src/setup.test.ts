@@ -49,7 +49,8 @@ async function expectToml10(text: string): Promise<void> {
   expect(check.exitCode).toBe(0);
 }
 
-const ALL = "SessionStart, UserPromptSubmit, PostToolUse, Stop, SubagentStop, SessionEnd";
+const ALL =
+  "SessionStart, SubagentStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, SessionEnd";
 const NOT_INSTALLED = `node_modules/${HOOK_MARKER} is not in this project (or a folder above it); the hooks run it from there: npm i -D @tailtest/codex`;
 
 const USER_HOOKS = `${JSON.stringify(
@@ -153,12 +154,21 @@ describe("initProject", () => {
       "PreToolUse",
       "PostToolUse",
       "SessionStart",
+      "SubagentStart",
       "UserPromptSubmit",
       "Stop",
       "SubagentStop",
       "SessionEnd",
     ]);
     expect(hooks["PostToolUse"]).toHaveLength(2);
+    // The user's Bash guard stays first; tailtest's gate is its own matcher group after it.
+    expect(hooks["PreToolUse"]).toEqual([
+      { matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] },
+      {
+        matcher: "^(apply_patch|Bash)$",
+        hooks: [{ type: "command", command: HOOK_COMMAND, timeout: 30 }],
+      },
+    ]);
   });
 
   it("merges into an existing inline [hooks] table instead, keeping comments, and writes no hooks.json", async () => {
@@ -171,6 +181,16 @@ describe("initProject", () => {
     for (const line of USER_TOML.split("\n")) expect(text.split("\n")).toContain(line);
     const value = parseToml(text) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(value.hooks["Stop"]?.[0]?.hooks[0]?.command).toBe(HOOK_COMMAND);
+    expect(value.hooks["PreToolUse"]).toEqual([
+      {
+        matcher: "^(apply_patch|Bash)$",
+        hooks: [{ type: "command", command: HOOK_COMMAND, timeout: 30 }],
+      },
+    ]);
+    expect(value.hooks["PostToolUse"]?.[1]).toEqual({
+      matcher: "apply_patch|Bash",
+      hooks: [{ type: "command", command: HOOK_COMMAND, timeout: 660 }],
+    });
     await expectToml10(text);
 
     expect((await initProject({ root })).lines[0]).toBe(
@@ -180,7 +200,7 @@ describe("initProject", () => {
 
     const uninstall = await uninstallProject({ root });
     expect(uninstall.lines[0]).toBe(
-      ".codex/config.toml [hooks]: removed tailtest hooks from: PostToolUse, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd",
+      ".codex/config.toml [hooks]: removed tailtest hooks from: PostToolUse, SessionStart, SubagentStart, UserPromptSubmit, PreToolUse, Stop, SubagentStop, SessionEnd",
     );
     expect(read(root, ".codex/config.toml")).toBe(USER_TOML);
   });
@@ -248,6 +268,73 @@ describe("initProject", () => {
     expect(read(root, ".codex/config.toml")).toBe("[hooks]\n");
   });
 
+  /** What init wrote before tdd mode's hooks: six events, PostToolUse with a 60 s timeout. */
+  const PREVIOUS = [
+    ["SessionStart", undefined, 30],
+    ["UserPromptSubmit", undefined, 30],
+    ["PostToolUse", "apply_patch|Bash", 60],
+    ["Stop", undefined, 600],
+    ["SubagentStop", undefined, 600],
+    ["SessionEnd", undefined, 30],
+  ] as const;
+
+  it("upgrades hooks.json from the previous table: adds the gate and SubagentStart, lengthens PostToolUse", async () => {
+    const previous = Object.fromEntries(
+      PREVIOUS.map(([event, matcher, timeout]) => [
+        event,
+        [
+          {
+            ...(matcher === undefined ? {} : { matcher }),
+            hooks: [{ type: "command", command: HOOK_COMMAND, timeout }],
+          },
+        ],
+      ]),
+    );
+    const { root } = project({
+      ".codex/hooks.json": `${JSON.stringify({ hooks: previous }, null, 2)}\n`,
+    });
+    const report = await initProject({ root, mode: "tdd" });
+    expect(report.lines.slice(0, 2)).toEqual([
+      ".codex/hooks.json: added hooks: SubagentStart, PreToolUse",
+      ".codex/hooks.json: updated hooks: PostToolUse",
+    ]);
+    const hooks = (
+      JSON.parse(read(root, ".codex/hooks.json") ?? "") as {
+        hooks: Record<string, { matcher?: string; hooks: { timeout: number }[] }[]>;
+      }
+    ).hooks;
+    expect(hooks["PostToolUse"]?.[0]?.hooks[0]?.timeout).toBe(660);
+    expect(hooks["PreToolUse"]?.[0]?.matcher).toBe("^(apply_patch|Bash)$");
+    expect((await initProject({ root })).lines[0]).toBe(
+      ".codex/hooks.json: tailtest's hooks are already there",
+    );
+  });
+
+  it("upgrades an inline [hooks] table from the previous table the same way, and still round-trips", async () => {
+    const rows = PREVIOUS.map(
+      ([event, matcher, timeout]) =>
+        `${event} = [{ ${matcher === undefined ? "" : `matcher = "${matcher}", `}hooks = [{ type = "command", command = ${JSON.stringify(HOOK_COMMAND)}, timeout = ${timeout} }] }]`,
+    );
+    const original = `# ours\n[hooks]\n${rows.join("\n")}\n`;
+    const { root } = project({ ".codex/config.toml": original });
+    const report = await initProject({ root });
+    expect(report.lines.slice(0, 2)).toEqual([
+      ".codex/config.toml [hooks]: added hooks: SubagentStart, PreToolUse",
+      ".codex/config.toml [hooks]: updated hooks: PostToolUse",
+    ]);
+    expect(existsSync(join(root, ".codex/hooks.json"))).toBe(false);
+    const text = read(root, ".codex/config.toml") ?? "";
+    await expectToml10(text);
+    const value = parseToml(text) as {
+      hooks: Record<string, { matcher?: string; hooks: { timeout: number }[] }[]>;
+    };
+    expect(value.hooks["PostToolUse"]?.[0]?.hooks[0]?.timeout).toBe(660);
+    expect(value.hooks["PreToolUse"]?.[0]?.matcher).toBe("^(apply_patch|Bash)$");
+    expect(value.hooks["SubagentStart"]?.[0]?.hooks[0]?.timeout).toBe(30);
+    await uninstallProject({ root });
+    expect(read(root, ".codex/config.toml")).toBe("# ours\n[hooks]\n");
+  });
+
   it.each<{ name: string; files: Record<string, string>; error: RegExp }>([
     {
       name: "hooks.json is not JSON",
@@ -293,7 +380,7 @@ describe("uninstallProject", () => {
     expect(read(root, ".codex/hooks.json")).not.toBe(USER_HOOKS);
     const report = await uninstallProject({ root });
     expect(report.lines).toEqual([
-      ".codex/hooks.json: removed tailtest hooks from: PostToolUse, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd",
+      ".codex/hooks.json: removed tailtest hooks from: PreToolUse, PostToolUse, SessionStart, SubagentStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd",
       ".tailtest/: left as it is (config and test history); delete it if unwanted",
     ]);
     expect(read(root, ".codex/hooks.json")).toBe(USER_HOOKS);

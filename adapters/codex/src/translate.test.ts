@@ -71,7 +71,22 @@ describe("every payload recorded from Codex 0.169.0", () => {
         expect(event).toEqual({ kind: "TurnStarted", turnId: stdin["turn_id"] });
         break;
       case "PreToolUse":
-        expect(event).toBeUndefined();
+        if (stdin["tool_name"] === "Bash") {
+          expect(event).toEqual({
+            kind: "CommandRequested",
+            command: input?.command,
+            cwd: ROOT,
+            agentId: undefined,
+          });
+        } else {
+          expect(stdin["tool_name"]).toBe("apply_patch");
+          expect(event).toEqual({
+            kind: "EditRequested",
+            paths: [`${ROOT}/src/billing.py`],
+            deleted: [],
+            agentId: undefined,
+          });
+        }
         break;
       case "PostToolUse":
         if (stdin["tool_name"] === "Bash") {
@@ -118,6 +133,177 @@ describe("every payload recorded from Codex 0.169.0", () => {
     const notify = readFileSync(join(RECORDED, "legacy-notify.json"), "utf8");
     const result = translatePayload(JSON.stringify(JSON.parse(notify)[0].payload));
     expect(result.ok).toBe(false);
+  });
+});
+
+/** A recorded PreToolUse payload with only `tool_input` (and maybe the event name) changed. */
+function recordedVariant(name: string, changes: Record<string, unknown>): Translation {
+  return translatePayload(JSON.stringify({ ...recorded(name), ...changes }));
+}
+
+describe("PreToolUse (tdd mode's gate) from the recorded 0.169.0 payloads", () => {
+  const MIXED_PATCH = [
+    "*** Begin Patch",
+    "*** Add File: tests/test_billing.py",
+    "+def test_x(): pass",
+    "*** Update File: src/old.py",
+    "*** Move to: src/new.py",
+    "@@",
+    "-a",
+    "+b",
+    "*** Update File: /elsewhere/x.py",
+    "@@",
+    "-c",
+    "+d",
+    "*** Delete File: src/gone.py",
+    "*** End Patch",
+    "",
+  ].join("\n");
+
+  it("the recorded apply_patch is an EditRequested for the file it adds, resolved against cwd", () => {
+    expect(
+      eventOf(translatePayload(JSON.stringify(recorded("block.PreToolUse-apply_patch.json")))),
+    ).toEqual({
+      kind: "EditRequested",
+      paths: [`${ROOT}/src/billing.py`],
+      deleted: [],
+      agentId: undefined,
+    });
+  });
+
+  it("the recorded Update File patch names the file it updates", () => {
+    expect(
+      eventOf(
+        translatePayload(JSON.stringify(recorded("stopblock.PreToolUse-apply_patch-2.json"))),
+      ),
+    ).toMatchObject({
+      kind: "EditRequested",
+      paths: [`${ROOT}/src/billing.py`],
+    });
+  });
+
+  it("every Add, Update, Delete and both sides of a Move count; the same patch after it ran is the same files", () => {
+    const tool_input = { command: MIXED_PATCH };
+    const paths = [`${ROOT}/tests/test_billing.py`, `${ROOT}/src/new.py`, "/elsewhere/x.py"];
+    const deleted = [`${ROOT}/src/old.py`, `${ROOT}/src/gone.py`];
+    expect(eventOf(recordedVariant("context.PreToolUse-apply_patch.json", { tool_input }))).toEqual(
+      {
+        kind: "EditRequested",
+        paths,
+        deleted,
+        agentId: undefined,
+      },
+    );
+    expect(
+      eventOf(
+        recordedVariant("context.PreToolUse-apply_patch.json", {
+          tool_input,
+          hook_event_name: "PostToolUse",
+        }),
+      ),
+    ).toEqual({ kind: "FilesEdited", paths, deleted, agentId: undefined });
+  });
+
+  it("a subagent's patch carries its agent id", () => {
+    expect(
+      eventOf(
+        recordedVariant("block.PreToolUse-apply_patch.json", {
+          agent_id: "a7",
+          agent_type: "worker",
+        }),
+      ),
+    ).toMatchObject({ kind: "EditRequested", agentId: "a7" });
+  });
+
+  it("the recorded Bash call is a CommandRequested with the command line and the session's folder", () => {
+    const stdin = recorded("shell.PreToolUse-Bash.json");
+    expect(eventOf(translatePayload(JSON.stringify(stdin)))).toEqual({
+      kind: "CommandRequested",
+      command: (stdin["tool_input"] as { command: string }).command,
+      cwd: ROOT,
+      agentId: undefined,
+    });
+  });
+
+  it.each<[string, unknown, string]>([
+    ["a string", "cat > calc.py <<'EOF'\nx = 1\nEOF\n", "cat > calc.py <<'EOF'\nx = 1\nEOF\n"],
+    ["bash -lc", ["bash", "-lc", "echo hi > calc.py"], "echo hi > calc.py"],
+    ["argv", ["rm", "my file.py"], "rm 'my file.py'"],
+  ])("a Bash command as %s is the command line the shell will run", (_name, command, line) => {
+    expect(
+      eventOf(recordedVariant("shell.PreToolUse-Bash.json", { tool_input: { command } })),
+    ).toEqual({
+      kind: "CommandRequested",
+      command: line,
+      cwd: ROOT,
+      agentId: undefined,
+    });
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    [
+      "a patch that names no file",
+      { tool_name: "apply_patch", tool_input: { command: "*** Begin Patch\n*** End Patch\n" } },
+    ],
+    ["an empty shell command", { tool_input: { command: "  " } }],
+    ["a bare shell without a script", { tool_input: { command: ["bash", "-c"] } }],
+    ["an MCP tool", { tool_name: "mcp__fs__write", tool_input: { path: "calc.py" } }],
+    ["another tool", { tool_name: "WebSearch", tool_input: { query: "x" } }],
+  ])("%s is no event (nothing tailtest gates runs)", (_name, changes) => {
+    expect(eventOf(recordedVariant("shell.PreToolUse-Bash.json", changes))).toBeUndefined();
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      "apply_patch without a command",
+      { tool_input: {} },
+      'payload field "tool_input.command": apply_patch without a command',
+    ],
+    [
+      "a command of the wrong type",
+      { tool_input: { command: 7 } },
+      'payload field "tool_input.command"',
+    ],
+    ["no tool_input", { tool_input: "x" }, 'payload field "tool_input"'],
+    ["no tool_name", { tool_name: undefined }, 'payload field "tool_name"'],
+  ])(
+    "%s is bad input in one line (tdd mode denies what it cannot read)",
+    (_name, changes, message) => {
+      const result = recordedVariant("block.PreToolUse-apply_patch.json", changes);
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.error).toContain(message);
+        expect(result.error).not.toContain("\n");
+      }
+    },
+  );
+
+  it("a Bash call without a command is bad input too", () => {
+    const result = recordedVariant("shell.PreToolUse-Bash.json", { tool_input: {} });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Bash without a command") as unknown,
+    });
+  });
+});
+
+describe("SubagentStart", () => {
+  const start = { ...base, turn_id: "t", hook_event_name: "SubagentStart" };
+
+  it("is a SubagentStarted with the subagent's id and type", () => {
+    expect(eventOf(translate({ ...start, agent_id: "a1", agent_type: "worker" }))).toEqual({
+      kind: "SubagentStarted",
+      agentId: "a1",
+      agentType: "worker",
+    });
+  });
+
+  it("without an agent_id is bad input", () => {
+    const result = translate({ ...start, agent_type: "worker" });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('payload field "agent_id"') as unknown,
+    });
   });
 });
 
@@ -234,7 +420,7 @@ describe("translatePayload", () => {
   it.each([
     { ...base, hook_event_name: "PreCompact", trigger: "auto" },
     { ...base, hook_event_name: "Interrupt" },
-    { ...base, hook_event_name: "SubagentStart", agent_id: "a", agent_type: "x" },
+    { ...base, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: {} },
   ])("$hook_event_name is no event", (payload) => {
     expect(eventOf(translate(payload))).toBeUndefined();
   });
@@ -293,8 +479,11 @@ const EVENTS = [
 const DECISIONS: Decision[] = [
   { kind: "none" },
   { kind: "context", text: "tailtest: a note" },
+  { kind: "context", text: "tailtest tdd: a note", env: { TAILTEST_TDD_KEY: "s1" } },
   { kind: "block", reason: "tailtest: red" },
   { kind: "block", reason: "" },
+  { kind: "deny", reason: "tailtest tdd: calc.py is blocked" },
+  { kind: "deny", reason: " " },
 ];
 
 describe("renderDecision", () => {
@@ -316,6 +505,69 @@ describe("renderDecision", () => {
         expect(json["decision"]).toBe("block");
         expect(String(json["reason"]).trim()).not.toBe("");
       }
+      if (specific?.["permissionDecision"] !== undefined) {
+        // 0.169.0 rejects "ask", "allow" without updatedInput, and a deny with no reason.
+        expect(specific["permissionDecision"]).toBe("deny");
+        expect(String(specific["permissionDecisionReason"]).trim()).not.toBe("");
+        expect(specific).not.toHaveProperty("updatedInput");
+      }
+    },
+  );
+
+  it.each([
+    [
+      "PreToolUse",
+      { kind: "deny", reason: "tailtest tdd: calc.py is blocked" },
+      {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "tailtest tdd: calc.py is blocked",
+        },
+      },
+    ],
+    [
+      "PreToolUse",
+      { kind: "block", reason: "could not decide" },
+      {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "could not decide",
+        },
+      },
+    ],
+    [
+      "PreToolUse",
+      { kind: "context", text: "big Green" },
+      { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "big Green" } },
+    ],
+    [
+      "SubagentStart",
+      { kind: "context", text: "sub note" },
+      { hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "sub note" } },
+    ],
+    [
+      "SessionStart",
+      { kind: "context", text: "tdd note", env: { TAILTEST_TDD_KEY: "s1" } },
+      { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "tdd note" } },
+    ],
+    ["Stop", { kind: "deny", reason: "r" }, { decision: "block", reason: "r" }],
+  ] as const)("tdd mode: %s %j is exactly %j", (event, decision, output) => {
+    expect(renderDecision(event, decision)).toBe(JSON.stringify(output));
+  });
+
+  it("a deny without a reason still carries one (0.169.0 fails the hook open otherwise)", () => {
+    const json = JSON.parse(renderDecision("PreToolUse", { kind: "deny", reason: "" })) as {
+      hookSpecificOutput: { permissionDecisionReason: string };
+    };
+    expect(json.hookSpecificOutput.permissionDecisionReason).toMatch(/^tailtest tdd: /);
+  });
+
+  it.each(["SessionStart", "SubagentStart", "SessionEnd", "Interrupt"])(
+    "%s: a deny has no answer there (nothing to refuse)",
+    (event) => {
+      expect(renderDecision(event, { kind: "deny", reason: "x" })).toBe("");
     },
   );
 

@@ -36,10 +36,35 @@ const UserPromptSubmitSchema = BaseSchema.extend({
 /** Whether a shell tool sends a string or an argv array is unconfirmed (§3.4): both are read. */
 const CommandSchema = z.union([z.string(), z.array(z.string())]);
 
+/** Codex's file-edit tool; the matcher aliases Write and Edit select it, stdin keeps this name. */
+export const PATCH_TOOL = "apply_patch";
+/** Every shell-like tool reaches hooks under this name. */
+export const SHELL_TOOL = "Bash";
+
+const ToolInputSchema = z.looseObject({ command: CommandSchema.optional() });
+
+const PreToolUseSchema = BaseSchema.extend({
+  hook_event_name: z.literal("PreToolUse"),
+  tool_name: z.string(),
+  tool_input: ToolInputSchema,
+}).superRefine((payload, context) => {
+  // The gate reads the patch or the command line: without one it cannot decide (in tdd mode a
+  // call it cannot decide is refused, so this is bad input rather than "no event").
+  if (
+    (payload.tool_name === PATCH_TOOL || payload.tool_name === SHELL_TOOL) &&
+    payload.tool_input.command === undefined
+  )
+    context.addIssue({
+      code: "custom",
+      path: ["tool_input", "command"],
+      message: `${payload.tool_name} without a command`,
+    });
+});
+
 const PostToolUseSchema = BaseSchema.extend({
   hook_event_name: z.literal("PostToolUse"),
   tool_name: z.string(),
-  tool_input: z.looseObject({ command: CommandSchema.optional() }),
+  tool_input: ToolInputSchema,
   // A string for apply_patch and Bash in 0.169.0; opaque JSON by the schema.
   tool_response: z.json().optional(),
 });
@@ -49,13 +74,21 @@ const StopSchema = BaseSchema.extend({
   stop_hook_active: z.boolean().default(false),
 });
 
+const SubagentStartSchema = BaseSchema.extend({
+  hook_event_name: z.literal("SubagentStart"),
+  agent_id: z.string(),
+  agent_type: z.string().optional(),
+});
+
 const SessionEndSchema = BaseSchema.extend({ hook_event_name: z.literal("SessionEnd") });
 
 export const CodexPayloadSchema = z.discriminatedUnion("hook_event_name", [
   SessionStartSchema,
   UserPromptSubmitSchema,
+  PreToolUseSchema,
   PostToolUseSchema,
   StopSchema,
+  SubagentStartSchema,
   SessionEndSchema,
 ]);
 export type CodexPayload = z.infer<typeof CodexPayloadSchema>;
@@ -63,16 +96,13 @@ export type CodexPayload = z.infer<typeof CodexPayloadSchema>;
 const HANDLED_EVENTS = new Set([
   "SessionStart",
   "UserPromptSubmit",
+  "PreToolUse",
   "PostToolUse",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "SessionEnd",
 ]);
-
-/** Codex's file-edit tool; the matcher aliases Write and Edit select it, stdin keeps this name. */
-export const PATCH_TOOL = "apply_patch";
-/** Every shell-like tool reaches hooks under this name. */
-export const SHELL_TOOL = "Bash";
 
 const START_SOURCES = new Set(["startup", "resume", "clear", "compact"]);
 
@@ -102,8 +132,12 @@ function toEvent(payload: CodexPayload): HookEvent | undefined {
     }
     case "UserPromptSubmit":
       return { kind: "TurnStarted", turnId: payload.turn_id };
+    case "PreToolUse":
+      return requestEvent(payload);
     case "PostToolUse":
       return toolEvent(payload);
+    case "SubagentStart":
+      return { kind: "SubagentStarted", agentId: payload.agent_id, agentType: payload.agent_type };
     case "Stop":
       // Shell writes (and apply_patch run from a shell) fire no apply_patch PostToolUse: the
       // sweep finds every source file changed since the turn began.
@@ -119,26 +153,63 @@ function toEvent(payload: CodexPayload): HookEvent | undefined {
   }
 }
 
-function toolEvent(
-  payload: Extract<CodexPayload, { hook_event_name: "PostToolUse" }>,
-): HookEvent | undefined {
+type ToolPayload = Extract<CodexPayload, { hook_event_name: "PreToolUse" | "PostToolUse" }>;
+
+/**
+ * The files an apply_patch call names (every Add, Update and Delete File, both sides of a Move),
+ * resolved against the session's folder; undefined when the patch names none.
+ */
+function patchedPaths(
+  payload: ToolPayload,
+  command: string | readonly string[],
+): { written: string[]; deleted: string[] } | undefined {
+  const text = typeof command === "string" ? command : command.join("\n");
+  const { written, deleted } = patchEffects(parsePatchFiles(text));
+  if (written.length === 0 && deleted.length === 0) return undefined;
+  const absolute = (path: string) => resolve(payload.cwd, path);
+  return { written: written.map(absolute), deleted: deleted.map(absolute) };
+}
+
+/** PreToolUse: the edit or command that is about to run, for tdd mode's gate. */
+function requestEvent(payload: ToolPayload): HookEvent | undefined {
   const command = payload.tool_input.command;
   if (command === undefined) return undefined;
   if (payload.tool_name === PATCH_TOOL) {
-    const text = typeof command === "string" ? command : command.join("\n");
-    const { written, deleted } = patchEffects(parsePatchFiles(text));
-    if (written.length === 0 && deleted.length === 0) return undefined;
-    const absolute = (path: string) => resolve(payload.cwd, path);
+    const paths = patchedPaths(payload, command);
+    if (paths === undefined) return undefined;
     return {
-      kind: "FilesEdited",
-      paths: written.map(absolute),
-      deleted: deleted.map(absolute),
+      kind: "EditRequested",
+      paths: paths.written,
+      deleted: paths.deleted,
       agentId: payload.agent_id,
     };
   }
   if (payload.tool_name === SHELL_TOOL) {
     const line = shellCommandLine(command);
     if (line.trim() === "") return undefined;
+    return { kind: "CommandRequested", command: line, cwd: payload.cwd, agentId: payload.agent_id };
+  }
+  return undefined;
+}
+
+function toolEvent(payload: ToolPayload): HookEvent | undefined {
+  const command = payload.tool_input.command;
+  if (command === undefined) return undefined;
+  if (payload.tool_name === PATCH_TOOL) {
+    const paths = patchedPaths(payload, command);
+    if (paths === undefined) return undefined;
+    return {
+      kind: "FilesEdited",
+      paths: paths.written,
+      deleted: paths.deleted,
+      agentId: payload.agent_id,
+    };
+  }
+  if (payload.tool_name === SHELL_TOOL) {
+    const line = shellCommandLine(command);
+    if (line.trim() === "") return undefined;
+    // Codex's tool_response is an opaque string with no exit code: `failed` stays unset, and tdd
+    // mode measures a test run by running the cycle's test itself.
     return { kind: "CommandFinished", command: line, cwd: payload.cwd, agentId: payload.agent_id };
   }
   return undefined;
@@ -213,16 +284,33 @@ export const ALLOWED_OUTPUT: Readonly<Record<string, AllowedOutput>> = {
 
 /** Codex refuses a block without a reason; tailtest's reasons are never empty, but be sure. */
 const FALLBACK_REASON = "tailtest: tests for this turn's edits are missing or failing.";
+/** Codex 0.169.0 refuses a deny with an empty reason (the hook would fail open). */
+const FALLBACK_DENY_REASON = "tailtest tdd: this call is refused before it runs.";
+
+/** The one way tailtest refuses a tool call in PreToolUse: never "allow", "ask" or updatedInput. */
+function renderDeny(reason: string): string {
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: reason.trim() === "" ? FALLBACK_DENY_REASON : reason,
+    },
+  });
+}
 
 /**
  * A Decision in Codex's exact output shape, or "" for no output (exit 0 with empty stdout is
- * Codex's no-op). Context goes to the model where the event carries `additionalContext`, and to
- * the user as `systemMessage` at the end of a turn (where it would otherwise wake the agent).
+ * Codex's no-op). A deny (or block) before a tool runs is PreToolUse's `permissionDecision:
+ * "deny"`. Context goes to the model where the event carries `additionalContext`, and to the user
+ * as `systemMessage` at the end of a turn (where it would otherwise wake the agent); a context's
+ * `env` has no Codex key and is dropped.
  */
 export function renderDecision(eventName: string, decision: Decision): string {
   const allowed = ALLOWED_OUTPUT[eventName];
   if (allowed === undefined || decision.kind === "none") return "";
-  if (decision.kind === "block") {
+  if (decision.kind === "deny" || decision.kind === "block") {
+    if (eventName === "PreToolUse") return renderDeny(decision.reason);
+    // A deny can only answer a call that has not run; after it, the nearest is a block.
     if (!allowed.top.includes("decision")) return "";
     const reason = decision.reason.trim() === "" ? FALLBACK_REASON : decision.reason;
     return JSON.stringify({ decision: "block", reason });

@@ -49,7 +49,7 @@ describe("tailtest-codex bin", () => {
       expect(init.exitCode).toBe(0);
       expect(init.stdout).toBe(
         [
-          ".codex/hooks.json: added hooks: SessionStart, UserPromptSubmit, PostToolUse, Stop, SubagentStop, SessionEnd",
+          ".codex/hooks.json: added hooks: SessionStart, SubagentStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, SessionEnd",
           ".tailtest/: created (it marks the project root for the hooks)",
           ".tailtest/config.json: mode tdd",
           ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",

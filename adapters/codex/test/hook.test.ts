@@ -70,8 +70,8 @@ describe("codex hook bin with payloads recorded from Codex 0.169.0", () => {
           expect(pendingPaths(project.root)).toEqual(["src/billing.py"]);
           break;
         default:
-          // UserPromptSubmit records the turn start, PreToolUse is not tailtest's, Stop with
-          // nothing changed and SessionEnd have nothing to say.
+          // UserPromptSubmit records the turn start; PreToolUse gates only in tdd mode (this is
+          // follow); Stop with nothing changed and SessionEnd have nothing to say.
           expect(result.stdout).toBe("");
       }
     },

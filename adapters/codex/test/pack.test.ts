@@ -30,8 +30,18 @@ const USER_HOOKS = `${JSON.stringify(
 /** One recorded payload per registered event (the shell-write session of 0.169.0). */
 function payloadFor(event: string, project: string): Payload {
   switch (event) {
+    case "PreToolUse":
+      return recorded("shell.PreToolUse-Bash.json", project);
     case "PostToolUse":
       return recorded("shell.PostToolUse-Bash.json", project);
+    case "SubagentStart":
+      // Not recorded: SessionStart's fields plus the subagent ones (hook-protocols §3.4).
+      return recorded("shell.SessionStart.json", project, {
+        hook_event_name: "SubagentStart",
+        source: undefined,
+        agent_id: "a1b2c3",
+        agent_type: "worker",
+      });
     case "SubagentStop":
       // Not recorded: a Stop payload plus the subagent fields (hook-protocols §3.4).
       return recorded("shell.Stop.json", project, {
@@ -101,9 +111,12 @@ describe("the packed @tailtest/codex in a fresh project", () => {
     expect(init.stdout).toContain("/hooks in the Codex TUI");
 
     const file = JSON.parse(readFileSync(join(project, ".codex/hooks.json"), "utf8")) as HooksFile;
-    const events = Object.keys(file.hooks).filter((event) => event !== "PreToolUse");
+    const events = Object.keys(file.hooks);
+    // The user's PreToolUse key stays first; tailtest's gate joins it as its own group.
     expect(events).toEqual([
+      "PreToolUse",
       "SessionStart",
+      "SubagentStart",
       "UserPromptSubmit",
       "PostToolUse",
       "Stop",
@@ -151,6 +164,9 @@ describe("the packed @tailtest/codex in a fresh project", () => {
     expect(answers["SessionStart"]).toMatchObject({
       hookSpecificOutput: { additionalContext: expect.stringMatching(/^tailtest: /) as unknown },
     });
+    // Follow mode: no gate before the shell write, no subagent note.
+    expect(answers["PreToolUse"]).toBeUndefined();
+    expect(answers["SubagentStart"]).toBeUndefined();
     expect(answers["UserPromptSubmit"]).toBeUndefined();
     expect(answers["PostToolUse"]).toMatchObject({
       hookSpecificOutput: {

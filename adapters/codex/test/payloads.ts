@@ -24,25 +24,78 @@ export function fire(payload: Payload, cwd: string): Promise<BinResult> {
   return runBin(HOOK_BIN, [], { input: JSON.stringify(payload), cwd });
 }
 
-/** Keys Codex 0.169.0 accepts per event (hook-protocols §3.5), checked independently of src/. */
+/** Keys any Codex 0.169.0 hook output may carry (hook-protocols §3.5). */
+const COMMON = ["continue", "stopReason", "suppressOutput", "systemMessage"];
+
+/**
+ * Keys Codex 0.169.0 accepts per event (hook-protocols §3.5's table), written out here apart from
+ * src/ so a slip in the adapter's own table cannot hide: an unknown key makes Codex throw the
+ * whole reply away, and the hook then fails open.
+ */
 const ACCEPTED: Record<string, { top: string[]; specific: string[] }> = {
-  SessionStart: {
-    top: ["hookSpecificOutput", "systemMessage"],
-    specific: ["hookEventName", "additionalContext"],
-  },
-  UserPromptSubmit: {
-    top: ["decision", "reason", "hookSpecificOutput", "systemMessage"],
-    specific: ["hookEventName", "additionalContext"],
+  PreToolUse: {
+    top: [...COMMON, "decision", "reason", "hookSpecificOutput"],
+    specific: [
+      "hookEventName",
+      "permissionDecision",
+      "permissionDecisionReason",
+      "updatedInput",
+      "additionalContext",
+    ],
   },
   PostToolUse: {
-    top: ["decision", "reason", "hookSpecificOutput", "systemMessage"],
+    top: [...COMMON, "decision", "reason", "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext", "updatedMCPToolOutput"],
+  },
+  UserPromptSubmit: {
+    top: [...COMMON, "decision", "reason", "hookSpecificOutput"],
     specific: ["hookEventName", "additionalContext"],
   },
-  Stop: { top: ["decision", "reason", "systemMessage"], specific: [] },
-  SubagentStop: { top: ["decision", "reason", "systemMessage"], specific: [] },
+  Stop: { top: [...COMMON, "decision", "reason"], specific: [] },
+  SubagentStop: { top: [...COMMON, "decision", "reason"], specific: [] },
+  SessionStart: {
+    top: [...COMMON, "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext"],
+  },
+  SubagentStart: {
+    top: [...COMMON, "hookSpecificOutput"],
+    specific: ["hookEventName", "additionalContext"],
+  },
+  Interrupt: { top: ["systemMessage"], specific: [] },
 };
 
-/** stdout is empty, or JSON Codex accepts for this event (it throws away a reply with any other key). */
+function nonEmpty(value: unknown): boolean {
+  return typeof value === "string" && value.trim() !== "";
+}
+
+/** The values §3.5 lists as rejected by 0.169.0 even under an allowed key. */
+function rejectedValue(event: string, json: Record<string, unknown>): string | undefined {
+  const specific = (json["hookSpecificOutput"] ?? {}) as Record<string, unknown>;
+  if (json["decision"] !== undefined && (json["decision"] !== "block" || !nonEmpty(json["reason"])))
+    return 'a decision must be "block" with a reason';
+  if (event === "PreToolUse") {
+    for (const key of ["continue", "stopReason", "suppressOutput"])
+      if (key in json) return `PreToolUse rejects ${key}`;
+    const permission = specific["permissionDecision"];
+    if (permission === "ask") return 'PreToolUse rejects permissionDecision "ask"';
+    if (permission === "allow" && !("updatedInput" in specific))
+      return 'PreToolUse rejects "allow" without updatedInput';
+    if ("updatedInput" in specific && permission !== "allow")
+      return "PreToolUse rejects updatedInput without allow";
+    if (permission === "deny" && !nonEmpty(specific["permissionDecisionReason"]))
+      return "PreToolUse rejects a deny with an empty reason";
+  }
+  if (event === "PostToolUse") {
+    if ("suppressOutput" in json) return "PostToolUse rejects suppressOutput";
+    if ("updatedMCPToolOutput" in specific) return "PostToolUse rejects updatedMCPToolOutput";
+  }
+  return undefined;
+}
+
+/**
+ * stdout is empty, or JSON Codex 0.169.0 accepts for this event: only the keys of §3.5's table,
+ * hookEventName naming the event, and none of the values it rejects. Throws otherwise.
+ */
 export function parseAnswer(stdout: string, event: string): Record<string, unknown> | undefined {
   if (stdout === "") return undefined;
   const json = JSON.parse(stdout) as Record<string, unknown>;
@@ -58,8 +111,7 @@ export function parseAnswer(stdout: string, event: string): Record<string, unkno
       if (!accepted.specific.includes(key)) throw new Error(`${event}: Codex rejects ${key}`);
     }
   }
-  if (json["decision"] !== undefined && (json["decision"] !== "block" || json["reason"] === "")) {
-    throw new Error(`${event}: a block needs decision "block" and a reason`);
-  }
+  const rejected = rejectedValue(event, json);
+  if (rejected !== undefined) throw new Error(`${event}: ${rejected}: ${stdout}`);
   return json;
 }
