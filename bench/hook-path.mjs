@@ -2,7 +2,7 @@
 // the same run (a hook is a fresh process on every edit). Run after a build:
 //   node bench/hook-path.mjs [runs]
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,6 +12,11 @@ const runs = Number(process.argv[2] ?? 21);
 const edge = pathToFileURL(join(repo, "packages/core/dist/node/index.js")).href;
 const project = mkdtempSync(join(tmpdir(), "tailtest-bench-"));
 cpSync(join(repo, "fixtures/runners/pytest-pyproject"), project, { recursive: true });
+// The same project in tdd mode, for the gate before an edit (denied: no cycle is open).
+const tddProject = mkdtempSync(join(tmpdir(), "tailtest-bench-tdd-"));
+cpSync(join(repo, "fixtures/runners/pytest-pyproject"), tddProject, { recursive: true });
+mkdirSync(join(tddProject, ".tailtest"), { recursive: true });
+writeFileSync(join(tddProject, ".tailtest/config.json"), '{"mode":"tdd"}\n');
 
 const hook = (adapter) => join(repo, "adapters", adapter, "dist/hook.js");
 const common = { session_id: "bench", cwd: project };
@@ -50,6 +55,37 @@ const payloads = {
     tool_response: "",
   },
 };
+const preWrite = (root) => ({
+  ...common,
+  cwd: root,
+  transcript_path: join(root, "t.jsonl"),
+  hook_event_name: "PreToolUse",
+  tool_name: "Write",
+  tool_input: { file_path: join(root, "calc.py"), content: "x = 1\n" },
+});
+const gates = {
+  claudeFollow: preWrite(project),
+  claudeTdd: preWrite(tddProject),
+  codexTdd: {
+    ...common,
+    cwd: tddProject,
+    turn_id: "t",
+    model: "gpt-5.5",
+    hook_event_name: "PreToolUse",
+    tool_name: "apply_patch",
+    tool_input: { command: "*** Begin Patch\n*** Update File: calc.py\n@@\n+\n*** End Patch\n" },
+  },
+  cursorTdd: {
+    conversation_id: "bench",
+    cursor_version: "2.1.50",
+    workspace_roots: [tddProject],
+    hook_event_name: "preToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(tddProject, "calc.py"), content: "x = 1\n" },
+    tool_use_id: "t",
+    cwd: tddProject,
+  },
+};
 
 const cases = [
   ["node -e 0 (baseline)", ["-e", "0"]],
@@ -70,6 +106,10 @@ const cases = [
   ["cursor hook: afterFileEdit", [hook("cursor")], payloads.cursor],
   ["codex hook: PostToolUse apply_patch", [hook("codex")], payloads.codexPatch],
   ["codex hook: PostToolUse Bash (parser)", [hook("codex")], payloads.codexBash],
+  ["claude-code PreToolUse Write, follow", [hook("claude-code")], gates.claudeFollow, project],
+  ["claude-code PreToolUse Write, tdd gate", [hook("claude-code")], gates.claudeTdd, tddProject],
+  ["codex PreToolUse apply_patch, tdd gate", [hook("codex")], gates.codexTdd, tddProject],
+  ["cursor preToolUse Write, tdd gate", [hook("cursor")], gates.cursorTdd, tddProject],
 ];
 
 function median(values) {
@@ -80,17 +120,19 @@ function median(values) {
 // Interleave the cases so a busy machine slows them all alike.
 const samples = cases.map(() => []);
 for (let i = 0; i < runs; i += 1) {
-  cases.forEach(([, args, payload], index) => {
+  cases.forEach(([, args, payload, root], index) => {
     const started = process.hrtime.bigint();
     execFileSync(process.execPath, args, {
       input: payload === undefined ? "" : JSON.stringify(payload),
       stdio: ["pipe", "ignore", "ignore"],
-      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+      cwd: root ?? project,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: root ?? project },
     });
     samples[index].push(Number(process.hrtime.bigint() - started) / 1e6);
   });
 }
 rmSync(project, { recursive: true, force: true });
+rmSync(tddProject, { recursive: true, force: true });
 
 const base = median(samples[0]);
 console.log(`node ${process.version}, ${runs} runs each, medians`);
