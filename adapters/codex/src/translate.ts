@@ -133,9 +133,9 @@ function toEvent(payload: CodexPayload): HookEvent | undefined {
     case "UserPromptSubmit":
       return { kind: "TurnStarted", turnId: payload.turn_id };
     case "PreToolUse":
-      return requestEvent(payload);
+      return toolEvent(payload, "before");
     case "PostToolUse":
-      return toolEvent(payload);
+      return toolEvent(payload, "after");
     case "SubagentStart":
       return { kind: "SubagentStarted", agentId: payload.agent_id, agentType: payload.agent_type };
     case "Stop":
@@ -170,36 +170,24 @@ function patchedPaths(
   return { written: written.map(absolute), deleted: deleted.map(absolute) };
 }
 
-/** PreToolUse: the edit or command that is about to run, for tdd mode's gate. */
-function requestEvent(payload: ToolPayload): HookEvent | undefined {
-  const command = payload.tool_input.command;
-  if (command === undefined) return undefined;
-  if (payload.tool_name === PATCH_TOOL) {
-    const paths = patchedPaths(payload, command);
-    if (paths === undefined) return undefined;
-    return {
-      kind: "EditRequested",
-      paths: paths.written,
-      deleted: paths.deleted,
-      agentId: payload.agent_id,
-    };
-  }
-  if (payload.tool_name === SHELL_TOOL) {
-    const line = shellCommandLine(command);
-    if (line.trim() === "") return undefined;
-    return { kind: "CommandRequested", command: line, cwd: payload.cwd, agentId: payload.agent_id };
-  }
-  return undefined;
-}
+/** Before the tool runs (PreToolUse, tdd mode's gate) or after it (PostToolUse). */
+type Phase = "before" | "after";
+const EDIT_KIND = { before: "EditRequested", after: "FilesEdited" } as const;
+const SHELL_KIND = { before: "CommandRequested", after: "CommandFinished" } as const;
 
-function toolEvent(payload: ToolPayload): HookEvent | undefined {
+/**
+ * The edit or command of a tool call, as the event of its phase. Codex's tool_response is an
+ * opaque string with no exit code, so a finished command's `failed` stays unset: tdd mode
+ * measures a test run by running the cycle's test itself.
+ */
+function toolEvent(payload: ToolPayload, phase: Phase): HookEvent | undefined {
   const command = payload.tool_input.command;
   if (command === undefined) return undefined;
   if (payload.tool_name === PATCH_TOOL) {
     const paths = patchedPaths(payload, command);
     if (paths === undefined) return undefined;
     return {
-      kind: "FilesEdited",
+      kind: EDIT_KIND[phase],
       paths: paths.written,
       deleted: paths.deleted,
       agentId: payload.agent_id,
@@ -208,9 +196,7 @@ function toolEvent(payload: ToolPayload): HookEvent | undefined {
   if (payload.tool_name === SHELL_TOOL) {
     const line = shellCommandLine(command);
     if (line.trim() === "") return undefined;
-    // Codex's tool_response is an opaque string with no exit code: `failed` stays unset, and tdd
-    // mode measures a test run by running the cycle's test itself.
-    return { kind: "CommandFinished", command: line, cwd: payload.cwd, agentId: payload.agent_id };
+    return { kind: SHELL_KIND[phase], command: line, cwd: payload.cwd, agentId: payload.agent_id };
   }
   return undefined;
 }
