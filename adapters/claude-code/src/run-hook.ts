@@ -1,11 +1,17 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parseConfigText, type Mode } from "@tailtest/core";
 import {
+  couldNotDecideReason,
+  errorLine,
+  gateFailsClosed,
+  holdsAfterError,
+  notCheckedReason,
+  type Decision,
+  type Mode,
+} from "@tailtest/core";
+import {
+  configuredMode,
   handleEvent,
   HOOKS_OFF_ENV,
   openProject,
-  STATE_DIR,
   type HookOutput,
   type Project,
 } from "@tailtest/core/node";
@@ -24,9 +30,13 @@ export type { HookOutput };
 const NO_OUTPUT: HookOutput = { stdout: "", stderr: "", exitCode: 0 };
 
 /**
- * One Claude Code hook call. In follow mode a hook never blocks the agent by failing: bad input
- * or an internal error is one line on stderr, no stdout, exit 0. In tdd (and strict) mode a
- * PreToolUse that cannot be decided is denied instead, with a reason saying so (ADR 0002).
+ * One Claude Code hook call (ADR 0002). In follow mode a hook never blocks the agent by failing:
+ * bad input or an internal error is one line on stderr, no stdout, exit 0. In tdd and strict
+ * modes a PreToolUse that cannot be decided is denied instead, with a reason saying so; an
+ * internal error after a tool ran tells Claude the change was not checked, and one at the end of
+ * a turn holds it once (never again while `stop_hook_active` is set, so a hook that keeps
+ * failing cannot hold the agent forever). Anything else fails open, as does a payload that
+ * cannot be read when it is not a PreToolUse.
  *
  * Cursor also runs the hooks in `.claude/settings.json`, with its own payload (hook-protocols
  * §2.6). Such a call is Cursor's: when the Cursor adapter is installed it handles the event and
@@ -56,15 +66,35 @@ export async function runHook(io: HookIO): Promise<HookOutput> {
     const stdout = renderDecision(eventName, decision);
     return { stdout: stdout === "" ? "" : `${stdout}\n`, stderr: "", exitCode: 0 };
   } catch (error) {
-    const message = firstLine(error, root);
-    const mode = project?.config.mode ?? readMode(root);
-    if (eventName === "PreToolUse" && mode !== "follow") return failClosed(message, mode);
+    const message = errorLine(error, root);
+    const mode = project?.config.mode ?? configuredMode(root);
+    if (eventName === "PreToolUse" && gateFailsClosed(mode))
+      return failClosed(`internal error: ${message}`, mode);
+    if (mode !== "follow" && holdsAfterError(event)) return notChecked(eventName, message, mode);
     return {
       stdout: "",
       stderr: `tailtest: internal error, skipped this hook: ${message}\n`,
       exitCode: 0,
     };
   }
+}
+
+/**
+ * An internal error after a tool ran or at the end of a turn, in tdd or strict mode: the reason
+ * goes to Claude. PostToolUse, Stop and SubagentStop take `{"decision":"block"}`;
+ * PostToolUseFailure documents only `additionalContext`, which Claude reads as well.
+ */
+function notChecked(eventName: string, message: string, mode: Mode): HookOutput {
+  const reason = notCheckedReason(mode, message);
+  const decision: Decision =
+    eventName === "PostToolUseFailure"
+      ? { kind: "context", text: reason }
+      : { kind: "block", reason };
+  return {
+    stdout: `${renderDecision(eventName, decision)}\n`,
+    stderr: `tailtest: internal error in ${mode} mode, not letting it through: ${message}\n`,
+    exitCode: 0,
+  };
 }
 
 /**
@@ -75,16 +105,15 @@ function badInput(io: HookIO, error: string): HookOutput {
   const { eventName, cwd } = sniff(io.stdin);
   const root = io.env["CLAUDE_PROJECT_DIR"] ?? cwd ?? io.cwd;
   if (eventName === undefined || eventName === "PreToolUse") {
-    const mode = projectMode(root);
-    if (mode !== "follow") return failClosed(error, mode);
+    const mode = configuredMode(root);
+    if (gateFailsClosed(mode)) return failClosed(`could not read this hook call: ${error}`, mode);
   }
   return { stdout: "", stderr: `tailtest: ignored a hook call: ${error}\n`, exitCode: 0 };
 }
 
 function failClosed(message: string, mode: Mode): HookOutput {
-  const reason = `tailtest ${mode} mode could not decide (${message}), so this call is blocked: ${mode} mode fails closed. Try again; if it keeps failing, ask the person to run \`tailtest tdd status\` and look at .tailtest/.`;
   return {
-    stdout: `${renderDeny(reason)}\n`,
+    stdout: `${renderDeny(couldNotDecideReason(mode, message))}\n`,
     stderr: `tailtest: could not decide this hook call in ${mode} mode, so the tool call is denied: ${message}\n`,
     exitCode: 0,
   };
@@ -104,30 +133,6 @@ function sniff(stdin: string): { eventName?: string; cwd?: string } {
   } catch {
     return {};
   }
-}
-
-/** The project's mode, through openProject, else from its config file, else follow. */
-function projectMode(root: string): Mode {
-  try {
-    return openProject(root).config.mode;
-  } catch {
-    return readMode(root);
-  }
-}
-
-/** The configured mode when openProject itself failed; follow when even that cannot be read. */
-function readMode(root: string): Mode {
-  try {
-    return parseConfigText(readFileSync(join(root, STATE_DIR, "config.json"), "utf8")).config.mode;
-  } catch {
-    return "follow";
-  }
-}
-
-/** An error as one line, with the project's own path taken out (agents never see absolute paths). */
-function firstLine(error: unknown, root: string): string {
-  const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-  return message.replaceAll(`${root}/`, "").replaceAll(root, ".");
 }
 
 /** A Claude Code hook run by Cursor: handled once, by whichever adapter owns the event. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   copyFixture,
@@ -84,6 +84,27 @@ describe("a Claude Code hook that Cursor calls", () => {
     }
     expect(existsSync(join(project.root, CURSOR_SESSION))).toBe(false);
     expect(existsSync(join(project.root, ".tailtest"))).toBe(false);
+  });
+
+  it("follows the failure policy of Cursor's adapter: in tdd mode an internal error at stop sends the agent back once", async () => {
+    project.write(".tailtest/config.json", JSON.stringify({ mode: "tdd" }));
+    await fireClaudeHook("edit.sessionStart.json");
+    // The state folder becomes a file: the stop's sweep cannot record itself.
+    rmSync(join(project.root, ".cursor/hooks/state"), { recursive: true });
+    project.write(".cursor/hooks/state", "a file where the state folder should be\n");
+    const { stdin, env } = loadPayload<CursorStdin>("cursor", "edit.stop.json", project.root);
+    const stop = (loopCount: number) =>
+      runBin(CLAUDE_HOOK, [], { input: JSON.stringify({ ...stdin, loop_count: loopCount }), env });
+    const first = await stop(0);
+    expect(Object.keys(JSON.parse(first.stdout) as object)).toEqual(["followup_message"]);
+    expect(first.stdout).toContain("tailtest could not check this (internal error: ");
+    expect(first.stdout).toContain("In tdd mode it does not let unchecked work through");
+    expect(first.stderr.split("\n")).toHaveLength(1);
+    // A followup was already sent this turn: no second one, one line for the person.
+    const again = await stop(1);
+    expect(again.stdout).toBe("{}");
+    expect(again.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+    expect(first.stdout + first.stderr + again.stderr).not.toContain(project.root);
   });
 
   it("still treats Claude Code's own payloads as Claude Code's", async () => {

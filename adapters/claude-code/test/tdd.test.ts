@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   findToolchain,
@@ -410,7 +410,9 @@ describe("tdd mode hook failures and switches", () => {
     for (const stdin of ["{not json", ""]) {
       const result = await t.fire(stdin);
       const reason = denial(result.answer);
-      expect(reason).toMatch(/^tailtest tdd mode could not decide \(stdin is not JSON\)/);
+      expect(reason).toMatch(
+        /^tailtest tdd mode could not decide \(could not read this hook call: stdin is not JSON\)/,
+      );
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
     }
     // A PreToolUse whose tool_input does not fit its tool is denied too.
@@ -505,4 +507,137 @@ describe("tdd mode hook failures and switches", () => {
     expect(median(hook) / median(bare)).toBeLessThan(1.7);
     expect(existsSync(join(t.root, ".tailtest/tdd")), "follow mode keeps no tdd log").toBe(false);
   }, 60_000);
+});
+
+describe("internal errors in tdd and strict modes (ADR 0002)", () => {
+  const NOT_CHECKED = (mode: string) =>
+    new RegExp(
+      `^tailtest could not check this \\(internal error: [^\\n]+\\)\\. In ${mode} mode it does not let unchecked work through; fix the cause, or ask the person to set "mode": "follow" in \\.tailtest/config\\.json\\.$`,
+    );
+  const HELD = (mode: string) =>
+    new RegExp(`^tailtest: internal error in ${mode} mode, not letting it through: [^\\n]+$`);
+  const SKIPPED = /^tailtest: internal error, skipped this hook: [^\n]+$/;
+
+  /** The answer is what Claude reads, and stderr one line without the machine's paths. */
+  function expectOneLine(result: BinResult, root: string): void {
+    expect(result.stderr.split("\n")).toHaveLength(1);
+    expect(result.stdout + result.stderr).not.toContain(root);
+  }
+
+  /** A started tdd session whose shared event log then became a folder: reading it fails. */
+  async function brokenLog(mode = "tdd") {
+    const t = tddProject({ mode });
+    await t.fire(t.payloads.sessionStart());
+    mkdirSync(join(t.root, ".tailtest/events.jsonl"));
+    return t;
+  }
+
+  it("tdd mode, Stop: blocks once with the reason; with stop_hook_active it fails open", async () => {
+    const t = await brokenLog();
+    // Changed on disk round the gate: the sweep reads the event log to see whether it was allowed.
+    writeFileSync(join(t.root, "calc.py"), FIX);
+    const first = await t.fire(t.payloads.stop(false));
+    expect(Object.keys(first.answer)).toEqual(["decision", "reason"]);
+    expect(first.answer.decision).toBe("block");
+    expect(first.answer.reason).toMatch(NOT_CHECKED("tdd"));
+    expect(first.stderr).toMatch(HELD("tdd"));
+    expectOneLine(first, t.root);
+    writeFileSync(join(t.root, "util.py"), "def noop():\n    return None\n");
+    const again = await t.fire(t.payloads.stop(true));
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toMatch(SKIPPED);
+    expectOneLine(again, t.root);
+  });
+
+  it("tdd mode, SubagentStop: blocks once; with stop_hook_active it fails open", async () => {
+    const t = await brokenLog();
+    const first = await t.fire(t.payloads.subagentStop("a1"));
+    expect(first.answer.decision).toBe("block");
+    expect(first.answer.reason).toMatch(NOT_CHECKED("tdd"));
+    const again = await t.fire({ ...t.payloads.subagentStop("a1"), stop_hook_active: true });
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toMatch(SKIPPED);
+  });
+
+  it("tdd mode, a test run after the tool: PostToolUse blocks with the reason, PostToolUseFailure gives it as context", async () => {
+    const t = await brokenLog();
+    const run = "python3 -m pytest tests/test_calc.py";
+    const done = await t.fire(t.payloads.bashDone(run));
+    expect(Object.keys(done.answer)).toEqual(["decision", "reason"]);
+    expect(done.answer.decision).toBe("block");
+    expect(done.answer.reason).toMatch(NOT_CHECKED("tdd"));
+    expectOneLine(done, t.root);
+    const failed = await t.fire(t.payloads.bashFailed(run, "Exit code 1"));
+    expect(context(failed.answer, "PostToolUseFailure")).toMatch(NOT_CHECKED("tdd"));
+    expect(failed.stderr).toMatch(HELD("tdd"));
+  });
+
+  it("tdd mode, SessionStart: nothing to hold, so it fails open with one line", async () => {
+    const t = await brokenLog();
+    const result = await t.fire(t.payloads.sessionStart());
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(SKIPPED);
+    expectOneLine(result, t.root);
+  });
+
+  it.each(["strict", "follow"])(
+    "%s mode, Stop when the queued tests cannot run: strict blocks once, follow fails open",
+    async (mode) => {
+      const t = tddProject({ mode });
+      await t.fire(t.payloads.sessionStart());
+      writeFileSync(join(t.root, "calc.py"), FIX);
+      const queued = await t.fire({
+        ...t.payloads.bashDone("true"),
+        tool_name: "Write",
+        tool_input: { file_path: join(t.root, "calc.py"), content: FIX },
+      });
+      expect(context(queued.answer, "PostToolUse")).toContain("calc.py queued");
+      // The test engine makes its scratch folder under the temporary folder: make that fail.
+      const tmp = { TMPDIR: join(t.root, "no-such-folder") };
+      const first = await t.fire(t.payloads.stop(false), tmp);
+      expectOneLine(first, t.root);
+      if (mode === "strict") {
+        expect(first.answer.decision).toBe("block");
+        expect(first.answer.reason).toMatch(NOT_CHECKED("strict"));
+        expect(first.stderr).toMatch(HELD("strict"));
+      } else {
+        expect(first.stdout).toBe("");
+        expect(first.stderr).toMatch(SKIPPED);
+      }
+      const again = await t.fire(t.payloads.stop(true), tmp);
+      expect(again.stdout).toBe("");
+      expect(again.stderr).toMatch(SKIPPED);
+    },
+    60_000,
+  );
+
+  it.each(["strict", "tdd", "follow"])(
+    "%s mode, a Bash command after the tool when the bundle's shell parser is missing",
+    async (mode) => {
+      const t = tddProject({ mode });
+      // The launcher and the bundle without the .wasm files the shell parser loads.
+      const bin = join(t.root, "..", `bin-${mode}`);
+      mkdirSync(bin);
+      for (const file of ["hook.js", "hook-main.js"])
+        copyFileSync(join(HOOK, "..", file), join(bin, file));
+      const input = JSON.stringify(t.payloads.bashDone("python3 -m pytest tests/test_calc.py"));
+      const result = await runBin(join(bin, "hook.js"), [], {
+        input,
+        // pnpm exec's NODE_PATH would find the repository's copy of the parser package.
+        env: { CLAUDE_PROJECT_DIR: t.root, NODE_PATH: "" },
+      });
+      rmSync(bin, { recursive: true });
+      expect(result.exitCode).toBe(0);
+      expectOneLine(result, t.root);
+      if (mode === "follow") {
+        expect(result.stdout).toBe("");
+        expect(result.stderr).toMatch(SKIPPED);
+      } else {
+        const answer = JSON.parse(result.stdout) as HookAnswer;
+        expect(answer.decision).toBe("block");
+        expect(answer.reason).toMatch(NOT_CHECKED(mode));
+        expect(answer.reason).toContain("Cannot find module");
+      }
+    },
+  );
 });

@@ -1,8 +1,14 @@
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { HookEvent } from "@tailtest/core";
+import { resolve } from "node:path";
 import {
-  CONFIG_PATH,
+  couldNotDecideReason,
+  errorLine,
+  gateFailsClosed,
+  holdsAfterError,
+  notCheckedReason,
+  type Mode,
+} from "@tailtest/core";
+import {
+  configuredMode,
   findProjectRoot,
   handleEvent,
   HOOKS_OFF_ENV,
@@ -26,9 +32,6 @@ const SILENT: HookOutput = { stdout: "", stderr: "", exitCode: 0 };
 
 /** The only event whose answer can refuse a tool call before it runs (tdd mode's gate). */
 const GATE_EVENT = "PreToolUse";
-
-const FAILS_CLOSED =
-  "so this call is blocked: tdd mode fails closed. Try again; if it keeps failing, ask the person to run `tailtest tdd status` and look at .tailtest/.";
 
 /**
  * One Codex hook call (ADR 0002).
@@ -67,24 +70,15 @@ export async function runHook(
     });
     return withNewline(renderDecision(payload.hook_event_name, decision));
   } catch (error) {
-    const message = firstLine(error);
+    const message = errorLine(error, root);
     const mode = project?.config.mode ?? configuredMode(root);
     if (payload.hook_event_name === GATE_EVENT) {
-      if (mode !== "tdd")
+      if (!gateFailsClosed(mode))
         return { ...SILENT, stderr: `tailtest: internal error, skipped this hook: ${message}\n` };
-      return {
-        stdout: `${renderDecision(GATE_EVENT, {
-          kind: "deny",
-          reason: `tailtest tdd could not decide (internal error: ${message}), ${FAILS_CLOSED}`,
-        })}\n`,
-        stderr: `tailtest: internal error, denied this call (tdd mode fails closed): ${message}\n`,
-        exitCode: 0,
-      };
+      return denied(mode, `internal error: ${message}`);
     }
-    if (mode !== "follow" && mayBlock(event)) {
-      const reason =
-        `tailtest could not check this (internal error: ${message}). In ${mode} mode it does ` +
-        `not let unchecked work through; fix the cause, or set "mode": "follow" in .tailtest/config.json.`;
+    if (mode !== "follow" && holdsAfterError(event)) {
+      const reason = notCheckedReason(mode, message);
       const stdout = renderDecision(payload.hook_event_name, { kind: "block", reason });
       if (stdout !== "")
         return {
@@ -107,13 +101,16 @@ function badInput(io: HookIO, error: string): HookOutput {
   const skipped: HookOutput = { ...SILENT, stderr: `tailtest: ignored a hook call: ${error}\n` };
   if (hint.event !== undefined && hint.event !== GATE_EVENT) return skipped;
   const root = findProjectRoot(resolve(io.cwd, hint.cwd ?? "."));
-  if (configuredMode(root) !== "tdd") return skipped;
+  const mode = configuredMode(root);
+  if (!gateFailsClosed(mode)) return skipped;
+  return denied(mode, `could not read this hook call: ${error}`);
+}
+
+/** A gate that could not decide, outside follow mode: denied, with one line for the person. */
+function denied(mode: Mode, problem: string): HookOutput {
   return {
-    stdout: `${renderDecision(GATE_EVENT, {
-      kind: "deny",
-      reason: `tailtest tdd could not read this hook call (${error}), ${FAILS_CLOSED}`,
-    })}\n`,
-    stderr: `tailtest: denied a hook call it could not read (tdd mode fails closed): ${error}\n`,
+    stdout: `${renderDecision(GATE_EVENT, { kind: "deny", reason: couldNotDecideReason(mode, problem) })}\n`,
+    stderr: `tailtest: ${problem}; ${mode} mode denies this call (it fails closed)\n`,
     exitCode: 0,
   };
 }
@@ -132,50 +129,6 @@ function payloadHint(stdin: string): { event?: string; cwd?: string } {
     ...(typeof event === "string" ? { event } : {}),
     ...(typeof cwd === "string" ? { cwd } : {}),
   };
-}
-
-/**
- * The mode configured at a project root: what openProject reads, else (if even that fails) the
- * raw `mode` of a `.tailtest/config.json` that can be read; follow otherwise.
- */
-function configuredMode(root: string): string {
-  try {
-    return openProject(root).config.mode;
-  } catch {
-    try {
-      const config = JSON.parse(readFileSync(join(root, CONFIG_PATH), "utf8")) as {
-        mode?: unknown;
-      };
-      return config.mode === "tdd" || config.mode === "strict" ? config.mode : "follow";
-    } catch {
-      return "follow";
-    }
-  }
-}
-
-function firstLine(error: unknown): string {
-  return error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-}
-
-/** Edits can be flagged after the fact, and a turn's end held once (not again on a re-stop). */
-function mayBlock(event: HookEvent): boolean {
-  switch (event.kind) {
-    case "FilesEdited":
-    case "CommandFinished":
-      return true;
-    case "TurnEnded":
-      return !event.stopHookActive;
-    // Before a tool runs (EditRequested, CommandRequested): tdd mode's deny above, nothing to
-    // block in the other modes.
-    case "EditRequested":
-    case "CommandRequested":
-    case "SessionStarted":
-    case "TurnStarted":
-    case "SessionEnded":
-    case "SubagentStarted":
-    case "PlanSubmitted":
-      return false;
-  }
 }
 
 function withNewline(stdout: string): HookOutput {

@@ -419,12 +419,12 @@ describe("tdd mode's failure policy in the built Codex hook", () => {
       const result = await runBin(HOOK_BIN, [], { input: stdin, cwd: project.root });
       expect(result.exitCode).toBe(0);
       expect(result.stderr).toMatch(
-        /^tailtest: denied a hook call it could not read \(tdd mode fails closed\): .+\n?$/,
+        /^tailtest: could not read this hook call: .+; tdd mode denies this call \(it fails closed\)\n?$/,
       );
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
       const reason = denied(parseAnswer(result.stdout.trim(), "PreToolUse"));
       expect(reason).toMatch(
-        /^tailtest tdd could not read this hook call \(.+\), so this call is blocked/,
+        /^tailtest tdd mode could not decide \(could not read this hook call: .+\), so this call is blocked/,
       );
     },
     30_000,

@@ -135,34 +135,128 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
     },
   );
 
-  // tdd mode keeps no test queue, so only the session's own state writes can break there.
-  it.each([
-    ["tdd", "sessionStart", "additional_context"],
-    ["tdd", "sessionEnd", undefined],
-    ["strict", "postToolUse", "additional_context"],
-    ["strict", "sessionStart", "additional_context"],
-    ["strict", "afterFileEdit", undefined],
-    ["strict", "sessionEnd", undefined],
-  ])("%s mode, %s: says it could not decide where Cursor lets it", async (mode, event, key) => {
-    const { root } = broken(mode);
-    const file = join(root, "src/a.py");
-    const extra = event === "postToolUse" ? write(file) : { file_path: file };
-    const result = await runCursorHook({ stdin: payload(event, extra), env: {}, cwd: root });
-    expect(result.exitCode).toBe(0);
-    expect(result.stderr).toMatch(
-      new RegExp(`^tailtest: internal error in ${mode} mode, not letting it pass: .+\\n$`),
+  const NOT_CHECKED = (mode: string) =>
+    new RegExp(
+      `^tailtest could not check this \\(internal error: .+\\)\\. In ${mode} mode it does not let unchecked work through; fix the cause, or ask the person to set "mode": "follow" in \\.tailtest/config\\.json\\.$`,
     );
-    const output = JSON.parse(result.stdout) as Record<string, string>;
-    if (key === undefined) {
-      // afterFileEdit and sessionEnd have no answer Cursor reads.
-      expect(output).toEqual({});
-    } else {
-      expect(Object.keys(output)).toEqual([key]);
-      expect(output[key]).toMatch(
-        new RegExp(`^tailtest could not check this \\(internal error: .+\\)\\. In ${mode} mode`),
+
+  /** One call's answer: exactly the keys Cursor reads, and one line on stderr. */
+  async function fire(root: string, stdin: string) {
+    const result = await runCursorHook({ stdin, env: {}, cwd: root });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr + result.stdout).not.toContain(root);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    return { ...result, output: JSON.parse(result.stdout) as Record<string, string> };
+  }
+
+  /** The agent's own conversation began before the break, so its state folder was made. */
+  async function started(mode: string): Promise<TempProject> {
+    const project = track(makeProject({ "calc.py": "x = 1\n" }));
+    project.write(".tailtest/config.json", JSON.stringify({ mode }));
+    await runCursorHook({ stdin: payload("sessionStart"), env: {}, cwd: project.root });
+    return project;
+  }
+
+  /** The state folder turned into a file after the session began: every state write fails. */
+  function breakState(project: TempProject): void {
+    rmSync(join(project.root, ".cursor/hooks/state"), { recursive: true });
+    project.write(".cursor/hooks/state", "not a folder\n");
+  }
+
+  it.each(["tdd", "strict"])(
+    "%s mode, stop: sends the agent back once with the reason; not on a re-stop (loop_count > 0)",
+    async (mode) => {
+      const project = await started(mode);
+      if (mode === "tdd") {
+        // tdd's stop records its sweep in the session state, which cannot be written.
+        breakState(project);
+      } else {
+        // strict's stop runs the queued tests: queue one, then make its scratch folder fail.
+        const file = project.write("src/billing.py", "def charge(a):\n    return a\n");
+        project.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
+        await runCursorHook({
+          stdin: payload("postToolUse", write(file)),
+          env: {},
+          cwd: project.root,
+        });
+        process.env["TMPDIR"] = join(project.root, "no-such-folder");
+      }
+      const first = await fire(project.root, payload("stop", { loop_count: 0 }));
+      expect(Object.keys(first.output)).toEqual(["followup_message"]);
+      expect(first.output["followup_message"]).toMatch(NOT_CHECKED(mode));
+      expect(first.stderr).toMatch(
+        new RegExp(`^tailtest: internal error in ${mode} mode, not letting it through: .+\\n$`),
       );
-      expect(output[key]).not.toContain(root);
-    }
+      const again = await fire(project.root, payload("stop", { loop_count: 1 }));
+      expect(again.output).toEqual({});
+      expect(again.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
+    },
+    30_000,
+  );
+
+  it("tdd mode, subagentStop: sends the subagent back once; not on a re-stop", async () => {
+    const project = await started("tdd");
+    // The shared event log is a folder: closing the subagent's log fails.
+    mkdirSync(join(project.root, ".tailtest/events.jsonl"));
+    const stop = (loops: number) =>
+      payload("subagentStop", { subagent_id: "s1", loop_count: loops });
+    const first = await fire(project.root, stop(0));
+    expect(Object.keys(first.output)).toEqual(["followup_message"]);
+    expect(first.output["followup_message"]).toMatch(NOT_CHECKED("tdd"));
+    const again = await fire(project.root, stop(2));
+    expect(again.output).toEqual({});
+    expect(again.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
+  });
+
+  it.each([
+    // strict queues the written file: the state write fails.
+    ["strict", "a Write", (root: string) => payload("postToolUse", write(join(root, "calc.py")))],
+    // tdd records a test run in the shared event log, which is a folder.
+    [
+      "tdd",
+      "a Shell test run",
+      () =>
+        payload("postToolUse", {
+          tool_name: "Shell",
+          tool_input: { command: "python3 -m pytest" },
+        }),
+    ],
+  ])(
+    "%s mode, postToolUse of %s: the agent is told its change was not checked",
+    async (mode, _name, stdin) => {
+      const project = await started(mode);
+      if (mode === "strict") breakState(project);
+      else mkdirSync(join(project.root, ".tailtest/events.jsonl"));
+      project.write("pytest.ini", "[pytest]\n");
+      const result = await fire(project.root, stdin(project.root));
+      expect(Object.keys(result.output)).toEqual(["additional_context"]);
+      expect(result.output["additional_context"]).toMatch(NOT_CHECKED(mode));
+    },
+  );
+
+  it.each([
+    ["tdd", "sessionStart"],
+    ["tdd", "sessionEnd"],
+    ["strict", "sessionStart"],
+    ["strict", "afterFileEdit"],
+    ["strict", "sessionEnd"],
+  ])("%s mode, %s: nothing to hold, so it fails open with one line", async (mode, event) => {
+    const project = await started(mode);
+    breakState(project);
+    const stdin = payload(event, { file_path: join(project.root, "calc.py") });
+    const result = await fire(project.root, stdin);
+    expect(result.output).toEqual({});
+    expect(result.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
+  });
+
+  it("follow mode, postToolUse: fails open when the state cannot be written", async () => {
+    const project = await started("follow");
+    breakState(project);
+    const file = join(project.root, "calc.py");
+    const edit = await fire(project.root, payload("postToolUse", write(file)));
+    expect(edit.output).toEqual({});
+    expect(edit.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
   });
 
   it.each([
@@ -192,7 +286,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
 
 describe("runCursorHook: tdd mode's gate fails closed (ADR 0002)", () => {
   const DENIED =
-    /^tailtest tdd could not decide \((.+)\), so this call is blocked: tdd mode fails closed\./;
+    /^tailtest (tdd|strict) mode could not decide \((.+)\), so this call is blocked: \1 mode fails closed\./;
 
   function tddProject(mode = "tdd"): TempProject {
     const project = track(makeProject({ "calc.py": "def add(a, b):\n    return a + b\n" }));
@@ -245,9 +339,13 @@ describe("runCursorHook: tdd mode's gate fails closed (ADR 0002)", () => {
     expect(follow.stdout).toBe("{}\n");
   });
 
+  it("strict mode, {oops: may be the gate, so denied like tdd", async () => {
+    const { root } = tddProject("strict");
+    expectDenied((await runCursorHook({ stdin: "{oops", env: {}, cwd: root })).stdout);
+  });
+
   it.each([
     ["follow", "{oops"],
-    ["strict", "{oops"],
     ["tdd", payload("stop", { loop_count: "0" })],
     ["tdd", payload("postToolUse", { tool_name: "Write", tool_input: {} })],
     ["tdd", payload("subagentStart", { subagent_id: 7 })],

@@ -1,13 +1,22 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { parseConfigText, type Decision, type Mode } from "@tailtest/core";
 import {
+  couldNotDecideReason,
+  errorLine,
+  gateFailsClosed,
+  holdsAfterError,
+  notCheckedReason,
+  type Decision,
+  type HookEvent,
+  type Mode,
+} from "@tailtest/core";
+import {
+  configuredMode,
   findProjectRoot,
   handleEvent,
   HOOKS_OFF_ENV,
   openProject,
-  STATE_DIR,
   type HookOutput,
   type Project,
 } from "@tailtest/core/node";
@@ -35,9 +44,9 @@ export type { HookOutput };
 /**
  * One Cursor hook call. It never throws and always exits 0 with a JSON object on stdout (Cursor
  * counts empty stdout as a failed hook). ADR 0002: bad input is one line on stderr and no
- * opinion, and an internal error no opinion in follow mode and a block where Cursor has one in
- * tdd and strict mode; in tdd mode a preToolUse (the gate) that cannot be decided, for either
- * reason, is denied. `TAILTEST_HOOKS_OFF=1` (tailtest's own nested agents) answers `{}` at once.
+ * opinion, except that in tdd mode a preToolUse (the gate) that cannot be read is denied; an
+ * internal error is handled by `internalError`. `TAILTEST_HOOKS_OFF=1` (tailtest's own nested
+ * agents) answers `{}` at once.
  */
 export async function runCursorHook(io: CursorHookIO): Promise<HookOutput> {
   if (io.env[HOOKS_OFF_ENV] === "1") return noOpinion("");
@@ -54,11 +63,11 @@ export async function runCursorHook(io: CursorHookIO): Promise<HookOutput> {
       const rendered = renderDecision(payload.hook_event_name, decision);
       return { stdout: `${rendered.stdout}\n`, stderr: rendered.stderr, exitCode: 0 };
     } catch (error) {
-      const mode = project?.config.mode ?? readMode(root);
-      return internalError(payload.hook_event_name, firstLine(error, root), mode);
+      const mode = project?.config.mode ?? modeAt(root);
+      return internalError(event, payload.hook_event_name, errorLine(error, root), mode);
     }
   } catch (error) {
-    return undecided(io, { kind: "internal", message: firstLine(error) });
+    return undecided(io, { kind: "internal", message: errorLine(error) });
   }
 }
 
@@ -118,29 +127,9 @@ function noOpinion(stderr: string): HookOutput {
   return { stdout: `${NO_OPINION_OUTPUT}\n`, stderr, exitCode: 0 };
 }
 
-/** An error as one line, with the project's own path taken out (agents never see absolute paths). */
-function firstLine(error: unknown, root?: string): string {
-  const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-  if (root === undefined) return message;
-  return message.replaceAll(`${root}/`, "").replaceAll(root, ".");
-}
-
-/** The configured mode when openProject itself failed; follow when even that cannot be read. */
-function readMode(root: string): Mode {
-  try {
-    return parseConfigText(readFileSync(join(root, STATE_DIR, "config.json"), "utf8")).config.mode;
-  } catch {
-    return "follow";
-  }
-}
-
-/** The project's mode, for a call whose payload could not be read. */
+/** The project's mode, for a call tailtest could not handle (Cursor's session file). */
 function modeAt(root: string): Mode {
-  try {
-    return openProject(root, { sessionPath: CURSOR_SESSION_PATH }).config.mode;
-  } catch {
-    return readMode(root);
-  }
+  return configuredMode(root, { sessionPath: CURSOR_SESSION_PATH });
 }
 
 /** Why a call could not be decided before tailtest knew what it was. */
@@ -159,8 +148,10 @@ function undecided(io: CursorHookIO, cause: Cause): HookOutput {
   const { eventName, roots } = peek(io.stdin);
   const gate = eventName === undefined || eventName === "preToolUse";
   const input = cause.kind === "input";
-  if (gate && modeAt(rootOf(io, roots)) === "tdd") {
+  const mode = gate ? modeAt(rootOf(io, roots)) : "follow";
+  if (gateFailsClosed(mode)) {
     return failClosed(
+      mode,
       input
         ? `could not read this hook call: ${cause.message}`
         : `internal error: ${cause.message}`,
@@ -173,34 +164,52 @@ function undecided(io: CursorHookIO, cause: Cause): HookOutput {
   );
 }
 
-/** The gate's answer when it cannot decide in tdd mode: one line for the person, and a denial. */
-function failClosed(problem: string): HookOutput {
-  const reason = `tailtest tdd could not decide (${problem}), so this call is blocked: tdd mode fails closed. Try again; if it keeps failing, ask the person to run \`tailtest tdd status\` and look at the hook's output in Cursor.`;
+/** The gate's answer when it cannot decide outside follow mode: one line, and a denial. */
+function failClosed(mode: Mode, problem: string): HookOutput {
   return {
-    stdout: `${JSON.stringify(denyOutput(reason))}\n`,
-    stderr: `tailtest: ${problem}; tdd mode denies this call\n`,
+    stdout: `${JSON.stringify(denyOutput(couldNotDecideReason(mode, problem)))}\n`,
+    stderr: `tailtest: ${problem}; ${mode} mode denies this call\n`,
     exitCode: 0,
   };
 }
 
-function internalError(eventName: string, message: string, mode: Mode): HookOutput {
-  // The gate: denied in tdd mode; there is nothing to gate in the other modes. A subagent is
-  // never refused.
-  if (eventName === "preToolUse" && mode === "tdd") return failClosed(`internal error: ${message}`);
-  if (mode === "follow" || eventName === "preToolUse" || eventName === "subagentStart") {
+/**
+ * An internal error after the payload was read (ADR 0002). follow mode fails open. In tdd mode a
+ * preToolUse (the gate) is denied; in tdd and strict modes a postToolUse tells the agent, in
+ * `additional_context` (all Cursor reads there), that the change was not checked, and the end of
+ * a turn sends it back once with a `followup_message`, never while `loop_count` shows a followup
+ * already went (a hook that keeps failing must not hold the agent forever). Everything else
+ * (sessionStart, afterFileEdit, subagentStart, sessionEnd, a re-stop) fails open: one line on
+ * stderr and `{}`.
+ */
+function internalError(
+  event: HookEvent,
+  eventName: string,
+  message: string,
+  mode: Mode,
+): HookOutput {
+  if (eventName === "preToolUse" && gateFailsClosed(mode))
+    return failClosed(mode, `internal error: ${message}`);
+  if (mode === "follow" || !holdsAfterError(event) || afterFileEdit(event, eventName)) {
     return noOpinion(`tailtest: internal error, skipped this hook: ${message}\n`);
   }
-  // A guard that silently allows when it breaks is no guard: the end of the turn sends the
-  // agent back, and a per-edit call tells it. Cursor's post-edit events cannot undo an edit.
   const block: Decision = {
     kind: "block",
-    reason: `tailtest could not check this (internal error: ${message}). In ${mode} mode it does not let unchecked work pass: fix the cause, or set "mode": "follow" in .tailtest/config.json.`,
+    reason: notCheckedReason(mode, message),
   };
   return {
     stdout: `${renderDecision(eventName, block).stdout}\n`,
-    stderr: `tailtest: internal error in ${mode} mode, not letting it pass: ${message}\n`,
+    stderr: `tailtest: internal error in ${mode} mode, not letting it through: ${message}\n`,
     exitCode: 0,
   };
+}
+
+/**
+ * afterFileEdit reports the same edit as postToolUse, but Cursor reads none of its output: only
+ * postToolUse tells the agent that an edit was not checked.
+ */
+function afterFileEdit(event: HookEvent, eventName: string): boolean {
+  return event.kind === "FilesEdited" && eventName !== "postToolUse";
 }
 
 /**

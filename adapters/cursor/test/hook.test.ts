@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -130,5 +130,93 @@ describe("cursor hook bin with the synthetic Cursor payloads", () => {
     const result = await runBin(BIN, [], { input: JSON.stringify(stdin), env });
     expect(result).toMatchObject({ exitCode: 0, stdout: "{}" });
     expect(result.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+  });
+});
+
+describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", () => {
+  const NOT_CHECKED =
+    /^tailtest could not check this \(internal error: [^\n]+\)\. In (tdd|strict) mode it does not let unchecked work through; fix the cause, or ask the person to set "mode": "follow" in \.tailtest\/config\.json\.$/;
+
+  /** A pytest project in the given mode whose Cursor session has started. */
+  async function started(mode: string): Promise<TempProject> {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write(".tailtest/config.json", JSON.stringify({ mode }));
+    await fire("edit.sessionStart.json");
+    expect(existsSync(join(project.root, ".cursor/hooks/state/tailtest.json"))).toBe(true);
+    return project;
+  }
+
+  /** The state folder became a file after the session began: every state write fails. */
+  function breakState(broken: TempProject): void {
+    rmSync(join(broken.root, ".cursor/hooks/state"), { recursive: true });
+    broken.write(".cursor/hooks/state", "a file where the state folder should be\n");
+  }
+
+  async function fire(name: string, change: object = {}, extraEnv: Record<string, string> = {}) {
+    if (project === undefined) throw new Error("no project");
+    const { stdin, env } = loadPayload(name, project.root);
+    const input = JSON.stringify({ ...stdin, ...change });
+    const result = await runBin(BIN, [], { input, env: { ...env, ...extraEnv } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain(project.root);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    return { ...result, output: JSON.parse(result.stdout) as Record<string, string> };
+  }
+
+  it.each(["tdd", "strict"])(
+    "%s mode: stop sends the agent back once; with loop_count > 0 it fails open with one line",
+    async (mode) => {
+      const broken = await started(mode);
+      let env: Record<string, string> = {};
+      if (mode === "tdd") {
+        // tdd's stop records its sweep in the session state, which cannot be written.
+        breakState(broken);
+      } else {
+        // strict's stop runs the queued test: queue one, then its scratch folder cannot be made.
+        broken.write("src/billing.py", BILLING);
+        broken.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
+        await fire("edit.postToolUse-Write.json");
+        env = { TMPDIR: join(broken.root, "no-such-folder") };
+      }
+      const stop = await fire("edit.stop.json", { loop_count: 0 }, env);
+      expect(Object.keys(stop.output)).toEqual(["followup_message"]);
+      expect(stop.output["followup_message"]).toMatch(NOT_CHECKED);
+      expect(stop.output["followup_message"]).toContain(`In ${mode} mode`);
+      expect(stop.stderr).toMatch(
+        new RegExp(`^tailtest: internal error in ${mode} mode, not letting it through: [^\\n]+$`),
+      );
+      const again = await fire("edit.stop.json", { loop_count: 1 }, env);
+      expect(again.output).toEqual({});
+      expect(again.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+    },
+    60_000,
+  );
+
+  it("strict mode: a postToolUse Write tells the agent its change was not checked; sessionEnd fails open", async () => {
+    const broken = await started("strict");
+    breakState(broken);
+    broken.write("src/billing.py", BILLING);
+    const result = await fire("edit.postToolUse-Write.json");
+    expect(Object.keys(result.output)).toEqual(["additional_context"]);
+    expect(result.output["additional_context"]).toMatch(NOT_CHECKED);
+    expect(result.output["additional_context"]).toContain("In strict mode");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    const end = await fire("edit.sessionEnd.json");
+    expect(end.output).toEqual({});
+    expect(end.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+  });
+
+  it("follow mode: the same postToolUse and stop fail open with one line", async () => {
+    const broken = await started("follow");
+    broken.write("src/billing.py", BILLING);
+    broken.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
+    await fire("edit.postToolUse-Write.json");
+    const stop = await fire("edit.stop.json", {}, { TMPDIR: join(broken.root, "no-such-folder") });
+    expect(stop.output).toEqual({});
+    expect(stop.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+    breakState(broken);
+    const edit = await fire("edit.postToolUse-Write.json");
+    expect(edit.output).toEqual({});
+    expect(edit.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
   });
 });

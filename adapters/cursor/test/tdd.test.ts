@@ -343,7 +343,9 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
         const { output, stderr } = await fire(s, stdin);
         expect(stderr.trim().split("\n"), mode).toHaveLength(1);
         if (mode === "tdd") {
-          expect(expectDenied(output)).toMatch(/^tailtest tdd could not decide \(could not read/);
+          expect(expectDenied(output)).toMatch(
+            /^tailtest tdd mode could not decide \(could not read/,
+          );
           expect(stderr).toMatch(/; tdd mode denies this call$/m);
         } else {
           expect(output).toEqual({});

@@ -208,3 +208,10 @@ export {
   type VerifyNoteInput,
 } from "./verify-note.ts";
 export * from "./tdd/index.ts";
+export {
+  couldNotDecideReason,
+  errorLine,
+  gateFailsClosed,
+  holdsAfterError,
+  notCheckedReason,
+} from "./failure-policy.ts";

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
+import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText } from "../notes.ts";
 import { unqueueFiles } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
@@ -140,10 +141,9 @@ async function handleTdd(
     return withCliPrefix(await decideTdd(call, event, options), cliPrefix(project.root));
   } catch (error) {
     if (!GATE_EVENTS.has(event.kind)) throw error;
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     return {
       kind: "deny",
-      reason: `tailtest tdd could not decide (${message}), so this call is blocked: tdd mode fails closed. Try again; if it keeps failing, ask the person to run \`tailtest tdd status\` and look at .tailtest/.`,
+      reason: couldNotDecideReason("tdd", `internal error: ${errorLine(error, project.root)}`),
     };
   }
 }

@@ -6,6 +6,7 @@ export {
   gitStatusOf,
   historyFile,
   inspectEdit,
+  configuredMode,
   openProject,
   SESSION_PATHS,
   queueEdit,

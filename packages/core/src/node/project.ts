@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { parseConfigText, DEFAULT_CONFIG, type Config } from "../config.ts";
+import { parseConfigText, DEFAULT_CONFIG, type Config, type Mode } from "../config.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../history.ts";
@@ -129,6 +129,23 @@ export interface EditInsight {
   runnerReason?: string;
   target?: TestTarget;
   depth?: DepthDecision;
+}
+
+/**
+ * The mode configured at a project root, for a hook whose own handling failed: what
+ * `openProject` reads, else the config file read on its own, else follow.
+ */
+export function configuredMode(root: string, options: OpenOptions = {}): Mode {
+  try {
+    return openProject(root, options).config.mode;
+  } catch {
+    try {
+      return parseConfigText(readFileSync(join(root, STATE_DIR, "config.json"), "utf8")).config
+        .mode;
+    } catch {
+      return "follow";
+    }
+  }
 }
 
 /** Resolves a path an agent reported (absolute or relative to the root) to a project path. */

@@ -330,15 +330,15 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
     const fileClass = classifyTddFile(path, patterns);
     return fileClass === "prod" || fileClass === "test";
   });
+  // Read everything before the sweep is recorded: a sweep that fails is done again next time.
+  const allowed =
+    gated.length === 0
+      ? new Set<string>()
+      : await readAllowedEdits(call.project.root, new Date(since - SLACK_MS).toISOString());
   await updateState(file, (current) => ({
     value: { ...current, last_sweep_at: start.toISOString() },
     result: undefined,
   }));
-  if (gated.length === 0) return { kind: "none" };
-  const allowed = await readAllowedEdits(
-    call.project.root,
-    new Date(since - SLACK_MS).toISOString(),
-  );
   const around = gated.filter((path) => !allowed.has(path));
   if (around.length === 0) return { kind: "none" };
   const list = around.map((path) => `- ${path}`).join("\n");
