@@ -63,28 +63,32 @@ const preWrite = (root) => ({
   tool_name: "Write",
   tool_input: { file_path: join(root, "calc.py"), content: "x = 1\n" },
 });
+const prePatch = (root) => ({
+  ...common,
+  cwd: root,
+  turn_id: "t",
+  model: "gpt-5.5",
+  hook_event_name: "PreToolUse",
+  tool_name: "apply_patch",
+  tool_input: { command: "*** Begin Patch\n*** Update File: calc.py\n@@\n+\n*** End Patch\n" },
+});
+const preCursorWrite = (root) => ({
+  conversation_id: "bench",
+  cursor_version: "2.1.50",
+  workspace_roots: [root],
+  hook_event_name: "preToolUse",
+  tool_name: "Write",
+  tool_input: { file_path: join(root, "calc.py"), content: "x = 1\n" },
+  tool_use_id: "t",
+  cwd: root,
+});
 const gates = {
   claudeFollow: preWrite(project),
   claudeTdd: preWrite(tddProject),
-  codexTdd: {
-    ...common,
-    cwd: tddProject,
-    turn_id: "t",
-    model: "gpt-5.5",
-    hook_event_name: "PreToolUse",
-    tool_name: "apply_patch",
-    tool_input: { command: "*** Begin Patch\n*** Update File: calc.py\n@@\n+\n*** End Patch\n" },
-  },
-  cursorTdd: {
-    conversation_id: "bench",
-    cursor_version: "2.1.50",
-    workspace_roots: [tddProject],
-    hook_event_name: "preToolUse",
-    tool_name: "Write",
-    tool_input: { file_path: join(tddProject, "calc.py"), content: "x = 1\n" },
-    tool_use_id: "t",
-    cwd: tddProject,
-  },
+  codexFollow: prePatch(project),
+  codexTdd: prePatch(tddProject),
+  cursorFollow: preCursorWrite(project),
+  cursorTdd: preCursorWrite(tddProject),
 };
 
 const cases = [
@@ -108,7 +112,9 @@ const cases = [
   ["codex hook: PostToolUse Bash (parser)", [hook("codex")], payloads.codexBash],
   ["claude-code PreToolUse Write, follow", [hook("claude-code")], gates.claudeFollow, project],
   ["claude-code PreToolUse Write, tdd gate", [hook("claude-code")], gates.claudeTdd, tddProject],
+  ["codex PreToolUse apply_patch, follow", [hook("codex")], gates.codexFollow, project],
   ["codex PreToolUse apply_patch, tdd gate", [hook("codex")], gates.codexTdd, tddProject],
+  ["cursor preToolUse Write, follow", [hook("cursor")], gates.cursorFollow, project],
   ["cursor preToolUse Write, tdd gate", [hook("cursor")], gates.cursorTdd, tddProject],
 ];
 

@@ -3,7 +3,9 @@ import { adapterConfig } from "../../tsup.config.base.ts";
 
 export default defineConfig(
   adapterConfig({
+    // hook.js is a small launcher; hook-main.js is the bundle it loads when a call needs it.
     hook: "src/hook.ts",
+    "hook-main": "src/hook-main.ts",
     cli: "src/cli.ts",
     // The Claude Code adapter calls it when Cursor runs a Claude Code hook.
     "run-hook": "src/run-hook.ts",

@@ -476,7 +476,7 @@ describe("tdd mode hook failures and switches", () => {
     expect(existsSync(join(t.root, ".tailtest/session.json"))).toBe(false);
   });
 
-  // hook.js answers such a call before it loads hook-main.js (the bundle): see quiet.ts.
+  // hook.js answers such a call before it loads hook-main.js (the bundle): see core's node/quiet.ts.
   it("follow mode: PreToolUse has no opinion, and stays about as cheap as starting node", async () => {
     const t = tddProject({ mode: "follow" });
     const input = JSON.stringify(t.payloads.write("calc.py", FIX));

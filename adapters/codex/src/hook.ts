@@ -1,4 +1,9 @@
-import { runHookProcess } from "@tailtest/core/node";
-import { runHook } from "./run-hook.ts";
+import { CODEX, launchHook } from "@tailtest/core/quiet";
 
-await runHookProcess((stdin) => runHook({ stdin, env: process.env, cwd: process.cwd() }), "");
+/**
+ * The hook bin. It loads only node's own modules first: a call with no opinion for sure (the
+ * hooks switched off, a PreToolUse in a follow-mode project) ends here, without evaluating the
+ * bundle next to it (`hook-main.js`: zod, core, the shell parser), which is most of a hook's cost.
+ * A computed specifier, so the build leaves hook-main.js a file of its own.
+ */
+await launchHook(CODEX, new URL("./hook-main.js", import.meta.url));

@@ -16,11 +16,11 @@ const SHELLS = ["sh", "bash", "dash", "zsh", "ksh", "fish"].map((shell) => ({
   available: onPath(shell),
 }));
 
-/** The installed package: the built hook and its two .wasm files, as npm would lay them out. */
+/** The installed package: the built hook (launcher and bundle) and the two .wasm files, as npm lays them out. */
 function install(projectRoot: string): void {
   const dist = join(projectRoot, "node_modules/@tailtest/codex/dist");
   mkdirSync(dist, { recursive: true });
-  for (const file of ["hook.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+  for (const file of ["hook.js", "hook-main.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
     cpSync(join(PACKAGE_DIR, "dist", file), join(dist, file));
   }
 }

@@ -89,6 +89,7 @@ describe("the packed @tailtest/codex in a fresh project", () => {
     expect(shipped.files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
+      "package/dist/hook-main.js",
       "package/dist/hook.js",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, utimesSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import {
   commitAll,
   copyFixture,
+  makeProject,
   runBin,
   type BinResult,
   type TempProject,
@@ -441,6 +442,48 @@ describe("tdd mode's failure policy in the built Codex hook", () => {
     });
     expect(await hook(preEdit(root, patch(addFile("billing.py", BILLING))), root)).toBeUndefined();
     expect(await hook(preBash(root, "cat > calc.py <<'EOF'\nx = 1\nEOF\n"), root)).toBeUndefined();
+  }, 30_000);
+
+  // hook.js answers a follow-mode PreToolUse before it loads hook-main.js (the bundle): a launcher
+  // without the bundle beside it shows which calls never need it.
+  it("a launcher that cannot load hook-main.js denies a tdd PreToolUse and lets a follow one pass", async () => {
+    const lone = makeProject();
+    const launcher = join(lone.root, "hook.js");
+    copyFileSync(HOOK_BIN, launcher);
+    try {
+      for (const [mode, deniedHere] of [
+        ["tdd", true],
+        ["strict", true],
+        ["follow", false],
+      ] as const) {
+        project = await fixture(mode);
+        const { root } = project;
+        // Codex runs hooks in the session's folder: the project is the one holding .tailtest/.
+        const sub = join(root, "tests");
+        mkdirSync(sub, { recursive: true });
+        const edit = JSON.stringify(
+          preEdit(root, patch(addFile("billing.py", BILLING)), { cwd: sub }),
+        );
+        const result = await runBin(launcher, [], { input: edit, cwd: sub });
+        expect(result.exitCode).toBe(0);
+        if (deniedHere) {
+          const reason = denied(parseAnswer(result.stdout.trim(), "PreToolUse"));
+          expect(reason).toContain("tailtest could not decide (./hook-main.js did not load (");
+          expect(reason).toContain("reinstall @tailtest/codex.");
+          expect(result.stderr).toMatch(/^tailtest: \.\/hook-main\.js did not load \(\w+\)$/);
+        } else expect(result).toMatchObject({ stdout: "", stderr: "" });
+        // Any other call needs the bundle: no opinion and one line.
+        const start = JSON.stringify(codex("block.SessionStart.json", root));
+        const started = await runBin(launcher, [], { input: start, cwd: root });
+        expect(started).toMatchObject({ exitCode: 0, stdout: "" });
+        expect(started.stderr).toMatch(/^tailtest: \.\/hook-main\.js did not load \(\w+\)$/);
+        expect(result.stdout + result.stderr).not.toContain(lone.root);
+        project.cleanup();
+        project = undefined;
+      }
+    } finally {
+      lone.cleanup();
+    }
   }, 30_000);
 
   it("TAILTEST_HOOKS_OFF=1: no output and nothing recorded, even for a denied edit or garbage", async () => {

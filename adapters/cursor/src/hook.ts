@@ -1,9 +1,9 @@
-import { runHookProcess } from "@tailtest/core/node";
-import { runCursorHook } from "./run-hook.ts";
-import { NO_OPINION_OUTPUT } from "./translate.ts";
+import { CURSOR, launchHook } from "@tailtest/core/quiet";
 
-// Cursor counts an empty answer as a failed hook, so even unreadable stdin gets `{}`.
-await runHookProcess(
-  (stdin) => runCursorHook({ stdin, env: process.env, cwd: process.cwd() }),
-  `${NO_OPINION_OUTPUT}\n`,
-);
+/**
+ * The hook bin. It loads only node's own modules first: a call with no opinion for sure (the
+ * hooks switched off, a preToolUse in a follow-mode project) answers `{}` here, without
+ * evaluating the bundle next to it (`hook-main.js`: zod, core, the shell parser), which is most
+ * of a hook's cost. A computed specifier, so the build leaves hook-main.js a file of its own.
+ */
+await launchHook(CURSOR, new URL("./hook-main.js", import.meta.url));

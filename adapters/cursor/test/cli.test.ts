@@ -17,7 +17,13 @@ describe("tailtest-cursor bin", () => {
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
     }
-    for (const file of ["hook.js", "run-hook.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+    for (const file of [
+      "hook.js",
+      "hook-main.js",
+      "run-hook.js",
+      "tree-sitter.wasm",
+      "tree-sitter-bash.wasm",
+    ]) {
       expect(existsSync(join(PACKAGE_DIR, "dist", file)), file).toBe(true);
     }
     // The grammars are WebAssembly modules, not pointers or empty files.

@@ -66,6 +66,7 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
     expect(shipped.files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
+      "package/dist/hook-main.js",
       "package/dist/hook.js",
       "package/dist/run-hook.js",
       "package/dist/tailtest.js",

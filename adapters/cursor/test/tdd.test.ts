@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { greenCommand, RED_COMMAND } from "@tailtest/core";
 import {
   copyFixture,
   findToolchain,
+  makeProject,
   REPO_ROOT,
   runBin,
   type BinResult,
@@ -341,6 +342,13 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
             ? bad
             : payload(s, "preToolUse", { ...bad, tool_use_id: "toolu_34", cwd: s.root });
         const { output, stderr } = await fire(s, stdin);
+        if (mode === "follow" && typeof bad !== "string") {
+          // A well-formed preToolUse in follow mode is answered by the launcher (hook.js)
+          // without reading the tool's fields: {} and nothing to report.
+          expect({ output, stderr }).toEqual({ output: {}, stderr: "" });
+          project?.cleanup();
+          continue;
+        }
         expect(stderr.trim().split("\n"), mode).toHaveLength(1);
         if (mode === "tdd") {
           expect(expectDenied(output)).toMatch(
@@ -374,4 +382,56 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
     expect(existsSync(join(s.root, ".tailtest/events.jsonl"))).toBe(false);
     expect(existsSync(join(s.root, ".cursor"))).toBe(false);
   }, 60_000);
+});
+
+// hook.js answers a follow-mode preToolUse before it loads hook-main.js (the bundle): a launcher
+// without the bundle beside it shows which calls never need it.
+describe("the hook launcher", () => {
+  it("follow mode: a preToolUse is {} with nothing on stderr, from the built bin", async () => {
+    const s = session(start("follow"));
+    for (const stdin of [preWrite(s, "calc.py"), preShell(s, "sed -i 's/a/b/' calc.py")]) {
+      const { output, stderr } = await fire(s, stdin);
+      expect(output).toEqual({});
+      expect(stderr).toBe("");
+    }
+  }, 30_000);
+
+  it("a launcher that cannot load hook-main.js denies a tdd preToolUse and lets a follow one pass", async () => {
+    const lone = makeProject();
+    const launcher = join(lone.root, "hook.js");
+    copyFileSync(HOOK, launcher);
+    const missing = /^tailtest: \.\/hook-main\.js did not load \(\w+\)$/;
+    try {
+      for (const [mode, deniedHere] of [
+        ["tdd", true],
+        ["strict", true],
+        ["follow", false],
+      ] as const) {
+        const s = session(start("follow"));
+        writeFileSync(join(s.root, ".tailtest/config.json"), JSON.stringify({ mode }));
+        const call = (stdin: Output) =>
+          runBin(launcher, [], { cwd: s.root, input: JSON.stringify(stdin), env: s.env });
+        const result = await call(preWrite(s, "calc.py"));
+        const output = oneObject(result);
+        if (deniedHere) {
+          const message = expectDenied(output);
+          expect(message).toContain("tailtest could not decide (./hook-main.js did not load (");
+          expect(message).toContain("reinstall @tailtest/cursor.");
+          expect(result.stderr).toMatch(missing);
+        } else {
+          expect(output).toEqual({});
+          expect(result.stderr).toBe("");
+        }
+        // Any other call needs the bundle: {} and one line.
+        const started = await call(payload(s, "sessionStart", { is_background_agent: false }));
+        expect(oneObject(started)).toEqual({});
+        expect(started.stderr).toMatch(missing);
+        expect(result.stdout + result.stderr).not.toContain(lone.root);
+        project?.cleanup();
+        project = undefined;
+      }
+    } finally {
+      lone.cleanup();
+    }
+  }, 30_000);
 });

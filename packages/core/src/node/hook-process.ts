@@ -1,37 +1,28 @@
-/** What one hook call prints and how it exits; adapters build it, `runHookProcess` emits it. */
+import { errorLine } from "../failure-policy.ts";
+
+/** What one hook call prints and how it exits; adapters build it, their launcher emits it. */
 export interface HookOutput {
   stdout: string;
   stderr: string;
   exitCode: number;
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /**
- * The whole life of a hook bin: read stdin, answer, print, set the exit code. An adapter's
- * hook.ts is one call to this. `noOpinion` is the platform's answer when stdin cannot even be
- * read (Cursor needs `{}`, the others nothing).
+ * A hook's answer that can never throw: an unexpected error becomes one line on stderr and the
+ * platform's no-opinion output (`noOpinion`: Cursor needs `{}`, the others nothing), exit 0
+ * (ADR 0002). Each adapter's `hook-main.ts` is one call to this.
  */
-export async function runHookProcess(
-  answer: (stdin: string) => Promise<HookOutput>,
+export async function answerSafely(
+  answer: () => Promise<HookOutput>,
   noOpinion: string,
-): Promise<void> {
-  let output: HookOutput;
+): Promise<HookOutput> {
   try {
-    output = await answer(await readStdin());
+    return await answer();
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    output = {
+    return {
       stdout: noOpinion,
-      stderr: `tailtest: skipped this hook: ${message}\n`,
+      stderr: `tailtest: skipped this hook: ${errorLine(error)}\n`,
       exitCode: 0,
     };
   }
-  process.stdout.write(output.stdout);
-  process.stderr.write(output.stderr);
-  process.exitCode = output.exitCode;
 }

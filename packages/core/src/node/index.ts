@@ -59,7 +59,7 @@ export {
   type ProjectFilesPlan,
   type SetupReport,
 } from "./setup-io.ts";
-export { runHookProcess, type HookOutput } from "./hook-process.ts";
+export { answerSafely, type HookOutput } from "./hook-process.ts";
 export {
   finishSubagent,
   gateCommand,

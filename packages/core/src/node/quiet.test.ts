@@ -1,0 +1,289 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { HOOKS_OFF_ENV } from "./plan-review.ts";
+import {
+  answersNothing as answersNothingOn,
+  CLAUDE_CODE,
+  CODEX,
+  CURSOR,
+  findRoot,
+  HOOKS_OFF,
+  unreachableGateAnswer as unreachableGateAnswerOn,
+} from "./quiet.ts";
+
+type Env = Record<string, string | undefined>;
+// Claude Code's launcher, as the adapter's own quiet.ts was before it moved here.
+const answersNothing = (stdin: string, env: Env) => answersNothingOn(CLAUDE_CODE, stdin, env);
+const unreachableGateAnswer = (stdin: string, env: Env, why: string) =>
+  unreachableGateAnswerOn(CLAUDE_CODE, stdin, env, why);
+
+const projects: TempProject[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) project.cleanup();
+});
+
+function project(config?: string): string {
+  const made = makeProject(config === undefined ? {} : { ".tailtest/config.json": config });
+  projects.push(made);
+  return made.root;
+}
+
+function preToolUse(root: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: "s1",
+    transcript_path: `${root}/t.jsonl`,
+    cwd: root,
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: `${root}/calc.py`, content: "x = 1\n" },
+    tool_use_id: "toolu_1",
+    ...extra,
+  });
+}
+
+describe("Claude Code: answersNothing (the launcher's shortcut)", () => {
+  it("uses core's switch-off variable", () => {
+    expect(HOOKS_OFF).toBe(HOOKS_OFF_ENV);
+  });
+
+  it("TAILTEST_HOOKS_OFF=1 answers nothing, whatever the call", () => {
+    expect(answersNothing("{not json", { [HOOKS_OFF]: "1" })).toBe(true);
+    expect(answersNothing("{not json", { [HOOKS_OFF]: "0" })).toBe(false);
+  });
+
+  it.each<[string, string | undefined, boolean]>([
+    ["no config", undefined, true],
+    ["no mode", '{ "depth": "thorough" }', true],
+    ["follow", '{ "mode": "follow" }', true],
+    ["tdd", '{ "mode": "tdd" }', false],
+    ["strict", '{ "mode": "strict" }', false],
+    ["an unknown mode (core decides)", '{ "mode": "lax" }', false],
+    ["a config that is not JSON (core decides)", "{ mode: tdd", false],
+    ["a config that is a list", "[]", false],
+  ])("a PreToolUse in a project with %s: %s", (_name, config, quiet) => {
+    const root = project(config);
+    expect(answersNothing(preToolUse(root), { CLAUDE_PROJECT_DIR: root })).toBe(quiet);
+    // Without CLAUDE_PROJECT_DIR the payload's cwd is the project.
+    expect(answersNothing(preToolUse(root), {})).toBe(quiet);
+  });
+
+  it("CLAUDE_PROJECT_DIR wins over the payload's cwd", () => {
+    const tdd = project('{ "mode": "tdd" }');
+    const follow = project();
+    expect(answersNothing(preToolUse(follow), { CLAUDE_PROJECT_DIR: tdd })).toBe(false);
+    expect(answersNothing(preToolUse(tdd), { CLAUDE_PROJECT_DIR: follow })).toBe(true);
+  });
+
+  it("everything else goes the whole way: other events, bad payloads, Cursor's payloads", () => {
+    const root = project();
+    const env = { CLAUDE_PROJECT_DIR: root };
+    for (const stdin of [
+      "",
+      "{not json",
+      "[]",
+      JSON.stringify({ session_id: "s1", cwd: root, hook_event_name: "PostToolUse" }),
+      preToolUse(root, { hook_event_name: "Stop", note: "PreToolUse" }),
+      preToolUse(root, { session_id: 1 }),
+      preToolUse(root, { tool_input: "x" }),
+      preToolUse(root, { tool_name: undefined }),
+      preToolUse(root, { cursor_version: "1.7.0" }),
+      preToolUse(root, { conversation_id: "c1" }),
+    ])
+      expect(answersNothing(stdin, env), stdin).toBe(false);
+  });
+});
+
+describe("Claude Code: unreachableGateAnswer (hook-main.js missing)", () => {
+  it("denies a PreToolUse outside follow mode, and nothing else", () => {
+    const tdd = project('{ "mode": "tdd" }');
+    const answer = unreachableGateAnswer(preToolUse(tdd), {}, "gone");
+    expect(JSON.parse(answer ?? "")).toMatchObject({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" },
+    });
+    expect(answer).toContain("tailtest could not decide (gone)");
+    expect(unreachableGateAnswer(preToolUse(project()), {}, "gone")).toBeUndefined();
+    const stop = JSON.stringify({ session_id: "s", cwd: tdd, hook_event_name: "Stop" });
+    expect(unreachableGateAnswer(stop, {}, "gone")).toBeUndefined();
+  });
+});
+
+describe("the module", () => {
+  it("imports only node's own modules (the launchers load it before anything else)", () => {
+    const source = readFileSync(new URL("./quiet.ts", import.meta.url), "utf8");
+    const specifiers = [...source.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(specifiers.length).toBeGreaterThan(0);
+    for (const specifier of specifiers) expect(specifier).toMatch(/^node:/);
+    // The one dynamic import is the adapter's own bundle, named by the adapter.
+    expect([...source.matchAll(/import\((.*?)\)/g)].map((m) => m[1])).toEqual(["main.href"]);
+    expect(source).not.toContain("require(");
+  });
+});
+
+const MODES: [string, string | undefined, boolean][] = [
+  ["no config", undefined, true],
+  ["follow", '{ "mode": "follow" }', true],
+  ["tdd", '{ "mode": "tdd" }', false],
+  ["strict", '{ "mode": "strict" }', false],
+  ["a config that is not JSON", "{ mode: tdd", false],
+];
+
+function codexPreToolUse(cwd: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: "s1",
+    turn_id: "t1",
+    transcript_path: null,
+    cwd,
+    model: "gpt-5.5",
+    hook_event_name: "PreToolUse",
+    tool_name: "apply_patch",
+    tool_input: { command: "*** Begin Patch\n*** Add File: calc.py\n+x = 1\n*** End Patch\n" },
+    tool_use_id: "call_1",
+    ...extra,
+  });
+}
+
+describe("Codex", () => {
+  it.each(MODES)("a PreToolUse in a project with %s: quiet %s", (_name, config, quiet) => {
+    const root = project(config);
+    expect(answersNothingOn(CODEX, codexPreToolUse(root), {})).toBe(quiet);
+    // CLAUDE_PROJECT_DIR means nothing to Codex.
+    const follow = project();
+    expect(answersNothingOn(CODEX, codexPreToolUse(root), { CLAUDE_PROJECT_DIR: follow })).toBe(
+      quiet,
+    );
+  });
+
+  it("the project is the nearest folder with .tailtest/ above the payload's cwd, a relative one from the process's", () => {
+    const root = project('{ "mode": "tdd" }');
+    const deep = join(root, "src", "pkg");
+    mkdirSync(deep, { recursive: true });
+    expect(findRoot(deep)).toBe(root);
+    expect(answersNothingOn(CODEX, codexPreToolUse(deep), {})).toBe(false);
+    expect(answersNothingOn(CODEX, codexPreToolUse("src/pkg"), {}, root)).toBe(false);
+    expect(answersNothingOn(CODEX, codexPreToolUse("."), {}, project())).toBe(true);
+    // No .tailtest/ anywhere: the git root, else the folder itself.
+    const git = project();
+    mkdirSync(join(git, ".git"));
+    mkdirSync(join(git, "a", "b"), { recursive: true });
+    expect(findRoot(join(git, "a", "b"))).toBe(git);
+    const bare = project();
+    expect(findRoot(bare)).toBe(bare);
+  });
+
+  it("everything else goes the whole way", () => {
+    const root = project();
+    for (const stdin of [
+      "",
+      "{not json",
+      codexPreToolUse(root, { hook_event_name: "PostToolUse" }),
+      codexPreToolUse(root, { session_id: undefined }),
+      codexPreToolUse(root, { cwd: 1 }),
+      codexPreToolUse(root, { tool_name: undefined }),
+      codexPreToolUse(root, { tool_input: ["x"] }),
+      codexPreToolUse(root, { hook_event_name: "preToolUse" }),
+    ])
+      expect(answersNothingOn(CODEX, stdin, {}), stdin).toBe(false);
+    expect(answersNothingOn(CODEX, "{not json", { [HOOKS_OFF]: "1" })).toBe(true);
+  });
+
+  it("a missing bundle denies a tdd PreToolUse in Codex's shape", () => {
+    const tdd = project('{ "mode": "tdd" }');
+    const answer = unreachableGateAnswerOn(CODEX, codexPreToolUse(tdd), {}, "gone");
+    expect(JSON.parse(answer ?? "")).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: expect.stringContaining(
+          "tailtest could not decide (gone)",
+        ) as string,
+      },
+    });
+    expect(answer).toContain("reinstall @tailtest/codex.");
+    expect(unreachableGateAnswerOn(CODEX, codexPreToolUse(project()), {}, "gone")).toBeUndefined();
+    const post = codexPreToolUse(tdd, { hook_event_name: "PostToolUse" });
+    expect(unreachableGateAnswerOn(CODEX, post, {}, "gone")).toBeUndefined();
+  });
+});
+
+function cursorPreToolUse(
+  roots: string[] | undefined,
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    conversation_id: "c1",
+    generation_id: "g1",
+    cursor_version: "2.1.50",
+    ...(roots === undefined ? {} : { workspace_roots: roots }),
+    hook_event_name: "preToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: "calc.py", content: "x = 1\n" },
+    tool_use_id: "t1",
+    ...extra,
+  });
+}
+
+describe("Cursor", () => {
+  it("prints {} for no opinion", () => {
+    expect(CURSOR.noOpinion).toBe("{}\n");
+    expect(CODEX.noOpinion).toBe("");
+  });
+
+  it.each(MODES)("a preToolUse in a project with %s: quiet %s", (_name, config, quiet) => {
+    const root = project(config);
+    expect(answersNothingOn(CURSOR, cursorPreToolUse([root]), {})).toBe(quiet);
+    expect(answersNothingOn(CURSOR, cursorPreToolUse([], {}), { CURSOR_PROJECT_DIR: root })).toBe(
+      quiet,
+    );
+    expect(answersNothingOn(CURSOR, cursorPreToolUse(undefined), {}, root)).toBe(quiet);
+  });
+
+  it("CURSOR_PROJECT_DIR wins over workspace_roots[0], which wins over the process's folder", () => {
+    const tdd = project('{ "mode": "tdd" }');
+    const follow = project();
+    const env = (dir: string) => ({ CURSOR_PROJECT_DIR: dir });
+    expect(answersNothingOn(CURSOR, cursorPreToolUse([follow]), env(tdd))).toBe(false);
+    expect(answersNothingOn(CURSOR, cursorPreToolUse([tdd]), env(follow))).toBe(true);
+    expect(answersNothingOn(CURSOR, cursorPreToolUse([tdd, follow]), {}, follow)).toBe(false);
+    expect(answersNothingOn(CURSOR, cursorPreToolUse([follow]), {}, tdd)).toBe(true);
+    // No roots: the project around the process's folder.
+    const deep = join(tdd, "src");
+    mkdirSync(deep);
+    expect(answersNothingOn(CURSOR, cursorPreToolUse(undefined), {}, deep)).toBe(false);
+  });
+
+  it("needs conversation_id or cursor_version, tool_name and a tool_input object", () => {
+    const root = project();
+    expect(
+      answersNothingOn(CURSOR, cursorPreToolUse([root], { conversation_id: undefined }), {}),
+    ).toBe(true);
+    expect(
+      answersNothingOn(CURSOR, cursorPreToolUse([root], { cursor_version: undefined }), {}),
+    ).toBe(true);
+    for (const stdin of [
+      "",
+      "[]",
+      cursorPreToolUse([root], { conversation_id: undefined, cursor_version: undefined }),
+      cursorPreToolUse([root], { tool_name: 1 }),
+      cursorPreToolUse([root], { tool_input: null }),
+      cursorPreToolUse([root], { hook_event_name: "PreToolUse" }),
+      cursorPreToolUse([root], { hook_event_name: "postToolUse" }),
+      // Claude Code's payload is not Cursor's.
+      preToolUse(root),
+    ])
+      expect(answersNothingOn(CURSOR, stdin, {}), stdin).toBe(false);
+  });
+
+  it("a missing bundle denies a tdd preToolUse in Cursor's shape", () => {
+    const tdd = project('{ "mode": "strict" }');
+    const answer = unreachableGateAnswerOn(CURSOR, cursorPreToolUse([tdd]), {}, "gone");
+    const parsed = JSON.parse(answer ?? "") as Record<string, string>;
+    expect(Object.keys(parsed)).toEqual(["permission", "user_message", "agent_message"]);
+    expect(parsed["permission"]).toBe("deny");
+    expect(parsed["agent_message"]).toContain("tailtest could not decide (gone)");
+    expect(parsed["agent_message"]).toContain("reinstall @tailtest/cursor.");
+    expect(answer?.endsWith("}\n")).toBe(true);
+    expect(unreachableGateAnswerOn(CURSOR, cursorPreToolUse([project()]), {}, "x")).toBeUndefined();
+  });
+});
