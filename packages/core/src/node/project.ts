@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseConfigText, DEFAULT_CONFIG, type Config, type Mode } from "../config.ts";
+import { findRoot } from "./quiet.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../history.ts";
@@ -80,17 +81,8 @@ export function openProject(root: string, options: OpenOptions = {}): Project {
  * `cwd` itself.
  */
 export function findProjectRoot(cwd: string): string {
-  const start = resolve(cwd);
-  for (const marker of [STATE_DIR, ".git"]) {
-    let dir = start;
-    for (;;) {
-      if (existsSync(join(dir, marker))) return dir;
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
-  }
-  return start;
+  // One walk for the hooks' launcher (which loads nothing but node) and the rest of core.
+  return findRoot(cwd);
 }
 
 export function sessionFile(

@@ -179,8 +179,8 @@ function gateRoot(
 }
 
 /**
- * Core's `findProjectRoot`, cheaply: the nearest folder holding .tailtest/, else the nearest
- * holding .git, else `start` itself.
+ * The nearest folder holding .tailtest/, else the nearest holding .git, else `start` itself
+ * (core's `findProjectRoot` is this walk).
  */
 export function findRoot(start: string): string {
   const from = resolve(start);
