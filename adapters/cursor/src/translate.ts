@@ -207,9 +207,8 @@ function toEvent(payload: CursorPayload): Result {
     case "afterFileEdit":
       return { ok: true, event: { kind: "FilesEdited", paths: [payload.file_path] } };
     case "preToolUse":
-      return fromPreToolUse(payload);
     case "postToolUse":
-      return fromPostToolUse(payload);
+      return fromToolUse(payload);
     case "subagentStart":
       return {
         ok: true,
@@ -278,56 +277,37 @@ function readToolCall(
   return { ok: true, call: { tool: payload.tool_name, file } };
 }
 
-/** Before the tool runs: the write or the command, for the tdd gate. */
-function fromPreToolUse(
-  payload: Extract<CursorPayload, { hook_event_name: "preToolUse" }>,
-): Result {
-  const read = readToolCall(payload);
-  if (!read.ok || read.call === undefined) return read.ok ? { ok: true, event: undefined } : read;
-  const { call } = read;
-  const agentId = agentIdOf(payload);
-  const agent = agentId === undefined ? {} : { agentId };
-  switch (call.tool) {
-    case "Shell":
-      return {
-        ok: true,
-        event: { kind: "CommandRequested", command: call.command, cwd: call.cwd, ...agent },
-      };
-    case "Delete":
-      return {
-        ok: true,
-        event: { kind: "EditRequested", paths: [], deleted: [call.file], ...agent },
-      };
-    case "Write":
-      return { ok: true, event: { kind: "EditRequested", paths: [call.file], ...agent } };
-  }
-}
+const EDIT_KIND = { preToolUse: "EditRequested", postToolUse: "FilesEdited" } as const;
+const SHELL_KIND = { preToolUse: "CommandRequested", postToolUse: "CommandFinished" } as const;
 
 /**
- * After the tool ran: the file to queue, or the command whose writes core finds. Cursor gives no
- * exit code, so a command's `failed` stays unknown (tdd mode measures test runs itself).
+ * A tool call as the event of its phase: before it runs (preToolUse: the write or command the
+ * tdd gate judges) or after (postToolUse: the file to queue, or the command whose writes core
+ * finds). Cursor gives no exit code, so a command's `failed` stays unknown (tdd mode measures
+ * test runs itself).
  */
-function fromPostToolUse(
-  payload: Extract<CursorPayload, { hook_event_name: "postToolUse" }>,
+function fromToolUse(
+  payload: Extract<CursorPayload, { hook_event_name: "preToolUse" | "postToolUse" }>,
 ): Result {
   const read = readToolCall(payload);
   if (!read.ok || read.call === undefined) return read.ok ? { ok: true, event: undefined } : read;
   const { call } = read;
+  const phase = payload.hook_event_name;
   const agentId = agentIdOf(payload);
   const agent = agentId === undefined ? {} : { agentId };
   switch (call.tool) {
     case "Shell":
       return {
         ok: true,
-        event: { kind: "CommandFinished", command: call.command, cwd: call.cwd, ...agent },
+        event: { kind: SHELL_KIND[phase], command: call.command, cwd: call.cwd, ...agent },
       };
     case "Delete":
       return {
         ok: true,
-        event: { kind: "FilesEdited", paths: [], deleted: [call.file], ...agent },
+        event: { kind: EDIT_KIND[phase], paths: [], deleted: [call.file], ...agent },
       };
     case "Write":
-      return { ok: true, event: { kind: "FilesEdited", paths: [call.file], ...agent } };
+      return { ok: true, event: { kind: EDIT_KIND[phase], paths: [call.file], ...agent } };
   }
 }
 
