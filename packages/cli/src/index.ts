@@ -1,7 +1,9 @@
 import { Command, CommanderError } from "commander";
 import packageJson from "../package.json" with { type: "json" };
+import { runDoctor } from "./commands/doctor.ts";
 import { explainFiles } from "./commands/explain.ts";
 import { runTests } from "./commands/run.ts";
+import { claim, exportTriples, refactor, strictStatus, type StrictIO } from "./commands/strict.ts";
 import { logGreen, logRed, tddStatus, type TddIO } from "./commands/tdd.ts";
 
 export interface CliIO {
@@ -74,7 +76,27 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
       },
     );
 
+  program
+    .command("doctor")
+    .description(
+      "check the project for tailtest: config, mode, runners, tests, each agent's hooks, and whether strict mode can work",
+    )
+    .option("--root <dir>", "project root (default: found from the current folder)")
+    .option("--json", "print the report as JSON", false)
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 bad usage.",
+    )
+    .action(async (options: { root?: string; json: boolean }) => {
+      outcome.exitCode = await runDoctor(options, {
+        stdout: io.stdout,
+        stderr: io.stderr,
+        cwd: io.cwd,
+      });
+    });
+
   addTddCommands(program, io, outcome);
+  addStrictCommands(program, io, outcome);
   return program;
 }
 
@@ -147,6 +169,67 @@ function addTddCommands(program: Command, io: CliIO, outcome: CliOutcome): void 
     .option("--json", "print JSON", false)
     .action(async (options: { json: boolean; root?: string; agent?: string }) => {
       outcome.exitCode = await tddStatus(options, tddIO);
+    });
+}
+
+/** strict mode: `tailtest claim`, `refactor start|finish`, `strict status`, `export`. */
+function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): void {
+  const strictIO: StrictIO = {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    cwd: io.cwd,
+    env: io.env ?? process.env,
+  };
+  const root = "project root (default: found from the current folder)";
+  program
+    .command("claim")
+    .description(
+      "strict mode: claim that your next edits to these production files make this failing test pass (the test is run now; the claim counts only if it fails on an assertion, or on a claimed file missing)",
+    )
+    .argument(
+      "<test_id>",
+      "tests/test_x.py::test_y, src/x.test.ts::suite > case, or a tailtest-id slug",
+    )
+    .argument("<files...>", "the production files the claim lets you edit")
+    .option("--root <dir>", root)
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 claimed, 1 refused (the reason is on stderr), 2 bad usage.",
+    )
+    .action(async (testId: string, files: string[], options: { root?: string }) => {
+      outcome.exitCode = await claim(testId, files, options, strictIO);
+    });
+
+  program
+    .command("refactor")
+    .description(
+      "strict mode: start lifts the per-edit gate; finish runs the verify command (default: the full test run) and returns to strict mode if it passes",
+    )
+    .argument("<action>", "start or finish")
+    .option("--root <dir>", root)
+    .action(async (action: string, options: { root?: string }) => {
+      outcome.exitCode = await refactor(action, options, strictIO);
+    });
+
+  program
+    .command("strict")
+    .description("strict mode")
+    .command("status")
+    .description("show the mode, the open claims and their last runs")
+    .option("--root <dir>", root)
+    .option("--json", "print JSON", false)
+    .action(async (options: { root?: string; json: boolean }) => {
+      outcome.exitCode = await strictStatus(options, strictIO);
+    });
+
+  program
+    .command("export")
+    .description(
+      "print every verified (red test, edit, green test) triple of strict mode as JSONL: a labelled corpus",
+    )
+    .option("--root <dir>", root)
+    .action(async (options: { root?: string }) => {
+      outcome.exitCode = await exportTriples(options, strictIO);
     });
 }
 

@@ -79,6 +79,22 @@ export const TddConfigSchema = z.object({
   ),
 });
 
+export const StrictConfigSchema = z.object({
+  verify_command: CommandSchema.optional().describe(
+    "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
+  ),
+  max_attempts: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(2)
+    .describe(
+      "failed verifications of one claim before its edits are reverted for good and it is handed to the person",
+    ),
+});
+export type StrictConfig = z.infer<typeof StrictConfigSchema>;
+
 export const ConfigSchema = z.object({
   depth: DepthSchema.default("standard").describe("how many scenarios each test covers"),
   mode: ModeSchema.default("follow").describe("follow, tdd (Red→Green→Refactor) or strict"),
@@ -114,6 +130,9 @@ export const ConfigSchema = z.object({
     file_classes: { e2e_test: [], test: [], prod: [], other: [] },
     plan_review: defaultPlanReview(),
   })),
+  strict: StrictConfigSchema.default({ max_attempts: 2 }).describe(
+    "strict mode: every production edit advances a claimed failing test",
+  ),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

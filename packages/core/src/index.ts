@@ -208,6 +208,7 @@ export {
   type VerifyNoteInput,
 } from "./verify-note.ts";
 export * from "./tdd/index.ts";
+export * from "./strict/index.ts";
 export {
   couldNotDecideReason,
   errorLine,
@@ -215,3 +216,4 @@ export {
   holdsAfterError,
   notCheckedReason,
 } from "./failure-policy.ts";
+export * from "./doctor.ts";

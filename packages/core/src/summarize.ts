@@ -134,15 +134,35 @@ function sameId(a: TestId, b: TestId): boolean {
   );
 }
 
+/**
+ * A result answers a requested id when it is that test, or one case of it: a request for a
+ * parametrised test's bare name (`test_x`) selects every case (`test_x[1]`, `test_x[2]`).
+ */
+export function answersRequest(requested: TestId, result: TestId): boolean {
+  if (sameId(requested, result)) return true;
+  const last = requested.segments.length - 1;
+  const name = requested.segments[last] ?? "";
+  return (
+    requested.file === result.file &&
+    requested.segments.length === result.segments.length &&
+    !name.includes("[") &&
+    requested.segments.every((segment, i) =>
+      i === last
+        ? (result.segments[i] ?? "").startsWith(`${name}[`)
+        : segment === result.segments[i],
+    )
+  );
+}
+
 /** Requested tests that did not run (absent, or only skipped by the filter) become not_run. */
 function withNotRun(tests: readonly TestResult[], requested: readonly TestId[]): TestResult[] {
   if (requested.length === 0) return [...tests];
-  const wanted = tests.filter((test) => requested.some((id) => sameId(id, test.id)));
+  const wanted = tests.filter((test) => requested.some((id) => answersRequest(id, test.id)));
   const result = wanted.map((test) =>
     test.status === "skip" ? { ...test, status: "not_run" as const } : test,
   );
   for (const id of requested) {
-    if (!wanted.some((test) => sameId(id, test.id))) result.push({ id, status: "not_run" });
+    if (!wanted.some((test) => answersRequest(id, test.id))) result.push({ id, status: "not_run" });
   }
   return result;
 }

@@ -20,6 +20,16 @@ import {
   tddSessionNote,
   type TddCall,
 } from "./tdd-hooks.ts";
+import {
+  gateStrictCommand,
+  gateStrictWrites,
+  recordStrictCommand,
+  recordStrictEdits,
+  reviewStrictPlan,
+  strictSessionNote,
+  verifyStrictTurn,
+  type StrictCall,
+} from "./strict-hooks.ts";
 import { agentKey, TDD_KEY_ENV, type AgentIdentity } from "./tdd-store.ts";
 import { verifyTurn } from "./verify.ts";
 
@@ -47,6 +57,7 @@ export async function handleEvent(
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
   if (project.config.mode === "tdd") return handleTdd(project, event, options, now);
+  if (project.config.mode === "strict") return handleStrict(project, event, options, now);
   switch (event.kind) {
     case "SessionStarted":
       return startedNote(project, event, options.platform, now);
@@ -101,7 +112,10 @@ export function cliPrefix(root: string): string {
 export function withCliPrefix(decision: Decision, prefix: string): Decision {
   if (prefix === "tailtest") return decision;
   const fix = (text: string) =>
-    text.replace(/(^|[^\w-])tailtest (?=(red|green|tdd status)\b)/gm, `$1${prefix} `);
+    text.replace(
+      /(^|[^\w-])tailtest (?=(red|green|tdd status|claim|refactor|strict status)\b)/gm,
+      `$1${prefix} `,
+    );
   switch (decision.kind) {
     case "context":
       return { ...decision, text: fix(decision.text) };
@@ -189,6 +203,70 @@ async function decideTdd(
       }
       if (event.interrupted === true) return { kind: "none" };
       return sweepGate(call, event.stopHookActive);
+    case "SessionEnded":
+      await endSession(call.project, call.now);
+      return { kind: "none" };
+  }
+}
+
+async function handleStrict(
+  project: Project,
+  event: HookEvent,
+  options: HandleOptions,
+  now: () => Date,
+): Promise<Decision> {
+  const agentId = "agentId" in event ? event.agentId : undefined;
+  const call: StrictCall = {
+    project,
+    now,
+    session: agentKey({ ...options.identity, agentId }),
+    host: options.platform,
+    agentId,
+  };
+  try {
+    return withCliPrefix(await decideStrict(call, event, options), cliPrefix(project.root));
+  } catch (error) {
+    if (!GATE_EVENTS.has(event.kind)) throw error;
+    return {
+      kind: "deny",
+      reason: couldNotDecideReason("strict", `internal error: ${errorLine(error, project.root)}`),
+    };
+  }
+}
+
+async function decideStrict(
+  call: StrictCall,
+  event: HookEvent,
+  options: HandleOptions,
+): Promise<Decision> {
+  switch (event.kind) {
+    case "SessionStarted": {
+      const started = await startedNote(call.project, event, options.platform, call.now);
+      const key = agentKey({ ...options.identity });
+      if (event.envFile !== undefined)
+        await appendFile(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
+      const note = await strictSessionNote(call);
+      const text = started.kind === "context" ? `${started.text}\n${note}` : note;
+      return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
+    }
+    case "SubagentStarted":
+      return { kind: "context", text: await strictSessionNote(call) };
+    case "EditRequested":
+      return gateStrictWrites(call, [...event.paths, ...(event.deleted ?? [])]);
+    case "CommandRequested":
+      return gateStrictCommand(call, event.command, event.cwd);
+    case "FilesEdited":
+      return recordStrictEdits(call, event.paths);
+    case "CommandFinished":
+      return recordStrictCommand(call, event.command, event.cwd);
+    case "PlanSubmitted":
+      return reviewStrictPlan(call, event.plan);
+    case "TurnStarted":
+      return markTurnStart(call.project, call.now);
+    case "TurnEnded":
+      // Claims are the project's: the main agent's stop verifies them, a subagent's does not.
+      if (event.agentId !== undefined || event.interrupted === true) return { kind: "none" };
+      return verifyStrictTurn(call, event.stopHookActive);
     case "SessionEnded":
       await endSession(call.project, call.now);
       return { kind: "none" };

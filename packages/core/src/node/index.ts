@@ -109,3 +109,40 @@ export {
   type PlanReviewOptions,
   type PlanReviewState,
 } from "./plan-review.ts";
+export {
+  appendStrictEvents,
+  hashFile,
+  OBJECTS_DIR,
+  readStrictLog,
+  restoreFile,
+  snapshotFile,
+  withVerifyLock,
+} from "./strict-store.ts";
+export {
+  runnerForTestFile,
+  runStrictTests,
+  runVerifyCommand,
+  type StrictRunOptions,
+  type StrictRunResult,
+  type TestRunInput,
+  type VerifyOutcome,
+} from "./strict-run.ts";
+export {
+  claimTest,
+  finishRefactor,
+  resolveTest,
+  startRefactor,
+  type ClaimOutcome,
+  type RefactorOutcome,
+  type StrictCliContext,
+} from "./strict-claim.ts";
+export {
+  gateStrictCommand,
+  gateStrictWrites,
+  recordStrictCommand,
+  recordStrictEdits,
+  reviewStrictPlan,
+  strictSessionNote,
+  verifyStrictTurn,
+  type StrictCall,
+} from "./strict-hooks.ts";

@@ -84,12 +84,12 @@ export async function updateState<T, R = undefined>(
 }
 
 /** Writes a whole file so that readers see either the old or the new content, never a mix. */
-export async function writeAtomic(path: string, content: string): Promise<void> {
+export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const handle = await open(temp, "w", 0o644);
   try {
-    await handle.writeFile(content, "utf8");
+    await handle.writeFile(content, typeof content === "string" ? "utf8" : undefined);
     await handle.sync();
   } finally {
     await handle.close();

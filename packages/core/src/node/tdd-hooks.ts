@@ -56,13 +56,17 @@ async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view: TddVi
   return { entries, view: deriveTddState(entries) };
 }
 
-interface GatedFile {
+export interface GatedFile {
   relPath: string;
   fileClass: TddFileClass;
 }
 
 /** Project files among the paths (absolute, or relative to `base`); outside ones are not gated. */
-function gatedFiles(call: TddCall, paths: readonly string[], base: string): GatedFile[] {
+export function gatedFiles(
+  call: Pick<TddCall, "project">,
+  paths: readonly string[],
+  base: string,
+): GatedFile[] {
   const patterns = tddPatternsFromConfig(call.project.config);
   const files: GatedFile[] = [];
   const seen = new Set<string>();
@@ -121,7 +125,7 @@ const INSTALLERS =
 const SETUP_WORDS = new Set(["init", "uninstall"]);
 
 /** The agent runs a tailtest installer (which could switch the mode or remove the hooks). */
-function runsInstaller(commands: readonly SimpleCommand[]): boolean {
+export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
   return commands.some(
     (command) =>
       command.argv.some((word) => INSTALLERS.test(word)) &&
@@ -133,6 +137,11 @@ function runsInstaller(commands: readonly SimpleCommand[]): boolean {
  * Before a shell command runs: the files it would write are gated like an edit tool's, and a
  * tailtest installer run by the agent is refused (only the person changes the mode).
  */
+/** The refusal of an installer run by the agent, for every mode that gates. */
+export function installerRefusal(mode: string): string {
+  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall): they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
+}
+
 export async function gateCommand(
   call: TddCall,
   command: string,
@@ -141,8 +150,7 @@ export async function gateCommand(
   if (runsInstaller(await listSimpleCommands(command)))
     return {
       kind: "deny",
-      reason:
-        "tailtest tdd: agents may not run tailtest's installers (init/uninstall): they change the mode and the hooks, which only the person does. Ask the person if the mode must change.",
+      reason: installerRefusal("tdd"),
     };
   const writes = await findShellWrites(command);
   const base = cwd ?? call.project.root;

@@ -188,7 +188,7 @@ export function eventLineFor(key: string, entry: TddEntry): string {
 }
 
 /** Appends `text` and fsyncs it; a file cut off mid-line first gets the newline it lacks. */
-async function appendDurably(path: string, text: string): Promise<void> {
+export async function appendDurably(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const handle = await open(path, "a+");
   try {

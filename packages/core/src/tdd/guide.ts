@@ -103,7 +103,7 @@ export function parseRedTarget(test: string): RedTarget {
 }
 
 const SYNTAX_ERROR =
-  /\b(SyntaxError|IndentationError|TabError|ParseError|Unexpected token|Unterminated|Missing semicolon|expected expression|syntax error)\b/i;
+  /\b(SyntaxError|IndentationError|TabError|ParseError|Unexpected token|Unterminated|Missing semicolon|expected expression|syntax error|PARSE_ERROR)\b/i;
 
 /** True when a failure message is a syntax error (of the test file or anything it loads). */
 export function isSyntaxFailure(message: string): boolean {

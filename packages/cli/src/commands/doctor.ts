@@ -1,0 +1,112 @@
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  buildIgnoreRules,
+  diagnoseProject,
+  DOCTOR_CONFIG_PATH,
+  DOCTOR_FILE_CAP,
+  DOCTOR_HOOK_FILES,
+  doctorExitCode,
+  isDoctorIgnoredFile,
+  isDoctorSkippedDir,
+  renderDoctorReport,
+  type IgnoreRules,
+} from "@tailtest/core";
+import { createFsView, findProjectRoot } from "@tailtest/core/node";
+
+/**
+ * `tailtest doctor`: lists the project's files and reads its config and hook files; core's
+ * `diagnoseProject` decides. Exit 0 when no check fails, 1 when one does, 2 for a bad --root.
+ */
+
+export interface DoctorOptions {
+  /** The project root (default: found from the current folder). */
+  root?: string;
+  json: boolean;
+}
+
+export interface DoctorIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<number> {
+  const root = options.root === undefined ? findProjectRoot(io.cwd) : resolve(io.cwd, options.root);
+  if (!isDirectory(root)) {
+    io.stderr(`tailtest: --root ${options.root ?? root}: not a folder\n`);
+    return 2;
+  }
+  const rules = buildIgnoreRules({ gitignore: await readText(join(root, ".gitignore")) });
+  const listing = listProjectFiles(root, rules);
+  const hookTexts: Record<string, string | undefined> = {};
+  for (const path of DOCTOR_HOOK_FILES) hookTexts[path] = await readText(join(root, path));
+  const report = diagnoseProject({
+    view: createFsView(root),
+    configText: await readText(join(root, DOCTOR_CONFIG_PATH)),
+    files: listing.files,
+    filesTruncated: listing.truncated,
+    hookTexts,
+  });
+  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report));
+  return doctorExitCode(report);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A file's text, or undefined when it is missing or cannot be read as a file. */
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+interface Listing {
+  /** Project-relative paths with `/` separators, in a fixed (sorted, depth-first) order. */
+  files: string[];
+  truncated: boolean;
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  if (a.name === b.name) return 0;
+  return a.name < b.name ? -1 : 1;
+}
+
+/**
+ * Every file of the project, never entering a skipped or ignored folder (core's
+ * `isDoctorSkippedDir`) and leaving out ignored files. Symbolic links are not followed. Stops at
+ * `DOCTOR_FILE_CAP` files.
+ */
+function listProjectFiles(root: string, rules: IgnoreRules): Listing {
+  const files: string[] = [];
+  const pending: string[] = [""];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir === "" ? root : join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const subdirs: string[] = [];
+    for (const entry of entries.sort(byName)) {
+      const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!isDoctorSkippedDir(rel, rules)) subdirs.push(rel);
+      } else if (entry.isFile() && !isDoctorIgnoredFile(rel, rules)) {
+        if (files.length >= DOCTOR_FILE_CAP) return { files, truncated: true };
+        files.push(rel);
+      }
+    }
+    pending.push(...subdirs.reverse());
+  }
+  return { files, truncated: false };
+}

@@ -1,0 +1,521 @@
+import { z } from "zod";
+import {
+  DEFAULT_CONFIG,
+  parseConfigText,
+  type Config,
+  type ConfigResult,
+  type Mode,
+} from "./config.ts";
+import { isSkippedDir, type IgnoreRules } from "./filter.ts";
+import { parseHookSettings } from "./hook-groups.ts";
+import { detectLanguage, type Language } from "./languages.ts";
+import { parseJsonObject } from "./project-files.ts";
+import type { ProjectView } from "./project-view.ts";
+import { detectProjectRunners, runnerLabel, type DetectedRunner } from "./runners.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "./tdd/file-classes.ts";
+
+/**
+ * `tailtest doctor`: a project's health for tailtest, as checks that are ok, warn or fail. Pure:
+ * the CLI lists the files and reads the texts; this decides and renders.
+ */
+
+export const DoctorStatusSchema = z.enum(["ok", "warn", "fail"]);
+export type DoctorStatus = z.infer<typeof DoctorStatusSchema>;
+
+export const DoctorCheckIdSchema = z.enum([
+  "config",
+  "mode",
+  "runners",
+  "tests",
+  "hooks",
+  "strict",
+]);
+export type DoctorCheckId = z.infer<typeof DoctorCheckIdSchema>;
+
+export const DoctorCheckSchema = z.object({
+  id: DoctorCheckIdSchema,
+  status: DoctorStatusSchema,
+  /** One line. */
+  summary: z
+    .string()
+    .min(1)
+    .refine((text) => !text.includes("\n"), "one line"),
+  detail: z.array(z.string()).optional(),
+});
+export type DoctorCheck = z.infer<typeof DoctorCheckSchema>;
+
+export const DoctorReportSchema = z.object({
+  /** The worst status of the checks. */
+  status: DoctorStatusSchema,
+  checks: z.array(DoctorCheckSchema),
+});
+export type DoctorReport = z.infer<typeof DoctorReportSchema>;
+
+export const DOCTOR_CONFIG_PATH = ".tailtest/config.json";
+
+/** The most files the CLI lists; past it the test count is a lower bound. */
+export const DOCTOR_FILE_CAP = 100_000;
+
+/** Rust files read to look for inline `#[test]`s (cargo and nextest keep tests in the source). */
+const INLINE_SCAN_CAP = 500;
+
+export const DoctorPlatformSchema = z.enum(["claude-code", "cursor", "codex"]);
+export type DoctorPlatform = z.infer<typeof DoctorPlatformSchema>;
+
+interface PlatformSpec {
+  id: DoctorPlatform;
+  label: string;
+  /** Where `tailtest-<agent> init` puts the hooks, relative to the project root. */
+  files: readonly string[];
+  /** A handler is tailtest's when its command contains one of these. */
+  markers: readonly string[];
+  /** The file the installed command runs from the project's node_modules, when it does. */
+  hookFile?: string;
+  packageName: string;
+}
+
+const PLATFORMS: readonly PlatformSpec[] = [
+  {
+    id: "claude-code",
+    label: "Claude Code",
+    files: [".claude/settings.json", ".claude/settings.local.json"],
+    markers: ["@tailtest/claude-code", "tailtest-claude-code"],
+    hookFile: "node_modules/@tailtest/claude-code/dist/hook.js",
+    packageName: "@tailtest/claude-code",
+  },
+  {
+    id: "cursor",
+    label: "Cursor",
+    files: [".cursor/hooks.json"],
+    markers: ["@tailtest/cursor", "tailtest-cursor"],
+    hookFile: "node_modules/@tailtest/cursor/dist/hook.js",
+    packageName: "@tailtest/cursor",
+  },
+  {
+    id: "codex",
+    label: "Codex",
+    files: [".codex/hooks.json", ".codex/config.toml"],
+    markers: ["@tailtest/codex", "tailtest-codex"],
+    // Codex's command walks up from the session's folder to a node_modules that has the hook,
+    // which may be above the project: not checked here.
+    packageName: "@tailtest/codex",
+  },
+];
+
+/** Every file the hooks check reads, for the CLI to pass in (`hookTexts`). */
+export const DOCTOR_HOOK_FILES: readonly string[] = PLATFORMS.flatMap((platform) => [
+  ...platform.files,
+]);
+
+/** Folder names the listing never enters, at any depth. */
+export const DOCTOR_SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  "node_modules",
+  ".git",
+  ".tailtest",
+  "dist",
+  "build",
+  "target",
+  ".venv",
+  "venv",
+  "vendor",
+  "__pycache__",
+]);
+
+/**
+ * True for a folder (project-relative, `/` separators) the listing does not enter: the names
+ * above anywhere, plus what the filter skips (caches, tool state, root build output) and what
+ * the ignore rules exclude.
+ */
+export function isDoctorSkippedDir(relDir: string, rules?: IgnoreRules): boolean {
+  const name = relDir.split("/").at(-1) ?? relDir;
+  return DOCTOR_SKIPPED_DIRS.has(name) || isSkippedDir(relDir, rules);
+}
+
+/** True for a file the ignore rules exclude (its folder was not skipped). */
+export function isDoctorIgnoredFile(relPath: string, rules?: IgnoreRules): boolean {
+  return rules?.matcher.ignores(relPath) === true;
+}
+
+export interface DoctorInput {
+  view: ProjectView;
+  /** `.tailtest/config.json`'s text; undefined when there is none. */
+  configText: string | undefined;
+  /** The project's files (relative, `/` separators), skipped folders and ignored files left out. */
+  files: readonly string[];
+  /** The listing stopped at `DOCTOR_FILE_CAP`. */
+  filesTruncated?: boolean;
+  /** The texts of `DOCTOR_HOOK_FILES`, by path; a missing key or undefined: no such file. */
+  hookTexts: Readonly<Record<string, string | undefined>>;
+}
+
+/** The checks, in a fixed order: config, mode, runners, tests, hooks, and strict in strict mode. */
+export function diagnoseProject(input: DoctorInput): DoctorReport {
+  const configResult: ConfigResult | undefined =
+    input.configText === undefined ? undefined : parseConfigText(input.configText);
+  const config = configResult?.config ?? DEFAULT_CONFIG;
+  const runners = sortRunners(detectProjectRunners(input.view));
+  const tests = findTestFiles(input.view, input.files, config, runners);
+
+  const checks: DoctorCheck[] = [
+    checkConfig(configResult),
+    checkMode(config.mode, input.configText),
+    checkRunners(runners, tests),
+    checkTests(tests, input.filesTruncated === true),
+    checkHooks(input.view, input.hookTexts),
+  ];
+  if (config.mode === "strict") checks.push(checkStrict(tests, runners));
+  return { status: worstStatus(checks), checks };
+}
+
+/** 1 when a check failed, else 0. */
+export function doctorExitCode(report: DoctorReport): number {
+  return report.checks.some((check) => check.status === "fail") ? 1 : 0;
+}
+
+const STATUS_WIDTH = 6;
+const ID_WIDTH = 10;
+
+/** One line per check (`ok    runners   vitest (.)`), its detail lines indented below it. */
+export function renderDoctorReport(report: DoctorReport): string {
+  const indent = " ".repeat(STATUS_WIDTH + ID_WIDTH);
+  const lines = report.checks.flatMap((check) => [
+    `${check.status.padEnd(STATUS_WIDTH)}${check.id.padEnd(ID_WIDTH)}${check.summary}`,
+    ...(check.detail ?? []).map((line) => `${indent}${line}`),
+  ]);
+  return `${lines.join("\n")}\n`;
+}
+
+const STATUS_RANK: Readonly<Record<DoctorStatus, number>> = { ok: 0, warn: 1, fail: 2 };
+
+function worstStatus(checks: readonly DoctorCheck[]): DoctorStatus {
+  let worst: DoctorStatus = "ok";
+  for (const check of checks) {
+    if (STATUS_RANK[check.status] > STATUS_RANK[worst]) worst = check.status;
+  }
+  return worst;
+}
+
+function check(
+  id: DoctorCheckId,
+  status: DoctorStatus,
+  summary: string,
+  detail: readonly string[] = [],
+): DoctorCheck {
+  return { id, status, summary, ...(detail.length > 0 ? { detail: [...detail] } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// config, mode
+
+/** config.ts's lines start with `tailtest: `, which the report's layout already says. */
+function withoutPrefix(line: string): string {
+  return line.replace(/^tailtest: /, "");
+}
+
+function checkConfig(result: ConfigResult | undefined): DoctorCheck {
+  if (result === undefined) {
+    return check("config", "ok", `no ${DOCTOR_CONFIG_PATH}: tailtest uses the defaults`);
+  }
+  const problems = [...(result.ok ? [] : result.errors), ...result.warnings].map(withoutPrefix);
+  const [first, ...rest] = problems;
+  if (first === undefined) return check("config", "ok", `${DOCTOR_CONFIG_PATH} is valid`);
+  return check("config", result.ok ? "warn" : "fail", first, rest);
+}
+
+const MODE_TEXT: Readonly<Record<Mode, string>> = {
+  follow: "tests follow each edit and run at the end of the turn",
+  tdd: "Red → Green → Refactor: production edits wait for a failing test",
+  strict: "every edit goes through the per-edit gate",
+};
+
+function checkMode(mode: Mode, configText: string | undefined): DoctorCheck {
+  const json = parseJsonObject(configText);
+  const fromConfig = json.ok && json.value["mode"] === mode;
+  const source = fromConfig ? `set in ${DOCTOR_CONFIG_PATH}` : "the default";
+  return check("mode", "ok", `${mode} (${source}): ${MODE_TEXT[mode]}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// runners, tests
+
+/** The root's runners first, then by package folder; the runner table's order within one. */
+function sortRunners(runners: readonly DetectedRunner[]): DetectedRunner[] {
+  return [...runners].sort((a, b) => compareText(a.package_dir, b.package_dir));
+}
+
+function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+function packageLabel(dir: string): string {
+  return dir === "" ? "." : `${dir}/`;
+}
+
+function runnerSummary(runner: DetectedRunner): string {
+  return `${runnerLabel(runner.id)} (${packageLabel(runner.package_dir)})`;
+}
+
+interface TestFiles {
+  /** Sorted project-relative paths. */
+  paths: string[];
+  languages: Map<string, Language>;
+}
+
+function findTestFiles(
+  view: ProjectView,
+  files: readonly string[],
+  config: Config,
+  runners: readonly DetectedRunner[],
+): TestFiles {
+  const patterns = tddPatternsFromConfig(config);
+  const inline = runners.some((runner) => runner.id === "cargo" || runner.id === "nextest");
+  const languages = new Map<string, Language>();
+  let inlineReads = 0;
+  for (const raw of files) {
+    const path = raw.replace(/\\/g, "/").replace(/^\.\//, "");
+    const language = detectLanguage(path);
+    if (language === undefined || languages.has(path)) continue;
+    const fileClass = classifyTddFile(path, patterns);
+    if (fileClass === "test" || fileClass === "e2e_test") {
+      languages.set(path, language);
+    } else if (inline && language === "rust" && inlineReads < INLINE_SCAN_CAP) {
+      inlineReads += 1;
+      if (/#\[(test|cfg\(test\))\]/.test(view.readText(path) ?? "")) languages.set(path, language);
+    }
+  }
+  return { paths: [...languages.keys()].sort(compareText), languages };
+}
+
+/** A test file's top folder (`tests/`), or `./` for files at the root. */
+function topFolder(path: string): string {
+  const slash = path.indexOf("/");
+  return slash === -1 ? "./" : `${path.slice(0, slash)}/`;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function checkRunners(runners: readonly DetectedRunner[], tests: TestFiles): DoctorCheck {
+  if (runners.length === 0) {
+    const python = [...tests.languages.values()].includes("python");
+    return check("runners", "warn", "no test runner detected", [
+      "tailtest looks for a manifest (package.json, pyproject.toml, pytest.ini, go.mod, Cargo.toml, Gemfile, …) at the root and up to two folders down",
+      ...(python ? ["Python tests fall back to the standard library's unittest"] : []),
+    ]);
+  }
+  return check(
+    "runners",
+    "ok",
+    runners.map(runnerSummary).join(", "),
+    runners.map(
+      (runner) => `${runnerSummary(runner)}: ${runner.command.join(" ")} (${runner.evidence})`,
+    ),
+  );
+}
+
+const MAX_FOLDERS_IN_SUMMARY = 6;
+
+function checkTests(tests: TestFiles, truncated: boolean): DoctorCheck {
+  const cut = truncated
+    ? [`the listing stopped after ${DOCTOR_FILE_CAP} files: there may be more`]
+    : [];
+  if (tests.paths.length === 0) {
+    return check("tests", "warn", "no test files found", [
+      "looked for test files by name (test_*.py, *.test.ts, *_test.go, *Test.java, …) and in test folders (tests/, test/, spec/, __tests__/)",
+      ...cut,
+    ]);
+  }
+  const counts = new Map<string, number>();
+  for (const path of tests.paths) {
+    const folder = topFolder(path);
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  const folders = [...counts.keys()].sort(compareText);
+  const shown = folders.slice(0, MAX_FOLDERS_IN_SUMMARY);
+  const more =
+    folders.length > shown.length ? ` and ${folders.length - shown.length} more folders` : "";
+  return check(
+    "tests",
+    "ok",
+    `${plural(tests.paths.length, "test file")} in ${shown.join(", ")}${more}`,
+    [
+      ...folders.map((folder) => `${folder}: ${plural(counts.get(folder) ?? 0, "test file")}`),
+      ...cut,
+    ],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// hooks
+
+interface HookFileFinding {
+  path: string;
+  /** How many events run tailtest (undefined: installed, not counted, as in TOML). */
+  events: number | undefined;
+  installed: boolean;
+  /** The file's commands run the hook from the project's node_modules. */
+  usesLocalHook: boolean;
+  problem?: string;
+}
+
+/** A `[hooks]` table, or an array of `[[hooks.Event]]` tables. */
+const TOML_HOOKS_TABLE = /^\s*\[{1,2}\s*hooks\s*[\].]/m;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The commands of one event's entries: Cursor's handlers, or Claude's and Codex's groups. */
+function commandsOf(entries: unknown): string[] {
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry: unknown) => {
+    if (!isRecord(entry)) return [];
+    const own = typeof entry["command"] === "string" ? [entry["command"]] : [];
+    return [...own, ...commandsOf(entry["hooks"])];
+  });
+}
+
+function inspectJsonHooks(platform: PlatformSpec, path: string, text: string): HookFileFinding {
+  const parsed = platform.id === "cursor" ? parseJsonObject(text) : parseHookSettings(text);
+  if (!parsed.ok) {
+    const problem = `${path} ${parsed.error}`;
+    return { path, events: 0, installed: false, usesLocalHook: false, problem };
+  }
+  const hooks = (parsed.value as Record<string, unknown>)["hooks"];
+  const ours = Object.values(isRecord(hooks) ? hooks : {}).map((entries) =>
+    commandsOf(entries).filter((command) =>
+      platform.markers.some((marker) => command.includes(marker)),
+    ),
+  );
+  const events = ours.filter((commands) => commands.length > 0).length;
+  const hookFile = platform.hookFile;
+  const usesLocalHook =
+    hookFile !== undefined && ours.some((commands) => commands.some((c) => c.includes(hookFile)));
+  return { path, events, installed: events > 0, usesLocalHook };
+}
+
+function inspectHookFile(platform: PlatformSpec, path: string, text: string): HookFileFinding {
+  if (!path.endsWith(".toml")) return inspectJsonHooks(platform, path, text);
+  const installed =
+    TOML_HOOKS_TABLE.test(text) && platform.markers.some((marker) => text.includes(marker));
+  return { path, events: undefined, installed, usesLocalHook: false };
+}
+
+interface PlatformFinding {
+  platform: PlatformSpec;
+  installed: boolean;
+  lines: string[];
+  /** Something an installed platform needs is wrong, or a file is unreadable. */
+  problem: boolean;
+}
+
+function describeInstalled(findings: readonly HookFileFinding[]): string {
+  return findings
+    .filter((finding) => finding.installed)
+    .map((finding) =>
+      finding.events === undefined
+        ? finding.path
+        : `${finding.path} (${plural(finding.events, "event")})`,
+    )
+    .join(", ");
+}
+
+function inspectPlatform(
+  view: ProjectView,
+  platform: PlatformSpec,
+  texts: Readonly<Record<string, string | undefined>>,
+): PlatformFinding {
+  const findings = platform.files.flatMap((path) => {
+    const text = texts[path];
+    return text === undefined ? [] : [inspectHookFile(platform, path, text)];
+  });
+  const installed = findings.some((finding) => finding.installed);
+  const problems = findings.flatMap((finding) =>
+    finding.problem === undefined ? [] : [`${platform.label}: ${finding.problem}`],
+  );
+  const lines: string[] = [];
+  if (installed) {
+    lines.push(`${platform.label}: installed in ${describeInstalled(findings)}`);
+  } else if (findings.length === 0) {
+    lines.push(`${platform.label}: not installed (no ${platform.files.join(" or ")})`);
+  } else {
+    const seen = findings.map((finding) => finding.path).join(", ");
+    lines.push(`${platform.label}: not installed (no tailtest hooks in ${seen})`);
+  }
+  const hookFile = platform.hookFile;
+  const missingHook =
+    hookFile !== undefined &&
+    findings.some((finding) => finding.usesLocalHook) &&
+    !view.exists(hookFile);
+  if (missingHook) {
+    problems.push(
+      `${platform.label}: the hooks run ${hookFile}, which is missing: npm i -D ${platform.packageName}`,
+    );
+  }
+  lines.push(...problems);
+  return { platform, installed, lines, problem: problems.length > 0 };
+}
+
+function checkHooks(
+  view: ProjectView,
+  texts: Readonly<Record<string, string | undefined>>,
+): DoctorCheck {
+  const findings = PLATFORMS.map((platform) => inspectPlatform(view, platform, texts));
+  const lines = findings.flatMap((finding) => finding.lines);
+  const installed = findings.filter((finding) => finding.installed).map((f) => f.platform.label);
+  const missing = findings.filter((finding) => !finding.installed).map((f) => f.platform.label);
+  if (installed.length === 0) {
+    return check(
+      "hooks",
+      "warn",
+      "no agent's hooks are installed: run npx tailtest-claude-code init (or -cursor, -codex)",
+      [...lines, "(a Claude Code plugin loaded with --plugin-dir is not visible here)"],
+    );
+  }
+  const status = findings.some((finding) => finding.problem) ? "warn" : "ok";
+  const notFor = missing.length === 0 ? "" : `; not for ${missing.join(", ")}`;
+  return check("hooks", status, `installed for ${installed.join(", ")}${notFor}`, lines);
+}
+
+// ---------------------------------------------------------------------------------------------
+// strict
+
+const REFACTOR_PROPOSAL =
+  "write a first test, or run `tailtest refactor start` to work without the per-edit gate (the verify command must pass before the turn ends)";
+
+function checkStrict(tests: TestFiles, runners: readonly DetectedRunner[]): DoctorCheck {
+  if (tests.paths.length === 0) {
+    return check("strict", "fail", "strict mode on a project without tests locks every edit out", [
+      REFACTOR_PROPOSAL,
+    ]);
+  }
+  // Python always has a runner: the standard library's unittest when nothing names pytest.
+  const covered = new Set<Language>(["python", ...runners.flatMap((runner) => runner.languages)]);
+  const uncovered = new Map<Language, number>();
+  for (const language of tests.languages.values()) {
+    if (!covered.has(language)) uncovered.set(language, (uncovered.get(language) ?? 0) + 1);
+  }
+  const uncoveredLines = [...uncovered.entries()]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([language, count]) => `no runner for ${plural(count, `${language} test file`)}`);
+  const runnable = tests.paths.length - [...uncovered.values()].reduce((a, b) => a + b, 0);
+  if (runnable === 0) {
+    return check(
+      "strict",
+      "fail",
+      `strict mode with ${plural(tests.paths.length, "test file")} that no runner can run locks every edit out`,
+      [
+        ...uncoveredLines,
+        "configure a runner (a test script in package.json, pytest in pyproject.toml, …), or run `tailtest refactor start` to work without the per-edit gate (the verify command must pass before the turn ends)",
+      ],
+    );
+  }
+  return check(
+    "strict",
+    "ok",
+    `strict mode can gate edits: ${plural(runnable, "test file")} a runner can run`,
+    uncoveredLines,
+  );
+}

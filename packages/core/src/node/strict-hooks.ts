@@ -1,0 +1,447 @@
+import { isAbsolute, join } from "node:path";
+import type { Decision } from "../events.ts";
+import { capText } from "../notes.ts";
+import type { Host, StrictEventInput, StrictTest } from "../strict/events.ts";
+import { decideStrictEdit, type StrictEditDecision } from "../strict/gate.ts";
+import {
+  describePlanVerdict,
+  describePlanWarnings,
+  judgePlan,
+  readPlanSteps,
+} from "../strict/plan-steps.ts";
+import {
+  deriveStrictState,
+  openClaims,
+  pendingClaims,
+  type ClaimState,
+  type StrictState,
+} from "../strict/state.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
+import { withAgentFlag } from "../tdd/guide.ts";
+import { sessionFile, type Project } from "./project.ts";
+import { findShellWrites, listSimpleCommands } from "./shell.ts";
+import { readState, updateState } from "./store.ts";
+import {
+  appendStrictEvents,
+  hashFile,
+  readStrictLog,
+  restoreFile,
+  snapshotFile,
+  withVerifyLock,
+} from "./strict-store.ts";
+import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
+import { sweepChangedFiles } from "./sweep.ts";
+import { gatedFiles, installerRefusal, runsInstaller } from "./tdd-hooks.ts";
+
+/**
+ * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the
+ * plan check at ExitPlanMode, and the end-of-turn verification that runs every claimed test once
+ * per runner and reverts a claim's files when its test is still red.
+ */
+
+export interface StrictCall {
+  project: Project;
+  now: () => Date;
+  /** The agent session's log key, stamped on every event. */
+  session: string | undefined;
+  host: Host;
+  agentId?: string | undefined;
+}
+
+function stamp(call: StrictCall) {
+  return {
+    ts: call.now().toISOString(),
+    ...(call.session === undefined ? {} : { session: call.session }),
+    host: call.host,
+  };
+}
+
+/** The log's state; a log written by a newer tailtest cannot be judged (the gate fails closed). */
+async function stateOf(call: StrictCall): Promise<StrictState> {
+  const log = await readStrictLog(call.project.root);
+  if (log.newer)
+    throw new Error(
+      ".tailtest/events.jsonl holds events of a newer tailtest; update tailtest to use strict mode",
+    );
+  return deriveStrictState(log.events);
+}
+
+/** sha256 of every open claim's test file as it is now. */
+async function testHashes(
+  call: StrictCall,
+  state: StrictState,
+): Promise<Map<string, string | null>> {
+  const hashes = new Map<string, string | null>();
+  for (const claim of openClaims(state)) {
+    const file = claim.red?.test.file;
+    if (file !== undefined && !hashes.has(file))
+      hashes.set(file, await hashFile(call.project.root, file));
+  }
+  return hashes;
+}
+
+/**
+ * Before a write: each project file is judged by the strict gate. A denial is logged and names
+ * what is missing; an allowed production edit first snapshots the file (once per claim and turn)
+ * so a failed verification can put it back.
+ */
+export async function gateStrictWrites(
+  call: StrictCall,
+  paths: readonly string[],
+  base?: string,
+): Promise<Decision> {
+  const files = gatedFiles(call, paths, base ?? call.project.root);
+  if (files.length === 0) return { kind: "none" };
+  const state = await stateOf(call);
+  const hashes = await testHashes(call, state);
+  const verdicts: Array<{ relPath: string; decision: StrictEditDecision }> = files.map((file) => ({
+    relPath: file.relPath,
+    decision: decideStrictEdit(state, { ...file, testHashes: hashes }),
+  }));
+  const denied = verdicts.filter((verdict) => verdict.decision.decision === "deny");
+  if (denied.length > 0) {
+    const events: StrictEventInput[] = [];
+    const messages: string[] = [];
+    for (const { relPath, decision } of denied) {
+      if (decision.decision !== "deny") continue;
+      events.push({
+        type: "edit_denied",
+        ...stamp(call),
+        path: relPath,
+        code: decision.code,
+        reason: decision.message,
+      });
+      messages.push(decision.message);
+    }
+    await appendStrictEvents(call.project.root, events);
+    return { kind: "deny", reason: capText(withAgentFlag(messages.join("\n"), call.agentId)) };
+  }
+  const events: StrictEventInput[] = [];
+  const warnings: string[] = [];
+  for (const { relPath, decision } of verdicts) {
+    if (decision.decision !== "allow") continue;
+    if (decision.warning !== undefined) warnings.push(decision.warning);
+    for (const claimId of decision.claims) {
+      const claim = state.claims.get(claimId);
+      if (claim === undefined || claim.snapshots.has(relPath)) continue;
+      const object = await snapshotFile(call.project.root, relPath);
+      events.push({ type: "snapshot", ...stamp(call), claim: claimId, path: relPath, object });
+    }
+  }
+  await appendStrictEvents(call.project.root, events);
+  return warnings.length === 0
+    ? { kind: "none" }
+    : { kind: "context", text: capText(warnings.join("\n")) };
+}
+
+/** Before a shell command: its writes are gated like an edit tool's; installers are refused. */
+export async function gateStrictCommand(
+  call: StrictCall,
+  command: string,
+  cwd: string | undefined,
+): Promise<Decision> {
+  if (runsInstaller(await listSimpleCommands(command)))
+    return { kind: "deny", reason: installerRefusal("strict") };
+  const writes = await findShellWrites(command);
+  return gateStrictWrites(call, [...writes.written, ...writes.deleted], cwd ?? call.project.root);
+}
+
+/** After a write: an `edit_applied` event per production file, with the claims it went under. */
+export async function recordStrictEdits(
+  call: StrictCall,
+  paths: readonly string[],
+  base?: string,
+): Promise<Decision> {
+  const files = gatedFiles(call, paths, base ?? call.project.root).filter(
+    (file) => file.fileClass === "prod",
+  );
+  if (files.length === 0) return { kind: "none" };
+  const state = await stateOf(call);
+  const events: StrictEventInput[] = [];
+  for (const file of files) {
+    const claims = openClaims(state)
+      .filter((claim) => claim.snapshots.has(file.relPath))
+      .map((claim) => claim.claim);
+    const object = await snapshotFile(call.project.root, file.relPath);
+    events.push({ type: "edit_applied", ...stamp(call), path: file.relPath, claims, object });
+  }
+  await appendStrictEvents(call.project.root, events);
+  return { kind: "none" };
+}
+
+/** After a shell command: what it wrote, as edits. */
+export async function recordStrictCommand(
+  call: StrictCall,
+  command: string,
+  cwd: string | undefined,
+): Promise<Decision> {
+  const writes = await findShellWrites(command);
+  const base = cwd ?? call.project.root;
+  const absolute = (path: string) => (isAbsolute(path) ? path : join(base, path));
+  return recordStrictEdits(call, writes.written.map(absolute));
+}
+
+/** ExitPlanMode: a plan is accepted when every step names the failing test it advances. */
+export async function reviewStrictPlan(call: StrictCall, plan: string): Promise<Decision> {
+  const state = await stateOf(call);
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const steps = readPlanSteps(plan, (path) => classifyTddFile(path, patterns) === "test");
+  const refactor = state.mode === "refactor";
+  const verdict = judgePlan(steps, refactor);
+  await appendStrictEvents(call.project.root, [
+    { type: "plan_recorded", ...stamp(call), steps, accepted: verdict.accepted },
+  ]);
+  if (!verdict.accepted)
+    return { kind: "deny", reason: capText(describePlanVerdict(verdict, steps)) };
+  const warning = describePlanWarnings(verdict, steps);
+  return warning === undefined || warning === ""
+    ? { kind: "none" }
+    : { kind: "context", text: warning };
+}
+
+/** The note at session start: the rule, the commands, and what is open. */
+export async function strictSessionNote(call: StrictCall): Promise<string> {
+  const state = await stateOf(call);
+  const lines = [
+    "tailtest strict: every production edit must advance a failing test.",
+    "1. Write the failing test (test files are always editable).",
+    "2. Run `tailtest claim <test_id> <file…>`: it runs the test and records the claim only if it fails on an assertion, or because a claimed file (or a name in it) does not exist yet.",
+    "3. Edit only the claimed files. At the end of your turn tailtest runs every claimed test: if one is still red, that claim's edits are reverted; a second failure hands the claim to the person.",
+    "Test ids: `tests/test_x.py::test_y`, `tests/test_x.py::TestX::test_y`, `src/x.test.ts::suite > case`, or the slug of a `tailtest-id: <slug>` comment above the test.",
+    "Restructuring with no failing test (docs, config, renames): `tailtest refactor start`, then `tailtest refactor finish`; the full test run must pass before the turn ends.",
+  ];
+  if (state.mode === "refactor") lines.push("Now: refactor mode (the per-edit gate is lifted).");
+  const open = openClaims(state);
+  if (open.length > 0)
+    lines.push(
+      `Open claims: ${open.map((claim) => `${claim.test_id} → ${claim.targets.join(", ")}`).join("; ")}.`,
+    );
+  return capText(withAgentFlag(lines.join("\n"), call.agentId));
+}
+
+function testOf(claim: ClaimState): StrictTest | undefined {
+  return claim.red?.test;
+}
+
+interface ClaimOutcome {
+  claim: ClaimState;
+  kind: "green" | "repair" | "escalated";
+  line: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Why a verification failed, in one line; undefined when the claim is green. */
+function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | undefined {
+  if (run === undefined) return "it was not run";
+  if (run.status === "not_run")
+    return `it did not run${run.message === undefined ? "" : ` (${run.message})`}`;
+  if (run.status === "fail")
+    return `it still fails${run.message === undefined ? "" : `: ${run.message}`}`;
+  if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
+    return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
+  return undefined;
+}
+
+async function revertClaim(
+  call: StrictCall,
+  claim: ClaimState,
+): Promise<{ events: StrictEventInput[]; paths: string[] }> {
+  const events: StrictEventInput[] = [];
+  const paths: string[] = [];
+  for (const [path, object] of claim.snapshots) {
+    const discarded = await snapshotFile(call.project.root, path);
+    if (discarded !== object) await restoreFile(call.project.root, path, object);
+    events.push({
+      type: "edit_reverted",
+      ...stamp(call),
+      claim: claim.claim,
+      path,
+      restored: object,
+      discarded,
+    });
+    paths.push(path);
+  }
+  return { events, paths };
+}
+
+async function settleClaim(
+  call: StrictCall,
+  claim: ClaimState,
+  run: TestRunInput | undefined,
+  events: StrictEventInput[],
+): Promise<ClaimOutcome> {
+  const failure = failureOf(claim, run);
+  const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
+  if (failure === undefined) {
+    const after: Record<string, string | null> = {};
+    for (const path of claim.snapshots.keys())
+      after[path] = await hashFile(call.project.root, path);
+    events.push({
+      type: "verify_result",
+      ...base,
+      status: "pass",
+      command: run?.command ?? "",
+      after,
+    });
+    return {
+      claim,
+      kind: "green",
+      line: `✓ ${claim.test_id} passes: the claim on ${claim.targets.join(", ")} is green.`,
+    };
+  }
+  events.push({
+    type: "verify_result",
+    ...base,
+    status: "fail",
+    reason: failure,
+    command: run?.command ?? "",
+  });
+  const reverted = await revertClaim(call, claim);
+  events.push(...reverted.events);
+  const attempt = claim.attempts + 1;
+  const max = call.project.config.strict.max_attempts;
+  const files =
+    reverted.paths.length === 0
+      ? "nothing to revert"
+      : `reverted ${reverted.paths.join(", ")} to before this turn`;
+  if (attempt >= max) {
+    events.push({
+      type: "escalated",
+      ...stamp(call),
+      claim: claim.claim,
+      test_id: claim.test_id,
+      attempts: attempt,
+    });
+    return {
+      claim,
+      kind: "escalated",
+      line: `✗ ${claim.test_id}: ${failure}. That is ${plural(attempt, "failed verification")}: ${files}, and the claim is handed to the person. Stop working on it; tell the person what you tried.`,
+    };
+  }
+  events.push({
+    type: "repair",
+    ...stamp(call),
+    claim: claim.claim,
+    test_id: claim.test_id,
+    attempt,
+    reason: failure,
+  });
+  return {
+    claim,
+    kind: "repair",
+    line: `✗ ${claim.test_id}: ${failure}. ${files[0]?.toUpperCase()}${files.slice(1)}. Attempt ${attempt} of ${max}: the claim stands; fix the production code and end the turn again.`,
+  };
+}
+
+/** Files changed this turn that no gate saw (a shell write tailtest could not read, a formatter). */
+async function unattributedChanges(
+  call: StrictCall,
+  events: readonly { type: string; ts: string; path?: string }[],
+) {
+  const file = sessionFile(call.project, call.now);
+  const { value: session } = await readState(file);
+  const start = call.now();
+  const since = Math.max(
+    Date.parse(session.started_at),
+    session.turn_started_at === undefined ? 0 : Date.parse(session.turn_started_at) - SLACK_MS,
+    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at),
+  );
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const changed = sweepChangedFiles(call.project, since).changed.filter(
+    (path) => classifyTddFile(path, patterns) === "prod",
+  );
+  const seen = new Set(
+    events
+      .filter(
+        (event) =>
+          (event.type === "snapshot" ||
+            event.type === "edit_applied" ||
+            event.type === "edit_reverted") &&
+          Date.parse(event.ts) >= since - SLACK_MS,
+      )
+      .map((event) => event.path),
+  );
+  await updateState(file, (current) => ({
+    value: { ...current, last_sweep_at: start.toISOString() },
+    result: undefined,
+  }));
+  return changed.filter((path) => !seen.has(path));
+}
+
+const SLACK_MS = 2000;
+
+/**
+ * The end of the main agent's turn. Refactor mode: the verify command must pass. Otherwise every
+ * claim with edits since its last verification has its test run (one process per runner); a green
+ * closes the claim, a red reverts its files and sends the agent back (`repair`) or, at the last
+ * attempt, hands the claim to the person (`escalated`). Production files changed without passing
+ * the gate are reported.
+ */
+export async function verifyStrictTurn(
+  call: StrictCall,
+  stopHookActive: boolean,
+): Promise<Decision> {
+  return withVerifyLock(call.project.root, async () => {
+    const log = await readStrictLog(call.project.root);
+    const state = deriveStrictState(log.events);
+    const events: StrictEventInput[] = [];
+    const lines: string[] = [];
+    let block = false;
+    if (state.mode === "refactor") {
+      const verify = await runVerifyCommand(call.project);
+      events.push({
+        type: "verify_result",
+        ...stamp(call),
+        scope: "refactor",
+        status: verify.status,
+        command: verify.command,
+        duration_ms: verify.duration_ms,
+        reason: verify.reason,
+      });
+      if (verify.status === "fail") {
+        block = true;
+        lines.push(
+          `✗ refactor mode: the verify command failed (${verify.reason}). A refactor must leave every test passing: fix it, or revert the change, before the turn ends. \`tailtest refactor finish\` returns to strict mode once it passes.`,
+        );
+      }
+    }
+    const pending = pendingClaims(state);
+    const tests = pending.map(testOf).filter((test): test is StrictTest => test !== undefined);
+    const unique = [...new Map(tests.map((test) => [test.id, test])).values()];
+    const ran =
+      unique.length === 0
+        ? []
+        : (
+            await runStrictTests(call.project, unique, {
+              purpose: "verify",
+              now: call.now,
+              session: call.session,
+              host: call.host,
+            })
+          ).events;
+    events.push(...ran);
+    const outcomes: ClaimOutcome[] = [];
+    for (const claim of pending) {
+      const run = ran.find((event) => event.test_id === claim.test_id);
+      outcomes.push(await settleClaim(call, claim, run, events));
+    }
+    lines.push(...outcomes.map((outcome) => outcome.line));
+    if (outcomes.some((outcome) => outcome.kind === "repair")) block = true;
+    const around = await unattributedChanges(
+      call,
+      log.events as unknown as { type: string; ts: string; path?: string }[],
+    );
+    if (state.mode !== "refactor" && around.length > 0) {
+      for (const path of around) events.push({ type: "edit_unattributed", ...stamp(call), path });
+      lines.push(
+        `✗ ${plural(around.length, "production file")} changed this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${around.join(", ")}. Revert ${around.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+      );
+      if (!stopHookActive) block = true;
+    }
+    await appendStrictEvents(call.project.root, events);
+    if (lines.length === 0) return { kind: "none" };
+    const text = capText(`tailtest strict:\n${lines.join("\n")}`);
+    return block ? { kind: "block", reason: text } : { kind: "context", text };
+  });
+}

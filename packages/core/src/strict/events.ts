@@ -1,0 +1,315 @@
+import { z } from "zod";
+import { FailureKindSchema } from "../results.ts";
+import { RunnerIdSchema } from "../runners.ts";
+
+/**
+ * strict mode's event log: one versioned JSON object per line of `.tailtest/events.jsonl`
+ * (shared with tdd mode's `tdd.*` lines, which strict mode skips). Every decision strict mode
+ * takes is a pure function of these events (plus the current hashes of test files), so a log
+ * can be replayed. See ADR 0008.
+ */
+
+export const STRICT_EVENT_VERSION = 1;
+
+/** Which agent platform (or the CLI) wrote an event. */
+export const HostSchema = z.enum(["claude-code", "cursor", "codex", "cli"]);
+export type Host = z.infer<typeof HostSchema>;
+
+/** A project-relative POSIX path. */
+const RelPathSchema = z.string().min(1);
+/** sha256 (hex) of a file's bytes, or null: the file did not exist. */
+export const ObjectRefSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .nullable();
+
+/**
+ * A test's identity as strict mode stores it: never only a joined string. `id` is the canonical
+ * text (what the agent types: `tests/test_x.py::TestA::test_b`, `src/a.test.ts::math > adds`, or
+ * an annotation slug), `file` + `segments` are what the test engine selects it by.
+ */
+export const StrictTestSchema = z.object({
+  id: z.string().min(1),
+  file: RelPathSchema,
+  segments: z.array(z.string()).min(1),
+  runner: RunnerIdSchema.optional(),
+  /** `native`: from the runner's own output; `annotation`: a `tailtest-id:` comment. */
+  source: z.enum(["native", "annotation"]),
+});
+export type StrictTest = z.infer<typeof StrictTestSchema>;
+
+const base = {
+  v: z.literal(STRICT_EVENT_VERSION),
+  ts: z.iso.datetime(),
+  /** The log key of the agent session that caused it (absent for the person's own CLI use). */
+  session: z.string().optional(),
+  host: HostSchema.optional(),
+};
+
+export const TestRunEventSchema = z.object({
+  ...base,
+  type: z.literal("test_run"),
+  test_id: z.string().min(1),
+  test: StrictTestSchema,
+  status: z.enum(["pass", "fail", "not_run"]),
+  fail_reason: FailureKindSchema.optional(),
+  /** The failure was a syntax error (of the test or what it loads): never a valid red. */
+  syntax_error: z.boolean().optional(),
+  /** Modules or `module:symbol` names a collection failure says are missing. */
+  missing: z.array(z.string()).optional(),
+  /** First line of the failure, for people; the gate never reads it. */
+  message: z.string().optional(),
+  /** The command tailtest ran (argv joined with spaces). */
+  command: z.string(),
+  duration_ms: z.number().min(0),
+  /** sha256 of the test file when it ran: a red is void once the file changes. */
+  test_file_hash: ObjectRefSchema,
+  /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
+  purpose: z.enum(["claim", "verify", "run"]),
+});
+export type TestRunEvent = z.infer<typeof TestRunEventSchema>;
+
+/** `tailtest claim`: the next edits to `edit_target` advance the red `test_id`. */
+export const EditClaimEventSchema = z.object({
+  ...base,
+  type: z.literal("edit_claim"),
+  /** One claim command gives one id to all its targets: the claim group. */
+  claim: z.string().min(1),
+  test_id: z.string().min(1),
+  edit_target: RelPathSchema,
+});
+export type EditClaimEvent = z.infer<typeof EditClaimEventSchema>;
+
+/** A file's content before the first edit of a claim's turn, kept in `.tailtest/objects`. */
+export const SnapshotEventSchema = z.object({
+  ...base,
+  type: z.literal("snapshot"),
+  claim: z.string().min(1),
+  path: RelPathSchema,
+  object: ObjectRefSchema,
+});
+export type SnapshotEvent = z.infer<typeof SnapshotEventSchema>;
+
+export const EditAppliedEventSchema = z.object({
+  ...base,
+  type: z.literal("edit_applied"),
+  path: RelPathSchema,
+  /** The claims the gate allowed it under (empty in refactor mode). */
+  claims: z.array(z.string()),
+  /** The file after the edit. */
+  object: ObjectRefSchema.optional(),
+});
+export type EditAppliedEvent = z.infer<typeof EditAppliedEventSchema>;
+
+export const DenyCodeSchema = z.enum([
+  "no_claim",
+  "no_red",
+  "passing",
+  "invalid_red",
+  "test_changed",
+  "protected",
+  "plan_without_tests",
+  "undecidable",
+]);
+export type DenyCode = z.infer<typeof DenyCodeSchema>;
+
+export const EditDeniedEventSchema = z.object({
+  ...base,
+  type: z.literal("edit_denied"),
+  path: RelPathSchema,
+  code: DenyCodeSchema,
+  reason: z.string(),
+});
+export type EditDeniedEvent = z.infer<typeof EditDeniedEventSchema>;
+
+export const EditRevertedEventSchema = z.object({
+  ...base,
+  type: z.literal("edit_reverted"),
+  claim: z.string().min(1),
+  path: RelPathSchema,
+  /** What the file was put back to (null: removed, it did not exist before). */
+  restored: ObjectRefSchema,
+  /** What was there before the revert, kept so nothing is lost. */
+  discarded: ObjectRefSchema,
+});
+export type EditRevertedEvent = z.infer<typeof EditRevertedEventSchema>;
+
+/** A claim's verification failed; the agent is sent back to try again (attempt 1, 2, …). */
+export const RepairEventSchema = z.object({
+  ...base,
+  type: z.literal("repair"),
+  claim: z.string().min(1),
+  test_id: z.string().min(1),
+  attempt: z.number().int().min(1),
+  reason: z.string(),
+});
+export type RepairEvent = z.infer<typeof RepairEventSchema>;
+
+/** A claim failed too often: reverted and handed to the person; it grants no more edits. */
+export const EscalatedEventSchema = z.object({
+  ...base,
+  type: z.literal("escalated"),
+  claim: z.string().min(1),
+  test_id: z.string().min(1),
+  attempts: z.number().int().min(1),
+});
+export type EscalatedEvent = z.infer<typeof EscalatedEventSchema>;
+
+export const StrictModeSchema = z.enum(["strict", "refactor"]);
+export type StrictMode = z.infer<typeof StrictModeSchema>;
+
+export const ModeChangedEventSchema = z.object({
+  ...base,
+  type: z.literal("mode_changed"),
+  mode: StrictModeSchema,
+  /** What changed it: `tailtest refactor start|finish`, or a session finding the config. */
+  by: z.enum(["refactor-start", "refactor-finish", "config"]),
+});
+export type ModeChangedEvent = z.infer<typeof ModeChangedEventSchema>;
+
+export const VerifyResultEventSchema = z.object({
+  ...base,
+  type: z.literal("verify_result"),
+  /** `claim`: one claim group's tests at the end of a turn; `refactor`: the verify command. */
+  scope: z.enum(["claim", "refactor"]),
+  claim: z.string().optional(),
+  status: z.enum(["pass", "fail"]),
+  command: z.string().optional(),
+  duration_ms: z.number().min(0).optional(),
+  /** One line: what failed. */
+  reason: z.string().optional(),
+  /** The claim's files after a green, for the exported corpus. */
+  after: z.record(z.string(), ObjectRefSchema).optional(),
+});
+export type VerifyResultEvent = z.infer<typeof VerifyResultEventSchema>;
+
+export const PlanStepSchema = z.object({
+  text: z.string(),
+  test_id: z.string().optional(),
+  test_file: z.string().optional(),
+});
+export type PlanStep = z.infer<typeof PlanStepSchema>;
+
+export const PlanRecordedEventSchema = z.object({
+  ...base,
+  type: z.literal("plan_recorded"),
+  steps: z.array(PlanStepSchema),
+  accepted: z.boolean(),
+});
+export type PlanRecordedEvent = z.infer<typeof PlanRecordedEventSchema>;
+
+/** A production file changed in a turn without passing the gate (found by the end-of-turn sweep). */
+export const EditUnattributedEventSchema = z.object({
+  ...base,
+  type: z.literal("edit_unattributed"),
+  path: RelPathSchema,
+});
+export type EditUnattributedEvent = z.infer<typeof EditUnattributedEventSchema>;
+
+export const StrictEventSchema = z.discriminatedUnion("type", [
+  TestRunEventSchema,
+  EditClaimEventSchema,
+  SnapshotEventSchema,
+  EditAppliedEventSchema,
+  EditDeniedEventSchema,
+  EditRevertedEventSchema,
+  RepairEventSchema,
+  EscalatedEventSchema,
+  ModeChangedEventSchema,
+  VerifyResultEventSchema,
+  PlanRecordedEventSchema,
+  EditUnattributedEventSchema,
+]);
+export type StrictEvent = z.infer<typeof StrictEventSchema>;
+export type StrictEventType = StrictEvent["type"];
+
+/** An event before `v` is stamped on it (writers pass these). */
+export type StrictEventInput = StrictEvent extends infer E
+  ? E extends StrictEvent
+    ? Omit<E, "v">
+    : never
+  : never;
+
+export const STRICT_EVENT_TYPES: ReadonlySet<string> = new Set<StrictEventType>([
+  "test_run",
+  "edit_claim",
+  "snapshot",
+  "edit_applied",
+  "edit_denied",
+  "edit_reverted",
+  "repair",
+  "escalated",
+  "mode_changed",
+  "verify_result",
+  "plan_recorded",
+  "edit_unattributed",
+]);
+
+/** The line (without its newline) for an event; validated, so a bad event is never written. */
+export function formatStrictEvent(event: StrictEventInput): string {
+  return JSON.stringify(StrictEventSchema.parse({ v: STRICT_EVENT_VERSION, ...event }));
+}
+
+export interface StrictLogProblem {
+  /** 1-based line number in events.jsonl. */
+  line: number;
+  message: string;
+}
+
+export interface StrictLog {
+  events: StrictEvent[];
+  problems: StrictLogProblem[];
+  /** A line written by a newer tailtest (a higher `v`): decisions must not be taken on it. */
+  newer: boolean;
+}
+
+/**
+ * Reads the strict events of events.jsonl text. Lines of other kinds (tdd mode's) are skipped;
+ * unreadable lines are listed, never guessed at; a last line with no newline (a writer died
+ * mid-append) is ignored here and closed by the next append.
+ */
+export function parseStrictLog(text: string): StrictLog {
+  const lines = text.split("\n");
+  lines.pop();
+  const events: StrictEvent[] = [];
+  const problems: StrictLogProblem[] = [];
+  let newer = false;
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    // Cheap filter: tdd mode's lines are the other tenants of the file.
+    if (line.includes('"type":"tdd.')) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      problems.push({ line: index + 1, message: "not JSON" });
+      return;
+    }
+    const fields = json as { type?: unknown; v?: unknown } | null;
+    if (fields === null || typeof fields !== "object") {
+      problems.push({ line: index + 1, message: "not a JSON object" });
+      return;
+    }
+    if (typeof fields.type !== "string") {
+      problems.push({ line: index + 1, message: "no event type" });
+      return;
+    }
+    // Another tenant's line (tdd mode's, or a later feature's): not ours to judge.
+    if (!STRICT_EVENT_TYPES.has(fields.type)) return;
+    if (typeof fields.v === "number" && fields.v > STRICT_EVENT_VERSION) {
+      newer = true;
+      problems.push({ line: index + 1, message: `written by a newer tailtest (v${fields.v})` });
+      return;
+    }
+    const parsed = StrictEventSchema.safeParse(json);
+    if (parsed.success) events.push(parsed.data);
+    else {
+      const issue = parsed.error.issues[0];
+      const where =
+        issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `;
+      problems.push({ line: index + 1, message: `${where}${issue?.message ?? "bad event"}` });
+    }
+  });
+  return { events, problems, newer };
+}
