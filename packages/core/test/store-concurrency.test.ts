@@ -53,3 +53,38 @@ describe("concurrent hook processes", () => {
     }
   }, 120_000);
 });
+
+// Each child appends one strict event through the built package, all at the same moment.
+const STRICT_CHILD = `
+const { appendStrictEvents } = await import(process.argv[1]);
+await appendStrictEvents(process.argv[2], [
+  { type: "edit_unattributed", ts: new Date().toISOString(), path: "src/f" + process.argv[3] + ".py" },
+]);
+`;
+
+describe("concurrent strict-mode writers", () => {
+  it(`${PROCESSES} processes appending to events.jsonl: every line whole, none lost`, async () => {
+    expect(existsSync(DIST), "run the build first (pnpm test does)").toBe(true);
+    const project = makeProject({ "pytest.ini": "[pytest]\n" });
+    try {
+      await Promise.all(
+        Array.from({ length: PROCESSES }, (_, i) =>
+          execa(
+            process.execPath,
+            ["--input-type=module", "-e", STRICT_CHILD, DIST, project.root, String(i)],
+            { timeout: 60_000 },
+          ),
+        ),
+      );
+      const lines = readFileSync(join(project.root, ".tailtest/events.jsonl"), "utf8")
+        .split("\n")
+        .filter((line) => line !== "");
+      const paths = lines.map((line) => (JSON.parse(line) as { path: string }).path);
+      expect(paths.sort()).toEqual(
+        Array.from({ length: PROCESSES }, (_, i) => `src/f${i}.py`).sort(),
+      );
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+});

@@ -257,6 +257,13 @@ describe("strict mode on a real pytest project", () => {
     ]);
   });
 
+  it("fails closed on a log written by a newer tailtest", async () => {
+    pytestProject();
+    project.write(".tailtest/events.jsonl", '{"v":99,"type":"edit_claim"}\n');
+    const gate = await send({ kind: "EditRequested", paths: [abs("calc.py")] });
+    expect(gate.kind === "deny" ? gate.reason : "").toContain("newer tailtest");
+  });
+
   it("reports production files changed round the gate", async () => {
     pytestProject();
     await send({ kind: "TurnStarted" });

@@ -1,0 +1,125 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { StrictEventInput } from "../strict/events.ts";
+import {
+  appendStrictEvents,
+  hashFile,
+  OBJECTS_DIR,
+  readStrictLog,
+  restoreFile,
+  sha256,
+  snapshotFile,
+} from "./strict-store.ts";
+import { EVENTS_PATH } from "./tdd-store.ts";
+
+let project: TempProject;
+beforeEach(() => {
+  project = makeProject({ "src/a.ts": "export const a = 1;\n" });
+});
+afterEach(() => project.cleanup());
+
+const log = () => readFileSync(join(project.root, EVENTS_PATH), "utf8");
+
+const mode = (ts: string): StrictEventInput => ({
+  type: "mode_changed",
+  ts,
+  mode: "refactor",
+  by: "refactor-start",
+});
+
+describe("the strict event log", () => {
+  it("appends validated lines and reads them back", async () => {
+    await appendStrictEvents(project.root, [mode("2026-11-23T10:00:00.000Z")]);
+    const read = await readStrictLog(project.root);
+    expect(read.events).toEqual([{ v: 1, ...mode("2026-11-23T10:00:00.000Z") }]);
+    expect(read.problems).toEqual([]);
+  });
+
+  it("never writes an event that does not match the schema", async () => {
+    const bad = { type: "mode_changed", ts: "yesterday", mode: "refactor", by: "x" };
+    await expect(appendStrictEvents(project.root, [bad as StrictEventInput])).rejects.toThrow();
+    expect(existsSync(join(project.root, EVENTS_PATH))).toBe(false);
+  });
+
+  it("keeps a torn last line, closes it, and reads on", async () => {
+    await appendStrictEvents(project.root, [mode("2026-11-23T10:00:00.000Z")]);
+    appendFileSync(join(project.root, EVENTS_PATH), '{"v":1,"type":"mode_chan');
+    // The torn tail is not read as an event, and no problem either: a writer may still be on it.
+    expect((await readStrictLog(project.root)).events).toHaveLength(1);
+    await appendStrictEvents(project.root, [mode("2026-11-23T10:00:01.000Z")]);
+    const lines = log().split("\n");
+    expect(lines[1]).toBe('{"v":1,"type":"mode_chan');
+    const read = await readStrictLog(project.root);
+    expect(read.events).toHaveLength(2);
+    expect(read.problems).toEqual([{ line: 2, message: "not JSON" }]);
+  });
+
+  it("skips tdd mode's lines and other tenants, flags unreadable ones", async () => {
+    project.write(
+      EVENTS_PATH,
+      [
+        '{"v":1,"type":"tdd.red","agent_key":"s","test":"t","expects":"e","at":"2026-11-23T10:00:00Z"}',
+        '{"v":1,"type":"later.feature","x":1}',
+        "[1,2]",
+        '{"v":1,"type":"edit_claim","ts":"2026-11-23T10:00:00Z"}',
+        "",
+      ].join("\n"),
+    );
+    const read = await readStrictLog(project.root);
+    expect(read.events).toEqual([]);
+    expect(read.problems.map((problem) => problem.line)).toEqual([3, 4]);
+    expect(read.newer).toBe(false);
+  });
+
+  it("marks a log written by a newer tailtest", async () => {
+    project.write(EVENTS_PATH, '{"v":2,"type":"edit_claim","ts":"2026-11-23T10:00:00Z"}\n');
+    expect((await readStrictLog(project.root)).newer).toBe(true);
+  });
+
+  it("loses no line when many writers append at once", async () => {
+    const writers = Array.from({ length: 40 }, (_, i) =>
+      appendStrictEvents(project.root, [
+        mode(new Date(Date.UTC(2026, 10, 23, 10, 0, i)).toISOString()),
+        { type: "edit_unattributed", ts: "2026-11-23T10:00:00.000Z", path: `src/f${i}.ts` },
+      ]),
+    );
+    await Promise.all(writers);
+    const read = await readStrictLog(project.root);
+    expect(read.problems).toEqual([]);
+    expect(read.events).toHaveLength(80);
+    // Each writer's two lines stay together: one write per append.
+    read.events.forEach((event, index) => {
+      if (index % 2 === 1) expect(event.type).toBe("edit_unattributed");
+    });
+  });
+});
+
+describe("snapshots", () => {
+  it("stores content by hash, restores it, and removes a file that did not exist", async () => {
+    const object = await snapshotFile(project.root, "src/a.ts");
+    expect(object).toBe(sha256("export const a = 1;\n"));
+    expect(readFileSync(join(project.root, OBJECTS_DIR, object ?? ""), "utf8")).toBe(
+      "export const a = 1;\n",
+    );
+    writeFileSync(join(project.root, "src/a.ts"), "broken");
+    await restoreFile(project.root, "src/a.ts", object);
+    expect(readFileSync(join(project.root, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
+
+    expect(await snapshotFile(project.root, "src/new.ts")).toBeNull();
+    writeFileSync(join(project.root, "src/new.ts"), "created");
+    await restoreFile(project.root, "src/new.ts", null);
+    expect(existsSync(join(project.root, "src/new.ts"))).toBe(false);
+    expect(await hashFile(project.root, "src/new.ts")).toBeNull();
+  });
+
+  it("keeps bytes exactly (not only text)", async () => {
+    const bytes = Buffer.from([0, 255, 10, 13, 128]);
+    writeFileSync(join(project.root, "blob.bin"), bytes);
+    const object = await snapshotFile(project.root, "blob.bin");
+    writeFileSync(join(project.root, "blob.bin"), "x");
+    await restoreFile(project.root, "blob.bin", object);
+    expect(readFileSync(join(project.root, "blob.bin")).equals(bytes)).toBe(true);
+  });
+});
