@@ -17,6 +17,54 @@ const tddProject = mkdtempSync(join(tmpdir(), "tailtest-bench-tdd-"));
 cpSync(join(repo, "fixtures/runners/pytest-pyproject"), tddProject, { recursive: true });
 mkdirSync(join(tddProject, ".tailtest"), { recursive: true });
 writeFileSync(join(tddProject, ".tailtest/config.json"), '{"mode":"tdd"}\n');
+// The same project in strict mode with a long history: 1,000 verified claims (5,000 events),
+// none open, so the gate reads the whole log and denies.
+const strictProject = mkdtempSync(join(tmpdir(), "tailtest-bench-strict-"));
+cpSync(join(repo, "fixtures/runners/pytest-pyproject"), strictProject, { recursive: true });
+mkdirSync(join(strictProject, ".tailtest"), { recursive: true });
+writeFileSync(join(strictProject, ".tailtest/config.json"), '{"mode":"strict"}\n');
+writeFileSync(join(strictProject, ".tailtest/events.jsonl"), strictHistory(1000));
+
+function strictHistory(claims) {
+  const ts = "2026-11-23T10:00:00.000Z";
+  const hash = "a".repeat(64);
+  const lines = [];
+  for (let i = 0; i < claims; i += 1) {
+    const id = `tests/test_calc.py::test_case_${i}`;
+    const test = {
+      id,
+      file: "tests/test_calc.py",
+      segments: [`test_case_${i}`],
+      runner: "pytest",
+      source: "native",
+    };
+    const run = {
+      v: 1,
+      type: "test_run",
+      ts,
+      test_id: id,
+      test,
+      command: "python -m pytest",
+      duration_ms: 900,
+      test_file_hash: hash,
+    };
+    lines.push(
+      { ...run, status: "fail", fail_reason: "assertion", purpose: "claim" },
+      {
+        v: 1,
+        type: "edit_claim",
+        ts,
+        claim: `c${i + 1}`,
+        test_id: id,
+        edit_target: "src/calc/core.py",
+      },
+      { v: 1, type: "snapshot", ts, claim: `c${i + 1}`, path: "src/calc/core.py", object: hash },
+      { ...run, status: "pass", purpose: "verify" },
+      { v: 1, type: "verify_result", ts, scope: "claim", claim: `c${i + 1}`, status: "pass" },
+    );
+  }
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+}
 
 const hook = (adapter) => join(repo, "adapters", adapter, "dist/hook.js");
 const common = { session_id: "bench", cwd: project };
@@ -89,6 +137,9 @@ const gates = {
   codexTdd: prePatch(tddProject),
   cursorFollow: preCursorWrite(project),
   cursorTdd: preCursorWrite(tddProject),
+  claudeStrict: preWrite(strictProject),
+  codexStrict: prePatch(strictProject),
+  cursorStrict: preCursorWrite(strictProject),
 };
 
 const cases = [
@@ -116,6 +167,24 @@ const cases = [
   ["codex PreToolUse apply_patch, tdd gate", [hook("codex")], gates.codexTdd, tddProject],
   ["cursor preToolUse Write, follow", [hook("cursor")], gates.cursorFollow, project],
   ["cursor preToolUse Write, tdd gate", [hook("cursor")], gates.cursorTdd, tddProject],
+  [
+    "claude-code PreToolUse Write, strict gate (5,000-event log)",
+    [hook("claude-code")],
+    gates.claudeStrict,
+    strictProject,
+  ],
+  [
+    "codex PreToolUse apply_patch, strict gate (5,000-event log)",
+    [hook("codex")],
+    gates.codexStrict,
+    strictProject,
+  ],
+  [
+    "cursor preToolUse Write, strict gate (5,000-event log)",
+    [hook("cursor")],
+    gates.cursorStrict,
+    strictProject,
+  ],
 ];
 
 function median(values) {
@@ -139,6 +208,7 @@ for (let i = 0; i < runs; i += 1) {
 }
 rmSync(project, { recursive: true, force: true });
 rmSync(tddProject, { recursive: true, force: true });
+rmSync(strictProject, { recursive: true, force: true });
 
 const base = median(samples[0]);
 console.log(`node ${process.version}, ${runs} runs each, medians`);
