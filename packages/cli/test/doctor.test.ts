@@ -74,7 +74,7 @@ describe("tailtest doctor", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split("\n").filter((line) => !line.startsWith(" "))).toEqual([
       "ok    config    .tailtest/config.json is valid",
-      "ok    mode      strict (set in .tailtest/config.json): every edit goes through the per-edit gate",
+      "ok    mode      strict (set in .tailtest/config.json): every production edit must advance a claimed failing test",
       "ok    runners   vitest (.)",
       "ok    tests     1 test file in src/",
       `warn  hooks     ${NO_HOOKS}`,

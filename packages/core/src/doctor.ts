@@ -225,7 +225,7 @@ function checkConfig(result: ConfigResult | undefined): DoctorCheck {
 const MODE_TEXT: Readonly<Record<Mode, string>> = {
   follow: "tests follow each edit and run at the end of the turn",
   tdd: "Red → Green → Refactor: production edits wait for a failing test",
-  strict: "every edit goes through the per-edit gate",
+  strict: "every production edit must advance a claimed failing test",
 };
 
 function checkMode(mode: Mode, configText: string | undefined): DoctorCheck {

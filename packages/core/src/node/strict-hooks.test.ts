@@ -115,6 +115,8 @@ describe("strict mode on a real pytest project", () => {
     const log = await events();
     const red = log.find((event) => event.type === "test_run" && event.purpose === "claim");
     expect(red).toMatchObject({ status: "fail", fail_reason: "collection", missing: ["billing"] });
+    // The agent reads no absolute path of this machine.
+    expect(red?.type === "test_run" ? red.message : "").not.toContain(project.root);
     expect(log.map((event) => event.type)).toEqual([
       "edit_denied",
       "test_run",
@@ -230,6 +232,9 @@ describe("strict mode on a real pytest project", () => {
     expect(stop.kind === "block" ? stop.reason : "").toContain(
       "refactor mode: the verify command failed",
     );
+    // Blocked once: the stop that follows goes to the person, so the agent cannot loop.
+    const again = await send({ kind: "TurnEnded", stopHookActive: true });
+    expect(again.kind === "context" ? again.text : "").toContain("the verify command failed");
     const finish = await finishRefactor(context);
     expect(finish.ok).toBe(false);
     writeFileSync(abs("calc.py"), "def add(a, b):\n    return a + b\n");

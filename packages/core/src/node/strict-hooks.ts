@@ -400,7 +400,8 @@ export async function verifyStrictTurn(
         reason: verify.reason,
       });
       if (verify.status === "fail") {
-        block = true;
+        // Once per failing stretch: a stop that follows our own block goes to the person.
+        block = !stopHookActive;
         lines.push(
           `✗ refactor mode: the verify command failed (${verify.reason}). A refactor must leave every test passing: fix it, or revert the change, before the turn ends. \`tailtest refactor finish\` returns to strict mode once it passes.`,
         );

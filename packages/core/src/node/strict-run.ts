@@ -22,6 +22,8 @@ export type TestRunInput = Omit<TestRunEvent, "v">;
 
 export interface StrictRunOptions {
   purpose: TestRunEvent["purpose"];
+  /** The project root, cut from failure messages. */
+  root?: string;
   now: () => Date;
   session?: string | undefined;
   host?: Host | undefined;
@@ -109,7 +111,10 @@ function toEvent(
   };
   if (outcome.fail_reason !== undefined) event.fail_reason = outcome.fail_reason;
   const failure = outcome.failure ?? "";
-  if (failure.trim() !== "") event.message = firstLine(failure);
+  // No absolute path of this machine in what the agent reads: project paths become relative.
+  const root = options.root;
+  const message = firstLine(root === undefined ? failure : failure.split(`${root}/`).join(""));
+  if (message !== "") event.message = message;
   if (outcome.status === "fail") {
     const read = readFailure(failure);
     if (read.syntax_error) event.syntax_error = true;
@@ -167,14 +172,14 @@ export async function runStrictTests(
         test,
         { status: "not_run", failure: `not run: ${reason}` },
         { command: "", duration_ms: 0, hash },
-        options,
+        { ...options, root: project.root },
       );
     }
     return toEvent(
       { ...test, runner: result.runner },
       outcomeOf(result, toTestId(test, result.runner)),
       { command: result.command.join(" "), duration_ms: result.duration_ms, hash },
-      options,
+      { ...options, root: project.root },
     );
   });
   return { events, results };
