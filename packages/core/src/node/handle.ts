@@ -143,6 +143,47 @@ const GATE_EVENTS = new Set<HookEvent["kind"]>([
   "PlanSubmitted",
 ]);
 
+/**
+ * A gating mode's answer, with commands as the agent can run them. A core error on a pre-tool
+ * event is a deny (the mode fails closed, ADR 0002); elsewhere it goes to the adapter's policy.
+ */
+async function guarded(
+  mode: "tdd" | "strict",
+  project: Project,
+  event: HookEvent,
+  decide: () => Promise<Decision>,
+): Promise<Decision> {
+  try {
+    return withCliPrefix(await decide(), cliPrefix(project.root));
+  } catch (error) {
+    if (!GATE_EVENTS.has(event.kind)) throw error;
+    return {
+      kind: "deny",
+      reason: couldNotDecideReason(mode, `internal error: ${errorLine(error, project.root)}`),
+    };
+  }
+}
+
+/**
+ * SessionStart in a gating mode: the session note, then the mode's note, and the agent's log key
+ * put where the agent's shell finds it (Claude's env file, Cursor's `env`).
+ */
+async function startedWithKey(
+  project: Project,
+  event: Extract<HookEvent, { kind: "SessionStarted" }>,
+  options: HandleOptions,
+  now: () => Date,
+  modeNote: () => Promise<string>,
+): Promise<Decision> {
+  const started = await startedNote(project, event, options.platform, now);
+  const key = agentKey({ ...options.identity });
+  if (event.envFile !== undefined)
+    await appendFile(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
+  const note = await modeNote();
+  const text = started.kind === "context" ? `${started.text}\n${note}` : note;
+  return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
+}
+
 async function handleTdd(
   project: Project,
   event: HookEvent,
@@ -151,15 +192,7 @@ async function handleTdd(
 ): Promise<Decision> {
   const agentId = "agentId" in event ? event.agentId : undefined;
   const call: TddCall = { project, identity: { ...options.identity, agentId }, now };
-  try {
-    return withCliPrefix(await decideTdd(call, event, options), cliPrefix(project.root));
-  } catch (error) {
-    if (!GATE_EVENTS.has(event.kind)) throw error;
-    return {
-      kind: "deny",
-      reason: couldNotDecideReason("tdd", `internal error: ${errorLine(error, project.root)}`),
-    };
-  }
+  return guarded("tdd", project, event, () => decideTdd(call, event, options));
 }
 
 async function decideTdd(
@@ -168,15 +201,8 @@ async function decideTdd(
   options: HandleOptions,
 ): Promise<Decision> {
   switch (event.kind) {
-    case "SessionStarted": {
-      const started = await startedNote(call.project, event, options.platform, call.now);
-      const key = agentKey(call.identity);
-      if (event.envFile !== undefined)
-        await appendFile(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
-      const note = await tddSessionNote(call);
-      const text = started.kind === "context" ? `${started.text}\n${note}` : note;
-      return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
-    }
+    case "SessionStarted":
+      return startedWithKey(call.project, event, options, call.now, () => tddSessionNote(call));
     case "SubagentStarted":
       return { kind: "context", text: await tddSessionNote(call) };
     case "EditRequested":
@@ -223,15 +249,7 @@ async function handleStrict(
     host: options.platform,
     agentId,
   };
-  try {
-    return withCliPrefix(await decideStrict(call, event, options), cliPrefix(project.root));
-  } catch (error) {
-    if (!GATE_EVENTS.has(event.kind)) throw error;
-    return {
-      kind: "deny",
-      reason: couldNotDecideReason("strict", `internal error: ${errorLine(error, project.root)}`),
-    };
-  }
+  return guarded("strict", project, event, () => decideStrict(call, event, options));
 }
 
 async function decideStrict(
@@ -240,15 +258,8 @@ async function decideStrict(
   options: HandleOptions,
 ): Promise<Decision> {
   switch (event.kind) {
-    case "SessionStarted": {
-      const started = await startedNote(call.project, event, options.platform, call.now);
-      const key = agentKey({ ...options.identity });
-      if (event.envFile !== undefined)
-        await appendFile(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
-      const note = await strictSessionNote(call);
-      const text = started.kind === "context" ? `${started.text}\n${note}` : note;
-      return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
-    }
+    case "SessionStarted":
+      return startedWithKey(call.project, event, options, call.now, () => strictSessionNote(call));
     case "SubagentStarted":
       return { kind: "context", text: await strictSessionNote(call) };
     case "EditRequested":
