@@ -200,3 +200,20 @@ export function appendScenarioLog(
   );
   return { ...state, scenario_log: [...kept, ...entries].slice(-SCENARIO_LOG_CAP) };
 }
+
+/** How far before the turn start an end-of-turn sweep looks (coarse file-system timestamps). */
+export const SWEEP_SLACK_MS = 2000;
+
+/**
+ * Where an end-of-turn sweep starts looking for changed files: the session start, the turn start
+ * (less the slack), or the last sweep (no slack: what it saw was reported then), the latest.
+ */
+export function sweepSince(session: SessionState): number {
+  return Math.max(
+    Date.parse(session.started_at),
+    session.turn_started_at === undefined
+      ? 0
+      : Date.parse(session.turn_started_at) - SWEEP_SLACK_MS,
+    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at),
+  );
+}

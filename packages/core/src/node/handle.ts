@@ -4,7 +4,7 @@ import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText } from "../notes.ts";
-import { unqueueFiles } from "../session.ts";
+import { SWEEP_SLACK_MS, unqueueFiles } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
 import { findShellWrites } from "./shell.ts";
@@ -43,11 +43,7 @@ export interface HandleOptions {
   identity?: Omit<AgentIdentity, "agentId"> | undefined;
 }
 
-/**
- * How far before the recorded turn start the sweep looks: filesystems with coarse timestamps
- * (FAT, HFS+, some network mounts) round an mtime down to the second or two.
- */
-export const SWEEP_SLACK_MS = 2000;
+export { SWEEP_SLACK_MS };
 
 /** The one entry point adapters call: a platform-neutral event in, a Decision out. */
 export async function handleEvent(

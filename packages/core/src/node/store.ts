@@ -30,7 +30,8 @@ export interface UpdateResult<T, R> {
   recovered?: Recovery;
 }
 
-const LOCK_OPTIONS = {
+/** How every state lock waits: hooks of one turn can land together; wait ~10 s, never drop. */
+export const LOCK_OPTIONS = {
   realpath: false,
   stale: 10_000,
   update: 2_000,

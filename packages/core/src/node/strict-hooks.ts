@@ -1,6 +1,7 @@
 import { isAbsolute, join } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
+import { SWEEP_SLACK_MS, sweepSince } from "../session.ts";
 import type { Host, StrictEventInput, StrictTest } from "../strict/events.ts";
 import { decideStrictEdit, type StrictEditDecision } from "../strict/gate.ts";
 import {
@@ -342,11 +343,7 @@ async function unattributedChanges(
   const file = sessionFile(call.project, call.now);
   const { value: session } = await readState(file);
   const start = call.now();
-  const since = Math.max(
-    Date.parse(session.started_at),
-    session.turn_started_at === undefined ? 0 : Date.parse(session.turn_started_at) - SLACK_MS,
-    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at),
-  );
+  const since = sweepSince(session);
   const patterns = tddPatternsFromConfig(call.project.config);
   const changed = sweepChangedFiles(call.project, since).changed.filter(
     (path) => classifyTddFile(path, patterns) === "prod",
@@ -358,7 +355,7 @@ async function unattributedChanges(
           (event.type === "snapshot" ||
             event.type === "edit_applied" ||
             event.type === "edit_reverted") &&
-          Date.parse(event.ts) >= since - SLACK_MS,
+          Date.parse(event.ts) >= since - SWEEP_SLACK_MS,
       )
       .map((event) => event.path),
   );
@@ -368,8 +365,6 @@ async function unattributedChanges(
   }));
   return changed.filter((path) => !seen.has(path));
 }
-
-const SLACK_MS = 2000;
 
 /**
  * The end of the main agent's turn. Refactor mode: the verify command must pass. Otherwise every

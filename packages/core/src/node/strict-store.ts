@@ -9,7 +9,7 @@ import {
   type StrictLog,
 } from "../strict/events.ts";
 import { STATE_DIR } from "./project.ts";
-import { writeAtomic } from "./store.ts";
+import { LOCK_OPTIONS, writeAtomic } from "./store.ts";
 import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 
 /**
@@ -22,13 +22,6 @@ import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 export const OBJECTS_DIR = `${STATE_DIR}/objects`;
 /** Held while a turn's claims are verified, so two stops never revert each other's work. */
 const VERIFY_LOCK = `${STATE_DIR}/strict-verify`;
-
-const APPEND_LOCK_OPTIONS = {
-  realpath: false,
-  stale: 10_000,
-  update: 2_000,
-  retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
-} as const;
 
 /** A verification runs tests: wait longer for another one to finish before giving up. */
 const VERIFY_LOCK_OPTIONS = {
@@ -76,7 +69,7 @@ export async function appendStrictEvents(
   if (events.length === 0) return;
   const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
   const path = join(root, EVENTS_PATH);
-  await withLock(path, APPEND_LOCK_OPTIONS, () => appendDurably(path, text));
+  await withLock(path, LOCK_OPTIONS, () => appendDurably(path, text));
 }
 
 /** Runs `work` while no other verification of this project runs. */

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
+import { SWEEP_SLACK_MS, sweepSince } from "../session.ts";
 import { planRun, type RunTarget } from "../plan.ts";
 import { detectProjectRunners } from "../runners.ts";
 import type { RunResult } from "../summarize.ts";
@@ -313,9 +314,6 @@ export async function finishSubagent(call: TddCall): Promise<void> {
   ]);
 }
 
-/** How far before the turn start the sweep looks (coarse file-system timestamps). */
-const SLACK_MS = 2000;
-
 /**
  * The end of a turn: production and test files changed since the last look that no gate allowed
  * went round the gate (a shell command it could not read, a formatter, a tool it does not see).
@@ -326,12 +324,7 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const file = sessionFile(call.project, call.now);
   const { value: session } = await readState(file);
   const start = call.now();
-  const since = Math.max(
-    Date.parse(session.started_at),
-    session.turn_started_at === undefined ? 0 : Date.parse(session.turn_started_at) - SLACK_MS,
-    // No slack after an earlier sweep: what it saw was reported then.
-    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at),
-  );
+  const since = sweepSince(session);
   const { changed } = sweepChangedFiles(call.project, since);
   const patterns = tddPatternsFromConfig(call.project.config);
   const gated = changed.filter((path) => {
@@ -342,7 +335,7 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const allowed =
     gated.length === 0
       ? new Set<string>()
-      : await readAllowedEdits(call.project.root, new Date(since - SLACK_MS).toISOString());
+      : await readAllowedEdits(call.project.root, new Date(since - SWEEP_SLACK_MS).toISOString());
   await updateState(file, (current) => ({
     value: { ...current, last_sweep_at: start.toISOString() },
     result: undefined,

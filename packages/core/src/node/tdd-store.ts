@@ -12,7 +12,7 @@ import {
   type TddEntry,
 } from "../tdd/log.ts";
 import { SESSION_PATHS, STATE_DIR } from "./project.ts";
-import { readState } from "./store.ts";
+import { LOCK_OPTIONS, readState } from "./store.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
@@ -35,13 +35,6 @@ export const TDD_KEY_ENV = "TAILTEST_TDD_KEY";
 
 const KEY_PART_MAX = 100;
 const VALID_KEY = /^[A-Za-z0-9._-]+$/;
-
-const LOCK_OPTIONS = {
-  realpath: false,
-  stale: 10_000,
-  update: 2_000,
-  retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
-} as const;
 
 /** One part of a key in the characters a file name can always hold: [A-Za-z0-9._-]. */
 export function sanitiseKeyPart(raw: string): string {
