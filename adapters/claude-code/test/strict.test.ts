@@ -260,6 +260,7 @@ describe.skipIf(!pytest.available)("strict mode through the Claude Code hook (py
       missing: ["billing"],
     });
     expect(log.map((event) => event.type)).toEqual([
+      "mode_changed",
       "edit_denied",
       "test_run",
       "edit_claim",
@@ -311,11 +312,14 @@ describe.skipIf(!pytest.available)("strict mode through the Claude Code hook (py
 
     // The claim stands after one failure (the code is back at its red); a second miss escalates.
     expect(await t.write("billing.py", FLAT_FEE)).toBeUndefined();
-    const second = stopMessage((await t.fire(t.payloads.stop(true))).answer);
+    // Sent back once more, only to tell the person: the claim is closed.
+    const second = stopBlock((await t.fire(t.payloads.stop(true))).answer);
     expect(second).toContain(`✗ ${TEST_ID}: it still fails`);
     expect(second).toContain("That is 2 failed verifications");
-    expect(second).toContain("the claim is handed to the person");
+    expect(second).toContain("the claim is handed to the person. Do not change these files again");
     expect(t.read("billing.py")).toBe(NO_VAT);
+    // …and the loop ends: the stop after the agent's report has nothing left to verify.
+    expect((await t.fire(t.payloads.stop(true))).answer).toEqual({});
     const log = t.events();
     expect(log.filter((event) => event.type === "edit_reverted")).toHaveLength(2);
     expect(log.filter((event) => event.type === "escalated")).toMatchObject([
@@ -335,7 +339,10 @@ describe.skipIf(!pytest.available)("strict mode through the Claude Code hook (py
     });
     const reason = denial((await t.fire(bash)).answer);
     expect(reason).toMatch(/^tailtest strict: calc\.py is production code and no open claim/);
-    expect(t.events()).toMatchObject([{ type: "edit_denied", path: "calc.py", code: "no_claim" }]);
+    expect(t.events()).toMatchObject([
+      { type: "mode_changed", mode: "strict", by: "config" },
+      { type: "edit_denied", path: "calc.py", code: "no_claim" },
+    ]);
     // A command that writes nothing is not the gate's business.
     const ls = t.payloads.preToolUse("Bash", { command: "ls -la", description: "list" });
     expect((await t.fire(ls)).stdout).toBe("");

@@ -274,6 +274,7 @@ describe.skipIf(!pytest.available)("strict mode through the built Codex hook (py
       missing: ["billing"],
     });
     expect(log.map((event) => event.type)).toEqual([
+      "mode_changed",
       "edit_denied",
       "test_run",
       "edit_claim",
@@ -330,11 +331,14 @@ describe.skipIf(!pytest.available)("strict mode through the built Codex hook (py
     // The claim stands after one failure (the code is back at its red); a second miss escalates.
     const flatFee = rewriteBilling(NO_VAT, FLAT_FEE);
     expect(await t.applyPatch(flatFee, { "billing.py": FLAT_FEE })).toBeUndefined();
-    const second = stopMessage(await t.hook(t.payloads.stop(true)));
+    // Sent back once more, only to tell the person: the claim is closed.
+    const second = stopBlock(await t.hook(t.payloads.stop(true)));
     expect(second).toContain(`✗ ${TEST_ID}: it still fails`);
     expect(second).toContain("That is 2 failed verifications");
-    expect(second).toContain("the claim is handed to the person");
+    expect(second).toContain("the claim is handed to the person. Do not change these files again");
     expect(t.read("billing.py")).toBe(NO_VAT);
+    // …and the loop ends: the stop after the agent's report has nothing left to verify.
+    expect(await t.hook(t.payloads.stop(true))).toBeUndefined();
     const log = t.events();
     expect(log.filter((event) => event.type === "edit_reverted")).toHaveLength(2);
     expect(log.filter((event) => event.type === "escalated")).toMatchObject([
@@ -352,7 +356,10 @@ describe.skipIf(!pytest.available)("strict mode through the built Codex hook (py
     const heredoc = "cat >> calc.py <<'EOF'\n\ndef sub(a, b):\n    return a - b\nEOF\n";
     const reason = denied(await t.hook(t.payloads.preBash(heredoc)));
     expect(reason).toMatch(/^tailtest strict: calc\.py is production code and no open claim/);
-    expect(t.events()).toMatchObject([{ type: "edit_denied", path: "calc.py", code: "no_claim" }]);
+    expect(t.events()).toMatchObject([
+      { type: "mode_changed", mode: "strict", by: "config" },
+      { type: "edit_denied", path: "calc.py", code: "no_claim" },
+    ]);
     // A command that writes nothing is not the gate's business.
     expect(await t.hook(t.payloads.preBash("python3 -m pytest -q && git status"))).toBeUndefined();
   }, 60_000);

@@ -257,6 +257,7 @@ describe.skipIf(!pytest.available)("strict mode through the built Cursor hook (p
       missing: ["billing"],
     });
     expect(log.map((event) => event.type)).toEqual([
+      "mode_changed",
       "edit_denied",
       "test_run",
       "edit_claim",
@@ -309,13 +310,14 @@ describe.skipIf(!pytest.available)("strict mode through the built Cursor hook (p
     expect(t.events().some((event) => event.type === "escalated")).toBe(false);
 
     // The claim stands after one failure (the code is back at its red); a second miss, on the
-    // followup's own stop (loop_count 1), escalates: no followup, the person is told.
+    // followup's own stop (loop_count 1), escalates: one last followup, only to tell the person.
     expect(await t.write("billing.py", FLAT_FEE)).toBeUndefined();
-    const second = await t.fire(t.payloads.stop(1));
-    expect(second.output).toEqual({});
-    expect(second.stderr).toContain(`✗ ${TEST_ID}: it still fails`);
-    expect(second.stderr).toContain("That is 2 failed verifications");
-    expect(second.stderr).toContain("the claim is handed to the person");
+    const second = followup((await t.fire(t.payloads.stop(1))).output);
+    expect(second).toContain(`✗ ${TEST_ID}: it still fails`);
+    expect(second).toContain("That is 2 failed verifications");
+    expect(second).toContain("the claim is handed to the person. Do not change these files again");
+    // …and the loop ends: the stop after the agent's report has nothing left to verify.
+    expect((await t.fire(t.payloads.stop(2))).output).toEqual({});
     expect(t.read("billing.py")).toBe(NO_VAT);
     const log = t.events();
     expect(log.filter((event) => event.type === "edit_reverted")).toHaveLength(2);
@@ -334,7 +336,10 @@ describe.skipIf(!pytest.available)("strict mode through the built Cursor hook (p
       (await t.fire(t.payloads.preShell("sed -i 's/a + b/b + a/' calc.py"))).output,
     );
     expect(sed).toMatch(/^tailtest strict: calc\.py is production code and no open claim/);
-    expect(t.events()).toMatchObject([{ type: "edit_denied", path: "calc.py", code: "no_claim" }]);
+    expect(t.events()).toMatchObject([
+      { type: "mode_changed", mode: "strict", by: "config" },
+      { type: "edit_denied", path: "calc.py", code: "no_claim" },
+    ]);
     // A command that writes nothing is not the gate's business.
     expect((await t.fire(t.payloads.preShell("ls -la"))).output).toEqual({});
   }, 60_000);

@@ -1,4 +1,5 @@
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -33,6 +34,10 @@ import type { LoggedRequest, Scenario } from "./scenario.ts";
 
 /** The fixture the scenarios run in: a pytest project (pyproject.toml, tests/ beside the code). */
 export const DEFAULT_FIXTURE = "runners/pytest-pyproject";
+/** The JS fixture: vitest, with the dependencies the vitest global setup installs. */
+export const VITEST_FIXTURE = "runners/vitest";
+/** Where the vitest global setup installs each JS fixture's dependencies (scripts/). */
+const FIXTURE_DEPS = join(REPO_ROOT, "node_modules", ".cache", "tailtest", "fixtures");
 /** The catalog slug Codex needs to offer its freeform apply_patch tool. */
 export const CODEX_MODEL = "gpt-5.5";
 export const CLAUDE_MODEL = "claude-sonnet-4-5";
@@ -65,8 +70,21 @@ export interface RunResult {
   history: HistoryFile | undefined;
   /** Every project file outside node_modules/ and .git/, by project-relative path. */
   files: Record<string, string>;
+  /**
+   * What hooks told the person (`systemMessage`), in order, from Claude Code's transcript; its
+   * `--output-format json` result leaves them out. Always empty for Codex: `codex exec` records
+   * a hook's systemMessage nowhere (not in `--json`, not in the rollout).
+   */
+  hookMessages: HookMessage[];
   /** The project folder (gone after the run unless TAILTEST_E2E_KEEP=1). */
   project: string;
+}
+
+/** A hook's `systemMessage`, as Claude Code's transcript records it. */
+export interface HookMessage {
+  /** The hook event that answered it: `Stop`, `PostToolUse`, … */
+  event: string;
+  text: string;
 }
 
 interface RunDirs {
@@ -87,12 +105,18 @@ export async function runScenario(options: {
   tarball: string;
   scenario: Scenario;
   fixture?: string;
+  /**
+   * Copy the fixture's npm dependencies (vitest, say) into the project before the adapter is
+   * installed: a copy, not copyFixtureWithDeps's link, because `npm i -D <tarball>` writes into
+   * node_modules and must not touch the shared cache.
+   */
+  deps?: boolean;
   /** Runs after `init`, before the CLI: project files a scenario needs (a tailtest config, say). */
   beforeRun?: (project: string) => void;
 }): Promise<RunResult> {
   const { cli, scenario } = options;
   const setupStart = Date.now();
-  const dirs = await makeDirs(options.fixture ?? DEFAULT_FIXTURE);
+  const dirs = await makeDirs(options.fixture ?? DEFAULT_FIXTURE, options.deps === true);
   const server =
     cli.id === "claude-code"
       ? await startAnthropicServer(scenario, dirs.project)
@@ -126,6 +150,7 @@ export async function runScenario(options: {
       session: readState(dirs.project, ".tailtest/session.json", SessionStateSchema),
       history: readState(dirs.project, ".tailtest/history.json", HistoryFileSchema),
       files: readProjectFiles(dirs.project),
+      hookMessages: cli.id === "claude-code" ? readClaudeHookMessages(dirs.home) : [],
       project: dirs.project,
     };
   } finally {
@@ -138,9 +163,16 @@ export async function runScenario(options: {
   }
 }
 
-async function makeDirs(fixture: string): Promise<RunDirs> {
+async function makeDirs(fixture: string, deps: boolean): Promise<RunDirs> {
   const project = realpathSync(copyFixture(fixture).root);
   await commitAll(project);
+  // After the commit: node_modules stays out of git, as in a real checkout. Symlinks (.bin)
+  // are kept relative, so the copy never runs the cache's files.
+  if (deps)
+    cpSync(fixtureDeps(fixture), join(project, "node_modules"), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
   const root = realpathSync(mkdtempSync(join(tmpdir(), "tailtest-e2e-")));
   const home = join(root, "home");
   const tmp = join(root, "tmp");
@@ -289,6 +321,27 @@ function readProjectFiles(project: string): Record<string, string> {
   return files;
 }
 
+/** The `hook_system_message` attachments of every Claude Code transcript in the run's home. */
+function readClaudeHookMessages(home: string): HookMessage[] {
+  const projects = join(home, ".claude", "projects");
+  if (!existsSync(projects)) return [];
+  const messages: HookMessage[] = [];
+  for (const folder of readdirSync(projects, { withFileTypes: true })) {
+    if (!folder.isDirectory()) continue;
+    const dir = join(projects, folder.name);
+    for (const name of readdirSync(dir).filter((file) => file.endsWith(".jsonl")))
+      for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
+        const entry = parseJson(line) as {
+          attachment?: { type?: string; hookEvent?: string; content?: string };
+        } | null;
+        const attachment = entry?.attachment;
+        if (attachment?.type === "hook_system_message")
+          messages.push({ event: attachment.hookEvent ?? "", text: attachment.content ?? "" });
+      }
+  }
+  return messages;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -323,6 +376,19 @@ export function requestAfterMove(result: RunResult, index: number): LoggedReques
     (request) => request.answer?.kind === "move" && request.answer.index === index,
   );
   return at < 0 ? undefined : models[at + 1];
+}
+
+function fixtureDeps(fixture: string): string {
+  return join(FIXTURE_DEPS, fixture.replace(/^runners\//, ""), "node_modules");
+}
+
+/** Why a JS fixture cannot run here (its dependencies were not installed), or undefined. */
+export function fixtureDepsMissing(fixture: string): string | undefined {
+  const dir = join(fixtureDeps(fixture), "..");
+  if (existsSync(join(dir, ".installed"))) return undefined;
+  const failed = join(dir, ".failed");
+  const why = existsSync(failed) ? readFileSync(failed, "utf8").trim() : "not installed";
+  return `the dependencies of ${fixture} are missing from the test cache (${why})`;
 }
 
 /** Why the scenarios cannot run here (python3 -m pytest missing), or undefined. */

@@ -125,3 +125,85 @@ export const TDD_CYCLE: Scenario = {
     reply("done: billing.py, test first"),
   ],
 };
+
+/** The project config of the strict scenarios: the person switches strict mode on. */
+export const STRICT_CONFIG = `${JSON.stringify({ mode: "strict" }, null, 2)}\n`;
+
+/** The first words of the gate's refusal of a production file no claim names (core strict/gate.ts). */
+export function strictDenied(path: string): string {
+  return `tailtest strict: ${path} is production code and no open claim names it`;
+}
+
+/** The claim of the pytest scenarios, as the agent types it in a project that installed tailtest. */
+export const STRICT_CLAIM =
+  "npx tailtest claim tests/test_billing.py::test_charge_adds_vat billing.py";
+
+/**
+ * (6) strict mode, the way it is meant to go: production code first is refused; the failing test
+ * is written (it imports a billing module that does not exist yet), the claim runs it (a
+ * greenfield red), billing.py is written, and the end of the turn runs the test: green.
+ */
+export const STRICT_GREEN: Scenario = {
+  name: "strict-green",
+  prompt: "add a billing module with a charge function, test first",
+  moves: [
+    write("billing.py", BILLING_FIXED),
+    write("tests/test_billing.py", BILLING_TEST),
+    shell(STRICT_CLAIM),
+    write("billing.py", BILLING_FIXED),
+    reply("done: billing.py, claimed and green"),
+  ],
+};
+
+/** Two edits that leave test_charge_adds_vat red (charge(10) is 11.0, then 12.5). */
+export const BILLING_WRONG_1 =
+  'def charge(amount):\n    """Amount plus 20% VAT, in cents precision."""\n    return round(amount * 1.1, 2)\n';
+export const BILLING_WRONG_2 =
+  'def charge(amount):\n    """Amount plus 20% VAT, in cents precision."""\n    return round(amount * 1.25, 2)\n';
+
+/**
+ * (6) strict mode, a claim that never goes green. billing.py holds the buggy charge() when the
+ * session starts (the person wrote it); the test fails on its assertion and is claimed; the edit
+ * leaves it red, so the end of the turn reverts billing.py and blocks; the second edit is red too,
+ * so the second stop reverts again and hands the claim to the person without blocking.
+ */
+export const STRICT_REVERTED: Scenario = {
+  name: "strict-reverted",
+  prompt: "fix the VAT in billing.charge, test first",
+  moves: [
+    write("tests/test_billing.py", BILLING_TEST),
+    shell(STRICT_CLAIM),
+    write("billing.py", BILLING_WRONG_1),
+    reply("done: billing.py fixed"),
+    write("billing.py", BILLING_WRONG_2),
+    reply("done: billing.py fixed, second try"),
+    // The escalation sends the agent back once, only to tell the person.
+    reply("stopping: tailtest reverted billing.py twice and test_charge_adds_vat still fails"),
+  ],
+};
+
+/** The vitest scenario's test: it imports a module that does not exist yet. */
+export const VITEST_BILLING_TEST = `import { describe, expect, it } from "vitest";
+import { charge } from "./billing";
+
+describe("charge", () => {
+  it("adds VAT", () => {
+    expect(charge(10)).toBe(12);
+  });
+});
+`;
+export const VITEST_BILLING =
+  "export function charge(amount: number): number {\n  return Math.round(amount * 120) / 100;\n}\n";
+
+/** (6) strict mode on the vitest fixture: the same red → claim → edit → green, in TypeScript. */
+export const STRICT_GREEN_VITEST: Scenario = {
+  name: "strict-green-vitest",
+  prompt: "add a billing module with a charge function, test first",
+  moves: [
+    write("src/billing.ts", VITEST_BILLING),
+    write("src/billing.test.ts", VITEST_BILLING_TEST),
+    shell("npx tailtest claim 'src/billing.test.ts::charge > adds VAT' src/billing.ts"),
+    write("src/billing.ts", VITEST_BILLING),
+    reply("done: src/billing.ts, claimed and green"),
+  ],
+};

@@ -10,19 +10,26 @@ import {
   QUEUED,
   RED_TEST,
   SESSION_NOTE,
+  STRICT_REVERTED,
   TDD_CYCLE,
+  fixtureDepsMissing,
   requestAfterMove,
   type RunResult,
 } from "../src/index.ts";
 import {
   expectArrivesAfterMove,
   expectNowhere,
+  expectStrictGreen,
+  expectStrictReverted,
   expectTddCycle,
   expectWholeScript,
+  writeStrictConfigAndBuggyBilling,
   writeTddConfig,
   PackedAdapter,
   prepareAgent,
   run,
+  STRICT_GREEN_CASES,
+  type StrictGreenCase,
 } from "./support.ts";
 
 const cli = CLAUDE_CODE;
@@ -130,12 +137,52 @@ describe(`Claude Code ${cli.version}, the real CLI against a scripted model`, ()
 
   it("(5) tdd mode: Red → Green → Refactor, gated and measured", async (ctx) => {
     if (!agent.ok) return ctx.skip(agent.reason);
-    const result = await run(cli, agent, adapter, TDD_CYCLE, writeTddConfig);
+    const result = await run(cli, agent, adapter, TDD_CYCLE, { beforeRun: writeTddConfig });
     const output = claudeResult(result);
     expect(output).toMatchObject({ is_error: false, result: "done: billing.py, test first" });
     expectTddCycle(result);
     // Claude Code put the agent's log key into its shell environment (CLAUDE_ENV_FILE), or
     // the CLI found it from CLAUDE_CODE_SESSION_ID: either way, the session's own log.
     expect(result.files[".tailtest/events.jsonl"]).toContain(`"agent_key":"${output.session_id}"`);
+  }, 180_000);
+
+  it.for<[string, StrictGreenCase]>(STRICT_GREEN_CASES.map((strict) => [strict.runner, strict]))(
+    "(6) strict mode (%s): red → claim → edit → green at the stop",
+    { timeout: 180_000 },
+    async ([, strict], ctx) => {
+      if (!agent.ok) return ctx.skip(agent.reason);
+      const { fixture } = strict.options;
+      const missing = fixture === undefined ? undefined : fixtureDepsMissing(fixture);
+      if (missing !== undefined) return ctx.skip(missing);
+      const result = await run(cli, agent, adapter, strict.scenario, strict.options);
+      const output = claudeResult(result);
+      expect(output).toMatchObject({ is_error: false, result: strict.done });
+      expectStrictGreen(result, strict, { id: output.session_id, host: cli.id });
+      // The green verdict went to the person (systemMessage), not back to the model.
+      expect(result.hookMessages, describeRun(result)).toEqual([
+        {
+          event: "Stop",
+          text: `tailtest strict:\n✓ ${strict.testId} passes: the claim on ${strict.prod} is green.`,
+        },
+      ]);
+    },
+  );
+
+  it("(6) strict mode: a red edit is reverted at the stop, then the claim is escalated", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, STRICT_REVERTED, {
+      beforeRun: writeStrictConfigAndBuggyBilling,
+    });
+    const output = claudeResult(result);
+    expect(output).toMatchObject({
+      is_error: false,
+      result: "stopping: tailtest reverted billing.py twice and test_charge_adds_vat still fails",
+    });
+    // The blocked stop came back as a user turn; Claude Code reads the reverted file again
+    // before the second write.
+    expect(requestAfterMove(result, 3)?.answer).toEqual({ kind: "read", path: "billing.py" });
+    expectStrictReverted(result, { id: output.session_id, host: cli.id });
+    // Both verdicts went to the model (blocks), none to the person alone: the model told them.
+    expect(result.hookMessages, describeRun(result)).toEqual([]);
   }, 180_000);
 });

@@ -10,7 +10,10 @@ import {
   QUEUED,
   RED_TEST,
   SESSION_NOTE,
+  STRICT_REVERTED,
   TDD_CYCLE,
+  fixtureDepsMissing,
+  requestAfterMove,
   requestForMove,
   SHELL_WRITE,
   SLUG_TEST,
@@ -21,12 +24,17 @@ import {
 import {
   expectArrivesAfterMove,
   expectNowhere,
+  expectStrictGreen,
+  expectStrictReverted,
   expectTddCycle,
   expectWholeScript,
+  writeStrictConfigAndBuggyBilling,
   writeTddConfig,
   PackedAdapter,
   prepareAgent,
   run,
+  STRICT_GREEN_CASES,
+  type StrictGreenCase,
 } from "./support.ts";
 
 const cli = CODEX;
@@ -172,10 +180,39 @@ describe(`Codex ${cli.version}, the real CLI against a scripted model`, () => {
 
   it("(5) tdd mode: Red → Green → Refactor, gated and measured", async (ctx) => {
     if (!agent.ok) return ctx.skip(agent.reason);
-    const result = await run(cli, agent, adapter, TDD_CYCLE, writeTddConfig);
+    const result = await run(cli, agent, adapter, TDD_CYCLE, { beforeRun: writeTddConfig });
     const { threadId, lastMessage } = codexOutput(result);
     expect(lastMessage, describeRun(result)).toBe("done: billing.py, test first");
     expectTddCycle(result);
     expect(result.files[".tailtest/events.jsonl"]).toContain(`"agent_key":"${threadId}"`);
+  }, 180_000);
+
+  it.for<[string, StrictGreenCase]>(STRICT_GREEN_CASES.map((strict) => [strict.runner, strict]))(
+    "(6) strict mode (%s): red → claim → edit → green at the stop",
+    { timeout: 180_000 },
+    async ([, strict], ctx) => {
+      if (!agent.ok) return ctx.skip(agent.reason);
+      const { fixture } = strict.options;
+      const missing = fixture === undefined ? undefined : fixtureDepsMissing(fixture);
+      if (missing !== undefined) return ctx.skip(missing);
+      const result = await run(cli, agent, adapter, strict.scenario, strict.options);
+      const { threadId, lastMessage } = codexOutput(result);
+      expect(lastMessage, describeRun(result)).toBe(strict.done);
+      expectStrictGreen(result, strict, { id: threadId, host: cli.id });
+    },
+  );
+
+  it("(6) strict mode: a red edit is reverted at the stop, then the claim is escalated", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, STRICT_REVERTED, {
+      beforeRun: writeStrictConfigAndBuggyBilling,
+    });
+    const { threadId, lastMessage } = codexOutput(result);
+    expect(lastMessage, describeRun(result)).toBe(
+      "stopping: tailtest reverted billing.py twice and test_charge_adds_vat still fails",
+    );
+    // The blocked stop came back as a hook prompt, and the second write followed it.
+    expect(requestAfterMove(result, 3)?.answer).toMatchObject({ kind: "move", index: 4 });
+    expectStrictReverted(result, { id: threadId, host: cli.id });
   }, 180_000);
 });

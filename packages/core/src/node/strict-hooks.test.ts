@@ -118,6 +118,7 @@ describe("strict mode on a real pytest project", () => {
     // The agent reads no absolute path of this machine.
     expect(red?.type === "test_run" ? red.message : "").not.toContain(project.root);
     expect(log.map((event) => event.type)).toEqual([
+      "mode_changed",
       "edit_denied",
       "test_run",
       "edit_claim",
@@ -158,8 +159,11 @@ describe("strict mode on a real pytest project", () => {
     // The claim stands after a failed attempt: the code is back at its red.
     expect((await write("calc.py", "def add(a, b):\n    return a * b\n")).kind).toBe("none");
     const second = await send({ kind: "TurnEnded", stopHookActive: true });
-    expect(second.kind).toBe("context");
-    expect(second.kind === "context" ? second.text : "").toContain("handed to the person");
+    expect(second.kind === "block" ? second.reason : "").toContain(
+      "the claim is handed to the person. Do not change these files again for this test",
+    );
+    // The loop ends there: the agent reports, and the next stop has nothing left to verify.
+    expect((await send({ kind: "TurnEnded", stopHookActive: true })).kind).toBe("none");
     expect(read("calc.py")).toBe(before);
     expect(await types()).toEqual(expect.arrayContaining(["edit_reverted", "repair", "escalated"]));
     const reverted = (await events()).filter((event) => event.type === "edit_reverted");

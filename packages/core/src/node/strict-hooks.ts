@@ -202,7 +202,17 @@ export async function reviewStrictPlan(call: StrictCall, plan: string): Promise<
 
 /** The note at session start: the rule, the commands, and what is open. */
 export async function strictSessionNote(call: StrictCall): Promise<string> {
-  const state = await stateOf(call);
+  const log = await readStrictLog(call.project.root);
+  if (log.newer)
+    throw new Error(
+      ".tailtest/events.jsonl holds events of a newer tailtest; update tailtest to use strict mode",
+    );
+  // The first strict session of a project records that the person switched strict mode on.
+  if (call.agentId === undefined && !log.events.some((event) => event.type === "mode_changed"))
+    await appendStrictEvents(call.project.root, [
+      { type: "mode_changed", ...stamp(call), mode: "strict", by: "config" },
+    ]);
+  const state = deriveStrictState(log.events);
   const lines = [
     "tailtest strict: every production edit must advance a failing test.",
     "1. Write the failing test (test files are always editable).",
@@ -317,7 +327,7 @@ async function settleClaim(
     return {
       claim,
       kind: "escalated",
-      line: `✗ ${claim.test_id}: ${failure}. That is ${plural(attempt, "failed verification")}: ${files}, and the claim is handed to the person. Stop working on it; tell the person what you tried.`,
+      line: `✗ ${claim.test_id}: ${failure}. That is ${plural(attempt, "failed verification")}: ${files}, and the claim is handed to the person. Do not change these files again for this test: end your turn by telling the person what you tried, that tailtest reverted it, and that ${claim.test_id} still fails.`,
     };
   }
   events.push({
@@ -423,7 +433,10 @@ export async function verifyStrictTurn(
       outcomes.push(await settleClaim(call, claim, run, events));
     }
     lines.push(...outcomes.map((outcome) => outcome.line));
-    if (outcomes.some((outcome) => outcome.kind === "repair")) block = true;
+    // A repair sends the agent back to fix; an escalation sends it back once, only to tell the
+    // person (a message for the person alone is lost in headless runs). Both are bounded: the
+    // claim's edits were reverted, so the next stop has nothing of it left to verify.
+    if (outcomes.some((outcome) => outcome.kind !== "green")) block = true;
     const around = await unattributedChanges(
       call,
       log.events as unknown as { type: string; ts: string; path?: string }[],
