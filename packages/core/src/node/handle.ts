@@ -263,7 +263,7 @@ async function decideStrict(
     case "CommandRequested":
       return gateStrictCommand(call, event.command, event.cwd);
     case "FilesEdited":
-      return recordStrictEdits(call, event.paths);
+      return recordStrictEdits(call, [...event.paths, ...(event.deleted ?? [])]);
     case "CommandFinished":
       return recordStrictCommand(call, event.command, event.cwd);
     case "PlanSubmitted":

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixtureWithDeps, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -201,6 +201,34 @@ describe("strict mode on a real pytest project", () => {
     expect(weakened.kind === "context" ? weakened.text : "").toContain("voids the red");
     const denied = await write("calc.py", `${read("calc.py")}\ndef sub(a, b):\n    return a - b\n`);
     expect(denied.kind === "deny" ? denied.reason : "").toContain("changed since the red");
+  }, 60_000);
+
+  it("a deletion is gated, snapshotted and logged like any edit", async () => {
+    pytestProject();
+    project.write("legacy.py", "OLD = 1\n");
+    age(["legacy.py"]);
+    project.write(
+      "tests/test_calc.py",
+      `${read("tests/test_calc.py")}\n\ndef test_add_three():\n    assert add(1, 2) == 4\n`,
+    );
+    expect(
+      await send({ kind: "EditRequested", paths: [], deleted: [abs("legacy.py")] }),
+    ).toMatchObject({
+      kind: "deny",
+    });
+    expect((await claim("tests/test_calc.py::test_add_three", ["calc.py", "legacy.py"])).ok).toBe(
+      true,
+    );
+    expect(
+      (await send({ kind: "EditRequested", paths: [], deleted: [abs("legacy.py")] })).kind,
+    ).toBe("none");
+    rmSync(abs("legacy.py"));
+    await send({ kind: "FilesEdited", paths: [], deleted: [abs("legacy.py")] });
+    const applied = (await events()).filter((event) => event.type === "edit_applied");
+    expect(applied).toMatchObject([{ path: "legacy.py", claims: ["c1"], object: null }]);
+    // Still red at the stop: the deleted file comes back.
+    expect((await send({ kind: "TurnEnded", stopHookActive: false })).kind).toBe("block");
+    expect(read("legacy.py")).toBe("OLD = 1\n");
   }, 60_000);
 
   it("gates shell writes and refuses the installers", async () => {
