@@ -164,6 +164,12 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
     project.write(".cursor/hooks/state", "not a folder\n");
   }
 
+  /** The shared event log turned into a folder: every strict-mode read and append fails. */
+  function breakLog(project: TempProject): void {
+    rmSync(join(project.root, ".tailtest/events.jsonl"), { force: true });
+    mkdirSync(join(project.root, ".tailtest/events.jsonl"));
+  }
+
   it.each(["tdd", "strict"])(
     "%s mode, stop: sends the agent back once with the reason; not on a re-stop (loop_count > 0)",
     async (mode) => {
@@ -172,15 +178,8 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
         // tdd's stop records its sweep in the session state, which cannot be written.
         breakState(project);
       } else {
-        // strict's stop runs the queued tests: queue one, then make its scratch folder fail.
-        const file = project.write("src/billing.py", "def charge(a):\n    return a\n");
-        project.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
-        await runCursorHook({
-          stdin: payload("postToolUse", write(file)),
-          env: {},
-          cwd: project.root,
-        });
-        process.env["TMPDIR"] = join(project.root, "no-such-folder");
+        // strict's stop reads the event log to find the claims to verify: it cannot.
+        breakLog(project);
       }
       const first = await fire(project.root, payload("stop", { loop_count: 0 }));
       expect(Object.keys(first.output)).toEqual(["followup_message"]);
@@ -210,7 +209,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
   });
 
   it.each([
-    // strict queues the written file: the state write fails.
+    // strict logs the edit of a production file: the event log cannot be read.
     ["strict", "a Write", (root: string) => payload("postToolUse", write(join(root, "calc.py")))],
     // tdd records a test run in the shared event log, which is a folder.
     [
@@ -226,8 +225,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
     "%s mode, postToolUse of %s: the agent is told its change was not checked",
     async (mode, _name, stdin) => {
       const project = await started(mode);
-      if (mode === "strict") breakState(project);
-      else mkdirSync(join(project.root, ".tailtest/events.jsonl"));
+      breakLog(project);
       project.write("pytest.ini", "[pytest]\n");
       const result = await fire(project.root, stdin(project.root));
       expect(Object.keys(result.output)).toEqual(["additional_context"]);
@@ -244,6 +242,8 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
   ])("%s mode, %s: nothing to hold, so it fails open with one line", async (mode, event) => {
     const project = await started(mode);
     breakState(project);
+    // strict's afterFileEdit logs the edit in the event log.
+    if (mode === "strict") breakLog(project);
     const stdin = payload(event, { file_path: join(project.root, "calc.py") });
     const result = await fire(project.root, stdin);
     expect(result.output).toEqual({});
@@ -259,10 +259,21 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
     expect(edit.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
   });
 
-  it.each([
-    ["follow", {}],
-    ["strict", { followup_message: expect.stringMatching(/^tailtest could not check this/) }],
-  ])(
+  it("stop in strict mode when its event log cannot be read: sent back once", async () => {
+    const project = await started("strict");
+    breakLog(project);
+    const result = await runCursorHook({
+      env: {},
+      cwd: project.root,
+      stdin: payload("stop", { loop_count: 0 }),
+    });
+    expect(JSON.parse(result.stdout)).toEqual({
+      followup_message: expect.stringMatching(/^tailtest could not check this/),
+    });
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it.each([["follow", {}]])(
     "stop in %s mode when the tests cannot run",
     async (mode, expected) => {
       const project = track(copyFixture("runners/pytest-pyproject"));

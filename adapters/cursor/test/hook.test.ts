@@ -152,6 +152,12 @@ describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", 
     broken.write(".cursor/hooks/state", "a file where the state folder should be\n");
   }
 
+  /** The shared event log became a folder: every strict-mode read and append fails. */
+  function breakLog(broken: TempProject): void {
+    rmSync(join(broken.root, ".tailtest/events.jsonl"), { force: true });
+    mkdirSync(join(broken.root, ".tailtest/events.jsonl"));
+  }
+
   async function fire(name: string, change: object = {}, extraEnv: Record<string, string> = {}) {
     if (project === undefined) throw new Error("no project");
     const { stdin, env } = loadPayload(name, project.root);
@@ -167,25 +173,21 @@ describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", 
     "%s mode: stop sends the agent back once; with loop_count > 0 it fails open with one line",
     async (mode) => {
       const broken = await started(mode);
-      let env: Record<string, string> = {};
       if (mode === "tdd") {
         // tdd's stop records its sweep in the session state, which cannot be written.
         breakState(broken);
       } else {
-        // strict's stop runs the queued test: queue one, then its scratch folder cannot be made.
-        broken.write("src/billing.py", BILLING);
-        broken.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
-        await fire("edit.postToolUse-Write.json");
-        env = { TMPDIR: join(broken.root, "no-such-folder") };
+        // strict's stop reads the event log for the claims to verify: it cannot.
+        breakLog(broken);
       }
-      const stop = await fire("edit.stop.json", { loop_count: 0 }, env);
+      const stop = await fire("edit.stop.json", { loop_count: 0 });
       expect(Object.keys(stop.output)).toEqual(["followup_message"]);
       expect(stop.output["followup_message"]).toMatch(NOT_CHECKED);
       expect(stop.output["followup_message"]).toContain(`In ${mode} mode`);
       expect(stop.stderr).toMatch(
         new RegExp(`^tailtest: internal error in ${mode} mode, not letting it through: [^\\n]+$`),
       );
-      const again = await fire("edit.stop.json", { loop_count: 1 }, env);
+      const again = await fire("edit.stop.json", { loop_count: 1 });
       expect(again.output).toEqual({});
       expect(again.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
     },
@@ -194,6 +196,8 @@ describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", 
 
   it("strict mode: a postToolUse Write tells the agent its change was not checked; sessionEnd fails open", async () => {
     const broken = await started("strict");
+    // The edit is logged in the event log; sessionEnd writes the session state: both fail.
+    breakLog(broken);
     breakState(broken);
     broken.write("src/billing.py", BILLING);
     const result = await fire("edit.postToolUse-Write.json");
