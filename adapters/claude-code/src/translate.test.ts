@@ -166,7 +166,7 @@ describe("translatePayload", () => {
         agent_id: "a1",
         tool_input: { path: "src/a.py", paths: ["src/b.py", 3, "src/a.py"], filePath: "c.py" },
       },
-      { kind: "EditRequested", paths: ["src/a.py", "c.py", "src/b.py"], agentId: "a1" },
+      { kind: "EditRequested", paths: ["src/a.py", "src/b.py", "c.py"], agentId: "a1" },
     ],
     [
       {
@@ -396,6 +396,10 @@ describe("MCP write tools", () => {
     ["mcp__code__applyPatch", true],
     ["mcp__fs__append", true],
     ["mcp__fs__search_and_replace", true],
+    ["mcp__serena__insert_after_symbol", true],
+    ["mcp__serena__replace_symbol_body", true],
+    ["mcp__serena__create_text_file", true],
+    ["mcp__fs__save", true],
     ["mcp__filesystem__read_file", false],
     ["mcp__filesystem__list_directory", false],
     // The server's name does not make a tool a write.
@@ -418,8 +422,12 @@ describe("MCP write tools", () => {
         target: "g",
         content: "not a path",
       }),
-    ).toEqual(["a", "b", "c", "e", "f", "g", "d"]);
-    expect(mcpPaths({ path: 3, paths: "x" })).toEqual([]);
+    ).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
+    expect(mcpPaths({ path: 3, paths: [2] })).toEqual([]);
+    // serena's and notebook tools' names for the same thing.
+    expect(
+      mcpPaths({ relative_path: "calc.py", notebook_path: "n.ipynb", name_path: "x" }),
+    ).toEqual(["calc.py", "n.ipynb", "x"]);
   });
 });
 

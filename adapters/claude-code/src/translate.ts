@@ -230,7 +230,8 @@ function checked<T>(
     : { invalid: describeSchemaError(result.error, "Claude Code's", "tool_input") };
 }
 
-const MCP_WRITE_WORDS = /write|edit|create|move|rename|delete|remove|patch|append|replace/i;
+const MCP_WRITE_WORDS =
+  /write|edit|create|move|rename|delete|remove|patch|append|replace|insert|update|save|put|upload|copy|apply|modify|overwrite|touch|mkdir|unlink/i;
 
 /** `mcp__<server>__<tool>` whose tool part names a write: an edit tool by another door. */
 export function isMcpWriteTool(toolName: string): boolean {
@@ -238,18 +239,25 @@ export function isMcpWriteTool(toolName: string): boolean {
   return match?.[1] !== undefined && MCP_WRITE_WORDS.test(match[1]);
 }
 
-const MCP_PATH_FIELDS = ["path", "file_path", "filePath", "source", "destination", "target"];
+/**
+ * Fields of an MCP tool's input that name files: `path`, `file_path`, `filePath`,
+ * `relative_path` (serena), `notebook_path`, `source`, `destination`, `target`, `file`, `paths`, …
+ */
+const MCP_PATH_FIELD =
+  /(^|_|[a-z])(path|paths|file|files|filename|source|destination|dest|target)$/i;
 
-/** Every path-like string an MCP write tool was given (`paths[]` included), in field order. */
+/** Every path-like string an MCP write tool was given (lists included), in field order. */
 export function mcpPaths(input: Readonly<Record<string, unknown>>): string[] {
   const paths: string[] = [];
   const add = (value: unknown) => {
     if (typeof value === "string" && value.trim() !== "" && !paths.includes(value))
       paths.push(value);
   };
-  for (const field of MCP_PATH_FIELDS) add(input[field]);
-  const list = input["paths"];
-  if (Array.isArray(list)) for (const value of list) add(value);
+  for (const [field, value] of Object.entries(input)) {
+    if (!MCP_PATH_FIELD.test(field)) continue;
+    if (Array.isArray(value)) for (const item of value) add(item);
+    else add(value);
+  }
   return paths;
 }
 

@@ -57,6 +57,26 @@ describe("findShellWrites", () => {
       command: "(cd /tmp && echo 1 > t.py) | cat",
       written: ["t.py"],
     },
+    { name: "unlink", command: "unlink calc.py", written: [], deleted: ["calc.py"] },
+    {
+      name: "touch and truncate",
+      command: "touch a.py && truncate -s 0 b.py",
+      written: ["a.py", "b.py"],
+    },
+    { name: "git rm", command: "git rm -q calc.py", written: [], deleted: ["calc.py"] },
+    { name: "git mv", command: "git mv a.py b.py", written: ["b.py"], deleted: ["a.py"] },
+    {
+      name: "git checkout -- files",
+      command: "git checkout -- calc.py .tailtest/config.json",
+      written: ["calc.py", ".tailtest/config.json"],
+    },
+    {
+      name: "git checkout <tree> <file>",
+      command: "git checkout HEAD~1 calc.py",
+      written: ["calc.py"],
+    },
+    { name: "git checkout <branch> names no file", command: "git checkout main", written: [] },
+    { name: "git restore", command: "git restore --staged calc.py", written: ["calc.py"] },
   ])("$name", async ({ command, written, deleted = [] }) => {
     const writes = await findShellWrites(command);
     expect(writes.written).toEqual(written);

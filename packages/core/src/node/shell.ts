@@ -132,6 +132,25 @@ function commandParts(node: SyntaxNode): { name: string | undefined; args: Synta
   return { name: name?.split("/").pop(), args };
 }
 
+interface CommandWords {
+  operands: readonly string[];
+  values: readonly (string | undefined)[];
+  written: string[];
+  deleted: string[];
+}
+
+/** Commands whose effect on files is read straight from their operands. */
+const SIMPLE_EFFECTS: Readonly<Record<string, (words: CommandWords) => void>> = {
+  rm: ({ operands, deleted }) => deleted.push(...operands),
+  unlink: ({ operands, deleted }) => deleted.push(...operands),
+  shred: ({ operands, deleted }) => deleted.push(...operands),
+  touch: ({ operands, written }) => written.push(...operands),
+  truncate: ({ values, written }) => written.push(...truncateFiles(values)),
+  git: ({ operands, values, written, deleted }) => {
+    collectGit(operands, values, written, deleted);
+  },
+};
+
 function collectCommand(node: SyntaxNode, written: string[], deleted: string[]): void {
   const { name, args } = commandParts(node);
   if (name === undefined) return;
@@ -139,6 +158,11 @@ function collectCommand(node: SyntaxNode, written: string[], deleted: string[]):
   const operands = values.filter(
     (value, index): value is string => value !== undefined && !isOption(args[index], value),
   );
+  const simple = SIMPLE_EFFECTS[name];
+  if (simple !== undefined) {
+    simple({ operands, values, written, deleted });
+    return;
+  }
   switch (name) {
     case "tee":
       written.push(...operands);
@@ -165,12 +189,59 @@ function collectCommand(node: SyntaxNode, written: string[], deleted: string[]):
       }
       return;
     }
-    case "rm":
-      deleted.push(...operands);
-      return;
     case "apply_patch":
     case "applypatch":
       collectPatch(node, args, written, deleted);
+      return;
+    default:
+      return;
+  }
+}
+
+/** `truncate -s 0 a.py -r ref b.py`: the files, not the values of -s/-r. */
+function truncateFiles(values: readonly (string | undefined)[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (/^-(s|r|-size|-reference)$/.test(value)) i += 1;
+    else if (!value.startsWith("-")) files.push(value);
+  }
+  return files;
+}
+
+/**
+ * git's subcommands that change working-tree files by name: `git rm`, `git mv`, and
+ * `git checkout [<tree>] -- <files>` / `git restore <files>` (which overwrite them).
+ */
+function collectGit(
+  operands: readonly string[],
+  values: readonly (string | undefined)[],
+  written: string[],
+  deleted: string[],
+): void {
+  const [sub, ...rest] = operands;
+  const dashes = values.indexOf("--");
+  const afterDashes =
+    dashes === -1 ? [] : values.slice(dashes + 1).filter((v): v is string => v !== undefined);
+  switch (sub) {
+    case "rm":
+      deleted.push(...rest);
+      return;
+    case "mv": {
+      const target = rest.at(-1);
+      if (rest.length >= 2 && target !== undefined) {
+        written.push(target);
+        deleted.push(...rest.slice(0, -1));
+      }
+      return;
+    }
+    case "restore":
+      written.push(...rest);
+      return;
+    case "checkout":
+      // `git checkout main` switches branches; `-- <files>`, or `<tree> <files>`, overwrite files.
+      written.push(...(dashes === -1 ? rest.slice(1) : afterDashes));
       return;
     default:
       return;

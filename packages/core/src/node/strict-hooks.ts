@@ -32,7 +32,7 @@ import {
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
 import { sweepChangedFiles } from "./sweep.ts";
-import { gatedFiles, installerRefusal, runsInstaller } from "./tdd-hooks.ts";
+import { gatedFiles, shellRefusal, shellTargets } from "./tdd-hooks.ts";
 
 /**
  * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the
@@ -141,10 +141,11 @@ export async function gateStrictCommand(
   command: string,
   cwd: string | undefined,
 ): Promise<Decision> {
-  if (runsInstaller(await listSimpleCommands(command)))
-    return { kind: "deny", reason: installerRefusal("strict") };
+  const commands = await listSimpleCommands(command);
   const writes = await findShellWrites(command);
-  return gateStrictWrites(call, [...writes.written, ...writes.deleted], cwd ?? call.project.root);
+  const refusal = shellRefusal("strict", command, commands, writes);
+  if (refusal !== undefined) return { kind: "deny", reason: refusal };
+  return gateStrictWrites(call, shellTargets(commands, writes), cwd ?? call.project.root);
 }
 
 /** After a write: an `edit_applied` event per production file, with the claims it went under. */

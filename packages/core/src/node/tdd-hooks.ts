@@ -143,19 +143,93 @@ export function installerRefusal(mode: string): string {
   return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall): they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
 }
 
+/** Commands that only read: they may look at tailtest's state and the agents' hook configs. */
+const READ_ONLY_COMMANDS = new Set([
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "ls",
+  "grep",
+  "rg",
+  "egrep",
+  "fgrep",
+  "wc",
+  "jq",
+  "stat",
+  "file",
+  "diff",
+  "cmp",
+  "sha256sum",
+  "md5sum",
+  "test",
+  "[",
+  "true",
+  "pwd",
+  "cd",
+  "tree",
+]);
+
+const STATE_REFERENCE = /\.(tailtest|claude|cursor|codex)(\/|\b)/;
+
+/**
+ * What a shell command in a gating mode may not do, beyond the files its writes name: mention
+ * tailtest's state or an agent's hook folder in anything but a read (a `cd .tailtest` before a
+ * write, a target in a variable, a `git checkout` of the config), or run an installer.
+ */
+export function shellRefusal(
+  mode: "tdd" | "strict",
+  command: string,
+  commands: readonly SimpleCommand[],
+  writes: { written: readonly string[]; deleted: readonly string[] },
+): string | undefined {
+  if (runsInstaller(commands)) return installerRefusal(mode);
+  if (!STATE_REFERENCE.test(command)) return undefined;
+  const readOnly =
+    writes.written.length === 0 &&
+    writes.deleted.length === 0 &&
+    commands.every((entry) => READ_ONLY_COMMANDS.has((entry.argv[0] ?? "").split("/").pop() ?? ""));
+  if (readOnly) return undefined;
+  return `tailtest ${mode}: this command names tailtest's state (.tailtest/) or an agent's hook folder (.claude, .cursor, .codex) and is not a plain read (cat, ls, grep, …). Only the person changes those; ask them, or run the command without touching them.`;
+}
+
+/**
+ * The paths a command's writes may land on: as written (relative to where it starts), and after
+ * each literal `cd` it makes (`cd sub && rm ../calc.py` removes calc.py). Gating every candidate
+ * may refuse a write the cd made harmless; it never lets one through.
+ */
+export function shellTargets(
+  commands: readonly SimpleCommand[],
+  writes: { written: readonly string[]; deleted: readonly string[] },
+): string[] {
+  const targets = [...writes.written, ...writes.deleted];
+  const dirs = [
+    ...new Set(
+      commands
+        .map((entry) => entry.cwd)
+        .filter(
+          (dir): dir is string =>
+            dir !== undefined && dir !== "." && !/^[$~]/.test(dir) && !isAbsolute(dir),
+        ),
+    ),
+  ];
+  const moved = dirs.flatMap((dir) =>
+    targets.filter((target) => !isAbsolute(target)).map((target) => join(dir, target)),
+  );
+  return [...new Set([...targets, ...moved])];
+}
+
 export async function gateCommand(
   call: TddCall,
   command: string,
   cwd: string | undefined,
 ): Promise<Decision> {
-  if (runsInstaller(await listSimpleCommands(command)))
-    return {
-      kind: "deny",
-      reason: installerRefusal("tdd"),
-    };
+  const commands = await listSimpleCommands(command);
   const writes = await findShellWrites(command);
-  const base = cwd ?? call.project.root;
-  return gateWrites(call, [...writes.written, ...writes.deleted], base);
+  const refusal = shellRefusal("tdd", command, commands, writes);
+  if (refusal !== undefined) return { kind: "deny", reason: refusal };
+  return gateWrites(call, shellTargets(commands, writes), cwd ?? call.project.root);
 }
 
 /** `scripts` of the package.json in a project folder, if it has one. */
