@@ -1,4 +1,6 @@
+import { basename } from "node:path";
 import { errorLine } from "../failure-policy.ts";
+import { takeRecoveries, type Recovery } from "./store.ts";
 
 /** What one hook call prints and how it exits; adapters build it, their launcher emits it. */
 export interface HookOutput {
@@ -10,19 +12,36 @@ export interface HookOutput {
 /**
  * A hook's answer that can never throw: an unexpected error becomes one line on stderr and the
  * platform's no-opinion output (`noOpinion`: Cursor needs `{}`, the others nothing), exit 0
- * (ADR 0002). Each adapter's `hook-main.ts` is one call to this.
+ * (ADR 0002). Each adapter's `hook-main.ts` is one call to this. A state file the call moved
+ * aside (ADR 0003) is named on that line too, whichever event met it, so the person sees it.
  */
 export async function answerSafely(
   answer: () => Promise<HookOutput>,
   noOpinion: string,
 ): Promise<HookOutput> {
+  let output: HookOutput;
   try {
-    return await answer();
+    output = await answer();
   } catch (error) {
-    return {
+    output = {
       stdout: noOpinion,
       stderr: `tailtest: skipped this hook: ${errorLine(error)}\n`,
       exitCode: 0,
     };
   }
+  const moved = takeRecoveries();
+  if (moved.length === 0) return output;
+  const said = output.stderr.trimEnd();
+  const line = [said, recoveryLine(moved)].filter((part) => part !== "").join(" ");
+  return { ...output, stderr: `${line}\n` };
+}
+
+/** One line for the state files moved aside: which, why, and where they are kept. */
+export function recoveryLine(moved: readonly Recovery[]): string {
+  const each = moved.map((one) => {
+    const kept = basename(one.movedTo);
+    const file = kept.replace(/\.corrupt-.*$/, "");
+    return `${file} could not be used (${one.reason}), kept as ${kept} and started afresh`;
+  });
+  return `tailtest: ${each.join("; ")}.`;
 }

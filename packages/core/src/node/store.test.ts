@@ -3,7 +3,16 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readState, updateState, writeAtomic, type StateFile } from "./store.ts";
+import { answerSafely } from "./hook-process.ts";
+import {
+  readState,
+  STATE_LOCK,
+  takeRecoveries,
+  updateState,
+  withFileLock,
+  writeAtomic,
+  type StateFile,
+} from "./store.ts";
 
 const CounterSchema = z.object({
   version: z.literal(1),
@@ -109,5 +118,73 @@ describe("state store", () => {
     ).rejects.toThrow("boom");
     expect(existsSync(`${file.path}.lock`)).toBe(false);
     expect((await updateState(file, bump("b"))).value.items).toEqual(["a", "b"]);
+  });
+
+  it("a temporary file whose write fails is removed, the old file kept", async () => {
+    await writeAtomic(file.path, "old\n");
+    await expect(writeAtomic(file.path, 42 as unknown as string)).rejects.toThrow();
+    expect(readdirSync(join(project.root, ".tailtest"))).toEqual(["state.json"]);
+    expect(readFileSync(file.path, "utf8")).toBe("old\n");
+  });
+});
+
+describe("locks", () => {
+  it("a lock that cannot be made fails at once instead of being waited for", async () => {
+    // ENAMETOOLONG can never go away; with a two-minute wait, only a fail-fast finishes in time.
+    const path = join(project.root, "x".repeat(300));
+    const wait = { ...STATE_LOCK, waitMs: 120_000 };
+    await expect(withFileLock(path, wait, () => Promise.resolve())).rejects.toMatchObject({
+      code: "ENAMETOOLONG",
+    });
+  });
+
+  it("a lock another holder has is waited for, then taken", async () => {
+    const path = join(project.root, "shared");
+    const order: string[] = [];
+    let letGo: () => void = () => undefined;
+    const held = withFileLock(path, STATE_LOCK, async () => {
+      order.push("first in");
+      await new Promise<void>((done) => (letGo = done));
+      order.push("first out");
+    });
+    await new Promise((done) => setTimeout(done, 50));
+    const second = withFileLock(path, STATE_LOCK, () => {
+      order.push("second");
+      return Promise.resolve();
+    });
+    await new Promise((done) => setTimeout(done, 100));
+    letGo();
+    await Promise.all([held, second]);
+    expect(order).toEqual(["first in", "first out", "second"]);
+  });
+});
+
+describe("a state file moved aside is reported by the hook's one stderr line", () => {
+  it("names the file, why, and where it is kept", async () => {
+    takeRecoveries();
+    mkdirSync(join(project.root, ".tailtest"), { recursive: true });
+    writeFileSync(file.path, "{ torn");
+    const output = await answerSafely(async () => {
+      await updateState(file, bump("a"));
+      return { stdout: "", stderr: "", exitCode: 0 };
+    }, "");
+    expect(output.stderr).toMatch(
+      /^tailtest: state\.json could not be used \(the file is not valid JSON\), kept as state\.json\.corrupt-[^ ]+ and started afresh\.\n$/,
+    );
+    expect(output.stderr).not.toContain(project.root);
+    expect(takeRecoveries()).toEqual([]);
+  });
+
+  it("joins a failure's line, still one line", async () => {
+    mkdirSync(join(project.root, ".tailtest"), { recursive: true });
+    writeFileSync(file.path, "");
+    const output = await answerSafely(async () => {
+      await updateState(file, bump("a"));
+      throw new Error("later");
+    }, "{}");
+    expect(output.stdout).toBe("{}");
+    expect(output.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(output.stderr).toContain("skipped this hook: later");
+    expect(output.stderr).toContain("the file is empty");
   });
 });

@@ -30,14 +30,92 @@ export interface UpdateResult<T, R> {
   recovered?: Recovery;
 }
 
-/** How every state lock waits: hooks of one turn can land together; wait ~10 s, never drop. */
-export const LOCK_OPTIONS = {
-  realpath: false,
-  stale: 10_000,
-  update: 2_000,
-  // Hooks of one agent turn can land together; wait up to ~10 s rather than drop an update.
-  retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
-} as const;
+/** How long a lock is waited for, and when a holder that stopped refreshing it is presumed dead. */
+export interface LockWait {
+  /** A lock not refreshed for this long belongs to a dead process and is taken over. */
+  staleMs: number;
+  /** How often a holder refreshes its lock. */
+  updateMs: number;
+  /** How long to wait for a lock another process holds before giving up. */
+  waitMs: number;
+  /** Back-off between tries: from `minDelayMs`, growing 1.3× per try, at most `maxDelayMs`. */
+  minDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Every state file's lock: hooks of one turn can land together; wait ~10 s, never drop. */
+export const STATE_LOCK: LockWait = {
+  staleMs: 10_000,
+  updateMs: 2_000,
+  waitMs: 10_000,
+  minDelayMs: 5,
+  maxDelayMs: 100,
+};
+
+/**
+ * Runs `work` holding the lock `<path>.lock`. Only a lock held by another process is waited for:
+ * any other failure (a read-only or full disk, no permission) is thrown at once, where
+ * proper-lockfile's own retries would wait out every try on an error that cannot go away.
+ */
+export async function withFileLock<R>(
+  path: string,
+  wait: LockWait,
+  work: () => Promise<R>,
+): Promise<R> {
+  await mkdir(dirname(path), { recursive: true });
+  const release = await acquireLock(path, wait);
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+async function acquireLock(path: string, wait: LockWait): Promise<() => Promise<void>> {
+  keepFileSizeSignalHarmless();
+  const deadline = Date.now() + wait.waitMs;
+  let delay = wait.minDelayMs;
+  for (;;) {
+    try {
+      return await lockfile.lock(path, {
+        realpath: false,
+        stale: wait.staleMs,
+        update: wait.updateMs,
+        retries: 0,
+        lockfilePath: `${path}.lock`,
+      });
+    } catch (error) {
+      const held = (error as NodeJS.ErrnoException | undefined)?.code === "ELOCKED";
+      if (!held || Date.now() >= deadline) throw error;
+    }
+    await new Promise((done) => setTimeout(done, delay * (0.5 + Math.random())));
+    delay = Math.min(wait.maxDelayMs, delay * 1.3);
+  }
+}
+
+let fileSizeSignalHandled = false;
+
+/**
+ * proper-lockfile loads signal-exit, which re-raises any signal it sees when it holds the only
+ * listener. A file-size limit (`ulimit -f`) raises SIGXFSZ on a write node would otherwise fail
+ * with EFBIG, so the hook died instead of answering. A listener of our own keeps the write's
+ * error, which the hook reports like a full disk.
+ */
+function keepFileSizeSignalHarmless(): void {
+  if (fileSizeSignalHandled || process.platform === "win32") return;
+  fileSizeSignalHandled = true;
+  process.on("SIGXFSZ", () => undefined);
+}
+
+const recoveries: Recovery[] = [];
+
+/**
+ * State files this process moved aside, oldest first, and forgets them: the hook's launcher
+ * reports them in its one stderr line, whichever event met the bad file.
+ */
+export function takeRecoveries(): Recovery[] {
+  return recoveries.splice(0);
+}
 
 /** Reads a state file without locking: writers rename atomically, so a read sees a whole file. */
 export async function readState<T>(file: StateFile<T>): Promise<ReadResult<T>> {
@@ -62,26 +140,22 @@ export async function updateState<T, R = undefined>(
   file: StateFile<T>,
   change: (current: T) => { value: T; result: R },
 ): Promise<UpdateResult<T, R>> {
-  await mkdir(dirname(file.path), { recursive: true });
-  const release = await lockfile.lock(file.path, {
-    ...LOCK_OPTIONS,
-    lockfilePath: `${file.path}.lock`,
-  });
-  try {
+  return withFileLock(file.path, STATE_LOCK, async () => {
     let current: T;
     let recovered: Recovery | undefined;
     const read = await readForUpdate(file);
     if (read.ok) current = read.value;
     else {
       current = file.create();
-      if (read.reason !== undefined) recovered = await moveAside(file.path, read.reason);
+      if (read.reason !== undefined) {
+        recovered = await moveAside(file.path, read.reason);
+        recoveries.push(recovered);
+      }
     }
     const { value, result } = change(current);
     await writeAtomic(file.path, `${JSON.stringify(value, null, 2)}\n`);
     return recovered === undefined ? { value, result } : { value, result, recovered };
-  } finally {
-    await release();
-  }
+  });
 }
 
 /** Writes a whole file so that readers see either the old or the new content, never a mix. */
@@ -90,14 +164,15 @@ export async function writeAtomic(path: string, content: string | Uint8Array): P
   const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const handle = await open(temp, "w", 0o644);
   try {
-    await handle.writeFile(content, typeof content === "string" ? "utf8" : undefined);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(content, typeof content === "string" ? "utf8" : undefined);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   } catch (error) {
+    // A full disk or a failed rename: the old file stays as it was, and no temp file is left.
     await unlink(temp).catch(() => undefined);
     throw error;
   }

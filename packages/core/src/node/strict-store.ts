@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import lockfile from "proper-lockfile";
+import { readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import {
   formatStrictEvent,
   parseStrictLog,
@@ -9,7 +8,7 @@ import {
   type StrictLog,
 } from "../strict/events.ts";
 import { STATE_DIR } from "./project.ts";
-import { LOCK_OPTIONS, writeAtomic } from "./store.ts";
+import { STATE_LOCK, withFileLock, writeAtomic, type LockWait } from "./store.ts";
 import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 
 /**
@@ -21,29 +20,16 @@ import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 /** Project-relative folder of file snapshots, one file per sha256 of the content. */
 export const OBJECTS_DIR = `${STATE_DIR}/objects`;
 /** Held while a turn's claims are verified, so two stops never revert each other's work. */
-const VERIFY_LOCK = `${STATE_DIR}/strict-verify`;
+const VERIFY_LOCK_PATH = `${STATE_DIR}/strict-verify`;
 
-/** A verification runs tests: wait longer for another one to finish before giving up. */
-const VERIFY_LOCK_OPTIONS = {
-  realpath: false,
-  stale: 30_000,
-  update: 5_000,
-  retries: { retries: 400, factor: 1.2, minTimeout: 50, maxTimeout: 2_000 },
-} as const;
-
-async function withLock<R>(
-  path: string,
-  options: lockfile.LockOptions,
-  work: () => Promise<R>,
-): Promise<R> {
-  await mkdir(dirname(path), { recursive: true });
-  const release = await lockfile.lock(path, { ...options, lockfilePath: `${path}.lock` });
-  try {
-    return await work();
-  } finally {
-    await release();
-  }
-}
+/** A verification runs tests: wait up to 10 minutes for another one to finish. */
+const VERIFY_LOCK: LockWait = {
+  staleMs: 30_000,
+  updateMs: 5_000,
+  waitMs: 600_000,
+  minDelayMs: 50,
+  maxDelayMs: 2_000,
+};
 
 /** Every strict event of the project, oldest first. A missing log has none. */
 export async function readStrictLog(root: string): Promise<StrictLog> {
@@ -69,12 +55,12 @@ export async function appendStrictEvents(
   if (events.length === 0) return;
   const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
   const path = join(root, EVENTS_PATH);
-  await withLock(path, LOCK_OPTIONS, () => appendDurably(path, text));
+  await withFileLock(path, STATE_LOCK, () => appendDurably(path, text));
 }
 
 /** Runs `work` while no other verification of this project runs. */
 export async function withVerifyLock<R>(root: string, work: () => Promise<R>): Promise<R> {
-  return withLock(join(root, VERIFY_LOCK), VERIFY_LOCK_OPTIONS, work);
+  return withFileLock(join(root, VERIFY_LOCK_PATH), VERIFY_LOCK, work);
 }
 
 export function sha256(content: Buffer | string): string {

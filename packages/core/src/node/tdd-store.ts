@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdir, open, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import lockfile from "proper-lockfile";
 import { SessionStateSchema } from "../session.ts";
 import type { Declared } from "../tdd/declare.ts";
 import {
@@ -12,7 +11,7 @@ import {
   type TddEntry,
 } from "../tdd/log.ts";
 import { SESSION_PATHS, STATE_DIR } from "./project.ts";
-import { LOCK_OPTIONS, readState } from "./store.ts";
+import { readState, STATE_LOCK, withFileLock } from "./store.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
@@ -201,17 +200,7 @@ export async function appendDurably(path: string, text: string): Promise<void> {
 }
 
 async function withTddLock<R>(root: string, key: string, work: () => Promise<R>): Promise<R> {
-  const logPath = join(root, tddLogPath(key));
-  await mkdir(dirname(logPath), { recursive: true });
-  const release = await lockfile.lock(logPath, {
-    ...LOCK_OPTIONS,
-    lockfilePath: `${logPath}.lock`,
-  });
-  try {
-    return await work();
-  } finally {
-    await release();
-  }
+  return withFileLock(join(root, tddLogPath(key)), STATE_LOCK, work);
 }
 
 async function writeEntries(root: string, key: string, entries: readonly TddEntry[]) {
