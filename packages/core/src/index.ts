@@ -97,6 +97,8 @@ export {
   buildScenarioEntries,
   createSession,
   FileResultSchema,
+  FileFailureSchema,
+  type FileFailure,
   makeSessionId,
   markNoticeShown,
   MAX_FIX_ATTEMPTS,

@@ -37,9 +37,15 @@ export const ScenarioEntrySchema = z.object({
 export type ScenarioEntry = z.infer<typeof ScenarioEntrySchema>;
 
 /** A measured test result for a source file, written by the test engine, never by the model. */
+export const FileFailureSchema = z.enum(["assertion", "collection", "timeout", "crash"]);
+/** Why a file's tests failed: a red assertion, a file that would not load, a hang, a death. */
+export type FileFailure = z.infer<typeof FileFailureSchema>;
+
 export const FileResultSchema = z.object({
   outcome: z.enum(["passed", "failed", "missing_test"]),
   test_path: z.string().optional(),
+  /** Set on a failure: older sessions lack it, so it stays optional. */
+  failure: FileFailureSchema.optional(),
   at: z.string(),
 });
 export type FileResult = z.infer<typeof FileResultSchema>;

@@ -99,8 +99,22 @@ describe("summarizeRun", () => {
       "timeout",
     ],
     ["not installed", plan("pytest"), parsed([]), exit(null, { spawnError: "ENOENT" }), "error"],
+    [
+      "killed mid-way",
+      plan("pytest"),
+      parsed([test("a", "pass")]),
+      exit(null, { signal: "SIGKILL" }),
+      "error",
+    ],
   ] as const)("%s → %s", (_name, p, run, outcome, status) => {
     expect(summarizeRun(p, run, outcome).status).toBe(status);
+  });
+
+  it("a runner killed by a signal is named as such, not as one that could not start", () => {
+    const result = summarizeRun(plan("pytest"), parsed([]), exit(null, { signal: "SIGKILL" }));
+    expect(result.reason).toBe(
+      "pytest was killed by SIGKILL before it finished (a test, or the system, ended it)",
+    );
   });
 
   it("requested ids absent or only skipped are not_run; unrequested results are dropped", () => {
@@ -149,6 +163,18 @@ describe("overallStatus", () => {
 });
 
 describe("renderFailureExcerpt", () => {
+  it("a run that died outside any test says so, with what it said last", () => {
+    const killed = summarizeRun(
+      plan("pytest"),
+      parsed([], [{ kind: "crash", message: "pytest wrote no report" }]),
+      { ...exit(null, { signal: "SIGKILL" }), output: "collected 1 item\ntests/test_a.py " },
+    );
+    const text = renderFailureExcerpt([killed], []);
+    expect(text).toContain("ERROR pytest: pytest was killed by SIGKILL");
+    expect(text).toContain("pytest wrote no report");
+    expect(text).toContain("collected 1 item");
+  });
+
   const failure = [
     "\u001b[31mAssertionError: expected 4 to be 5\u001b[0m",
     "    at /home/me/project/src/a.test.ts:3:7",

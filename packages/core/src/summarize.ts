@@ -36,6 +36,8 @@ export interface ProcessOutcome {
   durationMs: number;
   /** Set when the process could not start (e.g. ENOENT: the runner is not installed). */
   spawnError?: string | undefined;
+  /** The signal that ended the process when it did not exit on its own (e.g. SIGKILL). */
+  signal?: string | undefined;
   /** Combined stdout and stderr, already capped by the executor. */
   output: string;
 }
@@ -71,6 +73,12 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
   }
   if (outcome.timedOut)
     return { ...base, status: "timeout", reason: `${label} was stopped after the timeout` };
+  if (outcome.signal !== undefined)
+    return {
+      ...base,
+      status: "error",
+      reason: `${label} was killed by ${outcome.signal} before it finished (a test, or the system, ended it)`,
+    };
   if (collection.length > 0) {
     const where = collection.map((error) => error.file ?? "(unknown file)").join(", ");
     return { ...base, status: "error", reason: `${label} could not load ${where}` };
@@ -206,9 +214,12 @@ export function renderFailureExcerpt(
     }
     if (result.status === "timeout")
       blocks.push(`TIMEOUT ${result.runner} in ${result.cwd || "."}`);
-    if (result.status === "error" && result.errors.length === 0) {
+    // A run that broke outside any test (it died, or wrote no report): its reason and what it
+    // said last, since no test row carries the failure.
+    if (result.status === "error" && !result.errors.some((e) => e.kind === "collection")) {
+      const said = [...result.errors.map((e) => e.message), result.output_tail].join("\n").trim();
       blocks.push(
-        `ERROR ${result.runner}: ${result.reason}\n${firstLines(result.output_tail, perFailure, options)}`.trimEnd(),
+        `ERROR ${result.runner}: ${result.reason}\n${firstLines(said, perFailure, options)}`.trimEnd(),
       );
     }
   }

@@ -128,11 +128,16 @@ async function runProcess(
   clearTimeout(timer);
   // Whatever the runner left behind in its group (watchers, servers) goes with it.
   kill("SIGKILL");
+  // A process ended by a signal has no exit code either, but it did start.
+  const signal = timedOut ? undefined : result.signal;
   const spawnError =
-    result.failed && result.exitCode === undefined && !timedOut ? spawnErrorOf(result) : undefined;
+    result.failed && result.exitCode === undefined && !timedOut && signal === undefined
+      ? spawnErrorOf(result)
+      : undefined;
   return {
     exitCode: result.exitCode ?? null,
     timedOut,
+    signal,
     durationMs: performance.now() - started,
     spawnError,
     output: output.text(),

@@ -1,6 +1,6 @@
 import { dirnameRel } from "../project-view.ts";
 import { planRun, type MissingTest, type RunPlan } from "../plan.ts";
-import type { FileResult, SessionState } from "../session.ts";
+import type { FileFailure, FileResult, SessionState } from "../session.ts";
 import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
 import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
 import type { Decision } from "../events.ts";
@@ -50,12 +50,14 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
       }),
     );
   }
+  const failures: Record<string, FileFailure> = {};
   const outcomes = outcomesOf(
     mine.map((entry) => entry.path),
     plan.runs,
     results,
     plan.missing,
     plan.skipped.map((s) => s.path),
+    failures,
   );
   // An existing file without a test is reported, not forced: only new files must come with one.
   const untestedExisting = new Set(
@@ -73,7 +75,15 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     const block = red.length > 0 && streak < budget;
     const skipped = [...plan.skipped.map((item) => item.path), ...untestedExisting];
     return {
-      value: record(session, outcomes, plan.runs, skipped, streak, block, now().toISOString()),
+      value: record(
+        session,
+        { outcomes, failures },
+        plan.runs,
+        skipped,
+        streak,
+        block,
+        now().toISOString(),
+      ),
       result: undefined,
     };
   });
@@ -106,6 +116,8 @@ function outcomesOf(
   results: readonly RunResult[],
   missing: readonly MissingTest[],
   skipped: readonly string[],
+  /** Filled with why each failed source failed. */
+  failures: Record<string, FileFailure>,
 ): Record<string, FileResult["outcome"]> {
   const outcomes: Record<string, FileResult["outcome"]> = {};
   for (const source of sources) {
@@ -128,13 +140,23 @@ function outcomesOf(
     if (
       result.status === "timeout" ||
       (result.status === "error" && (loadError || tests.length === 0))
-    )
+    ) {
       outcomes[source] = "failed";
-    else if (tests.some((test) => test.status === "fail")) outcomes[source] = "failed";
-    else if (tests.some((test) => test.status === "pass")) outcomes[source] = "passed";
+      failures[source] = failureOf(result);
+    } else if (tests.some((test) => test.status === "fail")) {
+      outcomes[source] = "failed";
+      failures[source] = "assertion";
+    } else if (tests.some((test) => test.status === "pass")) outcomes[source] = "passed";
     else outcomes[source] = "missing_test";
   }
   return outcomes;
+}
+
+/** Why a run that checked no test to the end failed: it hung, died, or could not load. */
+function failureOf(result: RunResult): FileFailure {
+  if (result.status === "timeout") return "timeout";
+  if (result.errors.some((error) => error.kind === "collection")) return "collection";
+  return "crash";
 }
 
 /**
@@ -151,7 +173,10 @@ function testsOf(result: RunResult, testFile: string, singleFile: boolean): RunR
 
 function record(
   session: SessionState,
-  outcomes: Record<string, FileResult["outcome"]>,
+  measured: {
+    outcomes: Record<string, FileResult["outcome"]>;
+    failures: Record<string, FileFailure>;
+  },
   runs: readonly RunPlan[],
   skipped: readonly string[],
   streak: number,
@@ -161,13 +186,20 @@ function record(
   const results = { ...session.results };
   const attempts = { ...session.fix_attempts };
   const generated = { ...session.generated_tests };
+  const { outcomes, failures } = measured;
   for (const [source, outcome] of Object.entries(outcomes)) {
     const testPath = runs.find((run) => run.sources[source] !== undefined)?.sources[source];
     const previous = session.results[source];
     // A fix attempt is a round after the file was already found missing or red.
     if (previous !== undefined && previous.outcome !== "passed")
       attempts[source] = (attempts[source] ?? 0) + 1;
-    results[source] = { outcome, ...(testPath === undefined ? {} : { test_path: testPath }), at };
+    const failure = failures[source];
+    results[source] = {
+      outcome,
+      ...(testPath === undefined ? {} : { test_path: testPath }),
+      ...(failure === undefined ? {} : { failure }),
+      at,
+    };
     if (outcome === "passed" && testPath !== undefined) generated[source] = testPath;
   }
   // Green files leave the queue; so do files no runner can check (deleted, or no runner), which
