@@ -2,7 +2,7 @@ import { isAbsolute, join } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
 import { SWEEP_SLACK_MS, sweepSince } from "../session.ts";
-import type { Host, StrictEventInput, StrictTest } from "../strict/events.ts";
+import type { Host, StrictEventInput, StrictLog, StrictTest } from "../strict/events.ts";
 import { decideStrictEdit, type StrictEditDecision } from "../strict/gate.ts";
 import {
   describePlanVerdict,
@@ -57,14 +57,22 @@ function stamp(call: StrictCall) {
   };
 }
 
-/** The log's state; a log written by a newer tailtest cannot be judged (the gate fails closed). */
-async function stateOf(call: StrictCall): Promise<StrictState> {
+/**
+ * The project's log, when this tailtest can judge it: one holding events of a newer tailtest
+ * throws, so every strict hook that reads it fails closed (ADR 0002) rather than judge a part.
+ */
+async function judgeableLog(call: StrictCall): Promise<StrictLog> {
   const log = await readStrictLog(call.project.root);
   if (log.newer)
     throw new Error(
       ".tailtest/events.jsonl holds events of a newer tailtest; update tailtest to use strict mode",
     );
-  return deriveStrictState(log.events);
+  return log;
+}
+
+/** The log's state; a log written by a newer tailtest cannot be judged (the gate fails closed). */
+async function stateOf(call: StrictCall): Promise<StrictState> {
+  return deriveStrictState((await judgeableLog(call)).events);
 }
 
 /** sha256 of every open claim's test file as it is now. */
@@ -203,11 +211,7 @@ export async function reviewStrictPlan(call: StrictCall, plan: string): Promise<
 
 /** The note at session start: the rule, the commands, and what is open. */
 export async function strictSessionNote(call: StrictCall): Promise<string> {
-  const log = await readStrictLog(call.project.root);
-  if (log.newer)
-    throw new Error(
-      ".tailtest/events.jsonl holds events of a newer tailtest; update tailtest to use strict mode",
-    );
+  const log = await judgeableLog(call);
   // The first strict session of a project records that the person switched strict mode on.
   if (call.agentId === undefined && !log.events.some((event) => event.type === "mode_changed"))
     await appendStrictEvents(call.project.root, [
@@ -389,7 +393,7 @@ export async function verifyStrictTurn(
   stopHookActive: boolean,
 ): Promise<Decision> {
   return withVerifyLock(call.project.root, async () => {
-    const log = await readStrictLog(call.project.root);
+    const log = await judgeableLog(call);
     const state = deriveStrictState(log.events);
     const events: StrictEventInput[] = [];
     const lines: string[] = [];
