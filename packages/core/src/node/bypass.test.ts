@@ -347,17 +347,32 @@ describe.each<Mode>(["tdd", "strict"])("getting round the gate in %s mode", (mod
   );
 });
 
-// Still open (issue 9): a program tailtest cannot read (a script file, a binary) can rewrite the
-// config; from then on the project is in follow mode. This pins what that opens.
-describe("what a config rewritten behind the gate opens", () => {
+// A program tailtest cannot read (a script file, a binary) can rewrite the config. A config that
+// no longer says the mode keeps the session's (mode-integrity.test.ts); a valid one that switches
+// the gate off takes effect (it is how the person switches modes), and the end of the turn holds
+// the stop once, naming the change, so the agent must tell the person.
+describe("a config rewritten behind the gate", () => {
   it.each<Mode>(["tdd", "strict"])(
-    "in %s mode, a config switched to follow leaves production edits ungated",
+    "in %s mode, a switch to follow is caught at the end of the turn and reported",
     async (mode) => {
       const root = await start(mode);
       const calc = { kind: "EditRequested", paths: [join(root, "calc.py")] } as const;
       expect((await send(root, calc)).kind).toBe("deny");
       await execa("bash", ["-c", `cd .tailtest && echo '${FOLLOW}' > config.json`], { cwd: root });
       expect(await send(root, calc)).toEqual({ kind: "none" });
+      const end = await send(root, { kind: "TurnEnded", stopHookActive: false });
+      expect(end.kind).toBe("block");
+      expect(reasonOf(end)).toContain(`changed the mode from ${mode} to follow`);
+    },
+  );
+
+  it.each<Mode>(["tdd", "strict"])(
+    "in %s mode, a config broken behind the gate keeps the gate",
+    async (mode) => {
+      const root = await start(mode);
+      const calc = { kind: "EditRequested", paths: [join(root, "calc.py")] } as const;
+      await execa("bash", ["-c", `cd .tailtest && printf 'garbage' > config.json`], { cwd: root });
+      expect((await send(root, calc)).kind).toBe("deny");
     },
   );
 

@@ -4,7 +4,7 @@ import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText } from "../notes.ts";
-import { SWEEP_SLACK_MS, unqueueFiles } from "../session.ts";
+import { SWEEP_SLACK_MS, unqueueFiles, type SessionState } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
 import { findShellWrites } from "./shell.ts";
@@ -47,11 +47,98 @@ export { SWEEP_SLACK_MS };
 
 /** The one entry point adapters call: a platform-neutral event in, a Decision out. */
 export async function handleEvent(
-  project: Project,
+  given: Project,
   event: HookEvent,
   options: HandleOptions,
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
+  const project = await settleMode(given);
+  const decision = await dispatch(project, event, options, now);
+  if (event.kind !== "TurnEnded" || event.agentId !== undefined || event.interrupted === true)
+    return decision;
+  if (project.modeUnsure !== undefined) return decision;
+  const change = await takeModeChange(project, now);
+  return change === undefined ? decision : withModeChange(decision, change, event.stopHookActive);
+}
+
+/**
+ * A config that exists but does not say the mode (unreadable, not JSON, a bad `mode`) leaves
+ * the project in the mode its session started in: a gate is never switched off by breaking the
+ * file that switches it on. With no session yet, the defaults (follow) stand, and the problem is
+ * named in the session's start note.
+ */
+async function settleMode(project: Project): Promise<Project> {
+  if (project.modeUnsure === undefined) return project;
+  const session = await readState(sessionFile(project));
+  if (!session.existed || session.problem !== undefined) return project;
+  const mode = session.value.mode;
+  if (mode === project.config.mode) return project;
+  return {
+    ...project,
+    config: { ...project.config, mode },
+    configProblems: [
+      ...project.configProblems,
+      `tailtest: .tailtest/config.json does not say the mode (${project.modeUnsure}); keeping ${mode} mode, the one this session started in.`,
+    ],
+  };
+}
+
+interface ModeChange {
+  from: SessionState["mode"];
+  to: SessionState["mode"];
+}
+
+/** The mode the config says now, if it differs from the session's; the session takes it. */
+async function takeModeChange(project: Project, now: () => Date): Promise<ModeChange | undefined> {
+  const file = sessionFile(project, now);
+  const seen = await readState(file);
+  if (!seen.existed || seen.problem !== undefined) return undefined;
+  if (seen.value.mode === project.config.mode) return undefined;
+  const { result } = await updateState(file, (session) => ({
+    value: { ...session, mode: project.config.mode },
+    result:
+      session.mode === project.config.mode
+        ? undefined
+        : { from: session.mode, to: project.config.mode },
+  }));
+  return result;
+}
+
+const GATE_STRENGTH: Record<SessionState["mode"], number> = { follow: 0, tdd: 1, strict: 2 };
+
+/**
+ * A mode changed by the config file during a session is said once, at the end of the turn that
+ * first sees it. A gate switched off or loosened may be an agent's own doing (a program that
+ * rewrote the file): the stop is held once so the agent tells the person; a stricter mode goes
+ * to the person alone.
+ */
+function withModeChange(decision: Decision, change: ModeChange, stopHookActive: boolean): Decision {
+  const line = `tailtest: .tailtest/config.json changed the mode from ${change.from} to ${change.to} during this session.`;
+  const loosened = GATE_STRENGTH[change.to] < GATE_STRENGTH[change.from];
+  switch (decision.kind) {
+    case "block":
+    case "deny":
+      return { ...decision, reason: `${decision.reason}\n${line}` };
+    case "context":
+      if (!loosened || stopHookActive) return { ...decision, text: `${decision.text}\n${line}` };
+      break;
+    case "none":
+      if (!loosened || stopHookActive) return { kind: "context", text: line };
+      break;
+  }
+  const said = decision.kind === "context" ? `${decision.text}\n` : "";
+  return {
+    kind: "block",
+    reason: `${said}${line} The ${change.from} gate no longer applies. Tell the person about this change before you finish: if they did not make it, something in this turn did.`,
+  };
+}
+
+async function dispatch(
+  project: Project,
+  event: HookEvent,
+  options: HandleOptions,
+  now: () => Date,
+): Promise<Decision> {
   if (project.config.mode === "tdd") return handleTdd(project, event, options, now);
   if (project.config.mode === "strict") return handleStrict(project, event, options, now);
   switch (event.kind) {

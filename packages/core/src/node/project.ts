@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { parseConfigText, DEFAULT_CONFIG, type Config, type Mode } from "../config.ts";
+import { parseConfigText, DEFAULT_CONFIG, ModeSchema, type Config, type Mode } from "../config.ts";
 import { findRoot } from "./quiet.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
@@ -42,6 +42,12 @@ export interface Project {
   config: Config;
   /** One-line config problems; hooks run on defaults for those fields and say so once. */
   configProblems: string[];
+  /**
+   * Set when the config file exists but does not say which mode the project is in (it cannot
+   * be read, is not JSON, or its `mode` is not a mode): the hooks keep the mode the session
+   * started in rather than fall back to follow (`settleMode` in handle.ts).
+   */
+  modeUnsure?: string;
   ignoreRules: IgnoreRules;
   /** Project-relative path of this platform's session file. */
   sessionPath: string;
@@ -55,12 +61,17 @@ export interface OpenOptions {
 export function openProject(root: string, options: OpenOptions = {}): Project {
   const absRoot = resolve(root);
   const view = createFsView(absRoot);
-  const configText = view.readText(`${STATE_DIR}/config.json`);
-  const parsed = configText === undefined ? undefined : parseConfigText(configText);
+  const read = readConfigFile(absRoot);
+  const parsed = read.text === undefined ? undefined : parseConfigText(read.text);
   const config = parsed?.config ?? DEFAULT_CONFIG;
   let configProblems: string[] = [];
+  if (read.error !== undefined)
+    configProblems = [
+      `tailtest: ${STATE_DIR}/config.json cannot be read (${read.error}); using defaults.`,
+    ];
   if (parsed !== undefined)
     configProblems = parsed.ok ? parsed.warnings : [...parsed.errors, ...parsed.warnings];
+  const modeUnsure = read.error ?? (read.text === undefined ? undefined : unsureMode(read.text));
   const ignoreRules = buildIgnoreRules({
     gitignore: view.readText(".gitignore"),
     tailtestIgnore: view.readText(".tailtest-ignore"),
@@ -70,9 +81,43 @@ export function openProject(root: string, options: OpenOptions = {}): Project {
     view,
     config,
     configProblems,
+    ...(modeUnsure === undefined ? {} : { modeUnsure }),
     ignoreRules,
     sessionPath: options.sessionPath ?? DEFAULT_SESSION_PATH,
   };
+}
+
+/** A config file larger than this is not a config (and is not read whole into a hook). */
+const CONFIG_CAP = 1024 * 1024;
+
+/** The config file's text, nothing when there is none, or why it cannot be read. */
+function readConfigFile(root: string): { text?: string; error?: string } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(root, STATE_DIR, "config.json"), "r");
+    if (fstatSync(fd).size > CONFIG_CAP) return { error: "larger than 1 MiB" };
+    return { text: readFileSync(fd, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return {};
+    return { error: typeof code === "string" ? code : "an unknown error" };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Why a readable config does not settle the mode, or nothing when it does. */
+function unsureMode(text: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return "not valid JSON";
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return "not an object";
+  const mode = (json as Record<string, unknown>)["mode"];
+  if (mode === undefined) return undefined;
+  return ModeSchema.safeParse(mode).success ? undefined : `"mode" is ${JSON.stringify(mode)}`;
 }
 
 /**

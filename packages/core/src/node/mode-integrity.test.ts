@@ -1,0 +1,108 @@
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Decision, HookEvent } from "../events.ts";
+import { handleEvent } from "./handle.ts";
+import { openProject } from "./project.ts";
+
+/**
+ * The mode cannot be switched off by breaking or rewriting the file that switches it on (issue 9):
+ * a config that exists but does not say the mode keeps the session's mode, and a mode the config
+ * changes during a session is reported at the end of the turn, once.
+ */
+
+const SESSION = "sess-mode";
+const identity = { sessionId: SESSION, transcriptPath: "/tmp/transcript.jsonl" };
+let project: TempProject;
+
+beforeEach(() => {
+  project = makeProject({
+    ".tailtest/config.json": JSON.stringify({ mode: "tdd" }),
+    "pytest.ini": "[pytest]\ntestpaths = tests\npythonpath = .\n",
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+  });
+  const old = (Date.now() - 3_600_000) / 1000;
+  for (const file of ["calc.py", "tests/test_calc.py", "pytest.ini"])
+    utimesSync(join(project.root, file), old, old);
+});
+afterEach(() => project.cleanup());
+
+const CONFIG = ".tailtest/config.json";
+
+function send(event: HookEvent): Promise<Decision> {
+  return handleEvent(openProject(project.root), event, { platform: "claude-code", identity });
+}
+
+const start = () => send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+const editCalc = () => send({ kind: "EditRequested", paths: [join(project.root, "calc.py")] });
+const stop = (stopHookActive = false) => send({ kind: "TurnEnded", stopHookActive });
+
+function textOf(decision: Decision): string {
+  if (decision.kind === "context") return decision.text;
+  if (decision.kind === "deny" || decision.kind === "block") return decision.reason;
+  return "";
+}
+
+function replaceConfig(content: string | "folder"): void {
+  const path = join(project.root, CONFIG);
+  rmSync(path, { recursive: true, force: true });
+  if (content === "folder") mkdirSync(path);
+  else writeFileSync(path, content);
+}
+
+describe("a config that does not say the mode keeps the session's mode", () => {
+  it.each([
+    ["not JSON", "{ mode: tdd"],
+    ["a bad mode", JSON.stringify({ mode: "follw" })],
+    ["not an object", "[]"],
+    ["a folder in its place", "folder"],
+  ])("%s: the tdd gate still denies a production edit", async (_what, content) => {
+    await start();
+    expect((await editCalc()).kind).toBe("deny");
+    replaceConfig(content);
+    const denied = await editCalc();
+    expect(denied.kind).toBe("deny");
+    // Nothing changed the session's mode, so the end of the turn reports no change.
+    expect(textOf(await stop())).not.toContain("changed the mode");
+  });
+
+  it("with no session yet the defaults stand, and the start note names the file", async () => {
+    replaceConfig("folder");
+    const started = await start();
+    expect(textOf(started)).toContain(".tailtest/config.json cannot be read (EISDIR)");
+    expect((await editCalc()).kind).toBe("none");
+  });
+});
+
+describe("a mode changed by the config during a session is reported at the end of the turn", () => {
+  it("a gate switched off holds the stop once, naming the change; then it is quiet", async () => {
+    await start();
+    replaceConfig(JSON.stringify({ mode: "follow" }));
+    expect((await editCalc()).kind).toBe("none");
+    const first = await stop();
+    expect(first.kind).toBe("block");
+    expect(textOf(first)).toContain("changed the mode from tdd to follow");
+    expect(textOf(first)).toContain("Tell the person");
+    expect(await stop(true)).toEqual({ kind: "none" });
+    expect(await stop()).toEqual({ kind: "none" });
+  });
+
+  it("while the stop hook is active the change goes to the person, not the agent", async () => {
+    await start();
+    replaceConfig(JSON.stringify({ mode: "follow" }));
+    const said = await stop(true);
+    expect(said.kind).toBe("context");
+    expect(textOf(said)).toContain("from tdd to follow");
+  });
+
+  it("a stricter mode is only reported", async () => {
+    await start();
+    replaceConfig(JSON.stringify({ mode: "strict" }));
+    const said = await stop();
+    expect(said.kind).not.toBe("none");
+    expect(textOf(said)).toContain("changed the mode from tdd to strict");
+    expect(said.kind === "block" && textOf(said).includes("Tell the person")).toBe(false);
+  });
+});
