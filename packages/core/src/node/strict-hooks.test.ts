@@ -299,6 +299,10 @@ describe("strict mode on a real pytest project", () => {
     project.write(".tailtest/events.jsonl", '{"v":99,"type":"edit_claim"}\n');
     const gate = await send({ kind: "EditRequested", paths: [abs("calc.py")] });
     expect(gate.kind === "deny" ? gate.reason : "").toContain("newer tailtest");
+    // The end of the turn too: the adapters' failure policy turns the error into one block.
+    await expect(send({ kind: "TurnEnded", stopHookActive: false })).rejects.toThrow(
+      "newer tailtest",
+    );
   });
 
   it("reports production files changed round the gate", async () => {
