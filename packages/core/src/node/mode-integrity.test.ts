@@ -4,7 +4,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../events.ts";
 import { handleEvent } from "./handle.ts";
-import { openProject } from "./project.ts";
+import { configuredMode, openProject } from "./project.ts";
 
 /**
  * The mode cannot be switched off by breaking or rewriting the file that switches it on (issue 9):
@@ -66,6 +66,14 @@ describe("a config that does not say the mode keeps the session's mode", () => {
     expect(denied.kind).toBe("deny");
     // Nothing changed the session's mode, so the end of the turn reports no change.
     expect(textOf(await stop())).not.toContain("changed the mode");
+  });
+
+  it("an adapter whose call failed finds the same mode (configuredMode)", async () => {
+    await start();
+    replaceConfig("{ torn");
+    expect(configuredMode(project.root)).toBe("tdd");
+    replaceConfig(JSON.stringify({ mode: "strict" }));
+    expect(configuredMode(project.root)).toBe("strict");
   });
 
   it("with no session yet the defaults stand, and the start note names the file", async () => {

@@ -169,12 +169,15 @@ export interface EditInsight {
 }
 
 /**
- * The mode configured at a project root, for a hook whose own handling failed: what
- * `openProject` reads, else the config file read on its own, else follow.
+ * The mode a project is in, for a hook whose own handling failed: what `openProject` reads or,
+ * when the config exists but does not say the mode, the mode the session started in (as
+ * handle.ts's `settleMode`); else the config file read on its own, else follow.
  */
 export function configuredMode(root: string, options: OpenOptions = {}): Mode {
   try {
-    return openProject(root, options).config.mode;
+    const project = openProject(root, options);
+    if (project.modeUnsure === undefined) return project.config.mode;
+    return sessionMode(join(project.root, project.sessionPath)) ?? project.config.mode;
   } catch {
     try {
       return parseConfigText(readFileSync(join(root, STATE_DIR, "config.json"), "utf8")).config
@@ -182,6 +185,17 @@ export function configuredMode(root: string, options: OpenOptions = {}): Mode {
     } catch {
       return "follow";
     }
+  }
+}
+
+/** The mode a session file records, if it can be read. */
+function sessionMode(path: string): Mode | undefined {
+  try {
+    const json = JSON.parse(readFileSync(path, "utf8")) as { mode?: unknown } | null;
+    const mode = ModeSchema.safeParse(json?.mode);
+    return mode.success ? mode.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 
