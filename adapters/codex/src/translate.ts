@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import {
+  ownEntry,
   parsePatchFiles,
   parsePayload,
   patchEffects,
@@ -292,7 +293,7 @@ function renderDeny(reason: string): string {
  * `env` has no Codex key and is dropped.
  */
 export function renderDecision(eventName: string, decision: Decision): string {
-  const allowed = ALLOWED_OUTPUT[eventName];
+  const allowed = ownEntry(ALLOWED_OUTPUT, eventName);
   if (allowed === undefined || decision.kind === "none") return "";
   if (decision.kind === "deny" || decision.kind === "block") {
     if (eventName === "PreToolUse") return renderDeny(decision.reason);

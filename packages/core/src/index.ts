@@ -13,6 +13,7 @@ export {
   type RunnerOverride,
 } from "./config.ts";
 export { compareDepth, DepthSchema, maxDepth, type Depth } from "./depth.ts";
+export { ownEntry } from "./lookup.ts";
 export {
   decideDepth,
   depthForScore,

@@ -142,3 +142,19 @@ describe("unwrapCommand", () => {
     expect(unwrapCommand(argv)).toEqual(inner);
   });
 });
+
+describe("command words that name an object's inherited members", () => {
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
+    "%s is an unknown program, never a crash",
+    (word) => {
+      expect(unwrapCommand([word, "run", "python3", "-c", "x"])).toEqual([
+        word,
+        "run",
+        "python3",
+        "-c",
+        "x",
+      ]);
+      expect(inlineScriptOf([word, "-c", "x"])).toBeUndefined();
+    },
+  );
+});

@@ -1,3 +1,4 @@
+import { ownEntry } from "./lookup.ts";
 /**
  * Which interpreter a command runs with a script written into the command line: `python3 -c`,
  * `node -e`/`--eval`/`-p`, `bun -e`, `deno eval`, `perl -e`, `ruby -e`, `bash -c`, `eval`, or an
@@ -84,7 +85,7 @@ function unwrapOnce(argv: Argv): Argv | undefined {
   }
   if (PACKAGE_RUNNERS.has(name)) return afterOptions(argv, 1, WRAPPER_VALUED.npx);
   const sub = argv[1];
-  if (sub !== undefined && RUN_SUBCOMMANDS[name]?.includes(sub) === true)
+  if (sub !== undefined && ownEntry(RUN_SUBCOMMANDS, name)?.includes(sub) === true)
     return afterOptions(argv, 2, WRAPPER_VALUED.run);
   return undefined;
 }

@@ -454,3 +454,14 @@ describe("listSimpleCommands", () => {
     expect(result.runner).toBe(runnerId);
   });
 });
+
+describe("command words that name an object's inherited members", () => {
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
+    "%s writes nothing itself and its redirect is still seen",
+    async (word) => {
+      const writes = await findShellWrites(`${word} a b > out.txt`);
+      expect(writes.written).toEqual(["out.txt"]);
+      expect(writes.deleted).toEqual([]);
+    },
+  );
+});

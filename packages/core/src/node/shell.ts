@@ -6,6 +6,7 @@ import type { Node as SyntaxNode, Parser as TreeParser } from "web-tree-sitter";
 import { inlineScriptOf } from "../inline-script.ts";
 import { parsePatchFiles, patchEffects } from "../patch.ts";
 import { findScriptWrites } from "../script-writes.ts";
+import { ownEntry } from "../lookup.ts";
 
 /**
  * The files a shell command writes, read from a real bash syntax tree (tree-sitter-bash, run as
@@ -158,7 +159,7 @@ function collectCommand(node: SyntaxNode, written: string[], deleted: string[]):
   const operands = values.filter(
     (value, index): value is string => value !== undefined && !isOption(args[index], value),
   );
-  const simple = SIMPLE_EFFECTS[name];
+  const simple = ownEntry(SIMPLE_EFFECTS, name);
   if (simple !== undefined) {
     simple({ operands, values, written, deleted });
     return;

@@ -7,6 +7,7 @@ import {
   type ParsedRun,
   type TestResult,
 } from "../results.ts";
+import { ownEntry } from "../lookup.ts";
 
 /** One element as the parser builds it: attributes under `@_name`, child elements as arrays, text under `#text`. */
 export type XmlElement = Readonly<Record<string, unknown>>;
@@ -34,7 +35,7 @@ function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (original, ref: string) => {
     if (ref.startsWith("#x")) return decodeCodePoint(Number.parseInt(ref.slice(2), 16), original);
     if (ref.startsWith("#")) return decodeCodePoint(Number.parseInt(ref.slice(1), 10), original);
-    return PREDEFINED_ENTITIES[ref] ?? original;
+    return ownEntry(PREDEFINED_ENTITIES, ref) ?? original;
   });
 }
 

@@ -451,3 +451,12 @@ describe("splitScript", () => {
     expect(splitScript(text)).toEqual(expected);
   });
 });
+
+describe("recogniseTestCommand: words that name an object's inherited members", () => {
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty"])(
+    "%s is no test command",
+    (word) => {
+      expect(line(`${word} tests`)).toMatchObject({ isTest: false });
+    },
+  );
+});

@@ -1,4 +1,5 @@
 import type { DetectedRunner, RunnerId } from "../runners.ts";
+import { ownEntry } from "../lookup.ts";
 
 /**
  * Whether a shell command line runs tests, and which runner. Pure: the caller splits the line
@@ -200,7 +201,7 @@ function recogniseArgv(argv: readonly string[], ctx: Ctx): Hit | undefined {
   const word = argv[start];
   if (word === undefined) return undefined;
   const program = programKey(word);
-  const handler = HANDLERS[program];
+  const handler = ownEntry(HANDLERS, program);
   if (handler === undefined) return undefined;
   return handler(argv.slice(start + 1), { ...ctx, depth: ctx.depth + 1 }, program);
 }
@@ -862,7 +863,7 @@ const WRAPPER_VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** `env [-i] [VAR=x] cmd`, `time cmd`, `timeout 60 cmd`, `cross-env VAR=x cmd`, `dotenv -- cmd`. */
 function wrapper(args: readonly string[], ctx: Ctx, program: string): Hit | undefined {
-  const at = firstOperand(args, WRAPPER_VALUED[program]);
+  const at = firstOperand(args, ownEntry(WRAPPER_VALUED, program));
   // timeout's first operand is the duration.
   return rest(args.slice(program === "timeout" ? at + 1 : at), ctx);
 }
