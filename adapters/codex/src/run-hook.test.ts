@@ -256,3 +256,24 @@ describe("runHook, other paths", () => {
     ]);
   });
 });
+
+describe("runHook: a payload whose cwd is no project folder", () => {
+  it.each([
+    ["a folder that does not exist", (root: string) => join(root, "gone", "deeper")],
+    ["a file", (root: string) => join(root, "file.txt")],
+    ["a relative path", () => "some/where"],
+  ])("%s: one line, no opinion, and no folder created", async (_what, cwdOf) => {
+    project = makeProject({ "file.txt": "x" });
+    const cwd = cwdOf(project.root);
+    for (const name of ["SessionStart", "PostToolUse", "PreToolUse", "Stop"] as const) {
+      const stdin = JSON.stringify({ session_id: "s", cwd, ...PAYLOADS[name] });
+      const result = await runHook({ stdin, env: {}, cwd: project.root });
+      expect(result.stdout, name).toBe("");
+      expect(result.stderr, name).toMatch(/^tailtest: .*project folder.*\n$/);
+      expect(result.stderr.trimEnd().split("\n"), name).toHaveLength(1);
+    }
+    expect(existsSync(join(project.root, "gone"))).toBe(false);
+    expect(existsSync(join(project.root, ".tailtest"))).toBe(false);
+    expect(existsSync(join(project.root, "some"))).toBe(false);
+  });
+});

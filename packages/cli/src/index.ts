@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { runDoctor } from "./commands/doctor.ts";
@@ -43,7 +44,7 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     .option("--root <dir>", "project root", io.cwd)
     .option("--json", "print JSON", false)
     .action((files: string[], options: { root: string; json: boolean }) => {
-      io.stdout(explainFiles(files, options));
+      io.stdout(explainFiles(files, { ...options, root: resolve(io.cwd, options.root) }));
     });
 
   program
@@ -68,11 +69,15 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
         paths: string[],
         options: { root: string; json: boolean; dryRun: boolean; timeout?: string },
       ) => {
-        outcome.exitCode = await runTests(paths, options, {
-          stdout: io.stdout,
-          stderr: io.stderr,
-          interactive: io.interactive ?? false,
-        });
+        outcome.exitCode = await runTests(
+          paths,
+          { ...options, root: resolve(io.cwd, options.root) },
+          {
+            stdout: io.stdout,
+            stderr: io.stderr,
+            interactive: io.interactive ?? false,
+          },
+        );
       },
     );
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseConfigText, DEFAULT_CONFIG, ModeSchema, type Config, type Mode } from "../config.ts";
 import { findRoot } from "./quiet.ts";
@@ -59,7 +59,7 @@ export interface OpenOptions {
 }
 
 export function openProject(root: string, options: OpenOptions = {}): Project {
-  const absRoot = resolve(root);
+  const absRoot = checkedRoot(root);
   const view = createFsView(absRoot);
   const read = readConfigFile(absRoot);
   const parsed = read.text === undefined ? undefined : parseConfigText(read.text);
@@ -85,6 +85,27 @@ export function openProject(root: string, options: OpenOptions = {}): Project {
     ignoreRules,
     sessionPath: options.sessionPath ?? DEFAULT_SESSION_PATH,
   };
+}
+
+/**
+ * The project folder a hook was given, which must be an absolute path to a folder that exists:
+ * a payload naming anything else is refused here, before any state folder could be created
+ * (`mkdir -p` would otherwise make `.tailtest/` wherever a payload pointed).
+ */
+function checkedRoot(root: string): string {
+  if (!isAbsolute(root)) throw new Error("the project folder is not an absolute path");
+  let folder: boolean;
+  try {
+    folder = statSync(root).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      `the project folder cannot be used (${typeof code === "string" ? code : "error"})`,
+      { cause: error },
+    );
+  }
+  if (!folder) throw new Error("the project folder is not a folder");
+  return resolve(root);
 }
 
 /** A config file larger than this is not a config (and is not read whole into a hook). */
