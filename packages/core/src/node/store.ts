@@ -72,7 +72,6 @@ export async function withFileLock<R>(
 }
 
 async function acquireLock(path: string, wait: LockWait): Promise<() => Promise<void>> {
-  keepFileSizeSignalHarmless();
   const deadline = Date.now() + wait.waitMs;
   let delay = wait.minDelayMs;
   for (;;) {
@@ -93,19 +92,14 @@ async function acquireLock(path: string, wait: LockWait): Promise<() => Promise<
   }
 }
 
-let fileSizeSignalHandled = false;
-
 /**
- * proper-lockfile loads signal-exit, which re-raises any signal it sees when it holds the only
- * listener. A file-size limit (`ulimit -f`) raises SIGXFSZ on a write node would otherwise fail
- * with EFBIG, so the hook died instead of answering. A listener of our own keeps the write's
- * error, which the hook reports like a full disk.
+ * proper-lockfile loads signal-exit as it is imported, which re-raises any signal it sees when it
+ * holds the only listener. A file-size limit (`ulimit -f`) raises SIGXFSZ on a write node would
+ * otherwise fail with EFBIG, so the hook died instead of answering, on any write (a strict-mode
+ * snapshot before any lock was the last one found). A listener of our own, set as this module
+ * loads, keeps the write's error, which the hook reports like a full disk.
  */
-function keepFileSizeSignalHarmless(): void {
-  if (fileSizeSignalHandled || process.platform === "win32") return;
-  fileSizeSignalHandled = true;
-  process.on("SIGXFSZ", () => undefined);
-}
+if (process.platform !== "win32") process.on("SIGXFSZ", () => undefined);
 
 const recoveries: Recovery[] = [];
 
