@@ -67,7 +67,11 @@ export async function runHook(io: HookIO): Promise<HookOutput> {
     return { stdout: stdout === "" ? "" : `${stdout}\n`, stderr: "", exitCode: 0 };
   } catch (error) {
     const message = errorLine(error, root);
-    const mode = project?.config.mode ?? configuredMode(root);
+    // A config that does not say the mode leaves the session's (configuredMode reads it).
+    const mode =
+      project !== undefined && project.modeUnsure === undefined
+        ? project.config.mode
+        : configuredMode(root);
     if (eventName === "PreToolUse" && gateFailsClosed(mode))
       return failClosed(`internal error: ${message}`, mode);
     if (mode !== "follow" && holdsAfterError(event)) return notChecked(eventName, message, mode);

@@ -549,6 +549,16 @@ describe("internal errors in tdd and strict modes (ADR 0002)", () => {
     expectOneLine(again, t.root);
   });
 
+  it("tdd mode with its config broken mid-session, Stop: the session's mode still holds it", async () => {
+    const t = await brokenLog();
+    writeFileSync(join(t.root, ".tailtest/config.json"), '{"mode": "tdd-please"}\n');
+    writeFileSync(join(t.root, "calc.py"), FIX);
+    const first = await t.fire(t.payloads.stop(false));
+    expect(first.answer.decision).toBe("block");
+    expect(first.answer.reason).toMatch(NOT_CHECKED("tdd"));
+    expectOneLine(first, t.root);
+  });
+
   it("tdd mode, SubagentStop: blocks once; with stop_hook_active it fails open", async () => {
     const t = await brokenLog();
     const first = await t.fire(t.payloads.subagentStop("a1"));

@@ -102,6 +102,18 @@ describe("runHook when core fails (ADR 0002)", () => {
     });
   });
 
+  it("a config broken mid-session, PreToolUse: the session's tdd mode still fails closed", async () => {
+    project = makeProject({
+      ".tailtest/config.json": '{"mode":"follow-me"}',
+      ".tailtest/session.json": JSON.stringify({ version: 1, session_id: "s", mode: "tdd" }),
+    });
+    const stdin = JSON.stringify({ session_id: "s", cwd: project.root, ...PAYLOADS.PreToolUse });
+    const result = await runHook({ stdin, env: {}, cwd: "/" }, () =>
+      Promise.reject(new Error("disk on fire")),
+    );
+    expect(denyReason(result.stdout)).toMatch(/^tailtest tdd mode could not decide/);
+  });
+
   it("strict mode, PreToolUse: fails closed too (every mode but follow, ADR 0002)", async () => {
     const result = await call("PreToolUse", "strict");
     expect(denyReason(result.stdout)).toMatch(/^tailtest strict mode could not decide/);

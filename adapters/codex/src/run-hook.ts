@@ -71,7 +71,11 @@ export async function runHook(
     return withNewline(renderDecision(payload.hook_event_name, decision));
   } catch (error) {
     const message = errorLine(error, root);
-    const mode = project?.config.mode ?? configuredMode(root);
+    // A config that does not say the mode leaves the session's (configuredMode reads it).
+    const mode =
+      project !== undefined && project.modeUnsure === undefined
+        ? project.config.mode
+        : configuredMode(root);
     if (payload.hook_event_name === GATE_EVENT) {
       if (!gateFailsClosed(mode))
         return { ...SILENT, stderr: `tailtest: internal error, skipped this hook: ${message}\n` };
