@@ -218,6 +218,21 @@ describe("selecting single tests by id", () => {
   });
 });
 
+describe("test files whose names start with a dash", () => {
+  it.each([
+    ["node-test", { "package.json": '{"scripts":{"test":"node --test"}}', "-x.test.js": "" }],
+    ["pytest", { "pytest.ini": "", "-x_test.py": "" }],
+    ["vitest", { "package.json": '{"devDependencies":{"vitest":"4"}}', "-x.test.ts": "" }],
+  ] as const)("%s gets them as ./paths, never as options", (runner, files) => {
+    const file = Object.keys(files).find((name) => name.startsWith("-")) ?? "";
+    const plan = planRun(createMemoryView(files), [{ kind: "file", path: file }]);
+    expect(plan.runs.map((run) => run.runner.id)).toEqual([runner]);
+    const argv = plan.runs[0]?.argv ?? [];
+    expect(argv.at(-1)).toBe(`./${file}`);
+    expect(argv).not.toContain(file);
+  });
+});
+
 describe("machine output per runner", () => {
   it("nextest uses its JUnit report when the default profile configures one", () => {
     const view = createMemoryView({

@@ -249,20 +249,29 @@ function vitestJoiner(view: ProjectView, packageDir: string): string {
   return "(?: > | )";
 }
 
+/**
+ * A file at the package root whose name starts with `-` would reach the runner as an option
+ * (`node --test -x.test.js`): `./` keeps it a path for every runner.
+ */
+function notAnOption(file: string): string {
+  return file.startsWith("-") ? `./${file}` : file;
+}
+
 // One function per runner family keeps each runner's flags in one place.
 // eslint-disable-next-line complexity
 function buildArgv(
   view: ProjectView,
   runner: DetectedRunner,
-  files: string[],
+  named: string[],
   ids: TestId[],
 ): BuiltArgv {
   const command = runner.command;
+  const files = named.map(notAnOption);
   const names = (join: string) => ids.map((id) => id.segments.map(escapeRegex).join(join));
   switch (runner.id) {
     case "pytest": {
       const selectors =
-        ids.length > 0 ? ids.map((id) => [id.file, ...id.segments].join("::")) : files;
+        ids.length > 0 ? ids.map((id) => [notAnOption(id.file), ...id.segments].join("::")) : files;
       return {
         argv: [...command, "-o", "junit_family=xunit1", `--junitxml=${REPORT_TOKEN}`, ...selectors],
         format: "junit",
