@@ -1,17 +1,65 @@
-import { readdirSync, readSync, openSync, closeSync, statSync } from "node:fs";
-import { join } from "node:path";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { join, sep } from "node:path";
 import type { ProjectView } from "../project-view.ts";
 
 const READ_CAP = 256 * 1024;
 
-/** A ProjectView over the real file system, rooted at `root`; reads are capped at 256 KB. */
+/**
+ * A ProjectView over the real file system, rooted at `root`; reads are capped at 256 KB.
+ *
+ * Nothing outside the project is seen through it: a folder or file that is a symbolic link to a
+ * place outside the project's real folder reads as absent, so an agent's `src -> /elsewhere` link
+ * never makes tailtest read (or detect runners in) another tree. Installed packages are the one
+ * exception: anything under a `node_modules` folder is the project's dependencies, which package
+ * managers often link from a shared store.
+ */
 export function createFsView(root: string): ProjectView {
+  const realRoot = realpathSafe(root) ?? root;
   const abs = (rel: string): string => (rel === "" ? root : join(root, rel));
+  // Whether each folder (by project path) really lies inside the project. A folder inside whose
+  // own entry is no link is inside too, so only links cost a realpath.
+  const folders = new Map<string, boolean>([["", true]]);
+  const folderInside = (rel: string): boolean => {
+    let inside = folders.get(rel);
+    if (inside === undefined) {
+      const slash = rel.lastIndexOf("/");
+      const parent = slash === -1 ? "" : rel.slice(0, slash);
+      const name = rel.slice(slash + 1);
+      inside =
+        name !== ".." &&
+        folderInside(parent) &&
+        (name === "node_modules" ||
+          parent.split("/").includes("node_modules") ||
+          lstatSafe(abs(rel))?.isSymbolicLink() !== true ||
+          within(realpathSafe(abs(rel)), realRoot));
+      folders.set(rel, inside);
+    }
+    return inside;
+  };
+  /** The entry's stat, following a link only when it stays inside; undefined when unseen. */
+  const look = (rel: string): ReturnType<typeof statSync> | undefined => {
+    if (rel === "") return statSafe(root);
+    const slash = rel.lastIndexOf("/");
+    if (rel.slice(slash + 1) === "..") return undefined;
+    if (!folderInside(slash === -1 ? "" : rel.slice(0, slash))) return undefined;
+    const entry = lstatSafe(abs(rel));
+    if (entry === undefined || !entry.isSymbolicLink()) return entry;
+    return folderInside(rel) ? statSafe(abs(rel)) : undefined;
+  };
   return {
-    exists: (rel) => statSafe(abs(rel)) !== undefined,
-    isDirectory: (rel) => statSafe(abs(rel))?.isDirectory() === true,
-    readText: (rel) => readHead(abs(rel), READ_CAP),
+    exists: (rel) => look(rel) !== undefined,
+    isDirectory: (rel) => look(rel)?.isDirectory() === true,
+    readText: (rel) => (look(rel)?.isFile() === true ? readHead(abs(rel), READ_CAP) : undefined),
     list: (rel) => {
+      if (look(rel)?.isDirectory() !== true) return [];
       try {
         return readdirSync(abs(rel)).sort();
       } catch {
@@ -19,6 +67,12 @@ export function createFsView(root: string): ProjectView {
       }
     },
   };
+}
+
+/** Whether a real path is the folder `realRoot` or lies below it (an unknown path is not). */
+function within(real: string | undefined, realRoot: string): boolean {
+  if (real === undefined) return true;
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
 }
 
 /** The first `limit` bytes of a file as UTF-8, or undefined when it cannot be read. */
@@ -36,9 +90,25 @@ export function readHead(path: string, limit: number): string | undefined {
   }
 }
 
+function realpathSafe(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function statSafe(path: string): ReturnType<typeof statSync> | undefined {
   try {
     return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatSafe(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
   } catch {
     return undefined;
   }
