@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HookEvent } from "./events.ts";
 import {
   couldNotDecideReason,
+  ERROR_LINE_CAP,
   errorLine,
   gateFailsClosed,
   holdsAfterError,
@@ -40,5 +41,13 @@ describe("the failure policy (ADR 0002)", () => {
     );
     expect(notCheckedReason("strict", "x")).toContain("In strict mode it does not");
     expect(notCheckedReason("strict", "x")).toContain('"mode": "follow"');
+  });
+});
+
+describe("errorLine on a very long message", () => {
+  it("is cut to ERROR_LINE_CAP characters", () => {
+    const line = errorLine(new Error(`ENOENT: no such file, open '${"x/".repeat(3000)}a.py'`));
+    expect(line.length).toBe(ERROR_LINE_CAP);
+    expect(line.endsWith("…")).toBe(true);
   });
 });

@@ -8,10 +8,19 @@ import type { HookEvent } from "./events.ts";
 
 /** An error as one line, with the project's own path taken out (agents never see machine paths). */
 export function errorLine(error: unknown, root?: string): string {
-  const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-  if (root === undefined || root === "") return message;
-  return message.replaceAll(`${root}/`, "").replaceAll(root, ".");
+  const first = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+  const message =
+    root === undefined || root === ""
+      ? first
+      : first.replaceAll(`${root}/`, "").replaceAll(root, ".");
+  return message.length <= ERROR_LINE_CAP ? message : `${message.slice(0, ERROR_LINE_CAP - 1)}…`;
 }
+
+/**
+ * An error's line is at most this long: an error can quote a path or a command of megabytes (a
+ * payload field), and the line goes to the agent and the person.
+ */
+export const ERROR_LINE_CAP = 500;
 
 /** Outside follow mode, a gate (a pre-tool hook) that cannot decide denies the call. */
 export function gateFailsClosed(mode: Mode): boolean {

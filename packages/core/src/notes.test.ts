@@ -75,6 +75,16 @@ describe("queued note", () => {
     expect(huge.length).toBeLessThanOrEqual(NOTE_CAP);
     expect(capText("short")).toBe("short");
   });
+
+  it("cuts the middle, keeping the first and the last lines (a deny's way out)", () => {
+    const text = `Blocked: 8 files.\n${"- a/very/long/path.py\n".repeat(1000)}Next: run tailtest red.`;
+    const capped = capText(text);
+    expect(capped.length).toBeLessThanOrEqual(NOTE_CAP);
+    expect(capped.startsWith("Blocked: 8 files.\n")).toBe(true);
+    expect(capped.endsWith("Next: run tailtest red.")).toBe(true);
+    expect(capped).toMatch(/ … \(cut: \d+ characters more than fit in one note\) … /);
+    expect(capText(text, 40).length).toBeLessThanOrEqual(NOTE_CAP);
+  });
 });
 
 describe("startup note", () => {

@@ -11,10 +11,26 @@ import {
 /** Every text meant for an agent stays well under Claude Code's 10,000-character hook limit. */
 export const NOTE_CAP = 8000;
 
+/**
+ * `text` in at most `cap` characters. A note over the cap first has its words of more than 300
+ * characters (paths of up to 4,096) shortened to their start and end; then, if still too long,
+ * its middle is cut: a note's first lines say what happened and its last ones what to do next (a
+ * deny's way out), and both must reach the agent however long the list between them.
+ */
 export function capText(text: string, cap: number = NOTE_CAP): string {
   if (text.length <= cap) return text;
-  const marker = " … (cut: more than fits in one note)";
-  return `${text.slice(0, cap - marker.length)}${marker}`;
+  const shortened = text.replace(LONG_WORD, (word) => `${word.slice(0, 120)}…${word.slice(-160)}`);
+  return shortened.length <= cap ? shortened : cutMiddle(shortened, cap);
+}
+
+/** A word (a path, usually) too long to be read: shortened, once a note is over its cap. */
+const LONG_WORD = /[^\s'"`()]{301,}/g;
+
+function cutMiddle(text: string, cap: number): string {
+  const marker = ` … (cut: ${text.length - cap} characters more than fit in one note) … `;
+  const room = Math.max(0, cap - marker.length);
+  const tail = Math.floor(room * 0.4);
+  return `${text.slice(0, room - tail)}${marker}${tail === 0 ? "" : text.slice(-tail)}`;
 }
 
 export interface QueuedNoteInput {

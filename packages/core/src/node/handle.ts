@@ -3,7 +3,7 @@ import { appendFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
-import { capText } from "../notes.ts";
+import { capText, NOTE_CAP } from "../notes.ts";
 import { SWEEP_SLACK_MS, unqueueFiles, type SessionState } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
@@ -53,12 +53,40 @@ export async function handleEvent(
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
   const project = await settleMode(given);
-  const decision = await dispatch(project, event, options, now);
+  // Room is kept for the mode-change line, which must not be the part that is cut.
+  const decision = capDecision(
+    await dispatch(project, event, options, now),
+    NOTE_CAP - MODE_LINE_ROOM,
+  );
   if (event.kind !== "TurnEnded" || event.agentId !== undefined || event.interrupted === true)
     return decision;
   if (project.modeUnsure !== undefined) return decision;
   const change = await takeModeChange(project, now);
-  return change === undefined ? decision : withModeChange(decision, change, event.stopHookActive);
+  return change === undefined
+    ? decision
+    : capDecision(withModeChange(decision, change, event.stopHookActive), NOTE_CAP);
+}
+
+const MODE_LINE_ROOM = 600;
+
+/**
+ * Whatever reaches the agent is at most `cap` characters (Claude Code cuts hook output at
+ * 10,000; a reason quoting payload paths of 4,096 characters each could pass that).
+ */
+function capDecision(decision: Decision, cap: number): Decision {
+  switch (decision.kind) {
+    case "context":
+      return decision.text.length <= cap
+        ? decision
+        : { ...decision, text: capText(decision.text, cap) };
+    case "block":
+    case "deny":
+      return decision.reason.length <= cap
+        ? decision
+        : { ...decision, reason: capText(decision.reason, cap) };
+    case "none":
+      return decision;
+  }
 }
 
 /**

@@ -240,6 +240,12 @@ export function toProjectPath(project: Project, file: string): string | undefine
 
 const HEAD_BYTES = 8192;
 
+/**
+ * A file deeper than this is not looked at: each check walks the folders above it, so a path of
+ * thousands of folders (a payload may name one) would cost seconds. No real project nests so.
+ */
+export const MAX_PATH_SEGMENTS = 128;
+
 export function inspectEdit(
   project: Project,
   file: string,
@@ -251,6 +257,10 @@ export function inspectEdit(
       path: file,
       verdict: { queue: false, kind: "outside", reason: "outside the project" },
     };
+  }
+  if (rel.split("/").length > MAX_PATH_SEGMENTS) {
+    const reason = `more than ${MAX_PATH_SEGMENTS} folders deep, not checked`;
+    return { path: rel, verdict: { queue: false, kind: "unsupported", reason } };
   }
   const head = readHead(join(project.root, rel), HEAD_BYTES);
   const verdict = classifyFile(rel, {
