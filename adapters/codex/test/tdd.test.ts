@@ -336,7 +336,7 @@ describe("tdd mode through the built Codex hook", () => {
     expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason"]);
     expect(blocked?.["decision"]).toBe("block");
     expect(blocked?.["reason"]).toContain(
-      "tailtest tdd: 1 file changed this turn without passing the tdd gate",
+      "tailtest tdd: 1 file changed or deleted this turn without passing the tdd gate",
     );
     expect(blocked?.["reason"]).toContain("\n- calc.py\n");
     expect(blocked?.["reason"]).not.toContain("test_calc.py");

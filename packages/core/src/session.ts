@@ -76,6 +76,11 @@ export const SessionStateSchema = z.object({
   turn_started_at: z.string().optional(),
   /** When the last Stop sweep began: the next sweep looks only at files changed after it. */
   last_sweep_at: z.string().optional(),
+  /**
+   * Tracked files missing from the work tree when the turn began or at the last sweep (tdd and
+   * strict): a file missing later and not here was deleted since, by whatever did it.
+   */
+  missing_seen: z.array(z.string()).optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

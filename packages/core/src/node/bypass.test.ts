@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
@@ -194,6 +194,15 @@ const afterTheFact: Attempt[] = [
     ...both("sweep"),
     perform: (root) => writeFileSync(join(root, "calc.py"), CALC.replace("a + b", "b + a")),
   },
+  {
+    // A deletion changes no modification time; git sees the tracked file gone.
+    name: "a program tailtest cannot read deletes a tracked file",
+    request: undefined,
+    names: "calc.py",
+    ...both("sweep"),
+    setup: (project) => commitAll(project.root),
+    perform: (root) => rmSync(join(root, "calc.py")),
+  },
 ];
 
 // Holes the first run of this table found (issue 9), now closed at the gate.
@@ -345,6 +354,29 @@ describe.each<Mode>(["tdd", "strict"])("getting round the gate in %s mode", (mod
     },
     30_000,
   );
+});
+
+describe.each<Mode>(["tdd", "strict"])("deletions git sees, in %s mode", (mode) => {
+  it("a tracked file already missing when the turn began is not this turn's doing", async () => {
+    const root = await start(mode, {
+      name: "deleted before the session",
+      request: undefined,
+      names: "other.py",
+      tdd: "sweep",
+      strict: "sweep",
+      setup: async (p) => {
+        await commitAll(p.root);
+        rmSync(join(p.root, "other.py"));
+      },
+    });
+    const end = await send(root, { kind: "TurnEnded", stopHookActive: false });
+    expect(reasonOf(end)).not.toContain("other.py");
+    // Deleted in this turn, it would be.
+    rmSync(join(root, "calc.py"));
+    const next = await send(root, { kind: "TurnEnded", stopHookActive: false });
+    expect(reasonOf(next)).toContain("calc.py");
+    expect(reasonOf(next)).not.toContain("other.py");
+  }, 30_000);
 });
 
 // A program tailtest cannot read (a script file, a binary) can rewrite the config. A config that

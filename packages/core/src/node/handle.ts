@@ -10,7 +10,7 @@ import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from
 import { findShellWrites } from "./shell.ts";
 import { reviewPlan } from "./plan-review.ts";
 import { readState, updateState } from "./store.ts";
-import { sweepChangedFiles } from "./sweep.ts";
+import { missingTrackedFiles, sweepChangedFiles } from "./sweep.ts";
 import {
   finishSubagent,
   gateCommand,
@@ -240,8 +240,14 @@ export function withCliPrefix(decision: Decision, prefix: string): Decision {
 
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
 async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
+  // The gating modes also note which tracked files are already missing, to see deletions later.
+  const missing = project.config.mode === "follow" ? undefined : missingTrackedFiles(project.root);
   await updateState(sessionFile(project, now), (session) => ({
-    value: { ...session, turn_started_at: now().toISOString() },
+    value: {
+      ...session,
+      turn_started_at: now().toISOString(),
+      ...(missing === undefined ? {} : { missing_seen: missing }),
+    },
     result: undefined,
   }));
   return { kind: "none" };

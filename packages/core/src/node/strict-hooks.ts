@@ -31,7 +31,7 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
-import { sweepChangedFiles } from "./sweep.ts";
+import { missingTrackedFiles, newlyMissing, sweepChangedFiles } from "./sweep.ts";
 import { gatedFiles, shellRefusal, shellTargets } from "./tdd-hooks.ts";
 
 /**
@@ -360,9 +360,15 @@ async function unattributedChanges(
   const start = call.now();
   const since = sweepSince(session);
   const patterns = tddPatternsFromConfig(call.project.config);
-  const changed = sweepChangedFiles(call.project, since).changed.filter(
-    (path) => classifyTddFile(path, patterns) === "prod",
-  );
+  const missing = missingTrackedFiles(call.project.root);
+  const changed = [
+    ...new Set([
+      ...sweepChangedFiles(call.project, since).changed,
+      ...newlyMissing(session.missing_seen, missing),
+    ]),
+  ]
+    .sort()
+    .filter((path) => classifyTddFile(path, patterns) === "prod");
   const seen = new Set(
     events
       .filter(
@@ -375,7 +381,11 @@ async function unattributedChanges(
       .map((event) => event.path),
   );
   await updateState(file, (current) => ({
-    value: { ...current, last_sweep_at: start.toISOString() },
+    value: {
+      ...current,
+      last_sweep_at: start.toISOString(),
+      ...(missing === undefined ? {} : { missing_seen: missing }),
+    },
     result: undefined,
   }));
   return changed.filter((path) => !seen.has(path));
@@ -449,7 +459,7 @@ export async function verifyStrictTurn(
     if (state.mode !== "refactor" && around.length > 0) {
       for (const path of around) events.push({ type: "edit_unattributed", ...stamp(call), path });
       lines.push(
-        `✗ ${plural(around.length, "production file")} changed this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${around.join(", ")}. Revert ${around.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+        `✗ ${plural(around.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${around.join(", ")}. Revert ${around.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
       );
       if (!stopHookActive) block = true;
     }

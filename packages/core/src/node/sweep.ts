@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { fdir } from "fdir";
@@ -43,4 +44,31 @@ function relativeDir(root: string, dirPath: string): string {
   const trimmed = dirPath.replace(/[\\/]+$/, "");
   if (trimmed.length <= root.length) return "";
   return trimmed.slice(root.length + 1).replaceAll("\\", "/");
+}
+
+/**
+ * Tracked files missing from the work tree (`git ls-files --deleted`), project-relative and
+ * sorted; undefined outside a git work tree or when git cannot tell. A deletion changes no file's
+ * modification time, so the sweep above cannot see one; git can, for what it tracks.
+ */
+export function missingTrackedFiles(root: string): string[] | undefined {
+  const result = spawnSync("git", ["ls-files", "--deleted", "-z"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 5000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0 || typeof result.stdout !== "string") return undefined;
+  return [...new Set(result.stdout.split("\0").filter((path) => path !== ""))].sort();
+}
+
+/** Files missing now that were not at the last look; none before a first look. */
+export function newlyMissing(
+  seen: readonly string[] | undefined,
+  now: readonly string[] | undefined,
+): string[] {
+  if (seen === undefined || now === undefined) return [];
+  const before = new Set(seen);
+  return now.filter((path) => !before.has(path));
 }

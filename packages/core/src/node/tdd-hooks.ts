@@ -25,7 +25,7 @@ import { executePlan } from "./execute.ts";
 import { sessionFile, toProjectPath, type Project } from "./project.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
 import { readState, updateState } from "./store.ts";
-import { sweepChangedFiles } from "./sweep.ts";
+import { missingTrackedFiles, newlyMissing, sweepChangedFiles } from "./sweep.ts";
 import {
   agentKey,
   appendTddEntries,
@@ -400,8 +400,10 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const start = call.now();
   const since = sweepSince(session);
   const { changed } = sweepChangedFiles(call.project, since);
+  const missing = missingTrackedFiles(call.project.root);
+  const deleted = newlyMissing(session.missing_seen, missing);
   const patterns = tddPatternsFromConfig(call.project.config);
-  const gated = changed.filter((path) => {
+  const gated = [...new Set([...changed, ...deleted])].sort().filter((path) => {
     const fileClass = classifyTddFile(path, patterns);
     return fileClass === "prod" || fileClass === "test";
   });
@@ -411,14 +413,18 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
       ? new Set<string>()
       : await readAllowedEdits(call.project.root, new Date(since - SWEEP_SLACK_MS).toISOString());
   await updateState(file, (current) => ({
-    value: { ...current, last_sweep_at: start.toISOString() },
+    value: {
+      ...current,
+      last_sweep_at: start.toISOString(),
+      ...(missing === undefined ? {} : { missing_seen: missing }),
+    },
     result: undefined,
   }));
   const around = gated.filter((path) => !allowed.has(path));
   if (around.length === 0) return { kind: "none" };
   const list = around.map((path) => `- ${path}`).join("\n");
   const text = capText(
-    `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
+    `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
   );
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
 }
