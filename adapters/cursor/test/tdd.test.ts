@@ -266,7 +266,9 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
     const { output } = await fire(s, payload(s, "stop", { status: "completed", loop_count: 0 }));
     expect(Object.keys(output)).toEqual(["followup_message"]);
     const message = String(output["followup_message"]);
-    expect(message).toMatch(/^tailtest tdd: 1 file changed or deleted this turn without passing the tdd gate/);
+    expect(message).toMatch(
+      /^tailtest tdd: 1 file changed or deleted this turn without passing the tdd gate/,
+    );
     expect(message).toContain("- calc.py");
     // The followup's own stop (loop_count 1) lets the agent stop: it was told once.
     const again = await fire(s, payload(s, "stop", { status: "completed", loop_count: 1 }));
@@ -284,7 +286,9 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
       payload(s, "stop", { status: "completed", loop_count: 1 }),
     );
     expect(output).toEqual({});
-    expect(stderr).toMatch(/^tailtest tdd: 1 file changed or deleted this turn without passing the tdd gate/);
+    expect(stderr).toMatch(
+      /^tailtest tdd: 1 file changed or deleted this turn without passing the tdd gate/,
+    );
     expect(stderr).toContain("- calc.py");
   }, 60_000);
 
