@@ -1,4 +1,3 @@
-import { execa } from "execa";
 import { planRun, planSuites, type RunTarget } from "../plan.ts";
 import type { TestId, TestResult } from "../results.ts";
 import { detectProjectRunners, type RunnerId } from "../runners.ts";
@@ -202,6 +201,8 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
   const argv = project.config.strict.verify_command;
   if (argv !== undefined) {
     const [file, ...args] = argv;
+    // Loaded here, not at the top: every hook process would pay for execa's start-up otherwise.
+    const { execa } = await import("execa");
     const run = await execa(file ?? "", args, {
       cwd: project.root,
       reject: false,
