@@ -437,9 +437,15 @@ async function queueFiles(
       value: unqueueFiles(session, gone),
       result: undefined,
     }));
+  // A file already queued keeps the status it was queued with, so no git process is started to
+  // tell new from existing again (the common case: an agent editing the same file repeatedly).
+  const { value: session } = await readState(file);
+  const known = new Map(session.pending_files.map((entry) => [entry.path, entry.status]));
   const notes: string[] = [];
   for (const path of paths) {
-    const insight = inspectEdit(project, path);
+    const rel = known.size === 0 ? undefined : toProjectPath(project, path);
+    const status = rel === undefined ? undefined : known.get(rel);
+    const insight = inspectEdit(project, path, status === undefined ? {} : { status });
     const queued = await queueEdit(project, insight, file, agentId);
     if (queued !== undefined) notes.push(queued.note);
   }
