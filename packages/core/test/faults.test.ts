@@ -3,6 +3,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -10,6 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import {
   findToolchain,
@@ -133,7 +135,7 @@ function baseEnv(): Record<string, string> {
 
 /** Runs a hook bin; `wrap` (argv) runs it under another program, e.g. a shell setting ulimit. */
 async function fire(call: HookCall, root: string, wrap: readonly string[] = []): Promise<Fired> {
-  const argv = [...wrap, process.execPath, BIN[call.platform]];
+  const argv = [...wrap, process.execPath, binFor(call.platform, wrap)];
   const started = performance.now();
   const result = await execa(argv[0] ?? "", argv.slice(1), {
     input: JSON.stringify(call.stdin),
@@ -418,6 +420,30 @@ function handOver(root: string): void {
 }
 
 /**
+ * The hook bins where `nobody` can run them: a copy of each adapter's dist (a bundle with
+ * everything inside). The checkout may sit in a folder only root enters, as a CI clone made in a
+ * `mktemp -d` folder does. Undefined when there is nothing built to copy.
+ */
+const NOBODY_BINS: Record<Platform, string> | undefined = (() => {
+  if (process.getuid?.() !== 0 || !Object.values(BIN).every((bin) => existsSync(bin)))
+    return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "tailtest-bins-"));
+  chmodSync(dir, 0o755);
+  const bins: Partial<Record<Platform, string>> = {};
+  for (const [platform, bin] of Object.entries(BIN) as [Platform, string][]) {
+    cpSync(dirname(bin), join(dir, platform), { recursive: true });
+    bins[platform] = join(dir, platform, basename(bin));
+  }
+  return bins as Record<Platform, string>;
+})();
+
+/** The bin a hook call runs: the copy `nobody` can reach when it runs as nobody. */
+function binFor(platform: Platform, wrap: readonly string[]): string {
+  if (wrap[0] === "setpriv" && NOBODY_BINS !== undefined) return NOBODY_BINS[platform];
+  return BIN[platform];
+}
+
+/**
  * How the permission faults' hooks run: as this user, as `nobody` when this user is root, or not
  * at all (the reason says why).
  */
@@ -428,6 +454,16 @@ const PERMISSION_RUN: { wrap: readonly string[] } | { skip: string } = (() => {
   if (spawnSync("setpriv", ["--version"], { stdio: "ignore" }).status !== 0)
     return { skip: "this user is root and setpriv (util-linux) is missing to run as nobody" };
   if (!permissionsBite(AS_NOBODY)) return { skip: "even as nobody a chmod 000 file could be read" };
+  const bin = NOBODY_BINS?.["claude-code"];
+  const tried =
+    bin === undefined
+      ? undefined
+      : spawnSync(AS_NOBODY[0] ?? "", [...AS_NOBODY.slice(1), process.execPath, bin], {
+          input: "",
+          stdio: ["pipe", "ignore", "ignore"],
+        });
+  if (tried?.status !== 0)
+    return { skip: "nobody cannot run node or a copy of the hook bins on this machine" };
   return { wrap: AS_NOBODY };
 })();
 
@@ -627,6 +663,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => {
   for (const template of templates.values()) template.cleanup();
+  const bins = NOBODY_BINS?.["claude-code"];
+  if (bins !== undefined) rmSync(dirname(dirname(bins)), { recursive: true, force: true });
 });
 
 function templateOf(mode: Mode): TempProject {

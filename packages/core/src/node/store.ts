@@ -43,11 +43,15 @@ export interface LockWait {
   maxDelayMs: number;
 }
 
-/** Every state file's lock: hooks of one turn can land together; wait ~10 s, never drop. */
+/**
+ * Every state file's lock: hooks of one turn can land together. Waited for up to 25 s, inside
+ * every hook's configured timeout (30 s at session start, 660 s around tools): a hundred hooks at
+ * once on a 2-core machine once queued past a 10 s budget and lost entries.
+ */
 export const STATE_LOCK: LockWait = {
   staleMs: 10_000,
   updateMs: 2_000,
-  waitMs: 10_000,
+  waitMs: 25_000,
   minDelayMs: 5,
   maxDelayMs: 100,
 };
