@@ -20,6 +20,7 @@ import {
   REPO_ROOT,
   type TempProject,
 } from "@tailtest/test-utils";
+import { contextOf, protocolAnswer } from "@tailtest/test-utils/answers";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -201,31 +202,6 @@ function calls(root: string) {
   };
 }
 
-/** Output keys each agent reads (Claude Code and Codex share the shape; hook-protocols §1, §3). */
-const CLAUDE_SHAPED = {
-  top: new Set([
-    "continue",
-    "stopReason",
-    "suppressOutput",
-    "systemMessage",
-    "decision",
-    "reason",
-    "hookSpecificOutput",
-  ]),
-  specific: new Set([
-    "hookEventName",
-    "additionalContext",
-    "permissionDecision",
-    "permissionDecisionReason",
-  ]),
-};
-const CURSOR_KEYS: Record<string, ReadonlySet<string>> = {
-  sessionStart: new Set(["env", "additional_context", "continue", "user_message"]),
-  preToolUse: new Set(["permission", "user_message", "agent_message", "additional_context"]),
-  postToolUse: new Set(["additional_context"]),
-  stop: new Set(["followup_message"]),
-};
-
 /**
  * ADR 0002 for one call: exit 0, at most one line on stderr and no stack trace, stdout what the
  * agent reads (empty or the documented JSON; Cursor always a JSON object). The answer, {} for
@@ -237,26 +213,7 @@ function answerOf(fired: Fired, what: string): Payload {
   expect(fired.stderr.trimEnd().split("\n").length, `${what}: stderr ${fired.stderr}`).toBe(1);
   expect(fired.stderr, `${what}: a stack trace`).not.toMatch(/^\s+at /m);
   expect(fired.stderr, `${what}: this machine's paths`).not.toContain(REPO_ROOT);
-  if (fired.platform === "cursor") {
-    expect(fired.stdout, `${what}: Cursor counts empty stdout as a failure`).not.toBe("");
-    const json = JSON.parse(fired.stdout) as Payload;
-    for (const key of Object.keys(json))
-      expect(CURSOR_KEYS[fired.event]?.has(key), `${what}: ${key}`).toBe(true);
-    return json;
-  }
-  if (fired.stdout === "") return {};
-  const json = JSON.parse(fired.stdout) as Payload;
-  for (const key of Object.keys(json))
-    expect(CLAUDE_SHAPED.top.has(key), `${what}: ${key}`).toBe(true);
-  const specific = (json["hookSpecificOutput"] ?? {}) as Payload;
-  for (const key of Object.keys(specific))
-    expect(CLAUDE_SHAPED.specific.has(key), `${what}: ${key}`).toBe(true);
-  return json;
-}
-
-function contextOf(answer: Payload): string {
-  const specific = answer["hookSpecificOutput"] as Payload | undefined;
-  return String(specific?.["additionalContext"] ?? answer["additional_context"] ?? "");
+  return protocolAnswer(fired.platform, fired.event, fired.stdout, what);
 }
 
 // ---------------------------------------------------------------------------------------------

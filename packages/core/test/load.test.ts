@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
+import { contextOf, isDeny, protocolAnswer } from "@tailtest/test-utils/answers";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -178,66 +179,12 @@ function calls(root: string) {
   };
 }
 
-/** Output keys each agent reads (Claude Code and Codex share the shape; hook-protocols §1, §3). */
-const CLAUDE_SHAPED = {
-  top: new Set([
-    "continue",
-    "stopReason",
-    "suppressOutput",
-    "systemMessage",
-    "decision",
-    "reason",
-    "hookSpecificOutput",
-  ]),
-  specific: new Set([
-    "hookEventName",
-    "additionalContext",
-    "permissionDecision",
-    "permissionDecisionReason",
-  ]),
-};
-const CURSOR_KEYS: Record<string, ReadonlySet<string>> = {
-  sessionStart: new Set(["env", "additional_context", "continue", "user_message"]),
-  beforeSubmitPrompt: new Set(["continue", "user_message", "additional_context"]),
-  preToolUse: new Set(["permission", "user_message", "agent_message", "additional_context"]),
-  postToolUse: new Set(["additional_context"]),
-  afterFileEdit: new Set(),
-  stop: new Set(["followup_message"]),
-  sessionEnd: new Set(),
-};
-
 /** The hook exited 0, said nothing on stderr, and printed what its agent reads ({} for none). */
 function answerOf(fired: Fired): Payload {
   const what = `${fired.platform} ${fired.event} ${fired.file ?? ""}`;
   expect(fired.exitCode, `${what}: ${fired.stderr}`).toBe(0);
   expect(fired.stderr, what).toBe("");
-  if (fired.platform === "cursor") {
-    expect(fired.stdout, `${what}: Cursor counts empty stdout as a failure`).not.toBe("");
-    const json = JSON.parse(fired.stdout) as Payload;
-    const allowed = CURSOR_KEYS[fired.event];
-    for (const key of Object.keys(json)) expect(allowed?.has(key), `${what}: ${key}`).toBe(true);
-    return json;
-  }
-  if (fired.stdout === "") return {};
-  const json = JSON.parse(fired.stdout) as Payload;
-  for (const key of Object.keys(json))
-    expect(CLAUDE_SHAPED.top.has(key), `${what}: ${key}`).toBe(true);
-  const specific = (json["hookSpecificOutput"] ?? {}) as Payload;
-  for (const key of Object.keys(specific))
-    expect(CLAUDE_SHAPED.specific.has(key), `${what}: ${key}`).toBe(true);
-  if (json["hookSpecificOutput"] !== undefined) expect(specific["hookEventName"]).toBe(fired.event);
-  return json;
-}
-
-/** The note a queued edit gets, or the deny reason a gate gives, in each agent's shape. */
-function contextOf(answer: Payload): string | undefined {
-  const specific = answer["hookSpecificOutput"] as Payload | undefined;
-  return (specific?.["additionalContext"] ?? answer["additional_context"]) as string | undefined;
-}
-
-function isDeny(answer: Payload): boolean {
-  const specific = answer["hookSpecificOutput"] as Payload | undefined;
-  return specific?.["permissionDecision"] === "deny" || answer["permission"] === "deny";
+  return protocolAnswer(fired.platform, fired.event, fired.stdout, what);
 }
 
 function readSession(root: string, rel: string): SessionState {
