@@ -1,6 +1,15 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/**
+ * `import { z } from "zod"` makes a bundle keep zod's whole namespace, every locale included
+ * (~450 KB instead of ~85 KB, ~30 ms more per hook process); `import * as z` is tree-shaken.
+ */
+const zodNamespaceOnly = {
+  selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier",
+  message: 'use `import * as z from "zod"`: a named import keeps every zod locale in a bundle',
+};
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "fixtures/**", "**/.turbo/**"] },
   js.configs.recommended,
@@ -21,6 +30,7 @@ export default tseslint.config(
       "max-depth": ["error", 5],
       "no-nested-ternary": "error",
       eqeqeq: ["error", "always", { null: "ignore" }],
+      "no-restricted-syntax": ["error", zodNamespaceOnly],
     },
   },
   {

@@ -13,7 +13,7 @@ import {
   type MatcherGroup,
   type Parsed,
 } from "@tailtest/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
 export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.js";

@@ -1,5 +1,5 @@
 import { describeSchemaError, parsePayload, type Decision, type HookEvent } from "@tailtest/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Fields every Claude Code hook payload carries (hook-protocols §1.2); others pass through. */
 const BaseSchema = z.looseObject({

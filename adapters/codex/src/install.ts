@@ -11,7 +11,7 @@ import {
   type HooksChange,
   type Parsed,
 } from "@tailtest/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /** tailtest's own handlers are the ones whose command contains this, whatever else changed. */
 export const HOOK_MARKER = "@tailtest/codex/dist/hook.js";

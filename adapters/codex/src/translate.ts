@@ -7,7 +7,7 @@ import {
   type Decision,
   type HookEvent,
 } from "@tailtest/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Fields every Codex hook payload carries (hook-protocols §3.4; SessionEnd has no `model` or

@@ -1,5 +1,5 @@
 import { parseJsonObject, type Parsed } from "@tailtest/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
 export const HOOK_MARKER = "@tailtest/cursor/dist/hook.js";

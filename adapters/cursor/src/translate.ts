@@ -1,7 +1,7 @@
 import { describeSchemaError, parsePayload, type Decision, type HookEvent } from "@tailtest/core";
 
 const OWNER = "Cursor's";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Fields every Cursor hook payload carries (hook-protocols §2.3); others pass through. Only

@@ -1,5 +1,5 @@
 import { ConfigSchema, DEFAULT_CONFIG } from "@tailtest/core";
-import { z } from "zod";
+import * as z from "zod";
 
 interface JsonSchemaNode {
   type?: string | string[];

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DepthSchema } from "./depth.ts";
 import { LanguageSchema } from "./languages.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { PAYLOAD_LIMITS, parsePayload } from "./payload.ts";
 
 const base = z.object({ hook_event_name: z.string() }).loose();

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** A hook's stdin checked against its platform's schemas, or one line saying why it is not. */
 export type ParsedPayload<Base, Full> =

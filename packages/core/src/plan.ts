@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { classifyFile, isTestFile } from "./filter.ts";
 import { detectLanguage } from "./languages.ts";
 import type { ProjectView } from "./project-view.ts";

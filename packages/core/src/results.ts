@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RunnerIdSchema } from "./runners.ts";
 
 /** A test's stable identity: which runner, which file (project-relative, POSIX), which names. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { extensionOf, LanguageSchema, stemOf, type Language } from "./languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "./project-view.ts";
 

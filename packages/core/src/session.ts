@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ModeSchema } from "./config.ts";
 import { DepthSchema } from "./depth.ts";
 import { LastFailureSchema, OutcomeStatusSchema, selectLastFailures } from "./history.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { capText } from "./notes.ts";
 import { stripAnsi } from "./parsers/_shared.ts";
 import type { MissingTest, RunPlan } from "./plan.ts";

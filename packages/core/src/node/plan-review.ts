@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { PlanReviewConfig } from "../config.ts";
 import type { Decision } from "../events.ts";
 import { STATE_DIR, type Project } from "./project.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** A JSON state file with a versioned schema and a way to build a fresh one. */
 export interface StateFile<T> {

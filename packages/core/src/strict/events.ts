@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { FailureKindSchema } from "../results.ts";
 import { RunnerIdSchema } from "../runners.ts";
 
