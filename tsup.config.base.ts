@@ -1,7 +1,12 @@
+import { execFile } from "node:child_process";
 import { copyFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { Options } from "tsup";
+
+const execFileAsync = promisify(execFile);
 
 /** Shared build options: every package ships ESM for Node 20.19+. */
 export const baseConfig: Options = {
@@ -29,32 +34,90 @@ export async function copyParserWasm(outDir = "dist"): Promise<void> {
   }
 }
 
+/** Every dependency inside the bundle, workspace packages read from their sources. */
+const bundleEverything: Pick<Options, "noExternal" | "dts" | "esbuildOptions"> = {
+  noExternal: [/.*/],
+  dts: false,
+  esbuildOptions(options) {
+    options.conditions = ["@tailtest/source"];
+  },
+};
+
+/** The hook files every adapter ships, besides the parser's .wasm files. */
+export const HOOK_FILES = ["hook.cjs", "hook-main.cjs"];
+
 /**
- * An adapter package installs alone: one bundle per entry with every dependency inside,
- * workspace packages read from their sources (one copy of core even when an adapter bundles
- * another adapter's module), and the parser's .wasm files beside it.
+ * An adapter package installs alone: one bundle per entry with every dependency inside
+ * (one copy of core even when an adapter bundles another adapter's module), and the parser's
+ * .wasm files beside it. Two builds:
+ *
+ * - the hook (`hook.cjs`, the launcher, and `hook-main.cjs`, the bundle it evaluates) as minified
+ *   CommonJS: a hook is a fresh process on every edit, and a CommonJS entry with no ES module
+ *   loader, a smaller text and a V8 code cache (trained here, see scripts/train-code-cache.mjs)
+ *   is what keeps it near the cost of `node -e 0`;
+ * - everything else (`cli.js`, the `tailtest` bin, …) as ES modules.
  */
 export function adapterConfig(
   entry: Record<string, string>,
   afterBuild?: () => Promise<void>,
-): Options {
-  return {
-    ...baseConfig,
-    entry,
-    noExternal: [/.*/],
-    dts: false,
-    esbuildOptions(options) {
-      options.conditions = ["@tailtest/source"];
+): Options[] {
+  const { hook, "hook-main": hookMain, ...rest } = entry;
+  if (hook === undefined || hookMain === undefined)
+    throw new Error("an adapter has a hook and a hook-main entry");
+  return [
+    {
+      ...baseConfig,
+      ...bundleEverything,
+      entry: rest,
+      // The hook build writes beside this one: its files are not this build's to clean.
+      clean: ["!hook.cjs", "!hook-main.cjs", "!*.cache", "!*.wasm"],
+      // esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless
+      // a real `require` is in scope. cli.ts and bin.ts carry their own shebang, which esbuild
+      // keeps above this banner.
+      banner: {
+        js: 'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);',
+      },
     },
-    // esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless
-    // a real `require` is in scope. cli.ts and bin.ts carry their own shebang, which esbuild
-    // keeps above this banner.
-    banner: {
-      js: 'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);',
+    {
+      ...baseConfig,
+      ...bundleEverything,
+      entry: { hook, "hook-main": hookMain },
+      format: ["cjs"],
+      outExtension: () => ({ js: ".cjs" }),
+      minify: true,
+      esbuildOptions(options) {
+        options.conditions = ["@tailtest/source"];
+        options.inject = [
+          fileURLToPath(new URL("./packages/core/src/node/zod-jitless.ts", import.meta.url)),
+        ];
+        // proper-lockfile's graceful-fs and signal-exit's assert, replaced by what a hook needs
+        // of them (scripts/hook-shims/: each says why).
+        options.alias = {
+          "graceful-fs": fileURLToPath(
+            new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url),
+          ),
+          assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
+        };
+      },
+      clean: false,
+      // The shell parser finds its .wasm files beside the bundle through import.meta.url.
+      define: { "import.meta.url": "__tailtestUrl" },
+      // scripts/train-code-cache.mjs turns a bundled library's `import("<node module>")` into
+      // __tailtestNodeRequire: node 20 runs no import() from a script compiled from a cache.
+      banner: {
+        js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
+      },
+      async onSuccess() {
+        await copyParserWasm();
+        await trainCodeCache();
+        await afterBuild?.();
+      },
     },
-    async onSuccess() {
-      await copyParserWasm();
-      await afterBuild?.();
-    },
-  };
+  ];
+}
+
+/** Runs scripts/train-code-cache.mjs on this adapter's hook bundle (see that script). */
+async function trainCodeCache(): Promise<void> {
+  const script = fileURLToPath(new URL("./scripts/train-code-cache.mjs", import.meta.url));
+  await execFileAsync(process.execPath, [script, "dist/hook-main.cjs"], { env: process.env });
 }

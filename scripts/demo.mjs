@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
-const hook = join(repo, "adapters/claude-code/dist/hook.js");
+const hook = join(repo, "adapters/claude-code/dist/hook.cjs");
 const colour = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code, text) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
 const bold = (text) => paint(1, text);

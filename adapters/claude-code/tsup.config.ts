@@ -1,11 +1,11 @@
-import { cp, mkdir } from "node:fs/promises";
+import { cp, mkdir, readdir, rm } from "node:fs/promises";
 import { defineConfig } from "tsup";
-import { adapterConfig } from "../../tsup.config.base.ts";
+import { adapterConfig, HOOK_FILES } from "../../tsup.config.base.ts";
 
 export default defineConfig(
   adapterConfig(
     {
-      // hook.js is a small launcher; hook-main.js is the bundle it loads when a call needs it.
+      // hook.cjs is a small launcher; hook-main.cjs is the bundle it loads when a call needs it.
       hook: "src/hook.ts",
       "hook-main": "src/hook-main.ts",
       cli: "src/cli.ts",
@@ -14,8 +14,10 @@ export default defineConfig(
     // A plugin is loaded from its own folder (and copied into Claude Code's plugin cache), so
     // its hook, and the parser files the hook loads, must sit inside it.
     async () => {
+      await rm("plugin/dist", { recursive: true, force: true });
       await mkdir("plugin/dist", { recursive: true });
-      for (const file of ["hook.js", "hook-main.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+      const caches = (await readdir("dist")).filter((name) => name.endsWith(".cache"));
+      for (const file of [...HOOK_FILES, ...caches, "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
         await cp(`dist/${file}`, `plugin/dist/${file}`);
       }
     },

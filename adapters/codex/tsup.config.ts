@@ -3,7 +3,7 @@ import { adapterConfig } from "../../tsup.config.base.ts";
 
 export default defineConfig(
   adapterConfig({
-    // hook.js is a small launcher; hook-main.js is the bundle it loads when a call needs it.
+    // hook.cjs is a small launcher; hook-main.cjs is the bundle it loads when a call needs it.
     hook: "src/hook.ts",
     "hook-main": "src/hook-main.ts",
     cli: "src/cli.ts",

@@ -6,7 +6,12 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     "node/index": "src/node/index.ts",
+    // What an adapter's hook imports instead of the indexes (see hook-api.ts).
+    "hook-api": "src/hook-api.ts",
+    "node/hook-api": "src/node/hook-api.ts",
     // The hook launchers' shortcut: node's own modules only (see quiet.ts).
     "node/quiet": "src/node/quiet.ts",
+    // The adapters' builds train their hook bundle's V8 code cache with it.
+    "node/code-cache": "src/node/code-cache.ts",
   },
 });

@@ -18,7 +18,7 @@ import {
 } from "./install.ts";
 
 const PACKAGE_DIR = join(REPO_ROOT, "adapters/claude-code");
-const OLD_COMMAND = "npx --yes node_modules/@tailtest/claude-code/dist/hook.js --old";
+const OLD_COMMAND = "npx --yes node_modules/@tailtest/claude-code/dist/hook.cjs --old";
 const PRETTIER = { type: "command", command: "npx prettier --write", timeout: 10 };
 const LINT = { type: "command", command: "./lint.sh" };
 const EDIT_MATCHER = "Write|Edit|MultiEdit|NotebookEdit";
@@ -36,7 +36,7 @@ function expectSameJson(actual: unknown, expected: unknown): void {
 describe("PROJECT_HOOK_COMMAND", () => {
   it("runs the installed hook with node through $CLAUDE_PROJECT_DIR, never npx or an absolute path", () => {
     expect(PROJECT_HOOK_COMMAND).toBe(
-      'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.js"',
+      'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.cjs"',
     );
   });
 });
@@ -125,7 +125,7 @@ describe("install.ts on core's hook groups", () => {
       { matcher: POST_MATCHER, hooks: [ours(660), PRETTIER] },
     ]);
     expect(isTailtestHandler({ command: OLD_COMMAND })).toBe(true);
-    expect(isTailtestHandler({ command: "node node_modules/@tailtest/codex/dist/hook.js" })).toBe(
+    expect(isTailtestHandler({ command: "node node_modules/@tailtest/codex/dist/hook.cjs" })).toBe(
       false,
     );
   });
@@ -171,7 +171,7 @@ describe("the plugin", () => {
       init.replaceAll(JSON.stringify(PROJECT_HOOK_COMMAND), JSON.stringify(PLUGIN_HOOK_COMMAND)),
     );
     // The plugin is copied into Claude Code's cache: its hook may not reach outside its folder.
-    expect(PLUGIN_HOOK_COMMAND).toBe('node "${CLAUDE_PLUGIN_ROOT}/dist/hook.js"');
+    expect(PLUGIN_HOOK_COMMAND).toBe('node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs"');
   });
 
   it("plugin.json is named tailtest and carries the package's version", () => {

@@ -16,7 +16,7 @@ import {
 import * as z from "zod";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
-export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.js";
+export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.cjs";
 
 /**
  * The project-settings command. `$CLAUDE_PROJECT_DIR` keeps absolute paths out of a file people
@@ -25,7 +25,7 @@ export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.js";
 export const PROJECT_HOOK_COMMAND = `node "$CLAUDE_PROJECT_DIR/node_modules/${HOOK_MARKER}"`;
 
 /** A plugin's hooks may only rely on files inside the plugin folder (it gets copied). */
-export const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.js"';
+export const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs"';
 
 export const HookEventNameSchema = z.enum([
   "SessionStart",

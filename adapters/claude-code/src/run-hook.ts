@@ -6,7 +6,7 @@ import {
   notCheckedReason,
   type Decision,
   type Mode,
-} from "@tailtest/core";
+} from "@tailtest/core/hook";
 import {
   configuredMode,
   handleEvent,
@@ -14,8 +14,8 @@ import {
   openProject,
   type HookOutput,
   type Project,
-} from "@tailtest/core/node";
-import { cursorCallRoot, isCursorAdapterInstalled, runCursorHook } from "@tailtest/cursor/run-hook";
+} from "@tailtest/core/node/hook";
+import { mayBeCursorPayload } from "@tailtest/core/quiet";
 import { renderDecision, renderDeny, translatePayload } from "./translate.ts";
 
 export interface HookIO {
@@ -45,7 +45,7 @@ const NO_OUTPUT: HookOutput = { stdout: "", stderr: "", exitCode: 0 };
 export async function runHook(io: HookIO): Promise<HookOutput> {
   // The nested agent of tailtest's own plan review: its hooks have no opinion at all.
   if (io.env[HOOKS_OFF_ENV] === "1") return NO_OUTPUT;
-  const cursor = cursorCall(io);
+  const cursor = await cursorCall(io);
   if (cursor !== undefined) return cursor;
   const translation = translatePayload(io.stdin, io.env);
   if (!translation.ok) return badInput(io, translation.error);
@@ -139,12 +139,16 @@ function sniff(stdin: string): { eventName?: string; cwd?: string } {
   }
 }
 
-/** A Claude Code hook run by Cursor: handled once, by whichever adapter owns the event. */
-function cursorCall(io: HookIO): Promise<HookOutput> | undefined {
-  const root = cursorCallRoot(io);
+/**
+ * A Claude Code hook run by Cursor: handled once, by whichever adapter owns the event. Cursor's
+ * module is loaded only for a payload that names Cursor's fields.
+ */
+async function cursorCall(io: HookIO): Promise<HookOutput | undefined> {
+  if (!mayBeCursorPayload(io.stdin)) return undefined;
+  const cursor = await import("@tailtest/cursor/run-hook");
+  const root = cursor.cursorCallRoot(io);
   if (root === undefined) return undefined;
   // Cursor answers are never empty: it counts empty stdout as a failed hook.
-  if (isCursorAdapterInstalled(root))
-    return Promise.resolve({ stdout: "{}\n", stderr: "", exitCode: 0 });
-  return runCursorHook(io);
+  if (cursor.isCursorAdapterInstalled(root)) return { stdout: "{}\n", stderr: "", exitCode: 0 };
+  return cursor.runCursorHook(io);
 }

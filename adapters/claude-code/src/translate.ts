@@ -1,57 +1,64 @@
-import { describeSchemaError, parsePayload, type Decision, type HookEvent } from "@tailtest/core";
-import * as z from "zod";
+import {
+  describeSchemaError,
+  parsePayload,
+  type Decision,
+  type HookEvent,
+} from "@tailtest/core/hook";
+import * as z from "zod/mini";
 
 /** Fields every Claude Code hook payload carries (hook-protocols §1.2); others pass through. */
 const BaseSchema = z.looseObject({
   session_id: z.string(),
-  transcript_path: z.string().nullish(),
+  transcript_path: z.nullish(z.string()),
   cwd: z.string(),
   hook_event_name: z.string(),
-  agent_id: z.string().optional(),
+  agent_id: z.optional(z.string()),
 });
 
-const SessionStartSchema = BaseSchema.extend({
+const SessionStartSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("SessionStart"),
   source: z.string(),
 });
 
 /** Checked per tool in `toEvent` (a tool tailtest ignores may send anything). */
-const PreToolUseSchema = BaseSchema.extend({
+const PreToolUseSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("PreToolUse"),
   tool_name: z.string(),
   tool_input: z.record(z.string(), z.unknown()),
 });
 
-const PostToolUseSchema = BaseSchema.extend({
+const PostToolUseSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("PostToolUse"),
   tool_name: z.string(),
   tool_input: z.looseObject({
-    file_path: z.string().optional(),
-    notebook_path: z.string().optional(),
-    command: z.string().optional(),
+    file_path: z.optional(z.string()),
+    notebook_path: z.optional(z.string()),
+    command: z.optional(z.string()),
   }),
+  // Write answers `type: "create"` for a file it made, `"update"` for one it replaced.
+  tool_response: z.catch(z.nullish(z.looseObject({ type: z.optional(z.string()) })), undefined),
 });
 
-const PostToolUseFailureSchema = BaseSchema.extend({
+const PostToolUseFailureSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("PostToolUseFailure"),
   tool_name: z.string(),
-  tool_input: z.looseObject({ command: z.string().optional() }),
-  error: z.string().optional(),
-  is_interrupt: z.boolean().optional(),
+  tool_input: z.looseObject({ command: z.optional(z.string()) }),
+  error: z.optional(z.string()),
+  is_interrupt: z.optional(z.boolean()),
 });
 
-const SubagentStartSchema = BaseSchema.extend({
+const SubagentStartSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("SubagentStart"),
   agent_id: z.string(),
-  agent_type: z.string().optional(),
+  agent_type: z.optional(z.string()),
 });
 
-const StopSchema = BaseSchema.extend({
+const StopSchema = z.extend(BaseSchema, {
   hook_event_name: z.enum(["Stop", "SubagentStop"]),
-  stop_hook_active: z.boolean().default(false),
+  stop_hook_active: z._default(z.boolean(), false),
 });
 
-const SessionEndSchema = BaseSchema.extend({ hook_event_name: z.literal("SessionEnd") });
+const SessionEndSchema = z.extend(BaseSchema, { hook_event_name: z.literal("SessionEnd") });
 
 export const ClaudePayloadSchema = z.discriminatedUnion("hook_event_name", [
   SessionStartSchema,
@@ -158,9 +165,14 @@ function toolDone(payload: Extract<ClaudePayload, { hook_event_name: "PostToolUs
       : commandFinished(payload, input.command, { failed: false });
   if (!EDIT_TOOLS.has(tool)) return undefined;
   const path = input.file_path ?? input.notebook_path;
-  return path === undefined
-    ? undefined
-    : { kind: "FilesEdited", paths: [path], agentId: payload.agent_id };
+  if (path === undefined) return undefined;
+  const created = tool === "Write" && payload.tool_response?.type === "create";
+  return {
+    kind: "FilesEdited",
+    paths: [path],
+    ...(created ? { created: [path] } : {}),
+    agentId: payload.agent_id,
+  };
 }
 
 function commandFinished(
@@ -180,7 +192,7 @@ function commandFinished(
 const EditInputSchema = z.looseObject({ file_path: z.string() });
 const NotebookInputSchema = z.looseObject({ notebook_path: z.string() });
 const BashInputSchema = z.looseObject({ command: z.string() });
-const PlanInputSchema = z.looseObject({ plan: z.string().optional() });
+const PlanInputSchema = z.looseObject({ plan: z.optional(z.string()) });
 
 type PreToolUse = z.infer<typeof PreToolUseSchema>;
 
@@ -220,7 +232,7 @@ function toolRequest(payload: PreToolUse): ToEvent {
 
 /** tool_input through its tool's schema, then into an event; a mismatch is one line. */
 function checked<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   input: unknown,
   toEvent: (data: T) => HookEvent,
 ): ToEvent {

@@ -17,8 +17,8 @@ describe("tailtest-claude-code bin", () => {
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
     }
-    expect(readFileSync(join(PACKAGE_DIR, "plugin/dist/hook.js"))).toEqual(
-      readFileSync(join(PACKAGE_DIR, "dist/hook.js")),
+    expect(readFileSync(join(PACKAGE_DIR, "plugin/dist/hook.cjs"))).toEqual(
+      readFileSync(join(PACKAGE_DIR, "dist/hook.cjs")),
     );
   });
 
@@ -54,7 +54,7 @@ describe("tailtest-claude-code bin", () => {
           "Claude Code loads the hooks in its next session (/hooks lists them).",
         ].join("\n"),
       );
-      expect(init.stderr).toContain("warning: node_modules/@tailtest/claude-code/dist/hook.js");
+      expect(init.stderr).toContain("warning: node_modules/@tailtest/claude-code/dist/hook.cjs");
       expect(existsSync(join(project.root, "app/.claude/settings.json"))).toBe(true);
 
       const uninstall = await runBin(BIN, ["uninstall", "--root", "app"], { cwd: project.root });

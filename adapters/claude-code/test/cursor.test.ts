@@ -10,7 +10,7 @@ import {
 } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-const CLAUDE_HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.js");
+const CLAUDE_HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
 const CURSOR_SESSION = ".cursor/hooks/state/tailtest.json";
 const pytest = findToolchain("pytest");
 
@@ -69,7 +69,8 @@ describe("a Claude Code hook that Cursor calls", () => {
         hooks: {
           postToolUse: [
             {
-              command: 'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.js"',
+              command:
+                'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.cjs"',
             },
           ],
         },

@@ -36,7 +36,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runHook, type HookOutput } from "../src/run-hook.ts";
 
-const HOOK_BIN = join(REPO_ROOT, "adapters/claude-code/dist/hook.js");
+const HOOK_BIN = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
 
 /**
  * Issue 9, "Bad input": property-based tests of the Claude Code hook (fast-check). Payloads shaped

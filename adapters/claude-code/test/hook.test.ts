@@ -9,7 +9,7 @@ import {
 } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 
-const BIN = join(REPO_ROOT, "adapters/claude-code/dist/hook.js");
+const BIN = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
 const PAYLOADS = join(REPO_ROOT, "fixtures", "payloads");
 
 let project: TempProject | undefined;

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  bundleStampOf,
+  codeCachesOf,
   FIXTURES_DIR,
   type PackedProject,
   packIntoFixture,
@@ -13,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PACKAGE_DIR = join(REPO_ROOT, "adapters/claude-code");
 const PAYLOADS = join(FIXTURES_DIR, "payloads/claude-2.1.330");
-const HOOK_FILE = "@tailtest/claude-code/dist/hook.js";
+const HOOK_FILE = "@tailtest/claude-code/dist/hook.cjs";
 const CLI_VERSION = (
   JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as {
     version: string;
@@ -99,7 +101,7 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
     (packed as PackedProject).run(command, args);
 
   beforeAll(async () => {
-    expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
+    expect(existsSync(join(PACKAGE_DIR, "dist/hook.cjs")), "run the build first").toBe(true);
     packed = await packIntoFixture(PACKAGE_DIR, "runners/pytest-pyproject", (dir) => {
       mkdirSync(join(dir, ".claude"));
       writeFileSync(join(dir, ".claude/settings.json"), USER_SETTINGS);
@@ -112,18 +114,27 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
 
   it("ships a manifest with no dependencies, no workspace ranges, and no path of this machine", async () => {
     const shipped = await readTarball(tarball);
-    expect(shipped.files).toEqual([
+    // The V8 code caches (one per route) are named after the bundle they were trained on.
+    const { files, hashes } = codeCachesOf(shipped.files);
+    expect(hashes).toEqual([bundleStampOf(shipped.text)]);
+    expect(files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
-      "package/dist/hook-main.js",
-      "package/dist/hook.js",
+      "package/dist/hook-main.cjs",
+      "package/dist/hook-main.other.cache",
+      "package/dist/hook-main.post.cache",
+      "package/dist/hook-main.pre.cache",
+      "package/dist/hook.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",
       "package/package.json",
       "package/plugin/.claude-plugin/plugin.json",
-      "package/plugin/dist/hook-main.js",
-      "package/plugin/dist/hook.js",
+      "package/plugin/dist/hook-main.cjs",
+      "package/plugin/dist/hook-main.other.cache",
+      "package/plugin/dist/hook-main.post.cache",
+      "package/plugin/dist/hook-main.pre.cache",
+      "package/plugin/dist/hook.cjs",
       "package/plugin/dist/tree-sitter-bash.wasm",
       "package/plugin/dist/tree-sitter.wasm",
       "package/plugin/hooks/hooks.json",

@@ -20,7 +20,7 @@ import { afterEach, describe, expect, it } from "vitest";
  * every claim and end-of-turn verification is a real pytest or vitest run.
  */
 
-const HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.js");
+const HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
 const CLI = join(REPO_ROOT, "adapters/claude-code/dist/tailtest.js");
 const VERSION = "claude-2.1.330";
 const pytest = findToolchain("pytest");

@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from "vitest";
  * run is a real pytest run.
  */
 
-const HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.js");
+const HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
 const CLI = join(REPO_ROOT, "adapters/claude-code/dist/tailtest.js");
 const VERSION = "claude-2.1.330";
 const pytest = findToolchain("pytest");
@@ -424,10 +424,10 @@ describe("tdd mode hook failures and switches", () => {
     expect(stop.stderr).toMatch(/^tailtest: ignored a hook call: /);
   });
 
-  it("a launcher that cannot load hook-main.js denies a tdd PreToolUse and lets a follow one pass", async () => {
+  it("a launcher that cannot load hook-main.cjs denies a tdd PreToolUse and lets a follow one pass", async () => {
     const lone = makeProject();
     projects.push(lone);
-    const launcher = join(lone.root, "hook.js");
+    const launcher = join(lone.root, "hook.cjs");
     copyFileSync(HOOK, launcher);
     for (const [mode, denied] of [
       ["tdd", true],
@@ -442,8 +442,8 @@ describe("tdd mode hook failures and switches", () => {
       expect(result.exitCode).toBe(0);
       if (denied) {
         const reason = denial(JSON.parse(result.stdout) as HookAnswer);
-        expect(reason).toContain("tailtest could not decide (./hook-main.js did not load (");
-        expect(result.stderr).toMatch(/^tailtest: \.\/hook-main\.js did not load \(\w+\)$/);
+        expect(reason).toContain("tailtest could not decide (./hook-main.cjs did not load (");
+        expect(result.stderr).toMatch(/^tailtest: \.\/hook-main\.cjs did not load \(\w+\)$/);
       } else expect(result).toMatchObject({ stdout: "", stderr: "" });
       const stopped = await runBin(launcher, [], {
         input: stop,
@@ -476,7 +476,7 @@ describe("tdd mode hook failures and switches", () => {
     expect(existsSync(join(t.root, ".tailtest/session.json"))).toBe(false);
   });
 
-  // hook.js answers such a call before it loads hook-main.js (the bundle): see core's node/quiet.ts.
+  // hook.cjs answers such a call before it loads hook-main.cjs (the bundle): see core's node/quiet.ts.
   it("follow mode: PreToolUse has no opinion, and stays about as cheap as starting node", async () => {
     const t = tddProject({ mode: "follow" });
     const input = JSON.stringify(t.payloads.write("calc.py", FIX));
@@ -634,10 +634,10 @@ describe("internal errors in tdd and strict modes (ADR 0002)", () => {
       // The launcher and the bundle without the .wasm files the shell parser loads.
       const bin = join(t.root, "..", `bin-${mode}`);
       mkdirSync(bin);
-      for (const file of ["hook.js", "hook-main.js"])
+      for (const file of ["hook.cjs", "hook-main.cjs"])
         copyFileSync(join(HOOK, "..", file), join(bin, file));
       const input = JSON.stringify(t.payloads.bashDone("python3 -m pytest tests/test_calc.py"));
-      const result = await runBin(join(bin, "hook.js"), [], {
+      const result = await runBin(join(bin, "hook.cjs"), [], {
         input,
         // pnpm exec's NODE_PATH would find the repository's copy of the parser package.
         env: { CLAUDE_PROJECT_DIR: t.root, NODE_PATH: "" },

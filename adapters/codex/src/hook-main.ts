@@ -1,4 +1,4 @@
-import { answerSafely, type HookOutput } from "@tailtest/core/node";
+import { answerSafely, type HookOutput } from "@tailtest/core/node/hook";
 import { runHook } from "./run-hook.ts";
 
 /**

@@ -51,7 +51,7 @@ const remove = (text: string) => plan(text, { hooks: "remove", enableFeatures: f
 describe("HOOK_COMMAND", () => {
   it("is this exact string: Codex un-trusts a hook whose command changes, so it only changes on purpose", () => {
     expect(HOOK_COMMAND).toBe(
-      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.js"; if [ -f "$f" ]; then exec node "$f"; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
+      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; if [ -f "$f" ]; then exec node "$f"; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
     );
   });
 
@@ -135,7 +135,7 @@ describe("hooks.json", () => {
   it("leaves Claude Code's tailtest entries alone (another marker)", () => {
     const claude = {
       type: "command",
-      command: 'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.js"',
+      command: 'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.cjs"',
     };
     const settings: HookSettings = { hooks: { Stop: [{ hooks: [claude] }] } };
     expect(hasHookChanges(removeCodexHooks(settings))).toBe(false);

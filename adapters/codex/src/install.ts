@@ -14,7 +14,7 @@ import {
 import * as z from "zod";
 
 /** tailtest's own handlers are the ones whose command contains this, whatever else changed. */
-export const HOOK_MARKER = "@tailtest/codex/dist/hook.js";
+export const HOOK_MARKER = "@tailtest/codex/dist/hook.cjs";
 
 export const NOT_INSTALLED_LINE =
   "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)";

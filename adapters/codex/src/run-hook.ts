@@ -6,7 +6,7 @@ import {
   holdsAfterError,
   notCheckedReason,
   type Mode,
-} from "@tailtest/core";
+} from "@tailtest/core/hook";
 import {
   configuredMode,
   findProjectRoot,
@@ -15,7 +15,7 @@ import {
   openProject,
   type HookOutput,
   type Project,
-} from "@tailtest/core/node";
+} from "@tailtest/core/node/hook";
 import { renderDecision, translatePayload } from "./translate.ts";
 
 export interface HookIO {

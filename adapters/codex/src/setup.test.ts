@@ -444,7 +444,7 @@ timeout = 600
 `;
     const { root } = project({ ".codex/config.toml": original, ".codex/hooks.json": USER_HOOKS });
     await expect(uninstallProject({ root })).rejects.toThrow(
-      /^\.codex\/config\.toml came out of toml-patch with other entries changed; take tailtest's entries \(@tailtest\/codex\/dist\/hook\.js\) out by hand, nothing was changed$/,
+      /^\.codex\/config\.toml came out of toml-patch with other entries changed; take tailtest's entries \(@tailtest\/codex\/dist\/hook\.cjs\) out by hand, nothing was changed$/,
     );
     expect(read(root, ".codex/config.toml")).toBe(original);
     expect(read(root, ".codex/hooks.json")).toBe(USER_HOOKS);

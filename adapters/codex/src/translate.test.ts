@@ -98,10 +98,13 @@ describe("every payload recorded from Codex 0.169.0", () => {
           });
         } else {
           expect(stdin["tool_name"]).toBe("apply_patch");
+          // A patch that adds the file names it new, with no git process to ask.
+          const adds = String(input?.command).includes("*** Add File:");
           expect(event).toEqual({
             kind: "FilesEdited",
             paths: [`${ROOT}/src/billing.py`],
             deleted: [],
+            ...(adds ? { created: [`${ROOT}/src/billing.py`] } : {}),
             agentId: undefined,
           });
         }
@@ -201,7 +204,14 @@ describe("PreToolUse (tdd mode's gate) from the recorded 0.169.0 payloads", () =
           hook_event_name: "PostToolUse",
         }),
       ),
-    ).toEqual({ kind: "FilesEdited", paths, deleted, agentId: undefined });
+    ).toEqual({
+      kind: "FilesEdited",
+      paths,
+      deleted,
+      // After the patch, its Add File is known new (the gate before it has no use for that).
+      created: [`${ROOT}/tests/test_billing.py`],
+      agentId: undefined,
+    });
   });
 
   it("a subagent's patch carries its agent id", () => {
@@ -353,6 +363,7 @@ describe("translatePayload", () => {
       kind: "FilesEdited",
       paths: ["/p/sub/src/new.py", "/p/sub/lib/new_name.py", "/abs/elsewhere.py"],
       deleted: ["/p/sub/lib/old_name.py", "/p/sub/src/gone.py"],
+      created: ["/p/sub/src/new.py"],
       agentId: "a7",
     });
   });

@@ -6,8 +6,8 @@ import {
   patchEffects,
   type Decision,
   type HookEvent,
-} from "@tailtest/core";
-import * as z from "zod";
+} from "@tailtest/core/hook";
+import * as z from "zod/mini";
 
 /**
  * Fields every Codex hook payload carries (hook-protocols §3.4; SessionEnd has no `model` or
@@ -17,20 +17,20 @@ const BaseSchema = z.looseObject({
   session_id: z.string(),
   cwd: z.string(),
   hook_event_name: z.string(),
-  model: z.string().optional(),
-  transcript_path: z.string().nullable().optional(),
-  permission_mode: z.string().optional(),
-  turn_id: z.string().optional(),
-  agent_id: z.string().optional(),
-  agent_type: z.string().optional(),
+  model: z.optional(z.string()),
+  transcript_path: z.optional(z.nullable(z.string())),
+  permission_mode: z.optional(z.string()),
+  turn_id: z.optional(z.string()),
+  agent_id: z.optional(z.string()),
+  agent_type: z.optional(z.string()),
 });
 
-const SessionStartSchema = BaseSchema.extend({
+const SessionStartSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("SessionStart"),
   source: z.string(),
 });
 
-const UserPromptSubmitSchema = BaseSchema.extend({
+const UserPromptSubmitSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("UserPromptSubmit"),
 });
 
@@ -42,46 +42,50 @@ export const PATCH_TOOL = "apply_patch";
 /** Every shell-like tool reaches hooks under this name. */
 export const SHELL_TOOL = "Bash";
 
-const ToolInputSchema = z.looseObject({ command: CommandSchema.optional() });
+const ToolInputSchema = z.looseObject({ command: z.optional(CommandSchema) });
 
-const PreToolUseSchema = BaseSchema.extend({
-  hook_event_name: z.literal("PreToolUse"),
-  tool_name: z.string(),
-  tool_input: ToolInputSchema,
-}).superRefine((payload, context) => {
-  // The gate reads the patch or the command line: without one it cannot decide (in tdd mode a
-  // call it cannot decide is refused, so this is bad input rather than "no event").
-  if (
-    (payload.tool_name === PATCH_TOOL || payload.tool_name === SHELL_TOOL) &&
-    payload.tool_input.command === undefined
-  )
-    context.addIssue({
-      code: "custom",
-      path: ["tool_input", "command"],
-      message: `${payload.tool_name} without a command`,
-    });
-});
+const PreToolUseSchema = z
+  .extend(BaseSchema, {
+    hook_event_name: z.literal("PreToolUse"),
+    tool_name: z.string(),
+    tool_input: ToolInputSchema,
+  })
+  .check(
+    z.superRefine((payload, context) => {
+      // The gate reads the patch or the command line: without one it cannot decide (in tdd mode
+      // a call it cannot decide is refused, so this is bad input rather than "no event").
+      if (
+        (payload.tool_name === PATCH_TOOL || payload.tool_name === SHELL_TOOL) &&
+        payload.tool_input.command === undefined
+      )
+        context.addIssue({
+          code: "custom",
+          path: ["tool_input", "command"],
+          message: `${payload.tool_name} without a command`,
+        });
+    }),
+  );
 
-const PostToolUseSchema = BaseSchema.extend({
+const PostToolUseSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("PostToolUse"),
   tool_name: z.string(),
   tool_input: ToolInputSchema,
   // A string for apply_patch and Bash in 0.169.0; opaque JSON by the schema.
-  tool_response: z.json().optional(),
+  tool_response: z.optional(z.json()),
 });
 
-const StopSchema = BaseSchema.extend({
+const StopSchema = z.extend(BaseSchema, {
   hook_event_name: z.enum(["Stop", "SubagentStop"]),
-  stop_hook_active: z.boolean().default(false),
+  stop_hook_active: z._default(z.boolean(), false),
 });
 
-const SubagentStartSchema = BaseSchema.extend({
+const SubagentStartSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("SubagentStart"),
   agent_id: z.string(),
-  agent_type: z.string().optional(),
+  agent_type: z.optional(z.string()),
 });
 
-const SessionEndSchema = BaseSchema.extend({ hook_event_name: z.literal("SessionEnd") });
+const SessionEndSchema = z.extend(BaseSchema, { hook_event_name: z.literal("SessionEnd") });
 
 export const CodexPayloadSchema = z.discriminatedUnion("hook_event_name", [
   SessionStartSchema,
@@ -163,17 +167,20 @@ type ToolPayload = Extract<CodexPayload, { hook_event_name: "PreToolUse" | "Post
 function patchedPaths(
   payload: ToolPayload,
   command: string | readonly string[],
-): { written: string[]; deleted: string[] } | undefined {
+): { written: string[]; deleted: string[]; created: string[] } | undefined {
   const text = typeof command === "string" ? command : command.join("\n");
-  const { written, deleted } = patchEffects(parsePatchFiles(text));
+  const { written, deleted, created } = patchEffects(parsePatchFiles(text));
   if (written.length === 0 && deleted.length === 0) return undefined;
   const absolute = (path: string) => resolve(payload.cwd, path);
-  return { written: written.map(absolute), deleted: deleted.map(absolute) };
+  return {
+    written: written.map(absolute),
+    deleted: deleted.map(absolute),
+    created: created.map(absolute),
+  };
 }
 
 /** Before the tool runs (PreToolUse, tdd mode's gate) or after it (PostToolUse). */
 type Phase = "before" | "after";
-const EDIT_KIND = { before: "EditRequested", after: "FilesEdited" } as const;
 const SHELL_KIND = { before: "CommandRequested", after: "CommandFinished" } as const;
 
 /**
@@ -187,12 +194,15 @@ function toolEvent(payload: ToolPayload, phase: Phase): HookEvent | undefined {
   if (payload.tool_name === PATCH_TOOL) {
     const paths = patchedPaths(payload, command);
     if (paths === undefined) return undefined;
-    return {
-      kind: EDIT_KIND[phase],
-      paths: paths.written,
-      deleted: paths.deleted,
-      agentId: payload.agent_id,
-    };
+    const edit = { paths: paths.written, deleted: paths.deleted, agentId: payload.agent_id };
+    // An Add File is a new file: after the patch, core needs no git process to tell.
+    return phase === "before"
+      ? { kind: "EditRequested", ...edit }
+      : {
+          kind: "FilesEdited",
+          ...edit,
+          ...(paths.created.length === 0 ? {} : { created: paths.created }),
+        };
   }
   if (payload.tool_name === SHELL_TOOL) {
     const line = shellCommandLine(command);

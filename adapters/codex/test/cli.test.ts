@@ -64,7 +64,7 @@ describe("tailtest-codex bin", () => {
         ].join("\n"),
       );
       expect(init.stderr).toBe(
-        "tailtest-codex: warning: node_modules/@tailtest/codex/dist/hook.js is not in this project (or a folder above it); the hooks run it from there: npm i -D @tailtest/codex",
+        "tailtest-codex: warning: node_modules/@tailtest/codex/dist/hook.cjs is not in this project (or a folder above it); the hooks run it from there: npm i -D @tailtest/codex",
       );
       expect(existsSync(join(app, ".codex/hooks.json"))).toBe(true);
 

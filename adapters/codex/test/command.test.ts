@@ -20,7 +20,7 @@ const SHELLS = ["sh", "bash", "dash", "zsh", "ksh", "fish"].map((shell) => ({
 function install(projectRoot: string): void {
   const dist = join(projectRoot, "node_modules/@tailtest/codex/dist");
   mkdirSync(dist, { recursive: true });
-  for (const file of ["hook.js", "hook-main.js", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+  for (const file of ["hook.cjs", "hook-main.cjs", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
     cpSync(join(PACKAGE_DIR, "dist", file), join(dist, file));
   }
 }

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  bundleStampOf,
+  codeCachesOf,
   type PackedProject,
   packIntoFixture,
   readTarball,
@@ -11,7 +13,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_DIR, parseAnswer, recorded, type Payload } from "./payloads.ts";
 
-const HOOK_FILE = "@tailtest/codex/dist/hook.js";
+const HOOK_FILE = "@tailtest/codex/dist/hook.cjs";
 const CLI_VERSION = (
   JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as {
     version: string;
@@ -69,7 +71,7 @@ describe("the packed @tailtest/codex in a fresh project", () => {
     (packed as PackedProject).run(command, args);
 
   beforeAll(async () => {
-    expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
+    expect(existsSync(join(PACKAGE_DIR, "dist/hook.cjs")), "run the build first").toBe(true);
     packed = await packIntoFixture(PACKAGE_DIR, "runners/pytest-pyproject", (dir) => {
       mkdirSync(join(dir, ".codex"));
       writeFileSync(join(dir, ".codex/hooks.json"), USER_HOOKS);
@@ -86,11 +88,17 @@ describe("the packed @tailtest/codex in a fresh project", () => {
 
   it("ships the bundle and the parser's .wasm files, no dependencies, and no path of this machine", async () => {
     const shipped = await readTarball(tarball);
-    expect(shipped.files).toEqual([
+    // The V8 code caches (one per route) are named after the bundle they were trained on.
+    const { files, hashes } = codeCachesOf(shipped.files);
+    expect(hashes).toEqual([bundleStampOf(shipped.text)]);
+    expect(files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
-      "package/dist/hook-main.js",
-      "package/dist/hook.js",
+      "package/dist/hook-main.cjs",
+      "package/dist/hook-main.other.cache",
+      "package/dist/hook-main.post.cache",
+      "package/dist/hook-main.pre.cache",
+      "package/dist/hook.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",

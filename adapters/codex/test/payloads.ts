@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { FIXTURES_DIR, REPO_ROOT, runBin, type BinResult } from "@tailtest/test-utils";
 
 export const PACKAGE_DIR = join(REPO_ROOT, "adapters/codex");
-export const HOOK_BIN = join(PACKAGE_DIR, "dist/hook.js");
+export const HOOK_BIN = join(PACKAGE_DIR, "dist/hook.cjs");
 export const RECORDED_DIR = join(FIXTURES_DIR, "payloads", "codex-0.169.0");
 
 export type Payload = Record<string, unknown>;

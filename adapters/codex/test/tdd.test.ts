@@ -444,11 +444,11 @@ describe("tdd mode's failure policy in the built Codex hook", () => {
     expect(await hook(preBash(root, "cat > calc.py <<'EOF'\nx = 1\nEOF\n"), root)).toBeUndefined();
   }, 30_000);
 
-  // hook.js answers a follow-mode PreToolUse before it loads hook-main.js (the bundle): a launcher
+  // hook.cjs answers a follow-mode PreToolUse before it loads hook-main.cjs (the bundle): a launcher
   // without the bundle beside it shows which calls never need it.
-  it("a launcher that cannot load hook-main.js denies a tdd PreToolUse and lets a follow one pass", async () => {
+  it("a launcher that cannot load hook-main.cjs denies a tdd PreToolUse and lets a follow one pass", async () => {
     const lone = makeProject();
-    const launcher = join(lone.root, "hook.js");
+    const launcher = join(lone.root, "hook.cjs");
     copyFileSync(HOOK_BIN, launcher);
     try {
       for (const [mode, deniedHere] of [
@@ -468,15 +468,15 @@ describe("tdd mode's failure policy in the built Codex hook", () => {
         expect(result.exitCode).toBe(0);
         if (deniedHere) {
           const reason = denied(parseAnswer(result.stdout.trim(), "PreToolUse"));
-          expect(reason).toContain("tailtest could not decide (./hook-main.js did not load (");
+          expect(reason).toContain("tailtest could not decide (./hook-main.cjs did not load (");
           expect(reason).toContain("reinstall @tailtest/codex.");
-          expect(result.stderr).toMatch(/^tailtest: \.\/hook-main\.js did not load \(\w+\)$/);
+          expect(result.stderr).toMatch(/^tailtest: \.\/hook-main\.cjs did not load \(\w+\)$/);
         } else expect(result).toMatchObject({ stdout: "", stderr: "" });
         // Any other call needs the bundle: no opinion and one line.
         const start = JSON.stringify(codex("block.SessionStart.json", root));
         const started = await runBin(launcher, [], { input: start, cwd: root });
         expect(started).toMatchObject({ exitCode: 0, stdout: "" });
-        expect(started.stderr).toMatch(/^tailtest: \.\/hook-main\.js did not load \(\w+\)$/);
+        expect(started.stderr).toMatch(/^tailtest: \.\/hook-main\.cjs did not load \(\w+\)$/);
         expect(result.stdout + result.stderr).not.toContain(lone.root);
         project.cleanup();
         project = undefined;

@@ -1,4 +1,4 @@
-import { answerSafely, type HookOutput } from "@tailtest/core/node";
+import { answerSafely, type HookOutput } from "@tailtest/core/node/hook";
 import { runCursorHook } from "./run-hook.ts";
 import { NO_OPINION_OUTPUT } from "./translate.ts";
 

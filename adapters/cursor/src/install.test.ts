@@ -13,7 +13,7 @@ import {
   type HooksFile,
 } from "./install.ts";
 
-const OLD_COMMAND = "npx --yes node_modules/@tailtest/cursor/dist/hook.js --old";
+const OLD_COMMAND = "npx --yes node_modules/@tailtest/cursor/dist/hook.cjs --old";
 const FORMAT = { command: "npx prettier --write", timeout: 10 };
 const AUDIT = { command: ".cursor/hooks/audit.sh" };
 const GUARD = { command: "./guard.sh", matcher: "rm -rf", failClosed: true };
@@ -30,7 +30,7 @@ function expectSameJson(actual: unknown, expected: unknown): void {
 describe("HOOK_COMMAND", () => {
   it("runs the installed hook with node through CURSOR_PROJECT_DIR (or the workspace root), never npx or an absolute path", () => {
     expect(HOOK_COMMAND).toBe(
-      'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.js"',
+      'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.cjs"',
     );
   });
 });

@@ -1,8 +1,8 @@
-import { parseJsonObject, type Parsed } from "@tailtest/core";
-import * as z from "zod";
+import { parseJsonObject, type Parsed } from "@tailtest/core/hook";
+import * as z from "zod/mini";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
-export const HOOK_MARKER = "@tailtest/cursor/dist/hook.js";
+export const HOOK_MARKER = "@tailtest/cursor/dist/hook.cjs";
 
 /**
  * The hook command. Cursor runs project hooks from the workspace root and sets
@@ -78,11 +78,11 @@ export const TAILTEST_HOOKS: readonly HookRegistration[] = [
   { event: "sessionEnd", timeout: 30 },
 ];
 
-const HandlerSchema = z.looseObject({ command: z.string().optional() });
+const HandlerSchema = z.looseObject({ command: z.optional(z.string()) });
 const HooksSchema = z.record(z.string(), z.array(HandlerSchema));
 export const HooksFileSchema = z.looseObject({
-  version: z.unknown().optional(),
-  hooks: HooksSchema.optional(),
+  version: z.optional(z.unknown()),
+  hooks: z.optional(HooksSchema),
 });
 
 export type Handler = z.infer<typeof HandlerSchema>;

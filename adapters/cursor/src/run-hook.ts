@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { mayBeCursorPayload } from "@tailtest/core/quiet";
 import {
   couldNotDecideReason,
   errorLine,
@@ -10,7 +10,7 @@ import {
   type Decision,
   type HookEvent,
   type Mode,
-} from "@tailtest/core";
+} from "@tailtest/core/hook";
 import {
   configuredMode,
   findProjectRoot,
@@ -19,7 +19,7 @@ import {
   openProject,
   type HookOutput,
   type Project,
-} from "@tailtest/core/node";
+} from "@tailtest/core/node/hook";
 import { parseHooksFile, runsTailtest } from "./install.ts";
 import { CURSOR_SESSION_PATH, HOOKS_PATH } from "./paths.ts";
 import {
@@ -107,8 +107,7 @@ function peek(stdin: string): { eventName?: string; roots?: string[] } {
  */
 export function cursorCallRoot(io: CursorHookIO): string | undefined {
   // Every Claude Code hook call passes here: a payload without Cursor's fields is not parsed twice.
-  if (!io.stdin.includes('"cursor_version"') && !io.stdin.includes('"conversation_id"'))
-    return undefined;
+  if (!mayBeCursorPayload(io.stdin)) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(io.stdin.replace(/^\uFEFF/, ""));
@@ -214,12 +213,14 @@ function afterFileEdit(event: HookEvent, eventName: string): boolean {
 
 /**
  * Whether Cursor would run this adapter's hooks for the project: the project's or the user's
- * hooks.json registers `@tailtest/cursor/dist/hook.js` and is a file Cursor loads (not reached
+ * hooks.json registers `@tailtest/cursor/dist/hook.cjs` and is a file Cursor loads (not reached
  * through a symlink, valid, no unknown event). The Claude Code adapter steps aside when it is,
  * so an edit is not handled twice.
  */
 export function isCursorAdapterInstalled(root: string): boolean {
-  return [join(root, HOOKS_PATH), join(homedir(), HOOKS_PATH)].some(loadsTailtest);
+  // node:os is loaded only here: most hook calls never ask for the home folder.
+  const home = process.getBuiltinModule("node:os").homedir();
+  return [join(root, HOOKS_PATH), join(home, HOOKS_PATH)].some(loadsTailtest);
 }
 
 function loadsTailtest(path: string): boolean {

@@ -1,7 +1,12 @@
-import { describeSchemaError, parsePayload, type Decision, type HookEvent } from "@tailtest/core";
+import {
+  describeSchemaError,
+  parsePayload,
+  type Decision,
+  type HookEvent,
+} from "@tailtest/core/hook";
 
 const OWNER = "Cursor's";
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Fields every Cursor hook payload carries (hook-protocols §2.3); others pass through. Only
@@ -11,42 +16,44 @@ import * as z from "zod";
  */
 const BaseSchema = z.looseObject({
   conversation_id: z.string(),
-  generation_id: z.string().nullable().optional(),
-  model: z.string().nullable().optional(),
-  session_id: z.string().optional(),
+  generation_id: z.optional(z.nullable(z.string())),
+  model: z.optional(z.nullable(z.string())),
+  session_id: z.optional(z.string()),
   hook_event_name: z.string(),
-  cursor_version: z.string().nullable().optional(),
-  workspace_roots: z.array(z.string()).optional(),
-  user_email: z.string().nullable().optional(),
-  transcript_path: z.string().nullable().optional(),
+  cursor_version: z.optional(z.nullable(z.string())),
+  workspace_roots: z.optional(z.array(z.string())),
+  user_email: z.optional(z.nullable(z.string())),
+  transcript_path: z.optional(z.nullable(z.string())),
 });
 
-const SessionStartSchema = BaseSchema.extend({
+const SessionStartSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("sessionStart"),
-  is_background_agent: z.boolean().optional(),
+  is_background_agent: z.optional(z.boolean()),
 });
 
-const AfterFileEditSchema = BaseSchema.extend({
+const AfterFileEditSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("afterFileEdit"),
   file_path: z.string(),
-  edits: z
-    .array(z.looseObject({ old_string: z.string().optional(), new_string: z.string().optional() }))
-    .optional(),
+  edits: z.optional(
+    z.array(
+      z.looseObject({ old_string: z.optional(z.string()), new_string: z.optional(z.string()) }),
+    ),
+  ),
 });
 
 /** tool_input is only read for the tools tailtest follows; see FILE_TOOLS. */
-const PostToolUseSchema = BaseSchema.extend({
+const PostToolUseSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("postToolUse"),
   tool_name: z.string(),
-  tool_input: z.unknown().optional(),
+  tool_input: z.optional(z.unknown()),
 });
 
 /** Before a tool runs (the tdd gate): the same tool fields, and the folder it runs in. */
-const PreToolUseSchema = BaseSchema.extend({
+const PreToolUseSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("preToolUse"),
   tool_name: z.string(),
-  tool_input: z.unknown().optional(),
-  cwd: z.string().nullable().optional(),
+  tool_input: z.optional(z.unknown()),
+  cwd: z.optional(z.nullable(z.string())),
 });
 
 /**
@@ -56,30 +63,30 @@ const PreToolUseSchema = BaseSchema.extend({
  * every subagent of a kind shares it, and `tool_call_id` is not listed at the stop.
  * `parent_conversation_id` is the main agent's conversation when Cursor sends it.
  */
-const SubagentStartSchema = BaseSchema.extend({
+const SubagentStartSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("subagentStart"),
-  subagent_id: z.string().min(1),
-  subagent_type: z.string().nullable().optional(),
-  parent_conversation_id: z.string().nullable().optional(),
+  subagent_id: z.string().check(z.minLength(1)),
+  subagent_type: z.optional(z.nullable(z.string())),
+  parent_conversation_id: z.optional(z.nullable(z.string())),
 });
 
 /** A subagent finished; without `subagent_id` there is no log to close (see SubagentStart). */
-const SubagentStopSchema = BaseSchema.extend({
+const SubagentStopSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("subagentStop"),
-  subagent_id: z.string().min(1).optional(),
-  subagent_type: z.string().nullable().optional(),
-  parent_conversation_id: z.string().nullable().optional(),
-  status: z.string().default("completed"),
-  loop_count: z.number().int().nonnegative().default(0),
+  subagent_id: z.optional(z.string().check(z.minLength(1))),
+  subagent_type: z.optional(z.nullable(z.string())),
+  parent_conversation_id: z.optional(z.nullable(z.string())),
+  status: z._default(z.string(), "completed"),
+  loop_count: z._default(z.number().check(z.int()).check(z.nonnegative()), 0),
 });
 
-const StopSchema = BaseSchema.extend({
+const StopSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("stop"),
-  status: z.string().default("completed"),
-  loop_count: z.number().int().nonnegative().default(0),
+  status: z._default(z.string(), "completed"),
+  loop_count: z._default(z.number().check(z.int()).check(z.nonnegative()), 0),
 });
 
-const SessionEndSchema = BaseSchema.extend({ hook_event_name: z.literal("sessionEnd") });
+const SessionEndSchema = z.extend(BaseSchema, { hook_event_name: z.literal("sessionEnd") });
 
 export const CursorPayloadSchema = z.discriminatedUnion("hook_event_name", [
   SessionStartSchema,
@@ -112,13 +119,13 @@ const HANDLED_EVENTS = new Set([
  * payload could be recorded (§2.4 names only Write's `{file_path, content}`).
  */
 const FileToolInputSchema = z.looseObject({
-  file_path: z.string().optional(),
-  path: z.string().optional(),
+  file_path: z.optional(z.string()),
+  path: z.optional(z.string()),
 });
 export const FILE_TOOLS = new Set(["Write", "Delete"]);
 
 /** Cursor's shell tool: `{command, cwd}`. Core finds the files the command writes. */
-const ShellToolInputSchema = z.looseObject({ command: z.string(), cwd: z.string().optional() });
+const ShellToolInputSchema = z.looseObject({ command: z.string(), cwd: z.optional(z.string()) });
 
 /** The turn ended without the agent finishing it (the user stopped it, or it broke). */
 const INTERRUPTED_STATUSES = new Set(["aborted", "error"]);

@@ -18,8 +18,8 @@ describe("tailtest-cursor bin", () => {
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
     }
     for (const file of [
-      "hook.js",
-      "hook-main.js",
+      "hook.cjs",
+      "hook-main.cjs",
       "run-hook.js",
       "tree-sitter.wasm",
       "tree-sitter-bash.wasm",
@@ -82,7 +82,7 @@ describe("tailtest-cursor bin", () => {
         ].join("\n"),
       );
       expect(init.stderr).toBe(
-        "tailtest-cursor: warning: node_modules/@tailtest/cursor/dist/hook.js is not in this project; the hooks run it from there: npm i -D @tailtest/cursor",
+        "tailtest-cursor: warning: node_modules/@tailtest/cursor/dist/hook.cjs is not in this project; the hooks run it from there: npm i -D @tailtest/cursor",
       );
       expect(existsSync(join(project.root, "app/.cursor/hooks.json"))).toBe(true);
       expect(readFileSync(join(project.root, "app/.gitignore"), "utf8")).toBe(
@@ -116,7 +116,7 @@ describe("tailtest-cursor bin", () => {
         'tailtest-cursor: warning: .cursor/hooks.json has the event "PostToolUse", which Cursor does not know: Cursor ignores the whole file',
       );
       expect(readFileSync(join(project.root, ".cursor/hooks.json"), "utf8")).toContain(
-        "@tailtest/cursor/dist/hook.js",
+        "@tailtest/cursor/dist/hook.cjs",
       );
     } finally {
       project.cleanup();

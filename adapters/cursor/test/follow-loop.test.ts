@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload, writtenFile } from "./payloads.ts";
 
-const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.js");
+const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
 const SESSION = ".cursor/hooks/state/tailtest.json";
 const pytest = findToolchain("pytest");
 

@@ -36,7 +36,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runCursorHook, type HookOutput } from "../src/run-hook.ts";
 
-const HOOK_BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.js");
+const HOOK_BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
 
 /**
  * Issue 9, "Bad input": property-based tests of the Cursor hook (fast-check). Payloads shaped like

@@ -4,7 +4,7 @@ import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPayload, PAYLOAD_FILES, writtenFile } from "./payloads.ts";
 
-const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.js");
+const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
 const BILLING = "def charge(amount):\n    return round(amount * 1.2, 2)\n";
 const QUEUED_NOTE =
   "tailtest: src/billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest.";

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  bundleStampOf,
+  codeCachesOf,
   type PackedProject,
   packIntoFixture,
   readTarball,
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload, writtenFile, type CursorPayload } from "./payloads.ts";
 
 const PACKAGE_DIR = join(REPO_ROOT, "adapters/cursor");
-const HOOK_FILE = "@tailtest/cursor/dist/hook.js";
+const HOOK_FILE = "@tailtest/cursor/dist/hook.cjs";
 const CLI_VERSION = (
   JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as {
     version: string;
@@ -51,7 +53,7 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
     (packed as PackedProject).run(command, args);
 
   beforeAll(async () => {
-    expect(existsSync(join(PACKAGE_DIR, "dist/hook.js")), "run the build first").toBe(true);
+    expect(existsSync(join(PACKAGE_DIR, "dist/hook.cjs")), "run the build first").toBe(true);
     packed = await packIntoFixture(PACKAGE_DIR, "runners/pytest-pyproject", (dir) => {
       mkdirSync(join(dir, ".cursor"));
       writeFileSync(join(dir, ".cursor/hooks.json"), USER_HOOKS);
@@ -63,11 +65,17 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
 
   it("ships a manifest with no dependencies, no workspace ranges, and no path of this machine", async () => {
     const shipped = await readTarball(tarball);
-    expect(shipped.files).toEqual([
+    // The V8 code caches (one per route) are named after the bundle they were trained on.
+    const { files, hashes } = codeCachesOf(shipped.files);
+    expect(hashes).toEqual([bundleStampOf(shipped.text)]);
+    expect(files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
-      "package/dist/hook-main.js",
-      "package/dist/hook.js",
+      "package/dist/hook-main.cjs",
+      "package/dist/hook-main.other.cache",
+      "package/dist/hook-main.post.cache",
+      "package/dist/hook-main.pre.cache",
+      "package/dist/hook.cjs",
       "package/dist/run-hook.js",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",

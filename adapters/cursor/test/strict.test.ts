@@ -21,7 +21,7 @@ import { loadPayload } from "./payloads.ts";
  * end-of-turn verification is a real pytest or vitest run.
  */
 
-const HOOK = join(REPO_ROOT, "adapters/cursor/dist/hook.js");
+const HOOK = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
 /** The `tailtest` bin this package ships (packages/cli bundled with the adapter). */
 const TAILTEST = join(REPO_ROOT, "adapters/cursor/dist/tailtest.js");
 const pytest = findToolchain("pytest");

@@ -21,7 +21,7 @@ import { loadPayload } from "./payloads.ts";
  * cycle's test with the real pytest.
  */
 
-const HOOK = join(REPO_ROOT, "adapters/cursor/dist/hook.js");
+const HOOK = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
 /** The `tailtest` bin this package ships (packages/cli bundled with the adapter). */
 const TAILTEST = join(REPO_ROOT, "adapters/cursor/dist/tailtest.js");
 const pytest = findToolchain("pytest");
@@ -347,7 +347,7 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
             : payload(s, "preToolUse", { ...bad, tool_use_id: "toolu_34", cwd: s.root });
         const { output, stderr } = await fire(s, stdin);
         if (mode === "follow" && typeof bad !== "string") {
-          // A well-formed preToolUse in follow mode is answered by the launcher (hook.js)
+          // A well-formed preToolUse in follow mode is answered by the launcher (hook.cjs)
           // without reading the tool's fields: {} and nothing to report.
           expect({ output, stderr }).toEqual({ output: {}, stderr: "" });
           project?.cleanup();
@@ -388,7 +388,7 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
   }, 60_000);
 });
 
-// hook.js answers a follow-mode preToolUse before it loads hook-main.js (the bundle): a launcher
+// hook.cjs answers a follow-mode preToolUse before it loads hook-main.cjs (the bundle): a launcher
 // without the bundle beside it shows which calls never need it.
 describe("the hook launcher", () => {
   it("follow mode: a preToolUse is {} with nothing on stderr, from the built bin", async () => {
@@ -400,11 +400,11 @@ describe("the hook launcher", () => {
     }
   }, 30_000);
 
-  it("a launcher that cannot load hook-main.js denies a tdd preToolUse and lets a follow one pass", async () => {
+  it("a launcher that cannot load hook-main.cjs denies a tdd preToolUse and lets a follow one pass", async () => {
     const lone = makeProject();
-    const launcher = join(lone.root, "hook.js");
+    const launcher = join(lone.root, "hook.cjs");
     copyFileSync(HOOK, launcher);
-    const missing = /^tailtest: \.\/hook-main\.js did not load \(\w+\)$/;
+    const missing = /^tailtest: \.\/hook-main\.cjs did not load \(\w+\)$/;
     try {
       for (const [mode, deniedHere] of [
         ["tdd", true],
@@ -419,7 +419,7 @@ describe("the hook launcher", () => {
         const output = oneObject(result);
         if (deniedHere) {
           const message = expectDenied(output);
-          expect(message).toContain("tailtest could not decide (./hook-main.js did not load (");
+          expect(message).toContain("tailtest could not decide (./hook-main.cjs did not load (");
           expect(message).toContain("reinstall @tailtest/cursor.");
           expect(result.stderr).toMatch(missing);
         } else {

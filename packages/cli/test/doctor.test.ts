@@ -167,11 +167,11 @@ describe("tailtest doctor", () => {
     // init warned that the package is not in node_modules: so does doctor.
     expect(hooks?.status).toBe("warn");
     expect(hooks?.detail).toContain(
-      "Claude Code: the hooks run node_modules/@tailtest/claude-code/dist/hook.js, which is missing: npm i -D @tailtest/claude-code",
+      "Claude Code: the hooks run node_modules/@tailtest/claude-code/dist/hook.cjs, which is missing: npm i -D @tailtest/claude-code",
     );
 
     mkdirSync(join(project.root, "node_modules/@tailtest/claude-code/dist"), { recursive: true });
-    project.write("node_modules/@tailtest/claude-code/dist/hook.js", "");
+    project.write("node_modules/@tailtest/claude-code/dist/hook.cjs", "");
     const ready = await doctorJson(project);
     expect(checkOf(ready, "hooks")).toEqual({
       id: "hooks",

@@ -1,42 +1,44 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { DepthSchema } from "./depth.ts";
 import { LanguageSchema } from "./languages.ts";
+
+/*
+ * The schemas a hook reads on every call are zod/mini schemas (ADR 0009): a hook is a fresh
+ * process per call, and a classic zod schema costs ~8× as much to build, which every process
+ * paid for every schema it loaded. The API is zod's, as functions: `z.optional(s)` for
+ * `s.optional()`, `z._default(s, v)` for `s.default(v)`, `.check(z.describe(…))` for
+ * `.describe(…)`, `.check(z.minimum(1))` for `.min(1)`.
+ */
 
 export const ModeSchema = z.enum(["follow", "tdd", "strict"]);
 export type Mode = z.infer<typeof ModeSchema>;
 
 const CommandSchema = z
-  .array(z.string().min(1))
-  .min(1)
-  .describe('argv, e.g. ["uv", "run", "pytest"]; never passed through a shell');
+  .array(z.string().check(z.minLength(1)))
+  .check(
+    z.minLength(1),
+    z.describe('argv, e.g. ["uv", "run", "pytest"]; never passed through a shell'),
+  );
 
 export const RunnerOverrideSchema = z.object({
-  command: CommandSchema.optional().describe("replaces the detected runner's command"),
+  command: z.optional(CommandSchema).check(z.describe("replaces the detected runner's command")),
   test_dir: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("where new test files go, relative to the package"),
+    .optional(z.string().check(z.minLength(1)))
+    .check(z.describe("where new test files go, relative to the package")),
 });
 export type RunnerOverride = z.infer<typeof RunnerOverrideSchema>;
 
+const patterns = (description: string) =>
+  z._default(z.array(z.string()), []).check(z.describe(description));
+
 export const FileClassesSchema = z.object({
-  test: z.array(z.string()).default([]).describe("extra gitignore-style patterns for test files"),
-  production: z
-    .array(z.string())
-    .default([])
-    .describe("patterns that are always production code (tdd mode gates them)"),
-  exempt: z
-    .array(z.string())
-    .default([])
-    .describe("patterns tdd mode never gates (docs, config, scripts)"),
+  test: patterns("extra gitignore-style patterns for test files"),
+  production: patterns("patterns that are always production code (tdd mode gates them)"),
+  exempt: patterns("patterns tdd mode never gates (docs, config, scripts)"),
 });
 
 const patternList = (what: string) =>
-  z
-    .array(z.string())
-    .default([])
-    .describe(`gitignore-style patterns for ${what}; tried before the defaults`);
+  patterns(`gitignore-style patterns for ${what}; tried before the defaults`);
 
 export const TddFileClassesSchema = z.object({
   e2e_test: patternList("end-to-end tests (never gated)"),
@@ -45,23 +47,33 @@ export const TddFileClassesSchema = z.object({
   other: patternList("files tdd mode never gates"),
 });
 
+/** A whole number from `min` to `max`, `fallback` when absent. */
+const wholeNumber = (min: number, max: number, fallback: number, description: string) =>
+  z
+    ._default(z.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback)
+    .check(z.describe(description));
+
 export const PlanReviewSchema = z.object({
   enabled: z
-    .boolean()
-    .default(true)
-    .describe(
-      "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
+    ._default(z.boolean(), true)
+    .check(
+      z.describe(
+        "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
+      ),
     ),
-  command: CommandSchema.default(() => ["claude", "-p"]).describe(
-    "argv of the reviewer; the review prompt and the plan are added as one last argument",
+  command: z
+    ._default(CommandSchema, () => ["claude", "-p"])
+    .check(
+      z.describe(
+        "argv of the reviewer; the review prompt and the plan are added as one last argument",
+      ),
+    ),
+  timeout_seconds: wholeNumber(
+    5,
+    600,
+    60,
+    "the review is killed after this long and the plan goes on without it",
   ),
-  timeout_seconds: z
-    .number()
-    .int()
-    .min(5)
-    .max(600)
-    .default(60)
-    .describe("the review is killed after this long and the plan goes on without it"),
 });
 export type PlanReviewConfig = z.infer<typeof PlanReviewSchema>;
 
@@ -73,66 +85,73 @@ const defaultPlanReview = (): PlanReviewConfig => ({
 });
 
 export const TddConfigSchema = z.object({
-  file_classes: TddFileClassesSchema.default({ e2e_test: [], test: [], prod: [], other: [] }),
-  plan_review: PlanReviewSchema.default(defaultPlanReview).describe(
-    "Claude Code: review a plan once per session before ExitPlanMode is accepted",
-  ),
+  file_classes: z._default(TddFileClassesSchema, () => ({
+    e2e_test: [],
+    test: [],
+    prod: [],
+    other: [],
+  })),
+  plan_review: z
+    ._default(PlanReviewSchema, defaultPlanReview)
+    .check(
+      z.describe("Claude Code: review a plan once per session before ExitPlanMode is accepted"),
+    ),
 });
 
 export const StrictConfigSchema = z.object({
-  verify_command: CommandSchema.optional().describe(
-    "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
-  ),
-  max_attempts: z
-    .number()
-    .int()
-    .min(1)
-    .max(5)
-    .default(2)
-    .describe(
-      "failed verifications of one claim before its edits are reverted for good and it is handed to the person",
+  verify_command: z
+    .optional(CommandSchema)
+    .check(
+      z.describe(
+        "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
+      ),
     ),
+  max_attempts: wholeNumber(
+    1,
+    5,
+    2,
+    "failed verifications of one claim before its edits are reverted for good and it is handed to the person",
+  ),
 });
 export type StrictConfig = z.infer<typeof StrictConfigSchema>;
 
 export const ConfigSchema = z.object({
-  depth: DepthSchema.default("standard").describe("how many scenarios each test covers"),
-  mode: ModeSchema.default("follow").describe("follow, tdd (Red→Green→Refactor) or strict"),
-  ramp_up_limit: z
-    .number()
-    .int()
-    .min(0)
-    .max(15)
-    .default(7)
-    .describe("files queued by the first-session coverage scan; 0 turns it off"),
-  impact_tracing: z.boolean().default(false).describe("add which files import the edited one"),
-  api_validation: z.boolean().default(false).describe("list the public names a file declares"),
+  depth: z
+    ._default(DepthSchema, "standard")
+    .check(z.describe("how many scenarios each test covers")),
+  mode: z
+    ._default(ModeSchema, "follow")
+    .check(z.describe("follow, tdd (Red→Green→Refactor) or strict")),
+  ramp_up_limit: wholeNumber(
+    0,
+    15,
+    7,
+    "files queued by the first-session coverage scan; 0 turns it off",
+  ),
+  impact_tracing: z
+    ._default(z.boolean(), false)
+    .check(z.describe("add which files import the edited one")),
+  api_validation: z
+    ._default(z.boolean(), false)
+    .check(z.describe("list the public names a file declares")),
   runners: z
-    .partialRecord(LanguageSchema, RunnerOverrideSchema)
-    .default({})
-    .describe("per-language runner overrides"),
-  test_timeout_seconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(3600)
-    .default(300)
-    .describe("a test run is killed after this long"),
-  stop_loop_budget: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(3)
-    .describe("how many times in a row the end of a turn may send the agent back to work"),
-  file_classes: FileClassesSchema.default({ test: [], production: [], exempt: [] }),
-  tdd: TddConfigSchema.default(() => ({
+    ._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({}))
+    .check(z.describe("per-language runner overrides")),
+  test_timeout_seconds: wholeNumber(1, 3600, 300, "a test run is killed after this long"),
+  stop_loop_budget: wholeNumber(
+    0,
+    20,
+    3,
+    "how many times in a row the end of a turn may send the agent back to work",
+  ),
+  file_classes: z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),
+  tdd: z._default(TddConfigSchema, () => ({
     file_classes: { e2e_test: [], test: [], prod: [], other: [] },
     plan_review: defaultPlanReview(),
   })),
-  strict: StrictConfigSchema.default({ max_attempts: 2 }).describe(
-    "strict mode: every production edit advances a claimed failing test",
-  ),
+  strict: z
+    ._default(StrictConfigSchema, () => ({ max_attempts: 2 }))
+    .check(z.describe("strict mode: every production edit advances a claimed failing test")),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 export const DepthSchema = z.enum(["simple", "standard", "thorough", "adversarial"]);
 export type Depth = z.infer<typeof DepthSchema>;

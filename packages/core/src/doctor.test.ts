@@ -17,10 +17,12 @@ import { createMemoryView } from "./project-view.ts";
 
 const CONFIG = ".tailtest/config.json";
 const VITEST_PACKAGE = JSON.stringify({ scripts: { test: "vitest run" } });
-const CLAUDE_COMMAND = 'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.js"';
-const CLAUDE_HOOK = "node_modules/@tailtest/claude-code/dist/hook.js";
-const CURSOR_COMMAND = 'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.js"';
-const CODEX_COMMAND = `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.js"; done'`;
+const CLAUDE_COMMAND =
+  'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.cjs"';
+const CLAUDE_HOOK = "node_modules/@tailtest/claude-code/dist/hook.cjs";
+const CURSOR_COMMAND =
+  'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.cjs"';
+const CODEX_COMMAND = `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; done'`;
 
 /** Settings shaped as Claude Code's (and Codex's hooks.json): events → groups → handlers. */
 const groupHooks = (command: string, events = ["SessionStart", "Stop"]): string =>
@@ -321,7 +323,7 @@ describe("doctor: hooks", () => {
           version: 1,
           hooks: { stop: [{ command: CURSOR_COMMAND, timeout: 600 }] },
         }),
-        "node_modules/@tailtest/cursor/dist/hook.js": "",
+        "node_modules/@tailtest/cursor/dist/hook.cjs": "",
       },
       "ok",
       "installed for Cursor; not for Claude Code, Codex",
@@ -352,7 +354,7 @@ describe("doctor: hooks", () => {
         ".claude/settings.json": groupHooks(CLAUDE_COMMAND),
         [CLAUDE_HOOK]: "",
         ".cursor/hooks.json": JSON.stringify({ hooks: { stop: [{ command: CURSOR_COMMAND }] } }),
-        "node_modules/@tailtest/cursor/dist/hook.js": "",
+        "node_modules/@tailtest/cursor/dist/hook.cjs": "",
         ".codex/hooks.json": groupHooks(CODEX_COMMAND),
       },
       "ok",

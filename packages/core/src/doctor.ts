@@ -80,7 +80,7 @@ const PLATFORMS: readonly PlatformSpec[] = [
     label: "Claude Code",
     files: [".claude/settings.json", ".claude/settings.local.json"],
     markers: ["@tailtest/claude-code", "tailtest-claude-code"],
-    hookFile: "node_modules/@tailtest/claude-code/dist/hook.js",
+    hookFile: "node_modules/@tailtest/claude-code/dist/hook.cjs",
     packageName: "@tailtest/claude-code",
   },
   {
@@ -88,7 +88,7 @@ const PLATFORMS: readonly PlatformSpec[] = [
     label: "Cursor",
     files: [".cursor/hooks.json"],
     markers: ["@tailtest/cursor", "tailtest-cursor"],
-    hookFile: "node_modules/@tailtest/cursor/dist/hook.js",
+    hookFile: "node_modules/@tailtest/cursor/dist/hook.cjs",
     packageName: "@tailtest/cursor",
   },
   {

@@ -20,6 +20,11 @@ export type HookEvent =
       paths: readonly string[];
       /** Files the edit removed (a patch's Delete File, the old side of a move). */
       deleted?: readonly string[] | undefined;
+      /**
+       * Those of `paths` the tool created, when the platform says (Claude Code's Write answers
+       * `type: "create"`, a patch's Add File): new files, with no git process to ask.
+       */
+      created?: readonly string[] | undefined;
       agentId?: string | undefined;
     }
   /** A shell command ran; the core finds the files it wrote with a real shell parser. */

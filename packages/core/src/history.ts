@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 export const HISTORY_CAP = 1000;
 
@@ -9,10 +9,10 @@ export const ClassificationSchema = z.enum(["gap", "regression", "fixed", "passe
 export type Classification = z.infer<typeof ClassificationSchema>;
 
 export const HistoryEntrySchema = z.object({
-  file: z.string().min(1),
+  file: z.string().check(z.minLength(1)),
   status: OutcomeStatusSchema,
-  attempts: z.number().int().min(0),
-  session_id: z.string().min(1),
+  attempts: z.number().check(z.int(), z.minimum(0)),
+  session_id: z.string().check(z.minLength(1)),
   // UTC ISO time; kept a plain string so one odd timestamp cannot invalidate the whole file.
   timestamp: z.string(),
   classification: ClassificationSchema,
@@ -28,9 +28,9 @@ export const HistoryFileSchema = z.object({
 export type HistoryFile = z.infer<typeof HistoryFileSchema>;
 
 export const LastFailureSchema = z.object({
-  file: z.string().min(1),
+  file: z.string().check(z.minLength(1)),
   status: z.enum(["unresolved", "deferred"]),
-  attempts: z.number().int().min(0),
+  attempts: z.number().check(z.int(), z.minimum(0)),
 });
 export type LastFailure = z.infer<typeof LastFailureSchema>;
 

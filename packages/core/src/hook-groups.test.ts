@@ -19,13 +19,13 @@ const TABLE: readonly HookRegistration[] = [
   { event: "SubagentStop", timeout: 600 },
   { event: "SessionEnd", timeout: 30 },
 ];
-const MARKER = "@tailtest/claude-code/dist/hook.js";
+const MARKER = "@tailtest/claude-code/dist/hook.cjs";
 const COMMAND = `node "$CLAUDE_PROJECT_DIR/node_modules/${MARKER}"`;
 const SPEC: HookSpec = { registrations: TABLE, marker: MARKER, command: COMMAND };
 const add = (settings: HookSettings) => addHookEntries(settings, SPEC);
 const remove = (settings: HookSettings) => removeHookEntries(settings, MARKER);
 
-const OLD_COMMAND = "npx --yes node_modules/@tailtest/claude-code/dist/hook.js --old";
+const OLD_COMMAND = "npx --yes node_modules/@tailtest/claude-code/dist/hook.cjs --old";
 const PRETTIER = { type: "command", command: "npx prettier --write", timeout: 10 };
 const LINT = { type: "command", command: "./lint.sh" };
 const EDIT_MATCHER = "Write|Edit|MultiEdit|NotebookEdit";
@@ -256,8 +256,8 @@ describe("the spec's parameters", () => {
     const installed = add({}).settings;
     const other: HookSpec = {
       registrations: [{ event: "Stop", timeout: 5 }],
-      marker: "@tailtest/codex/dist/hook.js",
-      command: "sh -c 'node @tailtest/codex/dist/hook.js'",
+      marker: "@tailtest/codex/dist/hook.cjs",
+      command: "sh -c 'node @tailtest/codex/dist/hook.cjs'",
     };
     const both = addHookEntries(installed, other);
     expect(both.added).toEqual(["Stop"]);

@@ -34,6 +34,8 @@ describe("parsePatchFiles", () => {
     expect(patchEffects(files)).toEqual({
       written: ["src/a.ts", "src/new.ts", "src/with space.ts"],
       deleted: ["src/old.ts", "src/gone.ts"],
+      // Only an Add File is a file that did not exist: a move's target is the old file renamed.
+      created: ["src/with space.ts"],
     });
   });
 

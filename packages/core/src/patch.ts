@@ -39,15 +39,25 @@ export function parsePatchFiles(text: string): PatchedFile[] {
 export function patchEffects(files: readonly PatchedFile[]): {
   written: string[];
   deleted: string[];
+  /** Of `written`, the files the patch adds (Add File): they did not exist before it. */
+  created: string[];
 } {
   const written: string[] = [];
   const deleted: string[] = [];
+  const created: string[] = [];
   for (const file of files) {
     if (file.change === "delete") deleted.push(file.path);
     else if (file.movedTo !== undefined) {
       written.push(file.movedTo);
       deleted.push(file.path);
-    } else written.push(file.path);
+    } else {
+      written.push(file.path);
+      if (file.change === "add") created.push(file.path);
+    }
   }
-  return { written: [...new Set(written)], deleted: [...new Set(deleted)] };
+  return {
+    written: [...new Set(written)],
+    deleted: [...new Set(deleted)],
+    created: [...new Set(created)],
+  };
 }

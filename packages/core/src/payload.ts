@@ -1,4 +1,4 @@
-import type * as z from "zod";
+import * as z from "zod/mini";
 
 /** A hook's stdin checked against its platform's schemas, or one line saying why it is not. */
 export type ParsedPayload<Base, Full> =
@@ -6,7 +6,7 @@ export type ParsedPayload<Base, Full> =
   | { ok: true; handled: false; payload: Base }
   | { ok: false; error: string };
 
-export interface PayloadSchemas<B extends z.ZodType, F extends z.ZodType> {
+export interface PayloadSchemas<B extends z.core.$ZodType, F extends z.core.$ZodType> {
   /** Fields every event of the platform carries. */
   base: B;
   /** The events tailtest handles, discriminated by `hook_event_name`. */
@@ -21,7 +21,7 @@ export interface PayloadSchemas<B extends z.ZodType, F extends z.ZodType> {
  * only the base fields (so a new event never reads as bad input). A byte-order mark is dropped
  * (Cursor on Windows has been seen to send one).
  */
-export function parsePayload<B extends z.ZodType, F extends z.ZodType>(
+export function parsePayload<B extends z.core.$ZodType, F extends z.core.$ZodType>(
   stdin: string,
   schemas: PayloadSchemas<B, F>,
 ): ParsedPayload<z.infer<B>, z.infer<F>> {
@@ -37,19 +37,23 @@ export function parsePayload<B extends z.ZodType, F extends z.ZodType>(
   if (oversized !== undefined) return { ok: false, error: oversized };
   const name = (json as { hook_event_name?: unknown } | null)?.hook_event_name;
   if (typeof name === "string" && !schemas.handled.has(name)) {
-    const base = schemas.base.safeParse(json);
+    const base = z.safeParse(schemas.base, json);
     return base.success
       ? { ok: true, handled: false, payload: base.data }
       : { ok: false, error: describeSchemaError(base.error, schemas.owner) };
   }
-  const parsed = schemas.full.safeParse(json);
+  const parsed = z.safeParse(schemas.full, json);
   return parsed.success
     ? { ok: true, handled: true, payload: parsed.data }
     : { ok: false, error: describeSchemaError(parsed.error, schemas.owner) };
 }
 
 /** The first schema problem as one line naming the field. */
-export function describeSchemaError(error: z.ZodError, owner: string, prefix?: string): string {
+export function describeSchemaError(
+  error: z.core.$ZodError,
+  owner: string,
+  prefix?: string,
+): string {
   const issue = error.issues[0];
   if (issue === undefined) return `payload does not match ${owner} hook schema`;
   const path = [...(prefix === undefined ? [] : [prefix]), ...issue.path.map(String)];

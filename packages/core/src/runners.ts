@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { extensionOf, LanguageSchema, stemOf, type Language } from "./languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "./project-view.ts";
 
@@ -27,13 +27,13 @@ export type RunnerId = z.infer<typeof RunnerIdSchema>;
 
 export const DetectedRunnerSchema = z.object({
   id: RunnerIdSchema,
-  languages: z.array(LanguageSchema).min(1),
+  languages: z.array(LanguageSchema).check(z.minLength(1)),
   /** The package that owns the tests, relative to the project root ("" is the root). */
   package_dir: z.string(),
   /** The whole-suite command, run in package_dir. */
-  command: z.array(z.string().min(1)).min(1),
+  command: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
   /** Where new test files go (relative to package_dir); absent means beside the source. */
-  test_dir: z.string().optional(),
+  test_dir: z.optional(z.string()),
   /** What the detection saw, e.g. "pyproject.toml [tool.pytest.ini_options]". */
   evidence: z.string(),
 });
@@ -127,14 +127,13 @@ function readPackageJson(view: ProjectView, dir: string): PackageJson | undefine
   }
 }
 
-const PackageJsonSchema = z
-  .object({
-    scripts: z.record(z.string(), z.unknown()).optional(),
-    dependencies: z.record(z.string(), z.unknown()).optional(),
-    devDependencies: z.record(z.string(), z.unknown()).optional(),
-    peerDependencies: z.record(z.string(), z.unknown()).optional(),
-  })
-  .loose();
+const DependencyTable = z.optional(z.record(z.string(), z.unknown()));
+const PackageJsonSchema = z.looseObject({
+  scripts: DependencyTable,
+  dependencies: DependencyTable,
+  devDependencies: DependencyTable,
+  peerDependencies: DependencyTable,
+});
 type PackageJson = z.infer<typeof PackageJsonSchema>;
 
 function nodeDeps(pkg: PackageJson): Set<string> {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ModeSchema } from "./config.ts";
 import { DepthSchema } from "./depth.ts";
 import { LastFailureSchema, OutcomeStatusSchema, selectLastFailures } from "./history.ts";
@@ -14,24 +14,24 @@ export const PendingStatusSchema = z.enum(["new", "existing", "ramp-up"]);
 export type PendingStatus = z.infer<typeof PendingStatusSchema>;
 
 export const PendingFileSchema = z.object({
-  path: z.string().min(1),
+  path: z.string().check(z.minLength(1)),
   language: LanguageSchema,
   status: PendingStatusSchema,
-  runner: RunnerIdSchema.optional(),
-  package_dir: z.string().optional(),
-  test_path: z.string().optional(),
-  test_exists: z.boolean().optional(),
-  depth: DepthSchema.optional(),
+  runner: z.optional(RunnerIdSchema),
+  package_dir: z.optional(z.string()),
+  test_path: z.optional(z.string()),
+  test_exists: z.optional(z.boolean()),
+  depth: z.optional(DepthSchema),
   /** The subagent that edited the file; absent for the main agent. Each verifies its own. */
-  agent_id: z.string().optional(),
+  agent_id: z.optional(z.string()),
 });
 export type PendingFile = z.infer<typeof PendingFileSchema>;
 
 export const ScenarioEntrySchema = z.object({
-  file: z.string().min(1),
+  file: z.string().check(z.minLength(1)),
   status: OutcomeStatusSchema,
-  attempts: z.number().int().min(0),
-  session_id: z.string().min(1),
+  attempts: z.number().check(z.int(), z.minimum(0)),
+  session_id: z.string().check(z.minLength(1)),
   timestamp: z.string(),
 });
 export type ScenarioEntry = z.infer<typeof ScenarioEntrySchema>;
@@ -43,44 +43,47 @@ export type FileFailure = z.infer<typeof FileFailureSchema>;
 
 export const FileResultSchema = z.object({
   outcome: z.enum(["passed", "failed", "missing_test"]),
-  test_path: z.string().optional(),
+  test_path: z.optional(z.string()),
   /** Set on a failure: older sessions lack it, so it stays optional. */
-  failure: FileFailureSchema.optional(),
+  failure: z.optional(FileFailureSchema),
   at: z.string(),
 });
 export type FileResult = z.infer<typeof FileResultSchema>;
 
+/** A count: a whole number, never negative. */
+const Count = z.number().check(z.int(), z.minimum(0));
+
 export const SessionStateSchema = z.object({
   version: z.literal(SESSION_VERSION),
-  session_id: z.string().min(1),
+  session_id: z.string().check(z.minLength(1)),
   started_at: z.string(),
-  platform: z.enum(["claude-code", "cursor", "codex", "cli"]).optional(),
+  platform: z.optional(z.enum(["claude-code", "cursor", "codex", "cli"])),
   depth: DepthSchema,
   mode: ModeSchema,
   paused: z.boolean(),
   runners: z.array(DetectedRunnerSchema),
   pending_files: z.array(PendingFileSchema),
   touched_files: z.array(z.string()),
-  fix_attempts: z.record(z.string(), z.number().int().min(0)),
+  fix_attempts: z.record(z.string(), Count),
   generated_tests: z.record(z.string(), z.string()),
   deferred_failures: z.array(z.string()),
-  complexity_scores: z.record(z.string(), z.number().int().min(0)),
+  complexity_scores: z.record(z.string(), Count),
   results: z.record(z.string(), FileResultSchema),
   scenario_log: z.array(ScenarioEntrySchema),
   last_failures: z.array(LastFailureSchema),
   /** One-time notices already shown this session (e.g. a config error), so each is said once. */
   notices_shown: z.array(z.string()),
   /** Consecutive end-of-turn blocks, so the agent is never trapped (config stop_loop_budget). */
-  stop_blocks: z.number().int().min(0).default(0),
+  stop_blocks: z._default(Count, 0),
   /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
-  turn_started_at: z.string().optional(),
+  turn_started_at: z.optional(z.string()),
   /** When the last Stop sweep began: the next sweep looks only at files changed after it. */
-  last_sweep_at: z.string().optional(),
+  last_sweep_at: z.optional(z.string()),
   /**
    * Tracked files missing from the work tree when the turn began or at the last sweep (tdd and
    * strict): a file missing later and not here was deleted since, by whatever did it.
    */
-  missing_seen: z.array(z.string()).optional(),
+  missing_seen: z.optional(z.array(z.string())),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

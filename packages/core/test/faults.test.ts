@@ -45,9 +45,9 @@ type Payload = Record<string, unknown>;
 type Mode = "follow" | "tdd" | "strict";
 
 const BIN: Record<Platform, string> = {
-  "claude-code": join(REPO_ROOT, "adapters/claude-code/dist/hook.js"),
-  codex: join(REPO_ROOT, "adapters/codex/dist/hook.js"),
-  cursor: join(REPO_ROOT, "adapters/cursor/dist/hook.js"),
+  "claude-code": join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs"),
+  codex: join(REPO_ROOT, "adapters/codex/dist/hook.cjs"),
+  cursor: join(REPO_ROOT, "adapters/cursor/dist/hook.cjs"),
 };
 const CLAUDE = "claude-2.1.330";
 const CODEX = "codex-0.169.0";

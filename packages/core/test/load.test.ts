@@ -25,9 +25,9 @@ type Platform = "claude-code" | "codex" | "cursor";
 type Payload = Record<string, unknown>;
 
 const BIN: Record<Platform, string> = {
-  "claude-code": join(REPO_ROOT, "adapters/claude-code/dist/hook.js"),
-  codex: join(REPO_ROOT, "adapters/codex/dist/hook.js"),
-  cursor: join(REPO_ROOT, "adapters/cursor/dist/hook.js"),
+  "claude-code": join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs"),
+  codex: join(REPO_ROOT, "adapters/codex/dist/hook.cjs"),
+  cursor: join(REPO_ROOT, "adapters/cursor/dist/hook.cjs"),
 };
 const CLAUDE = "claude-2.1.330";
 const CODEX = "codex-0.169.0";

@@ -156,6 +156,8 @@ export function loadPayload<T = Record<string, unknown>>(
   return JSON.parse(text) as StoredPayload<T>;
 }
 export {
+  bundleStampOf,
+  codeCachesOf,
   packIntoFixture,
   packPackage,
   readTarball,

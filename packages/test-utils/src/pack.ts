@@ -116,6 +116,29 @@ export async function packIntoFixture(
   };
 }
 
+const CODE_CACHE = /hook-main\.([0-9a-f]{16})-.+-(pre|post|other)\.cache$/;
+
+/**
+ * A shipped file list with each hook code cache (core's code-cache.ts: named by the bundle's
+ * hash, node's V8 version and arch, and the route) as `hook-main.<route>.cache`; and the bundle
+ * hashes those names carry, so a test can hold them to the bundle's own stamp.
+ */
+export function codeCachesOf(files: readonly string[]): { files: string[]; hashes: string[] } {
+  const hashes = new Set<string>();
+  const named = files.map((file) => {
+    const match = CODE_CACHE.exec(file);
+    if (match === null) return file;
+    hashes.add(match[1] ?? "");
+    return file.replace(CODE_CACHE, `hook-main.${match[2] ?? ""}.cache`);
+  });
+  return { files: named.sort(), hashes: [...hashes] };
+}
+
+/** The hash a hook bundle's build stamped on its first line (code-cache.ts `stampBuild`). */
+export function bundleStampOf(text: string): string | undefined {
+  return /\/\*tailtest-build:([0-9a-f]{16})(?::ascii)?\*\//.exec(text)?.[1];
+}
+
 /** What a tarball ships: its file list, its manifest, and the text of every non-binary file. */
 export async function readTarball(tarball: string): Promise<{
   files: string[];

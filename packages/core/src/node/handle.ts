@@ -1,37 +1,31 @@
-import { existsSync } from "node:fs";
-import { appendFile } from "node:fs/promises";
+import { appendFileSync, existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
 import { SWEEP_SLACK_MS, unqueueFiles, type SessionState } from "../session.ts";
-import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
-import { findShellWrites } from "./shell.ts";
-import { reviewPlan } from "./plan-review.ts";
 import { readState, updateState } from "./store.ts";
-import { missingTrackedFiles, sweepChangedFiles } from "./sweep.ts";
-import {
-  finishSubagent,
-  gateCommand,
-  gateWrites,
-  recordCommand,
-  sweepGate,
-  tddSessionNote,
-  type TddCall,
-} from "./tdd-hooks.ts";
-import {
-  gateStrictCommand,
-  gateStrictWrites,
-  recordStrictCommand,
-  recordStrictEdits,
-  reviewStrictPlan,
-  strictSessionNote,
-  verifyStrictTurn,
-  type StrictCall,
-} from "./strict-hooks.ts";
-import { agentKey, TDD_KEY_ENV, type AgentIdentity } from "./tdd-store.ts";
-import { verifyTurn } from "./verify.ts";
+import type { TddCall } from "./tdd-hooks.ts";
+import type { StrictCall } from "./strict-hooks.ts";
+import type { AgentIdentity } from "./tdd-store.ts";
+
+/*
+ * A hook is a fresh process per call, and the bundle is evaluated whole unless a module is only
+ * reached through `import()`: everything that one mode or one event needs (tdd, strict, the
+ * shell parser, the test engine, the sweep, session start and end) is loaded where it is used,
+ * so a follow-mode edit evaluates none of it. test/lazy-load.test.ts keeps it so.
+ */
+const lazy = {
+  tdd: () => import("./tdd-hooks.ts"),
+  strict: () => import("./strict-hooks.ts"),
+  tddStore: () => import("./tdd-store.ts"),
+  planReview: () => import("./plan-review.ts"),
+  shell: () => import("./shell.ts"),
+  sweep: () => import("./sweep.ts"),
+  verify: () => import("./verify.ts"),
+  lifecycle: () => import("./lifecycle.ts"),
+};
 
 export interface HandleOptions {
   platform: "claude-code" | "cursor" | "codex" | "cli";
@@ -181,9 +175,16 @@ async function dispatch(
     case "TurnStarted":
       return markTurnStart(project, now);
     case "FilesEdited":
-      return queueFiles(project, event.paths, event.deleted ?? [], event.agentId, now);
+      return queueFiles(
+        project,
+        event.paths,
+        event.deleted ?? [],
+        event.agentId,
+        now,
+        event.created,
+      );
     case "CommandFinished": {
-      const writes = await findShellWrites(event.command);
+      const writes = await (await lazy.shell()).findShellWrites(event.command);
       const base = event.cwd ?? project.root;
       const absolute = (path: string) => (isAbsolute(path) ? path : join(base, path));
       return queueFiles(
@@ -198,14 +199,16 @@ async function dispatch(
       if (event.interrupted === true) return { kind: "none" };
       if (event.sweep === true) await sweepIntoQueue(project, event.agentId, now);
       return (
-        await verifyTurn(project, {
+        await (
+          await lazy.verify()
+        ).verifyTurn(project, {
           agentId: event.agentId,
           stopHookActive: event.stopHookActive,
           now,
         })
       ).decision;
     case "SessionEnded":
-      await endSession(project, now);
+      await (await lazy.lifecycle()).endSession(project, now);
       return { kind: "none" };
   }
 }
@@ -241,7 +244,10 @@ export function withCliPrefix(decision: Decision, prefix: string): Decision {
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
 async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
   // The gating modes also note which tracked files are already missing, to see deletions later.
-  const missing = project.config.mode === "follow" ? undefined : missingTrackedFiles(project.root);
+  const missing =
+    project.config.mode === "follow"
+      ? undefined
+      : (await lazy.sweep()).missingTrackedFiles(project.root);
   await updateState(sessionFile(project, now), (session) => ({
     value: {
       ...session,
@@ -293,9 +299,9 @@ async function startedWithKey(
   modeNote: () => Promise<string>,
 ): Promise<Decision> {
   const started = await startedNote(project, event, options.platform, now);
+  const { agentKey, TDD_KEY_ENV } = await lazy.tddStore();
   const key = agentKey({ ...options.identity });
-  if (event.envFile !== undefined)
-    await appendFile(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
+  if (event.envFile !== undefined) appendFileSync(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
   const note = await modeNote();
   const text = started.kind === "context" ? `${started.text}\n${note}` : note;
   return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
@@ -317,6 +323,8 @@ async function decideTdd(
   event: HookEvent,
   options: HandleOptions,
 ): Promise<Decision> {
+  const { finishSubagent, gateCommand, gateWrites, recordCommand, sweepGate, tddSessionNote } =
+    await lazy.tdd();
   switch (event.kind) {
     case "SessionStarted":
       return startedWithKey(call.project, event, options, call.now, () => tddSessionNote(call));
@@ -329,7 +337,7 @@ async function decideTdd(
     case "CommandFinished":
       return recordCommand(call, event);
     case "PlanSubmitted":
-      return reviewPlan(
+      return (await lazy.planReview()).reviewPlan(
         call.project,
         { sessionId: call.identity.sessionId, plan: event.plan },
         { now: call.now },
@@ -347,7 +355,7 @@ async function decideTdd(
       if (event.interrupted === true) return { kind: "none" };
       return sweepGate(call, event.stopHookActive);
     case "SessionEnded":
-      await endSession(call.project, call.now);
+      await (await lazy.lifecycle()).endSession(call.project, call.now);
       return { kind: "none" };
   }
 }
@@ -359,6 +367,7 @@ async function handleStrict(
   now: () => Date,
 ): Promise<Decision> {
   const agentId = "agentId" in event ? event.agentId : undefined;
+  const { agentKey } = await lazy.tddStore();
   const call: StrictCall = {
     project,
     now,
@@ -374,6 +383,15 @@ async function decideStrict(
   event: HookEvent,
   options: HandleOptions,
 ): Promise<Decision> {
+  const {
+    gateStrictCommand,
+    gateStrictWrites,
+    recordStrictCommand,
+    recordStrictEdits,
+    reviewStrictPlan,
+    strictSessionNote,
+    verifyStrictTurn,
+  } = await lazy.strict();
   switch (event.kind) {
     case "SessionStarted":
       return startedWithKey(call.project, event, options, call.now, () => strictSessionNote(call));
@@ -396,7 +414,7 @@ async function decideStrict(
       if (event.agentId !== undefined || event.interrupted === true) return { kind: "none" };
       return verifyStrictTurn(call, event.stopHookActive);
     case "SessionEnded":
-      await endSession(call.project, call.now);
+      await (await lazy.lifecycle()).endSession(call.project, call.now);
       return { kind: "none" };
   }
 }
@@ -407,7 +425,9 @@ async function startedNote(
   platform: HandleOptions["platform"],
   now: () => Date,
 ): Promise<Decision> {
-  const started = await startSession(project, {
+  const started = await (
+    await lazy.lifecycle()
+  ).startSession(project, {
     sessionId: event.sessionId,
     source: event.source,
     platform,
@@ -427,6 +447,7 @@ async function queueFiles(
   deleted: readonly string[],
   agentId: string | undefined,
   now: () => Date,
+  created: readonly string[] = [],
 ): Promise<Decision> {
   const file = sessionFile(project, now);
   const gone = deleted
@@ -437,14 +458,16 @@ async function queueFiles(
       value: unqueueFiles(session, gone),
       result: undefined,
     }));
-  // A file already queued keeps the status it was queued with, so no git process is started to
-  // tell new from existing again (the common case: an agent editing the same file repeatedly).
+  // A file already queued keeps the status it was queued with, and a file the tool says it
+  // created is new, so no git process is started to tell new from existing (the common case: an
+  // agent writing a file, then editing it again and again).
   const { value: session } = await readState(file);
   const known = new Map(session.pending_files.map((entry) => [entry.path, entry.status]));
+  const made = new Set(created);
   const notes: string[] = [];
   for (const path of paths) {
     const rel = known.size === 0 ? undefined : toProjectPath(project, path);
-    const status = rel === undefined ? undefined : known.get(rel);
+    const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
     const insight = inspectEdit(project, path, status === undefined ? {} : { status });
     const queued = await queueEdit(project, insight, file, agentId);
     if (queued !== undefined) notes.push(queued.note);
@@ -452,6 +475,10 @@ async function queueFiles(
   return notes.length === 0
     ? { kind: "none" }
     : { kind: "context", text: capText(notes.join("\n")) };
+}
+
+function newIf(created: boolean): "new" | undefined {
+  return created ? "new" : undefined;
 }
 
 /**
@@ -472,7 +499,10 @@ async function sweepIntoQueue(
       : Date.parse(session.turn_started_at) - SWEEP_SLACK_MS;
   const lastSweep = session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at);
   const sweepStart = now();
-  const { changed } = sweepChangedFiles(project, Math.max(turnStart, lastSweep));
+  const { changed } = (await lazy.sweep()).sweepChangedFiles(
+    project,
+    Math.max(turnStart, lastSweep),
+  );
   for (const path of changed) await queueEdit(project, inspectEdit(project, path), file, agentId);
   await updateState(file, (current) => ({
     value: { ...current, last_sweep_at: sweepStart.toISOString() },

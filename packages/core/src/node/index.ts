@@ -94,9 +94,10 @@ export {
   type TddKeySource,
   type TddRead,
 } from "./tdd-store.ts";
+// From the launcher's module, so an adapter reading it does not evaluate the plan review.
+export { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
 export {
   DEFAULT_PLAN_REVIEW_KEY,
-  HOOKS_OFF_ENV,
   MAX_REVIEWED_SESSIONS,
   PLAN_REVIEW_PATH,
   PlanReviewStateSchema,

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Decision } from "../events.ts";
+import { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
 import {
-  HOOKS_OFF_ENV,
   MAX_REVIEWED_SESSIONS,
   PLAN_REVIEW_PATH,
   PlanReviewStateSchema,

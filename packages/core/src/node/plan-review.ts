@@ -4,6 +4,7 @@ import * as z from "zod";
 import type { PlanReviewConfig } from "../config.ts";
 import type { Decision } from "../events.ts";
 import { STATE_DIR, type Project } from "./project.ts";
+import { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
 import { updateState, type StateFile } from "./store.ts";
 
 /**
@@ -16,8 +17,6 @@ import { updateState, type StateFile } from "./store.ts";
 
 /** Project-relative path of the sessions whose plan was already reviewed. */
 export const PLAN_REVIEW_PATH = `${STATE_DIR}/plan-review.json`;
-/** Set for the nested reviewer: tailtest's own hooks in that agent must do nothing. */
-export const HOOKS_OFF_ENV = "TAILTEST_HOOKS_OFF";
 /** The key used when the platform gives no session id. */
 export const DEFAULT_PLAN_REVIEW_KEY = "default";
 /** How many reviewed sessions the state file remembers (the most recent ones). */

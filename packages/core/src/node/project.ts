@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { closeSync, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseConfigText, DEFAULT_CONFIG, ModeSchema, type Config, type Mode } from "../config.ts";
@@ -303,6 +302,8 @@ function detectPackageDirsOf(project: Project, rel: string): string[] {
  * (the session's touched list refines this when queueing).
  */
 export function gitStatusOf(root: string, rel: string): PendingStatus {
+  // Loaded here, not as the module loads: most hook calls start no process at all.
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
   const result = spawnSync("git", ["ls-files", "--error-unmatch", "--", rel], {
     cwd: root,
     stdio: "ignore",

@@ -1,16 +1,20 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { loadBundle } from "./code-cache.ts";
 
 /**
  * Hook calls whose answer is "no opinion" whatever core would say, told apart before an adapter's
  * bundle (zod, core, the parsers) is evaluated: that evaluation is most of a hook's cost, and a
- * pre-tool hook holds the tool call until it exits. Each adapter's `hook.ts` is `launchHook`
- * with its platform below; `hook-main.js` is the bundle, loaded only when a call may need it.
+ * pre-tool hook holds the tool call until it exits. Each adapter's `hook.cts` is `launchHook`
+ * with its platform below; `hook-main.cjs` is the bundle, loaded (with its V8 code cache, see
+ * code-cache.ts) only when a call may need it.
  *
- * This module imports nothing but node (`@tailtest/core/quiet`): not core's index, not zod.
+ * This module imports nothing but node (`@tailtest/core/quiet`): not core's index, not zod. The
+ * launcher is CommonJS and reads stdin and writes stdout with plain system calls: an ES module
+ * entry, or touching `process.stdin`/`process.stdout` (streams), each cost a hook 10–20 ms.
  */
 
-/** Core's HOOKS_OFF_ENV (a test keeps the two equal): set for tailtest's own nested agents. */
+/** Set for tailtest's own nested agents (the plan review): their hooks have no opinion at all. */
 export const HOOKS_OFF = "TAILTEST_HOOKS_OFF";
 
 /** Core's STATE_DIR and its config file. */
@@ -27,6 +31,8 @@ export interface QuietPlatform {
   packageName: string;
   /** The one event whose answer can refuse a tool call before it runs (tdd mode's gate). */
   gateEvent: string;
+  /** The events after a tool ran (an edit to queue, a command to read), which share a cache. */
+  postEvents: readonly string[];
   /** What the agent reads as no opinion. */
   noOpinion: string;
   /** The project of a well-formed gate call's payload, else undefined. */
@@ -36,6 +42,14 @@ export interface QuietPlatform {
 }
 
 const CURSOR_MARKERS = ['"cursor_version"', '"conversation_id"'];
+
+/**
+ * Whether a payload may be Cursor's (it names Cursor's fields), without parsing it: Cursor also
+ * runs Claude Code's hooks, and every other call is spared the parse and Cursor's module.
+ */
+export function mayBeCursorPayload(stdin: string): boolean {
+  return CURSOR_MARKERS.some((marker) => stdin.includes(marker));
+}
 
 function isObject(value: unknown): value is Payload {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -74,6 +88,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 export const CLAUDE_CODE: QuietPlatform = {
   packageName: "@tailtest/claude-code",
   gateEvent: "PreToolUse",
+  postEvents: ["PostToolUse", "PostToolUseFailure"],
   noOpinion: "",
   gateRoot(payload, env) {
     const cwd = claudeShapedCwd(payload);
@@ -87,6 +102,7 @@ export const CLAUDE_CODE: QuietPlatform = {
 export const CODEX: QuietPlatform = {
   packageName: "@tailtest/codex",
   gateEvent: "PreToolUse",
+  postEvents: ["PostToolUse"],
   noOpinion: "",
   gateRoot(payload, _env, cwd) {
     const from = claudeShapedCwd(payload);
@@ -99,6 +115,7 @@ export const CODEX: QuietPlatform = {
 export const CURSOR: QuietPlatform = {
   packageName: "@tailtest/cursor",
   gateEvent: "preToolUse",
+  postEvents: ["postToolUse", "afterFileEdit"],
   // Cursor counts an empty answer as a failed hook.
   noOpinion: "{}\n",
   gateRoot(payload, env, cwd) {
@@ -166,8 +183,7 @@ function gateRoot(
   // Most calls are other events: they skip the parse.
   if (!stdin.includes(`"${platform.gateEvent}"`)) return undefined;
   // Cursor runs Claude Code hooks with its own payloads; the full path handles those.
-  if (platform !== CURSOR && CURSOR_MARKERS.some((marker) => stdin.includes(marker)))
-    return undefined;
+  if (platform !== CURSOR && mayBeCursorPayload(stdin)) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(stdin);
@@ -214,25 +230,82 @@ export function isFollowProject(root: string): boolean {
   }
 }
 
-/** The whole of stdin as text. */
+/** The code cache a call uses (code-cache.ts): the event name read off the text, unparsed. */
+export function routeOf(platform: QuietPlatform, stdin: string): "pre" | "post" | "other" {
+  const name = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin)?.[1];
+  if (name === platform.gateEvent) return "pre";
+  if (name !== undefined && platform.postEvents.includes(name)) return "post";
+  return "other";
+}
+
+/** More than this many bytes is more than PAYLOAD_LIMITS' 16 Mi characters, however encoded. */
+const STDIN_BYTE_CAP = 4 * 16 * 1024 * 1024 + 1;
+
+/**
+ * The whole of stdin as text, read with plain system calls (no stream is set up). A stdin that
+ * is non-blocking (EAGAIN) is read on through the stream instead. Reading stops past the cap:
+ * the payload check refuses such a stdin anyway, and the hook's memory stays bounded.
+ */
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    let count: number;
+    try {
+      count = readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") return readRestFromStream(chunks, total);
+      if (code === "EOF") break;
+      throw error;
+    }
+    if (count === 0) break;
+    chunks.push(buffer.subarray(0, count));
+    total += count;
+    if (total >= STDIN_BYTE_CAP) break;
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** What an adapter's `hook-main.js` exports: the whole hook, for a call that may need it. */
+async function readRestFromStream(chunks: Buffer[], total: number): Promise<string> {
+  let read = total;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    read += (chunk as Buffer).length;
+    if (read >= STDIN_BYTE_CAP) break;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Writes all of `text` to fd 1 or 2; a non-blocking pipe that is full goes through the stream. */
+export function writeOut(fd: 1 | 2, text: string): void {
+  if (text === "") return;
+  const data = Buffer.from(text, "utf8");
+  let done = 0;
+  while (done < data.length) {
+    try {
+      done += writeSync(fd, data, done, data.length - done);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      (fd === 1 ? process.stdout : process.stderr).write(data.subarray(done));
+      return;
+    }
+  }
+}
+
+/** What an adapter's `hook-main.cjs` exports: the whole hook, for a call that may need it. */
 export interface HookMain {
   answerHook(stdin: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
 }
 
 /**
- * An adapter's hook bin. A call with no opinion for sure ends here; anything else imports
- * `main` (the adapter's `hook-main.js`, a URL so the bundler leaves it a file of its own) and
- * runs the real hook. A `main` that cannot load denies a gate call outside follow mode, with one
- * stderr line; any other call gets no opinion and that line.
+ * An adapter's hook bin. A call with no opinion for sure ends here; anything else evaluates
+ * `main` (the adapter's `hook-main.cjs`, with its code cache) and runs the real hook. A `main`
+ * that cannot load denies a gate call outside follow mode, with one stderr line; any other call
+ * gets no opinion and that line.
  */
-export async function launchHook(platform: QuietPlatform, main: URL): Promise<void> {
+export async function launchHook(platform: QuietPlatform, main: string): Promise<void> {
   let stdin = "";
   try {
     stdin = await readStdin();
@@ -240,25 +313,24 @@ export async function launchHook(platform: QuietPlatform, main: URL): Promise<vo
     // Unreadable stdin reads as empty: hook-main reports it (and denies a tdd-mode gate).
   }
   if (answersNothing(platform, stdin, process.env)) {
-    process.stdout.write(platform.noOpinion);
+    writeOut(1, platform.noOpinion);
     return;
   }
-  let loaded: HookMain;
+  let loaded: ReturnType<typeof loadBundle<HookMain>>;
   try {
-    loaded = (await import(main.href)) as HookMain;
+    loaded = loadBundle<HookMain>(main, routeOf(platform, stdin));
   } catch (error) {
     // The code, not the message: the message holds this machine's path, which agents never see.
     const code = (error as { code?: unknown } | null)?.code;
-    const name = `./${main.pathname.split("/").pop() ?? ""}`;
-    const why = `${name} did not load (${typeof code === "string" ? code : "error"})`;
-    process.stdout.write(
-      unreachableGateAnswer(platform, stdin, process.env, why) ?? platform.noOpinion,
-    );
-    process.stderr.write(`tailtest: ${why}\n`);
+    const why = `./${basename(main)} did not load (${typeof code === "string" ? code : "error"})`;
+    writeOut(1, unreachableGateAnswer(platform, stdin, process.env, why) ?? platform.noOpinion);
+    writeOut(2, `tailtest: ${why}\n`);
     return;
   }
-  const output = await loaded.answerHook(stdin);
-  process.stdout.write(output.stdout);
-  process.stderr.write(output.stderr);
+  const output = await loaded.exports.answerHook(stdin);
+  writeOut(1, output.stdout);
+  writeOut(2, output.stderr);
   process.exitCode = output.exitCode;
+  // After the answer is out: a call that compiled the bundle keeps the result for the next one.
+  loaded.keepCache();
 }

@@ -1,13 +1,22 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
-import type * as z from "zod";
+import * as z from "zod/mini";
 
 /** A JSON state file with a versioned schema and a way to build a fresh one. */
 export interface StateFile<T> {
   path: string;
-  schema: z.ZodType<T>;
+  /** A zod or zod/mini schema (the ones hooks read every call are zod/mini: ADR 0009). */
+  schema: z.core.$ZodType<T>;
   create: () => T;
 }
 
@@ -66,7 +75,7 @@ export async function withFileLock<R>(
   wait: LockWait,
   work: () => Promise<R>,
 ): Promise<R> {
-  await mkdir(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   const release = await acquireLock(path, wait);
   try {
     return await work();
@@ -115,11 +124,16 @@ export function takeRecoveries(): Recovery[] {
   return recoveries.splice(0);
 }
 
+/*
+ * The file operations are synchronous: a hook does one thing at a time, and node's promise file
+ * API costs a hook process the loading of its stream modules (~5 ms) for nothing.
+ */
+
 /** Reads a state file without locking: writers rename atomically, so a read sees a whole file. */
 export async function readState<T>(file: StateFile<T>): Promise<ReadResult<T>> {
   let text: string;
   try {
-    text = await readFile(file.path, "utf8");
+    text = readFileSync(file.path, "utf8");
   } catch (error) {
     if (isMissing(error)) return { value: file.create(), existed: false };
     return { value: file.create(), existed: true, problem: describeError(error) };
@@ -141,12 +155,12 @@ export async function updateState<T, R = undefined>(
   return withFileLock(file.path, STATE_LOCK, async () => {
     let current: T;
     let recovered: Recovery | undefined;
-    const read = await readForUpdate(file);
+    const read = readForUpdate(file);
     if (read.ok) current = read.value;
     else {
       current = file.create();
       if (read.reason !== undefined) {
-        recovered = await moveAside(file.path, read.reason);
+        recovered = moveAside(file.path, read.reason);
         recoveries.push(recovered);
       }
     }
@@ -158,21 +172,45 @@ export async function updateState<T, R = undefined>(
 
 /** Writes a whole file so that readers see either the old or the new content, never a mix. */
 export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const handle = await open(temp, "w", 0o644);
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = createTemp(path);
   try {
     try {
-      await handle.writeFile(content, typeof content === "string" ? "utf8" : undefined);
-      await handle.sync();
+      const data = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+      if (!(data instanceof Uint8Array)) throw new TypeError("state is text or bytes");
+      let done = 0;
+      while (done < data.length) done += writeSync(temp.fd, data, done, data.length - done);
+      fsyncSync(temp.fd);
     } finally {
-      await handle.close();
+      closeSync(temp.fd);
     }
-    await rename(temp, path);
+    renameSync(temp.path, path);
   } catch (error) {
     // A full disk or a failed rename: the old file stays as it was, and no temp file is left.
-    await unlink(temp).catch(() => undefined);
+    try {
+      unlinkSync(temp.path);
+    } catch {
+      // never created, or already gone
+    }
     throw error;
+  }
+}
+
+let tempCount = 0;
+
+/**
+ * A new temp file beside `path`, opened exclusively: this process's id, the time and a count
+ * keep names apart, and `wx` makes sure no other file is ever written over.
+ */
+function createTemp(path: string): { path: string; fd: number } {
+  for (;;) {
+    tempCount += 1;
+    const temp = `${path}.${process.pid}.${Date.now().toString(36)}${tempCount}.tmp`;
+    try {
+      return { path: temp, fd: openSync(temp, "wx", 0o644) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
   }
 }
 
@@ -187,7 +225,7 @@ function parseState<T>(file: StateFile<T>, text: string): ParseOutcome<T> {
     return { ok: false, reason: "the file is not valid JSON" };
   }
   const version = (json as { version?: unknown } | null)?.version;
-  const parsed = file.schema.safeParse(json);
+  const parsed = z.safeParse(file.schema, json);
   if (parsed.success) return { ok: true, value: parsed.data };
   if (typeof version === "number" && version > currentVersion(file)) {
     return { ok: false, reason: `it was written by a newer tailtest (schema version ${version})` };
@@ -197,12 +235,12 @@ function parseState<T>(file: StateFile<T>, text: string): ParseOutcome<T> {
   return { ok: false, reason: `it does not match the schema${where}` };
 }
 
-async function readForUpdate<T>(
+function readForUpdate<T>(
   file: StateFile<T>,
-): Promise<{ ok: true; value: T } | { ok: false; reason?: string }> {
+): { ok: true; value: T } | { ok: false; reason?: string } {
   let text: string;
   try {
-    text = await readFile(file.path, "utf8");
+    text = readFileSync(file.path, "utf8");
   } catch (error) {
     if (isMissing(error)) return { ok: false };
     return { ok: false, reason: describeError(error) };
@@ -215,10 +253,10 @@ function currentVersion<T>(file: StateFile<T>): number {
   return typeof version === "number" ? version : 0;
 }
 
-async function moveAside(path: string, reason: string): Promise<Recovery> {
+function moveAside(path: string, reason: string): Recovery {
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const movedTo = `${path}.corrupt-${stamp}-${process.pid}`;
-  await rename(path, movedTo);
+  renameSync(path, movedTo);
   return { movedTo, reason };
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, open, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import * as z from "zod/mini";
 import { SessionStateSchema } from "../session.ts";
 import type { Declared } from "../tdd/declare.ts";
 import {
@@ -260,7 +261,7 @@ export async function readSessionId(root: string): Promise<string | undefined> {
   for (const path of SESSION_PATHS) {
     const read = await readState({
       path: join(root, path),
-      schema: SessionStateSchema.optional(),
+      schema: z.optional(SessionStateSchema),
       create: () => undefined,
     });
     const session = read.value;

@@ -156,8 +156,9 @@ export function parseNextestText(text: string, context: ParseContext): ParsedRun
 const STATUS_LINE =
   /^\s*(?:TRY \d+ )?([A-Z][A-Z-]*(?: \+ [A-Z-]+)?(?: \d+\/\d+)?) \[\s*>?\s*([\d.]+)s\]\s+(?:\([^)]*\)\s+)?(\S+)\s+(\S.*?)\s*$/;
 const CLASSIC_BLOCK = /^--- (?:TRY \d+ )?(STDOUT|STDERR):\s+(\S+)\s+(.+?) ---$/;
-const INDENTED_BLOCK = /^\s{2}(stdout|stderr) ─+$/;
-const SEPARATOR = /^(─{4,}|-{12,})$/;
+// ─ written as \u2500: the hook bundles stay pure ASCII, which node reads without decoding.
+const INDENTED_BLOCK = /^\s{2}(stdout|stderr) \u2500+$/;
+const SEPARATOR = /^(\u2500{4,}|-{12,})$/;
 
 interface NextestState {
   results: Map<string, TestResult>;

@@ -32,7 +32,7 @@ export const StrictTestSchema = z.object({
   id: z.string().min(1),
   file: RelPathSchema,
   segments: z.array(z.string()).min(1),
-  runner: RunnerIdSchema.optional(),
+  runner: z.optional(RunnerIdSchema),
   /** `native`: from the runner's own output; `annotation`: a `tailtest-id:` comment. */
   source: z.enum(["native", "annotation"]),
 });

@@ -60,7 +60,7 @@ export const TestRunEntrySchema = z.object({
   command: z.string().min(1),
   outcome: z.enum(["passed", "failed"]),
   at: TddTimeSchema,
-  runner: RunnerIdSchema.optional(),
+  runner: z.optional(RunnerIdSchema),
   /** What the host or runner reported for a failure; the text log keeps its first line. */
   error: z.string().optional(),
   /** Ids of the tests that failed, when the runner's report says. */

@@ -1,0 +1,21 @@
+/**
+ * The pure part of core an adapter's hook needs, and nothing else (`@tailtest/core/hook`).
+ *
+ * A hook is a fresh process per call, and a bundle evaluates every module a barrel such as
+ * `index.ts` names as soon as anything is imported through it: the strict-mode event schemas,
+ * the tdd log, every runner's parser. Importing through this file, the hook evaluates only what
+ * it uses (bench/hook-path.mjs; adapters' test/lazy-load.test.ts keeps it so).
+ */
+export type { Decision, HookEvent } from "./events.ts";
+export type { Mode } from "./config.ts";
+export {
+  couldNotDecideReason,
+  errorLine,
+  gateFailsClosed,
+  holdsAfterError,
+  notCheckedReason,
+} from "./failure-policy.ts";
+export { describeSchemaError, parsePayload } from "./payload.ts";
+export { ownEntry } from "./lookup.ts";
+export { parsePatchFiles, patchEffects } from "./patch.ts";
+export { parseJsonObject, type Parsed } from "./project-files.ts";

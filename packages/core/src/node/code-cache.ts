@@ -1,0 +1,247 @@
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { constants, Script } from "node:vm";
+
+/**
+ * A hook is a fresh node process on every call, and most of what it cost was V8 compiling the
+ * adapter's bundle again each time. An adapter's `hook-main.cjs` is therefore evaluated through
+ * `vm.Script` with a V8 code cache kept beside it (`hook-main.<hash>-<v8 version>-<arch>.cache`), the
+ * way node's own built-in modules are loaded. V8 checks a cache against its source by length only,
+ * so the file name carries a hash of the bundle's text: a reinstalled bundle never meets the
+ * cache of another build. The build stamps that hash on the bundle's first line (`stampBuild`), so
+ * a hook reads it rather than hashing 600 KB on every call.
+ *
+ * The cache sits in the bundle's own folder, never in a shared temporary folder: code cache is
+ * code, so whoever can write it can already write the bundle itself. The build ships one, made
+ * by running a few representative calls (`trainCodeCache`); a node whose V8 rejects it (another
+ * version, other flags) gets the bundle compiled as usual, and the call writes a cache of its
+ * own (`*.local.cache`, never packed) for the next one. Nothing here may throw past a failed cache: the cache only ever saves time.
+ *
+ * This module loads nothing but node's own modules (it is part of the hook launchers).
+ */
+
+/** What one evaluation of a bundle gives: its exports, and how to keep its compiled code. */
+export interface LoadedBundle<T> {
+  exports: T;
+  /** Whether V8 took the cache from disk (false: none, or rejected). */
+  cacheUsed: boolean;
+  /** The cache V8 took, or (none taken) the one `keepCache` writes. */
+  cacheFile: string;
+  /**
+   * Writes the cache when there was none or it was rejected, with everything compiled so far
+   * (call it after the work, so the functions the call used are in it). Never throws.
+   */
+  keepCache(): void;
+}
+
+/**
+ * The cache file for a bundle's text in this node: V8 rejects a cache from another V8 or arch,
+ * and the hash keeps builds apart (V8 itself would take a same-length stale one).
+ */
+export function cachePathFor(bundle: string, source: string, route: string, flavour = ""): string {
+  const stem = basename(bundle).replace(/\.c?js$/, "");
+  const hash = buildIdOf(source);
+  const tag = `${hash}-${process.versions.v8}-${process.arch}-${route}${flavour === "" ? "" : `-${flavour}`}`;
+  return join(dirname(bundle), `${stem}.${tag.replace(/[^\w.-]/g, "_")}.cache`);
+}
+
+/**
+ * Node's flags change V8's flag hash, which a cache must match: a NODE_OPTIONS or command-line
+ * flag gets a cache of its own instead of rejecting (and rewriting) the shared one every call.
+ */
+function flagFlavour(): string {
+  const flags = [...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join(" ").trim();
+  if (flags === "") return "";
+  let hash = 0;
+  for (let i = 0; i < flags.length; i += 1) hash = (hash * 31 + flags.charCodeAt(i)) >>> 0;
+  return `f${hash.toString(36)}`;
+}
+
+/**
+ * Evaluates a CommonJS bundle as node's loader would, with the code cache beside it for this
+ * route: one cache per kind of call (a pre-tool gate, a post-edit note, the rest), each holding
+ * only the functions its calls run, since V8 deserializes a whole cache before the first line.
+ */
+export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
+  const source = readSource(bundle);
+  const flavour = flagFlavour();
+  const shipped = cachePathFor(bundle, source, route, flavour);
+  // A cache this node wrote itself sits apart from the build's: it never ships with a package.
+  const local = shipped.replace(/\.cache$/, LOCAL_SUFFIX);
+  let cacheFile = shipped;
+  let cached = readQuietly(shipped);
+  if (cached === undefined) {
+    cacheFile = local;
+    cached = readQuietly(local);
+  }
+  const script = new Script(wrap(source), {
+    ...SCRIPT_OPTIONS,
+    filename: scriptName(bundle),
+    ...(cached === undefined ? {} : { cachedData: cached }),
+  });
+  const cacheUsed = cached !== undefined && script.cachedDataRejected !== true;
+  const module = { exports: {} as T };
+  const run = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: unknown,
+    filename: string,
+    dirname: string,
+  ) => void;
+  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  return {
+    exports: module.exports,
+    cacheUsed,
+    cacheFile: cacheUsed ? cacheFile : local,
+    keepCache() {
+      if (cacheUsed) return;
+      writeQuietly(local, () => script.createCachedData());
+    },
+  };
+}
+
+/** What a node writes for itself (a package's `files` leaves these out: see the adapters'). */
+export const LOCAL_SUFFIX = ".local.cache";
+
+function readQuietly(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `calls` through a freshly evaluated bundle in this process, then writes the route's cache
+ * with every function they compiled (the build's cache, so a first hook call is already fast).
+ * Returns the cache file written.
+ */
+export async function trainCodeCache<T>(
+  bundle: string,
+  route: string,
+  calls: (exports: T) => Promise<void>,
+): Promise<string> {
+  const source = readSource(bundle);
+  const script = new Script(wrap(source), { ...SCRIPT_OPTIONS, filename: scriptName(bundle) });
+  const module = { exports: {} as T };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  await calls(module.exports);
+  // The build trains with no node flags, so this is the name a plain `node hook.cjs` looks for.
+  const cacheFile = cachePathFor(bundle, source, route, flagFlavour());
+  const data = script.createCachedData();
+  writeWhole(cacheFile, data);
+  return cacheFile;
+}
+
+/**
+ * A bundle's `import()` would go to node's own loader, as from a file node loaded itself; node
+ * 20 drops that for a script compiled from a cache, so the hook bundles are built with no
+ * `import()` left in them (tsup.config.base.ts) and this only serves a bundle built otherwise.
+ */
+const SCRIPT_OPTIONS = { importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER };
+/**
+ * The script's name: its file name alone (its folder reaches the bundle as __filename). V8 writes
+ * the name into the cache, and a cache shipped in a package must not carry the path of the
+ * machine that built it. A copy, not `basename`'s slice: V8 keeps a slice as its whole parent
+ * string, which would put the full path in the cache after all.
+ */
+function scriptName(bundle: string): string {
+  return Buffer.from(basename(bundle), "utf8").toString("utf8");
+}
+
+const BUILD_MARK = "/*tailtest-build:";
+const BUILD_MARK_END = "*/\n";
+/** Stamped on a bundle of ASCII only, which is read without UTF-8 decoding (~10% of a hook). */
+const ASCII_MARK = ":ascii";
+
+/** A bundle's text: as Latin-1 (a plain copy) when the build stamped it ASCII, else UTF-8. */
+function readSource(bundle: string): string {
+  const bytes = readFileSync(bundle);
+  const ascii = bytes.toString("latin1", 0, Math.min(bytes.length, 64)).includes(ASCII_MARK);
+  return bytes.toString(ascii ? "latin1" : "utf8");
+}
+
+function hashOf(text: string): string {
+  // Loaded only for a bundle the build did not stamp.
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
+
+/** The stamped hash of a bundle's text, or the hash itself for a bundle without a stamp. */
+export function buildIdOf(source: string): string {
+  if (source.startsWith(BUILD_MARK)) {
+    const end = source.indexOf(BUILD_MARK_END);
+    const id = end === -1 ? "" : source.slice(BUILD_MARK.length, end).replace(ASCII_MARK, "");
+    if (/^[0-9a-f]{16}$/.test(id)) return id;
+  }
+  return hashOf(source);
+}
+
+/**
+ * Puts the hash of a bundle's text on its first line (replacing an earlier stamp), for
+ * `cachePathFor`. The build runs it once, before training the cache.
+ */
+export function stampBuild(bundle: string): { id: string; ascii: boolean } {
+  let source = readFileSync(bundle, "utf8");
+  if (source.startsWith(BUILD_MARK)) {
+    const end = source.indexOf(BUILD_MARK_END);
+    if (end !== -1) source = source.slice(end + BUILD_MARK_END.length);
+  }
+  const id = hashOf(source);
+  // eslint-disable-next-line no-control-regex -- the test is for bytes outside ASCII
+  const ascii = !/[^\x00-\x7f]/.test(source);
+  writeFileSync(bundle, `${BUILD_MARK}${id}${ascii ? ASCII_MARK : ""}${BUILD_MARK_END}${source}`);
+  return { id, ascii };
+}
+
+/** Node's CommonJS wrapper, on one line so the bundle's line numbers stay as they are. */
+function wrap(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+}
+
+function writeQuietly(path: string, data: () => Buffer): void {
+  try {
+    writeWhole(path, data());
+  } catch {
+    // A read-only install, a full disk: the next call compiles the bundle again, nothing else.
+  }
+}
+
+/** Temp file then rename: a concurrent hook reads the old cache or the new one, never half. */
+function writeWhole(path: string, data: Uint8Array): void {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const fd = openSync(temp, "w", 0o644);
+  try {
+    let done = 0;
+    while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+  } catch (error) {
+    closeSync(fd);
+    unlinkQuietly(temp);
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    unlinkQuietly(temp);
+    throw error;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

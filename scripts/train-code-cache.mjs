@@ -1,0 +1,146 @@
+// Builds the V8 code cache an adapter ships beside its hook bundle (core's node/code-cache.ts):
+// the bundle is evaluated once in this process, a few hook calls recorded from the real agents
+// run through it in throw-away projects (follow, tdd and strict mode), and everything they
+// compiled is written to dist/hook-main.<hash>-<v8>-<arch>.cache, the hash being the one this
+// script first stamps on the bundle's first line (code-cache.ts, `stampBuild`). The calls are the ones that
+// run on every edit or tool call; a session start or an end of turn compiles the rest lazily.
+//
+// Run by each adapter's build (tsup.config.base.ts), from the adapter's folder:
+//   node ../../scripts/train-code-cache.mjs dist/hook-main.cjs
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bundle = resolve(process.argv[2] ?? "dist/hook-main.cjs");
+const adapter = basename(resolve(dirname(bundle), ".."));
+const { stampBuild, trainCodeCache } = await import(
+  pathToFileURL(join(repo, "packages/core/dist/node/code-cache.js")).href
+);
+
+/**
+ * The recorded payloads each agent's calls are made of (fixtures/payloads, see its README), per
+ * route (core's quiet.ts `routeOf`): each route's cache is trained in a fresh evaluation of the
+ * bundle, so it holds only what that kind of call runs.
+ */
+const CALLS = {
+  "claude-code": {
+    dir: "claude-2.1.330",
+    pre: ["context.PreToolUse-Write"],
+    post: ["context.PostToolUse-Write"],
+    other: ["context.SessionStart", "context.UserPromptSubmit", "context.Stop"],
+  },
+  codex: {
+    dir: "codex-0.169.0",
+    pre: ["context.PreToolUse-apply_patch"],
+    post: ["context.PostToolUse-apply_patch"],
+    other: ["context.SessionStart", "context.UserPromptSubmit", "context.Stop"],
+  },
+  cursor: {
+    dir: "cursor",
+    pre: ["gate.preToolUse-Write"],
+    post: ["edit.afterFileEdit", "edit.postToolUse-Write"],
+    other: ["edit.sessionStart", "edit.beforeSubmitPrompt", "edit.stop"],
+  },
+};
+
+const calls = CALLS[adapter];
+if (calls === undefined) throw new Error(`no training calls for adapter ${adapter}`);
+
+const box = mkdtempSync(join(tmpdir(), "tailtest-train-"));
+const saved = { cwd: process.cwd(), env: { ...process.env } };
+
+/** A git project with the pytest fixture and the files the recorded payloads name. */
+function makeProject(name, mode) {
+  const root = join(box, name, "project");
+  cpSync(join(repo, "fixtures/runners/pytest-pyproject"), root, { recursive: true });
+  mkdirSync(join(root, "src"), { recursive: true });
+  writeFileSync(join(root, "src/billing.py"), "def charge(amount):\n    return amount\n");
+  mkdirSync(join(root, ".tailtest"), { recursive: true });
+  writeFileSync(join(root, ".tailtest/config.json"), `${JSON.stringify({ mode })}\n`);
+  const git = (...args) => execFileSync("git", args, { cwd: root, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "fixture");
+  return root;
+}
+
+function payload(file, root) {
+  const text = readFileSync(join(repo, "fixtures/payloads", calls.dir, `${file}.json`), "utf8")
+    .replaceAll("<run>/project", root)
+    .replaceAll("<run>", dirname(root));
+  return JSON.parse(text);
+}
+
+async function run(main, root, files) {
+  for (const file of files) {
+    const { stdin, env } = payload(file, root);
+    process.chdir(root);
+    process.env = { ...saved.env, ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root };
+    const output = await main.answerHook(JSON.stringify(stdin));
+    if (output.exitCode !== 0 || output.stderr !== "")
+      throw new Error(`training call ${file} failed: ${output.stderr}`);
+  }
+}
+
+/**
+ * `import("fs/promises")` and the like, left in the bundle by a library (the shell parser's
+ * WebAssembly loader), become a require through the bundle's own `require` (its banner names it
+ * __tailtestNodeRequire: the loader declares a `require` of its own in the same function). Node 20
+ * runs no import() from a script compiled from a code cache ("A dynamic import callback was not
+ * specified"), and esbuild's own lowering of import() would call that shadowed `require`.
+ */
+function lowerNodeImports(file) {
+  const text = readFileSync(file, "utf8");
+  const lowered = text.replace(
+    /\bimport\((["'])((?:node:)?[a-z_/]+)\1\)/g,
+    (_all, _quote, name) => `Promise.resolve(__tailtestNodeRequire(${JSON.stringify(name)}))`,
+  );
+  const left = /\bimport\(/.exec(lowered);
+  if (left !== null)
+    throw new Error(`${file}: an import() that is not of a node module is left at ${left.index}`);
+  writeFileSync(file, lowered);
+}
+
+try {
+  lowerNodeImports(bundle);
+  // A hook reads an ASCII bundle without decoding it: a character outside ASCII in a regular
+  // expression (esbuild escapes the ones in strings) costs every hook call ~10%.
+  if (!stampBuild(bundle).ascii)
+    console.warn(`${bundle} is not pure ASCII: write such characters as \\u escapes`);
+  const written = [
+    // Before a tool: tdd's and strict's gates (follow mode's are answered by the launcher).
+    await trainCodeCache(bundle, "pre", async (main) => {
+      await run(main, makeProject("pre-tdd", "tdd"), calls.pre);
+      await run(main, makeProject("pre-strict", "strict"), calls.pre);
+    }),
+    // After an edit: follow mode's note, twice (the second finds the file queued).
+    await trainCodeCache(bundle, "post", async (main) => {
+      const root = makeProject("post", "follow");
+      await run(main, root, [...calls.post, ...calls.post]);
+    }),
+    // The rest: a session's start, a turn's start and end (nothing queued, so no test run).
+    await trainCodeCache(bundle, "other", async (main) => {
+      await run(main, makeProject("other", "follow"), calls.other);
+    }),
+  ].map((file) => basename(file));
+  // Caches of earlier builds of this bundle are of no use to anyone.
+  for (const name of readdirSync(dirname(bundle)))
+    if (name.endsWith(".cache") && !written.includes(name))
+      rmSync(join(dirname(bundle), name), { force: true });
+  console.log(`code caches: ${written.join(", ")}`);
+} finally {
+  process.chdir(saved.cwd);
+  process.env = saved.env;
+  rmSync(box, { recursive: true, force: true });
+}
