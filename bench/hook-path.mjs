@@ -1,29 +1,46 @@
-// Whole-process timings of tailtest's per-edit path, as ratios against `node -e 0` measured in
-// the same run (a hook is a fresh process on every edit). Run after a build:
-//   node bench/hook-path.mjs [runs]
+// Whole-process timings of every hook that runs around a tool call, as ratios against
+// `node -e 0` in the same run (a hook is a fresh process on every edit). Run after a build:
+//   node bench/hook-path.mjs [--runs N] [--env-as-is] [--json out.json]
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  REPO,
+  baselineCase,
+  benchArgs,
+  benchEnv,
+  hookBin,
+  measure,
+  report,
+  scratch,
+} from "./lib.mjs";
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
-const runs = Number(process.argv[2] ?? 21);
-const edge = pathToFileURL(join(repo, "packages/core/dist/node/index.js")).href;
-const project = mkdtempSync(join(tmpdir(), "tailtest-bench-"));
-cpSync(join(repo, "fixtures/runners/pytest-pyproject"), project, { recursive: true });
-// The same project in tdd mode, for the gate before an edit (denied: no cycle is open).
-const tddProject = mkdtempSync(join(tmpdir(), "tailtest-bench-tdd-"));
-cpSync(join(repo, "fixtures/runners/pytest-pyproject"), tddProject, { recursive: true });
-mkdirSync(join(tddProject, ".tailtest"), { recursive: true });
-writeFileSync(join(tddProject, ".tailtest/config.json"), '{"mode":"tdd"}\n');
-// The same project in strict mode with a long history: 1,000 verified claims (5,000 events),
-// none open, so the gate reads the whole log and denies.
-const strictProject = mkdtempSync(join(tmpdir(), "tailtest-bench-strict-"));
-cpSync(join(repo, "fixtures/runners/pytest-pyproject"), strictProject, { recursive: true });
-mkdirSync(join(strictProject, ".tailtest"), { recursive: true });
-writeFileSync(join(strictProject, ".tailtest/config.json"), '{"mode":"strict"}\n');
-writeFileSync(join(strictProject, ".tailtest/events.jsonl"), strictHistory(1000));
+const args = benchArgs();
+const box = scratch("tailtest-bench-hooks-");
+
+/** The pytest fixture as a git project in a mode, with files a turn of edits can name. */
+function project(name, mode, extra = () => {}) {
+  const root = join(box, name);
+  cpSync(join(REPO, "fixtures/runners/pytest-pyproject"), root, { recursive: true });
+  mkdirSync(join(root, ".tailtest"), { recursive: true });
+  if (mode !== undefined)
+    writeFileSync(join(root, ".tailtest/config.json"), `{"mode":"${mode}"}\n`);
+  for (let i = 0; i < 64; i += 1)
+    writeFileSync(join(root, `mod${i}.py`), `def f${i}(x):\n    return x + ${i}\n`);
+  extra(root);
+  const git = (...argv) => execFileSync("git", argv, { cwd: root, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "bench");
+  return root;
+}
+
+const follow = project("follow", undefined);
+const tdd = project("tdd", "tdd");
+// 1,000 verified claims (5,000 events), none open: the gate reads the whole log and denies.
+const strict = project("strict", "strict", (root) =>
+  writeFileSync(join(root, ".tailtest/events.jsonl"), strictHistory(1000)),
+);
 
 function strictHistory(claims) {
   const ts = "2026-11-23T10:00:00.000Z";
@@ -50,15 +67,8 @@ function strictHistory(claims) {
     };
     lines.push(
       { ...run, status: "fail", fail_reason: "assertion", purpose: "claim" },
-      {
-        v: 1,
-        type: "edit_claim",
-        ts,
-        claim: `c${i + 1}`,
-        test_id: id,
-        edit_target: "src/calc/core.py",
-      },
-      { v: 1, type: "snapshot", ts, claim: `c${i + 1}`, path: "src/calc/core.py", object: hash },
+      { v: 1, type: "edit_claim", ts, claim: `c${i + 1}`, test_id: id, edit_target: "calc.py" },
+      { v: 1, type: "snapshot", ts, claim: `c${i + 1}`, path: "calc.py", object: hash },
       { ...run, status: "pass", purpose: "verify" },
       { v: 1, type: "verify_result", ts, scope: "claim", claim: `c${i + 1}`, status: "pass" },
     );
@@ -66,155 +76,215 @@ function strictHistory(claims) {
   return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
-const hook = (adapter) => join(repo, "adapters", adapter, "dist/hook.js");
-const common = { session_id: "bench", cwd: project };
-const payloads = {
-  claude: {
-    ...common,
-    transcript_path: join(project, "t.jsonl"),
-    hook_event_name: "PostToolUse",
-    tool_name: "Write",
-    tool_input: { file_path: join(project, "calc.py") },
-  },
-  cursor: {
-    conversation_id: "bench",
-    cursor_version: "2.1.50",
-    workspace_roots: [project],
-    hook_event_name: "afterFileEdit",
-    file_path: join(project, "calc.py"),
-    edits: [],
-  },
-  codexPatch: {
-    ...common,
-    turn_id: "t",
-    model: "gpt-5.5",
-    hook_event_name: "PostToolUse",
-    tool_name: "apply_patch",
-    tool_input: { command: "*** Begin Patch\n*** Update File: calc.py\n@@\n+\n*** End Patch\n" },
-    tool_response: "",
-  },
-  codexBash: {
-    ...common,
-    turn_id: "t",
-    model: "gpt-5.5",
-    hook_event_name: "PostToolUse",
-    tool_name: "Bash",
-    tool_input: { command: "cat > calc.py <<'EOF'\ndef add(a, b):\n    return a + b\nEOF\n" },
-    tool_response: "",
-  },
-};
-const preWrite = (root) => ({
-  ...common,
-  cwd: root,
+const claude = (root, event, tool, input, extra = {}) => ({
+  session_id: "bench",
   transcript_path: join(root, "t.jsonl"),
-  hook_event_name: "PreToolUse",
-  tool_name: "Write",
-  tool_input: { file_path: join(root, "calc.py"), content: "x = 1\n" },
-});
-const prePatch = (root) => ({
-  ...common,
   cwd: root,
-  turn_id: "t",
-  model: "gpt-5.5",
-  hook_event_name: "PreToolUse",
-  tool_name: "apply_patch",
-  tool_input: { command: "*** Begin Patch\n*** Update File: calc.py\n@@\n+\n*** End Patch\n" },
+  permission_mode: "bypassPermissions",
+  hook_event_name: event,
+  tool_name: tool,
+  tool_input: input,
+  tool_use_id: "toolu_bench",
+  ...extra,
 });
-const preCursorWrite = (root) => ({
+const codex = (root, event, tool, command) => ({
+  session_id: "bench",
+  turn_id: "t",
+  transcript_path: null,
+  cwd: root,
+  model: "gpt-5.5",
+  hook_event_name: event,
+  tool_name: tool,
+  tool_input: { command },
+  ...(event === "PostToolUse" ? { tool_response: "Exit code: 0" } : {}),
+  tool_use_id: "call_bench",
+});
+const cursor = (root, event, extra) => ({
   conversation_id: "bench",
+  generation_id: "g",
   cursor_version: "2.1.50",
   workspace_roots: [root],
-  hook_event_name: "preToolUse",
-  tool_name: "Write",
-  tool_input: { file_path: join(root, "calc.py"), content: "x = 1\n" },
-  tool_use_id: "t",
-  cwd: root,
+  hook_event_name: event,
+  ...extra,
 });
-const gates = {
-  claudeFollow: preWrite(project),
-  claudeTdd: preWrite(tddProject),
-  codexFollow: prePatch(project),
-  codexTdd: prePatch(tddProject),
-  cursorFollow: preCursorWrite(project),
-  cursorTdd: preCursorWrite(tddProject),
-  claudeStrict: preWrite(strictProject),
-  codexStrict: prePatch(strictProject),
-  cursorStrict: preCursorWrite(strictProject),
-};
+const update = (file) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-x\n+y\n*** End Patch\n`;
+const writeInput = (root, file) => ({ file_path: join(root, file), content: "x = 1\n" });
 
+const env = benchEnv(args);
+const hook = (name, adapter, root, payload, target, expect) => ({
+  name,
+  command: process.execPath,
+  args: [hookBin(adapter)],
+  input: JSON.stringify(payload),
+  cwd: root,
+  env: { ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root },
+  target,
+  expect,
+});
+
+const QUEUED = /queued/;
+const DENIED = /"deny"/;
+let tracked = 0;
 const cases = [
-  ["node -e 0 (baseline)", ["-e", "0"]],
-  [
-    "import @tailtest/core/node",
-    ["--input-type=module", "-e", `await import(${JSON.stringify(edge)})`],
-  ],
-  [
-    "inspect + queue one edited file",
-    [
-      "--input-type=module",
-      "-e",
-      `const m = await import(${JSON.stringify(edge)}); const p = m.openProject(process.argv[1]); await m.queueEdit(p, m.inspectEdit(p, "calc.py", { status: "new" }));`,
-      project,
-    ],
-  ],
-  ["claude-code hook: PostToolUse Write", [hook("claude-code")], payloads.claude],
-  ["cursor hook: afterFileEdit", [hook("cursor")], payloads.cursor],
-  ["codex hook: PostToolUse apply_patch", [hook("codex")], payloads.codexPatch],
-  ["codex hook: PostToolUse Bash (parser)", [hook("codex")], payloads.codexBash],
-  ["claude-code PreToolUse Write, follow", [hook("claude-code")], gates.claudeFollow, project],
-  ["claude-code PreToolUse Write, tdd gate", [hook("claude-code")], gates.claudeTdd, tddProject],
-  ["codex PreToolUse apply_patch, follow", [hook("codex")], gates.codexFollow, project],
-  ["codex PreToolUse apply_patch, tdd gate", [hook("codex")], gates.codexTdd, tddProject],
-  ["cursor preToolUse Write, follow", [hook("cursor")], gates.cursorFollow, project],
-  ["cursor preToolUse Write, tdd gate", [hook("cursor")], gates.cursorTdd, tddProject],
-  [
-    "claude-code PreToolUse Write, strict gate (5,000-event log)",
-    [hook("claude-code")],
-    gates.claudeStrict,
-    strictProject,
-  ],
-  [
-    "codex PreToolUse apply_patch, strict gate (5,000-event log)",
-    [hook("codex")],
-    gates.codexStrict,
-    strictProject,
-  ],
-  [
-    "cursor preToolUse Write, strict gate (5,000-event log)",
-    [hook("cursor")],
-    gates.cursorStrict,
-    strictProject,
-  ],
+  baselineCase(env),
+  hook(
+    "claude-code PostToolUse Write, a queued file",
+    "claude-code",
+    follow,
+    claude(follow, "PostToolUse", "Write", writeInput(follow, "calc.py"), {
+      tool_response: { type: "update" },
+    }),
+    "≤ 1.3×",
+    QUEUED,
+  ),
+  hook(
+    "cursor afterFileEdit, a queued file",
+    "cursor",
+    follow,
+    cursor(follow, "afterFileEdit", { file_path: join(follow, "calc.py"), edits: [] }),
+    "≤ 1.3×",
+    /^\{\}/,
+  ),
+  hook(
+    "codex PostToolUse apply_patch, a queued file",
+    "codex",
+    follow,
+    codex(follow, "PostToolUse", "apply_patch", update("calc.py")),
+    "≤ 1.3×",
+    QUEUED,
+  ),
+  {
+    ...hook(
+      "claude-code PostToolUse Edit, a tracked file's first edit (git)",
+      "claude-code",
+      follow,
+      {},
+      undefined,
+      QUEUED,
+    ),
+    // A file not queued yet, a different one each run: new or existing is asked of git once.
+    next: () =>
+      JSON.stringify(
+        claude(follow, "PostToolUse", "Edit", {
+          file_path: join(follow, `mod${(tracked += 1) % 64}.py`),
+          old_string: "x",
+          new_string: "y",
+        }),
+      ),
+  },
+  hook(
+    "codex PostToolUse Bash, a command that writes (shell parser)",
+    "codex",
+    follow,
+    codex(follow, "PostToolUse", "Bash", "cat > calc.py <<'EOF'\nx = 1\nEOF\n"),
+    undefined,
+    QUEUED,
+  ),
+  hook(
+    "codex PostToolUse Bash, a read-only command",
+    "codex",
+    follow,
+    codex(follow, "PostToolUse", "Bash", "git status --short && ls -la"),
+    undefined,
+    /^$/,
+  ),
+  hook(
+    "claude-code PreToolUse Write, follow (launcher only)",
+    "claude-code",
+    follow,
+    claude(follow, "PreToolUse", "Write", writeInput(follow, "calc.py")),
+    undefined,
+    /^$/,
+  ),
+  hook(
+    "codex PreToolUse apply_patch, follow (launcher only)",
+    "codex",
+    follow,
+    codex(follow, "PreToolUse", "apply_patch", update("calc.py")),
+    undefined,
+    /^$/,
+  ),
+  hook(
+    "cursor preToolUse Write, follow (launcher only)",
+    "cursor",
+    follow,
+    cursor(follow, "preToolUse", {
+      tool_name: "Write",
+      tool_input: writeInput(follow, "calc.py"),
+      tool_use_id: "t",
+    }),
+    undefined,
+    /^\{\}/,
+  ),
+  hook(
+    "claude-code PreToolUse Write, tdd gate (denied)",
+    "claude-code",
+    tdd,
+    claude(tdd, "PreToolUse", "Write", writeInput(tdd, "calc.py")),
+    "≤ 1.3×",
+    DENIED,
+  ),
+  hook(
+    "codex PreToolUse apply_patch, tdd gate (denied)",
+    "codex",
+    tdd,
+    codex(tdd, "PreToolUse", "apply_patch", update("calc.py")),
+    "≤ 1.3×",
+    DENIED,
+  ),
+  hook(
+    "cursor preToolUse Write, tdd gate (denied)",
+    "cursor",
+    tdd,
+    cursor(tdd, "preToolUse", {
+      tool_name: "Write",
+      tool_input: writeInput(tdd, "calc.py"),
+      tool_use_id: "t",
+    }),
+    "≤ 1.3×",
+    DENIED,
+  ),
+  hook(
+    "claude-code PreToolUse Write, strict gate, 5,000-event log",
+    "claude-code",
+    strict,
+    claude(strict, "PreToolUse", "Write", writeInput(strict, "calc.py")),
+    "≤ 1.3×",
+    DENIED,
+  ),
+  hook(
+    "codex PreToolUse apply_patch, strict gate, 5,000-event log",
+    "codex",
+    strict,
+    codex(strict, "PreToolUse", "apply_patch", update("calc.py")),
+    "≤ 1.3×",
+    DENIED,
+  ),
+  hook(
+    "cursor preToolUse Write, strict gate, 5,000-event log",
+    "cursor",
+    strict,
+    cursor(strict, "preToolUse", {
+      tool_name: "Write",
+      tool_input: writeInput(strict, "calc.py"),
+      tool_use_id: "t",
+    }),
+    "≤ 1.3×",
+    DENIED,
+  ),
 ];
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-// Interleave the cases so a busy machine slows them all alike.
-const samples = cases.map(() => []);
-for (let i = 0; i < runs; i += 1) {
-  cases.forEach(([, args, payload, root], index) => {
-    const started = process.hrtime.bigint();
-    execFileSync(process.execPath, args, {
-      input: payload === undefined ? "" : JSON.stringify(payload),
-      stdio: ["pipe", "ignore", "ignore"],
-      cwd: root ?? project,
-      env: { ...process.env, CLAUDE_PROJECT_DIR: root ?? project },
-    });
-    samples[index].push(Number(process.hrtime.bigint() - started) / 1e6);
-  });
-}
-rmSync(project, { recursive: true, force: true });
-rmSync(tddProject, { recursive: true, force: true });
-rmSync(strictProject, { recursive: true, force: true });
-
-const base = median(samples[0]);
-console.log(`node ${process.version}, ${runs} runs each, medians`);
-for (const [index, [name]] of cases.entries()) {
-  const value = median(samples[index]);
-  console.log(
-    `${name.padEnd(40)} ${value.toFixed(1).padStart(7)} ms  ${(value / base).toFixed(2)}x`,
-  );
-}
+const rows = measure(cases, {
+  runs: args.runs,
+  before: (one) => {
+    if (one.next !== undefined) one.input = one.next();
+  },
+  check: (one, result) => {
+    if (one.expect !== undefined && !one.expect.test(result.stdout))
+      throw new Error(
+        `${one.name}: unexpected answer ${result.stdout.slice(0, 300)} ${result.stderr.slice(0, 300)}`,
+      );
+  },
+});
+const out = report("Hooks around a tool call (bench/hook-path.mjs)", rows, args);
+if (args.json !== undefined) writeFileSync(args.json, `${JSON.stringify(out, null, 2)}\n`);
