@@ -175,3 +175,42 @@ describe("renderHistoryView", () => {
     expect(renderHistoryView(view, ANSI_STYLE, 50)).toContain("\u001b[31mREGRESSION\u001b[39m");
   });
 });
+
+describe("withLiveSessions after a flush", () => {
+  it("leaves outcomes history already holds as recorded, and the session is not open", () => {
+    const session = {
+      ...createSession({
+        sessionId: "s3",
+        now: "2026-01-03T09:00:00.000Z",
+        depth: "standard",
+        mode: "follow",
+        runners: [],
+      }),
+      results: {
+        "src/flaky.py": { outcome: "failed" as const, at: "2026-01-03T09:30:00.000Z" },
+        "src/was-good.py": { outcome: "failed" as const, at: "2026-01-03T09:30:00.000Z" },
+        "src/new.py": { outcome: "passed" as const, at: "2026-01-03T09:30:00.000Z" },
+      },
+      fix_attempts: { "src/new.py": 1 },
+    };
+    // HISTORY's s3 is exactly this session, flushed at its end.
+    expect(withLiveSessions(HISTORY, [session], "2026-05-05T00:00:00.000Z")).toEqual({
+      entries: HISTORY.entries,
+      live: [],
+    });
+    // One more measured outcome since: only that one is new, and the session is open again.
+    const later = {
+      ...session,
+      results: {
+        ...session.results,
+        "src/flaky.py": { outcome: "passed" as const, at: "2026-01-03T09:40:00.000Z" },
+      },
+    };
+    const live = withLiveSessions(HISTORY, [later], "2026-05-05T00:00:00.000Z");
+    expect(live.live).toEqual(["s3"]);
+    const changed = live.entries.filter((entry, i) => entry !== HISTORY.entries[i]);
+    expect(changed.map((entry) => [entry.file, entry.status, entry.timestamp])).toEqual([
+      ["src/flaky.py", "passed", "2026-05-05T00:00:00.000Z"],
+    ]);
+  });
+});

@@ -73,6 +73,8 @@ export interface LiveHistory {
 /**
  * History as it will be once the open sessions are flushed: each session's measured outcomes
  * recorded the way `flushToHistory` records them (`recordOutcomes`), without writing anything.
+ * Outcomes history already holds as they are (a session flushed at its end and not replaced
+ * since) are left as recorded, and their session does not count as open.
  */
 export function withLiveSessions(
   history: HistoryFile,
@@ -82,7 +84,16 @@ export function withLiveSessions(
   let file = history;
   const live: string[] = [];
   for (const session of sessions) {
-    const outcomes = buildScenarioEntries(session, now);
+    const outcomes = buildScenarioEntries(session, now).filter(
+      (outcome) =>
+        !history.entries.some(
+          (entry) =>
+            entry.file === outcome.file &&
+            entry.session_id === outcome.session_id &&
+            entry.status === outcome.status &&
+            entry.attempts === outcome.attempts,
+        ),
+    );
     if (outcomes.length === 0) continue;
     file = recordOutcomes(file, outcomes);
     live.push(session.session_id);
@@ -239,7 +250,7 @@ export function renderHistoryView(view: HistoryView, style: TextStyle, limit: nu
     );
   lines.push(
     style.dim(
-      "timeline: one letter per session, oldest first: P passed, F fixed, U unresolved, D deferred",
+      "timeline: one letter per session, oldest first: P passed, F fixed, U unresolved, D deferred; times are UTC",
     ),
   );
   return `${lines.join("\n")}\n`;
