@@ -30,6 +30,11 @@ function when(iso: string): string {
   return match === null ? esc(iso) : `${match[1]} ${match[2]} UTC`;
 }
 
+/** 12 ms, 1.23 s. */
+function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
@@ -180,7 +185,7 @@ function slowestSection(data: ReportData): string {
   const max = Math.max(1, ...data.slowest.map((test) => test.max_ms));
   const rows = data.slowest.map(
     (test) =>
-      `<tr class="slow"><td class="name">${esc(test.id)}</td><td class="num">${(test.max_ms / 1000).toFixed(2)}s</td><td class="barcell"><span class="hbar" style="width:${((test.max_ms / max) * 100).toFixed(1)}%"></span></td><td class="num">${(test.last_ms / 1000).toFixed(2)}s</td><td class="num">${test.runs}</td></tr>`,
+      `<tr class="slow"><td class="name">${esc(test.id)}</td><td class="num">${duration(test.max_ms)}</td><td class="barcell"><span class="hbar" style="width:${((test.max_ms / max) * 100).toFixed(1)}%"></span></td><td class="num">${duration(test.last_ms)}</td><td class="num">${test.runs}</td></tr>`,
   );
   return table(
     "slowest",
@@ -195,7 +200,7 @@ function runsSection(data: ReportData): string {
     .reverse()
     .map(
       (run) =>
-        `<tr><td>${when(run.at)}</td><td>tailtest ${run.source}</td><td><span class="pill run-${run.status}">${run.status.replace("_", " ")}</span></td><td class="num">${run.passed}</td><td class="num">${run.failed}</td><td class="num">${(run.duration_ms / 1000).toFixed(1)}s</td></tr>`,
+        `<tr><td>${when(run.at)}</td><td>tailtest ${run.source}</td><td><span class="pill run-${run.status}">${run.status.replace("_", " ")}</span></td><td class="num">${run.passed}</td><td class="num">${run.failed}</td><td class="num">${duration(run.duration_ms)}</td></tr>`,
     );
   return (
     table(
@@ -302,7 +307,7 @@ export function renderReportHtml(data: ReportData): string {
       ),
       "No regressions: no file that passed before fails now.",
     )}</section>`,
-    `<section id="sec-sessions"><h2>Sessions</h2>${table("sessions", ["Session", "Last outcome", "Passed", "Fixed", "Unresolved", "Deferred", "Regressions"], sessions, "No sessions in history yet.")}${capNote(data.sessions.length, data.sessions_total, "sessions")}</section>`,
+    `<section id="sec-sessions"><h2>Sessions</h2>${table("sessions", ["Session", "Recorded", "Passed", "Fixed", "Unresolved", "Deferred", "Regressions"], sessions, "No sessions in history yet.")}${capNote(data.sessions.length, data.sessions_total, "sessions")}</section>`,
     `<section id="sec-files"><h2>Files</h2><p><input id="filter" type="search" placeholder="Filter files" aria-label="Filter files"> <span id="filter-count" class="muted"></span></p>${table("files", ["File", "Last", "Classification", "Sessions", "Failed", "Timeline", "Last seen", ""], data.files.map(fileRow), "No files in history yet.")}${capNote(data.files.length, data.files_total, "files")}</section>`,
     `<section id="sec-tdd"><h2>TDD cycles</h2>${tddSection(data)}</section>`,
     `<section id="sec-strict"><h2>Strict mode: red→green pairs</h2>${strictSection(data)}</section>`,
