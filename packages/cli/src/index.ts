@@ -341,4 +341,5 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
+export { renderCliReference } from "./cli-reference.ts";
 export { renderConfigReference } from "./config-reference.ts";
