@@ -217,7 +217,7 @@ describe("tailtest status after real sessions", () => {
       "tdd       session-5: red; Red: test/calc.test.js (adds fails); last test failed; 0 cycle(s) completed",
     );
     expect(text).toMatch(
-      /last run  failed at the end of an agent's turn, 2026-01-05 09:0\d UTC: src\/calc\.js passed, src\/<script>/,
+      /last run {2}failed at the end of an agent's turn, 2026-01-05 09:0\d UTC: src\/calc\.js passed, src\/<script>/,
     );
   });
 
@@ -231,7 +231,7 @@ describe("tailtest status after real sessions", () => {
       tests: { passed: 1, failed: 0 },
     });
     expect((await status(project.root)).stdout).toMatch(
-      /last run  passed by tailtest run, .* \(node --test, \d+\.\ds\); 1 test\(s\) passed, 0 failed/,
+      /last run {2}passed by tailtest run, .* \(node --test, \d+\.\ds\); 1 test\(s\) passed, 0 failed/,
     );
   });
 
@@ -244,7 +244,7 @@ describe("tailtest status after real sessions", () => {
       const report = await statusJson(project.root);
       expect(report.problems).toEqual([expect.stringMatching(/^\.tailtest\/history\.json: /)]);
       expect((await status(project.root)).stdout).toMatch(
-        /^problems  \.tailtest\/history\.json: /m,
+        /^problems {2}\.tailtest\/history\.json: /m,
       );
       expect(stateSnapshot(project.root)).toEqual(before);
       expect(readFileSync(history, "utf8")).toBe("{ not json");

@@ -145,7 +145,7 @@ describe("tailtest watch", () => {
 
     // What status and history say about it.
     const status = await runBin(BIN, ["status"], { cwd: project.root });
-    expect(status.stdout).toMatch(/last run  passed by tailtest watch/);
+    expect(status.stdout).toMatch(/last run {2}passed by tailtest watch/);
     const shown = await runBin(BIN, ["history"], { cwd: project.root });
     expect(shown.stdout).toMatch(/^src\/calc\.js\s+fixed\s+gap\s+1\s+0\s+F\s/m);
   }, 90_000);

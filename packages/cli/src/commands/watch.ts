@@ -160,7 +160,7 @@ export async function runWatch(options: WatchOptions, io: WatchIO): Promise<numb
       resolve();
     });
   });
-  io.stderr("stopping: the run in progress finishes first\n");
+  if (watch.busy) io.stderr("stopping: the run in progress finishes first\n");
   const flushed = await watch.stop();
   io.stdout(`stopped; ${flushed} file outcome(s) recorded in .tailtest/history.json\n`);
   return 0;
@@ -179,6 +179,11 @@ class Watch {
     private readonly io: WatchIO,
     private readonly debounceMs: number,
   ) {}
+
+  /** A batch is being queued or its tests run. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
 
   private rel(path: string): string {
     return relative(this.project.root, path).split(sep).join("/");
