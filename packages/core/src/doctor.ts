@@ -463,15 +463,16 @@ function inspectPlatform(
 }
 
 /** Which platforms' hooks are installed in a project, where, and what is wrong with them. */
-export interface HookInstall {
-  platform: DoctorPlatform;
-  label: string;
-  installed: boolean;
+export const HookInstallSchema = z.object({
+  platform: DoctorPlatformSchema,
+  label: z.string(),
+  installed: z.boolean(),
   /** Project-relative files holding tailtest's hooks. */
-  files: string[];
+  files: z.array(z.string()),
   /** One line each: an unreadable hooks file, a hook that runs a missing file. */
-  problems: string[];
-}
+  problems: z.array(z.string()),
+});
+export type HookInstall = z.infer<typeof HookInstallSchema>;
 
 /**
  * The hooks check's findings per platform (Claude Code, Cursor, Codex), for `tailtest status`:

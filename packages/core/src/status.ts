@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { CodexTrustSchema, type CodexTrust } from "./codex-trust.ts";
 import { ModeSchema, type Mode } from "./config.ts";
-import { DoctorPlatformSchema, type HookInstall } from "./doctor.ts";
+import { HookInstallSchema, type HookInstall } from "./doctor.ts";
 import { shortTime } from "./history-view.ts";
 import { OverallStatusSchema, type RunLog } from "./run-log.ts";
 import { runnerLabel } from "./runners.ts";
@@ -20,12 +20,7 @@ import { renderColumns, type TextStyle } from "./text-style.ts";
  * files; `buildStatus` decides what they say and `renderStatus` writes it for people.
  */
 
-export const StatusHookSchema = z.object({
-  platform: DoctorPlatformSchema,
-  label: z.string(),
-  installed: z.boolean(),
-  files: z.array(z.string()),
-  problems: z.array(z.string()),
+export const StatusHookSchema = HookInstallSchema.extend({
   /** Codex only, when its hooks are installed. */
   trust: CodexTrustSchema.optional(),
 });
