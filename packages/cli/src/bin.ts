@@ -6,4 +6,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   interactive: process.stderr.isTTY === true && process.env.NO_COLOR === undefined,
+  stdoutIsTerminal: process.stdout.isTTY === true,
 });

@@ -3,9 +3,14 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { runDoctor } from "./commands/doctor.ts";
 import { explainFiles } from "./commands/explain.ts";
+import { runHistory } from "./commands/history.ts";
+import { DEFAULT_REPORT_PATH, runReport } from "./commands/report.ts";
 import { runTests } from "./commands/run.ts";
+import { runStatus } from "./commands/status.ts";
+import { runWatch } from "./commands/watch.ts";
 import { claim, exportTriples, refactor, strictStatus, type StrictIO } from "./commands/strict.ts";
 import { logGreen, logRed, tddStatus, type TddIO } from "./commands/tdd.ts";
+import { styleFor, useColour } from "./terminal.ts";
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -13,8 +18,12 @@ export interface CliIO {
   cwd: string;
   /** stderr is a terminal: progress lines may redraw themselves. */
   interactive?: boolean;
-  /** The environment (`TAILTEST_TDD_KEY`); `process.env` when not given. */
+  /** The environment (`TAILTEST_TDD_KEY`, `NO_COLOR`, …); `process.env` when not given. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** stdout is a terminal: text gets colours unless `NO_COLOR` says otherwise. */
+  stdoutIsTerminal?: boolean;
+  /** `tailtest watch`: calls `stop` on SIGINT/SIGTERM (default: the process's signals). */
+  onStopSignal?: (stop: () => void) => () => void;
 }
 
 /** Exit codes: 0 success, 1 the command failed, 2 bad usage. */
@@ -102,7 +111,84 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
 
   addTddCommands(program, io, outcome);
   addStrictCommands(program, io, outcome);
+  addViewCommands(program, io, outcome);
+  program.addHelpText(
+    "after",
+    "\nEvery command has --help. Read commands (status, history, explain, doctor, tdd status,\nstrict status) take --json and write nothing. Colours only on a terminal; NO_COLOR turns\nthem off, FORCE_COLOR on.\nExit codes: 0 success, 1 the command failed (see each command's --help), 2 bad usage.",
+  );
   return program;
+}
+
+/** `tailtest status`, `history`, `report`, `watch`: what tailtest did, for people. */
+function addViewCommands(program: Command, io: CliIO, outcome: CliOutcome): void {
+  const env = io.env ?? process.env;
+  const style = styleFor(useColour(env, io.stdoutIsTerminal ?? false));
+  const root = "project root (default: found from the current folder)";
+  program
+    .command("status")
+    .description(
+      "show the mode, which agents' hooks are installed (and whether Codex still has to trust them), the sessions and their queues, each agent's TDD state, strict claims, and the last test run",
+    )
+    .option("--root <dir>", root)
+    .option("--json", "print JSON", false)
+    .addHelpText(
+      "after",
+      "\nReads .tailtest/, the agents' hook files and, for Codex, $CODEX_HOME/config.toml\n(default ~/.codex/config.toml); writes nothing.\nExit codes: 0 shown, 2 bad usage (--root is not a folder).",
+    )
+    .action(async (options: { root?: string; json: boolean }) => {
+      outcome.exitCode = await runStatus(options, { ...io, env, style });
+    });
+
+  program
+    .command("history")
+    .description(
+      "show every file's measured outcome and classification across sessions, regressions and recurring failures first",
+    )
+    .option("--root <dir>", root)
+    .option("--json", "print JSON (every file, every session)", false)
+    .option("--limit <n>", "rows in the table", "30")
+    .addHelpText(
+      "after",
+      "\nSessions still open are included as their end will record them; nothing is written.\nExit codes: 0 shown, 2 bad usage.",
+    )
+    .action(async (options: { root?: string; json: boolean; limit: string }) => {
+      outcome.exitCode = await runHistory(options, { ...io, style });
+    });
+
+  program
+    .command("report")
+    .description(
+      "write one self-contained HTML file: results per session, a chart of outcomes over time, recurring failures, TDD cycles, strict mode's red→green pairs, the slowest tests",
+    )
+    .option("--root <dir>", root)
+    .option("--out <file>", `where to write it (default: <root>/${DEFAULT_REPORT_PATH})`)
+    .option("--json", "print the report's data as JSON instead of writing the page", false)
+    .addHelpText(
+      "after",
+      "\nThe page loads nothing from the network. Long lists are capped, and the page says so.\nExit codes: 0 written, 1 the file could not be written, 2 bad usage.",
+    )
+    .action(async (options: { root?: string; out?: string; json: boolean }) => {
+      outcome.exitCode = await runReport(options, { ...io, version: packageJson.version });
+    });
+
+  program
+    .command("watch")
+    .description(
+      "for agents without hooks (Aider, Cline, Continue) or a person: watch the project, queue changed source files through the hooks' filter, and run their tests after a quiet period",
+    )
+    .option("--root <dir>", root)
+    .option("--debounce <ms>", "quiet period after the last change before tests run", "500")
+    .addHelpText(
+      "after",
+      "\nNever watches what the filter skips (node_modules, .git, .tailtest, caches, ignored files).\nCtrl-C (SIGINT) or SIGTERM stops it after the run in progress and records the session's\noutcomes in .tailtest/history.json.\nExit codes: 0 stopped by a signal, 1 the folder could not be watched, 2 bad usage.",
+    )
+    .action(async (options: { root?: string; debounce: string }) => {
+      outcome.exitCode = await runWatch(options, {
+        ...io,
+        style,
+        interactive: io.interactive ?? false,
+      });
+    });
 }
 
 const SKIP_RED_REASONS = "refactoring|lint-only|adding-coverage";
@@ -255,4 +341,5 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
+export { renderCliReference } from "./cli-reference.ts";
 export { renderConfigReference } from "./config-reference.ts";

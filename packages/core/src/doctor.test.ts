@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   diagnoseProject,
+  findHookInstalls,
   DOCTOR_FILE_CAP,
   DOCTOR_HOOK_FILES,
   doctorExitCode,
@@ -506,5 +507,32 @@ describe("renderDoctorReport", () => {
   it("is the same text for the same project", () => {
     const files = { "package.json": VITEST_PACKAGE, "src/b.test.ts": "", "src/a.test.ts": "" };
     expect(renderDoctorReport(diagnose(files))).toBe(renderDoctorReport(diagnose(files)));
+  });
+});
+
+describe("findHookInstalls (tailtest status)", () => {
+  it("says per platform whether tailtest's hooks are installed, where, and what is wrong", () => {
+    const files: Record<string, string> = {
+      ".claude/settings.json": groupHooks(CLAUDE_COMMAND),
+      ".codex/hooks.json": groupHooks(CODEX_COMMAND),
+      ".cursor/hooks.json": "{ not json",
+    };
+    const installs = findHookInstalls(
+      createMemoryView(files),
+      Object.fromEntries(DOCTOR_HOOK_FILES.map((path) => [path, files[path]])),
+    );
+    expect(installs.map((install) => [install.platform, install.installed, install.files])).toEqual(
+      [
+        ["claude-code", true, [".claude/settings.json"]],
+        ["cursor", false, []],
+        ["codex", true, [".codex/hooks.json"]],
+      ],
+    );
+    // The hook file the Claude command runs is missing, and Cursor's file does not parse.
+    expect(installs[0]?.problems).toEqual([
+      `Claude Code: the hooks run ${CLAUDE_HOOK}, which is missing: npm i -D @tailtest/claude-code`,
+    ]);
+    expect(installs[1]?.problems[0]).toMatch(/^Cursor: \.cursor\/hooks\.json /);
+    expect(installs[2]?.problems).toEqual([]);
   });
 });

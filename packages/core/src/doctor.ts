@@ -406,7 +406,10 @@ function inspectHookFile(platform: PlatformSpec, path: string, text: string): Ho
 interface PlatformFinding {
   platform: PlatformSpec;
   installed: boolean;
+  /** The files that hold tailtest's hooks. */
+  files: string[];
   lines: string[];
+  problems: string[];
   /** Something an installed platform needs is wrong, or a file is unreadable. */
   problem: boolean;
 }
@@ -455,7 +458,40 @@ function inspectPlatform(
     );
   }
   lines.push(...problems);
-  return { platform, installed, lines, problem: problems.length > 0 };
+  const files = findings.filter((finding) => finding.installed).map((finding) => finding.path);
+  return { platform, installed, files, lines, problems, problem: problems.length > 0 };
+}
+
+/** Which platforms' hooks are installed in a project, where, and what is wrong with them. */
+export const HookInstallSchema = z.object({
+  platform: DoctorPlatformSchema,
+  label: z.string(),
+  installed: z.boolean(),
+  /** Project-relative files holding tailtest's hooks. */
+  files: z.array(z.string()),
+  /** One line each: an unreadable hooks file, a hook that runs a missing file. */
+  problems: z.array(z.string()),
+});
+export type HookInstall = z.infer<typeof HookInstallSchema>;
+
+/**
+ * The hooks check's findings per platform (Claude Code, Cursor, Codex), for `tailtest status`:
+ * `texts` holds `DOCTOR_HOOK_FILES` by path, as for `diagnoseProject`.
+ */
+export function findHookInstalls(
+  view: ProjectView,
+  texts: Readonly<Record<string, string | undefined>>,
+): HookInstall[] {
+  return PLATFORMS.map((platform) => {
+    const finding = inspectPlatform(view, platform, texts);
+    return {
+      platform: platform.id,
+      label: platform.label,
+      installed: finding.installed,
+      files: finding.files,
+      problems: finding.problems,
+    };
+  });
 }
 
 function checkHooks(

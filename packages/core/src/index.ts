@@ -220,3 +220,11 @@ export {
   notCheckedReason,
 } from "./failure-policy.ts";
 export * from "./doctor.ts";
+export * from "./codex-trust.ts";
+export * from "./history-view.ts";
+export * from "./report.ts";
+export { escapeHtml, renderReportHtml } from "./report-html.ts";
+export * from "./run-log.ts";
+export * from "./status.ts";
+export { listTddCycles, TddCycleSchema, type TddCycle } from "./tdd/cycles.ts";
+export * from "./text-style.ts";

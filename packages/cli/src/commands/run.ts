@@ -9,6 +9,7 @@ import {
   REPORTER_TOKEN,
   renderFailureExcerpt,
   SessionStateSchema,
+  summariseRunRecord,
   type OverallStatus,
   type Plan,
   type RunResult,
@@ -17,10 +18,15 @@ import {
   executePlan,
   openProject,
   readState,
+  recordRun,
   sessionFile,
   SESSION_PATHS,
+  STATE_DIR,
   toProjectPath,
 } from "@tailtest/core/node";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { startProgress } from "../terminal.ts";
 
 export interface RunOptions {
   root: string;
@@ -74,6 +80,7 @@ export async function runTests(
     }
   }
   const status = overallStatus(results, plan.missing);
+  await recordInRunLog(project, plan, results, status, io);
   if (options.json) {
     io.stdout(
       `${JSON.stringify({ status, runs: results, missing: plan.missing, skipped: plan.skipped }, null, 2)}\n`,
@@ -82,6 +89,44 @@ export async function runTests(
     io.stdout(renderSummary(results, plan, status, project.root));
   }
   return RUN_EXIT[status];
+}
+
+/**
+ * Keeps the run in `.tailtest/runs.json` for `tailtest status` and `report` (slowest tests), in
+ * projects that use tailtest already (a `.tailtest/` folder): a plain `tailtest run` elsewhere
+ * leaves no folder behind. A run log that cannot be written costs a warning, never the run.
+ */
+async function recordInRunLog(
+  project: ReturnType<typeof openProject>,
+  plan: Plan,
+  results: readonly RunResult[],
+  status: OverallStatus,
+  io: RunIO,
+): Promise<void> {
+  if (!existsSync(join(project.root, STATE_DIR))) return;
+  const files = [
+    ...new Set([
+      ...plan.runs.flatMap((run) => Object.keys(run.sources)),
+      ...plan.missing.map((item) => item.source),
+    ]),
+  ];
+  try {
+    await recordRun(
+      project,
+      summariseRunRecord({
+        at: new Date().toISOString(),
+        source: "run",
+        status,
+        files,
+        results,
+        missing: plan.missing,
+      }),
+    );
+  } catch (error) {
+    io.stderr(
+      `tailtest: warning: the run was not recorded in .tailtest/runs.json (${error instanceof Error ? error.message : String(error)})\n`,
+    );
+  }
 }
 
 async function choosePlan(
@@ -202,23 +247,4 @@ function renderTable(rows: readonly (readonly string[])[]): string {
         .trimEnd(),
     )
     .join("\n");
-}
-
-function startProgress(label: string, io: RunIO): { tick: () => void; stop: () => void } {
-  const started = Date.now();
-  if (!io.interactive) {
-    io.stderr(`running ${label}\n`);
-    return { tick: () => undefined, stop: () => undefined };
-  }
-  const draw = () =>
-    io.stderr(`\r\u001b[2Krunning ${label} ${Math.round((Date.now() - started) / 1000)}s`);
-  draw();
-  const timer = setInterval(draw, 1000);
-  return {
-    tick: () => undefined,
-    stop: () => {
-      clearInterval(timer);
-      io.stderr("\r\u001b[2K");
-    },
-  };
 }

@@ -147,3 +147,5 @@ export {
   verifyStrictTurn,
   type StrictCall,
 } from "./strict-hooks.ts";
+export { groupTddEntries, readActivity, type ProjectActivity } from "./activity.ts";
+export { recordRun, RUN_LOG_PATH, runLogFile } from "./run-log-store.ts";

@@ -1,0 +1,58 @@
+import { ANSI_STYLE, PLAIN_STYLE, type TextStyle } from "@tailtest/core";
+
+/**
+ * Terminal conventions shared by every command: colours only for a terminal (or when forced),
+ * never with `NO_COLOR`; a progress line on stderr that redraws itself on a terminal and is one
+ * plain line otherwise.
+ */
+
+/**
+ * Whether stdout gets ANSI colours: never when `NO_COLOR` is set to anything but "" (it wins, see
+ * no-color.org), always when `FORCE_COLOR` is set to anything but "", "0" or "false", else only
+ * when stdout is a terminal.
+ */
+export function useColour(
+  env: Readonly<Record<string, string | undefined>>,
+  stdoutIsTerminal: boolean,
+): boolean {
+  if ((env["NO_COLOR"] ?? "") !== "") return false;
+  const force = env["FORCE_COLOR"];
+  if (force !== undefined && force !== "") return force !== "0" && force !== "false";
+  return stdoutIsTerminal;
+}
+
+export function styleFor(colour: boolean): TextStyle {
+  return colour ? ANSI_STYLE : PLAIN_STYLE;
+}
+
+export interface ProgressIO {
+  stderr: (text: string) => void;
+  /** stderr is a terminal: the line redraws itself with the elapsed seconds. */
+  interactive: boolean;
+}
+
+export interface Progress {
+  /** Called with runner output: nothing to draw per chunk, the timer redraws. */
+  tick: () => void;
+  stop: () => void;
+}
+
+/** `running <label>` on stderr while something long runs. */
+export function startProgress(label: string, io: ProgressIO): Progress {
+  const started = Date.now();
+  if (!io.interactive) {
+    io.stderr(`running ${label}\n`);
+    return { tick: () => undefined, stop: () => undefined };
+  }
+  const draw = () =>
+    io.stderr(`\r\u001b[2Krunning ${label} ${Math.round((Date.now() - started) / 1000)}s`);
+  draw();
+  const timer = setInterval(draw, 1000);
+  return {
+    tick: () => undefined,
+    stop: () => {
+      clearInterval(timer);
+      io.stderr("\r\u001b[2K");
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import * as z from "zod";
+import type { MissingTest } from "./plan.ts";
+import { TestStatusSchema } from "./results.ts";
+import { RunnerIdSchema } from "./runners.ts";
+import { formatId, RunStatusSchema, type RunResult } from "./summarize.ts";
+
+/**
+ * `.tailtest/runs.json`: the test runs the CLI made (`tailtest run`, `tailtest watch`), each
+ * reduced to what `status` and `report` show: when, how it ended, per runner counts, and the
+ * slowest and failing tests with their durations. Bounded: the newest `RUN_LOG_CAP` runs, and
+ * at most `RUN_TESTS_CAP` tests per run.
+ */
+
+export const RUN_LOG_CAP = 200;
+export const RUN_TESTS_CAP = 40;
+export const RUN_FILES_CAP = 50;
+
+export const OverallStatusSchema = z.enum(["passed", "failed", "error", "no_tests"]);
+
+export const RunSourceSchema = z.enum(["run", "watch"]);
+export type RunSource = z.infer<typeof RunSourceSchema>;
+
+export const RunnerSummarySchema = z.object({
+  runner: RunnerIdSchema,
+  cwd: z.string(),
+  status: RunStatusSchema,
+  duration_ms: z.number().min(0),
+  passed: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  not_run: z.number().int().min(0),
+});
+export type RunnerSummary = z.infer<typeof RunnerSummarySchema>;
+
+export const RecordedTestSchema = z.object({
+  /** `file::segment::…` (summarize.ts `formatId`). */
+  id: z.string().min(1),
+  runner: RunnerIdSchema,
+  file: z.string(),
+  status: TestStatusSchema,
+  duration_ms: z.number().min(0).optional(),
+});
+export type RecordedTest = z.infer<typeof RecordedTestSchema>;
+
+export const RunRecordSchema = z.object({
+  /** UTC ISO time the run finished. */
+  at: z.string(),
+  source: RunSourceSchema,
+  status: OverallStatusSchema,
+  duration_ms: z.number().min(0),
+  /** The files the run was for (sources or tests; empty: whole suites), capped. */
+  files: z.array(z.string()),
+  runners: z.array(RunnerSummarySchema),
+  /** Source files whose test file does not exist. */
+  missing: z.array(z.string()),
+  /** Failing tests first, then the slowest, at most `RUN_TESTS_CAP`. */
+  tests: z.array(RecordedTestSchema),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+export const RunLogSchema = z.object({
+  version: z.literal(1),
+  runs: z.array(RunRecordSchema),
+});
+export type RunLog = z.infer<typeof RunLogSchema>;
+
+export function emptyRunLog(): RunLog {
+  return { version: 1, runs: [] };
+}
+
+export interface RunRecordInput {
+  at: string;
+  source: RunSource;
+  status: RunRecord["status"];
+  files: readonly string[];
+  results: readonly RunResult[];
+  missing: readonly MissingTest[];
+}
+
+function count(result: RunResult, status: RecordedTest["status"]): number {
+  return result.tests.filter((test) => test.status === status).length;
+}
+
+/** One run as the log keeps it (pure: the caller gives the time). */
+export function summariseRunRecord(input: RunRecordInput): RunRecord {
+  const tests: RecordedTest[] = input.results.flatMap((result) =>
+    result.tests.map((test) => ({
+      id: formatId(test.id),
+      runner: test.id.runner,
+      file: test.id.file,
+      status: test.status,
+      ...(test.duration_ms === undefined ? {} : { duration_ms: test.duration_ms }),
+    })),
+  );
+  const failing = tests.filter((test) => test.status === "fail");
+  const slowest = tests
+    .filter((test) => test.status !== "fail" && test.duration_ms !== undefined)
+    .sort((a, b) => (b.duration_ms ?? 0) - (a.duration_ms ?? 0));
+  return {
+    at: input.at,
+    source: input.source,
+    status: input.status,
+    duration_ms: input.results.reduce((sum, result) => sum + result.duration_ms, 0),
+    files: input.files.slice(0, RUN_FILES_CAP),
+    runners: input.results.map((result) => ({
+      runner: result.runner,
+      cwd: result.cwd,
+      status: result.status,
+      duration_ms: result.duration_ms,
+      passed: count(result, "pass"),
+      failed: count(result, "fail"),
+      skipped: count(result, "skip"),
+      not_run: count(result, "not_run"),
+    })),
+    missing: input.missing.map((item) => item.source).slice(0, RUN_FILES_CAP),
+    tests: [...failing, ...slowest].slice(0, RUN_TESTS_CAP),
+  };
+}
+
+/** Appends a run, keeping the newest `RUN_LOG_CAP`. */
+export function appendRunRecord(log: RunLog, record: RunRecord): RunLog {
+  return { version: 1, runs: [...log.runs, record].slice(-RUN_LOG_CAP) };
+}
