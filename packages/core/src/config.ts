@@ -103,10 +103,44 @@ export const ConfigSchema = z.object({
     .int()
     .min(0)
     .max(15)
-    .default(7)
-    .describe("files queued by the first-session coverage scan; 0 turns it off"),
-  impact_tracing: z.boolean().default(false).describe("add which files import the edited one"),
-  api_validation: z.boolean().default(false).describe("list the public names a file declares"),
+    .default(0)
+    .describe(
+      "files the first session's coverage scan queues (untested files ranked by recent commits, path and size); 0 turns the scan off",
+    ),
+  impact_tracing: z
+    .boolean()
+    .default(false)
+    .describe(
+      "name the files that import an edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json)",
+    ),
+  impact_depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(2)
+    .describe("how many import hops impact tracing follows (1: direct importers only)"),
+  api_validation: z
+    .boolean()
+    .default(false)
+    .describe(
+      "list the public names an edited file declares, and flag a test that imports a name its source does not define (static parse, never imports the code)",
+    ),
+  style_sampling: z
+    .boolean()
+    .default(false)
+    .describe(
+      "at session start, show the first lines of the newest tests per runner and the helper modules they import",
+    ),
+  analysis_budget_ms: z
+    .number()
+    .int()
+    .min(50)
+    .max(10000)
+    .default(500)
+    .describe(
+      "time box of the analyses' project scans in one hook (session start; an edit gets a fifth); a scan cut short says so and goes on later",
+    ),
   runners: z
     .partialRecord(LanguageSchema, RunnerOverrideSchema)
     .default({})
