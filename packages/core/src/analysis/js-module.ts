@@ -58,7 +58,7 @@ export function scanJsModule(text: string, path: string): JsModule {
   const [imports, exports, , hasModuleSyntax] = lexed;
   const found: JsImport[] = [];
   for (const entry of imports) {
-    if (entry.type === "import.meta" || entry.specifier === undefined) continue;
+    if (entry.type === "import-meta" || entry.specifier === undefined) continue;
     if (entry.type === "dynamic") {
       if (!entry.glob && !entry.probablyTypeOnly)
         found.push({ specifier: entry.specifier, names: undefined, typeOnly: false });

@@ -1,0 +1,233 @@
+import { join } from "node:path";
+import type { Budget } from "../analysis/budget.ts";
+import {
+  createImportGraph,
+  findImporters,
+  graphProgress,
+  ImportGraphSchema,
+  indexFiles,
+  isGraphComplete,
+  renderImpactLine,
+  setFileImports,
+  type ImportGraph,
+} from "../analysis/import-graph.ts";
+import { loadJsLexers, scanJsModule } from "../analysis/js-module.ts";
+import { scanPythonModule } from "../analysis/python-module.ts";
+import {
+  compilePathAliases,
+  parseJsonc,
+  resolveJsImport,
+  resolvePythonImport,
+  type ResolveContext,
+} from "../analysis/resolve.ts";
+import { extensionOf } from "../languages.ts";
+import { dirnameRel } from "../project-view.ts";
+import { readHead } from "./fs-view.ts";
+import { STATE_DIR, type Project } from "./project.ts";
+import { continueWalk } from "./project-walk.ts";
+import { updateState, type StateFile } from "./store.ts";
+
+/** Impact tracing's edge: the import graph's state file, its time-boxed build, its updates. */
+
+export const IMPORT_GRAPH_PATH = `${STATE_DIR}/import-graph.json`;
+
+export function importGraphFile(project: Project): StateFile<ImportGraph> {
+  return {
+    path: join(project.root, IMPORT_GRAPH_PATH),
+    schema: ImportGraphSchema,
+    create: createImportGraph,
+  };
+}
+
+/** Files whose imports are read; `.vue`/`.svelte` are only import targets. */
+const READ_EXTENSIONS = new Set([
+  ".py",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+]);
+const TARGET_EXTENSIONS = new Set([...READ_EXTENSIONS, ".vue", ".svelte"]);
+const TS_CONFIGS = new Set(["tsconfig.json", "jsconfig.json"]);
+const PYTHON_MANIFESTS = new Set(["pyproject.toml", "setup.py", "setup.cfg"]);
+/** A source file larger than this is generated or bundled; it is not read. */
+const READ_CAP = 256 * 1024;
+
+export function isGraphSource(rel: string): boolean {
+  return TARGET_EXTENSIONS.has(extensionOf(rel)) && !rel.endsWith(".d.ts");
+}
+
+/**
+ * Carries a graph's build on until it is complete or the budget runs out: first the walk (every
+ * source file, tsconfig `paths` and Python roots on the way), then each file's imports.
+ */
+export function advanceGraph(project: Project, graph: ImportGraph, budget: Budget): void {
+  if (!graph.walked) {
+    const index = indexFiles(graph);
+    graph.walked = continueWalk(project.root, project.ignoreRules, graph.pending_dirs, budget, {
+      file: (rel, name) => {
+        if (isGraphSource(rel) && !index.has(rel)) {
+          index.set(rel, graph.files.length);
+          graph.files.push(rel);
+          graph.edges.push(null);
+        }
+        if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
+        if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
+      },
+    });
+    if (!graph.walked) return;
+  }
+  const context = contextOf(graph);
+  const index = indexFiles(graph);
+  while (graph.next < graph.files.length) {
+    if (budget.expired()) return;
+    const id = graph.next;
+    graph.next += 1;
+    if (graph.edges[id] !== null) continue;
+    const rel = graph.files[id] ?? "";
+    const targets = readFileImports(project, rel, context);
+    if (targets === undefined) graph.unreadable += 1;
+    setFileImports(graph, rel, targets ?? [], index);
+  }
+}
+
+export function contextOf(graph: ImportGraph): ResolveContext {
+  return { files: new Set(graph.files), aliases: graph.aliases, pythonRoots: graph.python_roots };
+}
+
+/**
+ * The project files one file imports, resolved; undefined when it cannot be read or lexed.
+ * `loadJsLexers` must have been awaited.
+ */
+export function readFileImports(
+  project: Project,
+  rel: string,
+  context: ResolveContext,
+): string[] | undefined {
+  const ext = extensionOf(rel);
+  if (!READ_EXTENSIONS.has(ext)) return [];
+  const text = readHead(join(project.root, rel), READ_CAP + 1);
+  if (text === undefined || text.length > READ_CAP) return undefined;
+  const found: string[] = [];
+  if (ext === ".py") {
+    for (const entry of scanPythonModule(text).imports)
+      found.push(...resolvePythonImport(context, rel, entry));
+    return found;
+  }
+  const module = scanJsModule(text, rel);
+  for (const entry of module.imports) {
+    const target = resolveJsImport(context, rel, entry.specifier);
+    if (target !== undefined) found.push(target);
+  }
+  return module.parsed ? found : undefined;
+}
+
+function addPythonRoot(graph: ImportGraph, dir: string): void {
+  for (const root of [dir, dir === "" ? "src" : `${dir}/src`]) {
+    if (!graph.python_roots.includes(root)) graph.python_roots.push(root);
+  }
+}
+
+/** A tsconfig's `paths`/`baseUrl`, following relative `extends` (a package's is not read). */
+function addAliases(project: Project, graph: ImportGraph, rel: string): void {
+  const chain: { dir: string; compilerOptions: Record<string, unknown> }[] = [];
+  let current: string | undefined = rel;
+  const seen = new Set<string>();
+  while (current !== undefined && !seen.has(current) && chain.length < 8) {
+    seen.add(current);
+    const json = parseJsonc(project.view.readText(current) ?? "");
+    if (json === null || typeof json !== "object") break;
+    const config = json as { compilerOptions?: unknown; extends?: unknown };
+    const options =
+      config.compilerOptions !== null && typeof config.compilerOptions === "object"
+        ? (config.compilerOptions as Record<string, unknown>)
+        : {};
+    chain.push({ dir: dirnameRel(current), compilerOptions: options });
+    const parent = typeof config.extends === "string" ? config.extends : undefined;
+    current =
+      parent !== undefined && parent.startsWith(".")
+        ? normalizeConfigPath(dirnameRel(current), parent)
+        : undefined;
+  }
+  const aliases = compilePathAliases(
+    chain.map((link) => ({
+      dir: link.dir,
+      compilerOptions: {
+        ...(typeof link.compilerOptions["baseUrl"] === "string"
+          ? { baseUrl: link.compilerOptions["baseUrl"] }
+          : {}),
+        ...(isPathMap(link.compilerOptions["paths"]) ? { paths: link.compilerOptions["paths"] } : {}),
+      },
+    })),
+  );
+  if (aliases !== undefined) graph.aliases.push(aliases);
+}
+
+function isPathMap(value: unknown): value is Record<string, string[]> {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    Object.values(value).every(
+      (targets) => Array.isArray(targets) && targets.every((t) => typeof t === "string"),
+    )
+  );
+}
+
+function normalizeConfigPath(dir: string, target: string): string | undefined {
+  const withExt = target.endsWith(".json") ? target : `${target}.json`;
+  const parts = (dir === "" ? withExt : `${dir}/${withExt}`).split("/");
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+
+/** A new session's graph: built afresh, as far as the budget goes. Returns a note when cut. */
+export async function startImportGraph(
+  project: Project,
+  budget: Budget,
+): Promise<string | undefined> {
+  await loadJsLexers();
+  const { result } = await updateState(importGraphFile(project), () => {
+    const graph = createImportGraph();
+    advanceGraph(project, graph, budget);
+    return { value: graph, result: describeCut(graph, budget) };
+  });
+  return result;
+}
+
+function describeCut(graph: ImportGraph, budget: Budget): string | undefined {
+  if (isGraphComplete(graph)) return undefined;
+  const progress = graphProgress(graph);
+  const where = graph.walked
+    ? `${progress.read} of ${progress.total} files read`
+    : `the project walk found ${progress.total} source files so far`;
+  return `tailtest: impact tracing: building the import graph was cut short by its time box (${budget.ms} ms): ${where}; the next edits carry it on.`;
+}
+
+/**
+ * The impact line for an edited file: the graph carried on (if unfinished) within the budget,
+ * the file's own imports read again, its importers up to `impact_depth` hops.
+ */
+export async function traceImpact(project: Project, rel: string, budget: Budget): Promise<string> {
+  await loadJsLexers();
+  const { result } = await updateState(importGraphFile(project), (graph) => {
+    if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
+    if (isGraphSource(rel)) {
+      const targets = readFileImports(project, rel, contextOf(graph));
+      setFileImports(graph, rel, targets ?? []);
+    }
+    const levels = findImporters(graph, rel, project.config.impact_depth);
+    return { value: graph, result: renderImpactLine(rel, levels, graphProgress(graph)) };
+  });
+  return result;
+}
