@@ -7,11 +7,17 @@ export interface Budget {
   /** The box's length, for the notes that say a scan was cut short. */
   readonly ms: number;
   expired(): boolean;
+  /** Milliseconds left (0 when expired), e.g. as a child process's timeout. */
+  remaining(): number;
 }
 
 export function createBudget(ms: number, clock: () => number): Budget {
   const deadline = clock() + ms;
-  return { ms, expired: () => clock() >= deadline };
+  return {
+    ms,
+    expired: () => clock() >= deadline,
+    remaining: () => Math.max(0, deadline - clock()),
+  };
 }
 
 /** A clock that moves `step` per reading: a box of `ms` runs out after `ms / step` checks. */

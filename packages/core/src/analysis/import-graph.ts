@@ -48,7 +48,11 @@ export function isGraphComplete(graph: ImportGraph): boolean {
 }
 
 /** How far a build got: files read of files found, and whether the walk is over. */
-export function graphProgress(graph: ImportGraph): { read: number; total: number; complete: boolean } {
+export function graphProgress(graph: ImportGraph): {
+  read: number;
+  total: number;
+  complete: boolean;
+} {
   let read = 0;
   for (const edge of graph.edges) if (edge !== null) read += 1;
   return { read, total: graph.files.length, complete: isGraphComplete(graph) };

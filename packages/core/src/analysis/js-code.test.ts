@@ -35,7 +35,7 @@ describe("scanJsCode", () => {
   it("blanks JSX markup and keeps its expressions, positions and newlines", () => {
     const text = [
       "export const App = () => (",
-      "  <div className=\"a\" title='it\"s'>",
+      '  <div className="a" title=\'it"s\'>',
       "    Don't {items.map((i) => <span key={i}>{i}</span>)} / done",
       "    <></>",
       "  </div>",

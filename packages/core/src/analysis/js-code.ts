@@ -81,68 +81,66 @@ function scanCode(s: Scanner, untilBrace: boolean, nesting: number): void {
   const { text } = s;
   let depth = 0;
   while (s.i < text.length) {
+    if (skipTrivia(s) || scanLiteral(s, nesting)) continue;
     const c = text.charAt(s.i);
-    const next = text.charAt(s.i + 1);
-    if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+    if (c === "{" || c === "}") {
       s.i += 1;
-      continue;
-    }
-    if (c === "/" && next === "/") {
-      s.i = lineEnd(text, s.i);
-      continue;
-    }
-    if (c === "/" && next === "*") {
-      const end = text.indexOf("*/", s.i + 2);
-      s.i = end === -1 ? text.length : end + 2;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      s.i = endOfString(text, s.i);
-      settle(s, '"', false);
-      continue;
-    }
-    if (c === "`") {
-      scanTemplate(s, nesting);
-      settle(s, "`", false);
-      continue;
-    }
-    if (c === "/") {
-      if (s.expression) s.i = endOfRegex(text, s.i);
-      else s.i += next === "=" ? 2 : 1;
-      settle(s, "/", !s.expression);
-      continue;
-    }
-    if (c === "{") {
-      depth += 1;
-      s.i += 1;
-      settle(s, "{", true);
-      continue;
-    }
-    if (c === "}") {
-      s.i += 1;
-      if (depth === 0 && untilBrace) return;
-      depth = Math.max(0, depth - 1);
-      settle(s, "}", true);
-      continue;
-    }
-    if (c === "<" && s.jsx && s.expression && startsJsx(text, s.i) && nesting < MAX_NESTING) {
+      if (c === "}" && depth === 0 && untilBrace) return;
+      depth = c === "{" ? depth + 1 : Math.max(0, depth - 1);
+      settle(s, c, true);
+    } else if (
+      c === "<" &&
+      s.jsx &&
+      s.expression &&
+      startsJsx(text, s.i) &&
+      nesting < MAX_NESTING
+    ) {
       scanJsxElement(s, nesting + 1);
       settle(s, ">", false);
-      continue;
-    }
-    if (IDENT_START.test(c)) {
+    } else if (IDENT_START.test(c)) {
       scanWord(s);
-      continue;
-    }
-    if (c >= "0" && c <= "9") {
+    } else if (c >= "0" && c <= "9") {
       while (s.i < text.length && /[\w.]/.test(text.charAt(s.i))) s.i += 1;
       settle(s, "0", false);
-      continue;
+    } else {
+      s.i += 1;
+      // `)` and `]` end an operand; every other punctuator leaves room for an expression.
+      settle(s, c, c !== ")" && c !== "]");
     }
-    s.i += 1;
-    // `)` and `]` end an operand; every other punctuator leaves room for an expression.
-    settle(s, c, c !== ")" && c !== "]");
   }
+}
+
+/** Skips white space and comments; true when it moved. */
+function skipTrivia(s: Scanner): boolean {
+  const { text } = s;
+  const c = text.charAt(s.i);
+  const next = text.charAt(s.i + 1);
+  if (c === " " || c === "\t" || c === "\n" || c === "\r") s.i += 1;
+  else if (c === "/" && next === "/") s.i = lineEnd(text, s.i);
+  else if (c === "/" && next === "*") {
+    const end = text.indexOf("*/", s.i + 2);
+    s.i = end === -1 ? text.length : end + 2;
+  } else return false;
+  return true;
+}
+
+/** Skips a string, template, regular expression or division sign; true when it moved. */
+function scanLiteral(s: Scanner, nesting: number): boolean {
+  const { text } = s;
+  const c = text.charAt(s.i);
+  if (c === "'" || c === '"') {
+    s.i = endOfString(text, s.i);
+    settle(s, '"', false);
+  } else if (c === "`") {
+    scanTemplate(s, nesting);
+    settle(s, "`", false);
+  } else if (c === "/") {
+    const regex = s.expression;
+    if (regex) s.i = endOfRegex(text, s.i);
+    else s.i += text.charAt(s.i + 1) === "=" ? 2 : 1;
+    settle(s, "/", !regex);
+  } else return false;
+  return true;
 }
 
 function settle(s: Scanner, previous: string, expression: boolean): void {

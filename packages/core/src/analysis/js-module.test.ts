@@ -66,7 +66,10 @@ describe("scanJsModule", () => {
       ].join("\n"),
       "src/app.tsx",
     );
-    expect(module.imports.map((entry) => entry.specifier)).toEqual(["react", "@/components/button"]);
+    expect(module.imports.map((entry) => entry.specifier)).toEqual([
+      "react",
+      "@/components/button",
+    ]);
     expect(module.exports).toEqual(["App", "Other"]);
     expect(module.parsed).toBe(true);
   });

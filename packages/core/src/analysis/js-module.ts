@@ -141,7 +141,10 @@ export function importedNames(statement: string): readonly string[] | "*" | unde
 function braceNames(inside: string): string[] {
   const names: string[] = [];
   for (const part of inside.split(",")) {
-    const words = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/);
+    const words = part
+      .trim()
+      .replace(/^type\s+/, "")
+      .split(/\s+as\s+/);
     const name = (words[0] ?? "").trim();
     if (IDENT.test(name)) names.push(name);
   }

@@ -13,7 +13,9 @@ describe("splitLogicalLines", () => {
   });
 
   it("masks strings, so a docstring or a string is never code", () => {
-    const [doc, call] = splitLogicalLines('"""\nimport os\nfrom x import y\n"""\nprint("import z")\n');
+    const [doc, call] = splitLogicalLines(
+      '"""\nimport os\nfrom x import y\n"""\nprint("import z")\n',
+    );
     expect(doc?.code).toBe('"0"');
     expect(doc?.strings).toEqual(["\nimport os\nfrom x import y\n"]);
     expect(call).toMatchObject({ code: 'print("0")', line: 5 });
@@ -114,7 +116,7 @@ describe("scanPythonModule", () => {
         "]",
         "__all__ += ('refund',)",
         "__all__.append('VERSION')",
-        "__all__.extend([\"other\"])",
+        '__all__.extend(["other"])',
         "def charge(): pass",
         "def helper(): pass",
       ].join("\n"),

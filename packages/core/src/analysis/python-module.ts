@@ -58,62 +58,81 @@ export function splitLogicalLines(text: string): LogicalLine[] {
     indent = -1;
   };
   while (i < text.length) {
-    const c = text.charAt(i);
     if (indent === -1) {
-      // The start of a logical line: measure its indentation.
-      let j = i;
-      let width = 0;
-      while (text.charAt(j) === " " || text.charAt(j) === "\t") {
-        width += text.charAt(j) === "\t" ? 8 - (width % 8) : 1;
-        j += 1;
-      }
-      const next = text.charAt(j);
-      if (next === "\n" || next === "\r" || next === "#" || next === "") {
-        // Blank or comment-only line: no logical line starts here.
-        const end = text.indexOf("\n", j);
-        if (end === -1) break;
-        i = end + 1;
+      const start = readIndent(text, i);
+      if (start.blankUntil !== undefined) {
+        if (start.blankUntil === -1) break;
+        i = start.blankUntil + 1;
         line += 1;
         continue;
       }
-      indent = width;
+      indent = start.width;
       startLine = line;
-      i = j;
+      i = start.at;
       continue;
     }
+    const c = text.charAt(i);
+    const continuation = continuationLength(text, i);
     if (c === "#") {
-      const end = text.indexOf("\n", i);
-      i = end === -1 ? text.length : end;
-      continue;
-    }
-    if (c === "\\" && (text.charAt(i + 1) === "\n" || text.startsWith("\r\n", i + 1))) {
-      i += text.charAt(i + 1) === "\n" ? 2 : 3;
+      i = endOfLine(text, i);
+    } else if (continuation > 0) {
+      i += continuation;
       line += 1;
       code += " ";
-      continue;
-    }
-    if (c === "\n") {
+    } else if (c === "\n") {
       line += 1;
       i += 1;
       if (depth > 0) code += " ";
       else flush();
-      continue;
+    } else {
+      const literal = readStringAt(text, i);
+      if (literal !== undefined) {
+        code += `"${strings.length}"`;
+        strings.push(literal.body);
+        line += countNewlines(text, i, literal.end);
+        i = literal.end;
+        continue;
+      }
+      if (c === "(" || c === "[" || c === "{") depth += 1;
+      else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth -= 1;
+      code += c;
+      i += 1;
     }
-    const literal = readStringAt(text, i);
-    if (literal !== undefined) {
-      code += `"${strings.length}"`;
-      strings.push(literal.body);
-      line += countNewlines(text, i, literal.end);
-      i = literal.end;
-      continue;
-    }
-    if (c === "(" || c === "[" || c === "{") depth += 1;
-    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth -= 1;
-    code += c;
-    i += 1;
   }
   flush();
   return lines;
+}
+
+function endOfLine(text: string, from: number): number {
+  const end = text.indexOf("\n", from);
+  return end === -1 ? text.length : end;
+}
+
+/** A backslash at the end of a line joins the next one: how many characters that takes, else 0. */
+function continuationLength(text: string, at: number): number {
+  if (text.charAt(at) !== "\\") return 0;
+  if (text.charAt(at + 1) === "\n") return 2;
+  return text.startsWith("\r\n", at + 1) ? 3 : 0;
+}
+
+/**
+ * The indentation at the start of a physical line (tabs to the next multiple of 8), or, for a
+ * blank or comment-only line, where it ends (`blankUntil`, -1 at the end of the text).
+ */
+function readIndent(
+  text: string,
+  from: number,
+): { width: number; at: number; blankUntil?: number } {
+  let j = from;
+  let width = 0;
+  while (text.charAt(j) === " " || text.charAt(j) === "\t") {
+    width += text.charAt(j) === "\t" ? 8 - (width % 8) : 1;
+    j += 1;
+  }
+  const next = text.charAt(j);
+  if (next === "\n" || next === "\r" || next === "#" || next === "")
+    return { width, at: j, blankUntil: text.indexOf("\n", j) };
+  return { width, at: j };
 }
 
 function countNewlines(text: string, from: number, to: number): number {
@@ -143,7 +162,8 @@ function readStringAt(text: string, at: number): { end: number; body: string } |
       k += 2;
       continue;
     }
-    if (text.startsWith(closer, k)) return { end: k + closer.length, body: text.slice(bodyStart, k) };
+    if (text.startsWith(closer, k))
+      return { end: k + closer.length, body: text.slice(bodyStart, k) };
     // An unclosed one-line string ends at its line, so it cannot swallow the file.
     if (!triple && c === "\n") return { end: k, body: text.slice(bodyStart, k) };
     k += 1;
@@ -162,60 +182,97 @@ const ASSIGN_TARGETS_RE = new RegExp(
 );
 const ALL_ASSIGN_RE = /^__all__\s*(?::[^=]+)?(\+?=)\s*(.*)$/;
 const ALL_CALL_RE = /^__all__\s*\.\s*(extend|append)\s*\((.*)\)\s*$/;
-const BLOCK_OPENERS = /^(if|elif|else|try|except|finally|with|for|while|async\s+with|async\s+for)\b/;
+const NAME_AS_RE = new RegExp(`^(${NAME})(?:\\s+as\\s+(${NAME}))?$`);
+const DOTTED_AS_RE = new RegExp(`^(${DOTTED})(?:\\s+as\\s+(${NAME}))?$`);
+const BLOCK_OPENERS =
+  /^(if|elif|else|try|except|finally|with|for|while|async\s+with|async\s+for)\b/;
+
+interface ModuleScan {
+  imports: PythonImport[];
+  defined: Set<string>;
+  defsAndClasses: string[];
+  all: string[] | undefined;
+  open: boolean;
+}
 
 /** Reads a Python module's imports and module-level names. */
 export function scanPythonModule(text: string): PythonModule {
-  const imports: PythonImport[] = [];
-  const defined = new Set<string>();
-  const defsAndClasses: string[] = [];
-  let all: string[] | undefined;
-  let open = false;
+  const scan: ModuleScan = {
+    imports: [],
+    defined: new Set(),
+    defsAndClasses: [],
+    all: undefined,
+    open: false,
+  };
   // Indentation of the def/class whose body we are in; module-level names stop there.
   const bodies: number[] = [];
   for (const logical of splitLogicalLines(text)) {
     while (bodies.length > 0 && logical.indent <= (bodies[bodies.length - 1] ?? -1)) bodies.pop();
     const inBody = bodies.length > 0;
     for (const statement of splitStatements(logical.code)) {
-      const imported = readImport(statement, logical.line);
-      if (imported !== undefined) {
-        imports.push(...imported.imports);
-        if (!inBody) {
-          for (const name of imported.bound) defined.add(name);
-          if (imported.imports.some((entry) => entry.names === "*")) open = true;
-        }
-        continue;
-      }
-      const def = DEF_RE.exec(statement);
-      const header = def ?? CLASS_RE.exec(statement);
-      if (header !== null) {
-        const name = header[1] ?? "";
-        if (!inBody) {
-          defined.add(name);
-          defsAndClasses.push(name);
-          // A module-level __getattr__ answers any name: nothing can be flagged as missing.
-          if (def !== null && name === "__getattr__") open = true;
-        }
+      if (readStatement(scan, statement, logical, inBody)) {
         bodies.push(logical.indent);
         // `def f(): return 1` has its body on the same line: nothing more to read there.
         break;
       }
-      if (inBody || BLOCK_OPENERS.test(statement)) continue;
-      const allChange = readAllChange(statement, logical.strings);
-      if (allChange !== undefined) {
-        defined.add("__all__");
-        if (allChange.names === undefined) open = true;
-        else all = allChange.replace ? [...allChange.names] : [...(all ?? []), ...allChange.names];
-        continue;
-      }
-      for (const name of readAssignedNames(statement)) defined.add(name);
     }
   }
   const publicNames =
-    all ?? defsAndClasses.filter((name, index, list) => !name.startsWith("_") && list.indexOf(name) === index);
-  const result: PythonModule = { imports, defined: [...defined], publicNames, open };
-  if (all !== undefined) result.all = all;
+    scan.all ??
+    scan.defsAndClasses.filter(
+      (name, index, list) => !name.startsWith("_") && list.indexOf(name) === index,
+    );
+  const result: PythonModule = {
+    imports: scan.imports,
+    defined: [...scan.defined],
+    publicNames,
+    open: scan.open,
+  };
+  if (scan.all !== undefined) result.all = scan.all;
   return result;
+}
+
+/** Reads one statement into the scan; true when it opens a def or class body. */
+function readStatement(
+  scan: ModuleScan,
+  statement: string,
+  logical: LogicalLine,
+  inBody: boolean,
+): boolean {
+  const imported = readImport(statement, logical.line);
+  if (imported !== undefined) {
+    scan.imports.push(...imported.imports);
+    if (!inBody) {
+      for (const name of imported.bound) scan.defined.add(name);
+      if (imported.imports.some((entry) => entry.names === "*")) scan.open = true;
+    }
+    return false;
+  }
+  const def = DEF_RE.exec(statement);
+  const header = def ?? CLASS_RE.exec(statement);
+  if (header !== null) {
+    const name = header[1] ?? "";
+    if (!inBody) {
+      scan.defined.add(name);
+      scan.defsAndClasses.push(name);
+      // A module-level __getattr__ answers any name: nothing can be flagged as missing.
+      if (def !== null && name === "__getattr__") scan.open = true;
+    }
+    return true;
+  }
+  if (inBody || BLOCK_OPENERS.test(statement)) return false;
+  const allChange = readAllChange(statement, logical.strings);
+  if (allChange !== undefined) {
+    scan.defined.add("__all__");
+    if (allChange.names === undefined) scan.open = true;
+    else
+      scan.all = allChange.replace
+        ? [...allChange.names]
+        : [...(scan.all ?? []), ...allChange.names];
+    return false;
+  }
+  for (const name of readAssignedNames(statement)) scan.defined.add(name);
+  return false;
 }
 
 /** `a = 1; b = 2` is two statements; strings are already masked, so `;` inside them is gone. */
@@ -230,29 +287,43 @@ function readImport(
   statement: string,
   line: number,
 ): { imports: PythonImport[]; bound: string[] } | undefined {
+  return readFromImport(statement, line) ?? readPlainImport(statement, line);
+}
+
+/** `from .x import a, b as c` / `from x import (a, b)` / `from x import *`. */
+function readFromImport(
+  statement: string,
+  line: number,
+): { imports: PythonImport[]; bound: string[] } | undefined {
   const from = FROM_RE.exec(statement);
-  if (from !== null) {
-    const level = (from[1] ?? "").length;
-    const module = squash(from[2] ?? "");
-    if (level === 0 && module === "") return undefined;
-    const clause = (from[3] ?? "").replace(/^\(|\)$/g, "").trim();
-    if (clause === "*") return { imports: [{ module, level, names: "*", line }], bound: [] };
-    const names: string[] = [];
-    const bound: string[] = [];
-    for (const part of clause.replace(/[()]/g, "").split(",")) {
-      const match = new RegExp(`^(${NAME})(?:\\s+as\\s+(${NAME}))?$`).exec(part.trim());
-      if (match === null) continue;
-      names.push(match[1] ?? "");
-      bound.push(match[2] ?? match[1] ?? "");
-    }
-    return { imports: [{ module, level, names, line }], bound };
+  if (from === null) return undefined;
+  const level = (from[1] ?? "").length;
+  const module = squash(from[2] ?? "");
+  if (level === 0 && module === "") return undefined;
+  const clause = (from[3] ?? "").replace(/^\(|\)$/g, "").trim();
+  if (clause === "*") return { imports: [{ module, level, names: "*", line }], bound: [] };
+  const names: string[] = [];
+  const bound: string[] = [];
+  for (const part of clause.replace(/[()]/g, "").split(",")) {
+    const match = NAME_AS_RE.exec(part.trim());
+    if (match === null) continue;
+    names.push(match[1] ?? "");
+    bound.push(match[2] ?? match[1] ?? "");
   }
+  return { imports: [{ module, level, names, line }], bound };
+}
+
+/** `import a.b.c as d, e`. */
+function readPlainImport(
+  statement: string,
+  line: number,
+): { imports: PythonImport[]; bound: string[] } | undefined {
   const plain = IMPORT_RE.exec(statement);
   if (plain === null) return undefined;
   const imports: PythonImport[] = [];
   const bound: string[] = [];
   for (const part of (plain[1] ?? "").split(",")) {
-    const match = new RegExp(`^(${DOTTED})(?:\\s+as\\s+(${NAME}))?$`).exec(part.trim());
+    const match = DOTTED_AS_RE.exec(part.trim());
     if (match === null) continue;
     const module = squash(match[1] ?? "");
     imports.push({ module, level: 0, names: undefined, line });
@@ -278,7 +349,9 @@ function readAllChange(
   if (call === null) return undefined;
   const argument = call[2] ?? "";
   const names =
-    call[1] === "append" ? literalStrings(`[${argument}]`, strings) : literalStrings(argument, strings);
+    call[1] === "append"
+      ? literalStrings(`[${argument}]`, strings)
+      : literalStrings(argument, strings);
   return { replace: false, names };
 }
 

@@ -19,7 +19,8 @@ export const PathAliasesSchema = z.object({
 export type PathAliases = z.infer<typeof PathAliasesSchema>;
 
 export interface ResolveContext {
-  files: ReadonlySet<string>;
+  /** Whether a project file exists: a set of the walk's files, or a look at the project. */
+  files: { has(path: string): boolean };
   /** One entry per tsconfig/jsconfig that says `paths` or `baseUrl`. */
   aliases: readonly PathAliases[];
   /** Folders Python's absolute imports start from (`""` is the project root). */
@@ -156,8 +157,7 @@ export function resolveJsImport(
     const found = tryJsPath(context, normalizeRel(target));
     if (found !== undefined) return found;
   }
-  if (aliases.base_url !== undefined)
-    return tryJsPath(context, join(aliases.base_url, clean));
+  if (aliases.base_url !== undefined) return tryJsPath(context, join(aliases.base_url, clean));
   return undefined;
 }
 
@@ -212,7 +212,8 @@ function tryJsPath(context: ResolveContext, path: string | undefined): string | 
   }
   for (const extension of JS_EXTENSIONS) if (files.has(path + extension)) return path + extension;
   const prefix = path === "" ? "index" : `${path}/index`;
-  for (const extension of JS_EXTENSIONS) if (files.has(prefix + extension)) return prefix + extension;
+  for (const extension of JS_EXTENSIONS)
+    if (files.has(prefix + extension)) return prefix + extension;
   return undefined;
 }
 
@@ -222,7 +223,10 @@ function tryJsPath(context: ResolveContext, path: string | undefined): string | 
  * config that declares them.
  */
 export function compilePathAliases(
-  chain: readonly { dir: string; compilerOptions: { baseUrl?: string; paths?: Record<string, readonly string[]> } }[],
+  chain: readonly {
+    dir: string;
+    compilerOptions: { baseUrl?: string; paths?: Record<string, readonly string[]> };
+  }[],
 ): PathAliases | undefined {
   const scope = chain[0]?.dir;
   if (scope === undefined) return undefined;

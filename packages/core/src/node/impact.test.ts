@@ -33,7 +33,12 @@ function edgesOf(graph: ImportGraph): Record<string, string[]> {
   graph.files.forEach((file, id) => {
     const edge = graph.edges[id] ?? "";
     out[file] =
-      edge === "" ? [] : edge.split(",").map((to) => graph.files[Number(to)] ?? "?").sort();
+      edge === ""
+        ? []
+        : edge
+            .split(",")
+            .map((to) => graph.files[Number(to)] ?? "?")
+            .sort();
   });
   return out;
 }
@@ -63,7 +68,12 @@ describe("the import graph of a Python project", () => {
     const graph = build(openProject(temp.root));
     expect(findImporters(graph, "src/shop/tax.py", 2)).toEqual([
       ["scripts/report.py", "src/shop/billing.py"],
-      ["src/shop/__init__.py", "src/shop/api/routes.py", "src/shop/cart.py", "tests/test_billing.py"],
+      [
+        "src/shop/__init__.py",
+        "src/shop/api/routes.py",
+        "src/shop/cart.py",
+        "tests/test_billing.py",
+      ],
     ]);
     expect(findImporters(graph, "src/shop/tax.py", 1)).toHaveLength(1);
   });
@@ -122,7 +132,9 @@ describe("the time box", () => {
     const project = openProject(temp.root);
     await startImportGraph(project, createBudget(4, steppingClock()));
     const line = await traceImpact(project, "src/lib/money.ts", createBudget(1, steppingClock()));
-    expect(line).toMatch(/\(import graph incomplete: \d+ of \d+ files read so far, the rest during the next edits\)$/);
+    expect(line).toMatch(
+      /\(import graph incomplete: \d+ of \d+ files read so far, the rest during the next edits\)$/,
+    );
   });
 });
 
@@ -135,7 +147,10 @@ describe("traceImpact", () => {
     expect(await traceImpact(project, "src/lib/extra.ts", unlimited())).toBe(
       "Impact: no project file imports src/lib/extra.ts",
     );
-    writeFileSync(join(temp.root, "src/lib/format.ts"), 'import { x } from "./extra";\nexport const f = x;\n');
+    writeFileSync(
+      join(temp.root, "src/lib/format.ts"),
+      'import { x } from "./extra";\nexport const f = x;\n',
+    );
     await traceImpact(project, "src/lib/format.ts", unlimited());
     expect(await traceImpact(project, "src/lib/extra.ts", unlimited())).toBe(
       "Impact: src/lib/extra.ts is imported by src/lib/format.ts; 1 more file imports those (up to 2 hops)",
@@ -149,6 +164,8 @@ describe("traceImpact", () => {
     writeFileSync(join(temp.root, ".tailtest/import-graph.json"), "{ not json");
     const line = await traceImpact(project, "src/shop/billing.py", unlimited());
     expect(line).toMatch(/^Impact: src\/shop\/billing\.py is imported by src\/shop\/__init__\.py/);
-    expect(readdirSync(join(temp.root, ".tailtest")).some((name) => name.includes(".corrupt-"))).toBe(true);
+    expect(
+      readdirSync(join(temp.root, ".tailtest")).some((name) => name.includes(".corrupt-")),
+    ).toBe(true);
   });
 });

@@ -18,9 +18,10 @@ import {
   parseJsonc,
   resolveJsImport,
   resolvePythonImport,
+  type PathAliases,
   type ResolveContext,
 } from "../analysis/resolve.ts";
-import { extensionOf } from "../languages.ts";
+import { baseName, extensionOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
 import { readHead } from "./fs-view.ts";
 import { STATE_DIR, type Project } from "./project.ts";
@@ -69,15 +70,7 @@ export function advanceGraph(project: Project, graph: ImportGraph, budget: Budge
   if (!graph.walked) {
     const index = indexFiles(graph);
     graph.walked = continueWalk(project.root, project.ignoreRules, graph.pending_dirs, budget, {
-      file: (rel, name) => {
-        if (isGraphSource(rel) && !index.has(rel)) {
-          index.set(rel, graph.files.length);
-          graph.files.push(rel);
-          graph.edges.push(null);
-        }
-        if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
-        if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
-      },
+      file: (rel, name) => addWalkedFile(project, graph, index, rel, name),
     });
     if (!graph.walked) return;
   }
@@ -93,6 +86,23 @@ export function advanceGraph(project: Project, graph: ImportGraph, budget: Budge
     if (targets === undefined) graph.unreadable += 1;
     setFileImports(graph, rel, targets ?? [], index);
   }
+}
+
+/** One file the walk found: a source file joins the graph, a tsconfig or manifest its rules. */
+function addWalkedFile(
+  project: Project,
+  graph: ImportGraph,
+  index: Map<string, number>,
+  rel: string,
+  name: string,
+): void {
+  if (isGraphSource(rel) && !index.has(rel)) {
+    index.set(rel, graph.files.length);
+    graph.files.push(rel);
+    graph.edges.push(null);
+  }
+  if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
+  if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
 }
 
 export function contextOf(graph: ImportGraph): ResolveContext {
@@ -134,6 +144,11 @@ function addPythonRoot(graph: ImportGraph, dir: string): void {
 
 /** A tsconfig's `paths`/`baseUrl`, following relative `extends` (a package's is not read). */
 function addAliases(project: Project, graph: ImportGraph, rel: string): void {
+  const aliases = readPathAliases(project, rel);
+  if (aliases !== undefined) graph.aliases.push(aliases);
+}
+
+export function readPathAliases(project: Project, rel: string): PathAliases | undefined {
   const chain: { dir: string; compilerOptions: Record<string, unknown> }[] = [];
   let current: string | undefined = rel;
   const seen = new Set<string>();
@@ -153,18 +168,62 @@ function addAliases(project: Project, graph: ImportGraph, rel: string): void {
         ? normalizeConfigPath(dirnameRel(current), parent)
         : undefined;
   }
-  const aliases = compilePathAliases(
+  return compilePathAliases(
     chain.map((link) => ({
       dir: link.dir,
       compilerOptions: {
         ...(typeof link.compilerOptions["baseUrl"] === "string"
           ? { baseUrl: link.compilerOptions["baseUrl"] }
           : {}),
-        ...(isPathMap(link.compilerOptions["paths"]) ? { paths: link.compilerOptions["paths"] } : {}),
+        ...(isPathMap(link.compilerOptions["paths"])
+          ? { paths: link.compilerOptions["paths"] }
+          : {}),
       },
     })),
   );
-  if (aliases !== undefined) graph.aliases.push(aliases);
+}
+
+/**
+ * A resolve context without a graph, for one file: files are looked at in the project, Python
+ * roots are the root, `src/` and the packages above the file, aliases the nearest tsconfig's.
+ */
+export function lookupContext(project: Project, forFile: string): ResolveContext {
+  const pythonRoots = ["", "src"];
+  const aliases: PathAliases[] = [];
+  let dir = dirnameRel(forFile);
+  for (;;) {
+    if (
+      [...PYTHON_MANIFESTS].some((name) =>
+        project.view.exists(dir === "" ? name : `${dir}/${name}`),
+      )
+    )
+      for (const root of [dir, dir === "" ? "src" : `${dir}/src`])
+        if (!pythonRoots.includes(root)) pythonRoots.push(root);
+    if (aliases.length === 0) {
+      const config = [...TS_CONFIGS]
+        .map((name) => (dir === "" ? name : `${dir}/${name}`))
+        .find((path) => project.view.exists(path));
+      const found = config === undefined ? undefined : readPathAliases(project, config);
+      if (found !== undefined) aliases.push(found);
+    }
+    if (dir === "") break;
+    dir = dirnameRel(dir);
+  }
+  const known = new Map<string, boolean>();
+  return {
+    files: {
+      has: (path) => {
+        let found = known.get(path);
+        if (found === undefined) {
+          found = project.view.exists(path) && !project.view.isDirectory(path);
+          known.set(path, found);
+        }
+        return found;
+      },
+    },
+    aliases,
+    pythonRoots,
+  };
 }
 
 function isPathMap(value: unknown): value is Record<string, string[]> {
@@ -191,14 +250,31 @@ function normalizeConfigPath(dir: string, target: string): string | undefined {
   return out.join("/");
 }
 
-/** A new session's graph: built afresh, as far as the budget goes. Returns a note when cut. */
+/** What a walk made at session start already found, so the graph need not walk again. */
+export interface WalkResult {
+  files: readonly string[];
+  /** Folders still to list (empty when the walk finished). */
+  pending: readonly string[];
+}
+
+/**
+ * A new session's graph: built afresh (from the session's walk when there is one), as far as the
+ * budget goes. Returns a note when the build was cut short.
+ */
 export async function startImportGraph(
   project: Project,
   budget: Budget,
+  walk?: WalkResult,
 ): Promise<string | undefined> {
   await loadJsLexers();
   const { result } = await updateState(importGraphFile(project), () => {
     const graph = createImportGraph();
+    if (walk !== undefined) {
+      const index = indexFiles(graph);
+      for (const rel of walk.files) addWalkedFile(project, graph, index, rel, baseName(rel));
+      graph.pending_dirs = [...walk.pending];
+      graph.walked = walk.pending.length === 0;
+    }
     advanceGraph(project, graph, budget);
     return { value: graph, result: describeCut(graph, budget) };
   });
