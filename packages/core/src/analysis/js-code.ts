@@ -88,13 +88,7 @@ function scanCode(s: Scanner, untilBrace: boolean, nesting: number): void {
       if (c === "}" && depth === 0 && untilBrace) return;
       depth = c === "{" ? depth + 1 : Math.max(0, depth - 1);
       settle(s, c, true);
-    } else if (
-      c === "<" &&
-      s.jsx &&
-      s.expression &&
-      startsJsx(text, s.i) &&
-      nesting < MAX_NESTING
-    ) {
+    } else if (c === "<" && opensJsx(s, nesting)) {
       scanJsxElement(s, nesting + 1);
       settle(s, ">", false);
     } else if (IDENT_START.test(c)) {
@@ -108,6 +102,10 @@ function scanCode(s: Scanner, untilBrace: boolean, nesting: number): void {
       settle(s, c, c !== ")" && c !== "]");
     }
   }
+}
+
+function opensJsx(s: Scanner, nesting: number): boolean {
+  return s.jsx && s.expression && nesting < MAX_NESTING && startsJsx(s.text, s.i);
 }
 
 /** Skips white space and comments; true when it moved. */
