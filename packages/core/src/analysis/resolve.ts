@@ -147,7 +147,8 @@ export function resolveJsImport(
   fromFile: string,
   specifier: string,
 ): string | undefined {
-  const clean = specifier.replace(/[?#].*$/, "");
+  // A query (`./a?raw`) is a bundler's; `#name` is a package import, kept.
+  const clean = specifier.replace(/\?.*$/, "");
   if (clean.startsWith("./") || clean.startsWith("../") || clean === "." || clean === "..")
     return tryJsPath(context, join(dirnameRel(fromFile), clean));
   if (clean.startsWith("/") || clean.startsWith("node:") || clean === "") return undefined;
