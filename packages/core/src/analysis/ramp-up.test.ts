@@ -41,6 +41,14 @@ describe("test stems", () => {
     expect(hasTestStem(stems, "lib/api.rb")).toBe(true);
     expect(hasTestStem(stems, "lib/other.rb")).toBe(false);
   });
+
+  it("ties a test in a folder of its own to sources in a folder of that name", () => {
+    const stems = collectTestStems(["tests/payments/test_api.py", "web/orders/api.test.ts"]);
+    expect(hasTestStem(stems, "src/payments/api.py")).toBe(true);
+    expect(hasTestStem(stems, "src/users/api.py")).toBe(false);
+    expect(hasTestStem(stems, "web/orders/api.ts")).toBe(true);
+    expect(hasTestStem(stems, "web/users/api.ts")).toBe(false);
+  });
 });
 
 describe("scoring", () => {

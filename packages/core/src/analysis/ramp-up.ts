@@ -55,18 +55,35 @@ function familyOf(path: string): string {
   return language === "typescript" ? "javascript" : (language ?? "");
 }
 
-/** Every tested stem, per language family, from the project's test files: built once. */
+/** Folders that hold tests for the whole package, whatever their sources' folders. */
+const TEST_ROOTS = new Set(["tests", "test", "__tests__", "spec", "specs", "Tests", ""]);
+
+function parentName(path: string): string {
+  const parts = path.split("/");
+  return parts.length < 2 ? "" : (parts[parts.length - 2] ?? "");
+}
+
+/**
+ * Every tested stem, per language family, from the project's test files: built once. A test in
+ * a test root (`tests/test_billing.py`) covers its stem anywhere; a test in a folder of its own
+ * (`tests/payments/test_api.py`, `src/api.test.ts`) covers the stem in a folder of that name.
+ */
 export function collectTestStems(testFiles: readonly string[]): Set<string> {
   const stems = new Set<string>();
   for (const file of testFiles) {
     const stem = testStemOf(file);
-    if (stem !== undefined) stems.add(`${familyOf(file)}:${stem}`);
+    if (stem === undefined) continue;
+    const parent = parentName(file);
+    stems.add(
+      TEST_ROOTS.has(parent) ? `${familyOf(file)}:${stem}` : `${familyOf(file)}:${stem}@${parent}`,
+    );
   }
   return stems;
 }
 
 export function hasTestStem(stems: ReadonlySet<string>, source: string): boolean {
-  return stems.has(`${familyOf(source)}:${normalizeStem(stemOf(source))}`);
+  const key = `${familyOf(source)}:${normalizeStem(stemOf(source))}`;
+  return stems.has(key) || stems.has(`${key}@${parentName(source)}`);
 }
 
 const STRONG_DIRS = new Set(["services", "models", "app", "lib"]);

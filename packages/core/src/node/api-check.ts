@@ -9,8 +9,8 @@ import { loadJsLexers, scanJsModule, type JsModule } from "../analysis/js-module
 import { scanPythonModule, type PythonModule } from "../analysis/python-module.ts";
 import { resolveJsImport, resolvePythonImport, type ResolveContext } from "../analysis/resolve.ts";
 import { extensionOf } from "../languages.ts";
-import { readHead } from "./fs-view.ts";
 import { lookupContext } from "./impact.ts";
+import { readSmallFile } from "./project-walk.ts";
 import type { EditInsight, Project } from "./project.ts";
 
 /** API validation's edge: reads the files, never imports them. */
@@ -25,8 +25,8 @@ type Parsed = { kind: "python"; module: PythonModule } | { kind: "js"; module: J
 function parseFile(project: Project, rel: string): Parsed | undefined {
   const ext = extensionOf(rel);
   if (ext !== ".py" && !JS_EXTENSIONS.has(ext)) return undefined;
-  const text = readHead(join(project.root, rel), READ_CAP + 1);
-  if (text === undefined || text.length > READ_CAP) return undefined;
+  const text = readSmallFile(join(project.root, rel), READ_CAP);
+  if (text === undefined) return undefined;
   return ext === ".py"
     ? { kind: "python", module: scanPythonModule(text) }
     : { kind: "js", module: scanJsModule(text, rel) };

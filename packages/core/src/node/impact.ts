@@ -23,9 +23,8 @@ import {
 } from "../analysis/resolve.ts";
 import { baseName, extensionOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
-import { readHead } from "./fs-view.ts";
 import { STATE_DIR, type Project } from "./project.ts";
-import { continueWalk } from "./project-walk.ts";
+import { continueWalk, readSmallFile } from "./project-walk.ts";
 import { updateState, type StateFile } from "./store.ts";
 
 /** Impact tracing's edge: the import graph's state file, its time-boxed build, its updates. */
@@ -120,8 +119,8 @@ export function readFileImports(
 ): string[] | undefined {
   const ext = extensionOf(rel);
   if (!READ_EXTENSIONS.has(ext)) return [];
-  const text = readHead(join(project.root, rel), READ_CAP + 1);
-  if (text === undefined || text.length > READ_CAP) return undefined;
+  const text = readSmallFile(join(project.root, rel), READ_CAP);
+  if (text === undefined) return undefined;
   const found: string[] = [];
   if (ext === ".py") {
     for (const entry of scanPythonModule(text).imports)

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../analysis/budget.ts";
 import { isSkippedDir, type IgnoreRules } from "../filter.ts";
@@ -47,4 +47,30 @@ export function continueWalk(
 function compareNames(a: string, b: string): number {
   if (a === b) return 0;
   return a < b ? -1 : 1;
+}
+
+/**
+ * A file's whole text when it is at most `cap` bytes; undefined when it is larger or cannot be
+ * read. Reads exactly the file's size (no buffer of the cap's size per file: a scan reads tens
+ * of thousands of small files).
+ */
+export function readSmallFile(path: string, cap: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const size = fstatSync(fd).size;
+    if (size > cap) return undefined;
+    const buffer = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, buffer, read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    return buffer.toString("utf8", 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -16,8 +16,8 @@ import {
   type RampUpState,
 } from "../analysis/ramp-up.ts";
 import { classifyFile, isTestFile } from "../filter.ts";
-import { readHead } from "./fs-view.ts";
 import { inspectEdit, queueEdit, sessionFile, STATE_DIR, type Project } from "./project.ts";
+import { readSmallFile } from "./project-walk.ts";
 import { readState, updateState, type StateFile } from "./store.ts";
 
 /** The first session's coverage scan: the edge (git log, file sizes, the queue). */
@@ -38,8 +38,8 @@ export async function isRampUpDue(project: Project): Promise<boolean> {
   return !value.done;
 }
 
-/** Lines counted in at most this much of a file; a longer one is past every size band. */
-const SIZE_HEAD = 64 * 1024;
+/** Files up to this size have their lines counted; a larger one is past every size band. */
+const SIZE_CAP = 256 * 1024;
 const GIT_LOG_MAX = 500;
 
 export interface WalkedFiles {
@@ -153,10 +153,10 @@ function recentCommits(root: string, budget: Budget): Map<string, number> {
 }
 
 function countLines(path: string): number {
-  const head = readHead(path, SIZE_HEAD) ?? "";
-  // A file longer than the head is longer than every size band.
-  if (head.length >= SIZE_HEAD) return Number.POSITIVE_INFINITY;
-  let lines = head.length > 0 && !head.endsWith("\n") ? 1 : 0;
-  for (let i = 0; i < head.length; i += 1) if (head.charCodeAt(i) === 10) lines += 1;
+  const text = readSmallFile(path, SIZE_CAP);
+  // A file too large to read here is longer than every size band.
+  if (text === undefined) return Number.POSITIVE_INFINITY;
+  let lines = text.length > 0 && !text.endsWith("\n") ? 1 : 0;
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) lines += 1;
   return lines;
 }
