@@ -12,7 +12,7 @@ import { readState } from "../src/node/store.ts";
 import { createFsView } from "../src/node/fs-view.ts";
 import { detectProjectRunners } from "../src/runners.ts";
 import { importGraphFile } from "../src/node/impact.ts";
-import { isGraphComplete } from "../src/analysis/import-graph.ts";
+import { isGraphComplete, unpackGraph } from "../src/analysis/import-graph.ts";
 
 /**
  * The analyses' time boxes on a generated project of 50,000 source and test files (Python and
@@ -79,7 +79,7 @@ describe("a 50,000-file project", () => {
   it("finishes the graph over later edits and traces impact across both languages", async () => {
     const project = openProject(root);
     let edits = 0;
-    while (!isGraphComplete((await readState(importGraphFile(project))).value)) {
+    while (!isGraphComplete(unpackGraph((await readState(importGraphFile(project))).value))) {
       await traceImpact(
         project,
         "src/big/p3/m7.py",

@@ -3,17 +3,17 @@ import {
   createImportGraph,
   findImporters,
   graphProgress,
-  indexFiles,
+  packGraph,
   renderImpactLine,
   setFileImports,
+  unpackGraph,
 } from "./import-graph.ts";
 
 function graphOf(edges: Record<string, string[]>) {
   const graph = createImportGraph();
   graph.walked = true;
   graph.pending_dirs = [];
-  const index = indexFiles(graph);
-  for (const [file, targets] of Object.entries(edges)) setFileImports(graph, file, targets, index);
+  for (const [file, targets] of Object.entries(edges)) setFileImports(graph, file, targets);
   graph.next = graph.files.length;
   return graph;
 }
@@ -47,9 +47,29 @@ describe("setFileImports", () => {
     const graph = graphOf({ "a.ts": ["b.ts"] });
     setFileImports(graph, "new.ts", ["a.ts", "a.ts", "new.ts"]);
     expect(graph.files).toEqual(["a.ts", "b.ts", "new.ts"]);
-    expect(graph.edges[2]).toBe("0");
+    expect(graph.imports[2]).toBe("0");
+    expect(graph.importers[0]).toBe("2");
     // b.ts is only a target here; a new file is read as it is added, so the graph stays complete.
     expect(graphProgress(graph)).toEqual({ read: 2, total: 3, complete: true });
+  });
+});
+
+describe("the packed state", () => {
+  it("keeps importers right when a file's imports change", () => {
+    const graph = graphOf({ "a.ts": ["b.ts", "c.ts"], "d.ts": ["b.ts"] });
+    setFileImports(graph, "a.ts", ["c.ts", "d.ts"]);
+    expect(findImporters(graph, "b.ts", 1)).toEqual([["d.ts"]]);
+    expect(findImporters(graph, "d.ts", 1)).toEqual([["a.ts"]]);
+    expect(packGraph(graph)).toMatchObject({
+      files: "a.ts\nb.ts\nc.ts\nd.ts",
+      imports: "2,3\n-\n-\n1",
+      importers: "\n3\n0\n0",
+    });
+  });
+
+  it("starts over from tables of unequal length", () => {
+    const state = { ...packGraph(graphOf({ "a.ts": ["b.ts"] })), importers: "" };
+    expect(unpackGraph(state).files).toEqual([]);
   });
 });
 

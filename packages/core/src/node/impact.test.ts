@@ -31,7 +31,7 @@ function build(project: Project): ImportGraph {
 function edgesOf(graph: ImportGraph): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   graph.files.forEach((file, id) => {
-    const edge = graph.edges[id] ?? "";
+    const edge = graph.imports[id] ?? "";
     out[file] =
       edge === ""
         ? []

@@ -1,15 +1,23 @@
 import { join } from "node:path";
 import type { Budget } from "../analysis/budget.ts";
 import {
+  addFile,
   createImportGraph,
+  createImportGraphState,
   findImporters,
   graphProgress,
-  ImportGraphSchema,
-  indexFiles,
+  idOfFile,
+  importsChanged,
+  ImportGraphStateSchema,
+  indexGraph,
   isGraphComplete,
+  isUnread,
+  packGraph,
   renderImpactLine,
   setFileImports,
+  unpackGraph,
   type ImportGraph,
+  type ImportGraphState,
 } from "../analysis/import-graph.ts";
 import { loadJsLexers, scanJsModule } from "../analysis/js-module.ts";
 import { scanPythonModule } from "../analysis/python-module.ts";
@@ -25,17 +33,17 @@ import { baseName, extensionOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
 import { STATE_DIR, type Project } from "./project.ts";
 import { continueWalk, readSmallFile } from "./project-walk.ts";
-import { updateState, type StateFile } from "./store.ts";
+import { readState, updateState, type StateFile } from "./store.ts";
 
 /** Impact tracing's edge: the import graph's state file, its time-boxed build, its updates. */
 
 export const IMPORT_GRAPH_PATH = `${STATE_DIR}/import-graph.json`;
 
-export function importGraphFile(project: Project): StateFile<ImportGraph> {
+export function importGraphFile(project: Project): StateFile<ImportGraphState> {
   return {
     path: join(project.root, IMPORT_GRAPH_PATH),
-    schema: ImportGraphSchema,
-    create: createImportGraph,
+    schema: ImportGraphStateSchema,
+    create: createImportGraphState,
   };
 }
 
@@ -66,46 +74,54 @@ export function isGraphSource(rel: string): boolean {
  * source file, tsconfig `paths` and Python roots on the way), then each file's imports.
  */
 export function advanceGraph(project: Project, graph: ImportGraph, budget: Budget): void {
+  indexGraph(graph);
   if (!graph.walked) {
-    const index = indexFiles(graph);
     graph.walked = continueWalk(project.root, project.ignoreRules, graph.pending_dirs, budget, {
-      file: (rel, name) => addWalkedFile(project, graph, index, rel, name),
+      file: (rel, name) => addWalkedFile(project, graph, rel, name),
     });
     if (!graph.walked) return;
   }
   const context = contextOf(graph);
-  const index = indexFiles(graph);
   while (graph.next < graph.files.length) {
     if (budget.expired()) return;
     const id = graph.next;
     graph.next += 1;
-    if (graph.edges[id] !== null) continue;
+    if (!isUnread(graph, id)) continue;
     const rel = graph.files[id] ?? "";
     const targets = readFileImports(project, rel, context);
     if (targets === undefined) graph.unreadable += 1;
-    setFileImports(graph, rel, targets ?? [], index);
+    setFileImports(graph, rel, targets ?? []);
   }
 }
 
 /** One file the walk found: a source file joins the graph, a tsconfig or manifest its rules. */
-function addWalkedFile(
-  project: Project,
-  graph: ImportGraph,
-  index: Map<string, number>,
-  rel: string,
-  name: string,
-): void {
-  if (isGraphSource(rel) && !index.has(rel)) {
-    index.set(rel, graph.files.length);
-    graph.files.push(rel);
-    graph.edges.push(null);
-  }
+function addWalkedFile(project: Project, graph: ImportGraph, rel: string, name: string): void {
+  if (isGraphSource(rel)) addFile(graph, rel);
   if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
   if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
 }
 
+/** Resolution against the graph's files (its index built). */
 export function contextOf(graph: ImportGraph): ResolveContext {
-  return { files: new Set(graph.files), aliases: graph.aliases, pythonRoots: graph.python_roots };
+  indexGraph(graph);
+  return {
+    files: { has: (path) => idOfFile(graph, path) !== undefined },
+    aliases: graph.aliases,
+    pythonRoots: graph.python_roots,
+  };
+}
+
+/**
+ * Resolution for one edited file: a candidate is looked for on disk first (a few `stat`s), and
+ * only one that exists is looked up in the graph's file list, so no index of every file is built.
+ */
+function editContext(project: Project, graph: ImportGraph): ResolveContext {
+  const onDisk = diskLookup(project);
+  return {
+    files: { has: (path) => onDisk.has(path) && idOfFile(graph, path) !== undefined },
+    aliases: graph.aliases,
+    pythonRoots: graph.python_roots,
+  };
 }
 
 /**
@@ -208,20 +224,21 @@ export function lookupContext(project: Project, forFile: string): ResolveContext
     if (dir === "") break;
     dir = dirnameRel(dir);
   }
+  return { files: diskLookup(project), aliases, pythonRoots };
+}
+
+/** Whether a project file exists on disk (a file, not a folder), each path looked at once. */
+function diskLookup(project: Project): { has(path: string): boolean } {
   const known = new Map<string, boolean>();
   return {
-    files: {
-      has: (path) => {
-        let found = known.get(path);
-        if (found === undefined) {
-          found = project.view.exists(path) && !project.view.isDirectory(path);
-          known.set(path, found);
-        }
-        return found;
-      },
+    has: (path) => {
+      let found = known.get(path);
+      if (found === undefined) {
+        found = project.view.exists(path) && !project.view.isDirectory(path);
+        known.set(path, found);
+      }
+      return found;
     },
-    aliases,
-    pythonRoots,
   };
 }
 
@@ -269,13 +286,13 @@ export async function startImportGraph(
   const { result } = await updateState(importGraphFile(project), () => {
     const graph = createImportGraph();
     if (walk !== undefined) {
-      const index = indexFiles(graph);
-      for (const rel of walk.files) addWalkedFile(project, graph, index, rel, baseName(rel));
+      indexGraph(graph);
+      for (const rel of walk.files) addWalkedFile(project, graph, rel, baseName(rel));
       graph.pending_dirs = [...walk.pending];
       graph.walked = walk.pending.length === 0;
     }
     advanceGraph(project, graph, budget);
-    return { value: graph, result: describeCut(graph, budget) };
+    return { value: packGraph(graph), result: describeCut(graph, budget) };
   });
   return result;
 }
@@ -295,14 +312,33 @@ function describeCut(graph: ImportGraph, budget: Budget): string | undefined {
  */
 export async function traceImpact(project: Project, rel: string, budget: Budget): Promise<string> {
   await loadJsLexers();
-  const { result } = await updateState(importGraphFile(project), (graph) => {
+  // The common edit changes no import: a complete graph is read without the lock and, when the
+  // file's imports are what it holds already, not written at all.
+  const seen = await readState(importGraphFile(project));
+  if (seen.existed && seen.problem === undefined) {
+    const graph = unpackGraph(seen.value);
+    if (isGraphComplete(graph)) {
+      const targets = isGraphSource(rel)
+        ? (readFileImports(project, rel, editContext(project, graph)) ?? [])
+        : undefined;
+      if (targets === undefined || !importsChanged(graph, rel, targets)) {
+        const levels = findImporters(graph, rel, project.config.impact_depth);
+        return renderImpactLine(rel, levels, graphProgress(graph));
+      }
+    }
+  }
+  const { result } = await updateState(importGraphFile(project), (state) => {
+    const graph = unpackGraph(state);
     if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
     if (isGraphSource(rel)) {
-      const targets = readFileImports(project, rel, contextOf(graph));
+      const targets = readFileImports(project, rel, editContext(project, graph));
       setFileImports(graph, rel, targets ?? []);
     }
     const levels = findImporters(graph, rel, project.config.impact_depth);
-    return { value: graph, result: renderImpactLine(rel, levels, graphProgress(graph)) };
+    return {
+      value: packGraph(graph),
+      result: renderImpactLine(rel, levels, graphProgress(graph)),
+    };
   });
   return result;
 }

@@ -64,15 +64,19 @@ export async function runRampUp(
   if (!walk.complete) return recordCut(project, budget, 0, walk.files.length);
   const tests: string[] = [];
   const sources: string[] = [];
+  let sorted = 0;
   for (const file of walk.files) {
+    // The walk already left out ignored files: the filter's name rules are all that is left.
     if (isTestFile(file, extra)) tests.push(file);
-    else if (
-      classifyFile(file, { ignoreRules: project.ignoreRules, extraTestPatterns: extra }).queue
-    )
-      sources.push(file);
+    else if (classifyFile(file, { extraTestPatterns: extra }).queue) sources.push(file);
+    sorted += 1;
+    if (sorted % 512 === 0 && budget.expired())
+      return recordCut(project, budget, 0, walk.files.length);
   }
+  if (budget.expired()) return recordCut(project, budget, 0, walk.files.length);
   const stems = collectTestStems(tests);
   const commits = recentCommits(project.root, budget);
+  if (budget.expired()) return recordCut(project, budget, 0, sources.length);
   const ranked = sources
     .filter((source) => !hasTestStem(stems, source))
     .map((path) => ({ path, partial: scoreWithoutSize(path, commits.get(path) ?? 0) }))

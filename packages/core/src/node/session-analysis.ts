@@ -31,7 +31,7 @@ export async function analyseSessionStart(
     notes.push(await rampUp.runRampUp(project, walk, budget, input.now));
   if (config.style_sampling) {
     const { sampleStyle } = await import("./style-samples.ts");
-    const block = await sampleStyle(project, input.runners, walk);
+    const block = await sampleStyle(project, input.runners, walk, budget);
     if (block !== undefined) notes.push(block);
   }
   if (graph) {

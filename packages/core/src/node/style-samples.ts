@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import type { Budget } from "../analysis/budget.ts";
 import { loadJsLexers, scanJsModule } from "../analysis/js-module.ts";
 import { scanPythonModule } from "../analysis/python-module.ts";
 import { resolveJsImport, resolvePythonImport } from "../analysis/resolve.ts";
@@ -32,6 +33,7 @@ export async function sampleStyle(
   project: Project,
   runners: readonly DetectedRunner[],
   walk: WalkedFiles,
+  budget: Budget,
 ): Promise<string | undefined> {
   await loadJsLexers();
   const extra = project.config.file_classes.test;
@@ -42,11 +44,14 @@ export async function sampleStyle(
   const texts = new Map<string, string>();
   for (const runner of runners) {
     const own = tests.filter((file) => ownedBy(runner, file));
-    const newest = own
-      .map((file) => ({
-        file,
-        mtime: statSync(join(project.root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-      }))
+    // Modification times while the box lasts: past it, the newest of those seen so far.
+    const dated: { file: string; mtime: number }[] = [];
+    for (const file of own) {
+      if (budget.expired() && dated.length > 0) break;
+      const mtime = statSync(join(project.root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      dated.push({ file, mtime });
+    }
+    const newest = dated
       .sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1))
       .slice(0, STYLE_FILES_PER_RUNNER);
     for (const { file } of newest) {
