@@ -16,7 +16,7 @@ describe("configuration reference", () => {
     expect(doc).toContain(
       '| `depth` | `simple`, `standard`, `thorough`, `adversarial` | `"standard"` |',
     );
-    expect(doc).toContain("| `ramp_up_limit` | a whole number from 0 to 15 | `7` |");
+    expect(doc).toContain("| `ramp_up_limit` | a whole number from 0 to 15 | `0` |");
     expect(doc).toContain("| `runners.<language>.command` | a list of strings | (none) |");
     expect(doc).toContain("| `file_classes.test` | a list of strings | `[]` |");
   });

@@ -7,9 +7,12 @@ describe("validateConfig", () => {
     expect(DEFAULT_CONFIG).toMatchObject({
       depth: "standard",
       mode: "follow",
-      ramp_up_limit: 7,
+      ramp_up_limit: 0,
       impact_tracing: false,
+      impact_depth: 2,
       api_validation: false,
+      style_sampling: false,
+      analysis_budget_ms: 500,
       test_timeout_seconds: 300,
       stop_loop_budget: 3,
     });
@@ -19,9 +22,12 @@ describe("validateConfig", () => {
     const result = validateConfig({
       depth: "adversarial",
       mode: "strict",
-      ramp_up_limit: 0,
+      ramp_up_limit: 7,
       impact_tracing: true,
+      impact_depth: 3,
       api_validation: true,
+      style_sampling: true,
+      analysis_budget_ms: 2000,
       runners: { python: { command: ["uv", "run", "pytest"], test_dir: "checks" } },
       test_timeout_seconds: 60,
       stop_loop_budget: 5,
@@ -42,11 +48,23 @@ describe("validateConfig", () => {
     ],
     [
       { ramp_up_limit: 99 },
-      'tailtest: .tailtest/config.json: "ramp_up_limit" is 99; expected at most 15. Using the default for "ramp_up_limit" (7).',
+      'tailtest: .tailtest/config.json: "ramp_up_limit" is 99; expected at most 15. Using the default for "ramp_up_limit" (0).',
     ],
     [
       { ramp_up_limit: -1 },
-      'tailtest: .tailtest/config.json: "ramp_up_limit" is -1; expected at least 0. Using the default for "ramp_up_limit" (7).',
+      'tailtest: .tailtest/config.json: "ramp_up_limit" is -1; expected at least 0. Using the default for "ramp_up_limit" (0).',
+    ],
+    [
+      { impact_depth: 9 },
+      'tailtest: .tailtest/config.json: "impact_depth" is 9; expected at most 5. Using the default for "impact_depth" (2).',
+    ],
+    [
+      { analysis_budget_ms: 10 },
+      'tailtest: .tailtest/config.json: "analysis_budget_ms" is 10; expected at least 50. Using the default for "analysis_budget_ms" (500).',
+    ],
+    [
+      { style_sampling: 1 },
+      'tailtest: .tailtest/config.json: "style_sampling" is 1; expected a boolean. Using the default for "style_sampling" (false).',
     ],
     [
       { impact_tracing: "yes" },

@@ -125,15 +125,42 @@ export const ConfigSchema = z.object({
   ramp_up_limit: wholeNumber(
     0,
     15,
-    7,
-    "files queued by the first-session coverage scan; 0 turns it off",
+    0,
+    "files the first session's coverage scan queues (untested files ranked by recent commits, path and size); 0 turns the scan off",
   ),
   impact_tracing: z
     ._default(z.boolean(), false)
-    .check(z.describe("add which files import the edited one")),
+    .check(
+      z.describe(
+        "name the files that import an edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json)",
+      ),
+    ),
+  impact_depth: wholeNumber(
+    1,
+    5,
+    2,
+    "how many import hops impact tracing follows (1: direct importers only)",
+  ),
   api_validation: z
     ._default(z.boolean(), false)
-    .check(z.describe("list the public names a file declares")),
+    .check(
+      z.describe(
+        "list the public names an edited file declares, and flag a test that imports a name its source does not define (static parse, never imports the code)",
+      ),
+    ),
+  style_sampling: z
+    ._default(z.boolean(), false)
+    .check(
+      z.describe(
+        "at session start, show the first lines of the newest tests per runner and the helper modules they import",
+      ),
+    ),
+  analysis_budget_ms: wholeNumber(
+    50,
+    10000,
+    500,
+    "time box of the analyses' project scans in one hook (session start; an edit gets a fifth); a scan cut short says so and goes on later",
+  ),
   runners: z
     ._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({}))
     .check(z.describe("per-language runner overrides")),

@@ -36,7 +36,7 @@ const Count = z.number().int().min(0);
 
 export const SlowTestSchema = z.object({
   id: z.string(),
-  runner: RunnerIdSchema.optional(),
+  runner: z.optional(RunnerIdSchema),
   /** The slowest measured duration. */
   max_ms: z.number().min(0),
   /** The most recent duration. */

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import * as z from "zod/mini";
 import { emptyHistory, type HistoryFile } from "../history.ts";
 import { emptyRunLog, type RunLog } from "../run-log.ts";
 import { SessionStateSchema, type SessionState } from "../session.ts";
@@ -70,7 +71,7 @@ export async function readActivity(project: Project): Promise<ProjectActivity> {
   for (const path of SESSION_PATHS) {
     const read = await readState({
       path: join(project.root, path),
-      schema: SessionStateSchema.optional(),
+      schema: z.optional(SessionStateSchema),
       create: () => undefined,
     });
     if (read.problem !== undefined) problems.push(`${path}: ${read.problem}`);

@@ -4,6 +4,7 @@ import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
 import { SWEEP_SLACK_MS, unqueueFiles, type SessionState } from "../session.ts";
+import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
 import { readState, updateState } from "./store.ts";
 import type { TddCall } from "./tdd-hooks.ts";
@@ -438,7 +439,13 @@ async function startedNote(
     started.resumed && pending.length > 0
       ? `\ntailtest: still queued from before ${event.source === "compact" ? "the compaction" : "this resume"}: ${pending.map((entry) => entry.path).join(", ")}.`
       : "";
-  return { kind: "context", text: capText(`${started.note}${resumedNote}`) };
+  const analyses = await runStartAnalyses(project, {
+    resumed: started.resumed,
+    runners: started.session.runners,
+    now,
+  });
+  const analysisNote = analyses.map((line) => `\n${line}`).join("");
+  return { kind: "context", text: capText(`${started.note}${resumedNote}${analysisNote}`) };
 }
 
 async function queueFiles(
@@ -468,9 +475,13 @@ async function queueFiles(
   for (const path of paths) {
     const rel = known.size === 0 ? undefined : toProjectPath(project, path);
     const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
-    const insight = inspectEdit(project, path, status === undefined ? {} : { status });
+    const insight = await withEditAnalyses(
+      project,
+      inspectEdit(project, path, status === undefined ? {} : { status }),
+    );
     const queued = await queueEdit(project, insight, file, agentId);
     if (queued !== undefined) notes.push(queued.note);
+    else if (insight.notes !== undefined) notes.push(...insight.notes);
   }
   return notes.length === 0
     ? { kind: "none" }

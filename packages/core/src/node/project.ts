@@ -186,6 +186,8 @@ export interface EditInsight {
   runnerReason?: string;
   target?: TestTarget;
   depth?: DepthDecision;
+  /** Lines the optional analyses add to the agent's note (`analysis.ts`). */
+  notes?: readonly string[];
 }
 
 /**
@@ -358,6 +360,7 @@ export async function queueEdit(
     runnerReason: insight.runnerReason ?? "",
     pendingCount: result.pendingCount,
     depthNote: insight.depth?.note,
+    extraNotes: insight.notes,
   });
   const queued: QueuedEdit = { note, pendingCount: result.pendingCount, added: result.added };
   if (recovered !== undefined) queued.recovered = recovered;

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { scanPythonModule, splitLogicalLines } from "./python-module.ts";
+
+describe("splitLogicalLines", () => {
+  it("joins bracketed and backslash-continued lines and drops comments", () => {
+    const lines = splitLogicalLines(
+      "from a import (\n    b,  # one\n    c,\n)\nx = 1 + \\\n    2\n# import nope\n",
+    );
+    expect(lines.map((line) => [line.line, line.code])).toEqual([
+      [1, "from a import (     b,       c, )"],
+      [5, "x = 1 +      2"],
+    ]);
+  });
+
+  it("masks strings, so a docstring or a string is never code", () => {
+    const [doc, call] = splitLogicalLines(
+      '"""\nimport os\nfrom x import y\n"""\nprint("import z")\n',
+    );
+    expect(doc?.code).toBe('"0"');
+    expect(doc?.strings).toEqual(["\nimport os\nfrom x import y\n"]);
+    expect(call).toMatchObject({ code: 'print("0")', line: 5 });
+  });
+
+  it("keeps escaped quotes and prefixed strings inside their literal", () => {
+    const [line] = splitLogicalLines("x = rb'a\\'b' + f\"{y}\\\"\" # c\n");
+    expect(line?.strings).toEqual(["a\\'b", '{y}\\"']);
+    expect(line?.code).toBe('x = "0" + "1"');
+  });
+
+  it("measures indentation with tabs as 8 columns", () => {
+    const lines = splitLogicalLines("def f():\n\treturn 1\n");
+    expect(lines.map((line) => line.indent)).toEqual([0, 8]);
+  });
+});
+
+describe("scanPythonModule", () => {
+  it("reads absolute, dotted, aliased and relative imports", () => {
+    const module = scanPythonModule(
+      [
+        "import os, a.b.c as abc",
+        "import   pkg . sub",
+        "from . import sibling",
+        "from ..core.models import (",
+        "    User,",
+        "    Group as G,  # comment",
+        ")",
+        "from .util import *",
+        "from x import y; import z",
+      ].join("\n"),
+    );
+    expect(module.imports).toEqual([
+      { module: "os", level: 0, names: undefined, line: 1 },
+      { module: "a.b.c", level: 0, names: undefined, line: 1 },
+      { module: "pkg.sub", level: 0, names: undefined, line: 2 },
+      { module: "", level: 1, names: ["sibling"], line: 3 },
+      { module: "core.models", level: 2, names: ["User", "Group"], line: 4 },
+      { module: "util", level: 1, names: "*", line: 8 },
+      { module: "x", level: 0, names: ["y"], line: 9 },
+      { module: "z", level: 0, names: undefined, line: 9 },
+    ]);
+    expect(module.defined).toEqual(
+      expect.arrayContaining(["os", "abc", "pkg", "sibling", "User", "G", "y", "z"]),
+    );
+    expect(module.open).toBe(true);
+  });
+
+  it("lists public top-level def and class names, not nested or private ones", () => {
+    const module = scanPythonModule(
+      [
+        "import json",
+        "@decorator",
+        "def charge(amount):",
+        "    def inner(): pass",
+        "    total = 1",
+        "    from .deep import lazy",
+        "    return total",
+        "async def refund(x): return x",
+        "class Invoice(Base):",
+        "    def method(self): pass",
+        "    VALUE = 2",
+        "def _private(): pass",
+        "RATE = 0.2",
+        "A, B = 1, 2",
+        "C: int = 3",
+        "x == 4",
+        "if TYPE_CHECKING:",
+        "    from .types import T",
+        "try:",
+        "    import ujson as fast",
+        "except ImportError:",
+        "    fast = None",
+        "    def fallback(): pass",
+      ].join("\n"),
+    );
+    expect(module.publicNames).toEqual(["charge", "refund", "Invoice", "fallback"]);
+    expect(module.defined).toEqual(
+      expect.arrayContaining(["json", "RATE", "A", "B", "C", "T", "fast", "_private"]),
+    );
+    expect(module.defined).not.toContain("inner");
+    expect(module.defined).not.toContain("total");
+    expect(module.defined).not.toContain("VALUE");
+    expect(module.defined).not.toContain("method");
+    expect(module.defined).not.toContain("lazy");
+    expect(module.defined).not.toContain("x");
+    // An import inside a function is still a dependency of the file.
+    expect(module.imports.map((entry) => entry.module)).toEqual(["json", "deep", "types", "ujson"]);
+    expect(module.open).toBe(false);
+  });
+
+  it("prefers a literal __all__, with additions, over the def/class names", () => {
+    const module = scanPythonModule(
+      [
+        "__all__ = [",
+        '    "charge",  # the main one',
+        "    'Invoice',",
+        "]",
+        "__all__ += ('refund',)",
+        "__all__.append('VERSION')",
+        '__all__.extend(["other"])',
+        "def charge(): pass",
+        "def helper(): pass",
+      ].join("\n"),
+    );
+    expect(module.all).toEqual(["charge", "Invoice", "refund", "VERSION", "other"]);
+    expect(module.publicNames).toEqual(module.all);
+    expect(module.open).toBe(false);
+  });
+
+  it("is open when names cannot be known statically", () => {
+    expect(scanPythonModule("__all__ = base.__all__ + ['x']\n").open).toBe(true);
+    expect(scanPythonModule("def __getattr__(name):\n    return 1\n").open).toBe(true);
+    expect(scanPythonModule("class A:\n    def __getattr__(self, n): pass\n").open).toBe(false);
+  });
+
+  it("reads nothing from strings, comments or a file that is all docstring", () => {
+    const module = scanPythonModule(
+      '"""Module.\n\nimport fake\ndef fake(): pass\n"""\n# from x import y\ns = "import q"\nt = \'\'\'\nclass Z: pass\n\'\'\'\n',
+    );
+    expect(module.imports).toEqual([]);
+    expect(module.publicNames).toEqual([]);
+    expect(module.defined).toEqual(["s", "t"]);
+  });
+
+  it("survives an unclosed string or bracket without reading past the damage", () => {
+    const module = scanPythonModule('x = "unclosed\nimport os\n');
+    expect(module.imports.map((entry) => entry.module)).toEqual(["os"]);
+    expect(scanPythonModule("x = (1,\nimport os\n").imports).toEqual([]);
+  });
+});

@@ -1,0 +1,376 @@
+/**
+ * What a Python file imports and defines, from its text alone (never imported or run). A careful
+ * line scan: strings (triple-quoted, prefixed, escaped), comments, bracketed and backslash
+ * continuations are folded into logical lines first, so a docstring that says `import os` or a
+ * `from x import (a,\n b)` spread over lines reads as what it is.
+ */
+
+export interface PythonImport {
+  /** The dotted module after `from`/`import`, without its leading dots (`""` for `from . import x`). */
+  module: string;
+  /** Leading dots of a relative import (0: absolute). */
+  level: number;
+  /** Names after `from … import`: a list, `*`, or undefined for `import a.b`. */
+  names: readonly string[] | "*" | undefined;
+  /** 1-based line of the statement. */
+  line: number;
+}
+
+export interface PythonModule {
+  imports: PythonImport[];
+  /** Every name bound at module level: def, class, assignment, import (what `from m import x` can find). */
+  defined: string[];
+  /** What the module offers: `__all__` when it has one, else public top-level def/class names. */
+  publicNames: string[];
+  /** `__all__` when it is a literal list (or literal additions to one). */
+  all?: string[];
+  /**
+   * True when the names cannot be known statically: a module-level `__getattr__`, a computed
+   * `__all__`, or a `from x import *`. A validator then checks nothing against this module.
+   */
+  open: boolean;
+}
+
+interface LogicalLine {
+  indent: number;
+  /** The line's code with every string literal replaced by `"<n>"` (n indexes `strings`). */
+  code: string;
+  strings: string[];
+  line: number;
+}
+
+const PREFIX_CHARS = new Set(["r", "R", "b", "B", "f", "F", "u", "U"]);
+
+/** Splits Python source into logical lines (brackets and backslashes join physical lines). */
+export function splitLogicalLines(text: string): LogicalLine[] {
+  const lines: LogicalLine[] = [];
+  let code = "";
+  let strings: string[] = [];
+  let depth = 0;
+  let indent = -1;
+  let startLine = 1;
+  let line = 1;
+  let i = 0;
+  const flush = (): void => {
+    if (code.trim() !== "") lines.push({ indent, code: code.trim(), strings, line: startLine });
+    code = "";
+    strings = [];
+    indent = -1;
+  };
+  while (i < text.length) {
+    if (indent === -1) {
+      const start = readIndent(text, i);
+      if (start.blankUntil !== undefined) {
+        if (start.blankUntil === -1) break;
+        i = start.blankUntil + 1;
+        line += 1;
+        continue;
+      }
+      indent = start.width;
+      startLine = line;
+      i = start.at;
+      continue;
+    }
+    const c = text.charAt(i);
+    const continuation = continuationLength(text, i);
+    if (c === "#") {
+      i = endOfLine(text, i);
+    } else if (continuation > 0) {
+      i += continuation;
+      line += 1;
+      code += " ";
+    } else if (c === "\n") {
+      line += 1;
+      i += 1;
+      if (depth > 0) code += " ";
+      else flush();
+    } else {
+      const literal = readStringAt(text, i);
+      if (literal !== undefined) {
+        code += `"${strings.length}"`;
+        strings.push(literal.body);
+        line += countNewlines(text, i, literal.end);
+        i = literal.end;
+        continue;
+      }
+      if (c === "(" || c === "[" || c === "{") depth += 1;
+      else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth -= 1;
+      code += c;
+      i += 1;
+    }
+  }
+  flush();
+  return lines;
+}
+
+function endOfLine(text: string, from: number): number {
+  const end = text.indexOf("\n", from);
+  return end === -1 ? text.length : end;
+}
+
+/** A backslash at the end of a line joins the next one: how many characters that takes, else 0. */
+function continuationLength(text: string, at: number): number {
+  if (text.charAt(at) !== "\\") return 0;
+  if (text.charAt(at + 1) === "\n") return 2;
+  return text.startsWith("\r\n", at + 1) ? 3 : 0;
+}
+
+/**
+ * The indentation at the start of a physical line (tabs to the next multiple of 8), or, for a
+ * blank or comment-only line, where it ends (`blankUntil`, -1 at the end of the text).
+ */
+function readIndent(
+  text: string,
+  from: number,
+): { width: number; at: number; blankUntil?: number } {
+  let j = from;
+  let width = 0;
+  while (text.charAt(j) === " " || text.charAt(j) === "\t") {
+    width += text.charAt(j) === "\t" ? 8 - (width % 8) : 1;
+    j += 1;
+  }
+  const next = text.charAt(j);
+  if (next === "\n" || next === "\r" || next === "#" || next === "")
+    return { width, at: j, blankUntil: text.indexOf("\n", j) };
+  return { width, at: j };
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i += 1) if (text.charCodeAt(i) === 10) count += 1;
+  return count;
+}
+
+/** A string literal starting at `at` (with an optional r/b/f/u prefix), or undefined. */
+function readStringAt(text: string, at: number): { end: number; body: string } | undefined {
+  let j = at;
+  // A prefix is one or two letters right before the quote, not the tail of a longer name.
+  if (PREFIX_CHARS.has(text.charAt(j))) {
+    if (at > 0 && /\w/.test(text.charAt(at - 1))) return undefined;
+    j += 1;
+    if (PREFIX_CHARS.has(text.charAt(j))) j += 1;
+  }
+  const quote = text.charAt(j);
+  if (quote !== '"' && quote !== "'") return undefined;
+  const triple = text.startsWith(quote.repeat(3), j);
+  const closer = triple ? quote.repeat(3) : quote;
+  let k = j + closer.length;
+  const bodyStart = k;
+  while (k < text.length) {
+    const c = text.charAt(k);
+    if (c === "\\") {
+      k += 2;
+      continue;
+    }
+    if (text.startsWith(closer, k))
+      return { end: k + closer.length, body: text.slice(bodyStart, k) };
+    // An unclosed one-line string ends at its line, so it cannot swallow the file.
+    if (!triple && c === "\n") return { end: k, body: text.slice(bodyStart, k) };
+    k += 1;
+  }
+  return { end: text.length, body: text.slice(bodyStart) };
+}
+
+const NAME = "[A-Za-z_][A-Za-z0-9_]*";
+const DOTTED = `${NAME}(?:\\s*\\.\\s*${NAME})*`;
+const IMPORT_RE = new RegExp(`^import\\s+(.+)$`);
+const FROM_RE = new RegExp(`^from\\s+(\\.*)\\s*(${DOTTED})?\\s+import\\s+(.+)$`);
+const DEF_RE = new RegExp(`^(?:async\\s+)?def\\s+(${NAME})\\s*\\(`);
+const CLASS_RE = new RegExp(`^class\\s+(${NAME})\\s*[(:]`);
+const ASSIGN_TARGETS_RE = new RegExp(
+  `^\\(?\\s*(${NAME}(?:\\s*,\\s*${NAME})*)\\s*,?\\s*\\)?\\s*(?::[^=]+)?=(?!=)`,
+);
+const ALL_ASSIGN_RE = /^__all__\s*(?::[^=]+)?(\+?=)\s*(.*)$/;
+const ALL_CALL_RE = /^__all__\s*\.\s*(extend|append)\s*\((.*)\)\s*$/;
+const NAME_AS_RE = new RegExp(`^(${NAME})(?:\\s+as\\s+(${NAME}))?$`);
+const DOTTED_AS_RE = new RegExp(`^(${DOTTED})(?:\\s+as\\s+(${NAME}))?$`);
+const BLOCK_OPENERS =
+  /^(if|elif|else|try|except|finally|with|for|while|async\s+with|async\s+for)\b/;
+
+interface ModuleScan {
+  imports: PythonImport[];
+  defined: Set<string>;
+  defsAndClasses: string[];
+  all: string[] | undefined;
+  open: boolean;
+}
+
+/** Reads a Python module's imports and module-level names. */
+export function scanPythonModule(text: string): PythonModule {
+  const scan: ModuleScan = {
+    imports: [],
+    defined: new Set(),
+    defsAndClasses: [],
+    all: undefined,
+    open: false,
+  };
+  // Indentation of the def/class whose body we are in; module-level names stop there.
+  const bodies: number[] = [];
+  for (const logical of splitLogicalLines(text)) {
+    while (bodies.length > 0 && logical.indent <= (bodies[bodies.length - 1] ?? -1)) bodies.pop();
+    const inBody = bodies.length > 0;
+    for (const statement of splitStatements(logical.code)) {
+      if (readStatement(scan, statement, logical, inBody)) {
+        bodies.push(logical.indent);
+        // `def f(): return 1` has its body on the same line: nothing more to read there.
+        break;
+      }
+    }
+  }
+  const publicNames =
+    scan.all ??
+    scan.defsAndClasses.filter(
+      (name, index, list) => !name.startsWith("_") && list.indexOf(name) === index,
+    );
+  const result: PythonModule = {
+    imports: scan.imports,
+    defined: [...scan.defined],
+    publicNames,
+    open: scan.open,
+  };
+  if (scan.all !== undefined) result.all = scan.all;
+  return result;
+}
+
+/** Reads one statement into the scan; true when it opens a def or class body. */
+function readStatement(
+  scan: ModuleScan,
+  statement: string,
+  logical: LogicalLine,
+  inBody: boolean,
+): boolean {
+  const imported = readImport(statement, logical.line);
+  if (imported !== undefined) {
+    scan.imports.push(...imported.imports);
+    if (!inBody) {
+      for (const name of imported.bound) scan.defined.add(name);
+      if (imported.imports.some((entry) => entry.names === "*")) scan.open = true;
+    }
+    return false;
+  }
+  const def = DEF_RE.exec(statement);
+  const header = def ?? CLASS_RE.exec(statement);
+  if (header !== null) {
+    const name = header[1] ?? "";
+    if (!inBody) {
+      scan.defined.add(name);
+      scan.defsAndClasses.push(name);
+      // A module-level __getattr__ answers any name: nothing can be flagged as missing.
+      if (def !== null && name === "__getattr__") scan.open = true;
+    }
+    return true;
+  }
+  if (inBody || BLOCK_OPENERS.test(statement)) return false;
+  const allChange = readAllChange(statement, logical.strings);
+  if (allChange !== undefined) {
+    scan.defined.add("__all__");
+    if (allChange.names === undefined) scan.open = true;
+    else
+      scan.all = allChange.replace
+        ? [...allChange.names]
+        : [...(scan.all ?? []), ...allChange.names];
+    return false;
+  }
+  for (const name of readAssignedNames(statement)) scan.defined.add(name);
+  return false;
+}
+
+/** `a = 1; b = 2` is two statements; strings are already masked, so `;` inside them is gone. */
+function splitStatements(code: string): string[] {
+  return code
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+}
+
+function readImport(
+  statement: string,
+  line: number,
+): { imports: PythonImport[]; bound: string[] } | undefined {
+  return readFromImport(statement, line) ?? readPlainImport(statement, line);
+}
+
+/** `from .x import a, b as c` / `from x import (a, b)` / `from x import *`. */
+function readFromImport(
+  statement: string,
+  line: number,
+): { imports: PythonImport[]; bound: string[] } | undefined {
+  const from = FROM_RE.exec(statement);
+  if (from === null) return undefined;
+  const level = (from[1] ?? "").length;
+  const module = squash(from[2] ?? "");
+  if (level === 0 && module === "") return undefined;
+  const clause = (from[3] ?? "").replace(/^\(|\)$/g, "").trim();
+  if (clause === "*") return { imports: [{ module, level, names: "*", line }], bound: [] };
+  const names: string[] = [];
+  const bound: string[] = [];
+  for (const part of clause.replace(/[()]/g, "").split(",")) {
+    const match = NAME_AS_RE.exec(part.trim());
+    if (match === null) continue;
+    names.push(match[1] ?? "");
+    bound.push(match[2] ?? match[1] ?? "");
+  }
+  return { imports: [{ module, level, names, line }], bound };
+}
+
+/** `import a.b.c as d, e`. */
+function readPlainImport(
+  statement: string,
+  line: number,
+): { imports: PythonImport[]; bound: string[] } | undefined {
+  const plain = IMPORT_RE.exec(statement);
+  if (plain === null) return undefined;
+  const imports: PythonImport[] = [];
+  const bound: string[] = [];
+  for (const part of (plain[1] ?? "").split(",")) {
+    const match = DOTTED_AS_RE.exec(part.trim());
+    if (match === null) continue;
+    const module = squash(match[1] ?? "");
+    imports.push({ module, level: 0, names: undefined, line });
+    bound.push(match[2] ?? module.split(".")[0] ?? module);
+  }
+  return imports.length === 0 ? undefined : { imports, bound };
+}
+
+function squash(dotted: string): string {
+  return dotted.replace(/\s+/g, "");
+}
+
+/** `__all__ = [...]`, `__all__ += (...)`, `__all__.extend([...])`, `__all__.append("x")`. */
+function readAllChange(
+  statement: string,
+  strings: readonly string[],
+): { replace: boolean; names: string[] | undefined } | undefined {
+  const assign = ALL_ASSIGN_RE.exec(statement);
+  if (assign !== null) {
+    return { replace: assign[1] === "=", names: literalStrings(assign[2] ?? "", strings) };
+  }
+  const call = ALL_CALL_RE.exec(statement);
+  if (call === null) return undefined;
+  const argument = call[2] ?? "";
+  const names =
+    call[1] === "append"
+      ? literalStrings(`[${argument}]`, strings)
+      : literalStrings(argument, strings);
+  return { replace: false, names };
+}
+
+/** The strings of a literal list/tuple of strings (`["a", "b"]`), or undefined for anything else. */
+function literalStrings(expression: string, strings: readonly string[]): string[] | undefined {
+  const inner = /^[[(]\s*((?:"\d+"\s*,\s*)*(?:"\d+")?)\s*,?\s*[\])]$/.exec(expression.trim());
+  if (inner === null) return undefined;
+  return [...(inner[1] ?? "").matchAll(/"(\d+)"/g)].map((m) => strings[Number(m[1])] ?? "");
+}
+
+function readAssignedNames(statement: string): string[] {
+  const names: string[] = [];
+  // `a = b = 1` binds both: read every `targets =` prefix in turn.
+  let rest = statement;
+  for (;;) {
+    const match = ASSIGN_TARGETS_RE.exec(rest);
+    if (match === null) break;
+    for (const name of (match[1] ?? "").split(",")) names.push(name.trim());
+    rest = rest.slice(match[0].length).trim();
+  }
+  return names;
+}

@@ -1,0 +1,143 @@
+import * as z from "zod";
+import { baseName, detectLanguage, stemOf } from "../languages.ts";
+
+/**
+ * The first session's coverage scan (seed 000's ramp-up), linear: the test files' stems go into
+ * one set once, so "has a test" is a set lookup per source file (the original walked the test
+ * folders again for every source file: sources × tests). Files that already have a test are
+ * skipped; the rest are ranked by recent commits, path and size.
+ */
+
+export const RAMP_UP_VERSION = 1;
+
+export const RampUpStateSchema = z.object({
+  version: z.literal(RAMP_UP_VERSION),
+  /** True once a scan ran to its end; a scan cut by its time box leaves it false. */
+  done: z.boolean(),
+  /** Scans cut short so far (each new session tries again). */
+  cut: z.number().int().min(0),
+  /** What the finished scan queued. */
+  queued: z.array(z.string()),
+});
+export type RampUpState = z.infer<typeof RampUpStateSchema>;
+
+export function createRampUpState(): RampUpState {
+  return { version: RAMP_UP_VERSION, done: false, cut: 0, queued: [] };
+}
+
+/** `test_billing.py`, `billing_test.go`, `billing.test.ts`, `BillingTest.java` → `billing`. */
+export function testStemOf(path: string): string | undefined {
+  const name = baseName(path);
+  const stem = stemOf(name);
+  const patterns: readonly RegExp[] = [
+    /^test_(.+)$/,
+    /^(.+)_test$/,
+    /^(.+)_spec$/,
+    /^(.+)\.(?:test|spec)$/,
+    /^(.+?)(?:Tests?|IT|TestCase)$/,
+    /^Test([A-Z].*)$/,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(stem);
+    if (match?.[1] !== undefined && match[1] !== "") return normalizeStem(match[1]);
+  }
+  return undefined;
+}
+
+/** Stems compare without case or `_`/`-` (`user_service` and `UserService` are one). */
+export function normalizeStem(stem: string): string {
+  return stem.toLowerCase().replace(/[_-]/g, "");
+}
+
+/** A language family, so a Python test never covers a TypeScript file of the same name. */
+function familyOf(path: string): string {
+  const language = detectLanguage(path);
+  return language === "typescript" ? "javascript" : (language ?? "");
+}
+
+/** Folders that hold tests for the whole package, whatever their sources' folders. */
+const TEST_ROOTS = new Set(["tests", "test", "__tests__", "spec", "specs", "Tests", ""]);
+
+function parentName(path: string): string {
+  const parts = path.split("/");
+  return parts.length < 2 ? "" : (parts[parts.length - 2] ?? "");
+}
+
+/**
+ * Every tested stem, per language family, from the project's test files: built once. A test in
+ * a test root (`tests/test_billing.py`) covers its stem anywhere; a test in a folder of its own
+ * (`tests/payments/test_api.py`, `src/api.test.ts`) covers the stem in a folder of that name.
+ */
+export function collectTestStems(testFiles: readonly string[]): Set<string> {
+  const stems = new Set<string>();
+  for (const file of testFiles) {
+    const stem = testStemOf(file);
+    if (stem === undefined) continue;
+    const parent = parentName(file);
+    stems.add(
+      TEST_ROOTS.has(parent) ? `${familyOf(file)}:${stem}` : `${familyOf(file)}:${stem}@${parent}`,
+    );
+  }
+  return stems;
+}
+
+export function hasTestStem(stems: ReadonlySet<string>, source: string): boolean {
+  const key = `${familyOf(source)}:${normalizeStem(stemOf(source))}`;
+  return stems.has(key) || stems.has(`${key}@${parentName(source)}`);
+}
+
+const STRONG_DIRS = new Set(["services", "models", "app", "lib"]);
+const MEDIUM_DIRS = new Set(["src", "core", "api", "controllers", "handlers"]);
+const MAX_COMMITS = 20;
+/** A file's size can add at most this much: the bound that lets a scan stop reading early. */
+export const MAX_SIZE_POINTS = 30;
+
+/** Commits and path: the part of the score known without reading the file. */
+export function scoreWithoutSize(path: string, commits: number): number {
+  const dirs = path.split("/").slice(0, -1);
+  let pathPoints = 0;
+  if (dirs.some((dir) => STRONG_DIRS.has(dir))) pathPoints = 30;
+  else if (dirs.some((dir) => MEDIUM_DIRS.has(dir))) pathPoints = 20;
+  return Math.min(commits, MAX_COMMITS) * 2 + pathPoints;
+}
+
+/** Seed 000's size signal: tiny files score down, mid-sized ones up. */
+export function sizePoints(lines: number): number {
+  if (lines < 30) return -20;
+  if (lines >= 80 && lines <= 800) return MAX_SIZE_POINTS;
+  if (lines > 800 && lines <= 1500) return 10;
+  return 0;
+}
+
+/** Paths and commit counts from `git log --name-only --format=` output. */
+export function countCommits(log: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of log.split("\n")) {
+    const path = line.trim();
+    if (path !== "") counts.set(path, (counts.get(path) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export interface RampUpCandidate {
+  path: string;
+  score: number;
+}
+
+/** The top `limit` candidates scoring above 0, best first, ties by path. */
+export function pickTop(candidates: readonly RampUpCandidate[], limit: number): RampUpCandidate[] {
+  return candidates
+    .filter((candidate) => candidate.score > 0)
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    .slice(0, limit);
+}
+
+export function renderRampUpNote(queued: readonly string[]): string {
+  if (queued.length === 0)
+    return "tailtest: first-session coverage scan: every source file worth a test already has one.";
+  return `tailtest: first-session coverage scan: ${queued.length} untested file(s) queued (ramp-up): ${queued.join(", ")}. Write tests for them as for any queued file.`;
+}
+
+export function renderRampUpCut(budgetMs: number, looked: number, total: number): string {
+  return `tailtest: first-session coverage scan stopped at its time box (${budgetMs} ms) after ${looked} of ${total} files; nothing was queued, and it runs again next session.`;
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import {
+  compilePathAliases,
+  normalizeRel,
+  parseJsonc,
+  resolveJsImport,
+  resolvePythonImport,
+  type ResolveContext,
+} from "./resolve.ts";
+
+function context(files: string[], extra: Partial<ResolveContext> = {}): ResolveContext {
+  return { files: new Set(files), aliases: [], pythonRoots: [""], ...extra };
+}
+
+describe("normalizeRel", () => {
+  it.each([
+    ["a/./b/../c", "a/c"],
+    ["./x", "x"],
+    ["a/..", ""],
+    ["..", undefined],
+    ["a/../../b", undefined],
+  ])("%s → %s", (input, output) => {
+    expect(normalizeRel(input)).toBe(output);
+  });
+});
+
+describe("resolvePythonImport", () => {
+  const files = [
+    "pkg/__init__.py",
+    "pkg/a.py",
+    "pkg/sub/__init__.py",
+    "pkg/sub/b.py",
+    "src/lib/__init__.py",
+    "src/lib/core.py",
+    "scripts/helper.py",
+    "scripts/run.py",
+  ];
+  const imp = (module: string, level = 0, names?: string[] | "*") => ({
+    module,
+    level,
+    names,
+    line: 1,
+  });
+
+  it.each([
+    ["pkg/sub/b.py", imp("a", 2, ["x"]), ["pkg/a.py"]],
+    ["pkg/sub/b.py", imp("", 1, ["b"]), ["pkg/sub/b.py"]],
+    ["pkg/sub/b.py", imp("", 1, ["thing"]), ["pkg/sub/__init__.py"]],
+    ["pkg/sub/b.py", imp("", 2, ["a", "other"]), ["pkg/__init__.py", "pkg/a.py"]],
+    ["main.py", imp("pkg.sub.b"), ["pkg/sub/b.py"]],
+    ["main.py", imp("pkg.sub"), ["pkg/sub/__init__.py"]],
+    ["main.py", imp("pkg", 0, ["a"]), ["pkg/a.py"]],
+    ["main.py", imp("pkg", 0, "*"), ["pkg/__init__.py"]],
+    ["main.py", imp("os.path"), []],
+    ["pkg/a.py", imp("", 5, ["x"]), []],
+    // A script's own folder is on sys.path when it runs.
+    ["scripts/run.py", imp("helper", 0, ["go"]), ["scripts/helper.py"]],
+  ])("%s: %j", (from, entry, expected) => {
+    expect(resolvePythonImport(context(files), from, entry)).toEqual(expected);
+  });
+
+  it("looks in the configured roots (a src layout)", () => {
+    expect(resolvePythonImport(context(files), "main.py", imp("lib.core"))).toEqual([]);
+    expect(
+      resolvePythonImport(context(files, { pythonRoots: ["", "src"] }), "main.py", imp("lib.core")),
+    ).toEqual(["src/lib/core.py"]);
+  });
+});
+
+describe("resolveJsImport", () => {
+  const files = [
+    "src/a.ts",
+    "src/b.tsx",
+    "src/lib/index.ts",
+    "src/util.js",
+    "src/esm.mts",
+    "src/comp.vue",
+    "packages/web/src/x.ts",
+  ];
+  const aliases = [
+    compilePathAliases([
+      {
+        dir: "",
+        compilerOptions: { baseUrl: ".", paths: { "@/*": ["src/*"], "#lib": ["src/lib"] } },
+      },
+    ]),
+  ].filter((entry) => entry !== undefined);
+
+  it.each([
+    ["src/b.tsx", "./a", "src/a.ts"],
+    ["src/b.tsx", "./a.js", "src/a.ts"],
+    ["src/a.ts", "./b.jsx", "src/b.tsx"],
+    ["src/a.ts", "./b", "src/b.tsx"],
+    ["src/a.ts", "./lib", "src/lib/index.ts"],
+    ["src/a.ts", "./lib/index.js", "src/lib/index.ts"],
+    ["src/a.ts", "./util.js", "src/util.js"],
+    ["src/a.ts", "./esm.mjs", "src/esm.mts"],
+    ["src/a.ts", "./comp.vue", "src/comp.vue"],
+    ["src/a.ts", "./a?raw", "src/a.ts"],
+    ["src/a.ts", "@/lib", "src/lib/index.ts"],
+    ["src/a.ts", "#lib", "src/lib/index.ts"],
+    ["src/a.ts", "src/util", "src/util.js"],
+    ["src/a.ts", "react", undefined],
+    ["src/a.ts", "node:fs", undefined],
+    ["src/a.ts", "../../../x", undefined],
+    ["src/a.ts", "./missing", undefined],
+  ])("%s imports %s", (from, specifier, expected) => {
+    expect(resolveJsImport(context(files, { aliases }), from, specifier)).toBe(expected);
+  });
+
+  it("uses the nearest config's aliases", () => {
+    const nested = compilePathAliases([
+      { dir: "packages/web", compilerOptions: { paths: { "~/*": ["./src/*"] } } },
+    ]);
+    const both = context(files, { aliases: [...aliases, ...(nested ? [nested] : [])] });
+    expect(resolveJsImport(both, "packages/web/src/y.ts", "~/x")).toBe("packages/web/src/x.ts");
+    expect(resolveJsImport(both, "packages/web/src/y.ts", "@/a")).toBeUndefined();
+    expect(resolveJsImport(both, "src/a.ts", "~/x")).toBeUndefined();
+  });
+});
+
+describe("compilePathAliases", () => {
+  it("takes baseUrl and paths through the extends chain, paths relative to baseUrl", () => {
+    expect(
+      compilePathAliases([
+        { dir: "app", compilerOptions: { paths: { "@/*": ["src/*"] } } },
+        { dir: "", compilerOptions: { baseUrl: "./app" } },
+      ]),
+    ).toEqual({ scope: "app", base_url: "app", paths: [["@/*", ["app/src/*"]]] });
+    expect(compilePathAliases([{ dir: "", compilerOptions: {} }])).toBeUndefined();
+  });
+});
+
+describe("parseJsonc", () => {
+  it("reads comments and trailing commas, keeps // inside strings", () => {
+    expect(parseJsonc('{\n // c\n "a": "http://x", /* b */\n "b": [1, 2,],\n}\n')).toEqual({
+      a: "http://x",
+      b: [1, 2],
+    });
+    expect(parseJsonc("{ nope")).toBeUndefined();
+  });
+});

@@ -1,0 +1,288 @@
+import * as z from "zod";
+import { dirnameRel } from "../project-view.ts";
+import type { PythonImport } from "./python-module.ts";
+
+/**
+ * Import specifiers to project files, by the rules Python and TypeScript/Node follow, against a
+ * set of known project files (no file system access: every lookup is a set membership).
+ */
+
+/** `compilerOptions.paths` of one tsconfig/jsconfig, already made project-relative. */
+export const PathAliasesSchema = z.object({
+  /** The folder of the config: it applies to files below it. */
+  scope: z.string(),
+  /** `baseUrl`, project-relative; bare specifiers are looked for there too. */
+  base_url: z.string().optional(),
+  /** Pattern (one `*` at most) → project-relative targets (same `*`). */
+  paths: z.array(z.tuple([z.string(), z.array(z.string())])),
+});
+export type PathAliases = z.infer<typeof PathAliasesSchema>;
+
+export interface ResolveContext {
+  /** Whether a project file exists: a set of the walk's files, or a look at the project. */
+  files: { has(path: string): boolean };
+  /** One entry per tsconfig/jsconfig that says `paths` or `baseUrl`. */
+  aliases: readonly PathAliases[];
+  /** Folders Python's absolute imports start from (`""` is the project root). */
+  pythonRoots: readonly string[];
+}
+
+/** Folds `.` and `..` out of a project-relative path; undefined when it climbs out. */
+export function normalizeRel(path: string): string | undefined {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+
+function join(dir: string, rest: string): string | undefined {
+  return normalizeRel(dir === "" ? rest : `${dir}/${rest}`);
+}
+
+// ---------------------------------------------------------------- Python
+
+/** The project files a Python import statement loads (modules, packages, named submodules). */
+export function resolvePythonImport(
+  context: ResolveContext,
+  fromFile: string,
+  entry: PythonImport,
+): string[] {
+  const modulePath = entry.module === "" ? "" : entry.module.split(".").join("/");
+  const bases =
+    entry.level > 0 ? relativeBase(fromFile, entry.level) : absoluteBases(context, fromFile);
+  for (const base of bases) {
+    if (base === undefined) continue;
+    const found = resolvePythonFrom(context, base, modulePath, entry.names);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+function relativeBase(fromFile: string, level: number): (string | undefined)[] {
+  let dir: string | undefined = dirnameRel(fromFile);
+  for (let i = 1; i < level && dir !== undefined; i += 1)
+    dir = dir === "" ? undefined : dirnameRel(dir);
+  return [dir];
+}
+
+/** The configured roots, then the folder a script or test run from its own folder sees. */
+function absoluteBases(context: ResolveContext, fromFile: string): string[] {
+  const bases = [...context.pythonRoots];
+  // pytest (rootdir-relative "prepend") and `python path/to/script.py` put the first folder
+  // above the file that is not a package on sys.path.
+  let dir = dirnameRel(fromFile);
+  while (dir !== "" && context.files.has(`${dir}/__init__.py`)) dir = dirnameRel(dir);
+  if (!bases.includes(dir)) bases.push(dir);
+  return bases;
+}
+
+function pythonModuleFile(context: ResolveContext, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  for (const candidate of [`${path}.py`, `${path}/__init__.py`]) {
+    const normalized = normalizeRel(candidate);
+    if (normalized !== undefined && context.files.has(normalized)) return normalized;
+  }
+  return undefined;
+}
+
+function packageInitOf(context: ResolveContext, dir: string): string | undefined {
+  const init = join(dir, "__init__.py");
+  return init !== undefined && context.files.has(init) ? init : undefined;
+}
+
+function resolvePythonFrom(
+  context: ResolveContext,
+  base: string,
+  modulePath: string,
+  names: PythonImport["names"],
+): string[] {
+  const moduleDir = modulePath === "" ? base : join(base, modulePath);
+  if (moduleDir === undefined) return [];
+  // `from . import x` names the package itself: its __init__.py.
+  const module =
+    modulePath === "" ? packageInitOf(context, base) : pythonModuleFile(context, moduleDir);
+  const found: string[] = [];
+  let attribute = names === undefined || names === "*";
+  if (Array.isArray(names)) {
+    for (const name of names) {
+      const sub = pythonModuleFile(context, join(moduleDir, name));
+      if (sub !== undefined) found.push(sub);
+      else attribute = true;
+    }
+  }
+  if (module !== undefined && (attribute || found.length === 0)) found.unshift(module);
+  return found;
+}
+
+// ---------------------------------------------------------------- JavaScript / TypeScript
+
+const TS_FOR_JS: Readonly<Record<string, readonly string[]>> = {
+  ".js": [".ts", ".tsx"],
+  ".jsx": [".tsx"],
+  ".mjs": [".mts"],
+  ".cjs": [".cts"],
+};
+
+const JS_EXTENSIONS = [
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+  ".vue",
+  ".svelte",
+];
+
+/** The project file an import specifier names, or undefined (a package, a missing file). */
+export function resolveJsImport(
+  context: ResolveContext,
+  fromFile: string,
+  specifier: string,
+): string | undefined {
+  // A query (`./a?raw`) is a bundler's; `#name` is a package import, kept.
+  const clean = specifier.replace(/\?.*$/, "");
+  if (clean.startsWith("./") || clean.startsWith("../") || clean === "." || clean === "..")
+    return tryJsPath(context, join(dirnameRel(fromFile), clean));
+  if (clean.startsWith("/") || clean.startsWith("node:") || clean === "") return undefined;
+  const aliases = nearestAliases(context.aliases, fromFile);
+  if (aliases === undefined) return undefined;
+  for (const target of aliasTargets(aliases, clean)) {
+    const found = tryJsPath(context, normalizeRel(target));
+    if (found !== undefined) return found;
+  }
+  if (aliases.base_url !== undefined) return tryJsPath(context, join(aliases.base_url, clean));
+  return undefined;
+}
+
+/** The config that applies to a file: the one whose folder is the nearest above it. */
+function nearestAliases(all: readonly PathAliases[], file: string): PathAliases | undefined {
+  let best: PathAliases | undefined;
+  for (const entry of all) {
+    const inside = entry.scope === "" || file.startsWith(`${entry.scope}/`);
+    if (inside && (best === undefined || entry.scope.length > best.scope.length)) best = entry;
+  }
+  return best;
+}
+
+/** TypeScript's rule: the matching pattern with the longest prefix wins; its targets in order. */
+function aliasTargets(aliases: PathAliases, specifier: string): string[] {
+  let best: { prefixLength: number; targets: string[]; star: string } | undefined;
+  for (const [pattern, targets] of aliases.paths) {
+    const star = pattern.indexOf("*");
+    if (star === -1) {
+      if (pattern === specifier) return targets;
+      continue;
+    }
+    const prefix = pattern.slice(0, star);
+    const suffix = pattern.slice(star + 1);
+    if (
+      specifier.length >= prefix.length + suffix.length &&
+      specifier.startsWith(prefix) &&
+      specifier.endsWith(suffix) &&
+      (best === undefined || prefix.length > best.prefixLength)
+    ) {
+      best = {
+        prefixLength: prefix.length,
+        targets,
+        star: specifier.slice(prefix.length, specifier.length - suffix.length),
+      };
+    }
+  }
+  if (best === undefined) return [];
+  const star = best.star;
+  return best.targets.map((target) => target.replace("*", star));
+}
+
+function tryJsPath(context: ResolveContext, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const { files } = context;
+  if (files.has(path)) return path;
+  const dot = path.lastIndexOf(".");
+  const ext = dot > path.lastIndexOf("/") ? path.slice(dot) : "";
+  for (const replacement of TS_FOR_JS[ext] ?? []) {
+    const candidate = path.slice(0, dot) + replacement;
+    if (files.has(candidate)) return candidate;
+  }
+  for (const extension of JS_EXTENSIONS) if (files.has(path + extension)) return path + extension;
+  const prefix = path === "" ? "index" : `${path}/index`;
+  for (const extension of JS_EXTENSIONS)
+    if (files.has(prefix + extension)) return prefix + extension;
+  return undefined;
+}
+
+/**
+ * `compilerOptions.paths`/`baseUrl` of a parsed tsconfig chain (the config first, then what it
+ * extends), made project-relative. Paths are relative to `baseUrl` when there is one, else to the
+ * config that declares them.
+ */
+export function compilePathAliases(
+  chain: readonly {
+    dir: string;
+    compilerOptions: { baseUrl?: string; paths?: Record<string, readonly string[]> };
+  }[],
+): PathAliases | undefined {
+  const scope = chain[0]?.dir;
+  if (scope === undefined) return undefined;
+  let baseUrl: string | undefined;
+  let paths: { from: string; value: Record<string, readonly string[]> } | undefined;
+  for (const config of chain) {
+    const options = config.compilerOptions;
+    if (baseUrl === undefined && typeof options.baseUrl === "string")
+      baseUrl = join(config.dir, options.baseUrl);
+    if (paths === undefined && options.paths !== undefined)
+      paths = { from: config.dir, value: options.paths };
+  }
+  if (baseUrl === undefined && paths === undefined) return undefined;
+  const relativeTo = baseUrl ?? paths?.from ?? scope;
+  const compiled: [string, string[]][] = Object.entries(paths?.value ?? {}).map(
+    ([pattern, targets]) => [
+      pattern,
+      targets.flatMap((target) => {
+        const resolved = join(relativeTo, target);
+        return resolved === undefined ? [] : [resolved];
+      }),
+    ],
+  );
+  return {
+    scope,
+    ...(baseUrl === undefined ? {} : { base_url: baseUrl }),
+    paths: compiled,
+  };
+}
+
+/** JSON with comments and trailing commas (tsconfig's dialect) → a value, or undefined. */
+export function parseJsonc(text: string): unknown {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charAt(i);
+    if (c === '"') {
+      let k = i + 1;
+      while (k < text.length && text.charAt(k) !== '"') k += text.charAt(k) === "\\" ? 2 : 1;
+      out += text.slice(i, k + 1);
+      i = k + 1;
+    } else if (c === "/" && text.charAt(i + 1) === "/") {
+      const end = text.indexOf("\n", i);
+      i = end === -1 ? text.length : end;
+    } else if (c === "/" && text.charAt(i + 1) === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 2;
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  try {
+    return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
