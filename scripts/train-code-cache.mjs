@@ -33,23 +33,40 @@ const { stampBuild, trainCodeCache } = await import(
  * route (core's quiet.ts `routeOf`): each route's cache is trained in a fresh evaluation of the
  * bundle, so it holds only what that kind of call runs.
  */
+/** A shell command that writes a file, as the recorded Codex one does (a heredoc into a file). */
+const SHELL_WRITE = "cat > src/billing.py <<'EOF'\ndef charge(amount):\n    return amount\nEOF\n";
+
 const CALLS = {
   "claude-code": {
     dir: "claude-2.1.330",
     pre: ["context.PreToolUse-Write"],
     post: ["context.PostToolUse-Write"],
+    // No Bash PostToolUse was recorded from Claude Code: the recorded Write, as a Bash call.
+    shell: [
+      {
+        file: "context.PostToolUse-Write",
+        with: { tool_name: "Bash", tool_input: { command: SHELL_WRITE }, tool_response: {} },
+      },
+    ],
     other: ["context.SessionStart", "context.UserPromptSubmit", "context.Stop"],
   },
   codex: {
     dir: "codex-0.169.0",
     pre: ["context.PreToolUse-apply_patch"],
     post: ["context.PostToolUse-apply_patch"],
+    shell: ["shell.PostToolUse-Bash"],
     other: ["context.SessionStart", "context.UserPromptSubmit", "context.Stop"],
   },
   cursor: {
     dir: "cursor",
     pre: ["gate.preToolUse-Write"],
     post: ["edit.afterFileEdit", "edit.postToolUse-Write"],
+    shell: [
+      {
+        file: "shell.postToolUse-Shell",
+        with: { tool_input: { command: SHELL_WRITE } },
+      },
+    ],
     other: ["edit.sessionStart", "edit.beforeSubmitPrompt", "edit.stop"],
   },
 };
@@ -75,11 +92,15 @@ function makeProject(name, mode) {
   return root;
 }
 
-function payload(file, root) {
+/** A recorded call (a file name, or `{ file, with }` to change some of its fields). */
+function payload(call, root) {
+  const file = typeof call === "string" ? call : call.file;
   const text = readFileSync(join(repo, "fixtures/payloads", calls.dir, `${file}.json`), "utf8")
     .replaceAll("<run>/project", root)
     .replaceAll("<run>", dirname(root));
-  return JSON.parse(text);
+  const recorded = JSON.parse(text);
+  if (typeof call !== "string") recorded.stdin = { ...recorded.stdin, ...call.with };
+  return recorded;
 }
 
 async function run(main, root, files) {
@@ -89,7 +110,7 @@ async function run(main, root, files) {
     process.env = { ...saved.env, ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root };
     const output = await main.answerHook(JSON.stringify(stdin));
     if (output.exitCode !== 0 || output.stderr !== "")
-      throw new Error(`training call ${file} failed: ${output.stderr}`);
+      throw new Error(`training call ${JSON.stringify(file)} failed: ${output.stderr}`);
   }
 }
 
@@ -132,6 +153,11 @@ try {
     // The rest: a session's start, a turn's start and end (nothing queued, so no test run).
     await trainCodeCache(bundle, "other", async (main) => {
       await run(main, makeProject("other", "follow"), calls.other);
+    }),
+    // After a shell command that writes: the bash grammar's loader and reader. Last: it sets a
+    // V8 flag for good (code-cache.ts FLAGGED_ROUTES), which the other routes are made without.
+    await trainCodeCache(bundle, "shell", async (main) => {
+      await run(main, makeProject("shell", "follow"), calls.shell);
     }),
   ].map((file) => basename(file));
   // Caches of earlier builds of this bundle are of no use to anyone.

@@ -636,7 +636,10 @@ describe("internal errors in tdd and strict modes (ADR 0002)", () => {
       mkdirSync(bin);
       for (const file of ["hook.cjs", "hook-main.cjs"])
         copyFileSync(join(HOOK, "..", file), join(bin, file));
-      const input = JSON.stringify(t.payloads.bashDone("python3 -m pytest tests/test_calc.py"));
+      // A command that writes (tee): one that cannot write never loads the parser at all.
+      const input = JSON.stringify(
+        t.payloads.bashDone("python3 -m pytest tests/test_calc.py | tee pytest.log"),
+      );
       const result = await runBin(join(bin, "hook.cjs"), [], {
         input,
         // pnpm exec's NODE_PATH would find the repository's copy of the parser package.

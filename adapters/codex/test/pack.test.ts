@@ -98,6 +98,7 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       "package/dist/hook-main.other.cache",
       "package/dist/hook-main.post.cache",
       "package/dist/hook-main.pre.cache",
+      "package/dist/hook-main.shell.cache",
       "package/dist/hook.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",

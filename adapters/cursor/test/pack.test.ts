@@ -75,6 +75,7 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
       "package/dist/hook-main.other.cache",
       "package/dist/hook-main.post.cache",
       "package/dist/hook-main.pre.cache",
+      "package/dist/hook-main.shell.cache",
       "package/dist/hook.cjs",
       "package/dist/run-hook.js",
       "package/dist/tailtest.js",

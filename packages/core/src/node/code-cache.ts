@@ -72,6 +72,8 @@ function flagFlavour(): string {
  * only the functions its calls run, since V8 deserializes a whole cache before the first line.
  */
 export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
+  setRouteFlags(route);
+  const flagsAtLoad = v8FlagsSet();
   const source = readSource(bundle);
   const flavour = flagFlavour();
   const shipped = cachePathFor(bundle, source, route, flavour);
@@ -103,10 +105,35 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
     cacheUsed,
     cacheFile: cacheUsed ? cacheFile : local,
     keepCache() {
-      if (cacheUsed) return;
+      // A cache made after the call changed V8's flags would be rejected by the next load.
+      if (cacheUsed || v8FlagsSet() !== flagsAtLoad) return;
       writeQuietly(local, () => script.createCachedData());
     },
   };
+}
+
+/**
+ * V8 takes a cache only under the flags it was made with, and the shell parser switches its
+ * WebAssembly to the baseline compiler (`--liftoff-only`, see shell.ts) as it loads: a cache made
+ * after that and checked before it was rejected on every call. The route that parses shell
+ * commands sets the flag before its bundle is compiled, in the hooks and in the build's training
+ * alike (node's v8 module loads its streams, so the other routes do not pay for it); a call that
+ * changes the flags later keeps no cache.
+ */
+const FLAGGED_ROUTES: Readonly<Record<string, string>> = { shell: "--liftoff-only" };
+
+/** Set on `process` by whoever changes V8's flags in a hook process (shell.ts). */
+export const V8_FLAGS_MARK = Symbol.for("tailtest.v8-flags-set");
+
+function v8FlagsSet(): unknown {
+  return (process as unknown as Record<symbol, unknown>)[V8_FLAGS_MARK];
+}
+
+function setRouteFlags(route: string): void {
+  const flags = Object.hasOwn(FLAGGED_ROUTES, route) ? FLAGGED_ROUTES[route] : undefined;
+  if (flags === undefined) return;
+  process.getBuiltinModule("node:v8").setFlagsFromString(flags);
+  (process as unknown as Record<symbol, unknown>)[V8_FLAGS_MARK] = flags;
 }
 
 /** What a node writes for itself (a package's `files` leaves these out: see the adapters'). */
@@ -130,12 +157,16 @@ export async function trainCodeCache<T>(
   route: string,
   calls: (exports: T) => Promise<void>,
 ): Promise<string> {
+  setRouteFlags(route);
+  const flagsBefore = v8FlagsSet();
   const source = readSource(bundle);
   const script = new Script(wrap(source), { ...SCRIPT_OPTIONS, filename: scriptName(bundle) });
   const module = { exports: {} as T };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   await calls(module.exports);
+  if (v8FlagsSet() !== flagsBefore)
+    throw new Error(`training the ${route} route changed V8's flags: see FLAGGED_ROUTES`);
   // The build trains with no node flags, so this is the name a plain `node hook.cjs` looks for.
   const cacheFile = cachePathFor(bundle, source, route, flagFlavour());
   const data = script.createCachedData();

@@ -4,6 +4,7 @@ import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
 import { SWEEP_SLACK_MS, unqueueFiles, type SessionState } from "../session.ts";
+import { mayWriteFiles } from "../shell-words.ts";
 import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
 import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
 import { readState, updateState } from "./store.ts";
@@ -185,6 +186,8 @@ async function dispatch(
         event.created,
       );
     case "CommandFinished": {
+      // Most commands an agent runs write nothing the parser could name: no grammar for them.
+      if (!mayWriteFiles(event.command)) return { kind: "none" };
       const writes = await (await lazy.shell()).findShellWrites(event.command);
       const base = event.cwd ?? project.root;
       const absolute = (path: string) => (isAbsolute(path) ? path : join(base, path));

@@ -231,11 +231,15 @@ export function isFollowProject(root: string): boolean {
 }
 
 /** The code cache a call uses (code-cache.ts): the event name read off the text, unparsed. */
-export function routeOf(platform: QuietPlatform, stdin: string): "pre" | "post" | "other" {
+export function routeOf(
+  platform: QuietPlatform,
+  stdin: string,
+): "pre" | "post" | "shell" | "other" {
   const name = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin)?.[1];
   if (name === platform.gateEvent) return "pre";
-  if (name !== undefined && platform.postEvents.includes(name)) return "post";
-  return "other";
+  if (name === undefined || !platform.postEvents.includes(name)) return "other";
+  // After a shell command: the bash grammar's loader and reader, which an edit never runs.
+  return /"tool_name"\s*:\s*"(Bash|Shell)"/.test(stdin) ? "shell" : "post";
 }
 
 /** More than this many bytes is more than PAYLOAD_LIMITS' 16 Mi characters, however encoded. */

@@ -6,6 +6,8 @@ import type { Node as SyntaxNode, Parser as TreeParser } from "web-tree-sitter";
 import { inlineScriptOf } from "../inline-script.ts";
 import { parsePatchFiles, patchEffects } from "../patch.ts";
 import { findScriptWrites } from "../script-writes.ts";
+import { mayWriteFiles } from "../shell-words.ts";
+import { V8_FLAGS_MARK } from "./code-cache.ts";
 import { ownEntry } from "../lookup.ts";
 
 /**
@@ -38,6 +40,8 @@ async function loadParser(): Promise<TreeParser> {
   // optimising compile that held a 2-core machine ~1.1 s before the next state write; the
   // baseline compiler parses just as well (a Codex Bash PostToolUse: 1.5 s → 0.4 s).
   setFlagsFromString("--liftoff-only");
+  // The hook launcher keeps no code cache made under flags its next load will not have.
+  (process as unknown as Record<symbol, unknown>)[V8_FLAGS_MARK] = "--liftoff-only";
   const { Parser, Language } = await import("web-tree-sitter");
   await Parser.init({
     locateFile: () => locateWasm("tree-sitter.wasm", "web-tree-sitter/tree-sitter.wasm"),
@@ -62,6 +66,13 @@ export async function parseShell(command: string): Promise<SyntaxNode> {
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>"]);
 
 export async function findShellWrites(command: string): Promise<ShellWrites> {
+  // A command none of whose words can write (`git status`, `ls -la`) never loads the grammar.
+  if (!mayWriteFiles(command)) return { written: [], deleted: [], partial: false };
+  return parseShellWrites(command);
+}
+
+/** What the parser alone finds, with no word check first (shell-words.test.ts compares the two). */
+export async function parseShellWrites(command: string): Promise<ShellWrites> {
   const writes = await collectShellWrites(command, 0);
   return {
     written: unique(writes.written),
