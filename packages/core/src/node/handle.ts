@@ -3,10 +3,11 @@ import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
-import { SWEEP_SLACK_MS, unqueueFiles, type SessionState } from "../session.ts";
+import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../session.ts";
 import { mayWriteFiles } from "../shell-words.ts";
 import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
-import { inspectEdit, queueEdit, sessionFile, toProjectPath, type Project } from "./project.ts";
+import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
+import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
 import { readState, updateState } from "./store.ts";
 import type { TddCall } from "./tdd-hooks.ts";
 import type { StrictCall } from "./strict-hooks.ts";
@@ -61,28 +62,6 @@ export async function handleEvent(
   return change === undefined
     ? decision
     : capDecision(withModeChange(decision, change, event.stopHookActive), NOTE_CAP);
-}
-
-const MODE_LINE_ROOM = 600;
-
-/**
- * Whatever reaches the agent is at most `cap` characters (Claude Code cuts hook output at
- * 10,000; a reason quoting payload paths of 4,096 characters each could pass that).
- */
-function capDecision(decision: Decision, cap: number): Decision {
-  switch (decision.kind) {
-    case "context":
-      return decision.text.length <= cap
-        ? decision
-        : { ...decision, text: capText(decision.text, cap) };
-    case "block":
-    case "deny":
-      return decision.reason.length <= cap
-        ? decision
-        : { ...decision, reason: capText(decision.reason, cap) };
-    case "none":
-      return decision;
-  }
 }
 
 /**
@@ -184,6 +163,7 @@ async function dispatch(
         event.agentId,
         now,
         event.created,
+        withEditAnalyses,
       );
     case "CommandFinished": {
       // Most commands an agent runs write nothing the parser could name: no grammar for them.
@@ -197,6 +177,8 @@ async function dispatch(
         writes.deleted.map(absolute),
         event.agentId,
         now,
+        [],
+        withEditAnalyses,
       );
     }
     case "TurnEnded":
@@ -451,50 +433,6 @@ async function startedNote(
   return { kind: "context", text: capText(`${started.note}${resumedNote}${analysisNote}`) };
 }
 
-async function queueFiles(
-  project: Project,
-  paths: readonly string[],
-  deleted: readonly string[],
-  agentId: string | undefined,
-  now: () => Date,
-  created: readonly string[] = [],
-): Promise<Decision> {
-  const file = sessionFile(project, now);
-  const gone = deleted
-    .map((path) => toProjectPath(project, path))
-    .filter((path): path is string => path !== undefined);
-  if (gone.length > 0)
-    await updateState(file, (session) => ({
-      value: unqueueFiles(session, gone),
-      result: undefined,
-    }));
-  // A file already queued keeps the status it was queued with, and a file the tool says it
-  // created is new, so no git process is started to tell new from existing (the common case: an
-  // agent writing a file, then editing it again and again).
-  const { value: session } = await readState(file);
-  const known = new Map(session.pending_files.map((entry) => [entry.path, entry.status]));
-  const made = new Set(created);
-  const notes: string[] = [];
-  for (const path of paths) {
-    const rel = known.size === 0 ? undefined : toProjectPath(project, path);
-    const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
-    const insight = await withEditAnalyses(
-      project,
-      inspectEdit(project, path, status === undefined ? {} : { status }),
-    );
-    const queued = await queueEdit(project, insight, file, agentId);
-    if (queued !== undefined) notes.push(queued.note);
-    else if (insight.notes !== undefined) notes.push(...insight.notes);
-  }
-  return notes.length === 0
-    ? { kind: "none" }
-    : { kind: "context", text: capText(notes.join("\n")) };
-}
-
-function newIf(created: boolean): "new" | undefined {
-  return created ? "new" : undefined;
-}
-
 /**
  * Codex's end of turn: every source file changed since the turn began (or since the last
  * sweep, whichever is later), by whatever tool, goes into the queue before verification.
@@ -506,17 +444,10 @@ async function sweepIntoQueue(
 ): Promise<void> {
   const file = sessionFile(project, now);
   const { value: session } = await readState(file);
-  const startedAt = Date.parse(session.started_at);
-  const turnStart =
-    session.turn_started_at === undefined
-      ? startedAt
-      : Date.parse(session.turn_started_at) - SWEEP_SLACK_MS;
-  const lastSweep = session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at);
   const sweepStart = now();
-  const { changed } = (await lazy.sweep()).sweepChangedFiles(
-    project,
-    Math.max(turnStart, lastSweep),
-  );
+  // Never before the session began: files a person or a setup script wrote just before it are
+  // not this session's changes.
+  const { changed } = (await lazy.sweep()).sweepChangedFiles(project, sweepSince(session));
   for (const path of changed) await queueEdit(project, inspectEdit(project, path), file, agentId);
   await updateState(file, (current) => ({
     value: { ...current, last_sweep_at: sweepStart.toISOString() },

@@ -98,6 +98,37 @@ describe("Codex's end of turn sweeps before verifying", () => {
     expect(session.turn_started_at).toBe("2026-11-23T10:00:00.000Z");
   });
 
+  it("a first turn that begins at once sweeps nothing written before the session began", async () => {
+    // A project set up a moment before the agent starts (a fixture copied, a generator run): its
+    // files are within the turn start's slack, yet they are not this session's changes.
+    project = makeProject({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "gen/models.py": "x = 1\n",
+    });
+    const root = project.root;
+    const at = (iso: string) => () => new Date(iso);
+    const written = new Date("2026-11-23T09:59:59.500Z");
+    utimesSync(join(root, "gen/models.py"), written, written);
+    await handleEvent(
+      openProject(root),
+      { kind: "SessionStarted", source: "startup" },
+      { platform: "codex", now: at("2026-11-23T10:00:00Z") },
+    );
+    await handleEvent(
+      openProject(root),
+      { kind: "TurnStarted", turnId: "t1" },
+      { platform: "codex", now: at("2026-11-23T10:00:00.200Z") },
+    );
+    const decision = await handleEvent(
+      openProject(root),
+      { kind: "TurnEnded", stopHookActive: false, sweep: true },
+      { platform: "codex", now: at("2026-11-23T10:00:05Z") },
+    );
+    expect(decision).toEqual({ kind: "none" });
+    const { value: session } = await readState(sessionFile(openProject(root)));
+    expect(session.pending_files).toEqual([]);
+  });
+
   it("an interrupted turn runs nothing and keeps the queue", async () => {
     project = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n", "app.py": "x = 1\n" });
     const opened = () => openProject(project?.root ?? "");
