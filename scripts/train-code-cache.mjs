@@ -23,6 +23,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = resolve(process.argv[2] ?? "dist/hook-main.cjs");
+/** Follow mode's answer to an edit, in a bundle of its own beside the main one (ADR 0010). */
+const postBundle = join(dirname(bundle), "hook-post.cjs");
 const adapter = basename(resolve(dirname(bundle), ".."));
 const { stampBuild, trainCodeCache } = await import(
   pathToFileURL(join(repo, "packages/core/dist/node/code-cache.js")).href
@@ -109,6 +111,8 @@ async function run(main, root, files) {
     process.chdir(root);
     process.env = { ...saved.env, ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root };
     const output = await main.answerHook(JSON.stringify(stdin));
+    if (output === undefined)
+      throw new Error(`training call ${JSON.stringify(file)}: not answered`);
     if (output.exitCode !== 0 || output.stderr !== "")
       throw new Error(`training call ${JSON.stringify(file)} failed: ${output.stderr}`);
   }
@@ -133,22 +137,34 @@ function lowerNodeImports(file) {
   writeFileSync(file, lowered);
 }
 
-try {
-  lowerNodeImports(bundle);
+/** Makes a bundle ready to be cached: its import()s lowered, its hash stamped. */
+function prepare(file) {
+  lowerNodeImports(file);
   // A hook reads an ASCII bundle without decoding it: a character outside ASCII in a regular
   // expression (esbuild escapes the ones in strings) costs every hook call ~10%.
-  if (!stampBuild(bundle).ascii)
-    console.warn(`${bundle} is not pure ASCII: write such characters as \\u escapes`);
+  if (!stampBuild(file).ascii)
+    console.warn(`${file} is not pure ASCII: write such characters as \\u escapes`);
+}
+
+try {
+  prepare(bundle);
+  prepare(postBundle);
   const written = [
+    // After an edit in follow mode, from hook-post.cjs: the note, twice (the second time the file
+    // is already queued).
+    await trainCodeCache(postBundle, "post", async (post) => {
+      const root = makeProject("post-follow", "follow");
+      await run(post, root, [...calls.post, ...calls.post]);
+    }),
     // Before a tool: tdd's and strict's gates (follow mode's are answered by the launcher).
     await trainCodeCache(bundle, "pre", async (main) => {
       await run(main, makeProject("pre-tdd", "tdd"), calls.pre);
       await run(main, makeProject("pre-strict", "strict"), calls.pre);
     }),
-    // After an edit: follow mode's note, twice (the second finds the file queued).
+    // After an edit in the other modes (follow mode's goes to hook-post.cjs).
     await trainCodeCache(bundle, "post", async (main) => {
-      const root = makeProject("post", "follow");
-      await run(main, root, [...calls.post, ...calls.post]);
+      await run(main, makeProject("post-tdd", "tdd"), calls.post);
+      await run(main, makeProject("post-strict", "strict"), calls.post);
     }),
     // The rest: a session's start, a turn's start and end (nothing queued, so no test run).
     await trainCodeCache(bundle, "other", async (main) => {

@@ -5,9 +5,11 @@ import { adapterConfig, HOOK_FILES } from "../../tsup.config.base.ts";
 export default defineConfig(
   adapterConfig(
     {
-      // hook.cjs is a small launcher; hook-main.cjs is the bundle it loads when a call needs it.
+      // hook.cjs is a small launcher; hook-main.cjs is the bundle it loads when a call needs it,
+      // hook-post.cjs the one it loads for a follow-mode edit (ADR 0010).
       hook: "src/hook.ts",
       "hook-main": "src/hook-main.ts",
+      "hook-post": "src/hook-post.ts",
       cli: "src/cli.ts",
       tailtest: "../../packages/cli/src/bin.ts",
     },
@@ -16,7 +18,10 @@ export default defineConfig(
     async () => {
       await rm("plugin/dist", { recursive: true, force: true });
       await mkdir("plugin/dist", { recursive: true });
-      const caches = (await readdir("dist")).filter((name) => name.endsWith(".cache"));
+      // The build's code caches, not one a local run wrote for itself.
+      const caches = (await readdir("dist")).filter(
+        (name) => name.endsWith(".cache") && !name.endsWith(".local.cache"),
+      );
       for (const file of [...HOOK_FILES, ...caches, "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
         await cp(`dist/${file}`, `plugin/dist/${file}`);
       }

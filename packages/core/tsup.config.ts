@@ -9,6 +9,7 @@ export default defineConfig({
     // What an adapter's hook imports instead of the indexes (see hook-api.ts).
     "hook-api": "src/hook-api.ts",
     "node/hook-api": "src/node/hook-api.ts",
+    "node/edit-api": "src/node/edit-api.ts",
     // The hook launchers' shortcut: node's own modules only (see quiet.ts).
     "node/quiet": "src/node/quiet.ts",
     // The adapters' builds train their hook bundle's V8 code cache with it.

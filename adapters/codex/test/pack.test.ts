@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   bundleStampOf,
   codeCachesOf,
+  readTarballFile,
   type PackedProject,
   packIntoFixture,
   readTarball,
@@ -90,7 +91,12 @@ describe("the packed @tailtest/codex in a fresh project", () => {
     const shipped = await readTarball(tarball);
     // The V8 code caches (one per route) are named after the bundle they were trained on.
     const { files, hashes } = codeCachesOf(shipped.files);
-    expect(hashes).toEqual([bundleStampOf(shipped.text)]);
+    const stamp = async (bundle: string) =>
+      bundleStampOf(await readTarballFile(tarball, `package/dist/${bundle}`));
+    expect(hashes).toEqual({
+      "hook-main": [await stamp("hook-main.cjs")],
+      "hook-post": [await stamp("hook-post.cjs")],
+    });
     expect(files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
@@ -99,6 +105,8 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       "package/dist/hook-main.post.cache",
       "package/dist/hook-main.pre.cache",
       "package/dist/hook-main.shell.cache",
+      "package/dist/hook-post.cjs",
+      "package/dist/hook-post.post.cache",
       "package/dist/hook.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",

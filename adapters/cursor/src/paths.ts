@@ -2,7 +2,7 @@
 export const HOOKS_PATH = ".cursor/hooks.json";
 
 /** Where a Cursor session's state lives: seed 000's path, beside other Cursor hooks' state. */
-export { CURSOR_SESSION_PATH } from "@tailtest/core/node/hook";
+export { CURSOR_SESSION_PATH } from "@tailtest/core/node/edit";
 
 /** The folder `init` keeps out of git, so the session state is never committed. */
 export const CURSOR_STATE_DIR = ".cursor/hooks/state/";

@@ -1,5 +1,14 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,8 +45,9 @@ function workspaceEntry(specifier: string): string | undefined {
 /**
  * Every workspace module reached from `entry` by static imports: what a bundle evaluates as
  * soon as it loads (`import()` targets are evaluated only when called; `import type` never).
+ * With `dynamic`, `import()` targets too: everything the bundle contains.
  */
-function staticGraph(entry: string): Set<string> {
+function staticGraph(entry: string, dynamic = false): Set<string> {
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {
@@ -45,7 +55,10 @@ function staticGraph(entry: string): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     const source = readFileSync(file, "utf8");
-    const imports = source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+"([^"]+)";/gms);
+    const imports = [
+      ...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+"([^"]+)";/gms),
+      ...(dynamic ? source.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g) : []),
+    ];
     for (const [, specifier = ""] of imports) {
       const target = specifier.startsWith(".")
         ? resolve(dirname(file), specifier)
@@ -86,6 +99,24 @@ describe("a hook call evaluates only what every call needs", () => {
           "packages/core/src/session.ts",
         ]),
       );
+    },
+  );
+
+  it.each(ADAPTERS)(
+    "%s: the post-edit bundle holds follow mode's edit and nothing a call could load later",
+    (adapter) => {
+      const entry = join(REPO_ROOT, "adapters", adapter, "src/hook-post.ts");
+      const graph = [...staticGraph(entry, true)].map((file) => file.slice(REPO_ROOT.length + 1));
+      const cold = graph.filter((file) =>
+        [
+          ...COLD,
+          /adapters\/cursor\/src\/run-hook\.ts$/,
+          /packages\/core\/src\/node\/(handle|analysis|edit-analysis|session-analysis|impact)\.ts$/,
+          /packages\/core\/src\/analysis\//,
+        ].some((pattern) => pattern.test(file)),
+      );
+      expect(cold).toEqual([]);
+      expect(graph).toContain("packages/core/src/node/follow-edit.ts");
     },
   );
 
@@ -184,4 +215,71 @@ describe("a follow-mode edit loads no node module it does not use", () => {
       expect(extra).toContain("NativeModule vm");
     },
   );
+});
+
+describe("who answers an edit: hook-post.cjs for follow mode, hook-main.cjs for the rest", () => {
+  let work: TempProject;
+  beforeAll(() => {
+    work = makeProject({
+      "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n",
+      "src/billing.py": "def charge(amount):\n    return amount\n",
+      "tests/test_billing.py": "def test_charge():\n    assert True\n",
+    });
+  });
+  afterAll(() => work.cleanup());
+
+  /** A copy of an adapter's hook files, without the bundle named by `without`. */
+  function hookCopy(adapter: Adapter, without: string): string {
+    const dist = join(REPO_ROOT, "adapters", adapter, "dist");
+    const bin = mkdtempSync(join(work.root, "..", `bin-${adapter}-`));
+    for (const name of readdirSync(dist))
+      if (/^hook/.test(name) && !name.startsWith(without) && !name.endsWith(".local.cache"))
+        copyFileSync(join(dist, name), join(bin, name));
+    return join(bin, "hook.cjs");
+  }
+
+  function project(config: Record<string, unknown> | undefined): string {
+    const root = mkdtempSync(join(work.root, "..", "routed-"));
+    cpSync(work.root, root, { recursive: true });
+    if (config !== undefined) {
+      mkdirSync(join(root, ".tailtest"), { recursive: true });
+      writeFileSync(join(root, ".tailtest/config.json"), JSON.stringify(config));
+    }
+    return root;
+  }
+
+  const edit = (root: string) =>
+    JSON.stringify(loadPayload("claude-2.1.330", "context.PostToolUse-Write.json", root).stdin);
+  const call = (bin: string, root: string) =>
+    spawnSync(process.execPath, [bin], {
+      input: edit(root),
+      cwd: root,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: root, NODE_OPTIONS: "" },
+      encoding: "utf8",
+    });
+
+  it("a follow-mode edit: the same answer from either bundle, and hook-main.cjs not needed", () => {
+    const noMain = hookCopy("claude-code", "hook-main");
+    const noPost = hookCopy("claude-code", "hook-post");
+    const [a, b] = [project(undefined), project(undefined)];
+    const fromPost = call(noMain, a);
+    const fromMain = call(noPost, b);
+    expect(fromPost.stderr).toBe("");
+    expect(fromPost.stdout).toContain("queued (new, python)");
+    expect(fromPost.stdout.replaceAll(a, "<root>")).toBe(fromMain.stdout.replaceAll(b, "<root>"));
+    expect(readFileSync(join(a, ".tailtest/session.json"), "utf8")).toContain('"src/billing.py"');
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["tdd mode", { mode: "tdd" }],
+    ["strict mode", { mode: "strict" }],
+    ["an optional analysis on", { api_validation: true }],
+    ["a config that does not say the mode", { mode: "none-such" }],
+  ])("%s: the edit is hook-main.cjs's (without it, the launcher says so)", (_label, config) => {
+    const root = project(config);
+    const result = call(hookCopy("claude-code", "hook-main"), root);
+    expect(result.stderr).toMatch(/hook-main\.cjs did not load/);
+    // hook-post.cjs wrote nothing before it left the call.
+    expect(existsSync(join(root, ".tailtest/session.json"))).toBe(false);
+  });
 });

@@ -116,27 +116,39 @@ export async function packIntoFixture(
   };
 }
 
-const CODE_CACHE = /hook-main\.([0-9a-f]{16})-.+-(pre|post|shell|other)\.cache$/;
+const CODE_CACHE = /(hook-main|hook-post)\.([0-9a-f]{16})-.+-(pre|post|shell|other)\.cache$/;
 
 /**
  * A shipped file list with each hook code cache (core's code-cache.ts: named by the bundle's
- * hash, node's V8 version and arch, and the route) as `hook-main.<route>.cache`; and the bundle
- * hashes those names carry, so a test can hold them to the bundle's own stamp.
+ * hash, node's V8 version and arch, and the route) as `<bundle>.<route>.cache`; and the bundle
+ * hashes those names carry, per bundle, so a test can hold them to the bundles' own stamps.
  */
-export function codeCachesOf(files: readonly string[]): { files: string[]; hashes: string[] } {
-  const hashes = new Set<string>();
+export function codeCachesOf(files: readonly string[]): {
+  files: string[];
+  hashes: Record<string, string[]>;
+} {
+  const hashes: Record<string, Set<string>> = {};
   const named = files.map((file) => {
     const match = CODE_CACHE.exec(file);
     if (match === null) return file;
-    hashes.add(match[1] ?? "");
-    return file.replace(CODE_CACHE, `hook-main.${match[2] ?? ""}.cache`);
+    const [, bundle = "", hash = "", route = ""] = match;
+    (hashes[bundle] ??= new Set()).add(hash);
+    return file.replace(CODE_CACHE, `${bundle}.${route}.cache`);
   });
-  return { files: named.sort(), hashes: [...hashes] };
+  return {
+    files: named.sort(),
+    hashes: Object.fromEntries(Object.entries(hashes).map(([name, set]) => [name, [...set]])),
+  };
 }
 
 /** The hash a hook bundle's build stamped on its first line (code-cache.ts `stampBuild`). */
 export function bundleStampOf(text: string): string | undefined {
-  return /\/\*tailtest-build:([0-9a-f]{16})(?::ascii)?\*\//.exec(text)?.[1];
+  return /^\/\*tailtest-build:([0-9a-f]{16})(?::ascii)?\*\//.exec(text)?.[1];
+}
+
+/** The text of one file in a tarball (`package/…`). */
+export async function readTarballFile(tarball: string, path: string): Promise<string> {
+  return (await execa("tar", ["-xzOf", tarball, path])).stdout;
 }
 
 /** What a tarball ships: its file list, its manifest, and the text of every non-binary file. */

@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import { wantsEditAnalysis, wantsStartAnalysis } from "../analysis-switches.ts";
 import { errorLine } from "../failure-policy.ts";
 import type { DetectedRunner } from "../runners.ts";
 import type { EditInsight, Project } from "./project.ts";
@@ -9,15 +9,7 @@ import type { EditInsight, Project } from "./project.ts";
  * analysis off pays for this file alone.
  */
 
-/** Whether an edit hook has analysis work: impact tracing or API validation is on. */
-export function wantsEditAnalysis(config: Config): boolean {
-  return config.impact_tracing || config.api_validation;
-}
-
-/** Whether a session start has analysis work (ramp-up is judged due by its own state file). */
-export function wantsStartAnalysis(config: Config): boolean {
-  return config.impact_tracing || config.ramp_up_limit > 0 || config.style_sampling;
-}
+export { wantsEditAnalysis, wantsStartAnalysis };
 
 /**
  * The edited file's insight with the analyses' lines for the agent (`notes`): the impact line

@@ -4,13 +4,5 @@
  * the test engine, the sweep) is loaded by `handleEvent` when a call needs it; see
  * `../hook-api.ts` for why a hook never imports core through its index.
  */
-export { handleEvent, type HandleOptions } from "./handle.ts";
-export {
-  configuredMode,
-  CURSOR_SESSION_PATH,
-  findProjectRoot,
-  openProject,
-  type Project,
-} from "./project.ts";
-export { answerSafely, type HookOutput } from "./hook-process.ts";
-export { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
+export * from "./edit-api.ts";
+export { handleEvent } from "./handle.ts";

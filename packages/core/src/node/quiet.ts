@@ -298,9 +298,16 @@ export function writeOut(fd: 1 | 2, text: string): void {
   }
 }
 
+type Output = { stdout: string; stderr: string; exitCode: number };
+
 /** What an adapter's `hook-main.cjs` exports: the whole hook, for a call that may need it. */
 export interface HookMain {
-  answerHook(stdin: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+  answerHook(stdin: string): Promise<Output>;
+}
+
+/** What `hook-post.cjs` exports: follow mode's answer to an edit, or undefined for the rest. */
+export interface HookPost {
+  answerHook(stdin: string): Promise<Output | undefined>;
 }
 
 /**
@@ -309,7 +316,11 @@ export interface HookMain {
  * that cannot load denies a gate call outside follow mode, with one stderr line; any other call
  * gets no opinion and that line.
  */
-export async function launchHook(platform: QuietPlatform, main: string): Promise<void> {
+export async function launchHook(
+  platform: QuietPlatform,
+  main: string,
+  post?: string,
+): Promise<void> {
   let stdin = "";
   try {
     stdin = await readStdin();
@@ -320,9 +331,12 @@ export async function launchHook(platform: QuietPlatform, main: string): Promise
     writeOut(1, platform.noOpinion);
     return;
   }
+  const route = routeOf(platform, stdin);
+  // After an edit: follow mode's answer from a bundle of just that, when it has one.
+  if (route === "post" && post !== undefined && (await answeredByPost(post, stdin))) return;
   let loaded: ReturnType<typeof loadBundle<HookMain>>;
   try {
-    loaded = loadBundle<HookMain>(main, routeOf(platform, stdin));
+    loaded = loadBundle<HookMain>(main, route);
   } catch (error) {
     // The code, not the message: the message holds this machine's path, which agents never see.
     const code = (error as { code?: unknown } | null)?.code;
@@ -337,4 +351,24 @@ export async function launchHook(platform: QuietPlatform, main: string): Promise
   process.exitCode = output.exitCode;
   // After the answer is out: a call that compiled the bundle keeps the result for the next one.
   loaded.keepCache();
+}
+
+/**
+ * Answers from `hook-post.cjs` when it takes the call (follow mode, an edit); false when it
+ * leaves the call to `hook-main.cjs`, having written nothing, or cannot be loaded at all.
+ */
+async function answeredByPost(post: string, stdin: string): Promise<boolean> {
+  let loaded: ReturnType<typeof loadBundle<HookPost>>;
+  try {
+    loaded = loadBundle<HookPost>(post, "post");
+  } catch {
+    return false;
+  }
+  const output = await loaded.exports.answerHook(stdin);
+  if (output === undefined) return false;
+  writeOut(1, output.stdout);
+  writeOut(2, output.stderr);
+  process.exitCode = output.exitCode;
+  loaded.keepCache();
+  return true;
 }
