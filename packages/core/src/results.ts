@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { RunnerIdSchema } from "./runners.ts";
 
 /** A test's stable identity: which runner, which file (project-relative, POSIX), which names. */
@@ -6,7 +6,7 @@ export const TestIdSchema = z.object({
   runner: RunnerIdSchema,
   file: z.string(),
   /** Describe blocks / classes / subtests, outermost first, then the test's own name. */
-  segments: z.array(z.string()).min(1),
+  segments: z.array(z.string()).check(z.minLength(1)),
 });
 export type TestId = z.infer<typeof TestIdSchema>;
 
@@ -20,17 +20,17 @@ export type FailureKind = z.infer<typeof FailureKindSchema>;
 export const TestResultSchema = z.object({
   id: TestIdSchema,
   status: TestStatusSchema,
-  duration_ms: z.number().min(0).optional(),
+  duration_ms: z.optional(z.number().check(z.minimum(0))),
   /** The runner's failure message and stack, raw (excerpts are made later, deterministically). */
-  failure: z.string().optional(),
-  failure_kind: FailureKindSchema.optional(),
+  failure: z.optional(z.string()),
+  failure_kind: z.optional(FailureKindSchema),
 });
 export type TestResult = z.infer<typeof TestResultSchema>;
 
 /** A failure that belongs to a file or the whole run, not to one test: import/syntax/build errors. */
 export const FileErrorSchema = z.object({
   /** Project-relative POSIX path, when the runner says which file. */
-  file: z.string().optional(),
+  file: z.optional(z.string()),
   message: z.string(),
   kind: FailureKindSchema,
 });

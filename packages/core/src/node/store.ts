@@ -172,6 +172,11 @@ export async function updateState<T, R = undefined>(
 
 /** Writes a whole file so that readers see either the old or the new content, never a mix. */
 export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  writeAtomicSync(path, content);
+}
+
+/** `writeAtomic`, for callers that are not async. */
+export function writeAtomicSync(path: string, content: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = createTemp(path);
   try {

@@ -1,11 +1,10 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Host, StrictEventInput, StrictTest } from "../strict/events.ts";
 import { isValidRed } from "../strict/red.ts";
-import { deriveStrictState } from "../strict/state.ts";
 import { languageOfTestFile, parseTestId, resolveSlug, toStrictTest } from "../strict/test-id.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { toProjectPath, type Project } from "./project.ts";
-import { appendStrictEvents, readStrictLog } from "./strict-store.ts";
+import { appendStrictEvents, readStrictState } from "./strict-store.ts";
 import {
   runStrictTests,
   runnerForTestFile,
@@ -140,8 +139,7 @@ export async function claimTest(
       message: `no claim: ${red.test_id} ran and ${RAN[red.status]}${detail}, which is not a red for ${why}. Make the test fail on an assertion (or on the claimed file missing), then claim again.`,
     };
   }
-  const log = await readStrictLog(context.project.root);
-  const number = deriveStrictState(log.events).claims.size + 1;
+  const number = readStrictState(context.project.root).snapshot.state.claims.size + 1;
   const claim = `c${number}`;
   const events: StrictEventInput[] = [
     red,
@@ -172,7 +170,7 @@ export interface RefactorOutcome {
 
 /** `tailtest refactor start`: lifts the per-edit gate until `finish`. */
 export async function startRefactor(context: StrictCliContext): Promise<RefactorOutcome> {
-  const state = deriveStrictState((await readStrictLog(context.project.root)).events);
+  const { state } = readStrictState(context.project.root).snapshot;
   if (state.mode === "refactor")
     return { ok: true, message: "already in refactor mode: finish with tailtest refactor finish" };
   await appendStrictEvents(context.project.root, [
@@ -187,7 +185,7 @@ export async function startRefactor(context: StrictCliContext): Promise<Refactor
 
 /** `tailtest refactor finish`: back to strict mode, only if the verify command passes. */
 export async function finishRefactor(context: StrictCliContext): Promise<RefactorOutcome> {
-  const state = deriveStrictState((await readStrictLog(context.project.root)).events);
+  const { state } = readStrictState(context.project.root).snapshot;
   if (state.mode !== "refactor")
     return { ok: false, message: "not in refactor mode (start it with tailtest refactor start)" };
   const verify = await runVerifyCommand(context.project);

@@ -2,7 +2,8 @@ import { isAbsolute, join } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
 import { SWEEP_SLACK_MS, sweepSince } from "../session.ts";
-import type { Host, StrictEventInput, StrictLog, StrictTest } from "../strict/events.ts";
+import type { StrictSnapshot } from "../strict/checkpoint.ts";
+import type { Host, StrictEventInput, StrictTest } from "../strict/events.ts";
 import { decideStrictEdit, type StrictEditDecision } from "../strict/gate.ts";
 import {
   describePlanVerdict,
@@ -11,7 +12,6 @@ import {
   readPlanSteps,
 } from "../strict/plan-steps.ts";
 import {
-  deriveStrictState,
   openClaims,
   pendingClaims,
   type ClaimState,
@@ -25,7 +25,8 @@ import { readState, updateState } from "./store.ts";
 import {
   appendStrictEvents,
   hashFile,
-  readStrictLog,
+  readStrictEditsSince,
+  readStrictState,
   restoreFile,
   snapshotFile,
   withVerifyLock,
@@ -58,21 +59,22 @@ function stamp(call: StrictCall) {
 }
 
 /**
- * The project's log, when this tailtest can judge it: one holding events of a newer tailtest
- * throws, so every strict hook that reads it fails closed (ADR 0002) rather than judge a part.
+ * The project's reduced log, when this tailtest can judge it: one holding events of a newer
+ * tailtest throws, so every strict hook that reads it fails closed (ADR 0002) rather than judge a
+ * part. Read from the log's checkpoint and the lines since (strict-store.ts).
  */
-async function judgeableLog(call: StrictCall): Promise<StrictLog> {
-  const log = await readStrictLog(call.project.root);
-  if (log.newer)
+function judgeableSnapshot(call: StrictCall): StrictSnapshot {
+  const { snapshot, newer } = readStrictState(call.project.root);
+  if (newer)
     throw new Error(
       ".tailtest/events.jsonl holds events of a newer tailtest; update tailtest to use strict mode",
     );
-  return log;
+  return snapshot;
 }
 
 /** The log's state; a log written by a newer tailtest cannot be judged (the gate fails closed). */
-async function stateOf(call: StrictCall): Promise<StrictState> {
-  return deriveStrictState((await judgeableLog(call)).events);
+function stateOf(call: StrictCall): StrictState {
+  return judgeableSnapshot(call).state;
 }
 
 /** sha256 of every open claim's test file as it is now. */
@@ -101,7 +103,7 @@ export async function gateStrictWrites(
 ): Promise<Decision> {
   const files = gatedFiles(call, paths, base ?? call.project.root);
   if (files.length === 0) return { kind: "none" };
-  const state = await stateOf(call);
+  const state = stateOf(call);
   const hashes = await testHashes(call, state);
   const verdicts: Array<{ relPath: string; decision: StrictEditDecision }> = files.map((file) => ({
     relPath: file.relPath,
@@ -166,7 +168,7 @@ export async function recordStrictEdits(
     (file) => file.fileClass === "prod",
   );
   if (files.length === 0) return { kind: "none" };
-  const state = await stateOf(call);
+  const state = stateOf(call);
   const events: StrictEventInput[] = [];
   for (const file of files) {
     const claims = openClaims(state)
@@ -193,7 +195,7 @@ export async function recordStrictCommand(
 
 /** ExitPlanMode: a plan is accepted when every step names the failing test it advances. */
 export async function reviewStrictPlan(call: StrictCall, plan: string): Promise<Decision> {
-  const state = await stateOf(call);
+  const state = stateOf(call);
   const patterns = tddPatternsFromConfig(call.project.config);
   const steps = readPlanSteps(plan, (path) => classifyTddFile(path, patterns) === "test");
   const refactor = state.mode === "refactor";
@@ -211,13 +213,12 @@ export async function reviewStrictPlan(call: StrictCall, plan: string): Promise<
 
 /** The note at session start: the rule, the commands, and what is open. */
 export async function strictSessionNote(call: StrictCall): Promise<string> {
-  const log = await judgeableLog(call);
+  const { state, modeChanged } = judgeableSnapshot(call);
   // The first strict session of a project records that the person switched strict mode on.
-  if (call.agentId === undefined && !log.events.some((event) => event.type === "mode_changed"))
+  if (call.agentId === undefined && !modeChanged)
     await appendStrictEvents(call.project.root, [
       { type: "mode_changed", ...stamp(call), mode: "strict", by: "config" },
     ]);
-  const state = deriveStrictState(log.events);
   const lines = [
     "tailtest strict: every production edit must advance a failing test.",
     "1. Write the failing test (test files are always editable).",
@@ -351,10 +352,7 @@ async function settleClaim(
 }
 
 /** Files changed this turn that no gate saw (a shell write tailtest could not read, a formatter). */
-async function unattributedChanges(
-  call: StrictCall,
-  events: readonly { type: string; ts: string; path?: string }[],
-) {
+async function unattributedChanges(call: StrictCall) {
   const file = sessionFile(call.project, call.now);
   const { value: session } = await readState(file);
   const start = call.now();
@@ -369,17 +367,11 @@ async function unattributedChanges(
   ]
     .sort()
     .filter((path) => classifyTddFile(path, patterns) === "prod");
-  const seen = new Set(
-    events
-      .filter(
-        (event) =>
-          (event.type === "snapshot" ||
-            event.type === "edit_applied" ||
-            event.type === "edit_reverted") &&
-          Date.parse(event.ts) >= since - SWEEP_SLACK_MS,
-      )
-      .map((event) => event.path),
-  );
+  // What the gate saw this turn, read from the log only when something changed at all.
+  const seen =
+    changed.length === 0
+      ? new Set<string>()
+      : readStrictEditsSince(call.project.root, since - SWEEP_SLACK_MS);
   await updateState(file, (current) => ({
     value: {
       ...current,
@@ -403,8 +395,7 @@ export async function verifyStrictTurn(
   stopHookActive: boolean,
 ): Promise<Decision> {
   return withVerifyLock(call.project.root, async () => {
-    const log = await judgeableLog(call);
-    const state = deriveStrictState(log.events);
+    const { state } = judgeableSnapshot(call);
     const events: StrictEventInput[] = [];
     const lines: string[] = [];
     let block = false;
@@ -452,10 +443,7 @@ export async function verifyStrictTurn(
     // person (a message for the person alone is lost in headless runs). Both are bounded: the
     // claim's edits were reverted, so the next stop has nothing of it left to verify.
     if (outcomes.some((outcome) => outcome.kind !== "green")) block = true;
-    const around = await unattributedChanges(
-      call,
-      log.events as unknown as { type: string; ts: string; path?: string }[],
-    );
+    const around = await unattributedChanges(call);
     if (state.mode !== "refactor" && around.length > 0) {
       for (const path of around) events.push({ type: "edit_unattributed", ...stamp(call), path });
       lines.push(

@@ -8,9 +8,11 @@ import {
   hashFile,
   OBJECTS_DIR,
   readStrictLog,
+  readStrictState,
   restoreFile,
   sha256,
   snapshotFile,
+  STRICT_CHECKPOINT_PATH,
 } from "./strict-store.ts";
 import { EVENTS_PATH } from "./tdd-store.ts";
 
@@ -121,5 +123,123 @@ describe("snapshots", () => {
     writeFileSync(join(project.root, "blob.bin"), "x");
     await restoreFile(project.root, "blob.bin", object);
     expect(readFileSync(join(project.root, "blob.bin")).equals(bytes)).toBe(true);
+  });
+});
+
+describe("the reduced log, read through its checkpoint", () => {
+  const TS = "2026-11-23T10:00:00.000Z";
+  const claimed = (claim: string, test: string): StrictEventInput[] => {
+    const [file = "", name = ""] = test.split("::");
+    return [
+      {
+        type: "test_run",
+        ts: TS,
+        test_id: test,
+        test: { id: test, file, segments: [name], runner: "pytest", source: "native" },
+        status: "fail",
+        fail_reason: "assertion",
+        command: "pytest",
+        duration_ms: 5,
+        test_file_hash: "a".repeat(64),
+        purpose: "claim",
+      },
+      { type: "edit_claim", ts: TS, claim, test_id: test, edit_target: "src/a.py" },
+    ];
+  };
+  const green = (claim: string): StrictEventInput => ({
+    type: "verify_result",
+    ts: TS,
+    scope: "claim",
+    claim,
+    status: "pass",
+  });
+  const checkpointPath = () => join(project.root, STRICT_CHECKPOINT_PATH);
+  /** 100 verified claims (300 events): more than a reader replays without writing a checkpoint. */
+  async function history() {
+    for (let i = 1; i <= 100; i += 1)
+      await appendStrictEvents(project.root, [
+        ...claimed(`c${i}`, `tests/test_a.py::test_${i}`),
+        green(`c${i}`),
+      ]);
+  }
+  const view = (root: string) => {
+    const { snapshot, newer } = readStrictState(root);
+    return {
+      newer,
+      size: snapshot.state.claims.size,
+      open: [...snapshot.state.claims.values()]
+        .filter((claim) => claim.status === "open")
+        .map((claim) => claim.claim),
+      events: snapshot.events,
+    };
+  };
+
+  it("an empty project has the initial state", () => {
+    expect(view(project.root)).toEqual({ newer: false, size: 0, open: [], events: 0 });
+    expect(existsSync(checkpointPath())).toBe(false);
+  });
+
+  it("writes a checkpoint, then reads only the lines after it", async () => {
+    await history();
+    expect(view(project.root)).toEqual({ newer: false, size: 100, open: [], events: 300 });
+    expect(existsSync(checkpointPath())).toBe(true);
+    // A line in the middle of what the checkpoint covers (past its hashed edges) is not read
+    // again: garbling it changes nothing.
+    const text = log();
+    const middle = text.indexOf('"claim":"c50"');
+    writeFileSync(
+      join(project.root, EVENTS_PATH),
+      `${text.slice(0, middle)}"claim":"cXX"${text.slice(middle + 13)}`,
+    );
+    await appendStrictEvents(project.root, claimed("c101", "tests/test_a.py::test_101"));
+    expect(view(project.root)).toEqual({ newer: false, size: 101, open: ["c101"], events: 302 });
+  });
+
+  it("replays the whole log when the checkpoint does not match it, and writes a new one", async () => {
+    await history();
+    view(project.root);
+    const before = readFileSync(checkpointPath(), "utf8");
+    // Another log of the same length (its last claim rewritten): the tail hash differs.
+    const text = log();
+    const at = text.lastIndexOf('"claim":"c100"');
+    writeFileSync(
+      join(project.root, EVENTS_PATH),
+      `${text.slice(0, at)}"claim":"c999"${text.slice(at + 14)}`,
+    );
+    expect(view(project.root).size).toBe(100);
+    expect(readFileSync(checkpointPath(), "utf8")).not.toBe(before);
+    // A shorter log (cut back to 150 events): replayed, never read past its end.
+    const lines = log().split("\n").slice(0, 150);
+    writeFileSync(join(project.root, EVENTS_PATH), `${lines.join("\n")}\n`);
+    expect(view(project.root)).toEqual({ newer: false, size: 50, open: [], events: 150 });
+  });
+
+  it("replays the log when the checkpoint is unreadable, and a newer line still stops decisions", async () => {
+    await history();
+    view(project.root);
+    for (const garbage of ["", "{", '{"version":1}', '{"version":2,"log":{}}'])
+      for (const checkpoint of [garbage, readFileSync(checkpointPath(), "utf8")]) {
+        writeFileSync(checkpointPath(), checkpoint);
+        expect(view(project.root).size).toBe(100);
+      }
+    appendFileSync(join(project.root, EVENTS_PATH), '{"v":2,"type":"edit_claim","ts":"x"}\n');
+    expect(view(project.root).newer).toBe(true);
+  });
+
+  it("a claim on a test whose run only the older log holds is read right", async () => {
+    await history();
+    view(project.root);
+    // c1's test last ran before the checkpoint; a claim made without a new run still gets it.
+    await appendStrictEvents(project.root, [
+      {
+        type: "edit_claim",
+        ts: TS,
+        claim: "c200",
+        test_id: "tests/test_a.py::test_1",
+        edit_target: "src/b.py",
+      },
+    ]);
+    const { snapshot } = readStrictState(project.root);
+    expect(snapshot.state.claims.get("c200")?.red?.test_id).toBe("tests/test_a.py::test_1");
   });
 });

@@ -1,6 +1,18 @@
 import { createHash } from "node:crypto";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import * as z from "zod/mini";
+import {
+  checkpointOf,
+  fnv1a,
+  resumeSnapshot,
+  snapshotOfCheckpoint,
+  snapshotOfEvents,
+  StrictCheckpointSchema,
+  type StrictCheckpoint,
+  type StrictSnapshot,
+} from "../strict/checkpoint.ts";
 import {
   formatStrictEvent,
   parseStrictLog,
@@ -8,7 +20,7 @@ import {
   type StrictLog,
 } from "../strict/events.ts";
 import { STATE_DIR } from "./project.ts";
-import { STATE_LOCK, withFileLock, writeAtomic, type LockWait } from "./store.ts";
+import { STATE_LOCK, withFileLock, writeAtomic, writeAtomicSync, type LockWait } from "./store.ts";
 import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 
 /**
@@ -42,6 +54,165 @@ export async function readStrictLog(root: string): Promise<StrictLog> {
     throw error;
   }
   return parseStrictLog(text);
+}
+
+/** The checkpoint of the reduced log (strict/checkpoint.ts): a cache, rebuilt from the log. */
+export const STRICT_CHECKPOINT_PATH = `${STATE_DIR}/strict-state.json`;
+
+/** Events appended since the checkpoint before a reader writes a newer one. */
+const CHECKPOINT_EVERY = 64;
+/** How much of the log's start and end a checkpoint's hashes cover. */
+const EDGE_BYTES = 4096;
+
+export interface StrictLogState {
+  snapshot: StrictSnapshot;
+  /** A line written by a newer tailtest: decisions must not be taken on this log. */
+  newer: boolean;
+}
+
+/**
+ * The reduced log, read from its checkpoint and the lines appended since; the whole log is
+ * replayed when the checkpoint is missing, unreadable, or does not match the log (another file,
+ * shorter, or other bytes at either end of what it covers). Whoever replays more than a few
+ * lines writes a new checkpoint, without the log's lock: a checkpoint only says what some prefix
+ * of the log reduces to, so any complete one is right, and the last rename wins.
+ */
+export function readStrictState(root: string): StrictLogState {
+  const path = join(root, EVENTS_PATH);
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { snapshot: snapshotOfEvents([]), newer: false };
+    throw error;
+  }
+  try {
+    const { size, ino } = fstatSync(fd);
+    const checkpoint = readCheckpoint(root);
+    const usable =
+      checkpoint !== undefined && matchesLog(fd, checkpoint.log, ino, size)
+        ? snapshotOfCheckpoint(checkpoint)
+        : undefined;
+    if (usable !== undefined && checkpoint !== undefined) {
+      const tail = readLines(fd, checkpoint.log.bytes, size);
+      const log = parseStrictLog(tail.text);
+      if (log.newer) return { snapshot: usable, newer: true };
+      const resumed = resumeSnapshot(usable, log.events);
+      if (resumed !== undefined) {
+        if (log.events.length >= CHECKPOINT_EVERY) saveCheckpoint(root, fd, resumed, ino, tail.end);
+        return { snapshot: resumed, newer: false };
+      }
+    }
+    const whole = readLines(fd, 0, size);
+    const log = parseStrictLog(whole.text);
+    if (log.newer) return { snapshot: snapshotOfEvents(log.events), newer: true };
+    const snapshot = snapshotOfEvents(log.events);
+    if (whole.end > 0) saveCheckpoint(root, fd, snapshot, ino, whole.end);
+    return { snapshot, newer: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const GATED_EDIT = /"type":"(snapshot|edit_applied|edit_reverted)"/;
+const TIMESTAMP = /"ts":"([^"]+)"/;
+
+/**
+ * The paths of the edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted
+ * events): only lines of those types stamped since then are parsed and validated.
+ */
+export function readStrictEditsSince(root: string, sinceMs: number): Set<string> {
+  const seen = new Set<string>();
+  let text: string;
+  try {
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return seen;
+    throw error;
+  }
+  const end = text.lastIndexOf("\n");
+  const recent = text
+    .slice(0, end + 1)
+    .split("\n")
+    .filter((line) => {
+      if (!GATED_EDIT.test(line)) return false;
+      const ts = TIMESTAMP.exec(line)?.[1];
+      return ts !== undefined && Date.parse(ts) >= sinceMs;
+    });
+  for (const event of parseStrictLog(recent.map((line) => `${line}\n`).join("")).events)
+    if (
+      (event.type === "snapshot" ||
+        event.type === "edit_applied" ||
+        event.type === "edit_reverted") &&
+      Date.parse(event.ts) >= sinceMs
+    )
+      seen.add(event.path);
+  return seen;
+}
+
+function readCheckpoint(root: string): StrictCheckpoint | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, STRICT_CHECKPOINT_PATH), "utf8");
+  } catch {
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = z.safeParse(StrictCheckpointSchema, json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function readBytes(fd: number, from: number, to: number): Buffer {
+  const buffer = Buffer.allocUnsafe(Math.max(0, to - from));
+  let done = 0;
+  while (done < buffer.length) {
+    const count = readSync(fd, buffer, done, buffer.length - done, from + done);
+    if (count === 0) break;
+    done += count;
+  }
+  return buffer.subarray(0, done);
+}
+
+/** The complete lines between two offsets (`from` is a line's start), and where they end. */
+function readLines(fd: number, from: number, size: number): { text: string; end: number } {
+  const bytes = readBytes(fd, from, size);
+  const last = bytes.lastIndexOf(0x0a);
+  return { text: bytes.toString("utf8", 0, last + 1), end: from + last + 1 };
+}
+
+function edges(fd: number, bytes: number): { head: string; tail: string } {
+  return {
+    head: fnv1a(readBytes(fd, 0, Math.min(EDGE_BYTES, bytes))),
+    tail: fnv1a(readBytes(fd, Math.max(0, bytes - EDGE_BYTES), bytes)),
+  };
+}
+
+function matchesLog(fd: number, log: StrictCheckpoint["log"], ino: number, size: number): boolean {
+  if (log.ino !== ino || log.bytes > size) return false;
+  const now = edges(fd, log.bytes);
+  return now.head === log.head && now.tail === log.tail;
+}
+
+/** Writes a checkpoint for the log's first `bytes`; a failure only costs the next call a replay. */
+function saveCheckpoint(
+  root: string,
+  fd: number,
+  snapshot: StrictSnapshot,
+  ino: number,
+  bytes: number,
+): void {
+  try {
+    const checkpoint = checkpointOf(snapshot, { ino, bytes, ...edges(fd, bytes) });
+    writeAtomicSync(join(root, STRICT_CHECKPOINT_PATH), `${JSON.stringify(checkpoint)}\n`);
+  } catch {
+    // A read-only or full disk: the log is still read whole.
+  }
 }
 
 /**

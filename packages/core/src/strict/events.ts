@@ -1,6 +1,11 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { FailureKindSchema } from "../results.ts";
 import { RunnerIdSchema } from "../runners.ts";
+
+/*
+ * zod/mini (ADR 0010): the strict gate reads these on every pre-tool call, and a hook is a fresh
+ * process that builds every schema it loads.
+ */
 
 /**
  * strict mode's event log: one versioned JSON object per line of `.tailtest/events.jsonl`
@@ -15,13 +20,12 @@ export const STRICT_EVENT_VERSION = 1;
 export const HostSchema = z.enum(["claude-code", "cursor", "codex", "cli"]);
 export type Host = z.infer<typeof HostSchema>;
 
+/** A non-empty string. */
+const NonEmpty = z.string().check(z.minLength(1));
 /** A project-relative POSIX path. */
-const RelPathSchema = z.string().min(1);
+const RelPathSchema = z.string().check(z.minLength(1));
 /** sha256 (hex) of a file's bytes, or null: the file did not exist. */
-export const ObjectRefSchema = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/)
-  .nullable();
+export const ObjectRefSchema = z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/)));
 
 /**
  * A test's identity as strict mode stores it: never only a joined string. `id` is the canonical
@@ -29,9 +33,9 @@ export const ObjectRefSchema = z
  * an annotation slug), `file` + `segments` are what the test engine selects it by.
  */
 export const StrictTestSchema = z.object({
-  id: z.string().min(1),
+  id: NonEmpty,
   file: RelPathSchema,
-  segments: z.array(z.string()).min(1),
+  segments: z.array(z.string()).check(z.minLength(1)),
   runner: z.optional(RunnerIdSchema),
   /** `native`: from the runner's own output; `annotation`: a `tailtest-id:` comment. */
   source: z.enum(["native", "annotation"]),
@@ -42,26 +46,26 @@ const base = {
   v: z.literal(STRICT_EVENT_VERSION),
   ts: z.iso.datetime(),
   /** The log key of the agent session that caused it (absent for the person's own CLI use). */
-  session: z.string().optional(),
-  host: HostSchema.optional(),
+  session: z.optional(z.string()),
+  host: z.optional(HostSchema),
 };
 
 export const TestRunEventSchema = z.object({
   ...base,
   type: z.literal("test_run"),
-  test_id: z.string().min(1),
+  test_id: NonEmpty,
   test: StrictTestSchema,
   status: z.enum(["pass", "fail", "not_run"]),
-  fail_reason: FailureKindSchema.optional(),
+  fail_reason: z.optional(FailureKindSchema),
   /** The failure was a syntax error (of the test or what it loads): never a valid red. */
-  syntax_error: z.boolean().optional(),
+  syntax_error: z.optional(z.boolean()),
   /** Modules or `module:symbol` names a collection failure says are missing. */
-  missing: z.array(z.string()).optional(),
+  missing: z.optional(z.array(z.string())),
   /** First line of the failure, for people; the gate never reads it. */
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   /** The command tailtest ran (argv joined with spaces). */
   command: z.string(),
-  duration_ms: z.number().min(0),
+  duration_ms: z.number().check(z.minimum(0)),
   /** sha256 of the test file when it ran: a red is void once the file changes. */
   test_file_hash: ObjectRefSchema,
   /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
@@ -74,8 +78,8 @@ export const EditClaimEventSchema = z.object({
   ...base,
   type: z.literal("edit_claim"),
   /** One claim command gives one id to all its targets: the claim group. */
-  claim: z.string().min(1),
-  test_id: z.string().min(1),
+  claim: NonEmpty,
+  test_id: NonEmpty,
   edit_target: RelPathSchema,
 });
 export type EditClaimEvent = z.infer<typeof EditClaimEventSchema>;
@@ -84,7 +88,7 @@ export type EditClaimEvent = z.infer<typeof EditClaimEventSchema>;
 export const SnapshotEventSchema = z.object({
   ...base,
   type: z.literal("snapshot"),
-  claim: z.string().min(1),
+  claim: NonEmpty,
   path: RelPathSchema,
   object: ObjectRefSchema,
 });
@@ -97,7 +101,7 @@ export const EditAppliedEventSchema = z.object({
   /** The claims the gate allowed it under (empty in refactor mode). */
   claims: z.array(z.string()),
   /** The file after the edit. */
-  object: ObjectRefSchema.optional(),
+  object: z.optional(ObjectRefSchema),
 });
 export type EditAppliedEvent = z.infer<typeof EditAppliedEventSchema>;
 
@@ -125,7 +129,7 @@ export type EditDeniedEvent = z.infer<typeof EditDeniedEventSchema>;
 export const EditRevertedEventSchema = z.object({
   ...base,
   type: z.literal("edit_reverted"),
-  claim: z.string().min(1),
+  claim: NonEmpty,
   path: RelPathSchema,
   /** What the file was put back to (null: removed, it did not exist before). */
   restored: ObjectRefSchema,
@@ -138,9 +142,9 @@ export type EditRevertedEvent = z.infer<typeof EditRevertedEventSchema>;
 export const RepairEventSchema = z.object({
   ...base,
   type: z.literal("repair"),
-  claim: z.string().min(1),
-  test_id: z.string().min(1),
-  attempt: z.number().int().min(1),
+  claim: NonEmpty,
+  test_id: NonEmpty,
+  attempt: z.number().check(z.int(), z.minimum(1)),
   reason: z.string(),
 });
 export type RepairEvent = z.infer<typeof RepairEventSchema>;
@@ -149,9 +153,9 @@ export type RepairEvent = z.infer<typeof RepairEventSchema>;
 export const EscalatedEventSchema = z.object({
   ...base,
   type: z.literal("escalated"),
-  claim: z.string().min(1),
-  test_id: z.string().min(1),
-  attempts: z.number().int().min(1),
+  claim: NonEmpty,
+  test_id: NonEmpty,
+  attempts: z.number().check(z.int(), z.minimum(1)),
 });
 export type EscalatedEvent = z.infer<typeof EscalatedEventSchema>;
 
@@ -172,21 +176,21 @@ export const VerifyResultEventSchema = z.object({
   type: z.literal("verify_result"),
   /** `claim`: one claim group's tests at the end of a turn; `refactor`: the verify command. */
   scope: z.enum(["claim", "refactor"]),
-  claim: z.string().optional(),
+  claim: z.optional(z.string()),
   status: z.enum(["pass", "fail"]),
-  command: z.string().optional(),
-  duration_ms: z.number().min(0).optional(),
+  command: z.optional(z.string()),
+  duration_ms: z.optional(z.number().check(z.minimum(0))),
   /** One line: what failed. */
-  reason: z.string().optional(),
+  reason: z.optional(z.string()),
   /** The claim's files after a green, for the exported corpus. */
-  after: z.record(z.string(), ObjectRefSchema).optional(),
+  after: z.optional(z.record(z.string(), ObjectRefSchema)),
 });
 export type VerifyResultEvent = z.infer<typeof VerifyResultEventSchema>;
 
 export const PlanStepSchema = z.object({
   text: z.string(),
-  test_id: z.string().optional(),
-  test_file: z.string().optional(),
+  test_id: z.optional(z.string()),
+  test_file: z.optional(z.string()),
 });
 export type PlanStep = z.infer<typeof PlanStepSchema>;
 
@@ -247,7 +251,7 @@ export const STRICT_EVENT_TYPES: ReadonlySet<string> = new Set<StrictEventType>(
 
 /** The line (without its newline) for an event; validated, so a bad event is never written. */
 export function formatStrictEvent(event: StrictEventInput): string {
-  return JSON.stringify(StrictEventSchema.parse({ v: STRICT_EVENT_VERSION, ...event }));
+  return JSON.stringify(z.parse(StrictEventSchema, { v: STRICT_EVENT_VERSION, ...event }));
 }
 
 export interface StrictLogProblem {
@@ -302,7 +306,7 @@ export function parseStrictLog(text: string): StrictLog {
       problems.push({ line: index + 1, message: `written by a newer tailtest (v${fields.v})` });
       return;
     }
-    const parsed = StrictEventSchema.safeParse(json);
+    const parsed = z.safeParse(StrictEventSchema, json);
     if (parsed.success) events.push(parsed.data);
     else {
       const issue = parsed.error.issues[0];

@@ -28,7 +28,7 @@ export const RedGreenTripleSchema = z.object({
   claim: z.string().min(1),
   red: z.object({
     ts: TimestampSchema,
-    fail_reason: FailureKindSchema.optional(),
+    fail_reason: z.optional(FailureKindSchema),
     message: z.string().optional(),
     command: z.string(),
     test_file_hash: ObjectRefSchema,
@@ -40,7 +40,7 @@ export const RedGreenTripleSchema = z.object({
       /** The file before the claim's first edit of it (null: it did not exist, or no snapshot). */
       before: ObjectRefSchema,
       /** The file at the green, when the verification recorded it (null: it was removed). */
-      after: ObjectRefSchema.optional(),
+      after: z.optional(ObjectRefSchema),
     }),
   ),
   green: z.object({

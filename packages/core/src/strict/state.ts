@@ -137,10 +137,22 @@ function applyStrictEvent(state: StrictState, event: StrictEvent, index: number)
 /** The state after every event, oldest first. */
 export function deriveStrictState(events: readonly StrictEvent[]): StrictState {
   const state = initialStrictState();
-  events.forEach((event, index) => {
-    applyStrictEvent(state, event, index);
-  });
+  applyStrictEvents(state, events, 0);
   return state;
+}
+
+/**
+ * Applies events to a state in place, the first being the log's `first`-th strict event: how a
+ * state resumed from a checkpoint (checkpoint.ts) takes the events appended since.
+ */
+export function applyStrictEvents(
+  state: StrictState,
+  events: readonly StrictEvent[],
+  first: number,
+): void {
+  events.forEach((event, offset) => {
+    applyStrictEvent(state, event, first + offset);
+  });
 }
 
 /** Open claims, oldest first. */

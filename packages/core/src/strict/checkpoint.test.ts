@@ -1,0 +1,267 @@
+import fc from "fast-check";
+import * as z from "zod/mini";
+import { describe, expect, it } from "vitest";
+import {
+  checkpointOf,
+  fnv1a,
+  resumeSnapshot,
+  snapshotOfCheckpoint,
+  snapshotOfEvents,
+  StrictCheckpointSchema,
+  type StrictSnapshot,
+} from "./checkpoint.ts";
+import { STRICT_EVENT_VERSION, type StrictEvent, type TestRunEvent } from "./events.ts";
+import { decideStrictEdit } from "./gate.ts";
+import { deriveStrictState, openClaims, pendingClaims, type StrictState } from "./state.ts";
+
+const TS = "2026-11-23T10:00:00.000Z";
+const HASHES = ["a".repeat(64), "b".repeat(64)];
+const TESTS = ["tests/test_a.py::test_one", "tests/test_a.py::test_two", "tests/test_b.py::test_x"];
+const FILES = ["src/a.py", "src/b.py", "src/c.py"];
+const CLAIMS = ["c1", "c2", "c3", "c4"];
+
+function run(testId: string, status: TestRunEvent["status"], hash: string): TestRunEvent {
+  const [file = "", name = ""] = testId.split("::");
+  return {
+    v: STRICT_EVENT_VERSION,
+    type: "test_run",
+    ts: TS,
+    test_id: testId,
+    test: { id: testId, file, segments: [name], runner: "pytest", source: "native" },
+    status,
+    ...(status === "fail" ? { fail_reason: "assertion" as const } : {}),
+    command: "python -m pytest",
+    duration_ms: 10,
+    test_file_hash: hash,
+    purpose: "claim",
+  };
+}
+
+const base = { v: STRICT_EVENT_VERSION, ts: TS } as const;
+
+/** Every kind of event the reducer reads, over a few tests, files and claim ids. */
+const eventArb: fc.Arbitrary<StrictEvent> = fc.oneof(
+  fc
+    .record({
+      test: fc.constantFrom(...TESTS),
+      status: fc.constantFrom("pass", "fail", "not_run") as fc.Arbitrary<TestRunEvent["status"]>,
+      hash: fc.constantFrom(...HASHES),
+    })
+    .map(({ test, status, hash }) => run(test, status, hash)),
+  fc
+    .record({
+      claim: fc.constantFrom(...CLAIMS),
+      test: fc.constantFrom(...TESTS),
+      file: fc.constantFrom(...FILES),
+    })
+    .map(({ claim, test, file }) => ({
+      ...base,
+      type: "edit_claim" as const,
+      claim,
+      test_id: test,
+      edit_target: file,
+    })),
+  fc
+    .record({ claim: fc.constantFrom(...CLAIMS), file: fc.constantFrom(...FILES) })
+    .map(({ claim, file }) => ({
+      ...base,
+      type: "snapshot" as const,
+      claim,
+      path: file,
+      object: HASHES[0] ?? null,
+    })),
+  fc
+    .record({ claim: fc.constantFrom(...CLAIMS), file: fc.constantFrom(...FILES) })
+    .map(({ claim, file }) => ({
+      ...base,
+      type: "edit_reverted" as const,
+      claim,
+      path: file,
+      restored: null,
+      discarded: HASHES[1] ?? null,
+    })),
+  fc
+    .record({ claim: fc.constantFrom(...CLAIMS), attempt: fc.integer({ min: 1, max: 3 }) })
+    .map(({ claim, attempt }) => ({
+      ...base,
+      type: "repair" as const,
+      claim,
+      test_id: TESTS[0] ?? "",
+      attempt,
+      reason: "still red",
+    })),
+  fc.constantFrom(...CLAIMS).map((claim) => ({
+    ...base,
+    type: "escalated" as const,
+    claim,
+    test_id: TESTS[0] ?? "",
+    attempts: 2,
+  })),
+  fc
+    .record({
+      claim: fc.constantFrom(...CLAIMS),
+      status: fc.constantFrom("pass", "fail") as fc.Arbitrary<"pass" | "fail">,
+      scope: fc.constantFrom("claim", "refactor") as fc.Arbitrary<"claim" | "refactor">,
+    })
+    .map(({ claim, status, scope }) => ({
+      ...base,
+      type: "verify_result" as const,
+      scope,
+      claim,
+      status,
+    })),
+  (fc.constantFrom("strict", "refactor") as fc.Arbitrary<"strict" | "refactor">).map((mode) => ({
+    ...base,
+    type: "mode_changed" as const,
+    mode,
+    by: "config" as const,
+  })),
+  fc.constantFrom(...FILES).map((path) => ({
+    ...base,
+    type: "edit_denied" as const,
+    path,
+    code: "no_claim" as const,
+    reason: "no claim",
+  })),
+);
+
+/** What the hooks read of a state: the mode, the open claims whole, every claim's id and status. */
+function liveView(state: StrictState) {
+  return {
+    mode: state.mode,
+    claims: [...state.claims.values()].map((claim) => [claim.claim, claim.status, claim.test_id]),
+    open: openClaims(state).map((claim) => ({
+      ...claim,
+      snapshots: [...claim.snapshots],
+      run: state.runs.get(claim.test_id),
+    })),
+    pending: pendingClaims(state).map((claim) => claim.claim),
+  };
+}
+
+/** Every decision the gate takes on the state, for each file as production code and as a test. */
+function decisions(state: StrictState) {
+  const hashes = new Map(TESTS.map((test) => [test.split("::")[0] ?? "", HASHES[0] ?? null]));
+  return [...FILES, "tests/test_a.py"].flatMap((relPath) =>
+    (["prod", "test"] as const).map((fileClass) =>
+      decideStrictEdit(state, { relPath, fileClass, testHashes: hashes }),
+    ),
+  );
+}
+
+/** A snapshot through its checkpoint (as written to disk and read back), then the tail. */
+function throughCheckpoint(head: readonly StrictEvent[], tail: readonly StrictEvent[]) {
+  const checkpoint = checkpointOf(snapshotOfEvents(head), {
+    ino: 1,
+    bytes: 100,
+    head: "0",
+    tail: "0",
+  });
+  const read = z.parse(StrictCheckpointSchema, JSON.parse(JSON.stringify(checkpoint)));
+  const restored = snapshotOfCheckpoint(read);
+  if (restored === undefined) throw new Error("a checkpoint just written did not read back");
+  return resumeSnapshot(restored, tail);
+}
+
+describe("the strict log's checkpoint", () => {
+  it("a checkpoint then the lines after it give what the whole log gives, or say to replay it", () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 40 }), fc.nat(), (events, at) => {
+        const split = events.length === 0 ? 0 : at % (events.length + 1);
+        const resumed = throughCheckpoint(events.slice(0, split), events.slice(split));
+        const whole = deriveStrictState(events);
+        if (resumed === undefined) {
+          // Only a claim on a test whose run the checkpoint left out asks for a replay.
+          expect(events.slice(split).some((event) => event.type === "edit_claim")).toBe(true);
+          return;
+        }
+        expect(liveView(resumed.state)).toEqual(liveView(whole));
+        expect(decisions(resumed.state)).toEqual(decisions(whole));
+        expect(resumed.events).toBe(events.length);
+        expect(resumed.modeChanged).toBe(events.some((event) => event.type === "mode_changed"));
+        expect([...resumed.runIds].sort()).toEqual(
+          [...new Set(events.flatMap((e) => (e.type === "test_run" ? [e.test_id] : [])))].sort(),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a claim made as `tailtest claim` makes it (its run, then the claim) never needs a replay", () => {
+    const head: StrictEvent[] = [
+      run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c1",
+        test_id: TESTS[0] ?? "",
+        edit_target: "src/a.py",
+      },
+      { ...base, type: "verify_result", scope: "claim", claim: "c1", status: "pass" },
+    ];
+    const tail: StrictEvent[] = [
+      run(TESTS[0] ?? "", "fail", HASHES[1] ?? ""),
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c2",
+        test_id: TESTS[0] ?? "",
+        edit_target: "src/b.py",
+      },
+    ];
+    const resumed = throughCheckpoint(head, tail);
+    expect(resumed).toBeDefined();
+    const claim = resumed?.state.claims.get("c2");
+    expect(claim?.red?.test_file_hash).toBe(HASHES[1]);
+    expect(decisions(resumed?.state ?? deriveStrictState([]))).toEqual(
+      decisions(deriveStrictState([...head, ...tail])),
+    );
+  });
+
+  it("a new claim on a test last run before the checkpoint asks for a replay", () => {
+    const head: StrictEvent[] = [run(TESTS[1] ?? "", "fail", HASHES[0] ?? "")];
+    const tail: StrictEvent[] = [
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c1",
+        test_id: TESTS[1] ?? "",
+        edit_target: "src/a.py",
+      },
+    ];
+    expect(throughCheckpoint(head, tail)).toBeUndefined();
+  });
+
+  it("keeps closed claims as one packed string, and refuses a packed list that does not read", () => {
+    const events: StrictEvent[] = [
+      run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c1",
+        test_id: TESTS[0] ?? "",
+        edit_target: "src/a.py",
+      },
+      { ...base, type: "escalated", claim: "c1", test_id: TESTS[0] ?? "", attempts: 2 },
+    ];
+    const checkpoint = checkpointOf(snapshotOfEvents(events), {
+      ino: 1,
+      bytes: 1,
+      head: "0",
+      tail: "0",
+    });
+    expect(JSON.parse(checkpoint.closed)).toEqual([["c1", "escalated", TESTS[0], 1]]);
+    expect(checkpoint.open).toEqual([]);
+    const restored = snapshotOfCheckpoint(checkpoint) as StrictSnapshot;
+    expect(restored.state.claims.size).toBe(1);
+    for (const closed of ["{", '[["c1","open","t",1]]', '[["c1","green","t",-1]]', "[1]"])
+      expect(snapshotOfCheckpoint({ ...checkpoint, closed })).toBeUndefined();
+    expect(snapshotOfCheckpoint({ ...checkpoint, run_ids: "[1]" })).toBeUndefined();
+  });
+
+  it("hashes bytes with FNV-1a", () => {
+    expect(fnv1a(new Uint8Array())).toBe("811c9dc5");
+    expect(fnv1a(Buffer.from("a"))).toBe("e40c292c");
+    expect(fnv1a(Buffer.from("foobar"))).toBe("bf9cf968");
+  });
+});
