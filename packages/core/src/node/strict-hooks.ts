@@ -11,12 +11,7 @@ import {
   judgePlan,
   readPlanSteps,
 } from "../strict/plan-steps.ts";
-import {
-  openClaims,
-  pendingClaims,
-  type ClaimState,
-  type StrictState,
-} from "../strict/state.ts";
+import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict/state.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
 import { sessionFile, type Project } from "./project.ts";
