@@ -3,33 +3,42 @@ import { DepthSchema } from "./depth.ts";
 import { LanguageSchema } from "./languages.ts";
 
 /*
- * The schemas a hook reads on every call are zod/mini schemas (ADR 0009): a hook is a fresh
+ * The schemas a hook reads on every call are zod/mini schemas (ADR 0010): a hook is a fresh
  * process per call, and a classic zod schema costs ~8× as much to build, which every process
  * paid for every schema it loaded. The API is zod's, as functions: `z.optional(s)` for
- * `s.optional()`, `z._default(s, v)` for `s.default(v)`, `.check(z.describe(…))` for
- * `.describe(…)`, `.check(z.minimum(1))` for `.min(1)`.
+ * `s.optional()`, `z._default(s, v)` for `s.default(v)`, `.check(z.minimum(1))` for `.min(1)`;
+ * descriptions go through `described` below.
  */
 
 export const ModeSchema = z.enum(["follow", "tdd", "strict"]);
 export type Mode = z.infer<typeof ModeSchema>;
 
-const CommandSchema = z
-  .array(z.string().check(z.minLength(1)))
-  .check(
-    z.minLength(1),
-    z.describe('argv, e.g. ["uv", "run", "pytest"]; never passed through a shell'),
-  );
+/**
+ * A field's description for the generated reference (docs/configuration.md), put in zod's
+ * registry on the schema itself: `.check(z.describe(…))` clones the schema to carry it, and those
+ * clones cost every hook process about a millisecond (ADR 0010).
+ */
+function described<T extends z.core.$ZodType>(schema: T, description: string): T {
+  z.globalRegistry.add(schema, { description });
+  return schema;
+}
+
+const CommandSchema = described(
+  z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+  'argv, e.g. ["uv", "run", "pytest"]; never passed through a shell',
+);
 
 export const RunnerOverrideSchema = z.object({
-  command: z.optional(CommandSchema).check(z.describe("replaces the detected runner's command")),
-  test_dir: z
-    .optional(z.string().check(z.minLength(1)))
-    .check(z.describe("where new test files go, relative to the package")),
+  command: described(z.optional(CommandSchema), "replaces the detected runner's command"),
+  test_dir: described(
+    z.optional(z.string().check(z.minLength(1))),
+    "where new test files go, relative to the package",
+  ),
 });
 export type RunnerOverride = z.infer<typeof RunnerOverrideSchema>;
 
 const patterns = (description: string) =>
-  z._default(z.array(z.string()), []).check(z.describe(description));
+  described(z._default(z.array(z.string()), []), description);
 
 export const FileClassesSchema = z.object({
   test: patterns("extra gitignore-style patterns for test files"),
@@ -49,25 +58,20 @@ export const TddFileClassesSchema = z.object({
 
 /** A whole number from `min` to `max`, `fallback` when absent. */
 const wholeNumber = (min: number, max: number, fallback: number, description: string) =>
-  z
-    ._default(z.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback)
-    .check(z.describe(description));
+  described(
+    z._default(z.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback),
+    description,
+  );
 
 export const PlanReviewSchema = z.object({
-  enabled: z
-    ._default(z.boolean(), true)
-    .check(
-      z.describe(
-        "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
-      ),
-    ),
-  command: z
-    ._default(CommandSchema, () => ["claude", "-p"])
-    .check(
-      z.describe(
-        "argv of the reviewer; the review prompt and the plan are added as one last argument",
-      ),
-    ),
+  enabled: described(
+    z._default(z.boolean(), true),
+    "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
+  ),
+  command: described(
+    z._default(CommandSchema, () => ["claude", "-p"]),
+    "argv of the reviewer; the review prompt and the plan are added as one last argument",
+  ),
   timeout_seconds: wholeNumber(
     5,
     600,
@@ -91,21 +95,17 @@ export const TddConfigSchema = z.object({
     prod: [],
     other: [],
   })),
-  plan_review: z
-    ._default(PlanReviewSchema, defaultPlanReview)
-    .check(
-      z.describe("Claude Code: review a plan once per session before ExitPlanMode is accepted"),
-    ),
+  plan_review: described(
+    z._default(PlanReviewSchema, defaultPlanReview),
+    "Claude Code: review a plan once per session before ExitPlanMode is accepted",
+  ),
 });
 
 export const StrictConfigSchema = z.object({
-  verify_command: z
-    .optional(CommandSchema)
-    .check(
-      z.describe(
-        "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
-      ),
-    ),
+  verify_command: described(
+    z.optional(CommandSchema),
+    "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
+  ),
   max_attempts: wholeNumber(
     1,
     5,
@@ -116,54 +116,42 @@ export const StrictConfigSchema = z.object({
 export type StrictConfig = z.infer<typeof StrictConfigSchema>;
 
 export const ConfigSchema = z.object({
-  depth: z
-    ._default(DepthSchema, "standard")
-    .check(z.describe("how many scenarios each test covers")),
-  mode: z
-    ._default(ModeSchema, "follow")
-    .check(z.describe("follow, tdd (Red→Green→Refactor) or strict")),
+  depth: described(z._default(DepthSchema, "standard"), "how many scenarios each test covers"),
+  mode: described(z._default(ModeSchema, "follow"), "follow, tdd (Red→Green→Refactor) or strict"),
   ramp_up_limit: wholeNumber(
     0,
     15,
     0,
     "files the first session's coverage scan queues (untested files ranked by recent commits, path and size); 0 turns the scan off",
   ),
-  impact_tracing: z
-    ._default(z.boolean(), false)
-    .check(
-      z.describe(
-        "name the files that import an edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json)",
-      ),
-    ),
+  impact_tracing: described(
+    z._default(z.boolean(), false),
+    "name the files that import an edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json)",
+  ),
   impact_depth: wholeNumber(
     1,
     5,
     2,
     "how many import hops impact tracing follows (1: direct importers only)",
   ),
-  api_validation: z
-    ._default(z.boolean(), false)
-    .check(
-      z.describe(
-        "list the public names an edited file declares, and flag a test that imports a name its source does not define (static parse, never imports the code)",
-      ),
-    ),
-  style_sampling: z
-    ._default(z.boolean(), false)
-    .check(
-      z.describe(
-        "at session start, show the first lines of the newest tests per runner and the helper modules they import",
-      ),
-    ),
+  api_validation: described(
+    z._default(z.boolean(), false),
+    "list the public names an edited file declares, and flag a test that imports a name its source does not define (static parse, never imports the code)",
+  ),
+  style_sampling: described(
+    z._default(z.boolean(), false),
+    "at session start, show the first lines of the newest tests per runner and the helper modules they import",
+  ),
   analysis_budget_ms: wholeNumber(
     50,
     10000,
     500,
     "time box of the analyses' project scans in one hook (session start; an edit gets a fifth); a scan cut short says so and goes on later",
   ),
-  runners: z
-    ._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({}))
-    .check(z.describe("per-language runner overrides")),
+  runners: described(
+    z._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({})),
+    "per-language runner overrides",
+  ),
   test_timeout_seconds: wholeNumber(1, 3600, 300, "a test run is killed after this long"),
   stop_loop_budget: wholeNumber(
     0,
@@ -176,9 +164,10 @@ export const ConfigSchema = z.object({
     file_classes: { e2e_test: [], test: [], prod: [], other: [] },
     plan_review: defaultPlanReview(),
   })),
-  strict: z
-    ._default(StrictConfigSchema, () => ({ max_attempts: 2 }))
-    .check(z.describe("strict mode: every production edit advances a claimed failing test")),
+  strict: described(
+    z._default(StrictConfigSchema, () => ({ max_attempts: 2 })),
+    "strict mode: every production edit advances a claimed failing test",
+  ),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
