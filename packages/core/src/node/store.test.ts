@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -87,6 +87,18 @@ describe("state store", () => {
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(project.root, ".tailtest", aside[0]!), "utf8")).toBe(content);
     expect(recovered?.movedTo.endsWith(aside[0]!)).toBe(true);
+  });
+
+  it("an update that changes nothing leaves the file as it is (same inode, no write)", async () => {
+    await updateState(file, bump("a"));
+    const before = statSync(file.path);
+    const { value } = await updateState(file, (current) => ({ value: { ...current }, result: 0 }));
+    expect(value.items).toEqual(["a"]);
+    const after = statSync(file.path);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    // A real change is written (a new file renamed over the old one).
+    await updateState(file, bump("b"));
+    expect(statSync(file.path).ino).not.toBe(before.ino);
   });
 
   it("leaves no temporary files after a write", async () => {

@@ -165,7 +165,10 @@ export async function updateState<T, R = undefined>(
       }
     }
     const { value, result } = change(current);
-    await writeAtomic(file.path, `${JSON.stringify(value, null, 2)}\n`);
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    // A change that changes nothing (an edit of a file already queued) writes nothing: no temp
+    // file, no fsync, no rename, and the file keeps its time.
+    if (!read.ok || read.text !== text) await writeAtomic(file.path, text);
     return recovered === undefined ? { value, result } : { value, result, recovered };
   });
 }
@@ -242,7 +245,7 @@ function parseState<T>(file: StateFile<T>, text: string): ParseOutcome<T> {
 
 function readForUpdate<T>(
   file: StateFile<T>,
-): { ok: true; value: T } | { ok: false; reason?: string } {
+): { ok: true; value: T; text: string } | { ok: false; reason?: string } {
   let text: string;
   try {
     text = readFileSync(file.path, "utf8");
@@ -250,7 +253,8 @@ function readForUpdate<T>(
     if (isMissing(error)) return { ok: false };
     return { ok: false, reason: describeError(error) };
   }
-  return parseState(file, text);
+  const parsed = parseState(file, text);
+  return parsed.ok ? { ...parsed, text } : parsed;
 }
 
 function currentVersion<T>(file: StateFile<T>): number {
