@@ -433,6 +433,10 @@ async function startedNote(
   return { kind: "context", text: capText(`${started.note}${resumedNote}${analysisNote}`) };
 }
 
+function newOrExisting(untracked: ReadonlySet<string>, path: string): "new" | "existing" {
+  return untracked.has(path) ? "new" : "existing";
+}
+
 /**
  * Codex's end of turn: every source file changed since the turn began (or since the last
  * sweep, whichever is later), by whatever tool, goes into the queue before verification.
@@ -447,8 +451,15 @@ async function sweepIntoQueue(
   const sweepStart = now();
   // Never before the session began: files a person or a setup script wrote just before it are
   // not this session's changes.
-  const { changed } = (await lazy.sweep()).sweepChangedFiles(project, sweepSince(session));
-  for (const path of changed) await queueEdit(project, inspectEdit(project, path), file, agentId);
+  const { changed, untracked } = (await lazy.sweep()).sweepChangedFiles(
+    project,
+    sweepSince(session),
+  );
+  for (const path of changed) {
+    // What git reported tells new from existing; after a walk, git is asked per file.
+    const status = untracked === undefined ? {} : { status: newOrExisting(untracked, path) };
+    await queueEdit(project, inspectEdit(project, path, status), file, agentId);
+  }
   await updateState(file, (current) => ({
     value: { ...current, last_sweep_at: sweepStart.toISOString() },
     result: undefined,

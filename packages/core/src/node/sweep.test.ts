@@ -1,11 +1,12 @@
-import { utimesSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { handleEvent } from "./handle.ts";
 import { openProject, sessionFile } from "./project.ts";
 import { readState } from "./store.ts";
-import { sweepChangedFiles } from "./sweep.ts";
+import { sweepChangedFiles, walkChangedFiles } from "./sweep.ts";
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());
@@ -52,9 +53,98 @@ describe("sweepChangedFiles", () => {
       ],
     );
     const result = sweepChangedFiles(openProject(project.root), TURN.getTime());
+    expect(result.via).toBe("walk");
     expect(result.changed).toEqual(["packages/web/src/dist/page.ts", "src/app.py"]);
     // Only files in a known language outside skipped folders are stat'ed.
     expect(result.checked).toBe(3);
+  });
+});
+
+describe("sweepChangedFiles in a git work tree", () => {
+  const FILES = {
+    ".gitignore": "generated/\nnode_modules/\n",
+    "src/app.py": "x = 1\n",
+    "src/old.py": "y = 1\n",
+    "src/kept.py": "z = 1\n",
+    "src/moved.py": "m = 1\n",
+    "README.md": "# app\n",
+  };
+  const git = (root: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+      cwd: root,
+      stdio: "ignore",
+    });
+  /** Every file dated before the turn, committed; then the turn's changes, dated in it. */
+  async function gitProject(): Promise<TempProject> {
+    const made = makeProject(FILES);
+    for (const path of Object.keys(FILES)) utimesSync(join(made.root, path), OLD, OLD);
+    await commitAll(made.root);
+    return made;
+  }
+  const fresh = (root: string, ...paths: string[]) => {
+    const when = new Date(Date.now() + 60_000);
+    for (const path of paths) utimesSync(join(root, path), when, when);
+  };
+
+  it("finds what the walk finds, from git's changed and untracked files", async () => {
+    project = await gitProject();
+    const root = project.root;
+    // The turn begins after the project's last commit.
+    const turn = Date.now() + 1000;
+    project.write("src/app.py", "x = 2\n");
+    project.write("src/new_module.py", "n = 1\n");
+    project.write("generated/api.ts", "export {}\n");
+    project.write("node_modules/pkg/index.js", "module.exports = 1\n");
+    project.write("src/notes.md", "# notes\n");
+    git(root, "mv", "src/moved.py", "src/renamed.py");
+    // Changed before the turn: git reports it, its time rules it out.
+    project.write("src/old.py", "y = 20\n");
+    utimesSync(join(root, "src/old.py"), OLD, OLD);
+    fresh(root, "src/app.py", "src/new_module.py", "generated/api.ts", "node_modules/pkg/index.js");
+    fresh(root, "src/notes.md", "src/renamed.py");
+    const opened = openProject(root);
+    const viaGit = sweepChangedFiles(opened, turn);
+    expect(viaGit.via).toBe("git");
+    expect(viaGit.changed).toEqual(["src/app.py", "src/new_module.py", "src/renamed.py"]);
+    expect(viaGit.changed).toEqual(walkChangedFiles(opened, turn).changed);
+    // Queueing them asks git nothing more: it said which ones it does not track.
+    expect([...(viaGit.untracked ?? [])].filter((path) => viaGit.changed.includes(path))).toEqual([
+      "src/new_module.py",
+    ]);
+    // Only git's candidates in a known language were stat'ed, not the whole tree.
+    expect(viaGit.checked).toBe(4);
+  });
+
+  it("finds the files of a commit made in the turn, which git no longer reports as changed", async () => {
+    project = await gitProject();
+    const root = project.root;
+    project.write("src/kept.py", "z = 2\n");
+    git(root, "commit", "-qam", "the agent commits its work");
+    fresh(root, "src/kept.py");
+    const result = sweepChangedFiles(openProject(root), Date.now() - 5_000);
+    expect(result).toMatchObject({ via: "git", changed: ["src/kept.py"] });
+  });
+
+  it("walks instead when .tailtest-ignore re-includes files git ignores", async () => {
+    project = await gitProject();
+    const root = project.root;
+    project.write(".tailtest-ignore", "!generated/\n");
+    project.write("generated/api.ts", "export {}\n");
+    fresh(root, "generated/api.ts");
+    const result = sweepChangedFiles(openProject(root), TURN.getTime());
+    expect(result).toMatchObject({ via: "walk", changed: ["generated/api.ts"] });
+  });
+
+  it("walks when the folder is not the top of a work tree, or git cannot read it", async () => {
+    project = await gitProject();
+    const root = project.root;
+    project.write("src/app.py", "x = 2\n");
+    fresh(root, "src/app.py");
+    rmSync(join(root, ".git", "HEAD"));
+    expect(sweepChangedFiles(openProject(root), TURN.getTime())).toMatchObject({
+      via: "walk",
+      changed: ["src/app.py"],
+    });
   });
 });
 

@@ -1,5 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fdir } from "fdir";
 import { isSkippedDir } from "../filter.ts";
@@ -11,15 +10,35 @@ export interface SweepResult {
   changed: string[];
   /** How many candidate files had their mtime read. */
   checked: number;
+  /** Where the candidates came from: git's view of the work tree, or a walk of every folder. */
+  via: "git" | "walk";
+  /**
+   * The changed files git does not track (the rest of `changed` it does), when git was asked:
+   * queueing them needs no `git ls-files` per file to tell new from existing.
+   */
+  untracked?: Set<string>;
 }
 
 /**
  * Finds the source files changed since a moment, by any tool (Codex's shell writes fire no edit
- * hook). Skipped folders — dependencies, caches, tool state, root build output and whatever the
- * ignore rules exclude — are never entered; files in a language tailtest does not know are
- * ruled out by name; only the rest are stat'ed, and no file is read.
+ * hook). In a git work tree the candidates are what git reports as changed or untracked, and the
+ * files of commits made since the moment (an agent may commit in its turn); elsewhere every
+ * folder is walked. Either way only files in a language tailtest knows, outside skipped folders
+ * and ignore rules, are stat'ed, and no file is read.
  */
 export function sweepChangedFiles(project: Project, sinceMs: number): SweepResult {
+  const fromGit = gitCandidates(project, sinceMs);
+  if (fromGit === undefined) return walkChangedFiles(project, sinceMs);
+  const candidates = [...fromGit.paths].filter((rel) => isSweepCandidate(project, rel));
+  return {
+    ...changedAmong(project.root, candidates, sinceMs),
+    via: "git",
+    untracked: fromGit.untracked,
+  };
+}
+
+/** The walk: every folder not skipped, every file in a language tailtest knows. */
+export function walkChangedFiles(project: Project, sinceMs: number): SweepResult {
   const root = project.root;
   const files = new fdir()
     .withRelativePaths()
@@ -30,13 +49,92 @@ export function sweepChangedFiles(project: Project, sinceMs: number): SweepResul
     .filter((path) => detectLanguage(path) !== undefined)
     .crawl(root)
     .sync();
+  return { ...changedAmong(root, files, sinceMs), via: "walk" };
+}
+
+function changedAmong(
+  root: string,
+  files: readonly string[],
+  sinceMs: number,
+): Omit<SweepResult, "via"> {
   const changed: string[] = [];
   for (const rel of files) {
     const stats = statSync(join(root, rel), { throwIfNoEntry: false });
-    if (stats !== undefined && stats.mtimeMs >= sinceMs) changed.push(rel.replaceAll("\\", "/"));
+    if (stats !== undefined && stats.isFile() && stats.mtimeMs >= sinceMs)
+      changed.push(rel.replaceAll("\\", "/"));
   }
   changed.sort();
   return { changed, checked: files.length };
+}
+
+/** What the walk would have looked at: a known language, no skipped folder on the way. */
+function isSweepCandidate(project: Project, rel: string): boolean {
+  if (detectLanguage(rel) === undefined) return false;
+  const parts = rel.split("/");
+  for (let depth = 1; depth < parts.length; depth += 1)
+    if (isSkippedDir(parts.slice(0, depth).join("/"), project.ignoreRules)) return false;
+  return !project.ignoreRules.matcher.ignores(rel);
+}
+
+const GIT_TIMEOUT_MS = 10_000;
+
+function git(root: string, args: readonly string[]): string | undefined {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const result = spawnSync("git", ["--no-optional-locks", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: GIT_TIMEOUT_MS,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return result.status === 0 && typeof result.stdout === "string" ? result.stdout : undefined;
+}
+
+/**
+ * Project-relative paths git says may have changed: modified, added, renamed or untracked (not
+ * ignored), plus every file of a commit made since `sinceMs`. Undefined when git cannot answer
+ * for the whole project: not a work tree, the project is not its top, git failed, or
+ * `.tailtest-ignore` re-includes files (`!pattern`) that git ignores and would never report.
+ */
+function gitCandidates(
+  project: Project,
+  sinceMs: number,
+): { paths: Set<string>; untracked: Set<string> } | undefined {
+  const root = project.root;
+  if (!existsSync(join(root, ".git"))) return undefined;
+  const reincludes = project.view.readText(".tailtest-ignore");
+  if (reincludes !== undefined && /^\s*!/m.test(reincludes)) return undefined;
+  const status = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+  if (status === undefined) return undefined;
+  const paths = new Set<string>();
+  const untracked = new Set<string>();
+  const fields = status.split("\0");
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] ?? "";
+    if (field.length < 4) continue;
+    const code = field.slice(0, 2);
+    paths.add(field.slice(3));
+    if (code === "??") untracked.add(field.slice(3));
+    // A rename or copy names its source next; the source is gone or unchanged.
+    if (code.includes("R") || code.includes("C")) i += 1;
+  }
+  if (committedSince(root, sinceMs)) {
+    const since = Math.floor(sinceMs / 1000);
+    const log = git(root, ["log", `--since=@${since}`, "--name-only", "--format=", "-z", "HEAD"]);
+    if (log === undefined) return undefined;
+    for (const path of log.split(/[\0\n]/)) if (path !== "") paths.add(path);
+  }
+  return { paths, untracked };
+}
+
+/**
+ * Whether HEAD may have moved since `sinceMs`: the reflog of HEAD is written on every commit,
+ * amend, reset or checkout, so its time says; without one (a worktree's `.git` file, reflogs
+ * off) git is asked.
+ */
+function committedSince(root: string, sinceMs: number): boolean {
+  const reflog = statSync(join(root, ".git", "logs", "HEAD"), { throwIfNoEntry: false });
+  return reflog === undefined || reflog.mtimeMs >= sinceMs;
 }
 
 /** fdir hands `exclude` an absolute folder path with a trailing separator. */
@@ -52,15 +150,9 @@ function relativeDir(root: string, dirPath: string): string {
  * modification time, so the sweep above cannot see one; git can, for what it tracks.
  */
 export function missingTrackedFiles(root: string): string[] | undefined {
-  const result = spawnSync("git", ["ls-files", "--deleted", "-z"], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-    timeout: 5000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0 || typeof result.stdout !== "string") return undefined;
-  return [...new Set(result.stdout.split("\0").filter((path) => path !== ""))].sort();
+  const listed = git(root, ["ls-files", "--deleted", "-z"]);
+  if (listed === undefined) return undefined;
+  return [...new Set(listed.split("\0").filter((path) => path !== ""))].sort();
 }
 
 /** Files missing now that were not at the last look; none before a first look. */
