@@ -122,11 +122,11 @@ export const ConfigSchema = z.object({
     0,
     15,
     0,
-    "files the first session's coverage scan queues (untested files ranked by recent commits, path and size); 0 turns the scan off",
+    "follow mode: files the first session's coverage scan queues (untested files ranked by recent commits, path and size; package __init__.py files without a def or class and barrels left out); 0 turns the scan off",
   ),
   impact_tracing: described(
     z._default(z.boolean(), false),
-    "name the files that import an edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json)",
+    "follow mode: the queued note names the files that import the edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json); tdd and strict modes queue nothing and skip it",
   ),
   impact_depth: wholeNumber(
     1,
@@ -136,7 +136,7 @@ export const ConfigSchema = z.object({
   ),
   api_validation: described(
     z._default(z.boolean(), false),
-    "list the public names an edited file declares, and flag a test that imports a name its source does not define (static parse, never imports the code)",
+    "follow mode: the queued note lists the public names an edited file declares (re-exports included), and a test that imports a name its source does not define is flagged (static parse, never imports the code); not in tdd or strict mode, where a Red test imports what does not exist yet",
   ),
   style_sampling: described(
     z._default(z.boolean(), false),

@@ -26,6 +26,11 @@ export interface JsModule {
   open: boolean;
   /** False when the file could not be lexed at all (only its `require` calls were read). */
   parsed: boolean;
+  /**
+   * No code of its own: only imports, re-exports (a barrel: `export * from`, `export { a } from`)
+   * and type declarations, by es-module-lexer's facade flag; false for a file that would not lex.
+   */
+  facade: boolean;
 }
 
 let ready: Promise<void> | undefined;
@@ -54,8 +59,15 @@ export function scanJsModule(text: string, path: string): JsModule {
     typeOnly: false,
   }));
   if (lexed === undefined)
-    return { imports: requires, exports: [], starFrom: [], open: true, parsed: false };
-  const [imports, exports, , hasModuleSyntax] = lexed;
+    return {
+      imports: requires,
+      exports: [],
+      starFrom: [],
+      open: true,
+      parsed: false,
+      facade: false,
+    };
+  const [imports, exports, facade, hasModuleSyntax] = lexed;
   const found: JsImport[] = [];
   for (const entry of imports) {
     if (entry.type === "import-meta" || entry.specifier === undefined) continue;
@@ -93,6 +105,8 @@ export function scanJsModule(text: string, path: string): JsModule {
     starFrom: [...new Set(starFrom)],
     open,
     parsed: true,
+    // A file with no module syntax (CommonJS, a script) is a facade to the lexer, not a barrel.
+    facade: facade && hasModuleSyntax,
   };
 }
 

@@ -22,6 +22,8 @@ export interface PythonModule {
   defined: string[];
   /** What the module offers: `__all__` when it has one, else public top-level def/class names. */
   publicNames: string[];
+  /** Module-level `def` and `class` names, private ones too: the code of its own it has. */
+  defs: string[];
   /** `__all__` when it is a literal list (or literal additions to one). */
   all?: string[];
   /**
@@ -226,6 +228,7 @@ export function scanPythonModule(text: string): PythonModule {
     imports: scan.imports,
     defined: [...scan.defined],
     publicNames,
+    defs: [...new Set(scan.defsAndClasses)],
     open: scan.open,
   };
   if (scan.all !== undefined) result.all = scan.all;

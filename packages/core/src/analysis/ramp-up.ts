@@ -124,12 +124,82 @@ export interface RampUpCandidate {
   score: number;
 }
 
-/** The top `limit` candidates scoring above 0, best first, ties by path. */
-export function pickTop(candidates: readonly RampUpCandidate[], limit: number): RampUpCandidate[] {
-  return candidates
-    .filter((candidate) => candidate.score > 0)
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
-    .slice(0, limit);
+/** An untested source file with the part of its score known without reading it. */
+export interface UnreadCandidate {
+  path: string;
+  /** `scoreWithoutSize`: commits and path. */
+  partial: number;
+}
+
+/**
+ * A candidate's size points once read, or undefined when the file has nothing of its own to test
+ * (`hasNothingToTest`) and is no candidate at all.
+ */
+export type ReadSizePoints = (path: string) => number | undefined;
+
+export interface PickedTop {
+  /** The top `limit` candidates scoring above 0, best first, ties by path. */
+  top: RampUpCandidate[];
+  /** How many files were read. */
+  read: number;
+  /** False when the budget ran out first: `top` is then not the true top. */
+  complete: boolean;
+}
+
+function ranksBefore(a: RampUpCandidate, b: RampUpCandidate): boolean {
+  return a.score > b.score || (a.score === b.score && a.path < b.path);
+}
+
+/**
+ * The top `limit` candidates scoring above 0, best first, ties by path: the same list as scoring
+ * every file and sorting, while reading as few files as that allows. Candidates are taken
+ * best-first by `partial`; a file is read only while `partial + MAX_SIZE_POINTS` could still
+ * reach the top, and once one cannot, no later one can.
+ */
+export function pickTop(
+  candidates: readonly UnreadCandidate[],
+  limit: number,
+  readSizePoints: ReadSizePoints,
+  budget?: { expired(): boolean },
+): PickedTop {
+  if (limit <= 0) return { top: [], read: 0, complete: true };
+  const ordered = [...candidates].sort(
+    (a, b) => b.partial - a.partial || (a.path < b.path ? -1 : 1),
+  );
+  const top: RampUpCandidate[] = [];
+  let read = 0;
+  for (const candidate of ordered) {
+    const floor = top.length < limit ? undefined : top[top.length - 1];
+    const best = candidate.partial + MAX_SIZE_POINTS;
+    // A full top list's last entry is the bar; an unfilled one's bar is a score of 1.
+    if (best <= 0 || (floor !== undefined && best < floor.score)) break;
+    if (floor !== undefined && !ranksBefore({ path: candidate.path, score: best }, floor)) continue;
+    if (budget?.expired() === true) return { top, read, complete: false };
+    read += 1;
+    const points = readSizePoints(candidate.path);
+    if (points === undefined) continue;
+    const entry = { path: candidate.path, score: candidate.partial + points };
+    if (entry.score <= 0 || (floor !== undefined && !ranksBefore(entry, floor))) continue;
+    const at = top.findIndex((other) => ranksBefore(entry, other));
+    top.splice(at === -1 ? top.length : at, 0, entry);
+    if (top.length > limit) top.pop();
+  }
+  return { top, read, complete: true };
+}
+
+/** What a file's static parse says about the code in it, for `hasNothingToTest`. */
+export type ModuleShape =
+  { language: "python"; defs: readonly string[] } | { language: "javascript"; facade: boolean };
+
+/**
+ * A file with no code of its own to test: a package `__init__.py` that defines no function or
+ * class (imports, `__all__`, constants), or a JS/TS module made only of imports, re-exports (a
+ * barrel) and type declarations. A test of it would test only the files it gathers.
+ */
+export function hasNothingToTest(path: string, shape: ModuleShape): boolean {
+  if (shape.language === "python")
+    return baseName(path) === "__init__.py" && shape.defs.length === 0;
+  return shape.facade;
 }
 
 export function renderRampUpNote(queued: readonly string[]): string {
@@ -138,6 +208,18 @@ export function renderRampUpNote(queued: readonly string[]): string {
   return `tailtest: first-session coverage scan: ${queued.length} untested file(s) queued (ramp-up): ${queued.join(", ")}. Write tests for them as for any queued file.`;
 }
 
-export function renderRampUpCut(budgetMs: number, looked: number, total: number): string {
-  return `tailtest: first-session coverage scan stopped at its time box (${budgetMs} ms) after ${looked} of ${total} files; nothing was queued, and it runs again next session.`;
+/** How far a cut scan got: listing files, sorting them, or reading candidates. */
+export type RampUpProgress =
+  | { stage: "listing"; found: number }
+  | { stage: "sorting"; done: number; total: number }
+  | { stage: "reading"; done: number; total: number };
+
+export function renderRampUpCut(budgetMs: number, progress: RampUpProgress): string {
+  let where: string;
+  if (progress.stage === "listing")
+    where = `while listing the project's files (${progress.found} found so far)`;
+  else if (progress.stage === "sorting")
+    where = `after sorting ${progress.done} of ${progress.total} files into sources and tests`;
+  else where = `after reading ${progress.done} of ${progress.total} untested source files`;
+  return `tailtest: first-session coverage scan stopped at its time box (${budgetMs} ms) ${where}; nothing was queued, and it runs again next session.`;
 }

@@ -45,9 +45,23 @@ describe("renderStyleBlock", () => {
 
 describe("API notes", () => {
   it("lists at most 8 names, says when names are made at run time", () => {
-    expect(renderApiLine("a.py", [], false)).toBeUndefined();
-    expect(renderApiLine("a.py", "abcdefghij".split(""), true)).toBe(
+    expect(renderApiLine("a.py", [])).toBeUndefined();
+    expect(renderApiLine("a.py", "abcdefghij".split(""), { open: true })).toBe(
       "API: a.py defines a, b, c, d, e, f, g, h (+2 more) (static parse); it also makes names at run time; tests import only what it defines",
+    );
+  });
+
+  it("says a list is not complete when an export * could not be followed", () => {
+    const gaps = [
+      { file: "src/index.ts", specifier: "lodash" },
+      { file: "src/a.ts", specifier: "./gone" },
+      { file: "src/b.ts", specifier: "./deep" },
+    ];
+    expect(renderApiLine("src/index.ts", ["x"], { unfollowed: gaps.slice(0, 1) })).toBe(
+      'API: src/index.ts defines x (static parse); not complete: the names of export * from "lodash" could not be followed; tests import only what it defines',
+    );
+    expect(renderApiLine("src/index.ts", [], { unfollowed: gaps })).toBe(
+      'API: src/index.ts: no names listed (static parse); the names of export * from "lodash", "./gone" (in src/a.ts) (+1 more) could not be followed, so what it defines is not known',
     );
   });
 

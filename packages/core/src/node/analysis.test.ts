@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import type { Decision } from "../events.ts";
 import { steppingClock } from "../analysis/budget.ts";
 import { runStartAnalyses } from "./analysis.ts";
 import { handleEvent } from "./handle.ts";
+import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up.ts";
 import { openProject, sessionFile } from "./project.ts";
 import { readState } from "./store.ts";
 
@@ -53,6 +54,34 @@ describe("the analyses are off by default", () => {
     expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
     expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
   });
+});
+
+describe("impact tracing, API validation and ramp-up belong to follow mode", () => {
+  it.each(["tdd", "strict"])(
+    "%s mode skips them (a Red test imports what does not exist yet) and samples style",
+    async (mode) => {
+      temp = copyFixture("analysis/python-app");
+      await commitAll(temp.root);
+      configure(temp.root, {
+        mode,
+        impact_tracing: true,
+        api_validation: true,
+        ramp_up_limit: 5,
+        style_sampling: true,
+      });
+      const started = await start(temp.root);
+      expect(started).toContain("tailtest: how this project writes tests");
+      expect(started).not.toContain("coverage scan");
+      // test_billing.py imports refund_all, which billing.py does not define: no API check here.
+      const notes = [
+        await edit(temp.root, "tests/test_billing.py"),
+        await edit(temp.root, "src/shop/billing.py"),
+      ].join("\n");
+      expect(notes).not.toMatch(/Impact|API/);
+      expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+      expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
+    },
+  );
 });
 
 describe("impact tracing and API validation on a Python project", () => {
@@ -163,7 +192,7 @@ describe("the first session's coverage scan", () => {
     });
     expect(cut).toEqual([
       expect.stringMatching(
-        /^tailtest: first-session coverage scan stopped at its time box \(50 ms\) after \d+ of 60 files; nothing was queued, and it runs again next session\.$/,
+        /^tailtest: first-session coverage scan stopped at its time box \(50 ms\) after reading \d+ of 60 untested source files; nothing was queued, and it runs again next session\.$/,
       ),
     ]);
     expect((await readState(sessionFile(openProject(temp.root)))).value.pending_files).toEqual([]);
@@ -175,6 +204,72 @@ describe("the first session's coverage scan", () => {
       "tailtest: first-session coverage scan: 3 untested file(s) queued (ramp-up): lib/m00.py, lib/m01.py, lib/m02.py. Write tests for them as for any queued file.",
     ]);
     expect(await runStartAnalyses(openProject(temp.root), input)).toEqual([]);
+  });
+});
+
+describe("the coverage scan on the analysis fixtures", () => {
+  it("queues a TypeScript project's untested modules, not its barrel or its tested module", async () => {
+    temp = copyFixture("analysis/ts-app");
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 15 });
+    // src/lib/index.ts only re-exports; src/lib/money.ts has test/money.test.ts.
+    expect(await start(temp.root)).toContain(
+      "tailtest: first-session coverage scan: 5 untested file(s) queued (ramp-up): src/lib/format.ts, src/app.ts, src/components/Price.tsx, src/legacy/helper.cjs, src/legacy/util.cjs.",
+    );
+    const session = await readState(sessionFile(openProject(temp.root)));
+    expect(session.value.pending_files.map((entry) => [entry.path, entry.test_path])).toEqual([
+      ["src/lib/format.ts", "test/lib/format.test.ts"],
+      ["src/app.ts", "test/app.test.ts"],
+      ["src/components/Price.tsx", "test/components/Price.test.tsx"],
+      ["src/legacy/helper.cjs", "test/legacy/helper.test.cjs"],
+      ["src/legacy/util.cjs", "test/legacy/util.test.cjs"],
+    ]);
+  });
+
+  it("leaves out a Python package's __init__.py files that define nothing", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 15 });
+    expect(await start(temp.root)).toContain(
+      "tailtest: first-session coverage scan: 3 untested file(s) queued (ramp-up): src/shop/api/routes.py, src/shop/cart.py, src/shop/tax.py.",
+    );
+  });
+
+  it("keeps a package __init__.py that defines a function", async () => {
+    temp = copyFixture("analysis/python-app");
+    writeFileSync(
+      join(temp.root, "src/shop/api/__init__.py"),
+      "# The HTTP layer.\n\n\ndef create_app():\n    return object()\n",
+    );
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 15 });
+    expect(await start(temp.root)).toContain(
+      "queued (ramp-up): src/shop/api/__init__.py, src/shop/api/routes.py, src/shop/cart.py, src/shop/tax.py.",
+    );
+  });
+});
+
+describe("a coverage scan cut by its time box says how far it got", () => {
+  const spent = { ms: 50, expired: () => true, remaining: () => 0 };
+
+  it("while the walk was listing files", async () => {
+    temp = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n" });
+    const walk = { files: ["pyproject.toml", "lib/a.py", "lib/b.py"], complete: false };
+    expect(await runRampUp(openProject(temp.root), walk, spent, () => new Date())).toBe(
+      "tailtest: first-session coverage scan stopped at its time box (50 ms) while listing the project's files (3 found so far); nothing was queued, and it runs again next session.",
+    );
+    expect(await isRampUpDue(openProject(temp.root))).toBe(true);
+  });
+
+  it("while sorting files into sources and tests", async () => {
+    temp = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n" });
+    const files = Array.from({ length: 600 }, (_, i) => `lib/m${i}.py`);
+    const walk = { files, complete: true };
+    expect(await runRampUp(openProject(temp.root), walk, spent, () => new Date())).toBe(
+      "tailtest: first-session coverage scan stopped at its time box (50 ms) after sorting 512 of 600 files into sources and tests; nothing was queued, and it runs again next session.",
+    );
+    const state = await readState(rampUpFile(openProject(temp.root)));
+    expect(state.value).toMatchObject({ done: false, cut: 1, queued: [] });
   });
 });
 
@@ -195,5 +290,61 @@ describe("style sampling", () => {
         "helpers these tests use: tests/conftest.py",
       ].join("\n"),
     );
+  });
+
+  it("samples a TypeScript project's newest vitest files and the helpers they import", async () => {
+    temp = copyFixture("analysis/ts-app");
+    configure(temp.root, { style_sampling: true });
+    temp.write(
+      "test/format.test.ts",
+      [
+        "",
+        'import { expect, test } from "vitest";',
+        'import { format } from "../src/lib/format";',
+        'import { cents } from "./helpers";',
+        'import { fixed } from "@/test-utils";',
+        "",
+        'test("formats cents", () => expect(format(cents(150))).toBe(fixed("1.50")));',
+        "",
+      ].join("\n"),
+    );
+    temp.write("test/helpers.ts", "export const cents = (value: number) => ({ cents: value });\n");
+    temp.write("src/test-utils.ts", "export const fixed = (text: string) => `$${text}`;\n");
+    temp.write(
+      "test/old.test.ts",
+      'import { it } from "vitest";\nimport { older } from "./older-helpers";\n',
+    );
+    temp.write("test/older-helpers.ts", "export const older = 1;\n");
+    // Newest first: format.test.ts, then money.test.ts; old.test.ts is a third and left out.
+    const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, seconds));
+    utimesSync(join(temp.root, "test/old.test.ts"), at(1), at(1));
+    utimesSync(join(temp.root, "test/money.test.ts"), at(2), at(2));
+    utimesSync(join(temp.root, "test/format.test.ts"), at(3), at(3));
+    const note = await start(temp.root);
+    expect(note).toContain(
+      [
+        "tailtest: how this project writes tests, from its newest test files; write new tests the same way:",
+        "test/format.test.ts (vitest):",
+        '  | import { expect, test } from "vitest";',
+        '  | import { format } from "../src/lib/format";',
+        '  | import { cents } from "./helpers";',
+        '  | import { fixed } from "@/test-utils";',
+        "  | ",
+        '  | test("formats cents", () => expect(format(cents(150))).toBe(fixed("1.50")));',
+        "test/money.test.ts (vitest):",
+        '  | import { describe, expect, it } from "vitest";',
+        '  | import { add, subtract, ZERO } from "../src/lib/money";',
+        "  | ",
+        '  | describe("add", () => {',
+        '  |   it("adds cents", () => {',
+        "  |     expect(add(ZERO, { cents: 5 })).toEqual({ cents: 5 });",
+        "  |     expect(subtract).toBeDefined();",
+        "  |   });",
+        "  | });",
+        "helpers these tests use: src/test-utils.ts, test/helpers.ts",
+      ].join("\n"),
+    );
+    expect(note).not.toContain("old.test.ts");
+    expect(note).not.toContain("older-helpers");
   });
 });

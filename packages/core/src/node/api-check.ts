@@ -4,6 +4,7 @@ import {
   renderApiLine,
   renderMissingImports,
   type MissingImport,
+  type UnfollowedStar,
 } from "../analysis/api-check.ts";
 import { loadJsLexers, scanJsModule, type JsModule } from "../analysis/js-module.ts";
 import { scanPythonModule, type PythonModule } from "../analysis/python-module.ts";
@@ -41,13 +42,8 @@ export async function checkApi(project: Project, insight: EditInsight): Promise<
   await loadJsLexers();
   const notes: string[] = [];
   if (insight.verdict.queue) {
-    const parsed = parseFile(project, insight.path);
-    if (parsed !== undefined) {
-      const names =
-        parsed.kind === "python" ? parsed.module.publicNames : publicJsNames(parsed.module);
-      const line = renderApiLine(insight.path, names, parsed.module.open);
-      if (line !== undefined) notes.push(line);
-    }
+    const line = describeApi(project, insight.path);
+    if (line !== undefined) notes.push(line);
     const test = insight.target;
     if (test?.kind === "file" && test.exists)
       notes.push(...renderMissingImports(findMissingImports(project, test.path, insight.path)));
@@ -57,8 +53,20 @@ export async function checkApi(project: Project, insight: EditInsight): Promise<
   return notes;
 }
 
-function publicJsNames(module: JsModule): string[] {
-  return module.exports;
+/** The API line for a source file: Python's public names, or every name a JS/TS module exports. */
+function describeApi(project: Project, path: string): string | undefined {
+  const parsed = parseFile(project, path);
+  if (parsed === undefined) return undefined;
+  if (parsed.kind === "python")
+    return renderApiLine(path, parsed.module.publicNames, { open: parsed.module.open });
+  // A barrel's names are mostly re-exported: listed through the same resolution a test's
+  // imports are checked against, so the line and the check never disagree.
+  const exported = collectExports(project, lookupContext(project, path), path);
+  if (exported === undefined) return undefined;
+  return renderApiLine(path, exported.names, {
+    open: exported.open,
+    unfollowed: exported.unfollowed,
+  });
 }
 
 /** A test's imports from project files that name what those files do not define. */
@@ -115,36 +123,80 @@ function jsMisses(
     if (!Array.isArray(entry.names) || entry.names.length === 0) continue;
     const source = resolveJsImport(context, test, entry.specifier);
     if (source === undefined || (onlySource !== undefined && source !== onlySource)) continue;
-    const exported = exportedNames(project, context, source, STAR_DEPTH);
-    if (exported === undefined) continue;
-    const missing = missingNames(entry.names, exported);
+    const exported = collectExports(project, context, source);
+    // Only a complete list can prove a name missing.
+    if (exported === undefined || exported.open || exported.unfollowed.length > 0) continue;
+    const missing = missingNames(entry.names, new Set(exported.names));
     if (missing.length > 0)
       misses.push({
         test,
         source,
         missing,
-        defined: [...exported].filter((name) => name !== "default"),
+        defined: exported.names.filter((name) => name !== "default"),
       });
   }
   return misses;
 }
 
-/** Every name a JS/TS module exports, through `export *`; undefined when that cannot be known. */
-function exportedNames(
+export interface ExportList {
+  /** The module's own exports first, then each `export *` target's, in order, once each. */
+  names: string[];
+  /** The module itself (or a module it re-exports) makes names at run time: CommonJS, `export =`. */
+  open: boolean;
+  /** `export * from` links that could not be followed, so `names` may lack some. */
+  unfollowed: UnfollowedStar[];
+}
+
+/**
+ * Every name a JS/TS module exports, following `export * from` up to `STAR_DEPTH` links (each
+ * module read once: a cycle adds nothing and is no gap). Undefined when the file itself cannot
+ * be read as a module; a link that leaves the project, goes deeper, or reaches a file that could
+ * not be parsed is listed in `unfollowed`, never taken as "exports nothing".
+ */
+export function collectExports(
   project: Project,
   context: ResolveContext,
   file: string,
-  depth: number,
-): Set<string> | undefined {
+): ExportList | undefined {
   const parsed = parseFile(project, file);
-  if (parsed?.kind !== "js" || parsed.module.open || !parsed.module.parsed) return undefined;
-  const names = new Set(parsed.module.exports);
-  for (const specifier of parsed.module.starFrom) {
-    const target = resolveJsImport(context, file, specifier);
-    if (target === undefined || depth === 0) return undefined;
-    const more = exportedNames(project, context, target, depth - 1);
-    if (more === undefined) return undefined;
-    for (const name of more) if (name !== "default") names.add(name);
+  if (parsed?.kind !== "js" || !parsed.module.parsed) return undefined;
+  const list: ExportList = {
+    names: [...parsed.module.exports],
+    open: parsed.module.open,
+    unfollowed: [],
+  };
+  const seen = new Set(list.names);
+  const visited = new Set([file]);
+  let level: { file: string; module: JsModule }[] = [{ file, module: parsed.module }];
+  // Breadth first, so the names nearest the file come first and the depth is one counter.
+  for (let depth = 0; level.length > 0; depth += 1) {
+    const next: { file: string; module: JsModule }[] = [];
+    for (const from of level) {
+      for (const specifier of from.module.starFrom) {
+        const target = resolveJsImport(context, from.file, specifier);
+        const gap = { file: from.file, specifier };
+        if (target === undefined || depth >= STAR_DEPTH) {
+          list.unfollowed.push(gap);
+          continue;
+        }
+        if (visited.has(target)) continue;
+        visited.add(target);
+        const more = parseFile(project, target);
+        if (more?.kind !== "js" || !more.module.parsed) {
+          list.unfollowed.push(gap);
+          continue;
+        }
+        if (more.module.open) list.open = true;
+        // `export *` never passes on a default export.
+        for (const name of more.module.exports)
+          if (name !== "default" && !seen.has(name)) {
+            seen.add(name);
+            list.names.push(name);
+          }
+        next.push({ file: target, module: more.module });
+      }
+    }
+    level = next;
   }
-  return names;
+  return list;
 }

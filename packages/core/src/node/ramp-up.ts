@@ -1,21 +1,25 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../analysis/budget.ts";
+import { loadJsLexers, scanJsModule } from "../analysis/js-module.ts";
+import { scanPythonModule } from "../analysis/python-module.ts";
 import {
   collectTestStems,
   countCommits,
   createRampUpState,
+  hasNothingToTest,
   hasTestStem,
-  MAX_SIZE_POINTS,
+  pickTop,
   RampUpStateSchema,
   renderRampUpCut,
   renderRampUpNote,
   scoreWithoutSize,
   sizePoints,
-  type RampUpCandidate,
+  type RampUpProgress,
   type RampUpState,
 } from "../analysis/ramp-up.ts";
 import { classifyFile, isTestFile } from "../filter.ts";
+import { baseName, extensionOf } from "../languages.ts";
 import { inspectEdit, queueEdit, sessionFile, STATE_DIR, type Project } from "./project.ts";
 import { readSmallFile } from "./project-walk.ts";
 import { readState, updateState, type StateFile } from "./store.ts";
@@ -50,8 +54,9 @@ export interface WalkedFiles {
 
 /**
  * Ranks the project's untested source files and queues the best `ramp_up_limit` as "ramp-up".
- * Linear: the test stems are one set, the commits one `git log`, and files are read for their
- * size only while they can still make the top (best-first by the score known without reading).
+ * Linear: the test stems are one set, the commits one `git log`, and files are read (for their
+ * size, and whether they have code of their own) only while they can still make the top
+ * (`pickTop`, best-first by the score known without reading).
  */
 export async function runRampUp(
   project: Project,
@@ -61,7 +66,8 @@ export async function runRampUp(
 ): Promise<string> {
   const limit = project.config.ramp_up_limit;
   const extra = project.config.file_classes.test;
-  if (!walk.complete) return recordCut(project, budget, 0, walk.files.length);
+  const total = walk.files.length;
+  if (!walk.complete) return recordCut(project, budget, { stage: "listing", found: total });
   const tests: string[] = [];
   const sources: string[] = [];
   let sorted = 0;
@@ -70,30 +76,28 @@ export async function runRampUp(
     if (isTestFile(file, extra)) tests.push(file);
     else if (classifyFile(file, { extraTestPatterns: extra }).queue) sources.push(file);
     sorted += 1;
-    if (sorted % 512 === 0 && budget.expired())
-      return recordCut(project, budget, 0, walk.files.length);
+    if (sorted % 512 === 0 && sorted < total && budget.expired())
+      return recordCut(project, budget, { stage: "sorting", done: sorted, total });
   }
-  if (budget.expired()) return recordCut(project, budget, 0, walk.files.length);
   const stems = collectTestStems(tests);
+  const untested = sources.filter((source) => !hasTestStem(stems, source));
+  const reading = (done: number): RampUpProgress => ({
+    stage: "reading",
+    done,
+    total: untested.length,
+  });
+  if (budget.expired()) return recordCut(project, budget, reading(0));
   const commits = recentCommits(project.root, budget);
-  if (budget.expired()) return recordCut(project, budget, 0, sources.length);
-  const ranked = sources
-    .filter((source) => !hasTestStem(stems, source))
-    .map((path) => ({ path, partial: scoreWithoutSize(path, commits.get(path) ?? 0) }))
-    .sort((a, b) => b.partial - a.partial || (a.path < b.path ? -1 : 1));
-  const top: RampUpCandidate[] = [];
-  let looked = 0;
-  for (const candidate of ranked) {
-    const floor = top.length < limit ? 0 : (top[top.length - 1]?.score ?? 0);
-    // Sorted best-first: once the best a file could reach cannot beat the floor, none can.
-    if (candidate.partial + MAX_SIZE_POINTS <= floor) break;
-    if (budget.expired()) return recordCut(project, budget, looked, ranked.length);
-    looked += 1;
-    const score = candidate.partial + sizePoints(countLines(join(project.root, candidate.path)));
-    if (score <= floor) continue;
-    insertRanked(top, { path: candidate.path, score }, limit);
-  }
-  const queued = top.map((entry) => entry.path);
+  if (budget.expired()) return recordCut(project, budget, reading(0));
+  if (untested.some(isJsFile)) await loadJsLexers();
+  const picked = pickTop(
+    untested.map((path) => ({ path, partial: scoreWithoutSize(path, commits.get(path) ?? 0) })),
+    limit,
+    (path) => readSizePoints(project, path),
+    budget,
+  );
+  if (!picked.complete) return recordCut(project, budget, reading(picked.read));
+  const queued = picked.top.map((entry) => entry.path);
   const file = sessionFile(project, now);
   for (const path of queued)
     await queueEdit(project, inspectEdit(project, path, { status: "ramp-up" }), file);
@@ -104,27 +108,41 @@ export async function runRampUp(
   return renderRampUpNote(queued);
 }
 
-function insertRanked(top: RampUpCandidate[], entry: RampUpCandidate, limit: number): void {
-  let at = top.findIndex(
-    (other) =>
-      entry.score > other.score || (entry.score === other.score && entry.path < other.path),
-  );
-  if (at === -1) at = top.length;
-  top.splice(at, 0, entry);
-  if (top.length > limit) top.pop();
+const JS_EXTENSIONS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"]);
+
+function isJsFile(path: string): boolean {
+  return JS_EXTENSIONS.has(extensionOf(path));
+}
+
+/**
+ * A candidate's size points, or undefined when it has no code of its own to test: a package
+ * `__init__.py` without a def or class, a JS/TS barrel. Only `__init__.py` and JS/TS files are
+ * parsed, and only the ones the ranking reads.
+ */
+function readSizePoints(project: Project, path: string): number | undefined {
+  const text = readSmallFile(join(project.root, path), SIZE_CAP);
+  // A file too large to read here is longer than every size band.
+  if (text === undefined) return sizePoints(Number.POSITIVE_INFINITY);
+  if (baseName(path) === "__init__.py") {
+    if (hasNothingToTest(path, { language: "python", defs: scanPythonModule(text).defs }))
+      return undefined;
+  } else if (isJsFile(path)) {
+    if (hasNothingToTest(path, { language: "javascript", facade: scanJsModule(text, path).facade }))
+      return undefined;
+  }
+  return sizePoints(countLines(text));
 }
 
 async function recordCut(
   project: Project,
   budget: Budget,
-  looked: number,
-  total: number,
+  progress: RampUpProgress,
 ): Promise<string> {
   await updateState(rampUpFile(project), (state) => ({
     value: { ...state, done: false, cut: state.cut + 1 },
     result: undefined,
   }));
-  return renderRampUpCut(budget.ms, looked, total);
+  return renderRampUpCut(budget.ms, progress);
 }
 
 /** Commits per project path over the last 500 non-merge commits; none outside git. */
@@ -156,10 +174,7 @@ function recentCommits(root: string, budget: Budget): Map<string, number> {
     : new Map();
 }
 
-function countLines(path: string): number {
-  const text = readSmallFile(path, SIZE_CAP);
-  // A file too large to read here is longer than every size band.
-  if (text === undefined) return Number.POSITIVE_INFINITY;
+function countLines(text: string): number {
   let lines = text.length > 0 && !text.endsWith("\n") ? 1 : 0;
   for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) lines += 1;
   return lines;
