@@ -27,4 +27,19 @@ describe("command reference", () => {
     );
     expect(doc).not.toContain(REPO_ROOT);
   });
+
+  it("states every command's exit codes in its --help and in README.md's table", () => {
+    const sections = renderCliReference().split("\n## tailtest ").slice(1);
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("Exit codes:"), readme.indexOf("## Configuration"));
+    const names = sections.map((section) => section.slice(0, section.indexOf("\n")));
+    expect(names).toEqual(
+      expect.arrayContaining(["explain", "tdd status", "strict status", "refactor", "export"]),
+    );
+    for (const [index, section] of sections.entries()) {
+      const name = names[index] ?? "";
+      expect(section, `tailtest ${name} --help`).toMatch(/\nExit codes: 0 /);
+      expect(table, `README.md's exit code table`).toContain(`\`${name}\``);
+    }
+  });
 });

@@ -52,6 +52,10 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     .argument("<files...>", "files, relative to the project root or absolute")
     .option("--root <dir>", "project root", io.cwd)
     .option("--json", "print JSON", false)
+    .addHelpText(
+      "after",
+      "\nWrites nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage (no file given).",
+    )
     .action((files: string[], options: { root: string; json: boolean }) => {
       io.stdout(explainFiles(files, { ...options, root: resolve(io.cwd, options.root) }));
     });
@@ -114,7 +118,7 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
   addViewCommands(program, io, outcome);
   program.addHelpText(
     "after",
-    "\nEvery command has --help. Read commands (status, history, explain, doctor, tdd status,\nstrict status) take --json and write nothing. Colours only on a terminal; NO_COLOR turns\nthem off, FORCE_COLOR on.\nExit codes: 0 success, 1 the command failed (see each command's --help), 2 bad usage.",
+    "\nEvery command has --help. Read commands (status, history, explain, doctor, tdd status,\nstrict status) take --json and write nothing. Colours only on a terminal; NO_COLOR (not\nempty) turns them off, FORCE_COLOR on.\nExit codes: 0 success, 1 the command failed (see each command's --help), 2 bad usage; 0 when\nthe reader of the output stops reading (| head -1).",
   );
   return program;
 }
@@ -258,6 +262,10 @@ function addTddCommands(program: Command, io: CliIO, outcome: CliOutcome): void 
     .option("--root <dir>", "project root (default: found from the current folder)")
     .option("--agent <id>", "the subagent whose log to show (default: the main agent's)")
     .option("--json", "print JSON", false)
+    .addHelpText(
+      "after",
+      "\nThe log is found as for red and green; nothing is written.\nExit codes: 0 shown, 1 --agent is empty, 2 bad usage.",
+    )
     .action(async (options: { json: boolean; root?: string; agent?: string }) => {
       outcome.exitCode = await tddStatus(options, tddIO);
     });
@@ -298,6 +306,10 @@ function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): vo
     )
     .argument("<action>", "start or finish")
     .option("--root <dir>", root)
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 started, or finished with the verify command passing; 1 refused (not in strict\nmode, or the verify failed; the reason is on stderr); 2 bad usage (an action other than start\nor finish).",
+    )
     .action(async (action: string, options: { root?: string }) => {
       outcome.exitCode = await refactor(action, options, strictIO);
     });
@@ -309,6 +321,10 @@ function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): vo
     .description("show the mode, the open claims and their last runs")
     .option("--root <dir>", root)
     .option("--json", "print JSON", false)
+    .addHelpText(
+      "after",
+      "\nReads .tailtest/events.jsonl; writes nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage.",
+    )
     .action(async (options: { root?: string; json: boolean }) => {
       outcome.exitCode = await strictStatus(options, strictIO);
     });
@@ -319,6 +335,10 @@ function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): vo
       "print every verified (red test, edit, green test) triple of strict mode as JSONL: a labelled corpus",
     )
     .option("--root <dir>", root)
+    .addHelpText(
+      "after",
+      "\nUnreadable lines of .tailtest/events.jsonl are skipped, with a warning on stderr.\nExit codes: 0 printed (nothing when there is no triple yet), 1 the project folder cannot be\nused, 2 bad usage.",
+    )
     .action(async (options: { root?: string }) => {
       outcome.exitCode = await exportTriples(options, strictIO);
     });

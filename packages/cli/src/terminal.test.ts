@@ -1,6 +1,6 @@
 import { ANSI_STYLE, PLAIN_STYLE } from "@tailtest/core";
 import { describe, expect, it } from "vitest";
-import { startProgress, styleFor, useColour } from "./terminal.ts";
+import { refusesColour, startProgress, styleFor, useColour, useLiveProgress } from "./terminal.ts";
 
 describe("useColour", () => {
   it.each<[string, Record<string, string>, boolean, boolean]>([
@@ -15,6 +15,21 @@ describe("useColour", () => {
   ])("%s", (_name, env, terminal, expected) => {
     expect(useColour(env, terminal)).toBe(expected);
     expect(styleFor(useColour(env, terminal))).toBe(expected ? ANSI_STYLE : PLAIN_STYLE);
+  });
+});
+
+describe("one NO_COLOR rule for colours and the progress line", () => {
+  it.each<[string, Record<string, string>, boolean]>([
+    ["unset", {}, false],
+    ["empty (unset, says no-color.org)", { NO_COLOR: "" }, false],
+    ["1", { NO_COLOR: "1" }, true],
+    ["any other value", { NO_COLOR: "false" }, true],
+  ])("NO_COLOR %s", (_name, env, refused) => {
+    expect(refusesColour(env)).toBe(refused);
+    // On a terminal, colours and the redrawn progress line go together.
+    expect(useColour(env, true)).toBe(!refused);
+    expect(useLiveProgress(env, true)).toBe(!refused);
+    expect(useLiveProgress(env, false)).toBe(false);
   });
 });
 

@@ -6,16 +6,22 @@ import { ANSI_STYLE, PLAIN_STYLE, type TextStyle } from "@tailtest/core";
  * plain line otherwise.
  */
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 /**
- * Whether stdout gets ANSI colours: never when `NO_COLOR` is set to anything but "" (it wins, see
- * no-color.org), always when `FORCE_COLOR` is set to anything but "", "0" or "false", else only
- * when stdout is a terminal.
+ * `NO_COLOR` set to anything but "" (no-color.org: an empty value is as if unset). The one rule
+ * for colours and for the progress line's redraws, which are ANSI sequences too.
  */
-export function useColour(
-  env: Readonly<Record<string, string | undefined>>,
-  stdoutIsTerminal: boolean,
-): boolean {
-  if ((env["NO_COLOR"] ?? "") !== "") return false;
+export function refusesColour(env: Env): boolean {
+  return (env["NO_COLOR"] ?? "") !== "";
+}
+
+/**
+ * Whether stdout gets ANSI colours: never when `NO_COLOR` refuses them (it wins), always when
+ * `FORCE_COLOR` is set to anything but "", "0" or "false", else only when stdout is a terminal.
+ */
+export function useColour(env: Env, stdoutIsTerminal: boolean): boolean {
+  if (refusesColour(env)) return false;
   const force = env["FORCE_COLOR"];
   if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   return stdoutIsTerminal;
@@ -23,6 +29,11 @@ export function useColour(
 
 export function styleFor(colour: boolean): TextStyle {
   return colour ? ANSI_STYLE : PLAIN_STYLE;
+}
+
+/** Whether the progress line redraws itself in place: stderr is a terminal and `NO_COLOR` allows it. */
+export function useLiveProgress(env: Env, stderrIsTerminal: boolean): boolean {
+  return stderrIsTerminal && !refusesColour(env);
 }
 
 export interface ProgressIO {

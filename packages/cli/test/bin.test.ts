@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
@@ -169,4 +170,60 @@ describe("tailtest bin", () => {
       project.cleanup();
     }
   }, 60_000);
+});
+
+/** Runs the bin with its stdout pipe closed before it writes: a reader that stopped at once. */
+async function runWithClosedStdout(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ exitCode: number | null; signal: string | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  child.stdout.destroy();
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  // A command that never notices would hang (watch): it is killed, and the test says so.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const [exitCode, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+    child.on("close", (code, sig) => resolve([code, sig])),
+  );
+  clearTimeout(timer);
+  return { exitCode, signal, stderr };
+}
+
+describe("a reader that stops reading (tailtest status --help | head -1)", () => {
+  it.each([
+    [["--help"]],
+    [["status", "--help"]],
+    [["status"]],
+    [["history"]],
+    [["explain", "calc.py"]],
+    [["doctor"]],
+    [["tdd", "status"]],
+    [["strict", "status"]],
+    [["run", "--dry-run", "calc.py"]],
+    // A failing test run exits 1 for a reader; one that stopped reading gets 0.
+    [["run", "calc.py"]],
+    // Watch stops as on SIGTERM: the session is flushed, the process ends.
+    [["watch", "--debounce", "50"]],
+  ])(
+    "%j ends quietly with exit code 0",
+    async (args) => {
+      const project = copyFixture("runners/pytest-pyproject");
+      try {
+        const result = await runWithClosedStdout(args, project.root);
+        expect(result).toEqual({
+          exitCode: 0,
+          signal: null,
+          stderr: args[0] === "run" && args[1] !== "--dry-run" ? "running pytest in .\n" : "",
+        });
+      } finally {
+        project.cleanup();
+      }
+    },
+    60_000,
+  );
 });

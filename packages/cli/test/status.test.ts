@@ -10,7 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StatusReportSchema } from "@tailtest/core";
-import { appendTddEntries } from "@tailtest/core/node";
+import { appendTddEntries, handleEvent, openProject } from "@tailtest/core/node";
 import { REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CALC, EVIL, makeHistoryProject, makeTestedProject, playSession } from "./sessions.ts";
@@ -159,6 +159,31 @@ describe("tailtest status: hooks and Codex trust", () => {
     const unreadable = await statusJson(project.root, { CODEX_HOME: broken });
     expect(unreadable.hooks[2]?.trust?.lines[0]).toMatch(
       /^project trust unknown: the Codex config cannot be read/,
+    );
+  }, 60_000);
+});
+
+describe("tailtest status after the agent ended its session", () => {
+  it("says the session ended, and is live again once the agent resumes it", async () => {
+    const project = await makeTestedProject();
+    cleanups.push(project.cleanup);
+    // Start, edit, end of turn (the tests run), then SessionEnd: all through handleEvent.
+    await playSession(project.root, { id: "session-1", calc: true, evil: true }, 1);
+    const ended = await statusJson(project.root);
+    // The session's clock moves a minute per reading: its end is a few minutes after its start.
+    const endedAt = ended.sessions[0]?.ended_at ?? "";
+    expect(endedAt).toMatch(/^2026-01-01T09:0\d:00\.000Z$/);
+    expect((await status(project.root)).stdout).toMatch(
+      /^sessions {2}session-1 \(Claude Code, follow mode, started 2026-01-01 09:0\d UTC, ended 2026-01-01 09:0\d UTC\) in \.tailtest\/session\.json$/m,
+    );
+    await handleEvent(
+      openProject(project.root),
+      { kind: "SessionStarted", sessionId: "session-1", source: "resume" },
+      { platform: "claude-code", now: () => new Date(Date.UTC(2026, 0, 1, 10, 0)) },
+    );
+    expect((await statusJson(project.root)).sessions[0]?.ended_at).toBeUndefined();
+    expect((await status(project.root)).stdout).toMatch(
+      /^sessions {2}session-1 \(Claude Code, follow mode, started 2026-01-01 09:0\d UTC\) in \.tailtest\/session\.json$/m,
     );
   }, 60_000);
 });

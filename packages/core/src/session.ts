@@ -84,6 +84,11 @@ export const SessionStateSchema = z.object({
    * strict): a file missing later and not here was deleted since, by whatever did it.
    */
   missing_seen: z.optional(z.array(z.string())),
+  /**
+   * When the agent ended the session (SessionEnd); the file stays until the next session starts,
+   * so `tailtest status` tells an ended session from a live one. A resume clears it.
+   */
+  ended_at: z.optional(z.string()),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

@@ -189,4 +189,30 @@ describe("renderStatus", () => {
     expect(text).toContain("sessions  none yet");
     expect(text).toContain("problems  .tailtest/history.json: not JSON");
   });
+
+  it("tells an ended session from a live one", () => {
+    const header = (state: SessionState) =>
+      renderStatus(
+        build({ sessions: [{ path: ".tailtest/session.json", session: state }] }),
+        PLAIN_STYLE,
+      )
+        .split("\n")
+        .find((line) => line.startsWith("sessions"));
+    expect(header(session())).toBe(
+      "sessions  2026-01-02T10-00-00-abcdef (Claude Code, follow mode, started 2026-01-02 10:00 UTC) in .tailtest/session.json",
+    );
+    const ended = session({ ended_at: "2026-01-02T11:30:00.000Z" });
+    expect(header(ended)).toBe(
+      "sessions  2026-01-02T10-00-00-abcdef (Claude Code, follow mode, started 2026-01-02 10:00 UTC, ended 2026-01-02 11:30 UTC) in .tailtest/session.json",
+    );
+    expect(build({ sessions: [{ path: "s", session: ended }] }).sessions[0]?.ended_at).toBe(
+      "2026-01-02T11:30:00.000Z",
+    );
+    // A turn of the same session after its end (a hook without a SessionStart): live again.
+    const after = session({
+      ended_at: "2026-01-02T11:30:00.000Z",
+      turn_started_at: "2026-01-02T11:40:00.000Z",
+    });
+    expect(header(after)).not.toContain("ended");
+  });
 });

@@ -45,6 +45,8 @@ export const StatusSessionSchema = z.object({
   results: z.record(z.string(), FileResultSchema.shape.outcome),
   /** Rounds in a row the end of the turn has sent the agent back. */
   stop_blocks: z.number().int().min(0),
+  /** When the agent ended the session (SessionEnd): absent while it is live. */
+  ended_at: z.string().optional(),
 });
 
 export const StatusTddSchema = z.object({
@@ -151,6 +153,21 @@ function lastCliRun(log: RunLog): LastRun | undefined {
   };
 }
 
+/**
+ * When the session ended, unless something happened in it since (a test run, a turn, a sweep:
+ * a hook of the same session that came without a SessionStart), which makes it live again.
+ */
+function endedAt(session: SessionState): string | undefined {
+  const ended = session.ended_at;
+  if (ended === undefined) return undefined;
+  const later = [
+    ...Object.values(session.results).map((result) => result.at),
+    session.turn_started_at,
+    session.last_sweep_at,
+  ].some((at) => at !== undefined && at > ended);
+  return later ? undefined : ended;
+}
+
 /** The status report of a project from what its state files hold. */
 export function buildStatus(input: StatusInput): StatusReport {
   const hookRun = lastHookRun(input.sessions);
@@ -173,24 +190,28 @@ export function buildStatus(input: StatusInput): StatusReport {
         ? { trust: input.codexTrust }
         : {}),
     })),
-    sessions: input.sessions.map(({ path, session }) => ({
-      path,
-      session_id: session.session_id,
-      ...(session.platform === undefined ? {} : { platform: session.platform }),
-      started_at: session.started_at,
-      mode: session.mode,
-      queue: session.pending_files.map((entry) => ({
-        path: entry.path,
-        status: entry.status,
-        ...(entry.test_path === undefined ? {} : { test_path: entry.test_path }),
-        ...(entry.test_exists === undefined ? {} : { test_exists: entry.test_exists }),
-        ...(entry.agent_id === undefined ? {} : { agent_id: entry.agent_id }),
-      })),
-      results: Object.fromEntries(
-        Object.entries(session.results).map(([file, result]) => [file, result.outcome]),
-      ),
-      stop_blocks: session.stop_blocks,
-    })),
+    sessions: input.sessions.map(({ path, session }) => {
+      const ended = endedAt(session);
+      return {
+        path,
+        session_id: session.session_id,
+        ...(session.platform === undefined ? {} : { platform: session.platform }),
+        started_at: session.started_at,
+        mode: session.mode,
+        queue: session.pending_files.map((entry) => ({
+          path: entry.path,
+          status: entry.status,
+          ...(entry.test_path === undefined ? {} : { test_path: entry.test_path }),
+          ...(entry.test_exists === undefined ? {} : { test_exists: entry.test_exists }),
+          ...(entry.agent_id === undefined ? {} : { agent_id: entry.agent_id }),
+        })),
+        results: Object.fromEntries(
+          Object.entries(session.results).map(([file, result]) => [file, result.outcome]),
+        ),
+        stop_blocks: session.stop_blocks,
+        ...(ended === undefined ? {} : { ended_at: ended }),
+      };
+    }),
     tdd: input.tdd.map(({ key, entries }) => {
       const view = deriveTddState(entries);
       const active = describeDeclaration(entries);
@@ -286,8 +307,12 @@ function sessionLines(report: StatusReport, style: TextStyle): string[] {
             `  queue: ${session.queue.length} file(s)`,
             ...session.queue.map((e) => `    ${queueLine(e)}`),
           ];
+    const ended =
+      session.ended_at === undefined
+        ? ""
+        : `, ${style.dim(`ended ${shortTime(session.ended_at)} UTC`)}`;
     return [
-      `${session.session_id} (${who}, ${session.mode} mode, started ${shortTime(session.started_at)} UTC) in ${session.path}`,
+      `${session.session_id} (${who}, ${session.mode} mode, started ${shortTime(session.started_at)} UTC${ended}) in ${session.path}`,
       `  files this session: ${measured}`,
       ...queue,
     ];

@@ -80,18 +80,19 @@ export async function claim(
   return 0;
 }
 
-/** `tailtest refactor start|finish`. */
+/** `tailtest refactor start|finish`: 0 done, 1 refused or the verify failed, 2 bad usage. */
 export async function refactor(
   action: string,
   options: StrictOptions,
   io: StrictIO,
 ): Promise<number> {
-  const context = await contextFor(options, io);
-  if (refuseOutsideStrict(context, io)) return 1;
+  // Bad usage is bad usage in any mode: said before the project is looked at.
   if (action !== "start" && action !== "finish") {
     io.stderr(`tailtest: refactor takes start or finish, not "${action}"\n`);
     return 2;
   }
+  const context = await contextFor(options, io);
+  if (refuseOutsideStrict(context, io)) return 1;
   const outcome = action === "start" ? await startRefactor(context) : await finishRefactor(context);
   (outcome.ok ? io.stdout : io.stderr)(`tailtest: ${outcome.message}\n`);
   return outcome.ok ? 0 : 1;

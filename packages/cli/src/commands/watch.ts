@@ -55,7 +55,7 @@ export interface WatchIO {
 }
 
 /** SIGINT and SIGTERM, once each: a second Ctrl-C falls back to node's default (exit now). */
-function onProcessSignals(stop: () => void): () => void {
+export function onProcessSignals(stop: () => void): () => void {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HistoryFileSchema } from "../history.ts";
-import type { SessionState } from "../session.ts";
+import { SessionStateSchema, type SessionState } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, openProject, queueEdit, sessionFile } from "./project.ts";
 import { updateState } from "./store.ts";
@@ -161,5 +161,21 @@ describe("session lifecycle", () => {
     expect(readFileSync(join(project.root, ".tailtest", kept[0]!), "utf8")).toBe(
       '{"version":1,"session_id":',
     );
+  });
+
+  it("an ended session says when it ended, until it resumes", async () => {
+    await runSession("s1", "failed");
+    const read = async () =>
+      SessionStateSchema.parse(
+        JSON.parse(readFileSync(join(project.root, ".tailtest/session.json"), "utf8")),
+      );
+    expect((await read()).ended_at).toBe(clock().toISOString());
+    const resumed = await startSession(openProject(project.root), {
+      sessionId: "s1",
+      source: "resume",
+      now: clock,
+    });
+    expect(resumed.resumed).toBe(true);
+    expect((await read()).ended_at).toBeUndefined();
   });
 });

@@ -58,8 +58,12 @@ export async function startSession(
       (options.source === "resume" || options.source === "compact") &&
       sameSession &&
       hasActivity(current);
-    if (resume)
-      return { value: { ...current, runners }, result: { resumed: true, previous: undefined } };
+    if (resume) {
+      // A resumed session is live again, whatever ended it before.
+      const value: SessionState = { ...current, runners };
+      delete value.ended_at;
+      return { value, result: { resumed: true, previous: undefined } };
+    }
     const next = createSession({
       sessionId: options.sessionId ?? makeSessionId(now(), Math.random),
       now: now().toISOString(),
@@ -136,13 +140,18 @@ export async function flushToHistory(
   return recovered === undefined ? result : { ...result, recovered };
 }
 
-/** Records the session's outcomes in its own scenario log and in history, keeping it open. */
+/**
+ * Records the session's outcomes in its own scenario log and in history, and marks it ended
+ * (`ended_at`). The file is kept: a resume of the same session goes on from it, and a new session
+ * flushes it again.
+ */
 export async function endSession(
   project: Project,
   now: () => Date = () => new Date(),
 ): Promise<number> {
+  const at = now().toISOString();
   const { value } = await updateState(sessionFile(project, now), (current) => ({
-    value: appendScenarioLog(current, buildScenarioEntries(current, now().toISOString())),
+    value: { ...appendScenarioLog(current, buildScenarioEntries(current, at)), ended_at: at },
     result: undefined,
   }));
   return (await flushToHistory(project, value, now)).count;
