@@ -154,6 +154,9 @@ export function sessionFile(
   project: Project,
   now: () => Date = () => new Date(),
 ): StateFile<SessionState> {
+  // A missing session is created by a read and again under the lock: the runners, which take a
+  // look at every folder near the root, are detected once.
+  let runners: DetectedRunner[] | undefined;
   return {
     path: join(project.root, project.sessionPath),
     schema: SessionStateSchema,
@@ -163,7 +166,7 @@ export function sessionFile(
         now: now().toISOString(),
         depth: project.config.depth,
         mode: project.config.mode,
-        runners: detectProjectRunners(project.view),
+        runners: [...(runners ??= detectProjectRunners(project.view))],
       }),
   };
 }
