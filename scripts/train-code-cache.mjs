@@ -166,9 +166,17 @@ try {
       await run(main, makeProject("post-tdd", "tdd"), calls.post);
       await run(main, makeProject("post-strict", "strict"), calls.post);
     }),
-    // The rest: a session's start, a turn's start and end (nothing queued, so no test run).
+    // The rest: a session's start, a turn's start, an edit, and the turn's end, which runs the
+    // edited file's test (so the test engine, execa and the report parser are in the cache: a
+    // Stop starts its runner that much sooner).
     await trainCodeCache(bundle, "other", async (main) => {
-      await run(main, makeProject("other", "follow"), calls.other);
+      const root = makeProject("other", "follow");
+      writeFileSync(
+        join(root, "tests/test_billing.py"),
+        "from src.billing import charge\n\n\ndef test_charge():\n    assert charge(1) == 1\n",
+      );
+      const [start, prompt, stop] = calls.other;
+      await run(main, root, [start, prompt, ...calls.post, stop]);
     }),
     // After a shell command that writes: the bash grammar's loader and reader. Last: it sets a
     // V8 flag for good (code-cache.ts FLAGGED_ROUTES), which the other routes are made without.
