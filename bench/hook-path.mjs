@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  HOOK_MIB,
   REPO,
   baselineCase,
   benchArgs,
@@ -118,11 +119,14 @@ const hook = (name, adapter, root, payload, target, expect) => ({
   input: JSON.stringify(payload),
   cwd: root,
   env: { ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root },
-  target,
+  target: target ?? ANY,
   expect,
 });
 
 const QUEUED = /queued/;
+/** Issue 10: a per-edit hook and a gate at most 1.3× `node -e 0`; every hook at most 64 MiB. */
+const GATE = { ratio: 1.3, mib: HOOK_MIB };
+const ANY = { mib: HOOK_MIB };
 const DENIED = /"deny"/;
 let tracked = 0;
 const cases = [
@@ -134,7 +138,7 @@ const cases = [
     claude(follow, "PostToolUse", "Write", writeInput(follow, "calc.py"), {
       tool_response: { type: "update" },
     }),
-    "≤ 1.3×",
+    GATE,
     QUEUED,
   ),
   hook(
@@ -142,7 +146,7 @@ const cases = [
     "cursor",
     follow,
     cursor(follow, "afterFileEdit", { file_path: join(follow, "calc.py"), edits: [] }),
-    "≤ 1.3×",
+    GATE,
     /^\{\}/,
   ),
   hook(
@@ -150,7 +154,7 @@ const cases = [
     "codex",
     follow,
     codex(follow, "PostToolUse", "apply_patch", update("calc.py")),
-    "≤ 1.3×",
+    GATE,
     QUEUED,
   ),
   {
@@ -221,7 +225,7 @@ const cases = [
     "claude-code",
     tdd,
     claude(tdd, "PreToolUse", "Write", writeInput(tdd, "calc.py")),
-    "≤ 1.3×",
+    GATE,
     DENIED,
   ),
   hook(
@@ -229,7 +233,7 @@ const cases = [
     "codex",
     tdd,
     codex(tdd, "PreToolUse", "apply_patch", update("calc.py")),
-    "≤ 1.3×",
+    GATE,
     DENIED,
   ),
   hook(
@@ -241,7 +245,7 @@ const cases = [
       tool_input: writeInput(tdd, "calc.py"),
       tool_use_id: "t",
     }),
-    "≤ 1.3×",
+    GATE,
     DENIED,
   ),
   hook(
@@ -249,7 +253,7 @@ const cases = [
     "claude-code",
     strict,
     claude(strict, "PreToolUse", "Write", writeInput(strict, "calc.py")),
-    "≤ 1.3×",
+    GATE,
     DENIED,
   ),
   hook(
@@ -257,7 +261,7 @@ const cases = [
     "codex",
     strict,
     codex(strict, "PreToolUse", "apply_patch", update("calc.py")),
-    "≤ 1.3×",
+    GATE,
     DENIED,
   ),
   hook(
@@ -269,7 +273,7 @@ const cases = [
       tool_input: writeInput(strict, "calc.py"),
       tool_use_id: "t",
     }),
-    "≤ 1.3×",
+    GATE,
     DENIED,
   ),
 ];
@@ -286,5 +290,4 @@ const rows = measure(cases, {
       );
   },
 });
-const out = report("Hooks around a tool call (bench/hook-path.mjs)", rows, args);
-if (args.json !== undefined) writeFileSync(args.json, `${JSON.stringify(out, null, 2)}\n`);
+report("Hooks around a tool call (bench/hook-path.mjs)", rows, args);

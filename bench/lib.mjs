@@ -1,7 +1,7 @@
 // What every benchmark here shares: whole processes, timed against `node -e 0` started in the
 // same run and interleaved with it (a busy machine slows every case alike), medians, peak memory.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,7 +103,46 @@ export function baselineCase(env) {
   return { name: "node -e 0 (baseline)", command: process.execPath, args: ["-e", "0"], env };
 }
 
-/** Prints rows as a table: median, ratio to the baseline's median, fastest, peak memory. */
+/**
+ * A target, as the issue states it: `{ ratio }` against the baseline's median, `{ ms }` of wall
+ * time, `{ of, ratio }` against another case's median; `mib` caps peak memory (every hook: 64).
+ */
+export function judge(row, rows) {
+  const base = rows[0].ms;
+  const failures = [];
+  const target = row.target;
+  if (target?.ratio !== undefined && target.of === undefined && row.ms / base > target.ratio)
+    failures.push(`${(row.ms / base).toFixed(2)}x > ${target.ratio}x`);
+  if (target?.ms !== undefined && row.ms > target.ms)
+    failures.push(`${row.ms.toFixed(0)} ms > ${target.ms} ms`);
+  if (target?.of !== undefined) {
+    const other = rows.find((candidate) => candidate.name === target.of);
+    if (other !== undefined && row.ms / other.ms > target.ratio)
+      failures.push(`${(row.ms / other.ms).toFixed(2)}x of "${target.of}" > ${target.ratio}x`);
+  }
+  if (target?.mib !== undefined && row.rssKiB !== undefined && row.rssKiB / 1024 > target.mib)
+    failures.push(`${(row.rssKiB / 1024).toFixed(1)} MiB > ${target.mib} MiB`);
+  return failures;
+}
+
+/** How a target reads in a table. */
+export function describeTarget(target) {
+  if (target === undefined) return "";
+  const parts = [];
+  if (target.of !== undefined) parts.push(`≤ ${target.ratio}× ${target.of}`);
+  else if (target.ratio !== undefined) parts.push(`≤ ${target.ratio}×`);
+  if (target.ms !== undefined) parts.push(`≤ ${target.ms} ms`);
+  if (target.mib !== undefined) parts.push(`≤ ${target.mib} MiB`);
+  return parts.join(", ");
+}
+
+/** Hook processes: a time target and the 64 MiB memory cap. */
+export const HOOK_MIB = 64;
+
+/**
+ * Prints rows as a table: median, ratio to the baseline's median, fastest, peak memory, and each
+ * missed target. Returns the rows with their ratio and failures.
+ */
 export function report(title, rows, args) {
   const base = rows[0].ms;
   console.log(`\n${title}`);
@@ -111,15 +150,43 @@ export function report(title, rows, args) {
     `node ${process.version}, ${args.runs} runs each (medians)${args.envAsIs ? ", environment as is" : ", NODE_EXTRA_CA_CERTS unset"}`,
   );
   const width = Math.max(...rows.map((row) => row.name.length));
-  for (const row of rows) {
-    const ratio = `${(row.ms / base).toFixed(2)}x`;
+  const judged = rows.map((row) => ({ ...row, ratio: row.ms / base, failures: judge(row, rows) }));
+  for (const row of judged) {
+    const ratio = `${row.ratio.toFixed(2)}x`;
     const rss = row.rssKiB === undefined ? "" : `  ${(row.rssKiB / 1024).toFixed(1)} MiB`;
-    const target = row.target === undefined ? "" : `  (target ${row.target})`;
+    const target = row.target === undefined ? "" : `  (target ${describeTarget(row.target)})`;
+    const missed = row.failures.length === 0 ? "" : `  MISSED: ${row.failures.join("; ")}`;
     console.log(
-      `${row.name.padEnd(width)}  ${row.ms.toFixed(1).padStart(8)} ms  ${ratio.padStart(6)}  min ${row.minMs.toFixed(1).padStart(7)} ms${rss}${target}`,
+      `${row.name.padEnd(width)}  ${row.ms.toFixed(1).padStart(8)} ms  ${ratio.padStart(6)}  min ${row.minMs.toFixed(1).padStart(7)} ms${rss}${target}${missed}`,
     );
   }
-  return rows.map((row) => ({ ...row, ratio: row.ms / base }));
+  if (args.json !== undefined)
+    writeFileSync(
+      args.json,
+      `${JSON.stringify({ title, runs: args.runs, rows: judged }, null, 2)}\n`,
+    );
+  return judged;
+}
+
+/**
+ * A generated project kept between runs under node_modules/.cache (generating 50,000 files takes
+ * a while): built by `build(dir)` once, committed to git, and marked complete. Callers reset
+ * their own state (`.tailtest/`) and put back what they change.
+ */
+export function cachedProject(name, build) {
+  const dir = join(REPO, "node_modules/.cache/tailtest/bench", name);
+  const done = `${dir}.complete`;
+  if (existsSync(done)) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.log(`generating ${name} (once; kept in node_modules/.cache/tailtest/bench)…`);
+  build(dir);
+  const git = (...argv) => execFileSync("git", argv, { cwd: dir, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=b@b", "-c", "user.name=bench", "commit", "-qm", "bench project");
+  writeFileSync(done, "");
+  return dir;
 }
 
 /** A scratch folder, removed when the process exits. */

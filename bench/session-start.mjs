@@ -1,0 +1,87 @@
+// SessionStart on a generated project of 50,000 files (bench/analysis-project.mjs, a git work
+// tree) as whole Claude Code hook processes against `node -e 0` in the same run: a project's
+// first session (no .tailtest/ yet), a later one, and a first session with the coverage scan
+// (ramp-up) on, which the original tailtest took past 30 s on such a project. Run after a build:
+//   node bench/session-start.mjs [--runs N] [--json out.json]
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generateAnalysisProject } from "./analysis-project.mjs";
+import {
+  HOOK_MIB,
+  baselineCase,
+  benchArgs,
+  benchEnv,
+  cachedProject,
+  hookBin,
+  measure,
+  report,
+} from "./lib.mjs";
+
+const args = benchArgs();
+const root = cachedProject("analysis-50k-v1", (dir) => generateAnalysisProject(dir, 50_000));
+const env = { ...benchEnv(args), CLAUDE_PROJECT_DIR: root };
+const state = join(root, ".tailtest");
+
+const start = (source) =>
+  JSON.stringify({
+    session_id: `bench-${source}`,
+    transcript_path: join(root, "t.jsonl"),
+    cwd: root,
+    hook_event_name: "SessionStart",
+    source,
+  });
+
+const TARGET = { ms: 1000, mib: HOOK_MIB };
+const startCase = (name, source, prepare, expect) => ({
+  name,
+  command: process.execPath,
+  args: [hookBin("claude-code")],
+  input: start(source),
+  cwd: root,
+  env,
+  target: TARGET,
+  prepare,
+  expect,
+});
+
+/** No .tailtest/ at all, or one with only this config. */
+const fresh = (config) => () => {
+  rmSync(state, { recursive: true, force: true });
+  if (config === undefined) return;
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "config.json"), JSON.stringify(config));
+};
+
+const cases = [
+  baselineCase(env),
+  startCase(
+    "SessionStart, 50,000 files, the project's first session",
+    "startup",
+    fresh(),
+    /session started/,
+  ),
+  // The session before was started by the previous round of this same case.
+  startCase(
+    "SessionStart, 50,000 files, a later session",
+    "startup",
+    () => undefined,
+    /session started/,
+  ),
+  startCase(
+    "SessionStart, 50,000 files, first session with ramp-up (ramp_up_limit 5)",
+    "startup",
+    fresh({ ramp_up_limit: 5 }),
+    /coverage scan/,
+  ),
+];
+
+const rows = measure(cases, {
+  runs: args.runs,
+  before: (one) => one.prepare?.(),
+  check: (one, result) => {
+    if (one.expect !== undefined && !one.expect.test(result.stdout))
+      throw new Error(`${one.name}: unexpected answer ${result.stdout.slice(0, 400)}`);
+  },
+});
+rmSync(state, { recursive: true, force: true });
+report("SessionStart, 50,000 files (bench/session-start.mjs)", rows, args);
