@@ -1,10 +1,13 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "../parsers/index.ts";
+import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
+import type * as Parsers from "../parsers/index.ts";
 import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
+
+type ParsersModule = typeof Parsers;
 
 export interface ExecuteOptions {
   /** Absolute project root; the plan's cwd is relative to it. */
@@ -39,7 +42,12 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
     );
     const started = Date.now();
-    const outcome = await runProcess(argv, cwd, plan.env, options);
+    // The parsers load while the runner runs (another process, another core), not before it.
+    let parsers: Promise<ParsersModule> | undefined;
+    const outcome = await runProcess(argv, cwd, plan.env, options, () => {
+      parsers = import("../parsers/index.ts");
+    });
+    const { parseRunOutput } = await (parsers ?? import("../parsers/index.ts"));
     const raw = await readReport(plan, cwd, reportPath, started, outcome.output);
     const context = {
       runner: plan.runner.id,
@@ -87,6 +95,7 @@ async function runProcess(
   cwd: string,
   env: Record<string, string>,
   options: ExecuteOptions,
+  onStarted: () => void,
 ): Promise<ProcessOutcome> {
   const cap = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP;
   const output = new CappedText(cap);
@@ -105,6 +114,7 @@ async function runProcess(
     detached: true,
     windowsHide: true,
   });
+  onStarted();
   let timedOut = false;
   const kill = (signal: NodeJS.Signals) => {
     if (subprocess.pid === undefined) return;
