@@ -18,6 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -146,49 +147,81 @@ function prepare(file) {
     console.warn(`${file} is not pure ASCII: write such characters as \\u escapes`);
 }
 
-try {
-  prepare(bundle);
-  prepare(postBundle);
-  const written = [
-    // After an edit in follow mode, from hook-post.cjs: the note, twice (the second time the file
-    // is already queued).
-    await trainCodeCache(postBundle, "post", async (post) => {
+/**
+ * Each route's cache is made in a process of its own: V8 shares what it compiled among scripts of
+ * the same source in one process, so a route trained after another carried the other's functions
+ * too (the later routes' caches were a third larger, deserialized by every call that used them).
+ */
+const ROUTES = {
+  // After an edit in follow mode, from hook-post.cjs: the note, twice (the second time the file
+  // is already queued).
+  "post-follow": () =>
+    trainCodeCache(postBundle, "post", async (post) => {
       const root = makeProject("post-follow", "follow");
       await run(post, root, [...calls.post, ...calls.post]);
     }),
-    // Before a tool: tdd's and strict's gates (follow mode's are answered by the launcher).
-    await trainCodeCache(bundle, "pre", async (main) => {
+  // Before a tool: tdd's and strict's gates (follow mode's are answered by the launcher).
+  pre: () =>
+    trainCodeCache(bundle, "pre", async (main) => {
       await run(main, makeProject("pre-tdd", "tdd"), calls.pre);
       await run(main, makeProject("pre-strict", "strict"), calls.pre);
     }),
-    // After an edit in the other modes (follow mode's goes to hook-post.cjs).
-    await trainCodeCache(bundle, "post", async (main) => {
+  // After an edit in the other modes (follow mode's goes to hook-post.cjs).
+  post: () =>
+    trainCodeCache(bundle, "post", async (main) => {
       await run(main, makeProject("post-tdd", "tdd"), calls.post);
       await run(main, makeProject("post-strict", "strict"), calls.post);
     }),
-    // The rest: a session's start, a turn's start, an edit, and the turn's end, which runs the
-    // edited file's test (so the test engine, execa and the report parser are in the cache: a
-    // Stop starts its runner that much sooner).
-    await trainCodeCache(bundle, "other", async (main) => {
-      const root = makeProject("other", "follow");
-      writeFileSync(
-        join(root, "tests/test_billing.py"),
-        "from src.billing import charge\n\n\ndef test_charge():\n    assert charge(1) == 1\n",
-      );
-      const [start, prompt, stop] = calls.other;
-      await run(main, root, [start, prompt, ...calls.post, stop]);
+  // The end of a turn that runs the edited file's test, so the test engine, execa and the report
+  // parser come from the cache: a Stop starts its runner that much sooner. The turn before it is
+  // played through node's own loading of the bundle (another script to V8), so the cache holds
+  // only what the Stop compiles.
+  stop: async () => {
+    const root = makeProject("stop", "follow");
+    writeFileSync(
+      join(root, "tests/test_billing.py"),
+      "from src.billing import charge\n\n\ndef test_charge():\n    assert charge(1) == 1\n",
+    );
+    const [start, prompt, stop] = calls.other;
+    await run(createRequire(import.meta.url)(bundle), root, [start, prompt, ...calls.post]);
+    return trainCodeCache(bundle, "stop", (main) => run(main, root, [stop]));
+  },
+  // The rest: a session's start and a turn's start (and a Stop with nothing queued).
+  other: () =>
+    trainCodeCache(bundle, "other", async (main) => {
+      await run(main, makeProject("other", "follow"), calls.other);
     }),
-    // After a shell command that writes: the bash grammar's loader and reader. Last: it sets a
-    // V8 flag for good (code-cache.ts FLAGGED_ROUTES), which the other routes are made without.
-    await trainCodeCache(bundle, "shell", async (main) => {
+  // After a shell command that writes: the bash grammar's loader and reader, under the V8 flag
+  // that route sets (code-cache.ts FLAGGED_ROUTES).
+  shell: () =>
+    trainCodeCache(bundle, "shell", async (main) => {
       await run(main, makeProject("shell", "follow"), calls.shell);
     }),
-  ].map((file) => basename(file));
-  // Caches of earlier builds of this bundle are of no use to anyone.
-  for (const name of readdirSync(dirname(bundle)))
-    if (name.endsWith(".cache") && !written.includes(name))
-      rmSync(join(dirname(bundle), name), { force: true });
-  console.log(`code caches: ${written.join(", ")}`);
+};
+
+const only = process.argv.indexOf("--route");
+try {
+  if (only !== -1) {
+    // A child: one route, its cache file's name on stdout.
+    const route = ROUTES[process.argv[only + 1]];
+    if (route === undefined) throw new Error(`no route ${process.argv[only + 1]}`);
+    console.log(basename(await route()));
+  } else {
+    prepare(bundle);
+    prepare(postBundle);
+    const script = fileURLToPath(import.meta.url);
+    const written = Object.keys(ROUTES).map((name) =>
+      execFileSync(process.execPath, [script, bundle, "--route", name], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      }).trim(),
+    );
+    // Caches of earlier builds of this bundle are of no use to anyone.
+    for (const name of readdirSync(dirname(bundle)))
+      if (name.endsWith(".cache") && !written.includes(name))
+        rmSync(join(dirname(bundle), name), { force: true });
+    console.log(`code caches: ${written.join(", ")}`);
+  }
 } finally {
   process.chdir(saved.cwd);
   process.env = saved.env;

@@ -105,6 +105,7 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       "package/dist/hook-main.post.cache",
       "package/dist/hook-main.pre.cache",
       "package/dist/hook-main.shell.cache",
+      "package/dist/hook-main.stop.cache",
       "package/dist/hook-post.cjs",
       "package/dist/hook-post.post.cache",
       "package/dist/hook.cjs",

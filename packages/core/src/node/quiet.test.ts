@@ -6,6 +6,7 @@ import {
   answersNothing as answersNothingOn,
   CLAUDE_CODE,
   CODEX,
+  routeOf,
   CURSOR,
   findRoot,
   HOOKS_OFF,
@@ -101,6 +102,29 @@ describe("Claude Code: unreachableGateAnswer (hook-main.cjs missing)", () => {
     expect(unreachableGateAnswer(preToolUse(project()), {}, "gone")).toBeUndefined();
     const stop = JSON.stringify({ session_id: "s", cwd: tdd, hook_event_name: "Stop" });
     expect(unreachableGateAnswer(stop, {}, "gone")).toBeUndefined();
+  });
+});
+
+describe("routeOf: which code cache a call uses", () => {
+  const call = (event: string, tool?: string) =>
+    JSON.stringify({ hook_event_name: event, ...(tool === undefined ? {} : { tool_name: tool }) });
+  it.each([
+    [CLAUDE_CODE, call("PreToolUse", "Write"), "pre"],
+    [CLAUDE_CODE, call("PostToolUse", "Edit"), "post"],
+    [CLAUDE_CODE, call("PostToolUseFailure", "Bash"), "shell"],
+    [CLAUDE_CODE, call("Stop"), "stop"],
+    [CLAUDE_CODE, call("SubagentStop"), "stop"],
+    [CLAUDE_CODE, call("SessionStart"), "other"],
+    [CODEX, call("PostToolUse", "Bash"), "shell"],
+    [CODEX, call("Stop"), "stop"],
+    [CODEX, call("UserPromptSubmit"), "other"],
+    [CURSOR, call("preToolUse", "Write"), "pre"],
+    [CURSOR, call("afterFileEdit"), "post"],
+    [CURSOR, call("stop"), "stop"],
+    [CURSOR, call("subagentStop"), "stop"],
+    [CURSOR, "not json", "other"],
+  ] as const)("call %#, to the %2$s route", (platform, stdin, route) => {
+    expect(routeOf(platform, stdin)).toBe(route);
   });
 });
 

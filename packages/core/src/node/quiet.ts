@@ -33,6 +33,8 @@ export interface QuietPlatform {
   gateEvent: string;
   /** The events after a tool ran (an edit to queue, a command to read), which share a cache. */
   postEvents: readonly string[];
+  /** The end of a turn, which runs the queued files' tests: a cache of its own. */
+  stopEvents: readonly string[];
   /** What the agent reads as no opinion. */
   noOpinion: string;
   /** The project of a well-formed gate call's payload, else undefined. */
@@ -89,6 +91,7 @@ export const CLAUDE_CODE: QuietPlatform = {
   packageName: "@tailtest/claude-code",
   gateEvent: "PreToolUse",
   postEvents: ["PostToolUse", "PostToolUseFailure"],
+  stopEvents: ["Stop", "SubagentStop"],
   noOpinion: "",
   gateRoot(payload, env) {
     const cwd = claudeShapedCwd(payload);
@@ -103,6 +106,7 @@ export const CODEX: QuietPlatform = {
   packageName: "@tailtest/codex",
   gateEvent: "PreToolUse",
   postEvents: ["PostToolUse"],
+  stopEvents: ["Stop"],
   noOpinion: "",
   gateRoot(payload, _env, cwd) {
     const from = claudeShapedCwd(payload);
@@ -116,6 +120,7 @@ export const CURSOR: QuietPlatform = {
   packageName: "@tailtest/cursor",
   gateEvent: "preToolUse",
   postEvents: ["postToolUse", "afterFileEdit"],
+  stopEvents: ["stop", "subagentStop"],
   // Cursor counts an empty answer as a failed hook.
   noOpinion: "{}\n",
   gateRoot(payload, env, cwd) {
@@ -234,9 +239,10 @@ export function isFollowProject(root: string): boolean {
 export function routeOf(
   platform: QuietPlatform,
   stdin: string,
-): "pre" | "post" | "shell" | "other" {
+): "pre" | "post" | "shell" | "stop" | "other" {
   const name = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin)?.[1];
   if (name === platform.gateEvent) return "pre";
+  if (name !== undefined && platform.stopEvents.includes(name)) return "stop";
   if (name === undefined || !platform.postEvents.includes(name)) return "other";
   // After a shell command: the bash grammar's loader and reader, which an edit never runs.
   return /"tool_name"\s*:\s*"(Bash|Shell)"/.test(stdin) ? "shell" : "post";
