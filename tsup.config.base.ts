@@ -44,7 +44,7 @@ const bundleEverything: Pick<Options, "noExternal" | "dts" | "esbuildOptions"> =
 };
 
 /** The hook files every adapter ships, besides the parser's .wasm files. */
-export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs"];
+export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
 
 /**
  * An adapter package installs alone: one bundle per entry with every dependency inside
@@ -61,16 +61,27 @@ export function adapterConfig(
   entry: Record<string, string>,
   afterBuild?: () => Promise<void>,
 ): Options[] {
-  const { hook, "hook-main": hookMain, "hook-post": hookPost, ...rest } = entry;
-  if (hook === undefined || hookMain === undefined || hookPost === undefined)
-    throw new Error("an adapter has a hook, a hook-main and a hook-post entry");
+  const {
+    hook,
+    "hook-main": hookMain,
+    "hook-post": hookPost,
+    "hook-gate": hookGate,
+    ...rest
+  } = entry;
+  if (
+    hook === undefined ||
+    hookMain === undefined ||
+    hookPost === undefined ||
+    hookGate === undefined
+  )
+    throw new Error("an adapter has a hook, a hook-main, a hook-post and a hook-gate entry");
   return [
     {
       ...baseConfig,
       ...bundleEverything,
       entry: rest,
       // The hook build writes beside this one: its files are not this build's to clean.
-      clean: ["!hook.cjs", "!hook-main.cjs", "!hook-post.cjs", "!*.cache", "!*.wasm"],
+      clean: ["!hook*.cjs", "!*.cache", "!*.wasm"],
       // esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless
       // a real `require` is in scope. cli.ts and bin.ts carry their own shebang, which esbuild
       // keeps above this banner.
@@ -81,7 +92,7 @@ export function adapterConfig(
     {
       ...baseConfig,
       ...bundleEverything,
-      entry: { hook, "hook-main": hookMain, "hook-post": hookPost },
+      entry: { hook, "hook-main": hookMain, "hook-post": hookPost, "hook-gate": hookGate },
       format: ["cjs"],
       outExtension: () => ({ js: ".cjs" }),
       minify: true,

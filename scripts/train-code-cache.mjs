@@ -26,6 +26,8 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = resolve(process.argv[2] ?? "dist/hook-main.cjs");
 /** Follow mode's answer to an edit, in a bundle of its own beside the main one (ADR 0010). */
 const postBundle = join(dirname(bundle), "hook-post.cjs");
+/** tdd and strict mode's gate and record around an edit tool, in another (ADR 0010). */
+const gateBundle = join(dirname(bundle), "hook-gate.cjs");
 const adapter = basename(resolve(dirname(bundle), ".."));
 const { stampBuild, trainCodeCache } = await import(
   pathToFileURL(join(repo, "packages/core/dist/node/code-cache.js")).href
@@ -160,13 +162,25 @@ const ROUTES = {
       const root = makeProject("post-follow", "follow");
       await run(post, root, [...calls.post, ...calls.post]);
     }),
-  // Before a tool: tdd's and strict's gates (follow mode's are answered by the launcher).
+  // Around an edit in tdd and strict mode, from hook-gate.cjs: the gates before, the records
+  // after.
+  "gate-pre": () =>
+    trainCodeCache(gateBundle, "pre", async (gate) => {
+      await run(gate, makeProject("gate-pre-tdd", "tdd"), calls.pre);
+      await run(gate, makeProject("gate-pre-strict", "strict"), calls.pre);
+    }),
+  "gate-post": () =>
+    trainCodeCache(gateBundle, "post", async (gate) => {
+      await run(gate, makeProject("gate-post-tdd", "tdd"), calls.post);
+      await run(gate, makeProject("gate-post-strict", "strict"), calls.post);
+    }),
+  // Before a tool, what hook-gate.cjs leaves (a gate whose config does not say the mode).
   pre: () =>
     trainCodeCache(bundle, "pre", async (main) => {
       await run(main, makeProject("pre-tdd", "tdd"), calls.pre);
       await run(main, makeProject("pre-strict", "strict"), calls.pre);
     }),
-  // After an edit in the other modes (follow mode's goes to hook-post.cjs).
+  // After a tool, what the smaller bundles leave.
   post: () =>
     trainCodeCache(bundle, "post", async (main) => {
       await run(main, makeProject("post-tdd", "tdd"), calls.post);
@@ -209,6 +223,7 @@ try {
   } else {
     prepare(bundle);
     prepare(postBundle);
+    prepare(gateBundle);
     const script = fileURLToPath(import.meta.url);
     const written = Object.keys(ROUTES).map((name) =>
       execFileSync(process.execPath, [script, bundle, "--route", name], {

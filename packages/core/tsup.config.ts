@@ -10,6 +10,7 @@ export default defineConfig({
     "hook-api": "src/hook-api.ts",
     "node/hook-api": "src/node/hook-api.ts",
     "node/edit-api": "src/node/edit-api.ts",
+    "node/gate-api": "src/node/gate-api.ts",
     // The hook launchers' shortcut: node's own modules only (see quiet.ts).
     "node/quiet": "src/node/quiet.ts",
     // The adapters' builds train their hook bundle's V8 code cache with it.

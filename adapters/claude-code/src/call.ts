@@ -9,6 +9,7 @@ import {
   type Mode,
 } from "@tailtest/core/hook";
 import {
+  answerSafely,
   configuredMode,
   HOOKS_OFF_ENV,
   openProject,
@@ -16,6 +17,7 @@ import {
   type HookOutput,
   type Project,
 } from "@tailtest/core/node/edit";
+import { mayBeCursorPayload } from "@tailtest/core/quiet";
 import { renderDecision, renderDeny, translatePayload } from "./translate.ts";
 
 export interface HookIO {
@@ -142,4 +144,19 @@ function sniff(stdin: string): { eventName?: string; cwd?: string } {
   } catch {
     return {};
   }
+}
+
+/**
+ * The answer of a part of the hook (`hook-post.cjs`, `hook-gate.cjs`, ADR 0010): the handler's,
+ * or undefined when it leaves the call to `hook-main.cjs` (a call Cursor made, too).
+ */
+export async function answerPart(stdin: string, handle: Handler): Promise<HookOutput | undefined> {
+  if (mayBeCursorPayload(stdin)) return undefined;
+  let deferred = false;
+  const output = await answerSafely(async () => {
+    const answer = await runHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle);
+    deferred = answer === undefined;
+    return answer ?? NO_OUTPUT;
+  }, "");
+  return deferred ? undefined : output;
 }

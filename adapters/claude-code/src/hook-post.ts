@@ -1,22 +1,10 @@
-import { answerFollowEdit, answerSafely, type HookOutput } from "@tailtest/core/node/edit";
-import { mayBeCursorPayload } from "@tailtest/core/quiet";
-import { NO_OUTPUT, runHookWith } from "./call.ts";
+import { answerFollowEdit } from "@tailtest/core/node/edit";
+import { answerPart } from "./call.ts";
 
 /**
  * The hook after a tool, in a bundle of its own (`hook-post.cjs`, ADR 0010): follow mode's answer
  * to an edit, the call an agent makes on every edit, without evaluating what `handleEvent` can
- * reach. Anything else (another mode, a shell command, a config that does not say the mode, a
- * call Cursor made) is answered undefined, before anything is written, and the launcher hands
- * it to `hook-main.cjs`.
+ * reach. Anything else (another mode, a shell command, a config that does not say the mode, a call Cursor made) is
+ * answered undefined, before anything is written, and the launcher hands it to `hook-main.cjs`.
  */
-export async function answerHook(stdin: string): Promise<HookOutput | undefined> {
-  if (mayBeCursorPayload(stdin)) return undefined;
-  let deferred = false;
-  const output = await answerSafely(async () => {
-    const io = { stdin, env: process.env, cwd: process.cwd() };
-    const answer = await runHookWith(io, answerFollowEdit);
-    deferred = answer === undefined;
-    return answer ?? NO_OUTPUT;
-  }, "");
-  return deferred ? undefined : output;
-}
+export const answerHook = (stdin: string) => answerPart(stdin, answerFollowEdit);

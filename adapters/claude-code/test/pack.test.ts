@@ -122,10 +122,14 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
     expect(hashes).toEqual({
       "hook-main": [await stamp("hook-main.cjs")],
       "hook-post": [await stamp("hook-post.cjs")],
+      "hook-gate": [await stamp("hook-gate.cjs")],
     });
     expect(files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
+      "package/dist/hook-gate.cjs",
+      "package/dist/hook-gate.post.cache",
+      "package/dist/hook-gate.pre.cache",
       "package/dist/hook-main.cjs",
       "package/dist/hook-main.other.cache",
       "package/dist/hook-main.post.cache",
@@ -140,6 +144,9 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
       "package/dist/tree-sitter.wasm",
       "package/package.json",
       "package/plugin/.claude-plugin/plugin.json",
+      "package/plugin/dist/hook-gate.cjs",
+      "package/plugin/dist/hook-gate.post.cache",
+      "package/plugin/dist/hook-gate.pre.cache",
       "package/plugin/dist/hook-main.cjs",
       "package/plugin/dist/hook-main.other.cache",
       "package/plugin/dist/hook-main.post.cache",

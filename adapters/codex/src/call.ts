@@ -9,6 +9,7 @@ import {
 } from "@tailtest/core/hook";
 import type { Decision, HookEvent } from "@tailtest/core/hook";
 import {
+  answerSafely,
   configuredMode,
   findProjectRoot,
   HOOKS_OFF_ENV,
@@ -145,4 +146,18 @@ function payloadHint(stdin: string): { event?: string; cwd?: string } {
 
 function withNewline(stdout: string): HookOutput {
   return { ...SILENT, stdout: stdout === "" ? "" : `${stdout}\n` };
+}
+
+/**
+ * The answer of a part of the hook (`hook-post.cjs`, `hook-gate.cjs`, ADR 0010): the handler's,
+ * or undefined when it leaves the call to `hook-main.cjs`.
+ */
+export async function answerPart(stdin: string, handle: Handler): Promise<HookOutput | undefined> {
+  let deferred = false;
+  const output = await answerSafely(async () => {
+    const answer = await runHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle);
+    deferred = answer === undefined;
+    return answer ?? SILENT;
+  }, "");
+  return deferred ? undefined : output;
 }

@@ -5,7 +5,12 @@ import { CODEX, launchHook } from "@tailtest/core/quiet";
  * The hook bin, built as CommonJS (`dist/hook.cjs`). It loads only node's own modules first: a
  * call with no opinion for sure (the hooks switched off, a pre-tool call in a follow-mode
  * project) ends here, without evaluating the bundle next to it (`hook-main.cjs`: zod, core, the
- * shell parser). A follow-mode edit is answered by `hook-post.cjs`, a bundle of just that; any
+ * shell parser). An edit tool's calls are answered by bundles of just that: `hook-post.cjs` in
+ * follow mode, `hook-gate.cjs` (the gate before, the record after) in tdd and strict mode; any
  * other call evaluates `hook-main.cjs`, each with its V8 code cache (core's code-cache.ts).
  */
-void launchHook(CODEX, join(__dirname, "hook-main.cjs"), join(__dirname, "hook-post.cjs"));
+void launchHook(CODEX, {
+  main: join(__dirname, "hook-main.cjs"),
+  post: join(__dirname, "hook-post.cjs"),
+  gate: join(__dirname, "hook-gate.cjs"),
+});

@@ -12,6 +12,7 @@ import {
   type Mode,
 } from "@tailtest/core/hook";
 import {
+  answerSafely,
   configuredMode,
   findProjectRoot,
   HOOKS_OFF_ENV,
@@ -245,4 +246,18 @@ function loadsTailtest(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The answer of a part of the hook (`hook-post.cjs`, `hook-gate.cjs`, ADR 0010): the handler's,
+ * or undefined when it leaves the call to `hook-main.cjs`.
+ */
+export async function answerPart(stdin: string, handle: Handler): Promise<HookOutput | undefined> {
+  let deferred = false;
+  const output = await answerSafely(async () => {
+    const answer = await runCursorHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle);
+    deferred = answer === undefined;
+    return answer ?? noOpinion("");
+  }, `${NO_OPINION_OUTPUT}\n`);
+  return deferred ? undefined : output;
 }

@@ -73,10 +73,14 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
     expect(hashes).toEqual({
       "hook-main": [await stamp("hook-main.cjs")],
       "hook-post": [await stamp("hook-post.cjs")],
+      "hook-gate": [await stamp("hook-gate.cjs")],
     });
     expect(files).toEqual([
       "package/README.md",
       "package/dist/cli.js",
+      "package/dist/hook-gate.cjs",
+      "package/dist/hook-gate.post.cache",
+      "package/dist/hook-gate.pre.cache",
       "package/dist/hook-main.cjs",
       "package/dist/hook-main.other.cache",
       "package/dist/hook-main.post.cache",

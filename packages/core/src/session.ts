@@ -77,8 +77,14 @@ export const SessionStateSchema = z.object({
   stop_blocks: z._default(Count, 0),
   /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
   turn_started_at: z.optional(z.string()),
-  /** When the last Stop sweep began: the next sweep looks only at files changed after it. */
+  /** When the last Stop sweep began: the next sweep looks at files changed after it (less the slack). */
   last_sweep_at: z.optional(z.string()),
+  /**
+   * Files the last sweep found changed close to its start (path to mtime in ms): the next sweep
+   * looks again from slightly before it, and drops a file whose mtime is still the one seen, so a
+   * change is reported once and a change just after the sweep began is not missed.
+   */
+  sweep_seen: z.optional(z.record(z.string(), z.number())),
   /**
    * Tracked files missing from the work tree when the turn began or at the last sweep (tdd and
    * strict): a file missing later and not here was deleted since, by whatever did it.
@@ -225,7 +231,8 @@ export const SWEEP_SLACK_MS = 2000;
 
 /**
  * Where an end-of-turn sweep starts looking for changed files: the session start, the turn start
- * (less the slack), or the last sweep (no slack: what it saw was reported then), the latest.
+ * or the last sweep (both less the slack: a file's mtime comes from a coarse clock and may read
+ * earlier than the write), the latest. What the last sweep saw in the slack is in `sweep_seen`.
  */
 export function sweepSince(session: SessionState): number {
   return Math.max(
@@ -233,6 +240,6 @@ export function sweepSince(session: SessionState): number {
     session.turn_started_at === undefined
       ? 0
       : Date.parse(session.turn_started_at) - SWEEP_SLACK_MS,
-    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at),
+    session.last_sweep_at === undefined ? 0 : Date.parse(session.last_sweep_at) - SWEEP_SLACK_MS,
   );
 }

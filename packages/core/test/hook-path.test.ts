@@ -120,8 +120,43 @@ describe("a hook call evaluates only what every call needs", () => {
     },
   );
 
+  it.each(ADAPTERS)(
+    "%s: the gate bundle holds tdd's and strict's gate and record, and nothing a call could load later",
+    (adapter) => {
+      const entry = join(REPO_ROOT, "adapters", adapter, "src/hook-gate.ts");
+      const graph = [...staticGraph(entry, true)].map((file) => file.slice(REPO_ROOT.length + 1));
+      const cold = graph.filter((file) =>
+        [
+          /packages\/core\/src\/index\.ts$/,
+          /packages\/core\/src\/node\/index\.ts$/,
+          /packages\/core\/src\/parsers\/(?!_shared)/,
+          /packages\/core\/src\/node\/(shell|execute|verify|lifecycle|sweep|plan-review|setup-io)/,
+          /packages\/core\/src\/node\/(tdd-hooks|strict-hooks|strict-run|strict-claim|handle)\.ts$/,
+          /packages\/core\/src\/(plan|summarize|doctor|hook-groups|script-writes|inline-script)\.ts$/,
+          /packages\/core\/src\/(analysis\/|tdd\/(test-commands|cycles))/,
+          /packages\/core\/src\/strict\/(plan-steps|pairs)\.ts$/,
+          /adapters\/cursor\/src\/run-hook\.ts$/,
+        ].some((pattern) => pattern.test(file)),
+      );
+      expect(cold).toEqual([]);
+      expect(graph).toEqual(
+        expect.arrayContaining([
+          "packages/core/src/node/tdd-gate.ts",
+          "packages/core/src/node/strict-gate.ts",
+          "packages/core/src/node/gate-edit.ts",
+        ]),
+      );
+    },
+  );
+
   it("the schemas a hook reads on every call are zod/mini's", () => {
-    const graph = new Set(ADAPTERS.flatMap((adapter) => [...staticGraph(HOT(adapter))]));
+    const graph = new Set(
+      ADAPTERS.flatMap((adapter) => [
+        ...staticGraph(HOT(adapter)),
+        ...staticGraph(join(REPO_ROOT, "adapters", adapter, "src/hook-post.ts"), true),
+        ...staticGraph(join(REPO_ROOT, "adapters", adapter, "src/hook-gate.ts"), true),
+      ]),
+    );
     const classic = [...graph].filter((file) => /from "zod";/.test(readFileSync(file, "utf8")));
     expect(classic.map((file) => file.slice(REPO_ROOT.length + 1))).toEqual([]);
   });
@@ -217,7 +252,7 @@ describe("a follow-mode edit loads no node module it does not use", () => {
   );
 });
 
-describe("who answers an edit: hook-post.cjs for follow mode, hook-main.cjs for the rest", () => {
+describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in tdd and strict mode, hook-main.cjs for the rest", () => {
   let work: TempProject;
   beforeAll(() => {
     work = makeProject({
@@ -270,9 +305,44 @@ describe("who answers an edit: hook-post.cjs for follow mode, hook-main.cjs for 
     expect(readFileSync(join(a, ".tailtest/session.json"), "utf8")).toContain('"src/billing.py"');
   });
 
+  const gate = (root: string) =>
+    JSON.stringify(loadPayload("claude-2.1.330", "context.PreToolUse-Write.json", root).stdin);
+  const callWith = (bin: string, root: string, input: string) =>
+    spawnSync(process.execPath, [bin], {
+      input,
+      cwd: root,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: root, NODE_OPTIONS: "" },
+      encoding: "utf8",
+    });
+  /** events.jsonl without its times, which differ from one run to the other. */
+  const events = (root: string) =>
+    existsSync(join(root, ".tailtest/events.jsonl"))
+      ? readFileSync(join(root, ".tailtest/events.jsonl"), "utf8")
+          .replace(/"ts":"[^"]+"|"at":"[^"]+"/g, "")
+          .replaceAll(root, "<root>")
+      : "";
+
+  it.each(["tdd", "strict"])(
+    "%s mode: the gate and the record are hook-gate.cjs's, the same as hook-main.cjs's",
+    (mode) => {
+      const noMain = hookCopy("claude-code", "hook-main");
+      const noGate = hookCopy("claude-code", "hook-gate");
+      const [a, b] = [project({ mode }), project({ mode })];
+      for (const input of [gate, edit]) {
+        const fromGate = callWith(noMain, a, input(a));
+        const fromMain = callWith(noGate, b, input(b));
+        expect(fromGate.stderr).toBe("");
+        expect(fromGate.stdout.replaceAll(a, "<root>")).toBe(
+          fromMain.stdout.replaceAll(b, "<root>"),
+        );
+      }
+      // The gate denied the write to production code, and said so in the log, alike.
+      expect(events(a)).toMatch(/"decision":"blocked"|"type":"edit_denied"/);
+      expect(events(a)).toBe(events(b));
+    },
+  );
+
   it.each<[string, Record<string, unknown>]>([
-    ["tdd mode", { mode: "tdd" }],
-    ["strict mode", { mode: "strict" }],
     ["an optional analysis on", { api_validation: true }],
     ["a config that does not say the mode", { mode: "none-such" }],
   ])("%s: the edit is hook-main.cjs's (without it, the launcher says so)", (_label, config) => {
@@ -281,5 +351,13 @@ describe("who answers an edit: hook-post.cjs for follow mode, hook-main.cjs for 
     expect(result.stderr).toMatch(/hook-main\.cjs did not load/);
     // hook-post.cjs wrote nothing before it left the call.
     expect(existsSync(join(root, ".tailtest/session.json"))).toBe(false);
+  });
+
+  it("a gate whose config does not say the mode is hook-main.cjs's, which denies it", () => {
+    const root = project({ mode: "none-such" });
+    const result = callWith(hookCopy("claude-code", "hook-main"), root, gate(root));
+    // Without hook-main.cjs the launcher cannot decide, and a gate outside follow mode fails closed.
+    expect(result.stderr).toMatch(/hook-main\.cjs did not load/);
+    expect(result.stdout).toContain('"deny"');
   });
 });

@@ -116,7 +116,8 @@ export async function packIntoFixture(
   };
 }
 
-const CODE_CACHE = /(hook-main|hook-post)\.([0-9a-f]{16})-.+-(pre|post|shell|stop|other)\.cache$/;
+const CODE_CACHE =
+  /(hook-main|hook-post|hook-gate)\.([0-9a-f]{16})-.+-(pre|post|shell|stop|other)\.cache$/;
 
 /**
  * A shipped file list with each hook code cache (core's code-cache.ts: named by the bundle's

@@ -1,16 +1,16 @@
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
-import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
-import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../session.ts";
+import { SWEEP_SLACK_MS, type SessionState } from "../session.ts";
 import { mayWriteFiles } from "../shell-words.ts";
 import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
+import { guarded } from "./gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
 import { readState, updateState } from "./store.ts";
-import type { TddCall } from "./tdd-hooks.ts";
-import type { StrictCall } from "./strict-hooks.ts";
+import type { TddCall } from "./tdd-gate.ts";
+import type { StrictCall } from "./strict-gate.ts";
 import type { AgentIdentity } from "./tdd-store.ts";
 
 /*
@@ -21,6 +21,8 @@ import type { AgentIdentity } from "./tdd-store.ts";
  */
 const lazy = {
   tdd: () => import("./tdd-hooks.ts"),
+  tddGate: () => import("./tdd-gate.ts"),
+  strictGate: () => import("./strict-gate.ts"),
   strict: () => import("./strict-hooks.ts"),
   tddStore: () => import("./tdd-store.ts"),
   planReview: () => import("./plan-review.ts"),
@@ -41,6 +43,7 @@ export interface HandleOptions {
 }
 
 export { SWEEP_SLACK_MS };
+export { cliPrefix, withCliPrefix } from "./gate-answer.ts";
 
 /** The one entry point adapters call: a platform-neutral event in, a Decision out. */
 export async function handleEvent(
@@ -199,34 +202,6 @@ async function dispatch(
   }
 }
 
-/**
- * How the agent's shell reaches the `tailtest` command: a project install (`npm i -D`, what the
- * docs say) puts it in node_modules/.bin, which is not on the agent's PATH, so `npx tailtest`
- * (npx finds the local bin without the network); otherwise a global install's `tailtest`.
- */
-export function cliPrefix(root: string): string {
-  return existsSync(join(root, "node_modules", ".bin", "tailtest")) ? "npx tailtest" : "tailtest";
-}
-
-/** The decision's commands (`tailtest red|green|tdd status`) as the agent can run them. */
-export function withCliPrefix(decision: Decision, prefix: string): Decision {
-  if (prefix === "tailtest") return decision;
-  const fix = (text: string) =>
-    text.replace(
-      /(^|[^\w-])tailtest (?=(red|green|tdd status|claim|refactor|strict status)\b)/gm,
-      `$1${prefix} `,
-    );
-  switch (decision.kind) {
-    case "context":
-      return { ...decision, text: fix(decision.text) };
-    case "deny":
-    case "block":
-      return { ...decision, reason: fix(decision.reason) };
-    case "none":
-      return decision;
-  }
-}
-
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
 async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
   // The gating modes also note which tracked files are already missing, to see deletions later.
@@ -243,34 +218,6 @@ async function markTurnStart(project: Project, now: () => Date): Promise<Decisio
     result: undefined,
   }));
   return { kind: "none" };
-}
-
-/** The events that ask before a tool runs: in tdd mode, a failure to decide denies (ADR 0002). */
-const GATE_EVENTS = new Set<HookEvent["kind"]>([
-  "EditRequested",
-  "CommandRequested",
-  "PlanSubmitted",
-]);
-
-/**
- * A gating mode's answer, with commands as the agent can run them. A core error on a pre-tool
- * event is a deny (the mode fails closed, ADR 0002); elsewhere it goes to the adapter's policy.
- */
-async function guarded(
-  mode: "tdd" | "strict",
-  project: Project,
-  event: HookEvent,
-  decide: () => Promise<Decision>,
-): Promise<Decision> {
-  try {
-    return withCliPrefix(await decide(), cliPrefix(project.root));
-  } catch (error) {
-    if (!GATE_EVENTS.has(event.kind)) throw error;
-    return {
-      kind: "deny",
-      reason: couldNotDecideReason(mode, `internal error: ${errorLine(error, project.root)}`),
-    };
-  }
 }
 
 /**
@@ -299,8 +246,7 @@ async function handleTdd(
   options: HandleOptions,
   now: () => Date,
 ): Promise<Decision> {
-  const agentId = "agentId" in event ? event.agentId : undefined;
-  const call: TddCall = { project, identity: { ...options.identity, agentId }, now };
+  const call = (await lazy.tddGate()).tddCallOf(project, event, options.identity, now);
   return guarded("tdd", project, event, () => decideTdd(call, event, options));
 }
 
@@ -352,15 +298,8 @@ async function handleStrict(
   options: HandleOptions,
   now: () => Date,
 ): Promise<Decision> {
-  const agentId = "agentId" in event ? event.agentId : undefined;
-  const { agentKey } = await lazy.tddStore();
-  const call: StrictCall = {
-    project,
-    now,
-    session: agentKey({ ...options.identity, agentId }),
-    host: options.platform,
-    agentId,
-  };
+  const { strictCallOf } = await lazy.strictGate();
+  const call = strictCallOf(project, event, options.identity, options.platform, now);
   return guarded("strict", project, event, () => decideStrict(call, event, options));
 }
 
@@ -451,9 +390,10 @@ async function sweepIntoQueue(
   const sweepStart = now();
   // Never before the session began: files a person or a setup script wrote just before it are
   // not this session's changes.
-  const { changed, untracked } = (await lazy.sweep()).sweepChangedFiles(
+  const { changed, untracked, seen } = (await lazy.sweep()).sweepTurn(
     project,
-    sweepSince(session),
+    session,
+    sweepStart.getTime(),
   );
   for (const path of changed) {
     // What git reported tells new from existing; after a walk, git is asked per file.
@@ -461,7 +401,7 @@ async function sweepIntoQueue(
     await queueEdit(project, inspectEdit(project, path, status), file, agentId);
   }
   await updateState(file, (current) => ({
-    value: { ...current, last_sweep_at: sweepStart.toISOString() },
+    value: { ...current, last_sweep_at: sweepStart.toISOString(), sweep_seen: seen },
     result: undefined,
   }));
 }

@@ -39,6 +39,8 @@ export interface QuietPlatform {
   noOpinion: string;
   /** The project of a well-formed gate call's payload, else undefined. */
   gateRoot(payload: Payload, env: Env, cwd: string): string | undefined;
+  /** The project of any call, as the adapter finds it (undefined: the payload does not say). */
+  projectRoot(payload: Payload, env: Env, cwd: string): string | undefined;
   /** The agent's refusal of a tool call, as printed on stdout. */
   deny(reason: string): string;
 }
@@ -98,6 +100,12 @@ export const CLAUDE_CODE: QuietPlatform = {
     if (cwd === undefined) return undefined;
     return nonEmpty(env["CLAUDE_PROJECT_DIR"]) ?? cwd;
   },
+  projectRoot(payload, env) {
+    const cwd = payload["cwd"];
+    return (
+      nonEmpty(env["CLAUDE_PROJECT_DIR"]) ?? (typeof cwd === "string" ? nonEmpty(cwd) : undefined)
+    );
+  },
   deny: claudeShapedDeny,
 };
 
@@ -111,6 +119,10 @@ export const CODEX: QuietPlatform = {
   gateRoot(payload, _env, cwd) {
     const from = claudeShapedCwd(payload);
     return from === undefined ? undefined : findRoot(resolve(cwd, from));
+  },
+  projectRoot(payload, _env, cwd) {
+    const from = payload["cwd"];
+    return typeof from === "string" ? findRoot(resolve(cwd, from)) : undefined;
   },
   deny: claudeShapedDeny,
 };
@@ -131,6 +143,13 @@ export const CURSOR: QuietPlatform = {
       !isObject(payload["tool_input"])
     )
       return undefined;
+    const roots = payload["workspace_roots"];
+    const first: unknown = Array.isArray(roots) ? roots[0] : undefined;
+    return (
+      nonEmpty(env["CURSOR_PROJECT_DIR"]) ?? (typeof first === "string" ? first : findRoot(cwd))
+    );
+  },
+  projectRoot(payload, env, cwd) {
     const roots = payload["workspace_roots"];
     const first: unknown = Array.isArray(roots) ? roots[0] : undefined;
     return (
@@ -215,6 +234,28 @@ export function findRoot(start: string): string {
     }
   }
   return from;
+}
+
+/**
+ * The mode a project's config says, as the launcher reads it: follow without a config, undefined
+ * when the config does not read cleanly or names no known mode (the bundle settles that).
+ */
+export function launcherMode(root: string): "follow" | "tdd" | "strict" | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, CONFIG_FILE), "utf8");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "follow" : undefined;
+  }
+  try {
+    const config = JSON.parse(text) as unknown;
+    if (!isObject(config)) return undefined;
+    const mode = config["mode"];
+    if (mode === undefined) return "follow";
+    return mode === "follow" || mode === "tdd" || mode === "strict" ? mode : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** No config, or one that parses and leaves `mode` at follow. */
@@ -311,22 +352,31 @@ export interface HookMain {
   answerHook(stdin: string): Promise<Output>;
 }
 
-/** What `hook-post.cjs` exports: follow mode's answer to an edit, or undefined for the rest. */
-export interface HookPost {
+/**
+ * What `hook-post.cjs` (follow mode's answer to an edit) and `hook-gate.cjs` (tdd and strict
+ * mode's around an edit tool) export: an answer, or undefined for a call they leave to
+ * `hook-main.cjs`.
+ */
+export interface HookPart {
   answerHook(stdin: string): Promise<Output | undefined>;
 }
 
+/** An adapter's hook files: `hook-main.cjs`, and the smaller bundles that answer the most calls. */
+export interface HookBundles {
+  main: string;
+  post?: string;
+  gate?: string;
+}
+
 /**
- * An adapter's hook bin. A call with no opinion for sure ends here; anything else evaluates
- * `main` (the adapter's `hook-main.cjs`, with its code cache) and runs the real hook. A `main`
- * that cannot load denies a gate call outside follow mode, with one stderr line; any other call
- * gets no opinion and that line.
+ * An adapter's hook bin. A call with no opinion for sure ends here. An edit tool's call goes to
+ * the bundle made for it when there is one (`hook-post.cjs` in follow mode, `hook-gate.cjs` in
+ * tdd and strict mode, as the config says); anything else, or a call such a bundle leaves, to
+ * `main` (the adapter's `hook-main.cjs`). Each is evaluated with its code cache. A `main` that
+ * cannot load denies a gate call outside follow mode, with one stderr line; any other call gets
+ * no opinion and that line.
  */
-export async function launchHook(
-  platform: QuietPlatform,
-  main: string,
-  post?: string,
-): Promise<void> {
+export async function launchHook(platform: QuietPlatform, bundles: HookBundles): Promise<void> {
   let stdin = "";
   try {
     stdin = await readStdin();
@@ -338,8 +388,9 @@ export async function launchHook(
     return;
   }
   const route = routeOf(platform, stdin);
-  // After an edit: follow mode's answer from a bundle of just that, when it has one.
-  if (route === "post" && post !== undefined && (await answeredByPost(post, stdin))) return;
+  const part = partFor(platform, bundles, route, stdin);
+  if (part !== undefined && (await answeredByPart(part, route, stdin))) return;
+  const main = bundles.main;
   let loaded: ReturnType<typeof loadBundle<HookMain>>;
   try {
     loaded = loadBundle<HookMain>(main, route);
@@ -360,13 +411,43 @@ export async function launchHook(
 }
 
 /**
- * Answers from `hook-post.cjs` when it takes the call (follow mode, an edit); false when it
- * leaves the call to `hook-main.cjs`, having written nothing, or cannot be loaded at all.
+ * The smaller bundle an edit tool's call goes to first: by the mode the config says, read here
+ * (a gate call that got this far is not in follow mode). Shell commands, which need the bash
+ * parser, and anything else go straight to `hook-main.cjs`.
  */
-async function answeredByPost(post: string, stdin: string): Promise<boolean> {
-  let loaded: ReturnType<typeof loadBundle<HookPost>>;
+function partFor(
+  platform: QuietPlatform,
+  bundles: HookBundles,
+  route: ReturnType<typeof routeOf>,
+  stdin: string,
+): string | undefined {
+  if (route === "pre") return bundles.gate;
+  if (route !== "post") return undefined;
+  let payload: unknown;
   try {
-    loaded = loadBundle<HookPost>(post, "post");
+    payload = JSON.parse(stdin);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(payload)) return undefined;
+  const root = platform.projectRoot(payload, process.env, process.cwd());
+  const mode = root === undefined ? undefined : launcherMode(root);
+  if (mode === "follow") return bundles.post;
+  return mode === undefined ? undefined : bundles.gate;
+}
+
+/**
+ * Answers from a smaller bundle when it takes the call; false when it leaves the call to
+ * `hook-main.cjs`, having written nothing, or cannot be loaded at all.
+ */
+async function answeredByPart(
+  bundle: string,
+  route: ReturnType<typeof routeOf>,
+  stdin: string,
+): Promise<boolean> {
+  let loaded: ReturnType<typeof loadBundle<HookPart>>;
+  try {
+    loaded = loadBundle<HookPart>(bundle, route);
   } catch {
     return false;
   }

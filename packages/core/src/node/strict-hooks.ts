@@ -1,144 +1,47 @@
 import { isAbsolute, join } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
-import { SWEEP_SLACK_MS, sweepSince } from "../session.ts";
-import type { StrictSnapshot } from "../strict/checkpoint.ts";
-import type { Host, StrictEventInput, StrictTest } from "../strict/events.ts";
-import { decideStrictEdit, type StrictEditDecision } from "../strict/gate.ts";
+import { SWEEP_SLACK_MS } from "../session.ts";
+import type { StrictEventInput, StrictTest } from "../strict/events.ts";
 import {
   describePlanVerdict,
   describePlanWarnings,
   judgePlan,
   readPlanSteps,
 } from "../strict/plan-steps.ts";
-import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict/state.ts";
+import { openClaims, pendingClaims, type ClaimState } from "../strict/state.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
-import { sessionFile, type Project } from "./project.ts";
+import { sessionFile } from "./project.ts";
 import { findShellWrites, listSimpleCommands } from "./shell.ts";
 import { readState, updateState } from "./store.ts";
 import {
   appendStrictEvents,
   hashFile,
   readStrictEditsSince,
-  readStrictState,
   restoreFile,
   snapshotFile,
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
-import { missingTrackedFiles, newlyMissing, sweepChangedFiles } from "./sweep.ts";
-import { gatedFiles, shellRefusal, shellTargets } from "./tdd-hooks.ts";
+import { missingTrackedFiles, newlyMissing, sweepTurn } from "./sweep.ts";
+import {
+  gateStrictWrites,
+  judgeableSnapshot,
+  recordStrictEdits,
+  stamp,
+  stateOf,
+  type StrictCall,
+} from "./strict-gate.ts";
+import { shellRefusal, shellTargets } from "./tdd-hooks.ts";
+
+export { gateStrictWrites, recordStrictEdits, type StrictCall } from "./strict-gate.ts";
 
 /**
  * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the
  * plan check at ExitPlanMode, and the end-of-turn verification that runs every claimed test once
  * per runner and reverts a claim's files when its test is still red.
  */
-
-export interface StrictCall {
-  project: Project;
-  now: () => Date;
-  /** The agent session's log key, stamped on every event. */
-  session: string | undefined;
-  host: Host;
-  agentId?: string | undefined;
-}
-
-function stamp(call: StrictCall) {
-  return {
-    ts: call.now().toISOString(),
-    ...(call.session === undefined ? {} : { session: call.session }),
-    host: call.host,
-  };
-}
-
-/**
- * The project's reduced log, when this tailtest can judge it: one holding events of a newer
- * tailtest throws, so every strict hook that reads it fails closed (ADR 0002) rather than judge a
- * part. Read from the log's checkpoint and the lines since (strict-store.ts).
- */
-function judgeableSnapshot(call: StrictCall): StrictSnapshot {
-  const { snapshot, newer } = readStrictState(call.project.root);
-  if (newer)
-    throw new Error(
-      ".tailtest/events.jsonl holds events of a newer tailtest; update tailtest to use strict mode",
-    );
-  return snapshot;
-}
-
-/** The log's state; a log written by a newer tailtest cannot be judged (the gate fails closed). */
-function stateOf(call: StrictCall): StrictState {
-  return judgeableSnapshot(call).state;
-}
-
-/** sha256 of every open claim's test file as it is now. */
-async function testHashes(
-  call: StrictCall,
-  state: StrictState,
-): Promise<Map<string, string | null>> {
-  const hashes = new Map<string, string | null>();
-  for (const claim of openClaims(state)) {
-    const file = claim.red?.test.file;
-    if (file !== undefined && !hashes.has(file))
-      hashes.set(file, await hashFile(call.project.root, file));
-  }
-  return hashes;
-}
-
-/**
- * Before a write: each project file is judged by the strict gate. A denial is logged and names
- * what is missing; an allowed production edit first snapshots the file (once per claim and turn)
- * so a failed verification can put it back.
- */
-export async function gateStrictWrites(
-  call: StrictCall,
-  paths: readonly string[],
-  base?: string,
-): Promise<Decision> {
-  const files = gatedFiles(call, paths, base ?? call.project.root);
-  if (files.length === 0) return { kind: "none" };
-  const state = stateOf(call);
-  const hashes = await testHashes(call, state);
-  const verdicts: Array<{ relPath: string; decision: StrictEditDecision }> = files.map((file) => ({
-    relPath: file.relPath,
-    decision: decideStrictEdit(state, { ...file, testHashes: hashes }),
-  }));
-  const denied = verdicts.filter((verdict) => verdict.decision.decision === "deny");
-  if (denied.length > 0) {
-    const events: StrictEventInput[] = [];
-    const messages: string[] = [];
-    for (const { relPath, decision } of denied) {
-      if (decision.decision !== "deny") continue;
-      events.push({
-        type: "edit_denied",
-        ...stamp(call),
-        path: relPath,
-        code: decision.code,
-        reason: decision.message,
-      });
-      messages.push(decision.message);
-    }
-    await appendStrictEvents(call.project.root, events);
-    return { kind: "deny", reason: capText(withAgentFlag(messages.join("\n"), call.agentId)) };
-  }
-  const events: StrictEventInput[] = [];
-  const warnings: string[] = [];
-  for (const { relPath, decision } of verdicts) {
-    if (decision.decision !== "allow") continue;
-    if (decision.warning !== undefined) warnings.push(decision.warning);
-    for (const claimId of decision.claims) {
-      const claim = state.claims.get(claimId);
-      if (claim === undefined || claim.snapshots.has(relPath)) continue;
-      const object = await snapshotFile(call.project.root, relPath);
-      events.push({ type: "snapshot", ...stamp(call), claim: claimId, path: relPath, object });
-    }
-  }
-  await appendStrictEvents(call.project.root, events);
-  return warnings.length === 0
-    ? { kind: "none" }
-    : { kind: "context", text: capText(warnings.join("\n")) };
-}
 
 /** Before a shell command: its writes are gated like an edit tool's; installers are refused. */
 export async function gateStrictCommand(
@@ -151,29 +54,6 @@ export async function gateStrictCommand(
   const refusal = shellRefusal("strict", command, commands, writes);
   if (refusal !== undefined) return { kind: "deny", reason: refusal };
   return gateStrictWrites(call, shellTargets(commands, writes), cwd ?? call.project.root);
-}
-
-/** After a write: an `edit_applied` event per production file, with the claims it went under. */
-export async function recordStrictEdits(
-  call: StrictCall,
-  paths: readonly string[],
-  base?: string,
-): Promise<Decision> {
-  const files = gatedFiles(call, paths, base ?? call.project.root).filter(
-    (file) => file.fileClass === "prod",
-  );
-  if (files.length === 0) return { kind: "none" };
-  const state = stateOf(call);
-  const events: StrictEventInput[] = [];
-  for (const file of files) {
-    const claims = openClaims(state)
-      .filter((claim) => claim.snapshots.has(file.relPath))
-      .map((claim) => claim.claim);
-    const object = await snapshotFile(call.project.root, file.relPath);
-    events.push({ type: "edit_applied", ...stamp(call), path: file.relPath, claims, object });
-  }
-  await appendStrictEvents(call.project.root, events);
-  return { kind: "none" };
 }
 
 /** After a shell command: what it wrote, as edits. */
@@ -351,15 +231,14 @@ async function unattributedChanges(call: StrictCall) {
   const file = sessionFile(call.project, call.now);
   const { value: session } = await readState(file);
   const start = call.now();
-  const since = sweepSince(session);
+  const {
+    changed: swept,
+    since,
+    seen: sweptSeen,
+  } = sweepTurn(call.project, session, start.getTime());
   const patterns = tddPatternsFromConfig(call.project.config);
   const missing = missingTrackedFiles(call.project.root);
-  const changed = [
-    ...new Set([
-      ...sweepChangedFiles(call.project, since).changed,
-      ...newlyMissing(session.missing_seen, missing),
-    ]),
-  ]
+  const changed = [...new Set([...swept, ...newlyMissing(session.missing_seen, missing)])]
     .sort()
     .filter((path) => classifyTddFile(path, patterns) === "prod");
   // What the gate saw this turn, read from the log only when something changed at all.
@@ -371,6 +250,7 @@ async function unattributedChanges(call: StrictCall) {
     value: {
       ...current,
       last_sweep_at: start.toISOString(),
+      sweep_seen: sweptSeen,
       ...(missing === undefined ? {} : { missing_seen: missing }),
     },
     result: undefined,

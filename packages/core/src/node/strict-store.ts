@@ -1,6 +1,4 @@
-import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { readFile, rm, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import {
@@ -47,7 +45,7 @@ const VERIFY_LOCK: LockWait = {
 export async function readStrictLog(root: string): Promise<StrictLog> {
   let text: string;
   try {
-    text = await readFile(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { events: [], problems: [], newer: false };
@@ -235,12 +233,19 @@ export async function withVerifyLock<R>(root: string, work: () => Promise<R>): P
 }
 
 export function sha256(content: Buffer | string): string {
+  // node:crypto is loaded by the calls that hash, not by every hook that reads the log.
+  const { createHash } = process.getBuiltinModule("node:crypto");
   return createHash("sha256").update(content).digest("hex");
 }
 
+/*
+ * The file operations are synchronous, as in store.ts: a hook does one thing at a time, and the
+ * promise API loads node's streams.
+ */
+
 async function readIfFile(path: string): Promise<Buffer | null> {
   try {
-    return await readFile(path);
+    return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -258,10 +263,7 @@ export async function hashFile(root: string, relPath: string): Promise<string | 
 async function putObject(root: string, content: Buffer): Promise<string> {
   const hash = sha256(content);
   const path = join(root, OBJECTS_DIR, hash);
-  const stored = await stat(path).then(
-    (info) => info.size === content.length,
-    () => false,
-  );
+  const stored = statSync(path, { throwIfNoEntry: false })?.size === content.length;
   if (!stored) await writeAtomic(path, content);
   return hash;
 }
@@ -276,8 +278,8 @@ export async function snapshotFile(root: string, relPath: string): Promise<strin
 export async function restoreFile(root: string, relPath: string, object: string | null) {
   const path = join(root, relPath);
   if (object === null) {
-    await rm(path, { force: true });
+    rmSync(path, { force: true });
     return;
   }
-  await writeAtomic(path, await readFile(join(root, OBJECTS_DIR, object)));
+  await writeAtomic(path, readFileSync(join(root, OBJECTS_DIR, object)));
 }

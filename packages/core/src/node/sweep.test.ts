@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { handleEvent } from "./handle.ts";
 import { openProject, sessionFile } from "./project.ts";
 import { readState } from "./store.ts";
-import { sweepChangedFiles, walkChangedFiles } from "./sweep.ts";
+import { sweepChangedFiles, sweepTurn, walkChangedFiles } from "./sweep.ts";
+import { createSession, type SessionState } from "../session.ts";
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());
@@ -57,6 +58,46 @@ describe("sweepChangedFiles", () => {
     expect(result.changed).toEqual(["packages/web/src/dist/page.ts", "src/app.py"]);
     // Only files in a known language outside skipped folders are stat'ed.
     expect(result.checked).toBe(3);
+  });
+});
+
+describe("sweepTurn", () => {
+  const at = (ms: number) => new Date(ms);
+  function session(extra: Partial<SessionState>): SessionState {
+    const base = createSession({
+      sessionId: "s1",
+      now: OLD.toISOString(),
+      depth: "standard",
+      mode: "follow",
+      runners: [],
+    });
+    return { ...base, ...extra };
+  }
+
+  it("reports a change once, yet catches one whose coarse mtime reads before the last sweep", () => {
+    project = setUp({ "a.py": "a = 1\n", "b.py": "b = 1\n", "c.py": "c = 1\n" }, []);
+    const opened = openProject(project.root);
+    const sweepAt = TURN.getTime() + 60_000;
+    // a.py changed during the turn, before the first sweep began.
+    utimesSync(join(project.root, "a.py"), at(sweepAt - 10), at(sweepAt - 10));
+    const first = sweepTurn(opened, session({ turn_started_at: TURN.toISOString() }), sweepAt);
+    expect(first.changed).toEqual(["a.py"]);
+    expect(first.seen).toEqual({ "a.py": sweepAt - 10 });
+
+    // b.py was written just after that sweep began, but its mtime (a coarse clock) reads 3 ms
+    // earlier; a.py did not change again.
+    utimesSync(join(project.root, "b.py"), at(sweepAt - 3), at(sweepAt - 3));
+    const later = session({
+      turn_started_at: TURN.toISOString(),
+      last_sweep_at: at(sweepAt).toISOString(),
+      sweep_seen: first.seen,
+    });
+    const second = sweepTurn(opened, later, sweepAt + 500);
+    expect(second.changed).toEqual(["b.py"]);
+
+    // a.py written again: a new mtime is a new change.
+    utimesSync(join(project.root, "a.py"), at(sweepAt + 400), at(sweepAt + 400));
+    expect(sweepTurn(opened, later, sweepAt + 500).changed).toEqual(["a.py", "b.py"]);
   });
 });
 

@@ -3,11 +3,14 @@ import { join } from "node:path";
 import { fdir } from "fdir";
 import { isSkippedDir } from "../filter.ts";
 import { detectLanguage } from "../languages.ts";
+import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../session.ts";
 import type { Project } from "./project.ts";
 
 export interface SweepResult {
   /** Project-relative paths of source-language files modified at or after `sinceMs`. */
   changed: string[];
+  /** The mtime (ms) of each changed file. */
+  mtimes: Map<string, number>;
   /** How many candidate files had their mtime read. */
   checked: number;
   /** Where the candidates came from: git's view of the work tree, or a walk of every folder. */
@@ -37,6 +40,36 @@ export function sweepChangedFiles(project: Project, sinceMs: number): SweepResul
   };
 }
 
+export interface TurnSweep {
+  /** Changed since the last look and not already seen by it, sorted. */
+  changed: string[];
+  untracked?: Set<string>;
+  /** Where the sweep looked from (ms). */
+  since: number;
+  /** For the session's `sweep_seen`: what the next sweep will look at again. */
+  seen: Record<string, number>;
+}
+
+/**
+ * The end-of-turn sweep of a session (follow, tdd and strict): the files changed since
+ * `sweepSince(session)`, less those the last sweep already saw unchanged. `startMs` is when this
+ * sweep began; the files changed in the slack before it are remembered for the next one.
+ */
+export function sweepTurn(project: Project, session: SessionState, startMs: number): TurnSweep {
+  const since = sweepSince(session);
+  const result = sweepChangedFiles(project, since);
+  const before = session.sweep_seen ?? {};
+  const seen: Record<string, number> = {};
+  for (const [path, mtime] of result.mtimes)
+    if (mtime >= startMs - SWEEP_SLACK_MS) seen[path] = mtime;
+  return {
+    changed: result.changed.filter((path) => before[path] !== result.mtimes.get(path)),
+    ...(result.untracked === undefined ? {} : { untracked: result.untracked }),
+    since,
+    seen,
+  };
+}
+
 /** The walk: every folder not skipped, every file in a language tailtest knows. */
 export function walkChangedFiles(project: Project, sinceMs: number): SweepResult {
   const root = project.root;
@@ -58,13 +91,17 @@ function changedAmong(
   sinceMs: number,
 ): Omit<SweepResult, "via"> {
   const changed: string[] = [];
+  const mtimes = new Map<string, number>();
   for (const rel of files) {
     const stats = statSync(join(root, rel), { throwIfNoEntry: false });
-    if (stats !== undefined && stats.isFile() && stats.mtimeMs >= sinceMs)
-      changed.push(rel.replaceAll("\\", "/"));
+    if (stats !== undefined && stats.isFile() && stats.mtimeMs >= sinceMs) {
+      const path = rel.replaceAll("\\", "/");
+      changed.push(path);
+      mtimes.set(path, stats.mtimeMs);
+    }
   }
   changed.sort();
-  return { changed, checked: files.length };
+  return { changed, mtimes, checked: files.length };
 }
 
 /** What the walk would have looked at: a known language, no skipped folder on the way. */

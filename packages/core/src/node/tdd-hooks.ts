@@ -2,12 +2,11 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
-import { SWEEP_SLACK_MS, sweepSince } from "../session.ts";
+import { SWEEP_SLACK_MS } from "../session.ts";
 import { planRun, type RunTarget } from "../plan.ts";
 import { detectProjectRunners } from "../runners.ts";
 import type { RunResult } from "../summarize.ts";
-import { classifyTddFile, tddPatternsFromConfig, type TddFileClass } from "../tdd/file-classes.ts";
-import { decideEdit, decideFiles, isProtectedPath } from "../tdd/gate.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import {
   cycleRed,
   describeRecordedRun,
@@ -18,21 +17,15 @@ import {
   type MeasuredRun,
   type RedTarget,
 } from "../tdd/guide.ts";
-import type { EditEntry, TddEntry, TestRunEntry } from "../tdd/log.ts";
+import type { TddEntry, TestRunEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
 import { executePlan } from "./execute.ts";
 import { sessionFile, toProjectPath, type Project } from "./project.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
 import { readState, updateState } from "./store.ts";
-import { missingTrackedFiles, newlyMissing, sweepChangedFiles } from "./sweep.ts";
-import {
-  agentKey,
-  appendTddEntries,
-  readAllowedEdits,
-  readTddEntries,
-  type AgentIdentity,
-} from "./tdd-store.ts";
+import { missingTrackedFiles, newlyMissing, sweepTurn } from "./sweep.ts";
+import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 /**
  * tdd mode in the hooks (ADR 0007): the gate before every write (an edit tool, a shell command),
@@ -41,85 +34,9 @@ import {
  * reports production changes that went round the gate. The state machine decides; no model does.
  */
 
-export interface TddCall {
-  project: Project;
-  /** The agent the call belongs to (session id, transcript path; the agent id for a subagent). */
-  identity: AgentIdentity;
-  now: () => Date;
-}
+import { gateWrites, keyOf, viewOf, type TddCall } from "./tdd-gate.ts";
 
-function keyOf(call: TddCall): string {
-  return agentKey(call.identity);
-}
-
-async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view: TddView }> {
-  const { entries } = await readTddEntries(call.project.root, keyOf(call));
-  return { entries, view: deriveTddState(entries) };
-}
-
-export interface GatedFile {
-  relPath: string;
-  fileClass: TddFileClass;
-}
-
-/** Project files among the paths (absolute, or relative to `base`); outside ones are not gated. */
-export function gatedFiles(
-  call: Pick<TddCall, "project">,
-  paths: readonly string[],
-  base: string,
-): GatedFile[] {
-  const patterns = tddPatternsFromConfig(call.project.config);
-  const files: GatedFile[] = [];
-  const seen = new Set<string>();
-  for (const path of paths) {
-    const relPath = toProjectPath(call.project, isAbsolute(path) ? path : join(base, path));
-    if (relPath === undefined || seen.has(relPath)) continue;
-    seen.add(relPath);
-    files.push({ relPath, fileClass: classifyTddFile(relPath, patterns) });
-  }
-  return files;
-}
-
-/**
- * Allows or denies a write to these files (an edit tool's, or a shell command's), and records
- * each gated decision in the agent's log. Files outside the project, end-to-end tests and other
- * files pass; tailtest's own files never do.
- */
-export async function gateWrites(call: TddCall, paths: readonly string[], base?: string) {
-  const files = gatedFiles(call, paths, base ?? call.project.root);
-  if (files.length === 0) return { kind: "none" } as const satisfies Decision;
-  const { view } = await viewOf(call);
-  const gate = { state: view.state, allowlist: view.allowlist, skipRed: view.skipRed };
-  const decision = decideFiles({ ...gate, files });
-  // One file reads better as the single-edit message (the same verdict).
-  const only = files.length === 1 ? files[0] : undefined;
-  const single = only === undefined ? undefined : decideEdit({ ...gate, ...only });
-  const message = single?.message ?? decision.message;
-  const at = call.now().toISOString();
-  const audited: EditEntry[] = decision.files
-    .filter(
-      (file) =>
-        file.decision === "deny" ||
-        file.fileClass === "test" ||
-        file.fileClass === "prod" ||
-        isProtectedPath(file.relPath),
-    )
-    .map((file) => ({
-      kind: "edit",
-      path: file.relPath,
-      file_class: file.fileClass,
-      state: view.state,
-      decision: file.decision === "allow" ? "allowed" : "blocked",
-      at,
-    }));
-  await appendTddEntries(call.project.root, keyOf(call), audited);
-  const agentId = call.identity.agentId;
-  if (decision.decision === "deny")
-    return { kind: "deny", reason: withAgentFlag(message, agentId) } as const;
-  return decision.warning === undefined
-    ? ({ kind: "none" } as const)
-    : ({ kind: "context", text: withAgentFlag(decision.warning, agentId) } as const);
-}
+export { gatedFiles, gateWrites, type GatedFile, type TddCall } from "./tdd-gate.ts";
 
 const INSTALLERS =
   /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
@@ -398,8 +315,7 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const file = sessionFile(call.project, call.now);
   const { value: session } = await readState(file);
   const start = call.now();
-  const since = sweepSince(session);
-  const { changed } = sweepChangedFiles(call.project, since);
+  const { changed, since, seen } = sweepTurn(call.project, session, start.getTime());
   const missing = missingTrackedFiles(call.project.root);
   const deleted = newlyMissing(session.missing_seen, missing);
   const patterns = tddPatternsFromConfig(call.project.config);
@@ -416,6 +332,7 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
     value: {
       ...current,
       last_sweep_at: start.toISOString(),
+      sweep_seen: seen,
       ...(missing === undefined ? {} : { missing_seen: missing }),
     },
     result: undefined,

@@ -170,6 +170,16 @@ describe("appendTddEntries / readTddEntries", () => {
       ],
       torn: false,
     });
+    // The hooks' reading: the same entries, other agents' and unreadable lines left unparsed.
+    expect(readEventText(text, "s1", true)).toEqual({
+      entries: [
+        { kind: "red", test: "t", expects: "e", at: AT },
+        { kind: "finished", at: AT },
+      ],
+      problems: [{ line: 3, message: expect.stringContaining("test:") as string }],
+      torn: false,
+    });
+    expect(readEventText(text, "s", true).entries).toEqual([]);
   });
 });
 

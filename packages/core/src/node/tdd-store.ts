@@ -1,5 +1,15 @@
-import { createHash } from "node:crypto";
-import { mkdir, open, readdir, readFile, stat } from "node:fs/promises";
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { SessionStateSchema } from "../session.ts";
@@ -65,6 +75,8 @@ export function agentKey(identity: AgentIdentity): string {
   let base = DEFAULT_TDD_KEY;
   if (session !== "") base = session;
   else if (transcript !== "") {
+    // node:crypto is loaded here, not by every hook that reads a log.
+    const { createHash } = process.getBuiltinModule("node:crypto");
     base = createHash("sha256").update(transcript).digest("hex").slice(0, 8);
   }
   const agent = sanitiseKeyPart(identity.agentId ?? "");
@@ -102,23 +114,33 @@ interface LineFields {
   type?: unknown;
 }
 
-/** The entries of one agent, from events.jsonl, oldest first. A missing file has none. */
-export async function readTddEntries(root: string, key: string): Promise<TddRead> {
+/**
+ * The entries of one agent, from events.jsonl, oldest first. A missing file has none. With
+ * `mineOnly` (the hooks), lines that do not name the agent's key are skipped unparsed: the file
+ * holds every agent's and every mode's events, and only grows; their problems go unreported.
+ */
+export async function readTddEntries(
+  root: string,
+  key: string,
+  options: { mineOnly?: boolean } = {},
+): Promise<TddRead> {
   checkKey(key);
   let text: string;
   try {
-    text = await readFile(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       return { entries: [], problems: [], torn: false };
     }
     throw error;
   }
-  return readEventText(text, key);
+  return readEventText(text, key, options.mineOnly === true);
 }
 
 /** The part of `readTddEntries` that reads text: exported for the store's own tests. */
-export function readEventText(text: string, key: string): TddRead {
+export function readEventText(text: string, key: string, mineOnly = false): TddRead {
+  // eventLineFor writes the key as `"agent_key":"<key>"` (a key needs no JSON escape).
+  const mark = `"agent_key":${JSON.stringify(key)}`;
   const lines = text.split("\n");
   // Every whole line ends with "\n", so the last piece is empty unless a write was cut short.
   const tail = lines.pop() ?? "";
@@ -126,6 +148,7 @@ export function readEventText(text: string, key: string): TddRead {
   const entries: TddEntry[] = [];
   const problems: EventProblem[] = [];
   lines.forEach((raw, index) => {
+    if (mineOnly && !raw.includes(mark)) return;
     const line = raw.trim();
     if (line === "") return;
     let fields: LineFields;
@@ -156,7 +179,7 @@ export function readEventText(text: string, key: string): TddRead {
 export async function readAllowedEdits(root: string, sinceIso: string): Promise<Set<string>> {
   let text: string;
   try {
-    text = await readFile(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Set();
     throw error;
@@ -182,21 +205,24 @@ export function eventLineFor(key: string, entry: TddEntry): string {
 
 /** Appends `text` and fsyncs it; a file cut off mid-line first gets the newline it lacks. */
 export async function appendDurably(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const handle = await open(path, "a+");
+  mkdirSync(dirname(path), { recursive: true });
+  // Synchronous: a hook does one thing at a time, and the promise API loads node's streams.
+  const fd = openSync(path, "a+");
   try {
-    const { size } = await handle.stat();
+    const { size } = fstatSync(fd);
     let prefix = "";
     if (size > 0) {
       const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
+      readSync(fd, last, 0, 1, size - 1);
       if (last[0] !== 0x0a) prefix = "\n";
     }
     // One write: O_APPEND puts it at the end as a whole, whatever other agents append meanwhile.
-    await handle.write(`${prefix}${text}`);
-    await handle.sync();
+    const data = Buffer.from(`${prefix}${text}`, "utf8");
+    let done = 0;
+    while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -277,20 +303,16 @@ export async function readSessionId(root: string): Promise<string | undefined> {
 async function latestLogKey(root: string): Promise<string | undefined> {
   let names: string[];
   try {
-    names = await readdir(join(root, TDD_DIR));
+    names = readdirSync(join(root, TDD_DIR));
   } catch {
     return undefined;
   }
-  const logs = await Promise.all(
-    names
-      .filter((name) => name.endsWith(".log") && VALID_KEY.test(name))
-      .map(async (name) => {
-        const info = await stat(join(root, TDD_DIR, name)).catch(() => undefined);
-        return info?.isFile() === true
-          ? { key: name.slice(0, -4), mtime: info.mtimeMs }
-          : undefined;
-      }),
-  );
+  const logs = names
+    .filter((name) => name.endsWith(".log") && VALID_KEY.test(name))
+    .map((name) => {
+      const info = statSync(join(root, TDD_DIR, name), { throwIfNoEntry: false });
+      return info?.isFile() === true ? { key: name.slice(0, -4), mtime: info.mtimeMs } : undefined;
+    });
   const found = logs.filter(
     (log): log is { key: string; mtime: number } => log !== undefined && log.key !== "",
   );

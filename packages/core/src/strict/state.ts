@@ -5,7 +5,7 @@ import type {
   StrictMode,
   TestRunEvent,
 } from "./events.ts";
-import type * as z from "zod";
+import type * as z from "zod/mini";
 
 /**
  * strict mode's state: a reducer over the event log (events.ts), so every decision can be

@@ -18,7 +18,7 @@ export const TddCycleSchema = z.object({
       change: z.string(),
       files: z.array(z.string()),
       at: z.string(),
-      skip_red: SkipRedReasonSchema.optional(),
+      skip_red: z.optional(SkipRedReasonSchema),
     })
     .optional(),
   /** The passing run that closed it. */

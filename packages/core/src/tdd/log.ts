@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { RunnerIdSchema } from "../runners.ts";
 import { OverrideFromSchema, TddStateSchema } from "./state.ts";
 
@@ -25,7 +25,7 @@ export const TddTimeSchema = z.iso.datetime();
 /** A value the text log keeps on one line: no line breaks and no surrounding blanks. */
 export const OneLineSchema = z
   .string()
-  .regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces");
+  .check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces"));
 
 export const SkipRedReasonSchema = z.enum(["refactoring", "lint-only", "adding-coverage"]);
 export type SkipRedReason = z.infer<typeof SkipRedReasonSchema>;
@@ -38,7 +38,7 @@ export const RedEntrySchema = z.object({
   expects: OneLineSchema,
   at: TddTimeSchema,
   /** The state this Red replaced, when it was logged mid-cycle. */
-  override_from: OverrideFromSchema.optional(),
+  override_from: z.optional(OverrideFromSchema),
 });
 export type RedEntry = z.infer<typeof RedEntrySchema>;
 
@@ -46,32 +46,32 @@ export const GreenEntrySchema = z.object({
   kind: z.literal("green"),
   change: OneLineSchema,
   /** The only production files this Green may edit (globs allowed). */
-  files: z.array(OneLineSchema).min(1),
+  files: z.array(OneLineSchema).check(z.minLength(1)),
   at: TddTimeSchema,
   /** Logged without a failing test first, and why. */
-  skip_red: z.object({ reason: SkipRedReasonSchema }).optional(),
-  override_from: OverrideFromSchema.optional(),
+  skip_red: z.optional(z.object({ reason: SkipRedReasonSchema })),
+  override_from: z.optional(OverrideFromSchema),
 });
 export type GreenEntry = z.infer<typeof GreenEntrySchema>;
 
 export const TestRunEntrySchema = z.object({
   kind: z.literal("test"),
   /** The command as the agent ran it; may span lines (the text log escapes them). */
-  command: z.string().min(1),
+  command: z.string().check(z.minLength(1)),
   outcome: z.enum(["passed", "failed"]),
   at: TddTimeSchema,
   runner: z.optional(RunnerIdSchema),
   /** What the host or runner reported for a failure; the text log keeps its first line. */
-  error: z.string().optional(),
+  error: z.optional(z.string()),
   /** Ids of the tests that failed, when the runner's report says. */
-  failed_tests: z.array(z.string()).optional(),
+  failed_tests: z.optional(z.array(z.string())),
   /** Whether the test the active Red declared was among the failures; absent when unknown. */
-  declared_test_failed: z.boolean().optional(),
+  declared_test_failed: z.optional(z.boolean()),
   /**
    * False when the run failed before any assertion: a load, syntax or collection error, or no
    * test selected. Such a failure is not a Red. Absent when unknown (counted as real).
    */
-  real_failure: z.boolean().optional(),
+  real_failure: z.optional(z.boolean()),
 });
 export type TestRunEntry = z.infer<typeof TestRunEntrySchema>;
 
@@ -79,7 +79,7 @@ export const EditEntrySchema = z.object({
   kind: z.literal("edit"),
   path: OneLineSchema,
   /** The file class the gate gave the path (`test`, `prod`, …); a bare lower-case word. */
-  file_class: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  file_class: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
   state: TddStateSchema,
   decision: z.enum(["allowed", "blocked"]),
   at: TddTimeSchema,
@@ -483,20 +483,23 @@ const eventFields = { v: z.literal(EVENT_LINE_VERSION) };
  * `type` (the file is shared with events other than TDD ones) and a version.
  */
 export const EventLineSchema = z.discriminatedUnion("type", [
-  RedEntrySchema.omit({ kind: true }).extend({ ...eventFields, type: z.literal(EVENT_TYPES.red) }),
-  GreenEntrySchema.omit({ kind: true }).extend({
+  z.extend(z.omit(RedEntrySchema, { kind: true }), {
+    ...eventFields,
+    type: z.literal(EVENT_TYPES.red),
+  }),
+  z.extend(z.omit(GreenEntrySchema, { kind: true }), {
     ...eventFields,
     type: z.literal(EVENT_TYPES.green),
   }),
-  TestRunEntrySchema.omit({ kind: true }).extend({
+  z.extend(z.omit(TestRunEntrySchema, { kind: true }), {
     ...eventFields,
     type: z.literal(EVENT_TYPES.test),
   }),
-  EditEntrySchema.omit({ kind: true }).extend({
+  z.extend(z.omit(EditEntrySchema, { kind: true }), {
     ...eventFields,
     type: z.literal(EVENT_TYPES.edit),
   }),
-  FinishedEntrySchema.omit({ kind: true }).extend({
+  z.extend(z.omit(FinishedEntrySchema, { kind: true }), {
     ...eventFields,
     type: z.literal(EVENT_TYPES.finished),
   }),

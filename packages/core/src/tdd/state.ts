@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { GreenEntry, RedEntry, TddEntry, TestRunEntry } from "./log.ts";
 
 /**
@@ -9,7 +9,7 @@ export const TddStateSchema = z.enum(["initial", "writing_tests", "red", "making
 export type TddState = z.infer<typeof TddStateSchema>;
 
 /** A state a declaration can override: every state but `initial`. */
-export const OverrideFromSchema = TddStateSchema.exclude(["initial"]);
+export const OverrideFromSchema = z.enum(["writing_tests", "red", "making_tests_pass"]);
 export type OverrideFrom = z.infer<typeof OverrideFromSchema>;
 
 /** A declaration that replaced a cycle in progress, kept so a Stop summary can list them. */

@@ -1,0 +1,47 @@
+import type { Decision, HookEvent } from "../events.ts";
+import { NOTE_CAP } from "../notes.ts";
+import { capDecision, MODE_LINE_ROOM } from "./follow-edit.ts";
+import { guarded } from "./gate-answer.ts";
+import type { HandleOptions } from "./handle.ts";
+import type { Project } from "./project.ts";
+import { gateStrictWrites, recordStrictEdits, strictCallOf } from "./strict-gate.ts";
+import { gateWrites, tddCallOf } from "./tdd-gate.ts";
+
+/**
+ * tdd and strict mode's answers around an edit tool, on their own: the gate before the write and
+ * the record after it, the calls an agent makes on every edit in those modes, which a hook's
+ * launcher answers from a bundle of just this (`hook-gate.cjs`, ADR 0010) instead of evaluating
+ * everything `handleEvent` can load. `handleEvent` answers the same events through the same
+ * functions and the same `guarded`, so the two cannot differ. Undefined: not this bundle's call
+ * (another mode or event, a shell command, a config that does not say the mode).
+ */
+export async function answerGatedEdit(
+  project: Project,
+  event: HookEvent,
+  options: HandleOptions,
+): Promise<Decision | undefined> {
+  // A config that does not say the mode leaves the session's: handleEvent settles that.
+  if (project.modeUnsure !== undefined) return undefined;
+  const mode = project.config.mode;
+  if (mode === "follow") return undefined;
+  if (event.kind !== "EditRequested" && event.kind !== "FilesEdited") return undefined;
+  const now = options.now ?? (() => new Date());
+  const paths = [...event.paths, ...(event.deleted ?? [])];
+  let decision: Decision;
+  if (mode === "tdd") {
+    const call = tddCallOf(project, event, options.identity, now);
+    // The gate judged the edit before it ran; tdd mode keeps no queue to add it to.
+    decision =
+      event.kind === "EditRequested"
+        ? await guarded("tdd", project, event, () => gateWrites(call, paths))
+        : { kind: "none" };
+  } else {
+    const call = strictCallOf(project, event, options.identity, options.platform, now);
+    decision = await guarded("strict", project, event, () =>
+      event.kind === "EditRequested"
+        ? gateStrictWrites(call, paths)
+        : recordStrictEdits(call, paths),
+    );
+  }
+  return capDecision(decision, NOTE_CAP - MODE_LINE_ROOM);
+}
