@@ -4,7 +4,7 @@ import { isValidRed } from "../strict/red.ts";
 import { languageOfTestFile, parseTestId, resolveSlug, toStrictTest } from "../strict/test-id.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { toProjectPath, type Project } from "./project.ts";
-import { appendStrictEvents, readStrictState } from "./strict-store.ts";
+import { appendStrictEvents, appendStrictEventsFrom, readStrictState } from "./strict-store.ts";
 import {
   runStrictTests,
   runnerForTestFile,
@@ -139,19 +139,21 @@ export async function claimTest(
       message: `no claim: ${red.test_id} ran and ${RAN[red.status]}${detail}, which is not a red for ${why}. Make the test fail on an assertion (or on the claimed file missing), then claim again.`,
     };
   }
-  const number = readStrictState(context.project.root).snapshot.state.claims.size + 1;
-  const claim = `c${number}`;
-  const events: StrictEventInput[] = [
-    red,
-    ...targets.map((target) => ({
-      type: "edit_claim" as const,
-      ...stamp(context),
-      claim,
-      test_id: red.test_id,
-      edit_target: target,
-    })),
-  ];
-  await appendStrictEvents(context.project.root, events);
+  // The claim's number is drawn under the log's lock: two claims at once get two numbers.
+  const claim = await appendStrictEventsFrom(context.project.root, ({ snapshot }) => {
+    const drawn = `c${snapshot.state.claims.size + 1}`;
+    const events: StrictEventInput[] = [
+      red,
+      ...targets.map((target) => ({
+        type: "edit_claim" as const,
+        ...stamp(context),
+        claim: drawn,
+        test_id: red.test_id,
+        edit_target: target,
+      })),
+    ];
+    return { events, result: drawn };
+  });
   const why =
     red.fail_reason === "collection" ? "a claimed file or name is missing" : "an assertion failure";
   return {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StrictEventInput } from "../strict/events.ts";
 import {
   appendStrictEvents,
+  appendStrictEventsFrom,
   hashFile,
   OBJECTS_DIR,
   readStrictLog,
@@ -32,6 +33,24 @@ const mode = (ts: string): StrictEventInput => ({
 });
 
 describe("the strict event log", () => {
+  it("draws numbers from the state under the lock: concurrent claims get distinct ids", async () => {
+    const claimOnce = (index: number) =>
+      appendStrictEventsFrom(project.root, ({ snapshot }) => {
+        const claim = `c${snapshot.state.claims.size + 1}`;
+        const event: StrictEventInput = {
+          type: "edit_claim",
+          ts: "2026-11-23T10:00:00.000Z",
+          claim,
+          test_id: `tests/test_a.py::test_${index}`,
+          edit_target: "src/a.py",
+        };
+        return { events: [event], result: claim };
+      });
+    const claims = await Promise.all([1, 2, 3, 4, 5].map(claimOnce));
+    expect([...claims].sort()).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+    expect(readStrictState(project.root).snapshot.state.claims.size).toBe(5);
+  });
+
   it("appends validated lines and reads them back", async () => {
     await appendStrictEvents(project.root, [mode("2026-11-23T10:00:00.000Z")]);
     const read = await readStrictLog(project.root);

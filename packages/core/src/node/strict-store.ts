@@ -227,6 +227,24 @@ export async function appendStrictEvents(
   await withFileLock(path, STATE_LOCK, () => appendDurably(path, text));
 }
 
+/**
+ * Appends the events `build` makes from the log's state as it is under the log's lock, and
+ * returns what `build` returns: a number drawn from the state (a claim's) cannot be drawn by two
+ * processes at once.
+ */
+export async function appendStrictEventsFrom<R>(
+  root: string,
+  build: (state: StrictLogState) => { events: readonly StrictEventInput[]; result: R },
+): Promise<R> {
+  const path = join(root, EVENTS_PATH);
+  return withFileLock(path, STATE_LOCK, async () => {
+    const { events, result } = build(readStrictState(root));
+    if (events.length > 0)
+      await appendDurably(path, events.map((event) => `${formatStrictEvent(event)}\n`).join(""));
+    return result;
+  });
+}
+
 /** Runs `work` while no other verification of this project runs. */
 export async function withVerifyLock<R>(root: string, work: () => Promise<R>): Promise<R> {
   return withFileLock(join(root, VERIFY_LOCK_PATH), VERIFY_LOCK, work);
