@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { runDoctor } from "./commands/doctor.ts";
@@ -10,6 +9,7 @@ import { runStatus } from "./commands/status.ts";
 import { runWatch } from "./commands/watch.ts";
 import { claim, exportTriples, refactor, strictStatus, type StrictIO } from "./commands/strict.ts";
 import { logGreen, logRed, tddStatus, type TddIO } from "./commands/tdd.ts";
+import { rootOrRefuse } from "./project-root.ts";
 import { styleFor, useColour } from "./terminal.ts";
 
 export interface CliIO {
@@ -50,14 +50,16 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
       "show what tailtest would do with files an agent edits: queue or skip, why, runner, test path, depth",
     )
     .argument("<files...>", "files, relative to the project root or absolute")
-    .option("--root <dir>", "project root", io.cwd)
+    .option("--root <dir>", "project root (default: found from the current folder)")
     .option("--json", "print JSON", false)
     .addHelpText(
       "after",
-      "\nWrites nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage (no file given).",
+      "\nWrites nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage (no file given, or\n--root is not a folder).",
     )
-    .action((files: string[], options: { root: string; json: boolean }) => {
-      io.stdout(explainFiles(files, { ...options, root: resolve(io.cwd, options.root) }));
+    .action((files: string[], options: { root?: string; json: boolean }) => {
+      const root = rootOrRefuse(options.root, io);
+      if (root === undefined) outcome.exitCode = 2;
+      else io.stdout(explainFiles(files, { json: options.json, root }));
     });
 
   program
@@ -66,7 +68,7 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
       "run the tests for the given files (source or test files; default: the session's queue, else every suite)",
     )
     .argument("[paths...]", "files, relative to the current folder or absolute")
-    .option("--root <dir>", "project root", io.cwd)
+    .option("--root <dir>", "project root (default: found from the current folder)")
     .option("--json", "print the results as JSON", false)
     .option("--dry-run", "show the plan (processes, folders, arguments) without running it", false)
     .option(
@@ -75,16 +77,21 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     )
     .addHelpText(
       "after",
-      "\nExit codes: 0 passed, 1 a test failed or is missing, 2 bad usage, 3 a runner could not run\n(load error, timeout, not installed), 4 no test ran.",
+      "\nExit codes: 0 passed, 1 a test failed or is missing, 2 bad usage (or --root is not a folder),\n3 a runner could not run (load error, timeout, not installed), 4 no test ran.",
     )
     .action(
       async (
         paths: string[],
-        options: { root: string; json: boolean; dryRun: boolean; timeout?: string },
+        options: { root?: string; json: boolean; dryRun: boolean; timeout?: string },
       ) => {
+        const root = rootOrRefuse(options.root, io);
+        if (root === undefined) {
+          outcome.exitCode = 2;
+          return;
+        }
         outcome.exitCode = await runTests(
           paths,
-          { ...options, root: resolve(io.cwd, options.root) },
+          { ...options, root },
           {
             stdout: io.stdout,
             stderr: io.stderr,
@@ -323,7 +330,7 @@ function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): vo
     .option("--json", "print JSON", false)
     .addHelpText(
       "after",
-      "\nReads .tailtest/events.jsonl; writes nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage.",
+      "\nReads .tailtest/events.jsonl; writes nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage (--root is not a\nfolder).",
     )
     .action(async (options: { root?: string; json: boolean }) => {
       outcome.exitCode = await strictStatus(options, strictIO);
@@ -337,7 +344,7 @@ function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): vo
     .option("--root <dir>", root)
     .addHelpText(
       "after",
-      "\nUnreadable lines of .tailtest/events.jsonl are skipped, with a warning on stderr.\nExit codes: 0 printed (nothing when there is no triple yet), 1 the project folder cannot be\nused, 2 bad usage.",
+      "\nUnreadable lines of .tailtest/events.jsonl are skipped, with a warning on stderr.\nExit codes: 0 printed (nothing when there is no triple yet), 1 the project folder cannot be\nused, 2 bad usage (--root is not a folder).",
     )
     .action(async (options: { root?: string }) => {
       outcome.exitCode = await exportTriples(options, strictIO);

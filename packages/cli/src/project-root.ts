@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { findProjectRoot } from "@tailtest/core/node";
 
@@ -13,5 +13,27 @@ export function chooseRoot(root: string | undefined, cwd: string): string | unde
     return statSync(chosen).isDirectory() ? chosen : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * `chooseRoot` as every command uses it: the folder, or undefined after the one line every
+ * command gives for a bad `--root` (the command then exits 2).
+ */
+export function rootOrRefuse(
+  root: string | undefined,
+  io: { cwd: string; stderr: (text: string) => void },
+): string | undefined {
+  const chosen = chooseRoot(root, io.cwd);
+  if (chosen === undefined) io.stderr(`tailtest: --root ${root ?? io.cwd}: not a folder\n`);
+  return chosen;
+}
+
+/** A folder with its links resolved (paths an agent gives are compared with it), else as is. */
+export function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
   }
 }

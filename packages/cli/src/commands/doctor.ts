@@ -1,6 +1,6 @@
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, type Dirent } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   buildIgnoreRules,
   diagnoseProject,
@@ -13,7 +13,8 @@ import {
   renderDoctorReport,
   type IgnoreRules,
 } from "@tailtest/core";
-import { createFsView, findProjectRoot } from "@tailtest/core/node";
+import { createFsView } from "@tailtest/core/node";
+import { rootOrRefuse } from "../project-root.ts";
 
 /**
  * `tailtest doctor`: lists the project's files and reads its config and hook files; core's
@@ -33,11 +34,8 @@ export interface DoctorIO {
 }
 
 export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<number> {
-  const root = options.root === undefined ? findProjectRoot(io.cwd) : resolve(io.cwd, options.root);
-  if (!isDirectory(root)) {
-    io.stderr(`tailtest: --root ${options.root ?? root}: not a folder\n`);
-    return 2;
-  }
+  const root = rootOrRefuse(options.root, io);
+  if (root === undefined) return 2;
   const rules = buildIgnoreRules({ gitignore: await readText(join(root, ".gitignore")) });
   const listing = listProjectFiles(root, rules);
   const hookTexts: Record<string, string | undefined> = {};
@@ -51,14 +49,6 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
   });
   io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report));
   return doctorExitCode(report);
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** A file's text, or undefined when it is missing or cannot be read as a file. */

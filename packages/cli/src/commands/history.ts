@@ -5,7 +5,7 @@ import {
   type TextStyle,
 } from "@tailtest/core";
 import { openProject, readActivity } from "@tailtest/core/node";
-import { chooseRoot } from "../project-root.ts";
+import { rootOrRefuse } from "../project-root.ts";
 
 /** `tailtest history`: every file's measured outcomes across sessions; writes nothing. */
 
@@ -29,11 +29,8 @@ export async function runHistory(options: HistoryOptions, io: HistoryIO): Promis
     io.stderr(`tailtest: --limit must be a whole number of at least 1 (got ${options.limit})\n`);
     return 2;
   }
-  const root = chooseRoot(options.root, io.cwd);
-  if (root === undefined) {
-    io.stderr(`tailtest: --root ${options.root ?? io.cwd}: not a folder\n`);
-    return 2;
-  }
+  const root = rootOrRefuse(options.root, io);
+  if (root === undefined) return 2;
   const activity = await readActivity(openProject(root));
   for (const problem of activity.problems) io.stderr(`tailtest: warning: ${problem}\n`);
   // Open sessions count too, as their end will record them (nothing is written here).

@@ -1,7 +1,7 @@
 import { basename, relative, resolve } from "node:path";
 import { buildReport, renderReportHtml, withLiveSessions } from "@tailtest/core";
 import { openProject, readActivity, writeAtomic } from "@tailtest/core/node";
-import { chooseRoot } from "../project-root.ts";
+import { rootOrRefuse } from "../project-root.ts";
 
 /**
  * `tailtest report`: one self-contained HTML file (sessions, a chart of outcomes per session,
@@ -27,11 +27,8 @@ export interface ReportIO {
 export const DEFAULT_REPORT_PATH = ".tailtest/report.html";
 
 export async function runReport(options: ReportOptions, io: ReportIO): Promise<number> {
-  const root = chooseRoot(options.root, io.cwd);
-  if (root === undefined) {
-    io.stderr(`tailtest: --root ${options.root ?? io.cwd}: not a folder\n`);
-    return 2;
-  }
+  const root = rootOrRefuse(options.root, io);
+  if (root === undefined) return 2;
   const activity = await readActivity(openProject(root));
   for (const problem of activity.problems) io.stderr(`tailtest: warning: ${problem}\n`);
   const now = (io.now ?? (() => new Date()))().toISOString();

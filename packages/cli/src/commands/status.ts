@@ -15,7 +15,7 @@ import {
   type TextStyle,
 } from "@tailtest/core";
 import { createFsView, openProject, readActivity } from "@tailtest/core/node";
-import { chooseRoot } from "../project-root.ts";
+import { rootOrRefuse } from "../project-root.ts";
 
 /** `tailtest status`: reads the project's state and hook files, writes nothing. */
 
@@ -98,11 +98,8 @@ async function readCodexTrust(
 }
 
 export async function runStatus(options: StatusOptions, io: StatusIO): Promise<number> {
-  const root = chooseRoot(options.root, io.cwd);
-  if (root === undefined) {
-    io.stderr(`tailtest: --root ${options.root ?? io.cwd}: not a folder\n`);
-    return 2;
-  }
+  const root = rootOrRefuse(options.root, io);
+  if (root === undefined) return 2;
   const project = openProject(root);
   const texts: Record<string, string | undefined> = {};
   for (const path of DOCTOR_HOOK_FILES) texts[path] = await readText(join(root, path));

@@ -1,5 +1,3 @@
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   deriveStrictState,
   formatTriplesJsonl,
@@ -11,13 +9,13 @@ import {
   activeTddKey,
   claimTest,
   EVENTS_PATH,
-  findProjectRoot,
   finishRefactor,
   openProject,
   readStrictLog,
   startRefactor,
   type StrictCliContext,
 } from "@tailtest/core/node";
+import { realDir, rootOrRefuse } from "../project-root.ts";
 
 /**
  * `tailtest claim`, `tailtest refactor start|finish`, `tailtest strict status` and
@@ -35,18 +33,14 @@ export interface StrictOptions {
   root?: string;
 }
 
-function realDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
-
-async function contextFor(options: StrictOptions, io: StrictIO): Promise<StrictCliContext> {
-  const root = realDir(
-    options.root === undefined ? findProjectRoot(io.cwd) : resolve(io.cwd, options.root),
-  );
+/** The command's context; undefined after saying the `--root` is bad (the command exits 2). */
+async function contextFor(
+  options: StrictOptions,
+  io: StrictIO,
+): Promise<StrictCliContext | undefined> {
+  const chosen = rootOrRefuse(options.root, io);
+  if (chosen === undefined) return undefined;
+  const root = realDir(chosen);
   const project = openProject(root);
   const key = await activeTddKey(root, io.env);
   return { project, cwd: realDir(io.cwd), now: () => new Date(), session: key.key };
@@ -70,6 +64,7 @@ export async function claim(
   io: StrictIO,
 ): Promise<number> {
   const context = await contextFor(options, io);
+  if (context === undefined) return 2;
   if (refuseOutsideStrict(context, io)) return 1;
   const outcome = await claimTest(context, testId, files);
   if (!outcome.ok) {
@@ -92,6 +87,7 @@ export async function refactor(
     return 2;
   }
   const context = await contextFor(options, io);
+  if (context === undefined) return 2;
   if (refuseOutsideStrict(context, io)) return 1;
   const outcome = action === "start" ? await startRefactor(context) : await finishRefactor(context);
   (outcome.ok ? io.stdout : io.stderr)(`tailtest: ${outcome.message}\n`);
@@ -104,6 +100,7 @@ export async function strictStatus(
   io: StrictIO,
 ): Promise<number> {
   const context = await contextFor(options, io);
+  if (context === undefined) return 2;
   const log = await readStrictLog(context.project.root);
   const state = deriveStrictState(log.events);
   const claims = openClaims(state).map((entry) => ({
@@ -149,6 +146,7 @@ export async function strictStatus(
 /** `tailtest export`: every (red, edit, green) triple as JSONL on stdout. */
 export async function exportTriples(options: StrictOptions, io: StrictIO): Promise<number> {
   const context = await contextFor(options, io);
+  if (context === undefined) return 2;
   const log = await readStrictLog(context.project.root);
   if (log.problems.length > 0)
     io.stderr(

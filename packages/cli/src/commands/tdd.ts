@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import {
   declareGreen,
@@ -13,13 +12,13 @@ import {
   agentKey,
   declareTddEntry,
   EVENTS_PATH,
-  findProjectRoot,
   readSessionId,
   readTddEntries,
   tddLogPath,
   type ActiveTddKey,
   type TddRead,
 } from "@tailtest/core/node";
+import { realDir, rootOrRefuse } from "../project-root.ts";
 
 /**
  * `tailtest red`, `tailtest green` and `tailtest tdd status`: the agent's side of tdd mode. The
@@ -60,18 +59,11 @@ export interface StatusOptions extends TddCommonOptions {
   json: boolean;
 }
 
-function realDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
-
-async function resolveTarget(options: TddCommonOptions, io: TddIO): Promise<Target> {
-  const root = realDir(
-    options.root === undefined ? findProjectRoot(io.cwd) : resolve(io.cwd, options.root),
-  );
+/** Where the command writes; undefined after saying the `--root` is bad (the command exits 2). */
+async function resolveTarget(options: TddCommonOptions, io: TddIO): Promise<Target | undefined> {
+  const chosen = rootOrRefuse(options.root, io);
+  if (chosen === undefined) return undefined;
+  const root = realDir(chosen);
   if (options.agent !== undefined) {
     if (options.agent.trim() === "") throw new Error("--agent is empty: give the subagent's id");
     // The subagent's key hangs off its main agent's: from the environment when the platform
@@ -104,6 +96,7 @@ function recorded(kind: string, target: Target, entries: readonly TddEntry[]): s
 /** `tailtest red`: logs a Red; 0 when recorded, 1 when refused. */
 export async function logRed(options: RedOptions, io: TddIO): Promise<number> {
   const target = await resolveTarget(options, io);
+  if (target === undefined) return 2;
   const at = new Date().toISOString();
   const { declared, read } = await declareTddEntry(target.root, target.key.key, (entries) =>
     declareRed(entries, { test: options.test, expects: options.expects }, at),
@@ -139,6 +132,7 @@ export function projectRelativeFile(file: string, cwd: string, root: string): st
 /** `tailtest green`: logs a Green; 0 when recorded, 1 when refused. */
 export async function logGreen(options: GreenOptions, io: TddIO): Promise<number> {
   const target = await resolveTarget(options, io);
+  if (target === undefined) return 2;
   const cwd = realDir(io.cwd);
   const files = options.file.map((file) => projectRelativeFile(file, cwd, target.root));
   const at = new Date().toISOString();
@@ -217,6 +211,7 @@ function renderStatus(target: Target, view: TddView, read: TddRead): string {
 /** `tailtest tdd status`: where the agent's log stands; writes nothing. */
 export async function tddStatus(options: StatusOptions, io: TddIO): Promise<number> {
   const target = await resolveTarget(options, io);
+  if (target === undefined) return 2;
   const read = await readTddEntries(target.root, target.key.key);
   const view = deriveTddState(read.entries);
   if (options.json) {

@@ -25,7 +25,7 @@ import {
   type Project,
   type Verification,
 } from "@tailtest/core/node";
-import { chooseRoot } from "../project-root.ts";
+import { rootOrRefuse } from "../project-root.ts";
 import { startProgress } from "../terminal.ts";
 
 /**
@@ -134,11 +134,8 @@ export async function runWatch(options: WatchOptions, io: WatchIO): Promise<numb
     );
     return 2;
   }
-  const root = chooseRoot(options.root, io.cwd);
-  if (root === undefined) {
-    io.stderr(`tailtest: --root ${options.root ?? io.cwd}: not a folder\n`);
-    return 2;
-  }
+  const root = rootOrRefuse(options.root, io);
+  if (root === undefined) return 2;
   const project = openProject(root);
   for (const problem of project.configProblems) io.stderr(`${problem}\n`);
   const session = await openSession(project);
