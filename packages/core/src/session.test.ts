@@ -55,6 +55,12 @@ describe("session state", () => {
     expect(second.state.touched_files).toEqual(["src/a.py"]);
   });
 
+  it("an edit after the session's end makes it live again", () => {
+    const ended = { ...fresh(), ended_at: NOW };
+    const entry = { path: "src/a.py", language: "python" as const, status: "new" as const };
+    expect(queueFile(ended, entry).state).not.toHaveProperty("ended_at");
+  });
+
   it("says a notice once per session", () => {
     const once = markNoticeShown(fresh(), "config bad");
     expect(once.firstTime).toBe(true);

@@ -161,8 +161,12 @@ export function queueFile(state: SessionState, entry: PendingFile): QueueResult 
             ? { ...entry, status: pending.status === "new" ? "new" : entry.status }
             : pending,
         );
+  // An edit after SessionEnd (an agent that goes on without a new SessionStart): the session is
+  // live again, and its end is recorded when it really ends.
+  const live: SessionState = { ...state, touched_files: touched, pending_files: pending };
+  delete live.ended_at;
   return {
-    state: { ...state, touched_files: touched, pending_files: pending },
+    state: live,
     added: index === -1,
     pendingCount: pending.length,
   };
