@@ -200,7 +200,7 @@ function runsSection(data: ReportData): string {
     .reverse()
     .map(
       (run) =>
-        `<tr><td>${when(run.at)}</td><td>tailtest ${run.source}</td><td><span class="pill run-${run.status}">${run.status.replace("_", " ")}</span></td><td class="num">${run.passed}</td><td class="num">${run.failed}</td><td class="num">${duration(run.duration_ms)}</td></tr>`,
+        `<tr><td>${when(run.at)}</td><td>${run.source === "hook" ? "end of a turn" : `tailtest ${run.source}`}</td><td><span class="pill run-${run.status}">${run.status.replace("_", " ")}</span></td><td class="num">${run.passed}</td><td class="num">${run.failed}</td><td class="num">${duration(run.duration_ms)}</td></tr>`,
     );
   return (
     table(

@@ -5,7 +5,7 @@ import {
   summariseHistory,
   type LiveHistory,
 } from "./history-view.ts";
-import { OverallStatusSchema, type RunLog } from "./run-log.ts";
+import { OverallStatusSchema, RunSourceSchema, type RunLog } from "./run-log.ts";
 import { RunnerIdSchema } from "./runners.ts";
 import type { StrictEvent } from "./strict/events.ts";
 import { pairRedGreen, summarisePairs } from "./strict/pairs.ts";
@@ -68,7 +68,7 @@ export const ReportAgentSchema = z.object({
 
 export const ReportRunSchema = z.object({
   at: z.string(),
-  source: z.enum(["run", "watch"]),
+  source: RunSourceSchema,
   status: OverallStatusSchema,
   duration_ms: z.number().min(0),
   passed: Count,

@@ -17,7 +17,8 @@ export const RUN_FILES_CAP = 50;
 
 export const OverallStatusSchema = z.enum(["passed", "failed", "error", "no_tests"]);
 
-export const RunSourceSchema = z.enum(["run", "watch"]);
+/** `run`, `watch`: the CLI; `hook`: the end of an agent's turn. */
+export const RunSourceSchema = z.enum(["run", "watch", "hook"]);
 export type RunSource = z.infer<typeof RunSourceSchema>;
 
 export const RunnerSummarySchema = z.object({

@@ -6,7 +6,6 @@ import {
   renderFailureExcerpt,
   runnerLabel,
   SessionStateSchema,
-  summariseRunRecord,
   unqueueFiles,
   type OverallStatus,
   type TextStyle,
@@ -17,7 +16,6 @@ import {
   openProject,
   queueEdit,
   readState,
-  recordRun,
   sessionFile,
   startSession,
   updateState,
@@ -269,23 +267,17 @@ class Watch {
     );
     let verification: Verification;
     try {
-      verification = await verifyTurn(this.project, { stopHookActive: false });
+      // verifyTurn records the run in .tailtest/runs.json, as the watch's.
+      verification = await verifyTurn(this.project, {
+        stopHookActive: false,
+        source: "watch",
+        ...(this.io.now === undefined ? {} : { now: this.io.now }),
+      });
     } finally {
       progress.stop();
     }
     const now = (this.io.now ?? (() => new Date()))();
     this.io.stdout(renderWatchResult(verification, now, this.io.style, this.project.root));
-    await recordRun(
-      this.project,
-      summariseRunRecord({
-        at: now.toISOString(),
-        source: "watch",
-        status: overallStatus(verification.results, verification.missing),
-        files: Object.keys(verification.outcomes),
-        results: verification.results,
-        missing: verification.missing,
-      }),
-    );
   }
 
   /**

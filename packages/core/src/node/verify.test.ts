@@ -3,6 +3,7 @@ import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { handleEvent } from "./handle.ts";
 import { openProject, sessionFile } from "./project.ts";
+import { runLogFile } from "./run-log-store.ts";
 import { readState } from "./store.ts";
 
 let project: TempProject;
@@ -75,6 +76,21 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(after.generated_tests).toEqual({ "billing.py": "tests/test_billing.py" });
     expect(after.fix_attempts).toEqual({ "billing.py": 2 });
     expect(after.stop_blocks).toBe(0);
+    // Each end of turn that ran or missed a test is in runs.json (a missing test fails the run),
+    // with per-test durations.
+    const runs = (await readState(runLogFile(opened()))).value.runs;
+    expect(runs.map((run) => [run.source, run.status])).toEqual([
+      ["hook", "failed"],
+      ["hook", "failed"],
+      ["hook", "passed"],
+    ]);
+    expect(runs[2]?.tests).toEqual([
+      expect.objectContaining({
+        id: "tests/test_billing.py::test_charge",
+        status: "pass",
+        duration_ms: expect.any(Number),
+      }),
+    ]);
 
     await handleEvent(opened(), { kind: "SessionEnded" }, { platform: "claude-code", now: clock });
     const next = await handleEvent(

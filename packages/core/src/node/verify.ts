@@ -4,7 +4,10 @@ import type { FileFailure, FileResult, SessionState } from "../session.ts";
 import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
 import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
 import type { Decision } from "../events.ts";
+import { overallStatus } from "../summarize.ts";
+import { summariseRunRecord, type RunSource } from "../run-log.ts";
 import { executePlan } from "./execute.ts";
+import { recordRun } from "./run-log-store.ts";
 import { sessionFile, type Project } from "./project.ts";
 import { readState, updateState } from "./store.ts";
 
@@ -13,6 +16,8 @@ export interface VerifyOptions {
   /** The platform says this stop follows one of our blocks (Claude's stop_hook_active). */
   stopHookActive: boolean;
   now?: () => Date;
+  /** Who ran it, as `.tailtest/runs.json` records it (default: the end of an agent's turn). */
+  source?: Extract<RunSource, "hook" | "watch">;
 }
 
 export interface Verification {
@@ -69,23 +74,24 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     .filter(([path, outcome]) => outcome !== "passed" && !untestedExisting.has(path))
     .map(([path]) => path);
   const budget = project.config.stop_loop_budget;
+  const at = now().toISOString();
 
   const { value: after } = await updateState(file, (session) => {
     const streak = options.stopHookActive ? session.stop_blocks : 0;
     const block = red.length > 0 && streak < budget;
     const skipped = [...plan.skipped.map((item) => item.path), ...untestedExisting];
     return {
-      value: record(
-        session,
-        { outcomes, failures },
-        plan.runs,
-        skipped,
-        streak,
-        block,
-        now().toISOString(),
-      ),
+      value: record(session, { outcomes, failures }, plan.runs, skipped, streak, block, at),
       result: undefined,
     };
+  });
+  await recordVerification(project, {
+    at,
+    source: options.source ?? "hook",
+    status: overallStatus(results, plan.missing),
+    files: mine.map((entry) => entry.path),
+    results,
+    missing: plan.missing,
   });
 
   if (red.length === 0)
@@ -215,4 +221,21 @@ function record(
     pending_files: pending,
     stop_blocks: block ? streak + 1 : 0,
   };
+}
+
+/**
+ * The run in `.tailtest/runs.json` beside the CLI's, so `status` and `report` (its slowest tests)
+ * see the runs agents' turns made. The outcomes are already in the session: a log that cannot be
+ * written costs only this record.
+ */
+async function recordVerification(
+  project: Project,
+  input: Parameters<typeof summariseRunRecord>[0],
+): Promise<void> {
+  if (input.results.length === 0 && input.missing.length === 0) return;
+  try {
+    await recordRun(project, summariseRunRecord(input));
+  } catch {
+    // A read-only or full disk: the session holds the outcomes.
+  }
 }
