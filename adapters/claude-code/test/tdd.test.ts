@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   findToolchain,
@@ -476,37 +485,25 @@ describe("tdd mode hook failures and switches", () => {
     expect(existsSync(join(t.root, ".tailtest/session.json"))).toBe(false);
   });
 
-  // hook.cjs answers such a call before it loads hook-main.cjs (the bundle): see core's node/quiet.ts.
-  it("follow mode: PreToolUse has no opinion, and stays about as cheap as starting node", async () => {
+  // hook.cjs answers such a call before it loads any bundle: see core's node/quiet.ts. Its cost
+  // is bench/hook-path.mjs's ("follow (launcher only)", 1.03-1.05x node -e 0), not a test's.
+  it("follow mode: PreToolUse has no opinion, answered by the launcher without any bundle", async () => {
     const t = tddProject({ mode: "follow" });
-    const input = JSON.stringify(t.payloads.write("calc.py", FIX));
-    const time = async (file: string, args: string[], stdin: string) => {
-      const started = process.hrtime.bigint();
-      const result = await execa(file, args, {
-        input: stdin,
+    const alone = mkdtempSync(join(tmpdir(), "tailtest-launcher-"));
+    try {
+      copyFileSync(HOOK, join(alone, "hook.cjs"));
+      const result = await execa(process.execPath, [join(alone, "hook.cjs")], {
+        input: JSON.stringify(t.payloads.write("calc.py", FIX)),
         cwd: t.root,
         env: { CLAUDE_PROJECT_DIR: t.root },
+        reject: false,
       });
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      return { ms, stdout: result.stdout };
-    };
-    const median = (values: number[]) =>
-      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-    const hook: number[] = [];
-    const bare: number[] = [];
-    for (let round = 0; round < 7; round += 1) {
-      const answer = await time(process.execPath, [HOOK], input);
-      expect(answer.stdout).toBe("");
-      hook.push(answer.ms);
-      bare.push((await time(process.execPath, ["-e", "0"], "")).ms);
+      expect(result).toMatchObject({ stdout: "", stderr: "", exitCode: 0 });
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
     }
-    console.log(
-      `follow-mode PreToolUse: median ${median(hook).toFixed(0)} ms; node -e 0: ${median(bare).toFixed(0)} ms`,
-    );
-    // The whole bundle costs 2.5-3× node's start (docs/performance.md); the launcher far less.
-    expect(median(hook) / median(bare)).toBeLessThan(1.7);
     expect(existsSync(join(t.root, ".tailtest/tdd")), "follow mode keeps no tdd log").toBe(false);
-  }, 60_000);
+  });
 });
 
 describe("internal errors in tdd and strict modes (ADR 0002)", () => {
