@@ -9,7 +9,7 @@ import {
   type Mode,
 } from "@tailtest/core/hook";
 import {
-  answerSafely,
+  answerPartSafely,
   configuredMode,
   HOOKS_OFF_ENV,
   openProject,
@@ -152,11 +152,9 @@ function sniff(stdin: string): { eventName?: string; cwd?: string } {
  */
 export async function answerPart(stdin: string, handle: Handler): Promise<HookOutput | undefined> {
   if (mayBeCursorPayload(stdin)) return undefined;
-  let deferred = false;
-  const output = await answerSafely(async () => {
-    const answer = await runHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle);
-    deferred = answer === undefined;
-    return answer ?? NO_OUTPUT;
-  }, "");
-  return deferred ? undefined : output;
+  return answerPartSafely(
+    () => runHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle),
+    NO_OUTPUT,
+    "",
+  );
 }

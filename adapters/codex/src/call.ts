@@ -9,7 +9,7 @@ import {
 } from "@tailtest/core/hook";
 import type { Decision, HookEvent } from "@tailtest/core/hook";
 import {
-  answerSafely,
+  answerPartSafely,
   configuredMode,
   findProjectRoot,
   HOOKS_OFF_ENV,
@@ -153,11 +153,9 @@ function withNewline(stdout: string): HookOutput {
  * or undefined when it leaves the call to `hook-main.cjs`.
  */
 export async function answerPart(stdin: string, handle: Handler): Promise<HookOutput | undefined> {
-  let deferred = false;
-  const output = await answerSafely(async () => {
-    const answer = await runHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle);
-    deferred = answer === undefined;
-    return answer ?? SILENT;
-  }, "");
-  return deferred ? undefined : output;
+  return answerPartSafely(
+    () => runHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle),
+    SILENT,
+    "",
+  );
 }

@@ -12,7 +12,7 @@ import {
   type Mode,
 } from "@tailtest/core/hook";
 import {
-  answerSafely,
+  answerPartSafely,
   configuredMode,
   findProjectRoot,
   HOOKS_OFF_ENV,
@@ -253,11 +253,9 @@ function loadsTailtest(path: string): boolean {
  * or undefined when it leaves the call to `hook-main.cjs`.
  */
 export async function answerPart(stdin: string, handle: Handler): Promise<HookOutput | undefined> {
-  let deferred = false;
-  const output = await answerSafely(async () => {
-    const answer = await runCursorHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle);
-    deferred = answer === undefined;
-    return answer ?? noOpinion("");
-  }, `${NO_OPINION_OUTPUT}\n`);
-  return deferred ? undefined : output;
+  return answerPartSafely(
+    () => runCursorHookWith({ stdin, env: process.env, cwd: process.cwd() }, handle),
+    noOpinion(""),
+    `${NO_OPINION_OUTPUT}\n`,
+  );
 }

@@ -12,5 +12,5 @@ export {
   openProject,
   type Project,
 } from "./project.ts";
-export { answerSafely, type HookOutput } from "./hook-process.ts";
+export { answerPartSafely, answerSafely, type HookOutput } from "./hook-process.ts";
 export { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";

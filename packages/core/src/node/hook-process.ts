@@ -36,6 +36,26 @@ export async function answerSafely(
   return { ...output, stderr: `${line}\n` };
 }
 
+/**
+ * `answerSafely` for a part of a hook (`hook-post.cjs`, `hook-gate.cjs`, ADR 0010): `answer`
+ * gives undefined when the call is not the part's, and so does this, so the launcher hands the
+ * call to `hook-main.cjs`; an answer of the part's own is `answer`'s, or `none` when it had no
+ * output to give.
+ */
+export async function answerPartSafely(
+  answer: () => Promise<HookOutput | undefined>,
+  none: HookOutput,
+  noOpinion: string,
+): Promise<HookOutput | undefined> {
+  let deferred = false;
+  const output = await answerSafely(async () => {
+    const given = await answer();
+    deferred = given === undefined;
+    return given ?? none;
+  }, noOpinion);
+  return deferred ? undefined : output;
+}
+
 /** One line for the state files moved aside: which, why, and where they are kept. */
 export function recoveryLine(moved: readonly Recovery[]): string {
   const each = moved.map((one) => {
