@@ -242,7 +242,7 @@ describe("tailtest status after real sessions", () => {
       "tdd       session-5: red; Red: test/calc.test.js (adds fails); last test failed; 0 cycle(s) completed",
     );
     expect(text).toMatch(
-      /last run {2}failed at the end of an agent's turn, 2026-01-05 09:0\d UTC: src\/calc\.js passed, src\/<script>/,
+      /last run {2}failed at the end of an agent's turn, 2026-01-05 09:0\d UTC \(node --test, \d+\.\ds\); 1 test\(s\) passed, 1 failed: src\/calc\.js passed, src\/<script>/,
     );
   });
 

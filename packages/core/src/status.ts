@@ -173,8 +173,12 @@ export function buildStatus(input: StatusInput): StatusReport {
   const hookRun = lastHookRun(input.sessions);
   const cliRun = lastCliRun(input.runLog);
   let lastRun = hookRun ?? cliRun;
-  if (hookRun !== undefined && cliRun !== undefined)
-    lastRun = cliRun.at > hookRun.at ? cliRun : hookRun;
+  if (hookRun !== undefined && cliRun !== undefined) {
+    if (cliRun.at > hookRun.at) lastRun = cliRun;
+    // The same run seen twice (the end of a turn, or a watch, records both at one time): the
+    // session's outcome per file, the run log's source, runners and test counts.
+    else if (cliRun.at === hookRun.at) lastRun = { ...cliRun, files: hookRun.files };
+  }
   const strictState = deriveStrictState(input.strictEvents);
   const pairs = summarisePairs(input.strictEvents);
   const showStrict = input.mode === "strict" || input.strictEvents.length > 0;
