@@ -80,14 +80,16 @@ describe("the hook command string", () => {
       expect(result).toMatchObject({ exitCode: 0, stdout: "", stderr: NOT_INSTALLED_LINE });
     });
 
-    it.skipIf(!available || shell === "fish")(
-      "the script inside the quotes is itself valid in this shell",
-      async () => {
-        const result = await run(shell, ["-c", HOOK_SCRIPT], deep);
-        expect(result.exitCode).toBe(0);
-        expect(result.stdout).toContain('"hookEventName":"SessionStart"');
-      },
-    );
+    // The command hands the script to sh, so fish never has to read it: not asked of fish.
+    if (shell !== "fish")
+      it.skipIf(!available)(
+        "the script inside the quotes is itself valid in this shell",
+        async () => {
+          const result = await run(shell, ["-c", HOOK_SCRIPT], deep);
+          expect(result.exitCode).toBe(0);
+          expect(result.stdout).toContain('"hookEventName":"SessionStart"');
+        },
+      );
   });
 
   it("trusts the real folder over a stale $PWD inherited from Codex", async () => {
