@@ -249,6 +249,14 @@ const cases = [
     DENIED,
   ),
   hook(
+    "codex PreToolUse Bash, tdd gate on a shell write (parser, denied)",
+    "codex",
+    tdd,
+    codex(tdd, "PreToolUse", "Bash", "echo 'x = 1' > calc.py"),
+    undefined,
+    DENIED,
+  ),
+  hook(
     "claude-code PreToolUse Write, strict gate, 5,000-event log",
     "claude-code",
     strict,

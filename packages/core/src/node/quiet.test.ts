@@ -10,6 +10,7 @@ import {
   CURSOR,
   findRoot,
   HOOKS_OFF,
+  partFor,
   unreachableGateAnswer as unreachableGateAnswerOn,
 } from "./quiet.ts";
 
@@ -310,5 +311,34 @@ describe("Cursor", () => {
     expect(parsed["agent_message"]).toContain("reinstall @tailtest/cursor.");
     expect(answer?.endsWith("}\n")).toBe(true);
     expect(unreachableGateAnswerOn(CURSOR, cursorPreToolUse([project()]), {}, "x")).toBeUndefined();
+  });
+});
+
+describe("partFor: which smaller bundle an agent's call tries first", () => {
+  const BUNDLES = { main: "main", post: "post", gate: "gate" };
+  const call = (root: string, event: string, tool: string) =>
+    JSON.stringify({
+      session_id: "s1",
+      cwd: root,
+      hook_event_name: event,
+      tool_name: tool,
+      tool_input: {},
+    });
+  const partOf = (stdin: string) => partFor(CODEX, BUNDLES, routeOf(CODEX, stdin), stdin);
+
+  it("an edit by the config's mode; a shell command's gate, and a config unread, to hook-main", () => {
+    const follow = project();
+    const tdd = project('{"mode":"tdd"}');
+    const strict = project('{"mode":"strict"}');
+    const unsure = project('{"mode":');
+    expect(partOf(call(follow, "PostToolUse", "apply_patch"))).toBe("post");
+    expect(partOf(call(tdd, "PostToolUse", "apply_patch"))).toBe("gate");
+    expect(partOf(call(strict, "PostToolUse", "apply_patch"))).toBe("gate");
+    expect(partOf(call(unsure, "PostToolUse", "apply_patch"))).toBeUndefined();
+    expect(partOf(call(tdd, "PreToolUse", "apply_patch"))).toBe("gate");
+    // The gate bundle has no bash parser: it would only hand the call on.
+    expect(partOf(call(tdd, "PreToolUse", "Bash"))).toBeUndefined();
+    expect(partOf(call(tdd, "PostToolUse", "Bash"))).toBeUndefined();
+    expect(partOf(call(tdd, "Stop", "apply_patch"))).toBeUndefined();
   });
 });

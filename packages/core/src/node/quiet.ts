@@ -37,8 +37,8 @@ export interface QuietPlatform {
   stopEvents: readonly string[];
   /** What the agent reads as no opinion. */
   noOpinion: string;
-  /** The project of a well-formed gate call's payload, else undefined. */
-  gateRoot(payload: Payload, env: Env, cwd: string): string | undefined;
+  /** Whether a payload has the platform's gate call's fields (a tool and its input). */
+  isGateCall(payload: Payload): boolean;
   /** The project of any call, as the adapter finds it (undefined: the payload does not say). */
   projectRoot(payload: Payload, env: Env, cwd: string): string | undefined;
   /** The agent's refusal of a tool call, as printed on stdout. */
@@ -59,19 +59,16 @@ function isObject(value: unknown): value is Payload {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Claude Code's and Codex's PreToolUse fields (and not a Cursor payload), with its `cwd`. */
-function claudeShapedCwd(payload: Payload): string | undefined {
-  const cwd = payload["cwd"];
-  if (
-    typeof payload["session_id"] !== "string" ||
-    typeof cwd !== "string" ||
-    typeof payload["tool_name"] !== "string" ||
-    !isObject(payload["tool_input"]) ||
-    "cursor_version" in payload ||
-    "conversation_id" in payload
-  )
-    return undefined;
-  return cwd;
+/** Claude Code's and Codex's PreToolUse fields, and not a Cursor payload. */
+function isClaudeShapedGate(payload: Payload): boolean {
+  return (
+    typeof payload["session_id"] === "string" &&
+    typeof payload["cwd"] === "string" &&
+    typeof payload["tool_name"] === "string" &&
+    isObject(payload["tool_input"]) &&
+    !("cursor_version" in payload) &&
+    !("conversation_id" in payload)
+  );
 }
 
 function claudeShapedDeny(reason: string): string {
@@ -95,11 +92,7 @@ export const CLAUDE_CODE: QuietPlatform = {
   postEvents: ["PostToolUse", "PostToolUseFailure"],
   stopEvents: ["Stop", "SubagentStop"],
   noOpinion: "",
-  gateRoot(payload, env) {
-    const cwd = claudeShapedCwd(payload);
-    if (cwd === undefined) return undefined;
-    return nonEmpty(env["CLAUDE_PROJECT_DIR"]) ?? cwd;
-  },
+  isGateCall: isClaudeShapedGate,
   projectRoot(payload, env) {
     const cwd = payload["cwd"];
     return (
@@ -116,10 +109,7 @@ export const CODEX: QuietPlatform = {
   postEvents: ["PostToolUse"],
   stopEvents: ["Stop"],
   noOpinion: "",
-  gateRoot(payload, _env, cwd) {
-    const from = claudeShapedCwd(payload);
-    return from === undefined ? undefined : findRoot(resolve(cwd, from));
-  },
+  isGateCall: isClaudeShapedGate,
   projectRoot(payload, _env, cwd) {
     const from = payload["cwd"];
     return typeof from === "string" ? findRoot(resolve(cwd, from)) : undefined;
@@ -135,18 +125,12 @@ export const CURSOR: QuietPlatform = {
   stopEvents: ["stop", "subagentStop"],
   // Cursor counts an empty answer as a failed hook.
   noOpinion: "{}\n",
-  gateRoot(payload, env, cwd) {
-    if (
-      (typeof payload["conversation_id"] !== "string" &&
-        typeof payload["cursor_version"] !== "string") ||
-      typeof payload["tool_name"] !== "string" ||
-      !isObject(payload["tool_input"])
-    )
-      return undefined;
-    const roots = payload["workspace_roots"];
-    const first: unknown = Array.isArray(roots) ? roots[0] : undefined;
+  isGateCall(payload) {
     return (
-      nonEmpty(env["CURSOR_PROJECT_DIR"]) ?? (typeof first === "string" ? first : findRoot(cwd))
+      (typeof payload["conversation_id"] === "string" ||
+        typeof payload["cursor_version"] === "string") &&
+      typeof payload["tool_name"] === "string" &&
+      isObject(payload["tool_input"])
     );
   },
   projectRoot(payload, env, cwd) {
@@ -215,7 +199,7 @@ function gateRoot(
     return undefined;
   }
   if (!isObject(json) || json["hook_event_name"] !== platform.gateEvent) return undefined;
-  return platform.gateRoot(json, env, cwd);
+  return platform.isGateCall(json) ? platform.projectRoot(json, env, cwd) : undefined;
 }
 
 /**
@@ -260,20 +244,7 @@ export function launcherMode(root: string): "follow" | "tdd" | "strict" | undefi
 
 /** No config, or one that parses and leaves `mode` at follow. */
 export function isFollowProject(root: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(join(root, CONFIG_FILE), "utf8");
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
-  }
-  try {
-    const config = JSON.parse(text) as unknown;
-    if (!isObject(config)) return false;
-    const mode = config["mode"];
-    return mode === undefined || mode === "follow";
-  } catch {
-    return false;
-  }
+  return launcherMode(root) === "follow";
 }
 
 /** The code cache a call uses (code-cache.ts): the event name read off the text, unparsed. */
@@ -286,7 +257,12 @@ export function routeOf(
   if (name !== undefined && platform.stopEvents.includes(name)) return "stop";
   if (name === undefined || !platform.postEvents.includes(name)) return "other";
   // After a shell command: the bash grammar's loader and reader, which an edit never runs.
-  return /"tool_name"\s*:\s*"(Bash|Shell)"/.test(stdin) ? "shell" : "post";
+  return isShellCall(stdin) ? "shell" : "post";
+}
+
+/** A call about a shell command (Claude Code's and Codex's Bash, Cursor's Shell), read unparsed. */
+function isShellCall(stdin: string): boolean {
+  return /"tool_name"\s*:\s*"(Bash|Shell)"/.test(stdin);
 }
 
 /** More than this many bytes is more than PAYLOAD_LIMITS' 16 Mi characters, however encoded. */
@@ -415,13 +391,14 @@ export async function launchHook(platform: QuietPlatform, bundles: HookBundles):
  * (a gate call that got this far is not in follow mode). Shell commands, which need the bash
  * parser, and anything else go straight to `hook-main.cjs`.
  */
-function partFor(
+export function partFor(
   platform: QuietPlatform,
   bundles: HookBundles,
   route: ReturnType<typeof routeOf>,
   stdin: string,
 ): string | undefined {
-  if (route === "pre") return bundles.gate;
+  // A shell command's gate needs the bash parser: hook-gate.cjs would only hand it on.
+  if (route === "pre") return isShellCall(stdin) ? undefined : bundles.gate;
   if (route !== "post") return undefined;
   let payload: unknown;
   try {
