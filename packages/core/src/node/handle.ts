@@ -255,8 +255,9 @@ async function decideTdd(
   event: HookEvent,
   options: HandleOptions,
 ): Promise<Decision> {
-  const { finishSubagent, gateCommand, gateWrites, recordCommand, sweepGate, tddSessionNote } =
+  const { finishSubagent, gateCommand, recordCommand, sweepGate, tddSessionNote } =
     await lazy.tdd();
+  const { gateWrites } = await lazy.tddGate();
   switch (event.kind) {
     case "SessionStarted":
       return startedWithKey(call.project, event, options, call.now, () => tddSessionNote(call));
@@ -310,13 +311,12 @@ async function decideStrict(
 ): Promise<Decision> {
   const {
     gateStrictCommand,
-    gateStrictWrites,
     recordStrictCommand,
-    recordStrictEdits,
     reviewStrictPlan,
     strictSessionNote,
     verifyStrictTurn,
   } = await lazy.strict();
+  const { gateStrictWrites, recordStrictEdits } = await lazy.strictGate();
   switch (event.kind) {
     case "SessionStarted":
       return startedWithKey(call.project, event, options, call.now, () => strictSessionNote(call));

@@ -63,13 +63,12 @@ export { answerSafely, type HookOutput } from "./hook-process.ts";
 export {
   finishSubagent,
   gateCommand,
-  gateWrites,
   recordCommand,
   sweepGate,
   tddSessionNote,
   type FinishedCommand,
-  type TddCall,
 } from "./tdd-hooks.ts";
+export { gateWrites, type TddCall } from "./tdd-gate.ts";
 export {
   activeTddKey,
   agentKey,
@@ -139,13 +138,11 @@ export {
 } from "./strict-claim.ts";
 export {
   gateStrictCommand,
-  gateStrictWrites,
   recordStrictCommand,
-  recordStrictEdits,
   reviewStrictPlan,
   strictSessionNote,
   verifyStrictTurn,
-  type StrictCall,
 } from "./strict-hooks.ts";
+export { gateStrictWrites, recordStrictEdits, type StrictCall } from "./strict-gate.ts";
 export { groupTddEntries, readActivity, type ProjectActivity } from "./activity.ts";
 export { recordRun, RUN_LOG_PATH, runLogFile } from "./run-log-store.ts";

@@ -111,6 +111,8 @@ describe("routeOf: which code cache a call uses", () => {
     JSON.stringify({ hook_event_name: event, ...(tool === undefined ? {} : { tool_name: tool }) });
   it.each([
     [CLAUDE_CODE, call("PreToolUse", "Write"), "pre"],
+    // A shell command's gate keeps the pre cache: measured a little faster than the shell one.
+    [CLAUDE_CODE, call("PreToolUse", "Bash"), "pre"],
     [CLAUDE_CODE, call("PostToolUse", "Edit"), "post"],
     [CLAUDE_CODE, call("PostToolUseFailure", "Bash"), "shell"],
     [CLAUDE_CODE, call("Stop"), "stop"],
@@ -120,6 +122,7 @@ describe("routeOf: which code cache a call uses", () => {
     [CODEX, call("Stop"), "stop"],
     [CODEX, call("UserPromptSubmit"), "other"],
     [CURSOR, call("preToolUse", "Write"), "pre"],
+    [CURSOR, call("preToolUse", "Shell"), "pre"],
     [CURSOR, call("afterFileEdit"), "post"],
     [CURSOR, call("stop"), "stop"],
     [CURSOR, call("subagentStop"), "stop"],

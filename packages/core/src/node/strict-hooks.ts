@@ -35,8 +35,6 @@ import {
 } from "./strict-gate.ts";
 import { shellRefusal, shellTargets } from "./tdd-hooks.ts";
 
-export { gateStrictWrites, recordStrictEdits, type StrictCall } from "./strict-gate.ts";
-
 /**
  * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the
  * plan check at ExitPlanMode, and the end-of-turn verification that runs every claimed test once

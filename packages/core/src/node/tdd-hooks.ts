@@ -36,8 +36,6 @@ import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 import { gateWrites, keyOf, viewOf, type TddCall } from "./tdd-gate.ts";
 
-export { gatedFiles, gateWrites, type GatedFile, type TddCall } from "./tdd-gate.ts";
-
 const INSTALLERS =
   /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
 const SETUP_WORDS = new Set(["init", "uninstall"]);
