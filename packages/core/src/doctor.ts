@@ -153,7 +153,7 @@ export function diagnoseProject(input: DoctorInput): DoctorReport {
   const configResult: ConfigResult | undefined =
     input.configText === undefined ? undefined : parseConfigText(input.configText);
   const config = configResult?.config ?? DEFAULT_CONFIG;
-  const runners = sortRunners(detectProjectRunners(input.view));
+  const runners = sortRunners(detectProjectRunners(input.view, 2, config.runners));
   const tests = findTestFiles(input.view, input.files, config, runners);
 
   const checks: DoctorCheck[] = [

@@ -24,6 +24,8 @@ export const PendingFileSchema = z.object({
   depth: z.optional(DepthSchema),
   /** The subagent that edited the file; absent for the main agent. Each verifies its own. */
   agent_id: z.optional(z.string()),
+  /** A test or test support file: queued to be run (and the tests it reaches), never asked for a test. */
+  role: z.optional(z.enum(["test"])),
 });
 export type PendingFile = z.infer<typeof PendingFileSchema>;
 
