@@ -11,7 +11,15 @@ export function wantsEditAnalysis(config: Config): boolean {
   return config.impact_tracing || config.api_validation;
 }
 
-/** Whether a session start has analysis work (ramp-up is judged due by its own state file). */
+/**
+ * Whether a session start has analysis work (ramp-up is judged due by its own state file). The
+ * import graph is started for related-test selection too, in follow mode.
+ */
 export function wantsStartAnalysis(config: Config): boolean {
-  return config.impact_tracing || config.ramp_up_limit > 0 || config.style_sampling;
+  return (
+    config.impact_tracing ||
+    config.ramp_up_limit > 0 ||
+    config.style_sampling ||
+    (config.mode === "follow" && config.select === "related")
+  );
 }

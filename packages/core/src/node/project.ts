@@ -5,7 +5,7 @@ import { findRoot } from "./quiet.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../history.ts";
-import { renderQueuedNote } from "../notes.ts";
+import { renderQueuedNote, type Covering } from "../notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import {
   detectProjectRunners,
@@ -193,6 +193,8 @@ export interface EditInsight {
   notes?: readonly string[];
   /** A test or test support file: queued to be run at the end of the turn, with no note. */
   runOnly?: boolean;
+  /** The existing tests related to it (selection), when the import graph is known. */
+  covering?: Covering;
 }
 
 /**
@@ -392,6 +394,7 @@ export async function queueEdit(
     pendingCount: result.pendingCount,
     depthNote: insight.depth?.note,
     extraNotes: insight.notes,
+    covering: insight.covering,
   });
   const queued: QueuedEdit = { note, pendingCount: result.pendingCount, added: result.added };
   if (recovered !== undefined) queued.recovered = recovered;
