@@ -108,11 +108,12 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     )
     .option("--root <dir>", "project root (default: found from the current folder)")
     .option("--json", "print the report as JSON", false)
+    .option("--no-start", "do not start the runners (by default each starts, and pytest collects)")
     .addHelpText(
       "after",
       "\nExit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 bad usage.",
     )
-    .action(async (options: { root?: string; json: boolean }) => {
+    .action(async (options: { root?: string; json: boolean; start: boolean }) => {
       outcome.exitCode = await runDoctor(options, {
         stdout: io.stdout,
         stderr: io.stderr,

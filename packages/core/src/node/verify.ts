@@ -95,7 +95,14 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     missing: plan.missing,
   });
 
-  const notes = chosen.notes.length === 0 ? "" : `\n\n${chosen.notes.join("\n")}`;
+  const environment = results
+    .filter((result) => result.status === "env_error")
+    .map(
+      (result) =>
+        `tailtest: environment error, not a test result: ${result.reason}. Your code was not judged; the person should fix the environment (\`tailtest doctor\` checks it).`,
+    );
+  const allNotes = [...environment, ...chosen.notes];
+  const notes = allNotes.length === 0 ? "" : `\n\n${allNotes.join("\n")}`;
   if (red.length === 0)
     return {
       decision: notes === "" ? { kind: "none" } : { kind: "context", text: notes.trim() },
@@ -183,6 +190,8 @@ function judgeTestFile(
   testFile: string,
   singleFile: boolean,
 ): "passed" | FileFailure | undefined {
+  // The runner could not start: nothing of the project's was judged (reported, never red).
+  if (result.status === "env_error") return undefined;
   const tests = testsOf(result, testFile, singleFile);
   const loadError = result.errors.some(
     (error) => error.file === undefined || error.file === testFile,
