@@ -64,8 +64,10 @@ const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
 
 /** "covered by existing tests a, b (they import it): update them" — or where to write one. */
 function renderCovering(covering: Covering, fallback: string): string {
-  if (covering.tests.length === 0)
-    return `no test covers it: write one at ${covering.suggested ?? fallback}`;
+  if (covering.tests.length === 0) return `write test to ${covering.suggested ?? fallback}`;
+  const [only] = covering.tests;
+  if (covering.tests.length === 1 && only?.evidence === "name" && only.path === fallback)
+    return `update existing test at ${only.path}`;
   const shown = covering.tests
     .slice(0, 5)
     .map((test) => `${test.path} (${EVIDENCE_WORDS[test.evidence] ?? test.evidence})`);

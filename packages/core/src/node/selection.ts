@@ -111,6 +111,13 @@ export async function selectRelated(
       importers: (rel) =>
         idOfFile(graph, rel) === undefined ? undefined : findImporters(graph, rel, IMPORT_HOPS),
     });
+    // A graph still being built may not list every test yet: the name-matched test on disk
+    // still counts, so an unfinished graph never makes a tested file look untested.
+    if (related.length === 0 && own !== undefined && !selection.complete) {
+      const named = findTestTarget(project.view, own, file);
+      if (named.kind === "file" && named.exists && named.path !== file)
+        related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
+    }
     selection.related.set(file, related);
     if (related.length === 0 && own !== undefined && !isTest(file) && !isSupport(file)) {
       const fallback = findTestTarget(project.view, own, file);
