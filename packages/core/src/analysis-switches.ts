@@ -11,15 +11,7 @@ export function wantsEditAnalysis(config: Config): boolean {
   return config.impact_tracing || config.api_validation;
 }
 
-/**
- * Whether a session start has analysis work (ramp-up is judged due by its own state file). The
- * import graph is started for related-test selection too, in follow mode.
- */
+/** Whether a session start has analysis work (ramp-up is judged due by its own state file). */
 export function wantsStartAnalysis(config: Config): boolean {
-  return (
-    config.impact_tracing ||
-    config.ramp_up_limit > 0 ||
-    config.style_sampling ||
-    (config.mode === "follow" && config.select === "related")
-  );
+  return config.impact_tracing || config.ramp_up_limit > 0 || config.style_sampling;
 }

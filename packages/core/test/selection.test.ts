@@ -102,6 +102,13 @@ describe.skipIf(!python.available)("selection on a src-layout package with a vir
     const project = pythonProject();
     await commitAll(project.root);
     await start(project.root);
+    // A first turn builds the import graph at its end; later edits' notes read it.
+    project.write(
+      "src/shop/url.py",
+      "# users\nfrom .auth import parse_auth\n\n\ndef user(u):\n    return parse_auth(u)[0]\n",
+    );
+    expect(contextOf(await edited(project.root, "src/shop/url.py"))).toContain("queued");
+    expect(await stop(project.root)).toEqual({});
     project.write("src/shop/auth.py", 'def parse_auth(s):\n    return s.split("@")\n');
     const note = contextOf(await edited(project.root, "src/shop/auth.py"));
     expect(note).toContain("covered by existing tests");

@@ -18,8 +18,7 @@ export async function analyseSessionStart(
   const follow = config.mode === "follow" && !input.resumed;
   const rampUp = follow && config.ramp_up_limit > 0 ? await import("./ramp-up.ts") : undefined;
   const rampUpDue = rampUp !== undefined && (await rampUp.isRampUpDue(project));
-  // The import graph also serves test selection (the end of a turn, the edit's note).
-  const graph = follow && (config.impact_tracing || config.select === "related");
+  const graph = follow && config.impact_tracing;
   if (!rampUpDue && !graph && !config.style_sampling) return [];
   const files: string[] = [];
   const pending = [""];
