@@ -76,6 +76,7 @@ const Project = z.strictObject({
 function parseArgs(argv) {
   const args = {
     projects: [],
+    seeds: [],
     check: false,
     json: undefined,
     verify: false,
@@ -89,6 +90,7 @@ function parseArgs(argv) {
     else if (arg === "--verify") args.verify = true;
     else if (arg === "--keep") args.keep = true;
     else if (arg === "--write") args.write = true;
+    else if (arg === "--seed") args.seeds.push(argv[(i += 1)]);
     else if (arg === "--json") args.json = argv[(i += 1)];
     else throw new Error(`unknown argument ${arg}`);
   }
@@ -104,7 +106,9 @@ export function loadCorpus(only = []) {
   for (const name of only)
     if (!names.includes(name)) throw new Error(`no project ${name} in fixtures/projects`);
   return names.map((name) => {
-    const parsed = Project.safeParse(JSON.parse(readFileSync(join(CORPUS, `${name}.json`), "utf8")));
+    const parsed = Project.safeParse(
+      JSON.parse(readFileSync(join(CORPUS, `${name}.json`), "utf8")),
+    );
     if (!parsed.success)
       throw new Error(`fixtures/projects/${name}.json: ${z.prettifyError(parsed.error)}`);
     const meta = parsed.data;
@@ -118,7 +122,7 @@ export function loadCorpus(only = []) {
       const text = readFileSync(join(dir, seed.file), "utf8");
       if (text.split(seed.find).length !== 2)
         throw new Error(`${name}: seed ${seed.id}: "find" must occur once in ${seed.file}`);
-      if ((seed.expect === "block") !== (seed.failing.length > 0))
+      if ((seed.expect === "block") !== seed.failing.length > 0)
         throw new Error(`${name}: seed ${seed.id}: a block seed names its failing files`);
     }
     return { name, dir, meta };
@@ -208,7 +212,16 @@ function prepare(project, dest) {
   );
   git(dest, "init", "-q");
   git(dest, "add", "-A");
-  git(dest, "-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid", "commit", "-qm", "snapshot");
+  git(
+    dest,
+    "-c",
+    "user.name=corpus",
+    "-c",
+    "user.email=corpus@example.invalid",
+    "commit",
+    "-qm",
+    "snapshot",
+  );
 }
 
 const python = (cwd) => join(cwd, ".venv/bin/python");
@@ -249,7 +262,7 @@ function runRunner(meta, cwd, files) {
   const started = process.hrtime.bigint();
   const result = spawnSync(command, args, {
     cwd,
-    env: { ...process.env, CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" },
+    env: { ...process.env, CI: "true" },
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     timeout: 600_000,
@@ -277,7 +290,8 @@ function failingFiles(meta, cwd, output) {
       each(/^FAIL (\S+)/gm);
       break;
     case "node-test":
-      each(/^not ok \d+ - (\S+\.[cm]?js)$/gm);
+      // Node 20's tap names suites, not files: a failure's YAML block has its location.
+      each(/^\s*not ok \d+ - .*\n\s*---\n(?:\s+.*\n)*?\s+location: '([^']+?):\d+:\d+'/gm);
       break;
     case "mocha": {
       const start = output.indexOf("{");
@@ -359,7 +373,11 @@ function verify(projects, write = false) {
     }
     if (rewrite) {
       const file = join(CORPUS, `${project.name}.json`);
-      writeFileSync(file, `${JSON.stringify(project.meta, null, 2)}\n`);
+      const stored = JSON.parse(readFileSync(file, "utf8"));
+      for (const seed of stored.seeds)
+        seed.failing =
+          project.meta.seeds.find((one) => one.id === seed.id)?.failing ?? seed.failing;
+      writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`);
       console.log(`  wrote the observed failing files into fixtures/projects/${project.name}.json`);
     }
   }
@@ -387,10 +405,14 @@ function installAdapter(scratch) {
   const prefix = join(scratch, "prefix");
   mkdirSync(prefix);
   writeFileSync(join(prefix, "package.json"), '{"private":true}\n');
-  execFileSync("npm", ["install", tarball, "--offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: prefix,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  execFileSync(
+    "npm",
+    ["install", tarball, "--offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    {
+      cwd: prefix,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   return join(prefix, "node_modules/@tailtest/claude-code");
 }
 
@@ -413,7 +435,7 @@ function fire(command, project, stdin) {
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  let output = {};
+  let output;
   try {
     output = result.stdout.trim() === "" ? {} : JSON.parse(result.stdout);
   } catch {
@@ -426,7 +448,12 @@ function fire(command, project, stdin) {
 function explain(project, file) {
   const result = spawnSync(
     "node",
-    [join(project, "node_modules/@tailtest/claude-code/dist/tailtest.js"), "explain", "--json", file],
+    [
+      join(project, "node_modules/@tailtest/claude-code/dist/tailtest.js"),
+      "explain",
+      "--json",
+      file,
+    ],
     { cwd: project, encoding: "utf8", timeout: 120_000 },
   );
   let entry;
@@ -455,7 +482,12 @@ function runSeed(project, cwd, commands, seed, index) {
   const base = (name) => ({ ...payload(name, run), session_id: session, cwd });
   const path = join(cwd, seed.file);
   const original = readFileSync(path, "utf8");
-  const input = { file_path: path, old_string: seed.find, new_string: seed.replace, replace_all: false };
+  const input = {
+    file_path: path,
+    old_string: seed.find,
+    new_string: seed.replace,
+    replace_all: false,
+  };
   const pre = { ...base("context.PreToolUse-Write"), tool_name: "Edit", tool_input: input };
   const post = {
     ...base("context.PostToolUse-Write"),
@@ -483,7 +515,10 @@ function runSeed(project, cwd, commands, seed, index) {
   const named = [seed.file, ...seed.failing].some((file) => reason.includes(file));
   const problems = Object.entries(answers)
     .filter(([, answer]) => answer.status !== 0 || answer.stderr.trim() !== "")
-    .map(([event, answer]) => `${event}: exit ${answer.status} ${answer.stderr.trim().split("\n")[0] ?? ""}`);
+    .map(
+      ([event, answer]) =>
+        `${event}: exit ${answer.status} ${answer.stderr.trim().split("\n")[0] ?? ""}`,
+    );
   // The same selected test files, run directly with the project's runner, for the ratio.
   const selected = explain(cwd, seed.file).tests;
   const direct = selected.length > 0 ? runRunner(project.meta, cwd, selected) : undefined;
@@ -501,6 +536,10 @@ function runSeed(project, cwd, commands, seed, index) {
     selected,
     direct_ms: direct === undefined ? undefined : Math.round(direct.ms),
     problems,
+    note: String(answers.PostToolUse.output.hookSpecificOutput?.additionalContext ?? "").slice(
+      0,
+      300,
+    ),
     reason: reason.slice(0, 300),
   };
 }
@@ -528,10 +567,18 @@ function acceptance(projects, args) {
         stdio: ["ignore", "ignore", "pipe"],
       });
       const commands = hookCommands(cwd);
-      const seeds = project.meta.seeds.map((seed, index) => runSeed(project, cwd, commands, seed, index));
+      const seeds = project.meta.seeds.map((seed, index) =>
+        runSeed(project, cwd, commands, seed, index),
+      );
       const modules = Object.entries(project.meta.modules).map(([file, truth]) => {
         const { tests, cost, error } = explain(cwd, file);
-        return { file, selected: tests, mapped: tests.some((test) => truth.includes(test)), cost, error };
+        return {
+          file,
+          selected: tests,
+          mapped: tests.some((test) => truth.includes(test)),
+          cost,
+          error,
+        };
       });
       results.push(summarise(project.name, seeds, modules));
       printProject(results.at(-1));
@@ -555,7 +602,7 @@ function ratio(part, whole) {
 function summarise(project, seeds, modules) {
   const bugs = seeds.filter((seed) => seed.expect === "block");
   const harmless = seeds.filter((seed) => seed.expect === "pass");
-  const timed = seeds.filter((seed) => seed.direct_ms !== undefined && seed.blocked);
+  const timed = seeds.filter((seed) => seed.direct_ms !== undefined);
   const stopMs = timed.reduce((sum, seed) => sum + seed.stop_ms, 0);
   const directMs = timed.reduce((sum, seed) => sum + (seed.direct_ms ?? 0), 0);
   const costs = modules.map((module) => module.cost).filter((cost) => cost !== undefined);
@@ -574,7 +621,9 @@ function summarise(project, seeds, modules) {
     stop_vs_direct: ratio(stopMs, directMs),
     timed_seeds: timed.length,
     selection_ms_max: costs.length > 0 ? Math.max(...costs) : undefined,
-    hook_problems: seeds.flatMap((seed) => seed.problems.map((problem) => `${seed.id}: ${problem}`)),
+    hook_problems: seeds.flatMap((seed) =>
+      seed.problems.map((problem) => `${seed.id}: ${problem}`),
+    ),
   };
 }
 
@@ -595,18 +644,25 @@ function printProject(summary) {
 
 function printTable({ results, overall }) {
   console.log("");
-  console.log("| project | caught | false blocks | modules mapped | Stop vs direct (seeds) | selection ms (max) |");
+  console.log(
+    "| project | caught | false blocks | modules mapped | Stop vs direct (seeds) | selection ms (max) |",
+  );
   console.log("| --- | --- | --- | --- | --- | --- |");
   for (const result of results)
-    console.log(result.skipped ? `| ${result.project} | skipped: ${result.skipped} | | | | |` : row(result));
+    console.log(
+      result.skipped ? `| ${result.project} | skipped: ${result.skipped} | | | | |` : row(result),
+    );
   console.log(row(overall).replace("| overall |", "| **overall** |"));
 }
 
 function missedTargets(overall) {
   const missed = [];
-  if ((overall.catch_rate ?? 0) < TARGETS.catch) missed.push(`catch rate ${pct(overall.catch_rate)} < 95 %`);
-  if (overall.false_blocks > TARGETS.falseBlocks) missed.push(`${overall.false_blocks} false block(s)`);
-  if ((overall.mapped_rate ?? 0) < TARGETS.mapped) missed.push(`mapped ${pct(overall.mapped_rate)} < 95 %`);
+  if ((overall.catch_rate ?? 0) < TARGETS.catch)
+    missed.push(`catch rate ${pct(overall.catch_rate)} < 95 %`);
+  if (overall.false_blocks > TARGETS.falseBlocks)
+    missed.push(`${overall.false_blocks} false block(s)`);
+  if ((overall.mapped_rate ?? 0) < TARGETS.mapped)
+    missed.push(`mapped ${pct(overall.mapped_rate)} < 95 %`);
   return missed;
 }
 
@@ -615,6 +671,10 @@ function missedTargets(overall) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = parseArgs(process.argv.slice(2));
   const projects = loadCorpus(args.projects);
+  // --seed ID (repeatable): only those seeds, e.g. to verify a new one.
+  if (args.seeds.length > 0)
+    for (const project of projects)
+      project.meta.seeds = project.meta.seeds.filter((seed) => args.seeds.includes(seed.id));
   if (args.verify) {
     const { bad, report } = verify(projects, args.write);
     if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
