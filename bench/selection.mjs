@@ -27,6 +27,7 @@ import {
   readdirSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
@@ -61,6 +62,8 @@ const Project = z.strictObject({
   license_file: z.string().min(1),
   runner: z.enum(["pytest", "vitest", "jest", "node-test", "mocha", "cargo", "go"]),
   setup: z.enum(["venv", "npm", "none"]),
+  /** The full suite's wall time with the project's runner (--verify prints it), for reference. */
+  full_suite_seconds: z.number().positive(),
   layout: z.string().min(1),
   changes: z.array(z.string()),
   source_root: z.string().optional(),
@@ -241,14 +244,16 @@ function runnerArgv(meta, cwd, files) {
     case "mocha":
       return ["node_modules/.bin/mocha", "--reporter", "json", ...some];
     case "cargo":
+      // As tailtest's plan does: integration tests by target, a source file's inline tests by
+      // running every target (cargo cannot pick tests by source file).
       return [
         "cargo",
         "test",
         "--offline",
         "--no-fail-fast",
-        ...some.flatMap((file) =>
-          file.startsWith("tests/") ? ["--test", file.slice(6, -3)] : ["--lib"],
-        ),
+        ...some
+          .filter((file) => file.startsWith("tests/"))
+          .flatMap((file) => ["--test", file.slice("tests/".length, -".rs".length)]),
       ];
     case "go":
       return ["go", "test", "-count=1", "./..."];
@@ -521,6 +526,9 @@ function runSeed(project, cwd, commands, seed, index) {
     );
   // The same selected test files, run directly with the project's runner, for the ratio.
   const selected = explain(cwd, seed.file).tests;
+  // The edited file is touched first, so a compiled runner (cargo, go) rebuilds as the Stop did.
+  const now = new Date();
+  utimesSync(path, now, now);
   const direct = selected.length > 0 ? runRunner(project.meta, cwd, selected) : undefined;
   writeFileSync(path, original);
   // Each seed starts from the snapshot: tailtest's state of the last seed goes.
