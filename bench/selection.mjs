@@ -195,7 +195,7 @@ function git(cwd, ...args) {
  */
 function prepare(project, dest) {
   const { name, dir, meta } = project;
-  cpSync(dir, dest, { recursive: true });
+  cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
   if (meta.setup === "venv") {
     const python = systemPython();
     execFileSync(python, ["-m", "venv", "--system-site-packages", join(dest, ".venv")]);
