@@ -99,10 +99,14 @@ export async function selectRelated(
     const own = resolveRunner(project.view, file, language, project.config.runners).runner;
     if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
       family.push({ runner: own, shape: suiteShape(project.view, own) });
-    const isTest = (rel: string): boolean => family.some(({ shape }) => shape.isTest(rel));
+    const tests = graph.files.filter(
+      (rel) => sameFamily(rel, language) && family.some(({ shape }) => shape.isTest(rel)),
+    );
+    const testSet = new Set(tests);
+    const isTest = (rel: string): boolean =>
+      testSet.has(rel) || family.some(({ shape }) => shape.isTest(rel));
     const isSupport = (rel: string): boolean =>
       !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
-    const tests = graph.files.filter((rel) => sameFamily(rel, language) && isTest(rel));
     const related = relatedTests({
       file,
       tests,

@@ -69,14 +69,18 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
   if (input.isTest(input.file)) {
     add({ path: input.file, evidence: "self", detail: "the changed file is a test", hops: 0 });
   }
-  for (const test of input.tests) {
+  for (const test of nearestByPlace(
+    input.file,
+    input.tests.filter((test) => conventionMatch(input.file, test) !== undefined),
+  )) {
     const match = conventionMatch(input.file, test);
     if (match !== undefined) add({ path: test, ...match, hops: 0 });
   }
   const levels = input.importers?.(input.file) ?? [];
+  const tests = new Set(input.tests);
   levels.forEach((level, index) => {
     for (const importer of level) {
-      if (!input.isTest(importer)) continue;
+      if (!tests.has(importer)) continue;
       add({
         path: importer,
         evidence: index === 0 ? "imports" : "imports-via",
@@ -186,6 +190,28 @@ function conventionMatch(
     return { evidence: "family", detail: `in the tests' ${subject}/ folder` };
   return undefined;
 }
+
+/**
+ * Of the tests a name matches, those nearest the file: when some share folder names with it
+ * (`polls/models.py` ↔ `polls/tests/test_models.py`, `src/a/p0/m1.py` ↔ `tests/p0/test_m1.py`),
+ * only the ones sharing the most; a flat test folder keeps them all. Apps of one project often
+ * repeat module names (every Django app has `models.py`).
+ */
+function nearestByPlace(file: string, tests: readonly string[]): string[] {
+  const own = new Set(
+    dirnameRel(file)
+      .split("/")
+      .filter((part) => part !== "" && !ROOT_FOLDERS.has(part)),
+  );
+  const score = (test: string): number =>
+    dirnameRel(test)
+      .split("/")
+      .filter((part) => own.has(part)).length;
+  const best = Math.max(0, ...tests.map(score));
+  return best === 0 ? [...tests] : tests.filter((test) => score(test) === best);
+}
+
+const ROOT_FOLDERS = new Set(["src", "lib", "test", "tests", "__tests__", "spec", "app"]);
 
 /**
  * Whether a test sits where a test of this file would: beside it, in a `__tests__` folder next to

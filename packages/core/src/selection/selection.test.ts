@@ -316,3 +316,23 @@ describe("suggestTestPath: the project's own convention", () => {
     ).toBe("tests/cache_test.py");
   });
 });
+
+describe("relatedTests: repeated module names across apps", () => {
+  const tests = [
+    "polls/tests/test_models.py",
+    "blog/tests/test_models.py",
+    "tests/p0/test_m1.py",
+    "tests/p1/test_m1.py",
+  ];
+  const pick = (file: string) =>
+    relatedTests({ file, tests, isTest: (rel) => tests.includes(rel), isSupport: () => false }).map(
+      (t) => t.path,
+    );
+  it("a name matches the test in the same app, not every app's", () => {
+    expect(pick("polls/models.py")).toEqual(["polls/tests/test_models.py"]);
+    expect(pick("src/big/p0/m1.py")).toEqual(["tests/p0/test_m1.py"]);
+  });
+  it("a flat test folder keeps every match", () => {
+    expect(pick("src/pkg/m1.py")).toEqual(["tests/p0/test_m1.py", "tests/p1/test_m1.py"]);
+  });
+});
