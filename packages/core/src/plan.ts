@@ -461,7 +461,13 @@ function buildArgv(
       const integration = [
         ...new Set(files.filter((file) => file.startsWith("tests/")).map(stemOf)),
       ];
-      const targetsArgs = integration.flatMap((name) => ["--test", name]);
+      // A source file with its own #[cfg(test)] module beside integration tests: the crate's
+      // unit tests run too (`--test` alone would leave them out).
+      const unit =
+        integration.length > 0 && files.some((file) => !file.startsWith("tests/"))
+          ? [view.exists(joinRel(runner.package_dir, "src/lib.rs")) ? "--lib" : "--bins"]
+          : [];
+      const targetsArgs = [...unit, ...integration.flatMap((name) => ["--test", name])];
       if (runner.id === "nextest") {
         const filter =
           ids.length > 0

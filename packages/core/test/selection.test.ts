@@ -217,3 +217,64 @@ describe("selection through a vitest project's imports", () => {
     120_000,
   );
 });
+
+describe("Go and Rust tests by their package's layout", () => {
+  async function relatedOf(project: TempProject, file: string): Promise<[string, string][]> {
+    const result = await runBin(CLI, ["explain", "--json", file], { cwd: project.root });
+    const files = (
+      JSON.parse(result.stdout) as {
+        files: { related_tests: { path: string; evidence: string }[] }[];
+      }
+    ).files;
+    return (files[0]?.related_tests ?? []).map((test) => [test.path, test.evidence]);
+  }
+
+  it("a Go file's package tests, its name-matched test first", async () => {
+    const project = track(
+      makeProject({
+        "go.mod": "module example.com/u\n\ngo 1.19\n",
+        "marshal.go": "package uuid\n",
+        "uuid_test.go": "package uuid\n",
+        "json_test.go": "package uuid\n",
+        "marshal_test.go": "package uuid\n",
+        "sub/other_test.go": "package sub\n",
+      }),
+    );
+    expect(await relatedOf(project, "marshal.go")).toEqual([
+      ["marshal_test.go", "name"],
+      ["json_test.go", "family"],
+      ["uuid_test.go", "family"],
+    ]);
+  });
+
+  it("a Rust file's own tests, then the integration tests that name it", async () => {
+    const project = track(
+      makeProject({
+        "Cargo.toml": '[package]\nname = "semver"\nversion = "1.0.0"\n',
+        "src/lib.rs": "mod eval;\n",
+        "src/eval.rs": "pub fn eval() {}\n#[cfg(test)]\nmod tests {}\n",
+        "tests/test_eval.rs": "use semver::eval;\n",
+        "tests/test_version.rs": "use semver::Version;\n",
+      }),
+    );
+    expect(await relatedOf(project, "src/eval.rs")).toEqual([
+      ["src/eval.rs", "self"],
+      ["tests/test_eval.rs", "imports"],
+      ["tests/test_version.rs", "imports-via"],
+    ]);
+    const plan = await runBin(CLI, ["run", "--dry-run", "--json", "src/eval.rs"], {
+      cwd: project.root,
+    });
+    const argv = (JSON.parse(plan.stdout) as { runs: { argv: string[] }[] }).runs[0]?.argv;
+    expect(argv).toEqual([
+      "cargo",
+      "test",
+      "--no-fail-fast",
+      "--lib",
+      "--test",
+      "test_eval",
+      "--test",
+      "test_version",
+    ]);
+  });
+});

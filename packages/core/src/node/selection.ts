@@ -12,7 +12,8 @@ import {
   type ImportGraph,
 } from "../analysis/import-graph.ts";
 import { loadJsLexers } from "../analysis/js-module.ts";
-import { detectLanguage, type Language } from "../languages.ts";
+import { baseName, detectLanguage, type Language } from "../languages.ts";
+import { dirnameRel, joinRel } from "../project-view.ts";
 import { relatedTests, type RelatedTest } from "../selection/related.ts";
 import { suiteShape, type TestSuiteShape } from "../selection/suite.ts";
 import { suggestTestPath } from "../selection/suggest.ts";
@@ -48,11 +49,13 @@ export interface Selection {
 }
 
 const SELECTABLE: ReadonlySet<Language> = new Set(["python", "javascript", "typescript"]);
+/** Languages whose tests are found by their package's layout, not by an import graph. */
+const BY_PACKAGE: ReadonlySet<Language> = new Set(["go", "rust"]);
 
 /** Whether selection by imports applies to a file's language (Python, JS, TS). */
 export function isSelectable(rel: string): boolean {
   const language = detectLanguage(rel);
-  return language !== undefined && SELECTABLE.has(language);
+  return language !== undefined && (SELECTABLE.has(language) || BY_PACKAGE.has(language));
 }
 
 export interface SelectOptions {
@@ -73,13 +76,22 @@ export async function selectRelated(
   files: readonly string[],
   options: SelectOptions = {},
 ): Promise<Selection> {
-  const selectable = files.filter(isSelectable);
   const selection: Selection = {
     related: new Map(),
     suggested: new Map(),
     notes: [],
     complete: true,
   };
+  for (const file of files) {
+    const language = detectLanguage(file);
+    if (language === undefined || !BY_PACKAGE.has(language)) continue;
+    const related = packageTests(project, file, language);
+    if (related !== undefined) selection.related.set(file, related);
+  }
+  const selectable = files.filter((file) => {
+    const language = detectLanguage(file);
+    return language !== undefined && SELECTABLE.has(language);
+  });
   if (selectable.length === 0) return selection;
   await loadJsLexers();
   const budget = createBudget(options.graphMs ?? 3000, options.clock ?? (() => performance.now()));
@@ -92,49 +104,115 @@ export async function selectRelated(
     );
   }
   const shapes = shapesOf(project);
-  for (const file of selectable) {
-    const language = detectLanguage(file);
-    if (language === undefined) continue;
-    const family = shapes.filter((shape) => shape.runner.languages.includes(language));
-    const own = resolveRunner(project.view, file, language, project.config.runners).runner;
-    if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
-      family.push({ runner: own, shape: suiteShape(project.view, own) });
-    const tests = graph.files.filter(
-      (rel) => sameFamily(rel, language) && family.some(({ shape }) => shape.isTest(rel)),
-    );
-    const testSet = new Set(tests);
-    const isTest = (rel: string): boolean =>
-      testSet.has(rel) || family.some(({ shape }) => shape.isTest(rel));
-    const isSupport = (rel: string): boolean =>
-      !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
-    const related = relatedTests({
-      file,
-      tests,
-      isTest,
-      isSupport,
-      importers: (rel) =>
-        idOfFile(graph, rel) === undefined ? undefined : findImporters(graph, rel, IMPORT_HOPS),
-    });
-    // A graph still being built may not list every test yet: the name-matched test on disk
-    // still counts, so an unfinished graph never makes a tested file look untested.
-    if (related.length === 0 && own !== undefined && !selection.complete) {
-      const named = findTestTarget(project.view, own, file);
-      if (named.kind === "file" && named.exists && named.path !== file)
-        related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
-    }
-    selection.related.set(file, related);
-    if (related.length === 0 && own !== undefined && !isTest(file) && !isSupport(file)) {
-      const fallback = findTestTarget(project.view, own, file);
-      const ownTests = tests.filter((rel) =>
-        family.some(({ runner, shape }) => sameRunner(runner, own) && shape.isTest(rel)),
-      );
-      selection.suggested.set(
-        file,
-        suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
-      );
-    }
-  }
+  for (const file of selectable) selectOne(project, graph, shapes, file, selection);
   return selection;
+}
+
+/** One Python/JS/TS file's related tests (or, with none, where its first test goes). */
+function selectOne(
+  project: Project,
+  graph: ImportGraph,
+  shapes: readonly RunnerShape[],
+  file: string,
+  selection: Selection,
+): void {
+  const language = detectLanguage(file);
+  if (language === undefined) return;
+  const family = shapes.filter((shape) => shape.runner.languages.includes(language));
+  const own = resolveRunner(project.view, file, language, project.config.runners).runner;
+  if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
+    family.push({ runner: own, shape: suiteShape(project.view, own) });
+  const tests = graph.files.filter(
+    (rel) => sameFamily(rel, language) && family.some(({ shape }) => shape.isTest(rel)),
+  );
+  const testSet = new Set(tests);
+  const isTest = (rel: string): boolean =>
+    testSet.has(rel) || family.some(({ shape }) => shape.isTest(rel));
+  const isSupport = (rel: string): boolean =>
+    !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
+  // A test deleted since the graph saw it is not run (a runner fails on a missing path).
+  const related = relatedTests({
+    file,
+    tests,
+    isTest,
+    isSupport,
+    importers: (rel) =>
+      idOfFile(graph, rel) === undefined ? undefined : findImporters(graph, rel, IMPORT_HOPS),
+  }).filter((test) => test.path === file || project.view.exists(test.path));
+  // A graph still being built may not list every test yet: the name-matched test on disk
+  // still counts, so an unfinished graph never makes a tested file look untested.
+  if (related.length === 0 && own !== undefined && !selection.complete) {
+    const named = findTestTarget(project.view, own, file);
+    if (named.kind === "file" && named.exists && named.path !== file)
+      related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
+  }
+  selection.related.set(file, related);
+  if (related.length === 0 && own !== undefined && !isTest(file) && !isSupport(file)) {
+    const fallback = findTestTarget(project.view, own, file);
+    const ownTests = tests.filter((rel) =>
+      family.some(({ runner, shape }) => sameRunner(runner, own) && shape.isTest(rel)),
+    );
+    selection.suggested.set(
+      file,
+      suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
+    );
+  }
+}
+
+/**
+ * Go and Rust tests by their package's layout: a Go file's package is its folder, whose
+ * `*_test.go` files are its tests (the name-matched one first); a Rust file's tests are its own
+ * `#[cfg(test)]` module and the crate's integration tests (`tests/*.rs`), those that name the
+ * module first. Undefined when no runner owns the file (the plan says why).
+ */
+function packageTests(
+  project: Project,
+  file: string,
+  language: Language,
+): RelatedTest[] | undefined {
+  const runner = resolveRunner(project.view, file, language, project.config.runners).runner;
+  if (runner === undefined) return undefined;
+  const view = project.view;
+  const stem = baseName(file).replace(/\.(go|rs)$/, "");
+  if (language === "go") {
+    const dir = dirnameRel(file);
+    if (file.endsWith("_test.go"))
+      return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+    return view
+      .list(dir)
+      .filter((name) => name.endsWith("_test.go"))
+      .map((name): RelatedTest => {
+        const path = joinRel(dir, name);
+        return name === `${stem}_test.go`
+          ? { path, evidence: "name", detail: `named after ${baseName(file)}`, hops: 0 }
+          : { path, evidence: "family", detail: "in the same Go package", hops: 0 };
+      })
+      .sort(
+        (a, b) =>
+          Number(b.evidence === "name") - Number(a.evidence === "name") ||
+          a.path.localeCompare(b.path),
+      );
+  }
+  const tests = joinRel(runner.package_dir, "tests");
+  if (file.startsWith(`${tests}/`))
+    return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+  const related: RelatedTest[] = [];
+  if (/#\[cfg\(test\)\]/.test(view.readText(file) ?? ""))
+    related.push({ path: file, evidence: "self", detail: "its own #[cfg(test)] module", hops: 0 });
+  const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
+  const integration = view
+    .list(tests)
+    .filter((name) => name.endsWith(".rs"))
+    .map((name): RelatedTest => {
+      const path = joinRel(tests, name);
+      return module.test(view.readText(path) ?? "") && stem !== "lib" && stem !== "main"
+        ? { path, evidence: "imports", detail: `names ${stem}`, hops: 1 }
+        : { path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 };
+    });
+  return [
+    ...related,
+    ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
+  ];
 }
 
 function sameRunner(a: DetectedRunner, b: DetectedRunner): boolean {

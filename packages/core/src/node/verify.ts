@@ -153,7 +153,9 @@ function outcomesOf(
       if (result === undefined) return;
       const testFiles = testFilesOf(run, source);
       for (const testFile of testFiles) {
-        const verdict = judgeTestFile(result, testFile, run.test_files.length === 1);
+        // A Rust file's own unit tests report under the crate's lib or bin, not the file.
+        const whole = run.test_files.length === 1 || testFile === source;
+        const verdict = judgeTestFile(result, testFile, whole);
         if (verdict === "passed") passed = true;
         else if (verdict !== undefined) failed ??= verdict;
       }
