@@ -119,7 +119,12 @@ export async function gateStrictWrites(
     : { kind: "context", text: capText(warnings.join("\n")) };
 }
 
-/** After a write: an `edit_applied` event per production file, with the claims it went under. */
+/**
+ * After a write: an `edit_applied` event per production file the gate let through, with the
+ * claims it went under. A production file no open claim snapshotted did not pass the gate (a
+ * gate that timed out, a hook the platform skipped): nothing is recorded, so the end of the turn
+ * finds it by content and reports it. In refactor mode every edit passes without a claim.
+ */
 export async function recordStrictEdits(
   call: StrictCall,
   paths: readonly string[],
@@ -135,6 +140,7 @@ export async function recordStrictEdits(
     const claims = openClaims(state)
       .filter((claim) => claim.snapshots.has(file.relPath))
       .map((claim) => claim.claim);
+    if (claims.length === 0 && state.mode !== "refactor") continue;
     const object = await snapshotFile(call.project.root, file.relPath);
     events.push({ type: "edit_applied", ...stamp(call), path: file.relPath, claims, object });
   }

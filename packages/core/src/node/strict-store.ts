@@ -116,12 +116,20 @@ export function readStrictState(root: string): StrictLogState {
 const GATED_EDIT = /"type":"(snapshot|edit_applied|edit_reverted)"/;
 const TIMESTAMP = /"ts":"([^"]+)"/;
 
+/** In `readStrictEditsSince`'s sets: an event that did not say what the file held. */
+export const ANY_CONTENT = "*";
+
 /**
- * The paths of the edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted
- * events): only lines of those types stamped since then are parsed and validated.
+ * The edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted events): per
+ * path, every content (sha256, null: no file) those events say the file held, before or after
+ * the edit. A file holding none of them was written again after the gate saw it. Only lines of
+ * those types stamped since then are parsed and validated.
  */
-export function readStrictEditsSince(root: string, sinceMs: number): Set<string> {
-  const seen = new Set<string>();
+export function readStrictEditsSince(
+  root: string,
+  sinceMs: number,
+): Map<string, Set<string | null>> {
+  const seen = new Map<string, Set<string | null>>();
   let text: string;
   try {
     text = readFileSync(join(root, EVENTS_PATH), "utf8");
@@ -138,14 +146,16 @@ export function readStrictEditsSince(root: string, sinceMs: number): Set<string>
       const ts = TIMESTAMP.exec(line)?.[1];
       return ts !== undefined && Date.parse(ts) >= sinceMs;
     });
-  for (const event of parseStrictLog(recent.map((line) => `${line}\n`).join("")).events)
-    if (
-      (event.type === "snapshot" ||
-        event.type === "edit_applied" ||
-        event.type === "edit_reverted") &&
-      Date.parse(event.ts) >= sinceMs
-    )
-      seen.add(event.path);
+  const add = (path: string, object: string | null | undefined) => {
+    const objects = seen.get(path) ?? new Set<string | null>();
+    objects.add(object === undefined ? ANY_CONTENT : object);
+    seen.set(path, objects);
+  };
+  for (const event of parseStrictLog(recent.map((line) => `${line}\n`).join("")).events) {
+    if (Date.parse(event.ts) < sinceMs) continue;
+    if (event.type === "snapshot" || event.type === "edit_applied") add(event.path, event.object);
+    else if (event.type === "edit_reverted") add(event.path, event.restored);
+  }
   return seen;
 }
 

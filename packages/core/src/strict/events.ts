@@ -207,6 +207,10 @@ export const EditUnattributedEventSchema = z.object({
   ...base,
   type: z.literal("edit_unattributed"),
   path: RelPathSchema,
+  /** Put back to the turn's start by content (strict's end-of-turn check). */
+  reverted: z.optional(z.boolean()),
+  /** What the file held before that revert, kept so nothing is lost. */
+  discarded: z.optional(ObjectRefSchema),
 });
 export type EditUnattributedEvent = z.infer<typeof EditUnattributedEventSchema>;
 
