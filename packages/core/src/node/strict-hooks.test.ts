@@ -138,6 +138,26 @@ describe("strict mode on a real pytest project", () => {
     expect((await write("billing.py", BROKEN)).kind).toBe("deny");
   }, 60_000);
 
+  it("an implementation that removes .tailtest/ when imported is never green, and is reverted", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    expect((await write("tests/test_billing.py", BILLING_TEST)).kind).toBe("none");
+    expect(
+      await claim("tests/test_billing.py::test_charge_adds_vat", ["billing.py"]),
+    ).toMatchObject({ ok: true });
+    const wiping = `import shutil\nshutil.rmtree(".tailtest", ignore_errors=True)\n${BILLING}`;
+    expect((await write("billing.py", wiping)).kind).toBe("none");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    const reason = stop.kind === "block" ? stop.reason : "";
+    expect(reason).toContain("removed or changed tailtest's own files");
+    expect(reason).toContain("Reverted billing.py");
+    expect(existsSync(abs("billing.py"))).toBe(false);
+    expect(JSON.parse(read(".tailtest/config.json"))).toEqual({ mode: "strict" });
+    const verdicts = (await events()).filter((event) => event.type === "verify_result");
+    expect(verdicts.map((event) => event.status)).toEqual(["fail"]);
+  }, 60_000);
+
   it("reverts a breaking edit, then hands the claim to the person after the second failure", async () => {
     pytestProject();
     writeFileSync(

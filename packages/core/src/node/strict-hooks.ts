@@ -17,13 +17,14 @@ import {
   ANY_CONTENT,
   appendStrictEvents,
   hashFile,
+  OBJECTS_DIR,
   readStrictEditsSince,
   restoreFile,
   snapshotFile,
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
-import { lookAtTurn, revertToBaseline, type TurnLook } from "./content-sweep.ts";
+import { lookAtTurn, readBaseline, revertToBaseline, type TurnLook } from "./content-sweep.ts";
 import {
   gateStrictWrites,
   judgeableSnapshot,
@@ -152,6 +153,16 @@ async function revertClaim(
     paths.push(path);
   }
   return { events, paths };
+}
+
+/** The snapshots a revert of these claims, or of the turn's ungated changes, reads. */
+function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[] {
+  const objects = new Set<string>();
+  for (const claim of claims)
+    for (const object of claim.snapshots.values()) if (object !== null) objects.add(object);
+  for (const file of Object.values(readBaseline(call.project.root)?.files ?? {}))
+    if (typeof file.object === "string") objects.add(file.object);
+  return [...objects].map((object) => `${OBJECTS_DIR}/${object}`);
 }
 
 async function settleClaim(
@@ -328,6 +339,7 @@ export async function verifyStrictTurn(
               now: call.now,
               session: call.session,
               host: call.host,
+              guard: revertObjects(call, pending),
             })
           ).events;
     events.push(...ran);

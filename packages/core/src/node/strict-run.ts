@@ -8,6 +8,7 @@ import { tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { firstErrorLine } from "../tdd/log.ts";
 import { executePlan } from "./execute.ts";
 import type { Project } from "./project.ts";
+import { guardState, tamperedReason } from "./state-guard.ts";
 import { hashFile } from "./strict-store.ts";
 
 /**
@@ -26,6 +27,8 @@ export interface StrictRunOptions {
   now: () => Date;
   session?: string | undefined;
   host?: Host | undefined;
+  /** Project files the run may not remove or change (the snapshots a revert needs). */
+  guard?: readonly string[];
 }
 
 const MESSAGE_MAX = 300;
@@ -155,6 +158,7 @@ export async function runStrictTests(
       await executePlan(run, {
         root: project.root,
         timeoutMs: project.config.test_timeout_seconds * 1000,
+        ...(options.guard === undefined ? {} : { guard: options.guard }),
       }),
     );
   const events = tests.map((test) => {
@@ -203,6 +207,7 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
     const [file, ...args] = argv;
     // Loaded here, not at the top: every hook process would pay for execa's start-up otherwise.
     const { execa } = await import("execa");
+    const guard = guardState(project.root);
     const run = await execa(file ?? "", args, {
       cwd: project.root,
       reject: false,
@@ -212,6 +217,14 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
       stdin: "ignore",
       env: { CI: "1", TAILTEST_HOOKS_OFF: "1" },
     });
+    const restored = guard.check();
+    if (restored.length > 0)
+      return {
+        status: "fail",
+        command: argv.join(" "),
+        duration_ms: Date.now() - started,
+        reason: tamperedReason(restored),
+      };
     const ok = run.exitCode === 0 && run.timedOut !== true;
     const tail = firstLine((run.all ?? "").trim().split("\n").slice(-1)[0] ?? "");
     return {
