@@ -130,6 +130,8 @@ function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | u
     return `it still fails${run.message === undefined ? "" : `: ${run.message}`}`;
   if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
     return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
+  if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
+    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers or the runner's config) changed since its red, which voids the claim`;
   return undefined;
 }
 

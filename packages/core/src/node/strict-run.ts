@@ -9,7 +9,7 @@ import { firstErrorLine } from "../tdd/log.ts";
 import { executePlan } from "./execute.ts";
 import type { Project } from "./project.ts";
 import { guardState, tamperedReason } from "./state-guard.ts";
-import { hashFile } from "./strict-store.ts";
+import { hashFile, supportHash } from "./strict-store.ts";
 
 /**
  * Runs strict mode's tests through the test engine (one process per runner and package, every
@@ -95,7 +95,7 @@ function outcomeOf(result: RunResult, id: TestId): Outcome {
 function toEvent(
   test: StrictTest,
   outcome: Outcome,
-  extra: { command: string; duration_ms: number; hash: string | null },
+  extra: { command: string; duration_ms: number; hash: string | null; support?: string },
   options: StrictRunOptions,
 ): TestRunInput {
   const event: TestRunInput = {
@@ -109,6 +109,7 @@ function toEvent(
     command: extra.command,
     duration_ms: extra.duration_ms,
     test_file_hash: extra.hash,
+    ...(extra.support === undefined ? {} : { support_hash: extra.support }),
     purpose: options.purpose,
   };
   if (outcome.fail_reason !== undefined) event.fail_reason = outcome.fail_reason;
@@ -138,8 +139,13 @@ export async function runStrictTests(
   options: StrictRunOptions,
 ): Promise<StrictRunResult> {
   const hashes = new Map<string, string | null>();
+  const supports = new Map<string, string>();
+  const patterns = tddPatternsFromConfig(project.config);
   for (const test of tests)
-    if (!hashes.has(test.file)) hashes.set(test.file, await hashFile(project.root, test.file));
+    if (!hashes.has(test.file)) {
+      hashes.set(test.file, await hashFile(project.root, test.file));
+      supports.set(test.file, await supportHash(project, test.file, patterns));
+    }
   const runners = new Map<StrictTest, RunnerId | string>();
   const targets: RunTarget[] = [];
   for (const test of tests) {
@@ -163,6 +169,7 @@ export async function runStrictTests(
     );
   const events = tests.map((test) => {
     const hash = hashes.get(test.file) ?? null;
+    const support = supports.get(test.file);
     const runner = runners.get(test) ?? "";
     const result =
       results.find(
@@ -174,14 +181,19 @@ export async function runStrictTests(
       return toEvent(
         test,
         { status: "not_run", failure: `not run: ${reason}` },
-        { command: "", duration_ms: 0, hash },
+        { command: "", duration_ms: 0, hash, ...(support === undefined ? {} : { support }) },
         { ...options, root: project.root },
       );
     }
     return toEvent(
       { ...test, runner: result.runner },
       outcomeOf(result, toTestId(test, result.runner)),
-      { command: result.command.join(" "), duration_ms: result.duration_ms, hash },
+      {
+        command: result.command.join(" "),
+        duration_ms: result.duration_ms,
+        hash,
+        ...(support === undefined ? {} : { support }),
+      },
       { ...options, root: project.root },
     );
   });

@@ -17,6 +17,9 @@ import {
   type StrictEventInput,
   type StrictLog,
 } from "../strict/events.ts";
+import type { ProjectView } from "../project-view.ts";
+import { testSupportFiles } from "../strict/test-support.ts";
+import type { TddFilePatterns } from "../tdd/file-classes.ts";
 import { STATE_DIR } from "./project.ts";
 import { STATE_LOCK, withFileLock, writeAtomic, writeAtomicSync, type LockWait } from "./store.ts";
 import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
@@ -285,6 +288,21 @@ async function readIfFile(path: string): Promise<Buffer | null> {
 export async function hashFile(root: string, relPath: string): Promise<string | null> {
   const content = await readIfFile(join(root, relPath));
   return content === null ? null : sha256(content);
+}
+
+/**
+ * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
+ * support file's path and content hash, so a change, a new file or a removed one all change it.
+ */
+export async function supportHash(
+  project: { root: string; view: ProjectView },
+  testFile: string,
+  patterns: TddFilePatterns,
+): Promise<string> {
+  const lines: string[] = [];
+  for (const path of testSupportFiles(project.view, testFile, patterns))
+    lines.push(`${path}\0${(await hashFile(project.root, path)) ?? "-"}\n`);
+  return sha256(lines.join(""));
 }
 
 /** Stores content under its hash (once; objects never change) and returns the hash. */
