@@ -8,7 +8,7 @@ import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
-import { readState, updateState } from "./store.ts";
+import { boundLockWaits, readState, updateState } from "./store.ts";
 import type { TddCall } from "./tdd-gate.ts";
 import type { StrictCall } from "./strict-gate.ts";
 import type { AgentIdentity } from "./tdd-store.ts";
@@ -53,6 +53,8 @@ export async function handleEvent(
   options: HandleOptions,
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
+  // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.
+  if (event.kind === "EditRequested" || event.kind === "CommandRequested") boundLockWaits();
   const project = await settleMode(given);
   // Room is kept for the mode-change line, which must not be the part that is cut.
   const decision = capDecision(

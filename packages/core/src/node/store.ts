@@ -84,8 +84,23 @@ export async function withFileLock<R>(
   }
 }
 
+/**
+ * A gate (a pre-tool hook in tdd or strict) answers in time or not at all: the platform lets a
+ * tool call through when its hook times out. Past this moment (ms since the epoch) no lock is
+ * waited for: the wait throws, and the gate's caller denies (ADR 0002).
+ */
+let lockDeadline = Number.POSITIVE_INFINITY;
+
+/** How long after its process started a gate may still wait for a lock. */
+export const GATE_LOCK_BUDGET_MS = 4_000;
+
+/** From now on, no lock is waited for past `budgetMs` after this process started. */
+export function boundLockWaits(budgetMs: number = GATE_LOCK_BUDGET_MS): void {
+  lockDeadline = Math.min(lockDeadline, performance.timeOrigin + budgetMs);
+}
+
 async function acquireLock(path: string, wait: LockWait): Promise<() => Promise<void>> {
-  const deadline = Date.now() + wait.waitMs;
+  const deadline = Math.min(Date.now() + wait.waitMs, lockDeadline);
   let delay = wait.minDelayMs;
   for (;;) {
     try {
