@@ -21,7 +21,14 @@ import type { ProjectView } from "../project-view.ts";
 import { testSupportFiles } from "../strict/test-support.ts";
 import type { TddFilePatterns } from "../tdd/file-classes.ts";
 import { STATE_DIR } from "./project.ts";
-import { STATE_LOCK, withFileLock, writeAtomic, writeAtomicSync, type LockWait } from "./store.ts";
+import {
+  APPEND_LOCK,
+  STATE_LOCK,
+  withFileLock,
+  writeAtomic,
+  writeAtomicSync,
+  type LockWait,
+} from "./store.ts";
 import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 
 /**
@@ -237,7 +244,7 @@ export async function appendStrictEvents(
   if (events.length === 0) return;
   const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
   const path = join(root, EVENTS_PATH);
-  await withFileLock(path, STATE_LOCK, () => appendDurably(path, text));
+  await withFileLock(path, APPEND_LOCK, () => appendDurably(path, text));
 }
 
 /**
