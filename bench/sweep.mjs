@@ -1,9 +1,11 @@
 // Codex's Stop hook on a generated project of 50,000 files (bench/analysis-project.mjs, a git
 // work tree) as whole processes against `node -e 0` in the same run: the end-of-turn sweep with
-// nothing changed, and with 10 files written by a shell command (new files the Stop then names).
+// nothing changed, and with 10 files written by a shell command (new files the Stop then names);
+// in follow mode (the mtime sweep that queues files) and in tdd mode (the check by content against
+// the baseline taken at the turn's start, which reports the files).
 // Run after a build:
 //   node bench/sweep.mjs [--runs N] [--json out.json]
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateAnalysisProject } from "./analysis-project.mjs";
 import {
@@ -22,7 +24,6 @@ const args = benchArgs();
 const root = cachedProject("analysis-50k-v1", (dir) => generateAnalysisProject(dir, 50_000));
 const env = benchEnv(args);
 const state = join(root, ".tailtest");
-const saved = join(root, "..", "analysis-50k-v1.sweep-session.json");
 const changedDir = join(root, "src/big/swept");
 
 const payload = (event, extra = {}) =>
@@ -44,17 +45,23 @@ const call = (event, extra) =>
     env,
   });
 
-// A Codex session whose turn began a minute ago: every Stop below starts from this state.
-rmSync(state, { recursive: true, force: true });
-rmSync(changedDir, { recursive: true, force: true });
-mkdirSync(state, { recursive: true });
-call("SessionStart", { source: "startup" });
-call("UserPromptSubmit", { prompt: "refactor" });
-copyFileSync(join(state, "session.json"), saved);
+// A Codex session whose turn began a minute ago, per mode: every Stop below starts from its state.
+const saved = (mode) => join(root, "..", `analysis-50k-v1.sweep-state-${mode}`);
+for (const mode of ["follow", "tdd"]) {
+  rmSync(state, { recursive: true, force: true });
+  rmSync(changedDir, { recursive: true, force: true });
+  mkdirSync(state, { recursive: true });
+  if (mode !== "follow") writeFileSync(join(state, "config.json"), JSON.stringify({ mode }));
+  call("SessionStart", { source: "startup" });
+  call("UserPromptSubmit", { prompt: "refactor" });
+  rmSync(saved(mode), { recursive: true, force: true });
+  cpSync(state, saved(mode), { recursive: true });
+}
 
 const stop = payload("Stop", { stop_hook_active: false, last_assistant_message: "done" });
-const stopCase = (name, target, changed) => ({
+const stopCase = (name, target, changed, mode = "follow") => ({
   name,
+  mode,
   command: process.execPath,
   args: [hookBin("codex")],
   input: stop,
@@ -68,13 +75,26 @@ const cases = [
   baselineCase(env),
   stopCase("codex Stop sweep, 50,000 files, nothing changed", { ms: 250, mib: HOOK_MIB }, 0),
   stopCase("codex Stop sweep, 50,000 files, 10 written by a shell", { ms: 300, mib: HOOK_MIB }, 10),
+  stopCase(
+    "codex Stop in tdd (by content), 50,000 files, nothing changed",
+    { ms: 250, mib: HOOK_MIB },
+    0,
+    "tdd",
+  ),
+  stopCase(
+    "codex Stop in tdd (by content), 50,000 files, 10 written",
+    { ms: 300, mib: HOOK_MIB },
+    10,
+    "tdd",
+  ),
 ];
 
 const rows = measure(cases, {
   runs: args.runs,
   before: (one) => {
     if (one.changed === undefined) return;
-    copyFileSync(saved, join(state, "session.json"));
+    rmSync(state, { recursive: true, force: true });
+    cpSync(saved(one.mode), state, { recursive: true });
     rmSync(changedDir, { recursive: true, force: true });
     if (one.changed === 0) return;
     mkdirSync(changedDir, { recursive: true });
@@ -90,4 +110,5 @@ const rows = measure(cases, {
 });
 rmSync(changedDir, { recursive: true, force: true });
 rmSync(state, { recursive: true, force: true });
+for (const mode of ["follow", "tdd"]) rmSync(saved(mode), { recursive: true, force: true });
 report("Codex's end-of-turn sweep, 50,000 files (bench/sweep.mjs)", rows, args);

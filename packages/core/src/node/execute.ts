@@ -5,6 +5,7 @@ import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
 import type * as Parsers from "../parsers/index.ts";
+import { guardState, tamperedReason } from "./state-guard.ts";
 import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
 
 type ParsersModule = typeof Parsers;
@@ -19,6 +20,11 @@ export interface ExecuteOptions {
   onOutput?: (chunk: string) => void;
   /** Grace period between SIGTERM and SIGKILL for the process group. */
   killGraceMs?: number;
+  /**
+   * Project files besides tailtest's deciding ones (`state-guard.ts`) that the run may not remove
+   * or change, such as the snapshots a revert needs.
+   */
+  guard?: readonly string[];
 }
 
 const DEFAULT_OUTPUT_CAP = 256 * 1024;
@@ -42,11 +48,13 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
     );
     const started = Date.now();
+    const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
     let parsers: Promise<ParsersModule> | undefined;
     const outcome = await runProcess(argv, cwd, plan.env, options, () => {
       parsers = import("../parsers/index.ts");
     });
+    const restored = guard.check();
     const { parseRunOutput } = await (parsers ?? import("../parsers/index.ts"));
     const raw = await readReport(plan, cwd, reportPath, started, outcome.output);
     const context = {
@@ -64,11 +72,21 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
         tests: [],
         errors: [{ kind: "crash", message: `${plan.runner.id} wrote no report` }],
       };
-    return summarizeRun(
+    const result = summarizeRun(
       { ...plan, argv: plan.argv.map((arg) => displayArg(arg)) },
       parsed,
       outcome,
     );
+    if (restored.length === 0) return result;
+    // Whatever the runner reported, a run that touched tailtest's files is not a pass.
+    const reason = tamperedReason(restored);
+    return {
+      ...result,
+      status: "error",
+      reason,
+      tests: [],
+      errors: [...result.errors, { kind: "crash", message: reason }],
+    };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -101,11 +119,15 @@ async function runProcess(
   const output = new CappedText(cap);
   const started = performance.now();
   const [file, ...args] = argv;
+  // Every process the run starts inherits this mark, also one that leaves the process group
+  // (`setsid`, a daemon): at the timeout, or when one keeps the output open after the runner
+  // ended, whatever carries the mark is killed (Linux, through /proc).
+  const mark = `${process.pid}-${started.toFixed(0)}-${Math.random().toString(36).slice(2)}`;
   // Loaded here, not at the top: hooks that only queue files never pay for execa.
   const { execa } = await import("execa");
   const subprocess = execa(file ?? "", args, {
     cwd,
-    env,
+    env: { ...env, [RUN_MARK_ENV]: mark },
     extendEnv: true,
     stdin: "ignore",
     all: true,
@@ -124,11 +146,31 @@ async function runProcess(
       // The group is already gone.
     }
   };
+  const release = () => {
+    killMarked(mark);
+    // Whatever still holds the pipes is gone or out of reach: stop reading them.
+    subprocess.all?.destroy();
+    subprocess.stdout?.destroy();
+    subprocess.stderr?.destroy();
+  };
   const timer = setTimeout(() => {
     timedOut = true;
     kill("SIGTERM");
-    setTimeout(() => kill("SIGKILL"), options.killGraceMs ?? 2000).unref();
+    setTimeout(() => {
+      kill("SIGKILL");
+      release();
+    }, options.killGraceMs ?? 2000).unref();
   }, options.timeoutMs);
+  // The runner ended, but a process it left (in or out of its group) may keep the output open,
+  // and with it this hook: after a short grace, it is killed.
+  let held: NodeJS.Timeout | undefined;
+  subprocess.on("exit", () => {
+    held = setTimeout(() => {
+      kill("SIGKILL");
+      release();
+    }, STREAM_GRACE_MS);
+    held.unref();
+  });
   subprocess.all?.on("data", (chunk: Buffer) => {
     const text = chunk.toString("utf8");
     output.push(text);
@@ -136,8 +178,11 @@ async function runProcess(
   });
   const result = await subprocess;
   clearTimeout(timer);
-  // Whatever the runner left behind in its group (watchers, servers) goes with it.
+  if (held !== undefined) clearTimeout(held);
+  // Whatever the runner left behind, in its group or not (watchers, servers, a `setsid` child),
+  // goes with it; build daemons that outlive a build by design stay.
   kill("SIGKILL");
+  killMarked(mark, !timedOut);
   // A process ended by a signal has no exit code either, but it did start.
   const signal = timedOut ? undefined : result.signal;
   const spawnError =
@@ -152,6 +197,63 @@ async function runProcess(
     spawnError,
     output: output.text(),
   };
+}
+
+/** The environment variable every process of a run inherits (see `runProcess`). */
+export const RUN_MARK_ENV = "TAILTEST_RUN_MARK";
+/** How long the output may stay open after the runner ended. */
+const STREAM_GRACE_MS = 2000;
+
+/**
+ * Kills every process that carries a run's mark in its environment (Linux: /proc/<pid>/environ,
+ * readable for the user's own processes), a few rounds, as a dying tree may still fork.
+ */
+export function killMarked(mark: string, sparingDaemons = false): number {
+  if (process.platform !== "linux") return 0;
+  const { readdirSync, readFileSync } = process.getBuiltinModule("node:fs");
+  const needle = Buffer.from(`${RUN_MARK_ENV}=${mark}\0`);
+  let killed = 0;
+  for (let round = 0; round < 3; round += 1) {
+    let found = 0;
+    let pids: string[];
+    try {
+      pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+    } catch {
+      return killed;
+    }
+    for (const pid of pids) {
+      if (Number(pid) === process.pid) continue;
+      let environ: Buffer;
+      try {
+        environ = readFileSync(`/proc/${pid}/environ`);
+      } catch {
+        continue;
+      }
+      if (environ.indexOf(needle) < 0) continue;
+      if (sparingDaemons && isBuildDaemon(pid)) continue;
+      try {
+        process.kill(Number(pid), "SIGKILL");
+        found += 1;
+      } catch {
+        // Gone already.
+      }
+    }
+    killed += found;
+    if (found === 0) break;
+  }
+  return killed;
+}
+
+/** Gradle's and Kotlin's daemons serve the next build: killing them costs every run a start. */
+const BUILD_DAEMON = /GradleDaemon|KotlinCompileDaemon|GradleWorkerMain/;
+
+function isBuildDaemon(pid: string): boolean {
+  try {
+    const { readFileSync } = process.getBuiltinModule("node:fs");
+    return BUILD_DAEMON.test(readFileSync(`/proc/${pid}/cmdline`, "latin1"));
+  } catch {
+    return false;
+  }
 }
 
 function spawnErrorOf(result: { code?: string; shortMessage?: string }): string {

@@ -4,6 +4,7 @@ import { capDecision, MODE_LINE_ROOM } from "./follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import type { HandleOptions } from "./handle.ts";
 import type { Project } from "./project.ts";
+import { boundLockWaits } from "./store.ts";
 import { gateStrictWrites, recordStrictEdits, strictCallOf } from "./strict-gate.ts";
 import { gateWrites, tddCallOf } from "./tdd-gate.ts";
 
@@ -26,6 +27,8 @@ export async function answerGatedEdit(
   if (mode === "follow") return undefined;
   if (event.kind !== "EditRequested" && event.kind !== "FilesEdited") return undefined;
   const now = options.now ?? (() => new Date());
+  // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.
+  if (event.kind === "EditRequested") boundLockWaits();
   const paths = [...event.paths, ...(event.deleted ?? [])];
   let decision: Decision;
   if (mode === "tdd") {

@@ -8,7 +8,7 @@ import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
-import { readState, updateState } from "./store.ts";
+import { boundLockWaits, readState, updateState } from "./store.ts";
 import type { TddCall } from "./tdd-gate.ts";
 import type { StrictCall } from "./strict-gate.ts";
 import type { AgentIdentity } from "./tdd-store.ts";
@@ -28,6 +28,7 @@ const lazy = {
   planReview: () => import("./plan-review.ts"),
   shell: () => import("./shell.ts"),
   sweep: () => import("./sweep.ts"),
+  contentSweep: () => import("./content-sweep.ts"),
   verify: () => import("./verify.ts"),
   lifecycle: () => import("./lifecycle.ts"),
 };
@@ -52,6 +53,8 @@ export async function handleEvent(
   options: HandleOptions,
 ): Promise<Decision> {
   const now = options.now ?? (() => new Date());
+  // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.
+  if (event.kind === "EditRequested" || event.kind === "CommandRequested") boundLockWaits();
   const project = await settleMode(given);
   // Room is kept for the mode-change line, which must not be the part that is cut.
   const decision = capDecision(
@@ -209,6 +212,8 @@ async function markTurnStart(project: Project, now: () => Date): Promise<Decisio
     project.config.mode === "follow"
       ? undefined
       : (await lazy.sweep()).missingTrackedFiles(project.root);
+  // …and keep the work tree's content, for the content check at the turn's end.
+  if (project.config.mode !== "follow") await recordTurnBaseline(project, now);
   await updateState(sessionFile(project, now), (session) => ({
     value: {
       ...session,
@@ -218,6 +223,12 @@ async function markTurnStart(project: Project, now: () => Date): Promise<Decisio
     result: undefined,
   }));
   return { kind: "none" };
+}
+
+/** The gating modes' content baseline of the work tree (none outside git). */
+async function recordTurnBaseline(project: Project, now: () => Date): Promise<void> {
+  const { recordBaseline, baselineOptions } = await lazy.contentSweep();
+  await recordBaseline(project, baselineOptions(project, now));
 }
 
 /**
@@ -232,6 +243,8 @@ async function startedWithKey(
   modeNote: () => Promise<string>,
 ): Promise<Decision> {
   const started = await startedNote(project, event, options.platform, now);
+  // A compaction comes mid-turn: the turn's baseline stays.
+  if (event.source !== "compact") await recordTurnBaseline(project, now);
   const { agentKey, TDD_KEY_ENV } = await lazy.tddStore();
   const key = agentKey({ ...options.identity });
   if (event.envFile !== undefined) appendFileSync(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);

@@ -50,6 +50,11 @@ export interface LockWait {
   /** Back-off between tries: from `minDelayMs`, growing 1.3× per try, at most `maxDelayMs`. */
   minDelayMs: number;
   maxDelayMs: number;
+  /**
+   * The work only appends whole lines with one O_APPEND write each: past a gate's deadline
+   * (`boundLockWaits`) it runs without the lock instead of failing, so nothing is lost.
+   */
+  appendOnly?: boolean;
 }
 
 /**
@@ -65,6 +70,9 @@ export const STATE_LOCK: LockWait = {
   maxDelayMs: 100,
 };
 
+/** `STATE_LOCK` for work that only appends whole lines (event logs). */
+export const APPEND_LOCK: LockWait = { ...STATE_LOCK, appendOnly: true };
+
 /**
  * Runs `work` holding the lock `<path>.lock`. Only a lock held by another process is waited for:
  * any other failure (a read-only or full disk, no permission) is thrown at once, where
@@ -76,7 +84,13 @@ export async function withFileLock<R>(
   work: () => Promise<R>,
 ): Promise<R> {
   mkdirSync(dirname(path), { recursive: true });
-  const release = await acquireLock(path, wait);
+  let release: () => Promise<void>;
+  try {
+    release = await acquireLock(path, wait);
+  } catch (error) {
+    if (wait.appendOnly === true && Date.now() >= lockDeadline) return work();
+    throw error;
+  }
   try {
     return await work();
   } finally {
@@ -84,8 +98,26 @@ export async function withFileLock<R>(
   }
 }
 
+/**
+ * A gate (a pre-tool hook in tdd or strict) answers in time or not at all: the platform lets a
+ * tool call through when its hook times out. Past this moment (ms since the epoch) no lock is
+ * waited for: the wait throws, and the gate's caller denies (ADR 0002).
+ */
+let lockDeadline = Number.POSITIVE_INFINITY;
+
+/**
+ * How long after its process started a gate may still wait for a lock: well inside the 30 s the
+ * installers give Codex's and Cursor's gates, where a timed-out gate lets the tool call through.
+ */
+export const GATE_LOCK_BUDGET_MS = 4_000;
+
+/** From now on, no lock is waited for past `budgetMs` after this process started. */
+export function boundLockWaits(budgetMs: number = GATE_LOCK_BUDGET_MS): void {
+  lockDeadline = Math.min(lockDeadline, performance.timeOrigin + budgetMs);
+}
+
 async function acquireLock(path: string, wait: LockWait): Promise<() => Promise<void>> {
-  const deadline = Date.now() + wait.waitMs;
+  const deadline = Math.min(Date.now() + wait.waitMs, lockDeadline);
   let delay = wait.minDelayMs;
   for (;;) {
     try {

@@ -4,9 +4,16 @@ import type { StrictSnapshot } from "../strict/checkpoint.ts";
 import type { Host, StrictEventInput } from "../strict/events.ts";
 import { decideStrictEdit, type StrictEditDecision } from "../strict/gate.ts";
 import { openClaims, type StrictState } from "../strict/state.ts";
+import { tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
 import type { Project } from "./project.ts";
-import { appendStrictEvents, hashFile, readStrictState, snapshotFile } from "./strict-store.ts";
+import {
+  appendStrictEvents,
+  hashFile,
+  readStrictState,
+  snapshotFile,
+  supportHash,
+} from "./strict-store.ts";
 import { gatedFiles } from "./tdd-gate.ts";
 import { agentKey, type AgentIdentity } from "./tdd-store.ts";
 
@@ -51,18 +58,23 @@ export function stateOf(call: StrictCall): StrictState {
   return judgeableSnapshot(call).state;
 }
 
-/** sha256 of every open claim's test file as it is now. */
+/** sha256 of every open claim's test file as it is now, and of what it runs with. */
 async function testHashes(
   call: StrictCall,
   state: StrictState,
-): Promise<Map<string, string | null>> {
-  const hashes = new Map<string, string | null>();
+): Promise<{ tests: Map<string, string | null>; support: Map<string, string> }> {
+  const tests = new Map<string, string | null>();
+  const support = new Map<string, string>();
+  const patterns = tddPatternsFromConfig(call.project.config);
   for (const claim of openClaims(state)) {
-    const file = claim.red?.test.file;
-    if (file !== undefined && !hashes.has(file))
-      hashes.set(file, await hashFile(call.project.root, file));
+    const red = claim.red;
+    const file = red?.test.file;
+    if (file === undefined || tests.has(file)) continue;
+    tests.set(file, await hashFile(call.project.root, file));
+    if (red?.support_hash !== undefined)
+      support.set(file, await supportHash(call.project, file, patterns));
   }
-  return hashes;
+  return { tests, support };
 }
 
 /**
@@ -81,7 +93,11 @@ export async function gateStrictWrites(
   const hashes = await testHashes(call, state);
   const verdicts: Array<{ relPath: string; decision: StrictEditDecision }> = files.map((file) => ({
     relPath: file.relPath,
-    decision: decideStrictEdit(state, { ...file, testHashes: hashes }),
+    decision: decideStrictEdit(state, {
+      ...file,
+      testHashes: hashes.tests,
+      supportHashes: hashes.support,
+    }),
   }));
   const denied = verdicts.filter((verdict) => verdict.decision.decision === "deny");
   if (denied.length > 0) {
@@ -119,7 +135,12 @@ export async function gateStrictWrites(
     : { kind: "context", text: capText(warnings.join("\n")) };
 }
 
-/** After a write: an `edit_applied` event per production file, with the claims it went under. */
+/**
+ * After a write: an `edit_applied` event per production file the gate let through, with the
+ * claims it went under. A production file no open claim snapshotted did not pass the gate (a
+ * gate that timed out, a hook the platform skipped): nothing is recorded, so the end of the turn
+ * finds it by content and reports it. In refactor mode every edit passes without a claim.
+ */
 export async function recordStrictEdits(
   call: StrictCall,
   paths: readonly string[],
@@ -135,6 +156,7 @@ export async function recordStrictEdits(
     const claims = openClaims(state)
       .filter((claim) => claim.snapshots.has(file.relPath))
       .map((claim) => claim.claim);
+    if (claims.length === 0 && state.mode !== "refactor") continue;
     const object = await snapshotFile(call.project.root, file.relPath);
     events.push({ type: "edit_applied", ...stamp(call), path: file.relPath, claims, object });
   }

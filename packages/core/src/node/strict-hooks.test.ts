@@ -138,6 +138,60 @@ describe("strict mode on a real pytest project", () => {
     expect((await write("billing.py", BROKEN)).kind).toBe("deny");
   }, 60_000);
 
+  it("a conftest.py that turns failures into passes voids the claim: never green, reverted", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    expect((await write("tests/test_billing.py", BILLING_TEST)).kind).toBe("none");
+    expect(
+      await claim("tests/test_billing.py::test_charge_adds_vat", ["billing.py"]),
+    ).toMatchObject({ ok: true });
+    expect((await write("billing.py", BROKEN)).kind).toBe("none");
+    const conftest = [
+      "import pytest",
+      "",
+      "",
+      "@pytest.hookimpl(hookwrapper=True)",
+      "def pytest_runtest_makereport(item, call):",
+      "    outcome = yield",
+      "    report = outcome.get_result()",
+      "    if report.failed:",
+      '        report.outcome = "passed"',
+      "",
+    ].join("\n");
+    // Test support is always editable, but it voids the red it supports.
+    expect((await write("tests/conftest.py", conftest)).kind).toBe("none");
+    const again = await write("billing.py", BROKEN);
+    expect(again.kind === "deny" ? again.reason : "").toContain("conftest.py, fixtures, helpers");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    expect(stop.kind === "block" ? stop.reason : "").toContain(
+      "it passes, but what tests/test_billing.py runs with",
+    );
+    expect(existsSync(abs("billing.py"))).toBe(false);
+    const verdicts = (await events()).filter((event) => event.type === "verify_result");
+    expect(verdicts.map((event) => event.status)).toEqual(["fail"]);
+  }, 60_000);
+
+  it("an implementation that removes .tailtest/ when imported is never green, and is reverted", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    expect((await write("tests/test_billing.py", BILLING_TEST)).kind).toBe("none");
+    expect(
+      await claim("tests/test_billing.py::test_charge_adds_vat", ["billing.py"]),
+    ).toMatchObject({ ok: true });
+    const wiping = `import shutil\nshutil.rmtree(".tailtest", ignore_errors=True)\n${BILLING}`;
+    expect((await write("billing.py", wiping)).kind).toBe("none");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    const reason = stop.kind === "block" ? stop.reason : "";
+    expect(reason).toContain("removed or changed tailtest's own files");
+    expect(reason).toContain("Reverted billing.py");
+    expect(existsSync(abs("billing.py"))).toBe(false);
+    expect(JSON.parse(read(".tailtest/config.json"))).toEqual({ mode: "strict" });
+    const verdicts = (await events()).filter((event) => event.type === "verify_result");
+    expect(verdicts.map((event) => event.status)).toEqual(["fail"]);
+  }, 60_000);
+
   it("reverts a breaking edit, then hands the claim to the person after the second failure", async () => {
     pytestProject();
     writeFileSync(

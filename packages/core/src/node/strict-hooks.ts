@@ -12,19 +12,19 @@ import {
 import { openClaims, pendingClaims, type ClaimState } from "../strict/state.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
-import { sessionFile } from "./project.ts";
 import { findShellWrites, listSimpleCommands } from "./shell.ts";
-import { readState, updateState } from "./store.ts";
 import {
+  ANY_CONTENT,
   appendStrictEvents,
   hashFile,
+  OBJECTS_DIR,
   readStrictEditsSince,
   restoreFile,
   snapshotFile,
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
-import { missingTrackedFiles, newlyMissing, sweepTurn } from "./sweep.ts";
+import { lookAtTurn, readBaseline, revertToBaseline, type TurnLook } from "./content-sweep.ts";
 import {
   gateStrictWrites,
   judgeableSnapshot,
@@ -130,6 +130,8 @@ function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | u
     return `it still fails${run.message === undefined ? "" : `: ${run.message}`}`;
   if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
     return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
+  if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
+    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers or the runner's config) changed since its red, which voids the claim`;
   return undefined;
 }
 
@@ -153,6 +155,16 @@ async function revertClaim(
     paths.push(path);
   }
   return { events, paths };
+}
+
+/** The snapshots a revert of these claims, or of the turn's ungated changes, reads. */
+function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[] {
+  const objects = new Set<string>();
+  for (const claim of claims)
+    for (const object of claim.snapshots.values()) if (object !== null) objects.add(object);
+  for (const file of Object.values(readBaseline(call.project.root)?.files ?? {}))
+    if (typeof file.object === "string") objects.add(file.object);
+  return [...objects].map((object) => `${OBJECTS_DIR}/${object}`);
 }
 
 async function settleClaim(
@@ -224,36 +236,62 @@ async function settleClaim(
   };
 }
 
-/** Files changed this turn that no gate saw (a shell write tailtest could not read, a formatter). */
-async function unattributedChanges(call: StrictCall) {
-  const file = sessionFile(call.project, call.now);
-  const { value: session } = await readState(file);
-  const start = call.now();
-  const {
-    changed: swept,
-    since,
-    seen: sweptSeen,
-  } = sweepTurn(call.project, session, start.getTime());
+/**
+ * Production files changed this turn that no gate saw (a shell write tailtest could not read, a
+ * formatter, a tool it does not see, a test run), found by content since the turn's start. A file
+ * the gate saw counts only while it holds what the gate last saw: a write after a gated edit (by
+ * any agent, or after a gate that timed out) is not covered by it.
+ */
+async function unattributedChanges(
+  call: StrictCall,
+): Promise<{ around: string[]; look: TurnLook }> {
+  const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
-  const missing = missingTrackedFiles(call.project.root);
-  const changed = [...new Set([...swept, ...newlyMissing(session.missing_seen, missing)])]
-    .sort()
-    .filter((path) => classifyTddFile(path, patterns) === "prod");
+  const changed = look.changed.filter((path) => classifyTddFile(path, patterns) === "prod");
   // What the gate saw this turn, read from the log only when something changed at all.
   const seen =
     changed.length === 0
-      ? new Set<string>()
-      : readStrictEditsSince(call.project.root, since - SWEEP_SLACK_MS);
-  await updateState(file, (current) => ({
-    value: {
-      ...current,
-      last_sweep_at: start.toISOString(),
-      sweep_seen: sweptSeen,
-      ...(missing === undefined ? {} : { missing_seen: missing }),
-    },
-    result: undefined,
-  }));
-  return changed.filter((path) => !seen.has(path));
+      ? new Map<string, Set<string | null>>()
+      : readStrictEditsSince(call.project.root, look.since - SWEEP_SLACK_MS);
+  const around: string[] = [];
+  for (const path of changed) {
+    const objects = seen.get(path);
+    if (objects === undefined) around.push(path);
+    else if (!objects.has(ANY_CONTENT) && !objects.has(await hashFile(call.project.root, path)))
+      around.push(path);
+  }
+  return { around, look };
+}
+
+/**
+ * strict puts an ungated production change back to the turn's start (its bytes kept in
+ * `.tailtest/objects` first); a file whose start cannot be had (a mtime look, a file already
+ * dirty that was not kept) is reported only.
+ */
+async function revertUnattributed(
+  call: StrictCall,
+  around: readonly string[],
+  look: TurnLook,
+): Promise<{ events: StrictEventInput[]; reverted: string[] }> {
+  const events: StrictEventInput[] = [];
+  const reverted: string[] = [];
+  for (const path of around) {
+    const before = look.before?.get(path);
+    let done: { discarded: string | null } | undefined;
+    try {
+      done = before === undefined ? undefined : await revertToBaseline(call.project, path, before);
+    } catch {
+      done = undefined;
+    }
+    if (done !== undefined) reverted.push(path);
+    events.push({
+      type: "edit_unattributed",
+      ...stamp(call),
+      path,
+      ...(done === undefined ? {} : { reverted: true, discarded: done.discarded }),
+    });
+  }
+  return { events, reverted };
 }
 
 /**
@@ -303,6 +341,7 @@ export async function verifyStrictTurn(
               now: call.now,
               session: call.session,
               host: call.host,
+              guard: revertObjects(call, pending),
             })
           ).events;
     events.push(...ran);
@@ -316,14 +355,22 @@ export async function verifyStrictTurn(
     // person (a message for the person alone is lost in headless runs). Both are bounded: the
     // claim's edits were reverted, so the next stop has nothing of it left to verify.
     if (outcomes.some((outcome) => outcome.kind !== "green")) block = true;
-    const around = await unattributedChanges(call);
+    const { around, look } = await unattributedChanges(call);
     if (state.mode !== "refactor" && around.length > 0) {
-      for (const path of around) events.push({ type: "edit_unattributed", ...stamp(call), path });
-      lines.push(
-        `✗ ${plural(around.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${around.join(", ")}. Revert ${around.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
-      );
+      const undone = await revertUnattributed(call, around, look);
+      events.push(...undone.events);
+      const kept = around.filter((path) => !undone.reverted.includes(path));
+      if (undone.reverted.length > 0)
+        lines.push(
+          `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${undone.reverted.join(", ")}. Claim a failing test and redo the change through the edit tools.`,
+        );
+      if (kept.length > 0)
+        lines.push(
+          `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+        );
       if (!stopHookActive) block = true;
     }
+    await look.finish();
     await appendStrictEvents(call.project.root, events);
     if (lines.length === 0) return { kind: "none" };
     const text = capText(`tailtest strict:\n${lines.join("\n")}`);

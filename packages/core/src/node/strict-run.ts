@@ -8,7 +8,8 @@ import { tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { firstErrorLine } from "../tdd/log.ts";
 import { executePlan } from "./execute.ts";
 import type { Project } from "./project.ts";
-import { hashFile } from "./strict-store.ts";
+import { guardState, tamperedReason } from "./state-guard.ts";
+import { hashFile, supportHash } from "./strict-store.ts";
 
 /**
  * Runs strict mode's tests through the test engine (one process per runner and package, every
@@ -26,6 +27,8 @@ export interface StrictRunOptions {
   now: () => Date;
   session?: string | undefined;
   host?: Host | undefined;
+  /** Project files the run may not remove or change (the snapshots a revert needs). */
+  guard?: readonly string[];
 }
 
 const MESSAGE_MAX = 300;
@@ -92,7 +95,7 @@ function outcomeOf(result: RunResult, id: TestId): Outcome {
 function toEvent(
   test: StrictTest,
   outcome: Outcome,
-  extra: { command: string; duration_ms: number; hash: string | null },
+  extra: { command: string; duration_ms: number; hash: string | null; support?: string },
   options: StrictRunOptions,
 ): TestRunInput {
   const event: TestRunInput = {
@@ -106,6 +109,7 @@ function toEvent(
     command: extra.command,
     duration_ms: extra.duration_ms,
     test_file_hash: extra.hash,
+    ...(extra.support === undefined ? {} : { support_hash: extra.support }),
     purpose: options.purpose,
   };
   if (outcome.fail_reason !== undefined) event.fail_reason = outcome.fail_reason;
@@ -135,8 +139,13 @@ export async function runStrictTests(
   options: StrictRunOptions,
 ): Promise<StrictRunResult> {
   const hashes = new Map<string, string | null>();
+  const supports = new Map<string, string>();
+  const patterns = tddPatternsFromConfig(project.config);
   for (const test of tests)
-    if (!hashes.has(test.file)) hashes.set(test.file, await hashFile(project.root, test.file));
+    if (!hashes.has(test.file)) {
+      hashes.set(test.file, await hashFile(project.root, test.file));
+      supports.set(test.file, await supportHash(project, test.file, patterns));
+    }
   const runners = new Map<StrictTest, RunnerId | string>();
   const targets: RunTarget[] = [];
   for (const test of tests) {
@@ -155,10 +164,12 @@ export async function runStrictTests(
       await executePlan(run, {
         root: project.root,
         timeoutMs: project.config.test_timeout_seconds * 1000,
+        ...(options.guard === undefined ? {} : { guard: options.guard }),
       }),
     );
   const events = tests.map((test) => {
     const hash = hashes.get(test.file) ?? null;
+    const support = supports.get(test.file);
     const runner = runners.get(test) ?? "";
     const result =
       results.find(
@@ -170,14 +181,19 @@ export async function runStrictTests(
       return toEvent(
         test,
         { status: "not_run", failure: `not run: ${reason}` },
-        { command: "", duration_ms: 0, hash },
+        { command: "", duration_ms: 0, hash, ...(support === undefined ? {} : { support }) },
         { ...options, root: project.root },
       );
     }
     return toEvent(
       { ...test, runner: result.runner },
       outcomeOf(result, toTestId(test, result.runner)),
-      { command: result.command.join(" "), duration_ms: result.duration_ms, hash },
+      {
+        command: result.command.join(" "),
+        duration_ms: result.duration_ms,
+        hash,
+        ...(support === undefined ? {} : { support }),
+      },
       { ...options, root: project.root },
     );
   });
@@ -203,6 +219,7 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
     const [file, ...args] = argv;
     // Loaded here, not at the top: every hook process would pay for execa's start-up otherwise.
     const { execa } = await import("execa");
+    const guard = guardState(project.root);
     const run = await execa(file ?? "", args, {
       cwd: project.root,
       reject: false,
@@ -212,6 +229,14 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
       stdin: "ignore",
       env: { CI: "1", TAILTEST_HOOKS_OFF: "1" },
     });
+    const restored = guard.check();
+    if (restored.length > 0)
+      return {
+        status: "fail",
+        command: argv.join(" "),
+        duration_ms: Date.now() - started,
+        reason: tamperedReason(restored),
+      };
     const ok = run.exitCode === 0 && run.timedOut !== true;
     const tail = firstLine((run.all ?? "").trim().split("\n").slice(-1)[0] ?? "");
     return {

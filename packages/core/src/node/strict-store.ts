@@ -17,8 +17,18 @@ import {
   type StrictEventInput,
   type StrictLog,
 } from "../strict/events.ts";
+import type { ProjectView } from "../project-view.ts";
+import { testSupportFiles } from "../strict/test-support.ts";
+import type { TddFilePatterns } from "../tdd/file-classes.ts";
 import { STATE_DIR } from "./project.ts";
-import { STATE_LOCK, withFileLock, writeAtomic, writeAtomicSync, type LockWait } from "./store.ts";
+import {
+  APPEND_LOCK,
+  STATE_LOCK,
+  withFileLock,
+  writeAtomic,
+  writeAtomicSync,
+  type LockWait,
+} from "./store.ts";
 import { appendDurably, EVENTS_PATH } from "./tdd-store.ts";
 
 /**
@@ -116,12 +126,20 @@ export function readStrictState(root: string): StrictLogState {
 const GATED_EDIT = /"type":"(snapshot|edit_applied|edit_reverted)"/;
 const TIMESTAMP = /"ts":"([^"]+)"/;
 
+/** In `readStrictEditsSince`'s sets: an event that did not say what the file held. */
+export const ANY_CONTENT = "*";
+
 /**
- * The paths of the edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted
- * events): only lines of those types stamped since then are parsed and validated.
+ * The edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted events): per
+ * path, every content (sha256, null: no file) those events say the file held, before or after
+ * the edit. A file holding none of them was written again after the gate saw it. Only lines of
+ * those types stamped since then are parsed and validated.
  */
-export function readStrictEditsSince(root: string, sinceMs: number): Set<string> {
-  const seen = new Set<string>();
+export function readStrictEditsSince(
+  root: string,
+  sinceMs: number,
+): Map<string, Set<string | null>> {
+  const seen = new Map<string, Set<string | null>>();
   let text: string;
   try {
     text = readFileSync(join(root, EVENTS_PATH), "utf8");
@@ -138,14 +156,16 @@ export function readStrictEditsSince(root: string, sinceMs: number): Set<string>
       const ts = TIMESTAMP.exec(line)?.[1];
       return ts !== undefined && Date.parse(ts) >= sinceMs;
     });
-  for (const event of parseStrictLog(recent.map((line) => `${line}\n`).join("")).events)
-    if (
-      (event.type === "snapshot" ||
-        event.type === "edit_applied" ||
-        event.type === "edit_reverted") &&
-      Date.parse(event.ts) >= sinceMs
-    )
-      seen.add(event.path);
+  const add = (path: string, object: string | null | undefined) => {
+    const objects = seen.get(path) ?? new Set<string | null>();
+    objects.add(object === undefined ? ANY_CONTENT : object);
+    seen.set(path, objects);
+  };
+  for (const event of parseStrictLog(recent.map((line) => `${line}\n`).join("")).events) {
+    if (Date.parse(event.ts) < sinceMs) continue;
+    if (event.type === "snapshot" || event.type === "edit_applied") add(event.path, event.object);
+    else if (event.type === "edit_reverted") add(event.path, event.restored);
+  }
   return seen;
 }
 
@@ -224,7 +244,7 @@ export async function appendStrictEvents(
   if (events.length === 0) return;
   const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
   const path = join(root, EVENTS_PATH);
-  await withFileLock(path, STATE_LOCK, () => appendDurably(path, text));
+  await withFileLock(path, APPEND_LOCK, () => appendDurably(path, text));
 }
 
 /**
@@ -275,6 +295,21 @@ async function readIfFile(path: string): Promise<Buffer | null> {
 export async function hashFile(root: string, relPath: string): Promise<string | null> {
   const content = await readIfFile(join(root, relPath));
   return content === null ? null : sha256(content);
+}
+
+/**
+ * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
+ * support file's path and content hash, so a change, a new file or a removed one all change it.
+ */
+export async function supportHash(
+  project: { root: string; view: ProjectView },
+  testFile: string,
+  patterns: TddFilePatterns,
+): Promise<string> {
+  const lines: string[] = [];
+  for (const path of testSupportFiles(project.view, testFile, patterns))
+    lines.push(`${path}\0${(await hashFile(project.root, path)) ?? "-"}\n`);
+  return sha256(lines.join(""));
 }
 
 /** Stores content under its hash (once; objects never change) and returns the hash. */

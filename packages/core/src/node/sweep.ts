@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fdir } from "fdir";
-import { isSkippedDir } from "../filter.ts";
+import { isSkippedDir, type IgnoreRules } from "../filter.ts";
 import { detectLanguage } from "../languages.ts";
 import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../session.ts";
 import type { Project } from "./project.ts";
@@ -106,21 +106,29 @@ function changedAmong(
 
 /** What the walk would have looked at: a known language, no skipped folder on the way. */
 function isSweepCandidate(project: Project, rel: string): boolean {
+  return inSourceFolder(rel, project.ignoreRules) && !project.ignoreRules.matcher.ignores(rel);
+}
+
+/** A file in a language tailtest knows, with no skipped folder (by these rules) on its way. */
+export function inSourceFolder(rel: string, rules?: IgnoreRules): boolean {
   if (detectLanguage(rel) === undefined) return false;
   const parts = rel.split("/");
   for (let depth = 1; depth < parts.length; depth += 1)
-    if (isSkippedDir(parts.slice(0, depth).join("/"), project.ignoreRules)) return false;
-  return !project.ignoreRules.matcher.ignores(rel);
+    if (isSkippedDir(parts.slice(0, depth).join("/"), rules)) return false;
+  return true;
 }
 
 const GIT_TIMEOUT_MS = 10_000;
 
-function git(root: string, args: readonly string[]): string | undefined {
+/** git's output, or undefined when it failed; `input` goes to its stdin. */
+export function git(root: string, args: readonly string[], input?: string): string | undefined {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
   const result = spawnSync("git", ["--no-optional-locks", ...args], {
     cwd: root,
     encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
+    ...(input === undefined
+      ? { stdio: ["ignore", "pipe", "ignore"] }
+      : { input, stdio: ["pipe", "pipe", "ignore"] }),
     timeout: GIT_TIMEOUT_MS,
     maxBuffer: 256 * 1024 * 1024,
   });

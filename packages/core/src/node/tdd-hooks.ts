@@ -21,10 +21,9 @@ import type { TddEntry, TestRunEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
 import { executePlan } from "./execute.ts";
-import { sessionFile, toProjectPath, type Project } from "./project.ts";
+import { toProjectPath, type Project } from "./project.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
-import { readState, updateState } from "./store.ts";
-import { missingTrackedFiles, newlyMissing, sweepTurn } from "./sweep.ts";
+import { lookAtTurn } from "./content-sweep.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 /**
@@ -310,31 +309,21 @@ export async function finishSubagent(call: TddCall): Promise<void> {
  * active, then to the person.
  */
 export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise<Decision> {
-  const file = sessionFile(call.project, call.now);
-  const { value: session } = await readState(file);
-  const start = call.now();
-  const { changed, since, seen } = sweepTurn(call.project, session, start.getTime());
-  const missing = missingTrackedFiles(call.project.root);
-  const deleted = newlyMissing(session.missing_seen, missing);
+  const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
-  const gated = [...new Set([...changed, ...deleted])].sort().filter((path) => {
+  const gated = look.changed.filter((path) => {
     const fileClass = classifyTddFile(path, patterns);
     return fileClass === "prod" || fileClass === "test";
   });
-  // Read everything before the sweep is recorded: a sweep that fails is done again next time.
+  // Read everything before the look is recorded: a look that fails is done again next time.
   const allowed =
     gated.length === 0
       ? new Set<string>()
-      : await readAllowedEdits(call.project.root, new Date(since - SWEEP_SLACK_MS).toISOString());
-  await updateState(file, (current) => ({
-    value: {
-      ...current,
-      last_sweep_at: start.toISOString(),
-      sweep_seen: seen,
-      ...(missing === undefined ? {} : { missing_seen: missing }),
-    },
-    result: undefined,
-  }));
+      : await readAllowedEdits(
+          call.project.root,
+          new Date(look.since - SWEEP_SLACK_MS).toISOString(),
+        );
+  await look.finish();
   const around = gated.filter((path) => !allowed.has(path));
   if (around.length === 0) return { kind: "none" };
   const list = around.map((path) => `- ${path}`).join("\n");

@@ -22,7 +22,7 @@ import {
   type TddEntry,
 } from "../tdd/log.ts";
 import { SESSION_PATHS, STATE_DIR } from "./project.ts";
-import { readState, STATE_LOCK, withFileLock } from "./store.ts";
+import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "./store.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
@@ -251,7 +251,10 @@ export async function appendTddEntries(
   entries: readonly TddEntry[],
 ): Promise<void> {
   checkKey(key);
-  await withTddLock(root, key, () => writeEntries(root, key, entries));
+  // Appends only: past a gate's deadline they go without the lock, whole lines all the same.
+  await withFileLock(join(root, tddLogPath(key)), APPEND_LOCK, () =>
+    writeEntries(root, key, entries),
+  );
 }
 
 export interface Declaration<E extends TddEntry> {

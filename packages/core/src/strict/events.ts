@@ -68,6 +68,11 @@ export const TestRunEventSchema = z.object({
   duration_ms: z.number().check(z.minimum(0)),
   /** sha256 of the test file when it ran: a red is void once the file changes. */
   test_file_hash: ObjectRefSchema,
+  /**
+   * One sha256 of the test's support when it ran (`strict/test-support.ts`: conftest.py chain,
+   * runner config, helpers, fixtures): a red is void once it changes. Absent in older logs.
+   */
+  support_hash: z.optional(z.string()),
   /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
   purpose: z.enum(["claim", "verify", "run"]),
 });
@@ -207,6 +212,10 @@ export const EditUnattributedEventSchema = z.object({
   ...base,
   type: z.literal("edit_unattributed"),
   path: RelPathSchema,
+  /** Put back to the turn's start by content (strict's end-of-turn check). */
+  reverted: z.optional(z.boolean()),
+  /** What the file held before that revert, kept so nothing is lost. */
+  discarded: z.optional(ObjectRefSchema),
 });
 export type EditUnattributedEvent = z.infer<typeof EditUnattributedEventSchema>;
 

@@ -18,6 +18,8 @@ export interface StrictEditInput {
   fileClass: TddFileClass;
   /** sha256 of each claimed test's file as it is now (null: missing). */
   testHashes: ReadonlyMap<string, string | null>;
+  /** Each claimed test file's support hash as it is now (`strict/test-support.ts`). */
+  supportHashes?: ReadonlyMap<string, string>;
 }
 
 export type StrictEditDecision =
@@ -79,6 +81,17 @@ function judgeClaim(state: StrictState, claim: ClaimState, input: StrictEditInpu
       ok: false,
       code: "test_changed",
       why: `${red.test.file} changed since the red of ${claim.test_id}, which voids it: run ${again}`,
+    };
+  if (
+    red.support_hash !== undefined &&
+    input.supportHashes !== undefined &&
+    input.supportHashes.get(red.test.file) !== red.support_hash
+  )
+    return {
+      claim,
+      ok: false,
+      code: "test_changed",
+      why: `what ${red.test.file} runs with (conftest.py, fixtures, helpers or the runner's config) changed since the red of ${claim.test_id}, which voids it: run ${again}`,
     };
   return { claim, ok: true };
 }
