@@ -71,7 +71,7 @@ if (!existsSync(join(vitest, "node_modules")))
   symlinkSync(join(REPO, "node_modules"), join(vitest, "node_modules"), "dir");
 writeFileSync(join(vitest, ".gitignore"), "node_modules\n");
 
-/** ≤ 2× `node -e 0`: issue 28's CLI start. */
+/** ≤ 2× `node -e 0`: the target for the command's start. */
 const START = { ratio: 2 };
 const tailtest = (name, argv, cwd, extra = {}) => ({
   name,

@@ -2,7 +2,7 @@
 // same run and interleaved with it (a busy machine slows every case alike), medians, peak memory.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -160,6 +160,7 @@ export function report(title, rows, args) {
   console.log(
     `node ${process.version}, ${args.runs} runs each (medians)${args.envAsIs ? ", environment as is" : ", NODE_EXTRA_CA_CERTS unset"}`,
   );
+  console.log(machine());
   const width = Math.max(...rows.map((row) => row.name.length));
   const judged = rows.map((row) => ({ ...row, ratio: row.ms / base, failures: judge(row, rows) }));
   for (const row of judged) {
@@ -174,9 +175,20 @@ export function report(title, rows, args) {
   if (args.json !== undefined)
     writeFileSync(
       args.json,
-      `${JSON.stringify({ title, runs: args.runs, rows: judged }, null, 2)}\n`,
+      `${JSON.stringify({ title, runs: args.runs, machine: machine(), rows: judged }, null, 2)}\n`,
     );
   return judged;
+}
+
+/**
+ * The machine a run was on, and how busy it was when the run ended (the load averages over 1, 5
+ * and 15 minutes: on a shared machine every ratio is only as good as this).
+ */
+export function machine() {
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" / ");
+  return `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${load} (1 / 5 / 15 min)`;
 }
 
 /**
