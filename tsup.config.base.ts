@@ -44,6 +44,15 @@ const bundleEverything: Pick<Options, "noExternal" | "dts" | "esbuildOptions"> =
   },
 };
 
+/**
+ * proper-lockfile's graceful-fs and signal-exit's assert, replaced in the hook bundles and the
+ * CLI's by what they need of them (scripts/hook-shims/: each says why).
+ */
+const SHIMS = {
+  "graceful-fs": fileURLToPath(new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url)),
+  assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
+};
+
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
 
@@ -103,14 +112,7 @@ export function adapterConfig(
         options.inject = [
           fileURLToPath(new URL("./packages/core/src/node/zod-jitless.ts", import.meta.url)),
         ];
-        // proper-lockfile's graceful-fs and signal-exit's assert, replaced by what a hook needs
-        // of them (scripts/hook-shims/: each says why).
-        options.alias = {
-          "graceful-fs": fileURLToPath(
-            new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url),
-          ),
-          assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
-        };
+        options.alias = SHIMS;
       },
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url.
@@ -146,6 +148,7 @@ function cliBundleConfig(entry: string): Options {
     minify: true,
     esbuildOptions(options) {
       options.conditions = ["@tailtest/source"];
+      options.alias = SHIMS;
     },
     clean: false,
     define: { "import.meta.url": "__tailtestUrl" },
