@@ -12,7 +12,9 @@ describe("cliRoute: which code cache a tailtest call uses", () => {
     [["explain", "calc.py"], "explain"],
     [["tdd", "status"], "tdd"],
     [["strict", "status", "--json"], "strict"],
-    [["run", "--dry-run", "a.py"], "run"],
+    [["run", "a.py"], "run"],
+    [["run", "--dry-run", "a.py"], "run-dry"],
+    [["--dry-run", "run"], "run-dry"],
     [["frobnicate"], "other"],
     [["__proto__"], "other"],
   ])("%j → %s", (argv, route) => {
