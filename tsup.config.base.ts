@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { copyFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
+import { stampBuild } from "./packages/core/src/node/code-cache.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -43,6 +44,15 @@ const bundleEverything: Pick<Options, "noExternal" | "dts" | "esbuildOptions"> =
   },
 };
 
+/**
+ * proper-lockfile's graceful-fs and signal-exit's assert, replaced in the hook bundles and the
+ * CLI's by what they need of them (scripts/hook-shims/: each says why).
+ */
+const SHIMS = {
+  "graceful-fs": fileURLToPath(new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url)),
+  assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
+};
+
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
 
@@ -66,6 +76,7 @@ export function adapterConfig(
     "hook-main": hookMain,
     "hook-post": hookPost,
     "hook-gate": hookGate,
+    "tailtest-main": tailtestMain,
     ...rest
   } = entry;
   if (
@@ -81,7 +92,7 @@ export function adapterConfig(
       ...bundleEverything,
       entry: rest,
       // The hook build writes beside this one: its files are not this build's to clean.
-      clean: ["!hook*.cjs", "!*.cache", "!*.wasm"],
+      clean: ["!hook*.cjs", "!tailtest-main.cjs", "!*.cache", "!*.wasm"],
       // esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless
       // a real `require` is in scope. cli.ts and bin.ts carry their own shebang, which esbuild
       // keeps above this banner.
@@ -101,14 +112,7 @@ export function adapterConfig(
         options.inject = [
           fileURLToPath(new URL("./packages/core/src/node/zod-jitless.ts", import.meta.url)),
         ];
-        // proper-lockfile's graceful-fs and signal-exit's assert, replaced by what a hook needs
-        // of them (scripts/hook-shims/: each says why).
-        options.alias = {
-          "graceful-fs": fileURLToPath(
-            new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url),
-          ),
-          assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
-        };
+        options.alias = SHIMS;
       },
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url.
@@ -124,7 +128,56 @@ export function adapterConfig(
         await afterBuild?.();
       },
     },
+    ...(tailtestMain === undefined ? [] : [cliBundleConfig(tailtestMain)]),
   ];
+}
+
+/**
+ * The `tailtest` command as one minified CommonJS bundle (`tailtest-main.cjs`), which the bin's
+ * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
+ * are: a command's own modules are still evaluated only when it is chosen. Stamped with its hash
+ * (the cache's name) and with no `import()` left, which node 20 does not run from a cached script.
+ */
+function cliBundleConfig(entry: string): Options {
+  return {
+    ...baseConfig,
+    ...bundleEverything,
+    entry: { "tailtest-main": entry },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    minify: true,
+    esbuildOptions(options) {
+      options.conditions = ["@tailtest/source"];
+      options.alias = SHIMS;
+    },
+    clean: false,
+    define: { "import.meta.url": "__tailtestUrl" },
+    banner: {
+      js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
+    },
+    async onSuccess() {
+      const file = "dist/tailtest-main.cjs";
+      await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
+      stampBuild(file);
+    },
+  };
+}
+
+/**
+ * A library's `import("<node module>")` as a require through the bundle's own (see
+ * scripts/train-code-cache.mjs, which does the same for the hook bundles); any other `import()`
+ * left is an error.
+ */
+function lowerNodeImports(text: string, file: string): string {
+  const lowered = text.replace(
+    /\bimport\((["'])((?:node:)?[a-z_/]+)\1\)/g,
+    (_all, _quote, name: string) =>
+      `Promise.resolve(__tailtestNodeRequire(${JSON.stringify(name)}))`,
+  );
+  const left = /\bimport\(/.exec(lowered);
+  if (left !== null)
+    throw new Error(`${file}: an import() that is not of a node module is left at ${left.index}`);
+  return lowered;
 }
 
 /** Runs scripts/train-code-cache.mjs on this adapter's hook bundle (see that script). */

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, describeTarget } from "./lib.mjs";
 
-const BENCHES = ["hook-path", "session-start", "sweep", "verify", "analysis"];
+const BENCHES = ["hook-path", "cli", "session-start", "sweep", "verify", "analysis"];
 
 const argv = process.argv.slice(2);
 const option = (name) => {
@@ -56,7 +56,14 @@ const rows = results.flatMap((result) =>
 );
 const missed = rows.filter((row) => row.failures.length > 0);
 const mib = (row) => (row.rssKiB === undefined ? "—" : `${(row.rssKiB / 1024).toFixed(1)} MiB`);
+const machines = results.map(
+  (result) => `- ${result.name}: ${result.machine ?? "unknown machine"}`,
+);
 const lines = [
+  `node ${process.version}, ${runs} runs per case (medians). Each benchmark's machine and load at its end:`,
+  "",
+  ...machines,
+  "",
   `| benchmark | case | target | median | × node -e 0 | peak memory | |`,
   `| --- | --- | --- | --- | --- | --- | --- |`,
   ...rows.map(
@@ -64,7 +71,7 @@ const lines = [
       `| ${row.bench} | ${row.name} | ${describeTarget(row.target)} | ${row.ms.toFixed(1)} ms | ${row.ratio.toFixed(2)}× | ${mib(row)} | ${row.failures.length === 0 ? "met" : `missed: ${row.failures.join("; ")}`} |`,
   ),
 ];
-console.log(`\nTargets (issue 10): ${rows.length - missed.length} of ${rows.length} met`);
+console.log(`\nTargets: ${rows.length - missed.length} of ${rows.length} met`);
 for (const row of missed)
   console.log(`  missed: ${row.bench}: ${row.name}: ${row.failures.join("; ")}`);
 if (markdown !== undefined) writeFileSync(markdown, `${lines.join("\n")}\n`);

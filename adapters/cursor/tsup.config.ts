@@ -12,6 +12,8 @@ export default defineConfig(
     cli: "src/cli.ts",
     // The Claude Code adapter calls it when Cursor runs a Claude Code hook.
     "run-hook": "src/run-hook.ts",
-    tailtest: "../../packages/cli/src/bin.ts",
+    // The `tailtest` bin: a launcher, and the command as a code-cached bundle it evaluates.
+    tailtest: "../../packages/cli/src/launch.ts",
+    "tailtest-main": "../../packages/cli/src/cli-main.ts",
   }),
 );

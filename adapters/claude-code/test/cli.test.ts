@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, REPO_ROOT, runBin } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
@@ -24,6 +24,45 @@ describe("tailtest-claude-code bin", () => {
 
   it("--version prints the package version", async () => {
     expect(await runBin(BIN, ["--version"])).toEqual({ stdout: VERSION, stderr: "", exitCode: 0 });
+  });
+
+  it("the tailtest bin (a launcher and a code-cached bundle) answers as the CLI package's own", async () => {
+    const shipped = join(PACKAGE_DIR, "dist/tailtest.js");
+    const own = join(REPO_ROOT, "packages/cli/dist/bin.js");
+    const project = makeProject({
+      "calc.py": "def add(a, b):\n    return a + b\n",
+      "tests/test_calc.py":
+        "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      ".tailtest/config.json": '{"mode":"tdd"}\n',
+    });
+    try {
+      const calls = [
+        ["--version"],
+        ["-v"],
+        ["--help"],
+        ["status", "--json"],
+        ["explain", "--json", "calc.py"],
+        ["run", "--dry-run", "calc.py"],
+        ["frobnicate"],
+      ];
+      for (const args of calls) {
+        const expected = await runBin(own, args, { cwd: project.root });
+        // Twice: the first call of a command may write its cache, the second reads it.
+        for (let round = 0; round < 2; round += 1)
+          expect(await runBin(shipped, args, { cwd: project.root }), args.join(" ")).toEqual(
+            expected,
+          );
+      }
+      const caches = readdirSync(join(PACKAGE_DIR, "dist")).filter((name) =>
+        name.startsWith("tailtest-main."),
+      );
+      expect(caches.some((name) => name.endsWith("-status.local.cache"))).toBe(true);
+      // --version alone is the launcher's: no bundle, no cache.
+      expect(caches.some((name) => name.includes("-help."))).toBe(true);
+    } finally {
+      project.cleanup();
+    }
   });
 
   it("--help lists init and uninstall", async () => {

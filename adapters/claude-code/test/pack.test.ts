@@ -139,6 +139,7 @@ describe("the packed @tailtest/claude-code in a fresh project", () => {
       "package/dist/hook-post.cjs",
       "package/dist/hook-post.post.cache",
       "package/dist/hook.cjs",
+      "package/dist/tailtest-main.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",

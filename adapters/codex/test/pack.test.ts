@@ -113,6 +113,7 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       "package/dist/hook-post.cjs",
       "package/dist/hook-post.post.cache",
       "package/dist/hook.cjs",
+      "package/dist/tailtest-main.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",

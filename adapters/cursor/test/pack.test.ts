@@ -91,6 +91,7 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
       "package/dist/hook-post.post.cache",
       "package/dist/hook.cjs",
       "package/dist/run-hook.js",
+      "package/dist/tailtest-main.cjs",
       "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { createProgram } from "./index.ts";
+import { createProgram } from "./program.ts";
 
 /** Every command's help, as a person sees it with `--help`, at this width. */
 const HELP_WIDTH = 100;

@@ -76,3 +76,13 @@ export function guardOutput(
     },
   };
 }
+
+/** SIGINT and SIGTERM, once each: a second Ctrl-C falls back to node's default (exit now). */
+export function onProcessSignals(stop: () => void): () => void {
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return () => {
+    process.removeListener("SIGINT", stop);
+    process.removeListener("SIGTERM", stop);
+  };
+}

@@ -1,6 +1,7 @@
 import { ANSI_STYLE, PLAIN_STYLE } from "@tailtest/core";
 import { describe, expect, it } from "vitest";
-import { refusesColour, startProgress, styleFor, useColour, useLiveProgress } from "./terminal.ts";
+import { styleFor } from "./style.ts";
+import { refusesColour, startProgress, useColour, useLiveProgress } from "./terminal.ts";
 
 describe("useColour", () => {
   it.each<[string, Record<string, string>, boolean, boolean]>([

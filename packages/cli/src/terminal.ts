@@ -1,5 +1,3 @@
-import { ANSI_STYLE, PLAIN_STYLE, type TextStyle } from "@tailtest/core";
-
 /**
  * Terminal conventions shared by every command: colours only for a terminal (or when forced),
  * never with `NO_COLOR`; a progress line on stderr that redraws itself on a terminal and is one
@@ -25,10 +23,6 @@ export function useColour(env: Env, stdoutIsTerminal: boolean): boolean {
   const force = env["FORCE_COLOR"];
   if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   return stdoutIsTerminal;
-}
-
-export function styleFor(colour: boolean): TextStyle {
-  return colour ? ANSI_STYLE : PLAIN_STYLE;
 }
 
 /** Whether the progress line redraws itself in place: stderr is a terminal and `NO_COLOR` allows it. */

@@ -1,6 +1,7 @@
 import { basename, relative, resolve } from "node:path";
 import { buildReport, renderReportHtml, withLiveSessions } from "@tailtest/core";
 import { openProject, readActivity, writeAtomic } from "@tailtest/core/node";
+import { DEFAULT_REPORT_PATH } from "../program.ts";
 import { rootOrRefuse } from "../project-root.ts";
 
 /**
@@ -22,9 +23,6 @@ export interface ReportIO {
   version: string;
   now?: () => Date;
 }
-
-/** Where the report goes unless `--out` says: inside the project's state folder (gitignored). */
-export const DEFAULT_REPORT_PATH = ".tailtest/report.html";
 
 export async function runReport(options: ReportOptions, io: ReportIO): Promise<number> {
   const root = rootOrRefuse(options.root, io);

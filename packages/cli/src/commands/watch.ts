@@ -23,6 +23,7 @@ import {
   type Project,
   type Verification,
 } from "@tailtest/core/node";
+import { onProcessSignals } from "../closed-output.ts";
 import { rootOrRefuse } from "../project-root.ts";
 import { startProgress } from "../terminal.ts";
 
@@ -50,16 +51,6 @@ export interface WatchIO {
   /** Calls `stop` on SIGINT/SIGTERM; returns a function that removes the handlers. */
   onStopSignal?: (stop: () => void) => () => void;
   now?: () => Date;
-}
-
-/** SIGINT and SIGTERM, once each: a second Ctrl-C falls back to node's default (exit now). */
-export function onProcessSignals(stop: () => void): () => void {
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  return () => {
-    process.removeListener("SIGINT", stop);
-    process.removeListener("SIGTERM", stop);
-  };
 }
 
 type Change = "changed" | "deleted";

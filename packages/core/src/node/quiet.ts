@@ -2,6 +2,9 @@ import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { loadBundle } from "./code-cache.ts";
 
+/** The bundle loader, for the adapters' `tailtest` launcher (packages/cli/src/launch.ts). */
+export { loadBundle } from "./code-cache.ts";
+
 /**
  * Hook calls whose answer is "no opinion" whatever core would say, told apart before an adapter's
  * bundle (zod, core, the parsers) is evaluated: that evaluation is most of a hook's cost, and a

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+import { writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadBundle } from "@tailtest/core/quiet";
+import packageJson from "../package.json" with { type: "json" };
+import { cliRoute } from "./cli-route.ts";
+
+/**
+ * The `tailtest` bin the adapters ship (`dist/tailtest.js`): the whole command is one CommonJS
+ * bundle beside it (`tailtest-main.cjs`), evaluated through `vm.Script` with a V8 code cache per
+ * command, as the hooks are (ADR 0010): a command's start is then mostly node's own, where an
+ * ES module graph of the same code was compiled again on every call. The first call of a
+ * command writes its cache (`*.local.cache`, never packed) for the next ones.
+ */
+const argv = process.argv.slice(2);
+// `tailtest --version` alone is answered here, as commander would (program.ts), with no bundle.
+const version = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v");
+if (version) writeSync(1, `${packageJson.version}\n`);
+else await runBundle();
+
+async function runBundle(): Promise<void> {
+  const bundle = join(dirname(fileURLToPath(import.meta.url)), "tailtest-main.cjs");
+  const loaded = loadBundle<{ runBin: (argv: readonly string[]) => Promise<number> }>(
+    bundle,
+    cliRoute(argv),
+  );
+  process.exitCode = await loaded.exports.runBin(argv);
+  loaded.keepCache();
+}
