@@ -43,6 +43,31 @@ const bundleEverything: Pick<Options, "noExternal" | "dts" | "esbuildOptions"> =
   },
 };
 
+/**
+ * The `tailtest` command, as `@tailtest/cli` publishes it: one ES module bundle with every
+ * dependency inside and the bash parser's .wasm files beside it, so the package installs with no
+ * dependencies (no native builds, nothing resolved per package manager). It is the one package
+ * with a `tailtest` bin; the adapters depend on it instead of bundling a copy each.
+ */
+export function cliConfig(entry: Record<string, string>): Options {
+  return {
+    ...baseConfig,
+    ...bundleEverything,
+    entry,
+    banner: { js: ESM_REQUIRE_BANNER },
+    async onSuccess() {
+      await copyParserWasm();
+    },
+  };
+}
+
+/**
+ * esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless a real
+ * `require` is in scope. A bin carries its own shebang, which esbuild keeps above this banner.
+ */
+const ESM_REQUIRE_BANNER =
+  'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);';
+
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
 
@@ -55,7 +80,8 @@ export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-g
  *   CommonJS: a hook is a fresh process on every edit, and a CommonJS entry with no ES module
  *   loader, a smaller text and a V8 code cache (trained here, see scripts/train-code-cache.mjs)
  *   is what keeps it near the cost of `node -e 0`;
- * - everything else (`cli.js`, the `tailtest` bin, …) as ES modules.
+ * - everything else (`cli.js`, the installer) as ES modules; the `tailtest` command is
+ *   `@tailtest/cli`'s (`cliConfig`), a dependency of every adapter.
  */
 export function adapterConfig(
   entry: Record<string, string>,
@@ -82,12 +108,7 @@ export function adapterConfig(
       entry: rest,
       // The hook build writes beside this one: its files are not this build's to clean.
       clean: ["!hook*.cjs", "!*.cache", "!*.wasm"],
-      // esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless
-      // a real `require` is in scope. cli.ts and bin.ts carry their own shebang, which esbuild
-      // keeps above this banner.
-      banner: {
-        js: 'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);',
-      },
+      banner: { js: ESM_REQUIRE_BANNER },
     },
     {
       ...baseConfig,

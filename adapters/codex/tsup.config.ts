@@ -10,6 +10,5 @@ export default defineConfig(
     "hook-post": "src/hook-post.ts",
     "hook-gate": "src/hook-gate.ts",
     cli: "src/cli.ts",
-    tailtest: "../../packages/cli/src/bin.ts",
   }),
 );

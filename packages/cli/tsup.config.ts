@@ -1,7 +1,6 @@
 import { defineConfig } from "tsup";
-import { baseConfig } from "../../tsup.config.base.ts";
+import { cliConfig } from "../../tsup.config.base.ts";
 
-export default defineConfig({
-  ...baseConfig,
-  entry: { index: "src/index.ts", installer: "src/installer.ts", bin: "src/bin.ts" },
-});
+// The published package is the `tailtest` command alone; src/index.ts and src/installer.ts are
+// read from source by the adapters' builds.
+export default defineConfig(cliConfig({ bin: "src/bin.ts" }));
