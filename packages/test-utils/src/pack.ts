@@ -139,6 +139,10 @@ export async function packedWorkspace(): Promise<string> {
       mkdirSync(dest, { recursive: true });
       for (const dir of dirs) await packOne(dir, dest);
       writeFileSync(done, "");
+      // Earlier builds' packs are never read again.
+      for (const old of readdirSync(packsDir()))
+        if (old !== key && !old.endsWith(".lock"))
+          rmSync(join(packsDir(), old), { recursive: true, force: true });
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
