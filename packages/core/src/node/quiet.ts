@@ -21,6 +21,32 @@ export const HOOKS_OFF = "TAILTEST_HOOKS_OFF";
 const STATE_DIR = ".tailtest";
 const CONFIG_FILE = join(STATE_DIR, "config.json");
 
+/** What a user-level install's hook command passes: the hook runs for every project. */
+export const USER_FLAG = "--user";
+/** A project's opt-out of a user-level install (`tailtest-<agent> opt-out`). */
+export const OPT_OUT_FILE = join(STATE_DIR, "off");
+
+/**
+ * A user-level hook (ADR 0011) has no opinion in a project that opted out (`.tailtest/off`) or
+ * that installed the package itself, whose own hooks answer instead; a payload that names no
+ * project goes the whole way (the bundle reports it).
+ */
+export function userHookStandsAside(platform: QuietPlatform, stdin: string, env: Env): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdin);
+  } catch {
+    return false;
+  }
+  if (!isObject(json)) return false;
+  const root = platform.projectRoot(json, env, process.cwd());
+  if (root === undefined) return false;
+  return (
+    existsSync(join(root, OPT_OUT_FILE)) ||
+    existsSync(join(root, "node_modules", platform.packageName, "dist", "hook.cjs"))
+  );
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 type Payload = Record<string, unknown>;
@@ -359,7 +385,10 @@ export async function launchHook(platform: QuietPlatform, bundles: HookBundles):
   } catch {
     // Unreadable stdin reads as empty: hook-main reports it (and denies a tdd-mode gate).
   }
-  if (answersNothing(platform, stdin, process.env)) {
+  if (
+    answersNothing(platform, stdin, process.env) ||
+    (process.argv.includes(USER_FLAG) && userHookStandsAside(platform, stdin, process.env))
+  ) {
     writeOut(1, platform.noOpinion);
     return;
   }
