@@ -492,7 +492,7 @@ export interface NotInstalledOptions {
 export function projectHookCommand(options: NotInstalledOptions): string {
   const line = `tailtest: ${options.packageName} is not installed in this checkout yet (run npm install); its hooks do nothing until then`;
   const notice = [
-    'const fs=require("fs");let e="",m;',
+    'const fs=process.getBuiltinModule("fs");let e="",m;',
     'try{e=JSON.parse(fs.readFileSync(0,"utf8")).hook_event_name}catch{}',
     `try{m=/"mode"\\s*:\\s*"(tdd|strict)"/.exec(fs.readFileSync((${options.projectExpression})+"/${CONFIG_FILE}","utf8"))[1]}catch{}`,
     `let l=${JSON.stringify(line)};`,
