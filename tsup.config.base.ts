@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { copyFile, readFile, writeFile } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
-import { stampBuild } from "./packages/core/src/node/code-cache.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -45,13 +44,29 @@ const bundleEverything: Pick<Options, "noExternal" | "dts" | "esbuildOptions"> =
 };
 
 /**
- * proper-lockfile's graceful-fs and signal-exit's assert, replaced in the hook bundles and the
- * CLI's by what they need of them (scripts/hook-shims/: each says why).
+ * The `tailtest` command, as `@tailtest/cli` publishes it: one ES module bundle with every
+ * dependency inside and the bash parser's .wasm files beside it, so the package installs with no
+ * dependencies (no native builds, nothing resolved per package manager). It is the one package
+ * with a `tailtest` bin; the adapters depend on it instead of bundling a copy each.
  */
-const SHIMS = {
-  "graceful-fs": fileURLToPath(new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url)),
-  assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
-};
+export function cliConfig(entry: Record<string, string>): Options {
+  return {
+    ...baseConfig,
+    ...bundleEverything,
+    entry,
+    banner: { js: ESM_REQUIRE_BANNER },
+    async onSuccess() {
+      await copyParserWasm();
+    },
+  };
+}
+
+/**
+ * esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless a real
+ * `require` is in scope. A bin carries its own shebang, which esbuild keeps above this banner.
+ */
+const ESM_REQUIRE_BANNER =
+  'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);';
 
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
@@ -65,7 +80,8 @@ export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-g
  *   CommonJS: a hook is a fresh process on every edit, and a CommonJS entry with no ES module
  *   loader, a smaller text and a V8 code cache (trained here, see scripts/train-code-cache.mjs)
  *   is what keeps it near the cost of `node -e 0`;
- * - everything else (`cli.js`, the `tailtest` bin, …) as ES modules.
+ * - everything else (`cli.js`, the installer) as ES modules; the `tailtest` command is
+ *   `@tailtest/cli`'s (`cliConfig`), a dependency of every adapter.
  */
 export function adapterConfig(
   entry: Record<string, string>,
@@ -76,7 +92,6 @@ export function adapterConfig(
     "hook-main": hookMain,
     "hook-post": hookPost,
     "hook-gate": hookGate,
-    "tailtest-main": tailtestMain,
     ...rest
   } = entry;
   if (
@@ -92,13 +107,8 @@ export function adapterConfig(
       ...bundleEverything,
       entry: rest,
       // The hook build writes beside this one: its files are not this build's to clean.
-      clean: ["!hook*.cjs", "!tailtest-main.cjs", "!*.cache", "!*.wasm"],
-      // esbuild's ESM output turns a bundled CommonJS `require("fs")` into a throwing shim unless
-      // a real `require` is in scope. cli.ts and bin.ts carry their own shebang, which esbuild
-      // keeps above this banner.
-      banner: {
-        js: 'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);',
-      },
+      clean: ["!hook*.cjs", "!*.cache", "!*.wasm"],
+      banner: { js: ESM_REQUIRE_BANNER },
     },
     {
       ...baseConfig,
@@ -112,7 +122,14 @@ export function adapterConfig(
         options.inject = [
           fileURLToPath(new URL("./packages/core/src/node/zod-jitless.ts", import.meta.url)),
         ];
-        options.alias = SHIMS;
+        // proper-lockfile's graceful-fs and signal-exit's assert, replaced by what a hook needs
+        // of them (scripts/hook-shims/: each says why).
+        options.alias = {
+          "graceful-fs": fileURLToPath(
+            new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url),
+          ),
+          assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
+        };
       },
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url.
@@ -128,56 +145,7 @@ export function adapterConfig(
         await afterBuild?.();
       },
     },
-    ...(tailtestMain === undefined ? [] : [cliBundleConfig(tailtestMain)]),
   ];
-}
-
-/**
- * The `tailtest` command as one minified CommonJS bundle (`tailtest-main.cjs`), which the bin's
- * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
- * are: a command's own modules are still evaluated only when it is chosen. Stamped with its hash
- * (the cache's name) and with no `import()` left, which node 20 does not run from a cached script.
- */
-function cliBundleConfig(entry: string): Options {
-  return {
-    ...baseConfig,
-    ...bundleEverything,
-    entry: { "tailtest-main": entry },
-    format: ["cjs"],
-    outExtension: () => ({ js: ".cjs" }),
-    minify: true,
-    esbuildOptions(options) {
-      options.conditions = ["@tailtest/source"];
-      options.alias = SHIMS;
-    },
-    clean: false,
-    define: { "import.meta.url": "__tailtestUrl" },
-    banner: {
-      js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
-    },
-    async onSuccess() {
-      const file = "dist/tailtest-main.cjs";
-      await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
-      stampBuild(file);
-    },
-  };
-}
-
-/**
- * A library's `import("<node module>")` as a require through the bundle's own (see
- * scripts/train-code-cache.mjs, which does the same for the hook bundles); any other `import()`
- * left is an error.
- */
-function lowerNodeImports(text: string, file: string): string {
-  const lowered = text.replace(
-    /\bimport\((["'])((?:node:)?[a-z_/]+)\1\)/g,
-    (_all, _quote, name: string) =>
-      `Promise.resolve(__tailtestNodeRequire(${JSON.stringify(name)}))`,
-  );
-  const left = /\bimport\(/.exec(lowered);
-  if (left !== null)
-    throw new Error(`${file}: an import() that is not of a node module is left at ${left.index}`);
-  return lowered;
 }
 
 /** Runs scripts/train-code-cache.mjs on this adapter's hook bundle (see that script). */

@@ -2,7 +2,7 @@
 // hook bin exactly as Claude Code drives it (JSON on stdin, JSON on stdout). Every hook's
 // input and answer is printed. The tests are run for real by tailtest at each Stop.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,13 +56,29 @@ try {
   fire("Stop", { stop_hook_active: true });
   agentWrites("billing.py", FIXED);
   fire("Stop", { stop_hook_active: true });
+  showGreen();
   fire("SessionEnd", { reason: "prompt_input_exit" });
   sessionId = "demo-session-2";
   fire("SessionStart", { source: "startup" });
   console.log();
   console.log(dim(`History is in .tailtest/history.json${keep ? ` (kept at ${project})` : ""}.`));
+  const cli = join(repo, "packages/cli/dist/bin.js");
+  if (keep)
+    for (const command of ["status", "history", "report"])
+      console.log(dim(`  node ${cli} ${command} --root ${project}`));
+  else
+    console.log(dim("Run it with --keep to keep the project and look at it with tailtest status."));
 } finally {
   if (!keep) rmSync(root, { recursive: true, force: true });
+}
+
+/** A green Stop says nothing to the agent; what tailtest measured is in the session state. */
+function showGreen() {
+  const session = JSON.parse(readFileSync(join(project, ".tailtest/session.json"), "utf8"));
+  for (const [file, result] of Object.entries(session.results ?? {}))
+    console.log(
+      `  ${paint(32, `${file}: ${result.outcome}`)} ${dim("(tailtest ran pytest itself)")}`,
+    );
 }
 
 function agentWrites(path, content) {
@@ -101,7 +117,7 @@ function fire(event, fields, quiet = false) {
   const out = result.stdout.trim();
   if (out === "") {
     console.log(
-      `${paint(32, "tailtest")} ${dim("(no output: nothing to say, the agent carries on or the turn ends)")}`,
+      `${paint(32, "tailtest")} ${dim(event === "Stop" ? "(no output: the turn's tests are green, the turn ends)" : "(no output: nothing to say, the agent carries on or the turn ends)")}`,
     );
     return;
   }

@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, rm } from "node:fs/promises";
+import { cp, mkdir, rm } from "node:fs/promises";
 import { defineConfig } from "tsup";
 import { adapterConfig, HOOK_FILES } from "../../tsup.config.base.ts";
 
@@ -12,20 +12,14 @@ export default defineConfig(
       "hook-post": "src/hook-post.ts",
       "hook-gate": "src/hook-gate.ts",
       cli: "src/cli.ts",
-      // The `tailtest` bin: a launcher, and the command as a code-cached bundle it evaluates.
-      tailtest: "../../packages/cli/src/launch.ts",
-      "tailtest-main": "../../packages/cli/src/cli-main.ts",
     },
     // A plugin is loaded from its own folder (and copied into Claude Code's plugin cache), so
-    // its hook, and the parser files the hook loads, must sit inside it.
+    // its hook, and the parser files the hook loads, must sit inside it. No code caches: each
+    // node that runs the plugin writes its own on first use (ADR 0011).
     async () => {
       await rm("plugin/dist", { recursive: true, force: true });
       await mkdir("plugin/dist", { recursive: true });
-      // The build's code caches, not one a local run wrote for itself.
-      const caches = (await readdir("dist")).filter(
-        (name) => name.endsWith(".cache") && !name.endsWith(".local.cache"),
-      );
-      for (const file of [...HOOK_FILES, ...caches, "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+      for (const file of [...HOOK_FILES, "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
         await cp(`dist/${file}`, `plugin/dist/${file}`);
       }
     },

@@ -10,8 +10,5 @@ export default defineConfig(
     "hook-post": "src/hook-post.ts",
     "hook-gate": "src/hook-gate.ts",
     cli: "src/cli.ts",
-    // The `tailtest` bin: a launcher, and the command as a code-cached bundle it evaluates.
-    tailtest: "../../packages/cli/src/launch.ts",
-    "tailtest-main": "../../packages/cli/src/cli-main.ts",
   }),
 );

@@ -10,10 +10,8 @@ export default defineConfig(
     "hook-post": "src/hook-post.ts",
     "hook-gate": "src/hook-gate.ts",
     cli: "src/cli.ts",
-    // The Claude Code adapter calls it when Cursor runs a Claude Code hook.
+    // What the Claude Code adapter calls when Cursor runs a Claude Code hook; its build reads
+    // the source, so this copy is for the tests and is not packed.
     "run-hook": "src/run-hook.ts",
-    // The `tailtest` bin: a launcher, and the command as a code-cached bundle it evaluates.
-    tailtest: "../../packages/cli/src/launch.ts",
-    "tailtest-main": "../../packages/cli/src/cli-main.ts",
   }),
 );

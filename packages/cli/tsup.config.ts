@@ -1,9 +1,6 @@
 import { defineConfig } from "tsup";
-import { baseConfig } from "../../tsup.config.base.ts";
+import { cliConfig } from "../../tsup.config.base.ts";
 
-export default defineConfig({
-  ...baseConfig,
-  entry: { index: "src/index.ts", installer: "src/installer.ts", bin: "src/bin.ts" },
-  // Each command is its own chunk, imported when chosen (program.ts).
-  splitting: true,
-});
+// The published package is the `tailtest` command alone (package.json `files`). index.js is for
+// scripts/gen-docs.mjs; src/installer.ts is read from source by the adapters' builds.
+export default defineConfig(cliConfig({ bin: "src/bin.ts", index: "src/index.ts" }));

@@ -13,6 +13,7 @@ import {
   type MatcherGroup,
   type Parsed,
 } from "@tailtest/core";
+import { projectHookCommand } from "@tailtest/core/quiet";
 import * as z from "zod";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
@@ -20,9 +21,19 @@ export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.cjs";
 
 /**
  * The project-settings command. `$CLAUDE_PROJECT_DIR` keeps absolute paths out of a file people
- * commit; `node` on the installed file avoids npx resolving (or downloading) on every edit.
+ * commit; `node` on the installed file avoids npx resolving (or downloading) on every edit. In a
+ * checkout where the package is not installed yet it says so in one line and has no opinion
+ * (`projectHookCommand`); in tdd and strict mode the session's start tells the person the gate
+ * is off.
  */
-export const PROJECT_HOOK_COMMAND = `node "$CLAUDE_PROJECT_DIR/node_modules/${HOOK_MARKER}"`;
+export const PROJECT_HOOK_COMMAND = projectHookCommand({
+  packageName: "@tailtest/claude-code",
+  hookPath: `$CLAUDE_PROJECT_DIR/node_modules/${HOOK_MARKER}`,
+  projectExpression: 'process.env.CLAUDE_PROJECT_DIR||"."',
+  sessionStartEvent: "SessionStart",
+  noOpinion: "",
+  systemMessage: true,
+});
 
 /** A plugin's hooks may only rely on files inside the plugin folder (it gets copied). */
 export const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs"';

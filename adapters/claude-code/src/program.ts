@@ -1,6 +1,6 @@
 import { runInstallerProgram, type InstallerIO, type InstallerSpec } from "@tailtest/cli/installer";
 import packageJson from "../package.json" with { type: "json" };
-import { initProject, uninstallProject } from "./setup.ts";
+import { initProject, initUser, uninstallProject, uninstallUser } from "./setup.ts";
 
 export const INSTALLER: InstallerSpec = {
   name: "tailtest-claude-code",
@@ -12,6 +12,7 @@ export const INSTALLER: InstallerSpec = {
   initFooter: "Claude Code loads the hooks in its next session (/hooks lists them).",
   init: initProject,
   uninstall: uninstallProject,
+  user: { init: () => initUser(), uninstall: () => uninstallUser() },
 };
 
 /** Runs the installer and returns its exit code; cli.ts is the only place that exits. */

@@ -44,7 +44,7 @@ describe("initProject", () => {
     const report = await initProject({ root });
     expect(report.lines).toEqual([
       ".claude/settings.json: added hooks: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart, Stop, SubagentStop, SessionEnd",
-      ".gitignore: added .tailtest/",
+      ".gitignore: added .tailtest/* and !.tailtest/config.json",
     ]);
     expect(report.warnings).toEqual([
       `node_modules/${HOOK_MARKER} is not in this project; the hooks run it from there: npm i -D @tailtest/claude-code`,
@@ -52,7 +52,7 @@ describe("initProject", () => {
     const settings = read(root, ".claude/settings.json") ?? "";
     expect(settings).toContain(`"command": ${JSON.stringify(PROJECT_HOOK_COMMAND)}`);
     expect(settings.startsWith('{\n  "hooks": {\n    "SessionStart": [')).toBe(true);
-    expect(read(root, ".gitignore")).toBe(".tailtest/\n");
+    expect(read(root, ".gitignore")).toBe(".tailtest/*\n!.tailtest/config.json\n");
     expect(existsSync(join(root, ".tailtest")), "no --mode: no config").toBe(false);
   });
 
@@ -69,10 +69,10 @@ describe("initProject", () => {
     expect(report.lines).toEqual([
       ".claude/settings.json: tailtest's hooks are already there",
       ".tailtest/config.json: mode is already tdd",
-      ".gitignore: already ignores .tailtest/",
+      ".gitignore: already has .tailtest/* and !.tailtest/config.json",
     ]);
     expect(read(root, ".claude/settings.json")).toBe(settings);
-    expect(read(root, ".gitignore")).toBe("node_modules/\n.tailtest/\n");
+    expect(read(root, ".gitignore")).toBe("node_modules/\n.tailtest/*\n!.tailtest/config.json\n");
   });
 
   it("--mode merges into an existing config and keeps its other fields", async () => {
@@ -133,7 +133,7 @@ describe("uninstallProject", () => {
     ]);
     expect(read(root, ".claude/settings.json")).toBe(USER_SETTINGS);
     expect(read(root, ".tailtest/config.json")).toBe('{\n  "mode": "tdd"\n}\n');
-    expect(read(root, ".gitignore")).toBe(".tailtest/\n");
+    expect(read(root, ".gitignore")).toBe(".tailtest/*\n!.tailtest/config.json\n");
   });
 
   it("a project init created from nothing ends with an empty settings object", async () => {

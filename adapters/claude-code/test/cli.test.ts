@@ -12,7 +12,7 @@ const VERSION = (
 describe("tailtest-claude-code bin", () => {
   it("is built, each bin with one shebang, and the plugin has its copy of the hook", () => {
     expect(existsSync(BIN), "run the build first (pnpm test does)").toBe(true);
-    for (const bin of [BIN, join(PACKAGE_DIR, "dist/tailtest.js")]) {
+    for (const bin of [BIN, join(REPO_ROOT, "packages/cli/dist/bin.js")]) {
       const text = readFileSync(bin, "utf8");
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
@@ -89,7 +89,7 @@ describe("tailtest-claude-code bin", () => {
         [
           ".claude/settings.json: added hooks: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart, Stop, SubagentStop, SessionEnd",
           ".tailtest/config.json: mode tdd",
-          ".gitignore: added .tailtest/",
+          ".gitignore: added .tailtest/* and !.tailtest/config.json",
           "Claude Code loads the hooks in its next session (/hooks lists them).",
         ].join("\n"),
       );

@@ -29,7 +29,7 @@ import { afterEach, describe, expect, it } from "vitest";
  */
 
 const HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
-const CLI = join(REPO_ROOT, "adapters/claude-code/dist/tailtest.js");
+const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
 const VERSION = "claude-2.1.330";
 const pytest = findToolchain("pytest");
 

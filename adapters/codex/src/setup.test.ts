@@ -86,7 +86,7 @@ describe("initProject", () => {
     expect(report.lines).toEqual([
       `.codex/hooks.json: added hooks: ${ALL}`,
       ".tailtest/: created (it marks the project root for the hooks)",
-      ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",
+      ".tailtest/.gitignore: added (keeps .tailtest/ out of git, all but config.json)",
     ]);
     expect(report.warnings).toEqual([NOT_INSTALLED]);
     const hooks = read(root, ".codex/hooks.json") ?? "";
@@ -110,6 +110,17 @@ describe("initProject", () => {
   ])("does not warn once the package is installed %s", async (_name, hook) => {
     const { root } = project({ [hook]: "", "app/.gitignore": "" });
     expect((await initProject({ root: join(root, "app") })).warnings).toEqual([]);
+  });
+
+  it("lets an earlier install's .tailtest/ keep config.json in git", async () => {
+    const { root } = project({
+      ".tailtest/.gitignore": "# Written by tailtest: its state and history stay out of git.\n*\n",
+    });
+    const report = await initProject({ root });
+    expect(report.lines).toContain(
+      ".tailtest/.gitignore: updated (keeps .tailtest/ out of git, all but config.json)",
+    );
+    expect(read(root, ".tailtest/.gitignore")).toMatch(/^\*\n!\.gitignore\n!config\.json\n$/m);
   });
 
   it("a second run writes nothing and says so", async () => {
@@ -216,7 +227,7 @@ describe("initProject", () => {
       `.codex/hooks.json: added hooks: ${ALL}`,
       `.codex/config.toml: [features] ${key} was false, so Codex ran no hooks; set it to true`,
       ".tailtest/: created (it marks the project root for the hooks)",
-      ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",
+      ".tailtest/.gitignore: added (keeps .tailtest/ out of git, all but config.json)",
     ]);
     expect(read(root, ".codex/config.toml")).toBe(original.replace(off, on));
     // Uninstall takes the hooks out and leaves the switch on.

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeProject, runBin } from "@tailtest/test-utils";
+import { makeProject, REPO_ROOT, runBin } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_DIR } from "./payloads.ts";
 
@@ -12,7 +12,7 @@ const VERSION = (
 describe("tailtest-codex bin", () => {
   it("is built, each bin with one shebang", () => {
     expect(existsSync(BIN), "run the build first (pnpm test does)").toBe(true);
-    for (const bin of [BIN, join(PACKAGE_DIR, "dist/tailtest.js")]) {
+    for (const bin of [BIN, join(REPO_ROOT, "packages/cli/dist/bin.js")]) {
       const text = readFileSync(bin, "utf8");
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
@@ -52,7 +52,7 @@ describe("tailtest-codex bin", () => {
           ".codex/hooks.json: added hooks: SessionStart, SubagentStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, SessionEnd",
           ".tailtest/: created (it marks the project root for the hooks)",
           ".tailtest/config.json: mode tdd",
-          ".tailtest/.gitignore: added (keeps .tailtest/ out of git)",
+          ".tailtest/.gitignore: added (keeps .tailtest/ out of git, all but config.json)",
           "Codex skips these hooks, silently, until two things are trusted:",
           "  1. the project: accept Codex's trust prompt when it opens here (codex exec --trust for a",
           "     non-interactive run), or put this in ~/.codex/config.toml ($CODEX_HOME/config.toml):",

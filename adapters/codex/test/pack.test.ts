@@ -1,9 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import {
-  bundleStampOf,
-  codeCachesOf,
-  readTarballFile,
   type PackedProject,
   packIntoFixture,
   readTarball,
@@ -87,44 +91,30 @@ describe("the packed @tailtest/codex in a fresh project", () => {
 
   afterAll(() => packed?.cleanup());
 
-  it("ships the bundle and the parser's .wasm files, no dependencies, and no path of this machine", async () => {
+  it("ships its bundle once, no code cache, the tailtest command as its one dependency, and no path of this machine", async () => {
     const shipped = await readTarball(tarball);
-    // The V8 code caches (one per route) are named after the bundle they were trained on.
-    const { files, hashes } = codeCachesOf(shipped.files);
-    const stamp = async (bundle: string) =>
-      bundleStampOf(await readTarballFile(tarball, `package/dist/${bundle}`));
-    expect(hashes).toEqual({
-      "hook-main": [await stamp("hook-main.cjs")],
-      "hook-post": [await stamp("hook-post.cjs")],
-      "hook-gate": [await stamp("hook-gate.cjs")],
-    });
-    expect(files).toEqual([
+    expect(shipped.files).toEqual([
+      "package/CHANGELOG.md",
+      "package/LICENSE",
       "package/README.md",
       "package/dist/cli.js",
       "package/dist/hook-gate.cjs",
-      "package/dist/hook-gate.post.cache",
-      "package/dist/hook-gate.pre.cache",
       "package/dist/hook-main.cjs",
-      "package/dist/hook-main.other.cache",
-      "package/dist/hook-main.post.cache",
-      "package/dist/hook-main.pre.cache",
-      "package/dist/hook-main.shell.cache",
-      "package/dist/hook-main.stop.cache",
       "package/dist/hook-post.cjs",
-      "package/dist/hook-post.post.cache",
       "package/dist/hook.cjs",
-      "package/dist/tailtest-main.cjs",
-      "package/dist/tailtest.js",
       "package/dist/tree-sitter-bash.wasm",
       "package/dist/tree-sitter.wasm",
       "package/package.json",
     ]);
     expect(shipped.manifestText).not.toContain("workspace:");
-    expect(shipped.dependencyFields).toEqual([]);
+    expect(shipped.dependencyFields).toEqual(["dependencies"]);
+    expect((JSON.parse(shipped.manifestText) as { dependencies: unknown }).dependencies).toEqual({
+      "@tailtest/cli": CLI_VERSION,
+    });
     expect(shipped.text).not.toContain(REPO_ROOT);
   });
 
-  it("installs alone, sets itself up, and the installed command answers every hook the way Codex expects", async () => {
+  it("installs with @tailtest/cli, sets itself up, and the installed command answers every hook the way Codex expects", async () => {
     const install = await (packed as PackedProject).installTarball();
     expect(install.exitCode, install.stderr).toBe(0);
 
@@ -204,6 +194,11 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       true,
     );
 
+    // No cache shipped: the hooks that ran wrote their own, for this node.
+    const dist = join(project, "node_modules/@tailtest/codex/dist");
+    expect(readdirSync(dist).filter((file) => file.endsWith(".local.cache"))).not.toEqual([]);
+
+    // `tailtest` is @tailtest/cli's, the one package with that bin.
     const version = await inProject("npx", ["tailtest", "--version"]);
     expect(version).toMatchObject({ exitCode: 0, stdout: CLI_VERSION });
 

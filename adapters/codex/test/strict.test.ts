@@ -5,12 +5,13 @@ import {
   copyFixture,
   copyFixtureWithDeps,
   findToolchain,
+  REPO_ROOT,
   runBin,
   type BinResult,
   type TempProject,
 } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { HOOK_BIN, PACKAGE_DIR, parseAnswer, recorded, type Payload } from "./payloads.ts";
+import { HOOK_BIN, parseAnswer, recorded, type Payload } from "./payloads.ts";
 
 /**
  * strict mode (ADR 0008) through the built Codex hook (a real process per call, payloads recorded
@@ -20,7 +21,7 @@ import { HOOK_BIN, PACKAGE_DIR, parseAnswer, recorded, type Payload } from "./pa
  * accepts.
  */
 
-const TAILTEST_BIN = join(PACKAGE_DIR, "dist/tailtest.js");
+const TAILTEST_BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
 const pytest = findToolchain("pytest");
 
 /** The recorded "block" session; Bash calls borrow the "shell" recording's payloads. */

@@ -4,12 +4,13 @@ import {
   commitAll,
   copyFixture,
   makeProject,
+  REPO_ROOT,
   runBin,
   type BinResult,
   type TempProject,
 } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { fire, HOOK_BIN, PACKAGE_DIR, parseAnswer, recorded, type Payload } from "./payloads.ts";
+import { fire, HOOK_BIN, parseAnswer, recorded, type Payload } from "./payloads.ts";
 
 /**
  * tdd mode through the built Codex hook (a real process per call, payloads recorded from Codex
@@ -18,7 +19,7 @@ import { fire, HOOK_BIN, PACKAGE_DIR, parseAnswer, recorded, type Payload } from
  */
 
 /** The `tailtest` bin @tailtest/codex ships (what `npx tailtest red …` runs in a Codex project). */
-const TAILTEST_BIN = join(PACKAGE_DIR, "dist/tailtest.js");
+const TAILTEST_BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());

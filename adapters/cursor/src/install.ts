@@ -1,4 +1,5 @@
 import { parseJsonObject, type Parsed } from "@tailtest/core/hook";
+import { projectHookCommand } from "@tailtest/core/quiet";
 import * as z from "zod/mini";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
@@ -7,9 +8,18 @@ export const HOOK_MARKER = "@tailtest/cursor/dist/hook.cjs";
 /**
  * The hook command. Cursor runs project hooks from the workspace root and sets
  * `CURSOR_PROJECT_DIR`, so no absolute path lands in a file people commit; `node` on the
- * installed file avoids npx resolving (or downloading) on every edit.
+ * installed file avoids npx resolving (or downloading) on every edit. In a checkout where the
+ * package is not installed yet it says so in one line on stderr and answers `{}`
+ * (`projectHookCommand`).
  */
-export const HOOK_COMMAND = `node "\${CURSOR_PROJECT_DIR:-.}/node_modules/${HOOK_MARKER}"`;
+export const HOOK_COMMAND = projectHookCommand({
+  packageName: "@tailtest/cursor",
+  hookPath: `\${CURSOR_PROJECT_DIR:-.}/node_modules/${HOOK_MARKER}`,
+  projectExpression: 'process.env.CURSOR_PROJECT_DIR||"."',
+  sessionStartEvent: "sessionStart",
+  noOpinion: "{}",
+  systemMessage: false,
+});
 
 /**
  * Every event name Cursor's loader accepts (hook-protocols §2.4). One name outside this list

@@ -51,7 +51,7 @@ describe("initProject", () => {
     expect(report.lines).toEqual([
       ".cursor/hooks.json: added version 1",
       ADDED,
-      ".gitignore: added .tailtest/",
+      ".gitignore: added .tailtest/* and !.tailtest/config.json",
       ".gitignore: added .cursor/hooks/state/",
     ]);
     expect(report.warnings).toEqual([
@@ -61,7 +61,9 @@ describe("initProject", () => {
     expect(JSON.parse(text)).toEqual({ version: 1, hooks: renderHooks() });
     expect(text.startsWith('{\n  "version": 1,\n  "hooks": {\n    "sessionStart": [')).toBe(true);
     expect(text).toContain(`"command": ${JSON.stringify(HOOK_COMMAND)}`);
-    expect(read(root, ".gitignore")).toBe(".tailtest/\n.cursor/hooks/state/\n");
+    expect(read(root, ".gitignore")).toBe(
+      ".tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
+    );
     expect(existsSync(join(root, ".tailtest")), "no --mode: no config").toBe(false);
   });
 
@@ -78,19 +80,25 @@ describe("initProject", () => {
     expect(report.lines).toEqual([
       ".cursor/hooks.json: tailtest's hooks are already there",
       ".tailtest/config.json: mode is already tdd",
-      ".gitignore: already ignores .tailtest/",
+      ".gitignore: already has .tailtest/* and !.tailtest/config.json",
       ".gitignore: already ignores .cursor/hooks/state/",
     ]);
     expect(read(root, ".cursor/hooks.json")).toBe(hooks);
-    expect(read(root, ".gitignore")).toBe("node_modules/\n.tailtest/\n.cursor/hooks/state/\n");
+    expect(read(root, ".gitignore")).toBe(
+      "node_modules/\n.tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
+    );
   });
 
-  it("adds only the .gitignore entry that is missing", async () => {
-    const { root } = project({ ".gitignore": "/.tailtest\n" });
+  it("adds only the .gitignore entry that is missing, and lets an earlier install's config be committed", async () => {
+    const { root } = project({ ".gitignore": "dist/\n/.tailtest\n# mine\n" });
     const report = await initProject({ root });
-    expect(report.lines).toContain(".gitignore: already ignores .tailtest/");
+    expect(report.lines).toContain(
+      ".gitignore: .tailtest/ became .tailtest/* and !.tailtest/config.json (the team can commit .tailtest/config.json)",
+    );
     expect(report.lines).toContain(".gitignore: added .cursor/hooks/state/");
-    expect(read(root, ".gitignore")).toBe("/.tailtest\n.cursor/hooks/state/\n");
+    expect(read(root, ".gitignore")).toBe(
+      "dist/\n.tailtest/*\n!.tailtest/config.json\n# mine\n.cursor/hooks/state/\n",
+    );
   });
 
   it("merges into the user's hooks.json, keeping their hooks first and in order", async () => {
@@ -229,7 +237,9 @@ describe("uninstallProject", () => {
     ]);
     expect(read(root, ".cursor/hooks.json")).toBe(USER_HOOKS);
     expect(read(root, ".tailtest/config.json")).toBe('{\n  "mode": "tdd"\n}\n');
-    expect(read(root, ".gitignore")).toBe(".tailtest/\n.cursor/hooks/state/\n");
+    expect(read(root, ".gitignore")).toBe(
+      ".tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
+    );
   });
 
   it("a project init created from nothing ends with only the version", async () => {

@@ -12,7 +12,7 @@ const VERSION = (
 describe("tailtest-cursor bin", () => {
   it("is built: each bin with one shebang, the hook, run-hook, and both parser grammars beside them", () => {
     expect(existsSync(BIN), "run the build first (pnpm test does)").toBe(true);
-    for (const bin of [BIN, join(PACKAGE_DIR, "dist/tailtest.js")]) {
+    for (const bin of [BIN, join(REPO_ROOT, "packages/cli/dist/bin.js")]) {
       const text = readFileSync(bin, "utf8");
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
@@ -75,7 +75,7 @@ describe("tailtest-cursor bin", () => {
           ".cursor/hooks.json: added version 1",
           ".cursor/hooks.json: added hooks: sessionStart, preToolUse, postToolUse, afterFileEdit, subagentStart, subagentStop, stop, sessionEnd",
           ".tailtest/config.json: mode tdd",
-          ".gitignore: added .tailtest/",
+          ".gitignore: added .tailtest/* and !.tailtest/config.json",
           ".gitignore: added .cursor/hooks/state/",
           "Cursor picks the hooks up in its next agent session; its Hooks output channel shows what they print.",
           "`cursor-agent -p` (print mode) does not fire stop, so tests run at the end of a turn only in the IDE and the cursor-agent TUI.",
@@ -86,7 +86,7 @@ describe("tailtest-cursor bin", () => {
       );
       expect(existsSync(join(project.root, "app/.cursor/hooks.json"))).toBe(true);
       expect(readFileSync(join(project.root, "app/.gitignore"), "utf8")).toBe(
-        "dist/\n.tailtest/\n.cursor/hooks/state/\n",
+        "dist/\n.tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
       );
 
       const again = await runBin(BIN, ["init", "--root", "app"], { cwd: project.root });

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { ModeSchema, type Mode } from "@tailtest/core";
 import type { SetupReport } from "@tailtest/core/node";
 import { Command, CommanderError, Option } from "commander";
@@ -22,7 +23,18 @@ export interface InstallerSpec {
   initFooter: string | ((root: string) => string);
   init: (options: { root: string; mode: Mode | undefined }) => Promise<SetupReport>;
   uninstall: (options: { root: string }) => Promise<SetupReport>;
+  /**
+   * `init --user` / `uninstall --user`: a pinned copy in the user's data folder and hooks in the
+   * agent's user settings, for every project (absent: the agent has no user-level install yet).
+   */
+  user?: {
+    init: () => Promise<SetupReport>;
+    uninstall: () => Promise<SetupReport>;
+  };
 }
+
+/** A project's opt-out of a user-level install (core's quiet.ts OPT_OUT_FILE). */
+const OPT_OUT_FILE = ".tailtest/off";
 
 export interface InstallerIO {
   stdout: (text: string) => void;
@@ -64,7 +76,18 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
       ),
     )
     .option("--root <dir>", rootHelp)
-    .action(async (options: { root?: string; mode?: Mode }) => {
+    .option("--user", "install for every project: a pinned copy in your data folder, user hooks")
+    .action(async (options: { root?: string; mode?: Mode; user?: boolean }) => {
+      if (options.user === true) {
+        const report = await userSide(spec).init();
+        printReport(
+          spec,
+          io,
+          report,
+          typeof spec.initFooter === "string" ? spec.initFooter : undefined,
+        );
+        return;
+      }
       const root = resolve(io.cwd, options.root ?? ".");
       const report = await spec.init({ root, mode: options.mode });
       const footer = typeof spec.initFooter === "string" ? spec.initFooter : spec.initFooter(root);
@@ -75,12 +98,46 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
     .command("uninstall")
     .description("remove exactly the hooks init added; .tailtest/ is left alone")
     .option("--root <dir>", rootHelp)
-    .action(async (options: { root?: string }) => {
-      const report = await spec.uninstall({ root: resolve(io.cwd, options.root ?? ".") });
+    .option("--user", "remove the user-level install: its hooks and its copy")
+    .action(async (options: { root?: string; user?: boolean }) => {
+      const report =
+        options.user === true
+          ? await userSide(spec).uninstall()
+          : await spec.uninstall({ root: resolve(io.cwd, options.root ?? ".") });
       printReport(spec, io, report);
     });
 
+  for (const [name, off] of [
+    ["opt-out", true],
+    ["opt-in", false],
+  ] as const)
+    program
+      .command(name)
+      .description(
+        off
+          ? `a user-level install leaves this project alone (writes ${OPT_OUT_FILE})`
+          : `a user-level install works in this project again (removes ${OPT_OUT_FILE})`,
+      )
+      .option("--root <dir>", rootHelp)
+      .action((options: { root?: string }) => {
+        const file = join(resolve(io.cwd, options.root ?? "."), OPT_OUT_FILE);
+        const there = existsSync(file);
+        if (off && !there) {
+          mkdirSync(dirname(file), { recursive: true });
+          writeFileSync(file, "tailtest's user-level hooks leave this project alone.\n");
+        }
+        if (!off && there) rmSync(file);
+        const done = off === there ? "already" : "now";
+        io.stdout(`${OPT_OUT_FILE}: ${done} ${off ? "opted out" : "opted in"}\n`);
+      });
+
   return program;
+}
+
+function userSide(spec: InstallerSpec): NonNullable<InstallerSpec["user"]> {
+  if (spec.user === undefined)
+    throw new Error(`--user is not available for ${spec.name} yet; install it in the project`);
+  return spec.user;
 }
 
 /** Runs an installer and returns its exit code; the adapter's cli.ts is the only place that exits. */

@@ -197,8 +197,10 @@ export {
 } from "./hook-groups.ts";
 export {
   addGitignoreEntry,
+  addStateIgnore,
   detectIndent,
   GITIGNORE_ENTRY,
+  STATE_IGNORE_LINES,
   parseJsonObject,
   renderJson,
   setConfigMode,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   addGitignoreEntry,
+  addStateIgnore,
   detectIndent,
   parseJsonObject,
   setConfigMode,
@@ -82,4 +83,33 @@ describe("detectIndent", () => {
   ])("$text → $indent", ({ text, indent }) => {
     expect(detectIndent(text)).toBe(indent);
   });
+});
+
+describe("addStateIgnore", () => {
+  const STATE = ".tailtest/*\n!.tailtest/config.json\n";
+  it.each([
+    { before: undefined, after: STATE, migrated: false },
+    { before: "", after: STATE, migrated: false },
+    { before: "node_modules/", after: `node_modules/\n${STATE}`, migrated: false },
+    { before: "dist/\r\n", after: `dist/\r\n${STATE.replaceAll("\n", "\r\n")}`, migrated: false },
+    // What init wrote before: replaced where it stands, every copy of it.
+    { before: "a\n.tailtest/\nb\n", after: `a\n${STATE}b\n`, migrated: true },
+    { before: "/.tailtest\n.tailtest/**\n", after: STATE, migrated: true },
+    { before: ".tailtest/*\n", after: STATE, migrated: false },
+    {
+      before: "/.tailtest/*\nx\n",
+      after: "/.tailtest/*\nx\n!.tailtest/config.json\n",
+      migrated: false,
+    },
+    { before: "# .tailtest/\n", after: `# .tailtest/\n${STATE}`, migrated: false },
+  ])("$before → $after", ({ before, after, migrated }) => {
+    expect(addStateIgnore(before)).toEqual({ text: after, migrated });
+  });
+
+  it.each([STATE, `x\n${STATE}y\n`, "/.tailtest/*\n!/.tailtest/config.json\n"])(
+    "leaves %j alone",
+    (text) => {
+      expect(addStateIgnore(text)).toBeUndefined();
+    },
+  );
 });

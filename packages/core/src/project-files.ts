@@ -51,6 +51,48 @@ export function setConfigMode(
 
 export const GITIGNORE_ENTRY = ".tailtest/";
 
+/**
+ * How a project keeps tailtest's session state out of git while its team commits the config:
+ * every file in `.tailtest/` ignored but `config.json` (a folder entry would hide the config too,
+ * and git never looks inside an ignored folder for a negation).
+ */
+export const STATE_IGNORE_LINES = [".tailtest/*", "!.tailtest/config.json"] as const;
+
+/** What earlier installs wrote, or a person might: lines that ignore the folder, config and all. */
+const WHOLE_STATE_FOLDER = new Set(
+  [".tailtest", ".tailtest/", ".tailtest/**"].flatMap((line) => [line, `/${line}`]),
+);
+
+/**
+ * The .gitignore text that ignores tailtest's state but not `.tailtest/config.json`, and what
+ * changed; undefined when it already does. A line ignoring the whole folder (what `init` wrote
+ * before) is replaced where it stands.
+ */
+export function addStateIgnore(
+  text: string | undefined,
+): { text: string; migrated: boolean } | undefined {
+  const newline = text?.includes("\r\n") === true ? "\r\n" : "\n";
+  const lines = (text ?? "").split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  const present = (entry: string) =>
+    lines.some((line) => [entry, entry.replace(/^(!?)/, "$1/")].includes(line.trim()));
+  const isWhole = (line: string) => WHOLE_STATE_FOLDER.has(line.trim());
+  const migrated = lines.some(isWhole);
+  const missing = STATE_IGNORE_LINES.filter((entry) => !present(entry));
+  if (!migrated && missing.length === 0) return undefined;
+  const out: string[] = [];
+  let placed = false;
+  for (const line of lines) {
+    if (!isWhole(line)) out.push(line);
+    else if (!placed) {
+      out.push(...missing);
+      placed = true;
+    }
+  }
+  if (!placed) out.push(...missing);
+  return { text: `${out.join(newline)}${newline}`, migrated };
+}
+
 /** The lines that already ignore a folder entry such as `.tailtest/`. */
 function coveringLines(entry: string): Set<string> {
   const bare = entry.replace(/\/+$/, "");

@@ -22,6 +22,7 @@ import {
   copyFixture,
   FIXTURES_DIR,
   packPackage,
+  tarballsBeside,
   REPO_ROOT,
   userShellEnv,
 } from "@tailtest/test-utils";
@@ -113,6 +114,11 @@ export async function runScenario(options: {
   deps?: boolean;
   /** Runs after `init`, before the CLI: project files a scenario needs (a tailtest config, say). */
   beforeRun?: (project: string) => void;
+  /**
+   * Claude Code only: install the plugin from this repository's marketplace (`claude plugin
+   * marketplace add <repo>`, `claude plugin install`) instead of the tarball and `init`.
+   */
+  plugin?: boolean;
 }): Promise<RunResult> {
   const { cli, scenario } = options;
   const setupStart = Date.now();
@@ -124,7 +130,8 @@ export async function runScenario(options: {
   try {
     const env = isolatedEnv(dirs);
     if (cli.id === "codex") writeCodexConfig(dirs, server);
-    await setUp(cli, options.tarball, dirs.project, env);
+    if (options.plugin === true) await setUpPlugin(options.bin, dirs.project, env);
+    else await setUp(cli, options.tarball, dirs.project, env);
     options.beforeRun?.(dirs.project);
     const setupMs = Date.now() - setupStart;
     const runStart = Date.now();
@@ -200,7 +207,7 @@ async function setUp(
   const install = await inProject("npm", [
     "i",
     "-D",
-    tarball,
+    ...tarballsBeside(tarball),
     "--offline",
     "--no-audit",
     "--no-fund",
@@ -211,6 +218,25 @@ async function setUp(
     throw new Error(
       `npx ${cli.initBin} init failed (exit ${String(init.exitCode)}): ${init.stderr}`,
     );
+}
+
+/** The plugin from this repository's marketplace, as a user adds it (`/plugin` does the same). */
+async function setUpPlugin(bin: string, project: string, env: Record<string, string>) {
+  for (const args of [
+    ["plugin", "marketplace", "add", REPO_ROOT],
+    ["plugin", "install", "tailtest@tailtest"],
+  ]) {
+    const result = await execa(bin, args, {
+      cwd: project,
+      env,
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+      timeout: 120_000,
+    });
+    if (result.exitCode !== 0)
+      throw new Error(`claude ${args.join(" ")} failed: ${result.stderr || result.stdout}`);
+  }
 }
 
 /** The CLI's arguments and the variables that point it at the fake server. */

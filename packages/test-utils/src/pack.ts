@@ -1,8 +1,20 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join, relative } from "node:path";
 import { execa } from "execa";
-import { commitAll, FIXTURES_DIR } from "./index.ts";
+import { commitAll, FIXTURES_DIR, REPO_ROOT } from "./index.ts";
 
 /** The pnpm of package.json's packageManager, fetched by npx like AGENTS.md says. */
 const PNPM = "pnpm@10.34.9";
@@ -39,25 +51,143 @@ export function withoutNpmWarnings(stderr: string): string {
     .join("\n");
 }
 
-/**
- * `pnpm pack` of a built workspace package (it rewrites workspace: ranges, as publishing would)
- * into `dest`; returns the tarball. Packing never builds.
- */
-export async function packPackage(packageDir: string, dest: string): Promise<string> {
+/** The packages a user installs, in the order a publish goes (dependencies first). */
+export const PUBLIC_PACKAGES = [
+  "packages/core",
+  "packages/cli",
+  "adapters/cursor",
+  "adapters/claude-code",
+  "adapters/codex",
+] as const;
+
+interface Manifest {
+  name: string;
+  version: string;
+  files?: string[];
+  dependencies?: Record<string, string>;
+}
+
+function manifestOf(packageDir: string): Manifest {
+  return JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as Manifest;
+}
+
+/** The file `pnpm pack` writes for a package: `@scope/name` 1.2.3 → `scope-name-1.2.3.tgz`. */
+export function tarballName(packageDir: string): string {
+  const { name, version } = manifestOf(packageDir);
+  return `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+}
+
+/** What a pack reads: the manifest, the top-level texts and every file under dist/. */
+function packInputs(packageDir: string): string {
+  const lines: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const stat = statSync(path);
+        lines.push(`${relative(packageDir, path)} ${stat.size} ${stat.mtimeMs}`);
+      }
+    }
+  };
+  for (const file of readdirSync(packageDir))
+    if (/\.(json|md)$|^LICENSE$/.test(file))
+      lines.push(`${file} ${readFileSync(join(packageDir, file), "utf8")}`);
   if (!existsSync(join(packageDir, "dist")))
     throw new Error(`${packageDir}/dist is missing: build it first`);
-  mkdirSync(dest, { recursive: true });
-  const result = await execa("npx", ["-y", PNPM, "pack", "--pack-destination", dest], {
-    cwd: packageDir,
-    env: userShellEnv(),
-    extendEnv: false,
-    reject: false,
-    timeout: 180_000,
-  });
-  const name = readdirSync(dest).find((file) => file.endsWith(".tgz"));
-  if (result.exitCode !== 0 || name === undefined)
+  walk(join(packageDir, "dist"));
+  return lines.sort().join("\n");
+}
+
+/** Where the packs are kept (a function: index.ts, which defines REPO_ROOT, imports this module). */
+const packsDir = (): string => join(REPO_ROOT, "node_modules", ".cache", "tailtest", "packs");
+
+async function sleep(ms: number): Promise<void> {
+  await new Promise((done) => setTimeout(done, ms));
+}
+
+/**
+ * Every public package packed once per build: the first test that needs a tarball packs them all
+ * (`pnpm pack`, scripts off: it rewrites workspace: ranges as publishing would, and never
+ * builds) into a folder named after what the packs read; every other test file, in any worker,
+ * waits for it and reuses the tarballs. Returns the folder.
+ */
+export async function packedWorkspace(): Promise<string> {
+  const dirs = PUBLIC_PACKAGES.map((dir) => join(REPO_ROOT, dir));
+  const key = createHash("sha256")
+    .update(dirs.map((dir) => `${dir}\n${packInputs(dir)}`).join("\n\n"))
+    .digest("hex")
+    .slice(0, 16);
+  const dest = join(packsDir(), key);
+  const done = join(dest, ".done");
+  const lock = `${dest}.lock`;
+  mkdirSync(packsDir(), { recursive: true });
+  for (const started = Date.now(); !existsSync(done);) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another worker is packing; a lock older than the packing could take is a dead one's.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 600_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - started > 900_000) throw new Error(`waited 15 minutes for ${lock}`);
+      await sleep(250);
+      continue;
+    }
+    try {
+      if (existsSync(done)) break;
+      rmSync(dest, { recursive: true, force: true });
+      mkdirSync(dest, { recursive: true });
+      for (const dir of dirs) await packOne(dir, dest);
+      writeFileSync(done, "");
+      // Earlier builds' packs are never read again.
+      for (const old of readdirSync(packsDir()))
+        if (old !== key && !old.endsWith(".lock"))
+          rmSync(join(packsDir(), old), { recursive: true, force: true });
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return dest;
+}
+
+async function packOne(packageDir: string, dest: string): Promise<void> {
+  const result = await execa(
+    "npx",
+    ["-y", PNPM, "pack", "--config.ignore-scripts=true", "--pack-destination", dest],
+    { cwd: packageDir, env: userShellEnv(), extendEnv: false, reject: false, timeout: 180_000 },
+  );
+  if (result.exitCode !== 0 || !existsSync(join(dest, tarballName(packageDir))))
     throw new Error(`pnpm pack in ${packageDir} failed: ${result.stderr || result.stdout}`);
-  return join(dest, name);
+}
+
+/**
+ * A built workspace package's tarball copied into `dest` from the run's one packing
+ * (`packedWorkspace`), with the tarballs of the workspace packages it depends on beside it
+ * (`@tailtest/cli` for an adapter): install them together, as `tarballsBeside` lists them.
+ * Returns the package's own tarball.
+ */
+export async function packPackage(packageDir: string, dest: string): Promise<string> {
+  const packs = await packedWorkspace();
+  mkdirSync(dest, { recursive: true });
+  const wanted = [packageDir];
+  for (const name of Object.keys(manifestOf(packageDir).dependencies ?? {})) {
+    const dir = PUBLIC_PACKAGES.map((d) => join(REPO_ROOT, d)).find(
+      (d) => manifestOf(d).name === name,
+    );
+    if (dir !== undefined) wanted.push(dir);
+  }
+  for (const dir of wanted)
+    copyFileSync(join(packs, tarballName(dir)), join(dest, tarballName(dir)));
+  return join(dest, tarballName(packageDir));
+}
+
+/** A tarball and the workspace dependencies `packPackage` put beside it, the tarball first. */
+export function tarballsBeside(tarball: string): string[] {
+  const others = readdirSync(dirname(tarball))
+    .filter((file) => file.endsWith(".tgz") && file !== basename(tarball))
+    .sort()
+    .map((file) => join(dirname(tarball), file));
+  return [tarball, ...others];
 }
 
 export interface CommandResult {
@@ -74,7 +204,10 @@ export interface PackedProject {
   env: Record<string, string>;
   /** Runs a command in the project (never rejects; 60 s at most). */
   run: (command: string, args: readonly string[]) => Promise<CommandResult>;
-  /** `npm install --save-dev <tarball>` offline: everything must already be in the tarball. */
+  /**
+   * `npm install --save-dev <tarball> <its workspace dependencies' tarballs>` offline: everything
+   * must already be in the tarballs.
+   */
   installTarball: () => Promise<CommandResult>;
   cleanup: () => void;
 }
@@ -111,7 +244,14 @@ export async function packIntoFixture(
     env,
     run,
     installTarball: () =>
-      run("npm", ["install", "--save-dev", tarball, "--offline", "--no-audit", "--no-fund"]),
+      run("npm", [
+        "install",
+        "--save-dev",
+        ...tarballsBeside(tarball),
+        "--offline",
+        "--no-audit",
+        "--no-fund",
+      ]),
     cleanup: () => rmSync(scratch, { recursive: true, force: true }),
   };
 }

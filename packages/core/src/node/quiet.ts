@@ -24,6 +24,32 @@ export const HOOKS_OFF = "TAILTEST_HOOKS_OFF";
 const STATE_DIR = ".tailtest";
 const CONFIG_FILE = join(STATE_DIR, "config.json");
 
+/** What a user-level install's hook command passes: the hook runs for every project. */
+export const USER_FLAG = "--user";
+/** A project's opt-out of a user-level install (`tailtest-<agent> opt-out`). */
+export const OPT_OUT_FILE = join(STATE_DIR, "off");
+
+/**
+ * A user-level hook (ADR 0011) has no opinion in a project that opted out (`.tailtest/off`) or
+ * that installed the package itself, whose own hooks answer instead; a payload that names no
+ * project goes the whole way (the bundle reports it).
+ */
+export function userHookStandsAside(platform: QuietPlatform, stdin: string, env: Env): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdin);
+  } catch {
+    return false;
+  }
+  if (!isObject(json)) return false;
+  const root = platform.projectRoot(json, env, process.cwd());
+  if (root === undefined) return false;
+  return (
+    existsSync(join(root, OPT_OUT_FILE)) ||
+    existsSync(join(root, "node_modules", platform.packageName, "dist", "hook.cjs"))
+  );
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 type Payload = Record<string, unknown>;
@@ -362,7 +388,10 @@ export async function launchHook(platform: QuietPlatform, bundles: HookBundles):
   } catch {
     // Unreadable stdin reads as empty: hook-main reports it (and denies a tdd-mode gate).
   }
-  if (answersNothing(platform, stdin, process.env)) {
+  if (
+    answersNothing(platform, stdin, process.env) ||
+    (process.argv.includes(USER_FLAG) && userHookStandsAside(platform, stdin, process.env))
+  ) {
     writeOut(1, platform.noOpinion);
     return;
   }
@@ -438,4 +467,46 @@ async function answeredByPart(
   process.exitCode = output.exitCode;
   loaded.keepCache();
   return true;
+}
+
+/** What a project's committed hook command needs to know to stand in for a missing install. */
+export interface NotInstalledOptions {
+  /** The package whose hook the command runs, e.g. `@tailtest/claude-code`. */
+  packageName: string;
+  /** The hook file, as the shell sees it (may use the agent's variables). */
+  hookPath: string;
+  /** The project folder, as a JS expression over `process.env` in the notice. */
+  projectExpression: string;
+  /** The event that starts a session, where a gating mode says its gate is off. */
+  sessionStartEvent: string;
+  /** Printed on stdout by every call: the platform's no opinion (may be empty). */
+  noOpinion: string;
+  /** Whether the platform shows the person a `systemMessage` from a session start. */
+  systemMessage: boolean;
+}
+
+/**
+ * The shell command a project commits (ADR 0011): it runs the installed hook when the project's
+ * node_modules has it, and otherwise (a teammate's fresh clone before `npm install`) answers
+ * itself with node alone: one line on stderr and the platform's no opinion, exit 0, never a stack
+ * trace. In tdd and strict mode the session's start says, once, that the gate is not active.
+ * No single quote inside the notice: the command wraps it in them.
+ */
+export function projectHookCommand(options: NotInstalledOptions): string {
+  const line = `tailtest: ${options.packageName} is not installed in this checkout yet (run npm install); its hooks do nothing until then`;
+  const notice = [
+    'const fs=process.getBuiltinModule("fs");let e="",m;',
+    'try{e=JSON.parse(fs.readFileSync(0,"utf8")).hook_event_name}catch{}',
+    `try{m=/"mode"\\s*:\\s*"(tdd|strict)"/.exec(fs.readFileSync((${options.projectExpression})+"/${CONFIG_FILE}","utf8"))[1]}catch{}`,
+    `let l=${JSON.stringify(line)};`,
+    `if(m&&e===${JSON.stringify(options.sessionStartEvent)}){l+=": the "+m+" gate is NOT active this session";`,
+    options.systemMessage ? "process.stdout.write(JSON.stringify({systemMessage:l}))}" : "}",
+    options.noOpinion === ""
+      ? ""
+      : `${options.systemMessage ? "else " : ""}process.stdout.write(${JSON.stringify(options.noOpinion)});`,
+    "console.error(l)",
+  ].join("");
+  if (notice.includes("'"))
+    throw new Error("the not-installed notice may not contain a single quote");
+  return `f="${options.hookPath}"; if [ -f "$f" ]; then exec node "$f"; fi; exec node -e '${notice}'`;
 }

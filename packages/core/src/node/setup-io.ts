@@ -3,7 +3,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mode } from "../config.ts";
 import { hasHookChanges, type HookChangeSummary } from "../hook-groups.ts";
-import { addGitignoreEntry, detectIndent, renderJson, setConfigMode } from "../project-files.ts";
+import {
+  addGitignoreEntry,
+  addStateIgnore,
+  detectIndent,
+  GITIGNORE_ENTRY,
+  renderJson,
+  setConfigMode,
+  STATE_IGNORE_LINES,
+} from "../project-files.ts";
 import { STATE_DIR } from "./project.ts";
 import { writeAtomic } from "./store.ts";
 
@@ -28,8 +36,13 @@ export async function readOptional(path: string): Promise<string | undefined> {
 }
 
 export const CONFIG_PATH = `${STATE_DIR}/config.json`;
+/** What `.tailtest/.gitignore` said before config.json could be committed (the whole folder). */
+const OLD_STATE_SELF_IGNORE = "# Written by tailtest: its state and history stay out of git.\n*\n";
 /** A folder's own .gitignore that ignores the whole folder, itself included. */
-const SELF_IGNORE = "# Written by tailtest: its state and history stay out of git.\n*\n";
+const SELF_IGNORE = OLD_STATE_SELF_IGNORE;
+/** `.tailtest/.gitignore`: the state stays out of git, the team's config.json does not. */
+const STATE_SELF_IGNORE =
+  "# Written by tailtest: its state and history stay out of git; config.json is the team's.\n*\n!.gitignore\n!config.json\n";
 export const GITIGNORE_PATH = ".gitignore";
 
 /** The user-file part of an `init`, checked and ready; `apply` writes it and says what it did. */
@@ -68,6 +81,21 @@ export async function planProjectFiles(
   let gitignoreChanged = false;
   const ignoreLines: string[] = [];
   for (const entry of options.gitignoreEntries) {
+    if (entry === GITIGNORE_ENTRY) {
+      const next = addStateIgnore(gitignore);
+      const lines = STATE_IGNORE_LINES.join(" and ");
+      if (next === undefined) ignoreLines.push(`${GITIGNORE_PATH}: already has ${lines}`);
+      else {
+        gitignore = next.text;
+        gitignoreChanged = true;
+        ignoreLines.push(
+          next.migrated
+            ? `${GITIGNORE_PATH}: ${entry} became ${lines} (the team can commit .tailtest/config.json)`
+            : `${GITIGNORE_PATH}: added ${lines}`,
+        );
+      }
+      continue;
+    }
     const next = addGitignoreEntry(gitignore, entry);
     if (next === undefined) {
       ignoreLines.push(`${GITIGNORE_PATH}: already ignores ${entry}`);
@@ -77,10 +105,15 @@ export async function planProjectFiles(
       ignoreLines.push(`${GITIGNORE_PATH}: added ${entry}`);
     }
   }
-  const inside: { path: string; exists: boolean }[] = [];
+  const inside: { path: string; text: string; state: "missing" | "there" | "old" }[] = [];
   for (const dir of options.ignoreInside ?? []) {
     const path = `${dir}/.gitignore`;
-    inside.push({ path, exists: (await readOptional(join(root, path))) !== undefined });
+    const text = dir === STATE_DIR ? STATE_SELF_IGNORE : SELF_IGNORE;
+    const before = await readOptional(join(root, path));
+    let state: "missing" | "there" | "old" = before === undefined ? "missing" : "there";
+    // An earlier init's whole-folder ignore: config.json becomes committable.
+    if (dir === STATE_DIR && before === OLD_STATE_SELF_IGNORE) state = "old";
+    inside.push({ path, text, state });
   }
   return {
     async apply() {
@@ -93,12 +126,18 @@ export async function planProjectFiles(
           lines.push(`${CONFIG_PATH}: mode is already ${mode}`);
         }
       }
-      for (const { path, exists } of inside) {
-        if (exists) {
+      for (const { path, text, state } of inside) {
+        if (state === "there") {
           lines.push(`${path}: already there`);
         } else {
-          await writeAtomic(join(root, path), SELF_IGNORE);
-          lines.push(`${path}: added (keeps ${path.replace(/\.gitignore$/, "")} out of git)`);
+          await writeAtomic(join(root, path), text);
+          const folder = path.replace(/\.gitignore$/, "");
+          const kept = text === STATE_SELF_IGNORE ? ", all but config.json" : "";
+          lines.push(
+            state === "old"
+              ? `${path}: updated (keeps ${folder} out of git${kept})`
+              : `${path}: added (keeps ${folder} out of git${kept})`,
+          );
         }
       }
       if (gitignoreChanged && gitignore !== undefined) await writeAtomic(gitignorePath, gitignore);
