@@ -80,7 +80,8 @@ describe("repository contract", () => {
     }
   });
 
-  it("CLAUDE.md points at AGENTS.md", () => {
+  it("CLAUDE.md points at AGENTS.md, which stays under 5 KB (the file list is architecture.md's)", () => {
     expect(read("CLAUDE.md").trim()).toBe("@AGENTS.md");
+    expect(Buffer.byteLength(read("AGENTS.md"))).toBeLessThanOrEqual(5 * 1024);
   });
 });
