@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { copyFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
+import { stampBuild } from "./packages/core/src/node/code-cache.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -67,6 +68,59 @@ export function cliConfig(entry: Record<string, string>): Options {
  */
 const ESM_REQUIRE_BANNER =
   'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);';
+
+/**
+ * The `tailtest` command as one minified CommonJS bundle (`tailtest-main.cjs`), which the bin's
+ * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
+ * are: a command's own modules are still evaluated only when it is chosen. Stamped with its hash
+ * (the cache's name) and with no `import()` left, which node 20 does not run from a cached script.
+ */
+export function cliBundleConfig(entry: string): Options {
+  return {
+    ...baseConfig,
+    ...bundleEverything,
+    entry: { "tailtest-main": entry },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    minify: true,
+    esbuildOptions(options) {
+      options.conditions = ["@tailtest/source"];
+      options.alias = {
+        "graceful-fs": fileURLToPath(
+          new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url),
+        ),
+        assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
+      };
+    },
+    clean: false,
+    define: { "import.meta.url": "__tailtestUrl" },
+    banner: {
+      js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
+    },
+    async onSuccess() {
+      const file = "dist/tailtest-main.cjs";
+      await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
+      stampBuild(file);
+    },
+  };
+}
+
+/**
+ * A library's `import("<node module>")` as a require through the bundle's own (see
+ * scripts/train-code-cache.mjs, which does the same for the hook bundles); any other `import()`
+ * left is an error.
+ */
+function lowerNodeImports(text: string, file: string): string {
+  const lowered = text.replace(
+    /\bimport\((["'])((?:node:)?[a-z_/]+)\1\)/g,
+    (_all, _quote, name: string) =>
+      `Promise.resolve(__tailtestNodeRequire(${JSON.stringify(name)}))`,
+  );
+  const left = /\bimport\(/.exec(lowered);
+  if (left !== null)
+    throw new Error(`${file}: an import() that is not of a node module is left at ${left.index}`);
+  return lowered;
+}
 
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];

@@ -1,65 +1,36 @@
-import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { REPO_ROOT } from "@tailtest/test-utils";
 import {
   anyJson,
   commandArb,
-  count,
-  encode,
   eventOf,
-  expectNoMarker,
-  expectSnapshotSeesChanges,
-  fuzzSettings,
-  garbageArb,
   hostileString,
   hugeString,
-  hugeUnitArb,
-  injectedPaths,
-  mutate,
   mutationsArb as mutationsOf,
-  nodeTest,
   pathArb,
-  PWNED,
   randomJsonArb,
-  SHELL_NAMES,
-  snapshot,
   STACK,
-  trimState,
-  useFuzzWorld,
-  withModes,
   type FuzzMode as Mode,
   type FuzzWorld as World,
   type Mutation,
   type Payload,
 } from "@tailtest/test-utils/fuzz";
+import { describeFuzzSuite, type FuzzOutcome as Outcome } from "@tailtest/test-utils/fuzz-suite";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { runHook, type HookOutput } from "../src/run-hook.ts";
 import { HOOK_BIN, parseAnswer } from "./payloads.ts";
 
 /**
- * Issue 9, "Bad input": property-based tests of the Codex hook (fast-check). Payloads shaped like
- * the recorded ones (fixtures/payloads/codex-0.169.0) with fields fuzzed and mutated, file names
- * and commands that try to reach a shell, fully random JSON, non-JSON stdin and ≥ 1 MB strings go
- * through `runHook` in process, in follow, tdd and strict projects without test runner files (so
- * no Stop starts a test run), then a sample through the built bin. Every call must resolve with
- * exit 0 and no stack trace, answer nothing or JSON Codex 0.169.0 accepts for its event, and leave
- * everything but the project's own state alone: a sentinel folder beside the projects (never
- * read or written; symlinks in each project lead into it), the projects' parent folder, HOME,
- * the test engine's scratch TMPDIR, and no `$(touch …)` / `; touch …` marker may ever appear.
- *
- * The project is where Codex says (the nearest `.tailtest/` above the payload's `cwd`, hook-protocols
- * §3.3), so `cwd` is fuzzed within the project; every other field may point anywhere.
- * Replay a failure with TAILTEST_FUZZ_SEED=<seed>; TAILTEST_FUZZ_SCALE scales the run counts.
+ * The fuzz suite (`describeFuzzSuite`, issue 9) against the Codex hook: payloads shaped like the
+ * recorded ones (fixtures/payloads/codex-0.169.0); an answer is empty or JSON Codex 0.169.0
+ * accepts for its event. The project is where Codex says (the nearest `.tailtest/` above the
+ * payload's `cwd`, hook-protocols §3.3), so `cwd` is fuzzed within the project; every other field
+ * may point anywhere.
  */
-
-const { seed: SEED, runs: RUNS, params } = fuzzSettings(90_009);
-const getWorld = useFuzzWorld((mode) => ({ mode }));
 
 // ---------------------------------------------------------------------------------------------
 // The checks after every call.
-
-type Outcome = "silent" | "context" | "deny" | "block" | "message";
 
 /**
  * exit 0, no stack trace, and stdout empty or one line of JSON Codex 0.169.0 accepts for the
@@ -87,20 +58,6 @@ function checkAnswer(result: HookOutput, stdin: string, mode: Mode): Outcome {
   expect(event, "only a deny answers a call whose event cannot be read").toBeDefined();
   if (json["decision"] === "block") return "block";
   return specific?.["additionalContext"] === undefined ? "message" : "context";
-}
-
-/** One in-process hook call in a mode's project, and every check. */
-async function fire(stdin: string, mode: Mode): Promise<HookOutput> {
-  const { root } = getWorld().projects[mode];
-  trimState(root);
-  const result = await runHook({ stdin, env: {}, cwd: root });
-  count(`${mode} ${checkAnswer(result, stdin, mode)}`);
-  count("calls in process");
-  if (/internal error/.test(result.stderr)) count(`internal error: ${result.stderr.slice(0, 200)}`);
-  expect(snapshot(getWorld()), "nothing outside the project's state changed").toBe(
-    getWorld().baseline,
-  );
-  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,179 +263,55 @@ function withHuge(payload: Payload, place: string, unit: string, bytes: number):
   }
 }
 
-describe("codex hook: fuzzed input (issue 9)", () => {
-  it("the checks can fail: a sentinel read, a new file, a marker, a bad answer are all seen", () => {
-    expectSnapshotSeesChanges(getWorld());
-    // Answers a platform refuses (or that would show a stack trace), for a tdd preToolUse/PreToolUse.
-    const event = "PreToolUse";
-    const stdin = JSON.stringify({ hook_event_name: event });
-    const bad: [string, string][] = [
+describeFuzzSuite({
+  name: "codex",
+  seed: 90_009,
+  hookBin: HOOK_BIN,
+  config: (mode) => ({ mode }),
+  runHook,
+  env: () => ({}),
+  checkAnswer,
+  refused: {
+    stdin: JSON.stringify({ hook_event_name: "PreToolUse" }),
+    answers: [
       ['{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\n', ""],
       ['{"decision":"block","reason":"x","extra":1}\n', ""],
       ['{"decision":"block"}\n', ""],
       ["", "tailtest: boom\n    at run (/x/y.js:1:2)\n"],
       ["not json\n", ""],
-    ];
-    for (const [stdout, stderr] of bad)
-      expect(() => checkAnswer({ stdout, stderr, exitCode: 0 }, stdin, "tdd"), stdout).toThrow();
-  });
-
-  it(`payloads shaped like the recorded ones, fields fuzzed and mutated (${RUNS.shaped} runs)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) =>
-      fc.record({
-        payload: shapedArb(w, w.projects[mode].root),
-        mutations: mutationsArb(w),
-        how: fc.nat(),
-        cut: fc.nat(1000),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value: { payload, mutations, how, cut } }) => {
-        await fire(encode(mutate(payload, mutations), how, cut), mode);
-      }),
-      params(RUNS.shaped),
-    );
-  }, 120_000);
-
-  it(`file names and commands built to reach a shell never do: edit, then Stop (${RUNS.injection} runs)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) => {
-      const root = w.projects[mode].root;
-      const named = fc.constantFrom(...injectedPaths(w));
-      const paths = fc.oneof(
-        named,
-        named.map((path) => join(root, path)),
-      );
-      return fc.record({ tool: toolArb(w, paths), stop: fc.boolean(), session: fc.uuid() });
-    });
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value: { tool, stop, session } }) => {
-        const [name, command] = tool;
-        const base = { session_id: session, turn_id: "t", cwd: getWorld().projects[mode].root };
+    ],
+  },
+  shapedArb: (w, root) => shapedArb(w, root),
+  mutationsArb,
+  injectionArb: (w, root, paths) =>
+    fc
+      .record({ tool: toolArb(w, paths), stop: fc.boolean(), session: fc.uuid() })
+      .map(({ tool: [name, command], stop, session }) => {
+        const base = { session_id: session, turn_id: "t", cwd: root };
         const call = { ...base, tool_name: name, tool_input: { command }, tool_use_id: "c" };
-        await fire(JSON.stringify({ ...call, hook_event_name: "PreToolUse" }), mode);
-        await fire(
-          JSON.stringify({ ...call, hook_event_name: "PostToolUse", tool_response: "" }),
-          mode,
-        );
-        if (stop) await fire(JSON.stringify({ ...base, hook_event_name: "Stop" }), mode);
-        expect(existsSync(join(getWorld().outside, PWNED))).toBe(false);
+        return [
+          { ...call, hook_event_name: "PreToolUse" },
+          { ...call, hook_event_name: "PostToolUse", tool_response: "" },
+          ...(stop ? [{ ...base, hook_event_name: "Stop" }] : []),
+        ];
       }),
-      params(RUNS.injection),
-    );
-  }, 120_000);
-
-  it(`fully random JSON, and random objects naming a real event (${RUNS.random} runs)`, async () => {
-    const arb = withModes(() => randomJsonArb(EVENTS, ["session_id", "cwd", "tool_input"]));
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value }) => {
-        await fire(confine(value, getWorld().projects[mode].root), mode);
-      }),
-      params(RUNS.random),
-    );
-  }, 120_000);
-
-  it(`stdin that is not JSON, or no hook's JSON (${RUNS.garbage} runs)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        withModes(() => garbageArb),
-        async ({ mode, value }) => {
-          await fire(confine(value, getWorld().projects[mode].root), mode);
-        },
-      ),
-      params(RUNS.garbage),
-    );
-  }, 120_000);
-
-  it(`1-2 MB strings in any field (${RUNS.huge} runs)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) =>
-      fc.record({
-        payload: shapedArb(w, w.projects[mode].root),
-        place: hugePlaceArb,
-        unit: hugeUnitArb,
-        bytes: fc.integer({ min: 1 << 20, max: 2 << 20 }),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value: { payload, place, unit, bytes } }) => {
-        const stdin = JSON.stringify(withHuge(payload, place, unit, bytes));
-        expect(Buffer.byteLength(stdin)).toBeGreaterThanOrEqual(1 << 20);
-        await fire(stdin, mode);
-      }),
-      params(RUNS.huge),
-    );
-  }, 120_000);
-
-  it(`a real test run of files named to break out: node --test gets them as arguments, no shell (${SHELL_NAMES.length} runs)`, async () => {
-    const project = getWorld().runner;
-    for (const [index, name] of SHELL_NAMES.entries()) {
-      const passing = index % 2 === 1;
-      const viaShell = index % 4 >= 2;
-      project.write(`src/${name}.js`, "export const value = 1;\n");
-      project.write(`test/${name}.test.js`, nodeTest(passing));
-      const base = { session_id: "runner", turn_id: "t", cwd: project.root };
-      const command = viaShell
-        ? `echo 'export const value = 1;' > 'src/${name.replaceAll("'", "'\\''")}.js'`
-        : `*** Begin Patch\n*** Update File: src/${name}.js\n@@\n+export const value = 1;\n*** End Patch\n`;
-      const edit = {
-        ...base,
-        hook_event_name: "PostToolUse",
-        tool_name: viaShell ? "Bash" : "apply_patch",
-        tool_input: { command },
-        tool_response: "",
-      };
-      const answers: string[] = [];
-      for (const payload of [edit, { ...base, hook_event_name: "Stop" }]) {
-        const stdin = JSON.stringify(payload);
-        const result = await runHook({ stdin, env: {}, cwd: project.root });
-        checkAnswer(result, stdin, "follow");
-        answers.push(result.stdout);
-      }
-      // The run happened: the failing test holds the turn, the passing one does not.
-      const held = (answers[1] ?? "").includes('"decision":"block"');
-      expect(held, `${name}: ${answers[1]}`).toBe(!passing);
-      expectNoMarker([
-        getWorld().box,
-        project.root,
-        join(project.root, "src"),
-        join(project.root, "test"),
-      ]);
-      rmSync(join(project.root, "src", `${name}.js`));
-      rmSync(join(project.root, "test", `${name}.test.js`));
-      trimState(project.root, true);
-      expect(snapshot(getWorld())).toBe(getWorld().baseline);
-    }
-  }, 120_000);
-
-  it(`the built bin (launcher + bundle) holds the same on a sample (${RUNS.bin} payloads)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) =>
-      fc.oneof(
-        {
-          weight: 4,
-          arbitrary: fc
-            .record({ payload: shapedArb(w, w.projects[mode].root), mutations: mutationsArb(w) })
-            .map(({ payload, mutations }) => JSON.stringify(mutate(payload, mutations))),
-        },
-        { weight: 1, arbitrary: garbageArb },
-      ),
-    );
-    const one = async ({ mode, value }: { mode: Mode; value: string }) => {
-      const root = w.projects[mode].root;
-      const stdin = confine(value, root);
-      const ran = await runBin(HOOK_BIN, [], { input: stdin, cwd: root });
-      // runBin (execa) strips the final newlines.
-      const line = (text: string) => (text === "" ? "" : `${text}\n`);
-      const result = { ...ran, stdout: line(ran.stdout), stderr: line(ran.stderr) };
-      count(`bin ${mode} ${checkAnswer(result, stdin, mode)}`);
+  randomArb: randomJsonArb(EVENTS, ["session_id", "cwd", "tool_input"]),
+  hugePlaceArb,
+  withHuge,
+  confine,
+  runnerCalls: (root, name, viaShell) => {
+    const base = { session_id: "runner", turn_id: "t", cwd: root };
+    const command = viaShell
+      ? `echo 'export const value = 1;' > 'src/${name.replaceAll("'", "'\\''")}.js'`
+      : `*** Begin Patch\n*** Update File: src/${name}.js\n@@\n+export const value = 1;\n*** End Patch\n`;
+    const edit = {
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: viaShell ? "Bash" : "apply_patch",
+      tool_input: { command },
+      tool_response: "",
     };
-    const samples = fc.sample(arb, { numRuns: RUNS.bin, seed: SEED });
-    // Two at a time: hooks of one turn can land together, and it halves the wait.
-    for (let i = 0; i < samples.length; i += 2) {
-      await Promise.all(samples.slice(i, i + 2).map(one));
-      expect(snapshot(w)).toBe(w.baseline);
-    }
-  }, 120_000);
+    return [edit, { ...base, hook_event_name: "Stop" }];
+  },
+  holds: (stdout) => stdout.includes('"decision":"block"'),
 });

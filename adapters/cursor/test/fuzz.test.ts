@@ -1,68 +1,36 @@
-import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { REPO_ROOT } from "@tailtest/test-utils";
 import {
   anyJson,
   commandArb,
-  count,
-  encode,
   eventOf,
-  expectNoMarker,
-  expectSnapshotSeesChanges,
-  fuzzSettings,
-  garbageArb,
   hostileString,
   hugeString,
-  hugeUnitArb,
-  injectedPaths,
-  mutate,
   mutationsArb as mutationsOf,
-  nodeTest,
   pathArb,
-  PWNED,
   randomJsonArb,
-  SHELL_NAMES,
-  snapshot,
   STACK,
-  trimState,
-  useFuzzWorld,
-  withModes,
   type FuzzMode as Mode,
   type FuzzWorld as World,
   type Mutation,
   type Payload,
 } from "@tailtest/test-utils/fuzz";
+import { describeFuzzSuite, type FuzzOutcome as Outcome } from "@tailtest/test-utils/fuzz-suite";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { runCursorHook, type HookOutput } from "../src/run-hook.ts";
 
-const HOOK_BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
-
 /**
- * Issue 9, "Bad input": property-based tests of the Cursor hook (fast-check). Payloads shaped like
- * the synthetic ones built from the protocol reference (fixtures/payloads/cursor) with fields
- * fuzzed and mutated, file names and commands that try to reach a shell, fully random JSON,
- * non-JSON stdin and ≥ 1 MB strings go through `runCursorHook` in process, in follow, tdd and
- * strict projects without test runner files (so no stop starts a test run), then a sample through
- * the built bin. Every call must resolve with exit 0 and no stack trace, and always answer a JSON
- * object with only the keys hook-protocols §2.4 lists for its event (Cursor counts empty stdout as
- * a failed hook, and invalid JSON on a permission event blocks), and leave everything but the
- * project's own state alone: a sentinel folder beside the projects (never read or written;
- * symlinks in each project lead into it), the projects' parent folder, HOME, the test engine's
- * scratch TMPDIR, and no `$(touch …)` / `; touch …` marker may ever appear.
- *
- * The project is CURSOR_PROJECT_DIR, which Cursor always sets (§2.2); every payload field,
- * `workspace_roots` and `cwd` included, may point anywhere.
- * Replay a failure with TAILTEST_FUZZ_SEED=<seed>; TAILTEST_FUZZ_SCALE scales the run counts.
+ * The fuzz suite (`describeFuzzSuite`, issue 9) against the Cursor hook: payloads shaped like the
+ * synthetic ones built from the protocol reference (fixtures/payloads/cursor). An answer is
+ * always a JSON object with only the keys hook-protocols §2.4 lists for its event (Cursor counts
+ * empty stdout as a failed hook, and invalid JSON on a permission event blocks). The project is
+ * CURSOR_PROJECT_DIR, which Cursor always sets (§2.2); every payload field, `workspace_roots` and
+ * `cwd` included, may point anywhere.
  */
-
-const { seed: SEED, runs: RUNS, params } = fuzzSettings(90_002);
-const getWorld = useFuzzWorld((mode) => ({ mode }));
 
 // ---------------------------------------------------------------------------------------------
 // The checks after every call.
-
-type Outcome = "silent" | "context" | "deny" | "block" | "message";
 
 /** Keys Cursor reads per event (hook-protocols §2.4); any other event: `{}` only. */
 const CURSOR_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -114,20 +82,6 @@ function checkAnswer(result: HookOutput, stdin: string, mode: Mode): Outcome {
 /** The hook's environment as Cursor sets it (§2.2): the project is named. */
 function envFor(root: string): Record<string, string> {
   return { CURSOR_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root, CURSOR_VERSION: "2.1.50" };
-}
-
-/** One in-process hook call in a mode's project, and every check. */
-async function fire(stdin: string, mode: Mode): Promise<HookOutput> {
-  const { root } = getWorld().projects[mode];
-  trimState(root);
-  const result = await runCursorHook({ stdin, env: envFor(root), cwd: root });
-  count(`${mode} ${checkAnswer(result, stdin, mode)}`);
-  count("calls in process");
-  if (/internal error/.test(result.stderr)) count(`internal error: ${result.stderr.slice(0, 200)}`);
-  expect(snapshot(getWorld()), "nothing outside the project's state changed").toBe(
-    getWorld().baseline,
-  );
-  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,191 +287,61 @@ function withHuge(payload: Payload, place: string, unit: string, bytes: number):
   }
 }
 
-describe("cursor hook: fuzzed input (issue 9)", () => {
-  it("the checks can fail: a sentinel read, a new file, a marker, a bad answer are all seen", () => {
-    expectSnapshotSeesChanges(getWorld());
-    // Answers a platform refuses (or that would show a stack trace), for a tdd preToolUse/PreToolUse.
-    const event = "preToolUse";
-    const stdin = JSON.stringify({ hook_event_name: event });
-    const bad: [string, string][] = [
+describeFuzzSuite({
+  name: "cursor",
+  seed: 90_002,
+  hookBin: join(REPO_ROOT, "adapters/cursor/dist/hook.cjs"),
+  config: (mode) => ({ mode }),
+  runHook: runCursorHook,
+  env: (_stdin, root) => envFor(root),
+  checkAnswer,
+  refused: {
+    stdin: JSON.stringify({ hook_event_name: "preToolUse" }),
+    answers: [
       ['{"permission":"allow"}\n', ""],
       ['{"followup_message":"x"}\n', ""],
       ["", ""],
       ["{}\n", "tailtest: boom\n    at run (/x/y.js:1:2)\n"],
       ["not json\n", ""],
-    ];
-    for (const [stdout, stderr] of bad)
-      expect(() => checkAnswer({ stdout, stderr, exitCode: 0 }, stdin, "tdd"), stdout).toThrow();
-  });
-
-  it(`payloads shaped like the recorded ones, fields fuzzed and mutated (${RUNS.shaped} runs)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) =>
-      fc.record({
-        payload: shapedArb(w, w.projects[mode].root),
-        mutations: mutationsArb(w),
-        how: fc.nat(),
-        cut: fc.nat(1000),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value: { payload, mutations, how, cut } }) => {
-        await fire(encode(mutate(payload, mutations), how, cut), mode);
-      }),
-      params(RUNS.shaped),
-    );
-  }, 120_000);
-
-  it(`file names and commands built to reach a shell never do: edit, then stop (${RUNS.injection} runs)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) => {
-      const root = w.projects[mode].root;
-      const named = fc.constantFrom(...injectedPaths(w));
-      const paths = fc.oneof(
-        named,
-        named.map((path) => join(root, path)),
-      );
-      return fc.record({ tool: toolArb(w, root, paths), stop: fc.boolean(), id: fc.uuid() });
-    });
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value: { tool, stop, id } }) => {
-        const [name, input] = tool;
-        const root = getWorld().projects[mode].root;
+    ],
+  },
+  shapedArb: (w, root) => shapedArb(w, root),
+  mutationsArb,
+  injectionArb: (w, root, paths) =>
+    fc
+      .record({ tool: toolArb(w, root, paths), stop: fc.boolean(), id: fc.uuid() })
+      .map(({ tool: [name, input], stop, id }) => {
         const base = { conversation_id: id, cursor_version: "2.1.50", workspace_roots: [root] };
         const call = { ...base, tool_name: name, tool_input: input, tool_use_id: "t", cwd: root };
-        await fire(JSON.stringify({ ...call, hook_event_name: "preToolUse" }), mode);
-        await fire(
-          JSON.stringify({ ...call, hook_event_name: "postToolUse", tool_output: "" }),
-          mode,
-        );
         const file = (input as Payload | null)?.["file_path"];
-        if (typeof file === "string")
-          await fire(
-            JSON.stringify({ ...base, hook_event_name: "afterFileEdit", file_path: file }),
-            mode,
-          );
-        if (stop)
-          await fire(JSON.stringify({ ...base, hook_event_name: "stop", loop_count: 0 }), mode);
-        expect(existsSync(join(getWorld().outside, PWNED))).toBe(false);
+        return [
+          { ...call, hook_event_name: "preToolUse" },
+          { ...call, hook_event_name: "postToolUse", tool_output: "" },
+          ...(typeof file === "string"
+            ? [{ ...base, hook_event_name: "afterFileEdit", file_path: file }]
+            : []),
+          ...(stop ? [{ ...base, hook_event_name: "stop", loop_count: 0 }] : []),
+        ];
       }),
-      params(RUNS.injection),
-    );
-  }, 120_000);
-
-  it(`fully random JSON, and random objects naming a real event (${RUNS.random} runs)`, async () => {
-    const arb = withModes(() =>
-      randomJsonArb(EVENTS, ["conversation_id", "workspace_roots", "tool_input", "file_path"], {
-        extra: { conversation_id: "c" },
-        fixed: { tool_name: "Write" },
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value }) => {
-        await fire(value, mode);
-      }),
-      params(RUNS.random),
-    );
-  }, 120_000);
-
-  it(`stdin that is not JSON, or no hook's JSON (${RUNS.garbage} runs)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        withModes(() => garbageArb),
-        async ({ mode, value }) => {
-          await fire(value, mode);
-        },
-      ),
-      params(RUNS.garbage),
-    );
-  }, 120_000);
-
-  it(`1-2 MB strings in any field (${RUNS.huge} runs)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) =>
-      fc.record({
-        payload: shapedArb(w, w.projects[mode].root),
-        place: hugePlaceArb,
-        unit: hugeUnitArb,
-        bytes: fc.integer({ min: 1 << 20, max: 2 << 20 }),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ mode, value: { payload, place, unit, bytes } }) => {
-        const stdin = JSON.stringify(withHuge(payload, place, unit, bytes));
-        expect(Buffer.byteLength(stdin)).toBeGreaterThanOrEqual(1 << 20);
-        await fire(stdin, mode);
-      }),
-      params(RUNS.huge),
-    );
-  }, 120_000);
-
-  it(`a real test run of files named to break out: node --test gets them as arguments, no shell (${SHELL_NAMES.length} runs)`, async () => {
-    const project = getWorld().runner;
-    for (const [index, name] of SHELL_NAMES.entries()) {
-      const passing = index % 2 === 1;
-      const viaShell = index % 4 >= 2;
-      project.write(`src/${name}.js`, "export const value = 1;\n");
-      project.write(`test/${name}.test.js`, nodeTest(passing));
-      const base = { conversation_id: "runner", cursor_version: "2.1.50" };
-      const file = join(project.root, "src", `${name}.js`);
-      const command = `echo 'export const value = 1;' > 'src/${name.replaceAll("'", "'\\''")}.js'`;
-      const edit = {
-        ...base,
-        hook_event_name: "postToolUse",
-        tool_name: viaShell ? "Shell" : "Write",
-        tool_input: viaShell ? { command, cwd: project.root } : { file_path: file, content: "" },
-        tool_output: "",
-      };
-      const answers: string[] = [];
-      for (const payload of [edit, { ...base, hook_event_name: "stop", loop_count: 0 }]) {
-        const stdin = JSON.stringify(payload);
-        const result = await runCursorHook({ stdin, env: envFor(project.root), cwd: project.root });
-        checkAnswer(result, stdin, "follow");
-        answers.push(result.stdout);
-      }
-      // The run happened: the failing test holds the turn, the passing one does not.
-      const held = (answers[1] ?? "").includes('"followup_message"');
-      expect(held, `${name}: ${answers[1]}`).toBe(!passing);
-      expectNoMarker([
-        getWorld().box,
-        project.root,
-        join(project.root, "src"),
-        join(project.root, "test"),
-      ]);
-      rmSync(join(project.root, "src", `${name}.js`));
-      rmSync(join(project.root, "test", `${name}.test.js`));
-      trimState(project.root, true);
-      expect(snapshot(getWorld())).toBe(getWorld().baseline);
-    }
-  }, 120_000);
-
-  it(`the built bin (launcher + bundle) holds the same on a sample (${RUNS.bin} payloads)`, async () => {
-    const w = getWorld();
-    const arb = withModes((mode) =>
-      fc.oneof(
-        {
-          weight: 4,
-          arbitrary: fc
-            .record({ payload: shapedArb(w, w.projects[mode].root), mutations: mutationsArb(w) })
-            .map(({ payload, mutations }) => JSON.stringify(mutate(payload, mutations))),
-        },
-        { weight: 1, arbitrary: garbageArb },
-      ),
-    );
-    const one = async ({ mode, value }: { mode: Mode; value: string }) => {
-      const root = w.projects[mode].root;
-      const stdin = value;
-      const ran = await runBin(HOOK_BIN, [], { input: stdin, cwd: root, env: envFor(root) });
-      // runBin (execa) strips the final newlines.
-      const line = (text: string) => (text === "" ? "" : `${text}\n`);
-      const result = { ...ran, stdout: line(ran.stdout), stderr: line(ran.stderr) };
-      count(`bin ${mode} ${checkAnswer(result, stdin, mode)}`);
+  randomArb: randomJsonArb(
+    EVENTS,
+    ["conversation_id", "workspace_roots", "tool_input", "file_path"],
+    { extra: { conversation_id: "c" }, fixed: { tool_name: "Write" } },
+  ),
+  hugePlaceArb,
+  withHuge,
+  runnerCalls: (root, name, viaShell) => {
+    const base = { conversation_id: "runner", cursor_version: "2.1.50" };
+    const file = join(root, "src", `${name}.js`);
+    const command = `echo 'export const value = 1;' > 'src/${name.replaceAll("'", "'\\''")}.js'`;
+    const edit = {
+      ...base,
+      hook_event_name: "postToolUse",
+      tool_name: viaShell ? "Shell" : "Write",
+      tool_input: viaShell ? { command, cwd: root } : { file_path: file, content: "" },
+      tool_output: "",
     };
-    const samples = fc.sample(arb, { numRuns: RUNS.bin, seed: SEED });
-    // Two at a time: hooks of one turn can land together, and it halves the wait.
-    for (let i = 0; i < samples.length; i += 2) {
-      await Promise.all(samples.slice(i, i + 2).map(one));
-      expect(snapshot(w)).toBe(w.baseline);
-    }
-  }, 120_000);
+    return [edit, { ...base, hook_event_name: "stop", loop_count: 0 }];
+  },
+  holds: (stdout) => stdout.includes('"followup_message"'),
 });

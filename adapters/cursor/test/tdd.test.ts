@@ -23,7 +23,7 @@ import { loadPayload } from "./payloads.ts";
 
 const HOOK = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
 /** The `tailtest` bin this package ships (packages/cli bundled with the adapter). */
-const TAILTEST = join(REPO_ROOT, "adapters/cursor/dist/tailtest.js");
+const TAILTEST = join(REPO_ROOT, "packages/cli/dist/bin.js");
 const pytest = findToolchain("pytest");
 
 const SUBAGENT = "0e9d4c27-6b1a-4f83-a5c2-7d3e1b8f6a90";

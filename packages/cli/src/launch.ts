@@ -7,7 +7,7 @@ import packageJson from "../package.json" with { type: "json" };
 import { cliRoute } from "./cli-route.ts";
 
 /**
- * The `tailtest` bin the adapters ship (`dist/tailtest.js`): the whole command is one CommonJS
+ * The `tailtest` bin (`@tailtest/cli`'s `dist/bin.js`): the whole command is one CommonJS
  * bundle beside it (`tailtest-main.cjs`), evaluated through `vm.Script` with a V8 code cache per
  * command, as the hooks are (ADR 0010): a command's start is then mostly node's own, where an
  * ES module graph of the same code was compiled again on every call. The first call of a

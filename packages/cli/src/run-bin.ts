@@ -5,7 +5,7 @@ import { useLiveProgress } from "./terminal.ts";
 /**
  * The `tailtest` command on this process's streams: its exit code. A reader that went away
  * (`tailtest status | head -1`) ends the command quietly with exit 0. Both bins run this: the
- * package's own (`bin.ts`) and the adapters' bundled one (`launch.ts` → `tailtest-main.cjs`).
+ * bin's bundle (`launch.ts` → `tailtest-main.cjs`).
  */
 export async function runBin(argv: readonly string[]): Promise<number> {
   let readerGone = false;

@@ -4,7 +4,7 @@
  * A hook is a fresh process per call, and a bundle evaluates every module a barrel such as
  * `index.ts` names as soon as anything is imported through it: the strict-mode event schemas,
  * the tdd log, every runner's parser. Importing through this file, the hook evaluates only what
- * it uses (bench/hook-path.mjs; adapters' test/lazy-load.test.ts keeps it so).
+ * it uses (bench/hook-path.mjs; core's test/hook-path.test.ts keeps it so).
  */
 export type { Decision, HookEvent } from "./events.ts";
 export type { Mode } from "./config.ts";

@@ -17,7 +17,7 @@ import type { AgentIdentity } from "./tdd-store.ts";
  * A hook is a fresh process per call, and the bundle is evaluated whole unless a module is only
  * reached through `import()`: everything that one mode or one event needs (tdd, strict, the
  * shell parser, the test engine, the sweep, session start and end) is loaded where it is used,
- * so a follow-mode edit evaluates none of it. test/lazy-load.test.ts keeps it so.
+ * so a follow-mode edit evaluates none of it. test/hook-path.test.ts keeps it so.
  */
 const lazy = {
   tdd: () => import("./tdd-hooks.ts"),
@@ -46,7 +46,7 @@ export interface HandleOptions {
 export { SWEEP_SLACK_MS };
 export { cliPrefix, withCliPrefix } from "./gate-answer.ts";
 
-/** The one entry point adapters call: a platform-neutral event in, a Decision out. */
+/** A platform-neutral event in, a Decision out: where a call the launcher did not answer goes. */
 export async function handleEvent(
   given: Project,
   event: HookEvent,
