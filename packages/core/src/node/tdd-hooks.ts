@@ -22,6 +22,7 @@ import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
 import { executePlan } from "./execute.ts";
 import { sessionFile, toProjectPath, type Project } from "./project.ts";
+import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
 import { readState, updateState } from "./store.ts";
 import { missingTrackedFiles, newlyMissing, sweepTurn } from "./sweep.ts";
@@ -109,32 +110,6 @@ export function shellRefusal(
   return `tailtest ${mode}: this command names tailtest's state (.tailtest/) or an agent's hook folder (.claude, .cursor, .codex) and is not a plain read (cat, ls, grep, …). Only the person changes those; ask them, or run the command without touching them.`;
 }
 
-/**
- * The paths a command's writes may land on: as written (relative to where it starts), and after
- * each literal `cd` it makes (`cd sub && rm ../calc.py` removes calc.py). Gating every candidate
- * may refuse a write the cd made harmless; it never lets one through.
- */
-export function shellTargets(
-  commands: readonly SimpleCommand[],
-  writes: { written: readonly string[]; deleted: readonly string[] },
-): string[] {
-  const targets = [...writes.written, ...writes.deleted];
-  const dirs = [
-    ...new Set(
-      commands
-        .map((entry) => entry.cwd)
-        .filter(
-          (dir): dir is string =>
-            dir !== undefined && dir !== "." && !/^[$~]/.test(dir) && !isAbsolute(dir),
-        ),
-    ),
-  ];
-  const moved = dirs.flatMap((dir) =>
-    targets.filter((target) => !isAbsolute(target)).map((target) => join(dir, target)),
-  );
-  return [...new Set([...targets, ...moved])];
-}
-
 export async function gateCommand(
   call: TddCall,
   command: string,
@@ -144,7 +119,8 @@ export async function gateCommand(
   const writes = await findShellWrites(command);
   const refusal = shellRefusal("tdd", command, commands, writes);
   if (refusal !== undefined) return { kind: "deny", reason: refusal };
-  return gateWrites(call, shellTargets(commands, writes), cwd ?? call.project.root);
+  const base = cwd ?? call.project.root;
+  return gateWrites(call, gateTargets(commands, writes, base), base);
 }
 
 /** `scripts` of the package.json in a project folder, if it has one. */
