@@ -5,6 +5,7 @@ import { explainFiles } from "./commands/explain.ts";
 import { runHistory } from "./commands/history.ts";
 import { DEFAULT_REPORT_PATH, runReport } from "./commands/report.ts";
 import { runTests } from "./commands/run.ts";
+import { runModeConfirm } from "./commands/mode.ts";
 import { runStatus } from "./commands/status.ts";
 import { runWatch } from "./commands/watch.ts";
 import { claim, exportTriples, refactor, strictStatus, type StrictIO } from "./commands/strict.ts";
@@ -148,6 +149,22 @@ function addViewCommands(program: Command, io: CliIO, outcome: CliOutcome): void
     )
     .action(async (options: { root?: string; json: boolean }) => {
       outcome.exitCode = await runStatus(options, { ...io, env, style });
+    });
+
+  program
+    .command("mode")
+    .description("the mode the sessions run in")
+    .command("confirm")
+    .description(
+      "confirm a change of .tailtest/config.json's mode during a session: until then the session keeps its stricter mode, and every end of a turn says so",
+    )
+    .option("--root <dir>", root)
+    .addHelpText(
+      "after",
+      "\nFor the person, not the agent (the hooks refuse it from an agent's shell in tdd and strict\nmode). Exit codes: 0 confirmed, 1 the config does not say a mode, 2 bad usage.",
+    )
+    .action(async (options: { root?: string }) => {
+      outcome.exitCode = await runModeConfirm(options, io);
     });
 
   program

@@ -41,13 +41,22 @@ const INSTALLERS =
   /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
 const SETUP_WORDS = new Set(["init", "uninstall"]);
 
-/** The agent runs a tailtest installer (which could switch the mode or remove the hooks). */
+/**
+ * The agent runs a tailtest installer (which could switch the mode or remove the hooks), or
+ * confirms a mode change, which is the person's to do (mode-pin.ts).
+ */
 export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
   return commands.some(
     (command) =>
-      command.argv.some((word) => INSTALLERS.test(word)) &&
-      command.argv.some((word) => SETUP_WORDS.has(word)),
+      (command.argv.some((word) => INSTALLERS.test(word)) &&
+        command.argv.some((word) => SETUP_WORDS.has(word))) ||
+      confirmsMode(command.argv),
   );
+}
+
+function confirmsMode(argv: readonly string[]): boolean {
+  const at = argv.findIndex((word) => /(^|\/)tailtest$/.test(word) || word === "@tailtest/cli");
+  return at !== -1 && argv[at + 1] === "mode" && argv.slice(at + 2).includes("confirm");
 }
 
 /**
@@ -56,7 +65,7 @@ export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
  */
 /** The refusal of an installer run by the agent, for every mode that gates. */
 export function installerRefusal(mode: string): string {
-  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall): they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
+  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall) or \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
 }
 
 /** Commands that only read: they may look at tailtest's state and the agents' hook configs. */

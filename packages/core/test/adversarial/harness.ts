@@ -91,7 +91,7 @@ const HOOKS: Record<Platform, string> = {
 
 type Payload = Record<string, unknown>;
 
-interface Played {
+export interface Played {
   root: string;
   home: string;
   cleanup: () => void;
@@ -138,7 +138,7 @@ function absolute(path: string, played: Played): string {
 }
 
 /** The payloads of one platform, recorded ones with their tool fields changed. */
-function payloadsOf(platform: Platform, root: string) {
+export function payloadsOf(platform: Platform, root: string) {
   const stored = (dir: string, name: string) => loadPayload<Payload>(dir, name, root).stdin;
   switch (platform) {
     case "claude-code": {
@@ -222,7 +222,7 @@ function envOf(platform: Platform, played: Played): Record<string, string> {
   return common;
 }
 
-async function fire(platform: Platform, played: Played, payload: Payload): Promise<string> {
+export async function fire(platform: Platform, played: Played, payload: Payload): Promise<string> {
   const result = await runBin(HOOKS[platform], [], {
     input: JSON.stringify(payload),
     env: envOf(platform, played),
@@ -245,7 +245,7 @@ function preCall(platform: Platform, played: Played, step: Step) {
   return payloads.write(path, step.content ?? "x = 1\n", "pre");
 }
 
-async function bash(command: string, played: Played): Promise<void> {
+export async function bash(command: string, played: Played): Promise<void> {
   await execa("bash", ["-c", fill(command, played)], {
     cwd: played.root,
     env: { HOME: played.home },
