@@ -161,7 +161,7 @@ function addViewCommands(program: Command, io: CliIO, outcome: CliOutcome): void
     .option("--root <dir>", root)
     .addHelpText(
       "after",
-      "\nFor the person, not the agent (the hooks refuse it from an agent's shell in tdd and strict\nmode). Exit codes: 0 confirmed, 1 the config does not say a mode, 2 bad usage.",
+      "\nFor the person, not the agent (the hooks refuse it from an agent's shell in tdd and strict\nmode). Installers confirm the mode they write.\nExit codes: 0 confirmed, 1 the config does not say a mode, 2 bad usage.",
     )
     .action(async (options: { root?: string }) => {
       outcome.exitCode = await runModeConfirm(options, io);
