@@ -121,9 +121,9 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   );
   const report = buildStatus({
     mode: pin?.pinned ?? project.config.mode,
-    modeFromConfig:
-      pin === undefined && config.ok && config.value["mode"] === project.config.mode,
-    configProblems: pin === undefined ? project.configProblems : [...project.configProblems, pinLine(pin)],
+    modeFromConfig: pin === undefined && config.ok && config.value["mode"] === project.config.mode,
+    configProblems:
+      pin === undefined ? project.configProblems : [...project.configProblems, pinLine(pin)],
     hooks,
     codexTrust: codexInstalled ? await readCodexTrust(root, texts, io.env) : undefined,
     sessions: activity.sessions,

@@ -1,13 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfigText, type Mode } from "../config.ts";
-import {
-  openProject,
-  sessionFile,
-  SESSION_PATHS,
-  STATE_DIR,
-  type Project,
-} from "./project.ts";
+import { openProject, sessionFile, SESSION_PATHS, STATE_DIR, type Project } from "./project.ts";
 import { readState, updateState } from "./store.ts";
 
 /**
