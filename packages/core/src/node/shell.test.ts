@@ -83,7 +83,7 @@ describe("findShellWrites", () => {
       written: ["calc.py"],
     },
     { name: "git restore", command: "git restore --staged calc.py", written: ["calc.py"] },
-    // The forms issue 25 found passing the gate: each literal target is read.
+    // Forms that once passed the gate: each literal target is read.
     { name: "cp into a folder (settled at the gate)", command: "cp x.py src", written: ["src"] },
     { name: "cp -t folder", command: "cp -t src a.py b.py", written: ["src/a.py", "src/b.py"] },
     {
