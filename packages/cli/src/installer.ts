@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ModeSchema, type Mode } from "@tailtest/core";
-import type { SetupReport } from "@tailtest/core/node";
+import { confirmMode, type SetupReport } from "@tailtest/core/node";
 import { Command, CommanderError, Option } from "commander";
 
 /**
@@ -90,6 +90,8 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
       }
       const root = resolve(io.cwd, options.root ?? ".");
       const report = await spec.init({ root, mode: options.mode });
+      // The person ran the installer: the sessions take the mode it left (mode-pin.ts).
+      await confirmMode(root).catch(() => undefined);
       const footer = typeof spec.initFooter === "string" ? spec.initFooter : spec.initFooter(root);
       printReport(spec, io, report, footer);
     });

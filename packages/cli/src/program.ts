@@ -165,6 +165,23 @@ function addViewCommands(program: Command, io: CliIO, outcome: CliOutcome): void
     });
 
   program
+    .command("mode")
+    .description("the mode the sessions run in")
+    .command("confirm")
+    .description(
+      "confirm a change of .tailtest/config.json's mode during a session: until then the session keeps its stricter mode, and every end of a turn says so",
+    )
+    .option("--root <dir>", root)
+    .addHelpText(
+      "after",
+      "\nFor the person, not the agent (the hooks refuse it from an agent's shell in tdd and strict\nmode). Installers confirm the mode they write.\nExit codes: 0 confirmed, 1 the config does not say a mode, 2 bad usage.",
+    )
+    .action(async (options: { root?: string }) => {
+      const { runModeConfirm } = await import("./commands/mode.ts");
+      outcome.exitCode = await runModeConfirm(options, io);
+    });
+
+  program
     .command("history")
     .description(
       "show every file's measured outcome and classification across sessions, regressions and recurring failures first",

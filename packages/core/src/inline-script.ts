@@ -24,11 +24,14 @@ export interface InlineScript {
 export type Argv = readonly (string | undefined)[];
 
 const WRAPPER_VALUED: Readonly<Record<string, readonly string[]>> = {
-  env: ["-u", "--unset", "-C", "--chdir"],
+  env: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
   nice: ["-n", "--adjustment"],
   sudo: ["-u", "--user", "-g", "--group", "-C", "-D", "--chdir"],
   timeout: ["-s", "--signal", "-k", "--kill-after"],
   stdbuf: ["-i", "-o", "-e"],
+  ionice: ["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "-u"],
+  doas: ["-u", "-C"],
+  exec: ["-a"],
   npx: ["-p", "--package"],
   run: (
     "--with --with-requirements --python -p --project --directory --package --extra --group " +
@@ -49,7 +52,21 @@ const RUN_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   bun: ["x"],
 };
 
-const PLAIN_WRAPPERS = new Set(["env", "time", "nohup", "exec", "nice", "sudo", "stdbuf"]);
+const PLAIN_WRAPPERS = new Set([
+  "env",
+  "time",
+  "nohup",
+  "exec",
+  "nice",
+  "sudo",
+  "doas",
+  "stdbuf",
+  "setsid",
+  "ionice",
+  "builtin",
+  "unbuffer",
+  "chronic",
+]);
 const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
 const MAX_WRAPPERS = 4;
 
@@ -75,9 +92,12 @@ function afterOptions(argv: Argv, from: number, valued: readonly string[] = []):
 }
 
 /** What a wrapper runs: `env X=1 cmd`, `timeout 60 cmd`, `uv run cmd`, `npx cmd`; else undefined. */
-function unwrapOnce(argv: Argv): Argv | undefined {
+export function unwrapOnce(argv: Argv): Argv | undefined {
   const name = argv[0] === undefined ? undefined : baseName(argv[0]);
   if (name === undefined) return undefined;
+  // `command rm x` runs rm; `command -v rm` only looks it up.
+  if (name === "command")
+    return argv.some((word) => word === "-v" || word === "-V") ? undefined : afterOptions(argv, 1);
   if (PLAIN_WRAPPERS.has(name)) return afterOptions(argv, 1, WRAPPER_VALUED[name]);
   if (name === "timeout") {
     const rest = afterOptions(argv, 1, WRAPPER_VALUED.timeout);

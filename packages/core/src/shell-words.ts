@@ -30,9 +30,29 @@ const WRITER_WORDS = new Set([
   "ln",
   "apply_patch",
   "applypatch",
+  "dd",
+  "curl",
+  "wget",
+  "patch",
+  "rsync",
+  "ed",
+  "red",
+  "ex",
+  "vi",
+  "vim",
+  "nvim",
+  "view",
+  "inplace",
+  // find's own writes (`-exec rm` is caught by rm).
+  "-delete",
+  "-fprint",
+  "-fprint0",
+  "-fprintf",
+  "-fls",
   // git's file-writing subcommands (`git rm` and `git mv` are caught by their own words).
   "restore",
   "checkout",
+  "checkout-index",
   // A shell's own re-reading of words as a command.
   "eval",
 ]);
@@ -45,6 +65,8 @@ const INTERPRETER =
 const INLINE_SCRIPT = /(^|\s)-[\w-]*[cepEP]|(^|\s)-(\s|$)|</;
 
 export function mayWriteFiles(command: string): boolean {
+  // `$'\x72m'` spells any word, and an awk program writes with `system("…")` or a pipe.
+  if (command.includes("$'") || /\bsystem\s*\(|\|\s*"/.test(command)) return true;
   // Quotes and backslashes never stop a name from being one (`r\m`, `"rm"`, `'t'ee`).
   const text = command.replace(/[\\"'`]/g, "");
   const words = text.match(/[A-Za-z0-9_.+-]+/g) ?? [];
@@ -73,6 +95,7 @@ function interpreterReadsScript(text: string): boolean {
 
 /** A `>` left once descriptor copies (`2>&1`, `>&2`) and writes to /dev/… are taken out. */
 function hasWriteRedirect(text: string): boolean {
+  if (/>&\s*[^\d\s&-]/.test(text)) return true; // `>&file`, bash's `&>file`
   const rest = text.replace(/\d*>&\d*-?/g, " ").replace(/(?:\d*|&)>>?\|?\s*\/dev\/[\w/.-]*/g, " ");
   return rest.includes(">");
 }

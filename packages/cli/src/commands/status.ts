@@ -14,7 +14,15 @@ import {
   type CodexTrust,
   type TextStyle,
 } from "@tailtest/core";
-import { createFsView, openProject, readActivity } from "@tailtest/core/node";
+import {
+  createFsView,
+  openProject,
+  pinLine,
+  pinOf,
+  readActivity,
+  SESSION_PATHS,
+  sessionModeOf,
+} from "@tailtest/core/node";
 import { rootOrRefuse } from "../project-root.ts";
 
 /** `tailtest status`: reads the project's state and hook files, writes nothing. */
@@ -107,10 +115,15 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   const codexInstalled = hooks.some((hook) => hook.platform === "codex" && hook.installed);
   const activity = await readActivity(project);
   const config = parseJsonObject(await readText(join(root, DOCTOR_CONFIG_PATH)));
+  // A session pinned to a stricter mode than the config says (ADR 0011) is what gates now.
+  const pin = SESSION_PATHS.map((path) => pinOf(project, sessionModeOf(join(root, path)))).find(
+    (found) => found !== undefined,
+  );
   const report = buildStatus({
-    mode: project.config.mode,
-    modeFromConfig: config.ok && config.value["mode"] === project.config.mode,
-    configProblems: project.configProblems,
+    mode: pin?.pinned ?? project.config.mode,
+    modeFromConfig: pin === undefined && config.ok && config.value["mode"] === project.config.mode,
+    configProblems:
+      pin === undefined ? project.configProblems : [...project.configProblems, pinLine(pin)],
     hooks,
     codexTrust: codexInstalled ? await readCodexTrust(root, texts, io.env) : undefined,
     sessions: activity.sessions,

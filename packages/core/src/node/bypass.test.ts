@@ -379,22 +379,22 @@ describe.each<Mode>(["tdd", "strict"])("deletions git sees, in %s mode", (mode) 
   }, 30_000);
 });
 
-// A program tailtest cannot read (a script file, a binary) can rewrite the config. A config that
-// no longer says the mode keeps the session's (mode-integrity.test.ts); a valid one that switches
-// the gate off takes effect (it is how the person switches modes), and the end of the turn holds
-// the stop once, naming the change, so the agent must tell the person.
+// A program tailtest cannot read (a script file, a binary) can rewrite the config. The session's
+// mode is pinned (mode-integrity.test.ts): a config that no longer says the mode, or says a weaker
+// one, leaves the gate on, and every end of a turn tells the person until they confirm.
 describe("a config rewritten behind the gate", () => {
   it.each<Mode>(["tdd", "strict"])(
-    "in %s mode, a switch to follow is caught at the end of the turn and reported",
+    "in %s mode, a switch to follow keeps the gate and is said at the end of the turn",
     async (mode) => {
       const root = await start(mode);
       const calc = { kind: "EditRequested", paths: [join(root, "calc.py")] } as const;
       expect((await send(root, calc)).kind).toBe("deny");
       await execa("bash", ["-c", `cd .tailtest && echo '${FOLLOW}' > config.json`], { cwd: root });
-      expect(await send(root, calc)).toEqual({ kind: "none" });
+      expect((await send(root, calc)).kind).toBe("deny");
       const end = await send(root, { kind: "TurnEnded", stopHookActive: false });
-      expect(end.kind).toBe("block");
-      expect(reasonOf(end)).toContain(`changed the mode from ${mode} to follow`);
+      expect(`${reasonOf(end)}${end.kind === "context" ? end.text : ""}`).toContain(
+        `config.json says follow, but this session keeps ${mode} mode`,
+      );
     },
   );
 

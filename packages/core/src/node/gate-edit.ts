@@ -1,12 +1,17 @@
+import { join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { NOTE_CAP } from "../notes.ts";
 import { capDecision, MODE_LINE_ROOM } from "./follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import type { HandleOptions } from "./handle.ts";
-import type { Project } from "./project.ts";
+import { sessionModeOf, type Project } from "./project.ts";
 import { boundLockWaits } from "./store.ts";
 import { gateStrictWrites, recordStrictEdits, strictCallOf } from "./strict-gate.ts";
 import { gateWrites, tddCallOf } from "./tdd-gate.ts";
+
+function pinnedMode(project: Project) {
+  return sessionModeOf(join(project.root, project.sessionPath));
+}
 
 /**
  * tdd and strict mode's answers around an edit tool, on their own: the gate before the write and
@@ -25,6 +30,8 @@ export async function answerGatedEdit(
   if (project.modeUnsure !== undefined) return undefined;
   const mode = project.config.mode;
   if (mode === "follow") return undefined;
+  // A session pinned to a stricter mode than the config says: handleEvent settles that too.
+  if (mode === "tdd" && pinnedMode(project) === "strict") return undefined;
   if (event.kind !== "EditRequested" && event.kind !== "FilesEdited") return undefined;
   const now = options.now ?? (() => new Date());
   // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.

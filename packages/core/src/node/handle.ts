@@ -8,6 +8,7 @@ import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
+import { GATE_STRENGTH, pinLine, pinnedProject, pinOf, type ModePin } from "./mode-pin.ts";
 import { boundLockWaits, readState, updateState } from "./store.ts";
 import type { TddCall } from "./tdd-gate.ts";
 import type { StrictCall } from "./strict-gate.ts";
@@ -55,14 +56,22 @@ export async function handleEvent(
   const now = options.now ?? (() => new Date());
   // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.
   if (event.kind === "EditRequested" || event.kind === "CommandRequested") boundLockWaits();
-  const project = await settleMode(given);
+  const { project, pin } = await settleMode(given);
   // Room is kept for the mode-change line, which must not be the part that is cut.
   const decision = capDecision(
     await dispatch(project, event, options, now),
     NOTE_CAP - MODE_LINE_ROOM,
   );
-  if (event.kind !== "TurnEnded" || event.agentId !== undefined || event.interrupted === true)
-    return decision;
+  // A pinned mode is said at every start and every end of the main agent's turn (ADR 0011).
+  if (pin !== undefined && (event.kind === "SessionStarted" || isMainStop(event))) {
+    const line = pinLine(pin);
+    // Cursor's stop shows the person nothing but what the agent is sent back with.
+    const toAgent = isMainStop(event) && !event.stopHookActive && options.platform === "cursor";
+    if (toAgent && (decision.kind === "none" || decision.kind === "context"))
+      return capDecision({ kind: "block", reason: `${line} Tell the person.` }, NOTE_CAP);
+    return capDecision(withLine(decision, line), NOTE_CAP);
+  }
+  if (!isMainStop(event)) return decision;
   if (project.modeUnsure !== undefined) return decision;
   const change = await takeModeChange(project, now);
   return change === undefined
@@ -70,26 +79,35 @@ export async function handleEvent(
     : capDecision(withModeChange(decision, change, event.stopHookActive), NOTE_CAP);
 }
 
+function isMainStop(event: HookEvent): event is Extract<HookEvent, { kind: "TurnEnded" }> {
+  return event.kind === "TurnEnded" && event.agentId === undefined && event.interrupted !== true;
+}
+
+/** A decision with one more line for the person (a block keeps blocking). */
+function withLine(decision: Decision, line: string): Decision {
+  switch (decision.kind) {
+    case "block":
+    case "deny":
+      return { ...decision, reason: `${decision.reason}\n${line}` };
+    case "context":
+      return { ...decision, text: `${decision.text}\n${line}` };
+    case "none":
+      return { kind: "context", text: line };
+  }
+}
+
 /**
- * A config that exists but does not say the mode (unreadable, not JSON, a bad `mode`) leaves
- * the project in the mode its session started in: a gate is never switched off by breaking the
- * file that switches it on. With no session yet, the defaults (follow) stand, and the problem is
- * named in the session's start note.
+ * The mode is pinned for the session (mode-pin.ts, ADR 0011): a config that is deleted, names a
+ * weaker mode, or does not say the mode (unreadable, not JSON, a bad `mode`) leaves the project
+ * in the session's mode until the person confirms the change. With no session yet, the config
+ * (or the defaults) stand, and a problem is named in the session's start note.
  */
-async function settleMode(project: Project): Promise<Project> {
-  if (project.modeUnsure === undefined) return project;
+async function settleMode(project: Project): Promise<{ project: Project; pin?: ModePin }> {
+  if (project.modeUnsure === undefined && project.config.mode === "strict") return { project };
   const session = await readState(sessionFile(project));
-  if (!session.existed || session.problem !== undefined) return project;
-  const mode = session.value.mode;
-  if (mode === project.config.mode) return project;
-  return {
-    ...project,
-    config: { ...project.config, mode },
-    configProblems: [
-      ...project.configProblems,
-      `tailtest: .tailtest/config.json does not say the mode (${project.modeUnsure}); keeping ${mode} mode, the one this session started in.`,
-    ],
-  };
+  if (!session.existed || session.problem !== undefined) return { project };
+  const pin = pinOf(project, session.value.mode);
+  return pin === undefined ? { project } : { project: pinnedProject(project, pin), pin };
 }
 
 interface ModeChange {
@@ -112,8 +130,6 @@ async function takeModeChange(project: Project, now: () => Date): Promise<ModeCh
   }));
   return result;
 }
-
-const GATE_STRENGTH: Record<SessionState["mode"], number> = { follow: 0, tdd: 1, strict: 2 };
 
 /**
  * A mode changed by the config file during a session is said once, at the end of the turn that
@@ -247,8 +263,16 @@ async function startedWithKey(
   if (event.source !== "compact") await recordTurnBaseline(project, now);
   const { agentKey, TDD_KEY_ENV } = await lazy.tddStore();
   const key = agentKey({ ...options.identity });
-  if (event.envFile !== undefined) appendFileSync(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
-  const note = await modeNote();
+  let envProblem: string | undefined;
+  try {
+    if (event.envFile !== undefined)
+      appendFileSync(event.envFile, `export ${TDD_KEY_ENV}=${key}\n`);
+  } catch (error) {
+    // The session's answer still goes out; the agent's shell then finds the key another way.
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    envProblem = `tailtest: the agent's environment file could not be written (${code}); run tailtest commands with ${TDD_KEY_ENV}=${key}.`;
+  }
+  const note = [await modeNote(), ...(envProblem === undefined ? [] : [envProblem])].join("\n");
   const text = started.kind === "context" ? `${started.text}\n${note}` : note;
   return { kind: "context", text: capText(text), env: { [TDD_KEY_ENV]: key } };
 }

@@ -7,6 +7,7 @@ export {
   historyFile,
   inspectEdit,
   configuredMode,
+  sessionModeOf,
   openProject,
   SESSION_PATHS,
   queueEdit,
@@ -36,6 +37,14 @@ export {
   type StartSource,
 } from "./lifecycle.ts";
 export { executePlan, type ExecuteOptions } from "./execute.ts";
+export {
+  confirmMode,
+  CONFIRM_COMMAND,
+  pinLine,
+  pinOf,
+  type Confirmed,
+  type ModePin,
+} from "./mode-pin.ts";
 export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "./handle.ts";
 export {
   findShellWrites,

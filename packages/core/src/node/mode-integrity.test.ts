@@ -4,6 +4,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../events.ts";
 import { handleEvent } from "./handle.ts";
+import { confirmMode } from "./mode-pin.ts";
 import { configuredMode, openProject } from "./project.ts";
 
 /**
@@ -85,24 +86,39 @@ describe("a config that does not say the mode keeps the session's mode", () => {
 });
 
 describe("a mode changed by the config during a session is reported at the end of the turn", () => {
-  it("a gate switched off holds the stop once, naming the change; then it is quiet", async () => {
+  it("a gate switched off stays on, said at every end of a turn until the person confirms", async () => {
     await start();
     replaceConfig(JSON.stringify({ mode: "follow" }));
+    expect((await editCalc()).kind).toBe("deny");
+    for (const active of [false, true, false]) {
+      const said = await stop(active);
+      expect(said.kind).toBe("context");
+      expect(textOf(said)).toContain("config.json says follow");
+      expect(textOf(said)).toContain(
+        "keeps tdd mode until the person runs `tailtest mode confirm`",
+      );
+    }
+    expect(await confirmMode(project.root)).toEqual({ mode: "follow", was: ["tdd"] });
     expect((await editCalc()).kind).toBe("none");
-    const first = await stop();
-    expect(first.kind).toBe("block");
-    expect(textOf(first)).toContain("changed the mode from tdd to follow");
-    expect(textOf(first)).toContain("Tell the person");
-    expect(await stop(true)).toEqual({ kind: "none" });
-    expect(await stop()).toEqual({ kind: "none" });
+    expect(textOf(await stop())).not.toContain("tailtest mode confirm");
   });
 
-  it("while the stop hook is active the change goes to the person, not the agent", async () => {
+  it("a deleted config keeps the mode, and a resumed session's start note says so", async () => {
     await start();
-    replaceConfig(JSON.stringify({ mode: "follow" }));
-    const said = await stop(true);
-    expect(said.kind).toBe("context");
-    expect(textOf(said)).toContain("from tdd to follow");
+    rmSync(join(project.root, CONFIG));
+    expect((await editCalc()).kind).toBe("deny");
+    const resumed = await send({ kind: "SessionStarted", sessionId: SESSION, source: "resume" });
+    expect(textOf(resumed)).toContain("config.json is missing, but this session keeps tdd mode");
+    const compacted = await send({ kind: "SessionStarted", sessionId: SESSION, source: "compact" });
+    expect(textOf(compacted)).toContain("keeps tdd mode");
+    expect((await editCalc()).kind).toBe("deny");
+    expect(textOf(await stop())).toContain("config.json is missing");
+  });
+
+  it("confirming needs a config that says the mode", async () => {
+    await start();
+    replaceConfig("{ mode: tdd");
+    await expect(confirmMode(project.root)).rejects.toThrow("does not say the mode");
   });
 
   it("a stricter mode is only reported", async () => {

@@ -205,8 +205,12 @@ export interface EditInsight {
 export function configuredMode(root: string, options: OpenOptions = {}): Mode {
   try {
     const project = openProject(root, options);
-    if (project.modeUnsure === undefined) return project.config.mode;
-    return sessionMode(join(project.root, project.sessionPath)) ?? project.config.mode;
+    const session = sessionModeOf(join(project.root, project.sessionPath));
+    if (project.modeUnsure !== undefined) return session ?? project.config.mode;
+    // The session's mode is pinned (mode-pin.ts): a weaker config does not lower it.
+    return session !== undefined && STRENGTH[session] > STRENGTH[project.config.mode]
+      ? session
+      : project.config.mode;
   } catch {
     try {
       return parseConfigText(readFileSync(join(root, STATE_DIR, "config.json"), "utf8")).config
@@ -217,8 +221,10 @@ export function configuredMode(root: string, options: OpenOptions = {}): Mode {
   }
 }
 
+const STRENGTH: Readonly<Record<Mode, number>> = { follow: 0, tdd: 1, strict: 2 };
+
 /** The mode a session file records, if it can be read. */
-function sessionMode(path: string): Mode | undefined {
+export function sessionModeOf(path: string): Mode | undefined {
   try {
     const json = JSON.parse(readFileSync(path, "utf8")) as { mode?: unknown } | null;
     const mode = ModeSchema.safeParse(json?.mode);

@@ -254,6 +254,14 @@ export function findRoot(start: string): string {
  * when the config does not read cleanly or names no known mode (the bundle settles that).
  */
 export function launcherMode(root: string): "follow" | "tdd" | "strict" | undefined {
+  const mode = configMode(root);
+  // A session pinned to a gating mode (mode-pin.ts) outlives a weaker or missing config: the
+  // bundle settles which mode is in force.
+  if (mode === "follow" && sessionGates(root)) return undefined;
+  return mode;
+}
+
+function configMode(root: string): "follow" | "tdd" | "strict" | undefined {
   let text: string;
   try {
     text = readFileSync(join(root, CONFIG_FILE), "utf8");
@@ -269,6 +277,20 @@ export function launcherMode(root: string): "follow" | "tdd" | "strict" | undefi
   } catch {
     return undefined;
   }
+}
+
+/** Session files, Claude's and Codex's first, then Cursor's. */
+const SESSION_FILES = [".tailtest/session.json", ".cursor/hooks/state/tailtest.json"];
+
+/** A session file records a gating mode (read as text: the launcher loads no schema). */
+function sessionGates(root: string): boolean {
+  return SESSION_FILES.some((file) => {
+    try {
+      return /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(join(root, file), "utf8"));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** No config, or one that parses and leaves `mode` at follow. */

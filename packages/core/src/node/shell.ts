@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Node as SyntaxNode, Parser as TreeParser } from "web-tree-sitter";
-import { inlineScriptOf } from "../inline-script.ts";
+import { inlineScriptOf, unwrapOnce, type Argv } from "../inline-script.ts";
 import { parsePatchFiles, patchEffects } from "../patch.ts";
 import { findScriptWrites } from "../script-writes.ts";
 import { mayWriteFiles } from "../shell-words.ts";
@@ -22,6 +22,11 @@ import { ownEntry } from "../lookup.ts";
 export interface ShellWrites {
   written: string[];
   deleted: string[];
+  /**
+   * Files written only if their folder exists when the command runs: `cp a.py src` writes
+   * `src/a.py` when `src` is a folder (and `src` itself when it is not, which `written` holds).
+   */
+  into?: string[];
   /** The command did not parse cleanly; what was found is still reported. */
   partial: boolean;
 }
@@ -63,11 +68,9 @@ export async function parseShell(command: string): Promise<SyntaxNode> {
   return tree.rootNode;
 }
 
-const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>"]);
-
 export async function findShellWrites(command: string): Promise<ShellWrites> {
   // A command none of whose words can write (`git status`, `ls -la`) never loads the grammar.
-  if (!mayWriteFiles(command)) return { written: [], deleted: [], partial: false };
+  if (!mayWriteFiles(command)) return { written: [], deleted: [], into: [], partial: false };
   return parseShellWrites(command);
 }
 
@@ -77,18 +80,20 @@ export async function parseShellWrites(command: string): Promise<ShellWrites> {
   return {
     written: unique(writes.written),
     deleted: unique(writes.deleted),
+    into: unique(writes.into ?? []),
     partial: writes.partial,
   };
 }
 
 async function collectShellWrites(command: string, nesting: number): Promise<ShellWrites> {
   const root = await parseShell(command);
-  const writes: ShellWrites = { written: [], deleted: [], partial: root.hasError };
+  const partial = root.hasError && hasRealError(root);
+  const writes: ShellWrites = { written: [], deleted: [], into: [], partial };
   const nested: string[] = [];
   visit(root, (node) => {
     if (node.type === "file_redirect") collectRedirect(node, writes.written);
     else if (node.type === "command") {
-      collectCommand(node, writes.written, writes.deleted);
+      collectCommand(node, writes, nested);
       collectInlineScript(node, writes, nested);
     }
   });
@@ -97,9 +102,17 @@ async function collectShellWrites(command: string, nesting: number): Promise<She
     const inner = await collectShellWrites(script, nesting + 1);
     writes.written.push(...inner.written);
     writes.deleted.push(...inner.deleted);
+    writes.into?.push(...(inner.into ?? []));
     writes.partial ||= inner.partial;
   }
   return writes;
+}
+
+/** A parse error other than the grammar's one gap: bash's `<>` redirect (`1<>file`). */
+function hasRealError(node: SyntaxNode): boolean {
+  if (node.isMissing) return true;
+  if (node.type === "ERROR") return !(node.parent?.type === "file_redirect" && node.text === ">");
+  return node.children.some((child) => child !== null && child.hasError && hasRealError(child));
 }
 
 function visit(node: SyntaxNode, onNode: (node: SyntaxNode) => void): void {
@@ -107,11 +120,24 @@ function visit(node: SyntaxNode, onNode: (node: SyntaxNode) => void): void {
   for (const child of node.namedChildren) if (child !== null) visit(child, onNode);
 }
 
+/**
+ * A redirect that opens its file for writing: `>`, `>>`, `>|`, `&>`, `&>>`, `<>` (read-write,
+ * `1<>file`), `>&file` (bash's `&>`); a descriptor copy (`>&2`, `2>&1`, `>&-`) writes no file.
+ */
 function collectRedirect(node: SyntaxNode, written: string[]): void {
-  const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
-  if (operator === undefined || !WRITE_REDIRECTS.has(operator)) return;
-  const target = literalOf(node.childForFieldName("destination"));
-  if (target !== undefined && !target.startsWith("/dev/")) written.push(target);
+  const destination = node.childForFieldName("destination");
+  if (destination === null) return;
+  const descriptor = node.childForFieldName("descriptor");
+  const from = descriptor === null ? node.startIndex : descriptor.endIndex;
+  const operator = node.text.slice(
+    from - node.startIndex,
+    destination.startIndex - node.startIndex,
+  );
+  if (!operator.includes(">")) return;
+  const target = literalOf(destination);
+  if (target === undefined || target.startsWith("/dev/")) return;
+  if (operator.includes(">&") && !operator.includes("&>") && /^(\d+|-)$/.test(target)) return;
+  written.push(target);
 }
 
 /** A word's value when it is a plain literal (quotes removed), else undefined. */
@@ -124,6 +150,8 @@ export function literalOf(node: SyntaxNode | null | undefined): string | undefin
       return node.text;
     case "raw_string":
       return node.text.slice(1, -1);
+    case "ansi_c_string":
+      return decodeAnsiC(node.text.slice(2, -1));
     case "string": {
       const parts = node.namedChildren;
       if (parts.some((part) => part?.type !== "string_content")) return undefined;
@@ -144,70 +172,366 @@ function commandParts(node: SyntaxNode): { name: string | undefined; args: Synta
   return { name: name?.split("/").pop(), args };
 }
 
+/** Where one command's effects go, and the command node (for its heredoc or stdin). */
+interface Effects {
+  node: SyntaxNode;
+  writes: ShellWrites;
+  /** Shell scripts to parse again (`env -S '…'`, `git -c alias.x='!…'`, awk's `system("…")`). */
+  nested: string[];
+}
+
 interface CommandWords {
+  name: string;
   operands: readonly string[];
   values: readonly (string | undefined)[];
   written: string[];
   deleted: string[];
+  into: string[];
+  effects: Effects;
+  depth: number;
 }
 
-/** Commands whose effect on files is read straight from their operands. */
-const SIMPLE_EFFECTS: Readonly<Record<string, (words: CommandWords) => void>> = {
+const MAX_WRAPPERS = 4;
+
+/** Editors run from a command line (`ed`, `ex`, `vim -es`): every file they are given. */
+const EDITORS = "ed red ex vi vim nvim view vim.basic vim.tiny".split(" ");
+const EDITOR_VALUED = new Set("-c --cmd -S -u -U -i -T -w -W -t -q -p".split(" "));
+const AWKS = ["awk", "gawk", "mawk", "nawk"];
+const COPIERS = ["cp", "mv", "install", "ln", "rsync"];
+
+type Effect = (words: CommandWords) => void;
+
+const editorEffect: Effect = ({ values, written }) => written.push(...editorFiles(values));
+const awkEffect: Effect = ({ values, effects }) => collectAwk(values, effects);
+const copyEffect: Effect = ({ name, values, written, deleted, into }) =>
+  collectCopy(name, values, written, deleted, into);
+const inPlaceEffect: Effect = ({ name, values, written }) => {
+  const tool = name === "perl" ? "perl" : "sed";
+  if (values.some((value) => value !== undefined && isInPlaceFlag(tool, value)))
+    written.push(...inPlaceFiles(values));
+};
+const patchToolEffect: Effect = ({ effects, written, deleted }) =>
+  collectPatch(effects.node, written, deleted);
+
+/** Commands whose effect on files is read from their words, by name. */
+const EFFECTS: Readonly<Record<string, Effect>> = {
   rm: ({ operands, deleted }) => deleted.push(...operands),
   unlink: ({ operands, deleted }) => deleted.push(...operands),
   shred: ({ operands, deleted }) => deleted.push(...operands),
   touch: ({ operands, written }) => written.push(...operands),
   truncate: ({ values, written }) => written.push(...truncateFiles(values)),
-  git: ({ operands, values, written, deleted }) => {
-    collectGit(operands, values, written, deleted);
+  tee: ({ operands, written }) => written.push(...operands),
+  dd: ({ operands, written }) =>
+    written.push(...operands.flatMap((word) => (word.startsWith("of=") ? [word.slice(3)] : []))),
+  curl: ({ values, written }) => written.push(...curlFiles(values)),
+  wget: ({ values, written }) => written.push(...wgetFiles(values)),
+  patch: ({ values, written }) => written.push(...patchFiles(values)),
+  sed: inPlaceEffect,
+  perl: inPlaceEffect,
+  git: ({ values, effects }) => collectGit(values, effects),
+  apply_patch: patchToolEffect,
+  applypatch: patchToolEffect,
+  xargs: ({ values, effects, depth }) => {
+    const command = xargsCommand(values);
+    if (command !== undefined)
+      collectEffects([...command, ...stdinWords(effects.node)], effects, depth + 1);
   },
+  find: ({ values, effects, depth }) => collectFind(values, effects, depth),
+  ...Object.fromEntries(EDITORS.map((name) => [name, editorEffect])),
+  ...Object.fromEntries(AWKS.map((name) => [name, awkEffect])),
+  ...Object.fromEntries(COPIERS.map((name) => [name, copyEffect])),
 };
 
-function collectCommand(node: SyntaxNode, written: string[], deleted: string[]): void {
-  const { name, args } = commandParts(node);
-  if (name === undefined) return;
-  const values = args.map((arg) => literalOf(arg));
-  const operands = values.filter(
-    (value, index): value is string => value !== undefined && !isOption(args[index], value),
-  );
-  const simple = ownEntry(SIMPLE_EFFECTS, name);
-  if (simple !== undefined) {
-    simple({ operands, values, written, deleted });
+function collectCommand(node: SyntaxNode, writes: ShellWrites, nested: string[]): void {
+  const name = literalOf(node.childForFieldName("name")?.firstNamedChild);
+  const args = node.childrenForFieldName("argument").filter((arg) => arg !== null);
+  collectEffects([name, ...args.map((arg) => literalOf(arg))], { node, writes, nested }, 0);
+}
+
+/** The effects of one command's words, through wrappers (`env`, `timeout`, `xargs`, `find`). */
+function collectEffects(argv: Argv, effects: Effects, depth: number): void {
+  const first = argv[0];
+  if (first === undefined || depth > MAX_WRAPPERS) return;
+  const name = first.split("/").pop() ?? first;
+  const values = argv.slice(1);
+  // `env -S 'cmd args'` splits its string into a command line.
+  const split = values.findIndex((word) => word === "-S" || word === "--split-string");
+  const script = name === "env" && split !== -1 ? values[split + 1] : undefined;
+  if (script !== undefined) effects.nested.push(script);
+  const inner = unwrapOnce(argv);
+  if (inner !== undefined) {
+    collectEffects(inner, effects, depth + 1);
     return;
   }
-  switch (name) {
-    case "tee":
-      written.push(...operands);
-      return;
-    case "sed":
-    case "perl":
-      if (values.some((value) => value !== undefined && isInPlaceFlag(name, value)))
-        written.push(...inPlaceFiles(args, values));
-      return;
-    case "cp":
-    case "mv":
-    case "install":
-    case "ln": {
-      const target = operands.at(-1);
-      if (operands.length >= 2 && target !== undefined) {
-        const sources = operands.slice(0, -1);
-        // `cp a b dir/` puts each source inside the folder; `cp a b` writes b.
-        if (target.endsWith("/") || sources.length > 1)
-          written.push(
-            ...sources.map((source) => `${target.replace(/\/+$/, "")}/${basename(source)}`),
-          );
-        else written.push(target);
-        if (name === "mv") deleted.push(...sources);
-      }
-      return;
-    }
-    case "apply_patch":
-    case "applypatch":
-      collectPatch(node, args, written, deleted);
-      return;
-    default:
-      return;
+  const operands = values.filter(
+    (value): value is string => value !== undefined && !isOptionWord(value),
+  );
+  const { written, deleted } = effects.writes;
+  const into = effects.writes.into ?? [];
+  ownEntry(EFFECTS, name)?.({ name, operands, values, written, deleted, into, effects, depth });
+}
+
+/**
+ * `cp a b`, `cp a b dir/`, `cp -t dir a b`, `mv --target-directory=dir a`: each source lands in
+ * the folder; with one source and no folder option the target is the file, or, when it is a
+ * folder, the source's name in it (`into`, settled when the command is judged).
+ */
+function collectCopy(
+  name: string,
+  values: readonly (string | undefined)[],
+  written: string[],
+  deleted: string[],
+  into: string[],
+): void {
+  const { folder, noFolder, operands } = copyWords(values);
+  const sources = folder === undefined ? operands.slice(0, -1) : operands;
+  const target = folder ?? operands.at(-1);
+  if (target === undefined || sources.length === 0) return;
+  const inFolder = (source: string) => `${target.replace(/\/+$/, "")}/${basename(source)}`;
+  if (folder !== undefined || target.endsWith("/") || sources.length > 1)
+    written.push(...sources.map(inFolder));
+  else {
+    written.push(target);
+    if (!noFolder) into.push(...sources.map(inFolder));
   }
+  if (name === "mv") deleted.push(...sources);
+}
+
+const COPY_VALUED = /^-(S|m|o|g|-suffix|-mode|-owner|-group)$/;
+
+/** A copier's target folder (`-t`, `--target-directory`), `-T`, and its operands. */
+function copyWords(values: readonly (string | undefined)[]) {
+  let folder: string | undefined;
+  let noFolder = false;
+  const operands: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i] ?? "";
+    const glued = /^-[a-zA-Z]*t(.+)$/.exec(value);
+    if (value === "-t" || value === "--target-directory") {
+      folder = values[i + 1];
+      i += 1;
+    } else if (value.startsWith("--target-directory=")) folder = value.slice(19);
+    else if (glued !== null && !value.startsWith("--")) folder = glued[1];
+    else if (value === "-T" || value === "--no-target-directory") noFolder = true;
+    else if (COPY_VALUED.test(value)) i += 1;
+    else if (value !== "" && !isOptionWord(value)) operands.push(value);
+  }
+  return { folder, noFolder, operands };
+}
+
+/** `xargs [options] command args…`: the command it runs (its items come on stdin). */
+function xargsCommand(values: readonly (string | undefined)[]): Argv | undefined {
+  const valued =
+    /^-([adEeILlnPs]|-arg-file|-delimiter|-eof|-replace|-max-lines|-max-args|-max-procs|-max-chars|-process-slot-var)$/;
+  let i = 0;
+  while (i < values.length) {
+    const value = values[i];
+    if (value === undefined) return undefined;
+    if (value === "--") {
+      i += 1;
+      break;
+    }
+    if (!value.startsWith("-")) break;
+    i += valued.test(value) ? 2 : 1;
+  }
+  const command = values.slice(i);
+  return command.length === 0 ? ["echo"] : command;
+}
+
+/** The words a command reads on stdin when that text is in the command line (`echo a b |`). */
+function stdinWords(node: SyntaxNode): string[] {
+  const text = stdinScriptOf(node);
+  return text === undefined ? [] : text.split(/\s+/).filter((word) => word !== "");
+}
+
+/**
+ * `find <paths> [-name pat] -delete | -exec cmd {} ;`: what `-exec` runs is read with `{}` as
+ * a glob for every file under each start path (at any depth) matching the `-name` pattern, which
+ * the gate expands against the tree; `-delete` deletes those; `-fprint file` writes file.
+ */
+function collectFind(values: readonly (string | undefined)[], effects: Effects, depth: number) {
+  const starts: string[] = [];
+  let i = 0;
+  for (; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined || value.startsWith("-") || value === "(" || value === "!") break;
+    starts.push(value);
+  }
+  const actions = findActions(values.slice(i));
+  effects.writes.written.push(...actions.printed);
+  const patterns = actions.names.length === 0 ? ["*"] : actions.names;
+  const matched = (starts.length === 0 ? ["."] : starts).flatMap((start) =>
+    patterns.map((pattern) => `${start.replace(/\/+$/, "")}/**/${pattern}`),
+  );
+  if (actions.deletes) effects.writes.deleted.push(...matched);
+  for (const command of actions.commands)
+    for (const file of matched)
+      collectEffects(
+        command.map((word) => word?.replaceAll("{}", file)),
+        effects,
+        depth + 1,
+      );
+}
+
+const FIND_NAMES = new Set(["-name", "-iname", "-path", "-ipath", "-wholename"]);
+const FIND_PRINTS = new Set(["-fprint", "-fprintf", "-fls", "-fprint0"]);
+const FIND_EXECS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/** find's expression: the name patterns, `-delete`, `-fprint` files and `-exec` commands. */
+function findActions(words: readonly (string | undefined)[]) {
+  const names: string[] = [];
+  const printed: string[] = [];
+  const commands: (string | undefined)[][] = [];
+  let deletes = false;
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    const next = words[i + 1];
+    if (FIND_NAMES.has(word) || FIND_PRINTS.has(word)) {
+      if (next !== undefined && FIND_PRINTS.has(word)) printed.push(next);
+      else if (next !== undefined) names.push(word.endsWith("name") ? next : basename(next));
+      i += 1;
+    } else if (word === "-delete") deletes = true;
+    else if (FIND_EXECS.has(word)) {
+      const end = words.findIndex((one, k) => k > i && (one === ";" || one === "+"));
+      commands.push(words.slice(i + 1, end === -1 ? words.length : end));
+      i = end === -1 ? words.length : end;
+    }
+  }
+  return { names, printed, commands, deletes };
+}
+
+/** `curl -o file`, `--output file`, `-O` (the URL's last part), `--output-dir dir`. */
+function curlFiles(values: readonly (string | undefined)[]): string[] {
+  const files: string[] = [];
+  const urls: string[] = [];
+  let remoteName = false;
+  let dir: string | undefined;
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (value === "-o" || value === "--output") {
+      const file = values[i + 1];
+      if (file !== undefined && file !== "-") files.push(file);
+      i += 1;
+    } else if (/^-o./.test(value)) files.push(value.slice(2));
+    else if (value === "--output-dir") {
+      dir = values[i + 1];
+      i += 1;
+    } else if (value === "-O" || value === "--remote-name" || /^-[a-zA-Z]*O$/.test(value))
+      remoteName = true;
+    else if (/^[a-z]+:\/\//i.test(value)) urls.push(value);
+  }
+  if (remoteName) files.push(...urls.map(urlName));
+  return dir === undefined ? files : files.map((file) => `${dir.replace(/\/+$/, "")}/${file}`);
+}
+
+/** `wget url` saves the URL's last part (or `-O file`, `--output-document=file`), under `-P dir`. */
+function wgetFiles(values: readonly (string | undefined)[]): string[] {
+  let output: string | undefined;
+  let dir: string | undefined;
+  const urls: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (value === "-O" || value === "--output-document") {
+      output = values[i + 1];
+      i += 1;
+    } else if (value.startsWith("--output-document=")) output = value.slice(18);
+    else if (/^-O./.test(value)) output = value.slice(2);
+    else if (value === "-P" || value === "--directory-prefix") {
+      dir = values[i + 1];
+      i += 1;
+    } else if (value.startsWith("--directory-prefix=")) dir = value.slice(19);
+    else if (/^[a-z]+:\/\//i.test(value)) urls.push(value);
+  }
+  if (output === "-") return [];
+  const files = output === undefined ? urls.map(urlName) : [output];
+  return dir === undefined ? files : files.map((file) => `${dir.replace(/\/+$/, "")}/${file}`);
+}
+
+function urlName(url: string): string {
+  const path = url.replace(/[?#].*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "");
+  const name = path.split("/").pop() ?? "";
+  return name === "" ? "index.html" : decodeURIComponentSafe(name);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `patch [options] [file [patchfile]]`: the file, and `-o out`; else the patch names them. */
+function patchFiles(values: readonly (string | undefined)[]): string[] {
+  const files: string[] = [];
+  const operands: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (value === "-o" || value === "--output") {
+      const file = values[i + 1];
+      if (file !== undefined && file !== "-") files.push(file);
+      i += 1;
+    } else if (/^-[ipdDrBVYzFg]$|^--(input|directory|reject-file|prefix|suffix)$/.test(value))
+      i += 1;
+    else if (!isOptionWord(value)) operands.push(value);
+  }
+  if (operands[0] !== undefined) files.push(operands[0]);
+  return files;
+}
+
+/** An editor given files on its command line may write each of them. */
+function editorFiles(values: readonly (string | undefined)[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (EDITOR_VALUED.has(value)) i += 1;
+    else if (!isOptionWord(value) && !value.startsWith("+")) files.push(value);
+  }
+  return files;
+}
+
+/**
+ * awk's own writes: `print > "file"`, `>> "file"`, a pipe to `"command"` and `system("command")`
+ * (parsed again as bash), and gawk's `-i inplace` (every file operand).
+ */
+function collectAwk(values: readonly (string | undefined)[], effects: Effects): void {
+  const { program, inPlace, files } = awkWords(values);
+  if (inPlace) effects.writes.written.push(...files);
+  if (program === undefined) return;
+  for (const match of program.matchAll(/(>>?|\|)\s*"((?:[^"\\]|\\.)*)"/g)) {
+    const [, operator, target = ""] = match;
+    if (operator === "|") effects.nested.push(target);
+    else if (!AWK_STREAMS.has(target)) effects.writes.written.push(target);
+  }
+  for (const match of program.matchAll(/\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)/g))
+    effects.nested.push(match[1] ?? "");
+}
+
+const AWK_STREAMS = new Set(["/dev/stdout", "/dev/stderr", "-"]);
+const AWK_PROGRAM_FILE = new Set(["-f", "--file", "-E", "--exec"]);
+const AWK_VALUED = /^-(F|v|l)$|^--(field-separator|assign|load)$/;
+
+/** awk's program text (none when `-f` gives a file), `-i inplace`, and its file operands. */
+function awkWords(values: readonly (string | undefined)[]) {
+  let program: string | undefined;
+  let programFile = false;
+  let inPlace = false;
+  const files: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i] ?? "-";
+    if (AWK_PROGRAM_FILE.has(value)) programFile = true;
+    if (value === "-i" || value === "--include")
+      inPlace ||= /^inplace(\.awk)?$/.test(values[i + 1] ?? "");
+    if (AWK_PROGRAM_FILE.has(value) || AWK_VALUED.test(value) || value === "-i") i += 1;
+    else if (isOptionWord(value) || value === "-") continue;
+    else if (program === undefined && !programFile) program = value;
+    else if (!/^[A-Za-z_]\w*=/.test(value)) files.push(value);
+  }
+  return { program, inPlace, files };
 }
 
 /** `truncate -s 0 a.py -r ref b.py`: the files, not the values of -s/-r. */
@@ -222,51 +546,113 @@ function truncateFiles(values: readonly (string | undefined)[]): string[] {
   return files;
 }
 
+/** git's options before the subcommand that take a value (`-C dir`, `-c key=value`). */
+const GIT_VALUED = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--exec-path",
+  "--config-env",
+  "--super-prefix",
+]);
+
 /**
- * git's subcommands that change working-tree files by name: `git rm`, `git mv`, and
- * `git checkout [<tree>] -- <files>` / `git restore <files>` (which overwrite them).
+ * git's subcommands that change working-tree files by name: `git rm`, `git mv`,
+ * `git checkout [<tree>] [--] <paths>`, `git restore <paths>` and `git checkout-index`; after
+ * git's own options (`-C dir` and `--work-tree=dir` move the paths; `-c alias.x='!cmd'` makes
+ * `git x` a shell command).
  */
-function collectGit(
-  operands: readonly string[],
-  values: readonly (string | undefined)[],
-  written: string[],
-  deleted: string[],
-): void {
-  const [sub, ...rest] = operands;
-  const dashes = values.indexOf("--");
-  const afterDashes =
-    dashes === -1 ? [] : values.slice(dashes + 1).filter((v): v is string => v !== undefined);
+function collectGit(values: readonly (string | undefined)[], effects: Effects): void {
+  const { dir, aliases, rest } = gitGlobals(values);
+  const sub = rest[0];
+  if (sub === undefined) return;
+  const alias = aliases.get(sub);
+  if (alias?.startsWith("!") === true) effects.nested.push(alias.slice(1));
+  else if (alias !== undefined) collectGit([...alias.split(/\s+/), ...rest.slice(1)], effects);
+  if (alias !== undefined) return;
+  const paths = gitPaths(sub, rest.slice(1));
+  const at = (path: string) => (path.startsWith("/") ? path : `${dir}${path}`);
+  effects.writes.written.push(...paths.written.map(at));
+  effects.writes.deleted.push(...paths.deleted.map(at));
+}
+
+/** git's options before its subcommand: the folder paths are relative to, the `-c` aliases. */
+function gitGlobals(values: readonly (string | undefined)[]) {
+  let dir = "";
+  const aliases = new Map<string, string>();
+  let i = 0;
+  for (; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined || !value.startsWith("-")) break;
+    const [flag = value, ...glued] = value.split("=");
+    const valued = glued.length === 0 && GIT_VALUED.has(flag);
+    const argument = valued ? values[i + 1] : glued.join("=");
+    if (valued) i += 1;
+    if ((flag === "-C" || flag === "--work-tree") && argument !== undefined)
+      dir = argument.startsWith("/") ? `${argument}/` : `${dir}${argument}/`;
+    const alias = flag === "-c" ? /^alias\.([^=]+)=(.*)$/s.exec(argument ?? "") : null;
+    if (alias?.[1] !== undefined && alias[2] !== undefined) aliases.set(alias[1], alias[2]);
+  }
+  return { dir: dir.replace(/\/+/g, "/"), aliases, rest: values.slice(i) };
+}
+
+function gitPaths(
+  sub: string,
+  words: readonly (string | undefined)[],
+): { written: string[]; deleted: string[] } {
+  const dashes = words.indexOf("--");
+  const literal = (list: readonly (string | undefined)[]) =>
+    list.filter((word): word is string => word !== undefined);
+  const operands = literal(words).filter((word) => !isOptionWord(word));
+  const afterDashes = dashes === -1 ? [] : literal(words.slice(dashes + 1));
   switch (sub) {
     case "rm":
-      deleted.push(...rest);
-      return;
+      return { written: [], deleted: operands };
     case "mv": {
-      const target = rest.at(-1);
-      if (rest.length >= 2 && target !== undefined) {
-        written.push(target);
-        deleted.push(...rest.slice(0, -1));
-      }
-      return;
+      const target = operands.at(-1);
+      if (operands.length < 2 || target === undefined) return { written: [], deleted: [] };
+      return { written: [target], deleted: operands.slice(0, -1) };
     }
     case "restore":
-      written.push(...rest);
-      return;
-    case "checkout":
-      // `git checkout main` switches branches; `-- <files>`, or `<tree> <files>`, overwrite files.
-      written.push(...(dashes === -1 ? rest.slice(1) : afterDashes));
-      return;
+      return { written: valuedOperands(words, /^-(s|-source|-pathspec-from-file)$/), deleted: [] };
+    case "checkout": {
+      // `git checkout main` switches branches, `git checkout src` restores a path: both are
+      // read as paths (a branch name is no project file). `-- <paths>` are only paths.
+      if (dashes !== -1) return { written: afterDashes, deleted: [] };
+      return { written: valuedOperands(words, /^-(b|B|-orphan|-conflict)$/), deleted: [] };
+    }
+    case "checkout-index": {
+      const prefix =
+        literal(words)
+          .find((word) => word.startsWith("--prefix="))
+          ?.slice(9) ?? "";
+      const all = words.some((word) => word === "-a" || word === "--all");
+      const named = dashes === -1 ? operands : afterDashes;
+      const files = all ? ["."] : named;
+      return { written: files.map((file) => `${prefix}${file}`), deleted: [] };
+    }
     default:
-      return;
+      return { written: [], deleted: [] };
   }
 }
 
+/** The operands of words where the options matching `valued` take the next word. */
+function valuedOperands(words: readonly (string | undefined)[], valued: RegExp): string[] {
+  const operands: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i];
+    if (word === undefined || word === "--") continue;
+    if (valued.test(word)) i += 1;
+    else if (!isOptionWord(word)) operands.push(word);
+  }
+  return operands;
+}
+
 /** `apply_patch <<'EOF' … EOF` or `apply_patch "$(cat …)"`: the patch is the heredoc or the argument. */
-function collectPatch(
-  node: SyntaxNode,
-  args: SyntaxNode[],
-  written: string[],
-  deleted: string[],
-): void {
+function collectPatch(node: SyntaxNode, written: string[], deleted: string[]): void {
+  const args = node.childrenForFieldName("argument").filter((arg) => arg !== null);
   const texts = args.map((arg) => literalOf(arg) ?? arg.text);
   const statement = node.parent?.type === "redirected_statement" ? node.parent : undefined;
   for (const redirect of statement?.namedChildren ?? []) {
@@ -279,6 +665,39 @@ function collectPatch(
   deleted.push(...effects.deleted);
 }
 
+/** `$'…'`: bash's escapes (`\n`, `\xHH`, `\NNN` octal, `\uHHHH`, `\cX`, `\e`, quotes). */
+function decodeAnsiC(text: string): string {
+  const simple: Readonly<Record<string, string>> = {
+    n: "\n",
+    t: "\t",
+    r: "\r",
+    a: "\x07",
+    b: "\b",
+    e: "\x1b",
+    E: "\x1b",
+    f: "\f",
+    v: "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+  };
+  return text.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (whole, code: string) => {
+      const head = code.charAt(0);
+      if (/^[0-7]/.test(code)) return String.fromCharCode(parseInt(code, 8) & 0xff);
+      if (head === "x" && code.length > 1) return String.fromCharCode(parseInt(code.slice(1), 16));
+      if ((head === "u" || head === "U") && code.length > 1)
+        return String.fromCodePoint(Math.min(parseInt(code.slice(1), 16), 0x10ffff));
+      if (head === "c" && code.length === 2) return String.fromCharCode(code.charCodeAt(1) & 0x1f);
+      return ownEntry(simple, code) ?? whole;
+    },
+  );
+}
+
+const isOptionWord = (value: string) => value.startsWith("-") && value !== "-";
+
 /**
  * A word as the program it carries: its literal value, or for a double-quoted string with
  * expansions (`"open('$F','w')"`) the text between the quotes, left for the script reader to
@@ -287,19 +706,8 @@ function collectPatch(
 function scriptWordOf(node: SyntaxNode | null | undefined): string | undefined {
   const literal = literalOf(node);
   if (literal !== undefined) return literal;
-  if (node?.type === "ansi_c_string") return unescapeAnsiC(node.text.slice(2, -1));
   if (node?.type !== "string") return undefined;
   return node.text.slice(1, -1).replace(/\\(["\\$`])/g, "$1");
-}
-
-const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r" };
-
-/** `$'…'`: the escapes a script's text depends on (newlines, quotes, backslashes). */
-function unescapeAnsiC(text: string): string {
-  return text.replace(
-    /\\(.)/g,
-    (whole, ch: string) => ANSI_C_ESCAPES[ch] ?? (/\w/.test(ch) ? whole : ch),
-  );
 }
 
 /** `python3 -c '…'`, `node -e`, `bash -c`, `python3 - <<EOF`: what the script writes. */
@@ -414,13 +822,8 @@ function childOfType(node: SyntaxNode, type: string): SyntaxNode | undefined {
   return node.namedChildren.find((child) => child?.type === type) ?? undefined;
 }
 
-const SCRIPT_OPTIONS = new Set(["-e", "-f", "--expression", "--file"]);
-
 /** `sed -i [-e script | -f file]… files`: the script is the first operand unless an option gave it. */
-function inPlaceFiles(
-  args: readonly SyntaxNode[],
-  values: readonly (string | undefined)[],
-): string[] {
+function inPlaceFiles(values: readonly (string | undefined)[]): string[] {
   const files: string[] = [];
   let scriptGiven = false;
   for (let i = 0; i < values.length; i += 1) {
@@ -431,15 +834,13 @@ function inPlaceFiles(
       i += 1;
       continue;
     }
-    if (isOption(args[i], value)) continue;
+    if (isOptionWord(value)) continue;
     files.push(value);
   }
   return scriptGiven ? files : files.slice(1);
 }
 
-function isOption(node: SyntaxNode | undefined, value: string): boolean {
-  return node?.type === "word" && value.startsWith("-") && value !== "-";
-}
+const SCRIPT_OPTIONS = new Set(["-e", "-f", "--expression", "--file"]);
 
 function isInPlaceFlag(command: "sed" | "perl", value: string): boolean {
   if (value === "--in-place" || value.startsWith("--in-place=")) return command === "sed";
@@ -469,7 +870,11 @@ export interface SimpleCommand {
 
 interface ShellScope {
   cwd: string | undefined;
+  /** `pushd`'s folders, for `popd`. */
+  stack: (string | undefined)[];
 }
+
+const subshell = (scope: ShellScope): ShellScope => ({ cwd: scope.cwd, stack: [...scope.stack] });
 
 const MAX_SHELL_NESTING = 3;
 const SHELLS = new Set(["sh", "bash", "zsh", "dash"]);
@@ -490,7 +895,7 @@ const SUBSHELL_TYPES = new Set([
  */
 export async function listSimpleCommands(command: string): Promise<SimpleCommand[]> {
   const found: SimpleCommand[] = [];
-  await walkCommands(await parseShell(command), { cwd: undefined }, found, 0);
+  await walkCommands(await parseShell(command), { cwd: undefined, stack: [] }, found, 0);
   return found;
 }
 
@@ -506,11 +911,11 @@ async function walkCommands(
     return;
   }
   const pipeline = node.type === "pipeline";
-  const inner = SUBSHELL_TYPES.has(node.type) && !pipeline ? { ...scope } : scope;
+  const inner = SUBSHELL_TYPES.has(node.type) && !pipeline ? subshell(scope) : scope;
   for (const child of node.namedChildren) {
     if (child === null) continue;
     // Each stage of a pipeline runs in its own subshell.
-    await walkCommands(child, pipeline ? { ...scope } : inner, found, nesting);
+    await walkCommands(child, pipeline ? subshell(scope) : inner, found, nesting);
   }
 }
 
@@ -523,7 +928,7 @@ async function walkCommand(
   // Substitutions in the words run first, each in a subshell.
   for (const child of node.namedChildren) {
     if (child === null || child.type === "command_name") continue;
-    await walkCommands(child, { ...scope }, found, nesting);
+    await walkCommands(child, subshell(scope), found, nesting);
   }
   const nameNode = node.childForFieldName("name");
   if (nameNode === null) return;
@@ -531,13 +936,18 @@ async function walkCommand(
   const name = literalOf(nameNode.firstNamedChild) ?? nameNode.text;
   const argv = [name, ...args.map((arg) => literalOf(arg) ?? arg.text)];
   found.push({ argv, cwd: scope.cwd });
-  if (name === "cd") {
+  if (name === "cd" || name === "pushd") {
+    if (name === "pushd") scope.stack.push(scope.cwd);
     scope.cwd = changeDir(scope.cwd, args);
+    return;
+  }
+  if (name === "popd") {
+    scope.cwd = scope.stack.length > 0 ? scope.stack.pop() : "$OLDPWD";
     return;
   }
   const script = shellScript(name, argv);
   if (script !== undefined && nesting < MAX_SHELL_NESTING) {
-    await walkCommands(await parseShell(script), { ...scope }, found, nesting + 1);
+    await walkCommands(await parseShell(script), subshell(scope), found, nesting + 1);
   }
 }
 
@@ -552,7 +962,7 @@ function shellScript(name: string, argv: readonly string[]): string | undefined 
 function changeDir(cwd: string | undefined, args: readonly SyntaxNode[]): string {
   const target = args.find((arg) => {
     const value = literalOf(arg);
-    return value === undefined || !/^-[LPe@]+$/.test(value);
+    return value === undefined || (value !== "--" && !/^-[LPe@]+$/.test(value));
   });
   if (target === undefined) return "~";
   const literal = literalOf(target);

@@ -12,6 +12,8 @@ import {
 import { openClaims, pendingClaims, type ClaimState } from "../strict/state.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
+import { sessionFile } from "./project.ts";
+import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands } from "./shell.ts";
 import {
   ANY_CONTENT,
@@ -33,7 +35,7 @@ import {
   stateOf,
   type StrictCall,
 } from "./strict-gate.ts";
-import { shellRefusal, shellTargets } from "./tdd-hooks.ts";
+import { shellRefusal } from "./tdd-hooks.ts";
 
 /**
  * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the
@@ -51,7 +53,8 @@ export async function gateStrictCommand(
   const writes = await findShellWrites(command);
   const refusal = shellRefusal("strict", command, commands, writes);
   if (refusal !== undefined) return { kind: "deny", reason: refusal };
-  return gateStrictWrites(call, shellTargets(commands, writes), cwd ?? call.project.root);
+  const base = cwd ?? call.project.root;
+  return gateStrictWrites(call, gateTargets(commands, writes, base), base);
 }
 
 /** After a shell command: what it wrote, as edits. */

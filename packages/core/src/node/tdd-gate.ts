@@ -5,7 +5,8 @@ import { decideEdit, decideFiles, isProtectedPath } from "../tdd/gate.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
 import type { EditEntry, TddEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
-import { toProjectPath, type Project } from "./project.ts";
+import { judgeTarget, protectionFor } from "./identity.ts";
+import type { Project } from "./project.ts";
 import { agentKey, appendTddEntries, readTddEntries, type AgentIdentity } from "./tdd-store.ts";
 
 /**
@@ -32,9 +33,15 @@ export async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view
 export interface GatedFile {
   relPath: string;
   fileClass: TddFileClass;
+  /** Set when the file is tailtest's or an agent's hook settings by identity (identity.ts). */
+  protectedAs?: string;
 }
 
-/** Project files among the paths (absolute, or relative to `base`); outside ones are not gated. */
+/**
+ * Project files among the paths (absolute, or relative to `base`), each judged by where it leads
+ * (identity.ts): a path through a link is the file it reaches; one that reaches outside the
+ * project is not gated, unless it is protected (the user-level hook settings, the bundle).
+ */
 export function gatedFiles(
   call: Pick<TddCall, "project">,
   paths: readonly string[],
@@ -43,8 +50,16 @@ export function gatedFiles(
   const patterns = tddPatternsFromConfig(call.project.config);
   const files: GatedFile[] = [];
   const seen = new Set<string>();
+  const protection = protectionFor(call.project.root);
   for (const path of paths) {
-    const relPath = toProjectPath(call.project, isAbsolute(path) ? path : join(base, path));
+    const abs = isAbsolute(path) ? path : join(base, path);
+    const { relPath, protectedAs } = judgeTarget(call.project.root, abs, protection);
+    if (protectedAs !== undefined) {
+      if (seen.has(protectedAs)) continue;
+      seen.add(protectedAs);
+      files.push({ relPath: protectedAs, fileClass: "other", protectedAs });
+      continue;
+    }
     if (relPath === undefined || seen.has(relPath)) continue;
     seen.add(relPath);
     files.push({ relPath, fileClass: classifyTddFile(relPath, patterns) });
@@ -70,10 +85,11 @@ export async function gateWrites(call: TddCall, paths: readonly string[], base?:
   const at = call.now().toISOString();
   const audited: EditEntry[] = decision.files
     .filter(
-      (file) =>
+      (file, index) =>
         file.decision === "deny" ||
         file.fileClass === "test" ||
         file.fileClass === "prod" ||
+        files[index]?.protectedAs !== undefined ||
         isProtectedPath(file.relPath),
     )
     .map((file) => ({

@@ -21,7 +21,8 @@ import type { TddEntry, TestRunEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
 import { executePlan } from "./execute.ts";
-import { toProjectPath, type Project } from "./project.ts";
+import { sessionFile, toProjectPath, type Project } from "./project.ts";
+import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
 import { lookAtTurn } from "./content-sweep.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
@@ -39,13 +40,22 @@ const INSTALLERS =
   /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
 const SETUP_WORDS = new Set(["init", "uninstall"]);
 
-/** The agent runs a tailtest installer (which could switch the mode or remove the hooks). */
+/**
+ * The agent runs a tailtest installer (which could switch the mode or remove the hooks), or
+ * confirms a mode change, which is the person's to do (mode-pin.ts).
+ */
 export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
   return commands.some(
     (command) =>
-      command.argv.some((word) => INSTALLERS.test(word)) &&
-      command.argv.some((word) => SETUP_WORDS.has(word)),
+      (command.argv.some((word) => INSTALLERS.test(word)) &&
+        command.argv.some((word) => SETUP_WORDS.has(word))) ||
+      confirmsMode(command.argv),
   );
+}
+
+function confirmsMode(argv: readonly string[]): boolean {
+  const at = argv.findIndex((word) => /(^|\/)tailtest$/.test(word) || word === "@tailtest/cli");
+  return at !== -1 && argv[at + 1] === "mode" && argv.slice(at + 2).includes("confirm");
 }
 
 /**
@@ -54,7 +64,7 @@ export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
  */
 /** The refusal of an installer run by the agent, for every mode that gates. */
 export function installerRefusal(mode: string): string {
-  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall): they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
+  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall) or \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
 }
 
 /** Commands that only read: they may look at tailtest's state and the agents' hook configs. */
@@ -108,32 +118,6 @@ export function shellRefusal(
   return `tailtest ${mode}: this command names tailtest's state (.tailtest/) or an agent's hook folder (.claude, .cursor, .codex) and is not a plain read (cat, ls, grep, …). Only the person changes those; ask them, or run the command without touching them.`;
 }
 
-/**
- * The paths a command's writes may land on: as written (relative to where it starts), and after
- * each literal `cd` it makes (`cd sub && rm ../calc.py` removes calc.py). Gating every candidate
- * may refuse a write the cd made harmless; it never lets one through.
- */
-export function shellTargets(
-  commands: readonly SimpleCommand[],
-  writes: { written: readonly string[]; deleted: readonly string[] },
-): string[] {
-  const targets = [...writes.written, ...writes.deleted];
-  const dirs = [
-    ...new Set(
-      commands
-        .map((entry) => entry.cwd)
-        .filter(
-          (dir): dir is string =>
-            dir !== undefined && dir !== "." && !/^[$~]/.test(dir) && !isAbsolute(dir),
-        ),
-    ),
-  ];
-  const moved = dirs.flatMap((dir) =>
-    targets.filter((target) => !isAbsolute(target)).map((target) => join(dir, target)),
-  );
-  return [...new Set([...targets, ...moved])];
-}
-
 export async function gateCommand(
   call: TddCall,
   command: string,
@@ -143,7 +127,8 @@ export async function gateCommand(
   const writes = await findShellWrites(command);
   const refusal = shellRefusal("tdd", command, commands, writes);
   if (refusal !== undefined) return { kind: "deny", reason: refusal };
-  return gateWrites(call, shellTargets(commands, writes), cwd ?? call.project.root);
+  const base = cwd ?? call.project.root;
+  return gateWrites(call, gateTargets(commands, writes, base), base);
 }
 
 /** `scripts` of the package.json in a project folder, if it has one. */

@@ -16,6 +16,8 @@ import { openClaims, type ClaimState, type StrictState } from "./state.ts";
 export interface StrictEditInput {
   relPath: string;
   fileClass: TddFileClass;
+  /** Set when the edge found the file protected by identity (where it leads, its inode). */
+  protectedAs?: string | undefined;
   /** sha256 of each claimed test's file as it is now (null: missing). */
   testHashes: ReadonlyMap<string, string | null>;
   /** Each claimed test file's support hash as it is now (`strict/test-support.ts`). */
@@ -103,7 +105,7 @@ function claimsOnTestFile(state: StrictState, relPath: string): ClaimState[] {
 
 export function decideStrictEdit(state: StrictState, input: StrictEditInput): StrictEditDecision {
   const path = input.relPath;
-  if (isProtectedPath(path))
+  if (input.protectedAs !== undefined || isProtectedPath(path))
     return {
       decision: "deny",
       code: "protected",

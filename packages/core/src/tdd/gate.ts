@@ -13,6 +13,8 @@ export interface EditGateInput {
   allowlist: readonly string[];
   /** The current Green was declared with `--skip-red`. */
   skipRed: boolean;
+  /** Set when the edge found the file protected by identity (where it leads, its inode). */
+  protectedAs?: string | undefined;
   /** Extra protected patterns (gitignore syntax), added to `DEFAULT_PROTECTED_PATHS`. */
   protectedPaths?: readonly string[] | undefined;
 }
@@ -25,8 +27,11 @@ export interface EditDecision {
   warning?: string;
 }
 
-export interface FilesGateInput extends Omit<EditGateInput, "fileClass" | "relPath"> {
-  files: readonly { relPath: string; fileClass: TddFileClass }[];
+export interface FilesGateInput extends Omit<
+  EditGateInput,
+  "fileClass" | "relPath" | "protectedAs"
+> {
+  files: readonly { relPath: string; fileClass: TddFileClass; protectedAs?: string | undefined }[];
 }
 
 export interface FileDecision {
@@ -167,7 +172,7 @@ function entryCovers(entry: string, path: string): boolean {
 }
 
 function judge(input: EditGateInput, path: string): Verdict {
-  if (isProtectedPath(input.relPath, input.protectedPaths)) {
+  if (input.protectedAs !== undefined || isProtectedPath(input.relPath, input.protectedPaths)) {
     return {
       allowed: false,
       why: "it is tailtest's own state, configuration or an agent hook config, which agents may not edit in any state; only the person can change modes or overrides",

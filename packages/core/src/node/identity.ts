@@ -1,0 +1,210 @@
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/**
+ * What a write really lands on, and whether it is one of the things an agent may never change
+ * (ADR 0011): tailtest's state and config (`.tailtest/`, Cursor's `.cursor/hooks/state/`), its
+ * installed bundle (`node_modules/@tailtest/*`, and the folder of the hook bin that is running),
+ * and the agents' hook settings at project and user level (`.claude/settings*.json`,
+ * `.cursor/hooks.json`, `.codex/hooks.json`, `.codex/config.toml`, under the project and under the
+ * home folder or `$CODEX_HOME`).
+ *
+ * They are recognised by identity, not by the name a command spells: a path is judged by where
+ * it leads after every link on the way (a link made without naming `.tailtest`, a dangling link
+ * to a file not there yet), and a file by its inode too (a hard link shares it). A write to a
+ * folder that holds one of them (`rm -rf node_modules`, `mv .tailtest x`) counts as a write to it.
+ */
+
+export interface Protection {
+  /** Real paths of folders whose whole content is protected. */
+  folders: readonly string[];
+  /** Real paths of protected files (some may not exist yet: creating one adds hooks). */
+  files: readonly string[];
+  /** `dev:ino` of every protected file that exists. */
+  inodes: ReadonlySet<string>;
+  /** Real home folder, to show user-level paths as `~/…`. */
+  home: string | undefined;
+}
+
+const MAX_LINKS = 40;
+
+/**
+ * Where a path leads: every symbolic link on the way followed, also a dangling one at the end
+ * (a link to a file that does not exist yet is a write to that file). Never throws.
+ */
+export function realTarget(path: string, depth = 0): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    // Missing (or a dangling link): resolve the folder, then the last part.
+  }
+  const parent = dirname(abs);
+  if (parent === abs || depth > MAX_LINKS) return abs;
+  const realParent = realTarget(parent, depth + 1);
+  const here = join(realParent, basename(abs));
+  try {
+    if (lstatSync(here).isSymbolicLink()) {
+      const link = readlinkSync(here);
+      return realTarget(isAbsolute(link) ? link : join(realParent, link), depth + 1);
+    }
+  } catch {
+    // Not there at all: the path as its real folder names it.
+  }
+  return here;
+}
+
+function inodeOf(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? `${stat.dev}:${stat.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function listSafe(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
+/** The hook settings files of one agent folder set (a project root or the home folder). */
+function settingsFiles(base: string, codexHome?: string): string[] {
+  const claude = join(base, ".claude");
+  const claudeSettings = listSafe(claude)
+    .filter((name) => /^settings.*\.json$/i.test(name))
+    .map((name) => join(claude, name));
+  const codex = codexHome ?? join(base, ".codex");
+  return [
+    join(claude, "settings.json"),
+    join(claude, "settings.local.json"),
+    ...claudeSettings,
+    join(base, ".cursor", "hooks.json"),
+    join(codex, "hooks.json"),
+    join(codex, "config.toml"),
+  ];
+}
+
+/** The installed bundle folders: `node_modules/@tailtest/*` of the project and the folders above. */
+function bundleFolders(root: string): string[] {
+  const found: string[] = [];
+  let dir = root;
+  for (;;) {
+    const scope = join(dir, "node_modules", "@tailtest");
+    const names = listSafe(scope);
+    if (names.length > 0) found.push(scope, ...names.map((name) => join(scope, name)));
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  // The bin running now (a hook bundle `dist/hook*.cjs`) and the package it belongs to.
+  const bin = process.argv[1];
+  if (bin !== undefined && /^hook(-[a-z]+)?\.c?js$/.test(basename(bin)))
+    found.push(dirname(dirname(bin)));
+  return found;
+}
+
+/**
+ * What is protected for a project, read afresh (a few dozen system calls): a gate judges the
+ * tree as it is when the tool call is about to run.
+ */
+export function protectionFor(root: string, env: NodeJS.ProcessEnv = process.env): Protection {
+  const home = env.HOME ?? safeHome();
+  const codexHome = env.CODEX_HOME;
+  const folders = [
+    join(root, ".tailtest"),
+    join(root, ".cursor", "hooks", "state"),
+    ...bundleFolders(root),
+  ].map((path) => realTarget(path));
+  const files = [
+    ...settingsFiles(root),
+    ...(home === undefined ? [] : settingsFiles(home, codexHome)),
+    ...(codexHome === undefined || home === undefined ? [] : settingsFiles(home)),
+  ].map((path) => realTarget(path));
+  const inodes = new Set(files.map(inodeOf).filter((inode) => inode !== undefined));
+  for (const folder of folders) for (const inode of folderInodes(folder)) inodes.add(inode);
+  return {
+    folders: unique(folders),
+    files: unique(files),
+    inodes,
+    home: home === undefined ? undefined : realTarget(home),
+  };
+}
+
+/** The files directly in tailtest's state folder (config, logs): a hard link to one is one. */
+function folderInodes(folder: string): string[] {
+  if (!folder.endsWith(`${sep}.tailtest`)) return [];
+  return listSafe(folder)
+    .map((name) => inodeOf(join(folder, name)))
+    .filter((inode): inode is string => inode !== undefined);
+}
+
+function safeHome(): string | undefined {
+  try {
+    return homedir();
+  } catch {
+    return undefined;
+  }
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+const within = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
+
+/** True when writing (or deleting) the real path would change something protected. */
+export function touchesProtected(real: string, protection: Protection): boolean {
+  if (protection.folders.some((folder) => within(real, folder) || within(folder, real)))
+    return true;
+  if (protection.files.some((file) => file === real || within(file, real))) return true;
+  const inode = inodeOf(real);
+  return inode !== undefined && protection.inodes.has(inode);
+}
+
+export interface JudgedTarget {
+  /** Where the path leads, project-relative with `/`, when that is inside the project. */
+  relPath: string | undefined;
+  /** For a protected target: how to name it to the agent (project-relative, or `~/…`). */
+  protectedAs: string | undefined;
+}
+
+/**
+ * One target of a write, judged by where it leads: the project-relative path of its real
+ * location (a link `node_modules/x → src` makes `node_modules/x/a.py` the file `src/a.py`), and
+ * whether it is protected. A path that leads out of the project is not the project's code
+ * (relPath undefined) but may still be protected (`~/.claude/settings.json`).
+ */
+export function judgeTarget(
+  root: string,
+  path: string,
+  protection: Protection = protectionFor(root),
+): JudgedTarget {
+  const abs = resolve(root, path);
+  const real = realTarget(abs);
+  const realRoot = realTarget(root);
+  const rel = relative(realRoot, real);
+  const inside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  const relPath = inside ? rel.split(sep).join("/") : undefined;
+  if (!touchesProtected(real, protection)) return { relPath, protectedAs: undefined };
+  return { relPath, protectedAs: displayOf(real, realRoot, protection.home, path) };
+}
+
+function displayOf(real: string, realRoot: string, home: string | undefined, asked: string) {
+  const rel = relative(realRoot, real);
+  if (rel === "") return ".";
+  if (!rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
+  if (home !== undefined) {
+    const fromHome = relative(home, real);
+    if (fromHome === "") return "~";
+    if (!fromHome.startsWith("..") && !isAbsolute(fromHome))
+      return `~/${fromHome.split(sep).join("/")}`;
+  }
+  // Somewhere else (a bundle in a global store): the name the agent used, never a machine path.
+  return isAbsolute(asked) ? basename(asked) : asked;
+}

@@ -1,0 +1,339 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { commitAll, loadPayload, makeProject, REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { execa } from "execa";
+
+/**
+ * The adversarial suite's helpers (ADR 0011). An attack is one tool call an agent makes to change
+ * production code or switch tailtest off behind the gate, played through the BUILT hook bin of
+ * Claude Code, Codex or Cursor with that platform's payload shape, in tdd or strict mode. It is
+ * HELD when
+ * - the gate denies the call (`denied`), or
+ * - the call is let through, really happens (bash runs the command, the file is written), and
+ *   the end of the turn reports the file (`reported`) and, in strict mode, puts it back.
+ * An attack on tailtest itself (`protects`: its state, config, bundle, the hook settings) is held
+ * only by a denial: once done, nothing is left to report it.
+ *
+ * How to add cases (another file may do so with these helpers):
+ *   const results = await playAttacks(platform, mode, MY_ATTACKS);
+ * `playAttacks` makes ONE project per platform and mode for every gate check (each attack's
+ * `prepare` runs there first, so give its files names of their own), and a fresh project only for
+ * an attack the gate lets through (session start, the call, the post-tool hook, the Stop).
+ * `heldLine(results)` is the summary line (`held k/n`).
+ *
+ * The project (`PROJECT_FILES`, committed to git): `calc.py` and `src/util.py` are production
+ * code, `other.py` a spare source, `tests/test_calc.py` a test, `sub/` a folder to `cd` into,
+ * `node_modules/@tailtest/claude-code/dist/hook.cjs` the installed bundle, the three agents' hook
+ * settings, and a home folder of its own (`$HOME` points at `<tmp>/home`, with user-level
+ * `.claude/settings.json`) so nothing reaches the machine's own.
+ */
+
+export type Platform = "claude-code" | "codex" | "cursor";
+export type Mode = "tdd" | "strict";
+export const PLATFORMS: readonly Platform[] = ["claude-code", "codex", "cursor"];
+
+/** One tool call. Paths are project-relative, `~/…` (the test home) or absolute. */
+export type Step =
+  /** The platform's shell tool (Claude Bash, Codex Bash, Cursor Shell); `{root}` is the project. */
+  | { shell: string }
+  /** The platform's write tool (Write; Codex: an apply_patch adding or updating the file). */
+  | { write: string; content?: string };
+
+export interface Attack {
+  name: string;
+  /** What the agent did before, which the gate allows (a link made without naming its target). */
+  prepare?: string;
+  step: Step;
+  /** The file the change lands on, for the Stop's report and strict's revert. */
+  target: string;
+  /** An attack on tailtest or the hook settings: only a denial holds it. */
+  protects?: boolean;
+  /** Platforms to play it on (default: all three). */
+  platforms?: readonly Platform[];
+}
+
+export type Outcome = "denied" | "reported" | "NOT HELD";
+
+export interface AttackResult {
+  attack: Attack;
+  outcome: Outcome;
+  /** What the hook said (the denial, the Stop), for a failure's message. */
+  said: string;
+}
+
+export const PROJECT_FILES: Readonly<Record<string, string>> = {
+  "pytest.ini": "[pytest]\ntestpaths = tests\npythonpath = .\n",
+  "calc.py": "def add(a, b):\n    return a + b\n",
+  "src/util.py": "def double(x):\n    return 2 * x\n",
+  "other.py": "def other():\n    return 1\n",
+  "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+  "sub/README.md": "a folder to cd into\n",
+  "node_modules/@tailtest/claude-code/dist/hook.cjs": "// the installed hook bundle\n",
+  "node_modules/@tailtest/claude-code/package.json": '{"name":"@tailtest/claude-code"}\n',
+  ".claude/settings.json": '{"hooks":{}}\n',
+  ".cursor/hooks.json": '{"version":1,"hooks":{}}\n',
+  ".codex/config.toml": "[features]\ncodex_hooks = true\n",
+  ".gitignore": ".tailtest/\nnode_modules/\n",
+};
+
+const HOME_FILES: Readonly<Record<string, string>> = {
+  ".claude/settings.json": '{"hooks":{}}\n',
+  ".codex/config.toml": "[features]\ncodex_hooks = true\n",
+};
+
+const BUNDLE = "node_modules/@tailtest/claude-code";
+
+const HOOKS: Record<Platform, string> = {
+  "claude-code": join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs"),
+  codex: join(REPO_ROOT, "adapters/codex/dist/hook.cjs"),
+  cursor: join(REPO_ROOT, "adapters/cursor/dist/hook.cjs"),
+};
+
+type Payload = Record<string, unknown>;
+
+export interface Played {
+  root: string;
+  home: string;
+  cleanup: () => void;
+}
+
+/** A project in the mode, committed, with its own home folder (outside the project). */
+export async function makeAttackProject(mode: Mode): Promise<Played> {
+  const project = makeProject({
+    ...PROJECT_FILES,
+    ".tailtest/config.json": `${JSON.stringify({ mode })}\n`,
+  });
+  const home = `${project.root}-home`;
+  for (const [rel, text] of Object.entries(HOME_FILES)) {
+    mkdirSync(join(home, rel, ".."), { recursive: true });
+    writeFileSync(join(home, rel), text);
+  }
+  await commitAll(project.root);
+  // The installed bundle is a link into a package store, as pnpm makes it (`{store}`).
+  const store = `${project.root}-store`;
+  mkdirSync(store);
+  renameSync(join(project.root, BUNDLE), join(store, "claude-code"));
+  symlinkSync(join(store, "claude-code"), join(project.root, BUNDLE));
+  return {
+    root: project.root,
+    home,
+    cleanup: () => {
+      project.cleanup();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
+
+const fill = (text: string, played: Played) =>
+  text
+    .replaceAll("{root}", played.root)
+    .replaceAll("{home}", played.home)
+    .replaceAll("{store}", `${played.root}-store`);
+
+function absolute(path: string, played: Played): string {
+  if (path.startsWith("~/")) return join(played.home, path.slice(2));
+  const filled = fill(path, played);
+  return isAbsolute(filled) ? filled : join(played.root, filled);
+}
+
+/** The payloads of one platform, recorded ones with their tool fields changed. */
+export function payloadsOf(platform: Platform, root: string) {
+  const stored = (dir: string, name: string) => loadPayload<Payload>(dir, name, root).stdin;
+  switch (platform) {
+    case "claude-code": {
+      const pre = stored("claude-2.1.330", "context.PreToolUse-Write.json");
+      const post = stored("claude-2.1.330", "context.PostToolUse-Write.json");
+      return {
+        start: stored("claude-2.1.330", "context.SessionStart.json"),
+        stop: { ...stored("claude-2.1.330", "context.Stop.json"), stop_hook_active: false },
+        shell: (command: string, event: "pre" | "post"): Payload => ({
+          ...(event === "pre" ? pre : post),
+          tool_name: "Bash",
+          tool_input: { command },
+          ...(event === "post" ? { tool_response: { stdout: "", stderr: "" } } : {}),
+        }),
+        write: (path: string, content: string, event: "pre" | "post"): Payload => ({
+          ...(event === "pre" ? pre : post),
+          tool_name: "Write",
+          tool_input: { file_path: path, content },
+          ...(event === "post" ? { tool_response: { filePath: path, content } } : {}),
+        }),
+      };
+    }
+    case "codex": {
+      const dir = "codex-0.169.0";
+      const pre = stored(dir, "shell.PreToolUse-Bash.json");
+      const post = stored(dir, "shell.PostToolUse-Bash.json");
+      const prePatch = stored(dir, "context.PreToolUse-apply_patch.json");
+      const postPatch = stored(dir, "context.PostToolUse-apply_patch.json");
+      const patch = (path: string, content: string) =>
+        [
+          "*** Begin Patch",
+          `*** Add File: ${path}`,
+          ...content.split("\n").map((line) => `+${line}`),
+          "*** End Patch",
+          "",
+        ].join("\n");
+      return {
+        start: stored(dir, "shell.SessionStart.json"),
+        stop: { ...stored(dir, "shell.Stop.json"), stop_hook_active: false },
+        shell: (command: string, event: "pre" | "post"): Payload => ({
+          ...(event === "pre" ? pre : post),
+          tool_input: { command },
+        }),
+        write: (path: string, content: string, event: "pre" | "post"): Payload => ({
+          ...(event === "pre" ? prePatch : postPatch),
+          tool_input: { command: patch(path, content) },
+        }),
+      };
+    }
+    case "cursor": {
+      const shellPre = stored("cursor", "gate.preToolUse-Shell.json");
+      const shellPost = stored("cursor", "shell.postToolUse-Shell.json");
+      const writePre = stored("cursor", "gate.preToolUse-Write.json");
+      const writePost = stored("cursor", "edit.postToolUse-Write.json");
+      return {
+        start: stored("cursor", "edit.sessionStart.json"),
+        stop: stored("cursor", "edit.stop.json"),
+        shell: (command: string, event: "pre" | "post"): Payload => ({
+          ...(event === "pre" ? shellPre : shellPost),
+          tool_input: { command, cwd: root },
+        }),
+        write: (path: string, content: string, event: "pre" | "post"): Payload => ({
+          ...(event === "pre" ? writePre : writePost),
+          tool_input: { file_path: path, content },
+        }),
+      };
+    }
+  }
+}
+
+function envOf(platform: Platform, played: Played): Record<string, string> {
+  const common = {
+    HOME: played.home,
+    CODEX_HOME: "",
+    TAILTEST_HOOKS_OFF: "",
+    TAILTEST_TDD_KEY: "",
+    CLAUDE_CODE_SESSION_ID: "",
+  };
+  if (platform === "cursor") return { ...common, CURSOR_PROJECT_DIR: played.root };
+  if (platform === "claude-code") return { ...common, CLAUDE_PROJECT_DIR: played.root };
+  return common;
+}
+
+export async function fire(platform: Platform, played: Played, payload: Payload): Promise<string> {
+  const result = await runBin(HOOKS[platform], [], {
+    input: JSON.stringify(payload),
+    env: envOf(platform, played),
+    cwd: played.root,
+  });
+  return result.stdout;
+}
+
+/** A pre-tool answer that refuses the call, on any of the three platforms. */
+export function isDenial(stdout: string): boolean {
+  return /"permissionDecision"\s*:\s*"deny"|"permission"\s*:\s*"deny"/.test(stdout);
+}
+
+function preCall(platform: Platform, played: Played, step: Step) {
+  const payloads = payloadsOf(platform, played.root);
+  if ("shell" in step) return payloads.shell(fill(step.shell, played), "pre");
+  // Codex's patches name paths as the model writes them: relative to the session's folder.
+  const relative = !step.write.startsWith("~/") && !step.write.startsWith("{");
+  const path = platform === "codex" && relative ? step.write : absolute(step.write, played);
+  return payloads.write(path, step.content ?? "x = 1\n", "pre");
+}
+
+export async function bash(command: string, played: Played): Promise<void> {
+  await execa("bash", ["-c", fill(command, played)], {
+    cwd: played.root,
+    env: { HOME: played.home },
+    reject: false,
+    timeout: 20_000,
+  });
+}
+
+/** Lets an attack through in a project of its own and asks the Stop about it. */
+async function letThrough(platform: Platform, mode: Mode, attack: Attack): Promise<AttackResult> {
+  const played = await makeAttackProject(mode);
+  try {
+    const payloads = payloadsOf(platform, played.root);
+    await fire(platform, played, payloads.start);
+    if (attack.prepare !== undefined) await bash(attack.prepare, played);
+    const gate = await fire(platform, played, preCall(platform, played, attack.step));
+    if (isDenial(gate)) return { attack, outcome: "denied", said: gate };
+    const before = readSafe(absolute(attack.target, played));
+    const { step } = attack;
+    if ("shell" in step) {
+      await bash(step.shell, played);
+      await fire(platform, played, payloads.shell(fill(step.shell, played), "post"));
+    } else {
+      const path = absolute(step.write, played);
+      mkdirSync(join(path, ".."), { recursive: true });
+      writeFileSync(path, step.content ?? "x = 1\n");
+      await fire(platform, played, payloads.write(path, step.content ?? "x = 1\n", "post"));
+    }
+    const stop = await fire(platform, played, payloads.stop);
+    const named = stop.includes(attack.target.split("/").pop() ?? attack.target);
+    const reverted = mode === "tdd" || readSafe(absolute(attack.target, played)) === before;
+    const held = named && reverted && attack.protects !== true;
+    return { attack, outcome: held ? "reported" : "NOT HELD", said: `${gate}\n${stop}` };
+  } finally {
+    played.cleanup();
+  }
+}
+
+function readSafe(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hook processes at once: each is mostly start-up, and the suite must stay short in CI. */
+const POOL = 4;
+
+/**
+ * Plays every attack for one platform and mode: the gate checks in one shared project, `POOL` at
+ * a time; an attack let through again in a project of its own, to the Stop.
+ */
+export async function playAttacks(
+  platform: Platform,
+  mode: Mode,
+  attacks: readonly Attack[],
+): Promise<AttackResult[]> {
+  const played = await makeAttackProject(mode);
+  try {
+    await fire(platform, played, payloadsOf(platform, played.root).start);
+    for (const attack of attacks)
+      if (attack.prepare !== undefined) await bash(attack.prepare, played);
+    const results: AttackResult[] = new Array<AttackResult>(attacks.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < attacks.length) {
+        const index = next;
+        next += 1;
+        const attack = attacks[index] as Attack;
+        const gate = await fire(platform, played, preCall(platform, played, attack.step));
+        results[index] = isDenial(gate)
+          ? { attack, outcome: "denied", said: gate }
+          : await letThrough(platform, mode, attack);
+      }
+    };
+    await Promise.all(Array.from({ length: POOL }, worker));
+    return results;
+  } finally {
+    played.cleanup();
+  }
+}
+
+/** `held k/n`, and the attacks not held by name. */
+export function heldLine(label: string, results: readonly AttackResult[]): string {
+  const held = results.filter((result) => result.outcome !== "NOT HELD");
+  const missed = results.filter((result) => result.outcome === "NOT HELD");
+  const tail =
+    missed.length === 0 ? "" : ` (not held: ${missed.map((r) => r.attack.name).join("; ")})`;
+  return `${label}: held ${held.length}/${results.length}${tail}`;
+}

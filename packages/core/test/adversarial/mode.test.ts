@@ -1,0 +1,49 @@
+import { join } from "node:path";
+import { REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+import {
+  bash,
+  fire,
+  isDenial,
+  makeAttackProject,
+  payloadsOf,
+  PLATFORMS,
+  type Mode,
+} from "./harness.ts";
+
+/**
+ * The mode is pinned for the session (ADR 0011), through the built hook bins and CLI: a program
+ * tailtest cannot read deletes or rewrites the config, and the gate stays on, every end of a turn
+ * says so until the person runs `tailtest mode confirm`, which the agent's shell may not.
+ */
+
+const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
+
+describe.each<Mode>(["tdd", "strict"])("the mode pinned in %s mode", (mode) => {
+  it.each(PLATFORMS)(
+    "%s: a deleted config keeps the gate until the person confirms",
+    async (platform) => {
+      const played = await makeAttackProject(mode);
+      try {
+        const payloads = payloadsOf(platform, played.root);
+        const write = payloads.write(join(played.root, "calc.py"), "x = 1\n", "pre");
+        await fire(platform, played, payloads.start);
+        await bash(`rm "$(printf .tail)test/config.json"`, played);
+        expect(isDenial(await fire(platform, played, write))).toBe(true);
+        for (let turn = 0; turn < 2; turn += 1)
+          expect(await fire(platform, played, payloads.stop)).toContain(
+            `config.json is missing, but this session keeps ${mode} mode`,
+          );
+        const confirmByAgent = payloads.shell("npx tailtest mode confirm", "pre");
+        expect(isDenial(await fire(platform, played, confirmByAgent))).toBe(true);
+        const confirmed = await runBin(CLI, ["mode", "confirm"], { cwd: played.root });
+        expect(confirmed.stdout).toContain(`confirmed follow mode (the sessions kept ${mode}`);
+        expect(isDenial(await fire(platform, played, write))).toBe(false);
+        expect(await fire(platform, played, payloads.stop)).not.toContain("keeps");
+      } finally {
+        played.cleanup();
+      }
+    },
+    60_000,
+  );
+});
