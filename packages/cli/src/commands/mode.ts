@@ -4,7 +4,7 @@ import { rootOrRefuse } from "../project-root.ts";
 /**
  * `tailtest mode confirm`: the person confirms the mode `.tailtest/config.json` says now, and
  * every session file takes it (a session otherwise keeps a stricter mode it started in, and
- * every end of a turn says so; ADR 0011). One line out, exit 0; one line on stderr, exit 1 when
+ * every end of a turn says so; ADR 0012). One line out, exit 0; one line on stderr, exit 1 when
  * the config does not say a mode.
  */
 export async function runModeConfirm(

@@ -115,7 +115,7 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   const codexInstalled = hooks.some((hook) => hook.platform === "codex" && hook.installed);
   const activity = await readActivity(project);
   const config = parseJsonObject(await readText(join(root, DOCTOR_CONFIG_PATH)));
-  // A session pinned to a stricter mode than the config says (ADR 0011) is what gates now.
+  // A session pinned to a stricter mode than the config says (ADR 0012) is what gates now.
   const pin = SESSION_PATHS.map((path) => pinOf(project, sessionModeOf(join(root, path)))).find(
     (found) => found !== undefined,
   );

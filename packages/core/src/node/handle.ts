@@ -62,7 +62,7 @@ export async function handleEvent(
     await dispatch(project, event, options, now),
     NOTE_CAP - MODE_LINE_ROOM,
   );
-  // A pinned mode is said at every start and every end of the main agent's turn (ADR 0011).
+  // A pinned mode is said at every start and every end of the main agent's turn (ADR 0012).
   if (pin !== undefined && (event.kind === "SessionStarted" || isMainStop(event))) {
     const line = pinLine(pin);
     // Cursor's stop shows the person nothing but what the agent is sent back with.
@@ -97,7 +97,7 @@ function withLine(decision: Decision, line: string): Decision {
 }
 
 /**
- * The mode is pinned for the session (mode-pin.ts, ADR 0011): a config that is deleted, names a
+ * The mode is pinned for the session (mode-pin.ts, ADR 0012): a config that is deleted, names a
  * weaker mode, or does not say the mode (unreadable, not JSON, a bad `mode`) leaves the project
  * in the session's mode until the person confirms the change. With no session yet, the config
  * (or the defaults) stand, and a problem is named in the session's start note.

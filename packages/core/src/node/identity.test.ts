@@ -4,7 +4,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { judgeTarget, protectionFor, realTarget } from "./identity.ts";
 
-/** Targets judged by where they lead, on a real tree with real links (ADR 0011). */
+/** Targets judged by where they lead, on a real tree with real links (ADR 0012). */
 
 let project: TempProject;
 afterEach(() => {

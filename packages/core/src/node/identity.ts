@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 
 /**
  * What a write really lands on, and whether it is one of the things an agent may never change
- * (ADR 0011): tailtest's state and config (`.tailtest/`, Cursor's `.cursor/hooks/state/`), its
+ * (ADR 0012): tailtest's state and config (`.tailtest/`, Cursor's `.cursor/hooks/state/`), its
  * installed bundle (`node_modules/@tailtest/*`, and the folder of the hook bin that is running),
  * and the agents' hook settings at project and user level (`.claude/settings*.json`,
  * `.cursor/hooks.json`, `.codex/hooks.json`, `.codex/config.toml`, under the project and under the

@@ -5,7 +5,7 @@ import { openProject, sessionFile, SESSION_PATHS, STATE_DIR, type Project } from
 import { readState, updateState } from "./store.ts";
 
 /**
- * The mode is pinned for the session (ADR 0011): a gating mode ends only when the person says
+ * The mode is pinned for the session (ADR 0012): a gating mode ends only when the person says
  * so. The session file records the mode the session runs in; a config that is deleted, names a
  * weaker mode or does not say the mode during a session leaves that mode in force for every
  * gate, and every end of a turn, start note and `tailtest status` says so until the person runs

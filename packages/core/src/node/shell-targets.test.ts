@@ -3,7 +3,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { braces, gateTargets, segmentPattern } from "./shell-targets.ts";
 
-/** A command's targets read against the tree before it runs (ADR 0011). */
+/** A command's targets read against the tree before it runs (ADR 0012). */
 
 let project: TempProject;
 afterEach(() => project.cleanup());

@@ -4,7 +4,7 @@ import type { ShellWrites, SimpleCommand } from "./shell.ts";
 
 /**
  * The files a shell command's writes may land on, read against the tree as it is before the
- * command runs (the gate's view; ADR 0006, ADR 0011): each literal target as written and after
+ * command runs (the gate's view; ADR 0006, ADR 0012): each literal target as written and after
  * every literal `cd`/`pushd` of the command line (relative or absolute, `~`), with `/proc/self/cwd`
  * read as the command's folder, brace lists and globs expanded as bash would (`rm -rf .tail*`
  * names `.tailtest`; a dot file matches too, as with `dotglob`), a folder target standing for

@@ -4,7 +4,7 @@ import { commitAll, loadPayload, makeProject, REPO_ROOT, runBin } from "@tailtes
 import { execa } from "execa";
 
 /**
- * The adversarial suite's helpers (ADR 0011). An attack is one tool call an agent makes to change
+ * The adversarial suite's helpers (ADR 0012). An attack is one tool call an agent makes to change
  * production code or switch tailtest off behind the gate, played through the BUILT hook bin of
  * Claude Code, Codex or Cursor with that platform's payload shape, in tdd or strict mode. It is
  * HELD when

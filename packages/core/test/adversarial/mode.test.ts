@@ -12,7 +12,7 @@ import {
 } from "./harness.ts";
 
 /**
- * The mode is pinned for the session (ADR 0011), through the built hook bins and CLI: a program
+ * The mode is pinned for the session (ADR 0012), through the built hook bins and CLI: a program
  * tailtest cannot read deletes or rewrites the config, and the gate stays on, every end of a turn
  * says so until the person runs `tailtest mode confirm`, which the agent's shell may not.
  */
