@@ -11,7 +11,15 @@ import {
 } from "./results.ts";
 import { RunnerIdSchema } from "./runners.ts";
 
-export const RunStatusSchema = z.enum(["passed", "failed", "error", "timeout", "no_tests"]);
+export const RunStatusSchema = z.enum([
+  "passed",
+  "failed",
+  "error",
+  "timeout",
+  "no_tests",
+  /** The runner or environment could not start (missing runner, failed import): not the code. */
+  "env_error",
+]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const RunResultSchema = z.object({
@@ -258,7 +266,8 @@ export function overallStatus(
   results: readonly RunResult[],
   missing: readonly MissingTest[],
 ): OverallStatus {
-  if (results.some((r) => r.status === "error" || r.status === "timeout")) return "error";
+  if (results.some((r) => r.status === "error" || r.status === "timeout" || r.status === "env_error"))
+    return "error";
   if (missing.length > 0 || results.some((r) => r.status === "failed")) return "failed";
   if (results.length === 0 || results.every((r) => r.status === "no_tests")) return "no_tests";
   return "passed";

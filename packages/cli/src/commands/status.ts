@@ -30,6 +30,7 @@ export interface StatusIO {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   style: TextStyle;
+  now?: () => Date;
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -117,6 +118,8 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
     tdd: activity.tdd,
     strictEvents: activity.strictEvents,
     runLog: activity.runLog,
+    history: activity.history,
+    now: (io.now ?? (() => new Date()))().toISOString(),
     problems: activity.problems,
   });
   io.stdout(

@@ -145,6 +145,7 @@ function outcomesOf(
     );
     if (
       result.status === "timeout" ||
+      result.status === "env_error" ||
       (result.status === "error" && (loadError || tests.length === 0))
     ) {
       outcomes[source] = "failed";
@@ -161,6 +162,7 @@ function outcomesOf(
 /** Why a run that checked no test to the end failed: it hung, died, or could not load. */
 function failureOf(result: RunResult): FileFailure {
   if (result.status === "timeout") return "timeout";
+  if (result.status === "env_error") return "environment";
   if (result.errors.some((error) => error.kind === "collection")) return "collection";
   return "crash";
 }
