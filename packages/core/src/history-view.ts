@@ -104,7 +104,8 @@ export function withLiveSessions(
   for (const session of sessions) {
     const next = recordOutcomes(file, buildScenarioEntries(session, now));
     // recordOutcomes hands back entries it keeps as they are: a changed list means new outcomes.
-    if (next.entries.some((entry, index) => entry !== file.entries[index])) live.push(session.session_id);
+    if (next.entries.some((entry, index) => entry !== file.entries[index]))
+      live.push(session.session_id);
     file = next;
   }
   return { entries: file.entries, live };
@@ -205,7 +206,16 @@ export const TIMELINE_LETTER: Readonly<Record<OutcomeClass, string>> = {
 
 /** The timeline's legend (the classes a timeline can show). */
 export const TIMELINE_LEGEND = (
-  ["passed", "fixed", "failed", "regression", "missing_test", "not_run", "env_error", "timeout"] as const
+  [
+    "passed",
+    "fixed",
+    "failed",
+    "regression",
+    "missing_test",
+    "not_run",
+    "env_error",
+    "timeout",
+  ] as const
 )
   .map((name) => `${TIMELINE_LETTER[name]} ${OUTCOME_LABELS[name]}`)
   .join(", ");

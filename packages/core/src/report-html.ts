@@ -64,7 +64,8 @@ const label = (key: OutcomeClass): string => OUTCOME_LABELS[key];
 /** Round tick values for a count axis from 0 to `max`: whole numbers only, at most 5 steps. */
 export function countTicks(max: number): number[] {
   const top = Math.max(1, Math.ceil(max));
-  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000].find((s) => top / s <= 5) ??
+  const step =
+    [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000].find((s) => top / s <= 5) ??
     Math.ceil(top / 5);
   const ticks: number[] = [];
   for (let value = 0; value < top + step; value += step) ticks.push(value);
@@ -103,9 +104,9 @@ function renderChart(sessions: readonly HistorySession[]): string {
     return `<g class="bar" data-session="${esc(session.session_id)}" data-passed="${counts.passed + counts.fixed}" data-failed="${red}" aria-label="${aria}">${rects.join("")}</g>`;
   });
   const ticks = ticksAt.map(
-      (value) =>
-        `<g class="tick"><line x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/><text x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${value}</text></g>`,
-    );
+    (value) =>
+      `<g class="tick"><line x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/><text x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${value}</text></g>`,
+  );
   const first = sessions[0];
   const last = sessions.at(-1);
   let axis = "";

@@ -266,7 +266,9 @@ export function overallStatus(
   results: readonly RunResult[],
   missing: readonly MissingTest[],
 ): OverallStatus {
-  if (results.some((r) => r.status === "error" || r.status === "timeout" || r.status === "env_error"))
+  if (
+    results.some((r) => r.status === "error" || r.status === "timeout" || r.status === "env_error")
+  )
     return "error";
   if (missing.length > 0 || results.some((r) => r.status === "failed")) return "failed";
   if (results.length === 0 || results.every((r) => r.status === "no_tests")) return "no_tests";
