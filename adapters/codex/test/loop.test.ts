@@ -147,9 +147,11 @@ describe("a whole Codex follow-mode session through the built hook", () => {
 
     // Still red, budget spent: Codex has no block cap of its own, so tailtest lets go here.
     const third = await hook(again, root);
+    // The person's line first, then the note: both for the person, none wakes the agent.
     expect(third).toEqual({
-      systemMessage:
-        "tailtest: still red after the last round, recorded as unresolved: src/billing.py. Tell the user.",
+      systemMessage: expect.stringMatching(
+        /^tailtest: 1 file, 1 test: 0 passed, 1 failed \([^)]+\)\ntailtest: still red after the last round, recorded as failed: src\/billing\.py\. Tell the user\.$/,
+      ),
     });
     expect(existsSync(join(root, ".tailtest/session.json"))).toBe(true);
   }, 120_000);

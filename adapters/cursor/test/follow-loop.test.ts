@@ -135,6 +135,6 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
     ) as History;
     expect(
       history.entries.map(({ file, status, session_id }) => [file, status, session_id]),
-    ).toEqual([["src/billing.py", "unresolved", "5f0c2a7e-3b1d-4c6a-9e8f-2d4b6a8c0e13"]]);
+    ).toEqual([["src/billing.py", "failed", "5f0c2a7e-3b1d-4c6a-9e8f-2d4b6a8c0e13"]]);
   });
 });

@@ -218,6 +218,7 @@ export {
   renderVerifyBlock,
   type VerifyNoteInput,
 } from "./verify-note.ts";
+export * from "./turn-summary.ts";
 export * from "./tdd/index.ts";
 export * from "./strict/index.ts";
 export {

@@ -6,6 +6,7 @@ import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
 import type { Decision } from "../events.ts";
 import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../run-log.ts";
+import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
 import { recordRun } from "./run-log-store.ts";
 import { sessionFile, type Project } from "./project.ts";
@@ -34,6 +35,21 @@ export interface Verification {
  * red, at most `stop_loop_budget` times in a row.
  */
 export async function verifyTurn(project: Project, options: VerifyOptions): Promise<Verification> {
+  const verified = await verifyQueued(project, options);
+  // The person's line: what ran and how it ended (turn-summary.ts; `notify` in the config).
+  const line = turnSummaryLine(
+    verified.results,
+    verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
+    {
+      files: Object.keys(verified.outcomes).length,
+      missing: verified.missing.length,
+      notify: project.config.notify,
+    },
+  );
+  return { ...verified, decision: withUserMessage(verified.decision, line) };
+}
+
+async function verifyQueued(project: Project, options: VerifyOptions): Promise<Verification> {
   const now = options.now ?? (() => new Date());
   const file = sessionFile(project, now);
   const { value: before } = await readState(file);
