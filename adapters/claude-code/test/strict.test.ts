@@ -211,7 +211,9 @@ function stopMessage(answer: HookAnswer): string {
 
 /** The Stop that sends Claude back to work, with the reason it reads. */
 function stopBlock(answer: HookAnswer): string {
-  expect(Object.keys(answer)).toEqual(["decision", "reason"]);
+  // Beside the block, the person's line (systemMessage): what the stop's test runs found.
+  expect(Object.keys(answer)).toEqual(["decision", "reason", "systemMessage"]);
+  expect(answer.systemMessage).toMatch(/^tailtest: \d+ tests?: \d+ passed, \d+ failed \(/);
   expect(answer.decision).toBe("block");
   return answer.reason ?? "";
 }

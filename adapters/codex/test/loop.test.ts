@@ -72,7 +72,9 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     });
 
     const blocked = await hook(recorded("stopblock.Stop.json", root), root);
-    expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason"]);
+    // The block for the agent, and the person's line beside it.
+    expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason", "systemMessage"]);
+    expect(blocked?.["systemMessage"]).toBe("tailtest: 1 file, 1 missing test");
     expect(blocked?.["decision"]).toBe("block");
     expect(blocked?.["reason"]).toContain(
       "MISSING src/billing.py: no test at tests/test_billing.py",

@@ -220,7 +220,9 @@ function stopMessage(answer: Record<string, unknown> | undefined): string {
 
 /** The Stop that sends Codex back to work, with the reason it reads. */
 function stopBlock(answer: Record<string, unknown> | undefined): string {
-  expect(Object.keys(answer ?? {})).toEqual(["decision", "reason"]);
+  // Beside the block, the person's line: what the stop's test runs found.
+  expect(Object.keys(answer ?? {})).toEqual(["decision", "reason", "systemMessage"]);
+  expect(answer?.["systemMessage"]).toMatch(/^tailtest: \d+ tests?: \d+ passed, \d+ failed \(/);
   expect(answer?.["decision"]).toBe("block");
   return String(answer?.["reason"]);
 }

@@ -111,6 +111,7 @@ export {
   makeSessionId,
   markNoticeShown,
   MAX_FIX_ATTEMPTS,
+  outcomeStatusOf,
   PendingFileSchema,
   PendingStatusSchema,
   queueFile,
