@@ -80,6 +80,42 @@ describe("tailtest bin", () => {
     }
   });
 
+  it("explain on a file that does not exist says so, then what tailtest would do if it did", async () => {
+    const project = copyFixture("runners/go");
+    try {
+      const result = await runBin(BIN, ["explain", "nowhere.go"], { cwd: project.root });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain(
+        "nowhere.go\n  warning this file does not exist; below is what tailtest would do if it did\n  verdict queue:",
+      );
+      const json = await runBin(BIN, ["explain", "--json", "nowhere.go", "calc.go"], {
+        cwd: project.root,
+      });
+      const parsed = JSON.parse(json.stdout) as { files: { exists: boolean }[] };
+      expect(parsed.files.map((file) => file.exists)).toEqual([false, true]);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("run --timeout with a bad value is a usage error: exit 2, one line, nothing run", async () => {
+    const project = copyFixture("runners/go");
+    try {
+      for (const value of ["x", "0", "-5"]) {
+        const result = await runBin(BIN, ["run", "--timeout", value, "calc.go"], {
+          cwd: project.root,
+        });
+        expect(result.exitCode).toBe(2);
+        expect(result.stderr).toBe(
+          `tailtest: --timeout must be a positive number of seconds (got ${value})`,
+        );
+        expect(result.stdout).toBe("");
+      }
+    } finally {
+      project.cleanup();
+    }
+  });
+
   it("explain --json is machine-readable", async () => {
     const project = copyFixture("runners/go");
     try {

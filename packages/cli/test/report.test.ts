@@ -148,6 +148,28 @@ describe("tailtest report", () => {
     expect(existsSync(join(project.root, ".tailtest/report.html"))).toBe(true);
   });
 
+  it("--out makes only its own file's missing folder, with a note; a deeper missing path is refused", async () => {
+    const base = mkdtempSync(join(tmpdir(), "tailtest-out-"));
+    try {
+      const one = await runBin(BIN, ["report", "--out", join(base, "new/report.html")], {
+        cwd: project.root,
+      });
+      expect(one.exitCode).toBe(0);
+      expect(one.stderr).toMatch(/^tailtest: created the folder .*new for the report$/);
+      expect(existsSync(join(base, "new/report.html"))).toBe(true);
+      const deep = await runBin(BIN, ["report", "--out", join(base, "a/b/report.html")], {
+        cwd: project.root,
+      });
+      expect(deep.exitCode).toBe(2);
+      expect(deep.stderr).toBe(
+        `tailtest: --out ${join(base, "a/b/report.html")}: the folder ${join(base, "a")} does not exist`,
+      );
+      expect(existsSync(join(base, "a"))).toBe(false);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it("says so when it cannot write, and exits 1", async () => {
     const result = await runBin(
       BIN,

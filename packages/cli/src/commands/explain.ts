@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { renderQueuedNote, runnerLabel } from "@tailtest/core";
 import { inspectEdit, openProject, type EditInsight } from "@tailtest/core/node";
 
@@ -9,17 +11,23 @@ export interface ExplainOptions {
 /** What tailtest would do with each file if an agent edited it now; writes nothing. */
 export function explainFiles(files: readonly string[], options: ExplainOptions): string {
   const project = openProject(options.root);
-  const insights = files.map((file) => inspectEdit(project, file));
+  // A file that is not there is said so: what follows is what tailtest would do if it were.
+  const insights = files.map((file) => ({
+    ...inspectEdit(project, file),
+    exists: existsSync(resolve(options.root, file)),
+  }));
   if (options.json)
     return `${JSON.stringify({ files: insights, config_problems: project.configProblems }, null, 2)}\n`;
-  const blocks = insights.map((insight) => renderInsight(insight));
+  const blocks = insights.map((insight) => renderInsight(insight, insight.exists));
   const problems = project.configProblems.map((line) => `${line}\n`).join("");
   return `${problems}${blocks.join("\n")}`;
 }
 
-export function renderInsight(insight: EditInsight): string {
+export function renderInsight(insight: EditInsight, exists = true): string {
   const rows: [string, string][] = [];
   const { verdict } = insight;
+  if (!exists)
+    rows.push(["warning", "this file does not exist; below is what tailtest would do if it did"]);
   rows.push([
     "verdict",
     verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,
