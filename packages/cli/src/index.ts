@@ -117,6 +117,7 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
         stdout: io.stdout,
         stderr: io.stderr,
         cwd: io.cwd,
+        env: io.env ?? process.env,
       });
     });
 

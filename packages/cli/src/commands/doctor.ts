@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   buildIgnoreRules,
   diagnoseProject,
+  findHookInstalls,
   DOCTOR_CONFIG_PATH,
   DOCTOR_FILE_CAP,
   DOCTOR_HOOK_FILES,
@@ -14,6 +15,7 @@ import {
   type IgnoreRules,
 } from "@tailtest/core";
 import { createFsView } from "@tailtest/core/node";
+import { parseHookTomls, readCodexTrust } from "../codex-config.ts";
 import { rootOrRefuse } from "../project-root.ts";
 
 /**
@@ -31,6 +33,8 @@ export interface DoctorIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   cwd: string;
+  /** For `CODEX_HOME`, where Codex records trust. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<number> {
@@ -40,12 +44,22 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
   const listing = listProjectFiles(root, rules);
   const hookTexts: Record<string, string | undefined> = {};
   for (const path of DOCTOR_HOOK_FILES) hookTexts[path] = await readText(join(root, path));
+  // Codex's config through the TOML library status uses, and its trust where Codex records it.
+  const hookTomls = parseHookTomls(hookTexts);
+  const view = createFsView(root);
+  const codexInstalled = findHookInstalls(view, hookTexts, hookTomls).some(
+    (hook) => hook.platform === "codex" && hook.installed,
+  );
   const report = diagnoseProject({
-    view: createFsView(root),
+    view,
     configText: await readText(join(root, DOCTOR_CONFIG_PATH)),
     files: listing.files,
     filesTruncated: listing.truncated,
     hookTexts,
+    hookTomls,
+    codexTrust: codexInstalled
+      ? await readCodexTrust(root, hookTexts, io.env ?? {})
+      : undefined,
   });
   io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report));
   return doctorExitCode(report);
