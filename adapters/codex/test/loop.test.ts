@@ -92,7 +92,10 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     expect(await hook(testPatch, root)).toBeUndefined();
     const second = recorded("stopblock.Stop-2.json", root);
     expect(second["stop_hook_active"]).toBe(true);
-    expect(await hook(second, root)).toBeUndefined();
+    // Green: nothing for the agent; the person's line as systemMessage.
+    expect(await hook(second, root)).toEqual({
+      systemMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/),
+    });
     expect(readJson<Session>(root, ".tailtest/session.json").pending_files).toEqual([]);
 
     expect(await hook(recorded("stopblock.SessionEnd.json", root), root)).toBeUndefined();

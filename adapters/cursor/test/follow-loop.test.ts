@@ -89,7 +89,7 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
   it("stop sends the agent back with a followup naming the missing test", async () => {
     const { output, stderr } = await fire("edit.stop.json");
     // The person's line goes to Cursor's hooks output channel; the agent gets the followup.
-    expect(stderr).toBe("tailtest: 1 file, 1 missing test\n");
+    expect(stderr).toBe("tailtest: 1 file, 1 missing test");
     expect(Object.keys(output)).toEqual(["followup_message"]);
     expect(output["followup_message"]).toContain(
       "MISSING src/billing.py: no test at tests/test_billing.py",
@@ -103,7 +103,7 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
     expect((await fire("edit.postToolUse-Write-2.json")).output).toEqual({});
     const { output, stderr } = await fire("edit.stop-2.json");
     expect(output).toEqual({});
-    expect(stderr).toMatch(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)\n$/);
+    expect(stderr).toMatch(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/);
     const state = session();
     expect(state.pending_files).toEqual([]);
     expect(state.results["src/billing.py"]).toMatchObject({

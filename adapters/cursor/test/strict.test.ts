@@ -299,7 +299,7 @@ describe.skipIf(!pytest.available)("strict mode through the built Cursor hook (p
     // stop: the claimed test still fails, so the edit is reverted and the agent is sent back.
     const first = await t.fire(t.payloads.stop(0));
     const reason = followup(first.output);
-    expect(first.stderr).toMatch(/^tailtest: 1 test: 0 passed, 1 failed \([^)]+\)\n$/);
+    expect(first.stderr).toMatch(/^tailtest: 1 test: 0 passed, 1 failed \([^)]+\)$/);
     expect(reason).toMatch(/^tailtest strict:\n/);
     expect(reason).toContain(`✗ ${TEST_ID}: it still fails`);
     expect(reason).toContain("Reverted billing.py to before this turn. Attempt 1 of 2");

@@ -103,7 +103,8 @@ describe("tailtest watch", () => {
     expect(watch.stdout()).toContain("FAIL test/calc.test.js::adds");
 
     write(project.root, CALC, "export function add(a, b) {\n  return a + b;\n}\n");
-    await watch.waitFor(/^\d\d:\d\d:\d\d passed: src\/calc\.js passed \(node --test \d+\.\ds\)$/m);
+    // Green after a red run in the same session: fixed, in the words status and history use.
+    await watch.waitFor(/^\d\d:\d\d:\d\d fixed: src\/calc\.js fixed \(node --test \d+\.\ds\)$/m);
     // Exactly two runs: the README and node_modules never started one.
     expect(watch.stdout().match(/^\d\d:\d\d:\d\d /gm)).toHaveLength(2);
     expect(watch.stderr()).toContain("running tests for src/calc.js");
