@@ -47,7 +47,7 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
   program
     .command("explain")
     .description(
-      "show what tailtest would do with files an agent edits: queue or skip, why, runner, test path, depth",
+      "show what tailtest would do with files an agent edits: queue or skip, why, runner, the related tests and the evidence for each, depth",
     )
     .argument("<files...>", "files, relative to the project root or absolute")
     .option("--root <dir>", "project root (default: found from the current folder)")
@@ -56,10 +56,10 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
       "after",
       "\nWrites nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage (no file given, or\n--root is not a folder).",
     )
-    .action((files: string[], options: { root?: string; json: boolean }) => {
+    .action(async (files: string[], options: { root?: string; json: boolean }) => {
       const root = rootOrRefuse(options.root, io);
       if (root === undefined) outcome.exitCode = 2;
-      else io.stdout(explainFiles(files, { json: options.json, root }));
+      else io.stdout(await explainFiles(files, { json: options.json, root }));
     });
 
   program
@@ -108,11 +108,12 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     )
     .option("--root <dir>", "project root (default: found from the current folder)")
     .option("--json", "print the report as JSON", false)
+    .option("--no-start", "do not start the runners (by default each starts, and pytest collects)")
     .addHelpText(
       "after",
       "\nExit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 bad usage.",
     )
-    .action(async (options: { root?: string; json: boolean }) => {
+    .action(async (options: { root?: string; json: boolean; start: boolean }) => {
       outcome.exitCode = await runDoctor(options, {
         stdout: io.stdout,
         stderr: io.stderr,

@@ -1,8 +1,10 @@
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DoctorReportSchema, type DoctorReport } from "@tailtest/core";
 import {
   copyFixture,
+  findToolchain,
   FIXTURES_DIR,
   makeProject,
   REPO_ROOT,
@@ -30,8 +32,9 @@ function track(project: TempProject): TempProject {
   return project;
 }
 
+// The checks below are about the files; starting the runners has tests of its own at the end.
 const doctor = (project: TempProject, args: string[] = [], cwd = project.root) =>
-  runBin(BIN, ["doctor", ...args], { cwd });
+  runBin(BIN, ["doctor", "--no-start", ...args], { cwd });
 
 async function doctorJson(project: TempProject, args: string[] = []): Promise<DoctorReport> {
   const result = await doctor(project, ["--json", ...args]);
@@ -256,3 +259,60 @@ describe("tailtest doctor", () => {
     expect(result.stdout).toContain("ok    mode      follow (the default)");
   });
 });
+
+describe("tailtest doctor starts each runner", () => {
+  const python = findToolchain("python3");
+  it.skipIf(!python.available)(
+    "pytest in the project's virtualenv collects; a venv that cannot import the project fails in one line",
+    async () => {
+      const project = track(
+        makeProject({
+          "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+          "src/pkg/__init__.py": "VALUE = 1\n",
+          "tests/test_pkg.py":
+            "from pkg import VALUE\n\ndef test_value():\n    assert VALUE == 1\n",
+        }),
+      );
+      makeVenv(project.root, join(project.root, "src"));
+      const ok = await runBin(BIN, ["doctor", "--json"], { cwd: project.root });
+      const report = DoctorReportSchema.parse(JSON.parse(ok.stdout));
+      expect(checkOf(report, "start")).toMatchObject({
+        status: "ok",
+        summary: "pytest started (pytest collected the tests)",
+      });
+      // The same project whose venv does not reach the source: the runner cannot load the tests.
+      makeVenv(project.root, undefined);
+      const broken = await runBin(BIN, ["doctor"], { cwd: project.root });
+      expect(broken.exitCode).toBe(1);
+      expect(broken.stdout).toMatch(
+        /fail {2}start {5}pytest cannot start or load the tests: ModuleNotFoundError: No module named 'pkg'/,
+      );
+    },
+    120_000,
+  );
+
+  it("a runner command that does not exist fails the check with its name", async () => {
+    const project = track(
+      makeProject({
+        "pytest.ini": "[pytest]\n",
+        "tests/test_a.py": "def test_a():\n    pass\n",
+        ".tailtest/config.json":
+          '{ "runners": { "python": { "command": ["no-such-python-xyz", "-m", "pytest"] } } }\n',
+      }),
+    );
+    const result = await runBin(BIN, ["doctor"], { cwd: project.root });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain("pytest cannot start: no-such-python-xyz (ENOENT)");
+  });
+});
+
+/** A `python3 -m venv --system-site-packages .venv` whose `.pth` adds `source` (none: no `.pth`). */
+function makeVenv(root: string, source: string | undefined): void {
+  rmSync(join(root, ".venv"), { recursive: true, force: true });
+  execFileSync("python3", ["-m", "venv", "--system-site-packages", join(root, ".venv")]);
+  if (source === undefined) return;
+  const lib = join(root, ".venv", "lib");
+  const version = readdirSync(lib).find((name) => name.startsWith("python"));
+  if (version === undefined) throw new Error("no site-packages in the venv");
+  writeFileSync(join(lib, version, "site-packages", "project.pth"), `${source}\n`);
+}

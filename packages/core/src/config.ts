@@ -101,6 +101,9 @@ export const TddConfigSchema = z.object({
   ),
 });
 
+export const SelectSchema = z.enum(["related", "named", "all"]);
+export type Select = z.infer<typeof SelectSchema>;
+
 export const StrictConfigSchema = z.object({
   verify_command: described(
     z.optional(CommandSchema),
@@ -153,6 +156,16 @@ export const ConfigSchema = z.object({
     "per-language runner overrides",
   ),
   test_timeout_seconds: wholeNumber(1, 3600, 300, "a test run is killed after this long"),
+  select: described(
+    z._default(SelectSchema, "related"),
+    "which tests the end of a turn runs for a changed file: related (the tests named after it, its test family or folder, the tests that import it directly or through the project's modules, a changed test itself, the tests a changed conftest or helper reaches), named (only the test named after it) or all (every suite of the runners involved)",
+  ),
+  verify_budget_seconds: wholeNumber(
+    5,
+    3600,
+    120,
+    "estimated time (from earlier runs in .tailtest/runs.json) the end of a turn may spend on related tests; the most specific run first, and the answer names what was left out and the command that runs it",
+  ),
   stop_loop_budget: wholeNumber(
     0,
     20,

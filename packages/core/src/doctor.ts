@@ -30,6 +30,7 @@ export const DoctorCheckIdSchema = z.enum([
   "tests",
   "hooks",
   "strict",
+  "start",
 ]);
 export type DoctorCheckId = z.infer<typeof DoctorCheckIdSchema>;
 
@@ -161,7 +162,7 @@ export function diagnoseProject(input: DoctorInput): DoctorReport {
   const configResult: ConfigResult | undefined =
     input.configText === undefined ? undefined : parseConfigText(input.configText);
   const config = configResult?.config ?? DEFAULT_CONFIG;
-  const runners = sortRunners(detectProjectRunners(input.view));
+  const runners = sortRunners(detectProjectRunners(input.view, 2, config.runners));
   const tests = findTestFiles(input.view, input.files, config, runners);
 
   const checks: DoctorCheck[] = [
@@ -173,6 +174,77 @@ export function diagnoseProject(input: DoctorInput): DoctorReport {
   ];
   if (config.mode === "strict") checks.push(checkStrict(tests, runners));
   return { status: worstStatus(checks), checks };
+}
+
+/** What starting one runner said (`tailtest doctor` runs the probes `runnerProbes` plans). */
+export interface RunnerProbeResult {
+  label: string;
+  cwd: string;
+  argv: readonly string[];
+  /** Exit code (null: killed or could not start). */
+  exitCode: number | null;
+  /** Why it could not start at all (ENOENT…), when it could not. */
+  spawnError?: string;
+  output: string;
+  timedOut: boolean;
+}
+
+/** The command that shows a runner starts and, where cheap, loads the project's tests. */
+export function runnerProbe(runner: DetectedRunner): { argv: string[]; collects: boolean } {
+  const command = runner.command;
+  switch (runner.id) {
+    case "pytest":
+      return { argv: [...command, "--collect-only", "-q"], collects: true };
+    case "vitest":
+    case "jest":
+    case "mocha":
+      return { argv: [...command.filter((arg) => arg !== "run"), "--version"], collects: false };
+    case "go":
+      return { argv: [command[0] ?? "go", "version"], collects: false };
+    default:
+      return { argv: [command[0] ?? runner.id, "--version"], collects: false };
+  }
+}
+
+/**
+ * The runner-start check: every runner must start, and pytest must load the project's tests (a
+ * wrong interpreter fails here, in one line, instead of at every end of a turn).
+ */
+export function checkRunnerStarts(results: readonly RunnerProbeResult[]): DoctorCheck {
+  const failures: string[] = [];
+  for (const result of results) {
+    const where = result.cwd === "" ? "" : ` in ${result.cwd}/`;
+    if (result.spawnError !== undefined) {
+      failures.push(
+        `${result.label}${where} cannot start: ${result.argv[0] ?? ""} (${result.spawnError})`,
+      );
+      continue;
+    }
+    if (result.timedOut) {
+      failures.push(`${result.label}${where} did not answer in time: ${result.argv.join(" ")}`);
+      continue;
+    }
+    // pytest: 0 collected, 5 nothing to collect; anything else is a start or import failure.
+    const ok = result.exitCode === 0 || (result.label === "pytest" && result.exitCode === 5);
+    if (ok) continue;
+    const cause =
+      result.output
+        .split("\n")
+        .map((line) => line.trim())
+        .find((line) => /^E\s+\S|Error:|No module named|not found|cannot find/i.test(line)) ??
+      `exit ${String(result.exitCode)}`;
+    failures.push(
+      `${result.label}${where} cannot start or load the tests: ${cause.replace(/^E\s+/, "").slice(0, 200)}`,
+    );
+  }
+  if (results.length === 0) return check("start", "warn", "no runner to start");
+  if (failures.length > 0)
+    return check("start", "fail", failures[0] ?? "a runner cannot start", failures.slice(1));
+  return check(
+    "start",
+    "ok",
+    `${results.map((result) => result.label).join(", ")} started${results.some((r) => r.label === "pytest") ? " (pytest collected the tests)" : ""}`,
+  );
 }
 
 /** 1 when a check failed, else 0. */

@@ -43,6 +43,36 @@ export interface QueuedNoteInput {
   pendingCount: number;
   depthNote?: string | undefined;
   extraNotes?: readonly string[] | undefined;
+  /** What the project's existing tests say about the file, when the import graph is known. */
+  covering?: Covering | undefined;
+}
+
+/** The existing tests related to an edited file (best first), or where a first test goes. */
+export interface Covering {
+  tests: readonly { path: string; evidence: string }[];
+  suggested?: string | undefined;
+}
+
+const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
+  name: "named after it",
+  family: "its test family",
+  imports: "they import it",
+  "imports-via": "they import it through other modules",
+  support: "they run with it",
+  self: "the test itself",
+};
+
+/** "covered by existing tests a, b (they import it): update them" — or where to write one. */
+function renderCovering(covering: Covering, fallback: string): string {
+  if (covering.tests.length === 0) return `write test to ${covering.suggested ?? fallback}`;
+  const [only] = covering.tests;
+  if (covering.tests.length === 1 && only?.evidence === "name" && only.path === fallback)
+    return `update existing test at ${only.path}`;
+  const shown = covering.tests
+    .slice(0, 5)
+    .map((test) => `${test.path} (${EVIDENCE_WORDS[test.evidence] ?? test.evidence})`);
+  const more = covering.tests.length > 5 ? ` and ${covering.tests.length - 5} more` : "";
+  return `covered by existing tests ${shown.join(", ")}${more}: update them for this change (tailtest runs them at the end of the turn)`;
 }
 
 /**
@@ -56,6 +86,8 @@ export function renderQueuedNote(input: QueuedNoteInput): string {
     parts.push(
       `no test runner found (${input.runnerReason}); add one so tailtest can run the test`,
     );
+  } else if (input.covering !== undefined && input.target.kind === "file") {
+    parts.push(renderCovering(input.covering, input.target.path));
   } else if (input.target.kind === "inline") {
     parts.push(describeTestTarget(input.target));
   } else if (input.target.exists) {

@@ -66,6 +66,7 @@ describe("planRun", () => {
         "packages/web",
         [
           "npx",
+          "--no-install",
           "vitest",
           "run",
           "--reporter=json",

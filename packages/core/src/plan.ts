@@ -59,6 +59,8 @@ export const RunPlanSchema = z.object({
   requested: z.array(TestIdSchema),
   /** Source file → its test file, for the files the run was planned from. */
   sources: z.record(z.string(), z.string()),
+  /** Source file → every related test file of it in this run (selection by evidence). */
+  related: z.optional(z.record(z.string(), z.array(z.string()))),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
@@ -84,6 +86,13 @@ export interface Plan {
 export interface PlanOptions {
   overrides?: Config["runners"];
   extraTestPatterns?: readonly string[];
+  /**
+   * Related test files per source, best first (`selection/`): a source found here runs these
+   * instead of its name-matched test; an empty list means no test covers it.
+   */
+  related?: ReadonlyMap<string, readonly string[]>;
+  /** Where a new test goes for a source no test covers (the project's own convention). */
+  suggested?: ReadonlyMap<string, string>;
 }
 
 interface Group {
@@ -91,6 +100,7 @@ interface Group {
   files: Set<string>;
   ids: TestId[];
   sources: Record<string, string>;
+  related: Record<string, string[]>;
 }
 
 /**
@@ -110,7 +120,7 @@ export function planRun(
     const key = `${runner.id}\u0000${runner.package_dir}`;
     let group = groups.get(key);
     if (group === undefined) {
-      group = { runner, files: new Set(), ids: [], sources: {} };
+      group = { runner, files: new Set(), ids: [], sources: {}, related: {} };
       groups.set(key, group);
     }
     return group;
@@ -151,6 +161,11 @@ export function planRun(
       skipped.push({ path, reason: resolution.reason });
       continue;
     }
+    const related = options.related?.get(path);
+    if (related !== undefined) {
+      planSelected(view, path, related, resolution.runner, options, { groupFor, missing, skipped });
+      continue;
+    }
     if (isTestFile(path, options.extraTestPatterns)) {
       groupFor(resolution.runner).files.add(path);
       continue;
@@ -174,11 +189,64 @@ export function planRun(
   return { runs, missing, skipped };
 }
 
+/**
+ * A file selection has looked at: its related tests run; with none, a test file is support no
+ * test runs with, a skipped file stays skipped, and a source is missing its test.
+ */
+function planSelected(
+  view: ProjectView,
+  path: string,
+  related: readonly string[],
+  runner: DetectedRunner,
+  options: PlanOptions,
+  out: {
+    groupFor: (runner: DetectedRunner) => Group;
+    missing: MissingTest[];
+    skipped: SkippedTarget[];
+  },
+): void {
+  if (related.length > 0) {
+    planRelated(view, path, related, options, out.groupFor);
+    return;
+  }
+  if (isTestFile(path, options.extraTestPatterns)) {
+    out.skipped.push({ path, reason: "test support that no selected test runs with" });
+    return;
+  }
+  const verdict = classifyFile(path, { extraTestPatterns: options.extraTestPatterns });
+  if (!verdict.queue) {
+    out.skipped.push({ path, reason: verdict.reason });
+    return;
+  }
+  const expected = options.suggested?.get(path) ?? findTestTarget(view, runner, path).path;
+  out.missing.push({ source: path, expected_test: expected, runner: runner.id });
+}
+
+/** A source's related tests, each in the group of the runner that owns that test file. */
+function planRelated(
+  view: ProjectView,
+  source: string,
+  tests: readonly string[],
+  options: PlanOptions,
+  groupFor: (runner: DetectedRunner) => Group,
+): void {
+  for (const test of tests) {
+    const language = detectLanguage(test);
+    if (language === undefined) continue;
+    const runner = resolveRunner(view, test, language, options.overrides).runner;
+    if (runner === undefined) continue;
+    const group = groupFor(runner);
+    group.files.add(test);
+    group.sources[source] ??= test;
+    (group.related[source] ??= []).push(test);
+  }
+}
+
 /** Plans the whole suite of every given runner (no file or id filter). */
 export function planSuites(view: ProjectView, runners: readonly DetectedRunner[]): Plan {
   return {
     runs: runners.map((runner) =>
-      buildPlan(view, { runner, files: new Set(), ids: [], sources: {} }),
+      buildPlan(view, { runner, files: new Set(), ids: [], sources: {}, related: {} }),
     ),
     missing: [],
     skipped: [],
@@ -207,6 +275,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     test_files: files,
     requested: ids,
     sources: group.sources,
+    ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
   };
 }
 

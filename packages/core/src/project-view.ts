@@ -10,6 +10,14 @@ export interface ProjectView {
   readText(relPath: string): string | undefined;
   /** Entry names in a directory (files and folders), or [] when missing. */
   list(relDir: string): readonly string[];
+  /**
+   * The machine around the project, where known: whether a tool is on PATH, an environment
+   * variable. Absent (an in-memory view): no tool is assumed present and no variable set.
+   */
+  host?: {
+    onPath(name: string): boolean;
+    env(name: string): string | undefined;
+  };
 }
 
 /** An in-memory project: a map of relative paths to file contents. */

@@ -112,18 +112,53 @@ describe("detection rules", () => {
     expect(detectPackageRunners(view, "").map((r) => r.id)).toEqual(["pytest", "vitest", "go"]);
   });
 
-  it("uses the project's virtualenv, uv or poetry for python", () => {
-    const venv = createMemoryView({ "pytest.ini": "", ".venv/bin/python": "" });
+  it("uses the project's virtualenv, $VIRTUAL_ENV, then uv or poetry only when on PATH", () => {
+    const venv = createMemoryView({
+      "pytest.ini": "",
+      ".venv/pyvenv.cfg": "",
+      ".venv/bin/python": "",
+    });
     expect(detectPackageRunners(venv, "")[0]?.command).toEqual([
       ".venv/bin/python",
       "-m",
       "pytest",
     ]);
-    const uv = createMemoryView({ "pytest.ini": "", "uv.lock": "" });
+    // A folder named .venv that is no virtualenv (no pyvenv.cfg) is not taken for one.
+    const fake = createMemoryView({ "pytest.ini": "", ".venv/bin/python": "" });
+    expect(detectPackageRunners(fake, "")[0]?.command).toEqual(["python3", "-m", "pytest"]);
+    // A root venv serves a package below it, reached from the package folder.
+    const nested = createMemoryView({
+      ".venv/pyvenv.cfg": "",
+      ".venv/bin/python": "",
+      "api/pytest.ini": "",
+    });
+    expect(detectPackageRunners(nested, "api")[0]?.command).toEqual([
+      "../.venv/bin/python",
+      "-m",
+      "pytest",
+    ]);
+    const host = (tools: string[], env: Record<string, string> = {}) => ({
+      onPath: (name: string) => tools.includes(name),
+      env: (name: string) => env[name],
+    });
+    const uvFiles = { "pytest.ini": "", "uv.lock": "" };
+    const uv = { ...createMemoryView(uvFiles), host: host(["uv"]) };
     expect(detectPackageRunners(uv, "")[0]?.command).toEqual([
       "uv",
       "run",
       "python",
+      "-m",
+      "pytest",
+    ]);
+    // A lock file alone is not enough: without uv on PATH, `uv run` would fail every time.
+    const noUv = { ...createMemoryView(uvFiles), host: host([]) };
+    expect(detectPackageRunners(noUv, "")[0]?.command).toEqual(["python3", "-m", "pytest"]);
+    const active = {
+      ...createMemoryView({ "pytest.ini": "", "poetry.lock": "" }),
+      host: host(["poetry"], { VIRTUAL_ENV: "/opt/env" }),
+    };
+    expect(detectPackageRunners(active, "")[0]?.command).toEqual([
+      "/opt/env/bin/python",
       "-m",
       "pytest",
     ]);
@@ -316,14 +351,14 @@ describe("commands for single test files", () => {
       "typescript",
       "a.ts",
       ["a.test.ts", "b.test.ts"],
-      ["npx", "vitest", "run", "a.test.ts", "b.test.ts"],
+      ["npx", "--no-install", "vitest", "run", "a.test.ts", "b.test.ts"],
     ],
     [
       { "package.json": '{"devDependencies":{"jest":"4"}}' },
       "javascript",
       "a.js",
       ["a.test.js"],
-      ["npx", "jest", "--runTestsByPath", "a.test.js"],
+      ["npx", "--no-install", "jest", "--runTestsByPath", "a.test.js"],
     ],
     [
       { "package.json": '{"scripts":{"test":"bun test"}}' },

@@ -149,16 +149,80 @@ function testScript(pkg: PackageJson): string {
   return typeof script === "string" ? script : "";
 }
 
-function pythonCommand(view: ProjectView, dir: string, module: string): string[] {
-  // A project virtualenv has the runner and the project's dependencies; the system python may not.
-  for (const venv of [".venv", "venv"]) {
-    if (has(view, dir, `${venv}/bin/python`)) return [`${venv}/bin/python`, "-m", module];
-    if (dir !== "" && view.exists(`${venv}/bin/python`))
-      return [`${venv}/bin/python`, "-m", module];
+/**
+ * The Python that has the project's dependencies: the project's virtualenv (`.venv/`, `venv/`,
+ * in the package or at the root), the active `$VIRTUAL_ENV`, then a project tool's environment
+ * (uv, poetry, pipenv, hatch, pdm) only when that tool is on PATH (a lock file alone is not
+ * enough: `uv run` without uv fails every time), else `python3`.
+ */
+export function pythonCommand(view: ProjectView, dir: string, module: string): string[] {
+  for (const venv of [".venv", "venv", ".env", "env"]) {
+    for (const base of dir === "" ? [""] : [dir, ""]) {
+      if (!view.exists(joinRel(base, venv, "pyvenv.cfg"))) continue;
+      const python = joinRel(base, venv, "bin/python");
+      if (!view.exists(python)) continue;
+      // The run starts in the package folder: a root venv is reached from there.
+      const rel = base === dir ? joinRel(venv, "bin/python") : joinRel(upTo(dir), python);
+      return [rel, "-m", module];
+    }
   }
-  if (has(view, dir, "uv.lock")) return ["uv", "run", "python", "-m", module];
-  if (has(view, dir, "poetry.lock")) return ["poetry", "run", "python", "-m", module];
+  const active = view.host?.env("VIRTUAL_ENV");
+  if (active !== undefined && active !== "") return [`${active}/bin/python`, "-m", module];
+  const tools: readonly [string, string, readonly string[]][] = [
+    ["uv.lock", "uv", ["uv", "run", "python"]],
+    ["poetry.lock", "poetry", ["poetry", "run", "python"]],
+    ["Pipfile.lock", "pipenv", ["pipenv", "run", "python"]],
+    ["pdm.lock", "pdm", ["pdm", "run", "python"]],
+  ];
+  for (const [lock, tool, prefix] of tools) {
+    if (has(view, dir, lock) && view.host?.onPath(tool) === true) return [...prefix, "-m", module];
+  }
+  const pyproject = read(view, dir, "pyproject.toml") ?? "";
+  if (/^\[tool\.hatch/m.test(pyproject) && view.host?.onPath("hatch") === true)
+    return ["hatch", "run", "python", "-m", module];
   return ["python3", "-m", module];
+}
+
+/**
+ * How a package runs an installed JS tool: its own (or a workspace root's) `node_modules/.bin`
+ * entry, else through the package manager its lock file names when that manager is on PATH
+ * (`pnpm exec`, `yarn` — Plug'n'Play included —, `bun x`), else `npx --no-install`, which never
+ * fetches a package from the registry.
+ */
+export function jsToolCommand(view: ProjectView, dir: string, tool: string): string[] {
+  const bases: string[] = [];
+  for (let base = dir; ; base = dirnameRel(base)) {
+    bases.push(base);
+    if (base === "") break;
+  }
+  for (const base of bases) {
+    const bin = joinRel(base, "node_modules/.bin", tool);
+    if (view.exists(bin))
+      return [base === dir ? joinRel("node_modules/.bin", tool) : joinRel(upTo(dir), bin)];
+  }
+  const managers: readonly [RegExp, string, readonly string[]][] = [
+    [/^pnpm-lock\.yaml$/, "pnpm", ["pnpm", "exec", tool]],
+    [/^yarn\.lock$/, "yarn", ["yarn", tool]],
+    [/^bun\.lockb?$/, "bun", ["bun", "x", tool]],
+  ];
+  for (const base of bases) {
+    const names = view.list(base);
+    for (const [lock, manager, argv] of managers) {
+      if (names.some((name) => lock.test(name)) && view.host?.onPath(manager) === true)
+        return [...argv];
+    }
+  }
+  return ["npx", "--no-install", tool];
+}
+
+/** `../..` from a package folder back to the root. */
+function upTo(dir: string): string {
+  return dir === ""
+    ? ""
+    : dir
+        .split("/")
+        .map(() => "..")
+        .join("/");
 }
 
 function detectPytest(view: ProjectView, dir: string): Detection | undefined {
@@ -720,6 +784,8 @@ export function detectPackageRunners(
 
 function resolveDefaultCommand(spec: RunnerSpec, view: ProjectView, dir: string): string[] {
   if (spec.id === "pytest") return pythonCommand(view, dir, "pytest");
+  if (spec.id === "vitest" || spec.id === "jest" || spec.id === "mocha")
+    return [...jsToolCommand(view, dir, spec.id), ...spec.defaultCommand.slice(2)];
   if (spec.id === "unittest") {
     const testDir =
       spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? "tests";
@@ -788,8 +854,15 @@ export function resolveRunner(
   return { runner: undefined, reason: `no ${language} test runner found for ${relFile}` };
 }
 
-/** Every package in the project (root plus folders up to `maxDepth` deep) and its runners. */
-export function detectProjectRunners(view: ProjectView, maxDepth = 2): DetectedRunner[] {
+/**
+ * Every package in the project (root plus folders up to `maxDepth` deep) and its runners, with
+ * the config's per-language command overrides applied.
+ */
+export function detectProjectRunners(
+  view: ProjectView,
+  maxDepth = 2,
+  overrides: Parameters<typeof detectPackageRunners>[2] = {},
+): DetectedRunner[] {
   const skip =
     /^(node_modules|\.[^/]*|dist|build|target|vendor|venv|__pycache__|coverage|fixtures)$/;
   const dirs: string[] = [""];
@@ -807,7 +880,7 @@ export function detectProjectRunners(view: ProjectView, maxDepth = 2): DetectedR
   }
   return dirs
     .filter((dir) => isPackageDir(view, dir))
-    .flatMap((dir) => detectPackageRunners(view, dir));
+    .flatMap((dir) => detectPackageRunners(view, dir, overrides));
 }
 
 /** The test file (or inline block) that covers a source file, preferring one that exists. */

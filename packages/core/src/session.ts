@@ -30,6 +30,8 @@ export const PendingFileSchema = z.object({
   depth: z.optional(DepthSchema),
   /** The subagent that edited the file; absent for the main agent. Each verifies its own. */
   agent_id: z.optional(z.string()),
+  /** A test or test support file: queued to be run (and the tests it reaches), never asked for a test. */
+  role: z.optional(z.enum(["test"])),
 });
 export type PendingFile = z.infer<typeof PendingFileSchema>;
 
@@ -58,7 +60,8 @@ export const FileFailureSchema = z.enum([
 export type FileFailure = z.infer<typeof FileFailureSchema>;
 
 export const FileResultSchema = z.object({
-  outcome: z.enum(["passed", "failed", "missing_test"]),
+  /** `env_error`: the runner could not start, so nothing of the code was judged. */
+  outcome: z.enum(["passed", "failed", "missing_test", "env_error"]),
   test_path: z.optional(z.string()),
   /** Set on a failure: older sessions lack it, so it stays optional. */
   failure: z.optional(FileFailureSchema),
@@ -215,6 +218,7 @@ export function markNoticeShown(
 export function outcomeStatusOf(result: FileResult, attempts: number): OutcomeStatus {
   if (result.outcome === "passed") return attempts === 0 ? "passed" : "fixed";
   if (result.outcome === "missing_test") return "missing_test";
+  if (result.outcome === "env_error") return "env_error";
   if (result.failure === "timeout") return "timeout";
   if (result.failure === "environment") return "env_error";
   return "failed";

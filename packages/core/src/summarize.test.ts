@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { RunPlan } from "./plan.ts";
 import type { ParsedRun, TestResult } from "./results.ts";
 import {
+  causeLines,
+  environmentProblem,
   overallStatus,
   renderFailureExcerpt,
   summarizeRun,
@@ -98,7 +100,13 @@ describe("summarizeRun", () => {
       exit(null, { timedOut: true }),
       "timeout",
     ],
-    ["not installed", plan("pytest"), parsed([]), exit(null, { spawnError: "ENOENT" }), "error"],
+    [
+      "not installed",
+      plan("pytest"),
+      parsed([]),
+      exit(null, { spawnError: "ENOENT" }),
+      "env_error",
+    ],
     [
       "killed mid-way",
       plan("pytest"),
@@ -236,5 +244,83 @@ describe("renderFailureExcerpt", () => {
       exit(1),
     );
     expect(renderFailureExcerpt([many], [], { maxChars: 2000 }).length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("causeLines: a load error keeps the line that says why", () => {
+  // pytest's collection error for a syntax error two imports away (a real report's text).
+  const collection = [
+    "/opt/py/site-packages/_pytest/python.py:507: in importtestmodule",
+    "    mod = import_path(",
+    "/opt/py/site-packages/_pytest/pathlib.py:587: in import_path",
+    "    importlib.import_module(module_name)",
+    "<frozen importlib._bootstrap>:1204: in _gcd_import",
+    "    ???",
+    "tests/test_url.py:1: in <module>",
+    "    from pkg.url import user",
+    "src/pkg/__init__.py:2: in <module>",
+    "    from .parse import parse_auth",
+    'E     File "/proj/src/pkg/parse.py", line 1',
+    "E       def parse_auth(s)",
+    "E                        ^",
+    "E   SyntaxError: expected ':'",
+  ].join("\n");
+
+  it("pytest: the E lines and the project's last frames, not pytest's internals", () => {
+    const lines = causeLines(collection, 6, { replacePaths: [["/proj/", ""]] });
+    expect(lines).toContain("E   SyntaxError: expected ':'");
+    expect(lines).toContain('E     File "src/pkg/parse.py", line 1');
+    expect(lines).toContain("src/pkg/__init__.py:2: in <module>");
+    expect(lines).not.toContain("importtestmodule");
+  });
+
+  it("a missing module is named", () => {
+    const text = [
+      "…/__init__.py:126: in import_module",
+      "    return _bootstrap._gcd_import(name[level:], package, level)",
+      "tests/test_url.py:1: in <module>",
+      "    from pkg.url import user",
+      "E   ModuleNotFoundError: No module named 'missing_dep_xyz'",
+    ].join("\n");
+    expect(causeLines(text, 6, {})).toMatch(/No module named 'missing_dep_xyz'/);
+  });
+
+  it("node and rustc: Cannot find module, error[E…]", () => {
+    expect(
+      causeLines("node:internal/x\nError: Cannot find module './gone.js'\n  at a (b.js:1)", 3, {}),
+    ).toContain("Cannot find module './gone.js'");
+    expect(
+      causeLines(
+        "   Compiling x v0.1.0\nerror[E0308]: mismatched types\n --> src/lib.rs:3:5",
+        3,
+        {},
+      ),
+    ).toContain("error[E0308]: mismatched types");
+  });
+
+  it("with no cause line, the first lines as before", () => {
+    expect(causeLines("first\nsecond\nthird", 2, {})).toBe("  first\n  second");
+  });
+});
+
+describe("environmentProblem: the runner itself could not start", () => {
+  const outcome = (output: string, exitCode = 1) => ({
+    exitCode,
+    output,
+    durationMs: 1,
+    timedOut: false,
+  });
+  it.each([
+    ["/usr/bin/python3: No module named pytest", 1],
+    ["sh: 1: vitest: command not found", 127],
+    ["npm error could not determine executable to run", 1],
+    ["anything at all", 127],
+  ])("%s (exit %i)", (output, code) => {
+    expect(environmentProblem(outcome(output, code))).toBeDefined();
+  });
+  it("a test's own ImportError is not the environment's", () => {
+    expect(environmentProblem(outcome("E   ModuleNotFoundError: No module named 'pkg'", 2))).toBe(
+      undefined,
+    );
   });
 });

@@ -11,13 +11,17 @@ import {
 } from "./results.ts";
 import { RunnerIdSchema } from "./runners.ts";
 
+/**
+ * How a run ended. `env_error`: the runner or the environment could not start (the command is
+ * missing, the interpreter has no such runner, npx found nothing installed): no test of the
+ * project's was judged, so it is never a code failure.
+ */
 export const RunStatusSchema = z.enum([
   "passed",
   "failed",
   "error",
   "timeout",
   "no_tests",
-  /** The runner or environment could not start (missing runner, failed import): not the code. */
   "env_error",
 ]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
@@ -75,7 +79,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
   if (outcome.spawnError !== undefined) {
     return {
       ...base,
-      status: "error",
+      status: "env_error",
       reason: `${plan.argv[0] ?? label} could not start (${outcome.spawnError}); is ${label} installed?`,
     };
   }
@@ -98,6 +102,9 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
       reason: `${count(tests, "fail")} of ${executed.length} tests failed`,
     };
   if (executed.length === 0) {
+    const environment = environmentProblem(outcome);
+    if (environment !== undefined)
+      return { ...base, status: "env_error", reason: `${label} could not start: ${environment}` };
     if (crash.length > 0 || (outcome.exitCode !== 0 && !isNoTestsExit(plan, outcome))) {
       return {
         ...base,
@@ -125,6 +132,27 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
     };
   }
   return { ...base, status: "passed", reason: `${executed.length} tests passed` };
+}
+
+/**
+ * The line that says the runner itself could not start, when a run ended without a test: the
+ * shell's 127, an interpreter without the runner module, a package runner with nothing installed.
+ */
+export function environmentProblem(outcome: ProcessOutcome): string | undefined {
+  const output = stripAnsi(outcome.output);
+  const patterns = [
+    /^.*No module named '?(pytest|unittest)'?.*$/m,
+    /^.*: command not found.*$/m,
+    /^.*npm (ERR!|error) could not determine executable to run.*$/m,
+    /^.*Cannot find module '[^']*(vitest|jest|mocha)[^']*'.*$/m,
+    /^.*(ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL|Command "[\w-]+" not found).*$/m,
+  ];
+  for (const pattern of patterns) {
+    const line = pattern.exec(output)?.[0];
+    if (line !== undefined) return line.trim().slice(0, 300);
+  }
+  if (outcome.exitCode === 127) return "the command was not found (exit 127)";
+  return undefined;
 }
 
 /**
@@ -210,9 +238,13 @@ export function renderFailureExcerpt(
   const perFailure = options.linesPerFailure ?? 6;
   const blocks: string[] = [];
   for (const result of results) {
+    if (result.status === "env_error") {
+      blocks.push(`ENVIRONMENT ${result.runner}: ${result.reason}`);
+      continue;
+    }
     for (const error of result.errors.filter((e) => e.kind === "collection")) {
       blocks.push(
-        `ERROR ${error.file ?? result.cwd} (could not load)\n${firstLines(error.message, perFailure, options)}`,
+        `ERROR ${error.file ?? result.cwd} (could not load)\n${causeLines(error.message, perFailure, options)}`,
       );
     }
     for (const test of result.tests.filter((t) => t.status === "fail")) {
@@ -227,7 +259,7 @@ export function renderFailureExcerpt(
     if (result.status === "error" && !result.errors.some((e) => e.kind === "collection")) {
       const said = [...result.errors.map((e) => e.message), result.output_tail].join("\n").trim();
       blocks.push(
-        `ERROR ${result.runner}: ${result.reason}\n${firstLines(said, perFailure, options)}`.trimEnd(),
+        `ERROR ${result.runner}: ${result.reason}\n${causeLines(said, perFailure, options)}`.trimEnd(),
       );
     }
   }
@@ -238,6 +270,30 @@ export function renderFailureExcerpt(
 
 export function formatId(id: TestId): string {
   return `${id.file}::${id.segments.join("::")}`;
+}
+
+/** Lines that name a cause: pytest's `E   …` lines, `XError:`, rustc's `error[E…]`, missing modules. */
+const CAUSE =
+  /^\s*E\s{2,}\S|\b[A-Z]\w*(Error|Exception)\b:|^\s*error(\[E\d+\])?:|Cannot find module|No module named|SyntaxError|ERR_MODULE_NOT_FOUND/;
+/** A frame in the project: a relative path with a line number (outside frames become `…/`). */
+const PROJECT_FRAME =
+  /^\s*(?!…)(?:File ")?[\w@][\w./@-]*\.(py|[cm]?[jt]sx?|rs|go|rb|php|java|kt|cs|swift)"?(:\d+|, line \d+)/;
+
+/**
+ * A load error's lines that say why: its cause lines and the project's own frames, in order,
+ * when it has any; else its first lines. A runner's traceback starts in its own internals
+ * (pytest's importtestmodule, node's loader), and those first lines say nothing.
+ */
+export function causeLines(text: string, count: number, options: ExcerptOptions): string {
+  const all = firstLines(text, Number.MAX_SAFE_INTEGER, options).split("\n");
+  const causes = all.filter((line) => CAUSE.test(line));
+  if (causes.length === 0) return firstLines(text, count, options);
+  const frames = all.filter((line) => PROJECT_FRAME.test(line) && !CAUSE.test(line)).slice(-2);
+  const keep = new Set([...frames, ...causes.slice(0, Math.max(1, count - frames.length))]);
+  return all
+    .filter((line) => keep.has(line))
+    .filter((line, index, lines) => lines.indexOf(line) === index)
+    .join("\n");
 }
 
 function firstLines(text: string, count: number, options: ExcerptOptions): string {
@@ -251,7 +307,7 @@ function firstLines(text: string, count: number, options: ExcerptOptions): strin
   const lines = clean
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
-    .filter((line) => line.trim() !== "" && !/^\s*at .*(node:internal|node_modules)/.test(line))
+    .filter((line) => line.trim() !== "" && !/^\s*at .*(\(node:|node:internal|node_modules)/.test(line))
     .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
   return lines
     .slice(0, count)

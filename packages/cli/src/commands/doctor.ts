@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, type Dirent } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,7 +13,16 @@ import {
   isDoctorIgnoredFile,
   isDoctorSkippedDir,
   renderDoctorReport,
+  checkRunnerStarts,
+  DEFAULT_CONFIG,
+  detectProjectRunners,
+  parseConfigText,
+  runnerLabel,
+  runnerProbe,
+  type DoctorReport,
   type IgnoreRules,
+  type ProjectView,
+  type RunnerProbeResult,
 } from "@tailtest/core";
 import { createFsView } from "@tailtest/core/node";
 import { parseHookTomls, readCodexTrust } from "../codex-config.ts";
@@ -27,7 +37,12 @@ export interface DoctorOptions {
   /** The project root (default: found from the current folder). */
   root?: string;
   json: boolean;
+  /** Start each runner (and let pytest collect); false with `--no-start`. */
+  start?: boolean;
 }
+
+/** How long one runner may take to start (and pytest to collect) before doctor gives up on it. */
+const PROBE_TIMEOUT_MS = 60_000;
 
 export interface DoctorIO {
   stdout: (text: string) => void;
@@ -50,9 +65,10 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
   const codexInstalled = findHookInstalls(view, hookTexts, hookTomls).some(
     (hook) => hook.platform === "codex" && hook.installed,
   );
-  const report = diagnoseProject({
+  const configText = await readText(join(root, DOCTOR_CONFIG_PATH));
+  const diagnosed = diagnoseProject({
     view,
-    configText: await readText(join(root, DOCTOR_CONFIG_PATH)),
+    configText,
     files: listing.files,
     filesTruncated: listing.truncated,
     hookTexts,
@@ -61,8 +77,49 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
       ? await readCodexTrust(root, hookTexts, io.env ?? {})
       : undefined,
   });
+  const report =
+    options.start === false ? diagnosed : withStartCheck(diagnosed, root, view, configText);
   io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report));
   return doctorExitCode(report);
+}
+
+/** The report with the runner-start check: each runner started for real, in its package folder. */
+function withStartCheck(
+  report: DoctorReport,
+  root: string,
+  view: ProjectView,
+  configText: string | undefined,
+): DoctorReport {
+  const config = configText === undefined ? DEFAULT_CONFIG : parseConfigText(configText).config;
+  const runners = detectProjectRunners(view, 2, config.runners);
+  const results: RunnerProbeResult[] = runners.map((runner) => {
+    const { argv } = runnerProbe(runner);
+    const started = spawnSync(argv[0] ?? "", argv.slice(1), {
+      cwd: join(root, runner.package_dir),
+      encoding: "utf8",
+      timeout: PROBE_TIMEOUT_MS,
+      env: { ...process.env, CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 8 * 1024 * 1024,
+    });
+    const code = (started.error as NodeJS.ErrnoException | undefined)?.code;
+    return {
+      label: runnerLabel(runner.id),
+      cwd: runner.package_dir,
+      argv,
+      exitCode: started.status,
+      ...(code !== undefined && code !== "ETIMEDOUT" ? { spawnError: code } : {}),
+      output: `${started.stdout ?? ""}\n${started.stderr ?? ""}`,
+      timedOut: code === "ETIMEDOUT",
+    };
+  });
+  const checks = [...report.checks, checkRunnerStarts(results)];
+  const rank = { ok: 0, warn: 1, fail: 2 } as const;
+  const status = checks.reduce<DoctorReport["status"]>(
+    (worst, check) => (rank[check.status] > rank[worst] ? check.status : worst),
+    "ok",
+  );
+  return { status, checks };
 }
 
 /** A file's text, or undefined when it is missing or cannot be read as a file. */

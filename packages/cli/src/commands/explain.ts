@@ -1,29 +1,92 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { renderQueuedNote, runnerLabel } from "@tailtest/core";
-import { inspectEdit, openProject, type EditInsight } from "@tailtest/core/node";
+import {
+  inspectEdit,
+  openProject,
+  selectRelated,
+  type EditInsight,
+  type Selection,
+} from "@tailtest/core/node";
 
 export interface ExplainOptions {
   root: string;
   json: boolean;
 }
 
-/** What tailtest would do with each file if an agent edited it now; writes nothing. */
-export function explainFiles(files: readonly string[], options: ExplainOptions): string {
+/**
+ * What tailtest would do with each file if an agent edited it now, and which tests the end of
+ * the turn would run for it with the evidence for each; writes nothing.
+ */
+export async function explainFiles(
+  files: readonly string[],
+  options: ExplainOptions,
+): Promise<string> {
   const project = openProject(options.root);
   // A file that is not there is said so: what follows is what tailtest would do if it were.
   const insights = files.map((file) => ({
     ...inspectEdit(project, file),
     exists: existsSync(resolve(options.root, file)),
   }));
-  if (options.json)
-    return `${JSON.stringify({ files: insights, config_problems: project.configProblems }, null, 2)}\n`;
-  const blocks = insights.map((insight) => renderInsight(insight, insight.exists));
+  const started = performance.now();
+  const selectable = insights
+    .filter((insight) => insight.verdict.queue || insight.runOnly === true)
+    .map((insight) => insight.path);
+  const selection =
+    project.config.select === "named"
+      ? undefined
+      : await selectRelated(project, selectable, { write: false });
+  const selectionMs = Math.round(performance.now() - started);
+  if (options.json) {
+    const withTests = insights.map((insight) => ({
+      ...insight,
+      ...relatedOf(insight, selection),
+    }));
+    return `${JSON.stringify({ files: withTests, selection_ms: selectionMs, selection_notes: selection?.notes ?? [], config_problems: project.configProblems }, null, 2)}\n`;
+  }
+  const blocks = insights.map((insight) =>
+    renderInsight(insight, relatedOf(insight, selection), insight.exists),
+  );
   const problems = project.configProblems.map((line) => `${line}\n`).join("");
   return `${problems}${blocks.join("\n")}`;
 }
 
-export function renderInsight(insight: EditInsight, exists = true): string {
+interface RelatedView {
+  related_tests?: { path: string; evidence: string; detail: string }[];
+  suggested_test?: string;
+}
+
+function relatedOf(insight: EditInsight, selection: Selection | undefined): RelatedView {
+  const related = selection?.related.get(insight.path);
+  if (related === undefined) return {};
+  const suggested = selection?.suggested.get(insight.path);
+  return {
+    related_tests: related.map(({ path, evidence, detail }) => ({ path, evidence, detail })),
+    ...(suggested === undefined ? {} : { suggested_test: suggested }),
+  };
+}
+
+/** The related tests, one row each with its evidence. */
+function relatedRows(related: RelatedView): [string, string][] {
+  const tests = related.related_tests;
+  if (tests === undefined) return [];
+  if (tests.length === 0)
+    return [["tests", `none related; a new test goes to ${related.suggested_test ?? "?"}`]];
+  const rows: [string, string][] = tests
+    .slice(0, 20)
+    .map((test, index) => [
+      index === 0 ? "tests" : "",
+      `${test.path} (${test.evidence}: ${test.detail})`,
+    ]);
+  if (tests.length > 20) rows.push(["", `… and ${tests.length - 20} more`]);
+  return rows;
+}
+
+export function renderInsight(
+  insight: EditInsight,
+  related: RelatedView = {},
+  exists = true,
+): string {
   const rows: [string, string][] = [];
   const { verdict } = insight;
   if (!exists)
@@ -32,6 +95,7 @@ export function renderInsight(insight: EditInsight, exists = true): string {
     "verdict",
     verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,
   ]);
+  rows.push(...relatedRows(related));
   if (verdict.queue) {
     rows.push([
       "status",
@@ -43,7 +107,7 @@ export function renderInsight(insight: EditInsight, exists = true): string {
         ? `none: ${insight.runnerReason ?? ""}`
         : `${runnerLabel(insight.runner.id)} (${insight.runnerReason ?? ""}): ${insight.runner.command.join(" ")}`,
     ]);
-    if (insight.target !== undefined) {
+    if (insight.target !== undefined && related.related_tests === undefined) {
       let state = insight.target.exists ? "exists" : "to write";
       if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
       rows.push(["test", `${insight.target.path} (${state})`]);
@@ -67,6 +131,10 @@ export function renderInsight(insight: EditInsight, exists = true): string {
           runnerReason: insight.runnerReason ?? "",
           pendingCount: 1,
           depthNote: insight.depth.note,
+          covering:
+            related.related_tests === undefined
+              ? undefined
+              : { tests: related.related_tests, suggested: related.suggested_test },
         }),
       ]);
     }

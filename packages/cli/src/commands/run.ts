@@ -2,7 +2,6 @@ import {
   detectProjectRunners,
   formatId,
   overallStatus,
-  planRun,
   planSuites,
   runnerLabel,
   REPORT_TOKEN,
@@ -15,6 +14,7 @@ import {
   type RunResult,
 } from "@tailtest/core";
 import {
+  chooseTests,
   executePlan,
   openProject,
   readState,
@@ -141,11 +141,8 @@ async function choosePlan(
     extraTestPatterns: project.config.file_classes.test,
   };
   if (paths.length > 0) {
-    const targets = paths.map((path) => ({
-      kind: "file" as const,
-      path: toProjectPath(project, path) ?? path,
-    }));
-    return planRun(project.view, targets, options);
+    const files = paths.map((path) => toProjectPath(project, path) ?? path);
+    return (await chooseTests(project, files)).plan;
   }
   // No paths: the files the agents queued this session (Claude Code's and Codex's session, and
   // Cursor's), or else every runner's whole suite.
@@ -155,13 +152,8 @@ async function choosePlan(
     const session = await readState({ ...file, schema: SessionStateSchema });
     if (session.existed) pending.push(...session.value.pending_files.map((entry) => entry.path));
   }
-  if (pending.length > 0)
-    return planRun(
-      project.view,
-      [...new Set(pending)].map((path) => ({ kind: "file" as const, path })),
-      options,
-    );
-  return planSuites(project.view, detectProjectRunners(project.view));
+  if (pending.length > 0) return (await chooseTests(project, [...new Set(pending)])).plan;
+  return planSuites(project.view, detectProjectRunners(project.view, 2, options.overrides));
 }
 
 function displayPlan(plan: Plan): Plan {

@@ -5,6 +5,7 @@ import {
   parseJsonc,
   resolveJsImport,
   resolvePythonImport,
+  workspaceAliases,
   type ResolveContext,
 } from "./resolve.ts";
 
@@ -138,5 +139,37 @@ describe("parseJsonc", () => {
       b: [1, 2],
     });
     expect(parseJsonc("{ nope")).toBeUndefined();
+  });
+});
+
+describe("workspace packages resolve to their sources", () => {
+  const files = new Set([
+    "packages/ui/src/index.ts",
+    "packages/ui/src/button.ts",
+    "packages/core/lib/main.js",
+    "apps/web/src/page.ts",
+  ]);
+  const context = {
+    files: { has: (path: string) => files.has(path) },
+    aliases: [
+      workspaceAliases("packages/ui", {
+        name: "@acme/ui",
+        exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
+      }),
+      workspaceAliases("packages/core", { name: "core-lib", main: "./lib/main.js" }),
+    ].filter((entry) => entry !== undefined),
+    pythonRoots: [""],
+  };
+  it.each([
+    ["@acme/ui", "packages/ui/src/index.ts"],
+    ["@acme/ui/button", "packages/ui/src/button.ts"],
+    ["core-lib", "packages/core/lib/main.js"],
+    ["react", undefined],
+  ])("%s → %s", (specifier, expected) => {
+    expect(resolveJsImport(context, "apps/web/src/page.ts", specifier)).toBe(expected);
+  });
+  it("a nameless or root manifest adds nothing", () => {
+    expect(workspaceAliases("packages/x", { version: "1" })).toBeUndefined();
+    expect(workspaceAliases("", { name: "root" })).toBeUndefined();
   });
 });

@@ -153,19 +153,83 @@ export function resolveJsImport(
     return tryJsPath(context, join(dirnameRel(fromFile), clean));
   if (clean.startsWith("/") || clean.startsWith("node:") || clean === "") return undefined;
   const aliases = nearestAliases(context.aliases, fromFile);
-  if (aliases === undefined) return undefined;
-  for (const target of aliasTargets(aliases, clean)) {
-    const found = tryJsPath(context, normalizeRel(target));
-    if (found !== undefined) return found;
+  if (aliases !== undefined) {
+    for (const target of aliasTargets(aliases, clean)) {
+      const found = tryJsPath(context, normalizeRel(target));
+      if (found !== undefined) return found;
+    }
+    if (aliases.base_url !== undefined) {
+      const found = tryJsPath(context, join(aliases.base_url, clean));
+      if (found !== undefined) return found;
+    }
   }
-  if (aliases.base_url !== undefined) return tryJsPath(context, join(aliases.base_url, clean));
+  // A monorepo's own packages, by their package.json names, resolve to their sources.
+  for (const workspace of context.aliases) {
+    if (workspace.scope !== WORKSPACE_SCOPE) continue;
+    for (const target of aliasTargets(workspace, clean)) {
+      const found = tryJsPath(context, normalizeRel(target));
+      if (found !== undefined) return found;
+    }
+  }
   return undefined;
+}
+
+/** The scope of the alias entries that map workspace package names to their folders. */
+export const WORKSPACE_SCOPE = "*workspace*";
+
+/**
+ * The alias entries of one workspace package: its name to its source entry (`source`, then
+ * `exports`/`module`/`main` with a build folder read as `src/`, then `src/index`, `index`), and
+ * `name/*` to its `src/` and its folder.
+ */
+export function workspaceAliases(dir: string, manifest: unknown): PathAliases | undefined {
+  if (manifest === null || typeof manifest !== "object") return undefined;
+  const pkg = manifest as Record<string, unknown>;
+  const name = pkg["name"];
+  if (typeof name !== "string" || name === "" || dir === "") return undefined;
+  const entries: string[] = [];
+  const add = (value: unknown): void => {
+    if (typeof value !== "string" || !value.startsWith(".")) return;
+    const clean = value.replace(/^\.\//, "").replace(/\.d\.ts$/, "");
+    const source = clean
+      .replace(/^(dist|build|lib|out|esm|cjs)\//, "src/")
+      .replace(/\.[cm]?js$/, "");
+    for (const entry of [clean, source]) {
+      const path = join(dir, entry);
+      if (path !== undefined && !entries.includes(path)) entries.push(path);
+    }
+  };
+  add(pkg["source"]);
+  const exported = pkg["exports"];
+  let dot: unknown = exported;
+  if (exported !== null && typeof exported === "object")
+    dot = (exported as Record<string, unknown>)["."];
+  if (typeof dot === "string") add(dot);
+  else if (dot !== null && typeof dot === "object") {
+    const conditions = dot as Record<string, unknown>;
+    for (const key of ["source", "development", "import", "module", "default", "require"])
+      add(conditions[key]);
+  }
+  add(pkg["module"]);
+  add(pkg["main"]);
+  for (const fallback of ["src/index", "index"]) {
+    const path = join(dir, fallback);
+    if (path !== undefined && !entries.includes(path)) entries.push(path);
+  }
+  return {
+    scope: WORKSPACE_SCOPE,
+    paths: [
+      [name, entries],
+      [`${name}/*`, [`${dir}/src/*`, `${dir}/*`]],
+    ],
+  };
 }
 
 /** The config that applies to a file: the one whose folder is the nearest above it. */
 function nearestAliases(all: readonly PathAliases[], file: string): PathAliases | undefined {
   let best: PathAliases | undefined;
   for (const entry of all) {
+    if (entry.scope === WORKSPACE_SCOPE) continue;
     const inside = entry.scope === "" || file.startsWith(`${entry.scope}/`);
     if (inside && (best === undefined || entry.scope.length > best.scope.length)) best = entry;
   }

@@ -12,6 +12,8 @@ import {
   type Project,
 } from "./project.ts";
 import { readState, updateState } from "./store.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 /**
  * Follow mode's answer to an edit, on its own: the call an agent makes on every edit, which a
@@ -98,7 +100,10 @@ export async function queueFiles(
     const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
     const insight = await analyse(
       project,
-      inspectEdit(project, path, status === undefined ? {} : { status }),
+      await withCovering(
+        project,
+        inspectEdit(project, path, status === undefined ? {} : { status }),
+      ),
     );
     const queued = await queueEdit(project, insight, file, agentId);
     if (queued !== undefined) notes.push(queued.note);
@@ -107,6 +112,33 @@ export async function queueFiles(
   return notes.length === 0
     ? { kind: "none" }
     : { kind: "context", text: capText(notes.join("\n")) };
+}
+
+/**
+ * The existing tests related to an edited source, for its note: read from the import graph
+ * without building it (the session start and the end of a turn build it). Before the graph is
+ * complete the note keeps the name-matched test.
+ */
+export async function withCovering(project: Project, insight: EditInsight): Promise<EditInsight> {
+  if (!insight.verdict.queue || insight.runOnly === true || insight.target?.kind !== "file")
+    return insight;
+  if (project.config.select === "named") return insight;
+  // impact.ts's IMPORT_GRAPH_PATH, spelled here so the edit bundle does not load the analyses.
+  if (!existsSync(join(project.root, ".tailtest", "import-graph.json"))) return insight;
+  const { selectRelated, isSelectable } = await import("./selection.ts");
+  if (!isSelectable(insight.path)) return insight;
+  try {
+    const selection = await selectRelated(project, [insight.path], { write: false, graphMs: 0 });
+    if (!selection.complete) return insight;
+    const tests = (selection.related.get(insight.path) ?? []).map((test) => ({
+      path: test.path,
+      evidence: test.evidence,
+    }));
+    const suggested = selection.suggested.get(insight.path);
+    return { ...insight, covering: { tests, ...(suggested === undefined ? {} : { suggested }) } };
+  } catch {
+    return insight;
+  }
 }
 
 function newIf(created: boolean): "new" | undefined {

@@ -1,5 +1,7 @@
 import {
+  accessSync,
   closeSync,
+  constants,
   lstatSync,
   openSync,
   readdirSync,
@@ -7,7 +9,7 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import { join, sep } from "node:path";
+import { delimiter, join, sep } from "node:path";
 import type { ProjectView } from "../project-view.ts";
 
 const READ_CAP = 256 * 1024;
@@ -52,9 +54,17 @@ export function createFsView(root: string): ProjectView {
     if (!folderInside(slash === -1 ? "" : rel.slice(0, slash))) return undefined;
     const entry = lstatSafe(abs(rel));
     if (entry === undefined || !entry.isSymbolicLink()) return entry;
-    return folderInside(rel) ? statSafe(abs(rel)) : undefined;
+    if (folderInside(rel)) return statSafe(abs(rel));
+    // A virtualenv's interpreter is a link to the Python it was made from, outside the project:
+    // it is the one file allowed to lead out (nothing is read through it; it is only run).
+    return isVenvInterpreter(rel) ? statSafe(abs(rel)) : undefined;
+  };
+  const isVenvInterpreter = (rel: string): boolean => {
+    const match = /^(.*)\/bin\/python[0-9.]*$/.exec(rel);
+    return match !== null && lstatSafe(abs(`${match[1] ?? ""}/pyvenv.cfg`))?.isFile() === true;
   };
   return {
+    host: hostFacts(),
     exists: (rel) => look(rel) !== undefined,
     isDirectory: (rel) => look(rel)?.isDirectory() === true,
     readText: (rel) => (look(rel)?.isFile() === true ? readHead(abs(rel), READ_CAP) : undefined),
@@ -66,6 +76,30 @@ export function createFsView(root: string): ProjectView {
         return [];
       }
     },
+  };
+}
+
+/** What the machine offers: tools on PATH (looked up once each), environment variables. */
+function hostFacts(): NonNullable<ProjectView["host"]> {
+  const found = new Map<string, boolean>();
+  const dirs = (process.env["PATH"] ?? "").split(delimiter).filter((dir) => dir !== "");
+  return {
+    onPath: (name) => {
+      let hit = found.get(name);
+      if (hit === undefined) {
+        hit = dirs.some((dir) => {
+          try {
+            accessSync(join(dir, name), constants.X_OK);
+            return statSync(join(dir, name)).isFile();
+          } catch {
+            return false;
+          }
+        });
+        found.set(name, hit);
+      }
+      return hit;
+    },
+    env: (name) => process.env[name],
   };
 }
 

@@ -26,6 +26,7 @@ import {
   parseJsonc,
   resolveJsImport,
   resolvePythonImport,
+  workspaceAliases,
   type PathAliases,
   type ResolveContext,
 } from "../analysis/resolve.ts";
@@ -99,6 +100,19 @@ function addWalkedFile(project: Project, graph: ImportGraph, rel: string, name: 
   if (isGraphSource(rel)) addFile(graph, rel);
   if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
   if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
+  if (name === "package.json") addWorkspacePackage(project, graph, rel);
+}
+
+/** A monorepo package's name, so `import "@acme/ui"` reaches `packages/ui/src/index.ts`. */
+function addWorkspacePackage(project: Project, graph: ImportGraph, rel: string): void {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(project.view.readText(rel) ?? "null");
+  } catch {
+    return;
+  }
+  const aliases = workspaceAliases(dirnameRel(rel), manifest);
+  if (aliases !== undefined) graph.aliases.push(aliases);
 }
 
 /** Resolution against the graph's files (its index built). */

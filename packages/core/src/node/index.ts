@@ -46,6 +46,8 @@ export {
 } from "./shell.ts";
 export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
 export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";
+export { chooseTests, cutToBudget, type ChosenTests } from "./choose-tests.ts";
+export { selectRelated, isSelectable, type Selection } from "./selection.ts";
 export {
   CONFIG_PATH,
   describeHookChange,

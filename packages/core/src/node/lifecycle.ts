@@ -50,7 +50,7 @@ export async function startSession(
 ): Promise<StartedSession> {
   const now = options.now ?? (() => new Date());
   const recovered: Recovery[] = [];
-  const runners = detectProjectRunners(project.view);
+  const runners = detectProjectRunners(project.view, 2, project.config.runners);
 
   const update = await updateState(sessionFile(project, now), (current) => {
     const sameSession = options.sessionId === undefined || options.sessionId === current.session_id;

@@ -5,7 +5,7 @@ import { findRoot } from "./quiet.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../history.ts";
-import { renderQueuedNote } from "../notes.ts";
+import { renderQueuedNote, type Covering } from "../notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import {
   detectProjectRunners,
@@ -166,7 +166,7 @@ export function sessionFile(
         now: now().toISOString(),
         depth: project.config.depth,
         mode: project.config.mode,
-        runners: [...(runners ??= detectProjectRunners(project.view))],
+        runners: [...(runners ??= detectProjectRunners(project.view, 2, project.config.runners))],
       }),
   };
 }
@@ -191,6 +191,10 @@ export interface EditInsight {
   depth?: DepthDecision;
   /** Lines the optional analyses add to the agent's note (`analysis.ts`). */
   notes?: readonly string[];
+  /** A test or test support file: queued to be run at the end of the turn, with no note. */
+  runOnly?: boolean;
+  /** The existing tests related to it (selection), when the import graph is known. */
+  covering?: Covering;
 }
 
 /**
@@ -273,7 +277,16 @@ export function inspectEdit(
     packageDirs: detectPackageDirsOf(project, rel),
     extraTestPatterns: project.config.file_classes.test,
   });
-  if (!verdict.queue) return { path: rel, verdict };
+  if (!verdict.queue) {
+    // An edited test (or conftest, helper) is run at the end of the turn: a test broken in this
+    // turn must not end it green.
+    if (verdict.kind === "test" && verdict.language !== undefined) {
+      const runner = resolveRunner(project.view, rel, verdict.language, project.config.runners);
+      if (runner.runner !== undefined)
+        return { path: rel, verdict, status: "existing", runner: runner.runner, runOnly: true };
+    }
+    return { path: rel, verdict };
+  }
   const resolution = resolveRunner(project.view, rel, verdict.language, project.config.runners);
   const status = options.status ?? gitStatusOf(project.root, rel);
   const depth = decideDepth(project.config.depth, rel, head ?? "", verdict.language);
@@ -332,6 +345,23 @@ export async function queueEdit(
   agentId?: string,
 ): Promise<QueuedEdit | undefined> {
   const { verdict } = insight;
+  if (insight.runOnly === true && verdict.language !== undefined) {
+    const language = verdict.language;
+    await updateState(file, (session) => ({
+      value: queueFile(session, {
+        path: insight.path,
+        language,
+        status: "existing",
+        role: "test",
+        ...(insight.runner === undefined
+          ? {}
+          : { runner: insight.runner.id, package_dir: insight.runner.package_dir }),
+        ...(agentId === undefined ? {} : { agent_id: agentId }),
+      }).state,
+      result: undefined,
+    }));
+    return undefined;
+  }
   if (!verdict.queue || insight.status === undefined) return undefined;
   const { value, result, recovered } = await updateState(file, (session) => {
     const queued = queueFile(session, {
@@ -364,6 +394,7 @@ export async function queueEdit(
     pendingCount: result.pendingCount,
     depthNote: insight.depth?.note,
     extraNotes: insight.notes,
+    covering: insight.covering,
   });
   const queued: QueuedEdit = { note, pendingCount: result.pendingCount, added: result.added };
   if (recovered !== undefined) queued.recovered = recovered;

@@ -223,7 +223,7 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
         : `${argv.join(" ")} ${run.timedOut === true ? "timed out" : `exited ${String(run.exitCode ?? run.signal)}`}${tail === "" ? "" : `: ${tail}`}`,
     };
   }
-  const runners = detectProjectRunners(project.view);
+  const runners = detectProjectRunners(project.view, 2, project.config.runners);
   if (runners.length === 0)
     return {
       status: "fail",

@@ -1,5 +1,6 @@
 import { dirnameRel } from "../project-view.ts";
-import { planRun, type MissingTest, type RunPlan } from "../plan.ts";
+import type { MissingTest, RunPlan } from "../plan.ts";
+import { chooseTests } from "./choose-tests.ts";
 import type { FileFailure, FileResult, SessionState } from "../session.ts";
 import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
 import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
@@ -57,11 +58,11 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   if (mine.length === 0)
     return { decision: { kind: "none" }, results: [], missing: [], outcomes: {} };
 
-  const plan = planRun(
-    project.view,
-    mine.map((entry) => ({ kind: "file" as const, path: entry.path })),
-    { overrides: project.config.runners, extraTestPatterns: project.config.file_classes.test },
+  const chosen = await chooseTests(
+    project,
+    mine.map((entry) => entry.path),
   );
+  const plan = chosen.plan;
   const results: RunResult[] = [];
   for (const run of plan.runs) {
     results.push(
@@ -87,7 +88,10 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       .map((entry) => entry.path),
   );
   const red = Object.entries(outcomes)
-    .filter(([path, outcome]) => outcome !== "passed" && !untestedExisting.has(path))
+    .filter(
+      ([path, outcome]) =>
+        outcome !== "passed" && outcome !== "env_error" && !untestedExisting.has(path),
+    )
     .map(([path]) => path);
   const budget = project.config.stop_loop_budget;
   const at = now().toISOString();
@@ -110,8 +114,21 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     missing: plan.missing,
   });
 
+  const environment = results
+    .filter((result) => result.status === "env_error")
+    .map(
+      (result) =>
+        `tailtest: environment error, not a test result: ${result.reason}. Your code was not judged; the person should fix the environment (\`tailtest doctor\` checks it).`,
+    );
+  const allNotes = [...environment, ...chosen.notes];
+  const notes = allNotes.length === 0 ? "" : `\n\n${allNotes.join("\n")}`;
   if (red.length === 0)
-    return { decision: { kind: "none" }, results, missing: plan.missing, outcomes };
+    return {
+      decision: notes === "" ? { kind: "none" } : { kind: "context", text: notes.trim() },
+      results,
+      missing: plan.missing,
+      outcomes,
+    };
   if (after.stop_blocks === 0) {
     return {
       decision: { kind: "context", text: renderBudgetSpent(red) },
@@ -127,11 +144,11 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       [project.root, "."],
     ],
   });
-  const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget });
+  const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget }) + notes;
   return { decision: { kind: "block", reason }, results, missing: plan.missing, outcomes };
 }
 
-/** Which test file each queued source was checked through, and how that went. */
+/** Which test files each queued source was checked through, and how that went. */
 function outcomesOf(
   sources: readonly string[],
   runs: readonly RunPlan[],
@@ -148,31 +165,68 @@ function outcomesOf(
       outcomes[source] = "missing_test";
       continue;
     }
-    const index = runs.findIndex(
-      (run) => run.sources[source] !== undefined || run.test_files.includes(source),
-    );
-    const run = runs[index];
-    const result = results[index];
-    if (run === undefined || result === undefined) continue;
-    const testFile = run.sources[source] ?? source;
-    const tests = testsOf(result, testFile, run.test_files.length === 1);
-    const loadError = result.errors.some(
-      (error) => error.file === undefined || error.file === testFile,
-    );
-    if (
-      result.status === "timeout" ||
-      result.status === "env_error" ||
-      (result.status === "error" && (loadError || tests.length === 0))
-    ) {
+    let failed: FileFailure | undefined;
+    let passed = false;
+    let environment = false;
+    runs.forEach((run, index) => {
+      const result = results[index];
+      if (result === undefined) return;
+      const testFiles = testFilesOf(run, source);
+      if (result.status === "env_error" && testFiles.length > 0) environment = true;
+      for (const testFile of testFiles) {
+        const verdict = judgeTestFile(result, testFile, run.test_files.length === 1);
+        if (verdict === "passed") passed = true;
+        else if (verdict !== undefined) failed ??= verdict;
+      }
+    });
+    if (failed !== undefined) {
       outcomes[source] = "failed";
-      failures[source] = failureOf(result);
-    } else if (tests.some((test) => test.status === "fail")) {
-      outcomes[source] = "failed";
-      failures[source] = "assertion";
-    } else if (tests.some((test) => test.status === "pass")) outcomes[source] = "passed";
-    else outcomes[source] = "missing_test";
+      failures[source] = failed;
+    } else if (passed) outcomes[source] = "passed";
+    // Its runner could not start: recorded as an environment error, never as the code's failure.
+    else if (environment) outcomes[source] = "env_error";
+    else if (
+      runs.some(
+        (run) =>
+          run.related?.[source] !== undefined ||
+          run.sources[source] !== undefined ||
+          run.test_files.includes(source),
+      )
+    )
+      outcomes[source] = "missing_test";
   }
   return outcomes;
+}
+
+/** The test files a run checked a source through: its related tests, its named test, or itself. */
+function testFilesOf(run: RunPlan, source: string): readonly string[] {
+  const related = run.related?.[source];
+  if (related !== undefined) return related;
+  const named = run.sources[source];
+  if (named !== undefined) return [named];
+  return run.test_files.includes(source) ? [source] : [];
+}
+
+/** One test file's share of a run: passed, why it failed, or nothing (no test of it ran). */
+function judgeTestFile(
+  result: RunResult,
+  testFile: string,
+  singleFile: boolean,
+): "passed" | FileFailure | undefined {
+  // The runner could not start: nothing of the project's was judged (reported, never red).
+  if (result.status === "env_error") return undefined;
+  const tests = testsOf(result, testFile, singleFile);
+  const loadError = result.errors.some(
+    (error) => error.file === undefined || error.file === testFile,
+  );
+  if (
+    result.status === "timeout" ||
+    (result.status === "error" && (loadError || tests.length === 0))
+  )
+    return failureOf(result);
+  if (tests.some((test) => test.status === "fail")) return "assertion";
+  if (tests.some((test) => test.status === "pass")) return "passed";
+  return undefined;
 }
 
 /** Why a run that checked no test to the end failed: it hung, died, or could not load. */
@@ -215,7 +269,7 @@ function record(
     const testPath = runs.find((run) => run.sources[source] !== undefined)?.sources[source];
     const previous = session.results[source];
     // A fix attempt is a round after the file was already found missing or red.
-    if (previous !== undefined && previous.outcome !== "passed")
+    if (previous !== undefined && previous.outcome !== "passed" && previous.outcome !== "env_error")
       attempts[source] = (attempts[source] ?? 0) + 1;
     const failure = failures[source];
     results[source] = {

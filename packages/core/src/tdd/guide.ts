@@ -154,6 +154,8 @@ export function readMeasuredRuns(
 
 function realFailure(results: readonly RunResult[], errors: readonly string[]): boolean {
   if (results.length === 0) return false;
+  // A runner that could not start proves nothing about the behaviour: never a Red.
+  if (results.some((result) => result.status === "env_error")) return false;
   if (results.some((result) => result.status === "timeout" || result.status === "no_tests"))
     return results.some((result) => result.tests.some((test) => test.status === "fail"));
   if (errors.some((message) => isSyntaxFailure(message))) return false;

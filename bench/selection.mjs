@@ -1,0 +1,698 @@
+#!/usr/bin/env node
+// The selection acceptance run on the real-project corpus (fixtures/projects/): installs the
+// packed Claude Code adapter the way a user does, and per seeded edit fires Claude Code's real
+// hook sequence (SessionStart, PreToolUse(Edit), the edit, PostToolUse(Edit), Stop) through the
+// installed hook command. Reports per project and overall: seeded bugs caught (the Stop blocks),
+// false blocks on harmless edits, existing modules mapped to a test that really covers them
+// (`tailtest explain --json`), and the Stop's wall time against running the same selected test
+// files directly with the project's runner in the same run.
+//
+//   node bench/selection.mjs [--project NAME]... [--check] [--json FILE] [--keep]
+//   node bench/selection.mjs --verify [--project NAME]...   (seeds against the project's own runner)
+//
+// --check exits 1 when catch < 95 %, a harmless edit blocked, or mapped < 95 %.
+// --verify applies every seed to a copy and runs the project's full suite with its own runner:
+// a `block` seed must make exactly its `failing` files red (at least them), a `pass` seed must
+// leave the suite green. It prints each project's full-suite wall time. With --write, a block
+// seed's `failing` list is replaced by the files the run really reported red.
+// A project whose toolchain is missing (python3 with pytest, cargo, go, npm) is skipped with
+// the reason printed.
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
+const CORPUS = join(REPO, "fixtures/projects");
+const PAYLOADS = join(REPO, "fixtures/payloads/claude-2.1.330");
+const CACHE = join(REPO, "node_modules/.cache/tailtest/projects");
+const ADAPTER = join(REPO, "adapters/claude-code");
+const z = createRequire(join(REPO, "packages/core/package.json"))("zod");
+
+const TARGETS = { catch: 0.95, falseBlocks: 0, mapped: 0.95, stopRatio: 1.2 };
+
+const Seed = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  kind: z.enum(["indirect", "named", "test-break", "harmless"]),
+  file: z.string().min(1),
+  find: z.string().min(1),
+  replace: z.string(),
+  expect: z.enum(["block", "pass"]),
+  failing: z.array(z.string()),
+  why: z.string().min(1),
+});
+
+const Project = z.strictObject({
+  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  license: z.string().min(1),
+  license_file: z.string().min(1),
+  runner: z.enum(["pytest", "vitest", "jest", "node-test", "mocha", "cargo", "go"]),
+  setup: z.enum(["venv", "npm", "none"]),
+  /** The full suite's wall time with the project's runner (--verify prints it), for reference. */
+  full_suite_seconds: z.number().positive(),
+  layout: z.string().min(1),
+  changes: z.array(z.string()),
+  source_root: z.string().optional(),
+  npm: z.record(z.string(), z.string()).optional(),
+  modules_evidence: z.string().min(1),
+  modules: z.record(z.string(), z.array(z.string()).min(1)),
+  seeds: z.array(Seed).min(1),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Arguments and the corpus
+
+function parseArgs(argv) {
+  const args = {
+    projects: [],
+    seeds: [],
+    check: false,
+    json: undefined,
+    verify: false,
+    write: false,
+    keep: false,
+  };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === "--project") args.projects.push(argv[(i += 1)]);
+    else if (arg === "--check") args.check = true;
+    else if (arg === "--verify") args.verify = true;
+    else if (arg === "--keep") args.keep = true;
+    else if (arg === "--write") args.write = true;
+    else if (arg === "--seed") args.seeds.push(argv[(i += 1)]);
+    else if (arg === "--json") args.json = argv[(i += 1)];
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return args;
+}
+
+export function loadCorpus(only = []) {
+  const names = readdirSync(CORPUS)
+    .filter((file) => file.endsWith(".json"))
+    .map((file) => file.slice(0, -".json".length))
+    .filter((name) => only.length === 0 || only.includes(name))
+    .sort();
+  for (const name of only)
+    if (!names.includes(name)) throw new Error(`no project ${name} in fixtures/projects`);
+  return names.map((name) => {
+    const parsed = Project.safeParse(
+      JSON.parse(readFileSync(join(CORPUS, `${name}.json`), "utf8")),
+    );
+    if (!parsed.success)
+      throw new Error(`fixtures/projects/${name}.json: ${z.prettifyError(parsed.error)}`);
+    const meta = parsed.data;
+    const dir = join(CORPUS, name);
+    for (const file of [meta.license_file, ...Object.keys(meta.modules)])
+      if (!existsSync(join(dir, file))) throw new Error(`${name}: ${file} does not exist`);
+    for (const tests of Object.values(meta.modules))
+      for (const file of tests)
+        if (!existsSync(join(dir, file))) throw new Error(`${name}: test ${file} does not exist`);
+    for (const seed of meta.seeds) {
+      const text = readFileSync(join(dir, seed.file), "utf8");
+      if (text.split(seed.find).length !== 2)
+        throw new Error(`${name}: seed ${seed.id}: "find" must occur once in ${seed.file}`);
+      if ((seed.expect === "block") !== seed.failing.length > 0)
+        throw new Error(`${name}: seed ${seed.id}: a block seed names its failing files`);
+    }
+    return { name, dir, meta };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Toolchains, set-up and the project's own runner
+
+const has = (command, args = ["--version"]) =>
+  spawnSync(command, args, { stdio: "ignore" }).status === 0;
+
+/** Debian's python3 first: its pytest (and pytest-django) come from python3-pytest*. */
+function systemPython() {
+  for (const python of ["/usr/bin/python3", "python3"])
+    if (has(python, ["-c", "import pytest"])) return python;
+  return undefined;
+}
+
+function missingToolchain(meta) {
+  switch (meta.runner) {
+    case "pytest": {
+      const python = systemPython();
+      if (python === undefined) return "no python3 with pytest (Debian: python3-pytest)";
+      if (meta.npm === undefined && meta.layout.includes("django"))
+        if (!has(python, ["-c", "import django, pytest_django"]))
+          return "no Django with pytest-django (Debian: python3-django python3-pytest-django)";
+      return undefined;
+    }
+    case "cargo":
+      return has("cargo") ? undefined : "no cargo";
+    case "go":
+      return has("go", ["version"]) ? undefined : "no go (Debian: golang-go)";
+    default:
+      if (meta.setup === "npm" && !has("npm")) return "no npm";
+      return undefined;
+  }
+}
+
+/** The runner's test devDependencies, installed once per checkout under node_modules/.cache. */
+function npmCache(name, meta) {
+  const dir = join(CACHE, name);
+  const wanted = JSON.stringify({ private: true, devDependencies: meta.npm }, null, 2);
+  const stamp = join(dir, ".installed");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), `${wanted}\n`);
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 600_000,
+  });
+  writeFileSync(stamp, wanted);
+  return dir;
+}
+
+function git(cwd, ...args) {
+  execFileSync("git", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
+}
+
+/**
+ * A working copy of a corpus project in `dest`, set up as its own developer would: a venv with
+ * the system's pytest and a .pth for the sources, or the runner's node_modules (each installed
+ * package linked from the cache, so a package can still be added beside them), then a git
+ * repository with everything committed.
+ */
+function prepare(project, dest) {
+  const { name, dir, meta } = project;
+  cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
+  if (meta.setup === "venv") {
+    const python = systemPython();
+    execFileSync(python, ["-m", "venv", "--system-site-packages", join(dest, ".venv")]);
+    const lib = join(dest, ".venv/lib");
+    const site = join(lib, readdirSync(lib)[0], "site-packages");
+    writeFileSync(join(site, "corpus-source.pth"), `${join(dest, meta.source_root ?? "")}\n`);
+  }
+  if (meta.setup === "npm") {
+    const modules = join(npmCache(name, meta), "node_modules");
+    mkdirSync(join(dest, "node_modules"));
+    for (const entry of readdirSync(modules))
+      symlinkSync(join(modules, entry), join(dest, "node_modules", entry));
+  }
+  writeFileSync(
+    join(dest, ".gitignore"),
+    `${existsSync(join(dest, ".gitignore")) ? readFileSync(join(dest, ".gitignore"), "utf8") : ""}node_modules/\n.venv/\ntarget/\n__pycache__/\n`,
+  );
+  git(dest, "init", "-q");
+  git(dest, "add", "-A");
+  git(
+    dest,
+    "-c",
+    "user.name=corpus",
+    "-c",
+    "user.email=corpus@example.invalid",
+    "commit",
+    "-qm",
+    "snapshot",
+  );
+}
+
+const python = (cwd) => join(cwd, ".venv/bin/python");
+
+/** The argv that runs the whole suite, or only `files`, with the project's own runner. */
+function runnerArgv(meta, cwd, files) {
+  const some = files ?? [];
+  switch (meta.runner) {
+    case "pytest":
+      return [python(cwd), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", ...some];
+    case "vitest":
+      return ["node_modules/.bin/vitest", "run", "--reporter=verbose", ...some];
+    case "jest":
+      return ["node_modules/.bin/jest", "--ci", "--coverage=false", ...some];
+    case "node-test":
+      return ["node", "--test", "--test-reporter=tap", ...some];
+    case "mocha":
+      return ["node_modules/.bin/mocha", "--reporter", "json", ...some];
+    case "cargo":
+      // As tailtest's plan does: integration tests by target, a source file's inline tests by
+      // running every target (cargo cannot pick tests by source file).
+      return [
+        "cargo",
+        "test",
+        "--offline",
+        "--no-fail-fast",
+        ...some
+          .filter((file) => file.startsWith("tests/"))
+          .flatMap((file) => ["--test", file.slice("tests/".length, -".rs".length)]),
+      ];
+    case "go":
+      return ["go", "test", "-count=1", "./..."];
+    default:
+      throw new Error(`no runner ${meta.runner}`);
+  }
+}
+
+function runRunner(meta, cwd, files) {
+  const [command, ...args] = runnerArgv(meta, cwd, files);
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 600_000,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const output = `${result.stdout}\n${result.stderr}`;
+  return { ms, status: result.status, output, failing: failingFiles(meta, cwd, output) };
+}
+
+/** The test files a run reported red, read from the runner's own output. */
+function failingFiles(meta, cwd, output) {
+  const found = new Set();
+  const add = (file) => found.add(file.startsWith(cwd) ? file.slice(cwd.length + 1) : file);
+  const each = (regex, pick = (m) => m[1]) => {
+    for (const match of output.matchAll(regex)) add(pick(match));
+  };
+  switch (meta.runner) {
+    case "pytest":
+      each(/^(?:FAILED|ERROR) ([^\s:]+\.py)/gm);
+      break;
+    case "vitest":
+      each(/^\s*(?:FAIL|×)\s+(\S+\.[cm]?[jt]sx?)/gm);
+      break;
+    case "jest":
+      each(/^FAIL (\S+)/gm);
+      break;
+    case "node-test":
+      // Node 20's tap names suites, not files: a failure's YAML block has its location.
+      each(/^\s*not ok \d+ - .*\n\s*---\n(?:\s+.*\n)*?\s+location: '([^']+?):\d+:\d+'/gm);
+      break;
+    case "mocha": {
+      const start = output.indexOf("{");
+      try {
+        const report = JSON.parse(output.slice(start, output.lastIndexOf("}") + 1));
+        for (const failure of report.failures ?? []) add(failure.file);
+      } catch {
+        found.add("<unreadable mocha report>");
+      }
+      break;
+    }
+    case "cargo":
+      // cargo's own summary on stderr: "error: test failed, to rerun pass `--test test_version`"
+      each(/to rerun pass `--test (\w+)`/g, (m) => `tests/${m[1]}.rs`);
+      each(/to rerun pass `--lib`/g, () => "src/lib.rs");
+      if (/^error(\[E\d+\]: |: could not compile)/m.test(output)) found.add("<compile error>");
+      break;
+    case "go":
+      each(/^\s+(\w+_test\.go):\d+:/gm);
+      if (/^FAIL\s/m.test(output) && found.size === 0) found.add("<go package>");
+      break;
+    default:
+      break;
+  }
+  return [...found].sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// --verify: every seed against the project's own runner
+
+function verify(projects, write = false) {
+  let bad = 0;
+  const report = [];
+  for (const project of projects) {
+    const missing = missingToolchain(project.meta);
+    if (missing !== undefined) {
+      console.log(`${project.name}: skipped (${missing})`);
+      continue;
+    }
+    const scratch = mkdtempSync(join(tmpdir(), "tailtest-corpus-"));
+    const cwd = join(scratch, project.name);
+    let rewrite = false;
+    try {
+      prepare(project, cwd);
+      const baseline = runRunner(project.meta, cwd);
+      const entry = { project: project.name, suite_ms: Math.round(baseline.ms), seeds: [] };
+      report.push(entry);
+      console.log(
+        `${project.name}: full suite ${baseline.status === 0 ? "green" : "RED"} in ${(baseline.ms / 1000).toFixed(1)} s`,
+      );
+      if (baseline.status !== 0) {
+        bad += 1;
+        console.log(baseline.output.slice(-3000));
+        continue;
+      }
+      for (const seed of project.meta.seeds) {
+        const path = join(cwd, seed.file);
+        const original = readFileSync(path, "utf8");
+        writeFileSync(path, original.replace(seed.find, seed.replace));
+        const run = runRunner(project.meta, cwd);
+        writeFileSync(path, original);
+        const ok =
+          seed.expect === "pass"
+            ? run.status === 0
+            : run.status !== 0 && seed.failing.every((file) => run.failing.includes(file));
+        const exact = ok && seed.failing.length === run.failing.length;
+        if (write && seed.expect === "block" && run.status !== 0 && run.failing.length > 0) {
+          seed.failing = run.failing;
+          rewrite = true;
+        } else if (!ok) bad += 1;
+        entry.seeds.push({ id: seed.id, ok, failing: run.failing });
+        console.log(
+          `  ${ok ? (exact ? "ok  " : "ok+ ") : "BAD "} ${seed.id} (${seed.kind}): exit ${run.status}, red: ${run.failing.join(", ") || "none"}`,
+        );
+        if (!ok && process.env.CORPUS_VERBOSE) console.log(run.output.slice(-4000));
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    if (rewrite) {
+      const file = join(CORPUS, `${project.name}.json`);
+      const stored = JSON.parse(readFileSync(file, "utf8"));
+      for (const seed of stored.seeds)
+        seed.failing =
+          project.meta.seeds.find((one) => one.id === seed.id)?.failing ?? seed.failing;
+      writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`);
+      console.log(`  wrote the observed failing files into fixtures/projects/${project.name}.json`);
+    }
+  }
+  return { bad, report };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The acceptance run: the packed adapter and Claude Code's hook sequence
+
+function payload(name, run) {
+  const text = readFileSync(join(PAYLOADS, `${name}.json`), "utf8");
+  return JSON.parse(text.replaceAll("<run>", run)).stdin;
+}
+
+/** Installs the packed adapter once into a prefix, as `npm install <tarball>` does for a user. */
+function installAdapter(scratch) {
+  if (!existsSync(join(ADAPTER, "dist/hook.cjs")))
+    throw new Error("build first: npx -y pnpm@10.34.9 build");
+  const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", scratch], {
+    cwd: ADAPTER,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const tarball = join(scratch, JSON.parse(packed)[0].filename);
+  const prefix = join(scratch, "prefix");
+  mkdirSync(prefix);
+  writeFileSync(join(prefix, "package.json"), '{"private":true}\n');
+  execFileSync(
+    "npm",
+    ["install", tarball, "--offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    {
+      cwd: prefix,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  return join(prefix, "node_modules/@tailtest/claude-code");
+}
+
+function hookCommands(project) {
+  const settings = JSON.parse(readFileSync(join(project, ".claude/settings.json"), "utf8"));
+  const commands = {};
+  for (const [event, groups] of Object.entries(settings.hooks))
+    commands[event] = groups.flatMap((group) => group.hooks.map((hook) => hook.command))[0];
+  return commands;
+}
+
+function fire(command, project, stdin) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync("bash", ["-c", command], {
+    cwd: project,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    input: JSON.stringify(stdin),
+    encoding: "utf8",
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  let output;
+  try {
+    output = result.stdout.trim() === "" ? {} : JSON.parse(result.stdout);
+  } catch {
+    output = { unreadable: result.stdout.slice(0, 500) };
+  }
+  return { ms, status: result.status, stderr: result.stderr, output };
+}
+
+/** The test files `tailtest explain --json` selects for a file, and its selection cost. */
+function explain(project, file) {
+  const result = spawnSync(
+    "node",
+    [
+      join(project, "node_modules/@tailtest/claude-code/dist/tailtest.js"),
+      "explain",
+      "--json",
+      file,
+    ],
+    { cwd: project, encoding: "utf8", timeout: 120_000 },
+  );
+  let entry;
+  try {
+    entry = JSON.parse(result.stdout).files?.[0];
+  } catch {
+    return { tests: [], error: result.stderr.trim().split("\n")[0] ?? "unreadable" };
+  }
+  const related = entry?.related_tests ?? entry?.relatedTests;
+  const tests = Array.isArray(related)
+    ? related.map((test) => test.path)
+    : entry?.target?.exists === true && typeof entry.target.path === "string"
+      ? [entry.target.path]
+      : [];
+  const cost = entry?.selection_ms ?? entry?.selection?.ms;
+  return { tests, cost: typeof cost === "number" ? cost : undefined };
+}
+
+function edited(seed, original) {
+  return original.replace(seed.find, seed.replace);
+}
+
+function runSeed(project, cwd, commands, seed, index) {
+  const run = dirname(cwd);
+  const session = `corpus-${project.name}-${index}`;
+  const base = (name) => ({ ...payload(name, run), session_id: session, cwd });
+  const path = join(cwd, seed.file);
+  const original = readFileSync(path, "utf8");
+  const input = {
+    file_path: path,
+    old_string: seed.find,
+    new_string: seed.replace,
+    replace_all: false,
+  };
+  const pre = { ...base("context.PreToolUse-Write"), tool_name: "Edit", tool_input: input };
+  const post = {
+    ...base("context.PostToolUse-Write"),
+    tool_name: "Edit",
+    tool_input: input,
+    tool_response: {
+      filePath: path,
+      oldString: seed.find,
+      newString: seed.replace,
+      originalFile: original,
+      structuredPatch: [],
+      userModified: false,
+      replaceAll: false,
+    },
+  };
+  const answers = {};
+  answers.SessionStart = fire(commands.SessionStart, cwd, { ...base("context.SessionStart") });
+  answers.PreToolUse = fire(commands.PreToolUse, cwd, pre);
+  writeFileSync(path, edited(seed, original));
+  answers.PostToolUse = fire(commands.PostToolUse, cwd, post);
+  const stop = fire(commands.Stop, cwd, { ...base("context.Stop"), stop_hook_active: false });
+  answers.Stop = stop;
+  const blocked = stop.output.decision === "block";
+  const reason = String(stop.output.reason ?? "");
+  const named = [seed.file, ...seed.failing].some((file) => reason.includes(file));
+  const problems = Object.entries(answers)
+    .filter(([, answer]) => answer.status !== 0 || answer.stderr.trim() !== "")
+    .map(
+      ([event, answer]) =>
+        `${event}: exit ${answer.status} ${answer.stderr.trim().split("\n")[0] ?? ""}`,
+    );
+  // The same selected test files, run directly with the project's runner, for the ratio.
+  const selected = explain(cwd, seed.file).tests;
+  // The edited file is touched first, so a compiled runner (cargo, go) rebuilds as the Stop did.
+  const now = new Date();
+  utimesSync(path, now, now);
+  const direct = selected.length > 0 ? runRunner(project.meta, cwd, selected) : undefined;
+  writeFileSync(path, original);
+  // Each seed starts from the snapshot: tailtest's state of the last seed goes.
+  rmSync(join(cwd, ".tailtest/session.json"), { force: true });
+  return {
+    id: seed.id,
+    kind: seed.kind,
+    expect: seed.expect,
+    blocked,
+    caught: seed.expect === "block" ? blocked && named : undefined,
+    false_block: seed.expect === "pass" ? blocked : undefined,
+    stop_ms: Math.round(stop.ms),
+    selected,
+    direct_ms: direct === undefined ? undefined : Math.round(direct.ms),
+    problems,
+    note: String(answers.PostToolUse.output.hookSpecificOutput?.additionalContext ?? "").slice(
+      0,
+      300,
+    ),
+    reason: reason.slice(0, 300),
+  };
+}
+
+function acceptance(projects, args) {
+  const scratch = mkdtempSync(join(tmpdir(), "tailtest-selection-"));
+  const results = [];
+  try {
+    const adapter = installAdapter(scratch);
+    for (const project of projects) {
+      const missing = missingToolchain(project.meta);
+      if (missing !== undefined) {
+        console.log(`${project.name}: skipped (${missing})`);
+        results.push({ project: project.name, skipped: missing });
+        continue;
+      }
+      const run = join(scratch, project.name);
+      const cwd = join(run, "project");
+      mkdirSync(run);
+      prepare(project, cwd);
+      mkdirSync(join(cwd, "node_modules/@tailtest"), { recursive: true });
+      symlinkSync(adapter, join(cwd, "node_modules/@tailtest/claude-code"));
+      execFileSync("node", [join(cwd, "node_modules/@tailtest/claude-code/dist/cli.js"), "init"], {
+        cwd,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      const commands = hookCommands(cwd);
+      const seeds = project.meta.seeds.map((seed, index) =>
+        runSeed(project, cwd, commands, seed, index),
+      );
+      const modules = Object.entries(project.meta.modules).map(([file, truth]) => {
+        const { tests, cost, error } = explain(cwd, file);
+        return {
+          file,
+          selected: tests,
+          mapped: tests.some((test) => truth.includes(test)),
+          cost,
+          error,
+        };
+      });
+      results.push(summarise(project.name, seeds, modules));
+      printProject(results.at(-1));
+    }
+  } finally {
+    if (!args.keep) rmSync(scratch, { recursive: true, force: true });
+    else console.log(`kept ${scratch}`);
+  }
+  const overall = summarise(
+    "overall",
+    results.flatMap((result) => result.seeds ?? []),
+    results.flatMap((result) => result.modules ?? []),
+  );
+  return { results, overall };
+}
+
+function ratio(part, whole) {
+  return whole === 0 ? undefined : part / whole;
+}
+
+function summarise(project, seeds, modules) {
+  const bugs = seeds.filter((seed) => seed.expect === "block");
+  const harmless = seeds.filter((seed) => seed.expect === "pass");
+  const timed = seeds.filter((seed) => seed.direct_ms !== undefined);
+  const stopMs = timed.reduce((sum, seed) => sum + seed.stop_ms, 0);
+  const directMs = timed.reduce((sum, seed) => sum + (seed.direct_ms ?? 0), 0);
+  const costs = modules.map((module) => module.cost).filter((cost) => cost !== undefined);
+  return {
+    project,
+    seeds,
+    modules,
+    caught: bugs.filter((seed) => seed.caught).length,
+    bugs: bugs.length,
+    catch_rate: ratio(bugs.filter((seed) => seed.caught).length, bugs.length),
+    false_blocks: harmless.filter((seed) => seed.false_block).length,
+    harmless: harmless.length,
+    mapped: modules.filter((module) => module.mapped).length,
+    module_count: modules.length,
+    mapped_rate: ratio(modules.filter((module) => module.mapped).length, modules.length),
+    stop_vs_direct: ratio(stopMs, directMs),
+    timed_seeds: timed.length,
+    selection_ms_max: costs.length > 0 ? Math.max(...costs) : undefined,
+    hook_problems: seeds.flatMap((seed) =>
+      seed.problems.map((problem) => `${seed.id}: ${problem}`),
+    ),
+  };
+}
+
+const pct = (value) => (value === undefined ? "n/a" : `${Math.round(value * 100)} %`);
+
+function row(summary) {
+  return `| ${summary.project} | ${summary.caught}/${summary.bugs} (${pct(summary.catch_rate)}) | ${summary.false_blocks}/${summary.harmless} | ${summary.mapped}/${summary.module_count} (${pct(summary.mapped_rate)}) | ${summary.stop_vs_direct === undefined ? "n/a" : `${summary.stop_vs_direct.toFixed(2)}× (${summary.timed_seeds})`} | ${summary.selection_ms_max ?? "n/a"} |`;
+}
+
+function printProject(summary) {
+  console.log(row(summary));
+  for (const seed of summary.seeds)
+    console.log(
+      `    ${seed.expect === "block" ? (seed.caught ? "caught" : "MISSED") : seed.false_block ? "FALSE BLOCK" : "quiet"} ${seed.id} (${seed.kind}) stop ${seed.stop_ms} ms, selected: ${seed.selected.join(", ") || "none"}`,
+    );
+  for (const problem of summary.hook_problems) console.log(`    hook problem: ${problem}`);
+}
+
+function printTable({ results, overall }) {
+  console.log("");
+  console.log(
+    "| project | caught | false blocks | modules mapped | Stop vs direct (seeds) | selection ms (max) |",
+  );
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  for (const result of results)
+    console.log(
+      result.skipped ? `| ${result.project} | skipped: ${result.skipped} | | | | |` : row(result),
+    );
+  console.log(row(overall).replace("| overall |", "| **overall** |"));
+}
+
+function missedTargets(overall) {
+  const missed = [];
+  if ((overall.catch_rate ?? 0) < TARGETS.catch)
+    missed.push(`catch rate ${pct(overall.catch_rate)} < 95 %`);
+  if (overall.false_blocks > TARGETS.falseBlocks)
+    missed.push(`${overall.false_blocks} false block(s)`);
+  if ((overall.mapped_rate ?? 0) < TARGETS.mapped)
+    missed.push(`mapped ${pct(overall.mapped_rate)} < 95 %`);
+  return missed;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = parseArgs(process.argv.slice(2));
+  const projects = loadCorpus(args.projects);
+  // --seed ID (repeatable): only those seeds, e.g. to verify a new one.
+  if (args.seeds.length > 0)
+    for (const project of projects)
+      project.meta.seeds = project.meta.seeds.filter((seed) => args.seeds.includes(seed.id));
+  if (args.verify) {
+    const { bad, report } = verify(projects, args.write);
+    if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+    process.exitCode = bad === 0 ? 0 : 1;
+  } else {
+    const outcome = acceptance(projects, args);
+    printTable(outcome);
+    if (args.json) writeFileSync(args.json, `${JSON.stringify(outcome, null, 2)}\n`);
+    const missed = missedTargets(outcome.overall);
+    if (missed.length > 0) console.log(`\nmissed: ${missed.join("; ")}`);
+    if (args.check && missed.length > 0) process.exitCode = 1;
+  }
+}

@@ -1,0 +1,225 @@
+import { createBudget, type Budget } from "../analysis/budget.ts";
+import {
+  addFile,
+  findImporters,
+  graphProgress,
+  idOfFile,
+  importsChanged,
+  isGraphComplete,
+  setFileImports,
+  unpackGraph,
+  packGraph,
+  type ImportGraph,
+} from "../analysis/import-graph.ts";
+import { loadJsLexers } from "../analysis/js-module.ts";
+import { detectLanguage, type Language } from "../languages.ts";
+import { relatedTests, type RelatedTest } from "../selection/related.ts";
+import { suiteShape, type TestSuiteShape } from "../selection/suite.ts";
+import { suggestTestPath } from "../selection/suggest.ts";
+import {
+  detectProjectRunners,
+  findTestTarget,
+  resolveRunner,
+  type DetectedRunner,
+} from "../runners.ts";
+import {
+  advanceGraph,
+  contextOf,
+  importGraphFile,
+  isGraphSource,
+  readFileImports,
+} from "./impact.ts";
+import type { Project } from "./project.ts";
+import { readState, updateState } from "./store.ts";
+
+/** How far import chains are followed from a changed file to the tests that load it. */
+export const IMPORT_HOPS = 12;
+
+/** What selection found for the files of one turn. */
+export interface Selection {
+  /** Per changed file (graph languages only): its related tests, best first. */
+  related: Map<string, RelatedTest[]>;
+  /** Per changed file without any related test: where the project would keep its test. */
+  suggested: Map<string, string>;
+  /** One-line notes for the answer: an import graph cut short, a shape that could not be read. */
+  notes: string[];
+  /** Whether the import graph was complete when the tests were chosen. */
+  complete: boolean;
+}
+
+const SELECTABLE: ReadonlySet<Language> = new Set(["python", "javascript", "typescript"]);
+
+/** Whether selection by imports applies to a file's language (Python, JS, TS). */
+export function isSelectable(rel: string): boolean {
+  const language = detectLanguage(rel);
+  return language !== undefined && SELECTABLE.has(language);
+}
+
+export interface SelectOptions {
+  /** Milliseconds the import graph's build may take now (the rest carries on next time). */
+  graphMs?: number;
+  clock?: () => number;
+  /** Write the graph back (the end of a turn, `run`); `explain` only reads. */
+  write?: boolean;
+}
+
+/**
+ * The related tests of changed files: the project's import graph (`.tailtest/import-graph.json`)
+ * carried on within a time box and updated with the changed files' own imports, the suite's test
+ * files as each runner sees them, then `relatedTests` per file.
+ */
+export async function selectRelated(
+  project: Project,
+  files: readonly string[],
+  options: SelectOptions = {},
+): Promise<Selection> {
+  const selectable = files.filter(isSelectable);
+  const selection: Selection = {
+    related: new Map(),
+    suggested: new Map(),
+    notes: [],
+    complete: true,
+  };
+  if (selectable.length === 0) return selection;
+  await loadJsLexers();
+  const budget = createBudget(options.graphMs ?? 3000, options.clock ?? (() => performance.now()));
+  const graph = await currentGraph(project, selectable, budget, options.write ?? true);
+  selection.complete = isGraphComplete(graph);
+  if (!selection.complete) {
+    const progress = graphProgress(graph);
+    selection.notes.push(
+      `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`,
+    );
+  }
+  const shapes = shapesOf(project);
+  for (const file of selectable) {
+    const language = detectLanguage(file);
+    if (language === undefined) continue;
+    const family = shapes.filter((shape) => shape.runner.languages.includes(language));
+    const own = resolveRunner(project.view, file, language, project.config.runners).runner;
+    if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
+      family.push({ runner: own, shape: suiteShape(project.view, own) });
+    const tests = graph.files.filter(
+      (rel) => sameFamily(rel, language) && family.some(({ shape }) => shape.isTest(rel)),
+    );
+    const testSet = new Set(tests);
+    const isTest = (rel: string): boolean =>
+      testSet.has(rel) || family.some(({ shape }) => shape.isTest(rel));
+    const isSupport = (rel: string): boolean =>
+      !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
+    const related = relatedTests({
+      file,
+      tests,
+      isTest,
+      isSupport,
+      importers: (rel) =>
+        idOfFile(graph, rel) === undefined ? undefined : findImporters(graph, rel, IMPORT_HOPS),
+    });
+    // A graph still being built may not list every test yet: the name-matched test on disk
+    // still counts, so an unfinished graph never makes a tested file look untested.
+    if (related.length === 0 && own !== undefined && !selection.complete) {
+      const named = findTestTarget(project.view, own, file);
+      if (named.kind === "file" && named.exists && named.path !== file)
+        related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
+    }
+    selection.related.set(file, related);
+    if (related.length === 0 && own !== undefined && !isTest(file) && !isSupport(file)) {
+      const fallback = findTestTarget(project.view, own, file);
+      const ownTests = tests.filter((rel) =>
+        family.some(({ runner, shape }) => sameRunner(runner, own) && shape.isTest(rel)),
+      );
+      selection.suggested.set(
+        file,
+        suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
+      );
+    }
+  }
+  return selection;
+}
+
+function sameRunner(a: DetectedRunner, b: DetectedRunner): boolean {
+  return a.id === b.id && a.package_dir === b.package_dir;
+}
+
+function sameFamily(rel: string, language: Language): boolean {
+  const other = detectLanguage(rel);
+  if (other === undefined) return false;
+  if (language === "python") return other === "python";
+  return other === "javascript" || other === "typescript";
+}
+
+interface RunnerShape {
+  runner: DetectedRunner;
+  shape: TestSuiteShape;
+}
+
+function shapesOf(project: Project): RunnerShape[] {
+  const runners = detectProjectRunners(project.view, 3).map((runner) => {
+    const override = runner.languages
+      .map((language) => project.config.runners[language]?.command)
+      .find((command) => command !== undefined);
+    return override === undefined ? runner : { ...runner, command: override };
+  });
+  return runners.map((runner) => ({ runner, shape: suiteShape(project.view, runner) }));
+}
+
+/**
+ * The import graph as it stands, carried on within the budget and with the changed files' own
+ * imports read again; written back when it changed (and `write`). A graph that cannot be read is
+ * rebuilt; one that cannot be written is still used for this answer.
+ */
+async function currentGraph(
+  project: Project,
+  changed: readonly string[],
+  budget: Budget,
+  write: boolean,
+): Promise<ImportGraph> {
+  const file = importGraphFile(project);
+  const seen = await readState(file);
+  let graph = unpackGraph(seen.value);
+  if (isGraphComplete(graph) && !needsUpdate(project, graph, changed)) return graph;
+  if (!write) {
+    advanceGraph(project, graph, budget);
+    refresh(project, graph, changed);
+    return graph;
+  }
+  try {
+    await updateState(file, (state) => {
+      graph = unpackGraph(state);
+      if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
+      refresh(project, graph, changed);
+      return { value: packGraph(graph), result: undefined };
+    });
+  } catch {
+    advanceGraph(project, graph, budget);
+    refresh(project, graph, changed);
+  }
+  return graph;
+}
+
+function needsUpdate(project: Project, graph: ImportGraph, changed: readonly string[]): boolean {
+  const context = contextOf(graph);
+  return changed.some((rel) => {
+    if (!isGraphSource(rel)) return false;
+    const exists = project.view.exists(rel);
+    if (!exists)
+      return idOfFile(graph, rel) !== undefined && graph.imports[idOfFile(graph, rel) ?? 0] !== "";
+    const targets = readFileImports(project, rel, context);
+    return importsChanged(graph, rel, targets ?? []);
+  });
+}
+
+function refresh(project: Project, graph: ImportGraph, changed: readonly string[]): void {
+  // New files join first, so a changed test's import of a file created in the same turn resolves.
+  for (const rel of changed)
+    if (isGraphSource(rel) && project.view.exists(rel)) addFile(graph, rel);
+  const context = contextOf(graph);
+  for (const rel of changed) {
+    if (!isGraphSource(rel)) continue;
+    if (!project.view.exists(rel)) {
+      if (idOfFile(graph, rel) !== undefined) setFileImports(graph, rel, []);
+      continue;
+    }
+    setFileImports(graph, rel, readFileImports(project, rel, context) ?? []);
+  }
+}

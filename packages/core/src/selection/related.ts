@@ -1,0 +1,226 @@
+import * as z from "zod/mini";
+import { baseName, extensionOf, stemOf } from "../languages.ts";
+import { dirnameRel } from "../project-view.ts";
+
+/**
+ * Which of a project's tests are related to one changed file, and why. The evidence, strongest
+ * first:
+ * - `self`: the changed file is a test;
+ * - `name`: a test named after it by the project's convention (`_cached.py` ↔ `test_cached.py`,
+ *   `pkg/__init__.py` ↔ `test_pkg.py`, `utils.ts` ↔ `utils.test.ts`, mirrored trees);
+ * - `family`: tests of a family or a per-module folder (`option.js` ↔ `option.parse.test.js`,
+ *   `options.test.js`; `datetime.js` ↔ `test/datetime/*.test.js`);
+ * - `imports`: tests that import it directly;
+ * - `imports-via`: tests that import it through the project's own modules (barrels,
+ *   `__init__.py` re-exports), nearest first;
+ * - `support`: tests that run with a changed support file (a `conftest.py` reaches the tests in
+ *   its folder, a helper the tests that import it).
+ */
+export const EvidenceSchema = z.enum([
+  "self",
+  "name",
+  "family",
+  "imports",
+  "imports-via",
+  "support",
+]);
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+export const RelatedTestSchema = z.object({
+  path: z.string(),
+  evidence: EvidenceSchema,
+  /** How the evidence was found: "imports it through src/pkg/__init__.py (2 hops)". */
+  detail: z.string(),
+  /** Import hops (0 for name, family and self). */
+  hops: z.number(),
+});
+export type RelatedTest = z.infer<typeof RelatedTestSchema>;
+
+const RANK: Readonly<Record<Evidence, number>> = {
+  self: 0,
+  name: 1,
+  family: 2,
+  imports: 3,
+  "imports-via": 4,
+  support: 5,
+};
+
+export interface RelatedInput {
+  /** The changed file, project-relative. */
+  file: string;
+  /** Every test file of the project that could cover it (same language family). */
+  tests: readonly string[];
+  isTest(rel: string): boolean;
+  isSupport(rel: string): boolean;
+  /**
+   * The project files that import `file`, nearest first (`[direct, one hop further, …]`), or
+   * undefined when no import graph is known.
+   */
+  importers?: (file: string) => readonly (readonly string[])[] | undefined;
+}
+
+/** Related tests, most specific first, each once with its strongest evidence. */
+export function relatedTests(input: RelatedInput): RelatedTest[] {
+  const found = new Map<string, RelatedTest>();
+  const add = (test: RelatedTest): void => {
+    const known = found.get(test.path);
+    if (known === undefined || compare(test, known) < 0) found.set(test.path, test);
+  };
+  if (input.isTest(input.file)) {
+    add({ path: input.file, evidence: "self", detail: "the changed file is a test", hops: 0 });
+  }
+  for (const test of nearestByPlace(
+    input.file,
+    input.tests.filter((test) => conventionMatch(input.file, test) !== undefined),
+  )) {
+    const match = conventionMatch(input.file, test);
+    if (match !== undefined) add({ path: test, ...match, hops: 0 });
+  }
+  const levels = input.importers?.(input.file) ?? [];
+  const tests = new Set(input.tests);
+  levels.forEach((level, index) => {
+    for (const importer of level) {
+      if (!tests.has(importer)) continue;
+      add({
+        path: importer,
+        evidence: index === 0 ? "imports" : "imports-via",
+        detail:
+          index === 0
+            ? "imports it"
+            : `imports it through the project's modules (${index + 1} hops)`,
+        hops: index + 1,
+      });
+    }
+  });
+  if (input.isSupport(input.file)) {
+    for (const test of supportScope(input.file, input.tests)) {
+      add({
+        path: test,
+        evidence: "support",
+        detail: `runs with ${baseName(input.file)}`,
+        hops: 0,
+      });
+    }
+  }
+  return [...found.values()].sort(compare);
+}
+
+function compare(a: RelatedTest, b: RelatedTest): number {
+  return RANK[a.evidence] - RANK[b.evidence] || a.hops - b.hops || a.path.localeCompare(b.path);
+}
+
+/** The tests a support file reaches by place: a conftest.py's folder and below. */
+function supportScope(file: string, tests: readonly string[]): string[] {
+  if (baseName(file) !== "conftest.py") return [];
+  const dir = dirnameRel(file);
+  return tests.filter((test) => dir === "" || test.startsWith(`${dir}/`));
+}
+
+// ---------------------------------------------------------------- conventions
+
+/** Names too common to pair a source with a test by name alone across folders. */
+const GENERIC = new Set([
+  "index",
+  "main",
+  "mod",
+  "lib",
+  "init",
+  "app",
+  "types",
+  "utils",
+  "util",
+  "helpers",
+  "constants",
+  "core",
+  "base",
+  "common",
+  "__main__",
+]);
+
+/** A source file's name as tests name it: `_cached` → `cached`, `pkg/__init__.py` → `pkg`. */
+export function subjectName(file: string): string {
+  const stem = stemOf(file);
+  const name =
+    stem === "__init__" || stem === "index" || stem === "mod" ? baseName(dirnameRel(file)) : stem;
+  return normalizeName(name);
+}
+
+function normalizeName(name: string): string {
+  return name.replace(/^_+/, "").replace(/_+$/, "").toLowerCase();
+}
+
+/** What a test file is named for: `test_cached.py` → `cached`, `option.parse.test.js` → `option.parse`. */
+export function testSubject(test: string): string {
+  let name = baseName(test);
+  const ext = extensionOf(name);
+  name = name.slice(0, name.length - ext.length);
+  name = name
+    .replace(/^tests?[_-]/i, "")
+    .replace(/([._-]|\b)(test|tests|spec|specs|Test|Tests|Spec)$/i, "")
+    .replace(/Tests?$/, "")
+    .replace(/^test(?=[A-Z])/, "");
+  return normalizeName(name);
+}
+
+const SEPARATORS = /^[._-]/;
+
+function conventionMatch(
+  file: string,
+  test: string,
+): Omit<RelatedTest, "path" | "hops"> | undefined {
+  if (file === test) return undefined;
+  const subject = subjectName(file);
+  if (subject === "") return undefined;
+  const named = testSubject(test);
+  const generic = GENERIC.has(subject);
+  const near = generic ? sharesPlace(file, test) : true;
+  if (!near) return undefined;
+  if (named === subject) return { evidence: "name", detail: `named after ${baseName(file)}` };
+  // A family: option.js ↔ option.parse.test.js, options.test.js; test_option_parse.py.
+  if (
+    !generic &&
+    ((named.startsWith(subject) && SEPARATORS.test(named.slice(subject.length))) ||
+      named === `${subject}s` ||
+      subject === `${named}s`)
+  )
+    return { evidence: "family", detail: `in the ${subject}* family of tests` };
+  // A per-module folder: datetime.js ↔ test/datetime/format.test.js.
+  const folders = dirnameRel(test).split("/").map(normalizeName);
+  if (!generic && folders.includes(subject))
+    return { evidence: "family", detail: `in the tests' ${subject}/ folder` };
+  return undefined;
+}
+
+/**
+ * Of the tests a name matches, those nearest the file: when some share folder names with it
+ * (`polls/models.py` ↔ `polls/tests/test_models.py`, `src/a/p0/m1.py` ↔ `tests/p0/test_m1.py`),
+ * only the ones sharing the most; a flat test folder keeps them all. Apps of one project often
+ * repeat module names (every Django app has `models.py`).
+ */
+function nearestByPlace(file: string, tests: readonly string[]): string[] {
+  const own = new Set(
+    dirnameRel(file)
+      .split("/")
+      .filter((part) => part !== "" && !ROOT_FOLDERS.has(part)),
+  );
+  const score = (test: string): number =>
+    dirnameRel(test)
+      .split("/")
+      .filter((part) => own.has(part)).length;
+  const best = Math.max(0, ...tests.map(score));
+  return best === 0 ? [...tests] : tests.filter((test) => score(test) === best);
+}
+
+const ROOT_FOLDERS = new Set(["src", "lib", "test", "tests", "__tests__", "spec", "app"]);
+
+/**
+ * Whether a test sits where a test of this file would: beside it, in a `__tests__` folder next to
+ * it, or in a test tree that mirrors its folder.
+ */
+function sharesPlace(file: string, test: string): boolean {
+  const dir = dirnameRel(file);
+  const testDir = dirnameRel(test);
+  if (testDir === dir || testDir === `${dir}/__tests__`) return true;
+  const tail = dir.split("/").slice(-1)[0] ?? "";
+  return tail !== "" && testDir.split("/").slice(-1)[0] === tail;
+}

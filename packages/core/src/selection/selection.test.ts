@@ -1,0 +1,338 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryView } from "../project-view.ts";
+import { detectPackageRunners, type DetectedRunner } from "../runners.ts";
+import { relatedTests, subjectName, testSubject, type RelatedInput } from "./related.ts";
+import { suggestTestPath } from "./suggest.ts";
+import { iniValue, jsConfigStrings, suiteShape, tomlStrings } from "./suite.ts";
+
+function runnerOf(files: Record<string, string>, dir = ""): DetectedRunner {
+  const runner = detectPackageRunners(createMemoryView(files), dir)[0];
+  if (runner === undefined) throw new Error("no runner");
+  return runner;
+}
+
+describe("suiteShape: the project's test files as its runner sees them", () => {
+  const cases: [string, Record<string, string>, string[], string[]][] = [
+    [
+      "pytest defaults",
+      { "pytest.ini": "[pytest]\n" },
+      ["tests/test_a.py", "tests/a_test.py", "pkg/test_b.py"],
+      ["tests/conftest.py", "tests/helpers.py", "src/pkg/a.py", ".venv/lib/test_x.py"],
+    ],
+    [
+      "pytest testpaths and python_files from pyproject.toml",
+      {
+        "pyproject.toml":
+          '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npython_files = ["check_*.py", "tests.py"]\n',
+      },
+      ["tests/check_a.py", "tests/app/tests.py"],
+      ["tests/test_a.py", "other/check_b.py"],
+    ],
+    [
+      "pytest python_files over several lines of setup.cfg",
+      { "setup.cfg": "[tool:pytest]\npython_files =\n    tests.py\n    test_*.py\n" },
+      ["app/tests.py", "app/tests/test_views.py"],
+      ["app/views.py"],
+    ],
+    [
+      "Django tests/ packages without a pytest-django config",
+      { "pytest.ini": "[pytest]\n", "manage.py": "" },
+      ["polls/tests/test_views.py", "polls/tests/test_models.py"],
+      ["polls/views.py", "polls/tests/__init__.py"],
+    ],
+    [
+      "vitest defaults",
+      { "package.json": '{"devDependencies":{"vitest":"4"}}' },
+      ["src/a.test.ts", "test/b.spec.tsx", "x.test.mjs"],
+      ["src/a.ts", "node_modules/x/a.test.js", "dist/a.test.js"],
+    ],
+    [
+      "vitest include",
+      {
+        "package.json": '{"devDependencies":{"vitest":"4"}}',
+        "vitest.config.ts":
+          'export default defineConfig({ test: { include: ["tests/**/*.check.ts"] } })',
+      },
+      ["tests/a/b.check.ts"],
+      ["src/a.test.ts"],
+    ],
+    [
+      "jest defaults: __tests__ and *.test.*",
+      { "package.json": '{"devDependencies":{"jest":"29"}}' },
+      ["src/__tests__/a.js", "src/b.test.js", "c.spec.jsx"],
+      ["src/a.js"],
+    ],
+    [
+      "jest testMatch and roots from package.json",
+      {
+        "package.json":
+          '{"devDependencies":{"jest":"29"},"jest":{"roots":["<rootDir>/test"],"testMatch":["**/*.unit.js"]}}',
+      },
+      ["test/datetime/format.unit.js"],
+      ["src/format.unit.js", "test/a.test.js"],
+    ],
+    [
+      "node --test with a folder in the test script",
+      { "package.json": '{"scripts":{"test":"node --test tests/"}}' },
+      ["tests/option.parse.test.js", "tests/help.test.mjs"],
+      ["test/other.test.js", "lib/option.js"],
+    ],
+    [
+      "node --test defaults",
+      { "package.json": '{"scripts":{"test":"node --test"}}' },
+      ["test/a.js", "lib/b.test.cjs", "test-c.mjs"],
+      ["lib/b.js"],
+    ],
+    [
+      "mocha's default spec",
+      { "package.json": '{"devDependencies":{"mocha":"10"}}' },
+      ["test/a.js"],
+      ["test/sub/b.js", "lib/a.js"],
+    ],
+    [
+      "mocha spec from .mocharc.yml",
+      {
+        "package.json": '{"devDependencies":{"mocha":"10"}}',
+        ".mocharc.yml": "spec:\n  - 'spec/**/*.spec.js'\n",
+      },
+      ["spec/a/b.spec.js"],
+      ["test/a.js"],
+    ],
+    ["cargo integration tests", { "Cargo.toml": "[package]" }, ["tests/parse.rs"], ["src/lib.rs"]],
+  ];
+  it.each(cases)("%s", (_name, files, tests, others) => {
+    const view = createMemoryView(files);
+    const runner = runnerOf(files);
+    const shape = suiteShape(view, runner);
+    for (const test of tests) expect([test, shape.isTest(test)]).toEqual([test, true]);
+    for (const other of others) expect([other, shape.isTest(other)]).toEqual([other, false]);
+  });
+
+  it("a package's shape only claims files inside the package", () => {
+    const files = { "web/package.json": '{"devDependencies":{"vitest":"4"}}' };
+    const shape = suiteShape(createMemoryView(files), runnerOf(files, "web"));
+    expect(shape.isTest("web/src/a.test.ts")).toBe(true);
+    expect(shape.isTest("api/src/a.test.ts")).toBe(false);
+  });
+
+  it("knows test support apart from tests", () => {
+    const files = { "pytest.ini": "" };
+    const shape = suiteShape(createMemoryView(files), runnerOf(files));
+    expect(shape.isSupport("tests/conftest.py")).toBe(true);
+    expect(shape.isSupport("conftest.py")).toBe(true);
+    expect(shape.isSupport("tests/helpers.py")).toBe(true);
+    expect(shape.isSupport("tests/test_a.py")).toBe(false);
+    expect(shape.isSupport("src/pkg/helpers.py")).toBe(false);
+  });
+});
+
+describe("config readers", () => {
+  it("reads ini keys with continuation lines", () => {
+    expect(iniValue("[pytest]\ntestpaths = a\n  b\nx = 1\n", "pytest", "testpaths")).toBe("a   b");
+    expect(iniValue("[other]\ntestpaths = a\n", "pytest", "testpaths")).toBeUndefined();
+  });
+  it("reads TOML strings and arrays from one table only", () => {
+    const text =
+      '[tool.x]\ntestpaths = ["no"]\n[tool.pytest.ini_options]\ntestpaths = [\n "a",\n \'b\'\n]\n';
+    expect(tomlStrings(text, "tool.pytest.ini_options", "testpaths")).toEqual(["a", "b"]);
+    expect(tomlStrings(text, "tool.none", "testpaths")).toBeUndefined();
+  });
+  it("reads literal string arrays from JS configs", () => {
+    expect(jsConfigStrings("include: ['a/**', \"b\"],", "include")).toEqual(["a/**", "b"]);
+    expect(jsConfigStrings("include: someVariable,", "include")).toBeUndefined();
+  });
+});
+
+describe("relatedTests: a changed file's tests, by evidence", () => {
+  const input = (
+    file: string,
+    tests: string[],
+    importers: Record<string, string[][]> = {},
+    isSupport = (rel: string) => rel.endsWith("conftest.py"),
+  ): RelatedInput => ({
+    file,
+    tests,
+    isTest: (rel) => tests.includes(rel),
+    isSupport,
+    importers: (rel) => importers[rel],
+  });
+  const pick = (file: string, tests: string[], importers: Record<string, string[][]> = {}) =>
+    relatedTests(input(file, tests, importers)).map((t) => [t.path, t.evidence]);
+
+  it("normalises leading underscores and package __init__ files", () => {
+    expect(subjectName("src/pkg/_cached.py")).toBe("cached");
+    expect(subjectName("src/pkg/__init__.py")).toBe("pkg");
+    expect(subjectName("src/datetime/index.ts")).toBe("datetime");
+    expect(testSubject("tests/test_cached.py")).toBe("cached");
+    expect(testSubject("tests/option.parse.test.js")).toBe("option.parse");
+    expect(testSubject("src/FooTest.java")).toBe("foo");
+  });
+
+  it("_cached.py is covered by tests/test_cached.py", () => {
+    expect(pick("src/pkg/_cached.py", ["tests/test_cached.py", "tests/test_other.py"])).toEqual([
+      ["tests/test_cached.py", "name"],
+    ]);
+  });
+
+  it("a package's __init__.py by the package's tests and every test importing the package", () => {
+    expect(
+      pick("src/pkg/__init__.py", ["tests/test_pkg.py", "tests/test_api.py"], {
+        "src/pkg/__init__.py": [["tests/test_api.py", "src/pkg/cli.py"]],
+      }),
+    ).toEqual([
+      ["tests/test_pkg.py", "name"],
+      ["tests/test_api.py", "imports"],
+    ]);
+  });
+
+  it("families and per-module folders", () => {
+    const tests = [
+      "tests/option.parse.test.js",
+      "tests/options.test.js",
+      "tests/optional.test.js",
+      "test/datetime/format.test.js",
+      "test/datetime/parse.test.js",
+    ];
+    expect(pick("lib/option.js", tests)).toEqual([
+      ["tests/option.parse.test.js", "family"],
+      ["tests/options.test.js", "family"],
+    ]);
+    expect(pick("src/datetime.js", tests)).toEqual([
+      ["test/datetime/format.test.js", "family"],
+      ["test/datetime/parse.test.js", "family"],
+    ]);
+  });
+
+  it("a generic name pairs only with a test in the same place", () => {
+    const tests = ["test/utils.test.ts", "packages/b/test/utils.test.ts", "test/utilities.test.ts"];
+    expect(
+      pick("src/utils.ts", tests, {
+        "src/utils.ts": [["test/utilities.test.ts"], ["packages/b/test/utils.test.ts"]],
+      }),
+    ).toEqual([
+      ["test/utilities.test.ts", "imports"],
+      ["packages/b/test/utils.test.ts", "imports-via"],
+    ]);
+    expect(pick("src/utils.ts", ["src/utils.test.ts"])).toEqual([["src/utils.test.ts", "name"]]);
+  });
+
+  it("tests that import the file through barrels, nearest first", () => {
+    const related = relatedTests(
+      input("src/parse.ts", ["test/parse.test.ts", "test/url.test.ts", "test/far.test.ts"], {
+        "src/parse.ts": [
+          ["src/url.ts", "test/parse.test.ts"],
+          ["src/index.ts", "test/url.test.ts"],
+          ["test/far.test.ts"],
+        ],
+      }),
+    );
+    expect(related.map((t) => [t.path, t.evidence, t.hops])).toEqual([
+      ["test/parse.test.ts", "name", 0],
+      ["test/url.test.ts", "imports-via", 2],
+      ["test/far.test.ts", "imports-via", 3],
+    ]);
+  });
+
+  it("a changed test is its own test; a conftest.py reaches the tests below it", () => {
+    const tests = ["tests/test_a.py", "tests/api/test_b.py", "other/test_c.py"];
+    expect(pick("tests/test_a.py", tests)).toEqual([["tests/test_a.py", "self"]]);
+    expect(pick("tests/api/conftest.py", tests)).toEqual([["tests/api/test_b.py", "support"]]);
+  });
+
+  it("a helper is related to the tests that import it", () => {
+    expect(
+      pick("tests/helpers.py", ["tests/test_a.py", "tests/test_b.py"], {
+        "tests/helpers.py": [["tests/test_b.py"]],
+      }),
+    ).toEqual([["tests/test_b.py", "imports"]]);
+  });
+
+  it("nothing related: an empty list, never a guess", () => {
+    expect(pick("src/billing.py", ["tests/test_cart.py"])).toEqual([]);
+  });
+});
+
+describe("suggestTestPath: the project's own convention", () => {
+  const nodeTest = runnerOf({
+    "package.json": '{"scripts":{"test":"node --test"}}',
+    "tsconfig.json": "{}",
+  });
+  it("a node --test suite of .js tests gets a .js test even with a tsconfig", () => {
+    expect(
+      suggestTestPath({
+        file: "lib/parse.js",
+        runner: nodeTest,
+        tests: ["test/args.test.js", "test/help.test.js"],
+        fallback: "test/parse.test.ts",
+      }),
+    ).toBe("test/parse.test.js");
+  });
+  it("no .ts test for node --test without a loader, even with no test yet", () => {
+    expect(
+      suggestTestPath({
+        file: "src/a.ts",
+        runner: nodeTest,
+        tests: [],
+        fallback: "test/a.test.ts",
+      }),
+    ).toBe("test/a.test.js");
+  });
+  it("beside the source, __tests__ folders, spec infix", () => {
+    const vitest = runnerOf({ "package.json": '{"devDependencies":{"vitest":"4"}}' });
+    expect(
+      suggestTestPath({
+        file: "src/a/b.ts",
+        runner: vitest,
+        tests: ["src/x.spec.ts", "src/y/z.spec.ts"],
+        fallback: "src/a/b.test.ts",
+      }),
+    ).toBe("src/a/b.spec.ts");
+    expect(
+      suggestTestPath({
+        file: "src/a/b.ts",
+        runner: vitest,
+        tests: ["src/__tests__/x.test.ts", "src/y/__tests__/z.test.ts"],
+        fallback: "",
+      }),
+    ).toBe("src/a/__tests__/b.test.ts");
+  });
+  it("python: test_x.py or x_test.py, a leading underscore dropped", () => {
+    const pytest = runnerOf({ "pytest.ini": "" });
+    expect(
+      suggestTestPath({
+        file: "src/pkg/_cache.py",
+        runner: pytest,
+        tests: ["tests/test_a.py"],
+        fallback: "tests/test__cache.py",
+      }),
+    ).toBe("tests/test_cache.py");
+    expect(
+      suggestTestPath({
+        file: "pkg/cache.py",
+        runner: pytest,
+        tests: ["tests/a_test.py", "tests/b_test.py"],
+        fallback: "",
+      }),
+    ).toBe("tests/cache_test.py");
+  });
+});
+
+describe("relatedTests: repeated module names across apps", () => {
+  const tests = [
+    "polls/tests/test_models.py",
+    "blog/tests/test_models.py",
+    "tests/p0/test_m1.py",
+    "tests/p1/test_m1.py",
+  ];
+  const pick = (file: string) =>
+    relatedTests({ file, tests, isTest: (rel) => tests.includes(rel), isSupport: () => false }).map(
+      (t) => t.path,
+    );
+  it("a name matches the test in the same app, not every app's", () => {
+    expect(pick("polls/models.py")).toEqual(["polls/tests/test_models.py"]);
+    expect(pick("src/big/p0/m1.py")).toEqual(["tests/p0/test_m1.py"]);
+  });
+  it("a flat test folder keeps every match", () => {
+    expect(pick("src/pkg/m1.py")).toEqual(["tests/p0/test_m1.py", "tests/p1/test_m1.py"]);
+  });
+});

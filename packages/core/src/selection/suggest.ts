@@ -1,0 +1,98 @@
+import { baseName, extensionOf, stemOf } from "../languages.ts";
+import { dirnameRel, joinRel } from "../project-view.ts";
+import type { DetectedRunner } from "../runners.ts";
+
+/**
+ * Where a new test for a file goes, following the project's own habit for that runner: the
+ * extension its tests use (`.js` when a `node --test` suite is all JavaScript, even with a
+ * tsconfig for typings), beside the source, in a `__tests__` folder or in a test tree (flat or
+ * mirrored), `x.test.js` or `x.spec.js`, `test_x.py` or `x_test.py`. With no test yet, the
+ * runner table's first candidate (`fallback`).
+ */
+export interface SuggestInput {
+  file: string;
+  runner: DetectedRunner;
+  /** The runner's existing test files, project-relative. */
+  tests: readonly string[];
+  fallback: string;
+}
+
+const TEST_ROOTS = new Set(["test", "tests", "__tests__", "spec", "specs", "testing"]);
+
+export function suggestTestPath(input: SuggestInput): string {
+  const { file, runner, tests } = input;
+  const python = extensionOf(file) === ".py";
+  if (tests.length === 0) return adjustExtension(input.fallback, runner);
+  const pkg = runner.package_dir;
+  const local = (rel: string): string => (pkg === "" ? rel : rel.slice(pkg.length + 1));
+  const src = local(file);
+  const stem = python ? stemOf(src).replace(/^_+/, "") : stemOf(src);
+  const name = python ? pythonName(stem, tests) : jsName(stem, src, runner, tests);
+  const place = placeOf(src, tests.map(local));
+  return joinRel(pkg, place, name);
+}
+
+function majority<T>(values: readonly T[]): T | undefined {
+  const counts = new Map<T, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best: T | undefined;
+  let bestCount = 0;
+  for (const [value, count] of counts) {
+    if (count > bestCount) [best, bestCount] = [value, count];
+  }
+  return best;
+}
+
+function pythonName(stem: string, tests: readonly string[]): string {
+  const suffix = tests.filter((test) => /_test\.py$/.test(test)).length;
+  const prefix = tests.filter((test) => /^test_/.test(baseName(test))).length;
+  return suffix > prefix ? `${stem}_test.py` : `test_${stem}.py`;
+}
+
+function jsName(
+  stem: string,
+  src: string,
+  runner: DetectedRunner,
+  tests: readonly string[],
+): string {
+  const infix =
+    majority(tests.map((test) => /\.(test|spec)\.[^.]+$/.exec(baseName(test))?.[1] ?? "test")) ??
+    "test";
+  const ext = majority(tests.map(extensionOf)) ?? extensionOf(src);
+  return `${stem}.${infix}${adjustJsExt(ext, runner)}`;
+}
+
+/** Where the project keeps tests: beside the source, `__tests__/`, or a test tree. */
+function placeOf(src: string, tests: readonly string[]): string {
+  const dir = dirnameRel(src);
+  const places = tests.map((test) => {
+    const parts = test.split("/");
+    if (parts.includes("__tests__")) return "__tests__";
+    return TEST_ROOTS.has(parts[0] ?? "") ? `root:${parts[0]}` : "beside";
+  });
+  const place = majority(places) ?? "beside";
+  if (place === "beside") return dir;
+  if (place === "__tests__") return joinRel(dir, "__tests__");
+  const root = place.slice("root:".length);
+  // A tree that mirrors the source folders (tests/unit/a/b for src/a/b) is followed; a flat one is kept flat.
+  const nested = tests.filter((test) => test.startsWith(`${root}/`) && test.split("/").length > 2);
+  if (nested.length * 2 < tests.length) return root;
+  const sub = dir.replace(/^(src|lib)(\/|$)/, "");
+  const mirror = tests.find((test) => dirnameRel(test).endsWith(sub) && sub !== "");
+  return mirror === undefined ? joinRel(root, sub) : dirnameRel(mirror);
+}
+
+/** `node --test` on Node before 22.6 cannot load a `.ts` test without a loader in its command. */
+function adjustJsExt(ext: string, runner: DetectedRunner): string {
+  if (runner.id !== "node-test" || !/^\.[cm]?tsx?$/.test(ext)) return ext;
+  const loader = runner.command.some((arg) =>
+    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
+  );
+  return loader ? ext : ext.replace("t", "j");
+}
+
+function adjustExtension(fallback: string, runner: DetectedRunner): string {
+  const ext = extensionOf(fallback);
+  const fixed = adjustJsExt(ext, runner);
+  return fixed === ext ? fallback : `${fallback.slice(0, -ext.length)}${fixed}`;
+}

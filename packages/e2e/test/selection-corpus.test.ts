@@ -1,0 +1,73 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT } from "@tailtest/test-utils";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * bench/selection.mjs, the selection acceptance run on the real-project corpus: the packed
+ * Claude Code adapter installed into a copy of a public project, every seeded edit sent through
+ * Claude Code's hook sequence. Here on one small project without thresholds (the script works,
+ * every seed ran and produced numbers); the whole corpus with --check runs when
+ * TAILTEST_SELECTION_CORPUS=1.
+ */
+const run = promisify(execFile);
+const SCRIPT = join(REPO_ROOT, "bench/selection.mjs");
+const scratch = mkdtempSync(join(tmpdir(), "tailtest-selection-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Summary {
+  project: string;
+  skipped?: string;
+  bugs: number;
+  harmless: number;
+  module_count: number;
+  catch_rate?: number;
+  mapped_rate?: number;
+  seeds: { id: string; stop_ms: number; problems: string[] }[];
+}
+
+describe("bench/selection.mjs", () => {
+  it("runs every seed of one corpus project through the installed hooks and reports numbers", async () => {
+    const out = join(scratch, "negotiator.json");
+    const result = await run("node", [SCRIPT, "--project", "negotiator", "--json", out], {
+      cwd: REPO_ROOT,
+      timeout: 280_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(result.stdout).toContain("| negotiator |");
+    const report = JSON.parse(readFileSync(out, "utf8")) as {
+      results: Summary[];
+      overall: Summary;
+    };
+    const meta = JSON.parse(
+      readFileSync(join(REPO_ROOT, "fixtures/projects/negotiator.json"), "utf8"),
+    ) as { seeds: unknown[]; modules: Record<string, string[]> };
+    const [project] = report.results;
+    expect(project?.skipped).toBeUndefined();
+    expect(project?.seeds).toHaveLength(meta.seeds.length);
+    expect((project?.bugs ?? 0) + (project?.harmless ?? 0)).toBe(meta.seeds.length);
+    expect(project?.module_count).toBe(Object.keys(meta.modules).length);
+    expect(typeof project?.catch_rate).toBe("number");
+    expect(typeof project?.mapped_rate).toBe("number");
+    for (const seed of project?.seeds ?? []) {
+      expect(seed.stop_ms, seed.id).toBeGreaterThan(0);
+      expect(seed.problems, seed.id).toEqual([]);
+    }
+  }, 300_000);
+
+  it.runIf(process.env["TAILTEST_SELECTION_CORPUS"] === "1")(
+    "meets the selection targets on the whole corpus (--check)",
+    async () => {
+      const result = await run("node", [SCRIPT, "--check"], {
+        cwd: REPO_ROOT,
+        timeout: 900_000,
+        maxBuffer: 64 * 1024 * 1024,
+      }).catch((error: { stdout?: string; code?: number }) => error);
+      expect("code" in result ? result.code : 0, result.stdout).toBe(0);
+    },
+    900_000,
+  );
+});
