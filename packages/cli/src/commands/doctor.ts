@@ -57,9 +57,7 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
     filesTruncated: listing.truncated,
     hookTexts,
     hookTomls,
-    codexTrust: codexInstalled
-      ? await readCodexTrust(root, hookTexts, io.env ?? {})
-      : undefined,
+    codexTrust: codexInstalled ? await readCodexTrust(root, hookTexts, io.env ?? {}) : undefined,
   });
   io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report));
   return doctorExitCode(report);
