@@ -185,11 +185,6 @@ describe("doctor: tests", () => {
       "4 test files in ./, src/, tests/",
     ],
     [
-      "test support alone is no test",
-      { "tests/conftest.py": "", "tests/__init__.py": "", "src/setupTests.ts": "" },
-      "no test files found",
-    ],
-    [
       "one file",
       { "tests/test_a.py": "", "calc.py": "", "README.md": "", "tests/data.json": "" },
       "1 test file in tests/",
@@ -237,6 +232,15 @@ describe("doctor: tests", () => {
     const tests = checkOf(diagnose(files), "tests");
     expect(tests.status).toBe("ok");
     expect(tests.summary).toBe(summary);
+  });
+
+  it("test support alone (conftest.py, __init__.py, a setup file) is no test: the check warns", () => {
+    const tests = checkOf(
+      diagnose({ "tests/conftest.py": "", "tests/__init__.py": "", "src/setupTests.ts": "" }),
+      "tests",
+    );
+    expect(tests.status).toBe("warn");
+    expect(tests.summary).toBe("no test files found");
   });
 
   it("details each folder's count", () => {

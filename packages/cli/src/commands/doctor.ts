@@ -73,9 +73,7 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
     filesTruncated: listing.truncated,
     hookTexts,
     hookTomls,
-    codexTrust: codexInstalled
-      ? await readCodexTrust(root, hookTexts, io.env ?? {})
-      : undefined,
+    codexTrust: codexInstalled ? await readCodexTrust(root, hookTexts, io.env ?? {}) : undefined,
   });
   const report =
     options.start === false ? diagnosed : withStartCheck(diagnosed, root, view, configText);
