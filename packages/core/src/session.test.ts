@@ -19,7 +19,7 @@ const fresh = (overrides: Partial<SessionState> = {}): SessionState => ({
 });
 
 describe("session state", () => {
-  it("holds every field of seed 000 and parses with its schema", () => {
+  it("holds every field a session keeps and parses with its schema", () => {
     const state = fresh();
     for (const field of [
       "pending_files",
