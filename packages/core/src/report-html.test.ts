@@ -145,3 +145,11 @@ describe("the chart's axes", () => {
     expect(render(3, ["src/a.py"]).match(/<text class="axis"/g)).toHaveLength(2);
   });
 });
+
+describe("the runs section", () => {
+  it("is every test run, labelled by who made it, not only the CLI's", () => {
+    const html = render(1);
+    expect(html).toContain('<section id="sec-runs"><h2>Test runs</h2>');
+    expect(html).not.toContain("CLI runs");
+  });
+});

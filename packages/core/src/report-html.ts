@@ -233,7 +233,7 @@ function runsSection(data: ReportData): string {
       "runs",
       ["When", "By", "Result", "Passed", "Failed", "Time"],
       rows,
-      "No runs of tailtest run or tailtest watch recorded.",
+      "No test runs recorded yet: the end of an agent's turn, tailtest run and tailtest watch each record theirs.",
     ) + capNote(data.runs.length, data.runs_total, "runs")
   );
 }
@@ -344,7 +344,7 @@ export function renderReportHtml(data: ReportData): string {
     `<section id="sec-tdd"><h2>TDD cycles</h2>${tddSection(data)}</section>`,
     `<section id="sec-strict"><h2>Strict mode: red→green pairs</h2>${strictSection(data)}</section>`,
     `<section id="sec-slowest"><h2>Slowest tests</h2>${slowestSection(data)}</section>`,
-    `<section id="sec-runs"><h2>CLI runs</h2>${runsSection(data)}</section>`,
+    `<section id="sec-runs"><h2>Test runs</h2><p class="muted">Every run tailtest made, newest first, by who made it: the end of an agent's turn (hook), tailtest run, tailtest watch.</p>${runsSection(data)}</section>`,
     `<footer>Lists are capped (${REPORT_CAPS.sessions} sessions, ${REPORT_CAPS.files} files, ${REPORT_CAPS.pairs} pairs, ${REPORT_CAPS.slowest} slowest tests); history itself keeps the newest 1,000 outcomes. This file loads nothing from the network.</footer>`,
   ];
   return `<!doctype html>
