@@ -473,4 +473,17 @@ describe("renderDecision", () => {
       systemMessage: "t",
     });
   });
+
+  it("the person's line at the end of a turn is systemMessage, beside whatever the agent gets", () => {
+    const line = "tailtest: 3 files, 41 tests passed (2.1 s)";
+    expect(JSON.parse(renderDecision("Stop", { kind: "none", userMessage: line }))).toEqual({
+      systemMessage: line,
+    });
+    expect(
+      JSON.parse(renderDecision("Stop", { kind: "block", reason: "r", userMessage: line })),
+    ).toEqual({ decision: "block", reason: "r", systemMessage: line });
+    expect(
+      JSON.parse(renderDecision("Stop", { kind: "context", text: "t", userMessage: line })),
+    ).toEqual({ systemMessage: `${line}\nt` });
+  });
 });

@@ -298,20 +298,26 @@ export function renderDeny(reason: string): string {
  * tailtest never answers "allow": that would skip the person's own permission prompt.
  */
 export function renderDecision(eventName: string, decision: Decision): string {
+  // The person's line (the end of a verified turn) is `systemMessage`: shown, never sent to Claude.
+  const user = decision.userMessage;
+  const forUser = user === undefined ? {} : { systemMessage: user };
   switch (decision.kind) {
     case "none":
-      return "";
+      return user === undefined ? "" : JSON.stringify(forUser);
     case "context":
       if (CONTEXT_EVENTS.has(eventName))
         return JSON.stringify({
           hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.text },
+          ...forUser,
         });
       // Context at the end of a turn would wake the agent up again; the user sees it instead.
-      return JSON.stringify({ systemMessage: decision.text });
+      return JSON.stringify({
+        systemMessage: user === undefined ? decision.text : `${user}\n${decision.text}`,
+      });
     case "deny":
     case "block":
       // Top-level decision/reason is deprecated for PreToolUse; elsewhere it is the block.
       if (eventName === "PreToolUse") return renderDeny(decision.reason);
-      return JSON.stringify({ decision: "block", reason: decision.reason });
+      return JSON.stringify({ decision: "block", reason: decision.reason, ...forUser });
   }
 }

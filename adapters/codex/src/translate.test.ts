@@ -614,6 +614,18 @@ describe("renderDecision", () => {
     expect(renderDecision(event, { kind: "none" })).toBe("");
   });
 
+  it("the person's line at the end of a turn is systemMessage, a key Codex accepts there", () => {
+    const line = "tailtest: 3 files, 41 tests passed (2.1 s)";
+    expect(renderDecision("Stop", { kind: "none", userMessage: line })).toBe(
+      JSON.stringify({ systemMessage: line }),
+    );
+    expect(renderDecision("Stop", { kind: "block", reason: "r", userMessage: line })).toBe(
+      JSON.stringify({ decision: "block", reason: "r", systemMessage: line }),
+    );
+    // Only keys from the event's table: nothing for an event without output.
+    expect(renderDecision("SessionEnd", { kind: "none", userMessage: line })).toBe("");
+  });
+
   it("SessionEnd, which has no output schema, gets nothing", () => {
     expect(renderDecision("SessionEnd", { kind: "context", text: "x" })).toBe("");
     expect(renderDecision("SessionEnd", { kind: "block", reason: "x" })).toBe("");

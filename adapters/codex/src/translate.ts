@@ -304,20 +304,26 @@ function renderDeny(reason: string): string {
  */
 export function renderDecision(eventName: string, decision: Decision): string {
   const allowed = ownEntry(ALLOWED_OUTPUT, eventName);
-  if (allowed === undefined || decision.kind === "none") return "";
+  if (allowed === undefined) return "";
+  // The person's line (the end of a verified turn) is `systemMessage`: shown, not sent to the model.
+  const user = allowed.top.includes("systemMessage") ? decision.userMessage : undefined;
+  const forUser = user === undefined ? {} : { systemMessage: user };
+  if (decision.kind === "none") return user === undefined ? "" : JSON.stringify(forUser);
   if (decision.kind === "deny" || decision.kind === "block") {
     if (eventName === "PreToolUse") return renderDeny(decision.reason);
     // A deny can only answer a call that has not run; after it, the nearest is a block.
-    if (!allowed.top.includes("decision")) return "";
+    if (!allowed.top.includes("decision")) return user === undefined ? "" : JSON.stringify(forUser);
     const reason = decision.reason.trim() === "" ? FALLBACK_REASON : decision.reason;
-    return JSON.stringify({ decision: "block", reason });
+    return JSON.stringify({ decision: "block", reason, ...forUser });
   }
   if (allowed.specific?.includes("additionalContext") === true) {
     return JSON.stringify({
       hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.text },
+      ...forUser,
     });
   }
-  return allowed.top.includes("systemMessage")
-    ? JSON.stringify({ systemMessage: decision.text })
-    : "";
+  if (!allowed.top.includes("systemMessage")) return "";
+  return JSON.stringify({
+    systemMessage: user === undefined ? decision.text : `${user}\n${decision.text}`,
+  });
 }

@@ -72,7 +72,9 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     });
 
     const blocked = await hook(recorded("stopblock.Stop.json", root), root);
-    expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason"]);
+    // The block for the agent, and the person's line beside it.
+    expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason", "systemMessage"]);
+    expect(blocked?.["systemMessage"]).toBe("tailtest: 1 file, 1 missing test");
     expect(blocked?.["decision"]).toBe("block");
     expect(blocked?.["reason"]).toContain(
       "MISSING src/billing.py: no test at tests/test_billing.py",
@@ -90,7 +92,10 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     expect(await hook(testPatch, root)).toBeUndefined();
     const second = recorded("stopblock.Stop-2.json", root);
     expect(second["stop_hook_active"]).toBe(true);
-    expect(await hook(second, root)).toBeUndefined();
+    // Green: nothing for the agent; the person's line as systemMessage.
+    expect(await hook(second, root)).toEqual({
+      systemMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/),
+    });
     expect(readJson<Session>(root, ".tailtest/session.json").pending_files).toEqual([]);
 
     expect(await hook(recorded("stopblock.SessionEnd.json", root), root)).toBeUndefined();
@@ -147,9 +152,11 @@ describe("a whole Codex follow-mode session through the built hook", () => {
 
     // Still red, budget spent: Codex has no block cap of its own, so tailtest lets go here.
     const third = await hook(again, root);
+    // The person's line first, then the note: both for the person, none wakes the agent.
     expect(third).toEqual({
-      systemMessage:
-        "tailtest: still red after the last round, recorded as unresolved: src/billing.py. Tell the user.",
+      systemMessage: expect.stringMatching(
+        /^tailtest: 1 file, 1 test: 0 passed, 1 failed \([^)]+\)\ntailtest: still red after the last round, recorded as failed: src\/billing\.py\. Tell the user\.$/,
+      ),
     });
     expect(existsSync(join(root, ".tailtest/session.json"))).toBe(true);
   }, 120_000);

@@ -395,6 +395,15 @@ describe("renderDecision", () => {
     // The loop budget is spent: a followup would wake the agent again, so the user reads it.
     ["stop", context, "{}", "note\n"],
     ["stop", none, "{}", ""],
+    // The person's line at the end of a turn: the Hooks output channel, never a followup.
+    [
+      "stop",
+      { kind: "none", userMessage: "tailtest: 1 file, 2 tests passed (40 ms)" },
+      "{}",
+      "tailtest: 1 file, 2 tests passed (40 ms)\n",
+    ],
+    ["stop", { ...block, userMessage: "line" }, '{"followup_message":"why"}', "line\n"],
+    ["postToolUse", { ...context, userMessage: "line" }, '{"additional_context":"note"}', ""],
     ["sessionEnd", none, "{}", ""],
     ["sessionEnd", context, "{}", ""],
     // A block where Cursor has no followup goes where the agent reads, else to the user.

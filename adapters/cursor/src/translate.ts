@@ -348,6 +348,15 @@ export const NO_OPINION_OUTPUT = "{}";
  * for that event, and always a JSON object on stdout.
  */
 export function renderDecision(eventName: string, decision: Decision): Rendered {
+  const rendered = renderForAgent(eventName, decision);
+  // The person's line (the end of a verified turn): Cursor's stop takes only followup_message,
+  // which would wake the agent, so it goes to the Hooks output channel, where the person reads it.
+  const user = decision.userMessage;
+  if (user === undefined || !FOLLOWUP_EVENTS.has(eventName)) return rendered;
+  return { ...rendered, stderr: `${user}\n${rendered.stderr}` };
+}
+
+function renderForAgent(eventName: string, decision: Decision): Rendered {
   switch (decision.kind) {
     case "none":
       return { stdout: NO_OPINION_OUTPUT, stderr: "" };
@@ -367,7 +376,7 @@ export function renderDecision(eventName: string, decision: Decision): Rendered 
       return { stdout: NO_OPINION_OUTPUT, stderr: "" };
     case "deny":
       if (DENY_EVENTS.has(eventName)) return json(denyOutput(decision.reason));
-      return renderDecision(eventName, { kind: "block", reason: decision.reason });
+      return renderForAgent(eventName, { kind: "block", reason: decision.reason });
     case "block":
       if (FOLLOWUP_EVENTS.has(eventName)) return json({ followup_message: decision.reason });
       if (CONTEXT_EVENTS.has(eventName)) return json({ additional_context: decision.reason });

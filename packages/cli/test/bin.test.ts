@@ -69,12 +69,51 @@ describe("tailtest bin", () => {
       expect(result.stdout).toContain(
         "packages/web/src/calc.test.ts\n  verdict skip (test): a typescript test file (by name)",
       );
-      expect(result.stdout).toContain("README.md\n  verdict skip (docs): documentation");
+      // README.md is not in this fixture: explain says so before what it would do.
+      expect(result.stdout).toContain(
+        "README.md\n  warning this file does not exist; below is what tailtest would do if it did\n  verdict skip (docs): documentation",
+      );
       expect(result.stdout).toContain(
         "  depth   standard, raised by complexity (score 8: +4 billing +3 HTTP +1 functions; ~8 scenarios)",
       );
       // explain only looks: it queues nothing.
       expect(existsSync(join(project.root, ".tailtest/session.json"))).toBe(false);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("explain on a file that does not exist says so, then what tailtest would do if it did", async () => {
+    const project = copyFixture("runners/go");
+    try {
+      const result = await runBin(BIN, ["explain", "nowhere.go"], { cwd: project.root });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain(
+        "nowhere.go\n  warning this file does not exist; below is what tailtest would do if it did\n  verdict queue:",
+      );
+      const json = await runBin(BIN, ["explain", "--json", "nowhere.go", "calc.go"], {
+        cwd: project.root,
+      });
+      const parsed = JSON.parse(json.stdout) as { files: { exists: boolean }[] };
+      expect(parsed.files.map((file) => file.exists)).toEqual([false, true]);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("run --timeout with a bad value is a usage error: exit 2, one line, nothing run", async () => {
+    const project = copyFixture("runners/go");
+    try {
+      for (const value of ["x", "0", "-5"]) {
+        const result = await runBin(BIN, ["run", "--timeout", value, "calc.go"], {
+          cwd: project.root,
+        });
+        expect(result.exitCode).toBe(2);
+        expect(result.stderr).toBe(
+          `tailtest: --timeout must be a positive number of seconds (got ${value})`,
+        );
+        expect(result.stdout).toBe("");
+      }
     } finally {
       project.cleanup();
     }

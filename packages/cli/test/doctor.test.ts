@@ -157,6 +157,51 @@ describe("tailtest doctor", () => {
     expect(checkOf(report, "tests")?.summary).toBe("1 test file in tests/");
   });
 
+  it("reads Codex's config.toml with the TOML library status uses: dotted keys, trust, comments", async () => {
+    const command = "node node_modules/@tailtest/codex/dist/hook.cjs";
+    // Dotted keys: a hooks table no `[hooks]` header announces.
+    const dotted = `model = "x"\nhooks.Stop = [{ hooks = [{ type = "command", command = "${command}" }] }]\n`;
+    const project = track(makeProject({ "tests/test_a.py": "", ".codex/config.toml": dotted }));
+    const codexHome = join(project.root, "codex-home");
+    mkdirSync(codexHome);
+    const env = { CODEX_HOME: codexHome };
+    const pending = await runBin(BIN, ["doctor", "--json"], { cwd: project.root, env });
+    const hooks = checkOf(DoctorReportSchema.parse(JSON.parse(pending.stdout)), "hooks");
+    expect(hooks?.summary).toBe("installed for Codex; not for Claude Code, Cursor");
+    expect(hooks?.detail).toContain("Codex: installed in .codex/config.toml (1 event)");
+    // Codex skips untrusted project hooks: the same finding status shows, as a warning here.
+    expect(hooks?.status).toBe("warn");
+    expect(hooks?.detail).toContainEqual(expect.stringMatching(/^Codex: project .*not trusted/));
+    const status = await runBin(BIN, ["status", "--json"], { cwd: project.root, env });
+    expect(JSON.parse(status.stdout).hooks).toContainEqual(
+      expect.objectContaining({
+        platform: "codex",
+        installed: true,
+        trust: expect.objectContaining({ pending: true }),
+      }),
+    );
+    // A comment naming the package is no hook; a file that is not TOML is said so.
+    project.write(".codex/config.toml", '# @tailtest/codex some day\nmodel = "x"\n');
+    expect(checkOf(await doctorJson(project), "hooks")?.summary).toBe(NO_HOOKS);
+    project.write(".codex/config.toml", "[hooks\n");
+    expect(checkOf(await doctorJson(project), "hooks")?.detail).toContain(
+      "Codex: .codex/config.toml is not valid TOML",
+    );
+  });
+
+  it("does not count conftest.py or a tests package's __init__.py as tests", async () => {
+    const project = track(
+      makeProject({
+        "tests/conftest.py": "import pytest\n",
+        "tests/__init__.py": "",
+        "calc.py": "",
+      }),
+    );
+    const tests = checkOf(await doctorJson(project), "tests");
+    expect(tests?.status).toBe("warn");
+    expect(tests?.summary).toBe("no test files found");
+  });
+
   it("sees Claude Code's hooks once the adapter's init wrote them, and not after uninstall", async () => {
     const project = track(copyFixture("runners/vitest"));
     const before = await doctorJson(project);

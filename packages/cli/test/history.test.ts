@@ -41,10 +41,13 @@ describe("tailtest history", () => {
     expect(lines).toContain(`recurring failures (3+ sessions): ${EVIL}`);
     const rows = lines.filter((line) => line.startsWith("src/"));
     expect(rows[0]).toMatch(
-      /^src\/calc\.js\s+unresolved\s+regression\s+4\s+1\s+PPPU\s+2026-01-04 09:\d\d\s+REGRESSION$/,
+      /^src\/calc\.js\s+regression\s+4\s+1\s+PPPR\s+2026-01-04 09:\d\d\s+REGRESSION$/,
     );
     expect(rows[1]).toMatch(
-      /^src\/<script>alert\(1\)<\/script>\.js\s+unresolved\s+gap\s+4\s+3\s+PUUU\s+.*RECURRING$/,
+      /^src\/<script>alert\(1\)<\/script>\.js\s+failed\s+4\s+3\s+PRXX\s+.*RECURRING$/,
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^session-4\s+2026-01-04 09:\d\d\s+1 failed, 1 regression$/),
     );
     expect(result.stdout).not.toContain("\u001b[");
   });
@@ -58,11 +61,13 @@ describe("tailtest history", () => {
     );
     expect(view.regressions).toEqual([CALC]);
     expect(view.recurring).toEqual([EVIL]);
-    expect(view.sessions.map((s) => [s.passed, s.unresolved])).toEqual([
-      [2, 0],
-      [1, 1],
-      [1, 1],
-      [0, 2],
+    expect(
+      view.sessions.map((s) => [s.counts.passed, s.counts.failed, s.counts.regression]),
+    ).toEqual([
+      [2, 0, 0],
+      [1, 0, 1],
+      [1, 1, 0],
+      [0, 1, 1],
     ]);
   });
 
@@ -109,7 +114,7 @@ describe("tailtest history with an open session", () => {
       const view = HistoryViewSchema.parse(JSON.parse(result.stdout));
       expect(view.sessions.at(-1)).toMatchObject({
         session_id: "session-5",
-        passed: 2,
+        counts: { passed: 2 },
         live: true,
       });
       expect(view.files.find((row) => row.file === CALC)).toMatchObject({ status: "passed" });

@@ -148,6 +148,28 @@ describe("tailtest report", () => {
     expect(existsSync(join(project.root, ".tailtest/report.html"))).toBe(true);
   });
 
+  it("--out makes only its own file's missing folder, with a note; a deeper missing path is refused", async () => {
+    const base = mkdtempSync(join(tmpdir(), "tailtest-out-"));
+    try {
+      const one = await runBin(BIN, ["report", "--out", join(base, "new/report.html")], {
+        cwd: project.root,
+      });
+      expect(one.exitCode).toBe(0);
+      expect(one.stderr).toMatch(/^tailtest: created the folder .*new for the report$/);
+      expect(existsSync(join(base, "new/report.html"))).toBe(true);
+      const deep = await runBin(BIN, ["report", "--out", join(base, "a/b/report.html")], {
+        cwd: project.root,
+      });
+      expect(deep.exitCode).toBe(2);
+      expect(deep.stderr).toBe(
+        `tailtest: --out ${join(base, "a/b/report.html")}: the folder ${join(base, "a")} does not exist`,
+      );
+      expect(existsSync(join(base, "a"))).toBe(false);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it("says so when it cannot write, and exits 1", async () => {
     const result = await runBin(
       BIN,
@@ -205,7 +227,9 @@ describe("tailtest report", () => {
           { session: "session-4", passed: 0, failed: 2, height: expect.any(Number) },
         ]);
         for (const bar of seenBars) expect(bar.height).toBeGreaterThan(10);
-        expect(await page.locator("#chart rect.seg-unresolved").count()).toBe(3);
+        // Red tests: a regression in session 2 and 4 (each passed the session before), failed ones.
+        expect(await page.locator("#chart rect.seg-regression").count()).toBe(2);
+        expect(await page.locator("#chart rect.seg-failed").count()).toBe(2);
         expect((await page.locator("#chart").boundingBox())?.width ?? 0).toBeGreaterThan(300);
         // The file name is shown as text, exactly: nothing of it became markup.
         expect(await page.locator("#recurring tbody tr td.name").allTextContents()).toEqual([EVIL]);
@@ -231,6 +255,31 @@ describe("tailtest report", () => {
         expect(await rows.filter({ visible: true }).count()).toBe(1);
         expect(await rows.filter({ visible: true }).getAttribute("data-file")).toBe(EVIL);
         expect(await page.locator("#filter-count").textContent()).toBe("1 of 2 files shown");
+
+        // Two widths, a phone's and a desktop's: the page never scrolls sideways (only a table's
+        // own box may), every section fits the width, and the full-page screenshot is as wide as
+        // the window. Layout, not pixels.
+        for (const width of [360, 1280]) {
+          await page.setViewportSize({ width, height: 800 });
+          // A string: the browser's globals are not in this package's types.
+          const layout = (await page.evaluate(`({
+            scroll: document.documentElement.scrollWidth,
+            sections: [...document.querySelectorAll("header, section, footer")].map((el) => {
+              const box = el.getBoundingClientRect();
+              return { id: el.id || el.tagName, left: box.left, right: box.right };
+            }),
+          })`)) as { scroll: number; sections: { id: string; left: number; right: number }[] };
+          expect(layout.scroll, `page width at ${width} px`).toBeLessThanOrEqual(width);
+          for (const section of layout.sections) {
+            expect(section.left, `${section.id} at ${width} px`).toBeGreaterThanOrEqual(0);
+            expect(section.right, `${section.id} at ${width} px`).toBeLessThanOrEqual(width);
+          }
+          const shot = await page.screenshot({ fullPage: true });
+          // A PNG's width is the big-endian number at byte 16.
+          expect(shot.readUInt32BE(16), `screenshot width at ${width} px`).toBe(width);
+          const chart = await page.locator("#chart").boundingBox();
+          expect(chart?.width ?? 0).toBeGreaterThan(width / 2);
+        }
 
         expect(problems).toEqual([]);
         expect(requests).toEqual([url]);

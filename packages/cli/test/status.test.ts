@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { StatusReportSchema } from "@tailtest/core";
+import { HistoryViewSchema, ReportDataSchema, StatusReportSchema } from "@tailtest/core";
 import { appendTddEntries, handleEvent, openProject } from "@tailtest/core/node";
 import { REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -200,6 +200,48 @@ describe("tailtest status after real sessions", () => {
     ]);
   }, 120_000);
   afterAll(() => project.cleanup());
+
+  it("status, history and report count every session the same way", async () => {
+    const fromStatus = await statusJson(project.root);
+    const history = HistoryViewSchema.parse(
+      JSON.parse((await runBin(BIN, ["history", "--json", "--root", project.root])).stdout),
+    );
+    const report = ReportDataSchema.parse(
+      JSON.parse((await runBin(BIN, ["report", "--json", "--root", project.root])).stdout),
+    );
+    // Four ended sessions and the open one, in the same order with the same counts.
+    expect(history.sessions.map((s) => s.session_id)).toEqual([
+      "session-1",
+      "session-2",
+      "session-3",
+      "session-4",
+      "session-5",
+    ]);
+    expect(report.sessions).toEqual(history.sessions);
+    const open = history.sessions.at(-1);
+    expect(open).toMatchObject({ live: true, counts: { passed: 1, failed: 1 } });
+    expect(fromStatus.sessions[0]?.counts).toEqual(open?.counts);
+    expect(
+      history.sessions.map((s) => [s.counts.passed, s.counts.failed, s.counts.regression]),
+    ).toEqual([
+      [2, 0, 0],
+      [1, 0, 1],
+      [1, 1, 0],
+      [0, 1, 1],
+      [1, 1, 0],
+    ]);
+    // The files' latest outcomes agree too.
+    expect(report.files.map((row) => [row.file, row.class])).toEqual(
+      history.files.map((row) => [row.file, row.class]),
+    );
+    expect(fromStatus.sessions[0]?.results).toEqual(
+      Object.fromEntries(
+        history.files
+          .filter((row) => row.session_id === "session-5")
+          .map((row) => [row.file, row.class]),
+      ),
+    );
+  });
 
   it("shows the session, its queue, each agent's TDD state and the last run", async () => {
     const report = await statusJson(project.root);

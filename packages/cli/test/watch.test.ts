@@ -103,7 +103,8 @@ describe("tailtest watch", () => {
     expect(watch.stdout()).toContain("FAIL test/calc.test.js::adds");
 
     write(project.root, CALC, "export function add(a, b) {\n  return a + b;\n}\n");
-    await watch.waitFor(/^\d\d:\d\d:\d\d passed: src\/calc\.js passed \(node --test \d+\.\ds\)$/m);
+    // Green after a red run in the same session: fixed, in the words status and history use.
+    await watch.waitFor(/^\d\d:\d\d:\d\d fixed: src\/calc\.js fixed \(node --test \d+\.\ds\)$/m);
     // Exactly two runs: the README and node_modules never started one.
     expect(watch.stdout().match(/^\d\d:\d\d:\d\d /gm)).toHaveLength(2);
     expect(watch.stderr()).toContain("running tests for src/calc.js");
@@ -147,7 +148,7 @@ describe("tailtest watch", () => {
     const status = await runBin(BIN, ["status"], { cwd: project.root });
     expect(status.stdout).toMatch(/last run {2}passed by tailtest watch/);
     const shown = await runBin(BIN, ["history"], { cwd: project.root });
-    expect(shown.stdout).toMatch(/^src\/calc\.js\s+fixed\s+gap\s+1\s+0\s+F\s/m);
+    expect(shown.stdout).toMatch(/^src\/calc\.js\s+fixed\s+1\s+0\s+F\s/m);
   }, 90_000);
 
   it("stops on SIGINT, and joins an agent's open session instead of ending it", async () => {
@@ -165,6 +166,30 @@ describe("tailtest watch", () => {
     expect(session.session_id).toBe("agent-session");
     expect(session.platform).toBe("claude-code");
     expect(session.pending_files.map((entry) => entry.path)).toEqual([CALC]);
+    // Stopping the watch does not end the agent's session for it.
+    expect(session.ended_at).toBeUndefined();
+  }, 60_000);
+
+  it("never joins a session that has ended: it starts its own, and the ended one's history stays as it was", async () => {
+    const project = await makeTestedProject();
+    projects.push(project);
+    await playSession(project.root, { id: "ended-session", calc: false, evil: true }, 1);
+    const historyPath = join(project.root, ".tailtest/history.json");
+    const before = readFileSync(historyPath, "utf8");
+    const watch = startWatch(project.root);
+    await watch.waitFor(/^watching .* \(session (?!ended-session)\S+, /m);
+    expect(watch.stdout()).not.toContain("joined");
+    watch.child.kill("SIGINT");
+    expect(await watch.exited).toEqual({ code: 0, signal: null });
+    // The ended session's entries keep their own times: nothing was recorded again.
+    const entries = (JSON.parse(readFileSync(historyPath, "utf8")) as { entries: unknown[] })
+      .entries;
+    expect(entries).toEqual((JSON.parse(before) as { entries: unknown[] }).entries);
+    const session = SessionStateSchema.parse(
+      JSON.parse(readFileSync(join(project.root, ".tailtest/session.json"), "utf8")),
+    );
+    expect(session.platform).toBe("cli");
+    expect(session.session_id).not.toBe("ended-session");
   }, 60_000);
 
   it("refuses a bad --debounce or --root with exit code 2, writing nothing", async () => {

@@ -172,6 +172,10 @@ export const ConfigSchema = z.object({
     3,
     "how many times in a row the end of a turn may send the agent back to work",
   ),
+  notify: described(
+    z._default(z.enum(["always", "failures", "never"]), "always"),
+    'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
+  ),
   file_classes: z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),
   tdd: z._default(TddConfigSchema, () => ({
     file_classes: { e2e_test: [], test: [], prod: [], other: [] },

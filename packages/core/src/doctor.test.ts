@@ -10,9 +10,11 @@ import {
   isDoctorSkippedDir,
   renderDoctorReport,
   type DoctorCheck,
+  type ParsedToml,
   type DoctorCheckId,
   type DoctorReport,
 } from "./doctor.ts";
+import type { CodexTrust } from "./codex-trust.ts";
 import { buildIgnoreRules } from "./filter.ts";
 import { createMemoryView } from "./project-view.ts";
 
@@ -47,7 +49,11 @@ function listFiles(paths: readonly string[], gitignore: string | undefined): str
 
 function diagnose(
   files: Readonly<Record<string, string>>,
-  options: { truncated?: boolean } = {},
+  options: {
+    truncated?: boolean;
+    tomls?: Record<string, ParsedToml>;
+    codexTrust?: CodexTrust;
+  } = {},
 ): DoctorReport {
   const report = diagnoseProject({
     view: createMemoryView(files),
@@ -55,6 +61,8 @@ function diagnose(
     files: listFiles(Object.keys(files), files[".gitignore"]),
     filesTruncated: options.truncated ?? false,
     hookTexts: Object.fromEntries(DOCTOR_HOOK_FILES.map((path) => [path, files[path]])),
+    hookTomls: options.tomls ?? {},
+    codexTrust: options.codexTrust,
   });
   // Every report fits its own schema.
   expect(DoctorReportSchema.parse(report)).toEqual(report);
@@ -171,8 +179,10 @@ describe("doctor: tests", () => {
         "src/b.spec.ts": "",
         "tests/test_a.py": "",
         "tests/conftest.py": "",
+        "tests/__init__.py": "",
       },
-      "5 test files in ./, src/, tests/",
+      // conftest.py and __init__.py support tests; they are none.
+      "4 test files in ./, src/, tests/",
     ],
     [
       "one file",
@@ -222,6 +232,15 @@ describe("doctor: tests", () => {
     const tests = checkOf(diagnose(files), "tests");
     expect(tests.status).toBe("ok");
     expect(tests.summary).toBe(summary);
+  });
+
+  it("test support alone (conftest.py, __init__.py, a setup file) is no test: the check warns", () => {
+    const tests = checkOf(
+      diagnose({ "tests/conftest.py": "", "tests/__init__.py": "", "src/setupTests.ts": "" }),
+      "tests",
+    );
+    expect(tests.status).toBe("warn");
+    expect(tests.summary).toBe("no test files found");
   });
 
   it("details each folder's count", () => {
@@ -336,20 +355,6 @@ describe("doctor: hooks", () => {
       "installed for Codex; not for Claude Code, Cursor",
     ],
     [
-      "Codex in config.toml",
-      {
-        ".codex/config.toml": `model = "x"\n\n[[hooks.Stop]]\nhooks = [{ type = "command", command = "${CODEX_COMMAND.replace(/"/g, '\\"')}" }]\n`,
-      },
-      "ok",
-      "installed for Codex; not for Claude Code, Cursor",
-    ],
-    [
-      "a config.toml that only mentions the package in a comment",
-      { ".codex/config.toml": '# @tailtest/codex some day\nmodel = "x"\n' },
-      "warn",
-      NONE,
-    ],
-    [
       "all three",
       {
         ".claude/settings.json": groupHooks(CLAUDE_COMMAND),
@@ -387,6 +392,69 @@ describe("doctor: hooks", () => {
       "Cursor: not installed (no tailtest hooks in .cursor/hooks.json)",
       "Codex: not installed (no .codex/hooks.json or .codex/config.toml)",
     ]);
+  });
+
+  describe("Codex's config.toml, as the caller's TOML library parsed it", () => {
+    const toml = `[[hooks.Stop]]\nhooks = [{ type = "command", command = "${CODEX_COMMAND}" }]\n`;
+    const parsed: ParsedToml = {
+      value: {
+        model: "x",
+        hooks: { Stop: [{ hooks: [{ type: "command", command: CODEX_COMMAND }] }] },
+      },
+    };
+
+    it("counts the events of a hooks table", () => {
+      const hooks = checkOf(
+        diagnose({ ".codex/config.toml": toml }, { tomls: { ".codex/config.toml": parsed } }),
+        "hooks",
+      );
+      expect(hooks.status).toBe("ok");
+      expect(hooks.summary).toBe("installed for Codex; not for Claude Code, Cursor");
+      expect(hooks.detail).toContain("Codex: installed in .codex/config.toml (1 event)");
+    });
+
+    it("a file that only names the package in a comment holds no hooks", () => {
+      const hooks = checkOf(
+        diagnose(
+          { ".codex/config.toml": '# @tailtest/codex some day\nmodel = "x"\n' },
+          { tomls: { ".codex/config.toml": { value: { model: "x" } } } },
+        ),
+        "hooks",
+      );
+      expect(hooks.status).toBe("warn");
+      expect(hooks.summary).toBe(NONE);
+    });
+
+    it("a file that is not TOML is a problem, said in one line", () => {
+      const hooks = checkOf(
+        diagnose(
+          { ".codex/config.toml": "[hooks" },
+          { tomls: { ".codex/config.toml": { problem: "is not valid TOML" } } },
+        ),
+        "hooks",
+      );
+      expect(hooks.detail).toContain("Codex: .codex/config.toml is not valid TOML");
+    });
+
+    it("installed but not trusted yet: a warning with what to do", () => {
+      const trust: CodexTrust = {
+        project: "unknown",
+        handlers: 1,
+        trusted: 0,
+        disabled: 0,
+        pending: true,
+        lines: ["project not trusted yet", "0 of 1 hooks trusted"],
+      };
+      const files = { ".codex/hooks.json": groupHooks(CODEX_COMMAND) };
+      const pending = checkOf(diagnose(files, { codexTrust: trust }), "hooks");
+      expect(pending.status).toBe("warn");
+      expect(pending.detail).toContain("Codex: project not trusted yet");
+      const trusted = checkOf(
+        diagnose(files, { codexTrust: { ...trust, pending: false, lines: [] } }),
+        "hooks",
+      );
+      expect(trusted.status).toBe("ok");
+    });
   });
 
   it("reports a file it cannot read as JSON in one line", () => {

@@ -6,6 +6,7 @@ import {
   type ConfigResult,
   type Mode,
 } from "./config.ts";
+import type { CodexTrust } from "./codex-trust.ts";
 import { isSkippedDir, type IgnoreRules } from "./filter.ts";
 import { parseHookSettings } from "./hook-groups.ts";
 import { detectLanguage, type Language } from "./languages.ts";
@@ -147,7 +148,14 @@ export interface DoctorInput {
   filesTruncated?: boolean;
   /** The texts of `DOCTOR_HOOK_FILES`, by path; a missing key or undefined: no such file. */
   hookTexts: Readonly<Record<string, string | undefined>>;
+  /** Those of them that are TOML, parsed by the caller (the TOML library `status` uses). */
+  hookTomls?: Readonly<Record<string, ParsedToml>>;
+  /** Codex's project and per-hook trust (`codex-trust.ts`), when its hooks are installed. */
+  codexTrust?: CodexTrust | undefined;
 }
+
+/** A TOML file as parsed by the caller: its value, or why it could not be parsed. */
+export type ParsedToml = { value: unknown } | { problem: string };
 
 /** The checks, in a fixed order: config, mode, runners, tests, hooks, and strict in strict mode. */
 export function diagnoseProject(input: DoctorInput): DoctorReport {
@@ -162,7 +170,7 @@ export function diagnoseProject(input: DoctorInput): DoctorReport {
     checkMode(config.mode, input.configText),
     checkRunners(runners, tests),
     checkTests(tests, input.filesTruncated === true),
-    checkHooks(input.view, input.hookTexts),
+    checkHooks(input.view, input.hookTexts, input.hookTomls ?? {}, input.codexTrust),
   ];
   if (config.mode === "strict") checks.push(checkStrict(tests, runners));
   return { status: worstStatus(checks), checks };
@@ -347,7 +355,7 @@ function findTestFiles(
   for (const raw of files) {
     const path = raw.replace(/\\/g, "/").replace(/^\.\//, "");
     const language = detectLanguage(path);
-    if (language === undefined || languages.has(path)) continue;
+    if (language === undefined || languages.has(path) || isTestSupport(path)) continue;
     const fileClass = classifyTddFile(path, patterns);
     if (fileClass === "test" || fileClass === "e2e_test") {
       languages.set(path, language);
@@ -357,6 +365,22 @@ function findTestFiles(
     }
   }
   return { paths: [...languages.keys()].sort(compareText), languages };
+}
+
+/**
+ * Files that sit among the tests and match test patterns, but hold no test: pytest's
+ * `conftest.py` (fixtures and hooks), a tests package's `__init__.py`, a JS runner's setup file.
+ * Counted as tests they would make a project without a single test look tested.
+ */
+const TEST_SUPPORT = [
+  /^conftest\.py$/,
+  /^__init__\.py$/,
+  /^(setupTests|(vitest|jest|test)[.-]setup)\.[cm]?[jt]sx?$/,
+];
+
+function isTestSupport(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return TEST_SUPPORT.some((pattern) => pattern.test(name));
 }
 
 /** A test file's top folder (`tests/`), or `./` for files at the root. */
@@ -432,9 +456,6 @@ interface HookFileFinding {
   problem?: string;
 }
 
-/** A `[hooks]` table, or an array of `[[hooks.Event]]` tables. */
-const TOML_HOOKS_TABLE = /^\s*\[{1,2}\s*hooks\s*[\].]/m;
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -455,7 +476,11 @@ function inspectJsonHooks(platform: PlatformSpec, path: string, text: string): H
     const problem = `${path} ${parsed.error}`;
     return { path, events: 0, installed: false, usesLocalHook: false, problem };
   }
-  const hooks = (parsed.value as Record<string, unknown>)["hooks"];
+  return inspectHooksTable(platform, path, (parsed.value as Record<string, unknown>)["hooks"]);
+}
+
+/** A parsed `hooks` table (JSON or TOML): event name to its groups or handlers. */
+function inspectHooksTable(platform: PlatformSpec, path: string, hooks: unknown): HookFileFinding {
   const ours = Object.values(isRecord(hooks) ? hooks : {}).map((entries) =>
     commandsOf(entries).filter((command) =>
       platform.markers.some((marker) => command.includes(marker)),
@@ -468,11 +493,24 @@ function inspectJsonHooks(platform: PlatformSpec, path: string, text: string): H
   return { path, events, installed: events > 0, usesLocalHook };
 }
 
-function inspectHookFile(platform: PlatformSpec, path: string, text: string): HookFileFinding {
+/**
+ * One hooks file. A TOML file is read from the caller's parse (the library `status` reads Codex's
+ * config with), so every way TOML can write a `hooks` table (`[hooks]`, `[[hooks.Stop]]`, dotted
+ * keys, inline tables) counts, and a comment that names the package does not.
+ */
+function inspectHookFile(
+  platform: PlatformSpec,
+  path: string,
+  text: string,
+  toml: ParsedToml | undefined,
+): HookFileFinding {
   if (!path.endsWith(".toml")) return inspectJsonHooks(platform, path, text);
-  const installed =
-    TOML_HOOKS_TABLE.test(text) && platform.markers.some((marker) => text.includes(marker));
-  return { path, events: undefined, installed, usesLocalHook: false };
+  if (toml === undefined || "problem" in toml) {
+    const problem = `${path} ${toml?.problem ?? "was not parsed"}`;
+    return { path, events: 0, installed: false, usesLocalHook: false, problem };
+  }
+  const hooks = isRecord(toml.value) ? toml.value["hooks"] : undefined;
+  return inspectHooksTable(platform, path, hooks);
 }
 
 interface PlatformFinding {
@@ -501,10 +539,11 @@ function inspectPlatform(
   view: ProjectView,
   platform: PlatformSpec,
   texts: Readonly<Record<string, string | undefined>>,
+  tomls: Readonly<Record<string, ParsedToml>>,
 ): PlatformFinding {
   const findings = platform.files.flatMap((path) => {
     const text = texts[path];
-    return text === undefined ? [] : [inspectHookFile(platform, path, text)];
+    return text === undefined ? [] : [inspectHookFile(platform, path, text, tomls[path])];
   });
   const installed = findings.some((finding) => finding.installed);
   const problems = findings.flatMap((finding) =>
@@ -553,9 +592,10 @@ export type HookInstall = z.infer<typeof HookInstallSchema>;
 export function findHookInstalls(
   view: ProjectView,
   texts: Readonly<Record<string, string | undefined>>,
+  tomls: Readonly<Record<string, ParsedToml>> = {},
 ): HookInstall[] {
   return PLATFORMS.map((platform) => {
-    const finding = inspectPlatform(view, platform, texts);
+    const finding = inspectPlatform(view, platform, texts, tomls);
     return {
       platform: platform.id,
       label: platform.label,
@@ -569,8 +609,18 @@ export function findHookInstalls(
 function checkHooks(
   view: ProjectView,
   texts: Readonly<Record<string, string | undefined>>,
+  tomls: Readonly<Record<string, ParsedToml>>,
+  codexTrust: CodexTrust | undefined,
 ): DoctorCheck {
-  const findings = PLATFORMS.map((platform) => inspectPlatform(view, platform, texts));
+  const findings = PLATFORMS.map((platform) => inspectPlatform(view, platform, texts, tomls));
+  // Codex runs a project's hooks only once the project and each hook are trusted (codex-trust.ts).
+  const codex = findings.find((finding) => finding.platform.id === "codex");
+  if (codex?.installed === true && codexTrust?.pending === true) {
+    codex.problem = true;
+    const trustLines = codexTrust.lines.map((line) => `Codex: ${line}`);
+    codex.lines.push(...trustLines);
+    codex.problems.push(...trustLines);
+  }
   const lines = findings.flatMap((finding) => finding.lines);
   const installed = findings.filter((finding) => finding.installed).map((f) => f.platform.label);
   const missing = findings.filter((finding) => !finding.installed).map((f) => f.platform.label);

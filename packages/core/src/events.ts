@@ -76,10 +76,17 @@ export type HookEvent =
  * event); `block` keeps the agent working at the end of a turn; `context` adds text for the agent
  * (and `env`, where the platform can set the session's environment, e.g. Cursor's sessionStart).
  */
-export type Decision =
+export type Decision = (
   | { kind: "none" }
   | { kind: "context"; text: string; env?: Readonly<Record<string, string>> | undefined }
   | { kind: "block"; reason: string }
-  | { kind: "deny"; reason: string };
+  | { kind: "deny"; reason: string }
+) & {
+  /**
+   * One short line for the person, never for the agent (the end of a verified turn: "tailtest:
+   * 3 files, 41 tests passed (2.1 s)"); each adapter shows it where the agent is not woken.
+   */
+  userMessage?: string | undefined;
+};
 
 export const NO_OPINION: Decision = { kind: "none" };

@@ -31,24 +31,27 @@ const HISTORY = historyOf([
   [
     "s1",
     [
-      ["src/flaky.py", "unresolved"],
+      ["src/flaky.py", "failed"],
       ["src/good.py", "passed"],
       ["src/was-good.py", "passed"],
+      ["src/untested.py", "missing_test"],
     ],
   ],
   [
     "s2",
     [
-      ["src/flaky.py", "deferred"],
+      ["src/flaky.py", "failed"],
       ["src/good.py", "passed"],
+      ["src/untested.py", "not_run"],
     ],
   ],
   [
     "s3",
     [
-      ["src/flaky.py", "unresolved"],
-      ["src/was-good.py", "unresolved"],
+      ["src/flaky.py", "failed"],
+      ["src/was-good.py", "failed"],
       ["src/new.py", "fixed"],
+      ["src/untested.py", "env_error"],
     ],
   ],
 ]);
@@ -62,6 +65,7 @@ describe("summariseHistory", () => {
     expect(view.files.map((row) => row.file)).toEqual([
       "src/was-good.py",
       "src/flaky.py",
+      "src/untested.py",
       "src/new.py",
       "src/good.py",
     ]);
@@ -69,14 +73,22 @@ describe("summariseHistory", () => {
     expect(flaky).toMatchObject({
       sessions: 3,
       failed_sessions: 3,
-      timeline: ["unresolved", "deferred", "unresolved"],
+      timeline: ["failed", "failed", "failed"],
       recurring: true,
       regression: false,
     });
     expect(view.files.find((row) => row.file === "src/was-good.py")).toMatchObject({
-      status: "unresolved",
-      classification: "regression",
-      timeline: ["passed", "unresolved"],
+      status: "failed",
+      class: "regression",
+      timeline: ["passed", "regression"],
+    });
+    // A file without a test, then not run, then an environment error: never red, never flagged.
+    expect(view.files.find((row) => row.file === "src/untested.py")).toMatchObject({
+      class: "env_error",
+      failed_sessions: 0,
+      timeline: ["missing_test", "not_run", "env_error"],
+      recurring: false,
+      regression: false,
     });
   });
 
@@ -86,16 +98,19 @@ describe("summariseHistory", () => {
     expect(
       view.sessions.map((s) => [
         s.session_id,
-        s.passed,
-        s.fixed,
-        s.unresolved,
-        s.deferred,
-        s.regressions,
+        s.files,
+        s.counts.passed,
+        s.counts.fixed,
+        s.counts.failed,
+        s.counts.regression,
+        s.counts.missing_test,
+        s.counts.not_run,
+        s.counts.env_error,
       ]),
     ).toEqual([
-      ["s1", 2, 0, 1, 0, 0],
-      ["s2", 1, 0, 0, 1, 0],
-      ["s3", 0, 1, 2, 0, 1],
+      ["s1", 4, 2, 0, 1, 0, 1, 0, 0],
+      ["s2", 3, 1, 0, 1, 0, 0, 1, 0],
+      ["s3", 4, 0, 1, 1, 1, 0, 0, 1],
     ]);
   });
 
@@ -125,13 +140,17 @@ describe("withLiveSessions", () => {
     expect(live.live).toEqual(["s4"]);
     // Twice (as if status ran twice before the session ended): the same entries.
     expect(
-      withLiveSessions({ version: 1, entries: live.entries }, [session], "x").entries,
+      withLiveSessions({ version: 2, entries: live.entries }, [session], "x").entries,
     ).toHaveLength(live.entries.length);
     const view = summariseHistory(live.entries, live.live);
-    expect(view.sessions.at(-1)).toMatchObject({ session_id: "s4", passed: 1, live: true });
+    expect(view.sessions.at(-1)).toMatchObject({
+      session_id: "s4",
+      counts: { passed: 1 },
+      live: true,
+    });
     expect(view.files.find((row) => row.file === "src/flaky.py")).toMatchObject({
       status: "passed",
-      classification: "passed",
+      class: "passed",
     });
   });
 
@@ -155,19 +174,24 @@ describe("renderHistoryView", () => {
 
   it("lists regressions, recurring failures and a table of files", () => {
     const text = renderHistoryView(view, PLAIN_STYLE, 50);
-    expect(text).toContain("4 files over 3 sessions");
+    expect(text).toContain("5 files over 3 sessions");
+    // Each session counted in outcome classes, the same words status uses.
+    expect(text).toMatch(
+      /^s3\s+2026-01-03 10:00\s+1 failed, 1 environment error, 1 fixed, 1 regression$/m,
+    );
     expect(text).toContain("regressions (passed before, failing now): src/was-good.py");
     expect(text).toContain("recurring failures (3+ sessions): src/flaky.py");
     const row = text.split("\n").find((line) => line.startsWith("src/flaky.py"));
-    expect(row).toMatch(
-      /^src\/flaky\.py\s+unresolved\s+gap\s+3\s+3\s+UDU\s+2026-01-03 10:00\s+RECURRING$/,
+    expect(row).toMatch(/^src\/flaky\.py\s+failed\s+3\s+3\s+XXX\s+2026-01-03 10:00\s+RECURRING$/);
+    expect(text).toContain(
+      "timeline: one letter per session, oldest first: P passed, F fixed, X failed, R regression, M missing test, N not run, E environment error, T timeout",
     );
     expect(text).not.toContain("\u001b[");
   });
 
   it("cuts the table at the limit and says so", () => {
     const text = renderHistoryView(view, PLAIN_STYLE, 2);
-    expect(text).toContain("(2 of 4 files shown; --limit <n> or --json for more)");
+    expect(text).toContain("(2 of 5 files shown; --limit <n> or --json for more)");
     expect(text).not.toMatch(/^src\/good\.py/m);
   });
 
@@ -190,6 +214,11 @@ describe("withLiveSessions after a flush", () => {
         "src/flaky.py": { outcome: "failed" as const, at: "2026-01-03T09:30:00.000Z" },
         "src/was-good.py": { outcome: "failed" as const, at: "2026-01-03T09:30:00.000Z" },
         "src/new.py": { outcome: "passed" as const, at: "2026-01-03T09:30:00.000Z" },
+        "src/untested.py": {
+          outcome: "failed" as const,
+          failure: "environment" as const,
+          at: "2026-01-03T09:30:00.000Z",
+        },
       },
       fix_attempts: { "src/new.py": 1 },
     };
@@ -209,8 +238,9 @@ describe("withLiveSessions after a flush", () => {
     const live = withLiveSessions(HISTORY, [later], "2026-05-05T00:00:00.000Z");
     expect(live.live).toEqual(["s3"]);
     const changed = live.entries.filter((entry, i) => entry !== HISTORY.entries[i]);
+    // It keeps the time it was measured, not the time status or history looked.
     expect(changed.map((entry) => [entry.file, entry.status, entry.timestamp])).toEqual([
-      ["src/flaky.py", "passed", "2026-05-05T00:00:00.000Z"],
+      ["src/flaky.py", "passed", "2026-01-03T09:40:00.000Z"],
     ]);
   });
 });

@@ -1,12 +1,18 @@
 import * as z from "zod";
 import {
-  ClassificationSchema,
+  countOutcomes,
+  describeCounts,
+  entryClass,
   findRecentRegressions,
   findRecurringFailures,
+  isRedStatus,
+  OUTCOME_CLASSES,
+  OUTCOME_LABELS,
   OutcomeStatusSchema,
   recordOutcomes,
   type HistoryEntry,
   type HistoryFile,
+  type OutcomeClass,
 } from "./history.ts";
 import { buildScenarioEntries, type SessionState } from "./session.ts";
 import { renderColumns, type TextStyle } from "./text-style.ts";
@@ -19,21 +25,34 @@ import { renderColumns, type TextStyle } from "./text-style.ts";
 /** How many per-session statuses a file row keeps (the newest). */
 export const FILE_TIMELINE_CAP = 12;
 
+/** history.ts `OUTCOME_CLASSES` (that one is zod/mini, the views are zod). */
+export const OutcomeClassViewSchema = z.enum(OUTCOME_CLASSES);
+
+/** A count per outcome class. */
+export const OutcomeCountsSchema = z.object(
+  Object.fromEntries(OUTCOME_CLASSES.map((name) => [name, z.number().int().min(0)])) as Record<
+    OutcomeClass,
+    z.ZodNumber
+  >,
+);
+export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;
+
 export const HistoryFileRowSchema = z.object({
   file: z.string(),
-  status: OutcomeStatusSchema,
-  classification: ClassificationSchema,
+  status: z.enum(OutcomeStatusSchema.options),
+  /** Its latest class: the status, or `regression`. */
+  class: OutcomeClassViewSchema,
   session_id: z.string(),
   timestamp: z.string(),
   /** Sessions with an entry for this file. */
   sessions: z.number().int().min(0),
-  /** Of those, sessions that ended unresolved or deferred. */
+  /** Of those, sessions in which its tests ran red. */
   failed_sessions: z.number().int().min(0),
-  /** The file's status in each of its sessions, oldest first, the newest `FILE_TIMELINE_CAP`. */
-  timeline: z.array(OutcomeStatusSchema),
+  /** The file's class in each of its sessions, oldest first, the newest `FILE_TIMELINE_CAP`. */
+  timeline: z.array(OutcomeClassViewSchema),
   /** Its latest entry is a regression: it passed before and fails now. */
   regression: z.boolean(),
-  /** It failed in three or more sessions (history.ts `findRecurringFailures`). */
+  /** Its tests ran red in three or more sessions (history.ts `findRecurringFailures`). */
   recurring: z.boolean(),
 });
 export type HistoryFileRow = z.infer<typeof HistoryFileRowSchema>;
@@ -42,11 +61,10 @@ export const HistorySessionSchema = z.object({
   session_id: z.string(),
   first_at: z.string(),
   last_at: z.string(),
-  passed: z.number().int().min(0),
-  fixed: z.number().int().min(0),
-  unresolved: z.number().int().min(0),
-  deferred: z.number().int().min(0),
-  regressions: z.number().int().min(0),
+  /** Files with an outcome this session. */
+  files: z.number().int().min(0),
+  /** Files per outcome class (history.ts `countOutcomes`: what status and the report show too). */
+  counts: OutcomeCountsSchema,
   /** Still open: its outcomes come from the session file, not yet from history.json. */
   live: z.boolean(),
 });
@@ -84,58 +102,43 @@ export function withLiveSessions(
   let file = history;
   const live: string[] = [];
   for (const session of sessions) {
-    const outcomes = buildScenarioEntries(session, now).filter(
-      (outcome) =>
-        !history.entries.some(
-          (entry) =>
-            entry.file === outcome.file &&
-            entry.session_id === outcome.session_id &&
-            entry.status === outcome.status &&
-            entry.attempts === outcome.attempts,
-        ),
-    );
-    if (outcomes.length === 0) continue;
-    file = recordOutcomes(file, outcomes);
-    live.push(session.session_id);
+    const next = recordOutcomes(file, buildScenarioEntries(session, now));
+    // recordOutcomes hands back entries it keeps as they are: a changed list means new outcomes.
+    if (next.entries.some((entry, index) => entry !== file.entries[index]))
+      live.push(session.session_id);
+    file = next;
   }
   return { entries: file.entries, live };
 }
 
-function isFailure(status: HistoryEntry["status"]): boolean {
-  return status === "unresolved" || status === "deferred";
-}
-
-/** Sessions in the order they first appear (history is kept oldest first). */
+/**
+ * Sessions in the order they first appear (history is kept oldest first), each counted with
+ * history.ts `countOutcomes`: the one function behind every per-session count people see.
+ */
 export function summariseSessions(
   entries: readonly HistoryEntry[],
   live: readonly string[] = [],
 ): HistorySession[] {
-  const sessions = new Map<string, HistorySession>();
-  for (const entry of entries) {
-    const session = sessions.get(entry.session_id) ?? {
-      session_id: entry.session_id,
-      first_at: entry.timestamp,
-      last_at: entry.timestamp,
-      passed: 0,
-      fixed: 0,
-      unresolved: 0,
-      deferred: 0,
-      regressions: 0,
-      live: live.includes(entry.session_id),
+  const grouped = new Map<string, HistoryEntry[]>();
+  for (const entry of entries)
+    grouped.set(entry.session_id, [...(grouped.get(entry.session_id) ?? []), entry]);
+  return [...grouped].map(([session_id, own]) => {
+    const times = own.map((entry) => entry.timestamp).sort();
+    return {
+      session_id,
+      first_at: times[0] ?? "",
+      last_at: times.at(-1) ?? "",
+      files: own.length,
+      counts: countOutcomes(own),
+      live: live.includes(session_id),
     };
-    session[entry.status] += 1;
-    if (entry.classification === "regression") session.regressions += 1;
-    if (entry.timestamp < session.first_at) session.first_at = entry.timestamp;
-    if (entry.timestamp > session.last_at) session.last_at = entry.timestamp;
-    sessions.set(entry.session_id, session);
-  }
-  return [...sessions.values()];
+  });
 }
 
 interface FileAccumulator {
   latest: HistoryEntry;
-  /** Status per session, in order of the session's (latest) entry. */
-  bySession: Map<string, HistoryEntry["status"]>;
+  /** Entry per session, in order of the session's (latest) entry. */
+  bySession: Map<string, HistoryEntry>;
   order: number;
 }
 
@@ -147,9 +150,9 @@ export function summariseHistory(
   const files = new Map<string, FileAccumulator>();
   entries.forEach((entry, order) => {
     const found = files.get(entry.file);
-    const bySession = found?.bySession ?? new Map<string, HistoryEntry["status"]>();
+    const bySession = found?.bySession ?? new Map<string, HistoryEntry>();
     bySession.delete(entry.session_id);
-    bySession.set(entry.session_id, entry.status);
+    bySession.set(entry.session_id, entry);
     files.set(entry.file, { latest: entry, bySession, order });
   });
   const regressions = findRecentRegressions(entries);
@@ -160,16 +163,16 @@ export function summariseHistory(
   };
   const rows = [...files.entries()]
     .map(([file, acc]) => {
-      const statuses = [...acc.bySession.values()];
+      const own = [...acc.bySession.values()];
       const row: HistoryFileRow = {
         file,
         status: acc.latest.status,
-        classification: acc.latest.classification,
+        class: entryClass(acc.latest),
         session_id: acc.latest.session_id,
         timestamp: acc.latest.timestamp,
-        sessions: statuses.length,
-        failed_sessions: statuses.filter(isFailure).length,
-        timeline: statuses.slice(-FILE_TIMELINE_CAP),
+        sessions: own.length,
+        failed_sessions: own.filter((entry) => isRedStatus(entry.status)).length,
+        timeline: own.map(entryClass).slice(-FILE_TIMELINE_CAP),
         regression: regressions.includes(file),
         recurring: recurring.includes(file),
       };
@@ -188,16 +191,41 @@ export function summariseHistory(
   };
 }
 
-const TIMELINE_LETTER: Readonly<Record<HistoryEntry["status"], string>> = {
+/** One letter per class in a file's timeline. */
+export const TIMELINE_LETTER: Readonly<Record<OutcomeClass, string>> = {
   passed: "P",
   fixed: "F",
-  unresolved: "U",
-  deferred: "D",
+  failed: "X",
+  missing_test: "M",
+  not_run: "N",
+  env_error: "E",
+  timeout: "T",
+  regression: "R",
+  recurring: "C",
 };
 
-function styleStatus(status: HistoryEntry["status"], style: TextStyle): string {
-  if (status === "passed" || status === "fixed") return style.good(status);
-  return status === "unresolved" ? style.bad(status) : style.warn(status);
+/** The timeline's legend (the classes a timeline can show). */
+export const TIMELINE_LEGEND = (
+  [
+    "passed",
+    "fixed",
+    "failed",
+    "regression",
+    "missing_test",
+    "not_run",
+    "env_error",
+    "timeout",
+  ] as const
+)
+  .map((name) => `${TIMELINE_LETTER[name]} ${OUTCOME_LABELS[name]}`)
+  .join(", ");
+
+/** An outcome class in words, coloured: green ran green, red ran red, yellow neither. */
+export function styleClass(name: OutcomeClass, style: TextStyle): string {
+  const label = OUTCOME_LABELS[name];
+  if (name === "passed" || name === "fixed") return style.good(label);
+  if (name === "failed" || name === "regression" || name === "recurring") return style.bad(label);
+  return style.warn(label);
 }
 
 function listed(items: readonly string[], shown = 5): string {
@@ -209,6 +237,15 @@ function listed(items: readonly string[], shown = 5): string {
 export function shortTime(iso: string): string {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
   return match === null ? iso : `${match[1]} ${match[2]}`;
+}
+
+/** How many sessions `tailtest history` lists (the newest). */
+const SESSIONS_SHOWN = 10;
+
+/** One session's files by class, in words ("3 passed, 1 missing test"): status says the same. */
+export function describeSessionCounts(session: Pick<HistorySession, "counts">): string {
+  const parts = describeCounts(session.counts);
+  return parts.length === 0 ? "nothing measured" : parts.join(", ");
 }
 
 /**
@@ -227,16 +264,29 @@ export function renderHistoryView(view: HistoryView, style: TextStyle, limit: nu
   if (view.recurring.length > 0)
     lines.push(style.warn(`recurring failures (3+ sessions): ${listed(view.recurring)}`));
   lines.push("");
-  const header = ["file", "last", "class", "sessions", "failed", "timeline", "last seen", ""];
+  const recent = view.sessions.slice(-SESSIONS_SHOWN);
+  lines.push(
+    ...renderColumns([
+      ["session", "last measured", "files"].map((cell) => style.dim(cell)),
+      ...recent.map((session) => [
+        `${session.session_id}${session.live ? " (open)" : ""}`,
+        shortTime(session.last_at),
+        describeSessionCounts(session),
+      ]),
+    ]),
+  );
+  if (view.sessions.length > recent.length)
+    lines.push(style.dim(`(the newest ${recent.length} of ${view.sessions.length} sessions)`));
+  lines.push("");
+  const header = ["file", "last outcome", "sessions", "red in", "timeline", "measured", ""];
   const rows = view.files
     .slice(0, limit)
     .map((row) => [
       row.file,
-      styleStatus(row.status, style),
-      row.classification,
+      styleClass(row.class, style),
       String(row.sessions),
       String(row.failed_sessions),
-      row.timeline.map((status) => TIMELINE_LETTER[status]).join(""),
+      row.timeline.map((name) => TIMELINE_LETTER[name]).join(""),
       shortTime(row.timestamp),
       [
         ...(row.regression ? [style.bad("REGRESSION")] : []),
@@ -250,7 +300,7 @@ export function renderHistoryView(view: HistoryView, style: TextStyle, limit: nu
     );
   lines.push(
     style.dim(
-      "timeline: one letter per session, oldest first: P passed, F fixed, U unresolved, D deferred; times are UTC",
+      `timeline: one letter per session, oldest first: ${TIMELINE_LEGEND}; "red in": sessions its tests ran red; times are UTC`,
     ),
   );
   return `${lines.join("\n")}\n`;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  classifyEntry,
+  countOutcomes,
   emptyHistory,
   findRecentRegressions,
   findRecurringFailures,
   HISTORY_CAP,
   HistoryEntrySchema,
   HistoryFileSchema,
+  isRegression,
   recordOutcomes,
   renderHistoryLines,
   renderHistorySummary,
@@ -14,7 +15,6 @@ import {
   selectLastFailures,
 } from "./history.ts";
 import type {
-  Classification,
   HistoryEntry,
   HistoryFile,
   HistoryOutcome,
@@ -37,70 +37,55 @@ function entry(
   file: string,
   status: OutcomeStatus,
   session_id: string,
-  classification: Classification = "gap",
+  regression = false,
 ): HistoryEntry {
-  return { ...outcome(file, status, session_id), classification };
+  return { ...outcome(file, status, session_id), regression };
 }
 
 function historyOf(...outcomes: HistoryOutcome[]): HistoryFile {
   return outcomes.reduce((history, next) => recordOutcomes(history, [next]), emptyHistory());
 }
 
-describe("classifyEntry", () => {
-  it.each<[string, HistoryOutcome, HistoryEntry[], Classification]>([
-    ["first failure, no history → gap", outcome("a.py", "unresolved", "s2"), [], "gap"],
-    ["first deferral, no history → gap", outcome("a.py", "deferred", "s2"), [], "gap"],
-    ["first pass, no history → gap", outcome("a.py", "passed", "s2"), [], "gap"],
+describe("isRegression", () => {
+  it.each<[string, HistoryOutcome, HistoryEntry[], boolean]>([
+    ["a first failure", outcome("a.py", "failed", "s2"), [], false],
+    ["failed after passed", outcome("a.py", "failed", "s2"), [entry("a.py", "passed", "s1")], true],
+    ["failed after fixed", outcome("a.py", "failed", "s2"), [entry("a.py", "fixed", "s1")], true],
     [
-      "passed with history → passed",
-      outcome("a.py", "passed", "s2"),
-      [entry("a.py", "unresolved", "s1")],
-      "passed",
+      "failed after failed",
+      outcome("a.py", "failed", "s2"),
+      [entry("a.py", "failed", "s1")],
+      false,
     ],
     [
-      "fixed with history → fixed",
-      outcome("a.py", "fixed", "s2"),
+      "failed after passed in the same session (not evidence about an earlier one)",
+      outcome("a.py", "failed", "s1"),
       [entry("a.py", "passed", "s1")],
-      "fixed",
+      false,
     ],
     [
-      "unresolved after passed → regression",
-      outcome("a.py", "unresolved", "s2"),
-      [entry("a.py", "passed", "s1")],
-      "regression",
+      "judged against the file's latest other session",
+      outcome("a.py", "failed", "s3"),
+      [entry("a.py", "passed", "s1"), entry("a.py", "failed", "s2")],
+      false,
     ],
     [
-      "deferred after fixed → regression",
-      outcome("a.py", "deferred", "s2"),
-      [entry("a.py", "fixed", "s1")],
-      "regression",
-    ],
-    [
-      "unresolved after unresolved → gap",
-      outcome("a.py", "unresolved", "s2"),
-      [entry("a.py", "unresolved", "s1")],
-      "gap",
-    ],
-    [
-      "only the most recent earlier entry decides",
-      outcome("a.py", "unresolved", "s3"),
-      [entry("a.py", "passed", "s1"), entry("a.py", "deferred", "s2")],
-      "gap",
-    ],
-    [
-      "same-session earlier entry ignored",
-      outcome("a.py", "unresolved", "s1"),
-      [entry("a.py", "passed", "s1")],
-      "gap",
-    ],
-    [
-      "another file's history ignored",
-      outcome("a.py", "unresolved", "s2"),
+      "another file passed",
+      outcome("a.py", "failed", "s2"),
       [entry("b.py", "passed", "s1")],
-      "gap",
+      false,
     ],
+    // Only a red test is the code going back: none of these is.
+    ...(["missing_test", "not_run", "env_error", "timeout", "passed", "fixed"] as const).map(
+      (status): [string, HistoryOutcome, HistoryEntry[], boolean] => [
+        `${status} after passed`,
+        outcome("a.py", status, "s2"),
+        [entry("a.py", "passed", "s1")],
+        false,
+      ],
+    ),
   ])("%s", (_name, next, history, expected) => {
-    expect(classifyEntry(next, history)).toBe(expected);
+    expect(isRegression(next, history)).toBe(expected);
   });
 });
 
@@ -128,82 +113,93 @@ describe("recordOutcomes", () => {
     expect(next.entries.slice(-2).map((e) => e.file)).toEqual(["new-a.py", "new-b.py"]);
   });
 
-  it("replaces a session's entry for a file instead of appending a duplicate, keeping its classification", () => {
+  it("replaces a session's changed entry in place instead of appending a duplicate", () => {
     const before = historyOf(outcome("a.py", "passed", "s1"), outcome("b.py", "passed", "s1"));
     const once = recordOutcomes(before, [
-      outcome("a.py", "unresolved", "s2", 1),
-      outcome("c.py", "deferred", "s2"),
+      outcome("a.py", "failed", "s2", 1),
+      outcome("c.py", "not_run", "s2"),
     ]);
     const twice = recordOutcomes(once, [
-      outcome("a.py", "unresolved", "s2", 3),
-      outcome("c.py", "deferred", "s2"),
+      outcome("a.py", "failed", "s2", 3),
+      outcome("c.py", "not_run", "s2"),
     ]);
-    expect(once.entries.map((e) => [e.file, e.session_id, e.classification])).toEqual([
-      ["a.py", "s1", "gap"],
-      ["b.py", "s1", "gap"],
-      ["a.py", "s2", "regression"],
-      ["c.py", "s2", "gap"],
+    expect(once.entries.map((e) => [e.file, e.session_id, e.regression])).toEqual([
+      ["a.py", "s1", false],
+      ["b.py", "s1", false],
+      ["a.py", "s2", true],
+      ["c.py", "s2", false],
     ]);
-    expect(twice.entries.map((e) => [e.file, e.session_id, e.classification])).toEqual(
-      once.entries.map((e) => [e.file, e.session_id, e.classification]),
+    expect(twice.entries.map((e) => [e.file, e.session_id, e.regression])).toEqual(
+      once.entries.map((e) => [e.file, e.session_id, e.regression]),
     );
     expect(twice.entries[2]?.attempts).toBe(3);
   });
 
-  it("classifies a replacement against the history before the session, not entries added after it", () => {
-    const first = historyOf(outcome("a.py", "passed", "s1"), outcome("a.py", "unresolved", "s2"));
-    const later = recordOutcomes(first, [outcome("a.py", "unresolved", "s3")]);
-    const reflushed = recordOutcomes(later, [outcome("a.py", "unresolved", "s2")]);
-    expect(reflushed.entries.map((e) => [e.session_id, e.classification])).toEqual([
-      ["s1", "gap"],
-      ["s2", "regression"],
-      ["s3", "gap"],
+  it("never re-stamps an outcome it already holds: a later flush with a new time changes nothing", () => {
+    const first = recordOutcomes(emptyHistory(), [outcome("a.py", "passed", "s1")]);
+    const again = recordOutcomes(first, [
+      { ...outcome("a.py", "passed", "s1"), timestamp: "2026-09-09T09:09:09.000Z" },
+    ]);
+    expect(again.entries).toEqual(first.entries);
+    expect(again.entries[0]?.timestamp).toBe(TIMESTAMP);
+  });
+
+  it("judges a replacement against the history before the session, not entries added after it", () => {
+    const first = historyOf(outcome("a.py", "passed", "s1"), outcome("a.py", "failed", "s2"));
+    const later = recordOutcomes(first, [outcome("a.py", "failed", "s3")]);
+    const reflushed = recordOutcomes(later, [outcome("a.py", "failed", "s2", 2)]);
+    expect(reflushed.entries.map((e) => [e.session_id, e.regression])).toEqual([
+      ["s1", false],
+      ["s2", true],
+      ["s3", false],
     ]);
   });
 
   it("does not mutate its input", () => {
     const history = historyOf(outcome("a.py", "passed", "s1"));
     const snapshot = structuredClone(history);
-    recordOutcomes(history, [outcome("a.py", "unresolved", "s1"), outcome("b.py", "passed", "s1")]);
+    recordOutcomes(history, [outcome("a.py", "failed", "s1"), outcome("b.py", "passed", "s1")]);
     expect(history).toEqual(snapshot);
   });
 });
 
 describe("findRecurringFailures", () => {
-  it("needs failures in three distinct sessions", () => {
+  it("needs red tests in three distinct sessions", () => {
     const three = [
-      entry("a.py", "unresolved", "s1"),
-      entry("a.py", "deferred", "s2"),
-      entry("a.py", "unresolved", "s3"),
+      entry("a.py", "failed", "s1"),
+      entry("a.py", "failed", "s2"),
+      entry("a.py", "failed", "s3"),
     ];
     expect(findRecurringFailures(three)).toEqual(["a.py"]);
   });
 
   it("does not count three failures within two sessions", () => {
     const two = [
-      entry("a.py", "unresolved", "s1"),
-      entry("a.py", "unresolved", "s1"),
-      entry("a.py", "deferred", "s2"),
+      entry("a.py", "failed", "s1"),
+      entry("a.py", "failed", "s1"),
+      entry("a.py", "failed", "s2"),
     ];
     expect(findRecurringFailures(two)).toEqual([]);
   });
 
-  it("does not count fixes or passes as failures", () => {
+  it("does not count a missing test, nothing run, an environment error or a timeout as red", () => {
     const mixed = [
-      entry("a.py", "unresolved", "s1"),
-      entry("a.py", "deferred", "s2"),
-      entry("a.py", "fixed", "s3"),
-      entry("a.py", "passed", "s4"),
+      entry("a.py", "failed", "s1"),
+      entry("a.py", "missing_test", "s2"),
+      entry("a.py", "not_run", "s3"),
+      entry("a.py", "env_error", "s4"),
+      entry("a.py", "timeout", "s5"),
+      entry("a.py", "fixed", "s6"),
     ];
     expect(findRecurringFailures(mixed)).toEqual([]);
   });
 
   it("orders files by their most recent failure first", () => {
     const entries = ["s1", "s2", "s3"].flatMap((session) => [
-      entry("new.py", "unresolved", session),
-      entry("old.py", "unresolved", session),
+      entry("new.py", "failed", session),
+      entry("old.py", "failed", session),
     ]);
-    entries.push(entry("old.py", "deferred", "s4"), entry("new.py", "passed", "s5"));
+    entries.push(entry("old.py", "failed", "s4"), entry("new.py", "passed", "s5"));
     expect(findRecurringFailures(entries)).toEqual(["old.py", "new.py"]);
   });
 });
@@ -211,19 +207,19 @@ describe("findRecurringFailures", () => {
 describe("findRecentRegressions", () => {
   it("lists files whose latest entry is a regression, newest first", () => {
     const entries = [
-      entry("a.py", "unresolved", "s2", "regression"),
-      entry("b.py", "unresolved", "s2", "regression"),
-      entry("c.py", "unresolved", "s2", "regression"),
-      entry("c.py", "passed", "s3", "passed"),
+      entry("a.py", "failed", "s2", true),
+      entry("b.py", "failed", "s2", true),
+      entry("c.py", "failed", "s2", true),
+      entry("c.py", "passed", "s3"),
     ];
     expect(findRecentRegressions(entries)).toEqual(["b.py", "a.py"]);
   });
 
   it("orders by each file's latest entry, not its first", () => {
     const entries = [
-      entry("a.py", "unresolved", "s2", "regression"),
-      entry("b.py", "unresolved", "s2", "regression"),
-      entry("a.py", "deferred", "s3", "regression"),
+      entry("a.py", "failed", "s2", true),
+      entry("b.py", "failed", "s2", true),
+      entry("a.py", "failed", "s3", true),
     ];
     expect(findRecentRegressions(entries)).toEqual(["a.py", "b.py"]);
   });
@@ -231,17 +227,17 @@ describe("findRecentRegressions", () => {
 
 function recurring(files: readonly string[]): HistoryEntry[] {
   return ["s1", "s2", "s3"].flatMap((session) =>
-    files.map((file) => entry(file, "unresolved", session)),
+    files.map((file) => entry(file, "failed", session)),
   );
 }
 
 function regressions(files: readonly string[]): HistoryEntry[] {
-  return files.map((file) => entry(file, "unresolved", "s9", "regression"));
+  return files.map((file) => entry(file, "failed", "s9", true));
 }
 
 describe("renderHistoryLines", () => {
   it.each<[string, HistoryEntry[], string[]]>([
-    ["nothing to say", [entry("a.py", "passed", "s1", "passed")], []],
+    ["nothing to say", [entry("a.py", "passed", "s1")], []],
     [
       "one recurring file",
       recurring(["src/a.py"]),
@@ -287,26 +283,30 @@ describe("renderHistoryLines", () => {
 });
 
 describe("last failures", () => {
-  it("selects the unresolved and deferred outcomes in input order, with only their own fields", () => {
+  it("carries only red tests into the next session, in input order", () => {
     const outcomes = [
       outcome("a.py", "passed", "s1"),
-      outcome("b.py", "unresolved", "s1", 3),
+      outcome("b.py", "failed", "s1", 3),
       outcome("c.py", "fixed", "s1", 1),
-      outcome("d.py", "deferred", "s1", 1),
+      outcome("d.py", "missing_test", "s1"),
+      outcome("e.py", "not_run", "s1"),
+      outcome("f.py", "env_error", "s1"),
+      outcome("g.py", "timeout", "s1"),
+      outcome("h.py", "failed", "s1"),
     ];
     expect(selectLastFailures(outcomes)).toEqual([
-      { file: "b.py", status: "unresolved", attempts: 3 },
-      { file: "d.py", status: "deferred", attempts: 1 },
+      { file: "b.py", status: "failed", attempts: 3 },
+      { file: "h.py", status: "failed", attempts: 0 },
     ]);
   });
 
   const two: LastFailure[] = [
-    { file: "a.py", status: "unresolved", attempts: 3 },
-    { file: "b.py", status: "deferred", attempts: 1 },
+    { file: "a.py", status: "failed", attempts: 3 },
+    { file: "b.py", status: "failed", attempts: 1 },
   ];
   const seven: LastFailure[] = Array.from({ length: 7 }, (_, i) => ({
     file: `f${i}.py`,
-    status: "unresolved",
+    status: "failed",
     attempts: i,
   }));
 
@@ -316,78 +316,201 @@ describe("last failures", () => {
       "all shown",
       two,
       undefined,
-      "Previous session failures: a.py (unresolved after 3 attempt(s)), b.py (deferred after 1 attempt(s)).",
+      "Previous session failures: a.py (tests red after 3 fix attempts), b.py (tests red after 1 fix attempt).",
     ],
     [
       "exactly max shown",
       seven.slice(0, 5),
       undefined,
-      "Previous session failures: f0.py (unresolved after 0 attempt(s)), f1.py (unresolved after 1 attempt(s)), f2.py (unresolved after 2 attempt(s)), f3.py (unresolved after 3 attempt(s)), f4.py (unresolved after 4 attempt(s)).",
+      "Previous session failures: f0.py (tests red), f1.py (tests red after 1 fix attempt), f2.py (tests red after 2 fix attempts), f3.py (tests red after 3 fix attempts), f4.py (tests red after 4 fix attempts).",
     ],
     [
       "more than the default max",
       seven,
       undefined,
-      "Previous session failures: f0.py (unresolved after 0 attempt(s)), f1.py (unresolved after 1 attempt(s)), f2.py (unresolved after 2 attempt(s)), f3.py (unresolved after 3 attempt(s)), f4.py (unresolved after 4 attempt(s)) (+2 more).",
+      "Previous session failures: f0.py (tests red), f1.py (tests red after 1 fix attempt), f2.py (tests red after 2 fix attempts), f3.py (tests red after 3 fix attempts), f4.py (tests red after 4 fix attempts) (+2 more).",
     ],
     [
       "a smaller max",
       two,
       1,
-      "Previous session failures: a.py (unresolved after 3 attempt(s)) (+1 more).",
+      "Previous session failures: a.py (tests red after 3 fix attempts) (+1 more).",
     ],
+    [
+      "a session file from before version 2: deferred is no failure",
+      [
+        { file: "a.py", status: "unresolved", attempts: 2 },
+        { file: "b.py", status: "deferred", attempts: 0 },
+      ],
+      undefined,
+      "Previous session failures: a.py (tests red after 2 fix attempts).",
+    ],
+    ["only deferred", [{ file: "b.py", status: "deferred", attempts: 0 }], undefined, undefined],
   ])("%s", (_name, list, max, expected) => {
     expect(renderLastFailures(list, max)).toBe(expected);
   });
 });
 
 describe("schemas", () => {
-  const valid = entry("a.py", "passed", "s1", "passed");
+  const valid = entry("a.py", "passed", "s1");
 
-  it("accepts a well-formed history file", () => {
-    expect(HistoryFileSchema.safeParse({ version: 1, entries: [valid] }).success).toBe(true);
+  it("accepts a well-formed version-2 history file", () => {
+    expect(HistoryFileSchema.safeParse({ version: 2, entries: [valid] }).success).toBe(true);
   });
 
   it.each<[string, unknown]>([
     ["negative attempts", { ...valid, attempts: -1 }],
     ["fractional attempts", { ...valid, attempts: 1.5 }],
     ["an unknown status", { ...valid, status: "skipped" }],
-    ["an unknown classification", { ...valid, classification: "flaky" }],
+    ["a version-1 status", { ...valid, status: "unresolved" }],
+    ["no regression flag", { ...valid, regression: undefined }],
     ["an empty file", { ...valid, file: "" }],
   ])("rejects an entry with %s", (_name, candidate) => {
     expect(HistoryEntrySchema.safeParse(candidate).success).toBe(false);
   });
 
-  it("rejects version 2", () => {
-    expect(HistoryFileSchema.safeParse({ version: 2, entries: [] }).success).toBe(false);
+  it("rejects version 3 (a newer tailtest's file)", () => {
+    expect(HistoryFileSchema.safeParse({ version: 3, entries: [] }).success).toBe(false);
+  });
+
+  it("migrates a version-1 file, keeping every entry and what version 1 said", () => {
+    const v1 = {
+      version: 1,
+      entries: [
+        {
+          file: "a.py",
+          status: "passed",
+          attempts: 0,
+          session_id: "s1",
+          timestamp: "t1",
+          classification: "gap",
+        },
+        {
+          file: "a.py",
+          status: "unresolved",
+          attempts: 2,
+          session_id: "s2",
+          timestamp: "t2",
+          classification: "regression",
+        },
+        {
+          file: "b.py",
+          status: "deferred",
+          attempts: 0,
+          session_id: "s2",
+          timestamp: "t3",
+          classification: "gap",
+        },
+        {
+          file: "c.py",
+          status: "fixed",
+          attempts: 1,
+          session_id: "s2",
+          timestamp: "t4",
+          classification: "fixed",
+        },
+      ],
+    };
+    const parsed = HistoryFileSchema.parse(v1);
+    expect(parsed).toEqual({
+      version: 2,
+      entries: [
+        {
+          file: "a.py",
+          status: "passed",
+          attempts: 0,
+          session_id: "s1",
+          timestamp: "t1",
+          regression: false,
+          v1: { status: "passed", classification: "gap" },
+        },
+        {
+          file: "a.py",
+          status: "failed",
+          attempts: 2,
+          session_id: "s2",
+          timestamp: "t2",
+          regression: true,
+          v1: { status: "unresolved", classification: "regression" },
+        },
+        {
+          file: "b.py",
+          status: "not_run",
+          attempts: 0,
+          session_id: "s2",
+          timestamp: "t3",
+          regression: false,
+          v1: { status: "deferred", classification: "gap" },
+        },
+        {
+          file: "c.py",
+          status: "fixed",
+          attempts: 1,
+          session_id: "s2",
+          timestamp: "t4",
+          regression: false,
+          v1: { status: "fixed", classification: "fixed" },
+        },
+      ],
+    });
+    // The migrated file is a valid version-2 file as it is written back.
+    expect(HistoryFileSchema.parse(parsed)).toEqual(parsed);
+  });
+
+  it("refuses a version-1 file with a status version 1 never had", () => {
+    const bad = {
+      version: 1,
+      entries: [
+        {
+          file: "a.py",
+          status: "failed",
+          attempts: 0,
+          session_id: "s1",
+          timestamp: "t",
+          classification: "gap",
+        },
+      ],
+    };
+    expect(HistoryFileSchema.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe("countOutcomes", () => {
+  it("counts each class once per entry, a regression as a regression instead of failed", () => {
+    const counts = countOutcomes([
+      entry("a.py", "passed", "s1"),
+      entry("b.py", "failed", "s1"),
+      entry("c.py", "failed", "s1", true),
+      entry("d.py", "missing_test", "s1"),
+      entry("e.py", "env_error", "s1"),
+    ]);
+    expect(counts).toEqual({
+      passed: 1,
+      failed: 1,
+      missing_test: 1,
+      not_run: 0,
+      env_error: 1,
+      timeout: 0,
+      fixed: 0,
+      regression: 1,
+      recurring: 0,
+    });
   });
 });
 
 describe("renderHistorySummary", () => {
-  const entry = (
-    file: string,
-    session_id: string,
-    status: "passed" | "fixed" | "unresolved" | "deferred",
-  ) => ({
-    file,
-    session_id,
-    status,
-    attempts: 0,
-    timestamp: "2026-11-23T10:00:00.000Z",
-    classification: "gap" as const,
-  });
-
-  it("counts files and sessions and tells how the last session ended", () => {
+  it("counts files and sessions and tells how the last session ended, in outcome classes", () => {
     expect(
       renderHistorySummary([
-        entry("a.py", "s1", "passed"),
-        entry("b.py", "s2", "fixed"),
-        entry("a.py", "s2", "unresolved"),
+        entry("a.py", "passed", "s1"),
+        entry("b.py", "fixed", "s2"),
+        entry("a.py", "failed", "s2", true),
+        entry("c.py", "missing_test", "s2"),
       ]),
     ).toBe(
-      "tailtest: history holds 2 files over 2 sessions; the last session ended with 1 fixed, 1 unresolved.",
+      "tailtest: history holds 3 files over 2 sessions; the last session ended with 1 missing test, 1 fixed, 1 regression.",
     );
-    expect(renderHistorySummary([entry("a.py", "s1", "passed")])).toBe(
+    expect(renderHistorySummary([entry("a.py", "passed", "s1")])).toBe(
       "tailtest: history holds 1 file over 1 session; the last session ended with 1 passed.",
     );
     expect(renderHistorySummary([])).toBeUndefined();

@@ -1,75 +1,175 @@
 import * as z from "zod/mini";
 
 export const HISTORY_CAP = 1000;
+export const HISTORY_VERSION = 2;
 
-export const OutcomeStatusSchema = z.enum(["passed", "fixed", "unresolved", "deferred"]);
+/**
+ * How one file ended one session, measured, never on the model's word:
+ * - `passed`: its tests ran green the first time; `fixed`: green after at least one red round;
+ * - `failed`: a test ran red (or its test file would not load or crashed the runner);
+ * - `missing_test`: no test file for it; `not_run`: nothing ran for it (nothing selected, the
+ *   loop budget spent, or the session ended first);
+ * - `env_error`: the runner or a dependency could not start or import: the environment, not the
+ *   code; `timeout`: its tests were stopped after the configured timeout.
+ */
+export const OutcomeStatusSchema = z.enum([
+  "passed",
+  "fixed",
+  "failed",
+  "missing_test",
+  "not_run",
+  "env_error",
+  "timeout",
+]);
 export type OutcomeStatus = z.infer<typeof OutcomeStatusSchema>;
 
-export const ClassificationSchema = z.enum(["gap", "regression", "fixed", "passed"]);
-export type Classification = z.infer<typeof ClassificationSchema>;
+/**
+ * The outcome classes people and agents read, one list for session, history, runs, status, report
+ * and the agent's notes: a file's status, and across sessions `regression` (red now, passing in its
+ * previous session) and `recurring` (red in three or more sessions).
+ */
+export const OUTCOME_CLASSES = [
+  "passed",
+  "failed",
+  "missing_test",
+  "not_run",
+  "env_error",
+  "timeout",
+  "fixed",
+  "regression",
+  "recurring",
+] as const;
+export const OutcomeClassSchema = z.enum(OUTCOME_CLASSES);
+export type OutcomeClass = z.infer<typeof OutcomeClassSchema>;
+
+/** Each class in words (what `status`, `history`, `watch`, the report and the notes print). */
+export const OUTCOME_LABELS: Readonly<Record<OutcomeClass, string>> = {
+  passed: "passed",
+  failed: "failed",
+  missing_test: "missing test",
+  not_run: "not run",
+  env_error: "environment error",
+  timeout: "timeout",
+  fixed: "fixed",
+  regression: "regression",
+  recurring: "recurring",
+};
+
+/** A red test: the only status that counts as the code failing (and can be a regression). */
+export function isRedStatus(status: OutcomeStatus): boolean {
+  return status === "failed";
+}
+
+/** Statuses whose tests ran green. */
+export function isGreenStatus(status: OutcomeStatus): boolean {
+  return status === "passed" || status === "fixed";
+}
 
 export const HistoryEntrySchema = z.object({
   file: z.string().check(z.minLength(1)),
   status: OutcomeStatusSchema,
   attempts: z.number().check(z.int(), z.minimum(0)),
   session_id: z.string().check(z.minLength(1)),
-  // UTC ISO time; kept a plain string so one odd timestamp cannot invalidate the whole file.
+  /** When the outcome was measured (UTC ISO); a plain string so one odd time cannot invalidate the file. */
   timestamp: z.string(),
-  classification: ClassificationSchema,
+  /** Red now, green in the file's previous session. */
+  regression: z.boolean(),
+  /** What a version-1 file said, kept on migration: its status and its classification. */
+  v1: z.optional(z.object({ status: z.string(), classification: z.string() })),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
-export type HistoryOutcome = Omit<HistoryEntry, "classification">;
+export type HistoryOutcome = Omit<HistoryEntry, "regression" | "v1">;
 
-export const HistoryFileSchema = z.object({
-  version: z.literal(1),
+const HistoryFileV2Schema = z.object({
+  version: z.literal(HISTORY_VERSION),
   entries: z.array(HistoryEntrySchema),
 });
-export type HistoryFile = z.infer<typeof HistoryFileSchema>;
+export type HistoryFile = z.infer<typeof HistoryFileV2Schema>;
+
+/** Version 1 (statuses passed, fixed, unresolved, deferred; classifications gap, regression, …). */
+const HistoryEntryV1Schema = z.object({
+  file: z.string().check(z.minLength(1)),
+  status: z.enum(["passed", "fixed", "unresolved", "deferred"]),
+  attempts: z.number().check(z.int(), z.minimum(0)),
+  session_id: z.string().check(z.minLength(1)),
+  timestamp: z.string(),
+  classification: z.enum(["gap", "regression", "fixed", "passed"]),
+});
+const HistoryFileV1Schema = z.object({
+  version: z.literal(1),
+  entries: z.array(HistoryEntryV1Schema),
+});
+type HistoryFileV1 = z.infer<typeof HistoryFileV1Schema>;
+
+/**
+ * A version-1 history in version 2, nothing dropped: `unresolved` (version 1 could not tell a red
+ * test from a missing one) becomes `failed`, `deferred` becomes `not_run`, a `regression`
+ * classification stays a regression, and each entry keeps what version 1 said in `v1`.
+ */
+export function migrateHistoryV1(file: HistoryFileV1): HistoryFile {
+  return {
+    version: HISTORY_VERSION,
+    entries: file.entries.map((old) => ({
+      file: old.file,
+      status: V1_STATUS[old.status],
+      attempts: old.attempts,
+      session_id: old.session_id,
+      timestamp: old.timestamp,
+      regression: old.classification === "regression",
+      v1: { status: old.status, classification: old.classification },
+    })),
+  };
+}
+
+const V1_STATUS: Readonly<Record<HistoryFileV1["entries"][number]["status"], OutcomeStatus>> = {
+  passed: "passed",
+  fixed: "fixed",
+  unresolved: "failed",
+  deferred: "not_run",
+};
+
+/** `.tailtest/history.json`: version 2, or version 1 migrated as it is read. */
+export const HistoryFileSchema = z.union([
+  HistoryFileV2Schema,
+  z.pipe(HistoryFileV1Schema, z.transform(migrateHistoryV1)),
+]);
 
 export const LastFailureSchema = z.object({
   file: z.string().check(z.minLength(1)),
-  status: z.enum(["unresolved", "deferred"]),
+  /** `failed`; a session file written before history version 2 may hold `unresolved`/`deferred`. */
+  status: z.enum(["failed", "unresolved", "deferred"]),
   attempts: z.number().check(z.int(), z.minimum(0)),
 });
 export type LastFailure = z.infer<typeof LastFailureSchema>;
 
 export function emptyHistory(): HistoryFile {
-  return { version: 1, entries: [] };
-}
-
-function isFailure(status: OutcomeStatus): status is LastFailure["status"] {
-  return status === "unresolved" || status === "deferred";
+  return { version: HISTORY_VERSION, entries: [] };
 }
 
 /**
- * Classifies an outcome against `history`, which holds only entries recorded before it, oldest
- * first. Entries from the outcome's own session are not evidence about earlier sessions.
+ * A regression: red now, and green in this file's latest entry from another session. `history`
+ * holds only entries recorded before it, oldest first.
  */
-export function classifyEntry(
-  entry: HistoryOutcome,
-  history: readonly HistoryEntry[],
-): Classification {
+export function isRegression(entry: HistoryOutcome, history: readonly HistoryEntry[]): boolean {
+  if (!isRedStatus(entry.status)) return false;
   const previous = history
     .filter((old) => old.file === entry.file && old.session_id !== entry.session_id)
     .at(-1);
-  if (previous === undefined) return "gap";
-  switch (entry.status) {
-    case "passed":
-      return "passed";
-    case "fixed":
-      return "fixed";
-    case "unresolved":
-    case "deferred":
-      // Failing with no passing evidence yet: the seed's four classifications have no other slot.
-      return previous.status === "passed" || previous.status === "fixed" ? "regression" : "gap";
-  }
+  return previous !== undefined && isGreenStatus(previous.status);
+}
+
+/** An entry's class: its status, or `regression`. */
+export function entryClass(entry: Pick<HistoryEntry, "status" | "regression">): OutcomeClass {
+  return entry.regression ? "regression" : entry.status;
 }
 
 /**
- * Adds a session's outcomes. An outcome replaces the entry already recorded for its (file,
- * session) in place and is classified against the entries before that one, so flushing a session
- * every turn neither duplicates entries nor shifts their classification.
+ * Adds a session's outcomes; history is append-only per session. An outcome the history already
+ * holds for its (file, session), with the same status and attempts, leaves that entry exactly as
+ * it is (its time too); a changed one (a session still going on) replaces it in place and is
+ * judged against the entries before it, so flushing a session every turn neither duplicates
+ * entries nor re-stamps them.
  */
 export function recordOutcomes(
   history: HistoryFile,
@@ -82,8 +182,16 @@ export function recordOutcomes(
       if (old?.file === outcome.file && old.session_id === outcome.session_id) same.push(index);
     });
     const [first, ...duplicates] = same;
+    const kept = first === undefined ? undefined : entries[first];
+    if (
+      kept !== undefined &&
+      duplicates.length === 0 &&
+      kept.status === outcome.status &&
+      kept.attempts === outcome.attempts
+    )
+      continue;
     const before = (first === undefined ? entries : entries.slice(0, first)).filter(isEntry);
-    const entry: HistoryEntry = { ...outcome, classification: classifyEntry(outcome, before) };
+    const entry: HistoryEntry = { ...outcome, regression: isRegression(outcome, before) };
     if (first === undefined) {
       entries.push(entry);
     } else {
@@ -91,19 +199,19 @@ export function recordOutcomes(
       for (const index of duplicates) entries[index] = undefined;
     }
   }
-  return { version: 1, entries: entries.filter(isEntry).slice(-HISTORY_CAP) };
+  return { version: HISTORY_VERSION, entries: entries.filter(isEntry).slice(-HISTORY_CAP) };
 }
 
 function isEntry(entry: HistoryEntry | undefined): entry is HistoryEntry {
   return entry !== undefined;
 }
 
-/** Files left unresolved or deferred in at least three distinct sessions, most recent failure first. */
+/** Files whose tests ran red in at least three distinct sessions, most recent failure first. */
 export function findRecurringFailures(entries: readonly HistoryEntry[]): string[] {
   // Re-inserting moves a key to the end, so the map ends up ordered by each file's last failure.
   const sessions = new Map<string, Set<string>>();
   for (const entry of entries) {
-    if (!isFailure(entry.status)) continue;
+    if (!isRedStatus(entry.status)) continue;
     const failed = sessions.get(entry.file) ?? new Set<string>();
     failed.add(entry.session_id);
     sessions.delete(entry.file);
@@ -123,7 +231,7 @@ export function findRecentRegressions(entries: readonly HistoryEntry[]): string[
     latest.set(entry.file, entry);
   }
   return [...latest.values()]
-    .filter((entry) => entry.classification === "regression")
+    .filter((entry) => entry.regression)
     .map((entry) => entry.file)
     .reverse();
 }
@@ -148,23 +256,56 @@ export function renderHistoryLines(entries: readonly HistoryEntry[]): string[] {
   return lines;
 }
 
-/** One session's unresolved and deferred files, carried into the next session's startup note. */
+/**
+ * One session's failures, carried into the next session's startup note: only files whose tests
+ * ran red (regressions among them: the note's history lines name those). A file without a test,
+ * one nothing ran for, an environment error or a timeout is not the code failing.
+ */
 export function selectLastFailures(
   outcomes: readonly Pick<HistoryEntry, "file" | "status" | "attempts">[],
 ): LastFailure[] {
-  const failures: LastFailure[] = [];
-  for (const { file, status, attempts } of outcomes) {
-    if (isFailure(status)) failures.push({ file, status, attempts });
-  }
-  return failures;
+  return outcomes
+    .filter((outcome) => isRedStatus(outcome.status))
+    .map(({ file, attempts }) => ({ file, status: "failed", attempts }));
+}
+
+function describeLastFailure(failure: LastFailure): string {
+  const attempts =
+    failure.attempts === 0
+      ? ""
+      : ` after ${failure.attempts} fix attempt${failure.attempts === 1 ? "" : "s"}`;
+  return `${failure.file} (tests red${attempts})`;
 }
 
 export function renderLastFailures(list: readonly LastFailure[], max = 5): string | undefined {
-  if (list.length === 0) return undefined;
-  const described = list.map(
-    (failure) => `${failure.file} (${failure.status} after ${failure.attempts} attempt(s))`,
-  );
+  // A session file from before history version 2 may carry `deferred`: nothing ran, no failure.
+  const red = list.filter((failure) => failure.status !== "deferred");
+  if (red.length === 0) return undefined;
+  const described = red.map(describeLastFailure);
   return `Previous session failures: ${listWithMore(described, Math.max(1, max))}.`;
+}
+
+/** Counts per outcome class, in `OUTCOME_CLASSES` order; zero counts are left out. */
+export function describeCounts(counts: Readonly<Partial<Record<OutcomeClass, number>>>): string[] {
+  return OUTCOME_CLASSES.filter((name) => (counts[name] ?? 0) > 0).map(
+    (name) => `${counts[name] ?? 0} ${OUTCOME_LABELS[name]}`,
+  );
+}
+
+/**
+ * How many files of `entries` (one session's) ended in each class: every status, and regressions
+ * counted as `regression` instead of `failed`. The one count `status`, `history` and `report`
+ * show for a session.
+ */
+export function countOutcomes(
+  entries: readonly Pick<HistoryEntry, "status" | "regression">[],
+): Record<OutcomeClass, number> {
+  const counts = Object.fromEntries(OUTCOME_CLASSES.map((name) => [name, 0])) as Record<
+    OutcomeClass,
+    number
+  >;
+  for (const entry of entries) counts[entryClass(entry)] += 1;
+  return counts;
 }
 
 /**
@@ -177,10 +318,6 @@ export function renderHistorySummary(entries: readonly HistoryEntry[]): string |
   const files = new Set(entries.map((entry) => entry.file)).size;
   const sessions = new Set(entries.map((entry) => entry.session_id)).size;
   const recent = entries.filter((entry) => entry.session_id === last.session_id);
-  const counts = (["passed", "fixed", "unresolved", "deferred"] as const)
-    .map((status) => [status, recent.filter((entry) => entry.status === status).length] as const)
-    .filter(([, count]) => count > 0)
-    .map(([status, count]) => `${count} ${status}`);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return `tailtest: history holds ${plural(files, "file")} over ${plural(sessions, "session")}; the last session ended with ${counts.join(", ")}.`;
+  return `tailtest: history holds ${plural(files, "file")} over ${plural(sessions, "session")}; the last session ended with ${describeCounts(countOutcomes(recent)).join(", ")}.`;
 }

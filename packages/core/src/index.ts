@@ -36,9 +36,16 @@ export {
   type IgnoreRules,
 } from "./filter.ts";
 export {
-  ClassificationSchema,
-  classifyEntry,
+  countOutcomes,
+  describeCounts,
   emptyHistory,
+  entryClass,
+  HISTORY_VERSION,
+  isRegression,
+  migrateHistoryV1,
+  OUTCOME_CLASSES,
+  OUTCOME_LABELS,
+  OutcomeClassSchema,
   findRecentRegressions,
   findRecurringFailures,
   HISTORY_CAP,
@@ -51,8 +58,9 @@ export {
   renderHistorySummary,
   renderLastFailures,
   selectLastFailures,
-  type Classification,
   type HistoryEntry,
+  type HistoryOutcome,
+  type OutcomeClass,
   type HistoryFile,
   type LastFailure,
   type OutcomeStatus,
@@ -103,6 +111,7 @@ export {
   makeSessionId,
   markNoticeShown,
   MAX_FIX_ATTEMPTS,
+  outcomeStatusOf,
   PendingFileSchema,
   PendingStatusSchema,
   queueFile,
@@ -212,6 +221,7 @@ export {
   renderVerifyBlock,
   type VerifyNoteInput,
 } from "./verify-note.ts";
+export * from "./turn-summary.ts";
 export * from "./tdd/index.ts";
 export * from "./strict/index.ts";
 export {

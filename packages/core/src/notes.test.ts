@@ -103,13 +103,13 @@ describe("startup note", () => {
       depth: "standard",
       mode: "follow",
       historyLines: ["Recent regressions: billing.py (was passing, now failing)."],
-      lastFailures: "Previous session failures: a.py (unresolved after 3 attempt(s)).",
+      lastFailures: "Previous session failures: a.py (tests red after 3 fix attempts).",
     });
     expect(note).toBe(
       [
         "tailtest: session started. Runners: python: pytest (tests in tests/), javascript/typescript: vitest in web/ (tests beside the source). Depth: standard. Mode: follow.",
         "Recent regressions: billing.py (was passing, now failing).",
-        "Previous session failures: a.py (unresolved after 3 attempt(s)).",
+        "Previous session failures: a.py (tests red after 3 fix attempts).",
       ].join("\n"),
     );
   });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { emptyHistory, recordOutcomes, type HistoryFile } from "./history.ts";
 import { buildReport, REPORT_CAPS, type ReportInput } from "./report.ts";
-import { escapeHtml, renderReportHtml } from "./report-html.ts";
+import { countTicks, escapeHtml, renderReportHtml } from "./report-html.ts";
 import { emptyRunLog } from "./run-log.ts";
 
 const EVIL = 'src/<script>alert("x")</script>&<img src=x onerror=alert(1)>.py';
@@ -14,7 +14,7 @@ function historyOf(sessions: number, files: readonly string[]): HistoryFile {
       history,
       files.map((file, index) => ({
         file,
-        status: index === 0 && i > 0 ? ("unresolved" as const) : ("passed" as const),
+        status: index === 0 && i > 0 ? ("failed" as const) : ("passed" as const),
         attempts: 0,
         session_id: `s${i}`,
         timestamp: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
@@ -114,5 +114,42 @@ describe("renderReportHtml", () => {
 
   it("is the same page for the same data", () => {
     expect(render(4)).toBe(html);
+  });
+});
+
+describe("the chart's axes", () => {
+  it.each<[number, number[]]>([
+    [0, [0, 1]],
+    [1, [0, 1]],
+    [2, [0, 1, 2]],
+    [3, [0, 1, 2, 3]],
+    [5, [0, 1, 2, 3, 4, 5]],
+    [7, [0, 2, 4, 6, 8]],
+    [23, [0, 5, 10, 15, 20, 25]],
+    [180, [0, 50, 100, 150, 200]],
+  ])("counts up to %i: whole-number ticks with no gaps, %j", (max, ticks) => {
+    expect(countTicks(max)).toEqual(ticks);
+  });
+
+  it("labels the y-axis 0 and 1 for one file (no value skipped)", () => {
+    const one = render(1, ["src/a.py"]);
+    const labels = [...one.matchAll(/<g class="tick">.*?<text[^>]*>(\d+)<\/text><\/g>/g)].map(
+      (m) => m[1],
+    );
+    expect(labels).toEqual(["0", "1"]);
+  });
+
+  it("with one session prints its time once, under its bar", () => {
+    const one = render(1, ["src/a.py"]);
+    expect(one.match(/<text class="axis"/g)).toHaveLength(1);
+    expect(render(3, ["src/a.py"]).match(/<text class="axis"/g)).toHaveLength(2);
+  });
+});
+
+describe("the runs section", () => {
+  it("is every test run, labelled by who made it, not only the CLI's", () => {
+    const html = render(1);
+    expect(html).toContain('<section id="sec-runs"><h2>Test runs</h2>');
+    expect(html).not.toContain("CLI runs");
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { HistoryFileRow, HistorySession } from "./history-view.ts";
+import { OUTCOME_LABELS, type OutcomeClass } from "./history.ts";
+import { describeSessionCounts, type HistoryFileRow, type HistorySession } from "./history-view.ts";
 import { REPORT_CAPS, type ReportData } from "./report.ts";
 import type { TddCycle } from "./tdd/cycles.ts";
 
@@ -46,52 +47,77 @@ function capNote(shown: number, total: number, what: string): string {
     : "";
 }
 
-const STATUS_KEYS = ["passed", "fixed", "unresolved", "deferred"] as const;
-type StatusKey = (typeof STATUS_KEYS)[number];
+/** The classes a session's bar is stacked from, bottom up (a session's counts hold no `recurring`). */
+const STATUS_KEYS = [
+  "passed",
+  "fixed",
+  "failed",
+  "regression",
+  "timeout",
+  "env_error",
+  "missing_test",
+  "not_run",
+] as const satisfies readonly OutcomeClass[];
+
+const label = (key: OutcomeClass): string => OUTCOME_LABELS[key];
+
+/** Round tick values for a count axis from 0 to `max`: whole numbers only, at most 5 steps. */
+export function countTicks(max: number): number[] {
+  const top = Math.max(1, Math.ceil(max));
+  const step =
+    [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000].find((s) => top / s <= 5) ??
+    Math.ceil(top / 5);
+  const ticks: number[] = [];
+  for (let value = 0; value < top + step; value += step) ticks.push(value);
+  return ticks;
+}
 
 // ---------------------------------------------------------------------------------------------
 // chart
 
 const CHART = { width: 760, height: 220, left: 36, bottom: 28, top: 12, right: 8 };
 
-/** Stacked bars per session, oldest left: passed, fixed, unresolved, deferred files. */
+/** Stacked bars per session, oldest left: files per outcome class. */
 function renderChart(sessions: readonly HistorySession[]): string {
   if (sessions.length === 0)
     return '<p class="empty" id="chart-empty">No sessions in history yet.</p>';
   const plotW = CHART.width - CHART.left - CHART.right;
   const plotH = CHART.height - CHART.top - CHART.bottom;
-  const totals = sessions.map((s) => STATUS_KEYS.reduce((sum, key) => sum + s[key], 0));
-  const max = Math.max(1, ...totals);
+  const totals = sessions.map((s) => STATUS_KEYS.reduce((sum, key) => sum + s.counts[key], 0));
+  const ticksAt = countTicks(Math.max(1, ...totals));
+  const max = ticksAt.at(-1) ?? 1;
   const slot = plotW / sessions.length;
   const barW = Math.max(2, Math.min(40, slot * 0.7));
   const y = (value: number) => CHART.top + plotH - (value / max) * plotH;
   const bars = sessions.map((session, index) => {
     const x = CHART.left + index * slot + (slot - barW) / 2;
     let base = 0;
-    const rects = STATUS_KEYS.filter((key) => session[key] > 0).map((key) => {
-      const top = y(base + session[key]);
+    const counts = session.counts;
+    const rects = STATUS_KEYS.filter((key) => counts[key] > 0).map((key) => {
+      const top = y(base + counts[key]);
       const height = y(base) - top;
-      base += session[key];
-      return `<rect class="seg seg-${key}" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${barW.toFixed(1)}" height="${height.toFixed(1)}"><title>${esc(session.session_id)}: ${session[key]} ${key}</title></rect>`;
+      base += counts[key];
+      return `<rect class="seg seg-${key}" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${barW.toFixed(1)}" height="${height.toFixed(1)}"><title>${esc(session.session_id)}: ${counts[key]} ${label(key)}</title></rect>`;
     });
-    const label = `${esc(session.session_id)}: ${STATUS_KEYS.map((key) => `${session[key]} ${key}`).join(", ")}`;
-    return `<g class="bar" data-session="${esc(session.session_id)}" data-passed="${session.passed + session.fixed}" data-failed="${session.unresolved + session.deferred}" aria-label="${label}">${rects.join("")}</g>`;
+    const aria = `${esc(session.session_id)}: ${esc(describeSessionCounts(session))}`;
+    const red = counts.failed + counts.regression;
+    return `<g class="bar" data-session="${esc(session.session_id)}" data-passed="${counts.passed + counts.fixed}" data-failed="${red}" aria-label="${aria}">${rects.join("")}</g>`;
   });
-  const ticks = [0, Math.round(max / 2), max]
-    .filter((value, index, all) => all.indexOf(value) === index)
-    .map(
-      (value) =>
-        `<g class="tick"><line x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/><text x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${value}</text></g>`,
-    );
+  const ticks = ticksAt.map(
+    (value) =>
+      `<g class="tick"><line x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/><text x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${value}</text></g>`,
+  );
   const first = sessions[0];
   const last = sessions.at(-1);
-  const axis =
-    first === undefined || last === undefined
-      ? ""
-      : `<text class="axis" x="${CHART.left}" y="${CHART.height - 8}">${when(first.first_at)}</text><text class="axis" x="${CHART.width - CHART.right}" y="${CHART.height - 8}" text-anchor="end">${when(last.last_at)}</text>`;
-  const legend = STATUS_KEYS.map(
-    (key) => `<span class="key"><i class="swatch seg-${key}"></i>${key}</span>`,
-  ).join("");
+  let axis = "";
+  if (first !== undefined && last !== undefined && sessions.length === 1)
+    axis = `<text class="axis" x="${(CHART.left + plotW / 2).toFixed(1)}" y="${CHART.height - 8}" text-anchor="middle">${when(first.last_at)}</text>`;
+  else if (first !== undefined && last !== undefined)
+    axis = `<text class="axis" x="${CHART.left}" y="${CHART.height - 8}">${when(first.first_at)}</text><text class="axis" x="${CHART.width - CHART.right}" y="${CHART.height - 8}" text-anchor="end">${when(last.last_at)}</text>`;
+  const shownKeys = STATUS_KEYS.filter((key) => sessions.some((s) => s.counts[key] > 0));
+  const legend = shownKeys
+    .map((key) => `<span class="key"><i class="swatch seg-${key}"></i>${label(key)}</span>`)
+    .join("");
   return `<svg id="chart" role="img" viewBox="0 0 ${CHART.width} ${CHART.height}" aria-label="Files per session by outcome, oldest first">${ticks.join("")}${bars.join("")}${axis}</svg><div class="legend">${legend}</div>`;
 }
 
@@ -105,15 +131,15 @@ function table(
   empty: string,
 ): string {
   if (rows.length === 0) return `<p class="empty" id="${id}-empty">${esc(empty)}</p>`;
-  return `<table id="${id}"><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<div class="scroll"><table id="${id}"><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }
 
-function statusCell(status: StatusKey): string {
-  return `<td><span class="pill st-${status}">${status}</span></td>`;
+function statusCell(name: OutcomeClass): string {
+  return `<td><span class="pill st-${name}">${label(name)}</span></td>`;
 }
 
-function timeline(statuses: readonly StatusKey[]): string {
-  return statuses.map((status) => `<i class="dot st-${status}" title="${status}"></i>`).join("");
+function timeline(names: readonly OutcomeClass[]): string {
+  return names.map((name) => `<i class="dot st-${name}" title="${label(name)}"></i>`).join("");
 }
 
 function flags(row: HistoryFileRow): string {
@@ -127,12 +153,12 @@ function fileRow(row: HistoryFileRow): string {
   const cls = [row.regression ? "regression" : "", row.recurring ? "recurring" : ""]
     .filter((c) => c !== "")
     .join(" ");
-  return `<tr class="${cls}" data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.status)}<td>${row.classification}</td><td class="num">${row.sessions}</td><td class="num">${row.failed_sessions}</td><td class="timeline">${timeline(row.timeline)}</td><td>${when(row.timestamp)}</td><td>${flags(row)}</td></tr>`;
+  return `<tr class="${cls}" data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.class)}<td class="num">${row.sessions}</td><td class="num">${row.failed_sessions}</td><td class="timeline">${timeline(row.timeline)}</td><td>${when(row.timestamp)}</td><td>${flags(row)}</td></tr>`;
 }
 
 function sessionRow(session: HistorySession): string {
   const live = session.live ? ' <span class="flag">open</span>' : "";
-  return `<tr><td class="name">${esc(session.session_id)}${live}</td><td>${when(session.last_at)}</td>${STATUS_KEYS.map((key) => `<td class="num st-text-${key}">${session[key]}</td>`).join("")}<td class="num">${session.regressions}</td></tr>`;
+  return `<tr data-session="${esc(session.session_id)}"><td class="name">${esc(session.session_id)}${live}</td><td>${when(session.last_at)}</td>${STATUS_KEYS.map((key) => `<td class="num st-text-${key}">${session.counts[key]}</td>`).join("")}</tr>`;
 }
 
 function cycleRow(cycle: TddCycle, index: number): string {
@@ -207,7 +233,7 @@ function runsSection(data: ReportData): string {
       "runs",
       ["When", "By", "Result", "Passed", "Failed", "Time"],
       rows,
-      "No runs of tailtest run or tailtest watch recorded.",
+      "No test runs recorded yet: the end of an agent's turn, tailtest run and tailtest watch each record theirs.",
     ) + capNote(data.runs.length, data.runs_total, "runs")
   );
 }
@@ -217,26 +243,32 @@ function runsSection(data: ReportData): string {
 
 const STYLE = `
 :root{--fg:#1d2330;--muted:#667085;--bg:#fff;--line:#e4e7ec;--card:#f7f8fa;
---passed:#2e9d5b;--fixed:#3a7bd5;--unresolved:#d64545;--deferred:#d8a21b}
+--passed:#2e9d5b;--fixed:#3a7bd5;--failed:#d64545;--regression:#a3218f;--timeout:#c0562a;--env:#7a5af8;--missing:#d8a21b;--notrun:#98a2b3}
 @media (prefers-color-scheme:dark){:root{--fg:#e6e9ef;--muted:#98a2b3;--bg:#12151c;--line:#2a303c;--card:#1a1f29}}
 *{box-sizing:border-box}body{margin:0;padding:24px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
-main{max-width:1100px;margin:0 auto}h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:16px 0 6px}
+main{max-width:1100px;margin:0 auto}h1{font-size:22px;margin:0 0 4px;overflow-wrap:anywhere}h2{font-size:17px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:16px 0 6px;overflow-wrap:anywhere}
 .muted,.cap,.empty{color:var(--muted)}.cap{font-size:12px}
-.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;min-width:120px}.card b{display:block;font-size:20px}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;min-width:120px;flex:1 1 120px}.card b{display:block;font-size:20px}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}th{font-size:12px;color:var(--muted);font-weight:600}
 td.num{text-align:right;font-variant-numeric:tabular-nums}.name{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px;word-break:break-all}
-.pill{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;color:#fff;background:var(--muted)}
-.st-passed,.out-complete,.run-passed{background:var(--passed)}.st-fixed{background:var(--fixed)}.st-unresolved,.run-failed,.run-error{background:var(--unresolved)}.st-deferred,.out-open{background:var(--deferred)}
-.st-text-unresolved{color:var(--unresolved)}.st-text-passed{color:var(--passed)}
+.pill{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;color:#fff;background:var(--muted);white-space:nowrap}
+.st-passed,.out-complete,.run-passed,.seg-passed{background:var(--passed);fill:var(--passed)}.st-fixed,.seg-fixed{background:var(--fixed);fill:var(--fixed)}
+.st-failed,.seg-failed,.run-failed,.run-error{background:var(--failed);fill:var(--failed)}.st-regression,.seg-regression,.st-recurring{background:var(--regression);fill:var(--regression)}
+.st-timeout,.seg-timeout{background:var(--timeout);fill:var(--timeout)}.st-env_error,.seg-env_error,.run-env_error{background:var(--env);fill:var(--env)}
+.st-missing_test,.seg-missing_test,.out-open{background:var(--missing);fill:var(--missing)}.st-not_run,.seg-not_run,.run-no_tests{background:var(--notrun);fill:var(--notrun)}
+.st-text-failed,.st-text-regression{color:var(--failed)}.st-text-passed{color:var(--passed)}
 .dot{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:2px}
-.flag{display:inline-block;font-size:11px;padding:0 6px;border-radius:4px;border:1px solid var(--line)}.flag-regression{border-color:var(--unresolved);color:var(--unresolved)}.flag-recurring{border-color:var(--deferred);color:var(--deferred)}
-tr.regression td.name{color:var(--unresolved)}
-#chart{width:100%;height:auto;max-height:260px}.seg-passed{fill:var(--passed);background:var(--passed)}.seg-fixed{fill:var(--fixed);background:var(--fixed)}.seg-unresolved{fill:var(--unresolved);background:var(--unresolved)}.seg-deferred{fill:var(--deferred);background:var(--deferred)}
+.flag{display:inline-block;font-size:11px;padding:0 6px;border-radius:4px;border:1px solid var(--line)}.flag-regression{border-color:var(--regression);color:var(--regression)}.flag-recurring{border-color:var(--missing);color:var(--missing)}
+tr.regression td.name{color:var(--failed)}
+#chart{width:100%;height:auto;max-height:260px}
 .tick line{stroke:var(--line)}.tick text,.axis{fill:var(--muted);font-size:11px}
-.legend{display:flex;gap:14px;font-size:12px;color:var(--muted)}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
+.legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:12px;color:var(--muted)}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
 .barcell{width:30%}.hbar{display:block;height:8px;border-radius:4px;background:var(--fixed)}
-#filter{padding:5px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);width:280px}
+#filter{padding:5px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);width:280px;max-width:100%}
+details{margin:4px 0}summary{cursor:pointer}pre.excerpt{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px;font-size:12px;margin:4px 0;max-height:320px;overflow:auto}
 footer{margin-top:40px;color:var(--muted);font-size:12px}
+@media (max-width:600px){body{padding:12px}.card{min-width:0;padding:8px 10px}.card b{font-size:17px}th,td{padding:4px 5px}.barcell{display:none}}
 `;
 
 /** Filters the files table as you type; marks the page ready. Reads and writes text only. */
@@ -278,7 +310,7 @@ function header(data: ReportData): string {
   const last =
     latest === undefined
       ? ""
-      : `<p>Latest session <span class="name">${esc(latest.session_id)}</span>: ${STATUS_KEYS.map((key) => `${latest[key]} ${key}`).join(", ")}.</p>`;
+      : `<p>Latest session <span class="name">${esc(latest.session_id)}</span>: ${esc(describeSessionCounts(latest))}.</p>`;
   return `<header><h1>tailtest report: ${esc(data.project)}</h1><p class="muted">Generated ${when(data.generated_at)} by tailtest ${esc(data.version)}. Every result here was measured by tailtest running the tests itself.</p><div class="cards">${cards.map(([label, value]) => `<div class="card" data-card="${esc(label)}"><b>${value}</b>${esc(label)}</div>`).join("")}</div>${last}</header>`;
 }
 
@@ -303,16 +335,16 @@ export function renderReportHtml(data: ReportData): string {
       ["File", "Now", "Session", "When"],
       data.regressions.map(
         (row) =>
-          `<tr data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.status)}<td class="name">${esc(row.session_id)}</td><td>${when(row.timestamp)}</td></tr>`,
+          `<tr data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.class)}<td class="name">${esc(row.session_id)}</td><td>${when(row.timestamp)}</td></tr>`,
       ),
       "No regressions: no file that passed before fails now.",
     )}</section>`,
-    `<section id="sec-sessions"><h2>Sessions</h2>${table("sessions", ["Session", "Recorded", "Passed", "Fixed", "Unresolved", "Deferred", "Regressions"], sessions, "No sessions in history yet.")}${capNote(data.sessions.length, data.sessions_total, "sessions")}</section>`,
-    `<section id="sec-files"><h2>Files</h2><p><input id="filter" type="search" placeholder="Filter files" aria-label="Filter files"> <span id="filter-count" class="muted"></span></p>${table("files", ["File", "Last", "Classification", "Sessions", "Failed", "Timeline", "Last seen", ""], data.files.map(fileRow), "No files in history yet.")}${capNote(data.files.length, data.files_total, "files")}</section>`,
+    `<section id="sec-sessions"><h2>Sessions</h2>${table("sessions", ["Session", "Last measured", ...STATUS_KEYS.map(label)], sessions, "No sessions in history yet.")}${capNote(data.sessions.length, data.sessions_total, "sessions")}</section>`,
+    `<section id="sec-files"><h2>Files</h2><p><input id="filter" type="search" placeholder="Filter files" aria-label="Filter files"> <span id="filter-count" class="muted"></span></p>${table("files", ["File", "Last outcome", "Sessions", "Red in", "Timeline", "Measured", ""], data.files.map(fileRow), "No files in history yet.")}${capNote(data.files.length, data.files_total, "files")}</section>`,
     `<section id="sec-tdd"><h2>TDD cycles</h2>${tddSection(data)}</section>`,
     `<section id="sec-strict"><h2>Strict mode: red→green pairs</h2>${strictSection(data)}</section>`,
     `<section id="sec-slowest"><h2>Slowest tests</h2>${slowestSection(data)}</section>`,
-    `<section id="sec-runs"><h2>CLI runs</h2>${runsSection(data)}</section>`,
+    `<section id="sec-runs"><h2>Test runs</h2><p class="muted">Every run tailtest made, newest first, by who made it: the end of an agent's turn (hook), tailtest run, tailtest watch.</p>${runsSection(data)}</section>`,
     `<footer>Lists are capped (${REPORT_CAPS.sessions} sessions, ${REPORT_CAPS.files} files, ${REPORT_CAPS.pairs} pairs, ${REPORT_CAPS.slowest} slowest tests); history itself keeps the newest 1,000 outcomes. This file loads nothing from the network.</footer>`,
   ];
   return `<!doctype html>

@@ -13,7 +13,7 @@ function historyOfSessions(sessions: number, files = ["src/a.py", "src/b.py"]): 
       history,
       files.map((file) => ({
         file,
-        status: file === "src/a.py" && i >= 2 ? ("unresolved" as const) : ("passed" as const),
+        status: file === "src/a.py" && i >= 2 ? ("failed" as const) : ("passed" as const),
         attempts: 0,
         session_id: `s${String(i).padStart(4, "0")}`,
         timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
@@ -66,7 +66,9 @@ describe("buildReport", () => {
   it("has sessions, files, recurring failures and regressions from history", () => {
     const data = build();
     expect(data.sessions_total).toBe(5);
-    expect(data.sessions.map((s) => [s.passed, s.unresolved])).toEqual([
+    expect(
+      data.sessions.map((s) => [s.counts.passed, s.counts.failed + s.counts.regression]),
+    ).toEqual([
       [2, 0],
       [2, 0],
       [1, 1],
@@ -74,7 +76,7 @@ describe("buildReport", () => {
       [1, 1],
     ]);
     expect(data.recurring.map((row) => row.file)).toEqual(["src/a.py"]);
-    // a.py's latest entry is a gap (it failed before too), so no regression is left.
+    // a.py failed in its session before too: its latest entry is no regression.
     expect(data.regressions).toEqual([]);
     expect(
       build({ history: { entries: historyOfSessions(3).entries, live: [] } }).regressions.map(

@@ -19,7 +19,7 @@ const fresh = (overrides: Partial<SessionState> = {}): SessionState => ({
 });
 
 describe("session state", () => {
-  it("holds every field of seed 000 and parses with its schema", () => {
+  it("holds every field a session keeps and parses with its schema", () => {
     const state = fresh();
     for (const field of [
       "pending_files",
@@ -80,20 +80,38 @@ describe("outcomes come from measured results, never from the model's word", () 
     [
       "red at the end",
       { results: { "a.py": { outcome: "failed", at: NOW } }, fix_attempts: { "a.py": 3 } },
-      "unresolved",
+      "failed",
       3,
+    ],
+    [
+      "a test file that would not load",
+      { results: { "a.py": { outcome: "failed", failure: "collection", at: NOW } } },
+      "failed",
+      0,
     ],
     [
       "test never written",
       { results: { "a.py": { outcome: "missing_test", at: NOW } } },
-      "unresolved",
+      "missing_test",
       0,
     ],
-    ["never measured", { generated_tests: { "a.py": "tests/test_a.py" } }, "deferred", 0],
+    [
+      "the runner could not start",
+      { results: { "a.py": { outcome: "failed", failure: "environment", at: NOW } } },
+      "env_error",
+      0,
+    ],
+    [
+      "stopped after the timeout",
+      { results: { "a.py": { outcome: "failed", failure: "timeout", at: NOW } } },
+      "timeout",
+      0,
+    ],
+    ["never measured", { generated_tests: { "a.py": "tests/test_a.py" } }, "not_run", 0],
     [
       "put off",
       { results: { "a.py": { outcome: "failed", at: NOW } }, deferred_failures: ["a.py"] },
-      "deferred",
+      "not_run",
       0,
     ],
   ] as const)("%s → %s", (_name, overrides, status, attempts) => {
@@ -117,17 +135,36 @@ describe("outcomes come from measured results, never from the model's word", () 
       runners: [],
       previous,
     });
-    expect(next.last_failures).toEqual([{ file: "a.py", status: "unresolved", attempts: 3 }]);
+    expect(next.last_failures).toEqual([{ file: "a.py", status: "failed", attempts: 3 }]);
     expect(next.pending_files).toEqual([]);
     expect(renderLastFailures(next.last_failures)).toBe(
-      "Previous session failures: a.py (unresolved after 3 attempt(s)).",
+      "Previous session failures: a.py (tests red after 3 fix attempts).",
     );
+  });
+
+  it("a file that merely has no test is no failure for the next session", () => {
+    const previous = fresh({ results: { "utils.py": { outcome: "missing_test", at: NOW } } });
+    const next = createSession({
+      sessionId: "s2",
+      now: NOW,
+      depth: "standard",
+      mode: "follow",
+      runners: [],
+      previous,
+    });
+    expect(next.last_failures).toEqual([]);
+  });
+
+  it("each outcome keeps the time it was measured, not the time of the flush", () => {
+    const measured = "2026-01-01T08:00:00.000Z";
+    const state = fresh({ results: { "a.py": { outcome: "passed", at: measured } } });
+    expect(buildScenarioEntries(state, NOW)[0]?.timestamp).toBe(measured);
   });
 
   it("the scenario log replaces a file's entry for the same session and is capped", () => {
     const entry = {
       file: "a.py",
-      status: "deferred" as const,
+      status: "not_run" as const,
       attempts: 0,
       session_id: "s1",
       timestamp: NOW,

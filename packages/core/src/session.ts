@@ -1,13 +1,19 @@
 import * as z from "zod/mini";
 import { ModeSchema } from "./config.ts";
 import { DepthSchema } from "./depth.ts";
-import { LastFailureSchema, OutcomeStatusSchema, selectLastFailures } from "./history.ts";
+import {
+  LastFailureSchema,
+  OutcomeStatusSchema,
+  selectLastFailures,
+  type HistoryOutcome,
+  type OutcomeStatus,
+} from "./history.ts";
 import { LanguageSchema } from "./languages.ts";
 import { DetectedRunnerSchema, RunnerIdSchema } from "./runners.ts";
 
 export const SESSION_VERSION = 1;
 export const SCENARIO_LOG_CAP = 500;
-/** The seed's fix-attempt ceiling: after this many failed rounds a file is unresolved. */
+/** The fix-attempt ceiling: after this many red rounds a file is left failed. */
 export const MAX_FIX_ATTEMPTS = 3;
 
 export const PendingStatusSchema = z.enum(["new", "existing", "ramp-up"]);
@@ -31,7 +37,8 @@ export type PendingFile = z.infer<typeof PendingFileSchema>;
 
 export const ScenarioEntrySchema = z.object({
   file: z.string().check(z.minLength(1)),
-  status: OutcomeStatusSchema,
+  /** An outcome status; a log written before history version 2 may hold `unresolved`/`deferred`. */
+  status: z.union([OutcomeStatusSchema, z.enum(["unresolved", "deferred"])]),
   attempts: z.number().check(z.int(), z.minimum(0)),
   session_id: z.string().check(z.minLength(1)),
   timestamp: z.string(),
@@ -39,12 +46,22 @@ export const ScenarioEntrySchema = z.object({
 export type ScenarioEntry = z.infer<typeof ScenarioEntrySchema>;
 
 /** A measured test result for a source file, written by the test engine, never by the model. */
-export const FileFailureSchema = z.enum(["assertion", "collection", "timeout", "crash"]);
-/** Why a file's tests failed: a red assertion, a file that would not load, a hang, a death. */
+export const FileFailureSchema = z.enum([
+  "assertion",
+  "collection",
+  "timeout",
+  "crash",
+  "environment",
+]);
+/**
+ * Why a file's tests failed: a red assertion, a file that would not load, a hang, a death, or an
+ * environment that could not start the runner or import a dependency (not the code's fault).
+ */
 export type FileFailure = z.infer<typeof FileFailureSchema>;
 
 export const FileResultSchema = z.object({
-  outcome: z.enum(["passed", "failed", "missing_test"]),
+  /** `env_error`: the runner could not start, so nothing of the code was judged. */
+  outcome: z.enum(["passed", "failed", "missing_test", "env_error"]),
   test_path: z.optional(z.string()),
   /** Set on a failure: older sessions lack it, so it stays optional. */
   failure: z.optional(FileFailureSchema),
@@ -107,7 +124,7 @@ export interface NewSessionInput {
   mode: SessionState["mode"];
   runners: SessionState["runners"];
   platform?: SessionState["platform"];
-  /** The session this one follows: its unresolved failures become `last_failures`. */
+  /** The session this one follows: its red files become `last_failures`. */
   previous?: SessionState | undefined;
 }
 
@@ -197,26 +214,38 @@ export function markNoticeShown(
   return { state: { ...state, notices_shown: [...state.notices_shown, notice] }, firstTime: true };
 }
 
+/** The outcome status of one measured result (history.ts `OutcomeStatusSchema`). */
+export function outcomeStatusOf(result: FileResult, attempts: number): OutcomeStatus {
+  if (result.outcome === "passed") return attempts === 0 ? "passed" : "fixed";
+  if (result.outcome === "missing_test") return "missing_test";
+  if (result.outcome === "env_error") return "env_error";
+  if (result.failure === "timeout") return "timeout";
+  if (result.failure === "environment") return "env_error";
+  return "failed";
+}
+
 /**
- * Per-file outcomes for the history. Measured results decide: a file whose last measured run
- * failed is unresolved, one never measured (or put off) is deferred, and none is "passed" on
- * the model's word.
+ * Per-file outcomes for the history. Measured results decide (none is "passed" on the model's
+ * word); a file with nothing measured, or put off, is `not_run`. Each outcome keeps the time it
+ * was measured, so flushing the session again never re-stamps it (`now` only dates a file that
+ * never ran).
  */
-export function buildScenarioEntries(state: SessionState, now: string): ScenarioEntry[] {
+export function buildScenarioEntries(state: SessionState, now: string): HistoryOutcome[] {
   const files = new Set([
     ...Object.keys(state.results),
     ...Object.keys(state.generated_tests),
     ...state.deferred_failures,
   ]);
-  const entries: ScenarioEntry[] = [];
+  const entries: HistoryOutcome[] = [];
   for (const file of files) {
     const attempts = state.fix_attempts[file] ?? 0;
     const result = state.results[file];
-    let status: ScenarioEntry["status"];
-    if (state.deferred_failures.includes(file) || result === undefined) status = "deferred";
-    else if (result.outcome === "passed") status = attempts === 0 ? "passed" : "fixed";
-    else status = "unresolved";
-    entries.push({ file, status, attempts, session_id: state.session_id, timestamp: now });
+    const status: OutcomeStatus =
+      state.deferred_failures.includes(file) || result === undefined
+        ? "not_run"
+        : outcomeStatusOf(result, attempts);
+    const timestamp = result?.at ?? state.ended_at ?? now;
+    entries.push({ file, status, attempts, session_id: state.session_id, timestamp });
   }
   return entries;
 }

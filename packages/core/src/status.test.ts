@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HookInstall } from "./doctor.ts";
+import { emptyHistory, recordOutcomes } from "./history.ts";
+import { summariseHistory, withLiveSessions } from "./history-view.ts";
 import { emptyRunLog, summariseRunRecord } from "./run-log.ts";
 import { createSession, queueFile, type SessionState } from "./session.ts";
 import { buildStatus, renderStatus, StatusReportSchema, type StatusInput } from "./status.ts";
@@ -63,6 +65,8 @@ function input(overrides: Partial<StatusInput> = {}): StatusInput {
     tdd: [],
     strictEvents: [],
     runLog: emptyRunLog(),
+    history: emptyHistory(),
+    now: "2026-01-02T12:00:00.000Z",
     problems: [],
     ...overrides,
   };
@@ -124,6 +128,47 @@ describe("buildStatus", () => {
       runLog: { version: 1, runs: [record] },
     });
     expect(cli.last_run).toMatchObject({ source: "watch", status: "passed", at: record.at });
+  });
+
+  it("counts a session's files in outcome classes, the same numbers history shows", () => {
+    const at = "2026-01-02T10:05:00.000Z";
+    const measured = session({
+      session_id: "s2",
+      results: {
+        "src/a.py": { outcome: "passed", at },
+        "src/b.py": { outcome: "passed", at },
+        "src/c.py": { outcome: "missing_test", at },
+        "src/d.py": { outcome: "failed", failure: "environment", at },
+      },
+      fix_attempts: { "src/b.py": 1 },
+    });
+    // b.py passed in an earlier session; it passes again after a fix here.
+    const history = recordOutcomes(emptyHistory(), [
+      { file: "src/b.py", status: "passed", attempts: 0, session_id: "s1", timestamp: at },
+    ]);
+    const sessions = [{ path: ".tailtest/session.json", session: measured }];
+    const report = build({ sessions, history });
+    expect(report.sessions[0]?.counts).toMatchObject({
+      passed: 1,
+      fixed: 1,
+      missing_test: 1,
+      env_error: 1,
+      failed: 0,
+    });
+    expect(report.sessions[0]?.results).toEqual({
+      "src/a.py": "passed",
+      "src/b.py": "fixed",
+      "src/c.py": "missing_test",
+      "src/d.py": "env_error",
+    });
+    const live = withLiveSessions(history, [measured], "2026-01-02T12:00:00.000Z");
+    const view = summariseHistory(live.entries, live.live);
+    expect(view.sessions.find((one) => one.session_id === "s2")?.counts).toEqual(
+      report.sessions[0]?.counts,
+    );
+    expect(renderStatus(report, PLAIN_STYLE)).toContain(
+      "files this session: 1 passed, 1 missing test, 1 environment error, 1 fixed",
+    );
   });
 
   it("gives each agent's TDD state and completed cycles, and strict mode's claims", () => {

@@ -2,10 +2,18 @@ import * as z from "zod";
 import { CodexTrustSchema, type CodexTrust } from "./codex-trust.ts";
 import { ModeSchema, type Mode } from "./config.ts";
 import { HookInstallSchema, type HookInstall } from "./doctor.ts";
-import { shortTime } from "./history-view.ts";
+import { countOutcomes, OUTCOME_LABELS, type HistoryFile, type OutcomeClass } from "./history.ts";
+import {
+  describeSessionCounts,
+  OutcomeClassViewSchema,
+  OutcomeCountsSchema,
+  shortTime,
+  summariseSessions,
+  withLiveSessions,
+} from "./history-view.ts";
 import { OverallStatusSchema, type RunLog } from "./run-log.ts";
 import { runnerLabel } from "./runners.ts";
-import { FileResultSchema, PendingStatusSchema, type SessionState } from "./session.ts";
+import { outcomeStatusOf, PendingStatusSchema, type SessionState } from "./session.ts";
 import { summarisePairs } from "./strict/pairs.ts";
 import { deriveStrictState, openClaims } from "./strict/state.ts";
 import type { StrictEvent } from "./strict/events.ts";
@@ -41,8 +49,10 @@ export const StatusSessionSchema = z.object({
   started_at: z.string(),
   mode: ModeSchema,
   queue: z.array(StatusQueuedSchema),
-  /** Measured outcomes this session, per file. */
-  results: z.record(z.string(), FileResultSchema.shape.outcome),
+  /** Each measured file's outcome class this session (as history records it). */
+  results: z.record(z.string(), OutcomeClassViewSchema),
+  /** Files per outcome class: history-view's `summariseSessions`, the same numbers as history and the report. */
+  counts: OutcomeCountsSchema,
   /** Rounds in a row the end of the turn has sent the agent back. */
   stop_blocks: z.number().int().min(0),
   /** When the agent ended the session (SessionEnd): absent while it is live. */
@@ -105,6 +115,10 @@ export interface StatusInput {
   tdd: readonly { key: string; entries: readonly TddEntry[] }[];
   strictEvents: readonly StrictEvent[];
   runLog: RunLog;
+  /** history.json: each session's counts are read through it, as `history` and `report` do. */
+  history: HistoryFile;
+  /** The time an open session's never-run files are dated with (history-view `withLiveSessions`). */
+  now: string;
   problems: readonly string[];
 }
 
@@ -127,8 +141,11 @@ function lastHookRun(sessions: StatusInput["sessions"]): LastRun | undefined {
   const { at, session } = latest;
   const files = Object.entries(session.results)
     .filter(([, result]) => result.at === at)
-    .map(([file, result]) => ({ file, outcome: result.outcome }));
-  const failed = files.some((file) => file.outcome !== "passed");
+    .map(([file, result]) => ({
+      file,
+      outcome: outcomeStatusOf(result, session.fix_attempts[file] ?? 0) as string,
+    }));
+  const failed = files.some((file) => file.outcome !== "passed" && file.outcome !== "fixed");
   // The session keeps outcomes per file, not which runner produced them.
   return { at, source: "hook", status: failed ? "failed" : "passed", files, runners: [] };
 }
@@ -182,6 +199,13 @@ export function buildStatus(input: StatusInput): StatusReport {
   const strictState = deriveStrictState(input.strictEvents);
   const pairs = summarisePairs(input.strictEvents);
   const showStrict = input.mode === "strict" || input.strictEvents.length > 0;
+  // Each session counted the way history and the report count it: one function, one answer.
+  const live = withLiveSessions(
+    input.history,
+    input.sessions.map(({ session }) => session),
+    input.now,
+  );
+  const summaries = summariseSessions(live.entries, live.live);
   return {
     mode: {
       value: input.mode,
@@ -210,8 +234,13 @@ export function buildStatus(input: StatusInput): StatusReport {
           ...(entry.agent_id === undefined ? {} : { agent_id: entry.agent_id }),
         })),
         results: Object.fromEntries(
-          Object.entries(session.results).map(([file, result]) => [file, result.outcome]),
-        ),
+          live.entries
+            .filter((entry) => entry.session_id === session.session_id)
+            .map((entry) => [entry.file, entry.regression ? "regression" : entry.status]),
+        ) as Record<string, OutcomeClass>,
+        counts:
+          summaries.find((summary) => summary.session_id === session.session_id)?.counts ??
+          countOutcomes([]),
         stop_blocks: session.stop_blocks,
         ...(ended === undefined ? {} : { ended_at: ended }),
       };
@@ -290,20 +319,10 @@ function sessionLines(report: StatusReport, style: TextStyle): string[] {
     return ["none yet: a session starts with an agent's first hook (or tailtest watch)"];
   return report.sessions.flatMap((session) => {
     const who = PLATFORM_NAMES[session.platform ?? ""] ?? "an agent";
-    const outcomes = Object.values(session.results);
-    const passed = outcomes.filter((o) => o === "passed").length;
-    const failed = outcomes.filter((o) => o === "failed").length;
-    const missing = outcomes.filter((o) => o === "missing_test").length;
     const measured =
-      outcomes.length === 0
+      Object.keys(session.results).length === 0
         ? "nothing measured yet"
-        : [
-            passed > 0 ? style.good(`${passed} passed`) : "",
-            failed > 0 ? style.bad(`${failed} failed`) : "",
-            missing > 0 ? style.warn(`${missing} without a test`) : "",
-          ]
-            .filter((part) => part !== "")
-            .join(", ");
+        : describeSessionCounts(session);
     const queue =
       session.queue.length === 0
         ? ["  queue empty"]
@@ -335,6 +354,10 @@ function tddLines(report: StatusReport, style: TextStyle): string[] {
   });
 }
 
+function labelOf(outcome: string): string {
+  return (OUTCOME_LABELS as Readonly<Record<string, string>>)[outcome] ?? outcome.replace("_", " ");
+}
+
 function lastRunLine(run: LastRun | undefined, style: TextStyle): string {
   if (run === undefined) return "none yet";
   const status =
@@ -349,7 +372,7 @@ function lastRunLine(run: LastRun | undefined, style: TextStyle): string {
   const files =
     run.files.length === 0
       ? ""
-      : `: ${run.files.map((f) => `${f.file} ${f.outcome.replace("_", " ")}`).join(", ")}`;
+      : `: ${run.files.map((f) => `${f.file} ${labelOf(f.outcome)}`).join(", ")}`;
   return `${status} ${by}, ${shortTime(run.at)} UTC${runners}${tests}${files}`;
 }
 

@@ -307,7 +307,9 @@ function firstLines(text: string, count: number, options: ExcerptOptions): strin
   const lines = clean
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
-    .filter((line) => line.trim() !== "" && !/^\s*at .*(\(node:|node:internal|node_modules)/.test(line))
+    .filter(
+      (line) => line.trim() !== "" && !/^\s*at .*(\(node:|node:internal|node_modules)/.test(line),
+    )
     .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
   return lines
     .slice(0, count)

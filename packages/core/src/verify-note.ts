@@ -25,6 +25,6 @@ export function renderVerifyBlock(input: VerifyNoteInput): string {
 /** Said when the loop budget is spent: the agent may stop, and what is red is recorded. */
 export function renderBudgetSpent(files: readonly string[]): string {
   return capText(
-    `tailtest: still red after the last round, recorded as unresolved: ${files.join(", ")}. Tell the user.`,
+    `tailtest: still red after the last round, recorded as failed: ${files.join(", ")}. Tell the user.`,
   );
 }

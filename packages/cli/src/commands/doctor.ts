@@ -5,6 +5,7 @@ import { join } from "node:path";
 import {
   buildIgnoreRules,
   diagnoseProject,
+  findHookInstalls,
   DOCTOR_CONFIG_PATH,
   DOCTOR_FILE_CAP,
   DOCTOR_HOOK_FILES,
@@ -24,6 +25,7 @@ import {
   type RunnerProbeResult,
 } from "@tailtest/core";
 import { createFsView } from "@tailtest/core/node";
+import { parseHookTomls, readCodexTrust } from "../codex-config.ts";
 import { rootOrRefuse } from "../project-root.ts";
 
 /**
@@ -46,6 +48,8 @@ export interface DoctorIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   cwd: string;
+  /** For `CODEX_HOME`, where Codex records trust. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<number> {
@@ -55,7 +59,12 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
   const listing = listProjectFiles(root, rules);
   const hookTexts: Record<string, string | undefined> = {};
   for (const path of DOCTOR_HOOK_FILES) hookTexts[path] = await readText(join(root, path));
+  // Codex's config through the TOML library status uses, and its trust where Codex records it.
+  const hookTomls = parseHookTomls(hookTexts);
   const view = createFsView(root);
+  const codexInstalled = findHookInstalls(view, hookTexts, hookTomls).some(
+    (hook) => hook.platform === "codex" && hook.installed,
+  );
   const configText = await readText(join(root, DOCTOR_CONFIG_PATH));
   const diagnosed = diagnoseProject({
     view,
@@ -63,6 +72,8 @@ export async function runDoctor(options: DoctorOptions, io: DoctorIO): Promise<n
     files: listing.files,
     filesTruncated: listing.truncated,
     hookTexts,
+    hookTomls,
+    codexTrust: codexInstalled ? await readCodexTrust(root, hookTexts, io.env ?? {}) : undefined,
   });
   const report =
     options.start === false ? diagnosed : withStartCheck(diagnosed, root, view, configText);

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { renderQueuedNote, runnerLabel } from "@tailtest/core";
 import {
   inspectEdit,
@@ -21,7 +23,11 @@ export async function explainFiles(
   options: ExplainOptions,
 ): Promise<string> {
   const project = openProject(options.root);
-  const insights = files.map((file) => inspectEdit(project, file));
+  // A file that is not there is said so: what follows is what tailtest would do if it were.
+  const insights = files.map((file) => ({
+    ...inspectEdit(project, file),
+    exists: existsSync(resolve(options.root, file)),
+  }));
   const started = performance.now();
   const selectable = insights
     .filter((insight) => insight.verdict.queue || insight.runOnly === true)
@@ -38,7 +44,9 @@ export async function explainFiles(
     }));
     return `${JSON.stringify({ files: withTests, selection_ms: selectionMs, selection_notes: selection?.notes ?? [], config_problems: project.configProblems }, null, 2)}\n`;
   }
-  const blocks = insights.map((insight) => renderInsight(insight, relatedOf(insight, selection)));
+  const blocks = insights.map((insight) =>
+    renderInsight(insight, relatedOf(insight, selection), insight.exists),
+  );
   const problems = project.configProblems.map((line) => `${line}\n`).join("");
   return `${problems}${blocks.join("\n")}`;
 }
@@ -74,9 +82,15 @@ function relatedRows(related: RelatedView): [string, string][] {
   return rows;
 }
 
-export function renderInsight(insight: EditInsight, related: RelatedView = {}): string {
+export function renderInsight(
+  insight: EditInsight,
+  related: RelatedView = {},
+  exists = true,
+): string {
   const rows: [string, string][] = [];
   const { verdict } = insight;
+  if (!exists)
+    rows.push(["warning", "this file does not exist; below is what tailtest would do if it did"]);
   rows.push([
     "verdict",
     verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,

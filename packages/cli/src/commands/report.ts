@@ -1,4 +1,5 @@
-import { basename, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { basename, dirname, relative, resolve } from "node:path";
 import { buildReport, renderReportHtml, withLiveSessions } from "@tailtest/core";
 import { openProject, readActivity, writeAtomic } from "@tailtest/core/node";
 import { DEFAULT_REPORT_PATH } from "../program.ts";
@@ -22,6 +23,14 @@ export interface ReportIO {
   cwd: string;
   version: string;
   now?: () => Date;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export async function runReport(options: ReportOptions, io: ReportIO): Promise<number> {
@@ -49,6 +58,20 @@ export async function runReport(options: ReportOptions, io: ReportIO): Promise<n
   }
   const out =
     options.out === undefined ? resolve(root, DEFAULT_REPORT_PATH) : resolve(io.cwd, options.out);
+  if (options.out !== undefined) {
+    // --out creates at most its own file's folder, and says so; a deeper missing path is refused.
+    const parent = dirname(out);
+    if (!existsSync(parent)) {
+      if (!isFolder(dirname(parent))) {
+        io.stderr(`tailtest: --out ${options.out}: the folder ${dirname(parent)} does not exist\n`);
+        return 2;
+      }
+      mkdirSync(parent);
+      io.stderr(
+        `tailtest: created the folder ${relative(io.cwd, parent) || parent} for the report\n`,
+      );
+    }
+  }
   try {
     await writeAtomic(out, renderReportHtml(data));
   } catch (error) {

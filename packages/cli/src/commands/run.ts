@@ -55,6 +55,14 @@ export async function runTests(
   options: RunOptions,
   io: RunIO,
 ): Promise<number> {
+  // A bad value is a usage error (exit 2, one line), before anything is planned or run.
+  const timeoutSeconds = options.timeout === undefined ? undefined : Number(options.timeout);
+  if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
+    io.stderr(
+      `tailtest: --timeout must be a positive number of seconds (got ${options.timeout})\n`,
+    );
+    return 2;
+  }
   const project = openProject(options.root);
   for (const problem of project.configProblems) io.stderr(`${problem}\n`);
   const plan = await choosePlan(paths, project);
@@ -62,12 +70,7 @@ export async function runTests(
     io.stdout(options.json ? `${JSON.stringify(displayPlan(plan), null, 2)}\n` : renderPlan(plan));
     return 0;
   }
-  const timeoutMs =
-    (options.timeout === undefined
-      ? project.config.test_timeout_seconds
-      : Number(options.timeout)) * 1000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new Error(`--timeout must be a positive number of seconds`);
+  const timeoutMs = (timeoutSeconds ?? project.config.test_timeout_seconds) * 1000;
   const results: RunResult[] = [];
   for (const run of plan.runs) {
     const progress = startProgress(`${runnerLabel(run.runner.id)} in ${run.cwd || "."}`, io);

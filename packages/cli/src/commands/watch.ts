@@ -2,16 +2,19 @@ import { join, relative, sep } from "node:path";
 import chokidar, { type FSWatcher } from "chokidar";
 import {
   isSkippedDir,
-  overallStatus,
+  OUTCOME_LABELS,
+  outcomeStatusOf,
   renderFailureExcerpt,
   runnerLabel,
   SessionStateSchema,
   unqueueFiles,
-  type OverallStatus,
+  type OutcomeStatus,
+  type SessionState,
   type TextStyle,
 } from "@tailtest/core";
 import {
   endSession,
+  flushToHistory,
   inspectEdit,
   openProject,
   queueEdit,
@@ -55,38 +58,66 @@ export interface WatchIO {
 
 type Change = "changed" | "deleted";
 
-const STATUS_WORD: Readonly<Record<OverallStatus, string>> = {
-  passed: "passed",
-  failed: "failed",
-  error: "error",
-  no_tests: "no tests ran",
-};
-
 function clock(now: Date): string {
   return now.toTimeString().slice(0, 8);
 }
 
-function statusText(status: OverallStatus, style: TextStyle): string {
-  if (status === "passed") return style.good(STATUS_WORD[status]);
-  return status === "no_tests" ? style.warn(STATUS_WORD[status]) : style.bad(STATUS_WORD[status]);
+/** The order a run's verdict is picked in: the worst outcome class any file had. */
+const VERDICT_ORDER: readonly OutcomeStatus[] = [
+  "failed",
+  "timeout",
+  "env_error",
+  "missing_test",
+  "not_run",
+  "fixed",
+  "passed",
+];
+
+function styleOutcome(status: OutcomeStatus, text: string, style: TextStyle): string {
+  if (status === "passed" || status === "fixed") return style.good(text);
+  return status === "failed" ? style.bad(text) : style.warn(text);
 }
 
-/** One line per run: time, verdict, each file's outcome, runners and time taken. */
+/** Each checked file's outcome class, from the session the run was recorded in. */
+export function outcomeClasses(
+  verification: Verification,
+  session: SessionState,
+): Record<string, OutcomeStatus> {
+  const classes: Record<string, OutcomeStatus> = {};
+  for (const file of Object.keys(verification.outcomes)) {
+    const result = session.results[file];
+    classes[file] =
+      result === undefined ? "not_run" : outcomeStatusOf(result, session.fix_attempts[file] ?? 0);
+  }
+  return classes;
+}
+
+/**
+ * One line per run: time, the verdict (the worst outcome class, in the words `status`, `history`
+ * and the report use), each file's outcome, runners and time taken; the failure excerpt after a
+ * red one.
+ */
 export function renderWatchResult(
   verification: Verification,
+  classes: Readonly<Record<string, OutcomeStatus>>,
   now: Date,
   style: TextStyle,
   root: string,
 ): string {
-  const status = overallStatus(verification.results, verification.missing);
-  const files = Object.entries(verification.outcomes).map(
-    ([file, outcome]) => `${file} ${outcome.replace("_", " ")}`,
+  const seen = Object.values(classes);
+  const verdict = VERDICT_ORDER.find((status) => seen.includes(status));
+  const files = Object.entries(classes).map(
+    ([file, status]) => `${file} ${styleOutcome(status, OUTCOME_LABELS[status], style)}`,
   );
   const runners = verification.results.map(
     (result) => `${runnerLabel(result.runner)} ${(result.duration_ms / 1000).toFixed(1)}s`,
   );
-  const line = `${style.dim(clock(now))} ${statusText(status, style)}: ${files.join(", ") || "nothing checked"}${runners.length === 0 ? "" : ` (${runners.join(", ")})`}`;
-  if (status === "passed" || status === "no_tests") return `${line}\n`;
+  const head =
+    verdict === undefined
+      ? style.warn("nothing checked")
+      : `${styleOutcome(verdict, OUTCOME_LABELS[verdict], style)}: ${files.join(", ")}`;
+  const line = `${style.dim(clock(now))} ${head}${runners.length === 0 ? "" : ` (${runners.join(", ")})`}`;
+  if (verdict === undefined || verdict === "passed" || verdict === "fixed") return `${line}\n`;
   const excerpt = renderFailureExcerpt(verification.results, verification.missing, {
     replacePaths: [
       [`${root}/`, ""],
@@ -97,8 +128,9 @@ export function renderWatchResult(
 }
 
 /**
- * Joins the agent session already open in `.tailtest/session.json` (a person watching beside an
- * agent), or starts a new one (flushing the previous watch session into history).
+ * Joins the agent session still open in `.tailtest/session.json` (a person watching beside an
+ * agent), or starts its own (flushing the previous session into history). A session that already
+ * received its SessionEnd is never joined: its history is written and its times are its own.
  */
 async function openSession(project: Project): Promise<{ id: string; joined: boolean }> {
   const current = await readState({ ...sessionFile(project), schema: SessionStateSchema });
@@ -107,6 +139,7 @@ async function openSession(project: Project): Promise<{ id: string; joined: bool
     current.existed &&
     current.problem === undefined &&
     session.platform !== "cli" &&
+    session.ended_at === undefined &&
     (session.pending_files.length > 0 || Object.keys(session.results).length > 0);
   const started = await startSession(project, {
     source: busy ? "resume" : "startup",
@@ -128,7 +161,7 @@ export async function runWatch(options: WatchOptions, io: WatchIO): Promise<numb
   const project = openProject(root);
   for (const problem of project.configProblems) io.stderr(`${problem}\n`);
   const session = await openSession(project);
-  const watch = new Watch(project, io, debounceMs);
+  const watch = new Watch(project, io, debounceMs, session.joined);
   try {
     await watch.start();
   } catch (error) {
@@ -164,6 +197,8 @@ class Watch {
     private readonly project: Project,
     private readonly io: WatchIO,
     private readonly debounceMs: number,
+    /** The session is an agent's, joined: stopping flushes it but does not end it. */
+    private readonly joined: boolean,
   ) {}
 
   /** A batch is being queued or its tests run. */
@@ -268,7 +303,16 @@ class Watch {
       progress.stop();
     }
     const now = (this.io.now ?? (() => new Date()))();
-    this.io.stdout(renderWatchResult(verification, now, this.io.style, this.project.root));
+    const { value: after } = await readState(sessionFile(this.project));
+    this.io.stdout(
+      renderWatchResult(
+        verification,
+        outcomeClasses(verification, after),
+        now,
+        this.io.style,
+        this.project.root,
+      ),
+    );
   }
 
   /**
@@ -281,6 +325,9 @@ class Watch {
     await this.watcher?.close();
     await this.running;
     if (this.changes.size > 0) await this.queueChanges();
-    return endSession(this.project);
+    if (!this.joined) return endSession(this.project);
+    // The agent's session goes on: its outcomes so far reach history, its end is the agent's.
+    const { value } = await readState(sessionFile(this.project));
+    return (await flushToHistory(this.project, value)).count;
   }
 }

@@ -148,11 +148,13 @@ function withModeChange(decision: Decision, change: ModeChange, stopHookActive: 
       if (!loosened || stopHookActive) return { ...decision, text: `${decision.text}\n${line}` };
       break;
     case "none":
-      if (!loosened || stopHookActive) return { kind: "context", text: line };
+      if (!loosened || stopHookActive)
+        return { kind: "context", text: line, userMessage: decision.userMessage };
       break;
   }
   const said = decision.kind === "context" ? `${decision.text}\n` : "";
   return {
+    userMessage: decision.userMessage,
     kind: "block",
     reason: `${said}${line} The ${change.from} gate no longer applies. Tell the person about this change before you finish: if they did not make it, something in this turn did.`,
   };

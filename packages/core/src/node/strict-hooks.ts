@@ -27,6 +27,7 @@ import {
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
 import { lookAtTurn, readBaseline, revertToBaseline, type TurnLook } from "./content-sweep.ts";
+import { notifyLine, summariseCounts, withUserMessage, type TurnSummary } from "../turn-summary.ts";
 import {
   gateStrictWrites,
   judgeableSnapshot,
@@ -304,6 +305,22 @@ async function revertUnattributed(
  * attempt, hands the claim to the person (`escalated`). Production files changed without passing
  * the gate are reported.
  */
+/** What a strict stop's test runs say for the person's line. */
+function strictTurnSummary(
+  ran: readonly { status: "pass" | "fail" | "not_run"; duration_ms: number }[],
+): TurnSummary | undefined {
+  if (ran.length === 0) return undefined;
+  return summariseCounts({
+    passed: ran.filter((run) => run.status === "pass").length,
+    failed: ran.filter((run) => run.status === "fail").length,
+    missing: 0,
+    envErrors: 0,
+    timeouts: 0,
+    errors: ran.filter((run) => run.status === "not_run").length,
+    durationMs: ran.reduce((sum, run) => sum + run.duration_ms, 0),
+  });
+}
+
 export async function verifyStrictTurn(
   call: StrictCall,
   stopHookActive: boolean,
@@ -375,8 +392,13 @@ export async function verifyStrictTurn(
     }
     await look.finish();
     await appendStrictEvents(call.project.root, events);
-    if (lines.length === 0) return { kind: "none" };
+    // The person's line (turn-summary.ts; `notify` in the config): the claimed tests this stop ran.
+    const line = notifyLine(strictTurnSummary(ran), call.project.config.notify);
+    if (lines.length === 0) return withUserMessage({ kind: "none" }, line);
     const text = capText(`tailtest strict:\n${lines.join("\n")}`);
-    return block ? { kind: "block", reason: text } : { kind: "context", text };
+    return withUserMessage(
+      block ? { kind: "block", reason: text } : { kind: "context", text },
+      line,
+    );
   });
 }

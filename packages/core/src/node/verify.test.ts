@@ -66,7 +66,12 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect((await session()).fix_attempts).toEqual({ "billing.py": 1 });
 
     await edit("tests/test_billing.py", GREEN_TEST);
-    expect(await stop(true)).toEqual({ kind: "none" });
+    // Green: nothing for the agent, one line for the person.
+    expect(await stop(true)).toEqual({
+      kind: "none",
+      // billing.py and its test file, both edited this turn.
+      userMessage: expect.stringMatching(/^tailtest: 2 files, 1 test passed \(\d+(\.\d)? m?s\)$/),
+    });
     const after = await session();
     expect(after.pending_files).toEqual([]);
     expect(after.results["billing.py"]).toMatchObject({
@@ -110,7 +115,8 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     const spent = await stop(true);
     expect(spent).toEqual({
       kind: "context",
-      text: "tailtest: still red after the last round, recorded as unresolved: billing.py. Tell the user.",
+      text: "tailtest: still red after the last round, recorded as failed: billing.py, tests/test_billing.py. Tell the user.",
+      userMessage: expect.stringMatching(/^tailtest: 2 files, 1 test: 0 passed, 1 failed \(/),
     });
     const state = await session();
     expect(state.results["billing.py"]?.outcome).toBe("failed");
@@ -126,7 +132,7 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
       kind: "context",
     });
     expect((await session()).pending_files.map((entry) => entry.status)).toEqual(["existing"]);
-    expect(await stop()).toEqual({ kind: "none" });
+    expect(await stop()).toEqual({ kind: "none", userMessage: "tailtest: 1 file, 1 missing test" });
     const state = await session();
     expect(state.results["legacy.py"]?.outcome).toBe("missing_test");
     expect(state.pending_files).toEqual([]);

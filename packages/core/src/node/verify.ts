@@ -7,6 +7,7 @@ import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
 import type { Decision } from "../events.ts";
 import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../run-log.ts";
+import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
 import { recordRun } from "./run-log-store.ts";
 import { sessionFile, type Project } from "./project.ts";
@@ -35,6 +36,21 @@ export interface Verification {
  * red, at most `stop_loop_budget` times in a row.
  */
 export async function verifyTurn(project: Project, options: VerifyOptions): Promise<Verification> {
+  const verified = await verifyQueued(project, options);
+  // The person's line: what ran and how it ended (turn-summary.ts; `notify` in the config).
+  const line = turnSummaryLine(
+    verified.results,
+    verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
+    {
+      files: Object.keys(verified.outcomes).length,
+      missing: verified.missing.length,
+      notify: project.config.notify,
+    },
+  );
+  return { ...verified, decision: withUserMessage(verified.decision, line) };
+}
+
+async function verifyQueued(project: Project, options: VerifyOptions): Promise<Verification> {
   const now = options.now ?? (() => new Date());
   const file = sessionFile(project, now);
   const { value: before } = await readState(file);
@@ -72,7 +88,10 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
       .map((entry) => entry.path),
   );
   const red = Object.entries(outcomes)
-    .filter(([path, outcome]) => outcome !== "passed" && !untestedExisting.has(path))
+    .filter(
+      ([path, outcome]) =>
+        outcome !== "passed" && outcome !== "env_error" && !untestedExisting.has(path),
+    )
     .map(([path]) => path);
   const budget = project.config.stop_loop_budget;
   const at = now().toISOString();
@@ -148,10 +167,12 @@ function outcomesOf(
     }
     let failed: FileFailure | undefined;
     let passed = false;
+    let environment = false;
     runs.forEach((run, index) => {
       const result = results[index];
       if (result === undefined) return;
       const testFiles = testFilesOf(run, source);
+      if (result.status === "env_error" && testFiles.length > 0) environment = true;
       for (const testFile of testFiles) {
         // A Rust file's own unit tests report under the crate's lib or bin, not the file.
         const whole = run.test_files.length === 1 || testFile === source;
@@ -164,6 +185,8 @@ function outcomesOf(
       outcomes[source] = "failed";
       failures[source] = failed;
     } else if (passed) outcomes[source] = "passed";
+    // Its runner could not start: recorded as an environment error, never as the code's failure.
+    else if (environment) outcomes[source] = "env_error";
     else if (
       runs.some(
         (run) =>
@@ -211,6 +234,7 @@ function judgeTestFile(
 /** Why a run that checked no test to the end failed: it hung, died, or could not load. */
 function failureOf(result: RunResult): FileFailure {
   if (result.status === "timeout") return "timeout";
+  if (result.status === "env_error") return "environment";
   if (result.errors.some((error) => error.kind === "collection")) return "collection";
   return "crash";
 }
@@ -247,7 +271,7 @@ function record(
     const testPath = runs.find((run) => run.sources[source] !== undefined)?.sources[source];
     const previous = session.results[source];
     // A fix attempt is a round after the file was already found missing or red.
-    if (previous !== undefined && previous.outcome !== "passed")
+    if (previous !== undefined && previous.outcome !== "passed" && previous.outcome !== "env_error")
       attempts[source] = (attempts[source] ?? 0) + 1;
     const failure = failures[source];
     results[source] = {
