@@ -402,7 +402,8 @@ describe("renderDecision", () => {
       "{}",
       "tailtest: 1 file, 2 tests passed (40 ms)\n",
     ],
-    ["stop", { ...block, userMessage: "line" }, '{"followup_message":"why"}', "line\n"],
+    // Sent back: the followup the person sees in the chat says it; no second line.
+    ["stop", { ...block, userMessage: "line" }, '{"followup_message":"why"}', ""],
     ["postToolUse", { ...context, userMessage: "line" }, '{"additional_context":"note"}', ""],
     ["sessionEnd", none, "{}", ""],
     ["sessionEnd", context, "{}", ""],

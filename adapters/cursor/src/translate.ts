@@ -351,8 +351,10 @@ export function renderDecision(eventName: string, decision: Decision): Rendered 
   const rendered = renderForAgent(eventName, decision);
   // The person's line (the end of a verified turn): Cursor's stop takes only followup_message,
   // which would wake the agent, so it goes to the Hooks output channel, where the person reads it.
+  // A stop that sends the agent back already shows the person why, in the followup it posts.
   const user = decision.userMessage;
-  if (user === undefined || !FOLLOWUP_EVENTS.has(eventName)) return rendered;
+  if (user === undefined || !FOLLOWUP_EVENTS.has(eventName) || decision.kind === "block")
+    return rendered;
   return { ...rendered, stderr: `${user}\n${rendered.stderr}` };
 }
 

@@ -35,7 +35,21 @@ export async function answerGatedEdit(
   if (event.kind !== "EditRequested" && event.kind !== "FilesEdited") return undefined;
   const now = options.now ?? (() => new Date());
   // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.
-  if (event.kind === "EditRequested") boundLockWaits();
+  const unbound = event.kind === "EditRequested" ? boundLockWaits() : undefined;
+  try {
+    return await gateOrRecord(project, event, options, mode, now);
+  } finally {
+    unbound?.();
+  }
+}
+
+async function gateOrRecord(
+  project: Project,
+  event: Extract<HookEvent, { kind: "EditRequested" | "FilesEdited" }>,
+  options: HandleOptions,
+  mode: "tdd" | "strict",
+  now: () => Date,
+): Promise<Decision> {
   const paths = [...event.paths, ...(event.deleted ?? [])];
   let decision: Decision;
   if (mode === "tdd") {

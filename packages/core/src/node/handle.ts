@@ -53,9 +53,22 @@ export async function handleEvent(
   event: HookEvent,
   options: HandleOptions,
 ): Promise<Decision> {
-  const now = options.now ?? (() => new Date());
   // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.
-  if (event.kind === "EditRequested" || event.kind === "CommandRequested") boundLockWaits();
+  const gate = event.kind === "EditRequested" || event.kind === "CommandRequested";
+  const unbound = gate ? boundLockWaits() : undefined;
+  try {
+    return await handleSettled(given, event, options);
+  } finally {
+    unbound?.();
+  }
+}
+
+async function handleSettled(
+  given: Project,
+  event: HookEvent,
+  options: HandleOptions,
+): Promise<Decision> {
+  const now = options.now ?? (() => new Date());
   const { project, pin } = await settleMode(given);
   // Room is kept for the mode-change line, which must not be the part that is cut.
   const decision = capDecision(

@@ -15,6 +15,8 @@ afterEach(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
+let unbound: (() => void) | undefined;
+
 describe("boundLockWaits", () => {
   it("past the deadline a held lock fails a change at once and lets an append through", async () => {
     dir = mkdtempSync(join(tmpdir(), "tailtest-deadline-"));
@@ -22,7 +24,7 @@ describe("boundLockWaits", () => {
     const release = await lockfile.lock(path, { realpath: false, lockfilePath: `${path}.lock` });
     try {
       // The deadline: 300 ms from now, however long this process has run.
-      boundLockWaits(Date.now() + 300 - performance.timeOrigin);
+      unbound = boundLockWaits(Date.now() + 300 - performance.timeOrigin);
       const started = Date.now();
       await expect(withFileLock(path, STATE_LOCK, async () => "changed")).rejects.toMatchObject({
         code: "ELOCKED",
@@ -33,6 +35,7 @@ describe("boundLockWaits", () => {
         "appended",
       );
     } finally {
+      unbound?.();
       await release();
     }
   });

@@ -111,9 +111,17 @@ let lockDeadline = Number.POSITIVE_INFINITY;
  */
 export const GATE_LOCK_BUDGET_MS = 4_000;
 
-/** From now on, no lock is waited for past `budgetMs` after this process started. */
-export function boundLockWaits(budgetMs: number = GATE_LOCK_BUDGET_MS): void {
+/**
+ * Until the returned function is called, no lock is waited for past `budgetMs` after this process
+ * started. A gate calls it back when it has answered, so a process that answers more than one
+ * call (a test, a long-lived caller) is not left with a deadline long past.
+ */
+export function boundLockWaits(budgetMs: number = GATE_LOCK_BUDGET_MS): () => void {
+  const before = lockDeadline;
   lockDeadline = Math.min(lockDeadline, performance.timeOrigin + budgetMs);
+  return () => {
+    lockDeadline = before;
+  };
 }
 
 async function acquireLock(path: string, wait: LockWait): Promise<() => Promise<void>> {
