@@ -1,4 +1,4 @@
-import { renderQueuedNote, runnerLabel } from "@tailtest/core";
+import { renderQueuedNote, runnerLabel, type ScoreInputs } from "@tailtest/core";
 import { inspectEdit, openProject, type EditInsight } from "@tailtest/core/node";
 
 export interface ExplainOptions {
@@ -17,6 +17,19 @@ export function explainFiles(files: readonly string[], options: ExplainOptions):
   return `${problems}${blocks.join("\n")}`;
 }
 
+/** What the complexity score was computed from, each count before its cap. */
+function renderScoreInputs(inputs: ScoreInputs): string {
+  const yes = (value: boolean): string => (value ? "yes" : "no");
+  return [
+    `path words: ${inputs.pathTerms.join(", ") || "none"}`,
+    `HTTP: ${yes(inputs.http)}`,
+    `DB: ${yes(inputs.db)}`,
+    `branches: ${inputs.branches} (4 points at most)`,
+    `public functions: ${inputs.publicFunctions} (5 points at most)`,
+    `code read: ${inputs.codeChars} of ${inputs.contentChars} characters`,
+  ].join("; ");
+}
+
 export function renderInsight(insight: EditInsight): string {
   const rows: [string, string][] = [];
   const { verdict } = insight;
@@ -24,6 +37,7 @@ export function renderInsight(insight: EditInsight): string {
     "verdict",
     verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,
   ]);
+  rows.push(["rule", verdict.rule]);
   if (verdict.queue) {
     rows.push([
       "status",
@@ -44,10 +58,14 @@ export function renderInsight(insight: EditInsight): string {
       const signals =
         insight.depth.signals.map((s) => `+${s.points} ${s.label}`).join(" ") || "no signals";
       const how = insight.depth.override ? "raised by complexity" : "as configured";
+      const asks = insight.depth.inputs.runtimeCode
+        ? `~${insight.depth.scenarios} scenarios`
+        : "no runtime code: no scenarios";
       rows.push([
         "depth",
-        `${insight.depth.depth}, ${how} (score ${insight.depth.score}: ${signals}; ~${insight.depth.scenarios} scenarios)`,
+        `${insight.depth.depth}, ${how} (score ${insight.depth.score}: ${signals}; ${asks})`,
       ]);
+      rows.push(["inputs", renderScoreInputs(insight.depth.inputs)]);
       rows.push([
         "note",
         renderQueuedNote({

@@ -1,0 +1,162 @@
+import { splitLogicalLines } from "./analysis/python-module.ts";
+import { stripCommentsAndStrings } from "./complexity.ts";
+import type { Language } from "./languages.ts";
+
+/**
+ * What a module holds at its top level, read from its first bytes only:
+ * - `type-only`: type declarations (interfaces, type aliases, `declare`, Protocol/TypedDict
+ *   classes with no bodies) and imports, no runtime code;
+ * - `re-export`: imports and re-exports only (a barrel, an `__init__.py` that only imports, an
+ *   entry shim that only requires another module);
+ * - `runtime`: anything else.
+ * Undefined when the text cannot say: a language without a reader here, a head that was cut
+ * (more code may follow), an empty file.
+ */
+export type ModuleShape = "type-only" | "re-export" | "runtime";
+
+const JS_EXTENSIONS = /\.[cm]?[jt]sx?$/;
+
+export function moduleShape(
+  path: string,
+  language: Language,
+  head: string,
+  complete: boolean,
+): ModuleShape | undefined {
+  if (head.trim() === "") return undefined;
+  if (language === "python") {
+    if (!path.endsWith(".py")) return undefined;
+    const shape = pythonShape(head);
+    return shape === "runtime" || complete ? shape : undefined;
+  }
+  if ((language === "typescript" || language === "javascript") && JS_EXTENSIONS.test(path)) {
+    const shape = jsShape(head);
+    return shape === "runtime" || complete ? shape : undefined;
+  }
+  return undefined;
+}
+
+// ── JavaScript / TypeScript ────────────────────────────────────────────────────────────────
+
+/** Lines that continue the statement above rather than start one. */
+const CONTINUES_NEXT = /[=|&,(<{:?+\-*/.[]$|=>$/;
+const CONTINUES_PREVIOUS = /^[|&)\]}>?:.=,+*/-]/;
+
+type JsStatement = "import" | "re-export" | "type" | "runtime";
+
+const JS_RE_EXPORT =
+  /^export\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?\s+from\b|\{[^}]*\}\s*(?:from\b|;?$))/;
+const JS_TYPE =
+  /^(?:export\s+)?(?:declare\s|(?:default\s+)?interface\s|type\s+[\w$]+\s*(?:<|=)|const\s+enum\s)/;
+const JS_IMPORT =
+  /^import\s+(?:type\s+)?(?:[\w${},*\s]+from\s*)?""|^import\s+[\w$]+\s*=\s*require\(/;
+const JS_REQUIRE_ONLY =
+  /^(?:(?:module\.)?exports(?:\.[\w$]+)?\s*=\s*)?(?:require\(""\)(?:\.[\w$]+|\(\))*|await\s+import\(""\))\s*;?$/;
+const JS_DEFAULT_REEXPORT = /^export\s+default\s+[\w$]+\s*;?$/;
+const JS_DIRECTIVE = /^(?:""|#!.*)\s*;?$/;
+
+function jsStatementKind(statement: string): JsStatement {
+  if (JS_DIRECTIVE.test(statement)) return "import";
+  if (JS_IMPORT.test(statement)) return "import";
+  if (JS_RE_EXPORT.test(statement)) return "re-export";
+  if (JS_REQUIRE_ONLY.test(statement)) return "re-export";
+  if (JS_DEFAULT_REEXPORT.test(statement)) return "re-export";
+  if (JS_TYPE.test(statement)) return "type";
+  return "runtime";
+}
+
+/** Top-level statements of stripped JS/TS code: brackets balanced, continuation lines joined. */
+function jsStatements(code: string): string[] {
+  const statements: string[] = [];
+  let current = "";
+  let depth = 0;
+  const push = (): void => {
+    const text = current.trim();
+    if (text !== "") statements.push(text);
+    current = "";
+  };
+  for (const rawLine of code.split("\n")) {
+    const line = rawLine.trim();
+    if (line === "") continue;
+    if (depth === 0 && current !== "") {
+      const open = CONTINUES_NEXT.test(current.trimEnd()) || CONTINUES_PREVIOUS.test(line);
+      if (!open) push();
+    }
+    for (const part of line.split(/(?<=;)/)) {
+      current += (current === "" ? "" : " ") + part;
+      for (const c of part) {
+        if (c === "{" || c === "(" || c === "[") depth += 1;
+        else if (c === "}" || c === ")" || c === "]") depth = Math.max(0, depth - 1);
+      }
+      if (depth === 0 && part.trimEnd().endsWith(";")) push();
+    }
+  }
+  push();
+  return statements;
+}
+
+function jsShape(head: string): ModuleShape {
+  const { code } = stripCommentsAndStrings(head, "typescript");
+  let types = 0;
+  let reExports = 0;
+  for (const statement of jsStatements(code)) {
+    const kind = jsStatementKind(statement);
+    if (kind === "runtime") return "runtime";
+    if (kind === "type") types += 1;
+    if (kind === "re-export") reExports += 1;
+  }
+  if (types > 0) return "type-only";
+  if (reExports > 0) return "re-export";
+  return "runtime";
+}
+
+// ── Python ─────────────────────────────────────────────────────────────────────────────────
+
+const PY_IMPORT = /^(?:from\s+\S+\s+import\b|import\s)/;
+const PY_DUNDER = /^__(?:all|version|author|email|license|copyright|docformat)__\s*(?:\+?=|:)/;
+const PY_DOCSTRING = /^"\d+"$/;
+const PY_DECORATOR = /^@[\w.]+/;
+const PY_TYPE_CLASS =
+  /^class\s+\w+\s*(?:\[[^\]]*\])?\s*\((?:[\w.]*\.)?(?:Protocol|TypedDict|NamedTuple)\b[^)]*\)\s*:/;
+const PY_TYPE_ALIAS =
+  /^(?:type\s+\w+.*=|\w+\s*:\s*(?:typing\.)?TypeAlias\s*=|\w+\s*=\s*(?:typing\.)?(?:TypeVar|ParamSpec|TypeVarTuple|NewType)\()/;
+const PY_GUARD = /^(?:if\s+(?:typing\.)?TYPE_CHECKING\s*:|try\s*:|except\b.*:|else\s*:|pass$)/;
+const PY_DEL = /^del\s/;
+const PY_STUB_BODY =
+  /^(?:\.\.\.|pass|"\d+"|\w+\s*:.+|(?:async\s+)?def\s.+:(?:\s*(?:\.\.\.|"\d+"))?|@[\w.]+(?:\(.*\))?)$/;
+
+function pythonShape(head: string): ModuleShape {
+  const lines = splitLogicalLines(head);
+  let types = 0;
+  let imports = 0;
+  let inTypeClass = false;
+  for (const line of lines) {
+    const code = line.code;
+    if (line.indent > 0) {
+      if (inTypeClass && PY_STUB_BODY.test(code)) continue;
+      // Inside `if TYPE_CHECKING:` / `try:` only imports are allowed.
+      if (!inTypeClass && (PY_IMPORT.test(code) || code === "pass")) continue;
+      return "runtime";
+    }
+    inTypeClass = false;
+    if (PY_DOCSTRING.test(code) || PY_GUARD.test(code) || PY_DEL.test(code)) continue;
+    if (PY_DECORATOR.test(code)) continue;
+    if (PY_IMPORT.test(code)) {
+      imports += 1;
+      continue;
+    }
+    if (PY_DUNDER.test(code)) continue;
+    if (PY_TYPE_CLASS.test(code)) {
+      types += 1;
+      inTypeClass = true;
+      continue;
+    }
+    if (PY_TYPE_ALIAS.test(code)) {
+      types += 1;
+      continue;
+    }
+    return "runtime";
+  }
+  if (types > 0) return "type-only";
+  if (imports > 0) return "re-export";
+  return "runtime";
+}
