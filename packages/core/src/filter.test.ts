@@ -257,3 +257,247 @@ describe("classifyFile: .tailtest-ignore and .gitignore with gitignore semantics
     expect(classifyFile("scripts/sub/run.py", { ignoreRules: rules }).rule).toBe("script-folder");
   });
 });
+
+describe("classifyFile: what no one writes a unit test for", () => {
+  it.each([
+    // Python
+    ["blog/tests.py", "test", "test-name"],
+    ["blog/migrations/0001_initial.py", "migration", "migration-folder"],
+    ["alembic/versions/1a2b3c_add_users.py", "migration", "migration-folder"],
+    ["migrations/env.py", "migration", "migration-folder"],
+    ["mysite/settings.py", "config", "settings"],
+    ["mysite/settings/prod.py", "config", "settings"],
+    ["gunicorn.conf.py", "config", "config-name"],
+    ["manage.py", "config", "boilerplate"],
+    ["mysite/asgi.py", "config", "boilerplate"],
+    ["noxfile.py", "config", "config-name"],
+    ["fabfile.py", "config", "config-name"],
+    ["tasks.py", "script", "script-name"],
+    ["hooks/post_gen_project.py", "script", "script-name"],
+    ["src/pip/_vendor/requests/api.py", "dependency", "dependency-folder"],
+    ["src/pkg/vendor/six.py", "dependency", "dependency-folder"],
+    ["third_party/lib/x.py", "dependency", "dependency-folder"],
+    ["api/gen/user_pb2_grpc.py", "generated", "generated-name"],
+    ["src/app/__generated__/client.ts", "generated", "generated-folder"],
+    ["tracdb/testutils.py", "test-support", "test-support"],
+    // JS / TS test support
+    ["cypress/support/commands.ts", "test-support", "e2e-folder"],
+    ["e2e/pages/login-page.ts", "test-support", "e2e-folder"],
+    ["playwright/fixtures.ts", "test-support", "e2e-folder"],
+    ["src/components/Button.cy.tsx", "test", "test-name"],
+    ["src/test-utils.tsx", "test-support", "test-support"],
+    ["src/setupTests.ts", "test-support", "test-support"],
+    ["vitest.setup.ts", "test-support", "test-support"],
+    ["jest.setup.js", "test-support", "test-support"],
+    ["src/__mocks__/api.ts", "test", "test-folder"],
+    ["src/__fixtures__/user.ts", "test", "test-folder"],
+    ["public/mockServiceWorker.js", "test-support", "test-support"],
+    ["src/mocks/handlers.ts", "test-support", "test-support"],
+    // stories, benchmarks, tool configuration
+    ["src/Button.stories.tsx", "story", "story"],
+    ["src/parse.bench.ts", "benchmark", "benchmark"],
+    ["benchmarks/parse.js", "benchmark", "benchmark-folder"],
+    ["bench/run.mjs", "benchmark", "benchmark-folder"],
+    ["vitest.workspace.ts", "config", "config-name"],
+    [".storybook/preview.tsx", "config", "tool-folder"],
+    ["docs/.vitepress/config.ts", "config", "tool-folder"],
+    ["gatsby-node.ts", "config", "config-name"],
+    ["knexfile.js", "config", "config-name"],
+    ["packages/web/vite.config.mts", "config", "config-name"],
+    // migrations, Yarn, build output, minified
+    ["src/migrations/1612345678901-Init.ts", "migration", "migration-folder"],
+    ["db/1612345678901-add-users.ts", "migration", "migration-name"],
+    [".pnp.cjs", "config", "config-name"],
+    [".pnp.loader.mjs", "config", "config-name"],
+    [".yarn/releases/yarn-4.1.0.cjs", "dependency", "dependency-folder"],
+    ["static/js/jquery.min.js", "build-output", "minified"],
+    ["apps/web/.output/server/index.mjs", "build-output", "build-output-folder"],
+    ["apps/web/.next/server/page.js", "cache", "cache-folder"],
+    ["storybook-static/main.js", "build-output", "build-output-folder"],
+    ["packages/web/dist/index.js", "build-output", "build-output-folder"],
+    // any language: examples, scripts, type declarations
+    ["examples/basic/app.py", "example", "example-folder"],
+    ["packages/core/example/index.ts", "example", "example-folder"],
+    ["scripts/release.mjs", "script", "script-folder"],
+    ["packages/web/scripts/build.ts", "script", "script-folder"],
+    ["tools/gen.py", "script", "script-folder"],
+    ["packages/create-app/template-react/src/App.tsx", "example", "template-folder"],
+    ["src/types.d.ts", "type-only", "type-declarations"],
+    ["src/user.dto.ts", "type-only", "declaration-name"],
+  ])("%s is skipped (%s, %s)", (path, kind, rule) => {
+    const verdict = classifyFile(path);
+    expect(verdict).toMatchObject({ queue: false, kind, rule });
+    expect(verdict.reason).not.toBe("");
+  });
+
+  it.each([
+    "src/features/tasks/list.ts",
+    "src/tools/search.ts",
+    "app/tasks.py",
+    "src/codegen/emitter.ts",
+    "src/templates/blog-post.js",
+    "src/build/steps.py",
+    "src/dist/x.js",
+    "docs/views.py",
+    "src/perf/metrics.ts",
+    "bin/cli.ts",
+    "src/version-check.ts",
+  ])("%s is source", (path) => {
+    expect(classifyFile(path)).toMatchObject({ queue: true, rule: "source" });
+  });
+});
+
+describe("classifyFile: by the file's first bytes", () => {
+  const decide = (path: string, head: string, headComplete = true) =>
+    classifyFile(path, { head, headComplete });
+
+  it.each([
+    ["src/index.ts", 'export * from "./a";\nexport { b } from "./b";\n', "re-export"],
+    ["src/index.ts", 'export type { A } from "./a";\nexport * from "./b";\n', "re-export"],
+    ["index.js", "'use strict';\n\nmodule.exports = require('./lib/app');\n", "re-export"],
+    ["bin/cli.js", "#!/usr/bin/env node\nimport '../dist/cli.mjs'\n", "re-export"],
+    ["bin/cli.js", "#!/usr/bin/env node\nrequire('../lib/cli').run();\n", "re-export"],
+    [
+      "pkg/__init__.py",
+      '"""The package."""\nfrom .a import A\nfrom .b import *\n\n__all__ = ["A"]\n',
+      "re-export",
+    ],
+    [
+      "src/types.ts",
+      "import type { X } from './x';\n\nexport interface User {\n  id: string;\n  x: X;\n}\n\nexport type Id =\n  | 'a'\n  | 'b';\n",
+      "type-only",
+    ],
+    [
+      "src/global.ts",
+      "declare global {\n  interface Window { app: unknown }\n}\nexport {};\n",
+      "type-only",
+    ],
+    [
+      "pkg/protocols.py",
+      "from typing import Protocol\n\n\nclass Reader(Protocol):\n    def read(self, n: int) -> bytes: ...\n",
+      "type-only",
+    ],
+    ["pkg/install/__init__.py", '"""Installing packages."""\n', "empty"],
+    [
+      "src/Logo.tsx",
+      'export const Logo = (props) => (\n  <svg {...props}><path d="M0 0h24v24H0z" /></svg>\n);\n',
+      "icon-component",
+    ],
+    [
+      "src/x.ts",
+      "// Code generated by protoc-gen-ts_proto. DO NOT EDIT.\nexport const x = 1;\n",
+      "generated-header",
+    ],
+    [
+      "src/client/index.ts",
+      "// This file is auto-generated by @hey-api/openapi-ts\nexport const c = 1;\n",
+      "generated-header",
+    ],
+    [
+      "pkg/meta.py",
+      "# file generated by setuptools-scm\n# don't change, don't track in version control\n__version__ = version = '1.2.3'\n",
+      "generated-header",
+    ],
+    ["pkg/_version.py", "__version__ = '1.2.3'\n", "version-module"],
+    ["pkg/__main__.py", "from .cli import main\n\nmain()\n", "module-entry"],
+    ["assets/index-D8aKx2Vt.js", "import{a as b}from'./x.js';\n", "hashed-name"],
+    [
+      "src/vendor.js",
+      "/*! For license information please see vendor.js.LICENSE.txt */\n(()=>{})();\n",
+      "bundle",
+    ],
+    ["src/out.js", "var a = 1;\n//# sourceMappingURL=out.js.map\n", "bundle"],
+    ["lib/packed.js", `${"var a=1;".repeat(200)}\n`, "minified"],
+    [
+      "app/alembic/env.py",
+      "from alembic import context\n\ncontext.configure()\n",
+      "migration-folder",
+    ],
+  ])("%s: %j is skipped by %s", (path, head, rule) => {
+    expect(decide(path, head)).toMatchObject({ queue: false, rule });
+  });
+
+  it.each([
+    [
+      "bin/cli.ts",
+      "#!/usr/bin/env node\nimport { run } from '../src/run';\n\nconst code = run(process.argv.slice(2));\nif (code !== 0) process.exitCode = code;\n",
+    ],
+    [
+      "src/ids.ts",
+      "// Returns the generated id for a new user; do not edit ids by hand.\nexport function nextId(n: number) {\n  return n + 1;\n}\n",
+    ],
+    [
+      "pkg/report.py",
+      "# This module renders the auto generated reports for the UI.\ndef render(r):\n    return str(r)\n",
+    ],
+    [
+      "pkg/__main__.py",
+      "import sys\n\n\ndef main(argv):\n    return len(argv)\n\n\nsys.exit(main(sys.argv))\n",
+    ],
+    [
+      "src/icons.tsx",
+      "export function Icon({ on }) {\n  if (on) return <svg />;\n  return null;\n}\n",
+    ],
+    [
+      "src/data.ts",
+      `export const table = "${"x".repeat(1500)}";\nexport function pick(i: number) {\n  return table[i];\n}\n`,
+    ],
+    ["src/enum.ts", "export enum Color {\n  Red,\n  Green,\n}\n"],
+    ["src/index.ts", "export * from './a';\nexport const version = '1.0';\n"],
+  ])("%s with real code is queued", (path, head) => {
+    expect(decide(path, head)).toMatchObject({ queue: true, rule: "source" });
+  });
+
+  it("a cut head decides nothing by module shape: more code may follow", () => {
+    const head = "export interface A {\n  id: string;\n}\n";
+    expect(decide("src/big.ts", head, false).queue).toBe(true);
+    expect(decide("src/big.ts", head, true).rule).toBe("type-only");
+  });
+});
+
+describe("classifyFile: the project's own rules override every built-in one", () => {
+  const rules = buildIgnoreRules({ tailtestIgnore: "src/legacy/\n!scripts/deploy.py\n" });
+
+  it("file_classes.production queues a file a built-in rule would skip", () => {
+    expect(classifyFile("scripts/deploy.py", { productionPatterns: ["scripts/**"] })).toMatchObject(
+      {
+        queue: true,
+        rule: "file_classes.production",
+        reason: "python source (config file_classes.production scripts/**)",
+      },
+    );
+    const head = "export interface A { id: string }\n";
+    expect(
+      classifyFile("src/types.ts", { head, headComplete: true, productionPatterns: ["src/"] }),
+    ).toMatchObject({ queue: true, rule: "file_classes.production" });
+  });
+
+  it("file_classes.exempt skips a file a built-in rule would queue", () => {
+    expect(classifyFile("src/app.ts", { exemptPatterns: ["src/app.ts"] })).toMatchObject({
+      queue: false,
+      kind: "ignored",
+      rule: "file_classes.exempt",
+      reason: "exempt (config file_classes.exempt src/app.ts)",
+    });
+  });
+
+  it("a .tailtest-ignore negation queues a file a built-in rule would skip", () => {
+    expect(classifyFile("scripts/deploy.py", { ignoreRules: rules })).toMatchObject({
+      queue: true,
+      rule: "tailtest-ignore",
+    });
+    expect(classifyFile("scripts/other.py", { ignoreRules: rules }).rule).toBe("script-folder");
+    expect(classifyFile("src/legacy/a.py", { ignoreRules: rules })).toMatchObject({
+      queue: false,
+      rule: "tailtest-ignore",
+    });
+  });
+
+  it("test patterns and exemptions win over production patterns", () => {
+    const context = { extraTestPatterns: ["*.check.ts"], productionPatterns: ["src/"] };
+    expect(classifyFile("src/a.check.ts", context).rule).toBe("file_classes.test");
+    expect(
+      classifyFile("src/a.ts", { exemptPatterns: ["src/a.ts"], productionPatterns: ["src/"] }).rule,
+    ).toBe("file_classes.exempt");
+  });
+});

@@ -1,5 +1,6 @@
 import ignore, { type Ignore } from "ignore";
 import { detectLanguage, extensionOf, type Language } from "./languages.ts";
+import { stripCommentsAndStrings } from "./complexity.ts";
 import { moduleShape } from "./module-shape.ts";
 
 export type FileKind =
@@ -39,6 +40,8 @@ export type FileVerdict =
 /** Rules from `.gitignore` and `.tailtest-ignore`, with the file each rule came from. */
 export interface IgnoreRules {
   readonly matcher: Ignore;
+  /** `.tailtest-ignore`'s negations (`!scripts/deploy.py`): files to queue whatever a built-in rule says. */
+  readonly reinclude?: Ignore | undefined;
 }
 
 export function buildIgnoreRules(sources: {
@@ -58,7 +61,11 @@ export function buildIgnoreRules(sources: {
       .map((pattern) => ({ pattern, mark }));
     matcher.add(patterns);
   }
-  return { matcher };
+  const negations = (sources.tailtestIgnore ?? "")
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith("!") && line.trim() !== "!")
+    .map((line) => line.slice(1));
+  return { matcher, reinclude: negations.length > 0 ? ignore().add(negations) : undefined };
 }
 
 export interface FilterContext {
@@ -325,7 +332,7 @@ const HEADER_LINES = 10;
 
 /** Bundler output by its first bytes: banners, runtimes, source maps. */
 const BUNDLE_MARKERS =
-  /\/\/# sourceMappingURL=|\/\*! For license information please see|webpackBootstrap|__webpack_require__|\/\*!\s*\*{5,}|\bparcelRequire\b|\/\/ modules are defined as an array|System\.register\(\[|^\(function\s*\(modules\)/m;
+  /^\/\/# sourceMappingURL=|\/\*! For license information please see|webpackBootstrap|__webpack_require__|\/\*!\s*\*{5,}|\bparcelRequire\b|\/\/ modules are defined as an array|System\.register\(\[|^\(function\s*\(modules\)/m;
 /** A line this long is minified or packed data, not hand-written code. */
 const MINIFIED_LINE = 1000;
 /** `index-D8aKx2Vt.js`, `main.3f2a9b1c.js`: a content hash in the name is a bundler's output. */
@@ -354,6 +361,20 @@ const FOLDER_RULES: ReadonlyMap<string, [SkipKind, string, string]> = new Map([
         [SkipKind, string, string],
       ],
   ),
+  ...["_static", "_ext", "_templates"].map(
+    (s) =>
+      [s, ["example", "docs-folder", `inside ${s}/ (documentation tooling)`]] as [
+        string,
+        [SkipKind, string, string],
+      ],
+  ),
+  ...["locale", "locales", "translations"].map(
+    (s) =>
+      [s, ["asset", "locale-folder", `inside ${s}/ (translations and locale data)`]] as [
+        string,
+        [SkipKind, string, string],
+      ],
+  ),
   ...[".storybook", ".vitepress", ".vuepress", ".docz", ".husky", ".github", ".circleci"].map(
     (s) =>
       [s, ["config", "tool-folder", `inside ${s}/ (tool configuration)`]] as [
@@ -368,14 +389,24 @@ const FOLDER_RULES: ReadonlyMap<string, [SkipKind, string, string]> = new Map([
  * package: `scripts/release.mjs` is a build task, `src/features/tasks/list.ts` is source.
  */
 const ROOT_FOLDER_RULES: ReadonlyMap<string, [SkipKind, string, string]> = new Map([
-  ...["scripts", "script", "tasks", "tools", "tooling", "build-scripts", "bin-scripts"].map(
+  ...[
+    "scripts",
+    "script",
+    "tasks",
+    "tools",
+    "tooling",
+    "build-scripts",
+    "seeds",
+    "seeders",
+    "templates",
+  ].map(
     (s) =>
       [s, ["script", "script-folder", `${s}/ at the package root (scripts and build tasks)`]] as [
         string,
         [SkipKind, string, string],
       ],
   ),
-  ...["sample", "samples", "demo", "demos", "playground", "playgrounds", "sandbox", "docs"].map(
+  ...["sample", "samples", "demo", "demos", "playground", "playgrounds", "sandbox"].map(
     (s) =>
       [s, ["example", "example-folder", `${s}/ at the package root (example code)`]] as [
         string,
@@ -383,6 +414,9 @@ const ROOT_FOLDER_RULES: ReadonlyMap<string, [SkipKind, string, string]> = new M
       ],
   ),
 ]);
+
+/** First segments of reversed-domain package names (`com/example/`, `org/example/`). */
+const JAVA_ROOTS = /^(com|org|net|io|dev|co|de|fr|uk|nl|me|edu|gov)$/;
 
 /** Folders that hold packages in a monorepo: `packages/web/scripts/x.mjs` is at a package root. */
 const MONOREPO_CONTAINERS = new Set(["packages", "apps", "libs", "services", "plugins", "modules"]);
@@ -406,10 +440,21 @@ const BENCH_NAME = /\.(bench|benchmark|perf)\.[cm]?[jt]sx?$|^bench_.+\.py$|_benc
 const TIMESTAMPED_MIGRATION = /^\d{8,17}[-_]\w[\w-]*\.[cm]?[jt]s$/;
 
 /** Tool and framework files by name, in any folder. */
-const CONFIG_NAME_PATTERNS: readonly [RegExp, string, string][] = [
+const CONFIG_NAME_PATTERNS: readonly [RegExp, string, string, SkipKind?][] = [
   [/^[\w.-]+\.config\.[cm]?[jt]sx?$/, "config-name", "a tool config file"],
   [/^\.[\w-]+rc\.[cm]?[jt]s$/, "config-name", "a tool config file"],
   [/^vitest\.workspace\.[cm]?[jt]s$/, "config-name", "a tool config file"],
+  [/^[\w.-]+\.conf\.[cm]?js$/, "config-name", "a tool config file"],
+  [/^(docusaurus\.[\w.-]+|sidebars)\.[cm]?[jt]s$/, "config-name", "a Docusaurus config file"],
+  [/^setupProxy\.js$/, "config-name", "a dev-server proxy config"],
+  [/^seed\.[cm]?[jt]s$|^seed\.py$/, "script-name", "a database seed script", "script"],
+  [
+    /\.(dto|entity|interface)\.ts$/,
+    "declaration-name",
+    "a DTO, entity or interface declaration",
+    "type-only",
+  ],
+  [/\.module\.ts$/, "declaration-name", "a framework module declaration (wiring only)"],
   [/^(Gruntfile|Gulpfile|gulpfile|Jakefile)\.[cm]?[jt]s$/, "config-name", "a task runner file"],
   [/^gatsby-(config|node|browser|ssr)\.[cm]?[jt]sx?$/, "config-name", "a Gatsby config file"],
   [/^knexfile\.[cm]?[jt]s$/, "config-name", "a knex config file"],
@@ -504,8 +549,10 @@ function classifyByProjectRules(
     const reason = `${language} source (config file_classes.production ${production})`;
     return { queue: true, kind: "source", language, reason, rule: "file_classes.production" };
   }
-  if (result?.unignored === true && result.rule?.mark === ".tailtest-ignore") {
-    const reason = `${language} source (re-included by .tailtest-ignore ${result.rule.pattern})`;
+  const reincluded = context.ignoreRules?.reinclude?.test(path);
+  if (reincluded?.ignored === true) {
+    const pattern = reincluded.rule?.pattern ?? "pattern";
+    const reason = `${language} source (re-included by .tailtest-ignore !${pattern})`;
     return { queue: true, kind: "source", language, reason, rule: "tailtest-ignore" };
   }
   return undefined;
@@ -571,8 +618,8 @@ function classifyByName(
   if (STORY_NAME.test(name)) return skip("story", "story", "a Storybook story");
   if (BENCH_NAME.test(name)) return skip("benchmark", "benchmark", "a benchmark");
   const config = CONFIG_NAME_PATTERNS.find(([pattern]) => pattern.test(name));
-  if (config !== undefined) return skip("config", config[1], config[2]);
-  const folder = folderRule(dirs, context.packageDirs ?? []);
+  if (config !== undefined) return skip(config[3] ?? "config", config[1], config[2]);
+  const folder = folderRule(dirs, context.packageDirs ?? [], language);
   if (folder !== undefined) return skip(folder[0], folder[1], folder[2]);
   if (language === "python") {
     const python = pythonNameRule(name, dirs, context.head);
@@ -594,10 +641,15 @@ function classifyByName(
 function folderRule(
   dirs: readonly string[],
   packageDirs: readonly string[],
+  language: Language,
 ): [SkipKind, string, string] | undefined {
   for (const [i, dir] of dirs.entries()) {
     const hit = FOLDER_RULES.get(dir);
-    if (hit !== undefined) return hit;
+    // `com/example/Calc.java` is a package name, not an examples folder.
+    if (hit !== undefined && !(hit[0] === "example" && JAVA_ROOTS.test(dirs[i - 1] ?? "")))
+      return hit;
+    if (dir.startsWith("template-"))
+      return ["example", "template-folder", `inside ${dir}/ (a project template)`];
     if (dir === "migrate" && dirs[i - 1] === "db")
       return ["migration", "migration-folder", "inside db/migrate/ (database migrations)"];
   }
@@ -605,6 +657,9 @@ function folderRule(
     const first = dirs[start];
     const hit = first === undefined ? undefined : ROOT_FOLDER_RULES.get(first);
     if (hit !== undefined) return hit;
+    // A docs site's code (VitePress, Docusaurus themes); a Python `docs/` is often a Django app.
+    if (first === "docs" && language !== "python")
+      return ["example", "docs-folder", "docs/ at the package root (documentation site code)"];
   }
   return undefined;
 }
@@ -623,6 +678,8 @@ function pythonNameRule(
   if (parent === "settings") return ["config", "settings", "a settings module"];
   if (name === "tasks.py" && dirs.length === 0)
     return ["script", "script-name", "an invoke tasks file"];
+  if (/^(pre|post)_gen_project\.py$/.test(name))
+    return ["script", "script-name", "a project template's generation hook"];
   const alembic = head?.includes("alembic") === true;
   if (parent === "versions" && (ALEMBIC_DIRS.has(grandparent) || alembic))
     return ["migration", "migration-folder", "an Alembic migration"];
@@ -655,20 +712,41 @@ function classifyByContent(
   const firstLines = head.split("\n", HEADER_LINES).join("\n");
   if (GENERATED_HEADER_EXACT.test(firstLines) || GENERATED_HEADER_WORDS.test(firstLines))
     return skip("generated", "generated-header", "generated code (header marker)");
-  if (language === "javascript" || language === "typescript") {
+  // Bundlers and minifiers write plain .js: a .ts/.tsx/.vue file is never their output.
+  if (/\.[cm]?js$/.test(name)) {
     if (isHashedName(name))
       return skip("build-output", "hashed-name", "build output (a content hash in the name)");
     if (BUNDLE_MARKERS.test(head))
       return skip("build-output", "bundle", "build output (bundler banner or source map)");
-    if (longestLine(head) >= MINIFIED_LINE)
+    // Long string literals (SVG paths, data) are not minification: measure the code only.
+    if (
+      longestLine(head) >= MINIFIED_LINE &&
+      longestLine(stripCommentsAndStrings(head, "javascript").code) >= MINIFIED_LINE
+    )
       return skip("build-output", "minified", "minified code (one very long line)");
   }
+  if (/\.(?:[jt]sx|vue|svelte)$/.test(name) && isIconComponent(head))
+    return skip("asset", "icon-component", "an SVG icon component (markup, no logic)");
   const shape = moduleShape(path, language, head, complete);
   if (shape === "type-only")
     return skip("type-only", "type-only", "types only, no runtime code to test");
+  if (shape === "no-code")
+    return skip("unsupported", "empty", "no code (only comments, a docstring or directives)");
   if (shape === "re-export")
-    return skip("re-export", "re-export", "only imports and re-exports, no logic of its own");
+    return skip(
+      "re-export",
+      "re-export",
+      "only imports and re-exports (and types), no logic of its own",
+    );
   return undefined;
+}
+
+const LOGIC = /\bif\s*\(|\bswitch\s*\(|\buse[A-Z]\w*\(|\bv-if\b|\{#if\b|\bfor\s*\(|\bawait\b/;
+
+/** A component that draws an SVG and decides nothing (the path data is a string literal). */
+function isIconComponent(head: string): boolean {
+  if (!head.includes("<svg")) return false;
+  return !LOGIC.test(stripCommentsAndStrings(head, "typescript").code);
 }
 
 function isHashedName(name: string): boolean {
@@ -771,9 +849,11 @@ function testFileVerdict(
   }
   if (language === "python" && /^tests?(_\w+)?\.py$/.test(name))
     return ["test-name", "a python test module (Django's tests.py)"];
-  if (/\.(cy|e2e|e2e-spec)\.[cm]?[jt]sx?$/.test(name))
+  if (/\.(cy|e2e|e2e-spec)\.[cm]?[jt]sx?$|_spec\.[cm]?[jt]sx?$/.test(name))
     return ["test-name", "an end-to-end test file (by name)"];
-  const testDir = dirs.find((dir) => TEST_DIRS.has(dir) || /\.Tests?$/.test(dir));
+  const testDir = dirs.find(
+    (dir) => TEST_DIRS.has(dir) || /\.Tests?$/.test(dir) || /^__tests?_\w+__$/.test(dir),
+  );
   if (testDir !== undefined) return ["test-folder", `inside ${testDir}/ (tests and test support)`];
   if (language === "rust" && (dirs[0] === "benches" || dirs.includes("tests")))
     return ["test-folder", "a rust integration test"];
@@ -793,6 +873,12 @@ function testSupportReason(
     return ["test-support", "test support (setup, utilities or mocks)"];
   if (language === "javascript" || language === "typescript") {
     const dir = dirs.find((d) => TEST_SUPPORT_DIRS.has(d));
+    if (dir !== undefined) return ["test-support", `inside ${dir}/ (test support)`];
+  }
+  if (language === "python") {
+    if (/^(testutils|testing_utils|test_helpers)\.py$/.test(name))
+      return ["test-support", "test support (python test utilities)"];
+    const dir = dirs.find((d) => d === "testing" || d === "_testing");
     if (dir !== undefined) return ["test-support", `inside ${dir}/ (test support)`];
   }
   return undefined;

@@ -8,11 +8,12 @@ import type { Language } from "./languages.ts";
  *   classes with no bodies) and imports, no runtime code;
  * - `re-export`: imports and re-exports only (a barrel, an `__init__.py` that only imports, an
  *   entry shim that only requires another module);
+ * - `no-code`: nothing but comments, a docstring or directives;
  * - `runtime`: anything else.
  * Undefined when the text cannot say: a language without a reader here, a head that was cut
  * (more code may follow), an empty file.
  */
-export type ModuleShape = "type-only" | "re-export" | "runtime";
+export type ModuleShape = "type-only" | "re-export" | "no-code" | "runtime";
 
 const JS_EXTENSIONS = /\.[cm]?[jt]sx?$/;
 
@@ -51,11 +52,12 @@ const JS_IMPORT =
   /^import\s+(?:type\s+)?(?:[\w${},*\s]+from\s*)?""|^import\s+[\w$]+\s*=\s*require\(/;
 const JS_REQUIRE_ONLY =
   /^(?:(?:module\.)?exports(?:\.[\w$]+)?\s*=\s*)?(?:require\(""\)(?:\.[\w$]+|\(\))*|await\s+import\(""\))\s*;?$/;
-const JS_DEFAULT_REEXPORT = /^export\s+default\s+[\w$]+\s*;?$/;
+const JS_DEFAULT_REEXPORT =
+  /^export\s+default\s+(?!(?:true|false|null|undefined)\b)[A-Za-z_$][\w$]*\s*;?$/;
 const JS_DIRECTIVE = /^(?:""|#!.*)\s*;?$/;
 
 function jsStatementKind(statement: string): JsStatement {
-  if (JS_DIRECTIVE.test(statement)) return "import";
+  if (JS_DIRECTIVE.test(statement) || /^export\s*\{\s*\}\s*;?$/.test(statement)) return "import";
   if (JS_IMPORT.test(statement)) return "import";
   if (JS_RE_EXPORT.test(statement)) return "re-export";
   if (JS_REQUIRE_ONLY.test(statement)) return "re-export";
@@ -98,15 +100,18 @@ function jsShape(head: string): ModuleShape {
   const { code } = stripCommentsAndStrings(head, "typescript");
   let types = 0;
   let reExports = 0;
+  let imports = 0;
   for (const statement of jsStatements(code)) {
     const kind = jsStatementKind(statement);
     if (kind === "runtime") return "runtime";
     if (kind === "type") types += 1;
     if (kind === "re-export") reExports += 1;
+    if (kind === "import" && statement.startsWith("import")) imports += 1;
   }
+  // Only imports: an entry shim (`import './dist/cli.mjs'`) or polyfill loader.
+  if (reExports > 0 || (types === 0 && imports > 0)) return "re-export";
   if (types > 0) return "type-only";
-  if (reExports > 0) return "re-export";
-  return "runtime";
+  return "no-code";
 }
 
 // ── Python ─────────────────────────────────────────────────────────────────────────────────
@@ -158,5 +163,5 @@ function pythonShape(head: string): ModuleShape {
   }
   if (types > 0) return "type-only";
   if (imports > 0) return "re-export";
-  return "runtime";
+  return "no-code";
 }
