@@ -37,7 +37,6 @@ export function renderInsight(insight: EditInsight): string {
     "verdict",
     verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,
   ]);
-  rows.push(["rule", verdict.rule]);
   if (verdict.queue) {
     rows.push([
       "status",
@@ -81,5 +80,7 @@ export function renderInsight(insight: EditInsight): string {
       ]);
     }
   }
+  // Last, so the rows above read as before: which rule gave the verdict.
+  rows.push(["rule", verdict.rule]);
   return `${insight.path}\n${rows.map(([key, value]) => `  ${key.padEnd(8)}${value}`).join("\n")}\n`;
 }
