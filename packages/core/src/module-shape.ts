@@ -17,6 +17,16 @@ export type ModuleShape = "type-only" | "re-export" | "no-code" | "runtime";
 
 const JS_EXTENSIONS = /\.[cm]?[jt]sx?$/;
 
+/**
+ * A line that starts a function, class or variable at the top level: runtime code, decided
+ * without scanning the head. A match inside a comment or a string only ever says "runtime", the
+ * side that queues the file.
+ */
+const JS_RUNTIME_LINE =
+  /^(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\b|class\s|(?:const|let|var)\s+(?!enum\b))/m;
+const PY_RUNTIME_LINE =
+  /^(?:async\s+)?def\s|^class\s+\w+\s*(?:\[[^\]]*\])?\s*(?::|\((?![^)]*\b(?:Protocol|TypedDict|NamedTuple)\b))/m;
+
 export function moduleShape(
   path: string,
   language: Language,
@@ -26,10 +36,12 @@ export function moduleShape(
   if (head.trim() === "") return undefined;
   if (language === "python") {
     if (!path.endsWith(".py")) return undefined;
+    if (PY_RUNTIME_LINE.test(head)) return "runtime";
     const shape = pythonShape(head);
     return shape === "runtime" || complete ? shape : undefined;
   }
   if ((language === "typescript" || language === "javascript") && JS_EXTENSIONS.test(path)) {
+    if (JS_RUNTIME_LINE.test(head)) return "runtime";
     const shape = jsShape(head);
     return shape === "runtime" || complete ? shape : undefined;
   }

@@ -283,7 +283,8 @@ export function inspectEdit(
   const resolution = resolveRunner(project.view, rel, verdict.language, project.config.runners);
   const status = options.status ?? gitStatusOf(project.root, rel);
   // Only the project's own rules queue a file with no runtime code; its depth asks for nothing.
-  const shape = moduleShape(rel, verdict.language, head ?? "", headComplete);
+  const forced = verdict.rule !== "source";
+  const shape = forced ? moduleShape(rel, verdict.language, head ?? "", headComplete) : undefined;
   const depth = decideDepth(project.config.depth, rel, head ?? "", verdict.language, {
     runtimeCode: shape === undefined || shape === "runtime",
   });
