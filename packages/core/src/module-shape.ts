@@ -1,4 +1,3 @@
-import { splitLogicalLines } from "./analysis/python-module.ts";
 import { stripCommentsAndStrings } from "./complexity.ts";
 import type { Language } from "./languages.ts";
 
@@ -130,7 +129,7 @@ function jsShape(head: string): ModuleShape {
 
 const PY_IMPORT = /^(?:from\s+\S+\s+import\b|import\s)/;
 const PY_DUNDER = /^__(?:all|version|author|email|license|copyright|docformat)__\s*(?:\+?=|:)/;
-const PY_DOCSTRING = /^"\d+"$/;
+const PY_DOCSTRING = /^""$/;
 const PY_DECORATOR = /^@[\w.]+/;
 const PY_TYPE_CLASS =
   /^class\s+\w+\s*(?:\[[^\]]*\])?\s*\((?:[\w.]*\.)?(?:Protocol|TypedDict|NamedTuple)\b[^)]*\)\s*:/;
@@ -139,10 +138,41 @@ const PY_TYPE_ALIAS =
 const PY_GUARD = /^(?:if\s+(?:typing\.)?TYPE_CHECKING\s*:|try\s*:|except\b.*:|else\s*:|pass$)/;
 const PY_DEL = /^del\s/;
 const PY_STUB_BODY =
-  /^(?:\.\.\.|pass|"\d+"|\w+\s*:.+|(?:async\s+)?def\s.+:(?:\s*(?:\.\.\.|"\d+"))?|@[\w.]+(?:\(.*\))?)$/;
+  /^(?:\.\.\.|pass|""|\w+\s*:.+|(?:async\s+)?def\s.+:(?:\s*(?:\.\.\.|""))?|@[\w.]+(?:\(.*\))?)$/;
+
+/**
+ * Python's logical lines, from code whose comments and strings are already blanked: brackets
+ * and trailing backslashes join physical lines. (The analyses' full reader stays out of the
+ * hook's bundle.)
+ */
+function pythonLogicalLines(head: string): { indent: number; code: string }[] {
+  const { code } = stripCommentsAndStrings(head, "python");
+  const lines: { indent: number; code: string }[] = [];
+  let current: { indent: number; code: string } | undefined;
+  let depth = 0;
+  for (const raw of code.split("\n")) {
+    const text = raw.trimEnd();
+    if (current === undefined) {
+      if (text.trim() === "") continue;
+      current = { indent: text.length - text.trimStart().length, code: "" };
+    }
+    const joined = text.endsWith("\\") ? text.slice(0, -1) : text;
+    current.code += (current.code === "" ? "" : " ") + joined.trim();
+    for (const c of joined) {
+      if (c === "(" || c === "[" || c === "{") depth += 1;
+      else if (c === ")" || c === "]" || c === "}") depth = Math.max(0, depth - 1);
+    }
+    if (depth === 0 && !text.endsWith("\\")) {
+      lines.push(current);
+      current = undefined;
+    }
+  }
+  if (current !== undefined) lines.push(current);
+  return lines;
+}
 
 function pythonShape(head: string): ModuleShape {
-  const lines = splitLogicalLines(head);
+  const lines = pythonLogicalLines(head);
   let types = 0;
   let imports = 0;
   let inTypeClass = false;
