@@ -50,6 +50,7 @@ describe("decideDepth: the seed's example", () => {
   it("reproduces the original note for billing.py verbatim", () => {
     const decision = decideDepth("simple", "billing.py", BILLING_PY, "python");
     expect(decision).toEqual({
+      inputs: expect.objectContaining({ pathTerms: ["billing"], branches: 2 }) as unknown,
       depth: "thorough",
       score: 12,
       signals: [
@@ -332,7 +333,39 @@ describe("decideDepth", () => {
       scenarios: 10,
       override: false,
       note: undefined,
+      inputs: {
+        pathTerms: [],
+        http: false,
+        db: false,
+        branches: 0,
+        publicFunctions: 0,
+        contentChars: 6,
+        codeChars: 6,
+        runtimeCode: true,
+      },
     });
+  });
+
+  it("shows the score's inputs before their caps", () => {
+    const decision = decideDepth("standard", "src/admin/auth.py", MAXED_PY, "python");
+    expect(decision.inputs).toMatchObject({ pathTerms: ["auth", "admin"], runtimeCode: true });
+    expect(decision.inputs).toMatchObject({
+      http: true,
+      db: true,
+      branches: 4,
+      publicFunctions: 5,
+    });
+  });
+
+  it("asks for no scenarios when the file has no runtime code", () => {
+    const types = "export interface User {\n  id: string;\n}\nexport type Id = string;\n";
+    const decision = decideDepth("standard", "src/types.ts", types, "typescript", {
+      runtimeCode: false,
+    });
+    expect(decision).toMatchObject({ depth: "standard", scenarios: 0, override: false });
+    expect(decision.note).toBe(
+      "Complexity: types has no runtime code (types or re-exports only): no scenarios to generate; a test that imports it is enough.",
+    );
   });
 
   it("does not override adversarial even when the file scores thorough", () => {

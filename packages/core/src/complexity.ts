@@ -14,6 +14,24 @@ export interface ComplexitySignal {
 export interface ComplexityScore {
   score: number;
   signals: ComplexitySignal[];
+  inputs?: Omit<ScoreInputs, "runtimeCode">;
+}
+
+/** What the score was computed from, for `tailtest explain`. */
+export interface ScoreInputs {
+  /** Risk words found in the project-relative path. */
+  pathTerms: string[];
+  http: boolean;
+  db: boolean;
+  /** Branches counted, before the cap of 4 points. */
+  branches: number;
+  /** Public functions counted, before the cap of 5 points. */
+  publicFunctions: number;
+  /** Characters of the file read (the hook reads the first 8 KB) and of code scanned (at most 8,000). */
+  contentChars: number;
+  codeChars: number;
+  /** False when the file holds only types or re-exports: no scenarios are asked for. */
+  runtimeCode: boolean;
 }
 
 export interface DepthDecision {
@@ -23,6 +41,7 @@ export interface DepthDecision {
   scenarios: number;
   override: boolean;
   note: string | undefined;
+  inputs: ScoreInputs;
 }
 
 export interface StrippedSource {
@@ -441,17 +460,33 @@ export function scoreComplexity(
   language: Language,
 ): ComplexityScore {
   const { code, strings } = scanSource(content, language, CONTENT_LIMIT);
-  const branches = Math.min(countMatches(code, BRANCH_PATTERNS[language]), MAX_BRANCH_POINTS);
-  const functions = Math.min(countPublicFunctions(code, language), MAX_FUNCTION_POINTS);
+  const branchCount = countMatches(code, BRANCH_PATTERNS[language]);
+  const functionCount = countPublicFunctions(code, language);
+  const http = HTTP_PATTERN.test(code);
+  const db = touchesDatabase(code, strings, language);
+  const pathSignals = scorePath(relPath);
   const candidates: ComplexitySignal[] = [
-    ...scorePath(relPath),
-    { kind: "http", points: HTTP_PATTERN.test(code) ? HTTP_POINTS : 0, label: "HTTP" },
-    { kind: "db", points: touchesDatabase(code, strings, language) ? DB_POINTS : 0, label: "DB" },
-    { kind: "branches", points: branches, label: "branches" },
-    { kind: "functions", points: functions, label: "functions" },
+    ...pathSignals,
+    { kind: "http", points: http ? HTTP_POINTS : 0, label: "HTTP" },
+    { kind: "db", points: db ? DB_POINTS : 0, label: "DB" },
+    { kind: "branches", points: Math.min(branchCount, MAX_BRANCH_POINTS), label: "branches" },
+    {
+      kind: "functions",
+      points: Math.min(functionCount, MAX_FUNCTION_POINTS),
+      label: "functions",
+    },
   ];
   const signals = candidates.filter((signal) => signal.points > 0);
-  return { score: signals.reduce((total, signal) => total + signal.points, 0), signals };
+  const inputs = {
+    pathTerms: pathSignals.map((signal) => signal.label),
+    http,
+    db,
+    branches: branchCount,
+    publicFunctions: functionCount,
+    contentChars: content.length,
+    codeChars: code.length,
+  };
+  return { score: signals.reduce((total, signal) => total + signal.points, 0), signals, inputs };
 }
 
 export function depthForScore(score: number): Exclude<Depth, "adversarial"> {
@@ -487,14 +522,43 @@ function formatNote(
   return `Complexity: ${depth} (${stem}: ${parts} = ${total}). Generate ~${scenarios} scenarios.`;
 }
 
-/** The configured depth, raised (never lowered) when the file scores into a deeper band. */
+/**
+ * The configured depth, raised (never lowered) when the file scores into a deeper band. A file
+ * with no runtime code (`runtimeCode: false`: only types or re-exports, which the filter skips
+ * unless the project's rules queue it) is asked for no scenarios at all.
+ */
 export function decideDepth(
   configured: Depth,
   relPath: string,
   content: string,
   language: Language,
+  options: { runtimeCode?: boolean } = {},
 ): DepthDecision {
   const complexity = scoreComplexity(relPath, content, language);
+  const runtimeCode = options.runtimeCode ?? true;
+  const inputs: ScoreInputs = {
+    pathTerms: [],
+    http: false,
+    db: false,
+    branches: 0,
+    publicFunctions: 0,
+    contentChars: content.length,
+    codeChars: 0,
+    ...complexity.inputs,
+    runtimeCode,
+  };
+  if (!runtimeCode) {
+    const stem = stemOf(relPath.replaceAll("\\", "/"));
+    return {
+      depth: configured,
+      score: complexity.score,
+      signals: complexity.signals,
+      scenarios: 0,
+      override: false,
+      note: `Complexity: ${stem} has no runtime code (types or re-exports only): no scenarios to generate; a test that imports it is enough.`,
+      inputs,
+    };
+  }
   const computed = depthForScore(complexity.score);
   const override = compareDepth(computed, configured) > 0;
   const depth = override ? computed : configured;
@@ -506,5 +570,6 @@ export function decideDepth(
     scenarios,
     override,
     note: override ? formatNote(depth, relPath, complexity, scenarios) : undefined,
+    inputs,
   };
 }

@@ -42,8 +42,12 @@ const patterns = (description: string) =>
 
 export const FileClassesSchema = z.object({
   test: patterns("extra gitignore-style patterns for test files"),
-  production: patterns("patterns that are always production code (tdd mode gates them)"),
-  exempt: patterns("patterns tdd mode never gates (docs, config, scripts)"),
+  production: patterns(
+    "patterns that are always production code: queued for a test whatever the filter's rules say, gated in tdd mode",
+  ),
+  exempt: patterns(
+    "patterns never queued for a test nor gated in tdd mode (docs, config, scripts)",
+  ),
 });
 
 const patternList = (what: string) =>

@@ -23,6 +23,7 @@ export {
   type ComplexityScore,
   type ComplexitySignal,
   type DepthDecision,
+  type ScoreInputs,
 } from "./complexity.ts";
 export {
   buildIgnoreRules,

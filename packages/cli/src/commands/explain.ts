@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { renderQueuedNote, runnerLabel } from "@tailtest/core";
+import { renderQueuedNote, runnerLabel, type ScoreInputs } from "@tailtest/core";
 import {
   inspectEdit,
   openProject,
@@ -49,6 +49,19 @@ export async function explainFiles(
   );
   const problems = project.configProblems.map((line) => `${line}\n`).join("");
   return `${problems}${blocks.join("\n")}`;
+}
+
+/** What the complexity score was computed from, each count before its cap. */
+function renderScoreInputs(inputs: ScoreInputs): string {
+  const yes = (value: boolean): string => (value ? "yes" : "no");
+  return [
+    `path words: ${inputs.pathTerms.join(", ") || "none"}`,
+    `HTTP: ${yes(inputs.http)}`,
+    `DB: ${yes(inputs.db)}`,
+    `branches: ${inputs.branches} (4 points at most)`,
+    `public functions: ${inputs.publicFunctions} (5 points at most)`,
+    `code read: ${inputs.codeChars} of ${inputs.contentChars} characters`,
+  ].join("; ");
 }
 
 interface RelatedView {
@@ -116,10 +129,14 @@ export function renderInsight(
       const signals =
         insight.depth.signals.map((s) => `+${s.points} ${s.label}`).join(" ") || "no signals";
       const how = insight.depth.override ? "raised by complexity" : "as configured";
+      const asks = insight.depth.inputs.runtimeCode
+        ? `~${insight.depth.scenarios} scenarios`
+        : "no runtime code: no scenarios";
       rows.push([
         "depth",
-        `${insight.depth.depth}, ${how} (score ${insight.depth.score}: ${signals}; ~${insight.depth.scenarios} scenarios)`,
+        `${insight.depth.depth}, ${how} (score ${insight.depth.score}: ${signals}; ${asks})`,
       ]);
+      rows.push(["inputs", renderScoreInputs(insight.depth.inputs)]);
       rows.push([
         "note",
         renderQueuedNote({
@@ -139,5 +156,7 @@ export function renderInsight(
       ]);
     }
   }
+  // Last, so the rows above read as before: which rule gave the verdict.
+  rows.push(["rule", verdict.rule]);
   return `${insight.path}\n${rows.map(([key, value]) => `  ${key.padEnd(8)}${value}`).join("\n")}\n`;
 }

@@ -161,19 +161,20 @@ describe("the first session's coverage scan", () => {
       "src/models/user.py": lines(100),
       "tests/test_user.py": "def test_user():\n    pass\n",
       "src/util.py": lines(5),
-      "scripts/tool.py": lines(100),
+      "src/tool.py": lines(100),
+      "scripts/release.py": lines(100),
       "docs/readme.md": "# docs\n",
     });
     await commitAll(temp.root);
     configure(temp.root, { ramp_up_limit: 2 });
     const note = await start(temp.root);
     expect(note).toContain(
-      "tailtest: first-session coverage scan: 2 untested file(s) queued (ramp-up): src/services/payments.py, scripts/tool.py.",
+      "tailtest: first-session coverage scan: 2 untested file(s) queued (ramp-up): src/services/payments.py, src/tool.py.",
     );
     const session = await readState(sessionFile(openProject(temp.root)));
     expect(session.value.pending_files.map((entry) => [entry.path, entry.status])).toEqual([
       ["src/services/payments.py", "ramp-up"],
-      ["scripts/tool.py", "ramp-up"],
+      ["src/tool.py", "ramp-up"],
     ]);
     expect(await start(temp.root)).not.toContain("coverage scan");
   });

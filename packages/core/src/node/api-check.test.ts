@@ -13,9 +13,15 @@ async function apiNotes(root: string, path: string): Promise<string[]> {
   return checkApi(project, inspectEdit(project, path));
 }
 
+/** Barrels are not queued for a test unless the project says so: these tests say so. */
+function queueBarrels(project: TempProject, ...paths: string[]): void {
+  project.write(".tailtest/config.json", JSON.stringify({ file_classes: { production: paths } }));
+}
+
 describe("the API line of a JS/TS barrel", () => {
   it("lists what it re-exports through export *, as the import check sees it", async () => {
     temp = copyFixture("analysis/ts-app");
+    queueBarrels(temp, "src/lib/index.ts");
     expect(await apiNotes(temp.root, "src/lib/index.ts")).toEqual([
       "API: src/lib/index.ts defines formatMoney, Money, ZERO, add (static parse); tests import only what it defines",
     ]);
@@ -23,6 +29,7 @@ describe("the API line of a JS/TS barrel", () => {
 
   it("says the list is not complete when an export * cannot be followed", async () => {
     temp = copyFixture("analysis/ts-app");
+    queueBarrels(temp, "src/lib/index.ts");
     temp.write(
       "src/lib/index.ts",
       'export * from "./money";\nexport * from "some-package";\nexport { format as formatMoney } from "./format.js";\n',
@@ -67,6 +74,7 @@ describe("the API line of a JS/TS barrel", () => {
 describe("the API line of a Python package", () => {
   it("lists __all__ when the package declares it", async () => {
     temp = copyFixture("analysis/python-app");
+    queueBarrels(temp, "src/shop/__init__.py");
     expect(await apiNotes(temp.root, "src/shop/__init__.py")).toEqual([
       "API: src/shop/__init__.py defines charge, refund, Cart (static parse); tests import only what it defines",
     ]);

@@ -4,6 +4,7 @@ import { parseConfigText, DEFAULT_CONFIG, ModeSchema, type Config, type Mode } f
 import { findRoot } from "./quiet.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
+import { moduleShape } from "../module-shape.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../history.ts";
 import { renderQueuedNote, type Covering } from "../notes.ts";
 import type { ProjectView } from "../project-view.ts";
@@ -269,19 +270,24 @@ export function inspectEdit(
   if (rel === undefined) {
     return {
       path: file,
-      verdict: { queue: false, kind: "outside", reason: "outside the project" },
+      verdict: { queue: false, kind: "outside", reason: "outside the project", rule: "outside" },
     };
   }
   if (rel.split("/").length > MAX_PATH_SEGMENTS) {
     const reason = `more than ${MAX_PATH_SEGMENTS} folders deep, not checked`;
-    return { path: rel, verdict: { queue: false, kind: "unsupported", reason } };
+    return { path: rel, verdict: { queue: false, kind: "unsupported", reason, rule: "too-deep" } };
   }
   const head = readHead(join(project.root, rel), HEAD_BYTES);
+  // A head shorter than the bytes asked for is the whole file (UTF-8 decoding never lengthens).
+  const headComplete = head !== undefined && Buffer.byteLength(head) < HEAD_BYTES;
   const verdict = classifyFile(rel, {
     ignoreRules: project.ignoreRules,
     head,
+    headComplete,
     packageDirs: detectPackageDirsOf(project, rel),
     extraTestPatterns: project.config.file_classes.test,
+    productionPatterns: project.config.file_classes.production,
+    exemptPatterns: project.config.file_classes.exempt,
   });
   if (!verdict.queue) {
     // An edited test (or conftest, helper) is run at the end of the turn: a test broken in this
@@ -295,7 +301,12 @@ export function inspectEdit(
   }
   const resolution = resolveRunner(project.view, rel, verdict.language, project.config.runners);
   const status = options.status ?? gitStatusOf(project.root, rel);
-  const depth = decideDepth(project.config.depth, rel, head ?? "", verdict.language);
+  // Only the project's own rules queue a file with no runtime code; its depth asks for nothing.
+  const forced = verdict.rule !== "source";
+  const shape = forced ? moduleShape(rel, verdict.language, head ?? "", headComplete) : undefined;
+  const depth = decideDepth(project.config.depth, rel, head ?? "", verdict.language, {
+    runtimeCode: shape === undefined || shape === "runtime",
+  });
   const insight: EditInsight = {
     path: rel,
     verdict,

@@ -33,7 +33,18 @@ const table: [string, TddFileClass][] = [
   ["conftest.py", "test"],
   ["src/pkg/conftest.py", "test"],
   ["main.py", "prod"],
-  ["scripts/migrate.py", "prod"],
+  ["src/jobs/migrate.py", "prod"],
+  // what the filter never asks a test for is not gated either
+  ["scripts/migrate.py", "other"],
+  ["examples/basic/app.py", "other"],
+  ["myapp/migrations/0001_initial.py", "other"],
+  ["src/Button.stories.tsx", "other"],
+  ["bin/cli.js", "prod"],
+  // test support is edited while writing tests, never production
+  ["src/setupTests.ts", "test"],
+  ["src/test-utils.tsx", "test"],
+  ["src/mocks/handlers.ts", "test"],
+  ["public/mockServiceWorker.js", "test"],
   ["setup.py", "other"],
   ["docs/conf.py", "other"],
   ["pyproject.toml", "other"],
@@ -135,11 +146,11 @@ describe("configured patterns", () => {
   });
 
   it("use gitignore syntax: anchoring, folders, negation", () => {
-    // As in git, a file inside an excluded folder cannot be re-included: `/generated/*`, not `/generated/`.
-    const patterns = { other: ["/generated/*", "!/generated/keep.ts"] };
-    expect(classifyTddFile("generated/a.ts", patterns)).toBe("other");
-    expect(classifyTddFile("generated/keep.ts", patterns)).toBe("prod");
-    expect(classifyTddFile("src/generated/a.ts", patterns)).toBe("prod");
+    // As in git, a file inside an excluded folder cannot be re-included: `/legacy/*`, not `/legacy/`.
+    const patterns = { other: ["/legacy/*", "!/legacy/keep.ts"] };
+    expect(classifyTddFile("legacy/a.ts", patterns)).toBe("other");
+    expect(classifyTddFile("legacy/keep.ts", patterns)).toBe("prod");
+    expect(classifyTddFile("src/legacy/a.ts", patterns)).toBe("prod");
   });
 
   it("name the pattern that matched", () => {
@@ -162,18 +173,18 @@ describe("tddPatternsFromConfig", () => {
 
   it("puts tdd.file_classes first and adds the top-level file_classes lists", () => {
     const { config } = validateConfig({
-      file_classes: { test: ["*.check.ts"], production: ["bin/*.js"], exempt: ["tools/"] },
+      file_classes: { test: ["*.check.ts"], production: ["dist/*.js"], exempt: ["tools/"] },
       tdd: { file_classes: { e2e_test: ["smoke/"], test: ["t/"], prod: ["p/"], other: ["o/"] } },
     });
     const patterns = tddPatternsFromConfig(config);
     expect(patterns).toEqual({
       e2e_test: ["smoke/"],
       test: ["t/", "*.check.ts"],
-      prod: ["p/", "bin/*.js"],
+      prod: ["p/", "dist/*.js"],
       other: ["o/", "tools/"],
     });
-    expect(classifyTddFile("bin/cli.js")).toBe("other");
-    expect(classifyTddFile("bin/cli.js", patterns)).toBe("prod");
+    expect(classifyTddFile("dist/cli.js")).toBe("other");
+    expect(classifyTddFile("dist/cli.js", patterns)).toBe("prod");
     expect(classifyTddFile("tools/gen.ts", patterns)).toBe("other");
     expect(classifyTddFile("smoke/home.ts", patterns)).toBe("e2e_test");
   });

@@ -66,9 +66,10 @@ export function classifyTddFile(relPath: string, patterns: TddFilePatterns = {})
  * - e2e_test: `DEFAULT_E2E_PATTERNS`;
  * - test: what `filter.ts` calls a test file (anchored per-language names such as `*.spec.ts`,
  *   `test_*.py`, `*_test.go`, `*Test.php`, and test folders such as `tests/`, `spec/`,
- *   `src/test/`, `__tests__/`);
- * - prod: source in a language tailtest knows that is not a test, config, generated code, a
- *   dependency or build output;
+ *   `src/test/`, `__tests__/`) or test support (`setupTests.ts`, `test-utils.tsx`, `mocks/`);
+ * - prod: what `filter.ts` would queue for a test: source in a language tailtest knows that is
+ *   not a test, test support, config, generated code, a dependency, build output, a script, an
+ *   example, a benchmark, a story or a migration;
  * - other: everything else (docs, config, assets, lock files, unknown languages, tool state,
  *   paths outside the project).
  */
@@ -84,7 +85,8 @@ export function explainTddFile(relPath: string, patterns: TddFilePatterns = {}):
   const e2e = matchingRule(defaultE2e, path);
   if (e2e !== undefined) return { fileClass: "e2e_test", reason: `an end-to-end test (${e2e})` };
   const verdict = classifyFile(path);
-  if (verdict.kind === "test") return { fileClass: "test", reason: verdict.reason };
+  if (verdict.kind === "test" || verdict.kind === "test-support")
+    return { fileClass: "test", reason: verdict.reason };
   if (verdict.kind === "source") return { fileClass: "prod", reason: verdict.reason };
   return { fileClass: "other", reason: verdict.reason };
 }

@@ -1,0 +1,86 @@
+import { join } from "node:path";
+import { copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+
+const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
+
+interface ExplainedFile {
+  path: string;
+  verdict: { queue: boolean; kind: string; rule: string; reason: string };
+  depth?: { scenarios: number; inputs: Record<string, unknown> };
+}
+
+describe("tailtest explain: which rule decided, and the score's inputs", () => {
+  it("names the rule for a skip and for a queue, in text and in --json", async () => {
+    const project = copyFixture("runners/pytest-pyproject");
+    try {
+      project.write("examples/demo.py", "def main():\n    return 1\n");
+      project.write("pkg/__init__.py", "from .calc import add\n\n__all__ = ['add']\n");
+      project.write(
+        "billing.py",
+        "import httpx\n\ndef charge(x):\n    if x:\n        return httpx.post('u')\n    return None\n",
+      );
+      const files = ["examples/demo.py", "pkg/__init__.py", "billing.py"];
+      const text = await runBin(BIN, ["explain", ...files], { cwd: project.root });
+      expect(text.stderr).toBe("");
+      expect(text.stdout).toContain(
+        "examples/demo.py\n  verdict skip (example): inside examples/ (example code)\n  rule    example-folder\n",
+      );
+      expect(text.stdout).toContain("pkg/__init__.py\n  verdict skip (re-export): ");
+      expect(text.stdout).toContain("  rule    re-export\n");
+      expect(text.stdout).toContain("billing.py\n  verdict queue: python source\n");
+      expect(text.stdout).toMatch(/billing\.py\n(?: {2}.+\n)+ {2}rule {4}source$/);
+      expect(text.stdout).toContain(
+        "  inputs  path words: billing; HTTP: yes; DB: no; branches: 1 (4 points at most); public functions: 1 (5 points at most); code read: ",
+      );
+
+      const json = await runBin(BIN, ["explain", "--json", ...files], { cwd: project.root });
+      const parsed = JSON.parse(json.stdout) as { files: ExplainedFile[] };
+      expect(parsed.files.map((file) => [file.path, file.verdict.rule])).toEqual([
+        ["examples/demo.py", "example-folder"],
+        ["pkg/__init__.py", "re-export"],
+        ["billing.py", "source"],
+      ]);
+      expect(parsed.files[2]?.depth?.inputs).toMatchObject({
+        pathTerms: ["billing"],
+        http: true,
+        branches: 1,
+        publicFunctions: 1,
+        runtimeCode: true,
+      });
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("says when config file_classes decided, and asks no scenarios of a types-only file", async () => {
+    const project = copyFixture("runners/vitest");
+    try {
+      project.write(
+        ".tailtest/config.json",
+        JSON.stringify({
+          file_classes: { production: ["src/types.ts"], exempt: ["src/legacy.ts"] },
+        }),
+      );
+      project.write("src/types.ts", "export interface User {\n  id: string;\n}\n");
+      project.write("src/legacy.ts", "export function old(x: number) {\n  return x;\n}\n");
+      const result = await runBin(BIN, ["explain", "src/types.ts", "src/legacy.ts"], {
+        cwd: project.root,
+      });
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toContain(
+        "src/types.ts\n  verdict queue: typescript source (config file_classes.production src/types.ts)\n",
+      );
+      expect(result.stdout).toContain("  rule    file_classes.production\n");
+      expect(result.stdout).toContain("no runtime code: no scenarios)");
+      expect(result.stdout).toContain(
+        "Complexity: types has no runtime code (types or re-exports only): no scenarios to generate; a test that imports it is enough.",
+      );
+      expect(result.stdout).toContain(
+        "src/legacy.ts\n  verdict skip (ignored): exempt (config file_classes.exempt src/legacy.ts)\n  rule    file_classes.exempt",
+      );
+    } finally {
+      project.cleanup();
+    }
+  });
+});
