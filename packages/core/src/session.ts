@@ -187,7 +187,8 @@ export function queueFile(state: SessionState, entry: PendingFile): QueueResult 
   return {
     state: live,
     added: index === -1,
-    pendingCount: pending.length,
+    // Files queued only to be run (a test, a helper) ask the agent for no test of their own.
+    pendingCount: pending.filter((item) => item.role === undefined).length,
   };
 }
 

@@ -256,6 +256,20 @@ export function toProjectPath(project: Project, file: string): string | undefine
 const HEAD_BYTES = 8192;
 
 /**
+ * Files not worth a new test that the project may still test: an edit to one runs the tests
+ * related to it at the end of the turn (none: nothing runs), and the agent is asked for nothing.
+ */
+const RUN_IF_TESTED: ReadonlySet<string> = new Set([
+  "test",
+  "test-support",
+  "example",
+  "script",
+  "benchmark",
+  "type-only",
+  "re-export",
+]);
+
+/**
  * A file deeper than this is not looked at: each check walks the folders above it, so a path of
  * thousands of folders (a payload may name one) would cost seconds. No real project nests so.
  */
@@ -292,7 +306,7 @@ export function inspectEdit(
   if (!verdict.queue) {
     // An edited test (or conftest, helper) is run at the end of the turn: a test broken in this
     // turn must not end it green.
-    if (verdict.kind === "test" && verdict.language !== undefined) {
+    if (RUN_IF_TESTED.has(verdict.kind) && verdict.language !== undefined) {
       const runner = resolveRunner(project.view, rel, verdict.language, project.config.runners);
       if (runner.runner !== undefined)
         return { path: rel, verdict, status: "existing", runner: runner.runner, runOnly: true };
