@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { renderQueuedNote, runnerLabel, type ScoreInputs } from "@tailtest/core";
+import { renderQueuedNote, runnerLabel, type Language, type ScoreInputs } from "@tailtest/core";
 import {
   inspectEdit,
   openProject,
@@ -95,6 +95,39 @@ function relatedRows(related: RelatedView): [string, string][] {
   return rows;
 }
 
+/** The depth, the score's inputs and the note the agent would read. */
+function depthRows(
+  insight: EditInsight,
+  language: Language,
+  depth: NonNullable<EditInsight["depth"]>,
+  related: RelatedView,
+): [string, string][] {
+  const signals = depth.signals.map((s) => `+${s.points} ${s.label}`).join(" ") || "no signals";
+  const how = depth.override ? "raised by complexity" : "as configured";
+  const asks = depth.inputs.runtimeCode
+    ? `~${depth.scenarios} scenarios`
+    : "no runtime code: no scenarios";
+  const note = renderQueuedNote({
+    path: insight.path,
+    status: insight.status ?? "new",
+    language,
+    target: insight.target,
+    runner: insight.runner,
+    runnerReason: insight.runnerReason ?? "",
+    pendingCount: 1,
+    depthNote: depth.note,
+    covering:
+      related.related_tests === undefined
+        ? undefined
+        : { tests: related.related_tests, suggested: related.suggested_test },
+  });
+  return [
+    ["depth", `${depth.depth}, ${how} (score ${depth.score}: ${signals}; ${asks})`],
+    ["inputs", renderScoreInputs(depth.inputs)],
+    ["note", note],
+  ];
+}
+
 export function renderInsight(
   insight: EditInsight,
   related: RelatedView = {},
@@ -125,36 +158,8 @@ export function renderInsight(
       if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
       rows.push(["test", `${insight.target.path} (${state})`]);
     }
-    if (insight.depth !== undefined) {
-      const signals =
-        insight.depth.signals.map((s) => `+${s.points} ${s.label}`).join(" ") || "no signals";
-      const how = insight.depth.override ? "raised by complexity" : "as configured";
-      const asks = insight.depth.inputs.runtimeCode
-        ? `~${insight.depth.scenarios} scenarios`
-        : "no runtime code: no scenarios";
-      rows.push([
-        "depth",
-        `${insight.depth.depth}, ${how} (score ${insight.depth.score}: ${signals}; ${asks})`,
-      ]);
-      rows.push(["inputs", renderScoreInputs(insight.depth.inputs)]);
-      rows.push([
-        "note",
-        renderQueuedNote({
-          path: insight.path,
-          status: insight.status ?? "new",
-          language: verdict.language,
-          target: insight.target,
-          runner: insight.runner,
-          runnerReason: insight.runnerReason ?? "",
-          pendingCount: 1,
-          depthNote: insight.depth.note,
-          covering:
-            related.related_tests === undefined
-              ? undefined
-              : { tests: related.related_tests, suggested: related.suggested_test },
-        }),
-      ]);
-    }
+    if (insight.depth !== undefined)
+      rows.push(...depthRows(insight, verdict.language, insight.depth, related));
   }
   // Last, so the rows above read as before: which rule gave the verdict.
   rows.push(["rule", verdict.rule]);

@@ -12,7 +12,6 @@ import {
 import { openClaims, pendingClaims, type ClaimState } from "../strict/state.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { withAgentFlag } from "../tdd/guide.ts";
-import { sessionFile } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands } from "./shell.ts";
 import {

@@ -21,7 +21,7 @@ import type { TddEntry, TestRunEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
 import { executePlan } from "./execute.ts";
-import { sessionFile, toProjectPath, type Project } from "./project.ts";
+import { toProjectPath, type Project } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
 import { lookAtTurn } from "./content-sweep.ts";
