@@ -397,22 +397,32 @@ function payload(name, run) {
   return JSON.parse(text.replaceAll("<run>", run)).stdin;
 }
 
-/** Installs the packed adapter once into a prefix, as `npm install <tarball>` does for a user. */
+/**
+ * Installs the packed adapter once into a prefix, as `npm install <tarball>` does for a user:
+ * `pnpm pack` (what publishing writes: workspace ranges made exact, no build) of the adapter and
+ * of `@tailtest/cli`, which owns the `tailtest` command the adapter depends on, both installed
+ * together offline.
+ */
 function installAdapter(scratch) {
   if (!existsSync(join(ADAPTER, "dist/hook.cjs")))
     throw new Error("build first: npx -y pnpm@10.34.9 build");
-  const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", scratch], {
-    cwd: ADAPTER,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
+  const tarballs = [ADAPTER, join(REPO, "packages/cli")].map((dir) => {
+    const before = new Set(readdirSync(scratch));
+    execFileSync(
+      "npx",
+      ["-y", "pnpm@10.34.9", "pack", "--config.ignore-scripts=true", "--pack-destination", scratch],
+      { cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    const made = readdirSync(scratch).find((name) => name.endsWith(".tgz") && !before.has(name));
+    if (made === undefined) throw new Error(`pnpm pack in ${dir} wrote no tarball`);
+    return join(scratch, made);
   });
-  const tarball = join(scratch, JSON.parse(packed)[0].filename);
   const prefix = join(scratch, "prefix");
   mkdirSync(prefix);
   writeFileSync(join(prefix, "package.json"), '{"private":true}\n');
   execFileSync(
     "npm",
-    ["install", tarball, "--offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    ["install", ...tarballs, "--offline", "--no-audit", "--no-fund", "--loglevel=error"],
     {
       cwd: prefix,
       stdio: ["ignore", "ignore", "pipe"],
@@ -453,17 +463,14 @@ function fire(command, project, stdin) {
 function explain(project, file) {
   const result = spawnSync(
     "node",
-    [
-      join(project, "node_modules/@tailtest/claude-code/dist/tailtest.js"),
-      "explain",
-      "--json",
-      file,
-    ],
+    [join(project, "node_modules/@tailtest/cli/dist/bin.js"), "explain", "--json", file],
     { cwd: project, encoding: "utf8", timeout: 120_000 },
   );
   let entry;
+  let whole;
   try {
-    entry = JSON.parse(result.stdout).files?.[0];
+    whole = JSON.parse(result.stdout);
+    entry = whole.files?.[0];
   } catch {
     return { tests: [], error: result.stderr.trim().split("\n")[0] ?? "unreadable" };
   }
@@ -473,7 +480,7 @@ function explain(project, file) {
     : entry?.target?.exists === true && typeof entry.target.path === "string"
       ? [entry.target.path]
       : [];
-  const cost = entry?.selection_ms ?? entry?.selection?.ms;
+  const cost = whole?.selection_ms ?? entry?.selection_ms;
   return { tests, cost: typeof cost === "number" ? cost : undefined };
 }
 
@@ -570,6 +577,8 @@ function acceptance(projects, args) {
       prepare(project, cwd);
       mkdirSync(join(cwd, "node_modules/@tailtest"), { recursive: true });
       symlinkSync(adapter, join(cwd, "node_modules/@tailtest/claude-code"));
+      // The `tailtest` command comes with the adapter, from the package that owns it.
+      symlinkSync(join(dirname(adapter), "cli"), join(cwd, "node_modules/@tailtest/cli"));
       execFileSync("node", [join(cwd, "node_modules/@tailtest/claude-code/dist/cli.js"), "init"], {
         cwd,
         stdio: ["ignore", "ignore", "pipe"],
