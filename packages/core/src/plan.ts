@@ -269,7 +269,9 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     runner,
     cwd: runner.package_dir,
     argv: built.argv,
-    env: { CI: "1", FORCE_COLOR: "0", NO_COLOR: "1", ...built.env },
+    // CI=1: runners neither prompt nor write new snapshots. Colour is left as the project's tests
+    // expect it (a suite may test FORCE_COLOR itself); the text parsers strip ANSI codes.
+    env: { CI: "1", ...built.env },
     format: built.format,
     report: built.report,
     test_files: files,

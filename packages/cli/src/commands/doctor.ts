@@ -96,7 +96,7 @@ function withStartCheck(
       cwd: join(root, runner.package_dir),
       encoding: "utf8",
       timeout: PROBE_TIMEOUT_MS,
-      env: { ...process.env, CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" },
+      env: { ...process.env, CI: "1" },
       stdio: ["ignore", "pipe", "pipe"],
       maxBuffer: 8 * 1024 * 1024,
     });

@@ -24,7 +24,7 @@ export const DEFAULT_TEST_FILE_MS = 1500;
 export async function chooseTests(
   project: Project,
   paths: readonly string[],
-  options: { write?: boolean } = {},
+  options: { write?: boolean; runners?: readonly DetectedRunner[] } = {},
 ): Promise<ChosenTests> {
   const base = {
     overrides: project.config.runners,
@@ -38,7 +38,10 @@ export async function chooseTests(
       notes: [],
     };
 
-  const selection = await selectRelated(project, paths, { write: options.write ?? true });
+  const selection = await selectRelated(project, paths, {
+    write: options.write ?? true,
+    ...(options.runners === undefined ? {} : { runners: options.runners }),
+  });
   const budgetMs = project.config.verify_budget_seconds * 1000;
   const costs = await testFileCosts(project);
   const cut = cutToBudget(selection.related, budgetMs, costs);

@@ -64,6 +64,8 @@ export interface SelectOptions {
   clock?: () => number;
   /** Write the graph back (the end of a turn, `run`); `explain` only reads. */
   write?: boolean;
+  /** The project's runners when already known (the session detected them at its start). */
+  runners?: readonly DetectedRunner[];
 }
 
 /**
@@ -103,7 +105,7 @@ export async function selectRelated(
       `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`,
     );
   }
-  const shapes = shapesOf(project);
+  const shapes = shapesOf(project, options.runners);
   for (const file of selectable) selectOne(project, graph, shapes, file, selection);
   return selection;
 }
@@ -231,8 +233,9 @@ interface RunnerShape {
   shape: TestSuiteShape;
 }
 
-function shapesOf(project: Project): RunnerShape[] {
-  const runners = detectProjectRunners(project.view, 3).map((runner) => {
+function shapesOf(project: Project, known?: readonly DetectedRunner[]): RunnerShape[] {
+  const found = known ?? detectProjectRunners(project.view, 2, project.config.runners);
+  const runners = found.map((runner) => {
     const override = runner.languages
       .map((language) => project.config.runners[language]?.command)
       .find((command) => command !== undefined);

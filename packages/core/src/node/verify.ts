@@ -61,6 +61,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   const chosen = await chooseTests(
     project,
     mine.map((entry) => entry.path),
+    before.runners.length === 0 ? {} : { runners: before.runners },
   );
   const plan = chosen.plan;
   const results: RunResult[] = [];
