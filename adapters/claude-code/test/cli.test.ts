@@ -44,7 +44,8 @@ describe("tailtest-claude-code bin", () => {
         ["-v"],
         ["--help"],
         ["status", "--json"],
-        ["explain", "--json", "calc.py"],
+        // Text, not --json: the JSON carries selection_ms, a time.
+        ["explain", "calc.py"],
         ["run", "--dry-run", "calc.py"],
         ["frobnicate"],
       ];

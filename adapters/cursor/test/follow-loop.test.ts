@@ -88,8 +88,8 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
 
   it("stop sends the agent back with a followup naming the missing test", async () => {
     const { output, stderr } = await fire("edit.stop.json");
-    // The person's line goes to Cursor's hooks output channel; the agent gets the followup.
-    expect(stderr).toBe("tailtest: 1 file, 1 missing test");
+    // The agent gets the followup, which the person sees in the chat: no second line.
+    expect(stderr).toBe("");
     expect(Object.keys(output)).toEqual(["followup_message"]);
     expect(output["followup_message"]).toContain(
       "MISSING src/billing.py: no test at tests/test_billing.py",

@@ -59,6 +59,7 @@ const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
   imports: "they import it",
   "imports-via": "they import it through other modules",
   support: "they run with it",
+  mentions: "they load it by name",
   self: "the test itself",
 };
 

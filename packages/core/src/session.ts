@@ -167,9 +167,11 @@ export type QueueResult = { state: SessionState; added: boolean; pendingCount: n
 
 /** Adds a file to the queue, or refreshes its entry when it is already queued. */
 export function queueFile(state: SessionState, entry: PendingFile): QueueResult {
-  const touched = state.touched_files.includes(entry.path)
-    ? state.touched_files
-    : [...state.touched_files, entry.path];
+  // A test queued only to be run is not one of the session's touched source files.
+  const touched =
+    state.touched_files.includes(entry.path) || entry.role === "test"
+      ? state.touched_files
+      : [...state.touched_files, entry.path];
   const index = state.pending_files.findIndex((pending) => pending.path === entry.path);
   const pending =
     index === -1

@@ -277,7 +277,7 @@ const CAUSE =
   /^\s*E\s{2,}\S|\b[A-Z]\w*(Error|Exception)\b:|^\s*error(\[E\d+\])?:|Cannot find module|No module named|SyntaxError|ERR_MODULE_NOT_FOUND/;
 /** A frame in the project: a relative path with a line number (outside frames become `…/`). */
 const PROJECT_FRAME =
-  /^\s*(?!…)(?:File ")?[\w@][\w./@-]*\.(py|[cm]?[jt]sx?|rs|go|rb|php|java|kt|cs|swift)"?(:\d+|, line \d+)/;
+  /^\s*(?!\u2026)(?:File ")?[\w@][\w./@-]*\.(py|[cm]?[jt]sx?|rs|go|rb|php|java|kt|cs|swift)"?(:\d+|, line \d+)/;
 
 /**
  * A load error's lines that say why: its cause lines and the project's own frames, in order,

@@ -143,7 +143,8 @@ describe("real runs: load errors, empty selections, timeouts", () => {
     });
     const plan = planSuites(view, [runner!]);
     const result = await executePlan(plan.runs[0]!, { root: project.root, timeoutMs: 10_000 });
-    expect(result.status).toBe("error");
+    // The runner itself could not start: an environment error, never a red test.
+    expect(result.status).toBe("env_error");
     expect(result.reason).toMatch(
       /^no-such-runner-xyz could not start \(ENOENT\); is pytest installed\?$/,
     );

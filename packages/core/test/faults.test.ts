@@ -883,10 +883,11 @@ describe("tdd and strict when their state cannot be read or written", () => {
 
         const post = await run(p.claudeWrite("src/billing.py"));
         const posted = answerOf(post, "PostToolUse");
-        // tdd mode judged the edit before it ran and keeps nothing after it; strict records it.
+        // tdd mode judged the edit before it ran and keeps nothing after it; strict says an
+        // edit its gate did not let through is reverted at the end of the turn.
         if (mode === "strict") {
           expect(posted["decision"], post.stdout).toBe("block");
-          expect(String(posted["reason"])).toContain("could not check this");
+          expect(String(posted["reason"])).toMatch(/could not check this|changed without a claim/);
         }
 
         // A source file changed in the turn (the agent's edit got through some other way).

@@ -72,6 +72,8 @@ interface RelatedView {
 function relatedOf(insight: EditInsight, selection: Selection | undefined): RelatedView {
   const related = selection?.related.get(insight.path);
   if (related === undefined) return {};
+  // A file not worth a test of its own shows its tests only when it has some.
+  if (!insight.verdict.queue && related.length === 0) return {};
   const suggested = selection?.suggested.get(insight.path);
   return {
     related_tests: related.map(({ path, evidence, detail }) => ({ path, evidence, detail })),
@@ -84,11 +86,11 @@ function relatedRows(related: RelatedView): [string, string][] {
   const tests = related.related_tests;
   if (tests === undefined) return [];
   if (tests.length === 0)
-    return [["tests", `none related; a new test goes to ${related.suggested_test ?? "?"}`]];
+    return [["related", `none; a first test goes to ${related.suggested_test ?? "?"}`]];
   const rows: [string, string][] = tests
     .slice(0, 20)
     .map((test, index) => [
-      index === 0 ? "tests" : "",
+      index === 0 ? "related" : "",
       `${test.path} (${test.evidence}: ${test.detail})`,
     ]);
   if (tests.length > 20) rows.push(["", `… and ${tests.length - 20} more`]);
@@ -141,7 +143,6 @@ export function renderInsight(
     "verdict",
     verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,
   ]);
-  rows.push(...relatedRows(related));
   if (verdict.queue) {
     rows.push([
       "status",
@@ -153,7 +154,7 @@ export function renderInsight(
         ? `none: ${insight.runnerReason ?? ""}`
         : `${runnerLabel(insight.runner.id)} (${insight.runnerReason ?? ""}): ${insight.runner.command.join(" ")}`,
     ]);
-    if (insight.target !== undefined && related.related_tests === undefined) {
+    if (insight.target !== undefined) {
       let state = insight.target.exists ? "exists" : "to write";
       if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
       rows.push(["test", `${insight.target.path} (${state})`]);
@@ -161,6 +162,8 @@ export function renderInsight(
     if (insight.depth !== undefined)
       rows.push(...depthRows(insight, verdict.language, insight.depth, related));
   }
+  // The tests the end of a turn would run for it, with the evidence for each.
+  rows.push(...relatedRows(related));
   // Last, so the rows above read as before: which rule gave the verdict.
   rows.push(["rule", verdict.rule]);
   return `${insight.path}\n${rows.map(([key, value]) => `  ${key.padEnd(8)}${value}`).join("\n")}\n`;

@@ -1,4 +1,5 @@
 import { wantsEditAnalysis, wantsStartAnalysis } from "../analysis-switches.ts";
+import { hasImportGraph } from "./follow-edit.ts";
 import { errorLine } from "../failure-policy.ts";
 import type { DetectedRunner } from "../runners.ts";
 import type { EditInsight, Project } from "./project.ts";
@@ -16,10 +17,8 @@ export { wantsEditAnalysis, wantsStartAnalysis };
  * and API lines for a queued source file, API check lines for an edited test. A failing analysis
  * costs its line, never the hook.
  */
-export async function withEditAnalyses(
-  project: Project,
-  insight: EditInsight,
-): Promise<EditInsight> {
+export async function withEditAnalyses(project: Project, given: EditInsight): Promise<EditInsight> {
+  const insight = await withCovering(project, given);
   if (!wantsEditAnalysis(project.config)) return insight;
   if (!insight.verdict.queue && insight.verdict.kind !== "test") return insight;
   const { analyseEdit } = await import("./edit-analysis.ts");
@@ -57,5 +56,30 @@ async function guard(
     return [
       `tailtest: ${what} could not run (${errorLine(error, project.root)}); the hook went on without them.`,
     ];
+  }
+}
+
+/**
+ * The existing tests related to an edited source, for its note: read from the import graph
+ * without building it (the end of a turn builds it). Before the graph is complete the note keeps
+ * the name-matched test.
+ */
+export async function withCovering(project: Project, insight: EditInsight): Promise<EditInsight> {
+  if (!insight.verdict.queue || insight.runOnly === true || insight.target?.kind !== "file")
+    return insight;
+  if (!hasImportGraph(project)) return insight;
+  const { selectRelated, isSelectable } = await import("./selection.ts");
+  if (!isSelectable(insight.path)) return insight;
+  try {
+    const selection = await selectRelated(project, [insight.path], { write: false, graphMs: 0 });
+    if (!selection.complete) return insight;
+    const tests = (selection.related.get(insight.path) ?? []).map((test) => ({
+      path: test.path,
+      evidence: test.evidence,
+    }));
+    const suggested = selection.suggested.get(insight.path);
+    return { ...insight, covering: { tests, ...(suggested === undefined ? {} : { suggested }) } };
+  } catch {
+    return insight;
   }
 }

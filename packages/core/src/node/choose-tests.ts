@@ -19,7 +19,7 @@ export interface ChosenTests {
 }
 
 /** What one test file is taken to cost when no earlier run says. */
-export const DEFAULT_TEST_FILE_MS = 1500;
+export const DEFAULT_TEST_FILE_MS = 500;
 
 export async function chooseTests(
   project: Project,
@@ -120,7 +120,10 @@ export function cutToBudget(
     });
   }
   const rank = (test: RelatedTest): number =>
-    ["self", "name", "family", "imports", "imports-via", "support"].indexOf(test.evidence) * 100 +
+    ["self", "name", "family", "imports", "imports-via", "support", "mentions"].indexOf(
+      test.evidence,
+    ) *
+      100 +
     test.hops;
   rest.sort((a, b) => rank(a[1]) - rank(b[1]) || a[1].path.localeCompare(b[1].path));
   const leftOut = new Set<string>();

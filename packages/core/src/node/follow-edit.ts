@@ -30,8 +30,9 @@ export async function answerFollowEdit(
   // handleEvent, which settles the mode first.
   if (event.kind !== "FilesEdited") return undefined;
   if (project.modeUnsure !== undefined || project.config.mode !== "follow") return undefined;
-  // The optional analyses load modules of their own: the whole hook has them.
-  if (wantsEditAnalysis(project.config)) return undefined;
+  // The optional analyses load modules of their own: the whole hook has them. So does the
+  // covering note, once the import graph exists (selection, `analysis.ts`).
+  if (wantsEditAnalysis(project.config) || hasImportGraph(project)) return undefined;
   const now = options.now ?? (() => new Date());
   const decision = await queueFiles(
     project,
@@ -100,10 +101,7 @@ export async function queueFiles(
     const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
     const insight = await analyse(
       project,
-      await withCovering(
-        project,
-        inspectEdit(project, path, status === undefined ? {} : { status }),
-      ),
+      inspectEdit(project, path, status === undefined ? {} : { status }),
     );
     const queued = await queueEdit(project, insight, file, agentId);
     if (queued !== undefined) notes.push(queued.note);
@@ -114,31 +112,12 @@ export async function queueFiles(
     : { kind: "context", text: capText(notes.join("\n")) };
 }
 
-/**
- * The existing tests related to an edited source, for its note: read from the import graph
- * without building it (the session start and the end of a turn build it). Before the graph is
- * complete the note keeps the name-matched test.
- */
-export async function withCovering(project: Project, insight: EditInsight): Promise<EditInsight> {
-  if (!insight.verdict.queue || insight.runOnly === true || insight.target?.kind !== "file")
-    return insight;
-  if (project.config.select === "named") return insight;
-  // impact.ts's IMPORT_GRAPH_PATH, spelled here so the edit bundle does not load the analyses.
-  if (!existsSync(join(project.root, ".tailtest", "import-graph.json"))) return insight;
-  const { selectRelated, isSelectable } = await import("./selection.ts");
-  if (!isSelectable(insight.path)) return insight;
-  try {
-    const selection = await selectRelated(project, [insight.path], { write: false, graphMs: 0 });
-    if (!selection.complete) return insight;
-    const tests = (selection.related.get(insight.path) ?? []).map((test) => ({
-      path: test.path,
-      evidence: test.evidence,
-    }));
-    const suggested = selection.suggested.get(insight.path);
-    return { ...insight, covering: { tests, ...(suggested === undefined ? {} : { suggested }) } };
-  } catch {
-    return insight;
-  }
+/** Whether the edit's note can name the tests that cover it (impact.ts's IMPORT_GRAPH_PATH). */
+export function hasImportGraph(project: Project): boolean {
+  return (
+    project.config.select !== "named" &&
+    existsSync(join(project.root, ".tailtest", "import-graph.json"))
+  );
 }
 
 function newIf(created: boolean): "new" | undefined {

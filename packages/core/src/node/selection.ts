@@ -14,7 +14,7 @@ import {
 import { loadJsLexers } from "../analysis/js-module.ts";
 import { baseName, detectLanguage, type Language } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
-import { relatedTests, type RelatedTest } from "../selection/related.ts";
+import { mentions, mentionTokens, relatedTests, type RelatedTest } from "../selection/related.ts";
 import { suiteShape, type TestSuiteShape } from "../selection/suite.ts";
 import { suggestTestPath } from "../selection/suggest.ts";
 import {
@@ -148,6 +148,7 @@ function selectOne(
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
+  if (related.length === 0 && !isTest(file)) related.push(...mentionedBy(project, file, tests));
   selection.related.set(file, related);
   if (related.length === 0 && own !== undefined && !isTest(file) && !isSupport(file)) {
     const fallback = findTestTarget(project.view, own, file);
@@ -215,6 +216,25 @@ function packageTests(
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
   ];
+}
+
+/** Tests read for a name when nothing else relates a file, and how long that may take. */
+const MENTION_FILES = 3000;
+const MENTION_MS = 400;
+
+/** The tests that load a file by name (a template tag library, a string path), nearest first. */
+function mentionedBy(project: Project, file: string, tests: readonly string[]): RelatedTest[] {
+  const tokens = mentionTokens(file);
+  if (tokens.length === 0) return [];
+  const deadline = performance.now() + MENTION_MS;
+  const found: RelatedTest[] = [];
+  for (const test of tests.slice(0, MENTION_FILES)) {
+    if (performance.now() > deadline) break;
+    const token = mentions(project.view.readText(test) ?? "", tokens);
+    if (token !== undefined)
+      found.push({ path: test, evidence: "mentions", detail: `names ${token}`, hops: 0 });
+  }
+  return found;
 }
 
 function sameRunner(a: DetectedRunner, b: DetectedRunner): boolean {

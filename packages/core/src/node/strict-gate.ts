@@ -152,16 +152,28 @@ export async function recordStrictEdits(
   if (files.length === 0) return { kind: "none" };
   const state = stateOf(call);
   const events: StrictEventInput[] = [];
+  const ungated: string[] = [];
   for (const file of files) {
     const claims = openClaims(state)
       .filter((claim) => claim.snapshots.has(file.relPath))
       .map((claim) => claim.claim);
-    if (claims.length === 0 && state.mode !== "refactor") continue;
+    if (claims.length === 0 && state.mode !== "refactor") {
+      ungated.push(file.relPath);
+      continue;
+    }
     const object = await snapshotFile(call.project.root, file.relPath);
     events.push({ type: "edit_applied", ...stamp(call), path: file.relPath, claims, object });
   }
   await appendStrictEvents(call.project.root, events);
-  return { kind: "none" };
+  if (ungated.length === 0) return { kind: "none" };
+  // An edit the gate did not let through (another tool, a timed-out gate): said now, and the
+  // end of the turn reports and reverts it.
+  return {
+    kind: "block",
+    reason: capText(
+      `tailtest strict: ${ungated.join(", ")} changed without a claim: the strict gate did not let this edit through, so the end of the turn reverts it. Claim a failing test (tailtest claim) and redo the change through the edit tools.`,
+    ),
+  };
 }
 
 /** The call a strict-mode event makes, stamped with the agent's log key and the platform. */

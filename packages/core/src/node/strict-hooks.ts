@@ -394,10 +394,8 @@ export async function verifyStrictTurn(
     // The person's line (turn-summary.ts; `notify` in the config): the claimed tests this stop ran.
     const line = notifyLine(strictTurnSummary(ran), call.project.config.notify);
     if (lines.length === 0) return withUserMessage({ kind: "none" }, line);
+    // With lines of its own (the claims' verdicts), the stop already tells the person.
     const text = capText(`tailtest strict:\n${lines.join("\n")}`);
-    return withUserMessage(
-      block ? { kind: "block", reason: text } : { kind: "context", text },
-      line,
-    );
+    return block ? { kind: "block", reason: text } : { kind: "context", text };
   });
 }

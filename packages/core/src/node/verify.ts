@@ -28,6 +28,8 @@ export interface Verification {
   missing: MissingTest[];
   /** Outcome per queued source file. */
   outcomes: Record<string, FileResult["outcome"]>;
+  /** Queued files that were only run (tests, helpers): no file of the project's history. */
+  runOnly: string[];
 }
 
 /**
@@ -42,11 +44,14 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     verified.results,
     verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
     {
-      files: Object.keys(verified.outcomes).length,
+      files: Object.keys(verified.outcomes).filter((path) => !verified.runOnly.includes(path))
+        .length,
       missing: verified.missing.length,
       notify: project.config.notify,
     },
   );
+  // A block already tells why; the line is for a turn the agent is not sent back from.
+  if (verified.decision.kind === "block") return verified;
   return { ...verified, decision: withUserMessage(verified.decision, line) };
 }
 
@@ -56,7 +61,8 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   const { value: before } = await readState(file);
   const mine = before.pending_files.filter((entry) => entry.agent_id === options.agentId);
   if (mine.length === 0)
-    return { decision: { kind: "none" }, results: [], missing: [], outcomes: {} };
+    return { decision: { kind: "none" }, results: [], missing: [], outcomes: {}, runOnly: [] };
+  const runOnlyPaths = mine.filter((entry) => entry.role === "test").map((entry) => entry.path);
 
   const chosen = await chooseTests(
     project,
@@ -88,10 +94,15 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       .filter((entry) => entry.status === "existing" && outcomes[entry.path] === "missing_test")
       .map((entry) => entry.path),
   );
+  const runOnly = new Set(mine.filter((entry) => entry.role === "test").map((entry) => entry.path));
   const red = Object.entries(outcomes)
     .filter(
       ([path, outcome]) =>
-        outcome !== "passed" && outcome !== "env_error" && !untestedExisting.has(path),
+        outcome !== "passed" &&
+        outcome !== "env_error" &&
+        !untestedExisting.has(path) &&
+        // A test or helper queued to be run is red only when a test of it failed.
+        (!runOnly.has(path) || outcome === "failed"),
     )
     .map(([path]) => path);
   const budget = project.config.stop_loop_budget;
@@ -129,6 +140,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       results,
       missing: plan.missing,
       outcomes,
+      runOnly: runOnlyPaths,
     };
   if (after.stop_blocks === 0) {
     return {
@@ -136,6 +148,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       results,
       missing: plan.missing,
       outcomes,
+      runOnly: runOnlyPaths,
     };
   }
   const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
@@ -146,7 +159,13 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     ],
   });
   const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget }) + notes;
-  return { decision: { kind: "block", reason }, results, missing: plan.missing, outcomes };
+  return {
+    decision: { kind: "block", reason },
+    results,
+    missing: plan.missing,
+    outcomes,
+    runOnly: runOnlyPaths,
+  };
 }
 
 /** Which test files each queued source was checked through, and how that went. */
@@ -268,7 +287,13 @@ function record(
   const attempts = { ...session.fix_attempts };
   const generated = { ...session.generated_tests };
   const { outcomes, failures } = measured;
+  // A test or helper queued only to be run is not a file of the project's history: it blocks
+  // while red (the caller's `red`), and its sources carry the outcome.
+  const runOnly = new Set(
+    session.pending_files.filter((entry) => entry.role === "test").map((entry) => entry.path),
+  );
   for (const [source, outcome] of Object.entries(outcomes)) {
+    if (runOnly.has(source)) continue;
     const testPath = runs.find((run) => run.sources[source] !== undefined)?.sources[source];
     const previous = session.results[source];
     // A fix attempt is a round after the file was already found missing or red.
@@ -286,7 +311,11 @@ function record(
   // Green files leave the queue; so do files no runner can check (deleted, or no runner), which
   // would otherwise block every later turn.
   const pending = session.pending_files.filter(
-    (entry) => outcomes[entry.path] !== "passed" && !skipped.includes(entry.path),
+    (entry) =>
+      outcomes[entry.path] !== "passed" &&
+      !skipped.includes(entry.path) &&
+      // A file queued only to be run stays while its tests are red, not while it has none.
+      (entry.role !== "test" || outcomes[entry.path] === "failed"),
   );
   return {
     ...session,

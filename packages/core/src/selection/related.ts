@@ -14,7 +14,9 @@ import { dirnameRel } from "../project-view.ts";
  * - `imports-via`: tests that import it through the project's own modules (barrels,
  *   `__init__.py` re-exports), nearest first;
  * - `support`: tests that run with a changed support file (a `conftest.py` reaches the tests in
- *   its folder, a helper the tests that import it).
+ *   its folder, a helper the tests that import it);
+ * - `mentions`: for a file nothing else relates to, tests that name it in their text (a Django
+ *   template tag library loaded by `{% load solo_tags %}`, a module loaded by a string path).
  */
 export const EvidenceSchema = z.enum([
   "self",
@@ -23,6 +25,7 @@ export const EvidenceSchema = z.enum([
   "imports",
   "imports-via",
   "support",
+  "mentions",
 ]);
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
@@ -43,6 +46,7 @@ const RANK: Readonly<Record<Evidence, number>> = {
   imports: 3,
   "imports-via": 4,
   support: 5,
+  mentions: 6,
 };
 
 export interface RelatedInput {
@@ -223,4 +227,28 @@ function sharesPlace(file: string, test: string): boolean {
   if (testDir === dir || testDir === `${dir}/__tests__`) return true;
   const tail = dir.split("/").slice(-1)[0] ?? "";
   return tail !== "" && testDir.split("/").slice(-1)[0] === tail;
+}
+
+/**
+ * The words a test would use to load a file by name rather than by import: its path tail
+ * (`locale/fr`) and, when distinctive, its stem (`solo_tags`). Generic or short stems are left out.
+ */
+export function mentionTokens(file: string): string[] {
+  const stem = stemOf(file);
+  const dir = baseName(dirnameRel(file));
+  const tokens: string[] = [];
+  if (dir !== "" && stem !== "__init__" && stem !== "index") tokens.push(`${dir}/${stem}`);
+  const subject = subjectName(file);
+  if (subject.length >= 5 && !GENERIC.has(subject) && /^[a-z][\w-]*$/.test(subject))
+    tokens.push(subject);
+  return tokens;
+}
+
+/** Whether a test's text names a file by one of its tokens, as a whole word. */
+export function mentions(text: string, tokens: readonly string[]): string | undefined {
+  return tokens.find((token) =>
+    new RegExp(`(^|[^\\w.-])${token.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}($|[^\\w-])`).test(
+      text,
+    ),
+  );
 }

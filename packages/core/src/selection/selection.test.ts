@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project-view.ts";
 import { detectPackageRunners, type DetectedRunner } from "../runners.ts";
-import { relatedTests, subjectName, testSubject, type RelatedInput } from "./related.ts";
+import {
+  mentions,
+  mentionTokens,
+  relatedTests,
+  subjectName,
+  testSubject,
+  type RelatedInput,
+} from "./related.ts";
 import { suggestTestPath } from "./suggest.ts";
 import { iniValue, jsConfigStrings, suiteShape, tomlStrings } from "./suite.ts";
 
@@ -334,5 +341,22 @@ describe("relatedTests: repeated module names across apps", () => {
   });
   it("a flat test folder keeps every match", () => {
     expect(pick("src/pkg/m1.py")).toEqual(["tests/p0/test_m1.py", "tests/p1/test_m1.py"]);
+  });
+});
+
+describe("mentions: a file loaded by name, not by import", () => {
+  it("tokens: the path tail and a distinctive stem, never a generic one", () => {
+    expect(mentionTokens("solo/templatetags/solo_tags.py")).toEqual([
+      "templatetags/solo_tags",
+      "solo_tags",
+    ]);
+    expect(mentionTokens("src/locale/fr.js")).toEqual(["locale/fr"]);
+    expect(mentionTokens("src/utils.js")).toEqual(["src/utils"]);
+  });
+  it("a whole word in the test's text", () => {
+    expect(mentions("{% load solo_tags %}", ["solo_tags"])).toBe("solo_tags");
+    expect(mentions("import '../../src/locale/fr'", ["locale/fr"])).toBe("locale/fr");
+    expect(mentions("import '../../src/locale/fr-ca'", ["locale/fr"])).toBeUndefined();
+    expect(mentions("my_solo_tags_x", ["solo_tags"])).toBeUndefined();
   });
 });

@@ -26,7 +26,11 @@ export function suggestTestPath(input: SuggestInput): string {
   const pkg = runner.package_dir;
   const local = (rel: string): string => (pkg === "" ? rel : rel.slice(pkg.length + 1));
   const src = local(file);
-  const stem = python ? stemOf(src).replace(/^_+/, "") : stemOf(src);
+  // A package's __init__.py / index file is tested under the package's name.
+  const named = /^(__init__|index|mod)$/.test(stemOf(src))
+    ? baseName(dirnameRel(src)) || stemOf(src)
+    : stemOf(src);
+  const stem = python ? named.replace(/^_+/, "") : named;
   const name = python ? pythonName(stem, tests) : jsName(stem, src, runner, tests);
   const place = placeOf(src, tests.map(local));
   return joinRel(pkg, place, name);
