@@ -893,9 +893,14 @@ export function findTestTarget(
   const pkg = runner.package_dir;
   const src = pkg === "" ? relFile : relFile.slice(pkg.length + 1);
   if (spec.inline === true) return { kind: "inline", path: relFile, exists: true };
+  // node --test before Node 22.6 loads no .ts test without a loader in its command: a tsconfig
+  // there is for typings, and a JavaScript source gets a JavaScript test.
+  const loader = runner.command.some((arg) =>
+    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
+  );
+  const tsconfig = has(view, pkg, "tsconfig.json") && (runner.id !== "node-test" || loader);
   const typescript =
-    runner.languages.includes("typescript") &&
-    (has(view, pkg, "tsconfig.json") || extensionOf(src).includes("ts"));
+    runner.languages.includes("typescript") && (tsconfig || extensionOf(src).includes("ts"));
   const candidates = spec.testCandidates(src, runner.test_dir, {
     view,
     packageDir: pkg,

@@ -50,8 +50,6 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
       notify: project.config.notify,
     },
   );
-  // A block already tells why; the line is for a turn the agent is not sent back from.
-  if (verified.decision.kind === "block") return verified;
   return { ...verified, decision: withUserMessage(verified.decision, line) };
 }
 
@@ -144,7 +142,13 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     };
   if (after.stop_blocks === 0) {
     return {
-      decision: { kind: "context", text: renderBudgetSpent(red) },
+      decision: {
+        kind: "context",
+        // The sources it was for; a test queued only to be run is named when it alone is red.
+        text: renderBudgetSpent(
+          red.some((path) => !runOnly.has(path)) ? red.filter((path) => !runOnly.has(path)) : red,
+        ),
+      },
       results,
       missing: plan.missing,
       outcomes,
