@@ -56,6 +56,8 @@ export const RunRecordSchema = z.object({
   missing: z.array(z.string()),
   /** Failing tests first, then the slowest, at most `RUN_TESTS_CAP`. */
   tests: z.array(RecordedTestSchema),
+  /** How many test files reported tests (all of them, not only the `tests` kept above). */
+  test_files: z.number().int().min(0).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
@@ -115,6 +117,7 @@ export function summariseRunRecord(input: RunRecordInput): RunRecord {
     })),
     missing: input.missing.map((item) => item.source).slice(0, RUN_FILES_CAP),
     tests: [...failing, ...slowest].slice(0, RUN_TESTS_CAP),
+    test_files: new Set(tests.map((test) => test.file)).size,
   };
 }
 

@@ -148,8 +148,10 @@ async function testFileCosts(project: Project): Promise<(test: string) => number
   const shares: number[] = [];
   for (const run of log?.runs.slice(-50) ?? []) {
     const files = [...new Set(run.tests.map((test) => test.file))];
-    if (files.length === 0) continue;
-    const share = run.duration_ms / files.length;
+    // The kept tests are capped: the run's own count of test files divides its time.
+    const count = run.test_files ?? files.length;
+    if (count === 0) continue;
+    const share = run.duration_ms / count;
     shares.push(share);
     for (const file of files) perFile.set(file, share);
   }
