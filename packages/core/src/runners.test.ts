@@ -418,3 +418,16 @@ describe("commands for single test files", () => {
     ]);
   });
 });
+
+describe("the name-matched Python test follows the project's naming", () => {
+  const files = { "pyproject.toml": "[tool.pytest.ini_options]\n", "tests/test_cached.py": "" };
+  const view = createMemoryView(files);
+  const runner = detectPackageRunners(view, "")[0]!;
+  it.each([
+    ["src/pkg/_cached.py", "tests/test_cached.py", true],
+    ["src/pkg/_fresh.py", "tests/test_fresh.py", false],
+    ["src/pkg/__init__.py", "tests/test_pkg.py", false],
+  ])("%s → %s", (source, path, exists) => {
+    expect(findTestTarget(view, runner, source)).toEqual({ kind: "file", path, exists });
+  });
+});

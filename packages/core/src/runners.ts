@@ -653,16 +653,20 @@ const SPECS: readonly RunnerSpec[] = [
 ];
 
 function pythonCandidates(src: string, testDir: string): string[] {
-  const stem = stemOf(src);
+  const raw = stemOf(src);
   const dir = dirnameRel(src);
+  // Tests name a module without its leading underscores (`_cached.py` → `test_cached.py`) and a
+  // package by its folder (`pkg/__init__.py` → `test_pkg.py`).
+  const stem = raw === "__init__" ? (dir.split("/").pop() ?? raw) : raw.replace(/^_+/, "") || raw;
   const sub = dirnameRel(mirrored(src, ["src"]));
-  return [
-    joinRel(testDir, `test_${stem}.py`),
-    joinRel(testDir, sub, `test_${stem}.py`),
-    joinRel(testDir, `${stem}_test.py`),
-    joinRel(dir, `test_${stem}.py`),
-    joinRel(dir, `${stem}_test.py`),
+  const named = (name: string) => [
+    joinRel(testDir, `test_${name}.py`),
+    joinRel(testDir, sub, `test_${name}.py`),
+    joinRel(testDir, `${name}_test.py`),
+    joinRel(dir, `test_${name}.py`),
+    joinRel(dir, `${name}_test.py`),
   ];
+  return [...new Set([...named(stem), ...(stem === raw ? [] : named(raw))])];
 }
 
 function rustCandidates(src: string): string[] {

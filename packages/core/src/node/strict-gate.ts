@@ -145,6 +145,8 @@ export async function recordStrictEdits(
   call: StrictCall,
   paths: readonly string[],
   base?: string,
+  /** Say an edit the gate did not let through (an edit tool's); a shell's is the Stop's to say. */
+  sayUngated = true,
 ): Promise<Decision> {
   const files = gatedFiles(call, paths, base ?? call.project.root).filter(
     (file) => file.fileClass === "prod",
@@ -165,7 +167,7 @@ export async function recordStrictEdits(
     events.push({ type: "edit_applied", ...stamp(call), path: file.relPath, claims, object });
   }
   await appendStrictEvents(call.project.root, events);
-  if (ungated.length === 0) return { kind: "none" };
+  if (ungated.length === 0 || !sayUngated) return { kind: "none" };
   // An edit the gate did not let through (another tool, a timed-out gate): said now, and the
   // end of the turn reports and reverts it.
   return {

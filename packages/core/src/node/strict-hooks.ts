@@ -66,7 +66,9 @@ export async function recordStrictCommand(
   const writes = await findShellWrites(command);
   const base = cwd ?? call.project.root;
   const absolute = (path: string) => (isAbsolute(path) ? path : join(base, path));
-  return recordStrictEdits(call, writes.written.map(absolute));
+  // A command that wrote a production file without a claim was refused at its gate, or got
+  // past it unread: the end of the turn reports and reverts it (and a failed tool takes no answer).
+  return recordStrictEdits(call, writes.written.map(absolute), undefined, false);
 }
 
 /** ExitPlanMode: a plan is accepted when every step names the failing test it advances. */

@@ -69,8 +69,8 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     // Green: nothing for the agent, one line for the person.
     expect(await stop(true)).toEqual({
       kind: "none",
-      // billing.py and its test file, both edited this turn.
-      userMessage: expect.stringMatching(/^tailtest: 2 files, 1 test passed \(\d+(\.\d)? m?s\)$/),
+      // billing.py; its test file, edited too, was run for it and is not a file of its own.
+      userMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/),
     });
     const after = await session();
     expect(after.pending_files).toEqual([]);
@@ -115,8 +115,8 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     const spent = await stop(true);
     expect(spent).toEqual({
       kind: "context",
-      text: "tailtest: still red after the last round, recorded as failed: billing.py, tests/test_billing.py. Tell the user.",
-      userMessage: expect.stringMatching(/^tailtest: 2 files, 1 test: 0 passed, 1 failed \(/),
+      text: "tailtest: still red after the last round, recorded as failed: billing.py. Tell the user.",
+      userMessage: expect.stringMatching(/^tailtest: 1 file, 1 test: 0 passed, 1 failed \(/),
     });
     const state = await session();
     expect(state.results["billing.py"]?.outcome).toBe("failed");
