@@ -899,10 +899,8 @@ export function findTestTarget(
   if (spec.inline === true) return { kind: "inline", path: relFile, exists: true };
   // node --test before Node 22.6 loads no .ts test without a loader in its command: a tsconfig
   // there is for typings, and a JavaScript source gets a JavaScript test.
-  const loader = runner.command.some((arg) =>
-    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
-  );
-  const tsconfig = has(view, pkg, "tsconfig.json") && (runner.id !== "node-test" || loader);
+  const tsconfig =
+    has(view, pkg, "tsconfig.json") && (runner.id !== "node-test" || hasTsLoader(runner.command));
   const typescript =
     runner.languages.includes("typescript") && (tsconfig || extensionOf(src).includes("ts"));
   const candidates = spec.testCandidates(src, runner.test_dir, {
@@ -913,6 +911,13 @@ export function findTestTarget(
   const withRoot = candidates.map((candidate) => joinRel(pkg, candidate));
   const existing = withRoot.find((candidate) => view.exists(candidate));
   return { kind: "file", path: existing ?? withRoot[0] ?? relFile, exists: existing !== undefined };
+}
+
+/** Whether a `node --test` command loads TypeScript itself (Node before 22.6 does not). */
+export function hasTsLoader(command: readonly string[]): boolean {
+  return command.some((arg) =>
+    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
+  );
 }
 
 /** argv that runs the given test files with a runner, from its package folder. */

@@ -1,6 +1,6 @@
 import { planRun, planSuites, type Plan, type RunPlan } from "../plan.ts";
 import { commandForTestFiles, type DetectedRunner } from "../runners.ts";
-import type { RelatedTest } from "../selection/related.ts";
+import { compareRelated, type RelatedTest } from "../selection/related.ts";
 import type { RunLog } from "../run-log.ts";
 import { runLogFile } from "./run-log-store.ts";
 import { selectRelated, type Selection } from "./selection.ts";
@@ -119,13 +119,7 @@ export function cutToBudget(
       else rest.push([file, test]);
     });
   }
-  const rank = (test: RelatedTest): number =>
-    ["self", "name", "family", "imports", "imports-via", "support", "mentions"].indexOf(
-      test.evidence,
-    ) *
-      100 +
-    test.hops;
-  rest.sort((a, b) => rank(a[1]) - rank(b[1]) || a[1].path.localeCompare(b[1].path));
+  rest.sort((a, b) => compareRelated(a[1], b[1]));
   const leftOut = new Set<string>();
   for (const [file, test] of rest) {
     if (chosen.has(test.path) || total + cost(test.path) <= budgetMs) take(file, test);

@@ -92,7 +92,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       .filter((entry) => entry.status === "existing" && outcomes[entry.path] === "missing_test")
       .map((entry) => entry.path),
   );
-  const runOnly = new Set(mine.filter((entry) => entry.role === "test").map((entry) => entry.path));
+  const runOnly = new Set(runOnlyPaths);
   const red = Object.entries(outcomes)
     .filter(
       ([path, outcome]) =>

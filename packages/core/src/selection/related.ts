@@ -68,7 +68,7 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
   const found = new Map<string, RelatedTest>();
   const add = (test: RelatedTest): void => {
     const known = found.get(test.path);
-    if (known === undefined || compare(test, known) < 0) found.set(test.path, test);
+    if (known === undefined || compareRelated(test, known) < 0) found.set(test.path, test);
   };
   if (input.isTest(input.file)) {
     add({ path: input.file, evidence: "self", detail: "the changed file is a test", hops: 0 });
@@ -106,10 +106,11 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
       });
     }
   }
-  return [...found.values()].sort(compare);
+  return [...found.values()].sort(compareRelated);
 }
 
-function compare(a: RelatedTest, b: RelatedTest): number {
+/** Strongest evidence first, then nearest, then by path: the order tests are chosen in. */
+export function compareRelated(a: RelatedTest, b: RelatedTest): number {
   return RANK[a.evidence] - RANK[b.evidence] || a.hops - b.hops || a.path.localeCompare(b.path);
 }
 

@@ -1,6 +1,6 @@
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
-import type { DetectedRunner } from "../runners.ts";
+import { hasTsLoader, type DetectedRunner } from "../runners.ts";
 
 /**
  * Where a new test for a file goes, following the project's own habit for that runner: the
@@ -89,10 +89,7 @@ function placeOf(src: string, tests: readonly string[]): string {
 /** `node --test` on Node before 22.6 cannot load a `.ts` test without a loader in its command. */
 function adjustJsExt(ext: string, runner: DetectedRunner): string {
   if (runner.id !== "node-test" || !/^\.[cm]?tsx?$/.test(ext)) return ext;
-  const loader = runner.command.some((arg) =>
-    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
-  );
-  return loader ? ext : ext.replace("t", "j");
+  return hasTsLoader(runner.command) ? ext : ext.replace("t", "j");
 }
 
 function adjustExtension(fallback: string, runner: DetectedRunner): string {
