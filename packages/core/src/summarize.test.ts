@@ -188,6 +188,7 @@ describe("renderFailureExcerpt", () => {
     "    at /home/me/project/src/a.test.ts:3:7",
     "    at node:internal/process/task_queues:95:5",
     "    at /home/me/project/node_modules/vitest/dist/x.js:1:1",
+    "    at new Promise (<anonymous>)",
     "took 12ms",
     "line 6",
     "line 7",

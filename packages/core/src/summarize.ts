@@ -308,7 +308,9 @@ function firstLines(text: string, count: number, options: ExcerptOptions): strin
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
     .filter(
-      (line) => line.trim() !== "" && !/^\s*at .*(\(node:|node:internal|node_modules)/.test(line),
+      (line) =>
+        line.trim() !== "" &&
+        !/^\s*at .*(\(node:|node:internal|node_modules|<anonymous>\)?$)/.test(line),
     )
     .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
   return lines

@@ -1,6 +1,6 @@
 import { capText } from "./notes.ts";
 
-/** Seed 000's failure classification, asked before any fix. */
+/** The failure classification the agent gives before any fix: the cause decides the fix. */
 export const CLASSIFY_FAILURES =
   "For each failure, first say whether it is a real bug (the code is wrong), an environment issue (a missing dependency or service: do not change the code) or a test bug (the test expects the wrong thing: fix the test), with one sentence of reasoning. Never skip a failure silently.";
 
@@ -11,13 +11,24 @@ export interface VerifyNoteInput {
   budget: number;
 }
 
+/** What to do next, for what the excerpt holds: missing tests, red tests, or both. */
+function nextStep(excerpt: string): string {
+  const missing = /^MISSING /m.test(excerpt);
+  const red = /^(FAIL|ERROR|TIMEOUT|ENVIRONMENT) /m.test(excerpt) || !missing;
+  if (missing && !red) return "Next: write the missing tests, run them, and make them pass.";
+  const first = missing
+    ? "Next: make the failing tests pass and write the missing tests."
+    : "Next: make the failing tests pass.";
+  return `${first} ${CLASSIFY_FAILURES}`;
+}
+
 /** The reason a Stop is blocked: what is red or missing, then what to do next. Deterministic. */
 export function renderVerifyBlock(input: VerifyNoteInput): string {
   return capText(
     [
       "tailtest: the tests for this turn's edits are not green yet.",
       input.excerpt,
-      `Next: write the missing tests, run them, and make them pass. ${CLASSIFY_FAILURES} (round ${input.round} of ${input.budget})`,
+      `${nextStep(input.excerpt)} (round ${input.round} of ${input.budget})`,
     ].join("\n"),
   );
 }
