@@ -139,6 +139,9 @@ function placeHooks(layer: CodexLayer, files: CodexFiles, command: string): Plac
     if (added.ok && tomlRoundTrips(tomlText, toml, added.value)) {
       return { target: "toml", toml: added.value };
     }
+    // A table with no hooks of its own (only the trust records Codex keeps there): hooks.json
+    // is no second place for hooks, so there is nothing to warn about.
+    if (Object.keys(toml.hooks).length === 0 && !features) return { target: "json" };
     const cleared = planToml(tomlText, toml, { hooks: "remove", enableFeatures: true });
     if (!cleared.ok) {
       refuse(
