@@ -58,7 +58,7 @@ function git(args, options = {}) {
   return execFileSync("git", args, { encoding: "utf8", ...options }).trim();
 }
 
-function readme(version, web) {
+function readme(version, { web, github }) {
   return [
     "# tailtest for Claude Code: the plugin",
     "",
@@ -66,8 +66,8 @@ function readme(version, web) {
     "the plugin with its built hook, so that no hook needs a build step or the network. Do not",
     `edit it; the sources are on main (${web}).`,
     "",
-    "```sh",
-    `/plugin marketplace add ${repositoryOf().github ?? web}`,
+    "```text",
+    `/plugin marketplace add ${github ?? web}`,
     "/plugin install tailtest@tailtest",
     "```",
     "",
@@ -99,7 +99,7 @@ export async function writePluginTree(out, root = REPO_ROOT) {
     join(out, ".claude-plugin/marketplace.json"),
     await formatManifest(root, MARKETPLACE, marketplace),
   );
-  writeFileSync(join(out, "README.md"), readme(version, repositoryOf(root).web));
+  writeFileSync(join(out, "README.md"), readme(version, repositoryOf(root)));
   return version;
 }
 
@@ -122,7 +122,7 @@ export function commitTree({ dir, repo, branch, message, date }) {
   };
   try {
     const at = ["--git-dir", gitDir, "--work-tree", dir];
-    git([...at, "add", "--force", "--all", "."], { env });
+    git([...at, "add", "--force", "--all", "."], { env, cwd: dir });
     const tree = git([...at, "write-tree"], { env });
     let parent;
     try {
