@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,15 @@ import {
   writeJsonHooks,
   type SetupReport,
 } from "@tailtest/core/node";
+import {
+  installForUser,
+  shownPath,
+  uninstallForUser,
+  userHookCommand as sharedUserHookCommand,
+  type Env,
+  type UserHooksFile,
+  type UserPackage,
+} from "@tailtest/cli/installer";
 import packageJson from "../package.json" with { type: "json" };
 import { addTailtestHooks, HOOK_MARKER, parseSettings, removeTailtestHooks } from "./install.ts";
 
@@ -81,48 +90,22 @@ export async function uninstallProject(options: { root: string }): Promise<Setup
   return { lines: [...lines, ...stateKeptLines(root)], warnings: [] };
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** What a user-level install copies: the launcher, its bundles and the bash parser. */
-const USER_COPY = [
-  "hook.cjs",
-  "hook-main.cjs",
-  "hook-post.cjs",
-  "hook-gate.cjs",
-  "tree-sitter.wasm",
-  "tree-sitter-bash.wasm",
-];
-
-/**
- * Where a user-level install keeps its pinned copy: `$TAILTEST_DATA_DIR`, else
- * `$XDG_DATA_HOME/tailtest`, else `~/.local/share/tailtest`. The copy is laid out as a package in
- * a node_modules/, so its hook command carries the same marker as a project's.
- */
-export function userDataDir(env: Env = process.env): string {
-  return (
-    env["TAILTEST_DATA_DIR"] ??
-    join(env["XDG_DATA_HOME"] ?? join(homedir(), ".local", "share"), "tailtest")
-  );
-}
+/** The pinned copy a user-level install makes of this package. */
+const USER_PACKAGE: UserPackage = {
+  folder: "claude-code",
+  name: packageJson.name,
+  version: packageJson.version,
+  dist: builtDist(),
+};
 
 /** Claude Code's user settings: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`. */
 export function userSettingsPath(env: Env = process.env): string {
   return join(env["CLAUDE_CONFIG_DIR"] ?? join(homedir(), ".claude"), "settings.json");
 }
 
-function userPackageDir(env: Env): string {
-  return join(userDataDir(env), "claude-code", "node_modules", "@tailtest", "claude-code");
-}
-
 /** The user-level hook command: the pinned copy, with the flag that makes it stand aside. */
 export function userHookCommand(env: Env = process.env): string {
-  return `node "${join(userPackageDir(env), "dist", "hook.cjs")}" --user`;
-}
-
-/** A path as the report shows it: the home folder as `~`. */
-function shown(path: string): string {
-  const home = homedir();
-  return path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+  return sharedUserHookCommand(USER_PACKAGE, env);
 }
 
 /** This package's built hook files (dist/, beside cli.js; ../dist from src/ in the tests). */
@@ -130,74 +113,61 @@ function builtDist(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 }
 
+/** The user settings as a user-level install reads, checks and writes them. */
+function userSettingsFile(env: Env): UserHooksFile {
+  const settingsPath = userSettingsPath(env);
+  const folder = dirname(settingsPath);
+  const read = async () => {
+    const text = await readOptional(settingsPath);
+    const parsed = parseSettings(text);
+    if (!parsed.ok)
+      throw new SetupError(
+        `${shownPath(settingsPath)} ${parsed.error}; fix it first, nothing was changed`,
+      );
+    return { text, settings: parsed.value };
+  };
+  const label = (lines: string[]) => lines.map((line) => `${shownPath(folder)}/${line}`);
+  return {
+    async prepareAdd(command) {
+      const { text, settings } = await read();
+      const change = addTailtestHooks(settings, command);
+      return {
+        write: async () =>
+          label(
+            await writeJsonHooks(folder, "settings.json", text, {
+              value: change.settings,
+              summary: change,
+              unchanged: "tailtest's hooks are already there",
+            }),
+          ),
+      };
+    },
+    async prepareRemove() {
+      const { text, settings } = await read();
+      if (text === undefined)
+        return () => Promise.resolve([`${shownPath(settingsPath)}: not found, nothing to remove`]);
+      const change = removeTailtestHooks(settings);
+      return async () =>
+        label(
+          await writeJsonHooks(folder, "settings.json", text, {
+            value: change.settings,
+            summary: change,
+            unchanged: "no tailtest hooks found",
+          }),
+        );
+    },
+  };
+}
+
 /**
  * `init --user`: copies this version's hook into the user data folder and registers it in
- * Claude Code's user settings, for every project. A project opts out with `opt-out`; one that
- * installs the package itself is left to its own hooks. Nothing is written into any project.
+ * Claude Code's user settings, for every project (`installForUser`).
  */
-export async function initUser(env: Env = process.env): Promise<SetupReport> {
-  const settingsPath = userSettingsPath(env);
-  const text = await readOptional(settingsPath);
-  const parsed = parseSettings(text);
-  if (!parsed.ok)
-    throw new SetupError(
-      `${shown(settingsPath)} ${parsed.error}; fix it first, nothing was changed`,
-    );
-  const from = builtDist();
-  const missing = USER_COPY.filter((file) => !existsSync(join(from, file)));
-  if (missing.length > 0)
-    throw new SetupError(`this install of @tailtest/claude-code lacks dist/${missing[0] ?? ""}`);
-  const target = userPackageDir(env);
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(join(target, "dist"), { recursive: true });
-  for (const file of USER_COPY) cpSync(join(from, file), join(target, "dist", file));
-  writeFileSync(
-    join(target, "package.json"),
-    `${JSON.stringify({ name: packageJson.name, version: packageJson.version, private: true }, null, 2)}\n`,
-  );
-  const change = addTailtestHooks(parsed.value, userHookCommand(env));
-  const lines = [
-    `${shown(target)}: @tailtest/claude-code ${packageJson.version}`,
-    ...(
-      await writeJsonHooks(dirname(settingsPath), "settings.json", text, {
-        value: change.settings,
-        summary: change,
-        unchanged: "tailtest's hooks are already there",
-      })
-    ).map((line) => `${shown(dirname(settingsPath))}/${line}`),
-  ];
-  return { lines, warnings: [] };
+export function initUser(env: Env = process.env): Promise<SetupReport> {
+  return installForUser(USER_PACKAGE, userSettingsFile(env), env);
 }
 
 /** `uninstall --user`: the user settings' tailtest hooks and the pinned copy, nothing else. */
-export async function uninstallUser(env: Env = process.env): Promise<SetupReport> {
-  const settingsPath = userSettingsPath(env);
-  const text = await readOptional(settingsPath);
-  const parsed = parseSettings(text);
-  if (!parsed.ok)
-    throw new SetupError(
-      `${shown(settingsPath)} ${parsed.error}; fix it first, nothing was changed`,
-    );
-  const lines: string[] = [];
-  if (text === undefined) lines.push(`${shown(settingsPath)}: not found, nothing to remove`);
-  else {
-    const change = removeTailtestHooks(parsed.value);
-    lines.push(
-      ...(
-        await writeJsonHooks(dirname(settingsPath), "settings.json", text, {
-          value: change.settings,
-          summary: change,
-          unchanged: "no tailtest hooks found",
-        })
-      ).map((line) => `${shown(dirname(settingsPath))}/${line}`),
-    );
-  }
-  const copy = join(userDataDir(env), "claude-code");
-  if (existsSync(copy)) {
-    rmSync(copy, { recursive: true, force: true });
-    lines.push(`${shown(copy)}: removed`);
-  }
-  const data = userDataDir(env);
-  if (existsSync(data) && readdirSync(data).length === 0) rmSync(data, { recursive: true });
-  return { lines, warnings: [] };
+export function uninstallUser(env: Env = process.env): Promise<SetupReport> {
+  return uninstallForUser(USER_PACKAGE, userSettingsFile(env), env);
 }

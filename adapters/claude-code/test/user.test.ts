@@ -13,6 +13,7 @@ import { join } from "node:path";
 import {
   commitAll,
   FIXTURES_DIR,
+  installOutsideProject,
   loadPayload,
   REPO_ROOT,
   userShellEnv,
@@ -22,17 +23,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*
  * A user-level install, for projects that are not npm projects: `init --user` copies the built
- * hook into a data folder and registers it in Claude Code's user settings. Everything runs
- * against the built bin, with the data folder and Claude's config folder in a scratch folder.
+ * hook into a data folder and registers it in Claude Code's user settings. The packed tarballs
+ * are installed outside any project (as `npx @tailtest/claude-code` gets them), with the data
+ * folder and Claude's config folder in a scratch folder.
  */
 
-const CLI = join(REPO_ROOT, "adapters/claude-code/dist/cli.js");
 const VERSION = "claude-2.1.330";
 const USER_SETTINGS = `${JSON.stringify({ model: "opus" }, null, 2)}\n`;
 
 let scratch = "";
 let env: Record<string, string> = {};
 let project = "";
+let bin = "";
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "tailtest-user-"));
@@ -47,12 +49,18 @@ beforeAll(async () => {
   project = join(scratch, "project");
   cpSync(join(FIXTURES_DIR, "runners/pytest-pyproject"), project, { recursive: true });
   await commitAll(project);
-});
+  bin = await installOutsideProject(
+    join(REPO_ROOT, "adapters/claude-code"),
+    scratch,
+    "tailtest-claude-code",
+    env,
+  );
+}, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const cli = (args: string[], cwd = scratch) =>
-  execa("node", [CLI, ...args], { cwd, env, extendEnv: false, reject: false });
+  execa(bin, args, { cwd, env, extendEnv: false, reject: false });
 
 function userCommand(event: string): string {
   const settings = JSON.parse(readFileSync(join(scratch, "claude/settings.json"), "utf8")) as {

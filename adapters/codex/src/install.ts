@@ -75,12 +75,12 @@ export const CODEX_HOOKS: readonly HookRegistration<HookEventName>[] = [
 
 export type CodexHooksChange = HooksChange<HookEventName>;
 
-export function addCodexHooks(settings: HookSettings): CodexHooksChange {
-  return addHookEntries(settings, {
-    registrations: CODEX_HOOKS,
-    marker: HOOK_MARKER,
-    command: HOOK_COMMAND,
-  });
+/** `command`: the project's walk-up command, or a user-level install's pinned copy. */
+export function addCodexHooks(
+  settings: HookSettings,
+  command: string = HOOK_COMMAND,
+): CodexHooksChange {
+  return addHookEntries(settings, { registrations: CODEX_HOOKS, marker: HOOK_MARKER, command });
 }
 
 export function removeCodexHooks(
@@ -178,6 +178,8 @@ export interface TomlPlan {
 export interface TomlRequest {
   hooks: "add" | "remove" | "keep";
   enableFeatures: boolean;
+  /** The command "add" registers (default: the project's, HOOK_COMMAND). */
+  command?: string;
 }
 
 /**
@@ -201,7 +203,7 @@ export function planToml(
   if (request.hooks !== "keep" && config.hooks !== undefined) {
     const change =
       request.hooks === "add"
-        ? addCodexHooks({ hooks: config.hooks })
+        ? addCodexHooks({ hooks: config.hooks }, request.command)
         : removeCodexHooks({ hooks: config.hooks }, { keepEmptyHooks: true });
     if (hasHookChanges(change)) {
       const rest = Object.entries(config.doc["hooks"] as Table).filter(
@@ -239,6 +241,7 @@ export function planToml(
  * ends up owned by the keys added before it; such files fail this check.
  */
 export function tomlRoundTrips(text: string, config: CodexConfig, added: TomlPlan): boolean {
+  // The added entries' own command does not matter here: remove finds them by HOOK_MARKER.
   const without = planToml(text, config, { hooks: "remove", enableFeatures: true });
   const after = parseCodexConfig(added.text);
   if (!without.ok || !after.ok || after.value === undefined) return false;

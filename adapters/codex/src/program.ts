@@ -1,6 +1,6 @@
 import { runInstallerProgram, type InstallerIO, type InstallerSpec } from "@tailtest/cli/installer";
 import packageJson from "../package.json" with { type: "json" };
-import { initProject, uninstallProject } from "./setup.ts";
+import { initProject, initUser, uninstallProject, uninstallUser } from "./setup.ts";
 
 /**
  * What `init` prints last. Codex skips untrusted hooks without a word, so the two trust steps
@@ -19,6 +19,14 @@ export function trustFooter(root: string): string {
   ].join("\n");
 }
 
+/** What `init --user` prints last: user-level hooks need no project trust, only hook trust. */
+export const USER_TRUST_FOOTER = [
+  "Codex skips these hooks, silently, until they are trusted: run /hooks in the Codex TUI and",
+  "trust tailtest's hooks (automation: codex exec --dangerously-bypass-hook-trust).",
+  "They run in every project; `tailtest-codex opt-out` in a project leaves it alone.",
+  "Editing a hook's command un-trusts it; init --user always writes the same command.",
+].join("\n");
+
 export const INSTALLER: InstallerSpec = {
   name: "tailtest-codex",
   version: packageJson.version,
@@ -29,6 +37,7 @@ export const INSTALLER: InstallerSpec = {
   initFooter: trustFooter,
   init: initProject,
   uninstall: uninstallProject,
+  user: { init: () => initUser(), uninstall: () => uninstallUser(), footer: USER_TRUST_FOOTER },
 };
 
 /** Runs the installer and returns its exit code; cli.ts is the only place that exits. */

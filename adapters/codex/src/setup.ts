@@ -1,6 +1,16 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  installForUser,
+  shownPath,
+  uninstallForUser,
+  type Env,
+  type UserHooksFile,
+  type UserPackage,
+} from "@tailtest/cli/installer";
 import {
   detectIndent,
   hasHookChanges,
@@ -20,8 +30,10 @@ import {
   writeAtomic,
   type SetupReport,
 } from "@tailtest/core/node";
+import packageJson from "../package.json" with { type: "json" };
 import {
   addCodexHooks,
+  HOOK_COMMAND,
   HOOK_MARKER,
   isEmptySettings,
   parseCodexConfig,
@@ -49,6 +61,30 @@ export interface InitOptions {
   mode?: Mode | undefined;
 }
 
+/**
+ * One Codex config layer: a project's `.codex/`, or the user's `$CODEX_HOME` (`~/.codex`). Paths
+ * are relative to `root`; `dir` is the folder uninstall may remove once it is empty (none for
+ * the user's).
+ */
+export interface CodexLayer {
+  root: string;
+  json: string;
+  toml: string;
+  dir?: string;
+  /** How the report names a path of this layer. */
+  show: (path: string) => string;
+}
+
+function projectLayer(root: string): CodexLayer {
+  return {
+    root,
+    json: HOOKS_JSON_PATH,
+    toml: CONFIG_TOML_PATH,
+    dir: CODEX_DIR,
+    show: (path) => path,
+  };
+}
+
 interface CodexFiles {
   jsonText: string | undefined;
   json: HookSettings;
@@ -61,21 +97,25 @@ function refuse(path: string, error: string, advice = "fix it first"): never {
 }
 
 /** Reads and checks both Codex files before anything is written. */
-async function readCodexFiles(root: string): Promise<CodexFiles> {
-  const jsonText = await readOptional(join(root, HOOKS_JSON_PATH));
+async function readCodexFiles(layer: CodexLayer): Promise<CodexFiles> {
+  const jsonText = await readOptional(join(layer.root, layer.json));
   const json = parseHooksJson(jsonText);
-  if (!json.ok) refuse(HOOKS_JSON_PATH, json.error);
-  const tomlText = await readOptional(join(root, CONFIG_TOML_PATH));
+  if (!json.ok) refuse(layer.show(layer.json), json.error);
+  const tomlText = await readOptional(join(layer.root, layer.toml));
   const toml = parseCodexConfig(tomlText);
-  if (!toml.ok) refuse(CONFIG_TOML_PATH, toml.error);
+  if (!toml.ok) refuse(layer.show(layer.toml), toml.error);
   return { jsonText, json: json.value, tomlText, toml: toml.value };
 }
 
-function describeFeatures(plan: TomlPlan | undefined): string[] {
+function describeFeatures(layer: CodexLayer, plan: TomlPlan | undefined): string[] {
   return (plan?.enabled ?? []).map(
     (key) =>
-      `${CONFIG_TOML_PATH}: [features] ${key} was false, so Codex ran no hooks; set it to true`,
+      `${layer.show(layer.toml)}: [features] ${key} was false, so Codex ran no hooks; set it to true`,
   );
+}
+
+function tomlLabel(layer: CodexLayer): string {
+  return `${layer.show(layer.toml)} [hooks]`;
 }
 
 /** Where tailtest's handlers go, and the config.toml edit that comes with it. */
@@ -90,83 +130,94 @@ interface Placement {
  * so an existing `[hooks]` table gets tailtest's handlers, as long as toml-patch can add them
  * and take them out again without touching anything else. Otherwise they go to hooks.json.
  */
-function placeHooks(files: CodexFiles): Placement {
+function placeHooks(layer: CodexLayer, files: CodexFiles, command: string): Placement {
   const { toml, tomlText } = files;
   if (toml === undefined || tomlText === undefined) return { target: "json" };
   const features = toml.disabledFeatures.length > 0;
   if (toml.hooks !== undefined) {
-    const added = planToml(tomlText, toml, { hooks: "add", enableFeatures: true });
+    const added = planToml(tomlText, toml, { hooks: "add", enableFeatures: true, command });
     if (added.ok && tomlRoundTrips(tomlText, toml, added.value)) {
       return { target: "toml", toml: added.value };
     }
+    // A table with no hooks of its own (only the trust records Codex keeps there): hooks.json
+    // is no second place for hooks, so there is nothing to warn about.
+    if (Object.keys(toml.hooks).length === 0 && !features) return { target: "json" };
     const cleared = planToml(tomlText, toml, { hooks: "remove", enableFeatures: true });
     if (!cleared.ok) {
       refuse(
-        CONFIG_TOML_PATH,
+        layer.show(layer.toml),
         cleared.error,
         `take tailtest's entries (${HOOK_MARKER}) out by hand`,
       );
     }
+    const tomlPath = layer.show(layer.toml);
+    const jsonPath = layer.show(layer.json);
     return {
       target: "json",
       toml: cleared.value,
       warning:
-        `${CONFIG_TOML_PATH} has an inline [hooks] table that toml-patch cannot add tailtest's ` +
+        `${tomlPath} has an inline [hooks] table that toml-patch cannot add tailtest's ` +
         `hooks to and take them out of again without touching your entries, so they went to ` +
-        `${HOOKS_JSON_PATH}; Codex will warn that this folder has hooks in both places until ` +
-        `you move your [hooks] entries to ${HOOKS_JSON_PATH}`,
+        `${jsonPath}; Codex will warn that this folder has hooks in both places until ` +
+        `you move your [hooks] entries to ${jsonPath}`,
     };
   }
   if (!features) return { target: "json" };
   const enabled = planToml(tomlText, toml, { hooks: "keep", enableFeatures: true });
-  if (!enabled.ok) refuse(CONFIG_TOML_PATH, enabled.error);
+  if (!enabled.ok) refuse(layer.show(layer.toml), enabled.error);
   return { target: "json", toml: enabled.value };
 }
 
 /** Writes hooks.json after a change, or deletes it when nothing at all is left in it. */
 async function writeHooksJson(
-  root: string,
+  layer: CodexLayer,
   text: string | undefined,
   change: CodexHooksChange,
 ): Promise<string[]> {
-  const lines = describeHookChange(HOOKS_JSON_PATH, change);
+  const json = layer.show(layer.json);
+  const lines = describeHookChange(json, change);
   if (!isEmptySettings(change.settings)) {
-    await writeAtomic(join(root, HOOKS_JSON_PATH), renderJson(change.settings, detectIndent(text)));
+    await writeAtomic(
+      join(layer.root, layer.json),
+      renderJson(change.settings, detectIndent(text)),
+    );
     return lines;
   }
-  await rm(join(root, HOOKS_JSON_PATH));
-  lines.push(`${HOOKS_JSON_PATH}: deleted (it held nothing but tailtest's hooks)`);
-  const dir = join(root, CODEX_DIR);
+  await rm(join(layer.root, layer.json));
+  lines.push(`${json}: deleted (it held nothing but tailtest's hooks)`);
+  if (layer.dir === undefined) return lines;
+  const dir = join(layer.root, layer.dir);
   if ((await readdir(dir)).length === 0) {
     await rmdir(dir);
-    lines.push(`${CODEX_DIR}/: removed (it was left empty)`);
+    lines.push(`${layer.show(layer.dir)}/: removed (it was left empty)`);
   }
   return lines;
 }
 
 /** Writes what `placeHooks` decided: tailtest's handlers in one place, out of the other. */
 async function writeCodexFiles(
-  root: string,
+  layer: CodexLayer,
   files: CodexFiles,
   placement: Placement,
+  command: string,
 ): Promise<string[]> {
   const lines: string[] = [];
   const jsonChange =
-    placement.target === "json" ? addCodexHooks(files.json) : removeCodexHooks(files.json);
+    placement.target === "json" ? addCodexHooks(files.json, command) : removeCodexHooks(files.json);
   if (hasHookChanges(jsonChange)) {
-    lines.push(...(await writeHooksJson(root, files.jsonText, jsonChange)));
+    lines.push(...(await writeHooksJson(layer, files.jsonText, jsonChange)));
   } else if (placement.target === "json") {
-    lines.push(`${HOOKS_JSON_PATH}: tailtest's hooks are already there`);
+    lines.push(`${layer.show(layer.json)}: tailtest's hooks are already there`);
   }
   const tomlPlan = placement.toml;
   if (tomlPlan !== undefined && tomlPlan.text !== files.tomlText) {
-    await writeAtomic(join(root, CONFIG_TOML_PATH), tomlPlan.text);
-    lines.push(...describeFeatures(tomlPlan));
+    await writeAtomic(join(layer.root, layer.toml), tomlPlan.text);
+    lines.push(...describeFeatures(layer, tomlPlan));
     if (tomlPlan.hooks !== undefined)
-      lines.push(...describeHookChange(TOML_HOOKS_LABEL, tomlPlan.hooks));
+      lines.push(...describeHookChange(tomlLabel(layer), tomlPlan.hooks));
   }
   if (placement.target === "toml" && tomlPlan?.hooks === undefined) {
-    lines.push(`${TOML_HOOKS_LABEL}: tailtest's hooks are already there`);
+    lines.push(`${tomlLabel(layer)}: tailtest's hooks are already there`);
   }
   return lines;
 }
@@ -177,8 +228,9 @@ async function writeCodexFiles(
  */
 export async function initProject(options: InitOptions): Promise<SetupReport> {
   const { root } = options;
-  const files = await readCodexFiles(root);
-  const placement = placeHooks(files);
+  const layer = projectLayer(root);
+  const files = await readCodexFiles(layer);
+  const placement = placeHooks(layer, files, HOOK_COMMAND);
 
   const projectFiles = await planProjectFiles(root, {
     mode: options.mode,
@@ -189,7 +241,7 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
 
   const report: SetupReport = { lines: [], warnings: [] };
   if (placement.warning !== undefined) report.warnings.push(placement.warning);
-  report.lines.push(...(await writeCodexFiles(root, files, placement)));
+  report.lines.push(...(await writeCodexFiles(layer, files, placement, HOOK_COMMAND)));
 
   // Codex names no project: the hooks take the nearest folder with .tailtest/ as the root.
   if (!existsSync(join(root, STATE_DIR))) {
@@ -222,37 +274,106 @@ function hookInstalledAbove(root: string): boolean {
  */
 export async function uninstallProject(options: { root: string }): Promise<SetupReport> {
   const { root } = options;
-  const files = await readCodexFiles(root);
-  const report: SetupReport = { lines: [], warnings: [] };
+  const remove = await prepareRemoval(projectLayer(root));
+  return { lines: [...(await remove()), ...stateKeptLines(root)], warnings: [] };
+}
 
+/**
+ * Reads and checks a layer's files for uninstall, and returns the write: tailtest's handlers out
+ * of hooks.json and of an inline `[hooks]` table, nothing else.
+ */
+async function prepareRemoval(layer: CodexLayer): Promise<() => Promise<string[]>> {
+  const files = await readCodexFiles(layer);
   let tomlPlan: TomlPlan | undefined;
   if (files.toml?.hooks !== undefined && files.tomlText !== undefined) {
     const plan = planToml(files.tomlText, files.toml, { hooks: "remove", enableFeatures: false });
     if (!plan.ok) {
-      refuse(CONFIG_TOML_PATH, plan.error, `take tailtest's entries (${HOOK_MARKER}) out by hand`);
+      refuse(
+        layer.show(layer.toml),
+        plan.error,
+        `take tailtest's entries (${HOOK_MARKER}) out by hand`,
+      );
     }
     tomlPlan = plan.value;
   }
   const jsonChange = removeCodexHooks(files.json);
+  return async () => {
+    const lines: string[] = [];
+    if (files.jsonText !== undefined) {
+      if (hasHookChanges(jsonChange)) {
+        lines.push(...(await writeHooksJson(layer, files.jsonText, jsonChange)));
+      } else {
+        lines.push(`${layer.show(layer.json)}: no tailtest hooks found`);
+      }
+    }
+    if (tomlPlan !== undefined) {
+      if (tomlPlan.hooks === undefined) {
+        lines.push(`${tomlLabel(layer)}: no tailtest hooks found`);
+      } else {
+        await writeAtomic(join(layer.root, layer.toml), tomlPlan.text);
+        lines.push(...describeHookChange(tomlLabel(layer), tomlPlan.hooks));
+      }
+    }
+    if (lines.length === 0) lines.push(`${layer.show(layer.json)}: not found, nothing to remove`);
+    return lines;
+  };
+}
 
-  if (files.jsonText !== undefined) {
-    if (hasHookChanges(jsonChange)) {
-      report.lines.push(...(await writeHooksJson(root, files.jsonText, jsonChange)));
-    } else {
-      report.lines.push(`${HOOKS_JSON_PATH}: no tailtest hooks found`);
-    }
-  }
-  if (tomlPlan !== undefined) {
-    if (tomlPlan.hooks === undefined) {
-      report.lines.push(`${TOML_HOOKS_LABEL}: no tailtest hooks found`);
-    } else {
-      await writeAtomic(join(root, CONFIG_TOML_PATH), tomlPlan.text);
-      report.lines.push(...describeHookChange(TOML_HOOKS_LABEL, tomlPlan.hooks));
-    }
-  }
-  if (report.lines.length === 0) {
-    report.lines.push(`${HOOKS_JSON_PATH}: not found, nothing to remove`);
-  }
-  report.lines.push(...stateKeptLines(root));
-  return report;
+// ---------------------------------------------------------------------------------------------
+// The user level: `$CODEX_HOME` (`~/.codex`), loaded for every project.
+
+/** The pinned copy a user-level install makes of this package (dist/, beside cli.js). */
+const USER_PACKAGE: UserPackage = {
+  folder: "codex",
+  name: packageJson.name,
+  version: packageJson.version,
+  dist: join(dirname(fileURLToPath(import.meta.url)), "..", "dist"),
+};
+
+/** Codex's user config folder: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: Env = process.env): string {
+  return env["CODEX_HOME"] ?? join(homedir(), ".codex");
+}
+
+function userLayer(env: Env): CodexLayer {
+  const root = codexHome(env);
+  return {
+    root,
+    json: "hooks.json",
+    toml: "config.toml",
+    show: (path) => `${shownPath(root)}/${path}`,
+  };
+}
+
+/**
+ * The user layer as a user-level install changes it, the way a project's is: into an existing
+ * inline `[hooks]` table of config.toml (where Codex keeps its hook trust, so most user configs
+ * have one) when toml-patch can add and remove the entries cleanly, else into hooks.json.
+ */
+function userCodexFiles(env: Env): UserHooksFile {
+  const layer = userLayer(env);
+  return {
+    async prepareAdd(command) {
+      const files = await readCodexFiles(layer);
+      const placement = placeHooks(layer, files, command);
+      return {
+        write: () => writeCodexFiles(layer, files, placement, command),
+        warnings: placement.warning === undefined ? [] : [placement.warning],
+      };
+    },
+    prepareRemove: () => prepareRemoval(layer),
+  };
+}
+
+/**
+ * `init --user`: a pinned copy in the user data folder and tailtest's hooks in Codex's user
+ * config (`$CODEX_HOME`), for every project; nothing is written into a project.
+ */
+export function initUser(env: Env = process.env): Promise<SetupReport> {
+  return installForUser(USER_PACKAGE, userCodexFiles(env), env);
+}
+
+/** `uninstall --user`: tailtest's handlers in `$CODEX_HOME` and the pinned copy. */
+export function uninstallUser(env: Env = process.env): Promise<SetupReport> {
+  return uninstallForUser(USER_PACKAGE, userCodexFiles(env), env);
 }

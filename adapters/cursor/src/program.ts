@@ -1,6 +1,6 @@
 import { runInstallerProgram, type InstallerIO, type InstallerSpec } from "@tailtest/cli/installer";
 import packageJson from "../package.json" with { type: "json" };
-import { initProject, uninstallProject } from "./setup.ts";
+import { initProject, initUser, uninstallProject, uninstallUser } from "./setup.ts";
 
 /** What `init` tells the user last: when the hooks start, and where stop does not fire. */
 export const INIT_FOOTER = [
@@ -18,6 +18,7 @@ export const INSTALLER: InstallerSpec = {
   initFooter: INIT_FOOTER,
   init: initProject,
   uninstall: uninstallProject,
+  user: { init: () => initUser(), uninstall: () => uninstallUser() },
 };
 
 /** Runs the installer and returns its exit code; cli.ts is the only place that exits. */

@@ -1,6 +1,16 @@
 import { existsSync } from "node:fs";
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, rm } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  installForUser,
+  shownPath,
+  uninstallForUser,
+  type Env,
+  type UserHooksFile,
+  type UserPackage,
+} from "@tailtest/cli/installer";
 import { GITIGNORE_ENTRY, type Mode } from "@tailtest/core";
 import {
   CONFIG_PATH,
@@ -13,6 +23,7 @@ import {
   writeJsonHooks,
   type SetupReport,
 } from "@tailtest/core/node";
+import packageJson from "../package.json" with { type: "json" };
 import {
   addTailtestHooks,
   HOOK_MARKER,
@@ -108,4 +119,82 @@ export async function uninstallProject(options: { root: string }): Promise<Setup
           unchanged: "no tailtest hooks found",
         });
   return { lines: [...lines, ...stateKeptLines(root)], warnings: [] };
+}
+
+/** The pinned copy a user-level install makes of this package (dist/, beside cli.js). */
+const USER_PACKAGE: UserPackage = {
+  folder: "cursor",
+  name: packageJson.name,
+  version: packageJson.version,
+  dist: join(dirname(fileURLToPath(import.meta.url)), "..", "dist"),
+};
+
+/**
+ * The user's `~/.cursor/hooks.json`, which Cursor loads for every workspace: read and checked
+ * like a project's (no symlink, a version Cursor accepts), the report naming it with `~`.
+ */
+function userHooksFile(): UserHooksFile {
+  const home = homedir();
+  const label = (lines: string[]) => lines.map((line) => `${shownPath(home)}/${line}`);
+  return {
+    async prepareAdd(command) {
+      const { text, file } = await readHooksFile(home);
+      const change = addTailtestHooks(file, command);
+      return {
+        write: async () =>
+          label(
+            await writeJsonHooks(home, HOOKS_PATH, text, {
+              value: change.file,
+              summary: change,
+              unchanged: "tailtest's hooks are already there",
+            }),
+          ),
+        warnings: unknownEvents(change.file).map(
+          (event) =>
+            `~/${HOOKS_PATH} has the event "${event}", which Cursor does not know: Cursor ignores the whole file (tailtest's hooks too) until it is renamed or removed`,
+        ),
+      };
+    },
+    async prepareRemove() {
+      const { text, file } = await readHooksFile(home);
+      if (text === undefined)
+        return () => Promise.resolve(label([`${HOOKS_PATH}: not found, nothing to remove`]));
+      const change = removeTailtestHooks(file);
+      return async () => {
+        // A file left with nothing but the version init gave it goes: it held only tailtest.
+        const keys = Object.keys(change.file);
+        if (
+          keys.length > 0 &&
+          keys.every((key) => key === "version") &&
+          change.removed.length > 0
+        ) {
+          await rm(join(home, HOOKS_PATH));
+          return label([
+            `${HOOKS_PATH}: removed tailtest hooks from: ${change.removed.join(", ")}`,
+            `${HOOKS_PATH}: deleted (it held nothing but tailtest's hooks)`,
+          ]);
+        }
+        return label(
+          await writeJsonHooks(home, HOOKS_PATH, text, {
+            value: change.file,
+            summary: change,
+            unchanged: "no tailtest hooks found",
+          }),
+        );
+      };
+    },
+  };
+}
+
+/**
+ * `init --user`: a pinned copy in the user data folder and tailtest's hooks in
+ * `~/.cursor/hooks.json`, for every workspace; nothing is written into a project.
+ */
+export function initUser(env: Env = process.env): Promise<SetupReport> {
+  return installForUser(USER_PACKAGE, userHooksFile(), env);
+}
+
+/** `uninstall --user`: tailtest's entries in `~/.cursor/hooks.json` and the pinned copy. */
+export function uninstallUser(env: Env = process.env): Promise<SetupReport> {
+  return uninstallForUser(USER_PACKAGE, userHooksFile(), env);
 }

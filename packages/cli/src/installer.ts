@@ -4,6 +4,8 @@ import { ModeSchema, type Mode } from "@tailtest/core";
 import { confirmMode, type SetupReport } from "@tailtest/core/node";
 import { Command, CommanderError, Option } from "commander";
 
+export * from "./user-install.ts";
+
 /**
  * The `tailtest-<agent> init | uninstall` command every adapter ships. Each adapter describes
  * its files and supplies the two actions; the command line, the report format and the exit
@@ -30,6 +32,8 @@ export interface InstallerSpec {
   user?: {
     init: () => Promise<SetupReport>;
     uninstall: () => Promise<SetupReport>;
+    /** Printed after `init --user` (default: initFooter when it is a string). */
+    footer?: string;
   };
 }
 
@@ -79,13 +83,11 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
     .option("--user", "install for every project: a pinned copy in your data folder, user hooks")
     .action(async (options: { root?: string; mode?: Mode; user?: boolean }) => {
       if (options.user === true) {
-        const report = await userSide(spec).init();
-        printReport(
-          spec,
-          io,
-          report,
-          typeof spec.initFooter === "string" ? spec.initFooter : undefined,
-        );
+        const user = userSide(spec);
+        const report = await user.init();
+        const footer =
+          user.footer ?? (typeof spec.initFooter === "string" ? spec.initFooter : undefined);
+        printReport(spec, io, report, footer);
         return;
       }
       const root = resolve(io.cwd, options.root ?? ".");

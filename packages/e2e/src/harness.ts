@@ -21,6 +21,7 @@ import {
   commitAll,
   copyFixture,
   FIXTURES_DIR,
+  installOutsideProject,
   packPackage,
   tarballsBeside,
   REPO_ROOT,
@@ -115,10 +116,17 @@ export async function runScenario(options: {
   /** Runs after `init`, before the CLI: project files a scenario needs (a tailtest config, say). */
   beforeRun?: (project: string) => void;
   /**
-   * Claude Code only: install the plugin from this repository's marketplace (`claude plugin
-   * marketplace add <repo>`, `claude plugin install`) instead of the tarball and `init`.
+   * Claude Code only: install the plugin from the marketplace in this folder (a checkout of
+   * the release branch: `claude plugin marketplace add <dir>`, `claude plugin install`) instead
+   * of the tarball and `init`.
    */
-  plugin?: boolean;
+  plugin?: string;
+  /**
+   * A user-level install: the tarballs go into a folder outside the project and
+   * `<adapter bin> init --user` registers the hooks in the isolated HOME; the project gets
+   * nothing but what the hooks write (`.tailtest/`).
+   */
+  user?: boolean;
 }): Promise<RunResult> {
   const { cli, scenario } = options;
   const setupStart = Date.now();
@@ -130,7 +138,9 @@ export async function runScenario(options: {
   try {
     const env = isolatedEnv(dirs);
     if (cli.id === "codex") writeCodexConfig(dirs, server);
-    if (options.plugin === true) await setUpPlugin(options.bin, dirs.project, env);
+    if (options.plugin !== undefined)
+      await setUpPlugin(options.bin, options.plugin, dirs.project, env);
+    else if (options.user === true) await setUpUser(cli, dirs.root, env);
     else await setUp(cli, options.tarball, dirs.project, env);
     options.beforeRun?.(dirs.project);
     const setupMs = Date.now() - setupStart;
@@ -220,10 +230,36 @@ async function setUp(
     );
 }
 
-/** The plugin from this repository's marketplace, as a user adds it (`/plugin` does the same). */
-async function setUpPlugin(bin: string, project: string, env: Record<string, string>) {
+/**
+ * The adapter installed outside the project (what `npx <package>` does in its cache) and
+ * `<adapter bin> init --user` run from there, as a person without a package.json would.
+ */
+async function setUpUser(cli: AgentCli, root: string, env: Record<string, string>) {
+  const bin = await installOutsideProject(join(REPO_ROOT, cli.adapterDir), root, cli.initBin, env);
+  const init = await execa(bin, ["init", "--user"], {
+    cwd: root,
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 120_000,
+  });
+  if (init.exitCode !== 0)
+    throw new Error(
+      `${cli.initBin} init --user failed (exit ${String(init.exitCode)}): ${init.stderr}`,
+    );
+  // The copy is pinned: the install it came from can go.
+  rmSync(join(root, "tools"), { recursive: true, force: true });
+}
+
+/** The plugin from a marketplace folder, as a user adds it (`/plugin` does the same). */
+async function setUpPlugin(
+  bin: string,
+  marketplace: string,
+  project: string,
+  env: Record<string, string>,
+) {
   for (const args of [
-    ["plugin", "marketplace", "add", REPO_ROOT],
+    ["plugin", "marketplace", "add", marketplace],
     ["plugin", "install", "tailtest@tailtest"],
   ]) {
     const result = await execa(bin, args, {

@@ -125,6 +125,32 @@ describe(`Codex ${cli.version}, the real CLI against a scripted model`, () => {
     ]);
   }, 120_000);
 
+  it("(2u) a user-level install (init --user, no package.json) blocks the stop, then lets it pass", async (ctx) => {
+    if (!agent.ok) return ctx.skip(agent.reason);
+    const result = await run(cli, agent, adapter, MISSING_TEST, { user: true });
+    const { threadId, lastMessage } = codexOutput(result);
+    expect(lastMessage, describeRun(result)).toBe("done: added tests/test_billing.py");
+    expectWholeScript(result, MISSING_TEST);
+    expectArrivesAfterMove(result, 1, [
+      BLOCK_REASON,
+      "MISSING billing.py: no test at tests/test_billing.py",
+    ]);
+    expectSessionRecorded(result, threadId);
+    expect(result.session?.results["billing.py"]).toMatchObject({ outcome: "passed" });
+    expect(result.history?.entries).toEqual([
+      expect.objectContaining({ file: "billing.py", status: "fixed", attempts: 1 }),
+    ]);
+    // The project got nothing but .tailtest/ and the agent's own files.
+    expect(
+      Object.keys(result.files).filter(
+        (path) =>
+          !path.startsWith(".tailtest/") &&
+          !["billing.py", "tests/test_billing.py"].includes(path) &&
+          !/^(calc\.py|pyproject\.toml|tests\/test_calc\.py)$/.test(path),
+      ),
+    ).toEqual([]);
+  }, 180_000);
+
   it("(3) sends a red test's failure to the model, and records the scripted fix", async (ctx) => {
     if (!agent.ok) return ctx.skip(agent.reason);
     const result = await run(cli, agent, adapter, RED_TEST);

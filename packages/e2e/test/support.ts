@@ -82,6 +82,8 @@ export interface RunOptions {
   fixture?: string;
   /** Copy the fixture's npm dependencies into the project first (a JS fixture). */
   deps?: boolean;
+  /** Install the adapter at user level (`init --user`) instead of into the project. */
+  user?: boolean;
 }
 
 /** Runs a scenario and prints its timing (the suite's budget is a few seconds per run). */

@@ -158,6 +158,7 @@ export function loadPayload<T = Record<string, unknown>>(
 export {
   bundleStampOf,
   codeCachesOf,
+  installOutsideProject,
   readTarballFile,
   packIntoFixture,
   packedWorkspace,

@@ -310,3 +310,27 @@ export async function readTarball(tarball: string): Promise<{
   );
   return { files, manifestText, dependencyFields, text };
 }
+
+/**
+ * A package installed the way `npx <package> init --user` gets it: its tarballs (with the
+ * workspace packages it depends on) installed by npm, offline, into `<scratch>/tools`, a folder
+ * that is no project's. Returns the path of `bin` there.
+ */
+export async function installOutsideProject(
+  packageDir: string,
+  scratch: string,
+  bin: string,
+  env: Record<string, string>,
+): Promise<string> {
+  const tools = join(scratch, "tools");
+  const tarball = await packPackage(packageDir, join(scratch, "tarballs"));
+  mkdirSync(tools, { recursive: true });
+  writeFileSync(join(tools, "package.json"), '{ "private": true }\n');
+  const install = await execa(
+    "npm",
+    ["install", ...tarballsBeside(tarball), "--offline", "--no-audit", "--no-fund"],
+    { cwd: tools, env, extendEnv: false, reject: false, timeout: 120_000 },
+  );
+  if (install.exitCode !== 0) throw new Error(`npm install ${tarball} failed: ${install.stderr}`);
+  return join(tools, "node_modules", ".bin", bin);
+}
