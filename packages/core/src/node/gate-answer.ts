@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../events.ts";
 import { couldNotDecideReason, errorLine } from "../failure-policy.ts";
 import type { Project } from "./project.ts";
@@ -13,10 +13,41 @@ import type { Project } from "./project.ts";
 /**
  * How the agent's shell reaches the `tailtest` command: a project install (`npm i -D`, what the
  * docs say) puts it in node_modules/.bin, which is not on the agent's PATH, so `npx tailtest`
- * (npx finds the local bin without the network); otherwise a global install's `tailtest`.
+ * (npx finds the local bin without the network); a `tailtest` on PATH (a global install) as
+ * itself; otherwise (a user-level install, whose pinned copy is on no PATH) the CLI beside the
+ * running hook, by its path. Never a bare `npx tailtest` without a local bin: npx would fetch
+ * whatever the registry holds under that name.
  */
-export function cliPrefix(root: string): string {
-  return existsSync(join(root, "node_modules", ".bin", "tailtest")) ? "npx tailtest" : "tailtest";
+export function cliPrefix(
+  root: string,
+  where: { hookScript?: string | undefined; path?: string | undefined } = {
+    hookScript: process.argv[1],
+    path: process.env["PATH"],
+  },
+): string {
+  if (existsSync(join(root, "node_modules", ".bin", "tailtest"))) return "npx tailtest";
+  const onPath = (where.path ?? "")
+    .split(delimiter)
+    .some((dir) => dir !== "" && isAbsolute(dir) && existsSync(join(dir, "tailtest")));
+  if (onPath) return "tailtest";
+  const beside = besideHook(where.hookScript);
+  return beside === undefined ? "tailtest" : `node ${shellQuote(beside)}`;
+}
+
+/** `@tailtest/cli`'s bin installed beside the adapter whose hook runs (node_modules/@tailtest/). */
+function besideHook(hookScript: string | undefined): string | undefined {
+  if (hookScript === undefined || hookScript === "") return undefined;
+  try {
+    const dist = dirname(realpathSync(hookScript));
+    const bin = join(dist, "..", "..", "cli", "dist", "bin.js");
+    return basename(dirname(dirname(dist))) === "@tailtest" && existsSync(bin) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** The decision's commands (`tailtest red|green|tdd status`) as the agent can run them. */
