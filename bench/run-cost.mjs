@@ -4,7 +4,14 @@
 // projects of different runners, and Claude Code's Stop with 10 queued files against the runner
 // run directly over the test files that Stop ran (≤ 1.15×). Run after a build:
 //   node bench/run-cost.mjs [--runs N] [--projects cachetools,negotiator,commander] [--json out.json]
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import {
   REPO,
@@ -74,6 +81,7 @@ if (stop !== undefined) cases.push(...stop.cases);
 
 const rows = measure(cases, {
   runs: args.runs,
+  instructions: args.instructions,
   before: (one) => {
     if (one.stop) copyFileSync(stop.saved, stop.session);
   },
@@ -85,10 +93,23 @@ report("What tailtest adds to a test run, real projects (bench/run-cost.mjs)", r
 
 /**
  * A Claude Code session on `root` with 10 files queued (the project's modules, then test files),
- * as 10 edits leave it; every Stop starts from it. The direct case runs the test files the
- * warm-up Stop ran, read from its session's results, with the project's runner.
+ * as 10 edits leave it; every Stop starts from it. pytest runs through a wrapper that logs its
+ * arguments: the direct case runs pytest, through the same wrapper, over the test files the
+ * warm-up Stop gave it, and every Stop must give it the same ones.
  */
 function stopCases(project, root) {
+  const log = join(root, "..", `${project.name}-pytest-args.log`);
+  const wrapper = join(root, "..", `${project.name}-pytest`);
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\necho "$@" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(join(root, ".venv/bin/python"))} -m pytest "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  mkdirSync(join(root, ".tailtest"), { recursive: true });
+  writeFileSync(
+    join(root, ".tailtest/config.json"),
+    JSON.stringify({ runners: { python: { command: [wrapper] } } }),
+  );
   const hookEnv = { ...env, CLAUDE_PROJECT_DIR: root };
   const claude = (event, extra = {}) =>
     JSON.stringify({
@@ -125,18 +146,17 @@ function stopCases(project, root) {
   copyFileSync(session, saved);
   const queued = JSON.parse(readFileSync(session, "utf8")).pending_files.length;
   if (queued !== QUEUED) throw new Error(`expected ${QUEUED} queued files, found ${queued}`);
-  // The warm-up Stop: which test files it ran is what the direct case runs.
+  // The warm-up Stop: the test files it gave pytest are what the direct case runs.
   const first = hook(claude("Stop", { stop_hook_active: false }));
-  const ran = testFilesOf(JSON.parse(readFileSync(session, "utf8")).results);
+  const ran = lastTestFiles(log);
   if (ran.length === 0) throw new Error(`the Stop ran no test: ${first.stdout.slice(0, 400)}`);
   copyFileSync(saved, session);
-  const [command, ...bare] = runnerArgv(project.meta, root, ran);
-  const direct = `${project.meta.runner} over the ${ran.length} test files the Stop ran (${project.name}), run directly`;
+  const direct = `pytest over the ${ran.length} test files the Stop ran (${project.name}), run directly`;
   return {
     session,
     saved,
     cases: [
-      { name: direct, command, args: bare, cwd: root, env },
+      { name: direct, command: wrapper, args: ran, cwd: root, env },
       {
         name: `claude-code Stop, ${QUEUED} queued files (${project.name})`,
         command: process.execPath,
@@ -149,19 +169,21 @@ function stopCases(project, root) {
       },
     ],
     check(result) {
-      const again = testFilesOf(JSON.parse(readFileSync(session, "utf8")).results);
+      const again = lastTestFiles(log);
       if (again.join() !== ran.join())
         throw new Error(`the Stop ran other tests: ${again.join(", ")}; ${result.stdout}`);
     },
   };
 }
 
-/** The test files a session's results name: each queued file's test, or the file itself. */
-function testFilesOf(results) {
-  const files = new Set();
-  for (const [key, value] of Object.entries(results ?? {})) {
-    const file = value?.test_path ?? key;
-    files.add(file);
+/** The test files of the last pytest start the wrapper logged (its options left out). */
+function lastTestFiles(log) {
+  const lines = readFileSync(log, "utf8").trim().split("\n");
+  const words = (lines.at(-1) ?? "").split(" ");
+  const files = [];
+  for (let i = 0; i < words.length; i += 1) {
+    if (words[i] === "-o" || words[i] === "-p") i += 1;
+    else if (words[i] !== "" && !words[i].startsWith("-")) files.push(words[i]);
   }
-  return [...files].sort();
+  return files.sort();
 }

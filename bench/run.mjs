@@ -1,7 +1,7 @@
 // Every benchmark, one after the other, each against `node -e 0` in its own run, and a summary of
 // issue 10's targets: met or missed. `pnpm bench` builds first and runs this.
 //   node bench/run.mjs [--runs N] [--only hook-path,sweep,…] [--check] [--guard] [--record]
-//                      [--markdown FILE]
+//                      [--markdown FILE] [--instructions]
 // --check exits 1 when a target is missed. --guard exits 1 when a case got more than a quarter
 // slower (as a ratio against `node -e 0`, or against its `of` case) than the figures recorded in
 // bench/recorded.json, which --record rewrites: the guard against regressions, by benchmark, not
@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, describeTarget } from "./lib.mjs";
 
-const BENCHES = ["hook-path", "cli", "session-start", "sweep", "verify", "analysis"];
+const BENCHES = ["hook-path", "cli", "run-cost", "session-start", "sweep", "verify", "analysis"];
 
 const argv = process.argv.slice(2);
 const option = (name) => {
@@ -25,6 +25,8 @@ const markdown = option("--markdown");
 const check = argv.includes("--check");
 const guard = argv.includes("--guard");
 const record = argv.includes("--record");
+// Each benchmark that supports it also counts its cases' instructions (bench/lib.mjs).
+const instructions = argv.includes("--instructions") ? ["--instructions"] : [];
 const RECORDED = join(REPO, "bench/recorded.json");
 /** How much slower than recorded a case may be before --guard fails. */
 const SLACK = 1.25;
@@ -38,7 +40,7 @@ try {
     const json = join(out, `${name}.json`);
     execFileSync(
       process.execPath,
-      [join(REPO, "bench", `${name}.mjs`), "--runs", runs, "--json", json],
+      [join(REPO, "bench", `${name}.mjs`), "--runs", runs, "--json", json, ...instructions],
       {
         stdio: ["ignore", "inherit", "inherit"],
       },
