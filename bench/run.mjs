@@ -5,7 +5,8 @@
 // --check exits 1 when a target is missed. --guard exits 1 when a case got more than a quarter
 // slower (as a ratio against `node -e 0`, or against its `of` case) than the figures recorded in
 // bench/recorded.json, which --record rewrites: the guard against regressions, by benchmark, not
-// by timed unit tests. --markdown writes the summary as a table.
+// by timed unit tests. --markdown writes the summary as a table. With --instructions, each case's
+// instructions against the baseline's are recorded and guarded too (`<case> [instructions]`).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,10 +86,23 @@ function figure(result, row) {
   const other = of === undefined ? undefined : result.rows.find((r) => r.name === of);
   return other === undefined ? row.ratio : row.ms / other.ms;
 }
+/**
+ * A case's instructions against the baseline's (`--instructions`): a figure the machine's load
+ * does not move, so the guard holds on a shared machine too.
+ */
+function instructionFigures(result) {
+  const base = result.rows[0]?.instructions;
+  if (base === undefined || base === null) return [];
+  return result.rows
+    .slice(1)
+    .filter((row) => typeof row.instructions === "number")
+    .map((row) => [`${result.name}: ${row.name} [instructions]`, row.instructions / base]);
+}
 const figures = Object.fromEntries(
-  results.flatMap((result) =>
-    result.rows.slice(1).map((row) => [`${result.name}: ${row.name}`, figure(result, row)]),
-  ),
+  results.flatMap((result) => [
+    ...result.rows.slice(1).map((row) => [`${result.name}: ${row.name}`, figure(result, row)]),
+    ...instructionFigures(result),
+  ]),
 );
 if (record) {
   const kept = existsSync(RECORDED) ? JSON.parse(readFileSync(RECORDED, "utf8")) : {};
