@@ -69,6 +69,19 @@ export function cliConfig(entry: Record<string, string>): Options {
 const ESM_REQUIRE_BANNER =
   'import { createRequire as __tailtestCreateRequire } from "node:module";\nconst require = __tailtestCreateRequire(import.meta.url);';
 
+/** commander's `child_process`, loaded when used (scripts/hook-shims/lazy-child-process.cjs). */
+const commanderLazyChildProcess: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "commander-lazy-child-process",
+  setup(build) {
+    const shim = fileURLToPath(
+      new URL("./scripts/hook-shims/lazy-child-process.cjs", import.meta.url),
+    );
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: shim } : undefined,
+    );
+  },
+};
+
 /**
  * The `tailtest` command as one minified CommonJS bundle (`tailtest-main.cjs`), which the bin's
  * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
@@ -92,6 +105,9 @@ export function cliBundleConfig(entry: string): Options {
         assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
       };
     },
+    // Node 20 knows `node:` everywhere; kept, so the plugin below sees node's modules by name.
+    removeNodeProtocol: false,
+    esbuildPlugins: [commanderLazyChildProcess],
     clean: false,
     define: { "import.meta.url": "__tailtestUrl" },
     banner: {
@@ -102,6 +118,23 @@ export function cliBundleConfig(entry: string): Options {
       await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
       stampBuild(file);
     },
+  };
+}
+
+/**
+ * The `tailtest` bin as CommonJS (`tailtest.cjs`): the launcher (packages/cli/src/launch.ts) and
+ * the node-only modules it needs, with no ES module loader in the process (ADR 0010).
+ */
+export function cliLauncherConfig(entry: string): Options {
+  return {
+    ...baseConfig,
+    ...bundleEverything,
+    entry: { tailtest: entry },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    clean: false,
+    define: { "import.meta.url": "__tailtestUrl" },
+    banner: { js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href;' },
   };
 }
 

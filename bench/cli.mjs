@@ -1,10 +1,11 @@
 // The `tailtest` command as a person starts it, against `node -e 0` in the same run: the start
 // of `--version`, `--help`, `status` and `explain` (each ≤ 2× `node -e 0`), and `tailtest run
 // <test file>` against the bare runner on the same file (≤ 1.1× + 100 ms) for pytest, node --test
-// and vitest. The bin is the one the adapters ship (`dist/tailtest.js`: a launcher and the
-// code-cached `tailtest-main.cjs`); the warm-up round writes each command's code cache, as a
-// person's first call of a command does. Run after a build:
-//   node bench/cli.mjs [--runs N] [--env-as-is] [--json out.json]
+// and vitest. The bin is the one `@tailtest/cli` publishes (`dist/tailtest.cjs`: a CommonJS
+// launcher and the code-cached `tailtest-main.cjs`); the warm-up round writes each command's code
+// cache, as a person's first call of a command does. `--instructions` also counts each process's
+// instructions once (valgrind), which a busy machine does not change. Run after a build:
+//   node bench/cli.mjs [--runs N] [--env-as-is] [--instructions] [--json out.json]
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +24,7 @@ import {
 const args = benchArgs();
 const box = scratch("tailtest-bench-cli-");
 const env = benchEnv(args);
-const TAILTEST = join(REPO, "adapters/claude-code/dist/tailtest.js");
+const TAILTEST = join(REPO, "packages/cli/dist/tailtest.cjs");
 const PACKAGE_BIN = join(REPO, "packages/cli/dist/bin.js");
 
 /** A runner fixture copied as a project that uses tailtest (a `.tailtest/` folder), in git. */
@@ -119,7 +120,7 @@ const cases = [
     expect: /verdict/,
   }),
   {
-    name: "@tailtest/cli's own bin (ES modules, not bundled), --version",
+    name: "dist/bin.js, the same launcher as an ES module, --version",
     command: process.execPath,
     args: [PACKAGE_BIN, "--version"],
     cwd: python,
@@ -132,6 +133,7 @@ const cases = [
 
 const rows = measure(cases, {
   runs: args.runs,
+  instructions: args.instructions,
   check: (one, result) => {
     if (one.expect !== undefined && !one.expect.test(result.stdout))
       throw new Error(`${one.name}: unexpected output: ${result.stdout.slice(0, 300)}`);

@@ -291,6 +291,7 @@ const cases = [
 
 const rows = measure(cases, {
   runs: args.runs,
+  instructions: args.instructions,
   before: (one) => {
     if (one.next !== undefined) one.input = one.next();
   },

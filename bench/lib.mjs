@@ -9,14 +9,18 @@ import { fileURLToPath } from "node:url";
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const hookBin = (adapter) => join(REPO, "adapters", adapter, "dist/hook.cjs");
 
-/** `--runs N` (at least 10: a median of fewer says little), `--env-as-is`, `--json FILE`. */
+/**
+ * `--runs N` (at least 10: a median of fewer says little), `--env-as-is`, `--json FILE`,
+ * `--instructions` (each case's process counted once more under valgrind: see `measure`).
+ */
 export function benchArgs(argv = process.argv.slice(2), defaults = { runs: 15 }) {
-  const args = { runs: defaults.runs, envAsIs: false, json: undefined };
+  const args = { runs: defaults.runs, envAsIs: false, json: undefined, instructions: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === "--runs") args.runs = Math.max(10, Number(argv[(i += 1)]));
     else if (arg === "--env-as-is") args.envAsIs = true;
     else if (arg === "--json") args.json = argv[(i += 1)];
+    else if (arg === "--instructions") args.instructions = true;
     else if (/^\d+$/.test(arg)) args.runs = Math.max(10, Number(arg));
   }
   return args;
@@ -77,7 +81,7 @@ export function median(values) {
  * code cache or a session). `check(result)` may throw on a wrong answer: a benchmark of a hook
  * that failed says nothing. `before(caseIndex)` prepares a case's state before each of its runs.
  */
-export function measure(cases, { runs, before, check }) {
+export function measure(cases, { runs, before, check, instructions = false }) {
   const samples = cases.map(() => []);
   for (let round = -1; round < runs; round += 1) {
     cases.forEach((one, index) => {
@@ -90,13 +94,32 @@ export function measure(cases, { runs, before, check }) {
       if (round >= 0) samples[index].push(result);
     });
   }
-  return cases.map((one, index) => ({
-    name: one.name,
-    target: one.target,
-    ms: median(samples[index].map((s) => s.ms)),
-    minMs: Math.min(...samples[index].map((s) => s.ms)),
-    rssKiB: Math.max(...samples[index].map((s) => s.rssKiB ?? 0)) || undefined,
-  }));
+  return cases.map((one, index) => {
+    before?.(one, index);
+    return {
+      name: one.name,
+      target: one.target,
+      ms: median(samples[index].map((s) => s.ms)),
+      minMs: Math.min(...samples[index].map((s) => s.ms)),
+      rssKiB: Math.max(...samples[index].map((s) => s.rssKiB ?? 0)) || undefined,
+      instructions: instructions ? countInstructions(one) : undefined,
+    };
+  });
+}
+
+/**
+ * The instructions one process of a case runs (valgrind's callgrind, the process alone, not the
+ * ones it starts), or undefined without valgrind. Unlike wall time, they do not depend on how
+ * busy the machine is; repeated counts differ by a few percent (threads, collections).
+ */
+export function countInstructions({ command, args = [], input = "", cwd, env }) {
+  const result = spawnSync(
+    "valgrind",
+    ["--tool=callgrind", "--callgrind-out-file=/dev/null", command, ...args],
+    { input, cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  const collected = /Collected : (\d+)/.exec(result.stderr ?? "")?.[1];
+  return collected === undefined ? undefined : Number(collected);
 }
 
 /** The baseline every run times beside its cases. */
@@ -168,8 +191,12 @@ export function report(title, rows, args) {
     const rss = row.rssKiB === undefined ? "" : `  ${(row.rssKiB / 1024).toFixed(1)} MiB`;
     const target = row.target === undefined ? "" : `  (target ${describeTarget(row.target)})`;
     const missed = row.failures.length === 0 ? "" : `  MISSED: ${row.failures.join("; ")}`;
+    const counted =
+      row.instructions === undefined || rows[0].instructions === undefined
+        ? ""
+        : `  ${(row.instructions / 1e6).toFixed(0)} M instr (${(row.instructions / rows[0].instructions).toFixed(2)}x)`;
     console.log(
-      `${row.name.padEnd(width)}  ${row.ms.toFixed(1).padStart(8)} ms  ${ratio.padStart(6)}  min ${row.minMs.toFixed(1).padStart(7)} ms${rss}${target}${missed}`,
+      `${row.name.padEnd(width)}  ${row.ms.toFixed(1).padStart(8)} ms  ${ratio.padStart(6)}  min ${row.minMs.toFixed(1).padStart(7)} ms${rss}${counted}${target}${missed}`,
     );
   }
   if (args.json !== undefined)

@@ -1,18 +1,19 @@
 // Every benchmark, one after the other, each against `node -e 0` in its own run, and a summary of
 // issue 10's targets: met or missed. `pnpm bench` builds first and runs this.
 //   node bench/run.mjs [--runs N] [--only hook-path,sweep,…] [--check] [--guard] [--record]
-//                      [--markdown FILE]
+//                      [--markdown FILE] [--instructions]
 // --check exits 1 when a target is missed. --guard exits 1 when a case got more than a quarter
 // slower (as a ratio against `node -e 0`, or against its `of` case) than the figures recorded in
 // bench/recorded.json, which --record rewrites: the guard against regressions, by benchmark, not
-// by timed unit tests. --markdown writes the summary as a table.
+// by timed unit tests. --markdown writes the summary as a table. With --instructions, each case's
+// instructions against the baseline's are recorded and guarded too (`<case> [instructions]`).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, describeTarget } from "./lib.mjs";
 
-const BENCHES = ["hook-path", "cli", "session-start", "sweep", "verify", "analysis"];
+const BENCHES = ["hook-path", "cli", "run-cost", "session-start", "sweep", "verify", "analysis"];
 
 const argv = process.argv.slice(2);
 const option = (name) => {
@@ -25,6 +26,8 @@ const markdown = option("--markdown");
 const check = argv.includes("--check");
 const guard = argv.includes("--guard");
 const record = argv.includes("--record");
+// Each benchmark that supports it also counts its cases' instructions (bench/lib.mjs).
+const instructions = argv.includes("--instructions") ? ["--instructions"] : [];
 const RECORDED = join(REPO, "bench/recorded.json");
 /** How much slower than recorded a case may be before --guard fails. */
 const SLACK = 1.25;
@@ -38,7 +41,7 @@ try {
     const json = join(out, `${name}.json`);
     execFileSync(
       process.execPath,
-      [join(REPO, "bench", `${name}.mjs`), "--runs", runs, "--json", json],
+      [join(REPO, "bench", `${name}.mjs`), "--runs", runs, "--json", json, ...instructions],
       {
         stdio: ["ignore", "inherit", "inherit"],
       },
@@ -83,10 +86,23 @@ function figure(result, row) {
   const other = of === undefined ? undefined : result.rows.find((r) => r.name === of);
   return other === undefined ? row.ratio : row.ms / other.ms;
 }
+/**
+ * A case's instructions against the baseline's (`--instructions`): a figure the machine's load
+ * does not move, so the guard holds on a shared machine too.
+ */
+function instructionFigures(result) {
+  const base = result.rows[0]?.instructions;
+  if (base === undefined || base === null) return [];
+  return result.rows
+    .slice(1)
+    .filter((row) => typeof row.instructions === "number")
+    .map((row) => [`${result.name}: ${row.name} [instructions]`, row.instructions / base]);
+}
 const figures = Object.fromEntries(
-  results.flatMap((result) =>
-    result.rows.slice(1).map((row) => [`${result.name}: ${row.name}`, figure(result, row)]),
-  ),
+  results.flatMap((result) => [
+    ...result.rows.slice(1).map((row) => [`${result.name}: ${row.name}`, figure(result, row)]),
+    ...instructionFigures(result),
+  ]),
 );
 if (record) {
   const kept = existsSync(RECORDED) ? JSON.parse(readFileSync(RECORDED, "utf8")) : {};

@@ -145,7 +145,7 @@ function systemPython() {
   return undefined;
 }
 
-function missingToolchain(meta) {
+export function missingToolchain(meta) {
   switch (meta.runner) {
     case "pytest": {
       const python = systemPython();
@@ -193,7 +193,7 @@ function git(cwd, ...args) {
  * package linked from the cache, so a package can still be added beside them), then a git
  * repository with everything committed.
  */
-function prepare(project, dest) {
+export function prepare(project, dest) {
   const { name, dir, meta } = project;
   cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
   if (meta.setup === "venv") {
@@ -230,7 +230,7 @@ function prepare(project, dest) {
 const python = (cwd) => join(cwd, ".venv/bin/python");
 
 /** The argv that runs the whole suite, or only `files`, with the project's own runner. */
-function runnerArgv(meta, cwd, files) {
+export function runnerArgv(meta, cwd, files) {
   const some = files ?? [];
   switch (meta.runner) {
     case "pytest":

@@ -1,6 +1,9 @@
 import { EventEmitter } from "node:events";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { guardOutput, type OutputStream } from "./closed-output.ts";
+import { fdStream, guardOutput, type OutputStream } from "./closed-output.ts";
 
 /** A stream stand-in that records writes and fails like a pipe whose reader left. */
 class FakeStream extends EventEmitter implements OutputStream {
@@ -84,5 +87,61 @@ describe("guardOutput", () => {
     const { stdout, output } = setUp();
     expect(() => stdout.fail("ENOSPC")).toThrow("write ENOSPC");
     expect(output.closed).toBe(false);
+  });
+});
+
+describe("fdStream", () => {
+  it("writes every text to the descriptor, in order, without the stream", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tailtest-fd-"));
+    try {
+      const file = join(dir, "out.txt");
+      const fd = openSync(file, "w");
+      let asked = 0;
+      const out = fdStream(fd, () => {
+        asked += 1;
+        return new FakeStream();
+      });
+      out.write("ünïcode first\n");
+      out.write("then ".repeat(20_000));
+      closeSync(fd);
+      expect(readFileSync(file, "utf8")).toBe(`ünïcode first\n${"then ".repeat(20_000)}`);
+      expect([asked, out.destroyed]).toEqual([0, false]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reports a failed write to its error listeners, as the stream would", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tailtest-fd-"));
+    try {
+      const fd = openSync(join(dir, "out.txt"), "w");
+      closeSync(fd);
+      const errors: string[] = [];
+      const out = fdStream(fd, () => new FakeStream());
+      out.on("error", (error) => errors.push((error as NodeJS.ErrnoException).code ?? "?"));
+      expect(out.write("lost\n")).toBe(false);
+      expect([errors, out.destroyed]).toEqual([["EBADF"], true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("ends the command quietly through guardOutput when the reader went (EPIPE)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tailtest-fd-"));
+    try {
+      const fd = openSync(join(dir, "out.txt"), "w");
+      closeSync(fd);
+      const events: string[] = [];
+      const output = guardOutput(
+        { stdout: fdStream(fd, () => new FakeStream()), stderr: new FakeStream() },
+        () => () => undefined,
+        () => events.push("closed"),
+      );
+      // EBADF is not a closed pipe: it stays an error, thrown where the write was made.
+      expect(() => output.stdout("x\n")).toThrow(/EBADF/);
+      expect(events).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { writeSync } from "node:fs";
+
 /**
  * A reader that stops reading (`tailtest status --help | head -1`, a pager quit early) closes the
  * pipe, and the next write fails with EPIPE. Node ignores SIGPIPE, so that failure arrives as the
@@ -73,6 +75,54 @@ export function guardOutput(
     },
     get closed() {
       return closed;
+    },
+  };
+}
+
+/**
+ * A file descriptor (1, 2) as an `OutputStream` that writes with `writeSync` and touches `process.stdout` /
+ * `process.stderr` only when it must: building node's stdio stream loads its net, tty and stream
+ * modules (~15 M instructions, a sixth of `node -e 0`), which a command that prints one screen
+ * never needs. A non-blocking pipe that is full (EAGAIN) hands the rest, and every later write,
+ * to the stream, so the order holds; any other failure (EPIPE) goes to the `error` listeners, as
+ * the stream would report it.
+ */
+export function fdStream(fd: number, stream: () => OutputStream): OutputStream {
+  let via: OutputStream | undefined;
+  const listeners: ((error: Error) => void)[] = [];
+  let failed = false;
+  const fallBack = (): OutputStream => {
+    if (via === undefined) {
+      via = stream();
+      for (const listener of listeners) via.on("error", listener);
+    }
+    return via;
+  };
+  return {
+    write(text: string): boolean {
+      if (via !== undefined) return via.write(text) !== false;
+      const data = Buffer.from(text, "utf8");
+      let done = 0;
+      while (done < data.length) {
+        try {
+          done += writeSync(fd, data, done, data.length - done);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "EAGAIN")
+            return fallBack().write(data.subarray(done).toString("utf8")) !== false;
+          failed = true;
+          for (const listener of listeners) listener(error as Error);
+          return false;
+        }
+      }
+      return true;
+    },
+    on(_event: "error", listener: (error: Error) => void) {
+      listeners.push(listener);
+      via?.on("error", listener);
+      return this;
+    },
+    get destroyed() {
+      return failed || (via?.destroyed ?? false);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { readFile, realpath } from "node:fs/promises";
+import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "@decimalturn/toml-patch";
@@ -8,7 +8,7 @@ import {
   type CodexHooksSource,
   type CodexTrust,
   type ParsedToml,
-} from "@tailtest/core";
+} from "@tailtest/core/status";
 
 /**
  * Codex's TOML, read one way for `status` and `doctor`: the same library the Codex installer
@@ -51,9 +51,10 @@ function hooksOf(value: unknown): unknown {
     : undefined;
 }
 
-async function readText(path: string): Promise<string | undefined> {
+// Synchronous, as status.ts reads: see there.
+function readText(path: string): string | undefined {
   try {
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
@@ -69,7 +70,12 @@ export async function readCodexTrust(
   texts: Readonly<Record<string, string | undefined>>,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<CodexTrust> {
-  const real = await realpath(root).catch(() => root);
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // A root that cannot be resolved is named as given.
+  }
   const sources: CodexHooksSource[] = [];
   const json = parseJsonObject(texts[".codex/hooks.json"]);
   if (texts[".codex/hooks.json"] !== undefined && json.ok)
@@ -78,7 +84,7 @@ export async function readCodexTrust(
   if (projectToml !== undefined && "value" in projectToml)
     sources.push({ path: join(real, ".codex/config.toml"), hooks: hooksOf(projectToml.value) });
   const home = env["CODEX_HOME"] ?? join(homedir(), ".codex");
-  const userToml = parseTomlText(await readText(join(home, "config.toml")));
+  const userToml = parseTomlText(readText(join(home, "config.toml")));
   return checkCodexTrust({
     root: real,
     sources,

@@ -7,17 +7,20 @@ import packageJson from "../package.json" with { type: "json" };
 import { cliRoute } from "./cli-route.ts";
 
 /**
- * The `tailtest` bin (`@tailtest/cli`'s `dist/bin.js`): the whole command is one CommonJS
+ * The `tailtest` bin (`@tailtest/cli`'s `dist/tailtest.cjs`, and `dist/bin.js`, the same as an ES
+ * module, for the repository's tests and scripts): the whole command is one CommonJS
  * bundle beside it (`tailtest-main.cjs`), evaluated through `vm.Script` with a V8 code cache per
  * command, as the hooks are (ADR 0010): a command's start is then mostly node's own, where an
  * ES module graph of the same code was compiled again on every call. The first call of a
- * command writes its cache (`*.local.cache`, never packed) for the next ones.
+ * command writes its cache (`*.local.cache`, never packed) for the next ones. The published bin
+ * is CommonJS: an ES module entry costs a process node's ES module loader (~24 M instructions,
+ * a quarter of `node -e 0`), before any of tailtest runs.
  */
 const argv = process.argv.slice(2);
 // `tailtest --version` alone is answered here, as commander would (program.ts), with no bundle.
 const version = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v");
 if (version) writeSync(1, `${packageJson.version}\n`);
-else await runBundle();
+else void runBundle();
 
 async function runBundle(): Promise<void> {
   const bundle = join(dirname(fileURLToPath(import.meta.url)), "tailtest-main.cjs");

@@ -42,7 +42,17 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     .version(packageJson.version, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showHelpAfterError()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // commander would ask process.stdout and process.stderr for these, which builds node's
+    // stdio streams on every call (ADR 0010): only a terminal has a width (else commander's 80)
+    // or colours.
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      getOutHelpWidth: () => (io.stdoutIsTerminal === true ? process.stdout.columns : 80),
+      getErrHelpWidth: () => (io.interactive === true ? process.stderr.columns : 80),
+      getOutHasColors: () => useColour(io.env ?? process.env, io.stdoutIsTerminal ?? false),
+      getErrHasColors: () => io.interactive === true,
+    })
     .exitOverride();
 
   program

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { findProjectRoot } from "@tailtest/core/node";
+import { findRoot } from "@tailtest/core/quiet";
 
 /**
  * The project a command works on: `--root` (relative to the current folder) or, without it, the
@@ -8,7 +8,7 @@ import { findProjectRoot } from "@tailtest/core/node";
  * the current folder. Undefined when that is not a folder (the command exits 2).
  */
 export function chooseRoot(root: string | undefined, cwd: string): string | undefined {
-  const chosen = root === undefined ? findProjectRoot(cwd) : resolve(cwd, root);
+  const chosen = root === undefined ? findRoot(cwd) : resolve(cwd, root);
   try {
     return statSync(chosen).isDirectory() ? chosen : undefined;
   } catch {

@@ -1,13 +1,16 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { renderQueuedNote, runnerLabel, type Language, type ScoreInputs } from "@tailtest/core";
 import {
   inspectEdit,
   openProject,
+  renderQueuedNote,
+  runnerLabel,
   selectRelated,
   type EditInsight,
+  type Language,
+  type ScoreInputs,
   type Selection,
-} from "@tailtest/core/node";
+} from "@tailtest/core/node/explain";
 
 export interface ExplainOptions {
   root: string;

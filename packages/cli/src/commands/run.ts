@@ -1,5 +1,7 @@
 import {
+  chooseTests,
   detectProjectRunners,
+  executePlan,
   formatId,
   overallStatus,
   planSuites,
@@ -12,10 +14,6 @@ import {
   type OverallStatus,
   type Plan,
   type RunResult,
-} from "@tailtest/core";
-import {
-  chooseTests,
-  executePlan,
   openProject,
   readState,
   recordRun,
@@ -23,7 +21,7 @@ import {
   SESSION_PATHS,
   STATE_DIR,
   toProjectPath,
-} from "@tailtest/core/node";
+} from "@tailtest/core/node/run";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startProgress } from "../terminal.ts";

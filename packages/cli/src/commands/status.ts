@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   buildStatus,
@@ -8,7 +8,7 @@ import {
   parseJsonObject,
   renderStatus,
   type TextStyle,
-} from "@tailtest/core";
+} from "@tailtest/core/status";
 import {
   createFsView,
   openProject,
@@ -17,7 +17,7 @@ import {
   readActivity,
   SESSION_PATHS,
   sessionModeOf,
-} from "@tailtest/core/node";
+} from "@tailtest/core/node/status";
 import { parseHookTomls, readCodexTrust } from "../codex-config.ts";
 import { rootOrRefuse } from "../project-root.ts";
 
@@ -37,9 +37,11 @@ export interface StatusIO {
   now?: () => Date;
 }
 
-async function readText(path: string): Promise<string | undefined> {
+// Synchronous reads: node's promise API loads its streams and abort controllers, which cost a
+// command's start more than these few small reads (ADR 0010).
+function readText(path: string): string | undefined {
   try {
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
@@ -50,11 +52,11 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   if (root === undefined) return 2;
   const project = openProject(root);
   const texts: Record<string, string | undefined> = {};
-  for (const path of DOCTOR_HOOK_FILES) texts[path] = await readText(join(root, path));
+  for (const path of DOCTOR_HOOK_FILES) texts[path] = readText(join(root, path));
   const hooks = findHookInstalls(createFsView(root), texts, parseHookTomls(texts));
   const codexInstalled = hooks.some((hook) => hook.platform === "codex" && hook.installed);
   const activity = await readActivity(project);
-  const config = parseJsonObject(await readText(join(root, DOCTOR_CONFIG_PATH)));
+  const config = parseJsonObject(readText(join(root, DOCTOR_CONFIG_PATH)));
   // A session pinned to a stricter mode than the config says (ADR 0012) is what gates now.
   const pin = SESSION_PATHS.map((path) => pinOf(project, sessionModeOf(join(root, path)))).find(
     (found) => found !== undefined,

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { emptyHistory, type HistoryFile } from "../history.ts";
@@ -26,9 +26,11 @@ export interface ProjectActivity {
   problems: string[];
 }
 
-async function readEvents(root: string): Promise<string | { problem: string }> {
+// Synchronous reads: node's promise API loads its streams and abort controllers, which cost
+// `tailtest status` more than the reads it would spare (ADR 0010).
+function readEvents(root: string): string | { problem: string } {
   try {
-    return await readFile(join(root, EVENTS_PATH), "utf8");
+    return readFileSync(join(root, EVENTS_PATH), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return "";
@@ -81,7 +83,7 @@ export async function readActivity(project: Project): Promise<ProjectActivity> {
   if (history.problem !== undefined) problems.push(`.tailtest/history.json: ${history.problem}`);
   const runLog = await readState(runLogFile(project));
   if (runLog.problem !== undefined) problems.push(`${RUN_LOG_PATH}: ${runLog.problem}`);
-  const text = await readEvents(project.root);
+  const text = readEvents(project.root);
   let tdd: ProjectActivity["tdd"] = [];
   let strictEvents: StrictEvent[] = [];
   if (typeof text === "string") {

@@ -1,0 +1,73 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/*
+ * What a person waits for on every call (bench/cli.mjs measures it, ADR 0010): the published bin
+ * is CommonJS (no ES module loader in the process), and a command that prints one screen to a
+ * pipe loads none of node's streams, sockets or child processes.
+ */
+
+const CLI = join(REPO_ROOT, "packages/cli");
+const manifest = JSON.parse(readFileSync(join(CLI, "package.json"), "utf8")) as {
+  version: string;
+  bin: Record<string, string>;
+  files: string[];
+};
+const BIN = join(CLI, manifest.bin["tailtest"] ?? "");
+
+/** The node modules the bin loaded beyond what `node -e 0` loads, stdout a pipe. */
+function builtinsLoaded(args: string[], cwd: string): string[] {
+  // The list goes to fd 3, so the command's own output, into a pipe as for `| less`, stays out.
+  const dump = `process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify(process.moduleLoadList)));`;
+  const loaded = (argv: string[]): string[] =>
+    JSON.parse(
+      execFileSync(
+        "bash",
+        ["-c", 'exec 4>&1; "$0" "$@" 3>&4 | cat >/dev/null', process.execPath, ...argv],
+        {
+          cwd,
+          env: { ...process.env, NODE_OPTIONS: "" },
+          encoding: "utf8",
+        },
+      ),
+    ) as string[];
+  const before = new Set(loaded(["-e", dump]));
+  // `node -e` leaves the arguments after the code in process.argv from index 1, as a bin has them.
+  const run = `${dump} require(process.argv[1]);`;
+  return loaded(["-e", run, BIN, ...args]).filter((name) => !before.has(name));
+}
+
+/** Modules a one-screen command must not load: node's streams, sockets, child processes. */
+const HEAVY = /^NativeModule (child_process|net|stream|fs\/promises|tty|dgram)$/;
+
+describe("the published tailtest bin", () => {
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject({
+      ".tailtest/config.json": "{}\n",
+      "calc.py": "def add(a, b):\n    return a + b\n",
+    });
+  });
+  afterAll(() => project.cleanup());
+
+  it("is the CommonJS launcher, packed, and answers --version", async () => {
+    expect(manifest.bin["tailtest"]).toBe("./dist/tailtest.cjs");
+    expect(manifest.files).toContain("dist/tailtest.cjs");
+    expect(readFileSync(BIN, "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+    const result = await runBin(BIN, ["--version"]);
+    expect(result).toEqual({ stdout: manifest.version, stderr: "", exitCode: 0 });
+  });
+
+  it.each([["--help"], ["status"], ["status", "--json"]])(
+    "%s loads no stream, socket or child process module",
+    (...args) => {
+      // Twice: the first call of a command writes its code cache.
+      builtinsLoaded(args, project.root);
+      const heavy = builtinsLoaded(args, project.root).filter((name) => HEAVY.test(name));
+      expect(heavy).toEqual([]);
+    },
+  );
+});
