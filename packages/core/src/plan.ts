@@ -291,7 +291,7 @@ function dedupeIds(ids: readonly TestId[]): TestId[] {
   });
 }
 
-interface BuiltArgv {
+export interface BuiltArgv {
   argv: string[];
   format: OutputFormat;
   report: ReportSource;
@@ -326,6 +326,19 @@ function vitestJoiner(view: ProjectView, packageDir: string): string {
  */
 function notAnOption(file: string): string {
   return file.startsWith("-") ? `./${file}` : file;
+}
+
+/**
+ * The argv, report format and report location that run `files` (relative to the runner's
+ * package) and the tests `ids` with one runner; none of either runs the whole suite.
+ */
+export function runnerArgv(
+  view: ProjectView,
+  runner: DetectedRunner,
+  files: readonly string[],
+  ids: readonly TestId[],
+): BuiltArgv {
+  return buildArgv(view, runner, [...files], [...ids]);
 }
 
 // One function per runner family keeps each runner's flags in one place.
