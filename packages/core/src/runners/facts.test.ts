@@ -115,7 +115,8 @@ describe("every runner's facts (snapshot taken before the move into one record e
       };
       for (const [c, command] of COMMANDS[id].entries()) {
         const runner = runnerOf(id, command);
-        table[`probe ${String(c)}`] = runnerProbe(runner);
+        const { argv, collects } = runnerProbe(runner);
+        table[`probe ${String(c)}`] = { argv, collects };
         table[`fileCommand ${String(c)}`] = commandForTestFiles(runner, [
           `tests/a${EXT[id] ?? ".ts"}`,
           `src/b${EXT[id] ?? ".ts"}`,
