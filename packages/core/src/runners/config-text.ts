@@ -107,3 +107,66 @@ export function yamlList(text: string, key: string): string[] | undefined {
     (m[1] ?? "").trim(),
   );
 }
+
+/** A config module's default export computed by a function (`defineConfig(({ mode }) => …)`). */
+const FUNCTION_EXPORT =
+  /(?:defineConfig|defineProject|module\.exports\s*=|export\s+default)\s*\(?\s*(?:async\s*)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
+
+/**
+ * Why a JS/TS runner config cannot be read as text, if it cannot: it exports a function, holds
+ * `projects`, spreads or merges another config, or gives one of `keys` as something other than
+ * string literals. undefined: what the keys say (or their absence) can be trusted.
+ */
+export function opaqueJsConfig(
+  name: string,
+  text: string,
+  keys: readonly string[],
+): string | undefined {
+  // Whole-line comments only: a glob such as "src/**/*.test.ts" is not a comment.
+  const code = text.replace(/^\s*\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+  if (FUNCTION_EXPORT.test(code)) return `${name} exports a function`;
+  if (/\b(projects|workspace)\s*:/.test(code)) return `${name} has projects`;
+  if (/\bmergeConfig\s*\(|\.\.\.\s*[A-Za-z_$]/.test(code))
+    return `${name} builds on another config`;
+  for (const key of keys) {
+    if (new RegExp(`\\b${key}\\s*:`).test(code) && jsConfigStrings(code, key) === undefined)
+      return `${name} computes ${key}`;
+  }
+  return undefined;
+}
+
+/** The first file in `dir` whose name matches, with its text. */
+export function firstConfigFile(
+  view: ProjectView,
+  dir: string,
+  pattern: RegExp,
+): { name: string; text: string } | undefined {
+  const name = view.list(dir).find((entry) => pattern.test(entry));
+  const text = name === undefined ? undefined : view.readText(joinRel(dir, name));
+  return name === undefined || text === undefined ? undefined : { name, text };
+}
+
+/**
+ * A JSON array in a runner's stdout (warnings may come before it): vitest's `[{ "file": … }]`,
+ * jest's `["/abs/a.test.js"]`. undefined when there is none.
+ */
+export function jsonArrayIn(stdout: string): unknown[] | undefined {
+  const start = stdout.search(/^\s*\[/m);
+  const end = stdout.lastIndexOf("]");
+  if (start === -1 || end < start) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(stdout.slice(start, end + 1));
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A runner's absolute (or package-relative) test path as a package-relative one. */
+export function packageRelative(file: string, packageAbs: string): string | undefined {
+  const path = file.replace(/\\/g, "/");
+  const base = packageAbs.replace(/\\/g, "/").replace(/\/$/, "");
+  if (path.startsWith(`${base}/`)) return path.slice(base.length + 1);
+  if (path.startsWith("/") || /^[A-Za-z]:\//.test(path)) return undefined;
+  return path.replace(/^\.\//, "");
+}

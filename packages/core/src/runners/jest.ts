@@ -1,6 +1,12 @@
 import picomatch from "picomatch";
 import { joinRel, type ProjectView } from "../project-view.ts";
-import { firstConfig, jsConfigStrings } from "./config-text.ts";
+import {
+  firstConfigFile,
+  jsConfigStrings,
+  jsonArrayIn,
+  opaqueJsConfig,
+  packageRelative,
+} from "./config-text.ts";
 import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
 import {
   anchoredAlternation,
@@ -9,7 +15,23 @@ import {
   REPORT_TOKEN,
   type RunnerSpec,
   type SuiteMatcher,
+  type TestLister,
 } from "./spec.ts";
+
+/** `jest --listTests --json`: the test files jest itself would run. */
+const listJestTests: TestLister = {
+  argv: (runner) => [...runner.command, "--listTests", "--json"],
+  parse: (stdout, packageAbs) => {
+    const entries = jsonArrayIn(stdout);
+    if (entries === undefined) return undefined;
+    return entries.flatMap((file) => {
+      const rel = typeof file === "string" ? packageRelative(file, packageAbs) : undefined;
+      return rel === undefined ? [] : [rel];
+    });
+  },
+  configFiles: (view, dir) =>
+    view.list(dir).filter((name) => /^jest\.config\.[cm]?[jt]s(on)?$|^package\.json$/.test(name)),
+};
 
 /** jest: `--json` to a file, files by `--runTestsByPath`, tests by `-t` on space-joined names. */
 export const jest: RunnerSpec = {
@@ -50,25 +72,38 @@ export const jest: RunnerSpec = {
   }),
   testIdJoiner: " > ",
   shellPrograms: { jest: "jest" },
+  listTests: listJestTests,
 };
 
 const JEST_DEFAULT = ["**/__tests__/**/*.[jt]s?(x)", "**/?(*.)+(spec|test).[jt]s?(x)"];
 
-function jestConfigText(view: ProjectView, dir: string): string | undefined {
-  const file = firstConfig(view, dir, /^jest\.config\.[cm]?[jt]s(on)?$/);
+function jestConfig(view: ProjectView, dir: string): { name: string; text: string } | undefined {
+  const file = firstConfigFile(view, dir, /^jest\.config\.[cm]?[jt]s(on)?$/);
   if (file !== undefined) return file;
   const pkg = view.readText(joinRel(dir, "package.json"));
   if (pkg === undefined) return undefined;
   try {
     const json = JSON.parse(pkg) as { jest?: unknown };
-    return json.jest === undefined ? undefined : JSON.stringify(json.jest);
+    return json.jest === undefined
+      ? undefined
+      : { name: "package.json", text: JSON.stringify(json.jest) };
   } catch {
     return undefined;
   }
 }
 
+/** Why the jest config cannot be read as text (a function, projects, a spread, computed keys). */
+function opaqueJest(config: { name: string; text: string } | undefined): string | undefined {
+  if (config === undefined) return undefined;
+  if (config.name === "package.json" || config.name.endsWith(".json"))
+    return /"projects"\s*:/.test(config.text) ? `${config.name} jest has projects` : undefined;
+  return opaqueJsConfig(config.name, config.text, ["testMatch", "testRegex", "roots"]);
+}
+
 function jestShape(view: ProjectView, dir: string): SuiteMatcher {
-  const text = jestConfigText(view, dir);
+  const config = jestConfig(view, dir);
+  const text = config?.text;
+  const opaque = opaqueJest(config);
   const testMatch =
     text === undefined
       ? undefined
@@ -95,6 +130,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
     return {
       evidence: "jest testRegex",
       isTest: (path) => inRoots(path) && regexes.some((regex) => regex.test(`/${path}`)),
+      ...(opaque === undefined ? {} : { opaque }),
     };
   }
   const globs = (testMatch ?? JEST_DEFAULT).map((g) => g.replace(/^<rootDir>\/?/, ""));
@@ -103,5 +139,6 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
     evidence:
       testMatch === undefined ? "jest defaults (__tests__/, *.test.*, *.spec.*)" : "jest testMatch",
     isTest: (path) => inRoots(path) && match(path),
+    ...(opaque === undefined ? {} : { opaque }),
   };
 }

@@ -1,6 +1,12 @@
 import picomatch from "picomatch";
 import { joinRel, type ProjectView } from "../project-view.ts";
-import { firstConfig, jsConfigStrings } from "./config-text.ts";
+import {
+  firstConfigFile,
+  jsConfigStrings,
+  jsonArrayIn,
+  opaqueJsConfig,
+  packageRelative,
+} from "./config-text.ts";
 import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
 import {
   anchoredAlternation,
@@ -9,7 +15,41 @@ import {
   REPORT_TOKEN,
   type RunnerSpec,
   type SuiteMatcher,
+  type TestLister,
 } from "./spec.ts";
+
+const WORKSPACE_FILE = /^vitest\.workspace\.([cm]?[jt]s|json)$/;
+
+/** `vitest list --filesOnly --json`: the test files vitest itself would run. */
+const listVitestTests: TestLister = {
+  argv: (runner) => {
+    const at = runner.command.indexOf("run");
+    return at === -1
+      ? [...runner.command, "list", "--filesOnly", "--json"]
+      : [
+          ...runner.command.slice(0, at),
+          "list",
+          "--filesOnly",
+          "--json",
+          ...runner.command.slice(at + 1),
+        ];
+  },
+  parse: (stdout, packageAbs) => {
+    const entries = jsonArrayIn(stdout);
+    if (entries === undefined) return undefined;
+    return entries.flatMap((entry) => {
+      const file =
+        typeof entry === "object" && entry !== null && "file" in entry ? entry.file : undefined;
+      const rel = typeof file === "string" ? packageRelative(file, packageAbs) : undefined;
+      return rel === undefined ? [] : [rel];
+    });
+  },
+  configFiles: (view, dir) =>
+    view
+      .list(dir)
+      .filter((name) => /^vite(st)?\.config\.[cm]?[jt]s$/.test(name) || WORKSPACE_FILE.test(name))
+      .concat(view.exists(joinRel(dir, "package.json")) ? ["package.json"] : []),
+};
 
 /** vitest: its JSON reporter (jest's shape) to a file; `-t` selects tests by full name. */
 export const vitest: RunnerSpec = {
@@ -50,6 +90,7 @@ export const vitest: RunnerSpec = {
     collects: false,
   }),
   testIdJoiner: " > ",
+  listTests: listVitestTests,
 };
 
 /** vitest 5 matches `-t` against " > "-joined names, earlier majors against space-joined ones. */
@@ -65,9 +106,10 @@ function vitestJoiner(view: ProjectView, packageDir: string): string {
 const VITEST_DEFAULT = ["**/*.{test,spec}.?(c|m)[jt]s?(x)"];
 
 function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
-  const text =
-    firstConfig(view, dir, /^vitest\.config\.[cm]?[jt]s$/) ??
-    firstConfig(view, dir, /^vite\.config\.[cm]?[jt]s$/);
+  const config =
+    firstConfigFile(view, dir, /^vitest\.config\.[cm]?[jt]s$/) ??
+    firstConfigFile(view, dir, /^vite\.config\.[cm]?[jt]s$/);
+  const text = config?.text;
   const testBlock =
     text === undefined ? undefined : (/\btest\s*:\s*\{([\s\S]*)/.exec(text)?.[1] ?? undefined);
   const include = testBlock === undefined ? undefined : jsConfigStrings(testBlock, "include");
@@ -76,8 +118,15 @@ function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
     globs.map((g) => g.replace(/^\.\//, "")),
     { dot: false },
   );
+  const workspace = firstConfigFile(view, dir, WORKSPACE_FILE);
+  const fromConfig =
+    config === undefined
+      ? undefined
+      : opaqueJsConfig(config.name, config.text, ["include", "exclude", "dir"]);
+  const opaque = workspace === undefined ? fromConfig : `${workspace.name} lists projects`;
   return {
     evidence: include === undefined ? "vitest defaults (*.test.*, *.spec.*)" : "vitest include",
     isTest: (path) => match(path),
+    ...(opaque === undefined ? {} : { opaque }),
   };
 }

@@ -27,13 +27,30 @@ export interface TestSuiteShape {
 const NEVER =
   /(^|\/)(node_modules|\.git|\.venv|venv|\.tox|\.nox|dist|build|coverage|__pycache__|\.tailtest)(\/|$)/;
 
-export function suiteShape(view: ProjectView, runner: DetectedRunner): TestSuiteShape {
+/**
+ * What a runner said its test files are, when its config could not be read as text
+ * (`node/runner-lists.ts` asks it once per config and caches the answer).
+ */
+export interface AskedTests {
+  /** Package-relative test files as the runner listed them; absent: it gave no answer. */
+  files?: ReadonlySet<string>;
+  /** For `explain`: "vitest list --filesOnly", or why there is no answer. */
+  note: string;
+  /** A package-relative file created after the list: judged by the config as read. */
+  isNewer?(path: string): boolean;
+}
+
+export function suiteShape(
+  view: ProjectView,
+  runner: DetectedRunner,
+  asked?: AskedTests,
+): TestSuiteShape {
   const pkg = runner.package_dir;
   const local = (rel: string): string | undefined => {
     if (pkg === "") return rel;
     return rel.startsWith(`${pkg}/`) ? rel.slice(pkg.length + 1) : undefined;
   };
-  const inner = innerShape(view, runner);
+  const inner = withAnswer(specOf(runner.id).suite(view, runner), asked);
   return {
     evidence: inner.evidence,
     isTest: (rel) => {
@@ -47,8 +64,15 @@ export function suiteShape(view: ProjectView, runner: DetectedRunner): TestSuite
   };
 }
 
-function innerShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher {
-  return specOf(runner.id).suite(view, runner);
+/** The runner's answer replaces what its config seemed to say; without one, a note says so. */
+function withAnswer(read: SuiteMatcher, asked: AskedTests | undefined): SuiteMatcher {
+  if (asked === undefined) return read;
+  const { files } = asked;
+  if (files === undefined) return { ...read, evidence: `${read.evidence}; ${asked.note}` };
+  return {
+    evidence: asked.note,
+    isTest: (path) => files.has(path) || (asked.isNewer?.(path) === true && read.isTest(path)),
+  };
 }
 
 // ---------------------------------------------------------------- test support
