@@ -3,7 +3,6 @@ import { extensionOf, LanguageSchema, type Language } from "./languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "./project-view.ts";
 import { has } from "./runners/shared.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./runners/table.ts";
-export type { RunnerSpec } from "./runners/spec.ts";
 
 export const RunnerIdSchema = z.enum(RUNNER_IDS);
 export type RunnerId = z.infer<typeof RunnerIdSchema>;

@@ -25,7 +25,7 @@ export function requirementFiles(view: ProjectView, dir: string): string[] {
   return view.list(dir).filter((name) => /^requirements[\w.-]*\.(txt|in)$/.test(name));
 }
 
-export function readPackageJson(view: ProjectView, dir: string): PackageJson | undefined {
+function readPackageJson(view: ProjectView, dir: string): PackageJson | undefined {
   const text = read(view, dir, "package.json");
   if (text === undefined) return undefined;
   try {
@@ -44,9 +44,9 @@ const PackageJsonSchema = z.looseObject({
   devDependencies: DependencyTable,
   peerDependencies: DependencyTable,
 });
-export type PackageJson = z.infer<typeof PackageJsonSchema>;
+type PackageJson = z.infer<typeof PackageJsonSchema>;
 
-export function nodeDeps(pkg: PackageJson): Set<string> {
+function nodeDeps(pkg: PackageJson): Set<string> {
   return new Set([
     ...Object.keys(pkg.dependencies ?? {}),
     ...Object.keys(pkg.devDependencies ?? {}),
@@ -54,7 +54,7 @@ export function nodeDeps(pkg: PackageJson): Set<string> {
   ]);
 }
 
-export function testScript(pkg: PackageJson): string {
+function testScript(pkg: PackageJson): string {
   const script = pkg.scripts?.["test"];
   return typeof script === "string" ? script : "";
 }
@@ -126,7 +126,7 @@ export function jsToolCommand(view: ProjectView, dir: string, tool: string): str
 }
 
 /** `../..` from a package folder back to the root. */
-export function upTo(dir: string): string {
+function upTo(dir: string): string {
   return dir === ""
     ? ""
     : dir
