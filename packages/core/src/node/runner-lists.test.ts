@@ -36,7 +36,7 @@ afterEach(() => {
   for (const project of projects.splice(0)) project.cleanup();
 });
 
-function fixture(name: "vitest" | "jest"): TempProject {
+function fixture(name: "vitest" | "jest" | "pytest-ini"): TempProject {
   const project = copyFixtureWithDeps(`runners/${name}`);
   projects.push(project);
   return project;
@@ -154,6 +154,28 @@ describe("asking jest for its tests when its config is a function", () => {
     expect([...(answer?.files ?? [])]).toEqual(["checks/calc.js"]);
     expect(answer?.note).toMatch(
       /^jest\.config\.js exports a function: `.*jest --listTests --json` listed 1 test files$/,
+    );
+  });
+});
+
+describe("asking pytest when a conftest.py changes collection", () => {
+  it("`pytest --collect-only -q` names the files it would run", async () => {
+    const project = fixture("pytest-ini");
+    project.write("pytest.ini", "[pytest]\ntestpaths = checks\npythonpath = .\n");
+    project.write(
+      "conftest.py",
+      "def pytest_collect_file(parent, file_path):\n    return None\n\ncollect_ignore = []\n",
+    );
+    project.write(
+      "checks/test_more.py",
+      "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    );
+    const runner = runnerOf(project.root);
+    expect(runner.id).toBe("pytest");
+    const answer = (await askRunners(openProject(project.root), [runner])).get(askedKey(runner));
+    expect([...(answer?.files ?? [])]).toEqual(["checks/test_more.py"]);
+    expect(answer?.note).toMatch(
+      /^conftest\.py changes what pytest collects: `.*pytest --collect-only -q -p no:cacheprovider` listed 1 test files$/,
     );
   });
 });

@@ -12,8 +12,8 @@ import { readState, updateState, type StateFile } from "./store.ts";
 
 /**
  * Asking a runner for its test files when its config cannot be read as text (a vitest or jest
- * config that exports a function, has projects, builds on another config): `vitest list`,
- * `jest --listTests`, once per config (the cache in `.tailtest/test-lists.json` is keyed by the
+ * config that exports a function, has projects, builds on another config; a conftest.py that
+ * changes collection): `vitest list`, `jest --listTests`, `pytest --collect-only`, once per config (the cache in `.tailtest/test-lists.json` is keyed by the
  * config files' hashes), within a time box. No answer in time: the config as read, and a note.
  */
 
@@ -131,7 +131,11 @@ async function ask(
       at,
       note: `${opaque}, and \`${shown}\` did not answer in ${String(timeoutMs / 1000)} s: its defaults are used`,
     };
-  const files = outcome.exitCode === 0 ? lister.parse(outcome.output, cwd) : undefined;
+  // pytest's 5 (nothing collected) is an answer too: an empty list.
+  const answered =
+    outcome.exitCode === 0 ||
+    specOf(runner.id).noTestsRan?.(outcome.exitCode, outcome.output) === true;
+  const files = answered ? lister.parse(outcome.output, cwd) : undefined;
   if (files === undefined) {
     const why = outcome.spawnError ?? `exit ${String(outcome.exitCode)}`;
     return {

@@ -4,6 +4,7 @@ import type { DetectedRunner } from "../runners.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { jsonArrayIn, opaqueJsConfig, packageRelative } from "./config-text.ts";
 import { jest } from "./jest.ts";
+import { pytest } from "./pytest.ts";
 import { vitest } from "./vitest.ts";
 
 describe("opaqueJsConfig: when a JS config cannot be read as text", () => {
@@ -110,5 +111,38 @@ describe("reading a runner's list", () => {
       false,
       "listed",
     ]);
+  });
+});
+
+describe("pytest: a conftest.py that changes collection", () => {
+  const runner: DetectedRunner = {
+    id: "pytest",
+    languages: ["python"],
+    package_dir: "",
+    command: ["python3", "-m", "pytest"],
+    evidence: "",
+  };
+  it.each([
+    [
+      "def pytest_collect_file(parent, file_path):\n    pass\n",
+      "conftest.py changes what pytest collects",
+    ],
+    ['collect_ignore = ["setup.py"]\n', "conftest.py changes what pytest collects"],
+    ["import pytest\n\n@pytest.fixture\ndef db():\n    return 1\n", undefined],
+  ])("%j", (conftest, expected) => {
+    const view = createMemoryView({ "pytest.ini": "[pytest]\n", "conftest.py": conftest });
+    expect(pytest.suite(view, runner).opaque).toBe(expected);
+  });
+
+  it("reads node ids from --collect-only -q, and nothing from a crash", () => {
+    const out =
+      "tests/test_a.py::test_x\ntests/test_a.py::T::test_y\nsub/b_test.py::test_z[1]\n\n3 tests collected in 0.1s\n";
+    expect(pytest.listTests?.parse(out, "/p")).toEqual([
+      "tests/test_a.py",
+      "tests/test_a.py",
+      "sub/b_test.py",
+    ]);
+    expect(pytest.listTests?.parse("\nno tests collected in 0.01s\n", "/p")).toEqual([]);
+    expect(pytest.listTests?.parse("Traceback (most recent call last):\n", "/p")).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { baseName } from "../languages.ts";
 import { joinRel, type ProjectView } from "../project-view.ts";
-import { iniValue, splitWords, tomlStrings } from "./config-text.ts";
+import { iniValue, packageRelative, splitWords, tomlStrings } from "./config-text.ts";
 import {
   has,
   notAnOption,
@@ -53,6 +53,19 @@ export const pytest: RunnerSpec = {
   testIdJoiner: "::",
   junit: "pytest",
   shellPrograms: { pytest: "pytest", "py.test": "py.test" },
+  listTests: {
+    // No .pytest_cache written into the project for a question.
+    argv: (runner) => [...runner.command, "--collect-only", "-q", "-p", "no:cacheprovider"],
+    parse: (stdout, packageAbs) => {
+      const ids = stdout
+        .split("\n")
+        .flatMap((line) => /^(\S[^:\s]*\.py)::/.exec(line.trim())?.[1] ?? []);
+      if (ids.length === 0 && !/\bno tests (collected|ran)|\b\d+ tests? collected/.test(stdout))
+        return undefined;
+      return ids.flatMap((file) => packageRelative(file, packageAbs) ?? []);
+    },
+    configFiles: (view, dir) => PYTEST_CONFIGS.filter((name) => has(view, dir, name)),
+  },
   shellPythonModule: "pytest",
   // 5: nothing collected; 4 with "ERROR: not found": a requested node id does not exist.
   noTestsRan: (exitCode, output) =>
@@ -104,6 +117,19 @@ function pytestSetting(view: ProjectView, dir: string, key: string): string[] | 
   return undefined;
 }
 
+const PYTEST_CONFIGS = ["pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", "conftest.py"];
+
+/** A root conftest.py that changes what pytest collects: only pytest knows its tests then. */
+function customCollection(view: ProjectView, dir: string): string | undefined {
+  const conftest = read(view, dir, "conftest.py");
+  if (conftest === undefined) return undefined;
+  return /^\s*(def\s+pytest_(collect_file|ignore_collect|pycollect_makemodule|collection_modifyitems)\b|collect_ignore(_glob)?\s*[+]?=)/m.test(
+    conftest,
+  )
+    ? "conftest.py changes what pytest collects"
+    : undefined;
+}
+
 function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
   const testpaths = pytestSetting(view, dir, "testpaths")?.map((p) =>
     p.replace(/^\.\//, "").replace(/\/$/, ""),
@@ -113,6 +139,7 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
   const patterns = configured ?? ["test_*.py", "*_test.py"];
   const names = picomatch(patterns, { basename: true });
   const roots = testpaths?.filter((p) => p !== "." && p !== "");
+  const opaque = customCollection(view, dir);
   const parts: string[] = [];
   if (testpaths !== undefined) parts.push("testpaths");
   if (configured !== undefined) parts.push("python_files");
@@ -134,5 +161,6 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
       // python_files; without a config saying so, pytest itself does not collect tests.py.
       return django && configured === undefined && /(^|\/)tests\/test_?[^/]*\.py$/.test(path);
     },
+    ...(opaque === undefined ? {} : { opaque }),
   };
 }
