@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixtureWithDeps, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -64,6 +64,9 @@ describe("asking vitest for its tests when its config is a function", () => {
     const opened = openProject(project.root);
     expect(suiteShape(opened.view, runner).isTest("checks/calc.ts")).toBe(false);
 
+    // A per-edit hook only takes an answer given before: none yet, and nothing is started.
+    expect((await askRunners(opened, [runner], { cachedOnly: true })).size).toBe(0);
+    expect(existsSync(join(project.root, TEST_LISTS_PATH))).toBe(false);
     // Files written before the question are not "newer" than its answer.
     const t0 = Date.now() + 1_000;
     const first = await askRunners(opened, [runner], { clock: () => t0 });
@@ -79,6 +82,8 @@ describe("asking vitest for its tests when its config is a function", () => {
     ]);
     expect(shape.evidence).toBe(answer?.note);
     expect(cachedAt(project.root, runner)).toBe(t0);
+    const cachedOnly = await askRunners(opened, [runner], { cachedOnly: true });
+    expect([...(cachedOnly.get(askedKey(runner))?.files ?? [])]).toEqual(["checks/calc.ts"]);
 
     // Same config: the cached answer, the runner is not asked again.
     const again = await askRunners(openProject(project.root), [runner], { clock: () => t0 + 1 });

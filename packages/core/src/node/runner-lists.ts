@@ -53,6 +53,8 @@ function testListsFile(project: Project): StateFile<TestLists> {
 export interface AskOptions {
   timeoutMs?: number;
   clock?: () => number;
+  /** Only what was asked before: a per-edit hook never waits for a runner. */
+  cachedOnly?: boolean;
 }
 
 /** The key `askRunners` answers under. */
@@ -84,6 +86,7 @@ export async function askRunners(
     let entry = cached.lists[askedKey(runner)];
     const fresh =
       entry?.key === key && (entry.files !== undefined || clock() - entry.at < RETRY_AFTER_MS);
+    if (options.cachedOnly === true && (entry === undefined || !fresh)) continue;
     if (entry === undefined || !fresh) {
       entry = await ask(project, runner, opaque, key, options.timeoutMs ?? LIST_TIMEOUT_MS, clock);
       await store(project, askedKey(runner), entry);

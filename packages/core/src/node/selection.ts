@@ -68,6 +68,8 @@ export interface SelectOptions {
   write?: boolean;
   /** The project's runners when already known (the session detected them at its start). */
   runners?: readonly DetectedRunner[];
+  /** Only runners' test lists asked before (`runner-lists.ts`): no runner is started. */
+  cachedLists?: boolean;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function selectRelated(
       `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`,
     );
   }
-  const shapes = await shapesOf(project, options.runners, selection.notes);
+  const shapes = await shapesOf(project, options, selection.notes);
   for (const file of selectable) selectOne(project, graph, shapes, file, selection);
   return selection;
 }
@@ -261,9 +263,10 @@ interface RunnerShape {
  */
 async function shapesOf(
   project: Project,
-  known: readonly DetectedRunner[] | undefined,
+  options: SelectOptions,
   notes: string[],
 ): Promise<RunnerShape[]> {
+  const known = options.runners;
   const found = known ?? detectProjectRunners(project.view, 2, project.config.runners);
   const runners = found.map((runner) => {
     const override = runner.languages
@@ -271,7 +274,7 @@ async function shapesOf(
       .find((command) => command !== undefined);
     return override === undefined ? runner : { ...runner, command: override };
   });
-  const asked = await askRunners(project, runners);
+  const asked = await askRunners(project, runners, { cachedOnly: options.cachedLists === true });
   for (const runner of runners) {
     const answer = asked.get(askedKey(runner));
     if (answer === undefined) continue;
