@@ -13,6 +13,8 @@ import { detectLanguage, type Language } from "./languages.ts";
 import { parseJsonObject } from "./project-files.ts";
 import type { ProjectView } from "./project-view.ts";
 import { detectProjectRunners, runnerLabel, type DetectedRunner } from "./runners.ts";
+import type { RunnerProbe } from "./runners/spec.ts";
+import { specOf } from "./runners/table.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "./tdd/file-classes.ts";
 
 /**
@@ -183,6 +185,10 @@ export interface RunnerProbeResult {
   argv: readonly string[];
   /** Exit code (null: killed or could not start). */
   exitCode: number | null;
+  /** Exit codes besides 0 that still mean it started (the probe's `okExits`). */
+  okExits?: readonly number[] | undefined;
+  /** Whether the probe loaded the project's tests (the probe's `collects`). */
+  collects?: boolean | undefined;
   /** Why it could not start at all (ENOENT…), when it could not. */
   spawnError?: string;
   output: string;
@@ -190,20 +196,8 @@ export interface RunnerProbeResult {
 }
 
 /** The command that shows a runner starts and, where cheap, loads the project's tests. */
-export function runnerProbe(runner: DetectedRunner): { argv: string[]; collects: boolean } {
-  const command = runner.command;
-  switch (runner.id) {
-    case "pytest":
-      return { argv: [...command, "--collect-only", "-q"], collects: true };
-    case "vitest":
-    case "jest":
-    case "mocha":
-      return { argv: [...command.filter((arg) => arg !== "run"), "--version"], collects: false };
-    case "go":
-      return { argv: [command[0] ?? "go", "version"], collects: false };
-    default:
-      return { argv: [command[0] ?? runner.id, "--version"], collects: false };
-  }
+export function runnerProbe(runner: DetectedRunner): RunnerProbe {
+  return specOf(runner.id).probe(runner);
 }
 
 /**
@@ -225,7 +219,9 @@ export function checkRunnerStarts(results: readonly RunnerProbeResult[]): Doctor
       continue;
     }
     // pytest: 0 collected, 5 nothing to collect; anything else is a start or import failure.
-    const ok = result.exitCode === 0 || (result.label === "pytest" && result.exitCode === 5);
+    const ok =
+      result.exitCode === 0 ||
+      (result.exitCode !== null && (result.okExits ?? []).includes(result.exitCode));
     if (ok) continue;
     const cause =
       result.output
@@ -243,8 +239,14 @@ export function checkRunnerStarts(results: readonly RunnerProbeResult[]): Doctor
   return check(
     "start",
     "ok",
-    `${results.map((result) => result.label).join(", ")} started${results.some((r) => r.label === "pytest") ? " (pytest collected the tests)" : ""}`,
+    `${results.map((result) => result.label).join(", ")} started${collected(results)}`,
   );
+}
+
+/** " (pytest collected the tests)": the runners whose probe loaded the project's tests. */
+function collected(results: readonly RunnerProbeResult[]): string {
+  const labels = [...new Set(results.filter((r) => r.collects === true).map((r) => r.label))];
+  return labels.length === 0 ? "" : ` (${labels.join(", ")} collected the tests)`;
 }
 
 /** 1 when a check failed, else 0. */
@@ -349,7 +351,7 @@ function findTestFiles(
   runners: readonly DetectedRunner[],
 ): TestFiles {
   const patterns = tddPatternsFromConfig(config);
-  const inline = runners.some((runner) => runner.id === "cargo" || runner.id === "nextest");
+  const inline = runners.some((runner) => specOf(runner.id).inline === true);
   const languages = new Map<string, Language>();
   let inlineReads = 0;
   for (const raw of files) {

@@ -12,14 +12,13 @@ import {
   type RunnerId,
 } from "./runners.ts";
 import type { Config } from "./config.ts";
-import { stemOf, type Language } from "./languages.ts";
+import type { Language } from "./languages.ts";
+import { notAnOption } from "./runners/shared.ts";
+import { specOf } from "./runners/table.ts";
+import type { BuiltArgv } from "./runners/spec.ts";
 
-/**
- * Stand-ins in a planned argv that the executor replaces with real temporary paths. A NUL
- * byte cannot occur in a file name, so no user path is ever mistaken for one.
- */
-export const REPORT_TOKEN = "\u0000tailtest-report\u0000";
-export const REPORTER_TOKEN = "\u0000tailtest-reporter\u0000";
+export { escapeRegex, REPORT_TOKEN, REPORTER_TOKEN } from "./runners/spec.ts";
+export type { BuiltArgv } from "./runners/spec.ts";
 
 export const OutputFormatSchema = z.enum([
   "jest-json",
@@ -264,7 +263,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...id,
     file: runner.package_dir === "" ? id.file : id.file.slice(runner.package_dir.length + 1),
   }));
-  const built = buildArgv(view, runner, local, localIds);
+  const built = runnerArgv(view, runner, local, localIds);
   return {
     runner,
     cwd: runner.package_dir,
@@ -291,357 +290,19 @@ function dedupeIds(ids: readonly TestId[]): TestId[] {
   });
 }
 
-interface BuiltArgv {
-  argv: string[];
-  format: OutputFormat;
-  report: ReportSource;
-  env?: Record<string, string>;
-}
-
-const FILE_REPORT: ReportSource = { kind: "file" };
-const OUTPUT_REPORT: ReportSource = { kind: "output" };
-
-/** Escapes a literal for use inside a regular expression passed to a runner. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
-function anchoredAlternation(names: readonly string[]): string {
-  return `^(?:${names.join("|")})$`;
-}
-
-/** vitest 5 matches `-t` against " > "-joined names, earlier majors against space-joined ones. */
-function vitestJoiner(view: ProjectView, packageDir: string): string {
-  for (const dir of [packageDir, ""]) {
-    const text = view.readText(joinRel(dir, "node_modules/vitest/package.json"));
-    const major = text === undefined ? undefined : /"version"\s*:\s*"(\d+)\./.exec(text)?.[1];
-    if (major !== undefined) return Number(major) >= 5 ? " > " : " ";
-  }
-  return "(?: > | )";
-}
-
 /**
- * A file at the package root whose name starts with `-` would reach the runner as an option
- * (`node --test -x.test.js`): `./` keeps it a path for every runner.
+ * The argv, report format and report location that run `files` (relative to the runner's
+ * package) and the tests `ids` with one runner; none of either runs the whole suite.
  */
-function notAnOption(file: string): string {
-  return file.startsWith("-") ? `./${file}` : file;
-}
-
-// One function per runner family keeps each runner's flags in one place.
-// eslint-disable-next-line complexity
-function buildArgv(
+export function runnerArgv(
   view: ProjectView,
   runner: DetectedRunner,
-  named: string[],
-  ids: TestId[],
+  files: readonly string[],
+  ids: readonly TestId[],
 ): BuiltArgv {
-  const command = runner.command;
-  const files = named.map(notAnOption);
-  const names = (join: string) => ids.map((id) => id.segments.map(escapeRegex).join(join));
-  switch (runner.id) {
-    case "pytest": {
-      const selectors =
-        ids.length > 0 ? ids.map((id) => [notAnOption(id.file), ...id.segments].join("::")) : files;
-      return {
-        argv: [...command, "-o", "junit_family=xunit1", `--junitxml=${REPORT_TOKEN}`, ...selectors],
-        format: "junit",
-        report: FILE_REPORT,
-      };
-    }
-    case "unittest": {
-      const base = command.slice(0, command.indexOf("unittest") + 1);
-      const selectors =
-        ids.length > 0
-          ? ids.map((id) =>
-              [id.file.replace(/\.py$/, "").replace(/\//g, "."), ...id.segments].join("."),
-            )
-          : files;
-      const argv = selectors.length > 0 ? [...base, "-v", ...selectors] : [...command, "-v"];
-      return { argv, format: "unittest-text", report: OUTPUT_REPORT };
-    }
-    case "vitest": {
-      const filter =
-        ids.length > 0
-          ? ["-t", anchoredAlternation(names(vitestJoiner(view, runner.package_dir)))]
-          : [];
-      return {
-        argv: [...command, "--reporter=json", `--outputFile=${REPORT_TOKEN}`, ...filter, ...files],
-        format: "jest-json",
-        report: FILE_REPORT,
-      };
-    }
-    case "jest": {
-      const filter = ids.length > 0 ? ["-t", anchoredAlternation(names(" "))] : [];
-      const paths = files.length > 0 ? ["--runTestsByPath", ...files] : [];
-      return {
-        argv: [
-          ...command,
-          "--json",
-          `--outputFile=${REPORT_TOKEN}`,
-          "--testLocationInResults",
-          ...filter,
-          ...paths,
-        ],
-        format: "jest-json",
-        report: FILE_REPORT,
-      };
-    }
-    case "mocha": {
-      const filter = ids.length > 0 ? ["--grep", anchoredAlternation(names(" "))] : [];
-      return {
-        argv: [
-          ...command,
-          "--reporter",
-          "json",
-          "--reporter-option",
-          `output=${REPORT_TOKEN}`,
-          ...filter,
-          ...files,
-        ],
-        format: "mocha-json",
-        report: FILE_REPORT,
-      };
-    }
-    case "node-test": {
-      const at = command.indexOf("--test");
-      const head = at === -1 ? [...command, "--test"] : command.slice(0, at + 1);
-      const tail = at === -1 ? [] : command.slice(at + 1);
-      const filter = ids.map(
-        (id) => `--test-name-pattern=^${escapeRegex(id.segments[id.segments.length - 1] ?? "")}$`,
-      );
-      return {
-        argv: [
-          ...head,
-          `--test-reporter=${REPORTER_TOKEN}`,
-          `--test-reporter-destination=${REPORT_TOKEN}`,
-          ...filter,
-          ...tail,
-          ...files,
-        ],
-        format: "node-test-ndjson",
-        report: FILE_REPORT,
-      };
-    }
-    case "bun": {
-      const filter = ids.length > 0 ? ["-t", anchoredAlternation(names(" "))] : [];
-      return {
-        argv: [
-          ...command,
-          "--reporter=junit",
-          `--reporter-outfile=${REPORT_TOKEN}`,
-          ...filter,
-          ...files.map((f) => (f.startsWith(".") ? f : `./${f}`)),
-        ],
-        format: "junit",
-        report: FILE_REPORT,
-      };
-    }
-    case "deno": {
-      const filter = ids.length > 0 ? ["--filter", `/${anchoredAlternation(names(" "))}/`] : [];
-      return {
-        argv: [...command, "--reporter=junit", `--junit-path=${REPORT_TOKEN}`, ...filter, ...files],
-        format: "junit",
-        report: FILE_REPORT,
-      };
-    }
-    case "go": {
-      const base = command.filter((arg) => arg !== "./...");
-      const dirs = files.map((file) => (file.endsWith(".go") ? dirOf(file) : file));
-      const packages =
-        dirs.length > 0
-          ? [...new Set(dirs.map((dir) => `./${dir}`.replace(/\/$/, "")))]
-          : ["./..."];
-      return {
-        argv: [...base, "-json", ...goRunFilter(ids), ...packages],
-        format: "go-json",
-        report: OUTPUT_REPORT,
-      };
-    }
-    case "cargo":
-    case "nextest": {
-      const integration = [
-        ...new Set(files.filter((file) => file.startsWith("tests/")).map(stemOf)),
-      ];
-      // A source file with its own #[cfg(test)] module beside integration tests: the crate's
-      // unit tests run too (`--test` alone would leave them out).
-      const unit =
-        integration.length > 0 && files.some((file) => !file.startsWith("tests/"))
-          ? [view.exists(joinRel(runner.package_dir, "src/lib.rs")) ? "--lib" : "--bins"]
-          : [];
-      const targetsArgs = [...unit, ...integration.flatMap((name) => ["--test", name])];
-      if (runner.id === "nextest") {
-        const filter =
-          ids.length > 0
-            ? ["-E", ids.map((id) => `test(=${id.segments.join("::")})`).join(" | ")]
-            : [];
-        const argv = [...command, "--no-fail-fast", ...targetsArgs, ...filter];
-        // With JUnit configured for the default profile, nextest writes structured results; use them.
-        const config = view.readText(joinRel(runner.package_dir, ".config/nextest.toml")) ?? "";
-        if (/^\[profile\.default\.junit\]/m.test(config)) {
-          const report = {
-            kind: "dir",
-            path: "target/nextest/default",
-            pattern: "junit.xml",
-          } as const;
-          return { argv, format: "junit", report };
-        }
-        return {
-          argv,
-          format: "nextest-text",
-          report: OUTPUT_REPORT,
-        };
-      }
-      const exact =
-        ids.length > 0 ? ["--", "--exact", ...ids.map((id) => id.segments.join("::"))] : [];
-      return {
-        argv: [...command, "--no-fail-fast", ...targetsArgs, ...exact],
-        format: "libtest-text",
-        report: OUTPUT_REPORT,
-      };
-    }
-    case "rspec": {
-      const filter = ids.flatMap((id) => ["-e", id.segments.join(" ")]);
-      return {
-        argv: [
-          ...command,
-          "--format",
-          "json",
-          "--out",
-          REPORT_TOKEN,
-          "--format",
-          "progress",
-          ...filter,
-          ...files,
-        ],
-        format: "rspec-json",
-        report: FILE_REPORT,
-      };
-    }
-    case "minitest": {
-      const filter =
-        ids.length > 0
-          ? [
-              "-n",
-              `/${anchoredAlternation(ids.map((id) => escapeRegex(id.segments[id.segments.length - 1] ?? "")))}/`,
-            ]
-          : [];
-      if (files.length === 0)
-        return {
-          argv: [...command, `TESTOPTS=-v ${filter.join(" ")}`.trim()],
-          format: "minitest-text",
-          report: OUTPUT_REPORT,
-        };
-      return {
-        argv: [
-          "bundle",
-          "exec",
-          "ruby",
-          "-Itest",
-          "-Ilib",
-          "-e",
-          'files = ARGV.take_while { |a| a != "--" }; ARGV.replace(ARGV.drop(files.size + 1)); files.each { |f| require File.expand_path(f) }',
-          ...files,
-          "--",
-          "-v",
-          ...filter,
-        ],
-        format: "minitest-text",
-        report: OUTPUT_REPORT,
-      };
-    }
-    case "phpunit":
-    case "pest": {
-      const filter =
-        ids.length > 0
-          ? [
-              "--filter",
-              anchoredAlternation(
-                ids.map((id) => escapeRegex(id.segments[id.segments.length - 1] ?? "")),
-              ),
-            ]
-          : [];
-      const paths = files.length === 1 ? files : [];
-      return {
-        argv: [...command, "--log-junit", REPORT_TOKEN, ...filter, ...paths],
-        format: "junit",
-        report: FILE_REPORT,
-      };
-    }
-    case "maven": {
-      const selection =
-        ids.length > 0
-          ? ids.map((id) => `${id.segments[0]}#${id.segments.slice(1).join("+")}`)
-          : files.map(stemOf);
-      const tests =
-        selection.length > 0
-          ? [`-Dtest=${selection.join(",")}`, "-Dsurefire.failIfNoSpecifiedTests=false"]
-          : [];
-      return {
-        argv: [...command, ...tests],
-        format: "junit",
-        report: { kind: "dir", path: "target/surefire-reports", pattern: "TEST-*.xml" },
-      };
-    }
-    case "gradle": {
-      const selection = ids.length > 0 ? ids.map((id) => id.segments.join(".")) : files.map(stemOf);
-      return {
-        argv: [...command, ...selection.flatMap((name) => ["--tests", name])],
-        format: "junit",
-        report: { kind: "dir", path: "build/test-results/test", pattern: "TEST-*.xml" },
-      };
-    }
-    case "dotnet": {
-      const selection = ids.length > 0 ? ids.map((id) => id.segments.join(".")) : files.map(stemOf);
-      const filter =
-        selection.length > 0
-          ? ["--filter", selection.map((name) => `FullyQualifiedName~${name}`).join("|")]
-          : [];
-      return {
-        argv: [...command, "--logger", `trx;LogFileName=${REPORT_TOKEN}`, ...filter],
-        format: "trx",
-        report: FILE_REPORT,
-      };
-    }
-    case "swift": {
-      const selection = ids.length > 0 ? ids.map((id) => id.segments.join("/")) : files.map(stemOf);
-      const filter = selection.length > 0 ? ["--filter", selection.join("|")] : [];
-      return {
-        argv: [...command, "--xunit-output", REPORT_TOKEN, ...filter],
-        format: "junit",
-        report: FILE_REPORT,
-      };
-    }
-  }
+  return specOf(runner.id).argv({ view, runner, files: files.map(notAnOption), ids: [...ids] });
 }
-
-/** `go test -run` splits its pattern at `/`: one anchored alternation per subtest level. */
-function goRunFilter(ids: readonly TestId[]): string[] {
-  if (ids.length === 0) return [];
-  const depth = Math.max(...ids.map((id) => id.segments.length));
-  const levels: string[] = [];
-  for (let level = 0; level < depth; level += 1) {
-    const names = [
-      ...new Set(
-        ids.map((id) => id.segments[level]).filter((name): name is string => name !== undefined),
-      ),
-    ];
-    levels.push(anchoredAlternation(names.map((name) => escapeRegex(name.replace(/ /g, "_")))));
-  }
-  return ["-run", levels.join("/")];
-}
-
-const RUNNER_LANGUAGES: Partial<Record<RunnerId, Language>> = {
-  go: "go",
-  cargo: "rust",
-  nextest: "rust",
-};
 
 function runnerLanguage(id: RunnerId): Language | undefined {
-  return RUNNER_LANGUAGES[id];
-}
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash === -1 ? "" : path.slice(0, slash);
+  return specOf(id).folderIds;
 }

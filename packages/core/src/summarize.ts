@@ -10,6 +10,7 @@ import {
   type TestResult,
 } from "./results.ts";
 import { RunnerIdSchema } from "./runners.ts";
+import { specOf } from "./runners/table.ts";
 
 /**
  * How a run ended. `env_error`: the runner or the environment could not start (the command is
@@ -155,15 +156,9 @@ export function environmentProblem(outcome: ProcessOutcome): string | undefined 
   return undefined;
 }
 
-/**
- * pytest exits 5 when it collected nothing, and 4 ("ERROR: not found") when a requested node
- * id does not exist; both mean no test ran, not that the runner broke.
- */
+/** An exit the runner's record says means no test ran (pytest's 5), not that the runner broke. */
 function isNoTestsExit(plan: RunPlan, outcome: ProcessOutcome): boolean {
-  if (plan.runner.id !== "pytest") return false;
-  return (
-    outcome.exitCode === 5 || (outcome.exitCode === 4 && /ERROR: not found:/.test(outcome.output))
-  );
+  return specOf(plan.runner.id).noTestsRan?.(outcome.exitCode, outcome.output) === true;
 }
 
 function count(tests: readonly TestResult[], status: TestResult["status"]): number {

@@ -91,7 +91,7 @@ function withStartCheck(
   const config = configText === undefined ? DEFAULT_CONFIG : parseConfigText(configText).config;
   const runners = detectProjectRunners(view, 2, config.runners);
   const results: RunnerProbeResult[] = runners.map((runner) => {
-    const { argv } = runnerProbe(runner);
+    const { argv, okExits, collects } = runnerProbe(runner);
     const started = spawnSync(argv[0] ?? "", argv.slice(1), {
       cwd: join(root, runner.package_dir),
       encoding: "utf8",
@@ -106,6 +106,8 @@ function withStartCheck(
       cwd: runner.package_dir,
       argv,
       exitCode: started.status,
+      okExits,
+      collects,
       ...(code !== undefined && code !== "ETIMEDOUT" ? { spawnError: code } : {}),
       output: `${started.stdout ?? ""}\n${started.stderr ?? ""}`,
       timedOut: code === "ETIMEDOUT",

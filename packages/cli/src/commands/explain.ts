@@ -48,7 +48,9 @@ export async function explainFiles(
     renderInsight(insight, relatedOf(insight, selection), insight.exists),
   );
   const problems = project.configProblems.map((line) => `${line}\n`).join("");
-  return `${problems}${blocks.join("\n")}`;
+  // How the test files were known when a runner had to be asked (or did not answer).
+  const notes = (selection?.notes ?? []).map((line) => `${line}\n`).join("");
+  return `${problems}${blocks.join("\n")}${notes === "" ? "" : `\n${notes}`}`;
 }
 
 /** What the complexity score was computed from, each count before its cap. */

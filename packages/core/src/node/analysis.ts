@@ -71,7 +71,11 @@ export async function withCovering(project: Project, insight: EditInsight): Prom
   const { selectRelated, isSelectable } = await import("./selection.ts");
   if (!isSelectable(insight.path)) return insight;
   try {
-    const selection = await selectRelated(project, [insight.path], { write: false, graphMs: 0 });
+    const selection = await selectRelated(project, [insight.path], {
+      write: false,
+      graphMs: 0,
+      cachedLists: true,
+    });
     if (!selection.complete) return insight;
     const tests = (selection.related.get(insight.path) ?? []).map((test) => ({
       path: test.path,

@@ -108,7 +108,7 @@ function displayArg(arg: string): string {
   return arg.split(REPORT_TOKEN).join("<report>").split(REPORTER_TOKEN).join("<reporter>");
 }
 
-async function runProcess(
+export async function runProcess(
   argv: readonly string[],
   cwd: string,
   env: Record<string, string>,

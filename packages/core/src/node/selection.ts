@@ -16,11 +16,13 @@ import { baseName, detectLanguage, type Language } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
 import { mentions, mentionTokens, relatedTests, type RelatedTest } from "../selection/related.ts";
 import { suiteShape, type TestSuiteShape } from "../selection/suite.ts";
+import { askedKey, askRunners } from "./runner-lists.ts";
 import { suggestTestPath } from "../selection/suggest.ts";
 import {
   detectProjectRunners,
   findTestTarget,
   resolveRunner,
+  runnerLabel,
   type DetectedRunner,
 } from "../runners.ts";
 import {
@@ -66,6 +68,8 @@ export interface SelectOptions {
   write?: boolean;
   /** The project's runners when already known (the session detected them at its start). */
   runners?: readonly DetectedRunner[];
+  /** Only runners' test lists asked before (`runner-lists.ts`): no runner is started. */
+  cachedLists?: boolean;
 }
 
 /**
@@ -105,7 +109,7 @@ export async function selectRelated(
       `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`,
     );
   }
-  const shapes = shapesOf(project, options.runners);
+  const shapes = await shapesOf(project, options, selection.notes);
   for (const file of selectable) selectOne(project, graph, shapes, file, selection);
   return selection;
 }
@@ -253,7 +257,16 @@ interface RunnerShape {
   shape: TestSuiteShape;
 }
 
-function shapesOf(project: Project, known?: readonly DetectedRunner[]): RunnerShape[] {
+/**
+ * Each runner's test files as it sees them; a runner whose config cannot be read as text is
+ * asked (`runner-lists.ts`), and what it said, or that it did not answer, is noted.
+ */
+async function shapesOf(
+  project: Project,
+  options: SelectOptions,
+  notes: string[],
+): Promise<RunnerShape[]> {
+  const known = options.runners;
   const found = known ?? detectProjectRunners(project.view, 2, project.config.runners);
   const runners = found.map((runner) => {
     const override = runner.languages
@@ -261,7 +274,17 @@ function shapesOf(project: Project, known?: readonly DetectedRunner[]): RunnerSh
       .find((command) => command !== undefined);
     return override === undefined ? runner : { ...runner, command: override };
   });
-  return runners.map((runner) => ({ runner, shape: suiteShape(project.view, runner) }));
+  const asked = await askRunners(project, runners, { cachedOnly: options.cachedLists === true });
+  for (const runner of runners) {
+    const answer = asked.get(askedKey(runner));
+    if (answer === undefined) continue;
+    const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
+    notes.push(`tailtest: ${runnerLabel(runner.id)}${where}: ${answer.note}.`);
+  }
+  return runners.map((runner) => ({
+    runner,
+    shape: suiteShape(project.view, runner, asked.get(askedKey(runner))),
+  }));
 }
 
 /**

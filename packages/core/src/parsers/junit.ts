@@ -8,6 +8,8 @@ import {
   type TestResult,
 } from "../results.ts";
 import { ownEntry } from "../lookup.ts";
+import type { JunitDialect } from "../runners/spec.ts";
+import { specOf } from "../runners/table.ts";
 
 /** One element as the parser builds it: attributes under `@_name`, child elements as arrays, text under `#text`. */
 export type XmlElement = Readonly<Record<string, unknown>>;
@@ -329,27 +331,24 @@ function locateGeneric(site: CaseSite): Location {
   return { file, segments };
 }
 
+/** How each runner's JUnit names files and tests (a runner record's `junit`). */
+const LOCATORS: Readonly<Record<JunitDialect, (site: CaseSite) => Location>> = {
+  pytest: locatePytest,
+  php: locatePhp,
+  jvm: locateJvm,
+  bun: locateBun,
+  deno: locateDeno,
+  swift: locateSwift,
+  nextest: locateNextest,
+};
+
+function dialectOf(context: ParseContext): JunitDialect | undefined {
+  return specOf(context.runner).junit;
+}
+
 function locate(site: CaseSite, context: ParseContext): Location {
-  switch (context.runner) {
-    case "pytest":
-      return locatePytest(site);
-    case "phpunit":
-    case "pest":
-      return locatePhp(site);
-    case "maven":
-    case "gradle":
-      return locateJvm(site);
-    case "bun":
-      return locateBun(site);
-    case "deno":
-      return locateDeno(site);
-    case "swift":
-      return locateSwift(site);
-    case "nextest":
-      return locateNextest(site);
-    default:
-      return locateGeneric(site);
-  }
+  const dialect = dialectOf(context);
+  return dialect === undefined ? locateGeneric(site) : LOCATORS[dialect](site);
 }
 
 /** pytest reports a module it could not import as a testcase with an `<error>` and no class. */
@@ -375,7 +374,8 @@ function pytestCollectionError(site: CaseSite, context: ParseContext): FileError
 function suiteFile(suite: XmlElement, context: ParseContext): string | undefined {
   const file = attributeOf(suite, "file");
   if (file !== undefined) return file;
-  return context.runner === "bun" || context.runner === "deno" ? nameOf(suite) : undefined;
+  const dialect = dialectOf(context);
+  return dialect === "bun" || dialect === "deno" ? nameOf(suite) : undefined;
 }
 
 function addSuiteErrors(suite: XmlElement, context: ParseContext, run: ParsedRun): void {
@@ -391,14 +391,17 @@ function addSuiteErrors(suite: XmlElement, context: ParseContext, run: ParsedRun
 
 function addCase(site: CaseSite, context: ParseContext, run: ParsedRun): void {
   const outcome = outcomeOf(site.testcase);
-  if (context.runner === "pytest") {
+  if (dialectOf(context) === "pytest") {
     const collection = pytestCollectionError(site, context);
     if (collection !== undefined) {
       run.errors.push(collection);
       return;
     }
   }
-  if (context.runner === "nextest" && nameOf(lastOf(site.suites)).startsWith("@setup-script:")) {
+  if (
+    dialectOf(context) === "nextest" &&
+    nameOf(lastOf(site.suites)).startsWith("@setup-script:")
+  ) {
     // A setup script is not a test; only its failure matters, and it fails the whole run.
     if (outcome.status === "fail") {
       run.errors.push({

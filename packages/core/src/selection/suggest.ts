@@ -1,6 +1,7 @@
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
 import { hasTsLoader, type DetectedRunner } from "../runners.ts";
+import { specOf } from "../runners/table.ts";
 
 /**
  * Where a new test for a file goes, following the project's own habit for that runner: the
@@ -88,7 +89,7 @@ function placeOf(src: string, tests: readonly string[]): string {
 
 /** `node --test` on Node before 22.6 cannot load a `.ts` test without a loader in its command. */
 function adjustJsExt(ext: string, runner: DetectedRunner): string {
-  if (runner.id !== "node-test" || !/^\.[cm]?tsx?$/.test(ext)) return ext;
+  if (specOf(runner.id).tsNeedsLoader !== true || !/^\.[cm]?tsx?$/.test(ext)) return ext;
   return hasTsLoader(runner.command) ? ext : ext.replace("t", "j");
 }
 

@@ -1,6 +1,7 @@
 import { extensionOf } from "../languages.ts";
 import type { TestId } from "../results.ts";
 import type { RunnerId } from "../runners.ts";
+import { specOf } from "../runners/table.ts";
 import type { StrictTest } from "./events.ts";
 
 /**
@@ -10,17 +11,9 @@ import type { StrictTest } from "./events.ts";
  * the declarations a slug or a collection-time red (no per-test row) refers to. Pure.
  */
 
-const COLON_RUNNERS: ReadonlySet<RunnerId> = new Set<RunnerId>([
-  "pytest",
-  "unittest",
-  "cargo",
-  "nextest",
-  "go",
-]);
-
-/** How a runner's test id joins its segments: `::` (pytest, unittest, cargo, go) or ` > `. */
+/** How a runner's test id joins its segments (its record's `testIdJoiner`): `::` or ` > `. */
 export function joinerFor(runner: RunnerId | undefined): "::" | " > " {
-  return runner !== undefined && COLON_RUNNERS.has(runner) ? "::" : " > ";
+  return runner === undefined ? " > " : specOf(runner).testIdJoiner;
 }
 
 export interface TestIdParts {

@@ -1,4 +1,6 @@
+import type { Language } from "../languages.ts";
 import type { DetectedRunner, RunnerId } from "../runners.ts";
+import { runnerSpecs, specOf } from "../runners/table.ts";
 import { ownEntry } from "../lookup.ts";
 
 /**
@@ -201,7 +203,7 @@ function recogniseArgv(argv: readonly string[], ctx: Ctx): Hit | undefined {
   const word = argv[start];
   if (word === undefined) return undefined;
   const program = programKey(word);
-  const handler = ownEntry(HANDLERS, program);
+  const handler = ownEntry(HANDLERS, program) ?? runnerProgram(program);
   if (handler === undefined) return undefined;
   return handler(argv.slice(start + 1), { ...ctx, depth: ctx.depth + 1 }, program);
 }
@@ -275,8 +277,19 @@ function runnerHit(
   return { runner, e2e, reason: `${what}${e2e ? " (end-to-end)" : ""}` };
 }
 
-function fixed(runner: RunnerId, what: string): Handler {
-  return (args) => runnerHit(runner, args, what);
+/**
+ * A program a runner record names (`shellPrograms`: `jest`, `py.test`, `paratest`; or
+ * `shellSubcommand`: `dotnet test`) runs that runner.
+ */
+function runnerProgram(program: string): Handler | undefined {
+  for (const spec of runnerSpecs()) {
+    const what =
+      spec.shellPrograms === undefined ? undefined : ownEntry(spec.shellPrograms, program);
+    if (what !== undefined) return (args) => runnerHit(spec.id, args, what);
+    const sub = spec.shellSubcommand;
+    if (sub?.program === program) return subcommand(spec.id, sub.sub, `${program} ${sub.sub}`);
+  }
+  return undefined;
 }
 
 /** `go test` runs tests unless it only compiles (`-c`) or lists (`-list`) them. */
@@ -297,21 +310,10 @@ function subcommand(runner: RunnerId, sub: string, what: string): Handler {
   };
 }
 
-const JS_RUNNERS: ReadonlySet<RunnerId> = new Set([
-  "vitest",
-  "jest",
-  "mocha",
-  "node-test",
-  "bun",
-  "deno",
-]);
-const PHP_RUNNERS: ReadonlySet<RunnerId> = new Set(["phpunit", "pest"]);
-const PYTHON_RUNNERS: ReadonlySet<RunnerId> = new Set(["pytest", "unittest"]);
-
-/** The detected runner a script or make target most likely runs. */
-function fallbackRunner(ctx: Ctx, family: ReadonlySet<RunnerId> | undefined): RunnerId | undefined {
+/** The detected runner a script or make target most likely runs: the first of its language. */
+function fallbackRunner(ctx: Ctx, family: Language | undefined): RunnerId | undefined {
   if (family === undefined) return ctx.runners.length === 1 ? ctx.runners[0]?.id : undefined;
-  return ctx.runners.find((runner) => family.has(runner.id))?.id;
+  return ctx.runners.find((runner) => specOf(runner.id).languages.includes(family))?.id;
 }
 
 /**
@@ -347,7 +349,7 @@ function runScript(name: string, extra: readonly string[], ctx: Ctx, how: string
   if (!isTestName(name) || (body !== undefined && NO_TEST_SPECIFIED.test(body))) return undefined;
   const e2e = E2E_WORD.test(name) || mentionsE2e(extra);
   return {
-    runner: e2e ? undefined : fallbackRunner(ctx, JS_RUNNERS),
+    runner: e2e ? undefined : fallbackRunner(ctx, "javascript"),
     e2e,
     reason: `${invocation} (a test script by its name)`,
   };
@@ -582,18 +584,14 @@ function python(args: readonly string[]): Hit | undefined {
 }
 
 function pythonModule(module: string | undefined, args: readonly string[]): Hit | undefined {
-  switch (module) {
-    case "pytest":
-      return runnerHit("pytest", args, "python -m pytest");
-    case "unittest":
-      return runnerHit("unittest", args, "python -m unittest");
-    case "django":
-      return args[0] === "test"
-        ? runnerHit("unittest", args.slice(1), "python -m django test")
-        : undefined;
-    default:
-      return undefined;
-  }
+  if (module === "django")
+    return args[0] === "test"
+      ? runnerHit("unittest", args.slice(1), "python -m django test")
+      : undefined;
+  const spec = runnerSpecs().find((entry) => entry.shellPythonModule === module);
+  return spec === undefined || module === undefined
+    ? undefined
+    : runnerHit(spec.id, args, `python -m ${module}`);
 }
 
 const UV_VALUED = new Set([
@@ -651,7 +649,7 @@ function pythonEnv(args: readonly string[], ctx: Ctx, program: string): Hit | un
   if (script === undefined || !isTestName(script.split(":").pop() ?? script)) return undefined;
   const e2e = E2E_WORD.test(script);
   return {
-    runner: e2e ? undefined : fallbackRunner(ctx, PYTHON_RUNNERS),
+    runner: e2e ? undefined : fallbackRunner(ctx, "python"),
     e2e,
     reason: `${program} run ${script} (a test script by its name)`,
   };
@@ -737,7 +735,7 @@ function composer(args: readonly string[], ctx: Ctx): Hit | undefined {
   if (name === undefined || !isTestName(name)) return undefined;
   const e2e = E2E_WORD.test(name);
   return {
-    runner: e2e ? undefined : fallbackRunner(ctx, PHP_RUNNERS),
+    runner: e2e ? undefined : fallbackRunner(ctx, "php"),
     e2e,
     reason: `composer ${name} (a test script by its name)`,
   };
@@ -890,7 +888,7 @@ function turbo(args: readonly string[], ctx: Ctx, program: string): Hit | undefi
   if (task === undefined) return undefined;
   const e2e = E2E_WORD.test(task);
   return {
-    runner: e2e ? undefined : fallbackRunner(ctx, JS_RUNNERS),
+    runner: e2e ? undefined : fallbackRunner(ctx, "javascript"),
     e2e,
     reason: `${program} ${task} (each package's test script)`,
   };
@@ -907,12 +905,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   node,
   tsx: node,
   vitest,
-  jest: fixed("jest", "jest"),
-  mocha: fixed("mocha", "mocha"),
   playwright,
   cypress,
-  pytest: fixed("pytest", "pytest"),
-  "py.test": fixed("pytest", "py.test"),
   python,
   uv,
   uvx,
@@ -924,22 +918,15 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   gotestsum: (args) => (args[0] === "tool" ? undefined : runnerHit("go", args, "gotestsum")),
   cargo,
   "cargo-nextest": cargoNextest,
-  rspec: fixed("rspec", "rspec"),
   bundle,
   rails,
   rake,
-  phpunit: fixed("phpunit", "phpunit"),
-  paratest: fixed("phpunit", "paratest"),
-  pest: fixed("pest", "pest"),
   php,
   composer,
   mvn: maven,
   mvnw: maven,
   gradle,
   gradlew: gradle,
-  dotnet: subcommand("dotnet", "test", "dotnet test"),
-  swift: subcommand("swift", "test", "swift test"),
-  deno: subcommand("deno", "test", "deno test"),
   make: makeTarget,
   just: makeTarget,
   env: wrapper,

@@ -1,0 +1,47 @@
+import { stemOf } from "../languages.ts";
+import { joinRel } from "../project-view.ts";
+import { globShape } from "./config-text.ts";
+import { has, rustCandidates, rustFileCommand } from "./shared.ts";
+import { OUTPUT_REPORT, versionProbe, type ArgvInput, type RunnerSpec } from "./spec.ts";
+
+/** `cargo test`: libtest's text on stdout; unit tests live inline in the source. */
+export const cargo: RunnerSpec = {
+  id: "cargo",
+  languages: ["rust"],
+  label: "cargo test",
+  detect: (view, dir) => (has(view, dir, "Cargo.toml") ? { evidence: "Cargo.toml" } : undefined),
+  command: () => ["cargo", "test"],
+  testDirs: [],
+  fallbackTestDir: undefined,
+  inline: true,
+  folderIds: "rust",
+  testCandidates: rustCandidates,
+  fileCommand: rustFileCommand,
+  argv: (input) => {
+    const { runner, ids } = input;
+    const exact =
+      ids.length > 0 ? ["--", "--exact", ...ids.map((id) => id.segments.join("::"))] : [];
+    return {
+      argv: [...runner.command, "--no-fail-fast", ...cargoTargets(input), ...exact],
+      format: "libtest-text",
+      report: OUTPUT_REPORT,
+    };
+  },
+  suite: () => globShape(["tests/**/*.rs"], "cargo integration tests (tests/*.rs)"),
+  probe: versionProbe,
+  testIdJoiner: "::",
+};
+
+/**
+ * The test targets the files name: each `tests/x.rs` by `--test x`, and with those a source
+ * file with its own #[cfg(test)] module brings the crate's unit tests (`--test` alone would
+ * leave them out).
+ */
+export function cargoTargets({ view, runner, files }: ArgvInput): string[] {
+  const integration = [...new Set(files.filter((file) => file.startsWith("tests/")).map(stemOf))];
+  const unit =
+    integration.length > 0 && files.some((file) => !file.startsWith("tests/"))
+      ? [view.exists(joinRel(runner.package_dir, "src/lib.rs")) ? "--lib" : "--bins"]
+      : [];
+  return [...unit, ...integration.flatMap((name) => ["--test", name])];
+}

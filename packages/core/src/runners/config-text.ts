@@ -1,0 +1,172 @@
+import picomatch from "picomatch";
+import { joinRel, type ProjectView } from "../project-view.ts";
+import type { SuiteMatcher } from "./spec.ts";
+
+/**
+ * Reading runner configuration as text, without running it: ini sections, TOML tables,
+ * literal strings in a JS config, a package.json test script's arguments, a YAML list. Pure.
+ */
+
+export const JS_EXT = /\.[cm]?[jt]sx?$/;
+
+export function globShape(globs: readonly string[], evidence: string, ext?: RegExp): SuiteMatcher {
+  const match = picomatch([...globs], { dot: false });
+  return { evidence, isTest: (path) => (ext === undefined || ext.test(path)) && match(path) };
+}
+
+/** A key of an ini-style section (`[pytest]`, `[tool:pytest]`), continuation lines joined. */
+export function iniValue(text: string, section: string, key: string): string | undefined {
+  const lines = text.split(/\r?\n/);
+  let inSection = false;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] ?? "";
+    const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
+    if (header !== null) {
+      inSection = header[1]?.trim() === section;
+      continue;
+    }
+    if (!inSection) continue;
+    const entry = new RegExp(`^${key}\\s*[=:]\\s*(.*)$`).exec(line);
+    if (entry === null) continue;
+    const parts = [entry[1] ?? ""];
+    while (i + 1 < lines.length && /^\s+\S/.test(lines[i + 1] ?? "")) {
+      i += 1;
+      parts.push(lines[i] ?? "");
+    }
+    return parts.join(" ").trim();
+  }
+  return undefined;
+}
+
+/** A key of a TOML table: a string or an array of strings (one line or several). */
+export function tomlStrings(text: string, table: string, key: string): string[] | undefined {
+  const start = text.search(new RegExp(`^\\[${table.replace(/\./g, "\\.")}\\]\\s*$`, "m"));
+  if (start === -1) return undefined;
+  const rest = text.slice(start).split(/\r?\n/).slice(1);
+  const end = rest.findIndex((line) => /^\s*\[/.test(line));
+  const body = (end === -1 ? rest : rest.slice(0, end)).join("\n");
+  const match = new RegExp(`^\\s*${key}\\s*=\\s*(\\[[^\\]]*\\]|"[^"]*"|'[^']*')`, "m").exec(body);
+  if (match === null) return undefined;
+  return [...(match[1] ?? "").matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+
+export function splitWords(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const words = value.split(/[\s,]+/).filter((word) => word !== "");
+  return words.length === 0 ? undefined : words;
+}
+
+/** String literals inside `key: [ … ]` or `key: "…"` of a JS/TS config, if written literally. */
+export function jsConfigStrings(text: string, key: string): string[] | undefined {
+  const match = new RegExp(`\\b${key}\\s*:\\s*(\\[[^\\]]*\\]|"[^"]*"|'[^']*'|\`[^\`]*\`)`).exec(
+    text,
+  );
+  if (match === null) return undefined;
+  const found = [...(match[1] ?? "").matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`/g)]
+    .map((m) => m[1] ?? m[2] ?? m[3] ?? "")
+    .filter((s) => s !== "");
+  return found.length === 0 ? undefined : found;
+}
+
+export function firstConfig(view: ProjectView, dir: string, pattern: RegExp): string | undefined {
+  const name = view.list(dir).find((entry) => pattern.test(entry));
+  return name === undefined ? undefined : view.readText(joinRel(dir, name));
+}
+
+export function scriptArgs(view: ProjectView, dir: string, marker: RegExp): string[] | undefined {
+  const pkg = view.readText(joinRel(dir, "package.json"));
+  if (pkg === undefined) return undefined;
+  let script: unknown;
+  try {
+    script = (JSON.parse(pkg) as { scripts?: Record<string, unknown> }).scripts?.["test"];
+  } catch {
+    return undefined;
+  }
+  if (typeof script !== "string") return undefined;
+  const command = script.split(/&&|\|\||;/).find((part) =>
+    part
+      .trim()
+      .split(/\s+/)
+      .some((word) => marker.test(word)),
+  );
+  if (command === undefined) return undefined;
+  const words = command.trim().split(/\s+/);
+  const at = words.findIndex((word) => marker.test(word));
+  return words
+    .slice(at + 1)
+    .filter((word) => !word.startsWith("-"))
+    .map((word) => word.replace(/^["']|["']$/g, "").replace(/^\.\//, ""));
+}
+
+export function yamlList(text: string, key: string): string[] | undefined {
+  const inline = new RegExp(`^${key}\\s*:\\s*['"]?([^'"\\n]+)['"]?\\s*$`, "m").exec(text);
+  if (inline !== null && !(inline[1] ?? "").startsWith("[")) return [(inline[1] ?? "").trim()];
+  const block = new RegExp(`^${key}\\s*:\\s*\\n((?:\\s*-\\s*.+\\n?)+)`, "m").exec(text);
+  if (block === null) return undefined;
+  return [...(block[1] ?? "").matchAll(/-\s*['"]?([^'"\n]+)['"]?/g)].map((m) =>
+    (m[1] ?? "").trim(),
+  );
+}
+
+/** A config module's default export computed by a function (`defineConfig(({ mode }) => …)`). */
+const FUNCTION_EXPORT =
+  /(?:defineConfig|defineProject|module\.exports\s*=|export\s+default)\s*\(?\s*(?:async\s*)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
+
+/**
+ * Why a JS/TS runner config cannot be read as text, if it cannot: it exports a function, holds
+ * `projects`, spreads or merges another config, or gives one of `keys` as something other than
+ * string literals. undefined: what the keys say (or their absence) can be trusted.
+ */
+export function opaqueJsConfig(
+  name: string,
+  text: string,
+  keys: readonly string[],
+): string | undefined {
+  // Whole-line comments only: a glob such as "src/**/*.test.ts" is not a comment.
+  const code = text.replace(/^\s*\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+  if (FUNCTION_EXPORT.test(code)) return `${name} exports a function`;
+  if (/\b(projects|workspace)\s*:/.test(code)) return `${name} has projects`;
+  if (/\bmergeConfig\s*\(|\.\.\.\s*[A-Za-z_$]/.test(code))
+    return `${name} builds on another config`;
+  for (const key of keys) {
+    if (new RegExp(`\\b${key}\\s*:`).test(code) && jsConfigStrings(code, key) === undefined)
+      return `${name} computes ${key}`;
+  }
+  return undefined;
+}
+
+/** The first file in `dir` whose name matches, with its text. */
+export function firstConfigFile(
+  view: ProjectView,
+  dir: string,
+  pattern: RegExp,
+): { name: string; text: string } | undefined {
+  const name = view.list(dir).find((entry) => pattern.test(entry));
+  const text = name === undefined ? undefined : view.readText(joinRel(dir, name));
+  return name === undefined || text === undefined ? undefined : { name, text };
+}
+
+/**
+ * A JSON array in a runner's stdout (warnings may come before it): vitest's `[{ "file": … }]`,
+ * jest's `["/abs/a.test.js"]`. undefined when there is none.
+ */
+export function jsonArrayIn(stdout: string): unknown[] | undefined {
+  const start = stdout.search(/^\s*\[/m);
+  const end = stdout.lastIndexOf("]");
+  if (start === -1 || end < start) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(stdout.slice(start, end + 1));
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A runner's absolute (or package-relative) test path as a package-relative one. */
+export function packageRelative(file: string, packageAbs: string): string | undefined {
+  const path = file.replace(/\\/g, "/");
+  const base = packageAbs.replace(/\\/g, "/").replace(/\/$/, "");
+  if (path.startsWith(`${base}/`)) return path.slice(base.length + 1);
+  if (path.startsWith("/") || /^[A-Za-z]:\//.test(path)) return undefined;
+  return path.replace(/^\.\//, "");
+}

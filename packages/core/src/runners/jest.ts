@@ -1,0 +1,144 @@
+import picomatch from "picomatch";
+import { joinRel, type ProjectView } from "../project-view.ts";
+import {
+  firstConfigFile,
+  jsConfigStrings,
+  jsonArrayIn,
+  opaqueJsConfig,
+  packageRelative,
+} from "./config-text.ts";
+import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
+import {
+  anchoredAlternation,
+  FILE_REPORT,
+  idNames,
+  REPORT_TOKEN,
+  type RunnerSpec,
+  type SuiteMatcher,
+  type TestLister,
+} from "./spec.ts";
+
+/** `jest --listTests --json`: the test files jest itself would run. */
+const listJestTests: TestLister = {
+  argv: (runner) => [...runner.command, "--listTests", "--json"],
+  parse: (stdout, packageAbs) => {
+    const entries = jsonArrayIn(stdout);
+    if (entries === undefined) return undefined;
+    return entries.flatMap((file) => {
+      const rel = typeof file === "string" ? packageRelative(file, packageAbs) : undefined;
+      return rel === undefined ? [] : [rel];
+    });
+  },
+  configFiles: (view, dir) =>
+    view.list(dir).filter((name) => /^jest\.config\.[cm]?[jt]s(on)?$|^package\.json$/.test(name)),
+};
+
+/** jest: `--json` to a file, files by `--runTestsByPath`, tests by `-t` on space-joined names. */
+export const jest: RunnerSpec = {
+  id: "jest",
+  languages: ["javascript", "typescript"],
+  label: "jest",
+  packageJson: {
+    script: /\bjest\b/,
+    dependency: "jest",
+    configFile: /^jest\.config\.[cm]?[jt]s(on)?$/,
+  },
+  detect: (view, dir, table) => detectByPackageJson(view, dir, "jest", table),
+  command: (view, dir) => jsToolCommand(view, dir, "jest"),
+  testDirs: ["__tests__", "tests", "test", "src/__tests__", "src/test"],
+  fallbackTestDir: undefined,
+  testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
+  fileCommand: (command, files) => [...command, "--runTestsByPath", ...files],
+  argv: ({ runner, files, ids }) => {
+    const filter = ids.length > 0 ? ["-t", anchoredAlternation(idNames(ids, " "))] : [];
+    const paths = files.length > 0 ? ["--runTestsByPath", ...files] : [];
+    return {
+      argv: [
+        ...runner.command,
+        "--json",
+        `--outputFile=${REPORT_TOKEN}`,
+        "--testLocationInResults",
+        ...filter,
+        ...paths,
+      ],
+      format: "jest-json",
+      report: FILE_REPORT,
+    };
+  },
+  suite: (view, runner) => jestShape(view, runner.package_dir),
+  probe: (runner) => ({
+    argv: [...runner.command.filter((arg) => arg !== "run"), "--version"],
+    collects: false,
+  }),
+  testIdJoiner: " > ",
+  shellPrograms: { jest: "jest" },
+  listTests: listJestTests,
+};
+
+const JEST_DEFAULT = ["**/__tests__/**/*.[jt]s?(x)", "**/?(*.)+(spec|test).[jt]s?(x)"];
+
+function jestConfig(view: ProjectView, dir: string): { name: string; text: string } | undefined {
+  const file = firstConfigFile(view, dir, /^jest\.config\.[cm]?[jt]s(on)?$/);
+  if (file !== undefined) return file;
+  const pkg = view.readText(joinRel(dir, "package.json"));
+  if (pkg === undefined) return undefined;
+  try {
+    const json = JSON.parse(pkg) as { jest?: unknown };
+    return json.jest === undefined
+      ? undefined
+      : { name: "package.json", text: JSON.stringify(json.jest) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the jest config cannot be read as text (a function, projects, a spread, computed keys). */
+function opaqueJest(config: { name: string; text: string } | undefined): string | undefined {
+  if (config === undefined) return undefined;
+  if (config.name === "package.json" || config.name.endsWith(".json"))
+    return /"projects"\s*:/.test(config.text) ? `${config.name} jest has projects` : undefined;
+  return opaqueJsConfig(config.name, config.text, ["testMatch", "testRegex", "roots"]);
+}
+
+function jestShape(view: ProjectView, dir: string): SuiteMatcher {
+  const config = jestConfig(view, dir);
+  const text = config?.text;
+  const opaque = opaqueJest(config);
+  const testMatch =
+    text === undefined
+      ? undefined
+      : jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testMatch");
+  const testRegex =
+    text === undefined
+      ? undefined
+      : jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testRegex");
+  const roots = (
+    text === undefined ? undefined : jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "roots")
+  )
+    ?.map((root) => root.replace(/^<rootDir>\/?/, "").replace(/\/$/, ""))
+    .filter((root) => root !== "");
+  const inRoots = (path: string): boolean =>
+    roots === undefined || roots.length === 0 || roots.some((root) => path.startsWith(`${root}/`));
+  if (testRegex !== undefined) {
+    const regexes = testRegex.flatMap((source) => {
+      try {
+        return [new RegExp(source.replace(/\\\\/g, "\\"))];
+      } catch {
+        return [];
+      }
+    });
+    return {
+      evidence: "jest testRegex",
+      isTest: (path) => inRoots(path) && regexes.some((regex) => regex.test(`/${path}`)),
+      ...(opaque === undefined ? {} : { opaque }),
+    };
+  }
+  const globs = (testMatch ?? JEST_DEFAULT).map((g) => g.replace(/^<rootDir>\/?/, ""));
+  const match = picomatch(globs, { dot: false });
+  return {
+    evidence:
+      testMatch === undefined ? "jest defaults (__tests__/, *.test.*, *.spec.*)" : "jest testMatch",
+    isTest: (path) => inRoots(path) && match(path),
+    ...(opaque === undefined ? {} : { opaque }),
+  };
+}

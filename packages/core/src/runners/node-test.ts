@@ -1,0 +1,89 @@
+import picomatch from "picomatch";
+import { scriptArgs } from "./config-text.ts";
+import { detectByPackageJson, jsCandidates } from "./shared.ts";
+import {
+  escapeRegex,
+  FILE_REPORT,
+  REPORT_TOKEN,
+  REPORTER_TOKEN,
+  versionProbe,
+  type RunnerSpec,
+  type SuiteMatcher,
+} from "./spec.ts";
+import type { ProjectView } from "../project-view.ts";
+import type { DetectedRunner } from "../runners.ts";
+
+/**
+ * `node --test`: tailtest's own reporter module writes NDJSON events to a file; the reporter
+ * flags go right after `--test`, before whatever the project's command passes it.
+ */
+export const nodeTest: RunnerSpec = {
+  id: "node-test",
+  languages: ["javascript", "typescript"],
+  label: "node --test",
+  packageJson: { script: /\bnode\s+(.*\s)?--test\b/ },
+  detect: (view, dir, table) => detectByPackageJson(view, dir, "node-test", table),
+  command: () => ["node", "--test"],
+  testDirs: ["test", "tests", "__tests__"],
+  fallbackTestDir: undefined,
+  tsNeedsLoader: true,
+  testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
+  fileCommand: (command, files) => [...command, ...files],
+  argv: ({ runner, files, ids }) => {
+    const command = runner.command;
+    const at = command.indexOf("--test");
+    const head = at === -1 ? [...command, "--test"] : command.slice(0, at + 1);
+    const tail = at === -1 ? [] : command.slice(at + 1);
+    const filter = ids.map(
+      (id) => `--test-name-pattern=^${escapeRegex(id.segments[id.segments.length - 1] ?? "")}$`,
+    );
+    return {
+      argv: [
+        ...head,
+        `--test-reporter=${REPORTER_TOKEN}`,
+        `--test-reporter-destination=${REPORT_TOKEN}`,
+        ...filter,
+        ...tail,
+        ...files,
+      ],
+      format: "node-test-ndjson",
+      report: FILE_REPORT,
+    };
+  },
+  suite: nodeTestShape,
+  probe: versionProbe,
+  testIdJoiner: " > ",
+};
+
+/** Node 20's own patterns for `node --test` without arguments, and inside a folder argument. */
+const NODE_TEST_DEFAULT = [
+  "**/*.test.?(c|m)js",
+  "**/*-test.?(c|m)js",
+  "**/*_test.?(c|m)js",
+  "**/test-*.?(c|m)js",
+  "**/test.?(c|m)js",
+  "**/test/**/*.?(c|m)js",
+];
+
+function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher {
+  const args =
+    scriptArgs(view, runner.package_dir, /^--test$/) ??
+    runner.command
+      .slice(runner.command.indexOf("--test") + 1)
+      .filter((arg) => !arg.startsWith("-"));
+  const defaults = picomatch(NODE_TEST_DEFAULT, { dot: false });
+  if (args.length === 0)
+    return { evidence: "node --test defaults", isTest: (path) => defaults(path) };
+  const globs = args.map((arg) => (/[*?{[]/.test(arg) ? arg : undefined));
+  const patterns = globs.filter((g): g is string => g !== undefined);
+  const explicit = patterns.length === 0 ? () => false : picomatch(patterns, { dot: false });
+  const folders = args.filter((arg) => !/[*?{[]/.test(arg) && !/\.[cm]?[jt]s$/.test(arg));
+  const files = new Set(args.filter((arg) => /\.[cm]?[jt]s$/.test(arg)));
+  return {
+    evidence: `node --test ${args.join(" ")} (package.json scripts.test)`,
+    isTest: (path) =>
+      files.has(path) ||
+      (globs.some((g) => g !== undefined) && explicit(path)) ||
+      folders.some((folder) => path.startsWith(`${folder.replace(/\/$/, "")}/`) && defaults(path)),
+  };
+}

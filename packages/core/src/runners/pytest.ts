@@ -1,0 +1,166 @@
+import picomatch from "picomatch";
+import { baseName } from "../languages.ts";
+import { joinRel, type ProjectView } from "../project-view.ts";
+import { iniValue, packageRelative, splitWords, tomlStrings } from "./config-text.ts";
+import {
+  has,
+  notAnOption,
+  pythonCandidates,
+  pythonCommand,
+  read,
+  requirementFiles,
+} from "./shared.ts";
+import {
+  FILE_REPORT,
+  REPORT_TOKEN,
+  type Detection,
+  type RunnerSpec,
+  type SuiteMatcher,
+} from "./spec.ts";
+
+/** pytest: JUnit XML (xunit1, so `file` attributes name the test files), node ids with `::`. */
+export const pytest: RunnerSpec = {
+  id: "pytest",
+  languages: ["python"],
+  label: "pytest",
+  detect: detectPytest,
+  command: (view, dir) => pythonCommand(view, dir, "pytest"),
+  testDirs: ["tests", "test", "src/tests", "src/test", "testing"],
+  fallbackTestDir: "tests",
+  testCandidates: (src, testDir) => pythonCandidates(src, testDir ?? "tests"),
+  fileCommand: (command, files) => [...command, ...files],
+  argv: ({ runner, files, ids }) => {
+    const selectors =
+      ids.length > 0 ? ids.map((id) => [notAnOption(id.file), ...id.segments].join("::")) : files;
+    return {
+      argv: [
+        ...runner.command,
+        "-o",
+        "junit_family=xunit1",
+        `--junitxml=${REPORT_TOKEN}`,
+        ...selectors,
+      ],
+      format: "junit",
+      report: FILE_REPORT,
+    };
+  },
+  suite: (view, runner) => pytestShape(view, runner.package_dir),
+  probe: (runner) => ({
+    argv: [...runner.command, "--collect-only", "-q"],
+    collects: true,
+    okExits: [5],
+  }),
+  testIdJoiner: "::",
+  junit: "pytest",
+  shellPrograms: { pytest: "pytest", "py.test": "py.test" },
+  listTests: {
+    // No .pytest_cache written into the project for a question.
+    argv: (runner) => [...runner.command, "--collect-only", "-q", "-p", "no:cacheprovider"],
+    parse: (stdout, packageAbs) => {
+      const ids = stdout
+        .split("\n")
+        .flatMap((line) => /^(\S[^:\s]*\.py)::/.exec(line.trim())?.[1] ?? []);
+      if (ids.length === 0 && !/\bno tests (collected|ran)|\b\d+ tests? collected/.test(stdout))
+        return undefined;
+      return ids.flatMap((file) => packageRelative(file, packageAbs) ?? []);
+    },
+    configFiles: (view, dir) => PYTEST_CONFIGS.filter((name) => has(view, dir, name)),
+  },
+  shellPythonModule: "pytest",
+  // 5: nothing collected; 4 with "ERROR: not found": a requested node id does not exist.
+  noTestsRan: (exitCode, output) =>
+    exitCode === 5 || (exitCode === 4 && /ERROR: not found:/.test(output)),
+};
+
+function detectPytest(view: ProjectView, dir: string): Detection | undefined {
+  const pyproject = read(view, dir, "pyproject.toml");
+  if (pyproject !== undefined && /^\[tool\.pytest/m.test(pyproject)) {
+    return { evidence: "pyproject.toml [tool.pytest]" };
+  }
+  if (pyproject !== undefined && /["'\s]pytest\b/.test(pyproject)) {
+    return { evidence: "pyproject.toml lists pytest" };
+  }
+  if (has(view, dir, "pytest.ini")) return { evidence: "pytest.ini" };
+  const setupCfg = read(view, dir, "setup.cfg");
+  if (setupCfg !== undefined && /^\[tool:pytest\]/m.test(setupCfg))
+    return { evidence: "setup.cfg [tool:pytest]" };
+  const tox = read(view, dir, "tox.ini");
+  if (tox !== undefined && /^\[pytest\]|\bpytest\b/m.test(tox))
+    return { evidence: "tox.ini mentions pytest" };
+  for (const name of requirementFiles(view, dir)) {
+    if (/^\s*pytest\b/m.test(read(view, dir, name) ?? ""))
+      return { evidence: `${name} lists pytest` };
+  }
+  if (/\bpytest\b/.test(read(view, dir, "Pipfile") ?? ""))
+    return { evidence: "Pipfile lists pytest" };
+  if (/\bpytest\b/.test(read(view, dir, "setup.py") ?? ""))
+    return { evidence: "setup.py lists pytest" };
+  if (has(view, dir, "conftest.py")) return { evidence: "conftest.py" };
+  return undefined;
+}
+
+function pytestSetting(view: ProjectView, dir: string, key: string): string[] | undefined {
+  const pyproject = view.readText(joinRel(dir, "pyproject.toml"));
+  const fromToml =
+    pyproject === undefined ? undefined : tomlStrings(pyproject, "tool.pytest.ini_options", key);
+  if (fromToml !== undefined) return fromToml;
+  for (const [file, section] of [
+    ["pytest.ini", "pytest"],
+    ["tox.ini", "pytest"],
+    ["setup.cfg", "tool:pytest"],
+  ] as const) {
+    const text = view.readText(joinRel(dir, file));
+    if (text === undefined) continue;
+    const words = splitWords(iniValue(text, section, key));
+    if (words !== undefined) return words;
+  }
+  return undefined;
+}
+
+const PYTEST_CONFIGS = ["pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", "conftest.py"];
+
+/** A root conftest.py that changes what pytest collects: only pytest knows its tests then. */
+function customCollection(view: ProjectView, dir: string): string | undefined {
+  const conftest = read(view, dir, "conftest.py");
+  if (conftest === undefined) return undefined;
+  return /^\s*(def\s+pytest_(collect_file|ignore_collect|pycollect_makemodule|collection_modifyitems)\b|collect_ignore(_glob)?\s*[+]?=)/m.test(
+    conftest,
+  )
+    ? "conftest.py changes what pytest collects"
+    : undefined;
+}
+
+function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
+  const testpaths = pytestSetting(view, dir, "testpaths")?.map((p) =>
+    p.replace(/^\.\//, "").replace(/\/$/, ""),
+  );
+  const configured = pytestSetting(view, dir, "python_files");
+  const django = view.exists(joinRel(dir, "manage.py"));
+  const patterns = configured ?? ["test_*.py", "*_test.py"];
+  const names = picomatch(patterns, { basename: true });
+  const roots = testpaths?.filter((p) => p !== "." && p !== "");
+  const opaque = customCollection(view, dir);
+  const parts: string[] = [];
+  if (testpaths !== undefined) parts.push("testpaths");
+  if (configured !== undefined) parts.push("python_files");
+  return {
+    evidence:
+      parts.length === 0
+        ? "pytest defaults (test_*.py, *_test.py)"
+        : `pytest ${parts.join(" and ")} from the config`,
+    isTest: (path) => {
+      if (!path.endsWith(".py")) return false;
+      if (roots !== undefined && roots.length > 0) {
+        const under = roots.some(
+          (root) => path === root || path.startsWith(`${root}/`) || picomatch.isMatch(path, root),
+        );
+        if (!under) return false;
+      }
+      if (names(baseName(path))) return true;
+      // Django keeps an app's tests in tests.py or a tests/ package, collected with pytest-django's
+      // python_files; without a config saying so, pytest itself does not collect tests.py.
+      return django && configured === undefined && /(^|\/)tests\/test_?[^/]*\.py$/.test(path);
+    },
+    ...(opaque === undefined ? {} : { opaque }),
+  };
+}

@@ -1,0 +1,288 @@
+import * as z from "zod/mini";
+import { extensionOf, stemOf } from "../languages.ts";
+import { dirnameRel, joinRel, type ProjectView } from "../project-view.ts";
+import type { CandidateContext, Detection, RunnerSpec } from "./spec.ts";
+
+/** Project reading and test-path helpers the runner records share. Pure. */
+
+export function read(view: ProjectView, dir: string, name: string): string | undefined {
+  return view.readText(joinRel(dir, name));
+}
+
+export function has(view: ProjectView, dir: string, name: string): boolean {
+  return view.exists(joinRel(dir, name));
+}
+
+export function firstExisting(
+  view: ProjectView,
+  dir: string,
+  names: readonly string[],
+): string | undefined {
+  return names.find((name) => has(view, dir, name));
+}
+
+export function requirementFiles(view: ProjectView, dir: string): string[] {
+  return view.list(dir).filter((name) => /^requirements[\w.-]*\.(txt|in)$/.test(name));
+}
+
+function readPackageJson(view: ProjectView, dir: string): PackageJson | undefined {
+  const text = read(view, dir, "package.json");
+  if (text === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const result = PackageJsonSchema.safeParse(parsed);
+    return result.success ? result.data : {};
+  } catch {
+    return {};
+  }
+}
+
+const DependencyTable = z.optional(z.record(z.string(), z.unknown()));
+const PackageJsonSchema = z.looseObject({
+  scripts: DependencyTable,
+  dependencies: DependencyTable,
+  devDependencies: DependencyTable,
+  peerDependencies: DependencyTable,
+});
+type PackageJson = z.infer<typeof PackageJsonSchema>;
+
+function nodeDeps(pkg: PackageJson): Set<string> {
+  return new Set([
+    ...Object.keys(pkg.dependencies ?? {}),
+    ...Object.keys(pkg.devDependencies ?? {}),
+    ...Object.keys(pkg.peerDependencies ?? {}),
+  ]);
+}
+
+function testScript(pkg: PackageJson): string {
+  const script = pkg.scripts?.["test"];
+  return typeof script === "string" ? script : "";
+}
+
+/**
+ * The Python that has the project's dependencies: the project's virtualenv (`.venv/`, `venv/`,
+ * in the package or at the root), the active `$VIRTUAL_ENV`, then a project tool's environment
+ * (uv, poetry, pipenv, hatch, pdm) only when that tool is on PATH (a lock file alone is not
+ * enough: `uv run` without uv fails every time), else `python3`.
+ */
+export function pythonCommand(view: ProjectView, dir: string, module: string): string[] {
+  for (const venv of [".venv", "venv", ".env", "env"]) {
+    for (const base of dir === "" ? [""] : [dir, ""]) {
+      if (!view.exists(joinRel(base, venv, "pyvenv.cfg"))) continue;
+      const python = joinRel(base, venv, "bin/python");
+      if (!view.exists(python)) continue;
+      // The run starts in the package folder: a root venv is reached from there.
+      const rel = base === dir ? joinRel(venv, "bin/python") : joinRel(upTo(dir), python);
+      return [rel, "-m", module];
+    }
+  }
+  const active = view.host?.env("VIRTUAL_ENV");
+  if (active !== undefined && active !== "") return [`${active}/bin/python`, "-m", module];
+  const tools: readonly [string, string, readonly string[]][] = [
+    ["uv.lock", "uv", ["uv", "run", "python"]],
+    ["poetry.lock", "poetry", ["poetry", "run", "python"]],
+    ["Pipfile.lock", "pipenv", ["pipenv", "run", "python"]],
+    ["pdm.lock", "pdm", ["pdm", "run", "python"]],
+  ];
+  for (const [lock, tool, prefix] of tools) {
+    if (has(view, dir, lock) && view.host?.onPath(tool) === true) return [...prefix, "-m", module];
+  }
+  const pyproject = read(view, dir, "pyproject.toml") ?? "";
+  if (/^\[tool\.hatch/m.test(pyproject) && view.host?.onPath("hatch") === true)
+    return ["hatch", "run", "python", "-m", module];
+  return ["python3", "-m", module];
+}
+
+/**
+ * How a package runs an installed JS tool: its own (or a workspace root's) `node_modules/.bin`
+ * entry, else through the package manager its lock file names when that manager is on PATH
+ * (`pnpm exec`, `yarn` — Plug'n'Play included —, `bun x`), else `npx --no-install`, which never
+ * fetches a package from the registry.
+ */
+export function jsToolCommand(view: ProjectView, dir: string, tool: string): string[] {
+  const bases: string[] = [];
+  for (let base = dir; ; base = dirnameRel(base)) {
+    bases.push(base);
+    if (base === "") break;
+  }
+  for (const base of bases) {
+    const bin = joinRel(base, "node_modules/.bin", tool);
+    if (view.exists(bin))
+      return [base === dir ? joinRel("node_modules/.bin", tool) : joinRel(upTo(dir), bin)];
+  }
+  const managers: readonly [RegExp, string, readonly string[]][] = [
+    [/^pnpm-lock\.yaml$/, "pnpm", ["pnpm", "exec", tool]],
+    [/^yarn\.lock$/, "yarn", ["yarn", tool]],
+    [/^bun\.lockb?$/, "bun", ["bun", "x", tool]],
+  ];
+  for (const base of bases) {
+    const names = view.list(base);
+    for (const [lock, manager, argv] of managers) {
+      if (names.some((name) => lock.test(name)) && view.host?.onPath(manager) === true)
+        return [...argv];
+    }
+  }
+  return ["npx", "--no-install", tool];
+}
+
+/** `../..` from a package folder back to the root. */
+function upTo(dir: string): string {
+  return dir === ""
+    ? ""
+    : dir
+        .split("/")
+        .map(() => "..")
+        .join("/");
+}
+
+/** Path of a source file below the usual source roots, for mirrored test trees. */
+export function mirrored(src: string, roots: readonly string[]): string {
+  for (const root of roots) {
+    if (src.startsWith(`${root}/`)) return src.slice(root.length + 1);
+  }
+  return src;
+}
+
+function jsTestExtension(src: string, typescript: boolean): string {
+  const ext = extensionOf(src);
+  if (ext === ".vue" || ext === ".svelte") return typescript ? ".ts" : ".js";
+  if (ext === ".jsx" && typescript) return ".tsx";
+  if (ext === ".js" && typescript) return ".ts";
+  return ext;
+}
+
+export function jsCandidates(
+  src: string,
+  testDir: string | undefined,
+  ctx: CandidateContext,
+  kinds: readonly string[],
+): string[] {
+  const dir = dirnameRel(src);
+  const stem = stemOf(src);
+  const ext = jsTestExtension(src, ctx.typescript);
+  const beside = kinds.map((kind) => joinRel(dir, `${stem}.${kind}${ext}`));
+  const nested = joinRel(dir, "__tests__", `${stem}.test${ext}`);
+  const inDir =
+    testDir === undefined
+      ? []
+      : [
+          joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), `${stem}.test${ext}`),
+          joinRel(testDir, `${stem}.test${ext}`),
+        ];
+  return testDir === undefined ? [...beside, nested] : [...inDir, ...beside, nested];
+}
+
+export function classNames(files: readonly string[]): string[] {
+  return [...new Set(files.map((file) => stemOf(file)))];
+}
+
+export function pythonCandidates(src: string, testDir: string): string[] {
+  const raw = stemOf(src);
+  const dir = dirnameRel(src);
+  // Tests name a module without its leading underscores (`_cached.py` → `test_cached.py`) and a
+  // package by its folder (`pkg/__init__.py` → `test_pkg.py`).
+  const stem = raw === "__init__" ? (dir.split("/").pop() ?? raw) : raw.replace(/^_+/, "") || raw;
+  const sub = dirnameRel(mirrored(src, ["src"]));
+  const named = (name: string) => [
+    joinRel(testDir, `test_${name}.py`),
+    joinRel(testDir, sub, `test_${name}.py`),
+    joinRel(testDir, `${name}_test.py`),
+    joinRel(dir, `test_${name}.py`),
+    joinRel(dir, `${name}_test.py`),
+  ];
+  return [...new Set([...named(stem), ...(stem === raw ? [] : named(raw))])];
+}
+
+export function rustCandidates(src: string): string[] {
+  return [src];
+}
+
+export function rustFileCommand(command: readonly string[], files: readonly string[]): string[] {
+  const integration = files.filter((file) => file.startsWith("tests/")).map((file) => stemOf(file));
+  return [...command, ...integration.flatMap((name) => ["--test", name])];
+}
+
+export function phpCandidates(src: string, testDir: string, ctx: CandidateContext): string[] {
+  const name = `${stemOf(src)}Test.php`;
+  const sub = dirnameRel(mirrored(src, ["src", "app"]));
+  const feature = /(^|\/)(Http|Controllers)\//.test(src);
+  const suites = feature ? ["Feature", "Unit"] : ["Unit", "Feature"];
+  const existing = suites.filter((suite) =>
+    ctx.view.isDirectory(joinRel(ctx.packageDir, testDir, suite)),
+  );
+  const preferred = existing.map((suite) => joinRel(testDir, suite, sub, name));
+  return [...preferred, joinRel(testDir, sub, name), joinRel(testDir, name)];
+}
+
+export function jvmCandidates(src: string): string[] {
+  const match = /^(.*?)src\/main\/(java|kotlin)\/(.*)$/.exec(src);
+  const ext = extensionOf(src);
+  const name = `${stemOf(src)}Test${ext}`;
+  if (match !== null) {
+    const [, prefix = "", lang = "java", rest = ""] = match;
+    return [joinRel(prefix, "src/test", lang, dirnameRel(rest), name)];
+  }
+  return [joinRel("src/test", ext === ".kt" ? "kotlin" : "java", name)];
+}
+
+export function dotnetCandidates(
+  src: string,
+  _testDir: string | undefined,
+  ctx: CandidateContext,
+): string[] {
+  const parts = src.split("/");
+  const srcIndex = parts[0] === "src" ? 1 : 0;
+  const project = parts[srcIndex] ?? "App";
+  const rest = parts.slice(srcIndex + 1, -1);
+  const name = `${stemOf(src)}Tests.cs`;
+  const projects = [`${project}.Tests`, `${project}.Test`, `${project}.UnitTests`];
+  const found: string[] = [];
+  for (const root of ["tests", "test", ""]) {
+    for (const candidate of projects) {
+      if (ctx.view.isDirectory(joinRel(ctx.packageDir, root, candidate)))
+        found.push(joinRel(root, candidate, ...rest, name));
+    }
+  }
+  return [...found, joinRel("tests", `${project}.Tests`, ...rest, name)];
+}
+
+/**
+ * Which JS runner a package.json uses: its test script first, then its dependencies, then
+ * config files; among runners, the table's order decides.
+ */
+export function detectByPackageJson(
+  view: ProjectView,
+  dir: string,
+  id: string,
+  table: readonly RunnerSpec[],
+): Detection | undefined {
+  const pkg = readPackageJson(view, dir);
+  if (pkg === undefined) return undefined;
+  const script = testScript(pkg);
+  const deps = nodeDeps(pkg);
+  const order = table.flatMap((spec) =>
+    spec.packageJson === undefined ? [] : [{ id: spec.id, ...spec.packageJson }],
+  );
+  const byScript = order.find((entry) => entry.script.test(script));
+  const byDep = order.find((entry) => entry.dependency !== undefined && deps.has(entry.dependency));
+  const names = view.list(dir);
+  const byFile = order.find(
+    (entry) => entry.configFile !== undefined && names.some((name) => entry.configFile?.test(name)),
+  );
+  let winner: string | undefined;
+  let evidence = "";
+  if (byScript !== undefined)
+    [winner, evidence] = [byScript.id, `package.json scripts.test runs ${byScript.id}`];
+  else if (byDep !== undefined)
+    [winner, evidence] = [byDep.id, `package.json depends on ${byDep.dependency ?? byDep.id}`];
+  else if (byFile !== undefined) {
+    const file = names.find((name) => byFile.configFile?.test(name) === true) ?? "";
+    [winner, evidence] = [byFile.id, `${file} present`];
+  }
+  return winner === id ? { evidence } : undefined;
+}
+
+/** A file at the package root whose name starts with `-` would reach the runner as an option. */
+export function notAnOption(file: string): string {
+  return file.startsWith("-") ? `./${file}` : file;
+}

@@ -1,0 +1,149 @@
+import type { Language } from "../languages.ts";
+import type { OutputFormat, ReportSource } from "../plan.ts";
+import type { ProjectView } from "../project-view.ts";
+import type { TestId } from "../results.ts";
+import type { DetectedRunner, RunnerId } from "../runners.ts";
+
+/**
+ * Everything tailtest knows about one test runner, in one record: how a package is seen to use
+ * it, its default command, where its tests are and what they are named, the argv that runs some
+ * of them and how their report comes back, what doctor starts, how strict mode writes its test
+ * ids and which shell commands run it. One file per runner under `runners/`, gathered in
+ * `runners/table.ts`; pure.
+ */
+export interface RunnerSpec {
+  id: RunnerId;
+  languages: readonly Language[];
+  /** Short name used in notes ("runner: pytest"). */
+  label: string;
+  /** What in this folder says the package uses the runner; `table` is every runner, in order. */
+  detect(view: ProjectView, dir: string, table: readonly RunnerSpec[]): Detection | undefined;
+  /** A JS runner seen through package.json: its test script, its dependency, its config file. */
+  packageJson?: { script: RegExp; dependency?: string; configFile?: RegExp };
+  /** The whole-suite command, in the package folder, when neither the config nor detection names one. */
+  command(view: ProjectView, dir: string): string[];
+  /** Candidate folders for new tests, in order; none existing means `fallbackTestDir`. */
+  testDirs: readonly string[];
+  /** undefined: tests sit beside the source when no test folder exists. */
+  fallbackTestDir: string | undefined;
+  /** Test file candidates for a source path relative to the package, preferred first. */
+  testCandidates(src: string, testDir: string | undefined, ctx: CandidateContext): string[];
+  /** Tests live in the source file itself (Rust unit tests). */
+  inline?: boolean;
+  /** It loads a `.ts` test only with a loader in its command (`node --test` before Node 22.6). */
+  tsNeedsLoader?: boolean;
+  /** The language of a test id whose `file` names a folder (a Go package, a crate). */
+  folderIds?: Language;
+  /** argv that runs only the given test files (relative to the package): the simple form. */
+  fileCommand(command: readonly string[], testFiles: readonly string[]): string[];
+  /** The argv, report format and report location that run these files and tests. */
+  argv(input: ArgvInput): BuiltArgv;
+  /** Which package-relative paths are this runner's tests, read from its config or its defaults. */
+  suite(view: ProjectView, runner: DetectedRunner): SuiteMatcher;
+  /**
+   * The runner's own list of its tests, for a config that cannot be read statically (JS with
+   * logic, a function, projects): the argv, and how to read its answer.
+   */
+  listTests?: TestLister;
+  /** What `tailtest doctor` runs to show the runner starts (and, where cheap, loads the tests). */
+  probe(runner: DetectedRunner): RunnerProbe;
+  /** How strict mode joins a test id's segments: pytest's `::` or the JS runners' ` > `. */
+  testIdJoiner: "::" | " > ";
+  /** How its JUnit XML names files and tests, when it writes JUnit. */
+  junit?: JunitDialect;
+  /** Programs that run this runner directly in a shell command (`jest`, `py.test`), and how to say so. */
+  shellPrograms?: Readonly<Record<string, string>>;
+  /** A program that runs it with a subcommand (`dotnet test`). */
+  shellSubcommand?: { program: string; sub: string };
+  /** The module `python -m <module>` runs it as. */
+  shellPythonModule?: string;
+  /** An exit that means no test ran (nothing collected, an unknown id), not a broken runner. */
+  noTestsRan?(exitCode: number | null, output: string): boolean;
+}
+
+export interface Detection {
+  evidence: string;
+  command?: string[];
+}
+
+export interface CandidateContext {
+  view: ProjectView;
+  packageDir: string;
+  typescript: boolean;
+}
+
+export interface ArgvInput {
+  view: ProjectView;
+  runner: DetectedRunner;
+  /** Test files relative to the package, already safe from being read as options. */
+  files: string[];
+  /** Test ids with package-relative files. */
+  ids: TestId[];
+}
+
+export interface BuiltArgv {
+  argv: string[];
+  format: OutputFormat;
+  report: ReportSource;
+  env?: Record<string, string>;
+}
+
+export interface SuiteMatcher {
+  isTest(path: string): boolean;
+  /** Where the shape came from, for `explain`: "pyproject.toml testpaths", "vitest defaults". */
+  evidence: string;
+  /** The config could not be read statically: only the runner itself knows its tests. */
+  opaque?: string;
+}
+
+export interface TestLister {
+  /** argv run in the package folder; its stdout is the list. */
+  argv(runner: DetectedRunner): string[];
+  /** Package-relative test files from the runner's stdout (absolute paths under `packageAbs`). */
+  parse(stdout: string, packageAbs: string): string[] | undefined;
+  /** Files whose content decides the list: the cache is keyed by their hashes. */
+  configFiles(view: ProjectView, dir: string): string[];
+}
+
+export interface RunnerProbe {
+  argv: string[];
+  collects: boolean;
+  /** Exit codes besides 0 that still mean it started (pytest's 5: nothing collected). */
+  okExits?: readonly number[];
+}
+
+export type JunitDialect = "pytest" | "php" | "jvm" | "bun" | "deno" | "swift" | "nextest";
+
+/**
+ * Stand-ins in a planned argv that the executor replaces with real temporary paths. A NUL
+ * byte cannot occur in a file name, so no user path is ever mistaken for one.
+ */
+export const REPORT_TOKEN = "\u0000tailtest-report\u0000";
+export const REPORTER_TOKEN = "\u0000tailtest-reporter\u0000";
+
+export const FILE_REPORT: ReportSource = { kind: "file" };
+export const OUTPUT_REPORT: ReportSource = { kind: "output" };
+
+/** Escapes a literal for use inside a regular expression passed to a runner. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+export function anchoredAlternation(names: readonly string[]): string {
+  return `^(?:${names.join("|")})$`;
+}
+
+/** Each id's segments, escaped and joined: the name a `-t`/`--grep` filter matches. */
+export function idNames(ids: readonly TestId[], join: string): string[] {
+  return ids.map((id) => id.segments.map(escapeRegex).join(join));
+}
+
+/** Each id's own test name (its last segment), escaped. */
+export function lastNames(ids: readonly TestId[]): string[] {
+  return ids.map((id) => escapeRegex(id.segments[id.segments.length - 1] ?? ""));
+}
+
+/** `--version` of the command's program: the probe of a runner that cannot cheaply load tests. */
+export function versionProbe(runner: DetectedRunner): RunnerProbe {
+  return { argv: [runner.command[0] ?? runner.id, "--version"], collects: false };
+}

@@ -1,0 +1,58 @@
+import { baseName } from "../languages.ts";
+import { joinRel } from "../project-view.ts";
+import { firstExisting, pythonCandidates, pythonCommand, requirementFiles } from "./shared.ts";
+import { OUTPUT_REPORT, type Detection, type RunnerSpec } from "./spec.ts";
+import type { ProjectView } from "../project-view.ts";
+
+const TEST_DIRS = ["tests", "test"];
+
+/** The standard library's unittest: the Python fallback when nothing names pytest; `-v` text output. */
+export const unittest: RunnerSpec = {
+  id: "unittest",
+  languages: ["python"],
+  label: "unittest",
+  detect: detectUnittest,
+  command: (view, dir) => {
+    const testDir =
+      TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? "tests";
+    return [...pythonCommand(view, dir, "unittest"), "discover", "-s", testDir, "-t", "."];
+  },
+  testDirs: TEST_DIRS,
+  fallbackTestDir: "tests",
+  testCandidates: (src, testDir) => pythonCandidates(src, testDir ?? "tests"),
+  fileCommand: (command, files) => [...command.slice(0, command.indexOf("unittest") + 1), ...files],
+  argv: ({ runner, files, ids }) => {
+    const command = runner.command;
+    const base = command.slice(0, command.indexOf("unittest") + 1);
+    const selectors =
+      ids.length > 0
+        ? ids.map((id) =>
+            [id.file.replace(/\.py$/, "").replace(/\//g, "."), ...id.segments].join("."),
+          )
+        : files;
+    const argv = selectors.length > 0 ? [...base, "-v", ...selectors] : [...command, "-v"];
+    return { argv, format: "unittest-text", report: OUTPUT_REPORT };
+  },
+  suite: (_view, runner) => {
+    const at = runner.command.indexOf("-s");
+    const start = at === -1 ? "" : (runner.command[at + 1] ?? "");
+    const root = start === "." ? "" : start;
+    return {
+      evidence: "unittest discover (test*.py)",
+      isTest: (path) =>
+        (root === "" || path.startsWith(`${root}/`)) && /^test.*\.py$/.test(baseName(path)),
+    };
+  },
+  probe: (runner) => ({ argv: [runner.command[0] ?? runner.id, "--version"], collects: false }),
+  testIdJoiner: "::",
+  shellPythonModule: "unittest",
+};
+
+function detectUnittest(view: ProjectView, dir: string): Detection | undefined {
+  const manifest =
+    firstExisting(view, dir, ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"]) ??
+    requirementFiles(view, dir)[0];
+  return manifest === undefined
+    ? undefined
+    : { evidence: `${manifest} without pytest (unittest fallback)` };
+}

@@ -1,0 +1,132 @@
+import picomatch from "picomatch";
+import { joinRel, type ProjectView } from "../project-view.ts";
+import {
+  firstConfigFile,
+  jsConfigStrings,
+  jsonArrayIn,
+  opaqueJsConfig,
+  packageRelative,
+} from "./config-text.ts";
+import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
+import {
+  anchoredAlternation,
+  FILE_REPORT,
+  idNames,
+  REPORT_TOKEN,
+  type RunnerSpec,
+  type SuiteMatcher,
+  type TestLister,
+} from "./spec.ts";
+
+const WORKSPACE_FILE = /^vitest\.workspace\.([cm]?[jt]s|json)$/;
+
+/** `vitest list --filesOnly --json`: the test files vitest itself would run. */
+const listVitestTests: TestLister = {
+  argv: (runner) => {
+    const at = runner.command.indexOf("run");
+    return at === -1
+      ? [...runner.command, "list", "--filesOnly", "--json"]
+      : [
+          ...runner.command.slice(0, at),
+          "list",
+          "--filesOnly",
+          "--json",
+          ...runner.command.slice(at + 1),
+        ];
+  },
+  parse: (stdout, packageAbs) => {
+    const entries = jsonArrayIn(stdout);
+    if (entries === undefined) return undefined;
+    return entries.flatMap((entry) => {
+      const file =
+        typeof entry === "object" && entry !== null && "file" in entry ? entry.file : undefined;
+      const rel = typeof file === "string" ? packageRelative(file, packageAbs) : undefined;
+      return rel === undefined ? [] : [rel];
+    });
+  },
+  configFiles: (view, dir) =>
+    view
+      .list(dir)
+      .filter((name) => /^vite(st)?\.config\.[cm]?[jt]s$/.test(name) || WORKSPACE_FILE.test(name))
+      .concat(view.exists(joinRel(dir, "package.json")) ? ["package.json"] : []),
+};
+
+/** vitest: its JSON reporter (jest's shape) to a file; `-t` selects tests by full name. */
+export const vitest: RunnerSpec = {
+  id: "vitest",
+  languages: ["javascript", "typescript"],
+  label: "vitest",
+  packageJson: {
+    script: /\bvitest\b/,
+    dependency: "vitest",
+    configFile: /^vitest\.(config|workspace)\.[cm]?[jt]s$/,
+  },
+  detect: (view, dir, table) => detectByPackageJson(view, dir, "vitest", table),
+  command: (view, dir) => [...jsToolCommand(view, dir, "vitest"), "run"],
+  testDirs: ["__tests__", "tests", "test", "src/__tests__", "src/test"],
+  fallbackTestDir: undefined,
+  testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
+  fileCommand: (command, files) => [...command, ...files],
+  argv: ({ view, runner, files, ids }) => {
+    const filter =
+      ids.length > 0
+        ? ["-t", anchoredAlternation(idNames(ids, vitestJoiner(view, runner.package_dir)))]
+        : [];
+    return {
+      argv: [
+        ...runner.command,
+        "--reporter=json",
+        `--outputFile=${REPORT_TOKEN}`,
+        ...filter,
+        ...files,
+      ],
+      format: "jest-json",
+      report: FILE_REPORT,
+    };
+  },
+  suite: (view, runner) => vitestShape(view, runner.package_dir),
+  probe: (runner) => ({
+    argv: [...runner.command.filter((arg) => arg !== "run"), "--version"],
+    collects: false,
+  }),
+  testIdJoiner: " > ",
+  listTests: listVitestTests,
+};
+
+/** vitest 5 matches `-t` against " > "-joined names, earlier majors against space-joined ones. */
+function vitestJoiner(view: ProjectView, packageDir: string): string {
+  for (const dir of [packageDir, ""]) {
+    const text = view.readText(joinRel(dir, "node_modules/vitest/package.json"));
+    const major = text === undefined ? undefined : /"version"\s*:\s*"(\d+)\./.exec(text)?.[1];
+    if (major !== undefined) return Number(major) >= 5 ? " > " : " ";
+  }
+  return "(?: > | )";
+}
+
+const VITEST_DEFAULT = ["**/*.{test,spec}.?(c|m)[jt]s?(x)"];
+
+function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
+  const config =
+    firstConfigFile(view, dir, /^vitest\.config\.[cm]?[jt]s$/) ??
+    firstConfigFile(view, dir, /^vite\.config\.[cm]?[jt]s$/);
+  const text = config?.text;
+  const testBlock =
+    text === undefined ? undefined : (/\btest\s*:\s*\{([\s\S]*)/.exec(text)?.[1] ?? undefined);
+  const include = testBlock === undefined ? undefined : jsConfigStrings(testBlock, "include");
+  const globs = include ?? VITEST_DEFAULT;
+  const match = picomatch(
+    globs.map((g) => g.replace(/^\.\//, "")),
+    { dot: false },
+  );
+  const workspace = firstConfigFile(view, dir, WORKSPACE_FILE);
+  const fromConfig =
+    config === undefined
+      ? undefined
+      : opaqueJsConfig(config.name, config.text, ["include", "exclude", "dir"]);
+  const opaque = workspace === undefined ? fromConfig : `${workspace.name} lists projects`;
+  return {
+    evidence: include === undefined ? "vitest defaults (*.test.*, *.spec.*)" : "vitest include",
+    isTest: (path) => match(path),
+    ...(opaque === undefined ? {} : { opaque }),
+  };
+}
