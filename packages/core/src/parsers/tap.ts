@@ -98,77 +98,80 @@ function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-function readTap(lines: readonly string[], context: ParseContext): ParsedRun {
-  const tests: TestResult[] = [];
-  const errors: FileError[] = [];
-  const stack: Frame[] = [];
-  let sawTap = false;
+/** What a run's TAP has given so far. */
+interface Reading {
+  tests: TestResult[];
+  errors: FileError[];
+  stack: Frame[];
   /** ava's uncaught errors, said before the line naming their file. */
-  let pending: string[] = [];
+  pending: string[];
+}
+
+function readTap(lines: readonly string[], context: ParseContext): ParsedRun {
+  const reading: Reading = { tests: [], errors: [], stack: [], pending: [] };
+  let sawTap = false;
   let index = 0;
   while (index < lines.length) {
     const line = lines[index] ?? "";
     index += 1;
-    if (/^\s*TAP version \d+/.test(line) || /^\s*1\.\.\d+/.test(line)) sawTap = true;
+    if (/^\s*(TAP version \d+|1\.\.\d+)/.test(line)) sawTap = true;
     const bail = BAIL.exec(line);
-    if (bail !== null) {
-      errors.push({ message: `bailed out: ${bail[1] ?? ""}`.trim(), kind: "crash" });
-      sawTap = true;
-      continue;
-    }
     const subtest = SUBTEST.exec(line);
-    if (subtest !== null) {
-      stack.push({
+    const point = bail === null && subtest === null ? readPoint(line) : undefined;
+    if (bail !== null)
+      reading.errors.push({ message: `bailed out: ${bail[1] ?? ""}`.trim(), kind: "crash" });
+    else if (subtest !== null)
+      reading.stack.push({
         name: (subtest[2] ?? "").trim(),
         indent: (subtest[1] ?? "").length,
         children: 0,
         failures: [],
         points: 0,
       });
-      sawTap = true;
-      continue;
+    else if (point === undefined) continue;
+    else {
+      [point.yaml, index] = readYaml(lines, index, point.indent);
+      takePoint(reading, point, context);
     }
-    const point = readPoint(line);
-    if (point === undefined) continue;
     sawTap = true;
-    const [yaml, next] = readYaml(lines, index, point.indent);
-    point.yaml = yaml;
-    index = next;
-    const top = stack[stack.length - 1];
-    if (top !== undefined && top.indent === point.indent && top.name === point.name) {
-      stack.pop();
-      closeSubtest(top, point, stack, tests, errors, context);
-      continue;
-    }
-    if (top !== undefined && point.indent > top.indent && point.directive !== undefined) {
-      // A skipped or todo subtest has no `# Subtest:` header of its own: it is a test.
-      top.children += 1;
-      tests.push(nestedTest([...stack.map((frame) => frame.name), point.name], point, context));
-      continue;
-    }
-    if (top !== undefined && point.indent > top.indent) {
-      // An assertion inside a subtest: it says why the subtest failed.
-      top.points += 1;
-      if (!point.ok && point.directive === undefined)
-        top.failures.push([`not ok - ${point.name}`, ...point.yaml].join("\n"));
-      continue;
-    }
-    // Flat TAP (ava): every point is a test, but for ava's own reports of a file that broke.
-    const broken = AVA_FILE_FAILED.exec(point.name) ?? AVA_NO_TESTS.exec(point.name);
-    if (broken !== null) {
-      errors.push({
-        file: toProjectFile(broken[1] ?? "", context),
-        message: [...pending, point.name].join("\n"),
-        kind: "collection",
-      });
-      pending = [];
-    } else if (!point.ok && AVA_UNCAUGHT.test(point.name)) {
-      pending.push([point.name, ...point.yaml].join("\n"));
-    } else tests.push(flatTest(point, context));
   }
-  for (const message of pending) errors.push({ message, kind: "crash" });
+  for (const message of reading.pending) reading.errors.push({ message, kind: "crash" });
   if (!sawTap) return crashed("no TAP in the output");
-  return { tests, errors };
+  return { tests: reading.tests, errors: reading.errors };
+}
+
+/** One `ok`/`not ok` line: a subtest's end, a skipped subtest, an assertion, or a flat test. */
+function takePoint(reading: Reading, point: Point, context: ParseContext): void {
+  const { stack, tests } = reading;
+  const top = stack[stack.length - 1];
+  if (top !== undefined && top.indent === point.indent && top.name === point.name) {
+    stack.pop();
+    closeSubtest(top, point, stack, tests, reading.errors, context);
+  } else if (top !== undefined && point.indent > top.indent && point.directive !== undefined) {
+    // A skipped or todo subtest has no `# Subtest:` header of its own: it is a test.
+    top.children += 1;
+    tests.push(nestedTest([...stack.map((frame) => frame.name), point.name], point, context));
+  } else if (top !== undefined && point.indent > top.indent) {
+    // An assertion inside a subtest: it says why the subtest failed.
+    top.points += 1;
+    if (!point.ok && point.directive === undefined)
+      top.failures.push([`not ok - ${point.name}`, ...point.yaml].join("\n"));
+  } else takeFlatPoint(reading, point, context);
+}
+
+/** Flat TAP (ava): every point is a test, but for ava's own reports of a file that broke. */
+function takeFlatPoint(reading: Reading, point: Point, context: ParseContext): void {
+  const broken = AVA_FILE_FAILED.exec(point.name) ?? AVA_NO_TESTS.exec(point.name);
+  if (broken !== null) {
+    reading.errors.push({
+      file: toProjectFile(broken[1] ?? "", context),
+      message: [...reading.pending, point.name].join("\n"),
+      kind: "collection",
+    });
+    reading.pending = [];
+  } else if (!point.ok && AVA_UNCAUGHT.test(point.name)) {
+    reading.pending.push([point.name, ...point.yaml].join("\n"));
+  } else reading.tests.push(flatTest(point, context));
 }
 
 function closeSubtest(
@@ -217,12 +220,9 @@ function fileFailure(frame: Frame, point: Point): string {
   if (frame.failures.length > 0) return frame.failures.join("\n");
   const exit = point.yaml.map((line) => /^exitCode: (\d+)/.exec(line.trim())?.[1]).find(Boolean);
   const signal = point.yaml.map((line) => /^signal: ([A-Z]+)/.exec(line.trim())?.[1]).find(Boolean);
-  const how =
-    signal !== undefined
-      ? `was killed by ${signal}`
-      : exit !== undefined
-        ? `exited ${exit}`
-        : "failed";
+  let how = "failed";
+  if (signal !== undefined) how = `was killed by ${signal}`;
+  else if (exit !== undefined) how = `exited ${exit}`;
   return `${frame.name} ${how} before running a test (its own output says why)`;
 }
 
@@ -239,8 +239,8 @@ function result(
   point: Point,
   failures: readonly string[],
 ): TestResult {
-  const status: TestResult["status"] =
-    point.directive !== undefined ? "skip" : point.ok ? "pass" : "fail";
+  let status: TestResult["status"] = point.ok ? "pass" : "fail";
+  if (point.directive !== undefined) status = "skip";
   const test: TestResult = { id: { runner: context.runner, file, segments }, status };
   if (point.durationMs !== undefined) test.duration_ms = Math.round(point.durationMs);
   if (status === "fail") {
