@@ -42,6 +42,8 @@ const MUST_RUN: Readonly<Record<string, string>> = {
   vitest: "node",
   jest: "node",
   mocha: "node",
+  ava: "node",
+  tap: "node",
   "node-test": "node",
   cargo: "cargo",
   go: "go",

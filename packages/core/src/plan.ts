@@ -32,6 +32,7 @@ export const OutputFormatSchema = z.enum([
   "rspec-json",
   "minitest-text",
   "unittest-text",
+  "tap",
 ]);
 export type OutputFormat = z.infer<typeof OutputFormatSchema>;
 

@@ -54,6 +54,8 @@ export interface ParseContext {
   packageAbs: string;
   /** Go only: the module path from go.mod, so package import paths map to folders exactly. */
   goModule?: string | undefined;
+  /** The test files the run was given (project-relative), for runners that name none (ava). */
+  files?: readonly string[] | undefined;
 }
 
 /**

@@ -86,6 +86,22 @@ export const RUNNER_FIXTURES: readonly RunnerFixture[] = [
     evidence: /scripts\.test runs mocha/,
   },
   {
+    dir: "ava",
+    runner: "ava",
+    language: "javascript",
+    source: "src/calc.js",
+    test: "test/calc.js",
+    evidence: /scripts\.test runs ava/,
+  },
+  {
+    dir: "tap",
+    runner: "tap",
+    language: "javascript",
+    source: "src/calc.js",
+    test: "test/calc.test.js",
+    evidence: /scripts\.test runs tap/,
+  },
+  {
     dir: "node-test",
     runner: "node-test",
     language: "javascript",

@@ -62,6 +62,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       packageDir: plan.cwd,
       packageAbs: cwd,
       goModule: await readGoModule(plan, cwd),
+      files: plan.test_files,
     };
     let parsed: ParsedRun;
     if (raw !== undefined) parsed = parseRunOutput(plan.format, raw, context);

@@ -8,6 +8,7 @@ import { parseMinitestText } from "./minitest-text.ts";
 import { parseMochaJson } from "./mocha-json.ts";
 import { parseNodeTestEvents } from "./node-test.ts";
 import { parseRspecJson } from "./rspec-json.ts";
+import { parseTap } from "./tap.ts";
 import { parseTrx } from "./trx.ts";
 import { parseUnittestText } from "./unittest-text.ts";
 
@@ -24,6 +25,7 @@ const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContex
     "rspec-json": parseRspecJson,
     "minitest-text": parseMinitestText,
     "unittest-text": parseUnittestText,
+    tap: parseTap,
   };
 
 /** Reads one runner's machine output in the format its plan asked for. */

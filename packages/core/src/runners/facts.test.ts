@@ -50,6 +50,8 @@ const COMMANDS: Readonly<Record<RunnerId, readonly (readonly string[])[]>> = {
   jest: [["npx", "--no-install", "jest"]],
   mocha: [["npx", "--no-install", "mocha"]],
   "node-test": [["node", "--test"], ["node", "--import", "tsx", "--test", "test/"], ["node"]],
+  ava: [["node_modules/.bin/ava"]],
+  tap: [["npx", "--no-install", "tap"]],
   bun: [["bun", "test"]],
   deno: [["deno", "test", "-A"]],
   go: [

@@ -1,4 +1,5 @@
 import type { RunnerId } from "../runners.ts";
+import { ava } from "./ava.ts";
 import { bun } from "./bun.ts";
 import { cargo } from "./cargo.ts";
 import { deno } from "./deno.ts";
@@ -17,6 +18,7 @@ import { pytest } from "./pytest.ts";
 import type { RunnerSpec } from "./spec.ts";
 import { rspec } from "./rspec.ts";
 import { swift } from "./swift.ts";
+import { tap } from "./tap.ts";
 import { unittest } from "./unittest.ts";
 import { vitest } from "./vitest.ts";
 
@@ -28,6 +30,8 @@ export const RUNNER_IDS = [
   "jest",
   "mocha",
   "node-test",
+  "ava",
+  "tap",
   "bun",
   "deno",
   "go",
@@ -56,6 +60,8 @@ const BUILT_IN: readonly RunnerSpec[] = [
   mocha,
   bun,
   nodeTest,
+  ava,
+  tap,
   deno,
   go,
   nextest,

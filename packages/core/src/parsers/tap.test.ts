@@ -1,0 +1,107 @@
+import { readRunnerOutput, testRows } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+import type { ParseContext } from "../results.ts";
+import { parseTap } from "./tap.ts";
+
+const ava = (files?: string[]): ParseContext => ({
+  runner: "ava",
+  packageDir: "",
+  packageAbs: "/home/dev/calc",
+  files,
+});
+const tap: ParseContext = { runner: "tap", packageDir: "", packageAbs: "/home/dev/calc" };
+
+describe("parseTap: ava's flat TAP 13", () => {
+  it("owns each `file › title` by the run's files; SKIP and TODO are skips", () => {
+    const run = parseTap(
+      readRunnerOutput("ava", "mixed.tap"),
+      ava(["test/other.js", "test/calc.js"]),
+    );
+    expect(testRows(run)).toEqual([
+      ["test/other.js", ["other passes"], "pass"],
+      ["test/calc.js", ["skipped one"], "skip"],
+      ["test/calc.js", ["later"], "skip"],
+      ["test/calc.js", ["adds"], "pass"],
+      ["test/calc.js", ["subtracts"], "fail"],
+    ]);
+    const failed = run.tests.find((test) => test.status === "fail");
+    expect(failed?.failure).toContain("Difference (- actual, + expected)");
+    expect(failed?.failure_kind).toBe("assertion");
+    expect(run.errors).toEqual([]);
+  });
+
+  it("a file without a test is a collection error for that file", () => {
+    const run = parseTap(
+      readRunnerOutput("ava", "no-tests.tap"),
+      ava(["test/empty.js", "test/other.js"]),
+    );
+    expect(testRows(run)).toEqual([["test/other.js", ["other passes"], "pass"]]);
+    expect(run.errors).toEqual([
+      {
+        file: "test/empty.js",
+        message: expect.stringContaining("No tests found") as unknown,
+        kind: "collection",
+      },
+    ]);
+  });
+
+  it("gives every title to the one file a run was given", () => {
+    const run = parseTap(readRunnerOutput("ava", "one-file.tap"), ava(["test/other.js"]));
+    expect(testRows(run)).toEqual([["test/other.js", ["other passes"], "pass"]]);
+  });
+
+  it("keeps the title whole when no file owns its prefix", () => {
+    const run = parseTap(readRunnerOutput("ava", "mixed.tap"), ava());
+    expect(testRows(run)[0]).toEqual(["", ["other", "other passes"], "pass"]);
+  });
+
+  it("a test file that cannot import is a collection error with the cause, not a test", () => {
+    const run = parseTap(readRunnerOutput("ava", "broken.tap"), ava(["test/broken.js"]));
+    expect(run.tests).toEqual([]);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]?.file).toBe("test/broken.js");
+    expect(run.errors[0]?.kind).toBe("collection");
+    expect(run.errors[0]?.message).toContain("Cannot find module");
+  });
+});
+
+describe("parseTap: node-tap's nested TAP 14", () => {
+  it("reads subtests as tests under their file, assertions as their failure", () => {
+    const run = parseTap(readRunnerOutput("tap", "mixed.tap"), tap);
+    expect(testRows(run)).toEqual([
+      ["ttest/calc.test.js", ["adds"], "pass"],
+      ["ttest/calc.test.js", ["subtracts"], "fail"],
+      ["ttest/calc.test.js", ["skipped"], "skip"],
+      ["ttest/ok.test.js", ["fine"], "pass"],
+    ]);
+    const failed = run.tests[1];
+    expect(failed?.failure).toContain("not ok - should be equal");
+    expect(failed?.failure).toContain("+2");
+    expect(run.tests[0]?.duration_ms).toBe(8);
+    expect(run.errors).toEqual([]);
+  });
+
+  it("a file with no test that failed could not load; top-level assertions make the file a test", () => {
+    const run = parseTap(readRunnerOutput("tap", "broken.tap"), tap);
+    expect(run.errors).toEqual([
+      {
+        file: "ttest/broken.test.js",
+        message: "ttest/broken.test.js exited 1 before running a test (its own output says why)",
+        kind: "collection",
+      },
+    ]);
+    expect(testRows(run)).toEqual([["ttest/top.test.js", ["ttest/top.test.js"], "fail"]]);
+    expect(run.tests[0]?.failure).toContain("not ok - top level");
+  });
+
+  it("says it found no TAP rather than reporting an empty pass", () => {
+    const run = parseTap("some crash\nat somewhere\n", tap);
+    expect(run.tests).toEqual([]);
+    expect(run.errors[0]?.kind).toBe("crash");
+  });
+
+  it("a bail out is a crash", () => {
+    const run = parseTap("TAP version 14\nok 1 - a\nBail out! database down\n", tap);
+    expect(run.errors).toEqual([{ message: "bailed out: database down", kind: "crash" }]);
+  });
+});
