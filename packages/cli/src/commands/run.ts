@@ -123,6 +123,10 @@ async function recordInRunLog(
         files,
         results,
         missing: plan.missing,
+        replacePaths: [
+          [`${project.root}/`, ""],
+          [project.root, "."],
+        ],
       }),
     );
   } catch (error) {

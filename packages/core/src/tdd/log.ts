@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { RunnerIdSchema } from "../runners.ts";
+import { SkipRedReasonSchema } from "./cycle-schema.ts";
 import { OverrideFromSchema, TddStateSchema } from "./state.ts";
 
 /**
@@ -27,8 +28,7 @@ export const OneLineSchema = z
   .string()
   .check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces"));
 
-export const SkipRedReasonSchema = z.enum(["refactoring", "lint-only", "adding-coverage"]);
-export type SkipRedReason = z.infer<typeof SkipRedReasonSchema>;
+export { SkipRedReasonSchema, type SkipRedReason } from "./cycle-schema.ts";
 
 export const RedEntrySchema = z.object({
   kind: z.literal("red"),
