@@ -3,6 +3,7 @@ import packageJson from "../package.json" with { type: "json" };
 import type { StrictIO } from "./commands/strict.ts";
 import type { TddIO } from "./commands/tdd.ts";
 import { useColour } from "./terminal.ts";
+import { oneLine } from "./usage-line.ts";
 
 /**
  * The program and its commands' options only: each command's module (and with it core, the test
@@ -41,8 +42,7 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     .description("Tests that follow every edit a coding agent makes.")
     .version(packageJson.version, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help")
-    .showHelpAfterError()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: oneLine })
     .exitOverride();
 
   program
