@@ -1,6 +1,6 @@
 import { capText } from "./notes.ts";
 
-/** Seed 000's failure classification, asked before any fix. */
+/** The failure classification the agent is asked for before any fix. */
 export const CLASSIFY_FAILURES =
   "For each failure, first say whether it is a real bug (the code is wrong), an environment issue (a missing dependency or service: do not change the code) or a test bug (the test expects the wrong thing: fix the test), with one sentence of reasoning. Never skip a failure silently.";
 
