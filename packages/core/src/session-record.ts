@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
 import { ModeSchema } from "./config.ts";
 import type { StrictEvent } from "./strict/events.ts";
-import { TddCycleSchema } from "./tdd/cycle-schema.ts";
 
 /**
  * What a session was, beside the per-file outcomes history keeps for follow mode: its mode, when
@@ -10,6 +9,30 @@ import { TddCycleSchema } from "./tdd/cycle-schema.ts";
  * Pure (record-session.ts builds one): from the session file and the session's own lines of `.tailtest/events.jsonl`,
  * whose times it keeps, so recording a session again never re-stamps it.
  */
+
+/** Why a Green was logged without a failing test first (log.ts re-exports it). */
+export const SkipRedReasonSchema = z.enum(["refactoring", "lint-only", "adding-coverage"]);
+export type SkipRedReason = z.infer<typeof SkipRedReasonSchema>;
+
+/** One TDD cycle (tdd/cycles.ts `listTddCycles`), as the report and the session records keep it. */
+export const TddCycleSchema = z.object({
+  red: z.optional(z.object({ test: z.string(), expects: z.string(), at: z.string() })),
+  /** The failing run that moved the cycle to `red`. */
+  red_confirmed_at: z.optional(z.string()),
+  green: z.optional(
+    z.object({
+      change: z.string(),
+      files: z.array(z.string()),
+      at: z.string(),
+      skip_red: z.optional(SkipRedReasonSchema),
+    }),
+  ),
+  /** The passing run that closed it. */
+  completed_at: z.optional(z.string()),
+  /** `replaced`: a new declaration (or the end of a subagent's log) came before it closed. */
+  outcome: z.enum(["complete", "open", "replaced"]),
+});
+export type TddCycle = z.infer<typeof TddCycleSchema>;
 
 /** At most this many cycles and claims are kept per session (the newest); `total` says how many. */
 export const SESSION_RECORD_CAP = 50;

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { RunnerIdSchema } from "../runners.ts";
-import { SkipRedReasonSchema } from "./cycle-schema.ts";
+import { SkipRedReasonSchema } from "../session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./state.ts";
 
 /**
@@ -28,7 +28,7 @@ export const OneLineSchema = z
   .string()
   .check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces"));
 
-export { SkipRedReasonSchema, type SkipRedReason } from "./cycle-schema.ts";
+export { SkipRedReasonSchema, type SkipRedReason } from "../session-record.ts";
 
 export const RedEntrySchema = z.object({
   kind: z.literal("red"),
