@@ -1,7 +1,7 @@
 /** The project's Cursor hooks file (Cursor also reads `~/.cursor/hooks.json`). */
 export const HOOKS_PATH = ".cursor/hooks.json";
 
-/** Where a Cursor session's state lives: seed 000's path, beside other Cursor hooks' state. */
+/** Where a Cursor session's state lives: beside other Cursor hooks' state. */
 export { CURSOR_SESSION_PATH } from "@tailtest/core/node/edit";
 
 /** The folder `init` keeps out of git, so the session state is never committed. */

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ModeSchema, type Mode } from "@tailtest/core";
 import { confirmMode, type SetupReport } from "@tailtest/core/node";
+import { oneLine } from "./usage-line.ts";
 import { Command, CommanderError, Option } from "commander";
 
 export * from "./user-install.ts";
@@ -49,6 +50,25 @@ export interface InstallerIO {
 /** Exit codes: 0 done, 1 refused or failed (one line on stderr), 2 bad usage. */
 export const INSTALLER_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/**
+ * The project folder `--root` names (relative to the current folder); when it is not a folder,
+ * one line and exit 2 (a typo must not become a new folder with hooks in it).
+ */
+function rootFolder(spec: InstallerSpec, io: InstallerIO, root: string | undefined): string {
+  const chosen = resolve(io.cwd, root ?? ".");
+  if (isFolder(chosen)) return chosen;
+  io.stderr(`${spec.name}: --root ${root ?? "."}: not a folder\n`);
+  throw new CommanderError(INSTALLER_EXIT.usage, "tailtest.root", `--root ${root ?? "."}`);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function printReport(
   spec: InstallerSpec,
   io: InstallerIO,
@@ -67,8 +87,7 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
     .description(spec.description)
     .version(spec.version, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help")
-    .showHelpAfterError()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: oneLine })
     .exitOverride();
 
   program
@@ -90,7 +109,7 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
         printReport(spec, io, report, footer);
         return;
       }
-      const root = resolve(io.cwd, options.root ?? ".");
+      const root = rootFolder(spec, io, options.root);
       const report = await spec.init({ root, mode: options.mode });
       // The person ran the installer: the sessions take the mode it left (mode-pin.ts).
       await confirmMode(root).catch(() => undefined);
@@ -107,7 +126,7 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
       const report =
         options.user === true
           ? await userSide(spec).uninstall()
-          : await spec.uninstall({ root: resolve(io.cwd, options.root ?? ".") });
+          : await spec.uninstall({ root: rootFolder(spec, io, options.root) });
       printReport(spec, io, report);
     });
 
@@ -124,7 +143,7 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
       )
       .option("--root <dir>", rootHelp)
       .action((options: { root?: string }) => {
-        const file = join(resolve(io.cwd, options.root ?? "."), OPT_OUT_FILE);
+        const file = join(rootFolder(spec, io, options.root), OPT_OUT_FILE);
         const there = existsSync(file);
         if (off && !there) {
           mkdirSync(dirname(file), { recursive: true });

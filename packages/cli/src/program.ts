@@ -3,6 +3,7 @@ import packageJson from "../package.json" with { type: "json" };
 import type { StrictIO } from "./commands/strict.ts";
 import type { TddIO } from "./commands/tdd.ts";
 import { useColour } from "./terminal.ts";
+import { oneLine } from "./usage-line.ts";
 
 /**
  * The program and its commands' options only: each command's module (and with it core, the test
@@ -41,13 +42,13 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     .description("Tests that follow every edit a coding agent makes.")
     .version(packageJson.version, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help")
-    .showHelpAfterError()
     // commander would ask process.stdout and process.stderr for these, which builds node's
     // stdio streams on every call (ADR 0010): only a terminal has a width (else commander's 80)
-    // or colours.
+    // or colours. A usage error is one line (`oneLine`).
     .configureOutput({
       writeOut: io.stdout,
       writeErr: io.stderr,
+      outputError: oneLine,
       getOutHelpWidth: () => (io.stdoutIsTerminal === true ? process.stdout.columns : 80),
       getErrHelpWidth: () => (io.interactive === true ? process.stderr.columns : 80),
       getOutHasColors: () => useColour(io.env ?? process.env, io.stdoutIsTerminal ?? false),

@@ -47,7 +47,7 @@ describe("tailtest history", () => {
       /^src\/<script>alert\(1\)<\/script>\.js\s+failed\s+4\s+3\s+PRXX\s+.*RECURRING$/,
     );
     expect(lines).toContainEqual(
-      expect.stringMatching(/^session-4\s+2026-01-04 09:\d\d\s+1 failed, 1 regression$/),
+      expect.stringMatching(/^session-4\s+follow\s+2026-01-04 09:\d\d\s+1 failed, 1 regression$/),
     );
     expect(result.stdout).not.toContain("\u001b[");
   });

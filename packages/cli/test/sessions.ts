@@ -1,6 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { handleEvent, openProject } from "@tailtest/core/node";
+import {
+  appendStrictEvents,
+  appendTddEntries,
+  handleEvent,
+  openProject,
+} from "@tailtest/core/node";
 import { commitAll, copyFixture, type TempProject } from "@tailtest/test-utils";
 
 /**
@@ -81,5 +86,87 @@ export async function makeHistoryProject(): Promise<TempProject> {
   const project = await makeTestedProject();
   for (const [index, session] of SESSION_PLAN.entries())
     await playSession(project.root, session, index + 1);
+  return project;
+}
+
+/**
+ * A gating-mode session (tdd or strict) played through `handleEvent`: started, `work` logs what
+ * the agent did (its TDD entries or strict events, as the `tailtest red|green|claim` commands and
+ * the gate log them), then ended unless `open`.
+ */
+async function playGatingSession(
+  root: string,
+  mode: "tdd" | "strict",
+  id: string,
+  day: number,
+  work: (at: (minute: number) => string) => Promise<void>,
+  open = false,
+): Promise<void> {
+  write(root, ".tailtest/config.json", `${JSON.stringify({ mode })}\n`);
+  const project = openProject(root);
+  const at = (minute: number) => new Date(Date.UTC(2026, 1, day, 10, minute)).toISOString();
+  let minute = 0;
+  const options = {
+    platform: "claude-code" as const,
+    now: () => new Date(Date.UTC(2026, 1, day, 10, minute++)),
+    identity: { sessionId: id },
+  };
+  await handleEvent(project, { kind: "SessionStarted", sessionId: id, source: "startup" }, options);
+  await work(at);
+  if (!open) await handleEvent(openProject(root), { kind: "SessionEnded" }, options);
+}
+
+/** The three sessions of `makeModesProject`, oldest first. */
+export const MODE_SESSIONS = ["follow-1", "tdd-2", "strict-3"] as const;
+
+/**
+ * One session of each mode: a follow session (calc.js passes, the evil file fails), a tdd session
+ * (one whole Red → Green cycle, then a skip-red Green), and a strict session still open (one
+ * claim verified, one reverted and escalated).
+ */
+export async function makeModesProject(): Promise<TempProject> {
+  const project = await makeTestedProject();
+  await playSession(project.root, { id: MODE_SESSIONS[0], calc: true, evil: false }, 1);
+  await playGatingSession(project.root, "tdd", MODE_SESSIONS[1], 2, async (at) => {
+    await appendTddEntries(project.root, MODE_SESSIONS[1], [
+      { kind: "red", test: "test/calc.test.js", expects: "adds fails: add subtracts", at: at(1) },
+      { kind: "test", command: "node --test", outcome: "failed", at: at(2) },
+      { kind: "green", change: "add adds", files: [CALC], at: at(3) },
+      { kind: "test", command: "node --test", outcome: "passed", at: at(4) },
+      {
+        kind: "green",
+        change: "rename a local",
+        files: [CALC],
+        at: at(5),
+        skip_red: { reason: "refactoring" },
+      },
+    ]);
+  });
+  await playGatingSession(
+    project.root,
+    "strict",
+    MODE_SESSIONS[2],
+    3,
+    async (at) => {
+      const session = MODE_SESSIONS[2];
+      const test = "test/calc.test.js::adds";
+      await appendStrictEvents(project.root, [
+        { type: "edit_claim", ts: at(1), session, claim: "c1", test_id: test, edit_target: CALC },
+        { type: "verify_result", ts: at(2), session, scope: "claim", claim: "c1", status: "pass" },
+        { type: "edit_claim", ts: at(3), session, claim: "c2", test_id: test, edit_target: EVIL },
+        {
+          type: "verify_result",
+          ts: at(4),
+          session,
+          scope: "claim",
+          claim: "c2",
+          status: "fail",
+          reason: "it still fails",
+        },
+        { type: "escalated", ts: at(5), session, claim: "c2", test_id: test, attempts: 1 },
+      ]);
+    },
+    true,
+  );
   return project;
 }

@@ -217,7 +217,10 @@ describe("tailtest status after real sessions", () => {
       "session-4",
       "session-5",
     ]);
-    expect(report.sessions).toEqual(history.sessions);
+    // The report's sessions are history's, each with its drill-down added.
+    expect(report.sessions).toEqual(
+      history.sessions.map((session) => expect.objectContaining(session) as unknown),
+    );
     const open = history.sessions.at(-1);
     expect(open).toMatchObject({ live: true, counts: { passed: 1, failed: 1 } });
     expect(fromStatus.sessions[0]?.counts).toEqual(open?.counts);
@@ -276,7 +279,7 @@ describe("tailtest status after real sessions", () => {
     expect(text).toContain(
       "sessions  session-5 (Claude Code, follow mode, started 2026-01-05 09:00 UTC) in .tailtest/session.json",
     );
-    expect(text).toContain("            files this session: 1 passed, 1 failed");
+    expect(text).toContain("            this session: 1 passed, 1 failed");
     expect(text).toContain(
       `              ${EVIL} (existing, test test/<script>alert(1)</script>.test.js)`,
     );

@@ -116,7 +116,7 @@ describe("tailtest red / green / tdd status", () => {
       torn: false,
     });
 
-    // The human log has the seed's blocks, in order, for the same entries events.jsonl holds.
+    // The human log has one block per entry, in order, for the same entries events.jsonl holds.
     const text = readFileSync(join(project.root, LOG), "utf8");
     expect(parseLog(text).entries.map((entry) => entry.kind)).toEqual([
       "red",

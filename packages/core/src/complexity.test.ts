@@ -46,7 +46,7 @@ class BillingService:
         return invoice
 `;
 
-describe("decideDepth: the seed's example", () => {
+describe("decideDepth: the worked example", () => {
   it("reproduces the original note for billing.py verbatim", () => {
     const decision = decideDepth("simple", "billing.py", BILLING_PY, "python");
     expect(decision).toEqual({

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { emptyHistory, recordOutcomes, type HistoryFile, type OutcomeStatus } from "./history.ts";
+import {
+  emptyHistory,
+  recordOutcomes,
+  recordSession,
+  type HistoryFile,
+  type OutcomeStatus,
+} from "./history.ts";
 import {
   HistoryViewSchema,
   renderHistoryView,
   summariseHistory,
   withLiveSessions,
 } from "./history-view.ts";
+import { buildSessionRecord } from "./record-session.ts";
 import { createSession } from "./session.ts";
 import { ANSI_STYLE, PLAIN_STYLE } from "./text-style.ts";
 
@@ -140,7 +147,7 @@ describe("withLiveSessions", () => {
     expect(live.live).toEqual(["s4"]);
     // Twice (as if status ran twice before the session ended): the same entries.
     expect(
-      withLiveSessions({ version: 2, entries: live.entries }, [session], "x").entries,
+      withLiveSessions({ version: 3, entries: live.entries, sessions: [] }, [session], "x").entries,
     ).toHaveLength(live.entries.length);
     const view = summariseHistory(live.entries, live.live);
     expect(view.sessions.at(-1)).toMatchObject({
@@ -165,6 +172,7 @@ describe("withLiveSessions", () => {
     expect(withLiveSessions(HISTORY, [session], "x")).toEqual({
       entries: HISTORY.entries,
       live: [],
+      records: [],
     });
   });
 });
@@ -222,10 +230,15 @@ describe("withLiveSessions after a flush", () => {
       },
       fix_attempts: { "src/new.py": 1 },
     };
-    // HISTORY's s3 is exactly this session, flushed at its end.
-    expect(withLiveSessions(HISTORY, [session], "2026-05-05T00:00:00.000Z")).toEqual({
+    // HISTORY's s3 is exactly this session, flushed at its end (its record with it).
+    const flushed = recordSession(
+      HISTORY,
+      buildSessionRecord({ session, tdd: [], strictEvents: [] }),
+    );
+    expect(withLiveSessions(flushed, [session], "2026-05-05T00:00:00.000Z")).toEqual({
       entries: HISTORY.entries,
       live: [],
+      records: flushed.sessions,
     });
     // One more measured outcome since: only that one is new, and the session is open again.
     const later = {

@@ -10,11 +10,21 @@ import {
   OUTCOME_LABELS,
   OutcomeStatusSchema,
   recordOutcomes,
+  recordSession,
   type HistoryEntry,
   type HistoryFile,
   type OutcomeClass,
 } from "./history.ts";
+import { buildSessionRecord } from "./record-session.ts";
 import { buildScenarioEntries, type SessionState } from "./session.ts";
+import {
+  countClaims,
+  countCycles,
+  isWorthRecording,
+  type SessionRecord,
+} from "./session-record.ts";
+import type { StrictEvent } from "./strict/events.ts";
+import type { TddEntry } from "./tdd/log.ts";
 import { renderColumns, type TextStyle } from "./text-style.ts";
 
 /**
@@ -24,6 +34,8 @@ import { renderColumns, type TextStyle } from "./text-style.ts";
 
 /** How many per-session statuses a file row keeps (the newest). */
 export const FILE_TIMELINE_CAP = 12;
+
+const Count = z.number().int().min(0);
 
 /** history.ts `OUTCOME_CLASSES` (that one is zod/mini, the views are zod). */
 export const OutcomeClassViewSchema = z.enum(OUTCOME_CLASSES);
@@ -67,6 +79,29 @@ export const HistorySessionSchema = z.object({
   counts: OutcomeCountsSchema,
   /** Still open: its outcomes come from the session file, not yet from history.json. */
   live: z.boolean(),
+  /** The session's mode (absent for a session recorded before history kept it). */
+  mode: z.enum(["follow", "tdd", "strict"]).optional(),
+  platform: z.string().optional(),
+  /** tdd mode's cycles this session: how they ended, and how many skipped the Red. */
+  tdd: z
+    .object({
+      total: Count,
+      complete: Count,
+      open: Count,
+      replaced: Count,
+      skip_red: Count,
+    })
+    .optional(),
+  /** strict mode's claims this session, by how they ended. */
+  strict: z
+    .object({
+      total: Count,
+      verified: Count,
+      reverted: Count,
+      escalated: Count,
+      open: Count,
+    })
+    .optional(),
 });
 export type HistorySession = z.infer<typeof HistorySessionSchema>;
 
@@ -86,6 +121,14 @@ export interface LiveHistory {
   entries: HistoryEntry[];
   /** Sessions whose outcomes were taken from a session file. */
   live: string[];
+  /** Each session's record (mode, times, cycles, claims): history's, and the open ones'. */
+  records: SessionRecord[];
+}
+
+/** events.jsonl as the views read it: each agent's TDD entries and strict mode's events. */
+export interface SessionEvents {
+  tdd: readonly { key: string; entries: readonly TddEntry[] }[];
+  strictEvents: readonly StrictEvent[];
 }
 
 /**
@@ -98,17 +141,26 @@ export function withLiveSessions(
   history: HistoryFile,
   sessions: readonly SessionState[],
   now: string,
+  events: SessionEvents = { tdd: [], strictEvents: [] },
 ): LiveHistory {
   let file = history;
   const live: string[] = [];
   for (const session of sessions) {
-    const next = recordOutcomes(file, buildScenarioEntries(session, now));
+    const outcomes = buildScenarioEntries(session, now);
+    let next = recordOutcomes(file, outcomes);
     // recordOutcomes hands back entries it keeps as they are: a changed list means new outcomes.
-    if (next.entries.some((entry, index) => entry !== file.entries[index]))
-      live.push(session.session_id);
+    let changed = next.entries.some((entry, index) => entry !== file.entries[index]);
+    // The session's record as flushToHistory will write it (lifecycle.ts).
+    const record = buildSessionRecord({ session, ...events });
+    if (isWorthRecording(record, outcomes.length)) {
+      const kept = next.sessions.find((old) => old.session_id === session.session_id);
+      if (kept === undefined || JSON.stringify(kept) !== JSON.stringify(record)) changed = true;
+      next = recordSession(next, record);
+    }
+    if (changed) live.push(session.session_id);
     file = next;
   }
-  return { entries: file.entries, live };
+  return { entries: file.entries, live, records: file.sessions };
 }
 
 /**
@@ -118,21 +170,63 @@ export function withLiveSessions(
 export function summariseSessions(
   entries: readonly HistoryEntry[],
   live: readonly string[] = [],
+  records: readonly SessionRecord[] = [],
 ): HistorySession[] {
   const grouped = new Map<string, HistoryEntry[]>();
   for (const entry of entries)
     grouped.set(entry.session_id, [...(grouped.get(entry.session_id) ?? []), entry]);
-  return [...grouped].map(([session_id, own]) => {
-    const times = own.map((entry) => entry.timestamp).sort();
+  const recorded = new Map(records.map((record) => [record.session_id, record]));
+  const ids = [...new Set([...grouped.keys(), ...recorded.keys()])];
+  const sessions = ids.map((session_id) => {
+    const own = grouped.get(session_id) ?? [];
+    const record = recorded.get(session_id);
+    const times = [...own.map((entry) => entry.timestamp), ...recordTimes(record)].sort();
     return {
       session_id,
-      first_at: times[0] ?? "",
+      first_at: record?.started_at ?? times[0] ?? "",
       last_at: times.at(-1) ?? "",
       files: own.length,
       counts: countOutcomes(own),
       live: live.includes(session_id),
+      ...(record === undefined ? {} : sessionParts(record)),
     };
   });
+  // Oldest first, by when each began (a tdd session has no file entries to order it by).
+  return sessions
+    .map((session, index) => ({ session, index }))
+    .sort((a, b) => a.session.first_at.localeCompare(b.session.first_at) || a.index - b.index)
+    .map(({ session }) => session);
+}
+
+/** The times a record holds: its start, its end, its cycles' and claims' steps. */
+function recordTimes(record: SessionRecord | undefined): string[] {
+  if (record === undefined) return [];
+  return [
+    record.started_at,
+    ...(record.ended_at === undefined ? [] : [record.ended_at]),
+    ...(record.tdd?.cycles ?? []).flatMap((cycle) =>
+      [cycle.red?.at, cycle.red_confirmed_at, cycle.green?.at, cycle.completed_at].filter(
+        (at) => at !== undefined,
+      ),
+    ),
+    ...(record.strict?.claims ?? []).flatMap((claim) =>
+      [claim.claimed_at, claim.settled_at].filter((at) => at !== undefined),
+    ),
+  ];
+}
+
+/** A session's mode, and its cycles and claims counted. */
+function sessionParts(record: SessionRecord): Partial<HistorySession> {
+  return {
+    mode: record.mode,
+    ...(record.platform === undefined ? {} : { platform: record.platform }),
+    ...(record.tdd === undefined
+      ? {}
+      : { tdd: { total: record.tdd.total, ...countCycles(record) } }),
+    ...(record.strict === undefined
+      ? {}
+      : { strict: { total: record.strict.total, ...countClaims(record) } }),
+  };
 }
 
 interface FileAccumulator {
@@ -146,6 +240,7 @@ interface FileAccumulator {
 export function summariseHistory(
   entries: readonly HistoryEntry[],
   live: readonly string[] = [],
+  records: readonly SessionRecord[] = [],
 ): HistoryView {
   const files = new Map<string, FileAccumulator>();
   entries.forEach((entry, order) => {
@@ -180,7 +275,7 @@ export function summariseHistory(
     })
     .sort((a, b) => rank(a.row) - rank(b.row) || b.order - a.order)
     .map(({ row }) => row);
-  const sessions = summariseSessions(entries, live);
+  const sessions = summariseSessions(entries, live, records);
   return {
     files_total: rows.length,
     sessions_total: sessions.length,
@@ -243,9 +338,35 @@ export function shortTime(iso: string): string {
 const SESSIONS_SHOWN = 10;
 
 /** One session's files by class, in words ("3 passed, 1 missing test"): status says the same. */
-export function describeSessionCounts(session: Pick<HistorySession, "counts">): string {
-  const parts = describeCounts(session.counts);
-  return parts.length === 0 ? "nothing measured" : parts.join(", ");
+export function describeSessionCounts(
+  session: Pick<HistorySession, "counts" | "tdd" | "strict">,
+): string {
+  const files = describeCounts(session.counts);
+  const parts = files.length === 0 ? [] : [files.join(", ")];
+  if (session.tdd !== undefined) parts.push(describeCycles(session.tdd));
+  if (session.strict !== undefined) parts.push(describeClaims(session.strict));
+  return parts.length === 0 ? "nothing measured" : parts.join("; ");
+}
+
+/** "TDD cycles: 2 complete, 1 open (1 skip-red)". */
+export function describeCycles(tdd: NonNullable<HistorySession["tdd"]>): string {
+  const parts = (["complete", "open", "replaced"] as const)
+    .filter((name) => tdd[name] > 0)
+    .map((name) => `${tdd[name]} ${name}`);
+  const skip = tdd.skip_red > 0 ? ` (${tdd.skip_red} skip-red)` : "";
+  const shown = tdd.complete + tdd.open + tdd.replaced;
+  const more = tdd.total > shown ? ` of ${tdd.total}` : "";
+  return `TDD cycles${more}: ${parts.join(", ") || "none"}${skip}`;
+}
+
+/** "strict claims: 1 verified, 1 escalated". */
+export function describeClaims(strict: NonNullable<HistorySession["strict"]>): string {
+  const parts = (["verified", "reverted", "escalated", "open"] as const)
+    .filter((name) => strict[name] > 0)
+    .map((name) => `${strict[name]} ${name}`);
+  const shown = strict.verified + strict.reverted + strict.escalated + strict.open;
+  const more = strict.total > shown ? ` of ${strict.total}` : "";
+  return `strict claims${more}: ${parts.join(", ") || "none"}`;
 }
 
 /**
@@ -253,7 +374,7 @@ export function describeSessionCounts(session: Pick<HistorySession, "counts">): 
  * files (at most `limit` rows, flagged files first).
  */
 export function renderHistoryView(view: HistoryView, style: TextStyle, limit: number): string {
-  if (view.files_total === 0)
+  if (view.sessions_total === 0)
     return "no history yet: tailtest records each file's measured outcome when a session ends\n";
   const open = view.sessions.filter((session) => session.live).length;
   const lines = [
@@ -267,9 +388,10 @@ export function renderHistoryView(view: HistoryView, style: TextStyle, limit: nu
   const recent = view.sessions.slice(-SESSIONS_SHOWN);
   lines.push(
     ...renderColumns([
-      ["session", "last measured", "files"].map((cell) => style.dim(cell)),
+      ["session", "mode", "last measured", "outcomes"].map((cell) => style.dim(cell)),
       ...recent.map((session) => [
         `${session.session_id}${session.live ? " (open)" : ""}`,
+        session.mode ?? "",
         shortTime(session.last_at),
         describeSessionCounts(session),
       ]),

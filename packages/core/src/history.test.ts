@@ -354,8 +354,27 @@ describe("last failures", () => {
 describe("schemas", () => {
   const valid = entry("a.py", "passed", "s1");
 
-  it("accepts a well-formed version-2 history file", () => {
-    expect(HistoryFileSchema.safeParse({ version: 2, entries: [valid] }).success).toBe(true);
+  it("accepts a well-formed version-3 history file", () => {
+    const record = { session_id: "s1", mode: "tdd", started_at: "t0" };
+    expect(
+      HistoryFileSchema.safeParse({ version: 3, entries: [valid], sessions: [record] }).success,
+    ).toBe(true);
+    // A session record must name its mode.
+    expect(
+      HistoryFileSchema.safeParse({
+        version: 3,
+        entries: [valid],
+        sessions: [{ session_id: "s1", started_at: "t0" }],
+      }).success,
+    ).toBe(false);
+  });
+
+  it("migrates a version-2 file: the same entries, no session records yet", () => {
+    expect(HistoryFileSchema.parse({ version: 2, entries: [valid] })).toEqual({
+      version: 3,
+      entries: [valid],
+      sessions: [],
+    });
   });
 
   it.each<[string, unknown]>([
@@ -413,7 +432,8 @@ describe("schemas", () => {
     };
     const parsed = HistoryFileSchema.parse(v1);
     expect(parsed).toEqual({
-      version: 2,
+      version: 3,
+      sessions: [],
       entries: [
         {
           file: "a.py",

@@ -1,7 +1,10 @@
 import * as z from "zod/mini";
+import { SessionRecordSchema, type SessionRecord } from "./session-record.ts";
 
 export const HISTORY_CAP = 1000;
-export const HISTORY_VERSION = 2;
+export const HISTORY_VERSION = 3;
+/** How many sessions' records (mode, times, TDD cycles, strict claims) history keeps, the newest. */
+export const HISTORY_SESSIONS_CAP = 200;
 
 /**
  * How one file ended one session, measured, never on the model's word:
@@ -81,11 +84,25 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 export type HistoryOutcome = Omit<HistoryEntry, "regression" | "v1">;
 
-const HistoryFileV2Schema = z.object({
+const HistoryFileV3Schema = z.object({
   version: z.literal(HISTORY_VERSION),
+  /** Per file and session: how the file ended (follow mode's measured outcomes). */
+  entries: z.array(HistoryEntrySchema),
+  /** Per session: its mode, times, and tdd's cycles or strict's claims (session-record.ts). */
+  sessions: z.array(SessionRecordSchema),
+});
+export type HistoryFile = z.infer<typeof HistoryFileV3Schema>;
+
+/** Version 2: the entries alone (no session records: every mode but follow went unrecorded). */
+const HistoryFileV2Schema = z.object({
+  version: z.literal(2),
   entries: z.array(HistoryEntrySchema),
 });
-export type HistoryFile = z.infer<typeof HistoryFileV2Schema>;
+
+/** A version-2 history in version 3: the same entries, and no session records yet. */
+export function migrateHistoryV2(file: z.infer<typeof HistoryFileV2Schema>): HistoryFile {
+  return { version: HISTORY_VERSION, entries: file.entries, sessions: [] };
+}
 
 /** Version 1 (statuses passed, fixed, unresolved, deferred; classifications gap, regression, …). */
 const HistoryEntryV1Schema = z.object({
@@ -103,7 +120,7 @@ const HistoryFileV1Schema = z.object({
 type HistoryFileV1 = z.infer<typeof HistoryFileV1Schema>;
 
 /**
- * A version-1 history in version 2, nothing dropped: `unresolved` (version 1 could not tell a red
+ * A version-1 history in version 3, nothing dropped: `unresolved` (version 1 could not tell a red
  * test from a missing one) becomes `failed`, `deferred` becomes `not_run`, a `regression`
  * classification stays a regression, and each entry keeps what version 1 said in `v1`.
  */
@@ -119,6 +136,7 @@ export function migrateHistoryV1(file: HistoryFileV1): HistoryFile {
       regression: old.classification === "regression",
       v1: { status: old.status, classification: old.classification },
     })),
+    sessions: [],
   };
 }
 
@@ -129,9 +147,10 @@ const V1_STATUS: Readonly<Record<HistoryFileV1["entries"][number]["status"], Out
   deferred: "not_run",
 };
 
-/** `.tailtest/history.json`: version 2, or version 1 migrated as it is read. */
+/** `.tailtest/history.json`: version 3, or versions 1 and 2 migrated as they are read. */
 export const HistoryFileSchema = z.union([
-  HistoryFileV2Schema,
+  HistoryFileV3Schema,
+  z.pipe(HistoryFileV2Schema, z.transform(migrateHistoryV2)),
   z.pipe(HistoryFileV1Schema, z.transform(migrateHistoryV1)),
 ]);
 
@@ -144,7 +163,7 @@ export const LastFailureSchema = z.object({
 export type LastFailure = z.infer<typeof LastFailureSchema>;
 
 export function emptyHistory(): HistoryFile {
-  return { version: HISTORY_VERSION, entries: [] };
+  return { version: HISTORY_VERSION, entries: [], sessions: [] };
 }
 
 /**
@@ -199,7 +218,25 @@ export function recordOutcomes(
       for (const index of duplicates) entries[index] = undefined;
     }
   }
-  return { version: HISTORY_VERSION, entries: entries.filter(isEntry).slice(-HISTORY_CAP) };
+  return {
+    version: HISTORY_VERSION,
+    entries: entries.filter(isEntry).slice(-HISTORY_CAP),
+    sessions: history.sessions,
+  };
+}
+
+/**
+ * Records a session's record: a session already recorded keeps its place and takes the newer
+ * record (it only grows: its times come from the events, never from the clock); a new one is
+ * appended. The newest `HISTORY_SESSIONS_CAP` are kept.
+ */
+export function recordSession(history: HistoryFile, record: SessionRecord): HistoryFile {
+  const index = history.sessions.findIndex((old) => old.session_id === record.session_id);
+  const sessions =
+    index === -1
+      ? [...history.sessions, record]
+      : history.sessions.map((old, i) => (i === index ? record : old));
+  return { ...history, sessions: sessions.slice(-HISTORY_SESSIONS_CAP) };
 }
 
 function isEntry(entry: HistoryEntry | undefined): entry is HistoryEntry {

@@ -22,7 +22,7 @@ const base = {
 };
 
 describe("queued note", () => {
-  it("uses the seed's words", () => {
+  it("uses the documented words", () => {
     expect(renderQueuedNote(base)).toBe(
       "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest.",
     );

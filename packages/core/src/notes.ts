@@ -77,7 +77,7 @@ function renderCovering(covering: Covering, fallback: string): string {
 }
 
 /**
- * The note the agent reads after an edit, in the seed's words:
+ * The note the agent reads after an edit, in these words:
  * "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest."
  * Deterministic: no times, no durations, no absolute paths.
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { emptyHistory, recordOutcomes, type HistoryFile } from "./history.ts";
 import { buildReport, REPORT_CAPS, type ReportInput } from "./report.ts";
 import { countTicks, escapeHtml, renderReportHtml } from "./report-html.ts";
-import { emptyRunLog } from "./run-log.ts";
+import { emptyRunLog, summariseRunRecord } from "./run-log.ts";
 
 const EVIL = 'src/<script>alert("x")</script>&<img src=x onerror=alert(1)>.py';
 
@@ -35,7 +35,7 @@ function render(
       project: "demo <&> project",
       generatedAt: "2026-02-01T00:00:00.000Z",
       version: "0.1.0",
-      history: { entries: history.entries, live: [] },
+      history: { entries: history.entries, live: [], records: [] },
       runLog: emptyRunLog(),
       tdd: [],
       strictEvents: [],
@@ -151,5 +151,50 @@ describe("the runs section", () => {
     const html = render(1);
     expect(html).toContain('<section id="sec-runs"><h2>Test runs</h2>');
     expect(html).not.toContain("CLI runs");
+  });
+
+  it("folds each session's why into <details>: evidence, failing tests, escaped excerpts", () => {
+    const record = summariseRunRecord({
+      at: "2026-01-04T00:00:00.000Z",
+      source: "hook",
+      status: "failed",
+      files: [EVIL],
+      results: [
+        {
+          runner: "pytest",
+          cwd: "",
+          command: ["pytest"],
+          status: "failed",
+          exit_code: 1,
+          duration_ms: 10,
+          tests: [
+            {
+              id: { runner: "pytest", file: "tests/test_evil.py", segments: ["test_it"] },
+              status: "fail",
+              failure: "assert '<b>' == 1",
+            },
+          ],
+          errors: [],
+          reason: "",
+          output_tail: "",
+        },
+      ],
+      missing: [],
+      sessionId: "s3",
+      selected: new Map([
+        [EVIL, [{ path: "tests/test_evil.py", evidence: "name", detail: "its name", hops: 0 }]],
+      ]),
+    });
+    const page = render(4, [EVIL, "src/ok.py"], { runLog: { version: 1, runs: [record] } });
+    const details = /<details class="session" data-session="s3"[\s\S]*?<\/details><\/td>/.exec(
+      page,
+    )?.[0];
+    expect(details).toContain('<span class="ev" title="its name">name</span>');
+    expect(details).toContain('<summary class="name">tests/test_evil.py::test_it</summary>');
+    expect(details).toContain('<pre class="excerpt">assert &#39;&lt;b&gt;&#39; == 1</pre>');
+    expect(page).not.toContain("'<b>'");
+    // Every session has its own fold; a file no logged run of its session tested says so.
+    expect(page.match(/<details class="session"/g)).toHaveLength(4);
+    expect(page).toContain("no run of this session is logged");
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { OUTCOME_LABELS, type OutcomeClass } from "./history.ts";
 import { describeSessionCounts, type HistoryFileRow, type HistorySession } from "./history-view.ts";
-import { REPORT_CAPS, type ReportData } from "./report.ts";
+import { REPORT_CAPS, type ReportData, type ReportFileWhy, type ReportSession } from "./report.ts";
+import type { StrictClaimRecord, TddCycleRecord } from "./session-record.ts";
 import type { TddCycle } from "./tdd/cycles.ts";
 
 /**
@@ -149,16 +150,110 @@ function flags(row: HistoryFileRow): string {
   ].join(" ");
 }
 
-function fileRow(row: HistoryFileRow): string {
+function fileRow(row: ReportData["files"][number]): string {
   const cls = [row.regression ? "regression" : "", row.recurring ? "recurring" : ""]
     .filter((c) => c !== "")
     .join(" ");
-  return `<tr class="${cls}" data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.class)}<td class="num">${row.sessions}</td><td class="num">${row.failed_sessions}</td><td class="timeline">${timeline(row.timeline)}</td><td>${when(row.timestamp)}</td><td>${flags(row)}</td></tr>`;
+  const why =
+    row.why === undefined ? '<span class="muted">no run logged</span>' : whyBlock(row.why);
+  return `<tr class="${cls}" data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.class)}<td class="num">${row.sessions}</td><td class="num">${row.failed_sessions}</td><td class="timeline">${timeline(row.timeline)}</td><td>${when(row.timestamp)}</td><td>${flags(row)}</td><td class="why">${why}</td></tr>`;
 }
 
 function sessionRow(session: HistorySession): string {
   const live = session.live ? ' <span class="flag">open</span>' : "";
-  return `<tr data-session="${esc(session.session_id)}"><td class="name">${esc(session.session_id)}${live}</td><td>${when(session.last_at)}</td>${STATUS_KEYS.map((key) => `<td class="num st-text-${key}">${session.counts[key]}</td>`).join("")}</tr>`;
+  return `<tr data-session="${esc(session.session_id)}"><td class="name">${esc(session.session_id)}${live}</td><td>${esc(session.mode ?? "")}</td><td>${when(session.last_at)}</td>${STATUS_KEYS.map((key) => `<td class="num st-text-${key}">${session.counts[key]}</td>`).join("")}</tr>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// why: per session and per file, with <details> (no script needed)
+
+/** The tests that ran for a file and why, and what failed with its excerpt. */
+function whyBlock(why: ReportFileWhy): string {
+  const selected =
+    why.selected.length === 0
+      ? ""
+      : `<ul class="sel">${why.selected
+          .map(
+            (test) =>
+              `<li><span class="name">${esc(test.path)}</span> <span class="ev" title="${esc(test.detail)}">${esc(test.evidence)}</span> <span class="muted">${esc(test.detail)}</span></li>`,
+          )
+          .join("")}</ul>`;
+  const leftOut =
+    why.left_out.length === 0
+      ? ""
+      : `<p class="muted left-out">Left out by the time budget (verify_budget_seconds): <span class="name">${esc(why.left_out.join(", "))}</span></p>`;
+  const failing = why.failing
+    .map(
+      (test) =>
+        `<details class="failure"><summary class="name">${esc(test.id)}</summary>${test.failure === undefined ? '<p class="muted">The runner gave no message.</p>' : `<pre class="excerpt">${esc(test.failure)}</pre>`}</details>`,
+    )
+    .join("");
+  const more =
+    why.failing_total > why.failing.length
+      ? `<p class="cap">Showing ${why.failing.length} of ${why.failing_total} failing tests.</p>`
+      : "";
+  const errors = why.errors
+    .map(
+      (error) =>
+        `<details class="failure"><summary>${esc(error.file ?? "the run")}: ${esc(error.kind === "collection" ? "could not load" : error.kind)}</summary><pre class="excerpt">${esc(error.message)}</pre></details>`,
+    )
+    .join("");
+  const by = why.source === "hook" ? "the end of a turn" : `tailtest ${why.source}`;
+  const summary =
+    why.failing_total + why.errors.length > 0
+      ? `${plural(why.failing_total, "failing test")}${why.errors.length > 0 ? `, ${plural(why.errors.length, "load error")}` : ""}`
+      : `${plural(why.selected.length, "test file")} ran`;
+  return `<details class="why" data-why="${esc(why.file)}"><summary>${esc(summary)}</summary><p class="muted">Run by ${by}, ${when(why.run_at)}. Tests selected, and why:</p>${selected || '<p class="muted">No selection was logged for it.</p>'}${leftOut}${failing}${more}${errors}</details>`;
+}
+
+function cycleRecordRow(cycle: TddCycleRecord): string {
+  const red =
+    cycle.red === undefined
+      ? '<td class="muted">no Red</td>'
+      : `<td><span class="name">${esc(cycle.red.test)}</span><br><span class="muted">${esc(cycle.red.expects)}</span><br>${when(cycle.red.at)}${cycle.red_confirmed_at === undefined ? ' <span class="muted">(not confirmed red)</span>' : `, red ${when(cycle.red_confirmed_at)}`}</td>`;
+  const green =
+    cycle.green === undefined
+      ? '<td class="muted">no Green yet</td>'
+      : `<td>${esc(cycle.green.change)}<br><span class="muted name">${esc(cycle.green.files.join(", "))}</span><br>${when(cycle.green.at)}${cycle.green.skip_red === undefined ? "" : ` <span class="flag skip-red">skip-red: ${esc(cycle.green.skip_red)}</span>`}</td>`;
+  const done =
+    cycle.completed_at === undefined
+      ? `<td><span class="pill out-${cycle.outcome}">${cycle.outcome}</span></td>`
+      : `<td><span class="pill out-complete">complete</span> ${when(cycle.completed_at)}</td>`;
+  return `<tr class="cycle cycle-${cycle.outcome}"><td class="name">${esc(cycle.agent)}</td>${red}${green}${done}</tr>`;
+}
+
+function claimRow(claim: StrictClaimRecord): string {
+  const settled = claim.settled_at === undefined ? "" : when(claim.settled_at);
+  return `<tr class="claim claim-${claim.outcome}"><td class="name">${esc(claim.test_id)}</td><td class="name">${esc(claim.targets.join(", "))}</td><td>${when(claim.claimed_at)}</td><td><span class="pill cl-${claim.outcome}">${claim.outcome}</span> ${settled}</td><td class="num">${claim.reverts}</td><td>${esc(claim.reason ?? "")}</td></tr>`;
+}
+
+/** One session, folded: its files and why, its TDD cycles, its strict claims. */
+function sessionDetails(session: ReportSession): string {
+  const id = esc(session.session_id);
+  const mode = session.mode === undefined ? "" : ` · ${esc(session.mode)} mode`;
+  const live = session.live ? " · open" : "";
+  const files = table(
+    `files-${id}`,
+    ["File", "Outcome", "Why"],
+    session.file_rows.map(
+      (row) =>
+        `<tr data-file="${esc(row.file)}"><td class="name">${esc(row.file)}</td>${statusCell(row.class)}<td class="why">${row.why === undefined ? '<span class="muted">no run of this session is logged</span>' : whyBlock(row.why)}</td></tr>`,
+    ),
+    "No files.",
+  );
+  const cycles =
+    session.cycles.length === 0
+      ? ""
+      : `<h4>TDD cycles</h4>${table(`cycles-${id}`, ["Agent", "Red (test, expects, times)", "Green (change, files, time)", "Outcome"], session.cycles.map(cycleRecordRow), "")}${capNote(session.cycles.length, session.tdd?.total ?? 0, "cycles")}`;
+  const claims =
+    session.claims.length === 0
+      ? ""
+      : `<h4>Strict claims</h4>${table(`claims-${id}`, ["Test", "Edits allowed to", "Claimed", "Outcome", "Reverts", "Last failure"], session.claims.map(claimRow), "")}${capNote(session.claims.length, session.strict?.total ?? 0, "claims")}`;
+  const filesPart =
+    session.file_rows.length === 0
+      ? ""
+      : `<h4>Files</h4>${files}${capNote(session.file_rows.length, session.files, "files")}`;
+  return `<details class="session" data-session="${id}" data-mode="${esc(session.mode ?? "")}"><summary><span class="name">${id}</span>${mode}${live} · ${when(session.last_at)} · ${esc(describeSessionCounts(session))}</summary>${filesPart}${cycles}${claims}</details>`;
 }
 
 function cycleRow(cycle: TddCycle, index: number): string {
@@ -217,7 +312,7 @@ function slowestSection(data: ReportData): string {
     "slowest",
     ["Test", "Slowest", "", "Last", "Runs"],
     rows,
-    "No test durations yet: they come from tailtest run, tailtest watch and strict mode's runs.",
+    "No test durations yet: they come from the runners' reports of the end of a turn, tailtest run and tailtest watch.",
   );
 }
 
@@ -231,7 +326,7 @@ function runsSection(data: ReportData): string {
   return (
     table(
       "runs",
-      ["When", "By", "Result", "Passed", "Failed", "Time"],
+      ["When", "By", "Result", "Passed", "Failed", "Process time"],
       rows,
       "No test runs recorded yet: the end of an agent's turn, tailtest run and tailtest watch each record theirs.",
     ) + capNote(data.runs.length, data.runs_total, "runs")
@@ -267,6 +362,9 @@ tr.regression td.name{color:var(--failed)}
 .barcell{width:30%}.hbar{display:block;height:8px;border-radius:4px;background:var(--fixed)}
 #filter{padding:5px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);width:280px;max-width:100%}
 details{margin:4px 0}summary{cursor:pointer}pre.excerpt{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px;font-size:12px;margin:4px 0;max-height:320px;overflow:auto}
+h4{font-size:13px;margin:12px 0 4px}details.session{border:1px solid var(--line);border-radius:8px;padding:6px 10px;margin:8px 0}details.session>summary{overflow-wrap:anywhere}
+td.why{min-width:140px}ul.sel{margin:4px 0;padding-left:18px}ul.sel li{overflow-wrap:anywhere}.ev{display:inline-block;font-size:11px;padding:0 5px;border-radius:4px;background:var(--card);border:1px solid var(--line)}
+details.failure>summary{color:var(--failed)}.cl-verified{background:var(--passed)}.cl-escalated{background:var(--failed)}.cl-reverted{background:var(--timeout)}.cl-open{background:var(--missing)}
 footer{margin-top:40px;color:var(--muted);font-size:12px}
 @media (max-width:600px){body{padding:12px}.card{min-width:0;padding:8px 10px}.card b{font-size:17px}th,td{padding:4px 5px}.barcell{display:none}}
 `;
@@ -339,12 +437,12 @@ export function renderReportHtml(data: ReportData): string {
       ),
       "No regressions: no file that passed before fails now.",
     )}</section>`,
-    `<section id="sec-sessions"><h2>Sessions</h2>${table("sessions", ["Session", "Last measured", ...STATUS_KEYS.map(label)], sessions, "No sessions in history yet.")}${capNote(data.sessions.length, data.sessions_total, "sessions")}</section>`,
-    `<section id="sec-files"><h2>Files</h2><p><input id="filter" type="search" placeholder="Filter files" aria-label="Filter files"> <span id="filter-count" class="muted"></span></p>${table("files", ["File", "Last outcome", "Sessions", "Red in", "Timeline", "Measured", ""], data.files.map(fileRow), "No files in history yet.")}${capNote(data.files.length, data.files_total, "files")}</section>`,
+    `<section id="sec-sessions"><h2>Sessions</h2><p class="muted">Every mode's sessions: follow mode's files, tdd mode's cycles, strict mode's claims. Open a session for each file's tests, why they were selected, and what failed.</p>${table("sessions", ["Session", "Mode", "Last measured", ...STATUS_KEYS.map(label)], sessions, "No sessions in history yet.")}<div id="session-details">${[...data.sessions].reverse().map(sessionDetails).join("")}</div>${capNote(data.sessions.length, data.sessions_total, "sessions")}</section>`,
+    `<section id="sec-files"><h2>Files</h2><p><input id="filter" type="search" placeholder="Filter files" aria-label="Filter files"> <span id="filter-count" class="muted"></span></p>${table("files", ["File", "Last outcome", "Sessions", "Red in", "Timeline", "Measured", "", "Why (latest session)"], data.files.map(fileRow), "No files in history yet.")}${capNote(data.files.length, data.files_total, "files")}</section>`,
     `<section id="sec-tdd"><h2>TDD cycles</h2>${tddSection(data)}</section>`,
     `<section id="sec-strict"><h2>Strict mode: red→green pairs</h2>${strictSection(data)}</section>`,
-    `<section id="sec-slowest"><h2>Slowest tests</h2>${slowestSection(data)}</section>`,
-    `<section id="sec-runs"><h2>Test runs</h2><p class="muted">Every run tailtest made, newest first, by who made it: the end of an agent's turn (hook), tailtest run, tailtest watch.</p>${runsSection(data)}</section>`,
+    `<section id="sec-slowest"><h2>Slowest tests</h2><p class="muted">Each test's own time, as its runner reported it (whole-process times are under Test runs).</p>${slowestSection(data)}</section>`,
+    `<section id="sec-runs"><h2>Test runs</h2><p class="muted">Every run tailtest made, newest first, by who made it: the end of an agent's turn (hook), tailtest run, tailtest watch. Times are whole-process times: starting the runner, collecting and running every test of the run.</p>${runsSection(data)}</section>`,
     `<footer>Lists are capped (${REPORT_CAPS.sessions} sessions, ${REPORT_CAPS.files} files, ${REPORT_CAPS.pairs} pairs, ${REPORT_CAPS.slowest} slowest tests); history itself keeps the newest 1,000 outcomes. This file loads nothing from the network.</footer>`,
   ];
   return `<!doctype html>

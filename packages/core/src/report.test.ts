@@ -29,7 +29,7 @@ function input(overrides: Partial<ReportInput> = {}): ReportInput {
     project: "demo",
     generatedAt: "2026-02-01T00:00:00.000Z",
     version: "0.1.0",
-    history: { entries: history.entries, live: [] },
+    history: { entries: history.entries, live: [], records: [] },
     runLog: emptyRunLog(),
     tdd: [],
     strictEvents: [],
@@ -79,9 +79,9 @@ describe("buildReport", () => {
     // a.py failed in its session before too: its latest entry is no regression.
     expect(data.regressions).toEqual([]);
     expect(
-      build({ history: { entries: historyOfSessions(3).entries, live: [] } }).regressions.map(
-        (r) => r.file,
-      ),
+      build({
+        history: { entries: historyOfSessions(3).entries, live: [], records: [] },
+      }).regressions.map((r) => r.file),
     ).toEqual(["src/a.py"]);
   });
 
@@ -98,7 +98,7 @@ describe("buildReport", () => {
         timestamp: "2026-03-01T00:00:00.000Z",
       })),
     );
-    const data = build({ history: { entries: wide.entries, live: [] } });
+    const data = build({ history: { entries: wide.entries, live: [], records: [] } });
     expect(data.sessions).toHaveLength(REPORT_CAPS.sessions);
     expect(data.sessions_total).toBe(REPORT_CAPS.sessions + 4);
     expect(data.sessions.at(-1)?.session_id).toBe("wide");
@@ -106,7 +106,7 @@ describe("buildReport", () => {
     expect(data.files_total).toBe(REPORT_CAPS.files + 7);
   });
 
-  it("lists the slowest tests from CLI runs and strict mode's runs, slowest first", () => {
+  it("lists the slowest tests by their own times, never a strict check's process time", () => {
     const record = (tests: [string, number][]) =>
       summariseRunRecord({
         at: "2026-01-01T00:00:00.000Z",
@@ -144,9 +144,9 @@ describe("buildReport", () => {
       purpose: "verify",
     });
     const data = build({ runLog, strictEvents: [strict] });
+    // The strict check's 400 ms is a whole process (start, collect, run one test): not a test's.
     expect(data.slowest).toEqual([
       { id: "tests/test_a.py::slow", runner: "pytest", max_ms: 900, last_ms: 700, runs: 2 },
-      { id: "tests/test_b.py::test_b", max_ms: 400, last_ms: 400, runs: 1 },
       { id: "tests/test_a.py::fast", runner: "pytest", max_ms: 3, last_ms: 3, runs: 1 },
     ]);
     expect(data.runs).toHaveLength(2);
@@ -181,5 +181,108 @@ describe("capName", () => {
     const long = capName("x".repeat(1000));
     expect(long).toHaveLength(REPORT_CAPS.text);
     expect(long.endsWith("…")).toBe(true);
+  });
+
+  it("answers why per session and per file: selection, evidence, failing tests, excerpts", () => {
+    const red = runWith([["adds", 4]]);
+    const failing: RunResult = {
+      ...red,
+      status: "failed",
+      tests: [
+        { ...red.tests[0]!, status: "fail", failure: "AssertionError: 1 != 2" },
+        {
+          id: { runner: "pytest", file: "tests/test_other.py", segments: ["x"] },
+          status: "fail",
+          failure: "not this file's",
+        },
+      ],
+    };
+    const record = summariseRunRecord({
+      at: "2026-01-01T00:04:30.000Z",
+      source: "hook",
+      status: "failed",
+      files: ["src/a.py", "src/b.py"],
+      results: [failing],
+      missing: [],
+      sessionId: "s0004",
+      selected: new Map([
+        [
+          "src/a.py",
+          [{ path: "tests/test_a.py", evidence: "name" as const, detail: "its name", hops: 0 }],
+        ],
+        [
+          "src/b.py",
+          [
+            {
+              path: "tests/test_other.py",
+              evidence: "imports-via" as const,
+              detail: "imports it through src/__init__.py (2 hops)",
+              hops: 2,
+            },
+          ],
+        ],
+      ]),
+      leftOut: ["tests/test_slow.py"],
+    });
+    const data = build({ runLog: { version: 1, runs: [record] } });
+    const session = data.sessions.find((one) => one.session_id === "s0004");
+    const a = session?.file_rows.find((row) => row.file === "src/a.py")?.why;
+    expect(a).toEqual({
+      file: "src/a.py",
+      class: "failed",
+      run_at: "2026-01-01T00:04:30.000Z",
+      source: "hook",
+      selected: [{ path: "tests/test_a.py", evidence: "name", detail: "its name" }],
+      left_out: ["tests/test_slow.py"],
+      failing: [{ id: "tests/test_a.py::adds", failure: "AssertionError: 1 != 2" }],
+      failing_total: 1,
+      errors: [],
+    });
+    expect(
+      session?.file_rows.find((row) => row.file === "src/b.py")?.why?.selected[0]?.evidence,
+    ).toBe("imports-via");
+    // The files table's row says the same for the file's latest session.
+    expect(data.files.find((row) => row.file === "src/a.py")?.why).toEqual(a);
+    // A session with no logged run has no why, and says nothing it does not know.
+    expect(data.sessions.find((one) => one.session_id === "s0000")?.file_rows).toEqual([
+      { file: "src/a.py", class: "passed" },
+      { file: "src/b.py", class: "passed" },
+    ]);
+  });
+
+  it("carries each session's mode, TDD cycles and strict claims from history's records", () => {
+    const data = build({
+      history: {
+        entries: historyOfSessions(1).entries,
+        live: [],
+        records: [
+          {
+            session_id: "t1",
+            mode: "tdd",
+            started_at: "2026-01-02T00:00:00.000Z",
+            tdd: {
+              total: 1,
+              cycles: [
+                {
+                  agent: "t1",
+                  green: {
+                    change: "tidy",
+                    files: ["src/a.py"],
+                    at: "2026-01-02T00:01:00.000Z",
+                    skip_red: "refactoring",
+                  },
+                  outcome: "open",
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(data.sessions.map((one) => [one.session_id, one.mode, one.tdd?.skip_red])).toEqual([
+      ["s0000", undefined, undefined],
+      ["t1", "tdd", 1],
+    ]);
+    expect(data.sessions[1]?.cycles[0]?.green?.skip_red).toBe("refactoring");
   });
 });

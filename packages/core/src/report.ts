@@ -1,12 +1,27 @@
 import * as z from "zod";
+import { entryClass, type OutcomeClass } from "./history.ts";
 import {
   HistoryFileRowSchema,
   HistorySessionSchema,
+  OutcomeClassViewSchema,
   summariseHistory,
   type LiveHistory,
 } from "./history-view.ts";
-import { OverallStatusSchema, RunSourceSchema, type RunLog } from "./run-log.ts";
+import { FailureKindSchema } from "./results.ts";
+import {
+  OverallStatusSchema,
+  RecordedTestSchema,
+  RunSourceSchema,
+  type RunLog,
+  type RunRecord,
+} from "./run-log.ts";
 import { RunnerIdSchema } from "./runners.ts";
+import { EvidenceSchema } from "./selection/related.ts";
+import {
+  StrictClaimRecordSchema,
+  TddCycleRecordSchema,
+  type SessionRecord,
+} from "./session-record.ts";
 import type { StrictEvent } from "./strict/events.ts";
 import { pairRedGreen, summarisePairs } from "./strict/pairs.ts";
 import { listTddCycles, TddCycleSchema } from "./tdd/cycles.ts";
@@ -30,6 +45,9 @@ export const REPORT_CAPS = {
   runs: 50,
   /** Characters of one name or message (file names are the user's own). */
   text: 300,
+  /** Files drilled into per session, and failing tests shown per file. */
+  sessionFiles: 50,
+  failing: 10,
 } as const;
 
 const Count = z.number().int().min(0);
@@ -66,9 +84,51 @@ export const ReportAgentSchema = z.object({
   cycles: z.array(TddCycleSchema),
 });
 
+/**
+ * Why one file of one session ended as it did, from the run of that session that last tested it
+ * (`.tailtest/runs.json`): the tests it ran and the selection's evidence for each, the related
+ * tests the time budget left out, and the failing tests with their capped failure excerpts.
+ */
+export const ReportFileWhySchema = z.object({
+  file: z.string(),
+  /** How the file ended that session (its history entry's class). */
+  class: OutcomeClassViewSchema,
+  run_at: z.string(),
+  source: RunSourceSchema,
+  selected: z.array(z.object({ path: z.string(), evidence: EvidenceSchema, detail: z.string() })),
+  left_out: z.array(z.string()),
+  failing: z.array(RecordedTestSchema.pick({ id: true, failure: true })),
+  failing_total: Count,
+  errors: z.array(
+    z.object({ file: z.string().optional(), kind: FailureKindSchema, message: z.string() }),
+  ),
+});
+export type ReportFileWhy = z.infer<typeof ReportFileWhySchema>;
+
+/** A session as history counts it, with its drill-down: each file's why, its cycles, its claims. */
+export const ReportSessionSchema = HistorySessionSchema.extend({
+  /** Its files (capped), each with how it ended and, when a run of the session tested it, why. */
+  file_rows: z.array(
+    z.object({
+      file: z.string(),
+      class: OutcomeClassViewSchema,
+      why: ReportFileWhySchema.optional(),
+    }),
+  ),
+  cycles: z.array(TddCycleRecordSchema),
+  claims: z.array(StrictClaimRecordSchema),
+});
+export type ReportSession = z.infer<typeof ReportSessionSchema>;
+
+export const ReportFileSchema = HistoryFileRowSchema.extend({
+  /** Why it ended so in its latest session (absent when no run of that session is logged). */
+  why: ReportFileWhySchema.optional(),
+});
+
 export const ReportRunSchema = z.object({
   at: z.string(),
   source: RunSourceSchema,
+  session_id: z.string().optional(),
   status: OverallStatusSchema,
   duration_ms: z.number().min(0),
   passed: Count,
@@ -79,9 +139,9 @@ export const ReportDataSchema = z.object({
   project: z.string(),
   generated_at: z.string(),
   version: z.string(),
-  sessions: z.array(HistorySessionSchema),
+  sessions: z.array(ReportSessionSchema),
   sessions_total: Count,
-  files: z.array(HistoryFileRowSchema),
+  files: z.array(ReportFileSchema),
   files_total: Count,
   regressions: z.array(HistoryFileRowSchema),
   recurring: z.array(HistoryFileRowSchema),
@@ -116,7 +176,11 @@ export function capName(text: string): string {
   return text.length <= REPORT_CAPS.text ? text : `${text.slice(0, REPORT_CAPS.text - 1)}…`;
 }
 
-function slowestTests(runLog: RunLog, strictEvents: readonly StrictEvent[]): SlowTest[] {
+/**
+ * The slowest tests by their own times, from the runners' reports. A strict-mode check runs one
+ * test in a process of its own, and that process's time is no test's: it is not counted here.
+ */
+function slowestTests(runLog: RunLog): SlowTest[] {
   const tests = new Map<string, SlowTest>();
   const see = (id: string, ms: number, runner?: SlowTest["runner"]) => {
     const found = tests.get(id);
@@ -131,9 +195,6 @@ function slowestTests(runLog: RunLog, strictEvents: readonly StrictEvent[]): Slo
   for (const run of runLog.runs)
     for (const test of run.tests)
       if (test.duration_ms !== undefined) see(test.id, test.duration_ms, test.runner);
-  for (const event of strictEvents)
-    if (event.type === "test_run" && event.status !== "not_run")
-      see(event.test_id, event.duration_ms, event.test.runner);
   return [...tests.values()]
     .sort((a, b) => b.max_ms - a.max_ms || a.id.localeCompare(b.id))
     .slice(0, REPORT_CAPS.slowest)
@@ -159,20 +220,86 @@ function agentsOf(tdd: ReportInput["tdd"]): ReportData["tdd"] {
     .slice(0, REPORT_CAPS.agents);
 }
 
+/**
+ * Why `file` ended as it did in session `sessionId`: the newest run of that session that tested
+ * it. Its failing tests are those of the test files that ran for it (all of the run's, when the
+ * run was for that one file alone).
+ */
+export function whyOf(
+  runLog: RunLog,
+  sessionId: string,
+  file: string,
+  outcome: OutcomeClass,
+): ReportFileWhy | undefined {
+  const run = runLog.runs
+    .filter((one) => one.session_id === sessionId && one.files.includes(file))
+    .at(-1);
+  if (run === undefined) return undefined;
+  const selected = run.selection?.find((entry) => entry.source === file)?.tests ?? [];
+  const paths = new Set(selected.map((test) => test.path));
+  const mine = (testFile: string | undefined) =>
+    testFile === undefined || paths.has(testFile) || (paths.size === 0 && run.files.length === 1);
+  const failing = run.tests.filter((test) => test.status === "fail" && mine(test.file));
+  return {
+    file: capName(file),
+    class: outcome,
+    run_at: run.at,
+    source: run.source,
+    selected: selected.map((test) => ({ ...test, path: capName(test.path) })),
+    left_out: leftOutFor(run, file),
+    failing: failing.slice(0, REPORT_CAPS.failing).map((test) => ({
+      id: capName(test.id),
+      ...(test.failure === undefined ? {} : { failure: test.failure }),
+    })),
+    failing_total: failing.length,
+    errors: (run.errors ?? []).filter((error) => mine(error.file)),
+  };
+}
+
+/** The budget's left-out tests, said for every file of the run (the budget is the run's). */
+function leftOutFor(run: RunRecord, file: string): string[] {
+  return run.files.includes(file) ? (run.left_out ?? []).map(capName) : [];
+}
+
 /** Everything the report shows, each list capped. */
 export function buildReport(input: ReportInput): ReportData {
-  const view = summariseHistory(input.history.entries, input.history.live);
+  const view = summariseHistory(input.history.entries, input.history.live, input.history.records);
   const capRow = <T extends { file: string }>(row: T): T => ({ ...row, file: capName(row.file) });
   const pairs = pairRedGreen(input.strictEvents);
   const summary = summarisePairs(input.strictEvents);
   const agents = agentsOf(input.tdd);
+  const records = new Map<string, SessionRecord>(
+    input.history.records.map((record) => [record.session_id, record]),
+  );
+  const sessionFiles = (id: string) =>
+    input.history.entries.filter((entry) => entry.session_id === id);
   return {
     project: capName(input.project),
     generated_at: input.generatedAt,
     version: input.version,
-    sessions: view.sessions.slice(-REPORT_CAPS.sessions),
+    sessions: view.sessions.slice(-REPORT_CAPS.sessions).map((session) => {
+      const record = records.get(session.session_id);
+      return {
+        ...session,
+        file_rows: sessionFiles(session.session_id)
+          .slice(0, REPORT_CAPS.sessionFiles)
+          .map((entry) => {
+            const why = whyOf(input.runLog, session.session_id, entry.file, entryClass(entry));
+            return {
+              file: capName(entry.file),
+              class: entryClass(entry),
+              ...(why === undefined ? {} : { why }),
+            };
+          }),
+        cycles: (record?.tdd?.cycles ?? []).slice(-REPORT_CAPS.cycles),
+        claims: (record?.strict?.claims ?? []).slice(-REPORT_CAPS.pairs),
+      };
+    }),
     sessions_total: view.sessions_total,
-    files: view.files.slice(0, REPORT_CAPS.files).map(capRow),
+    files: view.files.slice(0, REPORT_CAPS.files).map((row) => {
+      const why = whyOf(input.runLog, row.session_id, row.file, row.class);
+      return { ...capRow(row), ...(why === undefined ? {} : { why }) };
+    }),
     files_total: view.files_total,
     regressions: view.files
       .filter((row) => row.regression)
@@ -199,10 +326,11 @@ export function buildReport(input: ReportInput): ReportData {
         repairs: triple.repairs,
       })),
     },
-    slowest: slowestTests(input.runLog, input.strictEvents),
+    slowest: slowestTests(input.runLog),
     runs: input.runLog.runs.slice(-REPORT_CAPS.runs).map((run) => ({
       at: run.at,
       source: run.source,
+      ...(run.session_id === undefined ? {} : { session_id: run.session_id }),
       status: run.status,
       duration_ms: run.duration_ms,
       passed: run.runners.reduce((sum, runner) => sum + runner.passed, 0),

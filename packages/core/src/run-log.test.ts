@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   appendRunRecord,
   emptyRunLog,
+  FAILURE_EXCERPT_CHARS,
+  FAILURE_EXCERPT_LINES,
   RUN_LOG_CAP,
   RUN_TESTS_CAP,
   RunLogSchema,
@@ -29,6 +31,63 @@ function result(tests: [string, RunResult["tests"][number]["status"], number?][]
 }
 
 describe("summariseRunRecord", () => {
+  it("keeps why: failure excerpts (capped, relative, no colour), load errors, the selection", () => {
+    const red = result([["broken", "fail", 5]]);
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i} ${"x".repeat(60)}`).join("\n");
+    const failing = {
+      ...red,
+      tests: [
+        {
+          ...red.tests[0]!,
+          failure: `\u001b[31mAssertionError: expected 2 to be 3\u001b[39m\n    at /home/me/proj/src/a.test.ts:4:7\n${long}`,
+        },
+      ],
+      errors: [{ file: "src/b.test.ts", kind: "collection" as const, message: "SyntaxError: x" }],
+    };
+    const record = summariseRunRecord({
+      at: "2026-01-01T00:00:00.000Z",
+      source: "hook",
+      status: "failed",
+      files: ["src/a.ts"],
+      results: [failing],
+      missing: [],
+      sessionId: "s1",
+      replacePaths: [["/home/me/proj/", ""]],
+      selected: new Map([
+        [
+          "src/a.ts",
+          [
+            { path: "src/a.test.ts", evidence: "name" as const, detail: "its name", hops: 0 },
+            { path: "src/c.test.ts", evidence: "imports" as const, detail: "imports it", hops: 1 },
+          ],
+        ],
+      ]),
+      leftOut: ["src/slow.test.ts"],
+    });
+    expect(RunLogSchema.parse({ version: 1, runs: [record] }).runs[0]).toEqual(record);
+    const failure = record.tests[0]?.failure ?? "";
+    expect(failure.split("\n").slice(0, 2)).toEqual([
+      "AssertionError: expected 2 to be 3",
+      "    at src/a.test.ts:4:7",
+    ]);
+    expect(failure.split("\n")).toHaveLength(FAILURE_EXCERPT_LINES);
+    expect(failure.length).toBeLessThanOrEqual(FAILURE_EXCERPT_CHARS);
+    expect(record.errors).toEqual([
+      { file: "src/b.test.ts", kind: "collection", message: "SyntaxError: x" },
+    ]);
+    expect(record.selection).toEqual([
+      {
+        source: "src/a.ts",
+        tests: [
+          { path: "src/a.test.ts", evidence: "name", detail: "its name" },
+          { path: "src/c.test.ts", evidence: "imports", detail: "imports it" },
+        ],
+      },
+    ]);
+    expect(record.left_out).toEqual(["src/slow.test.ts"]);
+    expect(record.session_id).toBe("s1");
+  });
+
   it("keeps counts per runner, failing tests first, then the slowest", () => {
     const record = summariseRunRecord({
       at: "2026-01-01T00:00:00.000Z",

@@ -1,8 +1,16 @@
 import * as z from "zod";
 import type { MissingTest } from "./plan.ts";
-import { TestStatusSchema } from "./results.ts";
+import { FailureKindSchema, TestStatusSchema } from "./results.ts";
 import { RunnerIdSchema } from "./runners.ts";
-import { formatId, RunStatusSchema, type RunResult } from "./summarize.ts";
+import { EvidenceSchema, type RelatedTest } from "./selection/related.ts";
+import {
+  causeLines,
+  firstLines,
+  formatId,
+  RunStatusSchema,
+  type ExcerptOptions,
+  type RunResult,
+} from "./summarize.ts";
 
 /**
  * `.tailtest/runs.json`: the test runs the CLI made (`tailtest run`, `tailtest watch`), each
@@ -14,6 +22,12 @@ import { formatId, RunStatusSchema, type RunResult } from "./summarize.ts";
 export const RUN_LOG_CAP = 200;
 export const RUN_TESTS_CAP = 40;
 export const RUN_FILES_CAP = 50;
+/** Lines and characters of one failure's excerpt the log keeps (what the report shows). */
+export const FAILURE_EXCERPT_LINES = 12;
+export const FAILURE_EXCERPT_CHARS = 1200;
+/** Related tests kept per changed file, and load errors kept per run. */
+export const RUN_SELECTED_CAP = 20;
+export const RUN_ERRORS_CAP = 10;
 
 export const OverallStatusSchema = z.enum(["passed", "failed", "error", "no_tests"]);
 
@@ -39,7 +53,10 @@ export const RecordedTestSchema = z.object({
   runner: RunnerIdSchema,
   file: z.string(),
   status: TestStatusSchema,
+  /** The test's own time, from the runner's report (never the whole process's). */
   duration_ms: z.number().min(0).optional(),
+  /** A failing test's message: its first lines, capped, no absolute paths, no times. */
+  failure: z.string().optional(),
 });
 export type RecordedTest = z.infer<typeof RecordedTestSchema>;
 
@@ -58,6 +75,28 @@ export const RunRecordSchema = z.object({
   tests: z.array(RecordedTestSchema),
   /** How many test files reported tests (all of them, not only the `tests` kept above). */
   test_files: z.number().int().min(0).optional(),
+  /** The agent session whose turn made it (hook and watch runs). */
+  session_id: z.string().optional(),
+  /** Load errors and crashes outside any test: which file, what kind, an excerpt. */
+  errors: z
+    .array(z.object({ file: z.string().optional(), kind: FailureKindSchema, message: z.string() }))
+    .optional(),
+  /**
+   * Why each test file ran: per changed file, its related tests with the selection's evidence
+   * (`self`, `name`, `family`, `imports`, `imports-via`, `support`, `mentions`) and how it was
+   * found; `left_out`: related test files the time budget left out of this run.
+   */
+  selection: z
+    .array(
+      z.object({
+        source: z.string(),
+        tests: z.array(
+          z.object({ path: z.string(), evidence: EvidenceSchema, detail: z.string() }),
+        ),
+      }),
+    )
+    .optional(),
+  left_out: z.array(z.string()).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
@@ -78,6 +117,26 @@ export interface RunRecordInput {
   files: readonly string[];
   results: readonly RunResult[];
   missing: readonly MissingTest[];
+  sessionId?: string | undefined;
+  /** The project root (and package folders): turned into relative paths in the excerpts. */
+  replacePaths?: ExcerptOptions["replacePaths"];
+  /** The related tests the selection chose per changed file (choose-tests.ts). */
+  selected?: ReadonlyMap<string, readonly RelatedTest[]> | undefined;
+  leftOut?: readonly string[] | undefined;
+}
+
+/** One failure's excerpt as the log keeps it. */
+function excerpt(text: string, options: ExcerptOptions, cause = false): string {
+  const lines = cause
+    ? causeLines(text, FAILURE_EXCERPT_LINES, options)
+    : firstLines(text, FAILURE_EXCERPT_LINES, options);
+  const trimmed = lines
+    .split("\n")
+    .map((line) => line.replace(/^ {2}/, ""))
+    .join("\n");
+  return trimmed.length <= FAILURE_EXCERPT_CHARS
+    ? trimmed
+    : `${trimmed.slice(0, FAILURE_EXCERPT_CHARS - 1)}…`;
 }
 
 function count(result: RunResult, status: RecordedTest["status"]): number {
@@ -86,6 +145,7 @@ function count(result: RunResult, status: RecordedTest["status"]): number {
 
 /** One run as the log keeps it (pure: the caller gives the time). */
 export function summariseRunRecord(input: RunRecordInput): RunRecord {
+  const options = { replacePaths: input.replacePaths ?? [] };
   const tests: RecordedTest[] = input.results.flatMap((result) =>
     result.tests.map((test) => ({
       id: formatId(test.id),
@@ -93,8 +153,27 @@ export function summariseRunRecord(input: RunRecordInput): RunRecord {
       file: test.id.file,
       status: test.status,
       ...(test.duration_ms === undefined ? {} : { duration_ms: test.duration_ms }),
+      ...(test.status === "fail" && test.failure !== undefined && test.failure.trim() !== ""
+        ? { failure: excerpt(test.failure, options) }
+        : {}),
     })),
   );
+  const errors = input.results
+    .flatMap((result) => result.errors)
+    .slice(0, RUN_ERRORS_CAP)
+    .map((error) => ({
+      ...(error.file === undefined ? {} : { file: error.file }),
+      kind: error.kind,
+      message: excerpt(error.message, options, true),
+    }));
+  const selection = [...(input.selected ?? new Map<string, readonly RelatedTest[]>())]
+    .slice(0, RUN_FILES_CAP)
+    .map(([source, related]) => ({
+      source,
+      tests: related
+        .slice(0, RUN_SELECTED_CAP)
+        .map((test) => ({ path: test.path, evidence: test.evidence, detail: test.detail })),
+    }));
   const failing = tests.filter((test) => test.status === "fail");
   const slowest = tests
     .filter((test) => test.status !== "fail" && test.duration_ms !== undefined)
@@ -118,6 +197,12 @@ export function summariseRunRecord(input: RunRecordInput): RunRecord {
     missing: input.missing.map((item) => item.source).slice(0, RUN_FILES_CAP),
     tests: [...failing, ...slowest].slice(0, RUN_TESTS_CAP),
     test_files: new Set(tests.map((test) => test.file)).size,
+    ...(input.sessionId === undefined ? {} : { session_id: input.sessionId }),
+    ...(errors.length === 0 ? {} : { errors }),
+    ...(selection.length === 0 ? {} : { selection }),
+    ...(input.leftOut === undefined || input.leftOut.length === 0
+      ? {}
+      : { left_out: input.leftOut.slice(0, RUN_FILES_CAP) }),
   };
 }
 

@@ -35,7 +35,7 @@ describe("session state", () => {
     expect(SessionStateSchema.parse(state)).toEqual(state);
   });
 
-  it("makes ids in the seed's shape", () => {
+  it("makes ids of UTC time and six random characters", () => {
     const id = makeSessionId(new Date(NOW), () => 0.5);
     expect(id).toMatch(/^2026-11-23T10-00-00-[a-z0-9]{6}$/);
   });

@@ -154,7 +154,7 @@ export function createSession(input: NewSessionInput): SessionState {
   };
 }
 
-/** A session id in the seed's shape: UTC time plus six random characters. */
+/** A session id: UTC time plus six random characters (`2026-05-01T14-03-09-a1b2c3`). */
 export function makeSessionId(now: Date, random: () => number): string {
   const stamp = now.toISOString().slice(0, 19).replace(/:/g, "-");
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";

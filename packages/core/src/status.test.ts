@@ -167,7 +167,7 @@ describe("buildStatus", () => {
       report.sessions[0]?.counts,
     );
     expect(renderStatus(report, PLAIN_STYLE)).toContain(
-      "files this session: 1 passed, 1 missing test, 1 environment error, 1 fixed",
+      "this session: 1 passed, 1 missing test, 1 environment error, 1 fixed",
     );
   });
 

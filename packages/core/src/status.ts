@@ -5,11 +5,13 @@ import { HookInstallSchema, type HookInstall } from "./doctor.ts";
 import { countOutcomes, OUTCOME_LABELS, type HistoryFile, type OutcomeClass } from "./history.ts";
 import {
   describeSessionCounts,
+  HistorySessionSchema,
   OutcomeClassViewSchema,
   OutcomeCountsSchema,
   shortTime,
   summariseSessions,
   withLiveSessions,
+  type HistorySession,
 } from "./history-view.ts";
 import { OverallStatusSchema, type RunLog } from "./run-log.ts";
 import { runnerLabel } from "./runners.ts";
@@ -53,6 +55,10 @@ export const StatusSessionSchema = z.object({
   results: z.record(z.string(), OutcomeClassViewSchema),
   /** Files per outcome class: history-view's `summariseSessions`, the same numbers as history and the report. */
   counts: OutcomeCountsSchema,
+  /** tdd mode's cycles this session, counted as history and the report count them. */
+  tdd: HistorySessionSchema.shape.tdd,
+  /** strict mode's claims this session, counted as history and the report count them. */
+  strict: HistorySessionSchema.shape.strict,
   /** Rounds in a row the end of the turn has sent the agent back. */
   stop_blocks: z.number().int().min(0),
   /** When the agent ended the session (SessionEnd): absent while it is live. */
@@ -185,6 +191,17 @@ function endedAt(session: SessionState): string | undefined {
   return later ? undefined : ended;
 }
 
+/** A session's counts, cycles and claims as history counts them (zero counts when none). */
+function measuredParts(
+  summary: HistorySession | undefined,
+): Pick<StatusReport["sessions"][number], "counts" | "tdd" | "strict"> {
+  return {
+    counts: summary?.counts ?? countOutcomes([]),
+    ...(summary?.tdd === undefined ? {} : { tdd: summary.tdd }),
+    ...(summary?.strict === undefined ? {} : { strict: summary.strict }),
+  };
+}
+
 /** The status report of a project from what its state files hold. */
 export function buildStatus(input: StatusInput): StatusReport {
   const hookRun = lastHookRun(input.sessions);
@@ -204,8 +221,9 @@ export function buildStatus(input: StatusInput): StatusReport {
     input.history,
     input.sessions.map(({ session }) => session),
     input.now,
+    input,
   );
-  const summaries = summariseSessions(live.entries, live.live);
+  const summaries = summariseSessions(live.entries, live.live, live.records);
   return {
     mode: {
       value: input.mode,
@@ -238,9 +256,7 @@ export function buildStatus(input: StatusInput): StatusReport {
             .filter((entry) => entry.session_id === session.session_id)
             .map((entry) => [entry.file, entry.regression ? "regression" : entry.status]),
         ) as Record<string, OutcomeClass>,
-        counts:
-          summaries.find((summary) => summary.session_id === session.session_id)?.counts ??
-          countOutcomes([]),
+        ...measuredParts(summaries.find((summary) => summary.session_id === session.session_id)),
         stop_blocks: session.stop_blocks,
         ...(ended === undefined ? {} : { ended_at: ended }),
       };
@@ -320,7 +336,9 @@ function sessionLines(report: StatusReport, style: TextStyle): string[] {
   return report.sessions.flatMap((session) => {
     const who = PLATFORM_NAMES[session.platform ?? ""] ?? "an agent";
     const measured =
-      Object.keys(session.results).length === 0
+      Object.keys(session.results).length === 0 &&
+      session.tdd === undefined &&
+      session.strict === undefined
         ? "nothing measured yet"
         : describeSessionCounts(session);
     const queue =
@@ -336,7 +354,7 @@ function sessionLines(report: StatusReport, style: TextStyle): string[] {
         : `, ${style.dim(`ended ${shortTime(session.ended_at)} UTC`)}`;
     return [
       `${session.session_id} (${who}, ${session.mode} mode, started ${shortTime(session.started_at)} UTC${ended}) in ${session.path}`,
-      `  files this session: ${measured}`,
+      `  this session: ${measured}`,
       ...queue,
     ];
   });

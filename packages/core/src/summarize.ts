@@ -291,7 +291,8 @@ export function causeLines(text: string, count: number, options: ExcerptOptions)
     .join("\n");
 }
 
-function firstLines(text: string, count: number, options: ExcerptOptions): string {
+/** The first `count` lines of a failure, cleaned as every excerpt is (run-log.ts keeps these). */
+export function firstLines(text: string, count: number, options: ExcerptOptions): string {
   let clean = stripAnsi(text);
   for (const [from, to] of options.replacePaths ?? []) {
     if (from !== "") clean = clean.split(from).join(to);

@@ -38,8 +38,9 @@ export async function runHistory(options: HistoryOptions, io: HistoryIO): Promis
     activity.history,
     activity.sessions.map((entry) => entry.session),
     (io.now ?? (() => new Date()))().toISOString(),
+    activity,
   );
-  const view = summariseHistory(live.entries, live.live);
+  const view = summariseHistory(live.entries, live.live, live.records);
   io.stdout(
     options.json ? `${JSON.stringify(view, null, 2)}\n` : renderHistoryView(view, io.style, limit),
   );

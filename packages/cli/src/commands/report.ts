@@ -47,6 +47,7 @@ export async function runReport(options: ReportOptions, io: ReportIO): Promise<n
       activity.history,
       activity.sessions.map((entry) => entry.session),
       now,
+      activity,
     ),
     runLog: activity.runLog,
     tdd: activity.tdd,

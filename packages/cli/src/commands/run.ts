@@ -121,6 +121,10 @@ async function recordInRunLog(
         files,
         results,
         missing: plan.missing,
+        replacePaths: [
+          [`${project.root}/`, ""],
+          [project.root, "."],
+        ],
       }),
     );
   } catch (error) {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { baseName, detectLanguage, stemOf } from "../languages.ts";
 
 /**
- * The first session's coverage scan (seed 000's ramp-up), linear: the test files' stems go into
+ * The first session's coverage scan (the ramp-up), linear: the test files' stems go into
  * one set once, so "has a test" is a set lookup per source file (the original walked the test
  * folders again for every source file: sources × tests). Files that already have a test are
  * skipped; the rest are ranked by recent commits, path and size.
@@ -101,7 +101,7 @@ export function scoreWithoutSize(path: string, commits: number): number {
   return Math.min(commits, MAX_COMMITS) * 2 + pathPoints;
 }
 
-/** Seed 000's size signal: tiny files score down, mid-sized ones up. */
+/** The size signal: tiny files score down, mid-sized ones up. */
 export function sizePoints(lines: number): number {
   if (lines < 30) return -20;
   if (lines >= 80 && lines <= 800) return MAX_SIZE_POINTS;

@@ -7,6 +7,8 @@ import { SessionStateSchema, type SessionState } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, openProject, queueEdit, sessionFile } from "./project.ts";
 import { updateState } from "./store.ts";
+import { appendStrictEvents } from "./strict-store.ts";
+import { appendTddEntries } from "./tdd-store.ts";
 
 let project: TempProject;
 const clock = () => new Date("2026-11-23T10:00:00.000Z");
@@ -132,7 +134,7 @@ describe("session lifecycle", () => {
     project.write(".tailtest/history.json", JSON.stringify(v1));
     await runSession("s1", "passed");
     const raw = JSON.parse(readFileSync(join(project.root, ".tailtest/history.json"), "utf8"));
-    expect(raw.version).toBe(2);
+    expect(raw.version).toBe(3);
     expect(
       raw.entries.map((e: { file: string; status: string; v1?: { status: string } }) => [
         e.file,
@@ -242,5 +244,70 @@ describe("session lifecycle", () => {
     });
     expect(resumed.resumed).toBe(true);
     expect((await read()).ended_at).toBeUndefined();
+  });
+
+  it("tdd and strict sessions reach history with their cycles and claims, times their own", async () => {
+    const at = (minute: number) => `2026-11-23T09:${String(minute).padStart(2, "0")}:00.000Z`;
+    project.write(".tailtest/config.json", '{"mode":"tdd"}');
+    await startSession(openProject(project.root), {
+      sessionId: "t1",
+      source: "startup",
+      now: clock,
+    });
+    await appendTddEntries(project.root, "t1", [
+      { kind: "red", test: "tests/test_billing.py", expects: "charge adds tax", at: at(1) },
+      { kind: "test", command: "pytest", outcome: "failed", at: at(2) },
+      { kind: "green", change: "add tax", files: ["billing.py"], at: at(3) },
+      { kind: "test", command: "pytest", outcome: "passed", at: at(4) },
+    ]);
+    // No SessionEnd: the next session's start records it, as it does a follow session.
+    project.write(".tailtest/config.json", '{"mode":"strict"}');
+    await startSession(openProject(project.root), {
+      sessionId: "s2",
+      source: "startup",
+      now: clock,
+    });
+    await appendStrictEvents(project.root, [
+      {
+        type: "edit_claim",
+        ts: at(5),
+        session: "s2",
+        claim: "c1",
+        test_id: "t::x",
+        edit_target: "billing.py",
+      },
+      {
+        type: "verify_result",
+        ts: at(6),
+        session: "s2",
+        scope: "claim",
+        claim: "c1",
+        status: "pass",
+      },
+    ]);
+    await endSession(openProject(project.root), clock);
+    const file = HistoryFileSchema.parse(
+      JSON.parse(readFileSync(join(project.root, ".tailtest/history.json"), "utf8")),
+    );
+    expect(file.entries).toEqual([]);
+    expect(
+      file.sessions.map((record) => [
+        record.session_id,
+        record.mode,
+        record.tdd?.cycles.map((cycle) => [cycle.outcome, cycle.completed_at]),
+        record.strict?.claims.map((claim) => [claim.claim, claim.outcome, claim.settled_at]),
+      ]),
+    ).toEqual([
+      ["t1", "tdd", [["complete", at(4)]], undefined],
+      ["s2", "strict", undefined, [["c1", "verified", at(6)]]],
+    ]);
+    // Recorded again (a later SessionEnd, the next start): the same records, nothing re-stamped.
+    const before = readFileSync(join(project.root, ".tailtest/history.json"), "utf8");
+    await endSession(openProject(project.root), () => new Date("2026-11-24T00:00:00.000Z"));
+    expect(
+      HistoryFileSchema.parse(
+        JSON.parse(readFileSync(join(project.root, ".tailtest/history.json"), "utf8")),
+      ).sessions.map((record) => record.strict?.claims),
+    ).toEqual(HistoryFileSchema.parse(JSON.parse(before)).sessions.map((r) => r.strict?.claims));
   });
 });

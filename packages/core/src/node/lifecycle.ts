@@ -1,5 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { buildSessionRecord } from "../record-session.ts";
+import { isWorthRecording, type SessionRecord } from "../session-record.ts";
+import { parseStrictLog } from "../strict/events.ts";
 import {
   recordOutcomes,
+  recordSession,
   renderHistoryLines,
   renderHistorySummary,
   renderLastFailures,
@@ -17,6 +23,19 @@ import {
 import type { Project } from "./project.ts";
 import { historyFile, sessionFile } from "./project.ts";
 import { updateState, type Recovery } from "./store.ts";
+import { groupTddEntries } from "./activity.ts";
+import { EVENTS_PATH } from "./tdd-store.ts";
+
+interface StartUpdate {
+  value: SessionState;
+  result: {
+    resumed: boolean;
+    /** The session before, when it had activity: its red files carry into the new one. */
+    previous: SessionState | undefined;
+    /** The session the new one replaces: flushed into history. */
+    ended: SessionState | undefined;
+  };
+}
 
 export type StartSource = "startup" | "resume" | "clear" | "compact";
 
@@ -52,7 +71,7 @@ export async function startSession(
   const recovered: Recovery[] = [];
   const runners = detectProjectRunners(project.view, 2, project.config.runners);
 
-  const update = await updateState(sessionFile(project, now), (current) => {
+  const update = await updateState(sessionFile(project, now), (current): StartUpdate => {
     const sameSession = options.sessionId === undefined || options.sessionId === current.session_id;
     const resume =
       (options.source === "resume" || options.source === "compact") &&
@@ -62,7 +81,7 @@ export async function startSession(
       // A resumed session is live again, whatever ended it before.
       const value: SessionState = { ...current, runners };
       delete value.ended_at;
-      return { value, result: { resumed: true, previous: undefined } };
+      return { value, result: { resumed: true, previous: undefined, ended: undefined } };
     }
     const next = createSession({
       sessionId: options.sessionId ?? makeSessionId(now(), Math.random),
@@ -75,12 +94,17 @@ export async function startSession(
     });
     return {
       value: next,
-      result: { resumed: false, previous: hasActivity(current) ? current : undefined },
+      result: {
+        resumed: false,
+        previous: hasActivity(current) ? current : undefined,
+        // A tdd or strict session queues no files, but its cycles and claims reach history too.
+        ended: current,
+      },
     };
   });
   if (update.recovered !== undefined) recovered.push(update.recovered);
 
-  const flush = await flushToHistory(project, update.result.previous, now);
+  const flush = await flushToHistory(project, update.result.ended, now);
   if (flush.recovered !== undefined) recovered.push(flush.recovered);
 
   // Notices (config problems, files moved aside) are said once per session.
@@ -132,10 +156,12 @@ export async function flushToHistory(
   recovered?: Recovery;
 }> {
   const outcomes = session === undefined ? [] : buildScenarioEntries(session, now().toISOString());
-  const { value, recovered } = await updateState(historyFile(project), (history) => ({
-    value: outcomes.length === 0 ? history : recordOutcomes(history, outcomes),
-    result: undefined,
-  }));
+  const record = session === undefined ? undefined : await readSessionRecord(project, session);
+  const worth = record !== undefined && isWorthRecording(record, outcomes.length);
+  const { value, recovered } = await updateState(historyFile(project), (history) => {
+    const measured = outcomes.length === 0 ? history : recordOutcomes(history, outcomes);
+    return { value: worth ? recordSession(measured, record) : measured, result: undefined };
+  });
   const result = { count: outcomes.length, entries: value.entries };
   return recovered === undefined ? result : { ...result, recovered };
 }
@@ -155,6 +181,20 @@ export async function endSession(
     result: undefined,
   }));
   return (await flushToHistory(project, value, now)).count;
+}
+
+/**
+ * The session's record (mode, times, its TDD cycles and strict claims) from the session file and
+ * its own lines of events.jsonl. A log that cannot be read leaves the cycles and claims out: the
+ * file outcomes are recorded all the same.
+ */
+async function readSessionRecord(project: Project, session: SessionState): Promise<SessionRecord> {
+  const text = await readFile(join(project.root, EVENTS_PATH), "utf8").catch(() => "");
+  return buildSessionRecord({
+    session,
+    tdd: text === "" ? [] : groupTddEntries(text).agents,
+    strictEvents: text === "" ? [] : parseStrictLog(text).events,
+  });
 }
 
 function hasActivity(session: SessionState): boolean {

@@ -21,7 +21,7 @@ class Billing:
 `;
 
 describe("inspectEdit on a real project", () => {
-  it("queues a new python file with its runner, test path, depth and the seed's note", async () => {
+  it("queues a new python file with its runner, test path, depth and the queued note", async () => {
     const project = copyFixture("runners/pytest-pyproject");
     try {
       await commitAll(project.root);

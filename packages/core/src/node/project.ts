@@ -28,9 +28,9 @@ import { createFsView, readHead } from "./fs-view.ts";
 import { updateState, type Recovery, type StateFile } from "./store.ts";
 
 export const STATE_DIR = ".tailtest";
-/** Where a session lives unless the platform keeps it elsewhere (Cursor: seed 000's path). */
+/** Where a session lives unless the platform keeps it elsewhere (Cursor: `CURSOR_SESSION_PATH`). */
 export const DEFAULT_SESSION_PATH = `${STATE_DIR}/session.json`;
-/** Cursor's session file (seed 000's path), kept apart from Claude Code's and Codex's. */
+/** Cursor's session file, beside other Cursor hooks' state, apart from Claude Code's and Codex's. */
 export const CURSOR_SESSION_PATH = ".cursor/hooks/state/tailtest.json";
 /** Every place a session may live, for commands that read whichever agents have one. */
 export const SESSION_PATHS: readonly string[] = [DEFAULT_SESSION_PATH, CURSOR_SESSION_PATH];

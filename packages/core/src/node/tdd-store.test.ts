@@ -77,7 +77,7 @@ describe("agentKey", () => {
 });
 
 describe("appendTddEntries / readTddEntries", () => {
-  it("round-trips every field through events.jsonl and writes the seed's text log", async () => {
+  it("round-trips every field through events.jsonl and writes the human text log", async () => {
     await appendTddEntries(project.root, "s1", [red, failed]);
     await appendTddEntries(project.root, "s1", [green]);
     const result = await readTddEntries(project.root, "s1");

@@ -29,7 +29,7 @@ import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "./store.ts";
  * log a `tailtest red|green` belongs to. See ADR 0007.
  *
  * Every agent (the main one, and each subagent) has its own key. Its entries are kept twice: the
- * seed's human log `.tailtest/tdd/<key>.log`, and one JSON line each in the shared, append-only
+ * human log `.tailtest/tdd/<key>.log`, and one JSON line each in the shared, append-only
  * `.tailtest/events.jsonl`, where every line carries `agent_key`. The state is derived from
  * events.jsonl (the text cannot carry everything: see log.ts).
  */
@@ -60,14 +60,14 @@ export interface AgentIdentity {
   sessionId?: string | undefined;
   /** Set for a subagent; the main agent has none. */
   agentId?: string | undefined;
-  /** Used only when no session id is known (the seed keyed its log by it). */
+  /** Used only when no session id is known (the log is then keyed by its hash). */
   transcriptPath?: string | undefined;
 }
 
 /**
  * The key of one agent's log: `<session>` for the main agent, `<session>.<agent>` for a subagent.
- * Without a session id, the first 8 hex digits of sha256(transcript path) stand in for it (the
- * seed's md5 of the same path, with a better hash); without either, `default`.
+ * Without a session id, the first 8 hex digits of sha256(transcript path) stand in for it;
+ * without either, `default`.
  */
 export function agentKey(identity: AgentIdentity): string {
   const session = sanitiseKeyPart(identity.sessionId ?? "");

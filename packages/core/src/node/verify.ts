@@ -1,6 +1,7 @@
 import { dirnameRel } from "../project-view.ts";
 import type { MissingTest, RunPlan } from "../plan.ts";
 import { chooseTests } from "./choose-tests.ts";
+import type { RelatedTest } from "../selection/related.ts";
 import type { FileFailure, FileResult, SessionState } from "../session.ts";
 import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
 import { renderBudgetSpent, renderVerifyBlock } from "../verify-note.ts";
@@ -122,6 +123,13 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     files: mine.map((entry) => entry.path),
     results,
     missing: plan.missing,
+    sessionId: after.session_id,
+    replacePaths: [
+      [`${project.root}/`, ""],
+      [project.root, "."],
+    ],
+    selected: whySelected(chosen),
+    leftOut: chosen.leftOut.tests,
   });
 
   const environment = results
@@ -170,6 +178,24 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     outcomes,
     runOnly: runOnlyPaths,
   };
+}
+
+/**
+ * Why each changed file's tests ran: its related tests with the selection's evidence, less what
+ * the budget left out; a file selection has nothing for, its named test.
+ */
+function whySelected(chosen: Awaited<ReturnType<typeof chooseTests>>): Map<string, RelatedTest[]> {
+  const left = new Set(chosen.leftOut.tests);
+  const why = new Map<string, RelatedTest[]>();
+  for (const [source, tests] of chosen.selection?.related ?? []) {
+    const kept = tests.filter((test) => !left.has(test.path));
+    if (kept.length > 0) why.set(source, kept);
+  }
+  for (const run of chosen.plan.runs)
+    for (const [source, test] of Object.entries(run.sources))
+      if (!why.has(source))
+        why.set(source, [{ path: test, evidence: "name", detail: "its named test", hops: 0 }]);
+  return why;
 }
 
 /** Which test files each queued source was checked through, and how that went. */

@@ -1,32 +1,15 @@
-import * as z from "zod";
-import { SkipRedReasonSchema, type GreenEntry, type TddEntry } from "./log.ts";
+import type { TddCycle } from "../session-record.ts";
+import type { GreenEntry, TddEntry } from "./log.ts";
 import { applyTddEntry, initialTddView, type TddView } from "./state.ts";
 
 /**
- * One agent's TDD cycles, for `tailtest report`: each Red (or skip-red Green) that opened a
- * cycle, the failing run that confirmed the Red, the Green, and the passing run that closed it.
- * Derived with the same reducer as the gate (`applyTddEntry`), so a cycle is complete exactly
- * when the machine says so.
+ * One agent's TDD cycles, for `tailtest report` and the history's session records: each Red (or
+ * skip-red Green) that opened a cycle, the failing run that confirmed the Red, the Green, and the
+ * passing run that closed it. Derived with the same reducer as the gate (`applyTddEntry`), so a
+ * cycle is complete exactly when the machine says so.
  */
 
-export const TddCycleSchema = z.object({
-  red: z.object({ test: z.string(), expects: z.string(), at: z.string() }).optional(),
-  /** The failing run that moved the cycle to `red`. */
-  red_confirmed_at: z.string().optional(),
-  green: z
-    .object({
-      change: z.string(),
-      files: z.array(z.string()),
-      at: z.string(),
-      skip_red: z.optional(SkipRedReasonSchema),
-    })
-    .optional(),
-  /** The passing run that closed it. */
-  completed_at: z.string().optional(),
-  /** `replaced`: a new declaration (or the end of a subagent's log) came before it closed. */
-  outcome: z.enum(["complete", "open", "replaced"]),
-});
-export type TddCycle = z.infer<typeof TddCycleSchema>;
+export { TddCycleSchema, type TddCycle } from "../session-record.ts";
 
 function greenOf(entry: GreenEntry): NonNullable<TddCycle["green"]> {
   return {

@@ -20,7 +20,7 @@ import { deriveTddState } from "./state.ts";
 
 const CMD = "npm run test:python -- tests/unit/services/test_greeting_service.py -v";
 
-/** The seed's example cycle (seed 001, "Example TDD Log"), as entries. */
+/** An example cycle, as entries. */
 const SEED_CYCLE: TddEntry[] = [
   {
     kind: "red",
@@ -38,7 +38,7 @@ const SEED_CYCLE: TddEntry[] = [
   { kind: "test", command: CMD, outcome: "passed", at: "2026-02-24T10:33:00.000Z" },
 ];
 
-/** The seed's example text, byte for byte (each declaration is preceded by a blank line). */
+/** The example's text, byte for byte (each declaration is preceded by a blank line). */
 const SEED_TEXT = `
 ## Red - 2026-02-24 10:30:00
 Test: tests/unit/services/test_greeting_service.py
@@ -54,7 +54,7 @@ File: app/services/greeting.py
 `;
 
 describe("renderLog", () => {
-  it("writes the seed's example cycle exactly", () => {
+  it("writes the example cycle exactly", () => {
     expect(renderLog(SEED_CYCLE)).toBe(SEED_TEXT);
   });
 
@@ -175,7 +175,7 @@ Reason: adding-coverage
 });
 
 describe("parseLog", () => {
-  it("reads the seed's example back", () => {
+  it("reads the example back", () => {
     const parsed = parseLog(SEED_TEXT);
     expect(parsed.unread).toEqual([]);
     expect(parsed.entries).toEqual(logTextView(SEED_CYCLE));

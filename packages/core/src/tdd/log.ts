@@ -1,12 +1,13 @@
 import * as z from "zod/mini";
 import { RunnerIdSchema } from "../runners.ts";
+import { SkipRedReasonSchema } from "../session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./state.ts";
 
 /**
  * The TDD log: what was declared, which test runs passed or failed, which edits were let through.
  *
  * It is kept twice. `.tailtest/events.jsonl` holds every field, one JSON object per line, and is
- * what the state is derived from. The text log is the seed's human format, for people and for
+ * what the state is derived from. The text log is the human format, for people and for
  * agents to read; `parseLog` reads it back, but the text cannot carry everything:
  *
  * - `[test]` and `[edit]` lines have no time (they take the time of the header above them);
@@ -27,8 +28,7 @@ export const OneLineSchema = z
   .string()
   .check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces"));
 
-export const SkipRedReasonSchema = z.enum(["refactoring", "lint-only", "adding-coverage"]);
-export type SkipRedReason = z.infer<typeof SkipRedReasonSchema>;
+export { SkipRedReasonSchema, type SkipRedReason } from "../session-record.ts";
 
 export const RedEntrySchema = z.object({
   kind: z.literal("red"),
@@ -109,7 +109,7 @@ export type TddEntry = z.infer<typeof TddEntrySchema>;
 /** The time a `[test]` or `[edit]` line gets when no header above it gives one. */
 export const UNKNOWN_LOG_TIME = "1970-01-01T00:00:00Z";
 
-/** `2026-02-24T10:30:00.123Z` → `2026-02-24 10:30:00` (the seed's header time, UTC). */
+/** `2026-02-24T10:30:00.123Z` → `2026-02-24 10:30:00` (the text log's header time, UTC). */
 export function formatLogTime(at: string): string {
   return `${at.slice(0, 10)} ${at.slice(11, 19)}`;
 }
@@ -120,7 +120,7 @@ function toLogSeconds(at: string): string {
 }
 
 /**
- * A header time back to UTC ISO. Reads the seed's `2026-02-24 10:30:00` (UTC) and the original's
+ * A header time back to UTC ISO. Reads `2026-02-24 10:30:00` (UTC) and the original's
  * `2026-02-24T10:30:00+01:00` (converted to UTC).
  */
 export function parseLogTime(text: string): string | undefined {
@@ -180,7 +180,7 @@ function block(label: string, at: string, body: readonly string[]): string {
   return `\n## ${label} - ${formatLogTime(at)}\n${body.map((line) => `${line}\n`).join("")}\n`;
 }
 
-/** The text one entry appends to the log, in the seed's format. */
+/** The text one entry appends to the log, in the human format. */
 export function renderLogEntry(entry: TddEntry): string {
   switch (entry.kind) {
     case "red":

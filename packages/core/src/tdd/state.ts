@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { GreenEntry, RedEntry, TddEntry, TestRunEntry } from "./log.ts";
 
 /**
- * The four states of the TDD guard (seed 001). They are never stored: they are derived from the
+ * The four states of the TDD guard. They are never stored: they are derived from the
  * log by folding its entries in order, so the log is the only thing that can be wrong.
  */
 export const TddStateSchema = z.enum(["initial", "writing_tests", "red", "making_tests_pass"]);
@@ -66,7 +66,7 @@ export function initialTddView(): TddView {
 export type GreenRefusal = "not-failed-yet" | "no-red";
 
 /**
- * The seed's Green precondition, shared by `declareGreen` and the reducer so a Green written into
+ * The Green precondition, shared by `declareGreen` and the reducer so a Green written into
  * the log by hand is held to the same rule as one logged through the command.
  */
 export function greenRefusal(state: TddState, skipRed: boolean): GreenRefusal | undefined {
