@@ -32,6 +32,7 @@ import {
   readFileImports,
 } from "./impact.ts";
 import type { Project } from "./project.ts";
+import { coldGraphView, sourceIndex } from "./reverse-lookup.ts";
 import { readState, updateState } from "./store.ts";
 
 export { IMPORT_HOPS };
@@ -68,8 +69,13 @@ export interface SelectOptions {
   /** Milliseconds the import graph's build may take now (the rest carries on next time). */
   graphMs?: number;
   clock?: () => number;
-  /** Write the graph back (the end of a turn, `run`); `explain` only reads. */
+  /**
+   * Write the graph back (the end of a turn, `run`); `explain` only reads, and does not carry an
+   * unfinished graph on (the cold path answers it, and nothing would keep the work).
+   */
   write?: boolean;
+  /** Milliseconds the cold path (importers searched for, `reverse-lookup.ts`) may take. */
+  coldMs?: number;
   /** The project's runners when already known (the session detected them at its start). */
   runners?: readonly DetectedRunner[];
 }
@@ -102,17 +108,12 @@ export async function selectRelated(
   });
   if (selectable.length === 0) return selection;
   await loadJsLexers();
-  const budget = createBudget(options.graphMs ?? 3000, options.clock ?? (() => performance.now()));
+  const clock = options.clock ?? (() => performance.now());
+  const budget = createBudget(options.graphMs ?? 3000, clock);
   const graph = await currentGraph(project, selectable, budget, options.write ?? true);
-  selection.complete = isGraphComplete(graph);
-  if (!selection.complete) {
-    const progress = graphProgress(graph);
-    selection.notes.push(
-      `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`,
-    );
-  }
   const shapes = shapesOf(project, options.runners);
-  const view = graphView(graph, selection.complete);
+  const cold = isGraphComplete(graph) ? undefined : coldView(project, options, clock);
+  const view = cold ?? graphView(graph, isGraphComplete(graph));
   for (const file of selectable) {
     const language = detectLanguage(file);
     if (language === undefined) continue;
@@ -120,7 +121,30 @@ export async function selectRelated(
     selection.related.set(file, found.related);
     if (found.suggested !== undefined) selection.suggested.set(file, found.suggested);
   }
+  selection.complete = view.complete && cold?.cut() !== true;
+  if (!selection.complete) {
+    const progress = graphProgress(graph);
+    selection.notes.push(
+      cold === undefined
+        ? `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`
+        : `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read) and the search for the changed files' importers was cut short by its time box (${options.coldMs ?? COLD_MS} ms); some tests that import them may not be selected yet.`,
+    );
+  }
   return selection;
+}
+
+/** The cold path's time box: the search for importers while the graph is not whole. */
+const COLD_MS = 2000;
+
+/** Before the graph is whole, each file's importers are searched for (`reverse-lookup.ts`). */
+function coldView(
+  project: Project,
+  options: SelectOptions,
+  clock: () => number,
+): ReturnType<typeof coldGraphView> | undefined {
+  const budget = createBudget(options.coldMs ?? COLD_MS, clock);
+  const index = sourceIndex(project, budget);
+  return index === undefined ? undefined : coldGraphView(project, index, IMPORT_HOPS, budget);
 }
 
 /**
@@ -137,17 +161,23 @@ async function currentGraph(
   const file = importGraphFile(project);
   const seen = await readState(file);
   let graph = unpackGraph(seen.value);
-  if (isGraphComplete(graph) && !needsUpdate(project, graph, changed)) return graph;
+  // Each changed file is read and lexed once: what the check read is what the update sets, as
+  // long as the graph it was resolved against is the one updated (complete, no file added since).
+  const reads = new Map<string, string[] | undefined>();
+  const readAgainst = graph.files.length;
+  if (isGraphComplete(graph) && !needsUpdate(project, graph, changed, reads)) return graph;
+  const reuse = (current: ImportGraph) =>
+    isGraphComplete(current) && current.files.length === readAgainst ? reads : undefined;
   if (!write) {
-    advanceGraph(project, graph, budget);
-    refresh(project, graph, changed);
+    if (isGraphComplete(graph)) refresh(project, graph, changed, reuse(graph));
     return graph;
   }
   try {
     await updateState(file, (state) => {
       graph = unpackGraph(state);
+      const known = reuse(graph);
       if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
-      refresh(project, graph, changed);
+      refresh(project, graph, changed, known);
       return { value: packGraph(graph), result: undefined };
     });
   } catch {
@@ -157,7 +187,13 @@ async function currentGraph(
   return graph;
 }
 
-function needsUpdate(project: Project, graph: ImportGraph, changed: readonly string[]): boolean {
+/** Whether any changed file's imports differ from the graph's; what was read is kept in `reads`. */
+function needsUpdate(
+  project: Project,
+  graph: ImportGraph,
+  changed: readonly string[],
+  reads: Map<string, string[] | undefined>,
+): boolean {
   const context = contextOf(graph);
   return changed.some((rel) => {
     if (!isGraphSource(rel)) return false;
@@ -165,14 +201,23 @@ function needsUpdate(project: Project, graph: ImportGraph, changed: readonly str
     if (!exists)
       return idOfFile(graph, rel) !== undefined && graph.imports[idOfFile(graph, rel) ?? 0] !== "";
     const targets = readFileImports(project, rel, context);
+    reads.set(rel, targets);
     return importsChanged(graph, rel, targets ?? []);
   });
 }
 
-function refresh(project: Project, graph: ImportGraph, changed: readonly string[]): void {
+function refresh(
+  project: Project,
+  graph: ImportGraph,
+  changed: readonly string[],
+  reads?: ReadonlyMap<string, string[] | undefined>,
+): void {
   // New files join first, so a changed test's import of a file created in the same turn resolves.
+  const before = graph.files.length;
   for (const rel of changed)
     if (isGraphSource(rel) && project.view.exists(rel)) addFile(graph, rel);
+  // A file added changes what imports resolve to: what was read before is read again.
+  const known = graph.files.length === before ? reads : undefined;
   const context = contextOf(graph);
   for (const rel of changed) {
     if (!isGraphSource(rel)) continue;
@@ -180,6 +225,8 @@ function refresh(project: Project, graph: ImportGraph, changed: readonly string[
       if (idOfFile(graph, rel) !== undefined) setFileImports(graph, rel, []);
       continue;
     }
-    setFileImports(graph, rel, readFileImports(project, rel, context) ?? []);
+    const targets =
+      known?.has(rel) === true ? known.get(rel) : readFileImports(project, rel, context);
+    setFileImports(graph, rel, targets ?? []);
   }
 }
