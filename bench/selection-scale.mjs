@@ -79,11 +79,14 @@ function builtState(root, name) {
 }
 const graphs = { small: builtState(small, "small"), big: builtState(big, "big") };
 
-/** Puts a project's state back: the default config, and its graph or none. */
+/**
+ * Puts a project's state back: the default config, and its graph or none. The session stays, so
+ * an edit is the file's next edit, as most are (its first asks git whether it is new).
+ */
 const state = (root, graph) => () => {
-  rmSync(join(root, ".tailtest"), { recursive: true, force: true });
   mkdirSync(join(root, ".tailtest"), { recursive: true });
   writeFileSync(join(root, ".tailtest/config.json"), "{}\n");
+  rmSync(join(root, ".tailtest/import-graph.json"), { force: true });
   if (graph !== undefined)
     cpSync(join(graph, "import-graph.json"), join(root, ".tailtest/import-graph.json"));
 };

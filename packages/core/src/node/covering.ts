@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
 import {
+  DetectedRunnerSchema,
   detectProjectRunners,
   findTestTarget,
   resolveRunner,
@@ -71,16 +72,28 @@ export function readGraphView(project: Project): GraphView | undefined {
   const importers = lines(state.importers);
   if (importers.length !== files.length) return undefined;
   const tables = { files, importers };
-  let index: Map<string, number> | undefined;
   return {
     files,
     complete: state.walked && state.next >= files.length,
+    // An edit asks for one file: a scan of the list costs less than an index of every file.
     importers: (rel) => {
-      index ??= new Map(files.map((path, id) => [path, id]));
-      const id = index.get(rel);
-      return id === undefined ? undefined : importerLevels(tables, id, IMPORT_HOPS);
+      const id = files.indexOf(rel);
+      return id === -1 ? undefined : importerLevels(tables, id, IMPORT_HOPS);
     },
   };
+}
+
+const SessionRunnersSchema = z.looseObject({ runners: z.array(DetectedRunnerSchema) });
+
+/** The runners the current session detected at its start, if it has started. */
+export function sessionRunners(project: Project): DetectedRunner[] | undefined {
+  try {
+    const json: unknown = JSON.parse(readFileSync(join(project.root, project.sessionPath), "utf8"));
+    const parsed = SessionRunnersSchema.safeParse(json);
+    return parsed.success ? parsed.data.runners : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function lines(text: string): string[] {
@@ -284,9 +297,17 @@ function sameFamily(rel: string, language: Language): boolean {
   return other === "javascript" || other === "typescript";
 }
 
-/** Each of the project's runners with its suite's shape (the config's command override applied). */
+/**
+ * Each of the project's runners with its suite's shape (the config's command override applied):
+ * the runners given, else the ones the session detected at its start (the same detection, which
+ * looks at every folder two levels down: thousands of `stat`s in a large project), else detected
+ * now.
+ */
 export function shapesOf(project: Project, known?: readonly DetectedRunner[]): RunnerShape[] {
-  const found = known ?? detectProjectRunners(project.view, 2, project.config.runners);
+  const found =
+    known ??
+    sessionRunners(project) ??
+    detectProjectRunners(project.view, 2, project.config.runners);
   const runners = found.map((runner) => {
     const override = runner.languages
       .map((language) => project.config.runners[language]?.command)

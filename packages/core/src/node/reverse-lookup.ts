@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../analysis/budget.ts";
+import type { ResolveContext } from "../analysis/resolve.ts";
 import { isSkippedDir } from "../filter.ts";
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
@@ -155,18 +156,10 @@ export function reverseImporters(
   file: string,
   depth: number,
   budget: Budget,
+  importsOf: (rel: string) => readonly string[] = importReader(project),
 ): { levels: string[][]; complete: boolean } {
   const seen = new Set([file]);
   const levels: string[][] = [];
-  const imports = new Map<string, readonly string[]>();
-  const importsOf = (rel: string): readonly string[] => {
-    let found = imports.get(rel);
-    if (found === undefined) {
-      found = readFileImports(project, rel, lookupContext(project, rel)) ?? [];
-      imports.set(rel, found);
-    }
-    return found;
-  };
   let frontier = [file];
   for (let level = 0; level < depth && frontier.length > 0; level += 1) {
     if (budget.expired()) return { levels, complete: false };
@@ -187,6 +180,28 @@ export function reverseImporters(
   return { levels, complete: !budget.expired() };
 }
 
+/** The project files a file imports, each file read and lexed once. */
+export function importReader(project: Project): (rel: string) => readonly string[] {
+  const imports = new Map<string, readonly string[]>();
+  // A folder's resolve context (its tsconfig's aliases, the Python roots above it) is read once.
+  const contexts = new Map<string, ResolveContext>();
+  const importsOf = (rel: string): readonly string[] => {
+    let found = imports.get(rel);
+    if (found === undefined) {
+      const dir = dirnameRel(rel);
+      let context = contexts.get(dir);
+      if (context === undefined) {
+        context = lookupContext(project, rel);
+        contexts.set(dir, context);
+      }
+      found = readFileImports(project, rel, context) ?? [];
+      imports.set(rel, found);
+    }
+    return found;
+  };
+  return importsOf;
+}
+
 /** A graph view for the files of one selection, answered by the cold path. */
 export function coldGraphView(
   project: Project,
@@ -196,6 +211,7 @@ export function coldGraphView(
 ): GraphView & { cut: () => boolean } {
   let cut = false;
   const answers = new Map<string, string[][]>();
+  const importsOf = importReader(project);
   return {
     files: index.files,
     // Every file's importers are looked for in full; one cut short says so (`cut`).
@@ -203,7 +219,7 @@ export function coldGraphView(
     importers: (rel) => {
       let levels = answers.get(rel);
       if (levels === undefined) {
-        const found = reverseImporters(project, index, rel, depth, budget);
+        const found = reverseImporters(project, index, rel, depth, budget, importsOf);
         if (!found.complete) cut = true;
         levels = found.levels;
         answers.set(rel, levels);
