@@ -314,5 +314,14 @@ export function shapesOf(project: Project, known?: readonly DetectedRunner[]): R
       .find((command) => command !== undefined);
     return override === undefined ? runner : { ...runner, command: override };
   });
-  return runners.map((runner) => ({ runner, shape: suiteShape(project.view, runner) }));
+  // A shape reads its runner's config: only the runners of a changed file's language need it.
+  return runners.map((runner) => {
+    let shape: TestSuiteShape | undefined;
+    return {
+      runner,
+      get shape() {
+        return (shape ??= suiteShape(project.view, runner));
+      },
+    };
+  });
 }
