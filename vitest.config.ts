@@ -16,6 +16,8 @@ const SLOW_SRC_TESTS = [
   "packages/core/src/node/code-cache.test.ts",
   "packages/core/src/node/plan-review.test.ts",
   "packages/core/src/node/runner-lists.test.ts",
+  "packages/core/src/node/reverse-lookup.test.ts",
+  "packages/core/src/node/selection-cold.test.ts",
   "packages/core/src/node/strict-hooks.test.ts",
   "packages/core/src/node/tdd-hooks.test.ts",
   "packages/core/src/node/tdd-store.test.ts",

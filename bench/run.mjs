@@ -13,7 +13,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, describeTarget } from "./lib.mjs";
 
-const BENCHES = ["hook-path", "cli", "run-cost", "session-start", "sweep", "verify", "analysis"];
+const BENCHES = [
+  "hook-path",
+  "cli",
+  "run-cost",
+  "session-start",
+  "sweep",
+  "verify",
+  "analysis",
+  "selection-scale",
+];
 
 const argv = process.argv.slice(2);
 const option = (name) => {

@@ -12,6 +12,7 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createImportGraph, packGraph, setFileImports } from "../src/analysis/import-graph.ts";
 
 /**
  * What keeps a hook near the cost of `node -e 0` (docs/performance.md): the guards here fail on
@@ -103,7 +104,7 @@ describe("a hook call evaluates only what every call needs", () => {
   );
 
   it.each(ADAPTERS)(
-    "%s: the post-edit bundle holds follow mode's edit and nothing a call could load later",
+    "%s: the post-edit bundle holds follow mode's edit and its covering note, no lexer or graph build",
     (adapter) => {
       const entry = join(REPO_ROOT, "adapters", adapter, "src/hook-post.ts");
       const graph = [...staticGraph(entry, true)].map((file) => file.slice(REPO_ROOT.length + 1));
@@ -112,11 +113,26 @@ describe("a hook call evaluates only what every call needs", () => {
           ...COLD,
           /adapters\/cursor\/src\/run-hook\.ts$/,
           /packages\/core\/src\/node\/(handle|analysis|edit-analysis|session-analysis|impact)\.ts$/,
+          // The import graph's build: lexers, resolver, walk; the turn's selection.
           /packages\/core\/src\/analysis\//,
+          /packages\/core\/src\/node\/(selection|choose-tests|project-walk|reverse-lookup)\.ts$/,
         ].some((pattern) => pattern.test(file)),
       );
       expect(cold).toEqual([]);
-      expect(graph).toContain("packages/core/src/node/follow-edit.ts");
+      expect(graph).toEqual(
+        expect.arrayContaining([
+          "packages/core/src/node/follow-edit.ts",
+          "packages/core/src/node/covering.ts",
+          "packages/core/src/selection/related.ts",
+        ]),
+      );
+      // No lexer reaches the bundle by any path: es-module-lexer inlines its wasm (base64 of
+      // "\0asm"), cjs-module-lexer names its parser.
+      const built = readFileSync(
+        join(REPO_ROOT, "adapters", adapter, "dist/hook-post.cjs"),
+        "utf8",
+      );
+      expect(built).not.toMatch(/AGFzbQ|parseCJS/);
     },
   );
 
@@ -303,6 +319,34 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
     expect(fromPost.stdout).toContain("queued (new, python)");
     expect(fromPost.stdout.replaceAll(a, "<root>")).toBe(fromMain.stdout.replaceAll(b, "<root>"));
     expect(readFileSync(join(a, ".tailtest/session.json"), "utf8")).toContain('"src/billing.py"');
+  });
+
+  it("with an import graph, the covering note is hook-post.cjs's too, the same as hook-main.cjs's", () => {
+    const noMain = hookCopy("claude-code", "hook-main");
+    const noPost = hookCopy("claude-code", "hook-post");
+    const [a, b] = [project(undefined), project(undefined)];
+    for (const root of [a, b]) {
+      writeFileSync(join(root, "src/api.py"), "from billing import charge\n");
+      writeFileSync(join(root, "tests/test_api.py"), "from api import charge\n");
+      // The graph as the end of a turn leaves it: api.py imports billing.py, test_api.py api.py.
+      const graph = createImportGraph();
+      graph.walked = true;
+      graph.pending_dirs = [];
+      setFileImports(graph, "src/billing.py", []);
+      setFileImports(graph, "src/api.py", ["src/billing.py"]);
+      setFileImports(graph, "tests/test_api.py", ["src/api.py"]);
+      setFileImports(graph, "tests/test_billing.py", []);
+      graph.next = graph.files.length;
+      mkdirSync(join(root, ".tailtest"), { recursive: true });
+      writeFileSync(join(root, ".tailtest/import-graph.json"), JSON.stringify(packGraph(graph)));
+    }
+    const fromPost = call(noMain, a);
+    const fromMain = call(noPost, b);
+    expect(fromPost.stderr).toBe("");
+    expect(fromPost.stdout).toContain(
+      "covered by existing tests tests/test_billing.py (named after it), tests/test_api.py (they import it through other modules)",
+    );
+    expect(fromPost.stdout.replaceAll(a, "<root>")).toBe(fromMain.stdout.replaceAll(b, "<root>"));
   });
 
   const gate = (root: string) =>

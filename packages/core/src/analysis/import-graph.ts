@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { PathAliasesSchema } from "./resolve.ts";
+import { importerLevels, parseIds } from "../selection/importers.ts";
 
 /**
  * The project's import graph, kept in `.tailtest/import-graph.json` (never in session.json, which
@@ -153,11 +154,6 @@ export function addFile(graph: ImportGraph, file: string): number {
   return id;
 }
 
-function parseIds(line: string | undefined): number[] {
-  if (line === undefined || line === "" || line === UNREAD) return [];
-  return line.split(",").map(Number);
-}
-
 /**
  * Sets one file's imports (adding the file, and any target not yet known), keeping every
  * target's importers line right: the old targets lose the file, the new ones gain it.
@@ -204,29 +200,11 @@ export function importsChanged(
 
 /**
  * The files that import `file`, by distance: `[direct, through one other file, …]`, up to
- * `depth` hops, each list sorted; a file appears once, at its shortest distance. Reads only the
- * importers lines of the files it reaches.
+ * `depth` hops (`selection/importers.ts`).
  */
 export function findImporters(graph: ImportGraph, file: string, depth: number): string[][] {
   const start = idOfFile(graph, file);
-  if (start === undefined) return [];
-  const seen = new Set([start]);
-  const levels: string[][] = [];
-  let frontier = [start];
-  for (let level = 0; level < depth && frontier.length > 0; level += 1) {
-    const next: number[] = [];
-    for (const id of frontier) {
-      for (const from of parseIds(graph.importers[id])) {
-        if (seen.has(from) || graph.files[from] === undefined) continue;
-        seen.add(from);
-        next.push(from);
-      }
-    }
-    if (next.length === 0) break;
-    levels.push(next.map((id) => graph.files[id] ?? "").sort());
-    frontier = next;
-  }
-  return levels;
+  return start === undefined ? [] : importerLevels(graph, start, depth);
 }
 
 /** Whether a file still waits to be read (its imports unknown). */

@@ -1,5 +1,5 @@
 import { wantsEditAnalysis, wantsStartAnalysis } from "../analysis-switches.ts";
-import { hasImportGraph } from "./follow-edit.ts";
+import { coveringAnalysis } from "./covering.ts";
 import { errorLine } from "../failure-policy.ts";
 import type { DetectedRunner } from "../runners.ts";
 import type { EditInsight, Project } from "./project.ts";
@@ -61,29 +61,9 @@ async function guard(
 
 /**
  * The existing tests related to an edited source, for its note: read from the import graph
- * without building it (the end of a turn builds it). Before the graph is complete the note keeps
- * the name-matched test.
+ * without building it (the end of a turn builds it), as the post-edit bundle does
+ * (`covering.ts`). Before the graph is complete the note keeps the name-matched test.
  */
 export async function withCovering(project: Project, insight: EditInsight): Promise<EditInsight> {
-  if (!insight.verdict.queue || insight.runOnly === true || insight.target?.kind !== "file")
-    return insight;
-  if (!hasImportGraph(project)) return insight;
-  const { selectRelated, isSelectable } = await import("./selection.ts");
-  if (!isSelectable(insight.path)) return insight;
-  try {
-    const selection = await selectRelated(project, [insight.path], {
-      write: false,
-      graphMs: 0,
-      cachedLists: true,
-    });
-    if (!selection.complete) return insight;
-    const tests = (selection.related.get(insight.path) ?? []).map((test) => ({
-      path: test.path,
-      evidence: test.evidence,
-    }));
-    const suggested = selection.suggested.get(insight.path);
-    return { ...insight, covering: { tests, ...(suggested === undefined ? {} : { suggested }) } };
-  } catch {
-    return insight;
-  }
+  return coveringAnalysis(project)(project, insight);
 }

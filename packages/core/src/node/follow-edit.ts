@@ -12,8 +12,7 @@ import {
   type Project,
 } from "./project.ts";
 import { readState, updateState } from "./store.ts";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { coveringAnalysis } from "./covering.ts";
 
 /**
  * Follow mode's answer to an edit, on its own: the call an agent makes on every edit, which a
@@ -30,9 +29,9 @@ export async function answerFollowEdit(
   // handleEvent, which settles the mode first.
   if (event.kind !== "FilesEdited") return undefined;
   if (project.modeUnsure !== undefined || project.config.mode !== "follow") return undefined;
-  // The optional analyses load modules of their own: the whole hook has them. So does the
-  // covering note, once the import graph exists (selection, `analysis.ts`).
-  if (wantsEditAnalysis(project.config) || hasImportGraph(project)) return undefined;
+  // The optional analyses load modules of their own: the whole hook has them. The covering
+  // note reads the import graph without them (`covering.ts`).
+  if (wantsEditAnalysis(project.config)) return undefined;
   const now = options.now ?? (() => new Date());
   const decision = await queueFiles(
     project,
@@ -41,6 +40,7 @@ export async function answerFollowEdit(
     event.agentId,
     now,
     event.created,
+    coveringAnalysis(project),
   );
   return capDecision(decision, NOTE_CAP - MODE_LINE_ROOM);
 }
@@ -110,14 +110,6 @@ export async function queueFiles(
   return notes.length === 0
     ? { kind: "none" }
     : { kind: "context", text: capText(notes.join("\n")) };
-}
-
-/** Whether the edit's note can name the tests that cover it (impact.ts's IMPORT_GRAPH_PATH). */
-export function hasImportGraph(project: Project): boolean {
-  return (
-    project.config.select !== "named" &&
-    existsSync(join(project.root, ".tailtest", "import-graph.json"))
-  );
 }
 
 function newIf(created: boolean): "new" | undefined {

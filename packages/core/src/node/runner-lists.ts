@@ -5,7 +5,9 @@ import * as z from "zod/mini";
 import { joinRel } from "../project-view.ts";
 import { runnerLabel, type DetectedRunner } from "../runners.ts";
 import { specOf } from "../runners/table.ts";
-import type { AskedTests } from "../selection/suite.ts";
+import { askedKey, type AskedTests } from "../selection/suite.ts";
+
+export { askedKey };
 import { runProcess } from "./execute.ts";
 import { STATE_DIR, type Project } from "./project.ts";
 import { readState, updateState, type StateFile } from "./store.ts";
@@ -58,9 +60,6 @@ export interface AskOptions {
 }
 
 /** The key `askRunners` answers under. */
-export function askedKey(runner: DetectedRunner): string {
-  return `${runner.id}:${runner.package_dir}`;
-}
 
 /**
  * Each runner whose config cannot be read as text and that can list its tests, asked (or its

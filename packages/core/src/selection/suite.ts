@@ -31,6 +31,11 @@ const NEVER =
  * What a runner said its test files are, when its config could not be read as text
  * (`node/runner-lists.ts` asks it once per config and caches the answer).
  */
+/** The key a runner's asked test list is kept and looked up by: runner and package. */
+export function askedKey(runner: { id: string; package_dir: string }): string {
+  return `${runner.id}:${runner.package_dir}`;
+}
+
 export interface AskedTests {
   /** Package-relative test files as the runner listed them; absent: it gave no answer. */
   files?: ReadonlySet<string>;
