@@ -12,7 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, describeTarget } from "./lib.mjs";
 
-const BENCHES = ["hook-path", "cli", "session-start", "sweep", "verify", "analysis"];
+const BENCHES = [
+  "hook-path",
+  "cli",
+  "session-start",
+  "sweep",
+  "verify",
+  "analysis",
+  "gate-contention",
+];
 
 const argv = process.argv.slice(2);
 const option = (name) => {

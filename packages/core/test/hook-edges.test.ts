@@ -12,6 +12,7 @@ import {
 import { contextOf, isDeny, protocolAnswer } from "@tailtest/test-utils/answers";
 import { execa } from "execa";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { GATE_DEADLINE_MS } from "../src/node/quiet.ts";
 
 /**
  * The edges of a hook call (ADR 0002), through the built hook bins and the hook commands `init`
@@ -259,14 +260,20 @@ describe("the committed hook command without node on the PATH", () => {
     return root;
   }
 
-  function commandOf(platform: Platform, root: string, event: string): string {
+  function handlerOf(platform: Platform, root: string, event: string) {
+    type Handler = { command: string; timeout: number };
     const file = JSON.parse(readFileSync(join(root, FACTS[platform].settings), "utf8")) as {
-      hooks: Record<string, { command?: string; hooks?: { command: string }[] }[]>;
+      hooks: Record<string, (Partial<Handler> & { hooks?: Handler[] })[]>;
     };
     const entry = file.hooks[event]?.[0];
-    const command = entry?.command ?? entry?.hooks?.[0]?.command;
-    if (command === undefined) throw new Error(`no ${event} command`);
-    return command;
+    const handler = entry?.hooks?.[0] ?? entry;
+    if (handler?.command === undefined || handler.timeout === undefined)
+      throw new Error(`no ${event} command`);
+    return { command: handler.command, timeout: handler.timeout };
+  }
+
+  function commandOf(platform: Platform, root: string, event: string): string {
+    return handlerOf(platform, root, event).command;
   }
 
   async function run(platform: Platform, root: string, event: string, name: string) {
@@ -286,6 +293,10 @@ describe("the committed hook command without node on the PATH", () => {
     async (platform) => {
       const facts = FACTS[platform];
       const tdd = await installed(platform, "tdd");
+      // The gate's own deadline (it denies past it) falls well inside the timeout init writes.
+      expect(handlerOf(platform, tdd, facts.gate.event).timeout).toBeGreaterThanOrEqual(
+        GATE_DEADLINE_MS / 1000 + 10,
+      );
       const gate = await run(platform, tdd, facts.gate.event, facts.gate.name);
       expect(gate.exitCode, gate.stderr).toBe(2);
       expect(oneLine(gate.stderr, "tdd gate")).toMatch(

@@ -452,6 +452,7 @@ async function launch(
     return;
   }
   const route = routeOf(platform, stdin);
+  if (route === "pre") watchGate(platform, stdin);
   const part = partFor(platform, bundles, route, stdin);
   if (part !== undefined && (await answeredByPart(part, route, stdin))) return;
   const main = bundles.main;
@@ -523,6 +524,37 @@ async function answeredByPart(
   process.exitCode = output.exitCode;
   loaded.keepCache();
   return true;
+}
+
+/**
+ * How long after its process started a gate (a pre-tool call outside follow mode) may take: past
+ * it, it denies and exits (ADR 0002), well before the 30 s the installers give Codex's and
+ * Cursor's gates, where a gate that times out lets the tool call through. A plan review (Claude
+ * Code's ExitPlanMode, allowed up to its own timeout) is not held to it.
+ */
+export const GATE_DEADLINE_MS = 20_000;
+
+/** Arms the gate's deadline for a gate call outside follow mode (nothing for any other call). */
+function watchGate(platform: QuietPlatform, stdin: string): void {
+  if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return;
+  const root = gateRoot(platform, stdin, process.env, process.cwd());
+  if (root === undefined || isFollowProject(root)) return;
+  const left = GATE_DEADLINE_MS - (Date.now() - performance.timeOrigin);
+  const timer = setTimeout(
+    () => {
+      // An answer already out stands: the process is only finishing (a code cache).
+      if (wroteAnswer) return;
+      writeOut(1, platform.deny(gateTimeoutReason()));
+      writeOut(2, `tailtest: ${gateTimeoutReason()}\n`);
+      process.exit(0);
+    },
+    Math.max(0, left),
+  );
+  timer.unref();
+}
+
+function gateTimeoutReason(): string {
+  return `the gate could not decide within ${GATE_DEADLINE_MS / 1000} s (the machine is busy), so this call is blocked: outside follow mode tailtest fails closed. Try again.`;
 }
 
 /** `--event=<name>`: the event a hook command was registered for, when it says so. */
