@@ -22,6 +22,7 @@ const BENCHES = [
   "verify",
   "analysis",
   "selection-scale",
+  "gate-contention",
 ];
 
 const argv = process.argv.slice(2);

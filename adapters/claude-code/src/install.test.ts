@@ -36,7 +36,7 @@ function expectSameJson(actual: unknown, expected: unknown): void {
 describe("PROJECT_HOOK_COMMAND", () => {
   it("runs the installed hook with node through $CLAUDE_PROJECT_DIR, never npx or an absolute path", () => {
     expect(PROJECT_HOOK_COMMAND).toMatch(
-      /^f="\$CLAUDE_PROJECT_DIR\/node_modules\/@tailtest\/claude-code\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f"; fi; exec node -e '[^']+'$/,
+      /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$CLAUDE_PROJECT_DIR\/node_modules\/@tailtest\/claude-code\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f"; fi; exec node -e '[^']+'$/,
     );
     expect(PROJECT_HOOK_COMMAND).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
   });

@@ -24,7 +24,7 @@ export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.cjs";
  * commit; `node` on the installed file avoids npx resolving (or downloading) on every edit. In a
  * checkout where the package is not installed yet it says so in one line and has no opinion
  * (`projectHookCommand`); in tdd and strict mode the session's start tells the person the gate
- * is off.
+ * is off. Without node on the PATH it says so in one line, and a tdd or strict gate blocks.
  */
 export const PROJECT_HOOK_COMMAND = projectHookCommand({
   packageName: "@tailtest/claude-code",
@@ -33,6 +33,8 @@ export const PROJECT_HOOK_COMMAND = projectHookCommand({
   sessionStartEvent: "SessionStart",
   noOpinion: "",
   systemMessage: true,
+  projectDir: "$CLAUDE_PROJECT_DIR",
+  gateEvent: "PreToolUse",
 });
 
 /** A plugin's hooks may only rely on files inside the plugin folder (it gets copied). */

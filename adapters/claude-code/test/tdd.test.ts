@@ -114,6 +114,13 @@ function tddProject(config: Record<string, unknown> = { mode: "tdd" }) {
     }),
     write: (path: string, content: string, extra: Payload = {}): Payload =>
       payloads.preToolUse("Write", { file_path: join(root, path), content }, extra),
+    /** The PostToolUse of a Write that ran (every edit tool's call is followed by one). */
+    written: (path: string, content: string): Payload => ({
+      ...post,
+      tool_name: "Write",
+      tool_input: { file_path: join(root, path), content },
+      tool_response: { type: "update", filePath: join(root, path), content },
+    }),
     bashDone: (command: string, extra: Payload = {}): Payload => ({
       ...post,
       tool_name: "Bash",
@@ -230,6 +237,7 @@ describe.skipIf(!pytest.available)(
       const testWrite = await t.fire(t.payloads.write(MUL_TEST, RED_TEST));
       expect(testWrite.stdout).toBe("");
       t.project.write(MUL_TEST, RED_TEST);
+      expect((await t.fire(t.payloads.written(MUL_TEST, RED_TEST))).stdout).toBe("");
       expect(denial((await t.fire(t.payloads.write("calc.py", FIX))).answer)).toContain(
         "only test files may change",
       );
@@ -248,6 +256,7 @@ describe.skipIf(!pytest.available)(
       const allowed = await t.fire(t.payloads.write("calc.py", FIX));
       expect(allowed.stdout).toBe("");
       t.project.write("calc.py", FIX);
+      expect((await t.fire(t.payloads.written("calc.py", FIX))).stdout).toBe("");
 
       // The test passes now: the cycle is complete.
       const passing = await t.shell(RUN_MUL);
@@ -278,6 +287,7 @@ describe.skipIf(!pytest.available)(
       });
       expect((await t.fire(edit)).stdout).toBe("");
       t.project.write("calc.py", REFACTORED);
+      expect((await t.fire(t.payloads.written("calc.py", REFACTORED))).stdout).toBe("");
       expect((await t.fire(t.payloads.write(MUL_TEST, RED_TEST))).stdout).toBe("");
       const suite = await t.shell("python3 -m pytest");
       expect(suite.exitCode, suite.output).toBe(0);

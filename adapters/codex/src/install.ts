@@ -11,6 +11,7 @@ import {
   type HooksChange,
   type Parsed,
 } from "@tailtest/core";
+import { nodeGuardScript } from "@tailtest/core/quiet";
 import * as z from "zod";
 
 /** tailtest's own handlers are the ones whose command contains this, whatever else changed. */
@@ -24,11 +25,12 @@ export const NOT_INSTALLED_LINE =
  * session's folder and names no project, so the script walks up from `$PWD` to the first folder
  * whose node_modules holds the hook and runs it with node (no npx: nothing is resolved or
  * downloaded per call). Without one it says so in one line and exits 0, which Codex takes as
- * "no opinion". No single quotes inside: the command wraps it in them.
+ * "no opinion". Without node on the PATH it says so in one line, and a tdd or strict gate blocks
+ * (exit 2, `nodeGuardScript`). No single quotes inside: the command wraps it in them.
  */
 export const HOOK_SCRIPT = [
   "d=$PWD",
-  `while :; do f="$d/node_modules/${HOOK_MARKER}"; if [ -f "$f" ]; then exec node "$f"; fi; [ -n "$d" ] || break; d=\${d%/*}; done`,
+  `while :; do f="$d/node_modules/${HOOK_MARKER}"; if [ -f "$f" ]; then ${nodeGuardScript({ projectDir: "$d", gateEvent: "PreToolUse", noOpinion: "" })}; exec node "$f"; fi; [ -n "$d" ] || break; d=\${d%/*}; done`,
   `echo "${NOT_INSTALLED_LINE}" >&2`,
 ].join("; ");
 

@@ -19,6 +19,8 @@ export const HOOK_COMMAND = projectHookCommand({
   sessionStartEvent: "sessionStart",
   noOpinion: "{}",
   systemMessage: false,
+  projectDir: "${CURSOR_PROJECT_DIR:-.}",
+  gateEvent: "preToolUse",
 });
 
 /**

@@ -93,6 +93,13 @@ const postShell = (s: Session, command: string) =>
     cwd: s.root,
   });
 
+/** Cursor's afterFileEdit, which follows every edit its agent makes. */
+const edited = (s: Session, file: string, content: string) =>
+  payload(s, "afterFileEdit", {
+    file_path: join(s.root, file),
+    edits: [{ old_string: "", new_string: content }],
+  });
+
 /** Every stdout the hook prints is exactly one JSON object on one line (Cursor parses it). */
 function oneObject(result: BinResult): Output {
   expect(result.exitCode, result.stderr).toBe(0);
@@ -186,6 +193,7 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
     // The test may be written now; production code still may not.
     expect((await fire(s, preWrite(s, "tests/test_mul.py"))).output).toEqual({});
     writeFileSync(join(s.root, "tests/test_mul.py"), MUL_TEST);
+    expect((await fire(s, edited(s, "tests/test_mul.py", MUL_TEST))).output).toEqual({});
 
     // The agent runs the test; Cursor gives no exit code, so tailtest runs the declared test.
     const ran = await fire(s, postShell(s, "python3 -m pytest tests/test_mul.py"));
@@ -204,6 +212,7 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
 
     expect((await fire(s, preWrite(s, "calc.py"))).output).toEqual({});
     writeFileSync(join(s.root, "calc.py"), CALC_WITH_MUL);
+    expect((await fire(s, edited(s, "calc.py", CALC_WITH_MUL))).output).toEqual({});
     const passed = await fire(s, postShell(s, "python3 -m pytest tests/test_mul.py"));
     expect(passed.output["additional_context"]).toContain("Green: the cycle is complete.");
 

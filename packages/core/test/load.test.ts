@@ -190,6 +190,19 @@ function answerOf(fired: Fired): Payload {
   return protocolAnswer(fired.platform, fired.event, fired.stdout, what);
 }
 
+/**
+ * A gate's answer, and whether it was its deadline's (GATE_DEADLINE_MS): on a machine this busy a
+ * gate that has not decided in time denies with one stderr line, and has logged nothing.
+ */
+function gateAnswerOf(fired: Fired): { answer: Payload; late: boolean } {
+  const late = fired.stderr.startsWith("tailtest: the gate could not decide within");
+  if (!late) return { answer: answerOf(fired), late };
+  const what = `${fired.platform} ${fired.event} ${fired.file ?? ""}`;
+  expect(fired.exitCode, what).toBe(0);
+  expect(fired.stderr.trimEnd().split("\n"), what).toHaveLength(1);
+  return { answer: protocolAnswer(fired.platform, fired.event, fired.stdout, what), late };
+}
+
 function readSession(root: string, rel: string): SessionState {
   return SessionStateSchema.parse(JSON.parse(readFileSync(join(root, rel), "utf8")));
 }
@@ -329,13 +342,17 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
     );
     report("tdd mode, gate calls", result);
     const { fired } = result;
-    for (const one of fired)
-      expect(isDeny(answerOf(one)), `${one.platform} ${one.file}`).toBe(true);
+    const logged = fired.filter((one) => {
+      const { answer, late } = gateAnswerOf(one);
+      expect(isDeny(answer), `${one.platform} ${one.file}`).toBe(true);
+      return !late;
+    });
+    expect(logged.length, "gates that decided in time").toBeGreaterThan(0);
 
     const text = readFileSync(join(root, ".tailtest/events.jsonl"), "utf8");
     expect(text.endsWith("\n"), "the last line is whole").toBe(true);
     const lines = text.slice(0, -1).split("\n");
-    expect(lines).toHaveLength(HOOKS);
+    expect(lines).toHaveLength(logged.length);
     const entries = lines.map((line) => {
       const parsed = parseEventLine(line);
       if (!parsed.ok) throw new Error(`${parsed.message}: ${line}`);
@@ -345,15 +362,15 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
       true,
     );
     const paths = entries.map((entry) => (entry.kind === "edit" ? entry.path : ""));
-    expect(paths.sort()).toEqual(range(HOOKS).map(rel).sort());
+    expect(paths.sort()).toEqual(logged.map((one) => one.file).sort());
     // Each agent's human log (one per session) holds its own blocked edits, one line each.
     const logs = readdirSync(join(root, ".tailtest/tdd")).filter((name) => name.endsWith(".log"));
-    const logged = logs.flatMap((name) =>
+    const human = logs.flatMap((name) =>
       readFileSync(join(root, ".tailtest/tdd", name), "utf8")
         .split("\n")
         .filter((line) => line.startsWith("[edit] ") && line.endsWith(" - BLOCKED")),
     );
-    expect(logged).toHaveLength(HOOKS);
+    expect(human).toHaveLength(logged.length);
     expect(leftovers(root)).toEqual([]);
   }, 300_000);
 
@@ -372,21 +389,25 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
     );
     report("strict mode, gate calls", result);
     const { fired } = result;
-    for (const one of fired)
-      expect(isDeny(answerOf(one)), `${one.platform} ${one.file}`).toBe(true);
+    const logged = fired.filter((one) => {
+      const { answer, late } = gateAnswerOf(one);
+      expect(isDeny(answer), `${one.platform} ${one.file}`).toBe(true);
+      return !late;
+    });
+    expect(logged.length, "gates that decided in time").toBeGreaterThan(0);
 
     const text = readFileSync(join(root, ".tailtest/events.jsonl"), "utf8");
     expect(text.endsWith("\n"), "the last line is whole").toBe(true);
     const log = parseStrictLog(text);
     expect(log.problems).toEqual([]);
     expect(log.newer).toBe(false);
-    expect(log.events).toHaveLength(HOOKS + 1);
+    expect(log.events).toHaveLength(logged.length + 1);
     // The first strict session (of the three that started) logged that strict mode is on.
     expect(log.events.filter((event) => event.type === "mode_changed")).toHaveLength(1);
     const denied = log.events.flatMap((event) => (event.type === "edit_denied" ? [event] : []));
-    expect(denied.map((event) => event.path).sort()).toEqual(range(HOOKS).map(rel).sort());
+    expect(denied.map((event) => event.path).sort()).toEqual(logged.map((one) => one.file).sort());
     expect(new Set(denied.map((event) => event.host))).toEqual(
-      new Set(["claude-code", "codex", "cursor"]),
+      new Set(logged.map((one) => one.platform)),
     );
     expect(leftovers(root)).toEqual([]);
   }, 300_000);

@@ -7,7 +7,7 @@ import type { HandleOptions } from "./handle.ts";
 import { sessionModeOf, type Project } from "./project.ts";
 import { boundLockWaits } from "./store.ts";
 import { gateStrictWrites, recordStrictEdits, strictCallOf } from "./strict-gate.ts";
-import { gateWrites, tddCallOf } from "./tdd-gate.ts";
+import { gateWrites, recordTddEdits, tddCallOf } from "./tdd-gate.ts";
 
 function pinnedMode(project: Project) {
   return sessionModeOf(join(project.root, project.sessionPath));
@@ -54,11 +54,10 @@ async function gateOrRecord(
   let decision: Decision;
   if (mode === "tdd") {
     const call = tddCallOf(project, event, options.identity, now);
-    // The gate judged the edit before it ran; tdd mode keeps no queue to add it to.
-    decision =
-      event.kind === "EditRequested"
-        ? await guarded("tdd", project, event, () => gateWrites(call, paths))
-        : { kind: "none" };
+    // The gate before the edit; after it, what the allowed edit left (tdd mode keeps no queue).
+    decision = await guarded("tdd", project, event, () =>
+      event.kind === "EditRequested" ? gateWrites(call, paths) : recordTddEdits(call, paths),
+    );
   } else {
     const call = strictCallOf(project, event, options.identity, options.platform, now);
     decision = await guarded("strict", project, event, () =>

@@ -309,7 +309,7 @@ async function decideTdd(
 ): Promise<Decision> {
   const { finishSubagent, gateCommand, recordCommand, sweepGate, tddSessionNote } =
     await lazy.tdd();
-  const { gateWrites } = await lazy.tddGate();
+  const { gateWrites, recordTddEdits } = await lazy.tddGate();
   switch (event.kind) {
     case "SessionStarted":
       return startedWithKey(call.project, event, options, call.now, () => tddSessionNote(call));
@@ -330,8 +330,9 @@ async function decideTdd(
     case "TurnStarted":
       return markTurnStart(call.project, call.now);
     case "FilesEdited":
-      // The gate already judged the edit before it ran; tdd mode keeps no test queue.
-      return { kind: "none" };
+      // The gate judged the edit before it ran; what it left is kept for the turn's end (tdd
+      // mode keeps no test queue).
+      return recordTddEdits(call, [...event.paths, ...(event.deleted ?? [])]);
     case "TurnEnded":
       if (event.agentId !== undefined) {
         await finishSubagent(call);

@@ -8,9 +8,12 @@ import {
   CODEX,
   routeOf,
   CURSOR,
+  escapedLine,
   findRoot,
   HOOKS_OFF,
+  invokedEvent,
   partFor,
+  unreadableCall,
   unreachableGateAnswer as unreachableGateAnswerOn,
 } from "./quiet.ts";
 
@@ -343,5 +346,40 @@ describe("partFor: which smaller bundle an agent's call tries first", () => {
     expect(partOf(call(tdd, "PreToolUse", "Bash"))).toBeUndefined();
     expect(partOf(call(tdd, "PostToolUse", "Bash"))).toBeUndefined();
     expect(partOf(call(tdd, "Stop", "apply_patch"))).toBeUndefined();
+  });
+});
+
+describe("unreadableCall: stdin that is not a payload, for an event the launcher can tell", () => {
+  it.each<[string, string, string[], string | undefined]>([
+    ["empty, the command names Stop", "", ["--event=Stop"], "stdin is empty"],
+    ["garbage, the command names PostToolUse", "garbage", ["--event=PostToolUse"], "not"],
+    ["a list", "[1]", ["--event=Stop"], "not"],
+    ["a payload cut off after its event", '{"hook_event_name":"Stop","cwd":"/x', [], "not"],
+    ["a whole payload", '{"hook_event_name":"Stop"}', ["--event=Stop"], undefined],
+    ["the gate's own event (the bundle denies it)", "garbage", ["--event=PreToolUse"], undefined],
+    ["a cut-off gate call", '{"hook_event_name":"PreToolUse","x', [], undefined],
+    ["no event to tell", "garbage", [], undefined],
+    ["a flag that is not an event name", "garbage", ["--event=a b"], undefined],
+  ])("%s", (_name, stdin, argv, said) => {
+    const line = unreadableCall(CLAUDE_CODE, stdin, argv);
+    if (said === undefined) expect(line).toBeUndefined();
+    else expect(line).toMatch(new RegExp(`^tailtest: ignored a \\w+ hook call: .*${said}`));
+  });
+
+  it("the command's --event= wins over the payload's own name", () => {
+    expect(invokedEvent('{"hook_event_name":"Stop"}', ["--event=SessionStart"])).toBe(
+      "SessionStart",
+    );
+    expect(invokedEvent('{"hook_event_name":"Stop"}', [])).toBe("Stop");
+  });
+});
+
+describe("escapedLine: an error that escaped, in one line", () => {
+  it("keeps the name and message, drops a message that holds a path", () => {
+    expect(escapedLine(new RangeError("Maximum call stack size exceeded"))).toBe(
+      "RangeError: Maximum call stack size exceeded",
+    );
+    expect(escapedLine(new Error("ENOENT: no such file, open '/home/me/x'"))).toBe("Error");
+    expect(escapedLine("thrown text")).toBe("error");
   });
 });

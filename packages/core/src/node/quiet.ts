@@ -356,9 +356,13 @@ async function readRestFromStream(chunks: Buffer[], total: number): Promise<stri
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Whether this process has written an answer on stdout (a late failure adds none). */
+let wroteAnswer = false;
+
 /** Writes all of `text` to fd 1 or 2; a non-blocking pipe that is full goes through the stream. */
 export function writeOut(fd: 1 | 2, text: string): void {
   if (text === "") return;
+  if (fd === 1) wroteAnswer = true;
   const data = Buffer.from(text, "utf8");
   let done = 0;
   while (done < data.length) {
@@ -405,10 +409,40 @@ export interface HookBundles {
  */
 export async function launchHook(platform: QuietPlatform, bundles: HookBundles): Promise<void> {
   let stdin = "";
+  // Whatever escapes (a stack overflow, a throw from a callback): one line and the policy's
+  // answer, never a stack trace or the bundle's source (ADR 0002).
+  const fail = (error: unknown) => {
+    process.exitCode = 0;
+    if (!wroteAnswer) writeOut(1, failedAnswer(platform, stdin, process.env, error));
+    writeOut(2, `tailtest: internal error, skipped this hook: ${escapedLine(error)}\n`);
+    process.exit();
+  };
+  process.on("uncaughtException", fail);
+  process.on("unhandledRejection", fail);
+  try {
+    await launch(platform, bundles, (read) => (stdin = read));
+  } catch (error) {
+    fail(error);
+  }
+}
+
+async function launch(
+  platform: QuietPlatform,
+  bundles: HookBundles,
+  keep: (stdin: string) => void,
+): Promise<void> {
+  let stdin = "";
   try {
     stdin = await readStdin();
   } catch {
     // Unreadable stdin reads as empty: hook-main reports it (and denies a tdd-mode gate).
+  }
+  keep(stdin);
+  const unread = unreadableCall(platform, stdin, process.argv);
+  if (unread !== undefined) {
+    writeOut(1, platform.noOpinion);
+    writeOut(2, unread);
+    return;
   }
   if (
     answersNothing(platform, stdin, process.env) ||
@@ -418,6 +452,7 @@ export async function launchHook(platform: QuietPlatform, bundles: HookBundles):
     return;
   }
   const route = routeOf(platform, stdin);
+  if (route === "pre") watchGate(platform, stdin);
   const part = partFor(platform, bundles, route, stdin);
   if (part !== undefined && (await answeredByPart(part, route, stdin))) return;
   const main = bundles.main;
@@ -491,6 +526,105 @@ async function answeredByPart(
   return true;
 }
 
+/**
+ * How long after its process started a gate (a pre-tool call outside follow mode) may take: past
+ * it, it denies and exits (ADR 0002), well before the 30 s the installers give Codex's and
+ * Cursor's gates, where a gate that times out lets the tool call through. A plan review (Claude
+ * Code's ExitPlanMode, allowed up to its own timeout) is not held to it.
+ */
+export const GATE_DEADLINE_MS = 20_000;
+
+/** Arms the gate's deadline for a gate call outside follow mode (nothing for any other call). */
+function watchGate(platform: QuietPlatform, stdin: string): void {
+  if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return;
+  const root = gateRoot(platform, stdin, process.env, process.cwd());
+  if (root === undefined || isFollowProject(root)) return;
+  const left = GATE_DEADLINE_MS - (Date.now() - performance.timeOrigin);
+  const timer = setTimeout(
+    () => {
+      // An answer already out stands: the process is only finishing (a code cache).
+      if (wroteAnswer) return;
+      writeOut(1, platform.deny(gateTimeoutReason()));
+      writeOut(2, `tailtest: ${gateTimeoutReason()}\n`);
+      process.exit(0);
+    },
+    Math.max(0, left),
+  );
+  timer.unref();
+}
+
+function gateTimeoutReason(): string {
+  return `the gate could not decide within ${GATE_DEADLINE_MS / 1000} s (the machine is busy), so this call is blocked: outside follow mode tailtest fails closed. Try again.`;
+}
+
+/** `--event=<name>`: the event a hook command was registered for, when it says so. */
+export const EVENT_FLAG = "--event=";
+
+/**
+ * The event a call is for: the command's `--event=` when it passes one, else the payload's
+ * `hook_event_name` read off the text (a truncated payload still names it).
+ */
+export function invokedEvent(stdin: string, argv: readonly string[]): string | undefined {
+  const flagged = argv.find((arg) => arg.startsWith(EVENT_FLAG))?.slice(EVENT_FLAG.length);
+  if (flagged !== undefined && /^[A-Za-z]+$/.test(flagged)) return flagged;
+  return /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin.slice(0, 64 * 1024))?.[1];
+}
+
+/**
+ * Stdin that is not a payload (empty, not JSON, cut off, not an object) for an event that is
+ * not the platform's gate: the one stderr line to print with no opinion, since nothing is about
+ * to run (ADR 0002). Undefined when the call goes on: a readable payload, a gate call (the
+ * bundle denies it outside follow mode), or a call whose event cannot be told.
+ */
+export function unreadableCall(
+  platform: QuietPlatform,
+  stdin: string,
+  argv: readonly string[],
+): string | undefined {
+  const event = invokedEvent(stdin, argv);
+  if (event === undefined || event === platform.gateEvent) return undefined;
+  const text = stdin.trim();
+  if (text.startsWith("{") && text.endsWith("}")) {
+    try {
+      if (isObject(JSON.parse(text))) return undefined;
+    } catch {
+      // Read as what it is below.
+    }
+  }
+  const what = text === "" ? "stdin is empty" : "stdin is not a JSON object";
+  return `tailtest: ignored a ${event} hook call: ${what}\n`;
+}
+
+/**
+ * The answer of a hook that failed outside any handler: a gate call outside follow mode is
+ * denied (it cannot be decided), anything else gets no opinion.
+ */
+export function failedAnswer(
+  platform: QuietPlatform,
+  stdin: string,
+  env: Env,
+  error: unknown,
+  cwd: string = process.cwd(),
+): string {
+  try {
+    const root = gateRoot(platform, stdin, env, cwd);
+    if (root === undefined || isFollowProject(root)) return platform.noOpinion;
+  } catch {
+    // Not even the config could be read: a gate call still fails closed.
+    if (!stdin.includes(`"${platform.gateEvent}"`)) return platform.noOpinion;
+  }
+  return platform.deny(
+    `tailtest could not decide (internal error: ${escapedLine(error)}), so this call is blocked: outside follow mode tailtest fails closed. Try again; if it keeps failing, ask the person to look at .tailtest/.`,
+  );
+}
+
+/** An error that escaped, as its name and message (its stack and any path left out). */
+export function escapedLine(error: unknown): string {
+  if (!(error instanceof Error)) return "error";
+  const message = (error.message.split("\n")[0] ?? "").slice(0, 200);
+  return message === "" || message.includes("/") ? error.name : `${error.name}: ${message}`;
+}
+
 /** What a project's committed hook command needs to know to stand in for a missing install. */
 export interface NotInstalledOptions {
   /** The package whose hook the command runs, e.g. `@tailtest/claude-code`. */
@@ -505,6 +639,52 @@ export interface NotInstalledOptions {
   noOpinion: string;
   /** Whether the platform shows the person a `systemMessage` from a session start. */
   systemMessage: boolean;
+  /** The project folder, as the shell sees it (may use the agent's variables). */
+  projectDir: string;
+  /** The platform's gate event, blocked without node outside follow mode. */
+  gateEvent: string;
+}
+
+/** What a missing `node` on the hooks' PATH is, in one line. */
+export const NO_NODE_LINE = "tailtest: node not found on the PATH agent hooks run with";
+
+/**
+ * POSIX sh, builtins only, that runs first in a hook command: without `node` on the PATH a hook
+ * would exit 127, which every agent takes as "go on". Instead it prints one line and the
+ * platform's no opinion, except for a gate call (`gateEvent`, read off stdin) in a project whose
+ * config or session says tdd or strict: that exits 2, each platform's block, with the line as
+ * the reason (ADR 0002). The mode is read as text (`"mode": "tdd"`, spaced or not), since no JSON
+ * reader runs without node. No single quote inside: commands wrap scripts in them.
+ */
+export function nodeGuardScript(options: {
+  projectDir: string;
+  gateEvent: string;
+  noOpinion: string;
+}): string {
+  const dir = options.projectDir;
+  const mode = ["tdd", "strict"]
+    .flatMap((name) => [`*\\"mode\\":\\"${name}\\"*`, `*\\"mode\\":\\ \\"${name}\\"*`])
+    .join("|");
+  const gate = `*\\"hook_event_name\\":\\"${options.gateEvent}\\"*|*\\"hook_event_name\\":\\ \\"${options.gateEvent}\\"*`;
+  const files = [
+    ".tailtest/config.json",
+    ".tailtest/session.json",
+    ".cursor/hooks/state/tailtest.json",
+  ]
+    .map((file) => `"${dir}/${file}"`)
+    .join(" ");
+  const script = [
+    "command -v node >/dev/null 2>&1 || {",
+    ` m=; for c in ${files}; do [ -r "$c" ] || continue;`,
+    ` while IFS= read -r l || [ -n "$l" ]; do case $l in ${mode}) m=1;; esac; done < "$c"; done;`,
+    ` g=; if [ -n "$m" ]; then while IFS= read -r l || [ -n "$l" ]; do case $l in ${gate}) g=1;; esac; done; fi;`,
+    ` if [ -n "$g" ]; then echo "${NO_NODE_LINE}, so tailtest cannot decide and blocks this call (tdd and strict fail closed)" >&2; exit 2; fi;`,
+    ` echo "${NO_NODE_LINE}: its hooks do nothing until it is" >&2;`,
+    options.noOpinion === "" ? "" : ` printf "%s\\n" "${options.noOpinion}";`,
+    " exit 0; }",
+  ].join("");
+  if (script.includes("'")) throw new Error("the node guard may not contain a single quote");
+  return script;
 }
 
 /**
@@ -530,5 +710,10 @@ export function projectHookCommand(options: NotInstalledOptions): string {
   ].join("");
   if (notice.includes("'"))
     throw new Error("the not-installed notice may not contain a single quote");
-  return `f="${options.hookPath}"; if [ -f "$f" ]; then exec node "$f"; fi; exec node -e '${notice}'`;
+  const guard = nodeGuardScript({
+    projectDir: options.projectDir,
+    gateEvent: options.gateEvent,
+    noOpinion: options.noOpinion,
+  });
+  return `${guard}; f="${options.hookPath}"; if [ -f "$f" ]; then exec node "$f"; fi; exec node -e '${notice}'`;
 }

@@ -564,3 +564,16 @@ describe("command words that name an object's inherited members", () => {
     },
   );
 });
+
+describe("a command nested deeper than any real one", () => {
+  it("is refused with one plain error before any recursive walk can run out of stack", async () => {
+    const deep = `${"(".repeat(5_000)}echo x > calc.py${")".repeat(5_000)}`;
+    await expect(findShellWrites(deep)).rejects.toThrow(
+      "the command nests deeper than 400 levels, too deep to read",
+    );
+    await expect(listSimpleCommands(deep)).rejects.toThrow(/too deep to read/);
+    // A hundred subshells deep is still read.
+    const nested = `${"( ".repeat(100)}echo x > calc.py${" )".repeat(100)}`;
+    expect((await findShellWrites(nested)).written).toEqual(["calc.py"]);
+  });
+});

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import type { Node as SyntaxNode, Parser as TreeParser } from "web-tree-sitter";
+import type { Node as SyntaxNode, Parser as TreeParser, TreeCursor } from "web-tree-sitter";
 import { inlineScriptOf, unwrapOnce, type Argv } from "../inline-script.ts";
 import { parsePatchFiles, patchEffects } from "../patch.ts";
 import { findScriptWrites } from "../script-writes.ts";
@@ -65,7 +65,41 @@ export async function parseShell(command: string): Promise<SyntaxNode> {
   const parser = await parserPromise;
   const tree = parser.parse(command);
   if (tree === null) throw new Error("the bash parser returned no tree");
+  const cursor = tree.walk();
+  let depth: number;
+  try {
+    depth = depthOf(cursor);
+  } finally {
+    cursor.delete();
+  }
+  if (depth > MAX_TREE_DEPTH)
+    throw new Error(`the command nests deeper than ${MAX_TREE_DEPTH} levels, too deep to read`);
   return tree.rootNode;
+}
+
+/**
+ * Commands nested deeper than this are not read: the walks below recurse (some through
+ * promises), and a stack that runs out inside a promise makes V8 print kilobytes of the bundle's
+ * source on stderr. Real commands nest a few levels; a gate that cannot read one denies it.
+ */
+const MAX_TREE_DEPTH = 400;
+
+/** The deepest node's depth, walked with a cursor (no recursion: the tree may be any depth). */
+function depthOf(cursor: TreeCursor): number {
+  let depth = 0;
+  let deepest = 0;
+  for (;;) {
+    if (cursor.gotoFirstChild()) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      if (deepest > MAX_TREE_DEPTH) return deepest;
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return deepest;
+      depth -= 1;
+    }
+  }
 }
 
 export async function findShellWrites(command: string): Promise<ShellWrites> {

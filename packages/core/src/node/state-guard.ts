@@ -13,7 +13,7 @@ const STATE = ".tailtest";
 /** Compared whole: nothing but the person changes these while a test runs. */
 const WHOLE = [`${STATE}/config.json`, `${STATE}/turn-baseline.json`];
 /** Append-only logs: other hooks may append while a test runs, nothing may cut them. */
-const APPENDED = [`${STATE}/events.jsonl`];
+const APPENDED = [`${STATE}/events.jsonl`, `${STATE}/tdd-applied.jsonl`];
 /** Rewritten by concurrent hooks: only their disappearance counts. */
 const PRESENT = [`${STATE}/session.json`];
 const TDD_LOGS = `${STATE}/tdd`;

@@ -9,6 +9,7 @@ import { withAgentFlag } from "../tdd/guide.ts";
 import type { Project } from "./project.ts";
 import {
   appendStrictEvents,
+  appendStrictRefusals,
   hashFile,
   readStrictState,
   snapshotFile,
@@ -101,7 +102,7 @@ export async function gateStrictWrites(
   }));
   const denied = verdicts.filter((verdict) => verdict.decision.decision === "deny");
   if (denied.length > 0) {
-    const events: StrictEventInput[] = [];
+    const events: Extract<StrictEventInput, { type: "edit_denied" }>[] = [];
     const messages: string[] = [];
     for (const { relPath, decision } of denied) {
       if (decision.decision !== "deny") continue;
@@ -114,7 +115,7 @@ export async function gateStrictWrites(
       });
       messages.push(decision.message);
     }
-    await appendStrictEvents(call.project.root, events);
+    await appendStrictRefusals(call.project.root, events);
     return { kind: "deny", reason: capText(withAgentFlag(messages.join("\n"), call.agentId)) };
   }
   const events: StrictEventInput[] = [];

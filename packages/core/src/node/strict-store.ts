@@ -248,6 +248,21 @@ export async function appendStrictEvents(
 }
 
 /**
+ * Appends the gate's refusals (`edit_denied`) with no lock: they never move the state
+ * (`applyStrictEvent`), so nothing read under the lock depends on them, and one O_APPEND write of
+ * whole lines lands whole whatever else is appended at the same moment. A hundred gates at once
+ * no longer queue for the log's lock (and each other's fsyncs) only to say no.
+ */
+export async function appendStrictRefusals(
+  root: string,
+  events: readonly Extract<StrictEventInput, { type: "edit_denied" }>[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
+  await appendDurably(join(root, EVENTS_PATH), text);
+}
+
+/**
  * Appends the events `build` makes from the log's state as it is under the log's lock, and
  * returns what `build` returns: a number drawn from the state (a claim's) cannot be drawn by two
  * processes at once.

@@ -6,8 +6,9 @@ import { withAgentFlag } from "../tdd/guide.ts";
 import type { EditEntry, TddEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { judgeTarget, protectionFor } from "./identity.ts";
+import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
 import type { Project } from "./project.ts";
-import { agentKey, appendTddEntries, readTddEntries, type AgentIdentity } from "./tdd-store.ts";
+import { agentKey, appendTddAudit, readTddEntries, type AgentIdentity } from "./tdd-store.ts";
 
 /**
  * tdd mode's gate before a write (ADR 0007), on its own: what `handleEvent` runs for it, and
@@ -100,13 +101,48 @@ export async function gateWrites(call: TddCall, paths: readonly string[], base?:
       decision: file.decision === "allow" ? "allowed" : "blocked",
       at,
     }));
-  await appendTddEntries(call.project.root, keyOf(call), audited);
+  await appendTddAudit(call.project.root, keyOf(call), audited);
   const agentId = call.identity.agentId;
   if (decision.decision === "deny")
     return { kind: "deny", reason: withAgentFlag(message, agentId) } as const;
   return decision.warning === undefined
     ? ({ kind: "none" } as const)
     : ({ kind: "context", text: withAgentFlag(decision.warning, agentId) } as const);
+}
+
+/**
+ * After a tool ran: what the production and test files among `paths` hold now, for those this
+ * agent's gate allowed last (tdd-applied.ts), so the end of the turn can tell the gated edit from
+ * a write after it. A file the gate did not allow is left to the end of the turn to report.
+ */
+export async function recordTddEdits(
+  call: TddCall,
+  paths: readonly string[],
+  base?: string,
+): Promise<Decision> {
+  const files = gatedFiles(call, paths, base ?? call.project.root).filter(
+    (file) =>
+      file.protectedAs === undefined && (file.fileClass === "prod" || file.fileClass === "test"),
+  );
+  if (files.length === 0) return { kind: "none" };
+  const { entries } = await viewOf(call);
+  // Each path's last gate decision for this agent, and when it allowed it.
+  const last = new Map<string, { decision: EditEntry["decision"]; at: number }>();
+  for (const entry of entries)
+    if (entry.kind === "edit")
+      last.set(entry.path, { decision: entry.decision, at: Date.parse(entry.at) });
+  // An allowance is used once: a write after its record (a gate that timed out) records nothing.
+  const used = lastAppliedAt(call.project.root, keyOf(call));
+  const allowed = files
+    .map((file) => file.relPath)
+    .filter((path) => {
+      const gate = last.get(path);
+      return (
+        gate?.decision === "allowed" && gate.at >= (used.get(path) ?? Number.NEGATIVE_INFINITY)
+      );
+    });
+  await recordApplied(call.project.root, keyOf(call), allowed, call.now().toISOString());
+  return { kind: "none" };
 }
 
 /** The call a tdd-mode event makes: the agent is the session's, or the event's subagent. */

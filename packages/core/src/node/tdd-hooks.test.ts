@@ -335,11 +335,52 @@ describe("the end-of-turn sweep", () => {
     await green(["calc.py"], "refactoring");
     await send({ kind: "EditRequested", paths: [abs("calc.py")] });
     project.write("calc.py", "def add(a, b):\n    return b + a\n");
+    await send({ kind: "FilesEdited", paths: [abs("calc.py")] });
     project.write("other.py", "x = 1\n");
     const decision = await send({ kind: "TurnEnded", stopHookActive: true });
     expect(decision.kind).toBe("context");
     expect((decision as { text: string }).text).toContain("- other.py");
     expect((decision as { text: string }).text).not.toContain("- calc.py");
+  });
+
+  it("a subagent's allowed edit does not cover the main agent's write to the same file after it", async () => {
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    await send({ kind: "SubagentStarted", agentId: "ag-7" });
+    await red("tests/test_calc.py", "test_mul fails: no mul", "ag-7");
+    // The subagent's own cycle lets it write the test; its edit is recorded after the tool ran.
+    const allowed = await send({
+      kind: "EditRequested",
+      paths: [abs("tests/test_calc.py")],
+      agentId: "ag-7",
+    });
+    expect(allowed.kind).toBe("none");
+    project.write("tests/test_calc.py", "def test_mul():\n    assert False\n");
+    await send({ kind: "FilesEdited", paths: [abs("tests/test_calc.py")], agentId: "ag-7" });
+    await send({ kind: "TurnEnded", stopHookActive: false, agentId: "ag-7" });
+    // The main agent has no cycle: its write goes round the gate (a script, say).
+    project.write("tests/test_calc.py", "def test_mul():\n    assert True\n");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    expect((stop as { reason: string }).reason).toContain(
+      "- tests/test_calc.py (changed again after its gated edit)",
+    );
+  });
+
+  it("a write after a gate that timed out is reported, though the gate allowed the one before", async () => {
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    await green(["calc.py"], "refactoring");
+    await send({ kind: "EditRequested", paths: [abs("calc.py")] });
+    project.write("calc.py", "def add(a, b):\n    return b + a\n");
+    await send({ kind: "FilesEdited", paths: [abs("calc.py")] });
+    // The next edit's gate never answered (the platform timed it out and let the tool run);
+    // its post-tool hook still comes.
+    project.write("calc.py", "def add(a, b):\n    return a - b\n");
+    await send({ kind: "FilesEdited", paths: [abs("calc.py")] });
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    expect((stop as { reason: string }).reason).toContain(
+      "- calc.py (changed again after its gated edit)",
+    );
   });
 
   it("ignores files changed before the session started", async () => {

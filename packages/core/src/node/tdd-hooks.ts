@@ -25,6 +25,8 @@ import { toProjectPath, type Project } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
 import { lookAtTurn } from "./content-sweep.ts";
+import { holdsApplied, readApplied } from "./tdd-applied.ts";
+import { mayWriteFiles } from "../shell-words.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 /**
@@ -34,7 +36,7 @@ import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
  * reports production changes that went round the gate. The state machine decides; no model does.
  */
 
-import { gateWrites, keyOf, viewOf, type TddCall } from "./tdd-gate.ts";
+import { gateWrites, keyOf, recordTddEdits, viewOf, type TddCall } from "./tdd-gate.ts";
 
 const INSTALLERS =
   /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
@@ -175,6 +177,12 @@ export interface FinishedCommand {
 export async function recordCommand(call: TddCall, finished: FinishedCommand): Promise<Decision> {
   if (/\btailtest\s+(red|green|tdd)\b/.test(finished.command)) return { kind: "none" };
   const commands = await listSimpleCommands(finished.command);
+  // What a write the gate allowed left, as for an edit tool (recordTddEdits).
+  if (mayWriteFiles(finished.command)) {
+    const base = finished.cwd ?? call.project.root;
+    const writes = await findShellWrites(finished.command);
+    await recordTddEdits(call, gateTargets(commands, writes, base), base);
+  }
   const dir = commandDir(call, finished.cwd, commands);
   const verdict = recogniseTestCommand(
     commands.map((command) => command.argv),
@@ -301,17 +309,20 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
     return fileClass === "prod" || fileClass === "test";
   });
   // Read everything before the look is recorded: a look that fails is done again next time.
-  const allowed =
-    gated.length === 0
-      ? new Set<string>()
-      : await readAllowedEdits(
-          call.project.root,
-          new Date(look.since - SWEEP_SLACK_MS).toISOString(),
-        );
+  const sinceIso = new Date(look.since - SWEEP_SLACK_MS).toISOString();
+  const none = gated.length === 0;
+  const allowed = none ? new Set<string>() : await readAllowedEdits(call.project.root, sinceIso);
+  const applied = none ? new Map<string, Set<string>>() : readApplied(call.project.root, sinceIso);
   await look.finish();
-  const around = gated.filter((path) => !allowed.has(path));
+  // An allowance is for the edit the gate saw: a file that holds anything else was written
+  // after it (another agent, a write after a gate that timed out), and is reported too.
+  const around = gated.filter(
+    (path) => !allowed.has(path) || !holdsApplied(call.project.root, path, applied),
+  );
   if (around.length === 0) return { kind: "none" };
-  const list = around.map((path) => `- ${path}`).join("\n");
+  const list = around
+    .map((path) => `- ${path}${allowed.has(path) ? " (changed again after its gated edit)" : ""}`)
+    .join("\n");
   const text = capText(
     `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
   );

@@ -19,6 +19,7 @@ import {
   renderLogEntry,
   toEventLine,
   TddEntrySchema,
+  type EditEntry,
   type TddEntry,
 } from "../tdd/log.ts";
 import { SESSION_PATHS, STATE_DIR } from "./project.ts";
@@ -255,6 +256,22 @@ export async function appendTddEntries(
   await withFileLock(join(root, tddLogPath(key)), APPEND_LOCK, () =>
     writeEntries(root, key, entries),
   );
+}
+
+/**
+ * Appends the gate's own audit entries (`edit`: allowed or blocked), with no lock. They never move
+ * the state (`applyTddEntry`), so no declaration judged under the lock can depend on them, and
+ * each file gets them in one O_APPEND write of whole lines, which lands whole whatever other
+ * agents append at the same moment. A gate thus never queues behind another (a hundred at once
+ * waited seconds for each other's fsyncs); each write is still fsynced.
+ */
+export async function appendTddAudit(
+  root: string,
+  key: string,
+  entries: readonly EditEntry[],
+): Promise<void> {
+  checkKey(key);
+  await writeEntries(root, key, entries);
 }
 
 export interface Declaration<E extends TddEntry> {

@@ -1,0 +1,202 @@
+// A hundred gate calls at the same moment on one tdd project, through the built hook bins of the
+// three agents, beside a hundred `node -e 0` started the same way in the same run: the gates'
+// p50 / p95 / max wall time per process, and the baseline's. A gate that has not answered by the
+// agent's timeout lets the tool call through on Codex and Cursor, so the target is on the slowest
+// one: max ≤ 5 s, judged only while the baseline's max shows a machine able to start a hundred
+// processes at once (≤ BASELINE_MAX_MS); on a busier one the figures are printed, not judged.
+//   node bench/gate-contention.mjs [--calls N] [--mode tdd|strict] [--json out.json]
+import { spawn, execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, benchArgs, benchEnv, hookBin, machine, scratch } from "./lib.mjs";
+
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? fallback : argv[at + 1];
+};
+const args = benchArgs(argv.filter((arg, i) => !["--calls", "--mode"].includes(argv[i - 1] ?? "")));
+const CALLS = Number(option("--calls", "100"));
+const MODE = option("--mode", "tdd");
+/** The slowest gate may take this long… */
+const MAX_MS = 5_000;
+/** …on a machine whose slowest of the same number of `node -e 0` took at most this. */
+const BASELINE_MAX_MS = 2_500;
+
+const box = scratch("tailtest-bench-gates-");
+const root = join(box, "project");
+cpSync(join(REPO, "fixtures/runners/pytest-pyproject"), root, { recursive: true });
+mkdirSync(join(root, ".tailtest"), { recursive: true });
+writeFileSync(join(root, ".tailtest/config.json"), `{"mode":"${MODE}"}\n`);
+for (let i = 0; i < 64; i += 1)
+  writeFileSync(join(root, `mod${i}.py`), `def f${i}(x):\n    return x + ${i}\n`);
+const git = (...a) => execFileSync("git", a, { cwd: root, stdio: "ignore" });
+git("init", "-q");
+git("add", "-A");
+git("-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "bench");
+
+const env = benchEnv(args, { CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root });
+const body = (i) => `def f${i}(x):\n    return x - ${i}\n`;
+
+/** The i-th gate call: a production write no Red allows, asked of one of four gates. */
+function gate(i) {
+  const file = `mod${i % 64}.py`;
+  const abs = join(root, file);
+  switch (i % 4) {
+    case 0:
+      return {
+        adapter: "claude-code",
+        payload: {
+          session_id: `bench-${i % 3}`,
+          transcript_path: join(root, "t.jsonl"),
+          cwd: root,
+          permission_mode: "default",
+          hook_event_name: "PreToolUse",
+          tool_name: "Write",
+          tool_input: { file_path: abs, content: body(i) },
+          tool_use_id: `toolu_${i}`,
+        },
+      };
+    case 1:
+    case 2: {
+      const command =
+        i % 4 === 1
+          ? `*** Begin Patch\n*** Update File: ${file}\n@@\n-    return x + ${i % 64}\n+    return x - ${i}\n*** End Patch\n`
+          : `cat > ${file} <<'EOF'\n${body(i)}EOF\n`;
+      return {
+        adapter: "codex",
+        payload: {
+          session_id: `bench-${i % 3}`,
+          turn_id: "t",
+          transcript_path: null,
+          cwd: root,
+          model: "gpt-5.5",
+          hook_event_name: "PreToolUse",
+          tool_name: i % 4 === 1 ? "apply_patch" : "Bash",
+          tool_input: { command },
+          tool_use_id: `call_${i}`,
+        },
+      };
+    }
+    default:
+      return {
+        adapter: "cursor",
+        payload: {
+          conversation_id: `bench-${i % 3}`,
+          generation_id: "g",
+          cursor_version: "2.1.50",
+          workspace_roots: [root],
+          hook_event_name: "preToolUse",
+          tool_name: "Write",
+          tool_input: { file_path: abs, content: body(i) },
+          tool_use_id: `t${i}`,
+          cwd: root,
+        },
+      };
+  }
+}
+
+/** Starts every process at once; each one's wall time from spawn to exit, and its output. */
+function burst(processes) {
+  return Promise.all(
+    processes.map(
+      ({ args: a, input }) =>
+        new Promise((resolve, reject) => {
+          const started = process.hrtime.bigint();
+          const child = spawn(process.execPath, a, { cwd: root, env, stdio: "pipe" });
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (chunk) => (stdout += chunk));
+          child.stderr.on("data", (chunk) => (stderr += chunk));
+          child.on("error", reject);
+          child.on("close", (status) =>
+            resolve({
+              ms: Number(process.hrtime.bigint() - started) / 1e6,
+              status,
+              stdout,
+              stderr,
+            }),
+          );
+          child.stdin.end(input ?? "");
+        }),
+    ),
+  );
+}
+
+function stats(results) {
+  const sorted = results.map((r) => r.ms).sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
+}
+
+const baselineRun = await burst(Array.from({ length: CALLS }, () => ({ args: ["-e", "0"] })));
+const calls = Array.from({ length: CALLS }, (_, i) => gate(i));
+const gateRun = await burst(
+  calls.map((call) => ({ args: [hookBin(call.adapter)], input: JSON.stringify(call.payload) })),
+);
+
+// Every gate must have denied (no Red): a fast answer that lets the write by says nothing.
+const wrong = gateRun.filter((result) => result.status !== 0 || !/"deny"/.test(result.stdout));
+if (wrong.length > 0) {
+  const first = wrong[0];
+  throw new Error(
+    `${wrong.length} of ${CALLS} gates did not deny; first: exit ${first.status}, ${first.stdout.slice(0, 300)} ${first.stderr.slice(0, 300)}`,
+  );
+}
+
+// Gates that denied at their deadline (GATE_DEADLINE_MS) rather than by deciding.
+const late = gateRun.filter((result) =>
+  result.stderr.startsWith("tailtest: the gate could not decide within"),
+).length;
+const base = stats(baselineRun);
+const gates = stats(gateRun);
+const judged = base.max <= BASELINE_MAX_MS;
+const failures =
+  judged && gates.max > MAX_MS ? [`max ${gates.max.toFixed(0)} ms > ${MAX_MS} ms`] : [];
+const fmt = (s) =>
+  `p50 ${s.p50.toFixed(0).padStart(6)} ms  p95 ${s.p95.toFixed(0).padStart(6)} ms  max ${s.max.toFixed(0).padStart(6)} ms`;
+
+const title = `${CALLS} parallel ${MODE}-mode gate calls (Claude Code, Codex apply_patch and Bash, Cursor)`;
+console.log(`\n${title}`);
+console.log(`node ${process.version}; ${machine()}`);
+console.log(`node -e 0 ×${CALLS} (baseline)  ${fmt(base)}`);
+console.log(`gate ×${CALLS}                  ${fmt(gates)}  (${late} denied at their deadline)`);
+console.log(
+  judged
+    ? `target max ≤ ${MAX_MS} ms (baseline max ≤ ${BASELINE_MAX_MS} ms): ${failures.length === 0 ? "met" : `MISSED: ${failures[0]}`}`
+    : `target max ≤ ${MAX_MS} ms not judged: the baseline's max ${base.max.toFixed(0)} ms > ${BASELINE_MAX_MS} ms (a machine this busy starves every process)`,
+);
+
+if (args.json !== undefined) {
+  const row = (name, s, target, rowFailures) => ({
+    name,
+    target,
+    ms: s.max,
+    minMs: s.p50,
+    ratio: s.max / base.max,
+    failures: rowFailures,
+    p50: s.p50,
+    p95: s.p95,
+  });
+  writeFileSync(
+    args.json,
+    `${JSON.stringify(
+      {
+        title,
+        runs: 1,
+        machine: machine(),
+        rows: [
+          row(`node -e 0 ×${CALLS} in parallel, slowest (baseline)`, base, undefined, []),
+          row(
+            `${MODE} gate ×${CALLS} in parallel, slowest`,
+            gates,
+            judged ? { ms: MAX_MS } : undefined,
+            failures,
+          ),
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
