@@ -16,7 +16,7 @@ import {
   type RunRecord,
 } from "./run-log.ts";
 import { RunnerIdSchema } from "./runners.ts";
-import { EvidenceSchema } from "./selection/related.ts";
+import { EvidenceSchema } from "./test-evidence.ts";
 import {
   StrictClaimRecordSchema,
   TddCycleRecordSchema,

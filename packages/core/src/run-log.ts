@@ -2,7 +2,8 @@ import * as z from "zod";
 import type { MissingTest } from "./plan.ts";
 import { FailureKindSchema, TestStatusSchema } from "./results.ts";
 import { RunnerIdSchema } from "./runners.ts";
-import { EvidenceSchema, type RelatedTest } from "./selection/related.ts";
+import type { RelatedTest } from "./selection/related.ts";
+import { EvidenceSchema } from "./test-evidence.ts";
 import {
   causeLines,
   firstLines,

@@ -85,6 +85,26 @@ export interface SelectOptions {
 }
 
 /**
+ * Each runner's test files as it sees them; a runner whose config cannot be read as text is
+ * asked for its tests (`runner-lists.ts`, or its cached answer), and what it said is noted.
+ */
+async function askedShapes(
+  project: Project,
+  options: SelectOptions,
+  notes: string[],
+): Promise<ReturnType<typeof shapesOf>> {
+  const runners = projectRunners(project, options.runners);
+  const asked = await askRunners(project, runners, { cachedOnly: options.cachedLists === true });
+  for (const runner of runners) {
+    const answer = asked.get(askedKey(runner));
+    if (answer === undefined) continue;
+    const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
+    notes.push(`tailtest: ${runnerLabel(runner.id)}${where}: ${answer.note}.`);
+  }
+  return shapesOf(project, runners, asked);
+}
+
+/**
  * The related tests of changed files: the project's import graph (`.tailtest/import-graph.json`)
  * carried on within a time box and updated with the changed files' own imports, the suite's test
  * files as each runner sees them, then `relatedTests` per file.
@@ -115,16 +135,7 @@ export async function selectRelated(
   const clock = options.clock ?? (() => performance.now());
   const budget = createBudget(options.graphMs ?? 3000, clock);
   const graph = await currentGraph(project, selectable, budget, options.write ?? true);
-  const runners = projectRunners(project, options.runners);
-  // A runner whose config cannot be read as text is asked for its tests (or its cached answer).
-  const asked = await askRunners(project, runners, { cachedOnly: options.cachedLists === true });
-  for (const runner of runners) {
-    const answer = asked.get(askedKey(runner));
-    if (answer === undefined) continue;
-    const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
-    selection.notes.push(`tailtest: ${runnerLabel(runner.id)}${where}: ${answer.note}.`);
-  }
-  const shapes = shapesOf(project, runners, asked);
+  const shapes = await askedShapes(project, options, selection.notes);
   const cold = isGraphComplete(graph) ? undefined : coldView(project, options, clock);
   const view = cold ?? graphView(graph, isGraphComplete(graph));
   for (const file of selectable) {

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
+import { EvidenceSchema, type Evidence } from "../test-evidence.ts";
 
 /**
  * Which of a project's tests are related to one changed file, and why. The evidence, strongest
@@ -18,16 +19,7 @@ import { dirnameRel } from "../project-view.ts";
  * - `mentions`: for a file nothing else relates to, tests that name it in their text (a Django
  *   template tag library loaded by `{% load solo_tags %}`, a module loaded by a string path).
  */
-export const EvidenceSchema = z.enum([
-  "self",
-  "name",
-  "family",
-  "imports",
-  "imports-via",
-  "support",
-  "mentions",
-]);
-export type Evidence = z.infer<typeof EvidenceSchema>;
+export { EvidenceSchema, type Evidence };
 
 export const RelatedTestSchema = z.object({
   path: z.string(),
