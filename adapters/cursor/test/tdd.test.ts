@@ -358,7 +358,7 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
           expect(expectDenied(output)).toMatch(
             /^tailtest tdd mode could not decide \(could not read/,
           );
-          expect(stderr).toMatch(/; tdd mode denies this call$/m);
+          expect(stderr).toMatch(/; tdd mode denies this call \(it fails closed\)$/m);
         } else {
           expect(output).toEqual({});
           expect(stderr).toMatch(/^tailtest: ignored a hook call: /);

@@ -14,3 +14,11 @@ export {
 } from "./project.ts";
 export { answerPartSafely, answerSafely, type HookOutput } from "./hook-process.ts";
 export { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
+export {
+  answerHookCall,
+  answerHookPart,
+  runHook,
+  runHookCall,
+  type Handler,
+  type HookIO,
+} from "./hook-call.ts";
