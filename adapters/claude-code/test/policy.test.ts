@@ -20,6 +20,7 @@ describeHookPolicySuite({
   payloads(root) {
     const recorded = (name: string): Payload => loadPayload<Payload>(VERSION, name, root).stdin;
     const gate = recorded("context.PreToolUse-Write.json");
+    const post = recorded("context.PostToolUse-Write.json");
     const stop = recorded("context.Stop.json");
     return {
       sessionStart: recorded("context.SessionStart.json"),
@@ -28,8 +29,17 @@ describeHookPolicySuite({
         tool_name: "Write",
         tool_input: { file_path: join(root, file), content },
       }),
+      wrote: (file, content) => ({
+        ...post,
+        tool_input: { file_path: join(root, file), content },
+        tool_response: {
+          ...(post["tool_response"] as Payload),
+          filePath: join(root, file),
+          content,
+        },
+      }),
       brokenGate: { ...gate, tool_name: "Write", tool_input: { content: "x" } },
-      stop,
+      stop: (round) => ({ ...stop, stop_hook_active: round > 0 }),
       brokenStop: { ...stop, stop_hook_active: "yes" },
     };
   },
@@ -41,5 +51,11 @@ describeHookPolicySuite({
     expect(answer.hookSpecificOutput?.["hookEventName"]).toBe("PreToolUse");
     expect(answer.hookSpecificOutput?.["permissionDecision"]).toBe("deny");
     return answer.hookSpecificOutput?.["permissionDecisionReason"] ?? "";
+  },
+  sentBack(stdout) {
+    const answer = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(answer)).toEqual(["decision", "reason"]);
+    expect(answer["decision"]).toBe("block");
+    return answer["reason"] ?? "";
   },
 });

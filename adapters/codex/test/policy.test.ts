@@ -16,23 +16,29 @@ describeHookPolicySuite({
   where: (root) => ({ cwd: root, env: {} }),
   payloads(root) {
     const gate = recorded("block.PreToolUse-apply_patch.json", root);
+    const post = recorded("context.PostToolUse-apply_patch.json", root);
     const stop = recorded("block.Stop.json", root);
+    const patch = (file: string, content: string) =>
+      `*** Begin Patch\n*** Add File: ${file}\n${content
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => `+${line}`)
+        .join("\n")}\n*** End Patch\n`;
     return {
       sessionStart: recorded("block.SessionStart.json", root),
       gateWrite: (file, content) => ({
         ...gate,
         tool_name: "apply_patch",
-        tool_input: {
-          command: `*** Begin Patch\n*** Add File: ${file}\n${content
-            .split("\n")
-            .filter((line) => line !== "")
-            .map((line) => `+${line}`)
-            .join("\n")}\n*** End Patch\n`,
-        },
+        tool_input: { command: patch(file, content) },
+      }),
+      wrote: (file, content) => ({
+        ...post,
+        tool_name: "apply_patch",
+        tool_input: { command: patch(file, content) },
       }),
       // A PreToolUse that names nothing else.
       brokenGate: { hook_event_name: "PreToolUse", cwd: root },
-      stop,
+      stop: (round) => ({ ...stop, stop_hook_active: round > 0 }),
       brokenStop: { ...stop, stop_hook_active: "yes" },
     };
   },
@@ -42,5 +48,10 @@ describeHookPolicySuite({
     };
     expect(answer.hookSpecificOutput?.["permissionDecision"]).toBe("deny");
     return answer.hookSpecificOutput?.["permissionDecisionReason"] ?? "";
+  },
+  sentBack(stdout) {
+    const answer = parseAnswer(stdout, "Stop") as Record<string, string>;
+    expect(answer["decision"]).toBe("block");
+    return answer["reason"] ?? "";
   },
 });

@@ -21,6 +21,7 @@ describeHookPolicySuite({
   payloads(root) {
     const stored = (name: string): Payload => ({ ...loadPayload(name, root).stdin });
     const gate = stored("gate.preToolUse-Write.json");
+    const post = stored("edit.postToolUse-Write.json");
     const stop = stored("edit.stop.json");
     return {
       sessionStart: stored("edit.sessionStart.json"),
@@ -29,8 +30,13 @@ describeHookPolicySuite({
         tool_name: "Write",
         tool_input: { file_path: join(root, file), content },
       }),
+      wrote: (file, content) => ({
+        ...post,
+        tool_name: "Write",
+        tool_input: { file_path: join(root, file), content },
+      }),
       brokenGate: { ...gate, tool_name: "Write", tool_input: {} },
-      stop,
+      stop: (round) => ({ ...stop, loop_count: round }),
       brokenStop: { ...stop, loop_count: "once" },
     };
   },
@@ -41,5 +47,10 @@ describeHookPolicySuite({
     const reason = answer["agent_message"] ?? "";
     expect(answer["user_message"]).toBe(reason.split("\n")[0]);
     return reason;
+  },
+  sentBack(stdout) {
+    const answer = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(answer)).toEqual(["followup_message"]);
+    return answer["followup_message"] ?? "";
   },
 });

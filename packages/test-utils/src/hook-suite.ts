@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,18 +24,23 @@ export interface HookPolicyPlatform {
   noOpinion: string;
   /** The working directory and environment the agent runs the hook with, for a project. */
   where(root: string): { cwd: string; env: Record<string, string> };
-  /** Payloads for a project: its session start, an edit tool's gate, the end of a turn. */
+  /** Payloads for a project: its session start, an edit tool's gate and its report, the end of a turn. */
   payloads(root: string): {
     sessionStart: Payload;
     gateWrite(file: string, content: string): Payload;
+    /** The edit tool's report after it wrote `file` (the file is on disk). */
+    wrote(file: string, content: string): Payload;
     /** A gate call whose tool input does not fit its tool. */
     brokenGate: Payload;
-    stop: Payload;
+    /** The end of a turn; `round`: how many times this turn already sent the agent back. */
+    stop(round: number): Payload;
     /** An end of turn with a field of the wrong type. */
     brokenStop: Payload;
   };
   /** The reason of the platform's exact deny answer (fails the test on any other shape). */
   denial(stdout: string): string;
+  /** The reason of the platform's exact answer sending the agent back at the end of a turn. */
+  sentBack(stdout: string): string;
 }
 
 const STACK = /\n\s+at /;
@@ -142,7 +147,7 @@ export function describeHookPolicySuite(platform: HookPolicyPlatform): void {
         t.payloads.sessionStart,
         t.payloads.gateWrite("calc.py", "x = 1\n"),
         "{not json",
-        t.payloads.stop,
+        t.payloads.stop(0),
       ]) {
         expect(await t.fire(stdin, off)).toEqual({
           stdout: platform.noOpinion,
@@ -199,5 +204,46 @@ export function describeHookPolicySuite(platform: HookPolicyPlatform): void {
         expect(gate.stdout + gate.stderr + started.stderr).not.toContain(alone.root);
       },
     );
+
+    const NOT_CHECKED = (mode: string) =>
+      new RegExp(
+        `^tailtest could not check this \\(internal error: [^\\n]+\\)\\. In ${mode} mode it does not let unchecked work through; fix the cause, or ask the person to set "mode": "follow" in \\.tailtest/config\\.json\\.$`,
+      );
+    const HELD = (mode: string) =>
+      new RegExp(`^tailtest: internal error in ${mode} mode, not letting it through: [^\\n]+$`);
+    const SKIPPED = /^tailtest: internal error, skipped this hook: [^\n]+$/;
+
+    it("strict mode, an end of turn whose event log cannot be read: held once, then no opinion", async () => {
+      const t = open("strict");
+      expect((await t.fire(t.payloads.sessionStart)).exitCode).toBe(0);
+      // strict's end of turn reads the event log for the claims to verify: make it a folder.
+      rmSync(join(t.root, ".tailtest/events.jsonl"), { force: true });
+      mkdirSync(join(t.root, ".tailtest/events.jsonl"));
+      const first = await t.fire(t.payloads.stop(0));
+      expect(first.exitCode).toBe(0);
+      expect(platform.sentBack(first.stdout)).toMatch(NOT_CHECKED("strict"));
+      expect(first.stderr).toMatch(HELD("strict"));
+      expect(first.stdout + first.stderr).not.toContain(t.root);
+      // Sent back once already: a hook that keeps failing must not hold the agent forever.
+      const again = await t.fire(t.payloads.stop(1));
+      expectOneLineNoOpinion(again, t.root);
+      expect(again.stderr).toMatch(SKIPPED);
+    });
+
+    it("follow mode, an end of turn whose queued tests cannot run: no opinion, one line", async () => {
+      const t = open("follow");
+      expect((await t.fire(t.payloads.sessionStart)).exitCode).toBe(0);
+      const content = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+      writeFileSync(join(t.root, "calc.py"), content);
+      const queued = await t.fire(t.payloads.wrote("calc.py", content));
+      expect(queued.stdout).toContain("calc.py queued");
+      // The test engine makes its scratch folder under the temporary folder: make that fail.
+      const tmp = { TMPDIR: join(t.root, "no-such-folder") };
+      for (const round of [0, 1]) {
+        const result = await t.fire(t.payloads.stop(round), tmp);
+        expectOneLineNoOpinion(result, t.root);
+        expect(result.stderr).toMatch(SKIPPED);
+      }
+    }, 60_000);
   });
 }
