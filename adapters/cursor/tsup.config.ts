@@ -10,8 +10,5 @@ export default defineConfig(
     "hook-post": "src/hook-post.ts",
     "hook-gate": "src/hook-gate.ts",
     cli: "src/cli.ts",
-    // What the Claude Code adapter calls when Cursor runs a Claude Code hook; its build reads
-    // the source, so this copy is for the tests and is not packed.
-    "run-hook": "src/run-hook.ts",
   }),
 );

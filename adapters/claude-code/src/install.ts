@@ -1,6 +1,5 @@
 import {
   addHookEntries,
-  HookSettingsSchema,
   isMarkedHandler,
   parseHookSettings,
   removeHookEntries,
@@ -10,7 +9,6 @@ import {
   type Hooks,
   type HookSettings,
   type HooksChange as CoreHooksChange,
-  type MatcherGroup,
   type Parsed,
 } from "@tailtest/core";
 import { projectHookCommand } from "@tailtest/core/quiet";
@@ -77,8 +75,7 @@ export const TAILTEST_HOOKS: readonly HookRegistration[] = [
   { event: "SessionEnd", timeout: 30 },
 ];
 
-export const SettingsSchema = HookSettingsSchema;
-export type { Handler, Hooks, MatcherGroup };
+export type { Handler, Hooks };
 export type Settings = HookSettings;
 
 /** What one pass over settings.json did, event by event, for the summary. */

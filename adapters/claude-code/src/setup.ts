@@ -4,8 +4,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GITIGNORE_ENTRY, type Mode } from "@tailtest/core";
 import {
-  CONFIG_PATH,
-  GITIGNORE_PATH,
   missingPackageWarning,
   planProjectFiles,
   readOptional,
@@ -28,8 +26,6 @@ import { addTailtestHooks, HOOK_MARKER, parseSettings, removeTailtestHooks } fro
 
 export const SETTINGS_PATH = ".claude/settings.json";
 export { SetupError, type SetupReport };
-
-export { CONFIG_PATH, GITIGNORE_PATH };
 
 export interface InitOptions {
   root: string;

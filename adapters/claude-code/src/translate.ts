@@ -318,6 +318,13 @@ export function renderDecision(eventName: string, decision: Decision): string {
     case "block":
       // Top-level decision/reason is deprecated for PreToolUse; elsewhere it is the block.
       if (eventName === "PreToolUse") return renderDeny(decision.reason);
+      // PostToolUseFailure documents only additionalContext, which Claude reads as well.
+      if (eventName === "PostToolUseFailure")
+        return renderDecision(eventName, {
+          kind: "context",
+          text: decision.reason,
+          userMessage: decision.userMessage,
+        });
       return JSON.stringify({ decision: "block", reason: decision.reason, ...forUser });
   }
 }

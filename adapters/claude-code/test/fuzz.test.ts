@@ -18,7 +18,15 @@ import {
 import { describeFuzzSuite, type FuzzOutcome as Outcome } from "@tailtest/test-utils/fuzz-suite";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { runHook, type HookOutput } from "../src/run-hook.ts";
+import {
+  handleEvent,
+  runHook as runCall,
+  type HookIO,
+  type HookOutput,
+} from "@tailtest/core/node/hook";
+import { PLATFORM } from "../src/platform.ts";
+
+const runHook = (io: HookIO) => runCall(PLATFORM, io, handleEvent);
 
 /**
  * The fuzz suite (`describeFuzzSuite`, issue 9) against the Claude Code hook: payloads shaped like

@@ -19,9 +19,7 @@ import {
   type Mode,
 } from "@tailtest/core";
 import {
-  CONFIG_PATH,
   describeHookChange,
-  GITIGNORE_PATH,
   missingPackageWarning,
   planProjectFiles,
   readOptional,
@@ -54,7 +52,6 @@ export const CONFIG_TOML_PATH = ".codex/config.toml";
 /** How the report names the inline table. */
 export const TOML_HOOKS_LABEL = ".codex/config.toml [hooks]";
 export const STATE_DIR = ".tailtest";
-export { CONFIG_PATH, GITIGNORE_PATH };
 
 export interface InitOptions {
   root: string;

@@ -18,8 +18,16 @@ import {
 import { describeFuzzSuite, type FuzzOutcome as Outcome } from "@tailtest/test-utils/fuzz-suite";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { runHook, type HookOutput } from "../src/run-hook.ts";
+import {
+  handleEvent,
+  runHook as runCall,
+  type HookIO,
+  type HookOutput,
+} from "@tailtest/core/node/hook";
+import { PLATFORM } from "../src/platform.ts";
 import { HOOK_BIN, parseAnswer } from "./payloads.ts";
+
+const runHook = (io: HookIO) => runCall(PLATFORM, io, handleEvent);
 
 /**
  * The fuzz suite (`describeFuzzSuite`, issue 9) against the Codex hook: payloads shaped like the

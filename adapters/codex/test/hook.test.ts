@@ -103,20 +103,13 @@ describe("codex hook bin with payloads recorded from Codex 0.169.0", () => {
     expect(existsSync(join(sub, ".tailtest")), "no state in the subfolder").toBe(false);
   });
 
-  it.each([
-    ["garbage", "{not json"],
-    ["empty", ""],
-    ["wrong types", JSON.stringify({ session_id: 1, cwd: [], hook_event_name: "Stop" })],
-    ["the legacy notify payload", JSON.stringify({ type: "agent-turn-complete", cwd: "/x" })],
-  ])(
-    "bad input (%s): exit 0, no stdout, one line on stderr, no stack trace",
-    async (_name, stdin) => {
-      const result = await runBin(HOOK_BIN, [], { input: stdin });
-      expect(result.exitCode).toBe(0);
-      expect(result.stdout).toBe("");
-      expect(result.stderr.trim().split("\n")).toHaveLength(1);
-      expect(result.stderr).toMatch(/^tailtest: ignored a hook call: /);
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-    },
-  );
+  it("the legacy notify payload: exit 0, no stdout, one line on stderr, no stack trace", async () => {
+    const stdin = JSON.stringify({ type: "agent-turn-complete", cwd: "/x" });
+    const result = await runBin(HOOK_BIN, [], { input: stdin });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/^tailtest: ignored a hook call: /);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
 });

@@ -1,15 +1,9 @@
-import { answerSafely, type HookOutput } from "@tailtest/core/node/hook";
-import { runCursorHook } from "./run-hook.ts";
-import { NO_OPINION_OUTPUT } from "./translate.ts";
+import { answerHookCall, handleEvent, type HookOutput } from "@tailtest/core/node/hook";
+import { PLATFORM } from "./platform.ts";
 
 /**
  * Everything a hook call needs beyond `@tailtest/core/quiet`, loaded by `hook.ts` only when the
- * call may have an opinion. It never throws: an unexpected error is one stderr line and `{}`
- * (Cursor counts an empty answer as a failed hook), through core's `answerSafely` (ADR 0002).
+ * call may have an opinion: core's hook call with `handleEvent`. It never throws (ADR 0002).
  */
-export function answerHook(stdin: string): Promise<HookOutput> {
-  return answerSafely(
-    () => runCursorHook({ stdin, env: process.env, cwd: process.cwd() }),
-    `${NO_OPINION_OUTPUT}\n`,
-  );
-}
+export const answerHook = (stdin: string): Promise<HookOutput> =>
+  answerHookCall(PLATFORM, stdin, handleEvent);

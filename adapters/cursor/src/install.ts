@@ -136,7 +136,7 @@ export function parseHooksFile(text: string | undefined): Parsed<HooksFile> {
     };
   }
   // zod's output lists known keys first; the raw object keeps the user's key order.
-  return { ok: true, value: json.value as HooksFile };
+  return { ok: true, value: json.value };
 }
 
 function isPositiveInteger(value: unknown): boolean {

@@ -13,8 +13,6 @@ import {
 } from "@tailtest/cli/installer";
 import { GITIGNORE_ENTRY, type Mode } from "@tailtest/core";
 import {
-  CONFIG_PATH,
-  GITIGNORE_PATH,
   missingPackageWarning,
   planProjectFiles,
   readOptional,
@@ -35,7 +33,6 @@ import { CURSOR_STATE_DIR, HOOKS_PATH } from "./paths.ts";
 
 export { HOOKS_PATH, SetupError, type SetupReport };
 
-export { CONFIG_PATH, GITIGNORE_PATH };
 /** tailtest's state: its own folder, and the folder Cursor hooks keep their state in. */
 export const GITIGNORE_ENTRIES = [GITIGNORE_ENTRY, CURSOR_STATE_DIR] as const;
 

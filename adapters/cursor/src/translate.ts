@@ -41,7 +41,7 @@ const AfterFileEditSchema = z.extend(BaseSchema, {
   ),
 });
 
-/** tool_input is only read for the tools tailtest follows; see FILE_TOOLS. */
+/** tool_input is only read for the tools tailtest follows; see FileToolInputSchema. */
 const PostToolUseSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("postToolUse"),
   tool_name: z.string(),
@@ -122,7 +122,6 @@ const FileToolInputSchema = z.looseObject({
   file_path: z.optional(z.string()),
   path: z.optional(z.string()),
 });
-export const FILE_TOOLS = new Set(["Write", "Delete"]);
 
 /** Cursor's shell tool: `{command, cwd}`. Core finds the files the command writes. */
 const ShellToolInputSchema = z.looseObject({ command: z.string(), cwd: z.optional(z.string()) });

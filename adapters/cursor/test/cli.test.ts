@@ -10,20 +10,14 @@ const VERSION = (
 ).version;
 
 describe("tailtest-cursor bin", () => {
-  it("is built: each bin with one shebang, the hook, run-hook, and both parser grammars beside them", () => {
+  it("is built: each bin with one shebang, the hook and both parser grammars beside them", () => {
     expect(existsSync(BIN), "run the build first (pnpm test does)").toBe(true);
     for (const bin of [BIN, join(REPO_ROOT, "packages/cli/dist/bin.js")]) {
       const text = readFileSync(bin, "utf8");
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(text.match(/^#!/gm), bin).toHaveLength(1);
     }
-    for (const file of [
-      "hook.cjs",
-      "hook-main.cjs",
-      "run-hook.js",
-      "tree-sitter.wasm",
-      "tree-sitter-bash.wasm",
-    ]) {
+    for (const file of ["hook.cjs", "hook-main.cjs", "tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
       expect(existsSync(join(PACKAGE_DIR, "dist", file)), file).toBe(true);
     }
     // The grammars are WebAssembly modules, not pointers or empty files.
@@ -32,14 +26,6 @@ describe("tailtest-cursor bin", () => {
         Buffer.from([0x00, 0x61, 0x73, 0x6d]),
       );
     }
-  });
-
-  it("dist/run-hook.js exports what the Claude Code adapter calls", async () => {
-    const module = (await import(join(PACKAGE_DIR, "dist/run-hook.js"))) as Record<string, unknown>;
-    expect(typeof module["runCursorHook"]).toBe("function");
-    expect(typeof module["isCursorAdapterInstalled"]).toBe("function");
-    expect(typeof module["isCursorPayload"]).toBe("function");
-    expect(module["CURSOR_SESSION_PATH"]).toBe(".cursor/hooks/state/tailtest.json");
   });
 
   it("--version prints the package version", async () => {

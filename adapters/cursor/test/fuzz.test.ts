@@ -18,7 +18,10 @@ import {
 import { describeFuzzSuite, type FuzzOutcome as Outcome } from "@tailtest/test-utils/fuzz-suite";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { runCursorHook, type HookOutput } from "../src/run-hook.ts";
+import { handleEvent, runHook, type HookIO, type HookOutput } from "@tailtest/core/node/hook";
+import { PLATFORM } from "../src/platform.ts";
+
+const runCursorHook = (io: HookIO) => runHook(PLATFORM, io, handleEvent);
 
 /**
  * The fuzz suite (`describeFuzzSuite`, issue 9) against the Cursor hook: payloads shaped like the

@@ -282,13 +282,16 @@ describe("tailtest report", () => {
         for (const width of [360, 1280]) {
           await page.setViewportSize({ width, height: 800 });
           // A string: the browser's globals are not in this package's types.
-          const layout = (await page.evaluate(`({
+          const layout = await page.evaluate<{
+            scroll: number;
+            sections: { id: string; left: number; right: number }[];
+          }>(`({
             scroll: document.documentElement.scrollWidth,
             sections: [...document.querySelectorAll("header, section, footer")].map((el) => {
               const box = el.getBoundingClientRect();
               return { id: el.id || el.tagName, left: box.left, right: box.right };
             }),
-          })`)) as { scroll: number; sections: { id: string; left: number; right: number }[] };
+          })`);
           expect(layout.scroll, `page width at ${width} px`).toBeLessThanOrEqual(width);
           for (const section of layout.sections) {
             expect(section.left, `${section.id} at ${width} px`).toBeGreaterThanOrEqual(0);

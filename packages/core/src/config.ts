@@ -106,7 +106,6 @@ export const TddConfigSchema = z.object({
 });
 
 export const SelectSchema = z.enum(["related", "named", "all"]);
-export type Select = z.infer<typeof SelectSchema>;
 
 export const StrictConfigSchema = z.object({
   verify_command: described(
@@ -120,7 +119,6 @@ export const StrictConfigSchema = z.object({
     "failed verifications of one claim before its edits are reverted for good and it is handed to the person",
   ),
 });
-export type StrictConfig = z.infer<typeof StrictConfigSchema>;
 
 export const ConfigSchema = z.object({
   depth: described(z._default(DepthSchema, "standard"), "how many scenarios each test covers"),

@@ -478,7 +478,7 @@ function inspectJsonHooks(platform: PlatformSpec, path: string, text: string): H
     const problem = `${path} ${parsed.error}`;
     return { path, events: 0, installed: false, usesLocalHook: false, problem };
   }
-  return inspectHooksTable(platform, path, (parsed.value as Record<string, unknown>)["hooks"]);
+  return inspectHooksTable(platform, path, parsed.value["hooks"]);
 }
 
 /** A parsed `hooks` table (JSON or TOML): event name to its groups or handlers. */

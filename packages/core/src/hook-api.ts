@@ -15,6 +15,17 @@ export {
   holdsAfterError,
   notCheckedReason,
 } from "./failure-policy.ts";
+export {
+  noOpinion,
+  payloadRecord,
+  type CallIdentity,
+  type HookAnswer,
+  type HookEnv,
+  type HookPlatform,
+  type HookTranslation,
+  type PayloadRecord,
+  type Rendered,
+} from "./hook/platform.ts";
 export { describeSchemaError, parsePayload } from "./payload.ts";
 export { ownEntry } from "./lookup.ts";
 export { parsePatchFiles, patchEffects } from "./patch.ts";

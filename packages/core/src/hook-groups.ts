@@ -53,7 +53,7 @@ export function parseHookSettings(text: string | undefined): Parsed<HookSettings
   if (!json.ok) return json;
   const checked = checkHookSettings(json.value);
   // zod's output lists known keys first; the raw object keeps the user's key order.
-  return checked.ok ? { ok: true, value: json.value as HookSettings } : checked;
+  return checked.ok ? { ok: true, value: json.value } : checked;
 }
 
 /** Checks an already parsed object (from JSON or TOML) against the shared shape. */

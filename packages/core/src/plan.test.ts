@@ -207,7 +207,7 @@ describe("selecting single tests by id", () => {
       ["--filter", "FullyQualifiedName~ATests.Adds"],
     ],
   ])("%#: %j", (files, target, expected) => {
-    const run = planRun(createMemoryView(files as Record<string, string>), [target]).runs[0]!;
+    const run = planRun(createMemoryView(files), [target]).runs[0]!;
     const at = run.argv.indexOf(expected[0]!);
     expect(at, run.argv.join(" ")).toBeGreaterThan(-1);
     expect(run.argv.slice(at, at + expected.length)).toEqual(expected);

@@ -99,7 +99,7 @@ describe("detection rules", () => {
     [{ "global.json": "{}" }, "dotnet"],
     [{ "Package.swift": "" }, "swift"],
   ])("%j → %s", (files, expected) => {
-    const runners = detectPackageRunners(createMemoryView(files as Record<string, string>), "");
+    const runners = detectPackageRunners(createMemoryView(files), "");
     expect(runners[0]?.id).toBe(expected);
   });
 

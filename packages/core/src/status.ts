@@ -2,7 +2,7 @@ import * as z from "zod";
 import { CodexTrustSchema, type CodexTrust } from "./codex-trust.ts";
 import { ModeSchema, type Mode } from "./config.ts";
 import { HookInstallSchema, type HookInstall } from "./doctor.ts";
-import { countOutcomes, OUTCOME_LABELS, type HistoryFile, type OutcomeClass } from "./history.ts";
+import { countOutcomes, OUTCOME_LABELS, type HistoryFile } from "./history.ts";
 import {
   describeSessionCounts,
   HistorySessionSchema,
@@ -149,7 +149,7 @@ function lastHookRun(sessions: StatusInput["sessions"]): LastRun | undefined {
     .filter(([, result]) => result.at === at)
     .map(([file, result]) => ({
       file,
-      outcome: outcomeStatusOf(result, session.fix_attempts[file] ?? 0) as string,
+      outcome: outcomeStatusOf(result, session.fix_attempts[file] ?? 0),
     }));
   const failed = files.some((file) => file.outcome !== "passed" && file.outcome !== "fixed");
   // The session keeps outcomes per file, not which runner produced them.
@@ -255,7 +255,7 @@ export function buildStatus(input: StatusInput): StatusReport {
           live.entries
             .filter((entry) => entry.session_id === session.session_id)
             .map((entry) => [entry.file, entry.regression ? "regression" : entry.status]),
-        ) as Record<string, OutcomeClass>,
+        ),
         ...measuredParts(summaries.find((summary) => summary.session_id === session.session_id)),
         stop_blocks: session.stop_blocks,
         ...(ended === undefined ? {} : { ended_at: ended }),

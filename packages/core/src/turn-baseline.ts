@@ -44,16 +44,6 @@ export const TurnBaselineSchema = z.object({
 export type TurnBaseline = z.infer<typeof TurnBaselineSchema>;
 export type IgnoreSources = TurnBaseline["ignore"];
 
-export function emptyBaseline(): TurnBaseline {
-  return {
-    v: TURN_BASELINE_VERSION,
-    at: new Date(0).toISOString(),
-    head: null,
-    files: {},
-    ignore: {},
-  };
-}
-
 /** One path of `git status --porcelain=v2 -z`. */
 export interface StatusEntry {
   /** HEAD's blob for the path, when the entry says (null: not in HEAD). */

@@ -708,7 +708,8 @@ async function stopAfterEdit(platform: "claude-code" | "cursor", root: string) {
   const seconds = fired.ms / 1000;
   console.log(`faults: ${platform} ${stop.event} answered in ${seconds.toFixed(1)} s`);
   expect(seconds).toBeLessThan(TEST_TIMEOUT_S + KILL_GRACE_S + SLACK_S);
-  const reason = String(answer["reason"] ?? answer["followup_message"] ?? "");
+  const said = answer["reason"] ?? answer["followup_message"];
+  const reason = typeof said === "string" ? said : "";
   return { answer, reason };
 }
 

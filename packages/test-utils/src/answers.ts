@@ -67,7 +67,8 @@ export function protocolAnswer(
 /** The note (or deny context) an answer gives the agent, in each agent's shape; "" for none. */
 export function contextOf(answer: Answer): string {
   const specific = answer["hookSpecificOutput"] as Answer | undefined;
-  return String(specific?.["additionalContext"] ?? answer["additional_context"] ?? "");
+  const note = specific?.["additionalContext"] ?? answer["additional_context"];
+  return typeof note === "string" ? note : "";
 }
 
 /** Whether an answer refuses the tool call (Claude Code / Codex deny, Cursor permission). */

@@ -100,6 +100,8 @@ function withStartCheck(
       stdio: ["ignore", "pipe", "pipe"],
       maxBuffer: 8 * 1024 * 1024,
     });
+    // spawnSync types its error as a plain Error; node sets the errno code on it.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     const code = (started.error as NodeJS.ErrnoException | undefined)?.code;
     return {
       label: runnerLabel(runner.id),

@@ -108,7 +108,7 @@ function resolvePythonFrom(
     modulePath === "" ? packageInitOf(context, base) : pythonModuleFile(context, moduleDir);
   const found: string[] = [];
   let attribute = names === undefined || names === "*";
-  if (Array.isArray(names)) {
+  if (names !== undefined && names !== "*") {
     for (const name of names) {
       const sub = pythonModuleFile(context, join(moduleDir, name));
       if (sub !== undefined) found.push(sub);

@@ -45,7 +45,6 @@ export interface HandleOptions {
 }
 
 export { SWEEP_SLACK_MS };
-export { cliPrefix, withCliPrefix } from "./gate-answer.ts";
 
 /** A platform-neutral event in, a Decision out: where a call the launcher did not answer goes. */
 export async function handleEvent(

@@ -46,7 +46,8 @@ function textOf(decision: Decision): string {
   return "";
 }
 
-function replaceConfig(content: string | "folder"): void {
+/** `content`: the new config text, or "folder" for a folder in its place. */
+function replaceConfig(content: string): void {
   const path = join(project.root, CONFIG);
   rmSync(path, { recursive: true, force: true });
   if (content === "folder") mkdirSync(path);

@@ -171,7 +171,7 @@ function recentCommits(root: string, budget: Budget): Map<string, number> {
   );
   return result.status === 0 && typeof result.stdout === "string"
     ? countCommits(result.stdout)
-    : new Map();
+    : new Map<string, number>();
 }
 
 function countLines(text: string): number {

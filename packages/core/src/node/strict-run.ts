@@ -146,7 +146,8 @@ export async function runStrictTests(
       hashes.set(test.file, await hashFile(project.root, test.file));
       supports.set(test.file, await supportHash(project, test.file, patterns));
     }
-  const runners = new Map<StrictTest, RunnerId | string>();
+  // A runner id, or the runner named by a test id that no project runner matches.
+  const runners = new Map<StrictTest, string>();
   const targets: RunTarget[] = [];
   for (const test of tests) {
     const found =

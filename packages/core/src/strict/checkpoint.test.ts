@@ -44,7 +44,7 @@ const eventArb: fc.Arbitrary<StrictEvent> = fc.oneof(
   fc
     .record({
       test: fc.constantFrom(...TESTS),
-      status: fc.constantFrom("pass", "fail", "not_run") as fc.Arbitrary<TestRunEvent["status"]>,
+      status: fc.constantFrom<TestRunEvent["status"]>("pass", "fail", "not_run"),
       hash: fc.constantFrom(...HASHES),
     })
     .map(({ test, status, hash }) => run(test, status, hash)),
@@ -100,8 +100,8 @@ const eventArb: fc.Arbitrary<StrictEvent> = fc.oneof(
   fc
     .record({
       claim: fc.constantFrom(...CLAIMS),
-      status: fc.constantFrom("pass", "fail") as fc.Arbitrary<"pass" | "fail">,
-      scope: fc.constantFrom("claim", "refactor") as fc.Arbitrary<"claim" | "refactor">,
+      status: fc.constantFrom<"pass" | "fail">("pass", "fail"),
+      scope: fc.constantFrom<"claim" | "refactor">("claim", "refactor"),
     })
     .map(({ claim, status, scope }) => ({
       ...base,
@@ -110,7 +110,7 @@ const eventArb: fc.Arbitrary<StrictEvent> = fc.oneof(
       claim,
       status,
     })),
-  (fc.constantFrom("strict", "refactor") as fc.Arbitrary<"strict" | "refactor">).map((mode) => ({
+  fc.constantFrom<"strict" | "refactor">("strict", "refactor").map((mode) => ({
     ...base,
     type: "mode_changed" as const,
     mode,

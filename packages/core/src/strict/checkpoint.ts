@@ -4,7 +4,6 @@ import {
   StrictModeSchema,
   TestRunEventSchema,
   type StrictEvent,
-  type TestRunEvent,
 } from "./events.ts";
 import {
   applyStrictEvents,
@@ -188,7 +187,7 @@ export function snapshotOfCheckpoint(checkpoint: StrictCheckpoint): StrictSnapsh
   state.mode = checkpoint.mode;
   for (const claim of claims) state.claims.set(claim.claim, claim);
   for (const run of checkpoint.runs)
-    state.runs.set(run.event.test_id, { index: run.index, event: run.event as TestRunEvent });
+    state.runs.set(run.event.test_id, { index: run.index, event: run.event });
   return {
     state,
     modeChanged: checkpoint.mode_changed,

@@ -71,7 +71,8 @@ describe("decideStrictEdit: the gate table", () => {
     path?: string;
     fileClass?: "prod" | "test" | "other" | "e2e_test";
     hash?: string | null;
-    expected: "allow" | string;
+    /** "allow", or a fragment of the deny reason. */
+    expected: string;
   }> = [
     { name: "no claim at all", events: () => [], expected: "no_claim" },
     { name: "a red but no claim", events: () => [run()], expected: "no_claim" },

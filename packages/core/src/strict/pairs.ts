@@ -165,7 +165,7 @@ function indexLog(events: readonly StrictEvent[]): LogIndex {
       claim,
       testId,
       first: at,
-      snapshots: pending.snapshots.get(claim) ?? new Map(),
+      snapshots: pending.snapshots.get(claim) ?? new Map<string, ObjectRef>(),
       edits: pending.edits.get(claim) ?? [],
       repairs: pending.repairs.get(claim) ?? [],
       escalated: pending.escalated.has(claim),

@@ -1,14 +1,13 @@
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { addTailtestHooks } from "./install.ts";
-import {
-  CURSOR_SESSION_PATH,
-  cursorCallRoot,
-  isCursorAdapterInstalled,
-  runCursorHook,
-} from "./run-hook.ts";
+import { handleEvent, runHook, type HookIO } from "@tailtest/core/node/hook";
+import { CURSOR_SESSION_PATH } from "./paths.ts";
+import { PLATFORM } from "./platform.ts";
+
+/** One Cursor hook call through core's hook call, answered by `handleEvent`. */
+const runCursorHook = (io: HookIO) => runHook(PLATFORM, io, handleEvent);
 
 const projects: TempProject[] = [];
 const savedEnv = { HOME: process.env["HOME"], TMPDIR: process.env["TMPDIR"] };
@@ -35,7 +34,6 @@ const payload = (event: string, extra: object = {}, roots?: string[]) =>
   });
 
 const write = (file: string) => ({ tool_name: "Write", tool_input: { file_path: file } });
-const INSTALLED = `${JSON.stringify(addTailtestHooks({}).file)}\n`;
 
 describe("runCursorHook: where the project is", () => {
   it.each([
@@ -336,7 +334,7 @@ describe("runCursorHook: tdd mode's gate fails closed (ADR 0002)", () => {
     const output = expectDenied(result.stdout);
     expect(output["agent_message"]).toContain(cause);
     expect(result.stderr).toMatch(
-      /^tailtest: could not read this hook call: .+; tdd mode denies this call\n$/,
+      /^tailtest: could not read this hook call: .+; tdd mode denies this call \(it fails closed\)\n$/,
     );
     expect(existsSync(join(root, ".tailtest/events.jsonl")), "nothing was recorded").toBe(false);
   });
@@ -406,23 +404,6 @@ describe("runCursorHook: tdd mode's gate fails closed (ADR 0002)", () => {
     expect(existsSync(join(root, ".cursor"))).toBe(false);
   });
 
-  it("Cursor's preToolUse through the Claude Code hook (cursorCallRoot, then runCursorHook): Cursor's deny", async () => {
-    const { root } = tddProject();
-    // Cursor runs a Claude Code PreToolUse hook with its own payload; Claude's Edit arrives as Write.
-    const io = {
-      stdin: payload("preToolUse", { ...write(join(root, "calc.py")), cwd: root }, [root]),
-      env: { CURSOR_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root },
-      cwd: root,
-    };
-    process.env["HOME"] = root;
-    expect(cursorCallRoot(io)).toBe(root);
-    expect(isCursorAdapterInstalled(root)).toBe(false);
-    const result = await runCursorHook(io);
-    const output = JSON.parse(result.stdout) as Record<string, string>;
-    expect(Object.keys(output)).toEqual(["permission", "user_message", "agent_message"]);
-    expect(output["agent_message"]).toMatch(/^tailtest tdd: calc\.py is blocked/);
-  });
-
   it("without TAILTEST_HOOKS_OFF the same Write of production code is denied", async () => {
     const { root } = tddProject();
     const stdin = payload("preToolUse", write(join(root, "calc.py")), [root]);
@@ -430,57 +411,5 @@ describe("runCursorHook: tdd mode's gate fails closed (ADR 0002)", () => {
     const output = JSON.parse(result.stdout) as Record<string, string>;
     expect(output["permission"]).toBe("deny");
     expect(output["agent_message"]).toContain("tailtest red --test");
-  });
-});
-
-describe("isCursorAdapterInstalled", () => {
-  function withHome(): { root: string; home: string } {
-    const project = track(makeProject());
-    const home = join(project.root, "home");
-    const root = join(project.root, "project");
-    mkdirSync(home);
-    mkdirSync(root);
-    process.env["HOME"] = home;
-    return { root, home };
-  }
-
-  const put = (dir: string, text: string) => {
-    mkdirSync(join(dir, ".cursor"), { recursive: true });
-    writeFileSync(join(dir, ".cursor/hooks.json"), text);
-  };
-
-  it("is true when the project's hooks.json runs tailtest", () => {
-    const { root } = withHome();
-    expect(isCursorAdapterInstalled(root)).toBe(false);
-    put(root, INSTALLED);
-    expect(isCursorAdapterInstalled(root)).toBe(true);
-  });
-
-  it("is true when the user's ~/.cursor/hooks.json runs tailtest", () => {
-    const { root, home } = withHome();
-    put(home, INSTALLED);
-    expect(isCursorAdapterInstalled(root)).toBe(true);
-  });
-
-  it.each([
-    ["another tool's hooks only", '{"version":1,"hooks":{"stop":[{"command":"./a.sh"}]}}'],
-    ["not JSON", INSTALLED.slice(0, -3)],
-    ["a bad version", INSTALLED.replace('"version":1', '"version":0')],
-    ["an unknown event (Cursor ignores the file)", INSTALLED.replace('"stop"', '"Stop"')],
-  ])("is false when hooks.json has %s", (_name, text) => {
-    const { root } = withHome();
-    put(root, text);
-    expect(isCursorAdapterInstalled(root)).toBe(false);
-  });
-
-  it("is false for a hooks.json behind a symlink (Cursor does not load it)", () => {
-    const { root, home } = withHome();
-    put(join(home, "dotfiles"), INSTALLED);
-    mkdirSync(join(root, ".cursor"));
-    symlinkSync(join(home, "dotfiles/.cursor/hooks.json"), join(root, ".cursor/hooks.json"));
-    expect(isCursorAdapterInstalled(root)).toBe(false);
-    rmSync(join(root, ".cursor"), { recursive: true });
-    symlinkSync(join(home, "dotfiles/.cursor"), join(root, ".cursor"), "dir");
-    expect(isCursorAdapterInstalled(root)).toBe(false);
   });
 });

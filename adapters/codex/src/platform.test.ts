@@ -2,7 +2,16 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { runHook } from "./run-hook.ts";
+import {
+  handleEvent,
+  runHook as runCall,
+  type Handler,
+  type HookIO,
+} from "@tailtest/core/node/hook";
+import { PLATFORM } from "./platform.ts";
+
+/** One Codex hook call through core's hook call; tests pass a core that fails. */
+const runHook = (io: HookIO, handle: Handler = handleEvent) => runCall(PLATFORM, io, handle);
 
 let project: TempProject | undefined;
 const SILENT = { stdout: "", stderr: "", exitCode: 0 };
@@ -66,7 +75,9 @@ describe("runHook when core fails (ADR 0002)", () => {
   ] as const)("%s mode, %s: fails closed with Codex's block answer", async (mode, name) => {
     const result = await call(name, mode);
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe("tailtest: internal error: disk on fire\n");
+    expect(result.stderr).toBe(
+      `tailtest: internal error in ${mode} mode, not letting it through: disk on fire\n`,
+    );
     const json = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(["decision", "reason"]);
     expect(json["decision"]).toBe("block");
