@@ -25,7 +25,13 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
-import { lookAtTurn, readBaseline, revertToBaseline, type TurnLook } from "./content-sweep.ts";
+import {
+  lookAtTurn,
+  lostCheckLine,
+  readBaseline,
+  revertToBaseline,
+  type TurnLook,
+} from "./content-sweep.ts";
 import { notifyLine, summariseCounts, withUserMessage, type TurnSummary } from "../turn-summary.ts";
 import {
   gateStrictWrites,
@@ -136,7 +142,7 @@ function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | u
   if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
     return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
   if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
-    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers or the runner's config) changed since its red, which voids the claim`;
+    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers, the runner's config or its Python start-up files) changed since its red, which voids the claim`;
   return undefined;
 }
 
@@ -389,6 +395,10 @@ export async function verifyStrictTurn(
         lines.push(
           `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
         );
+      if (!stopHookActive) block = true;
+    }
+    if (look.lost !== undefined) {
+      lines.push(`✗ ${lostCheckLine(look.lost, true)}`);
       if (!stopHookActive) block = true;
     }
     await look.finish();

@@ -24,7 +24,7 @@ import { executePlan } from "./execute.ts";
 import { toProjectPath, type Project } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
-import { lookAtTurn } from "./content-sweep.ts";
+import { lookAtTurn, lostCheckLine } from "./content-sweep.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 /**
@@ -310,10 +310,15 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
         );
   await look.finish();
   const around = gated.filter((path) => !allowed.has(path));
-  if (around.length === 0) return { kind: "none" };
+  const lost = look.lost === undefined ? [] : [`tailtest tdd: ${lostCheckLine(look.lost, false)}`];
+  if (around.length === 0 && lost.length === 0) return { kind: "none" };
   const list = around.map((path) => `- ${path}`).join("\n");
-  const text = capText(
-    `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
-  );
+  const changed =
+    around.length === 0
+      ? []
+      : [
+          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
+        ];
+  const text = capText([...changed, ...lost].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
 }
