@@ -311,7 +311,12 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   await look.finish();
   const around = gated.filter((path) => !allowed.has(path));
   const lost = look.lost === undefined ? [] : [`tailtest tdd: ${lostCheckLine(look.lost, false)}`];
-  if (around.length === 0 && lost.length === 0) return { kind: "none" };
+  const hatch = await skipRedLine(
+    call,
+    gated.filter((path) => allowed.has(path) && classifyTddFile(path, patterns) === "prod"),
+  );
+  if (around.length === 0 && lost.length === 0)
+    return hatch === undefined ? { kind: "none" } : { kind: "context", text: hatch };
   const list = around.map((path) => `- ${path}`).join("\n");
   const changed =
     around.length === 0
@@ -319,6 +324,19 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
       : [
           `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
         ];
-  const text = capText([...changed, ...lost].join("\n"));
+  const text = capText([...changed, ...lost, ...(hatch === undefined ? [] : [hatch])].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
+}
+
+/**
+ * The escape hatch said at the Stop: production files this turn changed under a Green declared
+ * with `--skip-red`, with its reason, so no use of it goes by with nothing said.
+ */
+async function skipRedLine(call: TddCall, edited: readonly string[]): Promise<string | undefined> {
+  if (edited.length === 0) return undefined;
+  const { entries, view } = await viewOf(call);
+  if (!view.skipRed) return undefined;
+  const green = entries.findLast((entry) => entry.kind === "green");
+  const reason = green?.kind === "green" ? green.skip_red?.reason : undefined;
+  return `tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red${reason === undefined ? "" : `, reason: ${reason}`}): ${edited.join(", ")}. Run its tests before you finish.`;
 }
