@@ -41,7 +41,7 @@ interface Cheat {
   name: string;
   /** Shell commands the agent runs after the wrong code is in (through the shell tool). */
   shell?: string;
-  /** Or a write through the edit tool. */
+  /** A write through the edit tool (before the shell commands, when both are given). */
   write?: { path: string; content: string };
   /** tdd: the test command the agent then runs. */
   modes: ReadonlyArray<"tdd" | "strict">;
@@ -80,6 +80,15 @@ const CHEATS: Cheat[] = [
       path: "tests/test_calc.py",
       content: `import pytest\n${TEST_MUL.replace("def test_mul", "@pytest.mark.skip\ndef test_mul")}`,
     },
+    modes: ["strict"],
+  },
+  {
+    name: "the claimed file imports a helper that a script writes behind the gate",
+    write: {
+      path: "calc.py",
+      content: "from mulhelper import mul\n\n\ndef add(a, b):\n    return a + b\n",
+    },
+    shell: `echo "open('mulhelper.py', 'w').write('def mul(a, b):\\n    return a * b\\n')" | python3 -`,
     modes: ["strict"],
   },
   {
@@ -136,9 +145,9 @@ const cli = (played: Played, ...args: string[]) =>
   runBin(CLI, args, { cwd: played.root, env: { HOME: played.home, TAILTEST_TDD_KEY: "" } });
 
 async function cheat(platform: Platform, played: Played, one: Cheat): Promise<boolean> {
-  if (one.shell !== undefined) return shell(platform, played, one.shell);
-  if (one.write !== undefined) return tool(platform, played, one.write.path, one.write.content);
-  return false;
+  if (one.write !== undefined && !(await tool(platform, played, one.write.path, one.write.content)))
+    return false;
+  return one.shell === undefined || shell(platform, played, one.shell);
 }
 
 /** strict: HELD unless the Stop calls the claim green with the wrong code in place. */
