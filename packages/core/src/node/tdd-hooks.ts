@@ -332,11 +332,16 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
  * The escape hatch said at the Stop: production files this turn changed under a Green declared
  * with `--skip-red`, with its reason, so no use of it goes by with nothing said.
  */
-async function skipRedLine(call: TddCall, edited: readonly string[]): Promise<string | undefined> {
-  if (edited.length === 0) return undefined;
+async function skipRedLine(call: TddCall, changed: readonly string[]): Promise<string | undefined> {
+  if (changed.length === 0) return undefined;
   const { entries, view } = await viewOf(call);
   if (!view.skipRed) return undefined;
   const green = entries.findLast((entry) => entry.kind === "green");
-  const reason = green?.kind === "green" ? green.skip_red?.reason : undefined;
+  if (green?.kind !== "green") return undefined;
+  // Only what the gate let through under this Green: an edit of the cycle before it had its Red.
+  const since = await readAllowedEdits(call.project.root, green.at);
+  const edited = changed.filter((path) => since.has(path));
+  if (edited.length === 0) return undefined;
+  const reason = green.skip_red?.reason;
   return `tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red${reason === undefined ? "" : `, reason: ${reason}`}): ${edited.join(", ")}. Run its tests before you finish.`;
 }
