@@ -230,8 +230,13 @@ describe("tdd mode through the built Codex hook", () => {
     );
     expect(await hook(preEdit(root, refactor), root)).toBeUndefined();
 
-    // Every change went through the gate: the end of the turn has nothing to report.
-    expect(await hook(codex("block.Stop.json", root), root)).toBeUndefined();
+    // Every change went through the gate: the end of the turn blocks on nothing, and says the
+    // --skip-red use with its reason.
+    const stop = await hook(codex("block.Stop.json", root), root);
+    expect(stop?.["decision"]).toBeUndefined();
+    expect(JSON.stringify(stop)).toContain(
+      "with no failing test first (tailtest green --skip-red, reason: refactoring): billing.py",
+    );
 
     // Codex cannot hand the agent TAILTEST_TDD_KEY: without it the CLI finds the same log through
     // the session the hooks started.

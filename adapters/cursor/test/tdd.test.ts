@@ -233,9 +233,11 @@ describe.skipIf(!pytest.available)("tdd mode through the built Cursor hook", () 
     expect(status.exitCode, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: "making_tests_pass" });
 
-    // Every production change went through the gate: the end of the turn has nothing to say.
+    // Every production change went through the gate: the end of the turn sends nothing back, and
+    // the --skip-red use goes to the person (Cursor's Hooks output channel).
     const stop = await fire(s, payload(s, "stop", { status: "completed", loop_count: 0 }));
     expect(stop.output).toEqual({});
+    expect(stop.stderr).toContain("(tailtest green --skip-red, reason: refactoring): calc.py");
 
     // The human log names every step, in the log the CLI and the hooks share.
     const log = readFileSync(join(s.root, `.tailtest/tdd/${key}.log`), "utf8");

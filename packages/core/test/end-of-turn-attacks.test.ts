@@ -131,6 +131,54 @@ const ATTACKS: Attack[] = [
     before: CALC,
   },
   {
+    name: "a clean filter that hands git the committed bytes (.git/info/attributes)",
+    perform: async (root) => {
+      await git(root, "config", "filter.same.clean", "git show HEAD:%f");
+      appendFileSync(join(root, ".git/info/attributes"), "calc.py filter=same\n");
+      writeFileSync(join(root, "calc.py"), WRONG);
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+  {
+    name: "git update-index --assume-unchanged, then a write",
+    perform: async (root) => {
+      await git(root, "update-index", "--assume-unchanged", "calc.py");
+      writeFileSync(join(root, "calc.py"), WRONG);
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+  {
+    name: "git update-index --skip-worktree, then a write",
+    perform: async (root) => {
+      await git(root, "update-index", "--skip-worktree", "calc.py");
+      writeFileSync(join(root, "calc.py"), WRONG);
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+  {
+    name: "core.checkStat=minimal, then a same-size write that puts the old mtime back",
+    perform: async (root) => {
+      await git(root, "config", "core.checkStat", "minimal");
+      await git(root, "config", "core.trustctime", "false");
+      sneakyWrite(root, "calc.py", WRONG);
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+  {
+    name: "a new production file hidden by a core.excludesFile of the repository",
+    perform: async (root) => {
+      writeFileSync(join(root, ".git/more-excludes"), "sneaky.py\n");
+      await git(root, "config", "core.excludesFile", join(root, ".git/more-excludes"));
+      writeFileSync(join(root, "sneaky.py"), "def sneaky():\n    return 1\n");
+    },
+    file: "sneaky.py",
+    before: undefined,
+  },
+  {
     name: "a write through a symlinked folder",
     perform: async (root) => {
       await execa("ln", ["-s", ".", "alias"], { cwd: root });
@@ -138,6 +186,35 @@ const ATTACKS: Attack[] = [
     },
     file: "calc.py",
     before: CALC,
+  },
+];
+
+/**
+ * Attacks on the check itself: git made unable to answer, so only an mtime look is left (which a
+ * write that puts the old mtime back passes). HELD when every Stop blocks saying the turn could
+ * not be compared by content (strict cannot put the file back without git).
+ */
+const BLINDING: Omit<Attack, "file" | "before">[] = [
+  {
+    name: "the project's .git moved away",
+    perform: async (root) => {
+      await execa("mv", [".git", "git-away"], { cwd: root });
+      sneakyWrite(root, "calc.py", WRONG);
+    },
+  },
+  {
+    name: "git made unreadable (core.repositoryformatversion 9)",
+    perform: async (root) => {
+      await git(root, "config", "core.repositoryformatversion", "9");
+      sneakyWrite(root, "calc.py", WRONG);
+    },
+  },
+  {
+    name: "a '!' line added to .tailtest-ignore",
+    perform: (root) => {
+      writeFileSync(join(root, ".tailtest-ignore"), "!build/\n");
+      sneakyWrite(root, "calc.py", WRONG);
+    },
   },
 ];
 
@@ -193,6 +270,22 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
         const path = join(root, attack.file);
         if (attack.before === undefined) expect(existsSync(path)).toBe(false);
         else expect(readFileSync(path, "utf8")).toBe(attack.before);
+      }
+      held.push(`${mode}: ${name}`);
+    },
+    120_000,
+  );
+
+  it.each(BLINDING.map((attack) => [attack.name, attack] as const))(
+    "%s: HELD (said at every Stop)",
+    async (name, attack) => {
+      tried.push(`${mode}: ${name}`);
+      const root = await start(mode);
+      await attack.perform(root);
+      for (let turn = 0; turn < 2; turn += 1) {
+        const answer = await hook(root, "context.Stop.json");
+        expect(answer["decision"]).toBe("block");
+        expect(String(answer["reason"])).toContain("could not be compared by content");
       }
       held.push(`${mode}: ${name}`);
     },

@@ -38,8 +38,60 @@ export const TURN_BASELINE_PATH = `${STATE_DIR}/turn-baseline.json`;
 /** Files read for content ids larger than this are compared by size and times only. */
 const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Settings that let `git status` call a changed file clean, overridden for the check (ADR 0012):
+ * an fsmonitor hook that reports nothing, `core.ignoreStat`, a `checkStat=minimal` that ignores
+ * ctime, a user-wide excludes file, and a clean filter (`filter.<x>.clean = git show HEAD:%f`
+ * with a `filter=x` attribute) that hands git the committed bytes. Git LFS's own filter stays.
+ */
+export function trustedStatusArgs(root: string): string[] {
+  const args = [
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.ignoreStat=false",
+    "-c",
+    "core.checkStat=default",
+    "-c",
+    "core.trustctime=true",
+    "-c",
+    "core.excludesFile=",
+  ];
+  const filters = git(root, ["config", "-z", "--get-regexp", "^filter\\..*\\.(clean|process)$"]);
+  const names = new Set<string>();
+  for (const entry of (filters ?? "").split("\0")) {
+    const newline = entry.indexOf("\n");
+    const key = newline === -1 ? entry : entry.slice(0, newline);
+    const value = newline === -1 ? "" : entry.slice(newline + 1);
+    const name = key.slice("filter.".length, key.lastIndexOf("."));
+    if (name === "" || (name === "lfs" && /^git-lfs (clean|filter-process)\b/.test(value)))
+      continue;
+    names.add(name);
+  }
+  for (const name of names)
+    args.push("-c", `filter.${name}.clean=`, "-c", `filter.${name}.process=`);
+  return args;
+}
+
+/**
+ * Tracked paths git is told not to look at (`update-index --assume-unchanged` or
+ * `--skip-worktree`), with their index blob: `git status` never lists them, so they are read.
+ */
+function unwatchedPaths(root: string): Map<string, string | null> | undefined {
+  const text = git(root, ["ls-files", "-v", "-s", "-z"]);
+  if (text === undefined) return undefined;
+  const found = new Map<string, string | null>();
+  for (const line of text.split("\0")) {
+    // `<tag> <mode> <blob> <stage>\t<path>`: a lowercase tag is assume-unchanged, S skip-worktree.
+    const match = /^([a-zS]) \d+ ([0-9a-f]+) \d+\t(.+)$/s.exec(line);
+    if (match !== null) found.set(match[3] as string, match[2] as string);
+  }
+  return found;
+}
+
 function statusOf(root: string, ignored: boolean): WorkTreeStatus | undefined {
   const text = git(root, [
+    ...trustedStatusArgs(root),
     "status",
     "--porcelain=v2",
     "-z",
@@ -47,7 +99,14 @@ function statusOf(root: string, ignored: boolean): WorkTreeStatus | undefined {
     "--untracked-files=all",
     ...(ignored ? ["--ignored=matching"] : []),
   ]);
-  return text === undefined ? undefined : parseStatusV2(text);
+  if (text === undefined) return undefined;
+  const status = parseStatusV2(text);
+  const unwatched = unwatchedPaths(root);
+  if (unwatched === undefined) return undefined;
+  for (const [path, blob] of unwatched)
+    if (!status.entries.has(path))
+      status.entries.set(path, { head: blob, untracked: false, ignored: false });
+  return status;
 }
 
 function readText(path: string): string | undefined {
@@ -350,14 +409,35 @@ export interface TurnLook {
   /** Content only: what each changed file held at the turn's start. */
   before?: Map<string, BaselineFile & { fromHead: boolean }>;
   ignoreRulesChanged: boolean;
+  /**
+   * Why the content check that this session had could not run now (`.git` moved away or made
+   * unreadable, a `!` line added to `.tailtest-ignore`): the mtime look that stands in for it
+   * misses a write that puts the old mtime back, so the Stop says so.
+   */
+  lost?: string;
   /** Records the look: the next turn starts from the work tree as it is then. */
   finish: () => Promise<void>;
+}
+
+/** The Stop's sentence when the content check is lost (tdd and strict say it every turn). */
+export function lostCheckLine(reason: string, strict: boolean): string {
+  return `This turn's changes could not be compared by content with the turn's start (${reason}): a change made outside the gate may go unseen${strict ? " and cannot be put back" : ""}. Put back what made it so; the person can check the work tree with git status.`;
+}
+
+/** Why a project that had a baseline cannot be compared by content now. */
+function lostReason(project: Project): string {
+  if (!existsSync(join(project.root, ".git"))) return "the project's .git is gone";
+  const reincludes = project.view.readText(".tailtest-ignore");
+  if (reincludes !== undefined && /^\s*!/m.test(reincludes))
+    return ".tailtest-ignore now re-includes files git ignores";
+  return "git could not read the work tree";
 }
 
 /**
  * The end of a turn in tdd and strict: what changed since the turn's start, by content when the
  * project is a git work tree with a baseline, else by mtime and git's deleted files (and a
- * baseline is taken for the next turn).
+ * baseline is taken for the next turn). A baseline that cannot be compared with is kept, so every
+ * Stop says so until git can answer again.
  */
 export async function lookAtTurn(project: Project, now: () => Date): Promise<TurnLook> {
   const file = sessionFile(project, now);
@@ -369,7 +449,8 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
       value: { ...current, last_sweep_at: start.toISOString(), ...extra },
       result: undefined,
     }));
-  const check = checkTurn(project, readBaseline(project.root), options);
+  const baseline = readBaseline(project.root);
+  const check = checkTurn(project, baseline, options);
   if (check !== undefined)
     return {
       changed: check.changed,
@@ -390,6 +471,7 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
     since,
     via: "mtime",
     ignoreRulesChanged: false,
+    ...(baseline === undefined ? {} : { lost: lostReason(project) }),
     finish: async () => {
       await markSession({
         sweep_seen: seen,

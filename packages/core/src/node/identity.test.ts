@@ -55,6 +55,21 @@ describe("judgeTarget", () => {
     expect(judge(root, home, "hk").protectedAs).toBe("~/.cursor/hooks.json");
   });
 
+  it("Claude Code's CLAUDE_CONFIG_DIR settings and the machine-wide settings", () => {
+    const { root, home } = setUp();
+    const config = join(home, "claude-config");
+    const protection = protectionFor(root, { HOME: home, CLAUDE_CONFIG_DIR: config });
+    for (const file of ["settings.json", "settings.local.json"])
+      expect(judgeTarget(root, join(config, file), protection).protectedAs).toBeDefined();
+    for (const path of [
+      "/etc/claude-code/managed-settings.json",
+      "/etc/cursor/hooks.json",
+      "/etc/codex/config.toml",
+    ])
+      expect(judgeTarget(root, path, protection).protectedAs).toBe(path);
+    expect(judgeTarget(root, "/etc/hostname", protection).protectedAs).toBeUndefined();
+  });
+
   it("production code is the file a link reaches", () => {
     const { root, home } = setUp();
     mkdirSync(join(root, "build"));

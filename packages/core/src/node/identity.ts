@@ -6,9 +6,10 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
  * What a write really lands on, and whether it is one of the things an agent may never change
  * (ADR 0012): tailtest's state and config (`.tailtest/`, Cursor's `.cursor/hooks/state/`), its
  * installed bundle (`node_modules/@tailtest/*`, and the folder of the hook bin that is running),
- * and the agents' hook settings at project and user level (`.claude/settings*.json`,
+ * and the agents' hook settings at project, user and machine level (`.claude/settings*.json`,
  * `.cursor/hooks.json`, `.codex/hooks.json`, `.codex/config.toml`, under the project and under the
- * home folder or `$CODEX_HOME`).
+ * home folder, `$CODEX_HOME` or `$CLAUDE_CONFIG_DIR`; Claude Code's managed settings, Cursor's
+ * enterprise hooks and Codex's `/etc/codex`).
  *
  * They are recognised by identity, not by the name a command spells: a path is judged by where
  * it leads after every link on the way (a link made without naming `.tailtest`, a dangling link
@@ -72,17 +73,34 @@ function listSafe(folder: string): string[] {
   }
 }
 
-/** The hook settings files of one agent folder set (a project root or the home folder). */
-function settingsFiles(base: string, codexHome?: string): string[] {
-  const claude = join(base, ".claude");
-  const claudeSettings = listSafe(claude)
+/**
+ * The agents' machine-wide settings, read by every session of the machine: Claude Code's managed
+ * settings (`disableAllHooks`, `env`), Cursor's enterprise hooks, Codex's system config. Whole
+ * folders: a new file there is as much a settings change as an edited one.
+ */
+export const SYSTEM_SETTINGS_FOLDERS: readonly string[] = [
+  "/etc/claude-code",
+  "/Library/Application Support/ClaudeCode",
+  "/etc/cursor",
+  "/etc/codex",
+];
+
+/** Cursor's enterprise hooks file on macOS (its folder holds the app's other files). */
+const SYSTEM_SETTINGS_FILES: readonly string[] = ["/Library/Application Support/Cursor/hooks.json"];
+
+/** Claude Code's settings files in one settings folder (`.claude`, or `CLAUDE_CONFIG_DIR`). */
+function claudeSettings(claude: string): string[] {
+  const named = listSafe(claude)
     .filter((name) => /^settings.*\.json$/i.test(name))
     .map((name) => join(claude, name));
+  return [join(claude, "settings.json"), join(claude, "settings.local.json"), ...named];
+}
+
+/** The hook settings files of one agent folder set (a project root or the home folder). */
+function settingsFiles(base: string, codexHome?: string): string[] {
   const codex = codexHome ?? join(base, ".codex");
   return [
-    join(claude, "settings.json"),
-    join(claude, "settings.local.json"),
-    ...claudeSettings,
+    ...claudeSettings(join(base, ".claude")),
     join(base, ".cursor", "hooks.json"),
     join(codex, "hooks.json"),
     join(codex, "config.toml"),
@@ -114,16 +132,21 @@ function bundleFolders(root: string): string[] {
  */
 export function protectionFor(root: string, env: NodeJS.ProcessEnv = process.env): Protection {
   const home = env.HOME ?? safeHome();
-  const codexHome = env.CODEX_HOME;
+  const codexHome = env.CODEX_HOME === "" ? undefined : env.CODEX_HOME;
+  // `CLAUDE_CONFIG_DIR` replaces `~/.claude` for Claude Code's user settings.
+  const claudeDir = env.CLAUDE_CONFIG_DIR === "" ? undefined : env.CLAUDE_CONFIG_DIR;
   const folders = [
     join(root, ".tailtest"),
     join(root, ".cursor", "hooks", "state"),
     ...bundleFolders(root),
+    ...SYSTEM_SETTINGS_FOLDERS,
   ].map((path) => realTarget(path));
   const files = [
     ...settingsFiles(root),
     ...(home === undefined ? [] : settingsFiles(home, codexHome)),
     ...(codexHome === undefined || home === undefined ? [] : settingsFiles(home)),
+    ...(claudeDir === undefined ? [] : claudeSettings(claudeDir)),
+    ...SYSTEM_SETTINGS_FILES,
   ].map((path) => realTarget(path));
   const inodes = new Set(files.map(inodeOf).filter((inode) => inode !== undefined));
   for (const folder of folders) for (const inode of folderInodes(folder)) inodes.add(inode);
@@ -205,6 +228,9 @@ function displayOf(real: string, realRoot: string, home: string | undefined, ask
     if (!fromHome.startsWith("..") && !isAbsolute(fromHome))
       return `~/${fromHome.split(sep).join("/")}`;
   }
+  // The machine-wide settings have the same path on every machine.
+  const system = [...SYSTEM_SETTINGS_FOLDERS, ...SYSTEM_SETTINGS_FILES];
+  if (system.some((path) => within(real, path))) return real;
   // Somewhere else (a bundle in a global store): the name the agent used, never a machine path.
   return isAbsolute(asked) ? basename(asked) : asked;
 }

@@ -1,6 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyFixtureWithDeps, makeProject, type TempProject } from "@tailtest/test-utils";
+import {
+  commitAll,
+  copyFixtureWithDeps,
+  makeProject,
+  type TempProject,
+} from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../events.ts";
 import type { StrictEvent } from "../strict/events.ts";
@@ -167,6 +172,30 @@ describe("strict mode on a real pytest project", () => {
     expect(stop.kind === "block" ? stop.reason : "").toContain(
       "it passes, but what tests/test_billing.py runs with",
     );
+    expect(existsSync(abs("billing.py"))).toBe(false);
+    const verdicts = (await events()).filter((event) => event.type === "verify_result");
+    expect(verdicts.map((event) => event.status)).toEqual(["fail"]);
+  }, 60_000);
+
+  it("a helper written behind the gate goes back before the verdict: the claim is not green", async () => {
+    pytestProject();
+    await commitAll(project.root);
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    expect((await write("tests/test_billing.py", BILLING_TEST)).kind).toBe("none");
+    expect(
+      await claim("tests/test_billing.py::test_charge_adds_vat", ["billing.py"]),
+    ).toMatchObject({ ok: true });
+    // The claimed file only imports; the behaviour is in a file no gate saw (a script wrote it).
+    // (A git work tree: the content check is what puts an ungated file back.)
+    expect((await write("billing.py", "from vat import charge\n")).kind).toBe("none");
+    writeFileSync(abs("vat.py"), BILLING);
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    const reason = stop.kind === "block" ? stop.reason : "";
+    expect(reason).toContain(
+      "put back to the turn's start (what they held is kept in .tailtest/objects): vat.py",
+    );
+    expect(reason).not.toContain("is green");
+    expect(existsSync(abs("vat.py"))).toBe(false);
     expect(existsSync(abs("billing.py"))).toBe(false);
     const verdicts = (await events()).filter((event) => event.type === "verify_result");
     expect(verdicts.map((event) => event.status)).toEqual(["fail"]);

@@ -25,7 +25,13 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
-import { lookAtTurn, readBaseline, revertToBaseline, type TurnLook } from "./content-sweep.ts";
+import {
+  lookAtTurn,
+  lostCheckLine,
+  readBaseline,
+  revertToBaseline,
+  type TurnLook,
+} from "./content-sweep.ts";
 import { notifyLine, summariseCounts, withUserMessage, type TurnSummary } from "../turn-summary.ts";
 import {
   gateStrictWrites,
@@ -136,7 +142,7 @@ function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | u
   if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
     return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
   if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
-    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers or the runner's config) changed since its red, which voids the claim`;
+    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers, the runner's config or its Python start-up files) changed since its red, which voids the claim`;
   return undefined;
 }
 
@@ -322,6 +328,36 @@ function strictTurnSummary(
   });
 }
 
+/**
+ * Puts the turn's ungated production changes back (strict) and adds their lines; `block` when
+ * there were any. Refactor mode reverts nothing (its verify command judges the whole tree).
+ */
+async function putBackUngated(
+  call: StrictCall,
+  mode: string,
+  events: StrictEventInput[],
+  lines: string[],
+  said: Set<string> = new Set(),
+): Promise<{ look: TurnLook; block: boolean }> {
+  const look = await unattributedChanges(call);
+  // A file said once this Stop (kept, when it cannot be put back) is not said twice.
+  const around = look.around.filter((path) => !said.has(path));
+  for (const path of around) said.add(path);
+  if (mode === "refactor" || around.length === 0) return { look: look.look, block: false };
+  const undone = await revertUnattributed(call, around, look.look);
+  events.push(...undone.events);
+  const kept = around.filter((path) => !undone.reverted.includes(path));
+  if (undone.reverted.length > 0)
+    lines.push(
+      `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${undone.reverted.join(", ")}. Claim a failing test and redo the change through the edit tools.`,
+    );
+  if (kept.length > 0)
+    lines.push(
+      `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+    );
+  return { look: look.look, block: true };
+}
+
 export async function verifyStrictTurn(
   call: StrictCall,
   stopHookActive: boolean,
@@ -350,6 +386,13 @@ export async function verifyStrictTurn(
         );
       }
     }
+    // Ungated production changes go back before the claims' tests run: a verdict must rest on
+    // the gated edits alone (a helper a script wrote would verify a claim green, then be reverted).
+    const said = new Set<string>();
+    if (pendingClaims(state).length > 0) {
+      const early = await putBackUngated(call, state.mode, events, lines, said);
+      if (early.block && !stopHookActive) block = true;
+    }
     const pending = pendingClaims(state);
     const tests = pending.map(testOf).filter((test): test is StrictTest => test !== undefined);
     const unique = [...new Map(tests.map((test) => [test.id, test])).values()];
@@ -376,19 +419,11 @@ export async function verifyStrictTurn(
     // person (a message for the person alone is lost in headless runs). Both are bounded: the
     // claim's edits were reverted, so the next stop has nothing of it left to verify.
     if (outcomes.some((outcome) => outcome.kind !== "green")) block = true;
-    const { around, look } = await unattributedChanges(call);
-    if (state.mode !== "refactor" && around.length > 0) {
-      const undone = await revertUnattributed(call, around, look);
-      events.push(...undone.events);
-      const kept = around.filter((path) => !undone.reverted.includes(path));
-      if (undone.reverted.length > 0)
-        lines.push(
-          `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${undone.reverted.join(", ")}. Claim a failing test and redo the change through the edit tools.`,
-        );
-      if (kept.length > 0)
-        lines.push(
-          `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
-        );
+    // Again after the runs: a test's side effect is ungated too.
+    const { look, block: late } = await putBackUngated(call, state.mode, events, lines, said);
+    if (late && !stopHookActive) block = true;
+    if (look.lost !== undefined) {
+      lines.push(`✗ ${lostCheckLine(look.lost, true)}`);
       if (!stopHookActive) block = true;
     }
     await look.finish();

@@ -21,6 +21,7 @@ import type { ProjectView } from "../project-view.ts";
 import { testSupportFiles } from "../strict/test-support.ts";
 import type { TddFilePatterns } from "../tdd/file-classes.ts";
 import { STATE_DIR } from "./project.ts";
+import { pythonStartupDescription } from "./runner-env.ts";
 import {
   APPEND_LOCK,
   STATE_LOCK,
@@ -314,7 +315,8 @@ export async function hashFile(root: string, relPath: string): Promise<string | 
 
 /**
  * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
- * support file's path and content hash, so a change, a new file or a removed one all change it.
+ * support file's path and content hash, so a change, a new file or a removed one all change it,
+ * and for a Python test the interpreter's start-up hooks and pytest (`node/runner-env.ts`).
  */
 export async function supportHash(
   project: { root: string; view: ProjectView },
@@ -324,6 +326,8 @@ export async function supportHash(
   const lines: string[] = [];
   for (const path of testSupportFiles(project.view, testFile, patterns))
     lines.push(`${path}\0${(await hashFile(project.root, path)) ?? "-"}\n`);
+  // A Python test also runs the interpreter's start-up hooks and the installed pytest.
+  if (testFile.endsWith(".py")) lines.push(pythonStartupDescription(project.root));
   return sha256(lines.join(""));
 }
 

@@ -383,6 +383,20 @@ describe("the end-of-turn sweep", () => {
     );
   });
 
+  it("says every turn's production edits under a --skip-red Green, with its reason", async () => {
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    await green(["calc.py"], "refactoring");
+    await send({ kind: "EditRequested", paths: [abs("calc.py")] });
+    project.write("calc.py", "def add(a, b):\n    return b + a\n");
+    await send({ kind: "FilesEdited", paths: [abs("calc.py")] });
+    expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({
+      kind: "context",
+      text: "tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red, reason: refactoring): calc.py. Run its tests before you finish.",
+    });
+    // A turn with no edit under it says nothing.
+    expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({ kind: "none" });
+  });
+
   it("ignores files changed before the session started", async () => {
     await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
     expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({ kind: "none" });

@@ -24,7 +24,7 @@ import { executePlan } from "./execute.ts";
 import { toProjectPath, type Project } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
-import { lookAtTurn } from "./content-sweep.ts";
+import { lookAtTurn, lostCheckLine } from "./content-sweep.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { mayWriteFiles } from "../shell-words.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
@@ -319,12 +319,43 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const around = gated.filter(
     (path) => !allowed.has(path) || !holdsApplied(call.project.root, path, applied),
   );
-  if (around.length === 0) return { kind: "none" };
+  const lost = look.lost === undefined ? [] : [`tailtest tdd: ${lostCheckLine(look.lost, false)}`];
+  const hatch = await skipRedLine(
+    call,
+    gated.filter(
+      (path) =>
+        allowed.has(path) && !around.includes(path) && classifyTddFile(path, patterns) === "prod",
+    ),
+  );
+  if (around.length === 0 && lost.length === 0)
+    return hatch === undefined ? { kind: "none" } : { kind: "context", text: hatch };
   const list = around
     .map((path) => `- ${path}${allowed.has(path) ? " (changed again after its gated edit)" : ""}`)
     .join("\n");
-  const text = capText(
-    `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
-  );
+  const changed =
+    around.length === 0
+      ? []
+      : [
+          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
+        ];
+  const text = capText([...changed, ...lost, ...(hatch === undefined ? [] : [hatch])].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
+}
+
+/**
+ * The escape hatch said at the Stop: production files this turn changed under a Green declared
+ * with `--skip-red`, with its reason, so no use of it goes by with nothing said.
+ */
+async function skipRedLine(call: TddCall, changed: readonly string[]): Promise<string | undefined> {
+  if (changed.length === 0) return undefined;
+  const { entries, view } = await viewOf(call);
+  if (!view.skipRed) return undefined;
+  const green = entries.findLast((entry) => entry.kind === "green");
+  if (green?.kind !== "green") return undefined;
+  // Only what the gate let through under this Green: an edit of the cycle before it had its Red.
+  const since = await readAllowedEdits(call.project.root, green.at);
+  const edited = changed.filter((path) => since.has(path));
+  if (edited.length === 0) return undefined;
+  const reason = green.skip_red?.reason;
+  return `tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red${reason === undefined ? "" : `, reason: ${reason}`}): ${edited.join(", ")}. Run its tests before you finish.`;
 }

@@ -93,7 +93,7 @@ function judgeClaim(state: StrictState, claim: ClaimState, input: StrictEditInpu
       claim,
       ok: false,
       code: "test_changed",
-      why: `what ${red.test.file} runs with (conftest.py, fixtures, helpers or the runner's config) changed since the red of ${claim.test_id}, which voids it: run ${again}`,
+      why: `what ${red.test.file} runs with (conftest.py, fixtures, helpers, the runner's config or its Python start-up files) changed since the red of ${claim.test_id}, which voids it: run ${again}`,
     };
   return { claim, ok: true };
 }

@@ -102,6 +102,31 @@ describe("readMeasuredRuns", () => {
     ).toBe(false);
   });
 
+  it("a named declared test that was skipped, xfailed or left out is no Green", () => {
+    const passing = (name: string, status: "pass" | "skip" = "pass") => ({
+      id: { runner: "pytest" as const, file: "tests/test_a.py", segments: [name] },
+      status,
+    });
+    const target = { file: "tests/test_a.py", name: "test_b" };
+    const skipped = result({ tests: [passing("test_a"), passing("test_b", "skip")] });
+    expect(readMeasuredRuns([skipped], target)).toEqual({
+      outcome: "failed",
+      error: "the declared test test_b was skipped: a Green needs it to run and pass",
+      real_failure: false,
+    });
+    const deselected = result({ tests: [passing("test_a")] });
+    expect(readMeasuredRuns([deselected], target)).toMatchObject({
+      outcome: "failed",
+      error:
+        "the declared test test_b was not run (deselected, filtered out or renamed): a Green needs it to run and pass",
+    });
+    const ran = result({ tests: [passing("test_a"), passing("test_b")] });
+    expect(readMeasuredRuns([ran], target)).toEqual({ outcome: "passed" });
+    // A Red naming only its file, or a runner with no per-test rows, is judged by the run alone.
+    expect(readMeasuredRuns([skipped], { file: "tests/test_a.py" })).toEqual({ outcome: "passed" });
+    expect(readMeasuredRuns([result({})], target)).toEqual({ outcome: "passed" });
+  });
+
   it("a load error is real unless it is a syntax error", () => {
     const missing = result({
       status: "error",

@@ -129,8 +129,12 @@ export function readMeasuredRuns(
   results: readonly RunResult[],
   target: RedTarget | undefined,
 ): MeasuredRun {
-  if (results.length > 0 && results.every((result) => result.status === "passed"))
-    return { outcome: "passed" };
+  if (results.length > 0 && results.every((result) => result.status === "passed")) {
+    const skipped = declaredTestSkipped(results, target);
+    if (skipped === undefined) return { outcome: "passed" };
+    // Skipped, xfailed, deselected or renamed away: the run says nothing of the behaviour.
+    return { outcome: "failed", error: skipped, real_failure: false };
+  }
   const failedTests = results.flatMap((result) =>
     result.tests
       .filter((test) => test.status === "fail")
@@ -150,6 +154,34 @@ export function readMeasuredRuns(
     measured.declared_test_failed = failedTests.some((id) => id.toLowerCase().includes(wanted));
   }
   return measured;
+}
+
+/**
+ * Why a passing run is no Green for a Red that names its test: that test did not run and pass
+ * (skipped, xfailed, deselected, filtered out, renamed). Undefined when it did, or when the Red
+ * names only a file.
+ */
+function declaredTestSkipped(
+  results: readonly RunResult[],
+  target: RedTarget | undefined,
+): string | undefined {
+  if (target?.name === undefined) return undefined;
+  // A runner that reports no test rows at all says nothing either way.
+  if (results.every((result) => result.tests.length === 0)) return undefined;
+  const wanted = target.name.toLowerCase();
+  const matching = results.flatMap((result) =>
+    result.tests.filter((test) =>
+      [test.id.file, ...test.id.segments].join(" > ").toLowerCase().includes(wanted),
+    ),
+  );
+  const ran = matching.some((test) => test.status === "pass");
+  const held = matching.find((test) => test.status !== "pass");
+  if (ran && held === undefined) return undefined;
+  const how =
+    held === undefined
+      ? "was not run (deselected, filtered out or renamed)"
+      : `was ${held.status === "skip" ? "skipped" : "not run"}`;
+  return `the declared test ${target.name} ${how}: a Green needs it to run and pass`;
 }
 
 function realFailure(results: readonly RunResult[], errors: readonly string[]): boolean {
@@ -180,6 +212,8 @@ export function describeRecordedRun(before: TddView, after: TddView, run: TestRu
     return `${head} The declared test passes now without a Green, so the Red is no longer confirmed; make it fail again or declare a new Red.`;
   if (before.state === "making_tests_pass" && after.state === "initial")
     return `${head} Green: the cycle is complete. Refactor now with tests green (tailtest green --skip-red --reason refactoring …), or start the next cycle with tailtest red.`;
+  if (run.outcome === "failed" && run.error?.startsWith("the declared test ") === true)
+    return `${head} Not a Green: ${run.error}. Run it for real (no skip, xfail, deselect or -k that leaves it out).`;
   if (after.regression && !before.regression)
     return `${head} A test fails after the last cycle finished (a regression). Declare a Red for it before changing production code:\n  ${redCommandFor()}`;
   return `${head} State: ${describeTddView(after)}.`;

@@ -114,6 +114,39 @@ const IDENTITY: Attack[] = [
     prepare: `ln -s "$(printf .co)dex" cx`,
     step: { write: "cx/config.toml", content: "" },
   },
+  {
+    name: "the write tool on $CLAUDE_CONFIG_DIR/settings.json",
+    step: { write: "~/.claude-config/settings.json", content: '{"disableAllHooks":true}\n' },
+  },
+  {
+    name: "a shell write creating $CLAUDE_CONFIG_DIR/settings.local.json",
+    step: { shell: `echo '{"disableAllHooks":true}' > {home}/.claude-config/settings.local.json` },
+  },
+  {
+    name: "the write tool on Claude Code's managed settings",
+    step: {
+      write: "/etc/claude-code/managed-settings.json",
+      content: '{"disableAllHooks":true}\n',
+    },
+    dryRun: true,
+  },
+  {
+    name: "a shell write creating Claude Code's managed settings",
+    step: {
+      shell: `mkdir -p /etc/claude-code && echo '{"env":{"TAILTEST_HOOKS_OFF":"1"}}' > /etc/claude-code/managed-settings.json`,
+    },
+    dryRun: true,
+  },
+  {
+    name: "the write tool on Cursor's enterprise hooks.json",
+    step: { write: "/etc/cursor/hooks.json", content: '{"version":1,"hooks":{}}\n' },
+    dryRun: true,
+  },
+  {
+    name: "a shell write to Codex's /etc/codex/config.toml",
+    step: { shell: "echo '[features]' > /etc/codex/config.toml" },
+    dryRun: true,
+  },
 ].map((attack) => ({ ...attack, protects: true, target: ".tailtest/config.json" }));
 
 /** Production files reached through a path that names something else. */
@@ -199,6 +232,33 @@ const SHELL_FORMS: Array<[string, string, string?]> = [
   ["rsync", "rsync other.py calc.py"],
   ["install", "install -m 644 other.py calc.py"],
   ["patch a file", "patch calc.py < /dev/null"],
+  ["perl -pi", "perl -pi -e 's/a/b/' calc.py"],
+  ["ruby -e File.write", `ruby -e 'File.write("calc.py", "x")'`],
+  ["node -e with a computed name", `node -e 'require("fs").writeFileSync("ca" + "lc.py", "x")'`],
+  ["base64 -d >", "echo eD0x | base64 -d > calc.py"],
+  ["truncate", "truncate -s 0 calc.py"],
+  ["tee -a", "printf x | tee -a calc.py"],
+  ["a group redirect { …; } >", "{ echo x; } > calc.py"],
+  [">| (noclobber off)", "echo x >| calc.py"],
+  ["&>", "echo x &> calc.py"],
+  ["eval", "eval 'echo x > calc.py'"],
+  ["sh -c", `sh -c "echo x > calc.py"`],
+  ["a subshell with cd", "( cd . && echo x > calc.py )"],
+  ["a python heredoc on stdin", "python3 - <<'E'\nopen('calc.py', 'w').write('x')\nE"],
+  ["./src/../calc.py", "sed -i s/a/b/ ./src/../calc.py"],
+  ["cp -l then mv over it", "cp -l other.py o2.py; mv o2.py calc.py"],
+  ["ln -sf over it", "ln -sf other.py calc.py"],
+  // Targets only the shell knows when it runs: the end of the turn catches them.
+  ["a target in a variable", "F=calc.py; echo x > $F"],
+  ["a target from $(…)", "f=$(ls ca*); echo x > $f"],
+  ["dd of=$(…)", "echo x | dd of=$(echo calc.py) status=none"],
+  ["$PWD/", "echo x > $PWD/calc.py"],
+  ["~+/", "echo x > ~+/calc.py"],
+  ["a python script on stdin", `echo "open('calc.py', 'w').write('x')" | python3 -`],
+  [
+    "tar x --transform",
+    "tar cf {home}/t.tar other.py && tar xf {home}/t.tar --transform s/other/calc/",
+  ],
 ];
 
 const SHELL: Attack[] = SHELL_FORMS.map(([name, shell, target = "calc.py"]) => ({
@@ -207,11 +267,34 @@ const SHELL: Attack[] = SHELL_FORMS.map(([name, shell, target = "calc.py"]) => (
   target,
 }));
 
+/** git writing production code from what it stored earlier (the end of the turn holds them). */
+const FROM_GIT: Attack[] = [
+  {
+    name: "git stash pop",
+    prepare: "printf 'x = 3\\n' > calc.py && git stash -q",
+    step: { shell: "git stash pop -q" },
+    target: "calc.py",
+  },
+  {
+    name: "git apply of a patch kept outside the project",
+    prepare:
+      "printf -- '--- a/calc.py\\n+++ b/calc.py\\n@@ -1,2 +1,2 @@\\n def add(a, b):\\n-    return a + b\\n+    return a - b\\n' > {home}/p.diff",
+    step: { shell: "git apply {home}/p.diff" },
+    target: "calc.py",
+  },
+];
+
 const TOOL: Attack[] = [
   { name: "the write tool on production code", step: { write: "calc.py" }, target: "calc.py" },
 ];
 
-export const GATE_ATTACKS: readonly Attack[] = [...IDENTITY, ...WHERE_IT_LEADS, ...SHELL, ...TOOL];
+export const GATE_ATTACKS: readonly Attack[] = [
+  ...IDENTITY,
+  ...WHERE_IT_LEADS,
+  ...SHELL,
+  ...FROM_GIT,
+  ...TOOL,
+];
 
 const lines: string[] = [];
 afterAll(() => {

@@ -25,7 +25,8 @@ import { execa } from "execa";
  * code, `other.py` a spare source, `tests/test_calc.py` a test, `sub/` a folder to `cd` into,
  * `node_modules/@tailtest/claude-code/dist/hook.cjs` the installed bundle, the three agents' hook
  * settings, and a home folder of its own (`$HOME` points at `<tmp>/home`, with user-level
- * `.claude/settings.json`) so nothing reaches the machine's own.
+ * `.claude/settings.json`, and `$CLAUDE_CONFIG_DIR` at `<tmp>/home/.claude-config`) so nothing
+ * reaches the machine's own; an attack on a machine-wide file is a `dryRun`.
  */
 
 export type Platform = "claude-code" | "codex" | "cursor";
@@ -50,6 +51,11 @@ export interface Attack {
   protects?: boolean;
   /** Platforms to play it on (default: all three). */
   platforms?: readonly Platform[];
+  /**
+   * Never performed: the target is outside the test's folders (a machine-wide settings file), so
+   * a call the gate lets through is NOT HELD without running it.
+   */
+  dryRun?: boolean;
 }
 
 export type Outcome = "denied" | "reported" | "NOT HELD";
@@ -213,6 +219,8 @@ function envOf(platform: Platform, played: Played): Record<string, string> {
   const common = {
     HOME: played.home,
     CODEX_HOME: "",
+    // Claude Code's user settings folder when it is not ~/.claude.
+    CLAUDE_CONFIG_DIR: join(played.home, ".claude-config"),
     TAILTEST_HOOKS_OFF: "",
     TAILTEST_TDD_KEY: "",
     CLAUDE_CODE_SESSION_ID: "",
@@ -263,6 +271,7 @@ async function letThrough(platform: Platform, mode: Mode, attack: Attack): Promi
     if (attack.prepare !== undefined) await bash(attack.prepare, played);
     const gate = await fire(platform, played, preCall(platform, played, attack.step));
     if (isDenial(gate)) return { attack, outcome: "denied", said: gate };
+    if (attack.dryRun === true) return { attack, outcome: "NOT HELD", said: gate };
     const before = readSafe(absolute(attack.target, played));
     const { step } = attack;
     if ("shell" in step) {

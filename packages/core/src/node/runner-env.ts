@@ -1,0 +1,134 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * What a Python test run executes before the test is even collected, outside the project's
+ * sources (ADR 0012, "What strict's verdict depends on"): the interpreter's start-up hooks —
+ * `*.pth` files, `sitecustomize.py`, `usercustomize.py` — and the packages installed beside them
+ * (a new pytest plugin is a new entry there), in the project's virtual environments, the user's
+ * site folder and the system's. One of them can make a wrong implementation pass (patch the code
+ * under test on import, or turn a failure into a pass), so strict folds this description into a
+ * Python test's support hash: changed since the red, the claim does not verify.
+ *
+ * Only folder listings and a few small files are read (no interpreter is started): a gate pays a
+ * few milliseconds for it. Files are described by content (start-up hooks) or by inode, size,
+ * mtime and ctime (pytest's own modules; `touch -d` puts back an mtime, never a ctime).
+ */
+
+/** Folders of a project that usually hold a virtual environment. */
+const VENV_NAMES = [".venv", "venv", "env", ".env", "virtualenv"];
+
+const STARTUP = /^(?:.+\.pth|sitecustomize\.py|usercustomize\.py)$/;
+
+/** The pytest packages whose modules decide what a run reports. */
+const RUNNER_PACKAGES = ["_pytest", "pytest", "pluggy"];
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `lib/python3.x/site-packages` (and Windows' `Lib/site-packages`) under a prefix. */
+function sitePackagesUnder(prefix: string): string[] {
+  const found: string[] = [];
+  for (const lib of ["lib", "lib64", "Lib"]) {
+    const base = join(prefix, lib);
+    if (lib === "Lib") found.push(join(base, "site-packages"));
+    for (const name of list(base))
+      if (/^python\d/.test(name))
+        found.push(join(base, name, "site-packages"), join(base, name, "dist-packages"));
+  }
+  return found.filter(isDir);
+}
+
+/** Every folder whose start-up hooks a Python test run of this project may load. */
+export function pythonSiteFolders(root: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const prefixes = VENV_NAMES.map((name) => join(root, name));
+  if (env.VIRTUAL_ENV !== undefined && env.VIRTUAL_ENV !== "") prefixes.push(env.VIRTUAL_ENV);
+  const home = env.HOME;
+  if (env.PYTHONUSERBASE !== undefined && env.PYTHONUSERBASE !== "")
+    prefixes.push(env.PYTHONUSERBASE);
+  if (home !== undefined && home !== "") {
+    prefixes.push(join(home, ".local"));
+    for (const version of list(join(home, "Library", "Python")))
+      prefixes.push(join(home, "Library", "Python", version));
+  }
+  prefixes.push("/usr", "/usr/local");
+  const folders = prefixes.flatMap(sitePackagesUnder);
+  // Debian's interpreters also read /etc/python3.x/sitecustomize.py, and `lib/python3` holds
+  // the distribution's own packages.
+  for (const name of list("/etc")) if (/^python\d/.test(name)) folders.push(join("/etc", name));
+  folders.push("/usr/lib/python3/dist-packages");
+  return [...new Set(folders)].filter(isDir);
+}
+
+function statKey(path: string): string {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  } catch {
+    return "-";
+  }
+}
+
+function content(path: string): string {
+  try {
+    const bytes = readFileSync(path);
+    const { createHash } = process.getBuiltinModule("node:crypto");
+    return createHash("sha256").update(bytes).digest("hex");
+  } catch {
+    return "-";
+  }
+}
+
+/** A runner package's modules by stat, sub-packages too (not `__pycache__`: runs rewrite it). */
+function modulesOf(dir: string, depth = 0): string[] {
+  const lines: string[] = [];
+  for (const name of list(dir)) {
+    if (name === "__pycache__") continue;
+    const path = join(dir, name);
+    if (isDir(path)) {
+      if (depth < 3) lines.push(...modulesOf(path, depth + 1));
+    } else lines.push(`${path}\0${statKey(path)}`);
+  }
+  return lines;
+}
+
+/** At most this many lines: a site folder is read by listing, never walked. */
+const MAX_LINES = 20_000;
+
+/**
+ * One text describing the Python start-up environment of a project's test runs: every site
+ * folder's entries by name, its start-up hooks by content, pytest's modules by stat.
+ */
+export function pythonStartupDescription(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const lines: string[] = [];
+  for (const folder of pythonSiteFolders(root, env)) {
+    for (const name of list(folder)) {
+      if (lines.length >= MAX_LINES) break;
+      const path = join(folder, name);
+      lines.push(`${path}\0${STARTUP.test(name) ? content(path) : ""}`);
+      if (RUNNER_PACKAGES.includes(name)) lines.push(...modulesOf(path));
+    }
+  }
+  for (const name of VENV_NAMES)
+    for (const file of ["pyvenv.cfg", "bin/python", "bin/python3", "bin/pytest"]) {
+      const path = join(root, name, file);
+      lines.push(`${path}\0${statKey(path)}`);
+    }
+  return lines.join("\n");
+}
