@@ -9,7 +9,14 @@ import { join } from "node:path";
  * written down, and the tests that need it skip with that reason.
  */
 export const CACHE = join(import.meta.dirname, "..", "node_modules", ".cache", "tailtest");
-export const JS_FIXTURES = ["vitest", "jest", "mocha", "ava", "tap", "monorepo/packages/web"] as const;
+export const JS_FIXTURES = [
+  "vitest",
+  "jest",
+  "mocha",
+  "ava",
+  "tap",
+  "monorepo/packages/web",
+] as const;
 
 export default function setup(): void {
   mkdirSync(CACHE, { recursive: true });

@@ -16,7 +16,6 @@ import {
   installForUser,
   shownPath,
   uninstallForUser,
-  userHookCommand as sharedUserHookCommand,
   type Env,
   type UserHooksFile,
   type UserPackage,
@@ -97,11 +96,6 @@ const USER_PACKAGE: UserPackage = {
 /** Claude Code's user settings: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`. */
 export function userSettingsPath(env: Env = process.env): string {
   return join(env["CLAUDE_CONFIG_DIR"] ?? join(homedir(), ".claude"), "settings.json");
-}
-
-/** The user-level hook command: the pinned copy, with the flag that makes it stand aside. */
-export function userHookCommand(env: Env = process.env): string {
-  return sharedUserHookCommand(USER_PACKAGE, env);
 }
 
 /** This package's built hook files (dist/, beside cli.js; ../dist from src/ in the tests). */

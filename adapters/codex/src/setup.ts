@@ -49,8 +49,6 @@ export { SetupError, type SetupReport };
 export const CODEX_DIR = ".codex";
 export const HOOKS_JSON_PATH = ".codex/hooks.json";
 export const CONFIG_TOML_PATH = ".codex/config.toml";
-/** How the report names the inline table. */
-export const TOML_HOOKS_LABEL = ".codex/config.toml [hooks]";
 export const STATE_DIR = ".tailtest";
 
 export interface InitOptions {

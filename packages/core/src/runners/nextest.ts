@@ -36,7 +36,7 @@ export const nextest: RunnerSpec = {
     }
     return { argv, format: "nextest-text", report: OUTPUT_REPORT };
   },
-  suite: cargo.suite,
+  suite: (view, runner) => cargo.suite(view, runner),
   probe: versionProbe,
   testIdJoiner: "::",
   junit: "nextest",

@@ -19,7 +19,7 @@ import { EvidenceSchema, type Evidence } from "../test-evidence.ts";
  * - `mentions`: for a file nothing else relates to, tests that name it in their text (a Django
  *   template tag library loaded by `{% load solo_tags %}`, a module loaded by a string path).
  */
-export { EvidenceSchema, type Evidence };
+export { EvidenceSchema };
 
 export const RelatedTestSchema = z.object({
   path: z.string(),
