@@ -44,6 +44,28 @@ describe("real runs: load errors, empty selections, timeouts", () => {
     );
   }, 60_000);
 
+  it("pytest: a module that cannot import does not hide another module's red test", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write(
+      "tests/test_broken.py",
+      "import freezegun_not_installed\n\n\ndef test_x():\n    pass\n",
+    );
+    const result = await run(project, [
+      { kind: "file", path: "tests/test_broken.py" },
+      { kind: "file", path: "tests/test_calc.py" },
+    ]);
+    expect(result.status).toBe("error");
+    expect(result.errors).toEqual([
+      expect.objectContaining({ kind: "collection", file: "tests/test_broken.py" }),
+    ]);
+    // Without --continue-on-collection-errors pytest stops at collection and runs nothing.
+    expect(result.tests.filter((test) => test.status === "fail").length).toBeGreaterThan(0);
+    expect(result.tests.some((test) => test.status === "pass")).toBe(true);
+    const excerpt = renderFailureExcerpt([result], []);
+    expect(excerpt).toContain("ERROR tests/test_broken.py (could not load)");
+    expect(excerpt).toContain("FAIL tests/test_calc.py::");
+  }, 60_000);
+
   it("pytest: a file without tests is no_tests (exit 5), never a pass", async () => {
     project = copyFixture("runners/pytest-pyproject");
     project.write("tests/test_empty.py", "X = 1\n");

@@ -38,6 +38,9 @@ export const pytest: RunnerSpec = {
         "-o",
         "junit_family=xunit1",
         `--junitxml=${REPORT_TOKEN}`,
+        // One test module that cannot import (a missing package, a broken conftest import) must
+        // not stop the others: pytest otherwise runs nothing and a real red test goes unseen.
+        "--continue-on-collection-errors",
         ...selectors,
       ],
       format: "junit",
