@@ -62,6 +62,23 @@ describe("runner detection on the fixture projects", () => {
   });
 });
 
+describe("a sub-folder with only a requirements file", () => {
+  it("is no package of its own (the docs' requirements.txt), unless it has tests", () => {
+    const files = {
+      "pyproject.toml": '[project]\nname = "lib"\n',
+      "lib/core.py": "",
+      "tests/test_core.py": "",
+      "docs/requirements.txt": "sphinx\n",
+      "docs/conf.py": "",
+      "tools/requirements.txt": "requests\n",
+      "tools/test_fetch.py": "",
+    };
+    expect(
+      detectProjectRunners(createMemoryView(files)).map((r) => `${r.id}@${r.package_dir}`),
+    ).toEqual(["unittest@", "unittest@tools"]);
+  });
+});
+
 describe("detection rules", () => {
   it.each([
     [

@@ -49,10 +49,18 @@ export const unittest: RunnerSpec = {
 };
 
 function detectUnittest(view: ProjectView, dir: string): Detection | undefined {
-  const manifest =
-    firstExisting(view, dir, ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"]) ??
-    requirementFiles(view, dir)[0];
-  return manifest === undefined
-    ? undefined
-    : { evidence: `${manifest} without pytest (unittest fallback)` };
+  const project = firstExisting(view, dir, ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"]);
+  const manifest = project ?? requirementFiles(view, dir)[0];
+  if (manifest === undefined) return undefined;
+  // A sub-folder with only a requirements file (the docs' `docs/requirements.txt`) is no Python
+  // package of its own unless it has tests.
+  if (project === undefined && dir !== "" && !hasTests(view, dir)) return undefined;
+  return { evidence: `${manifest} without pytest (unittest fallback)` };
+}
+
+function hasTests(view: ProjectView, dir: string): boolean {
+  return (
+    TEST_DIRS.some((candidate) => view.isDirectory(joinRel(dir, candidate))) ||
+    view.list(dir).some((name) => /^test.*\.py$/.test(name))
+  );
 }
