@@ -62,6 +62,64 @@ describe("runner detection on the fixture projects", () => {
   });
 });
 
+describe("a test found by its name when it is not where the convention puts it", () => {
+  it.each([
+    [
+      "a nested test package (pytest)",
+      {
+        "pyproject.toml": "[tool.pytest.ini_options]\n",
+        "src/pkg/signer.py": "",
+        "tests/test_pkg/__init__.py": "",
+        "tests/test_pkg/test_signer.py": "",
+      },
+      "python",
+      "src/pkg/signer.py",
+      "tests/test_pkg/test_signer.py",
+    ],
+    [
+      "a private module's test named without its underscore (vitest)",
+      {
+        "package.json": '{"scripts":{"test":"vitest run"}}',
+        "src/_utils.ts": "",
+        "test/utils.test.ts": "",
+      },
+      "typescript",
+      "src/_utils.ts",
+      "test/utils.test.ts",
+    ],
+    [
+      "a private module's test beside it (jest)",
+      {
+        "package.json": '{"scripts":{"test":"jest"}}',
+        "lib/_parse.js": "",
+        "lib/parse.test.js": "",
+      },
+      "javascript",
+      "lib/_parse.js",
+      "lib/parse.test.js",
+    ],
+  ] as const)("%s", (_name, files, language, source, test) => {
+    const view = createMemoryView(files);
+    const runner = resolveRunner(view, source, language).runner;
+    expect(runner).toBeDefined();
+    expect(findTestTarget(view, runner!, source)).toEqual({
+      kind: "file",
+      path: test,
+      exists: true,
+    });
+  });
+
+  it("names the conventional path when no test has the name anywhere", () => {
+    const view = createMemoryView({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "src/pkg/signer.py": "",
+      "tests/test_pkg/test_other.py": "",
+    });
+    const runner = resolveRunner(view, "src/pkg/signer.py", "python").runner!;
+    expect(findTestTarget(view, runner, "src/pkg/signer.py")).toMatchObject({ exists: false });
+  });
+});
+
 describe("a sub-folder with only a requirements file", () => {
   it("is no package of its own (the docs' requirements.txt), unless it has tests", () => {
     const files = {

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { extensionOf, LanguageSchema, type Language } from "./languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "./project-view.ts";
 import { has } from "./runners/shared.ts";
+import type { RunnerSpec } from "./runners/spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./runners/table.ts";
 
 export const RunnerIdSchema = z.enum(RUNNER_IDS);
@@ -220,8 +221,65 @@ export function findTestTarget(
     typescript,
   });
   const withRoot = candidates.map((candidate) => joinRel(pkg, candidate));
-  const existing = withRoot.find((candidate) => view.exists(candidate));
+  const existing =
+    withRoot.find((candidate) => view.exists(candidate)) ??
+    findByName(view, runner, spec, src, candidates, typescript);
   return { kind: "file", path: existing ?? withRoot[0] ?? relFile, exists: existing !== undefined };
+}
+
+/** Folders read and entries looked at when a test is searched for by its name. */
+const NAME_SEARCH_DEPTH = 4;
+const NAME_SEARCH_ENTRIES = 4000;
+
+/**
+ * A test with a conventional name that sits elsewhere in the test folders
+ * (`tests/test_pkg/test_signer.py` for `src/pkg/signer.py`), or named without the source's
+ * leading underscores (`test/utils.test.ts` for `src/_utils.ts`): the nearest, within a bound.
+ */
+function findByName(
+  view: ProjectView,
+  runner: DetectedRunner,
+  spec: RunnerSpec,
+  src: string,
+  candidates: readonly string[],
+  typescript: boolean,
+): string | undefined {
+  const slash = src.lastIndexOf("/");
+  const bare = `${src.slice(0, slash + 1)}${src.slice(slash + 1).replace(/^_+/, "")}`;
+  const pkg = runner.package_dir;
+  const bareCandidates =
+    bare === src || bare.endsWith("/") || bare === ""
+      ? []
+      : spec.testCandidates(bare, runner.test_dir, { view, packageDir: pkg, typescript });
+  const bareHit = bareCandidates
+    .map((candidate) => joinRel(pkg, candidate))
+    .find((candidate) => view.exists(candidate));
+  if (bareHit !== undefined) return bareHit;
+  const names = new Set(
+    [...candidates, ...bareCandidates].map((c) => c.slice(c.lastIndexOf("/") + 1)),
+  );
+  const roots = [runner.test_dir, ...spec.testDirs]
+    .filter((dir): dir is string => dir !== undefined)
+    .map((dir) => joinRel(pkg, dir))
+    .filter((dir, index, all) => all.indexOf(dir) === index && view.isDirectory(dir));
+  let budget = NAME_SEARCH_ENTRIES;
+  let level = roots;
+  for (let depth = 0; depth < NAME_SEARCH_DEPTH && level.length > 0 && budget > 0; depth += 1) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const entries = [...view.list(dir)].sort();
+      budget -= entries.length;
+      const hit = entries.find((name) => names.has(name) && !view.isDirectory(joinRel(dir, name)));
+      if (hit !== undefined) return joinRel(dir, hit);
+      for (const name of entries) {
+        if (name.startsWith(".") || name === "node_modules" || name === "__pycache__") continue;
+        if (view.isDirectory(joinRel(dir, name))) next.push(joinRel(dir, name));
+      }
+      if (budget <= 0) break;
+    }
+    level = next;
+  }
+  return undefined;
 }
 
 /** Whether a `node --test` command loads TypeScript itself (Node before 22.6 does not). */
