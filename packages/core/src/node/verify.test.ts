@@ -52,7 +52,9 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(missing.kind).toBe("block");
     if (missing.kind !== "block") return;
     expect(missing.reason).toContain("MISSING billing.py: no test at tests/test_billing.py");
-    expect(missing.reason).toContain("real bug");
+    expect(missing.reason).toContain(
+      "Next: write the missing tests, run them, and make them pass.",
+    );
     expect(missing.reason).toContain("(round 1 of 3)");
 
     await edit("tests/test_billing.py", RED_TEST);
@@ -136,6 +138,32 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     const state = await session();
     expect(state.results["legacy.py"]?.outcome).toBe("missing_test");
     expect(state.pending_files).toEqual([]);
+  }, 60_000);
+
+  it("a test module that cannot import an uninstalled package is an environment error, never red", async () => {
+    project.write("billing.py", BILLING);
+    // Its own named test imports the missing package too: the name is not a changed file.
+    project.write("tests/test_billing.py", `import freezegun_not_installed\n${GREEN_TEST}`);
+    project.write(
+      "tests/test_timed.py",
+      "import freezegun_not_installed\nfrom billing import charge\n\n\ndef test_t():\n    assert charge(1) == 1.2\n",
+    );
+    await commitAll(project.root);
+    await edit("billing.py", "def charge(amount):\n    return round(amount * 1.2, 2)  # same\n");
+    const decision = await stop();
+    expect(decision.kind).not.toBe("block");
+    expect(JSON.stringify(decision)).toContain(
+      "tests/test_timed.py (freezegun_not_installed) could not import a package that is not installed",
+    );
+    // The same missing import reached from a changed file is the change's fault: red.
+    project.write("tests/test_billing.py", GREEN_TEST);
+    project.write(
+      "tests/test_timed.py",
+      "from billing import charge\n\n\ndef test_t():\n    assert charge(1) == 1.2\n",
+    );
+    await edit("billing.py", "import requests_not_installed\n\n" + BILLING);
+    const red = await stop();
+    expect(red.kind).toBe("block");
   }, 60_000);
 
   it("nothing queued → no opinion, no test run", async () => {

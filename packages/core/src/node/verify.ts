@@ -1,5 +1,6 @@
 import { dirnameRel } from "../project-view.ts";
 import type { MissingTest, RunPlan } from "../plan.ts";
+import type { FileError } from "../results.ts";
 import { chooseTests } from "./choose-tests.ts";
 import type { RelatedTest } from "../selection/related.ts";
 import type { FileFailure, FileResult, SessionState } from "../session.ts";
@@ -79,13 +80,22 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     );
   }
   const failures: Record<string, FileFailure> = {};
+  const changed = mine.map((entry) => entry.path);
+  const missingPackages: string[] = [];
+  const isMissingPackage = (error: FileError): boolean => {
+    const name = missingPackageOf(project, error, changed);
+    if (name !== undefined && error.file !== undefined)
+      missingPackages.push(`${error.file} (${name})`);
+    return name !== undefined;
+  };
   const outcomes = outcomesOf(
-    mine.map((entry) => entry.path),
+    changed,
     plan.runs,
     results,
     plan.missing,
     plan.skipped.map((s) => s.path),
     failures,
+    isMissingPackage,
   );
   // An existing file without a test is reported, not forced: only new files must come with one.
   const untestedExisting = new Set(
@@ -137,6 +147,11 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     .map(
       (result) =>
         `tailtest: environment error, not a test result: ${result.reason}. Your code was not judged; the person should fix the environment (\`tailtest doctor\` checks it).`,
+    );
+  const unloaded = [...new Set(missingPackages)];
+  if (unloaded.length > 0)
+    environment.push(
+      `tailtest: environment error, not a test result: ${unloaded.join(", ")} could not import a package that is not installed; those tests did not run. The person should install the project's test dependencies.`,
     );
   const allNotes = [...environment, ...chosen.notes];
   const notes = allNotes.length === 0 ? "" : `\n\n${allNotes.join("\n")}`;
@@ -198,6 +213,40 @@ function whySelected(chosen: Awaited<ReturnType<typeof chooseTests>>): Map<strin
   return why;
 }
 
+/**
+ * The package a test file's load error says is not installed, when it is not one of the
+ * project's own modules and no changed file is on the way to it (an edit that imports a package
+ * the project lacks is the edit's fault); else undefined.
+ */
+function missingPackageOf(
+  project: Project,
+  error: FileError,
+  changed: readonly string[],
+): string | undefined {
+  if (error.kind !== "collection") return undefined;
+  const name =
+    /ModuleNotFoundError: No module named '([\w.]+)'/.exec(error.message)?.[1] ??
+    /Cannot find (?:package|module) '((?:@[\w.-]+\/)?[\w.-]+)[^']*' imported from/.exec(
+      error.message,
+    )?.[1];
+  if (name === undefined) return undefined;
+  const onTheWay = (file: string): boolean =>
+    new RegExp(
+      `(?:^|[\\s"'(/])${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=[:\\s"')]|$)`,
+      "m",
+    ).test(error.message);
+  if (changed.some(onTheWay)) return undefined;
+  const top = name.split(".")[0] ?? name;
+  const own = ["", "src/", "lib/"].some(
+    (root) =>
+      project.view.exists(`${root}${top}.py`) ||
+      project.view.isDirectory(`${root}${top}`) ||
+      project.view.exists(`${root}${top}.js`) ||
+      project.view.exists(`${root}${top}.ts`),
+  );
+  return own ? undefined : top;
+}
+
 /** Which test files each queued source was checked through, and how that went. */
 function outcomesOf(
   sources: readonly string[],
@@ -207,6 +256,7 @@ function outcomesOf(
   skipped: readonly string[],
   /** Filled with why each failed source failed. */
   failures: Record<string, FileFailure>,
+  isMissingPackage: (error: FileError) => boolean = () => false,
 ): Record<string, FileResult["outcome"]> {
   const outcomes: Record<string, FileResult["outcome"]> = {};
   for (const source of sources) {
@@ -226,8 +276,9 @@ function outcomesOf(
       for (const testFile of testFiles) {
         // A Rust file's own unit tests report under the crate's lib or bin, not the file.
         const whole = run.test_files.length === 1 || testFile === source;
-        const verdict = judgeTestFile(result, testFile, whole);
+        const verdict = judgeTestFile(result, testFile, whole, isMissingPackage);
         if (verdict === "passed") passed = true;
+        else if (verdict === "environment") environment = true;
         else if (verdict !== undefined) failed ??= verdict;
       }
     });
@@ -264,13 +315,23 @@ function judgeTestFile(
   result: RunResult,
   testFile: string,
   singleFile: boolean,
-): "passed" | FileFailure | undefined {
+  isMissingPackage: (error: FileError) => boolean = () => false,
+): "passed" | "environment" | FileFailure | undefined {
   // The runner could not start: nothing of the project's was judged (reported, never red).
   if (result.status === "env_error") return undefined;
   const tests = testsOf(result, testFile, singleFile);
-  const loadError = result.errors.some(
+  const loadErrors = result.errors.filter(
     (error) => error.file === undefined || error.file === testFile,
   );
+  // The test file could not import a package the environment lacks, and no changed file is on
+  // the way there: the environment's problem, reported, never the code's red.
+  if (
+    loadErrors.length > 0 &&
+    loadErrors.every((error) => error.file === testFile && isMissingPackage(error)) &&
+    tests.every((test) => test.status !== "fail")
+  )
+    return "environment";
+  const loadError = loadErrors.length > 0;
   if (
     result.status === "timeout" ||
     (result.status === "error" && (loadError || tests.length === 0))
