@@ -227,7 +227,7 @@ function fileFailure(frame: Frame, point: Point): string {
 }
 
 function flatTest(point: Point, context: ParseContext): TestResult {
-  const parts = point.name.split(" › ").map((part) => part.trim());
+  const parts = point.name.split(" \u203a ").map((part) => part.trim());
   const [file, segments] = fileOfTitle(parts, context);
   return result(context, file, segments.length > 0 ? segments : [point.name], point, []);
 }

@@ -43,7 +43,8 @@ export const ava: RunnerSpec = {
   probe: versionProbe,
   testIdJoiner: " > ",
   shellPrograms: { ava: "ava" },
-  noTestsRan: (_exit, output) => /Couldn['’]t find any (matching tests|files to test)/.test(output),
+  noTestsRan: (_exit, output) =>
+    /Couldn['\u2019]t find any (matching tests|files to test)/.test(output),
 };
 
 /** ava's default files, less its helpers and fixtures (underscored, or in helpers/ fixtures/). */
