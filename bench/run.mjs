@@ -1,5 +1,5 @@
 // Every benchmark, one after the other, each against `node -e 0` in its own run, and a summary of
-// issue 10's targets: met or missed. `pnpm bench` builds first and runs this.
+// the hook targets: met or missed. `pnpm bench` builds first and runs this.
 //   node bench/run.mjs [--runs N] [--only hook-path,sweep,…] [--check] [--guard] [--record]
 //                      [--markdown FILE] [--instructions]
 // --check exits 1 when a target is missed. --guard exits 1 when a case got more than a quarter

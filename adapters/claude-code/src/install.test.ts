@@ -59,7 +59,7 @@ describe("TAILTEST_HOOKS", () => {
   });
 
   // Claude Code reads a matcher with any character beyond [A-Za-z0-9_|] as an unanchored
-  // JavaScript regex (hook-protocols §1.1), so this is how it picks the tools.
+  // JavaScript regex (its hook protocol), so this is how it picks the tools.
   it.each([
     ["Write", true],
     ["Edit", true],

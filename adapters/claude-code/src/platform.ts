@@ -4,7 +4,7 @@ import { renderDecision, translatePayload } from "./translate.ts";
 
 /**
  * Claude Code's hooks, as core's hook call reads them (`runHookCall`, ADR 0002). The project is
- * `CLAUDE_PROJECT_DIR` (always set, hook-protocols §1.1; an empty value names no project), else
+ * `CLAUDE_PROJECT_DIR` (always set, its hook protocol; an empty value names no project), else
  * the payload's `cwd`.
  */
 export const PLATFORM: HookPlatform = {
@@ -38,8 +38,8 @@ const CURSOR_NO_OPINION: HookAnswer = {
 };
 
 /**
- * Cursor also runs the hooks in `.claude/settings.json`, with its own payload (hook-protocols
- * §2.6): it names Cursor's version, or has a conversation id and a camelCase event name. Such a
+ * Cursor also runs the hooks in `.claude/settings.json`, with its own payload (its published hook
+ * protocol): it names Cursor's version, or has a conversation id and a camelCase event name. Such a
  * call is left to the Cursor adapter's own hooks, so an edit is never handled twice.
  */
 function cursorCall(stdin: string): HookAnswer | undefined {

@@ -6,7 +6,7 @@ import {
 } from "@tailtest/core/hook";
 import * as z from "zod/mini";
 
-/** Fields every Claude Code hook payload carries (hook-protocols §1.2); others pass through. */
+/** Fields every Claude Code hook payload carries (its hook protocol); others pass through. */
 const BaseSchema = z.looseObject({
   session_id: z.string(),
   transcript_path: z.nullish(z.string()),
@@ -294,7 +294,7 @@ export function renderDeny(reason: string): string {
 }
 
 /**
- * A Decision in Claude Code's exact output shape (hook-protocols §1.6), or "" for no output.
+ * A Decision in Claude Code's exact output shape (its hook protocol), or "" for no output.
  * tailtest never answers "allow": that would skip the person's own permission prompt.
  */
 export function renderDecision(eventName: string, decision: Decision): string {

@@ -26,7 +26,7 @@ beforeEach(() => {
 afterEach(() => project.cleanup());
 
 /**
- * Cursor runs the hooks in .claude/settings.json with its own payload (hook-protocols §2.6):
+ * Cursor runs the hooks in .claude/settings.json with its own payload (its hook protocol):
  * these fire the Claude Code hook bin with Cursor's payloads, the edit on disk first.
  */
 async function fireClaudeHook(name: string) {

@@ -29,10 +29,10 @@ import { PLATFORM } from "../src/platform.ts";
 const runHook = (io: HookIO) => runCall(PLATFORM, io, handleEvent);
 
 /**
- * The fuzz suite (`describeFuzzSuite`, issue 9) against the Claude Code hook: payloads shaped like
+ * The fuzz suite (`describeFuzzSuite`) against the Claude Code hook: payloads shaped like
  * the recorded ones (fixtures/payloads/claude-2.1.330), and a few Cursor payloads, which Cursor
- * sends to Claude Code hooks. An answer is empty or JSON of the shape hook-protocols §1.6
- * documents for its event (§2.4 for a Cursor payload). The project is CLAUDE_PROJECT_DIR, which
+ * sends to Claude Code hooks. An answer is empty or JSON of the shape its hook protocol
+ * documents for its event (Cursor's protocol for a Cursor payload). The project is CLAUDE_PROJECT_DIR, which
  * Claude Code always sets (CURSOR_PROJECT_DIR for a Cursor call); every payload field, `cwd`
  * included, may point anywhere.
  */
@@ -44,7 +44,7 @@ const NO_REVIEWER = "tailtest-fuzz-no-such-reviewer";
 
 const COMMON_KEYS = ["continue", "stopReason", "suppressOutput", "systemMessage"];
 
-/** hookSpecificOutput fields per event (hook-protocols §1.6); absent: the event takes none. */
+/** hookSpecificOutput fields per event (its hook protocol); absent: the event takes none. */
 const SPECIFIC: Readonly<Record<string, readonly string[]>> = {
   PreToolUse: [
     "hookEventName",
@@ -67,7 +67,7 @@ const nonEmpty = (value: unknown) => typeof value === "string" && value.trim() !
 
 /**
  * exit 0, no stack trace, and stdout empty or one line of JSON Claude Code reads for the event:
- * only §1.6's keys, hookEventName naming the event, a block only where one is documented and
+ * only the protocol's keys, hookEventName naming the event, a block only where one is documented and
  * always with a reason. tailtest never answers "allow" (it would skip the person's prompt); a
  * call whose event cannot be read may only be denied (tdd/strict) or get nothing; follow mode
  * never denies. A Cursor payload gets Cursor's answer (`checkCursorAnswer`).
@@ -129,7 +129,7 @@ function isCursorCall(stdin: string): boolean {
   }
 }
 
-/** Keys Cursor reads per event (hook-protocols §2.4); any other event: `{}` only. */
+/** Keys Cursor reads per event (its hook protocol); any other event: `{}` only. */
 const CURSOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   sessionStart: ["env", "additional_context", "continue", "user_message"],
   beforeSubmitPrompt: ["continue", "user_message", "additional_context"],
@@ -216,7 +216,7 @@ function toolArb(w: World, paths: fc.Arbitrary<string>): fc.Arbitrary<[string, u
   );
 }
 
-/** Cursor's payloads, as Cursor sends them to a Claude Code hook (hook-protocols §2.6). */
+/** Cursor's payloads, as Cursor sends them to a Claude Code hook (its hook protocol). */
 function cursorArb(w: World, root: string, paths: fc.Arbitrary<string>): fc.Arbitrary<Payload> {
   const s = hostileString(w);
   return fc

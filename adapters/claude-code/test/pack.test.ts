@@ -43,7 +43,7 @@ function payloadFor(event: string, run: string): Record<string, unknown> {
     case "PostToolUse":
       return loadPayload("context.PostToolUse-Write", run).stdin;
     case "PostToolUseFailure": {
-      // Not recorded: a recorded PostToolUse turned into a failed Bash (hook-protocols §1.3).
+      // Not recorded: a recorded PostToolUse turned into a failed Bash (its hook protocol).
       const post = without(loadPayload("context.PostToolUse-Write", run).stdin, "tool_response");
       return {
         ...post,
@@ -64,7 +64,7 @@ function payloadFor(event: string, run: string): Record<string, unknown> {
       };
     }
     case "SubagentStop": {
-      // Not recorded: a Stop payload plus the subagent fields (hook-protocols §1.3).
+      // Not recorded: a Stop payload plus the subagent fields (its hook protocol).
       const stop = loadPayload("context.Stop", run).stdin;
       return {
         ...stop,

@@ -10,7 +10,7 @@ import {
 import * as z from "zod/mini";
 
 /**
- * Fields every Codex hook payload carries (hook-protocols §3.4; SessionEnd has no `model` or
+ * Fields every Codex hook payload carries (its hook protocol; SessionEnd has no `model` or
  * `permission_mode`, SessionStart no `turn_id`); others pass through.
  */
 const BaseSchema = z.looseObject({
@@ -34,7 +34,7 @@ const UserPromptSubmitSchema = z.extend(BaseSchema, {
   hook_event_name: z.literal("UserPromptSubmit"),
 });
 
-/** Whether a shell tool sends a string or an argv array is unconfirmed (§3.4): both are read. */
+/** Whether a shell tool sends a string or an argv array is unconfirmed (its hook protocol): both are read. */
 const CommandSchema = z.union([z.string(), z.array(z.string())]);
 
 /** Codex's file-edit tool; the matcher aliases Write and Edit select it, stdin keeps this name. */
@@ -232,7 +232,7 @@ function quoteWord(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Keys Codex accepts in any hook's output (hook-protocols §3.5). */
+/** Keys Codex accepts in any hook's output (its hook protocol). */
 const COMMON_KEYS = ["continue", "stopReason", "suppressOutput", "systemMessage"] as const;
 
 interface AllowedOutput {

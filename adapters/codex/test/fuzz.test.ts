@@ -30,10 +30,10 @@ import { HOOK_BIN, parseAnswer } from "./payloads.ts";
 const runHook = (io: HookIO) => runCall(PLATFORM, io, handleEvent);
 
 /**
- * The fuzz suite (`describeFuzzSuite`, issue 9) against the Codex hook: payloads shaped like the
+ * The fuzz suite (`describeFuzzSuite`) against the Codex hook: payloads shaped like the
  * recorded ones (fixtures/payloads/codex-0.169.0); an answer is empty or JSON Codex 0.169.0
  * accepts for its event. The project is where Codex says (the nearest `.tailtest/` above the
- * payload's `cwd`, hook-protocols §3.3), so `cwd` is fuzzed within the project; every other field
+ * payload's `cwd`, its hook protocol), so `cwd` is fuzzed within the project; every other field
  * may point anywhere.
  */
 
@@ -42,7 +42,7 @@ const runHook = (io: HookIO) => runCall(PLATFORM, io, handleEvent);
 
 /**
  * exit 0, no stack trace, and stdout empty or one line of JSON Codex 0.169.0 accepts for the
- * event (`parseAnswer`: only §3.5's keys, hookEventName naming the event, none of the values it
+ * event (`parseAnswer`: only the protocol's keys, hookEventName naming the event, none of the values it
  * rejects). A call whose event cannot be read may only be denied (tdd/strict) or get nothing;
  * tailtest never answers "allow", and follow mode never denies.
  */

@@ -42,7 +42,7 @@ function payloadFor(event: string, project: string): Payload {
     case "PostToolUse":
       return recorded("shell.PostToolUse-Bash.json", project);
     case "SubagentStart":
-      // Not recorded: SessionStart's fields plus the subagent ones (hook-protocols §3.4).
+      // Not recorded: SessionStart's fields plus the subagent ones (its hook protocol).
       return recorded("shell.SessionStart.json", project, {
         hook_event_name: "SubagentStart",
         source: undefined,
@@ -50,7 +50,7 @@ function payloadFor(event: string, project: string): Payload {
         agent_type: "worker",
       });
     case "SubagentStop":
-      // Not recorded: a Stop payload plus the subagent fields (hook-protocols §3.4).
+      // Not recorded: a Stop payload plus the subagent fields (its hook protocol).
       return recorded("shell.Stop.json", project, {
         hook_event_name: "SubagentStop",
         agent_id: "a1b2c3",

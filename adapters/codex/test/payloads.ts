@@ -24,11 +24,11 @@ export function fire(payload: Payload, cwd: string): Promise<BinResult> {
   return runBin(HOOK_BIN, [], { input: JSON.stringify(payload), cwd });
 }
 
-/** Keys any Codex 0.169.0 hook output may carry (hook-protocols §3.5). */
+/** Keys any Codex 0.169.0 hook output may carry (its hook protocol). */
 const COMMON = ["continue", "stopReason", "suppressOutput", "systemMessage"];
 
 /**
- * Keys Codex 0.169.0 accepts per event (hook-protocols §3.5's table), written out here apart from
+ * Keys Codex 0.169.0 accepts per event (its hook protocol's table), written out here apart from
  * src/ so a slip in the adapter's own table cannot hide: an unknown key makes Codex throw the
  * whole reply away, and the hook then fails open.
  */
@@ -68,7 +68,7 @@ function nonEmpty(value: unknown): boolean {
   return typeof value === "string" && value.trim() !== "";
 }
 
-/** The values §3.5 lists as rejected by 0.169.0 even under an allowed key. */
+/** The values the protocol lists as rejected by 0.169.0 even under an allowed key. */
 function rejectedValue(event: string, json: Record<string, unknown>): string | undefined {
   const specific = (json["hookSpecificOutput"] ?? {}) as Record<string, unknown>;
   if (json["decision"] !== undefined && (json["decision"] !== "block" || !nonEmpty(json["reason"])))
@@ -93,7 +93,7 @@ function rejectedValue(event: string, json: Record<string, unknown>): string | u
 }
 
 /**
- * stdout is empty, or JSON Codex 0.169.0 accepts for this event: only the keys of §3.5's table,
+ * stdout is empty, or JSON Codex 0.169.0 accepts for this event: only the keys of the protocol's table,
  * hookEventName naming the event, and none of the values it rejects. Throws otherwise.
  */
 export function parseAnswer(stdout: string, event: string): Record<string, unknown> | undefined {

@@ -362,7 +362,7 @@ describe("tdd mode through the built Codex hook", () => {
       await tailtest(root, ["red", "--test", TEST_FILE, "--expects", "charge fails: no module"]),
       /state: writing_tests$/,
     );
-    // Not recorded: SessionStart's fields plus the subagent ones (hook-protocols §3.4).
+    // Not recorded: SessionStart's fields plus the subagent ones (its hook protocol).
     const subagent = { agent_id: SUBAGENT, agent_type: "worker" };
     const start = codex("block.SessionStart.json", root, {
       hook_event_name: "SubagentStart",
@@ -413,7 +413,7 @@ describe("tdd mode through the built Codex hook", () => {
   }, 90_000);
 });
 
-describe("the output checker these tests use (hook-protocols §3.5)", () => {
+describe("the output checker these tests use (its hook protocol)", () => {
   it.each([
     [
       "PreToolUse",

@@ -37,7 +37,7 @@ describe("HOOK_COMMAND", () => {
 });
 
 describe("CURSOR_EVENTS", () => {
-  it("holds the 21 event names of hook-protocols §2.4, each once, all camelCase", () => {
+  it("holds the 21 event names of its hook protocol, each once, all camelCase", () => {
     expect(CURSOR_EVENTS).toHaveLength(21);
     expect(new Set(CURSOR_EVENTS).size).toBe(21);
     for (const event of CURSOR_EVENTS) expect(event).toMatch(/^[a-z][A-Za-z]+$/);

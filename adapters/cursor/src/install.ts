@@ -24,7 +24,7 @@ export const HOOK_COMMAND = projectHookCommand({
 });
 
 /**
- * Every event name Cursor's loader accepts (hook-protocols §2.4). One name outside this list
+ * Every event name Cursor's loader accepts (its hook protocol). One name outside this list
  * makes Cursor ignore the whole hooks.json, silently.
  */
 export const CURSOR_EVENTS = [

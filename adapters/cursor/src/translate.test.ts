@@ -213,7 +213,7 @@ const CONVERSATION = "5f0c2a7e-3b1d-4c6a-9e8f-2d4b6a8c0e13";
 const SUBAGENT = "0e9d4c27-6b1a-4f83-a5c2-7d3e1b8f6a90";
 const fixture = (name: string) => loadPayload("cursor", name, ROOT).stdin;
 
-describe("translatePayload: tdd mode's events, from the synthetic payload files (§2.3/§2.4)", () => {
+describe("translatePayload: tdd mode's events, from the synthetic payload files (its hook protocol)", () => {
   it.each([
     ["gate.preToolUse-Write.json", { kind: "EditRequested", paths: [`${ROOT}/src/billing.py`] }],
     [
@@ -382,7 +382,7 @@ describe("renderDecision", () => {
   const deny: Decision = { kind: "deny", reason: "blocked: src/a.py\nrun: tailtest red" };
   const withEnv: Decision = { kind: "context", text: "note", env: { TAILTEST_TDD_KEY: "c1" } };
 
-  // Every event tailtest answers, every decision, the exact stdout and stderr (§2.4).
+  // Every event tailtest answers, every decision, the exact stdout and stderr (its hook protocol).
   it.each<[string, Decision, string, string]>([
     ["sessionStart", context, '{"additional_context":"note"}', ""],
     ["sessionStart", none, "{}", ""],

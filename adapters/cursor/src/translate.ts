@@ -9,7 +9,7 @@ const OWNER = "Cursor's";
 import * as z from "zod/mini";
 
 /**
- * Fields every Cursor hook payload carries (hook-protocols §2.3); others pass through. Only
+ * Fields every Cursor hook payload carries (its hook protocol); others pass through. Only
  * `conversation_id` and `hook_event_name` are required: the rest are optional, and the ones
  * tailtest never reads also accept null, so a Cursor release that nulls one does not turn a
  * good call into "bad input".
@@ -58,7 +58,7 @@ const PreToolUseSchema = z.extend(BaseSchema, {
 
 /**
  * A subagent (Task tool) starts. `subagent_id` names it, at the start and at subagentStop alike:
- * hook-protocols §2.4 lists it here and ends subagentStop's list with "…", and a third-party
+ * Cursor's hook protocol lists it here and ends subagentStop's list with "…", and a third-party
  * capture of cursor-agent shows it there too. `subagent_type` is sent at both ends as well, but
  * every subagent of a kind shares it, and `tool_call_id` is not listed at the stop.
  * `parent_conversation_id` is the main agent's conversation when Cursor sends it.
@@ -116,7 +116,7 @@ const HANDLED_EVENTS = new Set([
  * The tools whose file tailtest follows (postToolUse) and gates (preToolUse). Cursor's agent
  * writes and edits files with `Write` (Claude Code's Write and Edit hooks arrive as `Write`
  * too) and removes them with `Delete`. `path` is accepted beside `file_path` because no Delete
- * payload could be recorded (§2.4 names only Write's `{file_path, content}`).
+ * payload could be recorded (the protocol names only Write's `{file_path, content}`).
  */
 const FileToolInputSchema = z.looseObject({
   file_path: z.optional(z.string()),
@@ -148,7 +148,7 @@ type Result = { ok: true; event: HookEvent | undefined } | { ok: false; error: s
 /**
  * Whether a hook payload comes from Cursor: it names its version, or it has a conversation id
  * and a camelCase event name (Claude Code's and Codex's are PascalCase). The Claude Code adapter
- * uses this to recognise Cursor running a Claude Code hook (hook-protocols §2.6).
+ * uses this to recognise Cursor running a Claude Code hook (its hook protocol).
  */
 export function isCursorPayload(json: unknown): boolean {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return false;
@@ -323,7 +323,7 @@ export interface Rendered {
   stderr: string;
 }
 
-/** The events whose `additional_context` reaches the agent (hook-protocols §2.4). */
+/** The events whose `additional_context` reaches the agent (its hook protocol). */
 const CONTEXT_EVENTS = new Set([
   "sessionStart",
   "beforeSubmitPrompt",
@@ -339,11 +339,11 @@ const FOLLOWUP_EVENTS = new Set(["stop", "subagentStop"]);
  */
 const DENY_EVENTS = new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution"]);
 
-/** Cursor's "no opinion": exit 0 with empty stdout counts as a failed hook (§2.5), `{}` does not. */
+/** Cursor's "no opinion": exit 0 with empty stdout counts as a failed hook (its hook protocol), `{}` does not. */
 export const NO_OPINION_OUTPUT = "{}";
 
 /**
- * A Decision in Cursor's exact output shape (hook-protocols §2.4): only the keys Cursor reads
+ * A Decision in Cursor's exact output shape (its hook protocol): only the keys Cursor reads
  * for that event, and always a JSON object on stdout.
  */
 export function renderDecision(eventName: string, decision: Decision): Rendered {
@@ -363,7 +363,7 @@ function renderForAgent(eventName: string, decision: Decision): Rendered {
       return { stdout: NO_OPINION_OUTPUT, stderr: "" };
     case "context":
       if (eventName === "sessionStart" && decision.env !== undefined)
-        // Cursor sets `env` for the session's later hooks and commands (§2.2): how
+        // Cursor sets `env` for the session's later hooks and commands (its hook protocol): how
         // `tailtest red` finds this session's log.
         return json({ additional_context: decision.text, env: decision.env });
       // No permission key on preToolUse: Cursor's own permission flow goes on.

@@ -24,18 +24,18 @@ import { PLATFORM } from "../src/platform.ts";
 const runCursorHook = (io: HookIO) => runHook(PLATFORM, io, handleEvent);
 
 /**
- * The fuzz suite (`describeFuzzSuite`, issue 9) against the Cursor hook: payloads shaped like the
+ * The fuzz suite (`describeFuzzSuite`) against the Cursor hook: payloads shaped like the
  * synthetic ones built from the protocol reference (fixtures/payloads/cursor). An answer is
- * always a JSON object with only the keys hook-protocols §2.4 lists for its event (Cursor counts
+ * always a JSON object with only the keys its hook protocol lists for its event (Cursor counts
  * empty stdout as a failed hook, and invalid JSON on a permission event blocks). The project is
- * CURSOR_PROJECT_DIR, which Cursor always sets (§2.2); every payload field, `workspace_roots` and
+ * CURSOR_PROJECT_DIR, which Cursor always sets (its hook protocol); every payload field, `workspace_roots` and
  * `cwd` included, may point anywhere.
  */
 
 // ---------------------------------------------------------------------------------------------
 // The checks after every call.
 
-/** Keys Cursor reads per event (hook-protocols §2.4); any other event: `{}` only. */
+/** Keys Cursor reads per event (its hook protocol); any other event: `{}` only. */
 const CURSOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   sessionStart: ["env", "additional_context", "continue", "user_message"],
   beforeSubmitPrompt: ["continue", "user_message", "additional_context"],
@@ -82,7 +82,7 @@ function checkAnswer(result: HookOutput, stdin: string, mode: Mode): Outcome {
   return json["followup_message"] === undefined ? "context" : "block";
 }
 
-/** The hook's environment as Cursor sets it (§2.2): the project is named. */
+/** The hook's environment as Cursor sets it (its hook protocol): the project is named. */
 function envFor(root: string): Record<string, string> {
   return { CURSOR_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root, CURSOR_VERSION: "2.1.50" };
 }
@@ -90,7 +90,7 @@ function envFor(root: string): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Payloads
 
-/** A tool call as Cursor sends it (§2.4): Write, Delete, Shell, Read, Task, MCP, others. */
+/** A tool call as Cursor sends it (its hook protocol): Write, Delete, Shell, Read, Task, MCP, others. */
 function toolArb(
   w: World,
   root: string,

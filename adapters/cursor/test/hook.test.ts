@@ -12,7 +12,7 @@ const QUEUED_NOTE =
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());
 
-/** The output keys Cursor reads per event (hook-protocols §2.4); anything else is a bug. */
+/** The output keys Cursor reads per event (its hook protocol); anything else is a bug. */
 const DOCUMENTED: Record<string, ReadonlySet<string>> = {
   sessionStart: new Set(["env", "additional_context", "continue", "user_message"]),
   beforeSubmitPrompt: new Set(["continue", "user_message", "additional_context"]),

@@ -12,7 +12,7 @@ import { loadPayload } from "./payloads.ts";
 /**
  * The strict scenarios (`describeStrictSuite`) through the built Cursor hook and the built
  * `tailtest` CLI. The payloads are the synthetic Cursor ones (no Cursor agent runs offline) with
- * the tool fields of hook-protocols §2.4.
+ * the tool fields of its hook protocol
  */
 
 const HOOK = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");

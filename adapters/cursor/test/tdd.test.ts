@@ -15,7 +15,7 @@ import { loadPayload } from "./payloads.ts";
 /**
  * tdd mode through the built Cursor hook and the built `tailtest` CLI, each a real process, on a
  * temporary copy of the pytest-ini fixture. The payloads are the synthetic Cursor ones (no
- * Cursor agent runs offline) with the tool fields of hook-protocols §2.4; Cursor reports no exit
+ * Cursor agent runs offline) with the tool fields of its hook protocol; Cursor reports no exit
  * code after a Shell command, so every Red and Green here is measured by tailtest re-running the
  * cycle's test with the real pytest.
  */

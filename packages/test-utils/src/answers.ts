@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 
 /**
- * What an agent reads from a hook's stdout, checked against its protocol (hook-protocols §1.6,
- * §2.4, §3.5), for whole-process tests that run the built hook bins.
+ * What an agent reads from a hook's stdout, checked against its protocol (each agent's published
+ * hook protocol), for whole-process tests that run the built hook bins.
  */
 
 export type Answer = Record<string, unknown>;

@@ -88,7 +88,7 @@ export interface FuzzPlatform {
 }
 
 /**
- * Issue 9, "Bad input": the property-based suite every adapter's hook runs (fast-check).
+ * Bad input: the property-based suite every adapter's hook runs (fast-check).
  * Payloads shaped like the recorded ones with fields fuzzed and mutated, file names and commands
  * that try to reach a shell, fully random JSON, non-JSON stdin and ≥ 1 MB strings go through the
  * adapter's hook in process, in follow, tdd and strict projects without test runner files (so no
@@ -103,7 +103,7 @@ export function describeFuzzSuite(platform: FuzzPlatform): void {
   const { seed: SEED, runs: RUNS, params } = fuzzSettings(platform.seed);
   const confine = platform.confine ?? ((stdin: string) => stdin);
 
-  describe(`${platform.name} hook: fuzzed input (issue 9)`, () => {
+  describe(`${platform.name} hook: fuzzed input`, () => {
     const getWorld = useFuzzWorld(platform.config);
 
     /** One in-process hook call in a mode's project, and every check. */

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { makeProject, REPO_ROOT, type TempProject } from "./index.ts";
 
 /**
- * What the three adapters' fuzz tests (issue 9, "Bad input") share: the world the hooks run in
+ * What the three adapters' fuzz tests share: the world the hooks run in
  * (projects in each mode, a sentinel folder beside them, and the snapshot of what must never
  * change), the hostile strings, paths and commands, the payload mutations and encodings, and the
  * run settings. Each adapter's test keeps what is its platform's: payload shapes, the answer

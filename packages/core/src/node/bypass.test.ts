@@ -12,7 +12,7 @@ import { readStrictLog } from "./strict-store.ts";
 import { agentKey, declareTddEntry, tddLogPath } from "./tdd-store.ts";
 
 /**
- * Issue 9, "Bypass": the ways an agent might get a production edit (or a change of mode) round
+ * Bypass: the ways an agent might get a production edit (or a change of mode) round
  * the gate, each tried in tdd mode (a Red declared for tests/test_calc.py: production code may
  * not change) and in strict mode (no claim), on a real pytest project, through `handleEvent`.
  *
@@ -205,7 +205,7 @@ const afterTheFact: Attempt[] = [
   },
 ];
 
-// Holes the first run of this table found (issue 9), now closed at the gate.
+// Holes the first run of this table found, now closed at the gate.
 const HOLES: Omit<Attempt, "tdd" | "strict">[] = [
   {
     name: "cd .tailtest, then overwrite config.json (would switch the mode off)",

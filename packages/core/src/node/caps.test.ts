@@ -7,7 +7,7 @@ import { handleEvent } from "./handle.ts";
 import { inspectEdit, MAX_PATH_SEGMENTS, openProject } from "./project.ts";
 
 /**
- * What reaches the agent stays within one note however long the payload's paths are (issue 9):
+ * What reaches the agent stays within one note however long the payload's paths are:
  * a path may be 4,096 characters (PAYLOAD_LIMITS) and an apply_patch may name many.
  */
 

@@ -8,7 +8,7 @@ import { confirmMode } from "./mode-pin.ts";
 import { configuredMode, openProject } from "./project.ts";
 
 /**
- * The mode cannot be switched off by breaking or rewriting the file that switches it on (issue 9):
+ * The mode cannot be switched off by breaking or rewriting the file that switches it on:
  * a config that exists but does not say the mode keeps the session's mode, and a mode the config
  * changes during a session is reported at the end of the turn, once.
  */

@@ -7,7 +7,7 @@ import { handleEvent } from "./handle.ts";
 import { openProject } from "./project.ts";
 
 /**
- * Issue 10: no git process on a PostToolUse for a file already queued. A `git` first on PATH
+ * No git process on a PostToolUse for a file already queued. A `git` first on PATH
  * counts its calls, then hands over to the real one.
  */
 

@@ -24,7 +24,7 @@ const table: [string, TddFileClass][] = [
   ["package.json", "other"],
   ["node_modules/lib/index.test.js", "other"],
   ["dist/index.js", "other"],
-  // Python (§1.8: the original's unanchored `test_.*\.py$` made these two tests)
+  // Python (the original's unanchored `test_.*\.py$` made these two tests)
   ["src/latest_news.py", "prod"],
   ["app/contest_x.py", "prod"],
   ["tests/test_billing.py", "test"],
