@@ -38,7 +38,7 @@ const PACKAGE_DIR = join(REPO_ROOT, "adapters/codex");
 const USER_CONFIG = `# my Codex settings
 model = "gpt-5.5" # the default
 
-[projects."/home/me/work"]
+[projects."/home/me/code"]
 trust_level = "trusted"
 
 # my own hook: a sound at the end of each turn
@@ -208,7 +208,7 @@ describe("tailtest-codex init --user, from the packed tarball", () => {
       'model = "gpt-5.5" # the default',
       "",
       "# written by /hooks",
-      '[hooks.state."/home/me/work/.codex/hooks.json:stop:0:0"]',
+      '[hooks.state."/home/me/code/.codex/hooks.json:stop:0:0"]',
       "enabled = true",
       `trusted_hash = "sha256:${"0".repeat(64)}"`,
       "",
