@@ -53,9 +53,10 @@ export default tseslint.config(
     },
   },
   {
-    // The core decides; only src/node/ may touch the file system, processes or the environment.
+    // The core decides; only a feature's node/ edge may touch the file system, processes or the
+    // environment.
     files: ["packages/core/src/**/*.ts"],
-    ignores: ["packages/core/src/node/**"],
+    ignores: ["packages/core/src/**/node/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -63,11 +64,11 @@ export default tseslint.config(
           patterns: [
             {
               regex: "^(node:)?(fs|fs/promises|child_process|os|process|worker_threads|net|http)$",
-              message: "core is pure: do I/O in packages/core/src/node/",
+              message: "core is pure: do I/O in the feature's node/ folder",
             },
             {
               regex: "^(execa|chokidar|fast-glob|proper-lockfile)$",
-              message: "core is pure: do I/O in packages/core/src/node/",
+              message: "core is pure: do I/O in the feature's node/ folder",
             },
           ],
         },

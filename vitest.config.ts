@@ -15,13 +15,13 @@ const SLOW_SRC_TESTS = [
   "packages/core/src/node/bypass.test.ts",
   "packages/core/src/node/code-cache.test.ts",
   "packages/core/src/node/plan-review.test.ts",
-  "packages/core/src/node/runner-lists.test.ts",
-  "packages/core/src/node/reverse-lookup.test.ts",
-  "packages/core/src/node/selection-cold.test.ts",
+  "packages/core/src/runners/node/runner-lists.test.ts",
+  "packages/core/src/selection/node/reverse-lookup.test.ts",
+  "packages/core/src/selection/node/graph-selection-cold.test.ts",
   "packages/core/src/node/strict-hooks.test.ts",
   "packages/core/src/node/tdd-hooks.test.ts",
   "packages/core/src/node/tdd-store.test.ts",
-  "packages/core/src/node/verify.test.ts",
+  "packages/core/src/engine/node/verify-turn.test.ts",
 ];
 
 export default defineConfig({

@@ -12,7 +12,11 @@ import { parseHookSettings } from "./hook-groups.ts";
 import { detectLanguage, type Language } from "./languages.ts";
 import { parseJsonObject } from "./project-files.ts";
 import type { ProjectView } from "./project-view.ts";
-import { detectProjectRunners, runnerLabel, type DetectedRunner } from "./runners.ts";
+import {
+  detectProjectRunners,
+  runnerLabel,
+  type DetectedRunner,
+} from "./runners/project-runners.ts";
 import type { RunnerProbe } from "./runners/spec.ts";
 import { specOf } from "./runners/table.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "./tdd/file-classes.ts";

@@ -101,7 +101,7 @@ export {
   type RunnerId,
   type RunnerResolution,
   type TestTarget,
-} from "./runners.ts";
+} from "./runners/project-runners.ts";
 export {
   appendScenarioLog,
   buildScenarioEntries,
@@ -147,7 +147,7 @@ export {
   type RunPlan,
   type RunTarget,
   type SkippedTarget,
-} from "./plan.ts";
+} from "./engine/plan.ts";
 export {
   FailureKindSchema,
   FileErrorSchema,
@@ -162,7 +162,7 @@ export {
   type TestId,
   type TestResult,
   type TestStatus,
-} from "./results.ts";
+} from "./engine/results.ts";
 export {
   formatId,
   overallStatus,
@@ -175,9 +175,9 @@ export {
   type ProcessOutcome,
   type RunResult,
   type RunStatus,
-} from "./summarize.ts";
-export { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "./parsers/index.ts";
-export { stripAnsi } from "./parsers/_shared.ts";
+} from "./engine/summarize.ts";
+export { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "./engine/parsers/index.ts";
+export { stripAnsi } from "./engine/parsers/_shared.ts";
 export { NO_OPINION, type Decision, type HookEvent } from "./events.ts";
 export { parsePatchFiles, patchEffects, type PatchedFile } from "./patch.ts";
 export {
@@ -222,7 +222,7 @@ export {
   renderVerifyBlock,
   type VerifyNoteInput,
 } from "./verify-note.ts";
-export * from "./turn-summary.ts";
+export * from "./engine/turn-summary.ts";
 export * from "./tdd/index.ts";
 export * from "./strict/index.ts";
 export {

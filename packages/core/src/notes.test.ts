@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { capText, NOTE_CAP, renderQueuedNote, renderStartupNote } from "./notes.ts";
-import type { DetectedRunner } from "./runners.ts";
+import type { DetectedRunner } from "./runners/project-runners.ts";
 
 const pytest: DetectedRunner = {
   id: "pytest",

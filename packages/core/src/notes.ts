@@ -6,7 +6,7 @@ import {
   runnerLabel,
   type DetectedRunner,
   type TestTarget,
-} from "./runners.ts";
+} from "./runners/project-runners.ts";
 
 /** Every text meant for an agent stays well under Claude Code's 10,000-character hook limit. */
 export const NOTE_CAP = 8000;

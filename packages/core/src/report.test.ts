@@ -3,7 +3,7 @@ import { emptyHistory, recordOutcomes, type HistoryFile } from "./history.ts";
 import { buildReport, capName, REPORT_CAPS, ReportDataSchema, type ReportInput } from "./report.ts";
 import { emptyRunLog, summariseRunRecord, type RunLog } from "./run-log.ts";
 import { STRICT_EVENT_VERSION, StrictEventSchema, type StrictEvent } from "./strict/events.ts";
-import type { RunResult } from "./summarize.ts";
+import type { RunResult } from "./engine/summarize.ts";
 
 /** `sessions` sessions, each flushed like the hooks flush: `a.py` fails from the 3rd on. */
 function historyOfSessions(sessions: number, files = ["src/a.py", "src/b.py"]): HistoryFile {

@@ -7,7 +7,7 @@ import {
   summariseHistory,
   type LiveHistory,
 } from "./history-view.ts";
-import { FailureKindSchema } from "./results.ts";
+import { FailureKindSchema } from "./engine/results.ts";
 import {
   OverallStatusSchema,
   RecordedTestSchema,
@@ -15,8 +15,8 @@ import {
   type RunLog,
   type RunRecord,
 } from "./run-log.ts";
-import { RunnerIdSchema } from "./runners.ts";
-import { EvidenceSchema } from "./test-evidence.ts";
+import { RunnerIdSchema } from "./runners/project-runners.ts";
+import { EvidenceSchema } from "./selection/test-evidence.ts";
 import {
   StrictClaimRecordSchema,
   TddCycleRecordSchema,

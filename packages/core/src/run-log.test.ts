@@ -9,7 +9,7 @@ import {
   RunLogSchema,
   summariseRunRecord,
 } from "./run-log.ts";
-import type { RunResult } from "./summarize.ts";
+import type { RunResult } from "./engine/summarize.ts";
 
 function result(tests: [string, RunResult["tests"][number]["status"], number?][]): RunResult {
   return {

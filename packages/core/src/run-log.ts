@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { MissingTest } from "./plan.ts";
-import { FailureKindSchema, TestStatusSchema } from "./results.ts";
-import { RunnerIdSchema } from "./runners.ts";
+import type { MissingTest } from "./engine/plan.ts";
+import { FailureKindSchema, TestStatusSchema } from "./engine/results.ts";
+import { RunnerIdSchema } from "./runners/project-runners.ts";
 import type { RelatedTest } from "./selection/related.ts";
-import { EvidenceSchema } from "./test-evidence.ts";
+import { EvidenceSchema } from "./selection/test-evidence.ts";
 import {
   causeLines,
   firstLines,
@@ -11,7 +11,7 @@ import {
   RunStatusSchema,
   type ExcerptOptions,
   type RunResult,
-} from "./summarize.ts";
+} from "./engine/summarize.ts";
 
 /**
  * `.tailtest/runs.json`: the test runs the CLI made (`tailtest run`, `tailtest watch`), each

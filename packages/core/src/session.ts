@@ -9,7 +9,7 @@ import {
   type OutcomeStatus,
 } from "./history.ts";
 import { LanguageSchema } from "./languages.ts";
-import { DetectedRunnerSchema, RunnerIdSchema } from "./runners.ts";
+import { DetectedRunnerSchema, RunnerIdSchema } from "./runners/project-runners.ts";
 
 export const SESSION_VERSION = 1;
 export const SCENARIO_LOG_CAP = 500;

@@ -14,7 +14,7 @@ import {
   type HistorySession,
 } from "./history-view.ts";
 import { OverallStatusSchema, type RunLog } from "./run-log.ts";
-import { runnerLabel } from "./runners.ts";
+import { runnerLabel } from "./runners/project-runners.ts";
 import { outcomeStatusOf, PendingStatusSchema, type SessionState } from "./session.ts";
 import { summarisePairs } from "./strict/pairs.ts";
 import { deriveStrictState, openClaims } from "./strict/state.ts";

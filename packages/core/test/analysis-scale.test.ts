@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs module shared with bench/analysis.mjs, without types.
 import { generateAnalysisProject } from "../../../bench/analysis-project.mjs";
 import { createBudget, steppingClock } from "../src/analysis/budget.ts";
-import { runStartAnalyses } from "../src/node/analysis.ts";
-import { traceImpact } from "../src/node/impact.ts";
+import { runStartAnalyses } from "../src/analysis/node/run-analyses.ts";
+import { traceImpact } from "../src/analysis/node/impact.ts";
 import { openProject } from "../src/node/project.ts";
 import { readState } from "../src/node/store.ts";
 import { createFsView } from "../src/node/fs-view.ts";
-import { detectProjectRunners } from "../src/runners.ts";
-import { importGraphFile } from "../src/node/impact.ts";
+import { detectProjectRunners } from "../src/runners/project-runners.ts";
+import { importGraphFile } from "../src/analysis/node/impact.ts";
 import { isGraphComplete, unpackGraph } from "../src/analysis/import-graph.ts";
 
 /**

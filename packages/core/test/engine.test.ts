@@ -8,10 +8,10 @@ import {
 } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFsView } from "../src/node/fs-view.ts";
-import { executePlan } from "../src/node/execute.ts";
-import { planRun, planSuites, type RunTarget } from "../src/plan.ts";
-import { detectPackageRunners } from "../src/runners.ts";
-import { renderFailureExcerpt, type RunResult } from "../src/summarize.ts";
+import { executePlan } from "../src/engine/node/execute.ts";
+import { planRun, planSuites, type RunTarget } from "../src/engine/plan.ts";
+import { detectPackageRunners } from "../src/runners/project-runners.ts";
+import { renderFailureExcerpt, type RunResult } from "../src/engine/summarize.ts";
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());

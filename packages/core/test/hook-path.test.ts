@@ -75,9 +75,11 @@ const HOT = (adapter: Adapter) => join(REPO_ROOT, "adapters", adapter, "src/hook
 const COLD = [
   /packages\/core\/src\/index\.ts$/,
   /packages\/core\/src\/node\/index\.ts$/,
-  /packages\/core\/src\/(tdd|strict|parsers)\//,
-  /packages\/core\/src\/node\/(tdd-|strict-|shell|execute|verify|lifecycle|sweep|plan-review|setup-io)/,
-  /packages\/core\/src\/(plan|summarize|results|doctor|hook-groups|script-writes|inline-script)\.ts$/,
+  /packages\/core\/src\/(tdd|strict|engine\/parsers)\//,
+  /packages\/core\/src\/node\/(tdd-|strict-|shell|lifecycle|sweep|plan-review|setup-io)/,
+  /packages\/core\/src\/engine\/node\//,
+  /packages\/core\/src\/engine\/(plan|summarize|results)\.ts$/,
+  /packages\/core\/src\/(doctor|hook-groups|script-writes|inline-script)\.ts$/,
 ];
 /** The Claude Code hook answers a call Cursor makes through Cursor's adapter, loaded for it. */
 const COLD_FOR: Partial<Record<Adapter, RegExp[]>> = {
@@ -112,17 +114,17 @@ describe("a hook call evaluates only what every call needs", () => {
         [
           ...COLD,
           /adapters\/cursor\/src\/run-hook\.ts$/,
-          /packages\/core\/src\/node\/(handle|analysis|edit-analysis|session-analysis|impact)\.ts$/,
+          /packages\/core\/src\/node\/handle\.ts$/,
           // The import graph's build: lexers, resolver, walk; the turn's selection.
-          /packages\/core\/src\/analysis\//,
-          /packages\/core\/src\/node\/(selection|choose-tests|project-walk|reverse-lookup)\.ts$/,
+          /packages\/core\/src\/analysis\/(?!switches\.ts$)/,
+          /packages\/core\/src\/selection\/node\/(graph-selection|choose-tests|reverse-lookup)\.ts$/,
         ].some((pattern) => pattern.test(file)),
       );
       expect(cold).toEqual([]);
       expect(graph).toEqual(
         expect.arrayContaining([
           "packages/core/src/node/follow-edit.ts",
-          "packages/core/src/node/covering.ts",
+          "packages/core/src/selection/node/covering.ts",
           "packages/core/src/selection/related.ts",
         ]),
       );
@@ -145,11 +147,13 @@ describe("a hook call evaluates only what every call needs", () => {
         [
           /packages\/core\/src\/index\.ts$/,
           /packages\/core\/src\/node\/index\.ts$/,
-          /packages\/core\/src\/parsers\/(?!_shared)/,
-          /packages\/core\/src\/node\/(shell|execute|verify|lifecycle|sweep|plan-review|setup-io)/,
+          /packages\/core\/src\/engine\/parsers\/(?!_shared)/,
+          /packages\/core\/src\/node\/(shell|lifecycle|sweep|plan-review|setup-io)/,
+          /packages\/core\/src\/engine\/node\//,
           /packages\/core\/src\/node\/(tdd-hooks|strict-hooks|strict-run|strict-claim|handle)\.ts$/,
-          /packages\/core\/src\/(plan|summarize|doctor|hook-groups|script-writes|inline-script)\.ts$/,
-          /packages\/core\/src\/(analysis\/|tdd\/(test-commands|cycles))/,
+          /packages\/core\/src\/engine\/(plan|summarize)\.ts$/,
+          /packages\/core\/src\/(doctor|hook-groups|script-writes|inline-script)\.ts$/,
+          /packages\/core\/src\/(analysis\/(?!switches\.ts$)|tdd\/(test-commands|cycles))/,
           /packages\/core\/src\/strict\/(plan-steps|pairs)\.ts$/,
           /adapters\/cursor\/src\/run-hook\.ts$/,
         ].some((pattern) => pattern.test(file)),

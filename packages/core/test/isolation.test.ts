@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, findToolchain, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { executePlan } from "../src/node/execute.ts";
+import { executePlan } from "../src/engine/node/execute.ts";
 import { createFsView } from "../src/node/fs-view.ts";
-import { planRun } from "../src/plan.ts";
-import type { RunResult } from "../src/summarize.ts";
+import { planRun } from "../src/engine/plan.ts";
+import type { RunResult } from "../src/engine/summarize.ts";
 
 /**
  * A test run cannot get out of its box: a process it starts in a session of its own (`setsid`)

@@ -52,8 +52,10 @@ const BARRELS = [/packages\/core\/src\/index\.ts$/, /packages\/core\/src\/node\/
 /** What reading a project's state never needs: modes, the test engine, the selection. */
 const NOT_FOR_STATUS = [
   ...BARRELS,
-  /packages\/core\/src\/node\/(execute|verify|selection|choose-tests|strict-|tdd-hooks|shell)/,
-  /packages\/core\/src\/(plan|parsers\/(?!_shared)|selection\/|analysis\/)/,
+  /packages\/core\/src\/node\/(strict-|tdd-hooks|shell)/,
+  /packages\/core\/src\/engine\/(plan\.ts|node\/|parsers\/(?!_shared))/,
+  // test-evidence.ts is the selection's vocabulary, which the run log records.
+  /packages\/core\/src\/(selection\/(?!test-evidence\.ts$)|analysis\/)/,
 ];
 
 const command = (name: string) => join(REPO_ROOT, "packages/cli/src/commands", `${name}.ts`);

@@ -4,8 +4,8 @@
  * without the barrels, which reach the test engine and every mode (see ../status-api.ts).
  */
 export { inspectEdit, openProject, type EditInsight } from "./project.ts";
-export { selectRelated, type Selection } from "./selection.ts";
+export { selectRelated, type Selection } from "../selection/node/graph-selection.ts";
 export { renderQueuedNote } from "../notes.ts";
-export { runnerLabel } from "../runners.ts";
+export { runnerLabel } from "../runners/project-runners.ts";
 export type { Language } from "../languages.ts";
 export type { ScoreInputs } from "../complexity.ts";

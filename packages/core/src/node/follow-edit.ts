@@ -1,7 +1,7 @@
 import type { Decision, HookEvent } from "../events.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
 import { unqueueFiles } from "../session.ts";
-import { wantsEditAnalysis } from "../analysis-switches.ts";
+import { wantsEditAnalysis } from "../analysis/switches.ts";
 import type { HandleOptions } from "./handle.ts";
 import {
   inspectEdit,
@@ -12,7 +12,7 @@ import {
   type Project,
 } from "./project.ts";
 import { readState, updateState } from "./store.ts";
-import { coveringAnalysis } from "./covering.ts";
+import { coveringAnalysis } from "../selection/node/covering.ts";
 
 /**
  * Follow mode's answer to an edit, on its own: the call an agent makes on every edit, which a

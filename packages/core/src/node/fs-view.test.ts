@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { detectPackageRunners } from "../runners.ts";
+import { detectPackageRunners } from "../runners/project-runners.ts";
 import { createFsView } from "./fs-view.ts";
 
 let base: string | undefined;

@@ -4,7 +4,7 @@ import type { Decision, HookEvent } from "../events.ts";
 import { capText, NOTE_CAP } from "../notes.ts";
 import { SWEEP_SLACK_MS, type SessionState } from "../session.ts";
 import { mayWriteFiles } from "../shell-words.ts";
-import { runStartAnalyses, withEditAnalyses } from "./analysis.ts";
+import { runStartAnalyses, withEditAnalyses } from "../analysis/node/run-analyses.ts";
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
@@ -30,7 +30,7 @@ const lazy = {
   shell: () => import("./shell.ts"),
   sweep: () => import("./sweep.ts"),
   contentSweep: () => import("./content-sweep.ts"),
-  verify: () => import("./verify.ts"),
+  verify: () => import("../engine/node/verify-turn.ts"),
   lifecycle: () => import("./lifecycle.ts"),
 };
 

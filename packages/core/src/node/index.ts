@@ -36,7 +36,7 @@ export {
   type StartOptions,
   type StartSource,
 } from "./lifecycle.ts";
-export { executePlan, type ExecuteOptions } from "./execute.ts";
+export { executePlan, type ExecuteOptions } from "../engine/node/execute.ts";
 export {
   confirmMode,
   CONFIRM_COMMAND,
@@ -54,9 +54,9 @@ export {
   type ShellWrites,
 } from "./shell.ts";
 export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
-export { verifyTurn, type Verification, type VerifyOptions } from "./verify.ts";
-export { chooseTests, cutToBudget, type ChosenTests } from "./choose-tests.ts";
-export { selectRelated, isSelectable, type Selection } from "./selection.ts";
+export { verifyTurn, type Verification, type VerifyOptions } from "../engine/node/verify-turn.ts";
+export { chooseTests, cutToBudget, type ChosenTests } from "../selection/node/choose-tests.ts";
+export { selectRelated, isSelectable, type Selection } from "../selection/node/graph-selection.ts";
 export {
   CONFIG_PATH,
   describeHookChange,

@@ -11,7 +11,7 @@ import {
   renderLastFailures,
 } from "../history.ts";
 import { renderStartupNote } from "../notes.ts";
-import { detectProjectRunners } from "../runners.ts";
+import { detectProjectRunners } from "../runners/project-runners.ts";
 import {
   appendScenarioLog,
   buildScenarioEntries,

@@ -15,7 +15,7 @@ import {
   resolveRunner,
   type DetectedRunner,
   type TestTarget,
-} from "../runners.ts";
+} from "../runners/project-runners.ts";
 import {
   createSession,
   makeSessionId,

@@ -32,7 +32,12 @@ import {
   revertToBaseline,
   type TurnLook,
 } from "./content-sweep.ts";
-import { notifyLine, summariseCounts, withUserMessage, type TurnSummary } from "../turn-summary.ts";
+import {
+  notifyLine,
+  summariseCounts,
+  withUserMessage,
+  type TurnSummary,
+} from "../engine/turn-summary.ts";
 import {
   gateStrictWrites,
   judgeableSnapshot,

@@ -1,14 +1,14 @@
-import { planRun, planSuites, type RunTarget } from "../plan.ts";
-import type { TestId, TestResult } from "../results.ts";
-import { detectProjectRunners, type RunnerId } from "../runners.ts";
+import { planRun, planSuites, type RunTarget } from "../engine/plan.ts";
+import type { TestId, TestResult } from "../engine/results.ts";
+import { detectProjectRunners, type RunnerId } from "../runners/project-runners.ts";
 import type { Host, StrictTest, TestRunEvent } from "../strict/events.ts";
 import { readFailure, resolveMissing } from "../strict/red.ts";
-import { answersRequest, type RunResult } from "../summarize.ts";
+import { answersRequest, type RunResult } from "../engine/summarize.ts";
 import { tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import { firstErrorLine } from "../tdd/log.ts";
-import { executePlan } from "./execute.ts";
+import { executePlan } from "../engine/node/execute.ts";
 import type { Project } from "./project.ts";
-import { guardState, tamperedReason } from "./state-guard.ts";
+import { guardState, tamperedReason } from "../engine/node/state-guard.ts";
 import { hashFile, supportHash } from "./strict-store.ts";
 
 /**

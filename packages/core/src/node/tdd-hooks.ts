@@ -3,9 +3,9 @@ import { isAbsolute, join, relative } from "node:path";
 import type { Decision } from "../events.ts";
 import { capText } from "../notes.ts";
 import { SWEEP_SLACK_MS } from "../session.ts";
-import { planRun, type RunTarget } from "../plan.ts";
-import { detectProjectRunners } from "../runners.ts";
-import type { RunResult } from "../summarize.ts";
+import { planRun, type RunTarget } from "../engine/plan.ts";
+import { detectProjectRunners } from "../runners/project-runners.ts";
+import type { RunResult } from "../engine/summarize.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../tdd/file-classes.ts";
 import {
   cycleRed,
@@ -20,7 +20,7 @@ import {
 import type { TddEntry, TestRunEntry } from "../tdd/log.ts";
 import { deriveTddState, type TddView } from "../tdd/state.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
-import { executePlan } from "./execute.ts";
+import { executePlan } from "../engine/node/execute.ts";
 import { toProjectPath, type Project } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";

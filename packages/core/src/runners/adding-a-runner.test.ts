@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkRunnerStarts, runnerProbe } from "../doctor.ts";
 import { createFsView } from "../node/fs-view.ts";
-import { parseRunOutput } from "../parsers/index.ts";
-import { planRun, REPORT_TOKEN } from "../plan.ts";
+import { parseRunOutput } from "../engine/parsers/index.ts";
+import { planRun, REPORT_TOKEN } from "../engine/plan.ts";
 import { createMemoryView, joinRel, type ProjectView } from "../project-view.ts";
 import {
   commandForTestFiles,
@@ -13,7 +13,7 @@ import {
   RunnerIdSchema,
   runnerLabel,
   type RunnerId,
-} from "../runners.ts";
+} from "./project-runners.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { formatTestId, joinerFor } from "../strict/test-id.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
@@ -182,7 +182,7 @@ describe("runner facts live only in runners/", () => {
     const caseOfId = new RegExp(`case "(?:${ids})":`);
     const switchOnRunner = /switch \([\w.]*runner(?:\.id)?\)/;
     const files = coreSources(core, "");
-    expect(files).toContain("plan.ts");
+    expect(files).toContain("engine/plan.ts");
     expect(files).toContain("tdd/test-commands.ts");
     const offenders = files.flatMap((file) =>
       (core.readText(file) ?? "")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project-view.ts";
-import type { DetectedRunner } from "../runners.ts";
+import type { DetectedRunner } from "./project-runners.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { jsonArrayIn, opaqueJsConfig, packageRelative } from "./config-text.ts";
 import { jest } from "./jest.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { runnerProbe } from "../doctor.ts";
-import { runnerArgv } from "../plan.ts";
+import { runnerArgv } from "../engine/plan.ts";
 import { createMemoryView, type ProjectView } from "../project-view.ts";
-import type { TestId } from "../results.ts";
+import type { TestId } from "../engine/results.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,
@@ -10,7 +10,7 @@ import {
   runnerLabel,
   type DetectedRunner,
   type RunnerId,
-} from "../runners.ts";
+} from "./project-runners.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { joinerFor } from "../strict/test-id.ts";
 

@@ -1,6 +1,6 @@
 import { stemOf } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
-import type { TestId } from "../results.ts";
+import type { TestId } from "../engine/results.ts";
 import { globShape } from "./config-text.ts";
 import { has } from "./shared.ts";
 import { anchoredAlternation, escapeRegex, OUTPUT_REPORT, type RunnerSpec } from "./spec.ts";

@@ -11,7 +11,7 @@ import {
   type SuiteMatcher,
 } from "./spec.ts";
 import type { ProjectView } from "../project-view.ts";
-import type { DetectedRunner } from "../runners.ts";
+import type { DetectedRunner } from "./project-runners.ts";
 
 /**
  * `node --test`: tailtest's own reporter module writes NDJSON events to a file; the reporter

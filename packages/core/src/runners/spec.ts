@@ -1,8 +1,8 @@
 import type { Language } from "../languages.ts";
-import type { OutputFormat, ReportSource } from "../plan.ts";
+import type { OutputFormat, ReportSource } from "../engine/plan.ts";
 import type { ProjectView } from "../project-view.ts";
-import type { TestId } from "../results.ts";
-import type { DetectedRunner, RunnerId } from "../runners.ts";
+import type { TestId } from "../engine/results.ts";
+import type { DetectedRunner, RunnerId } from "./project-runners.ts";
 
 /**
  * Everything tailtest knows about one test runner, in one record: how a package is seen to use

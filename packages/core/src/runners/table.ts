@@ -1,4 +1,4 @@
-import type { RunnerId } from "../runners.ts";
+import type { RunnerId } from "./project-runners.ts";
 import { ava } from "./ava.ts";
 import { bun } from "./bun.ts";
 import { cargo } from "./cargo.ts";

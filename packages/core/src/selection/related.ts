@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
-import { EvidenceSchema, type Evidence } from "../test-evidence.ts";
+import { EvidenceSchema, type Evidence } from "./test-evidence.ts";
 
 /**
  * Which of a project's tests are related to one changed file, and why. The evidence, strongest

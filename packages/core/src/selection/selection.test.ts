@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project-view.ts";
-import { detectPackageRunners, type DetectedRunner } from "../runners.ts";
+import { detectPackageRunners, type DetectedRunner } from "../runners/project-runners.ts";
 import {
   mentions,
   mentionTokens,

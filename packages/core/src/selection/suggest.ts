@@ -1,6 +1,6 @@
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel, joinRel } from "../project-view.ts";
-import { hasTsLoader, type DetectedRunner } from "../runners.ts";
+import { hasTsLoader, type DetectedRunner } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
 
 /**

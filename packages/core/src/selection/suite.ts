@@ -1,6 +1,6 @@
 import { baseName, extensionOf } from "../languages.ts";
 import type { ProjectView } from "../project-view.ts";
-import type { DetectedRunner } from "../runners.ts";
+import type { DetectedRunner } from "../runners/project-runners.ts";
 import { JS_EXT } from "../runners/config-text.ts";
 import type { SuiteMatcher } from "../runners/spec.ts";
 import { specOf } from "../runners/table.ts";

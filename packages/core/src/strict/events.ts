@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { FailureKindSchema } from "../results.ts";
-import { RunnerIdSchema } from "../runners.ts";
+import { FailureKindSchema } from "../engine/results.ts";
+import { RunnerIdSchema } from "../runners/project-runners.ts";
 
 /*
  * zod/mini (ADR 0010): the strict gate reads these on every pre-tool call, and a hook is a fresh

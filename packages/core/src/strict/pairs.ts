@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { FailureKindSchema } from "../results.ts";
+import { FailureKindSchema } from "../engine/results.ts";
 import {
   ObjectRefSchema,
   type StrictEvent,

@@ -1,5 +1,5 @@
 import { extensionOf } from "../languages.ts";
-import { stripAnsi } from "../parsers/_shared.ts";
+import { stripAnsi } from "../engine/parsers/_shared.ts";
 import { isSyntaxFailure } from "../tdd/guide.ts";
 
 /**

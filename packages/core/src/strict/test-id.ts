@@ -1,6 +1,6 @@
 import { extensionOf } from "../languages.ts";
-import type { TestId } from "../results.ts";
-import type { RunnerId } from "../runners.ts";
+import type { TestId } from "../engine/results.ts";
+import type { RunnerId } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
 import type { StrictTest } from "./events.ts";
 

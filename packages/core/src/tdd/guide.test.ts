@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../summarize.ts";
+import type { RunResult } from "../engine/summarize.ts";
 import {
   cycleRed,
   describeRecordedRun,

@@ -1,4 +1,4 @@
-import type { RunResult } from "../summarize.ts";
+import type { RunResult } from "../engine/summarize.ts";
 import { greenCommandFor, redCommandFor } from "./declare.ts";
 import type { RedEntry, TddEntry, TestRunEntry } from "./log.ts";
 import type { TddView } from "./state.ts";

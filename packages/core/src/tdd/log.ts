@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { RunnerIdSchema } from "../runners.ts";
+import { RunnerIdSchema } from "../runners/project-runners.ts";
 import { SkipRedReasonSchema } from "../session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./state.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DetectedRunner, RunnerId } from "../runners.ts";
+import type { DetectedRunner, RunnerId } from "../runners/project-runners.ts";
 import { recogniseTestCommand, splitScript, type TestCommandContext } from "./test-commands.ts";
 
 function runner(id: RunnerId): DetectedRunner {

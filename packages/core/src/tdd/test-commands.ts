@@ -1,5 +1,5 @@
 import type { Language } from "../languages.ts";
-import type { DetectedRunner, RunnerId } from "../runners.ts";
+import type { DetectedRunner, RunnerId } from "../runners/project-runners.ts";
 import { runnerSpecs, specOf } from "../runners/table.ts";
 import { ownEntry } from "../lookup.ts";
 

@@ -1,0 +1,171 @@
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyFixture, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createBudget, steppingClock } from "../budget.ts";
+import {
+  createImportGraph,
+  findImporters,
+  isGraphComplete,
+  type ImportGraph,
+} from "../import-graph.ts";
+import { loadJsLexers } from "../js-module.ts";
+import { advanceGraph, startImportGraph, traceImpact } from "./impact.ts";
+import { openProject, type Project } from "../../node/project.ts";
+
+let temp: TempProject | undefined;
+afterEach(() => temp?.cleanup());
+beforeAll(async () => {
+  await loadJsLexers();
+});
+
+const unlimited = () => createBudget(60_000, () => performance.now());
+
+function build(project: Project): ImportGraph {
+  const graph = createImportGraph();
+  advanceGraph(project, graph, unlimited());
+  expect(isGraphComplete(graph)).toBe(true);
+  return graph;
+}
+
+function edgesOf(graph: ImportGraph): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  graph.files.forEach((file, id) => {
+    const edge = graph.imports[id] ?? "";
+    out[file] =
+      edge === ""
+        ? []
+        : edge
+            .split(",")
+            .map((to) => graph.files[Number(to)] ?? "?")
+            .sort();
+  });
+  return out;
+}
+
+describe("the import graph of a Python project", () => {
+  it("resolves relative, absolute (src layout), package and submodule imports", () => {
+    temp = copyFixture("analysis/python-app");
+    const graph = build(openProject(temp.root));
+    expect(edgesOf(graph)).toEqual({
+      "scripts/report.py": ["src/shop/tax.py"],
+      "src/shop/__init__.py": ["src/shop/billing.py", "src/shop/cart.py"],
+      "src/shop/api/__init__.py": [],
+      // `from .. import billing` names a submodule: the edge goes to it, not to the package.
+      "src/shop/api/routes.py": ["src/shop/billing.py", "src/shop/cart.py"],
+      "src/shop/billing.py": ["src/shop/tax.py"],
+      "src/shop/cart.py": ["src/shop/billing.py"],
+      "src/shop/tax.py": [],
+      "tests/__init__.py": [],
+      "tests/conftest.py": ["tests/factories.py"],
+      "tests/factories.py": ["src/shop/cart.py"],
+      "tests/test_billing.py": ["src/shop/billing.py"],
+    });
+  });
+
+  it("finds importers hop by hop, each at its shortest distance", () => {
+    temp = copyFixture("analysis/python-app");
+    const graph = build(openProject(temp.root));
+    expect(findImporters(graph, "src/shop/tax.py", 2)).toEqual([
+      ["scripts/report.py", "src/shop/billing.py"],
+      [
+        "src/shop/__init__.py",
+        "src/shop/api/routes.py",
+        "src/shop/cart.py",
+        "tests/test_billing.py",
+      ],
+    ]);
+    expect(findImporters(graph, "src/shop/tax.py", 1)).toHaveLength(1);
+  });
+});
+
+describe("the import graph of a TypeScript project", () => {
+  it("resolves tsconfig paths (through extends), index files, re-exports, .js → .ts, require", () => {
+    temp = copyFixture("analysis/ts-app");
+    const graph = build(openProject(temp.root));
+    expect(edgesOf(graph)).toEqual({
+      "src/app.ts": ["src/components/Price.tsx", "src/legacy/util.cjs", "src/lib/index.ts"],
+      "src/components/Price.tsx": ["src/lib/index.ts"],
+      "src/legacy/helper.cjs": [],
+      "src/legacy/util.cjs": ["src/legacy/helper.cjs"],
+      "src/lib/format.ts": ["src/lib/money.ts"],
+      "src/lib/index.ts": ["src/lib/format.ts", "src/lib/money.ts"],
+      "src/lib/money.ts": [],
+      "test/money.test.ts": ["src/lib/money.ts"],
+    });
+  });
+});
+
+describe("the time box", () => {
+  it("cuts a build short and a later call carries it on to the same graph", () => {
+    temp = copyFixture("analysis/python-app");
+    const project = openProject(temp.root);
+    const whole = build(project);
+    const graph = createImportGraph();
+    let calls = 0;
+    while (!isGraphComplete(graph)) {
+      // Three clock readings per call: one to set the deadline, two checks before it is up.
+      advanceGraph(project, graph, createBudget(3, steppingClock()));
+      calls += 1;
+      expect(calls).toBeLessThan(100);
+    }
+    expect(calls).toBeGreaterThan(3);
+    expect(edgesOf(graph)).toEqual(edgesOf(whole));
+  });
+
+  it("says at session start when the build was cut, and the next edit carries it on", async () => {
+    temp = copyFixture("analysis/python-app");
+    const project = openProject(temp.root);
+    const note = await startImportGraph(project, createBudget(2, steppingClock()));
+    expect(note).toMatch(
+      /^tailtest: impact tracing: building the import graph was cut short by its time box \(2 ms\): the project walk found \d+ source files so far; the next edits carry it on\.$/,
+    );
+    const line = await traceImpact(project, "src/shop/tax.py", unlimited());
+    expect(line).toBe(
+      "Impact: src/shop/tax.py is imported by scripts/report.py, src/shop/billing.py; 4 more files import those (up to 2 hops)",
+    );
+    expect(await startImportGraph(project, unlimited())).toBeUndefined();
+  });
+
+  it("says how far an unfinished graph got in the impact line", async () => {
+    temp = copyFixture("analysis/ts-app");
+    const project = openProject(temp.root);
+    await startImportGraph(project, createBudget(4, steppingClock()));
+    const line = await traceImpact(project, "src/lib/money.ts", createBudget(1, steppingClock()));
+    expect(line).toMatch(
+      /\(import graph incomplete: \d+ of \d+ files read so far, the rest during the next edits\)$/,
+    );
+  });
+});
+
+describe("traceImpact", () => {
+  it("reads the edited file again, so a new import counts at once", async () => {
+    temp = copyFixture("analysis/ts-app");
+    const project = openProject(temp.root);
+    await startImportGraph(project, unlimited());
+    writeFileSync(join(temp.root, "src/lib/extra.ts"), "export const x = 1;\n");
+    expect(await traceImpact(project, "src/lib/extra.ts", unlimited())).toBe(
+      "Impact: no project file imports src/lib/extra.ts",
+    );
+    writeFileSync(
+      join(temp.root, "src/lib/format.ts"),
+      'import { x } from "./extra";\nexport const f = x;\n',
+    );
+    await traceImpact(project, "src/lib/format.ts", unlimited());
+    expect(await traceImpact(project, "src/lib/extra.ts", unlimited())).toBe(
+      "Impact: src/lib/extra.ts is imported by src/lib/format.ts; 1 more file imports those (up to 2 hops)",
+    );
+  });
+
+  it("moves a corrupt graph file aside and builds a new one", async () => {
+    temp = copyFixture("analysis/python-app");
+    const project = openProject(temp.root);
+    await startImportGraph(project, unlimited());
+    writeFileSync(join(temp.root, ".tailtest/import-graph.json"), "{ not json");
+    const line = await traceImpact(project, "src/shop/billing.py", unlimited());
+    expect(line).toMatch(/^Impact: src\/shop\/billing\.py is imported by src\/shop\/__init__\.py/);
+    expect(
+      readdirSync(join(temp.root, ".tailtest")).some((name) => name.includes(".corrupt-")),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,358 @@
+import { join } from "node:path";
+import type { Budget } from "../budget.ts";
+import {
+  addFile,
+  createImportGraph,
+  createImportGraphState,
+  findImporters,
+  graphProgress,
+  idOfFile,
+  importsChanged,
+  ImportGraphStateSchema,
+  indexGraph,
+  isGraphComplete,
+  isUnread,
+  packGraph,
+  renderImpactLine,
+  setFileImports,
+  unpackGraph,
+  type ImportGraph,
+  type ImportGraphState,
+} from "../import-graph.ts";
+import { loadJsLexers, scanJsModule } from "../js-module.ts";
+import { scanPythonModule } from "../python-module.ts";
+import {
+  compilePathAliases,
+  parseJsonc,
+  resolveJsImport,
+  resolvePythonImport,
+  workspaceAliases,
+  type PathAliases,
+  type ResolveContext,
+} from "../resolve.ts";
+import { baseName, extensionOf } from "../../languages.ts";
+import { dirnameRel } from "../../project-view.ts";
+import { STATE_DIR, type Project } from "../../node/project.ts";
+import { continueWalk, readSmallFile } from "./project-walk.ts";
+import { readState, updateState, type StateFile } from "../../node/store.ts";
+
+/** Impact tracing's edge: the import graph's state file, its time-boxed build, its updates. */
+
+export const IMPORT_GRAPH_PATH = `${STATE_DIR}/import-graph.json`;
+
+export function importGraphFile(project: Project): StateFile<ImportGraphState> {
+  return {
+    path: join(project.root, IMPORT_GRAPH_PATH),
+    schema: ImportGraphStateSchema,
+    create: createImportGraphState,
+  };
+}
+
+/** Files whose imports are read; `.vue`/`.svelte` are only import targets. */
+const READ_EXTENSIONS = new Set([
+  ".py",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+]);
+const TARGET_EXTENSIONS = new Set([...READ_EXTENSIONS, ".vue", ".svelte"]);
+const TS_CONFIGS = new Set(["tsconfig.json", "jsconfig.json"]);
+const PYTHON_MANIFESTS = new Set(["pyproject.toml", "setup.py", "setup.cfg"]);
+/** A source file larger than this is generated or bundled; it is not read. */
+const READ_CAP = 256 * 1024;
+
+export function isGraphSource(rel: string): boolean {
+  return TARGET_EXTENSIONS.has(extensionOf(rel)) && !rel.endsWith(".d.ts");
+}
+
+/**
+ * Carries a graph's build on until it is complete or the budget runs out: first the walk (every
+ * source file, tsconfig `paths` and Python roots on the way), then each file's imports.
+ */
+export function advanceGraph(project: Project, graph: ImportGraph, budget: Budget): void {
+  indexGraph(graph);
+  if (!graph.walked) {
+    graph.walked = continueWalk(project.root, project.ignoreRules, graph.pending_dirs, budget, {
+      file: (rel, name) => addWalkedFile(project, graph, rel, name),
+    });
+    if (!graph.walked) return;
+  }
+  const context = contextOf(graph);
+  while (graph.next < graph.files.length) {
+    if (budget.expired()) return;
+    const id = graph.next;
+    graph.next += 1;
+    if (!isUnread(graph, id)) continue;
+    const rel = graph.files[id] ?? "";
+    const targets = readFileImports(project, rel, context);
+    if (targets === undefined) graph.unreadable += 1;
+    setFileImports(graph, rel, targets ?? []);
+  }
+}
+
+/** One file the walk found: a source file joins the graph, a tsconfig or manifest its rules. */
+function addWalkedFile(project: Project, graph: ImportGraph, rel: string, name: string): void {
+  if (isGraphSource(rel)) addFile(graph, rel);
+  if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
+  if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
+  if (name === "package.json") addWorkspacePackage(project, graph, rel);
+}
+
+/** A monorepo package's name, so `import "@acme/ui"` reaches `packages/ui/src/index.ts`. */
+function addWorkspacePackage(project: Project, graph: ImportGraph, rel: string): void {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(project.view.readText(rel) ?? "null");
+  } catch {
+    return;
+  }
+  const aliases = workspaceAliases(dirnameRel(rel), manifest);
+  if (aliases !== undefined) graph.aliases.push(aliases);
+}
+
+/** Resolution against the graph's files (its index built). */
+export function contextOf(graph: ImportGraph): ResolveContext {
+  indexGraph(graph);
+  return {
+    files: { has: (path) => idOfFile(graph, path) !== undefined },
+    aliases: graph.aliases,
+    pythonRoots: graph.python_roots,
+  };
+}
+
+/**
+ * Resolution for one edited file: a candidate is looked for on disk first (a few `stat`s), and
+ * only one that exists is looked up in the graph's file list, so no index of every file is built.
+ */
+function editContext(project: Project, graph: ImportGraph): ResolveContext {
+  const onDisk = diskLookup(project);
+  return {
+    files: { has: (path) => onDisk.has(path) && idOfFile(graph, path) !== undefined },
+    aliases: graph.aliases,
+    pythonRoots: graph.python_roots,
+  };
+}
+
+/**
+ * The project files one file imports, resolved; undefined when it cannot be read or lexed.
+ * `loadJsLexers` must have been awaited.
+ */
+export function readFileImports(
+  project: Project,
+  rel: string,
+  context: ResolveContext,
+): string[] | undefined {
+  const ext = extensionOf(rel);
+  if (!READ_EXTENSIONS.has(ext)) return [];
+  const text = readSmallFile(join(project.root, rel), READ_CAP);
+  if (text === undefined) return undefined;
+  const found: string[] = [];
+  if (ext === ".py") {
+    for (const entry of scanPythonModule(text).imports)
+      found.push(...resolvePythonImport(context, rel, entry));
+    return found;
+  }
+  const module = scanJsModule(text, rel);
+  for (const entry of module.imports) {
+    const target = resolveJsImport(context, rel, entry.specifier);
+    if (target !== undefined) found.push(target);
+  }
+  return module.parsed ? found : undefined;
+}
+
+function addPythonRoot(graph: ImportGraph, dir: string): void {
+  for (const root of [dir, dir === "" ? "src" : `${dir}/src`]) {
+    if (!graph.python_roots.includes(root)) graph.python_roots.push(root);
+  }
+}
+
+/** A tsconfig's `paths`/`baseUrl`, following relative `extends` (a package's is not read). */
+function addAliases(project: Project, graph: ImportGraph, rel: string): void {
+  const aliases = readPathAliases(project, rel);
+  if (aliases !== undefined) graph.aliases.push(aliases);
+}
+
+export function readPathAliases(project: Project, rel: string): PathAliases | undefined {
+  const chain: { dir: string; compilerOptions: Record<string, unknown> }[] = [];
+  let current: string | undefined = rel;
+  const seen = new Set<string>();
+  while (current !== undefined && !seen.has(current) && chain.length < 8) {
+    seen.add(current);
+    const json = parseJsonc(project.view.readText(current) ?? "");
+    if (json === null || typeof json !== "object") break;
+    const config = json as { compilerOptions?: unknown; extends?: unknown };
+    const options =
+      config.compilerOptions !== null && typeof config.compilerOptions === "object"
+        ? (config.compilerOptions as Record<string, unknown>)
+        : {};
+    chain.push({ dir: dirnameRel(current), compilerOptions: options });
+    const parent = typeof config.extends === "string" ? config.extends : undefined;
+    current =
+      parent !== undefined && parent.startsWith(".")
+        ? normalizeConfigPath(dirnameRel(current), parent)
+        : undefined;
+  }
+  return compilePathAliases(
+    chain.map((link) => ({
+      dir: link.dir,
+      compilerOptions: {
+        ...(typeof link.compilerOptions["baseUrl"] === "string"
+          ? { baseUrl: link.compilerOptions["baseUrl"] }
+          : {}),
+        ...(isPathMap(link.compilerOptions["paths"])
+          ? { paths: link.compilerOptions["paths"] }
+          : {}),
+      },
+    })),
+  );
+}
+
+/**
+ * A resolve context without a graph, for one file: files are looked at in the project, Python
+ * roots are the root, `src/` and the packages above the file, aliases the nearest tsconfig's.
+ */
+export function lookupContext(project: Project, forFile: string): ResolveContext {
+  const pythonRoots = ["", "src"];
+  const aliases: PathAliases[] = [];
+  let dir = dirnameRel(forFile);
+  for (;;) {
+    if (
+      [...PYTHON_MANIFESTS].some((name) =>
+        project.view.exists(dir === "" ? name : `${dir}/${name}`),
+      )
+    )
+      for (const root of [dir, dir === "" ? "src" : `${dir}/src`])
+        if (!pythonRoots.includes(root)) pythonRoots.push(root);
+    if (aliases.length === 0) {
+      const config = [...TS_CONFIGS]
+        .map((name) => (dir === "" ? name : `${dir}/${name}`))
+        .find((path) => project.view.exists(path));
+      const found = config === undefined ? undefined : readPathAliases(project, config);
+      if (found !== undefined) aliases.push(found);
+    }
+    if (dir === "") break;
+    dir = dirnameRel(dir);
+  }
+  return { files: diskLookup(project), aliases, pythonRoots };
+}
+
+/** Whether a project file exists on disk (a file, not a folder), each path looked at once. */
+function diskLookup(project: Project): { has(path: string): boolean } {
+  const known = new Map<string, boolean>();
+  return {
+    has: (path) => {
+      let found = known.get(path);
+      if (found === undefined) {
+        found = project.view.exists(path) && !project.view.isDirectory(path);
+        known.set(path, found);
+      }
+      return found;
+    },
+  };
+}
+
+function isPathMap(value: unknown): value is Record<string, string[]> {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    Object.values(value).every(
+      (targets) => Array.isArray(targets) && targets.every((t) => typeof t === "string"),
+    )
+  );
+}
+
+function normalizeConfigPath(dir: string, target: string): string | undefined {
+  const withExt = target.endsWith(".json") ? target : `${target}.json`;
+  const parts = (dir === "" ? withExt : `${dir}/${withExt}`).split("/");
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+
+/** What a walk made at session start already found, so the graph need not walk again. */
+export interface WalkResult {
+  files: readonly string[];
+  /** Folders still to list (empty when the walk finished). */
+  pending: readonly string[];
+}
+
+/**
+ * A new session's graph: built afresh (from the session's walk when there is one), as far as the
+ * budget goes. Returns a note when the build was cut short.
+ */
+export async function startImportGraph(
+  project: Project,
+  budget: Budget,
+  walk?: WalkResult,
+): Promise<string | undefined> {
+  await loadJsLexers();
+  const { result } = await updateState(importGraphFile(project), () => {
+    const graph = createImportGraph();
+    if (walk !== undefined) {
+      indexGraph(graph);
+      for (const rel of walk.files) addWalkedFile(project, graph, rel, baseName(rel));
+      graph.pending_dirs = [...walk.pending];
+      graph.walked = walk.pending.length === 0;
+    }
+    advanceGraph(project, graph, budget);
+    return { value: packGraph(graph), result: describeCut(graph, budget) };
+  });
+  return result;
+}
+
+function describeCut(graph: ImportGraph, budget: Budget): string | undefined {
+  if (isGraphComplete(graph)) return undefined;
+  const progress = graphProgress(graph);
+  const where = graph.walked
+    ? `${progress.read} of ${progress.total} files read`
+    : `the project walk found ${progress.total} source files so far`;
+  return `tailtest: impact tracing: building the import graph was cut short by its time box (${budget.ms} ms): ${where}; the next edits carry it on.`;
+}
+
+/**
+ * The impact line for an edited file: the graph carried on (if unfinished) within the budget,
+ * the file's own imports read again, its importers up to `impact_depth` hops.
+ */
+export async function traceImpact(project: Project, rel: string, budget: Budget): Promise<string> {
+  await loadJsLexers();
+  // The common edit changes no import: a complete graph is read without the lock and, when the
+  // file's imports are what it holds already, not written at all.
+  const seen = await readState(importGraphFile(project));
+  if (seen.existed && seen.problem === undefined) {
+    const graph = unpackGraph(seen.value);
+    if (isGraphComplete(graph)) {
+      const targets = isGraphSource(rel)
+        ? (readFileImports(project, rel, editContext(project, graph)) ?? [])
+        : undefined;
+      if (targets === undefined || !importsChanged(graph, rel, targets)) {
+        const levels = findImporters(graph, rel, project.config.impact_depth);
+        return renderImpactLine(rel, levels, graphProgress(graph));
+      }
+    }
+  }
+  const { result } = await updateState(importGraphFile(project), (state) => {
+    const graph = unpackGraph(state);
+    if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
+    if (isGraphSource(rel)) {
+      const targets = readFileImports(project, rel, editContext(project, graph));
+      setFileImports(graph, rel, targets ?? []);
+    }
+    const levels = findImporters(graph, rel, project.config.impact_depth);
+    return {
+      value: packGraph(graph),
+      result: renderImpactLine(rel, levels, graphProgress(graph)),
+    };
+  });
+  return result;
+}

@@ -1,0 +1,76 @@
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { join } from "node:path";
+import type { Budget } from "../budget.ts";
+import { isSkippedDir, type IgnoreRules } from "../../filter.ts";
+
+export interface WalkVisitor {
+  /** A file (project-relative, `/` separators) that no ignore rule excludes. */
+  file(rel: string, name: string): void;
+}
+
+/**
+ * Lists the project folder by folder, breadth first, entries sorted: never entering a folder the
+ * filter skips (dependencies, caches, tool state, root build output, ignored folders), skipping
+ * ignored files, following no symbolic link. `pending` holds the folders still to list; the walk
+ * stops when it is empty (true) or when the budget runs out (false), and a later call with the
+ * same `pending` goes on from there. Linear: each folder is listed once.
+ */
+export function continueWalk(
+  root: string,
+  rules: IgnoreRules,
+  pending: string[],
+  budget: Budget,
+  visitor: WalkVisitor,
+): boolean {
+  while (pending.length > 0) {
+    if (budget.expired()) return false;
+    const dir = pending.shift() ?? "";
+    let entries;
+    try {
+      entries = readdirSync(dir === "" ? root : join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => compareNames(a.name, b.name));
+    for (const entry of entries) {
+      const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!isSkippedDir(rel, rules)) pending.push(rel);
+      } else if (entry.isFile() && !rules.matcher.ignores(rel)) {
+        visitor.file(rel, entry.name);
+      }
+    }
+  }
+  return true;
+}
+
+function compareNames(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+/**
+ * A file's whole text when it is at most `cap` bytes; undefined when it is larger or cannot be
+ * read. Reads exactly the file's size (no buffer of the cap's size per file: a scan reads tens
+ * of thousands of small files).
+ */
+export function readSmallFile(path: string, cap: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const size = fstatSync(fd).size;
+    if (size > cap) return undefined;
+    const buffer = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, buffer, read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    return buffer.toString("utf8", 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -1,0 +1,187 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import type { Budget } from "../budget.ts";
+import { loadJsLexers, scanJsModule } from "../js-module.ts";
+import { scanPythonModule } from "../python-module.ts";
+import {
+  collectTestStems,
+  countCommits,
+  createRampUpState,
+  hasNothingToTest,
+  hasTestStem,
+  pickTop,
+  RampUpStateSchema,
+  renderRampUpCut,
+  renderRampUpNote,
+  scoreWithoutSize,
+  sizePoints,
+  type RampUpProgress,
+  type RampUpState,
+} from "../ramp-up.ts";
+import { classifyFile, isTestFile } from "../../filter.ts";
+import { baseName, extensionOf } from "../../languages.ts";
+import {
+  inspectEdit,
+  queueEdit,
+  sessionFile,
+  STATE_DIR,
+  type Project,
+} from "../../node/project.ts";
+import { readSmallFile } from "./project-walk.ts";
+import { readState, updateState, type StateFile } from "../../node/store.ts";
+
+/** The first session's coverage scan: the edge (git log, file sizes, the queue). */
+
+export const RAMP_UP_PATH = `${STATE_DIR}/ramp-up.json`;
+
+export function rampUpFile(project: Project): StateFile<RampUpState> {
+  return {
+    path: join(project.root, RAMP_UP_PATH),
+    schema: RampUpStateSchema,
+    create: createRampUpState,
+  };
+}
+
+/** Due until a scan has run to its end (a scan cut by its time box does not count). */
+export async function isRampUpDue(project: Project): Promise<boolean> {
+  const { value } = await readState(rampUpFile(project));
+  return !value.done;
+}
+
+/** Files up to this size have their lines counted; a larger one is past every size band. */
+const SIZE_CAP = 256 * 1024;
+const GIT_LOG_MAX = 500;
+
+export interface WalkedFiles {
+  files: readonly string[];
+  /** False when the walk that found them was cut short. */
+  complete: boolean;
+}
+
+/**
+ * Ranks the project's untested source files and queues the best `ramp_up_limit` as "ramp-up".
+ * Linear: the test stems are one set, the commits one `git log`, and files are read (for their
+ * size, and whether they have code of their own) only while they can still make the top
+ * (`pickTop`, best-first by the score known without reading).
+ */
+export async function runRampUp(
+  project: Project,
+  walk: WalkedFiles,
+  budget: Budget,
+  now: () => Date,
+): Promise<string> {
+  const limit = project.config.ramp_up_limit;
+  const extra = project.config.file_classes.test;
+  const total = walk.files.length;
+  if (!walk.complete) return recordCut(project, budget, { stage: "listing", found: total });
+  const tests: string[] = [];
+  const sources: string[] = [];
+  let sorted = 0;
+  for (const file of walk.files) {
+    // The walk already left out ignored files: the filter's name rules are all that is left.
+    if (isTestFile(file, extra)) tests.push(file);
+    else if (classifyFile(file, { extraTestPatterns: extra }).queue) sources.push(file);
+    sorted += 1;
+    if (sorted % 512 === 0 && sorted < total && budget.expired())
+      return recordCut(project, budget, { stage: "sorting", done: sorted, total });
+  }
+  const stems = collectTestStems(tests);
+  const untested = sources.filter((source) => !hasTestStem(stems, source));
+  const reading = (done: number): RampUpProgress => ({
+    stage: "reading",
+    done,
+    total: untested.length,
+  });
+  if (budget.expired()) return recordCut(project, budget, reading(0));
+  const commits = recentCommits(project.root, budget);
+  if (budget.expired()) return recordCut(project, budget, reading(0));
+  if (untested.some(isJsFile)) await loadJsLexers();
+  const picked = pickTop(
+    untested.map((path) => ({ path, partial: scoreWithoutSize(path, commits.get(path) ?? 0) })),
+    limit,
+    (path) => readSizePoints(project, path),
+    budget,
+  );
+  if (!picked.complete) return recordCut(project, budget, reading(picked.read));
+  const queued = picked.top.map((entry) => entry.path);
+  const file = sessionFile(project, now);
+  for (const path of queued)
+    await queueEdit(project, inspectEdit(project, path, { status: "ramp-up" }), file);
+  await updateState(rampUpFile(project), (state) => ({
+    value: { ...state, done: true, queued },
+    result: undefined,
+  }));
+  return renderRampUpNote(queued);
+}
+
+const JS_EXTENSIONS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"]);
+
+function isJsFile(path: string): boolean {
+  return JS_EXTENSIONS.has(extensionOf(path));
+}
+
+/**
+ * A candidate's size points, or undefined when it has no code of its own to test: a package
+ * `__init__.py` without a def or class, a JS/TS barrel. Only `__init__.py` and JS/TS files are
+ * parsed, and only the ones the ranking reads.
+ */
+function readSizePoints(project: Project, path: string): number | undefined {
+  const text = readSmallFile(join(project.root, path), SIZE_CAP);
+  // A file too large to read here is longer than every size band.
+  if (text === undefined) return sizePoints(Number.POSITIVE_INFINITY);
+  if (baseName(path) === "__init__.py") {
+    if (hasNothingToTest(path, { language: "python", defs: scanPythonModule(text).defs }))
+      return undefined;
+  } else if (isJsFile(path)) {
+    if (hasNothingToTest(path, { language: "javascript", facade: scanJsModule(text, path).facade }))
+      return undefined;
+  }
+  return sizePoints(countLines(text));
+}
+
+async function recordCut(
+  project: Project,
+  budget: Budget,
+  progress: RampUpProgress,
+): Promise<string> {
+  await updateState(rampUpFile(project), (state) => ({
+    value: { ...state, done: false, cut: state.cut + 1 },
+    result: undefined,
+  }));
+  return renderRampUpCut(budget.ms, progress);
+}
+
+/** Commits per project path over the last 500 non-merge commits; none outside git. */
+function recentCommits(root: string, budget: Budget): Map<string, number> {
+  const timeout = Math.floor(budget.remaining());
+  if (timeout <= 0) return new Map();
+  const result = spawnSync(
+    "git",
+    [
+      "log",
+      "--relative",
+      "--name-only",
+      "--no-merges",
+      `--max-count=${GIT_LOG_MAX}`,
+      "--format=",
+      "--",
+      ".",
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout,
+      maxBuffer: 32 * 1024 * 1024,
+    },
+  );
+  return result.status === 0 && typeof result.stdout === "string"
+    ? countCommits(result.stdout)
+    : new Map<string, number>();
+}
+
+function countLines(text: string): number {
+  let lines = text.length > 0 && !text.endsWith("\n") ? 1 : 0;
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) lines += 1;
+  return lines;
+}

@@ -1,0 +1,351 @@
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { commitAll, copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Decision } from "../../events.ts";
+import { steppingClock } from "../budget.ts";
+import { runStartAnalyses } from "./run-analyses.ts";
+import { handleEvent } from "../../node/handle.ts";
+import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up-scan.ts";
+import { openProject, sessionFile } from "../../node/project.ts";
+import { readState } from "../../node/store.ts";
+
+let temp: TempProject | undefined;
+afterEach(() => temp?.cleanup());
+
+function configure(root: string, config: Record<string, unknown>): void {
+  mkdirSync(join(root, ".tailtest"), { recursive: true });
+  writeFileSync(join(root, ".tailtest/config.json"), JSON.stringify(config));
+}
+
+function textOf(decision: Decision): string {
+  return decision.kind === "context" ? decision.text : "";
+}
+
+async function start(root: string): Promise<string> {
+  return textOf(
+    await handleEvent(
+      openProject(root),
+      { kind: "SessionStarted", source: "startup" },
+      { platform: "claude-code" },
+    ),
+  );
+}
+
+async function edit(root: string, path: string): Promise<string> {
+  return textOf(
+    await handleEvent(
+      openProject(root),
+      { kind: "FilesEdited", paths: [join(root, path)] },
+      { platform: "claude-code" },
+    ),
+  );
+}
+
+describe("the analyses are off by default", () => {
+  it("adds no line and writes no analysis state", async () => {
+    temp = copyFixture("analysis/python-app");
+    const started = await start(temp.root);
+    const note = await edit(temp.root, "src/shop/billing.py");
+    expect(note).toMatch(/^tailtest: src\/shop\/billing\.py queued/);
+    expect(`${started}\n${note}`).not.toMatch(
+      /Impact|API|coverage scan|how this project writes tests/,
+    );
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
+  });
+});
+
+describe("impact tracing, API validation and ramp-up belong to follow mode", () => {
+  it.each(["tdd", "strict"])(
+    "%s mode skips them (a Red test imports what does not exist yet) and samples style",
+    async (mode) => {
+      temp = copyFixture("analysis/python-app");
+      await commitAll(temp.root);
+      configure(temp.root, {
+        mode,
+        impact_tracing: true,
+        api_validation: true,
+        ramp_up_limit: 5,
+        style_sampling: true,
+      });
+      const started = await start(temp.root);
+      expect(started).toContain("tailtest: how this project writes tests");
+      expect(started).not.toContain("coverage scan");
+      // test_billing.py imports refund_all, which billing.py does not define: no API check here.
+      const notes = [
+        await edit(temp.root, "tests/test_billing.py"),
+        await edit(temp.root, "src/shop/billing.py"),
+      ].join("\n");
+      expect(notes).not.toMatch(/Impact|API/);
+      expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+      expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
+    },
+  );
+});
+
+describe("impact tracing and API validation on a Python project", () => {
+  it("adds the impact line, the file's names and a test's missing import to the queued note", async () => {
+    temp = copyFixture("analysis/python-app");
+    configure(temp.root, { impact_tracing: true, api_validation: true });
+    await start(temp.root);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(true);
+    const note = await edit(temp.root, "src/shop/billing.py");
+    expect(note).toContain(
+      "Impact: src/shop/billing.py is imported by src/shop/__init__.py, src/shop/api/routes.py, src/shop/cart.py, tests/test_billing.py; 1 more file imports those (up to 2 hops)",
+    );
+    expect(note).toContain(
+      "API: src/shop/billing.py defines charge, refund (static parse); tests import only what it defines",
+    );
+    expect(note).toContain(
+      "API check: tests/test_billing.py imports a name refund_all from src/shop/billing.py, which does not define it (it defines: charge, refund); fix the test or the source",
+    );
+    // The session file holds no graph: every edit reads and writes it.
+    expect(readFileSync(join(temp.root, ".tailtest/session.json"), "utf8")).not.toContain("edges");
+  });
+
+  it("checks a test file the agent writes, though a test is never queued", async () => {
+    temp = copyFixture("analysis/python-app");
+    configure(temp.root, { api_validation: true });
+    writeFileSync(
+      join(temp.root, "tests/test_cart.py"),
+      "from shop.cart import Cart, Basket\nfrom shop import charge, api\n",
+    );
+    const note = await edit(temp.root, "tests/test_cart.py");
+    expect(note).toBe(
+      "API check: tests/test_cart.py imports a name Basket from src/shop/cart.py, which does not define it (it defines: Cart); fix the test or the source",
+    );
+  });
+});
+
+describe("API validation on a TypeScript project", () => {
+  it("follows export * and flags a name the module does not export", async () => {
+    temp = copyFixture("analysis/ts-app");
+    configure(temp.root, { api_validation: true });
+    expect(await edit(temp.root, "test/money.test.ts")).toBe(
+      "API check: test/money.test.ts imports a name subtract from src/lib/money.ts, which does not define it (it defines: Money, ZERO, add); fix the test or the source",
+    );
+    writeFileSync(
+      join(temp.root, "test/lib.test.ts"),
+      'import { add, formatMoney, ZERO, missing } from "@lib";\nimport { Price } from "@/components/Price";\n',
+    );
+    expect(await edit(temp.root, "test/lib.test.ts")).toBe(
+      "API check: test/lib.test.ts imports a name missing from src/lib/index.ts, which does not define it (it defines: formatMoney, Money, ZERO, add); fix the test or the source",
+    );
+  });
+
+  it("never imports or runs the code it reads", async () => {
+    temp = copyFixture("analysis/ts-app");
+    configure(temp.root, { api_validation: true, impact_tracing: true });
+    const marker = join(temp.root, "ran.txt");
+    writeFileSync(
+      join(temp.root, "src/boom.ts"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport const boom = 1;\n`,
+    );
+    await start(temp.root);
+    const note = await edit(temp.root, "src/boom.ts");
+    expect(note).toContain("API: src/boom.ts defines boom");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+function lines(count: number): string {
+  return Array.from({ length: count }, (_, i) => `value_${i} = ${i}\n`).join("");
+}
+
+describe("the first session's coverage scan", () => {
+  it("queues the best untested files, skips tested ones, and runs once", async () => {
+    temp = makeProject({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "src/services/payments.py": lines(100),
+      "src/models/user.py": lines(100),
+      "tests/test_user.py": "def test_user():\n    pass\n",
+      "src/util.py": lines(5),
+      "src/tool.py": lines(100),
+      "scripts/release.py": lines(100),
+      "docs/readme.md": "# docs\n",
+    });
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 2 });
+    const note = await start(temp.root);
+    expect(note).toContain(
+      "tailtest: first-session coverage scan: 2 untested file(s) queued (ramp-up): src/services/payments.py, src/tool.py.",
+    );
+    const session = await readState(sessionFile(openProject(temp.root)));
+    expect(session.value.pending_files.map((entry) => [entry.path, entry.status])).toEqual([
+      ["src/services/payments.py", "ramp-up"],
+      ["src/tool.py", "ramp-up"],
+    ]);
+    expect(await start(temp.root)).not.toContain("coverage scan");
+  });
+
+  it("says when its time box ran out, queues nothing, and tries again next session", async () => {
+    const files: Record<string, string> = { "pyproject.toml": "[tool.pytest.ini_options]\n" };
+    // Small files score alike, so no file can be ruled out unread: the scan must read them all.
+    for (let i = 0; i < 60; i += 1) files[`lib/m${String(i).padStart(2, "0")}.py`] = lines(5);
+    temp = makeProject(files);
+    configure(temp.root, { ramp_up_limit: 3, analysis_budget_ms: 50 });
+    const input = { resumed: false, runners: [], now: () => new Date() };
+    // A clock that moves 1 ms per reading: the 50 ms box runs out after 50 steps, by count.
+    const cut = await runStartAnalyses(openProject(temp.root), {
+      ...input,
+      clock: steppingClock(),
+    });
+    expect(cut).toEqual([
+      expect.stringMatching(
+        /^tailtest: first-session coverage scan stopped at its time box \(50 ms\) after reading \d+ of 60 untested source files; nothing was queued, and it runs again next session\.$/,
+      ),
+    ]);
+    expect((await readState(sessionFile(openProject(temp.root)))).value.pending_files).toEqual([]);
+    const again = await runStartAnalyses(openProject(temp.root), {
+      ...input,
+      clock: steppingClock(0.1),
+    });
+    expect(again).toEqual([
+      "tailtest: first-session coverage scan: 3 untested file(s) queued (ramp-up): lib/m00.py, lib/m01.py, lib/m02.py. Write tests for them as for any queued file.",
+    ]);
+    expect(await runStartAnalyses(openProject(temp.root), input)).toEqual([]);
+  });
+});
+
+describe("the coverage scan on the analysis fixtures", () => {
+  it("queues a TypeScript project's untested modules, not its barrel or its tested module", async () => {
+    temp = copyFixture("analysis/ts-app");
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 15 });
+    // src/lib/index.ts only re-exports; src/lib/money.ts has test/money.test.ts.
+    expect(await start(temp.root)).toContain(
+      "tailtest: first-session coverage scan: 5 untested file(s) queued (ramp-up): src/lib/format.ts, src/app.ts, src/components/Price.tsx, src/legacy/helper.cjs, src/legacy/util.cjs.",
+    );
+    const session = await readState(sessionFile(openProject(temp.root)));
+    expect(session.value.pending_files.map((entry) => [entry.path, entry.test_path])).toEqual([
+      ["src/lib/format.ts", "test/lib/format.test.ts"],
+      ["src/app.ts", "test/app.test.ts"],
+      ["src/components/Price.tsx", "test/components/Price.test.tsx"],
+      ["src/legacy/helper.cjs", "test/legacy/helper.test.cjs"],
+      ["src/legacy/util.cjs", "test/legacy/util.test.cjs"],
+    ]);
+  });
+
+  it("leaves out a Python package's __init__.py files that define nothing", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 15 });
+    expect(await start(temp.root)).toContain(
+      "tailtest: first-session coverage scan: 3 untested file(s) queued (ramp-up): src/shop/api/routes.py, src/shop/cart.py, src/shop/tax.py.",
+    );
+  });
+
+  it("keeps a package __init__.py that defines a function", async () => {
+    temp = copyFixture("analysis/python-app");
+    writeFileSync(
+      join(temp.root, "src/shop/api/__init__.py"),
+      "# The HTTP layer.\n\n\ndef create_app():\n    return object()\n",
+    );
+    await commitAll(temp.root);
+    configure(temp.root, { ramp_up_limit: 15 });
+    expect(await start(temp.root)).toContain(
+      "queued (ramp-up): src/shop/api/__init__.py, src/shop/api/routes.py, src/shop/cart.py, src/shop/tax.py.",
+    );
+  });
+});
+
+describe("a coverage scan cut by its time box says how far it got", () => {
+  const spent = { ms: 50, expired: () => true, remaining: () => 0 };
+
+  it("while the walk was listing files", async () => {
+    temp = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n" });
+    const walk = { files: ["pyproject.toml", "lib/a.py", "lib/b.py"], complete: false };
+    expect(await runRampUp(openProject(temp.root), walk, spent, () => new Date())).toBe(
+      "tailtest: first-session coverage scan stopped at its time box (50 ms) while listing the project's files (3 found so far); nothing was queued, and it runs again next session.",
+    );
+    expect(await isRampUpDue(openProject(temp.root))).toBe(true);
+  });
+
+  it("while sorting files into sources and tests", async () => {
+    temp = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n" });
+    const files = Array.from({ length: 600 }, (_, i) => `lib/m${i}.py`);
+    const walk = { files, complete: true };
+    expect(await runRampUp(openProject(temp.root), walk, spent, () => new Date())).toBe(
+      "tailtest: first-session coverage scan stopped at its time box (50 ms) after sorting 512 of 600 files into sources and tests; nothing was queued, and it runs again next session.",
+    );
+    const state = await readState(rampUpFile(openProject(temp.root)));
+    expect(state.value).toMatchObject({ done: false, cut: 1, queued: [] });
+  });
+});
+
+describe("style sampling", () => {
+  it("shows the newest tests' first lines per runner and the helpers they use", async () => {
+    temp = copyFixture("analysis/python-app");
+    configure(temp.root, { style_sampling: true });
+    const note = await start(temp.root);
+    expect(note).toContain(
+      [
+        "tailtest: how this project writes tests, from its newest test files; write new tests the same way:",
+        "tests/test_billing.py (pytest):",
+        "  | from shop.billing import charge, refund_all",
+        "  | ",
+        "  | ",
+        "  | def test_charge_adds_tax():",
+        "  |     assert charge(100.0) == 120.0",
+        "helpers these tests use: tests/conftest.py",
+      ].join("\n"),
+    );
+  });
+
+  it("samples a TypeScript project's newest vitest files and the helpers they import", async () => {
+    temp = copyFixture("analysis/ts-app");
+    configure(temp.root, { style_sampling: true });
+    temp.write(
+      "test/format.test.ts",
+      [
+        "",
+        'import { expect, test } from "vitest";',
+        'import { format } from "../src/lib/format";',
+        'import { cents } from "./helpers";',
+        'import { fixed } from "@/test-utils";',
+        "",
+        'test("formats cents", () => expect(format(cents(150))).toBe(fixed("1.50")));',
+        "",
+      ].join("\n"),
+    );
+    temp.write("test/helpers.ts", "export const cents = (value: number) => ({ cents: value });\n");
+    temp.write("src/test-utils.ts", "export const fixed = (text: string) => `$${text}`;\n");
+    temp.write(
+      "test/old.test.ts",
+      'import { it } from "vitest";\nimport { older } from "./older-helpers";\n',
+    );
+    temp.write("test/older-helpers.ts", "export const older = 1;\n");
+    // Newest first: format.test.ts, then money.test.ts; old.test.ts is a third and left out.
+    const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, seconds));
+    utimesSync(join(temp.root, "test/old.test.ts"), at(1), at(1));
+    utimesSync(join(temp.root, "test/money.test.ts"), at(2), at(2));
+    utimesSync(join(temp.root, "test/format.test.ts"), at(3), at(3));
+    const note = await start(temp.root);
+    expect(note).toContain(
+      [
+        "tailtest: how this project writes tests, from its newest test files; write new tests the same way:",
+        "test/format.test.ts (vitest):",
+        '  | import { expect, test } from "vitest";',
+        '  | import { format } from "../src/lib/format";',
+        '  | import { cents } from "./helpers";',
+        '  | import { fixed } from "@/test-utils";',
+        "  | ",
+        '  | test("formats cents", () => expect(format(cents(150))).toBe(fixed("1.50")));',
+        "test/money.test.ts (vitest):",
+        '  | import { describe, expect, it } from "vitest";',
+        '  | import { add, subtract, ZERO } from "../src/lib/money";',
+        "  | ",
+        '  | describe("add", () => {',
+        '  |   it("adds cents", () => {',
+        "  |     expect(add(ZERO, { cents: 5 })).toEqual({ cents: 5 });",
+        "  |     expect(subtract).toBeDefined();",
+        "  |   });",
+        "  | });",
+        "helpers these tests use: src/test-utils.ts, test/helpers.ts",
+      ].join("\n"),
+    );
+    expect(note).not.toContain("old.test.ts");
+    expect(note).not.toContain("older-helpers");
+  });
+});

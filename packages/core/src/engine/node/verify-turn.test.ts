@@ -1,0 +1,179 @@
+import { join } from "node:path";
+import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { handleEvent } from "../../node/handle.ts";
+import { openProject, sessionFile } from "../../node/project.ts";
+import { runLogFile } from "../../node/run-log-store.ts";
+import { readState } from "../../node/store.ts";
+
+let project: TempProject;
+const clock = () => new Date("2026-11-23T10:00:00.000Z");
+const BILLING = "def charge(amount):\n    return round(amount * 1.2, 2)\n";
+const RED_TEST =
+  "from billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 13\n";
+const GREEN_TEST =
+  "from billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 12\n";
+
+beforeEach(() => {
+  project = makeProject({ "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["."]\n' });
+});
+afterEach(() => project.cleanup());
+
+const opened = () => openProject(project.root);
+const session = async () => (await readState(sessionFile(opened(), clock))).value;
+const edit = async (path: string, content: string, agentId?: string) => {
+  project.write(path, content);
+  return handleEvent(
+    opened(),
+    { kind: "FilesEdited", paths: [join(project.root, path)], agentId },
+    { platform: "claude-code", now: clock },
+  );
+};
+const stop = (stopHookActive = false, agentId?: string) =>
+  handleEvent(
+    opened(),
+    { kind: "TurnEnded", stopHookActive, agentId },
+    { platform: "claude-code", now: clock },
+  );
+
+describe("end of turn: tailtest runs the queued files' tests itself", () => {
+  it("missing test → block; red test → block with the failure; green → the turn ends and outcomes are recorded", async () => {
+    await handleEvent(
+      opened(),
+      { kind: "SessionStarted", sessionId: "s1", source: "startup" },
+      { platform: "claude-code", now: clock },
+    );
+    expect(await edit("billing.py", BILLING)).toEqual({
+      kind: "context",
+      text: "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest.",
+    });
+
+    const missing = await stop();
+    expect(missing.kind).toBe("block");
+    if (missing.kind !== "block") return;
+    expect(missing.reason).toContain("MISSING billing.py: no test at tests/test_billing.py");
+    expect(missing.reason).toContain(
+      "Next: write the missing tests, run them, and make them pass.",
+    );
+    expect(missing.reason).toContain("(round 1 of 3)");
+
+    await edit("tests/test_billing.py", RED_TEST);
+    const red = await stop(true);
+    expect(red.kind).toBe("block");
+    if (red.kind !== "block") return;
+    expect(red.reason).toContain("FAIL tests/test_billing.py::test_charge");
+    expect(red.reason).toContain("assert 12.0 == 13");
+    expect(red.reason).toContain("(round 2 of 3)");
+    expect(red.reason).not.toContain(project.root);
+    expect((await session()).fix_attempts).toEqual({ "billing.py": 1 });
+
+    await edit("tests/test_billing.py", GREEN_TEST);
+    // Green: nothing for the agent, one line for the person.
+    expect(await stop(true)).toEqual({
+      kind: "none",
+      // billing.py; its test file, edited too, was run for it and is not a file of its own.
+      userMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/),
+    });
+    const after = await session();
+    expect(after.pending_files).toEqual([]);
+    expect(after.results["billing.py"]).toMatchObject({
+      outcome: "passed",
+      test_path: "tests/test_billing.py",
+    });
+    expect(after.generated_tests).toEqual({ "billing.py": "tests/test_billing.py" });
+    expect(after.fix_attempts).toEqual({ "billing.py": 2 });
+    expect(after.stop_blocks).toBe(0);
+    // Each end of turn that ran or missed a test is in runs.json (a missing test fails the run),
+    // with per-test durations.
+    const runs = (await readState(runLogFile(opened()))).value.runs;
+    expect(runs.map((run) => [run.source, run.status])).toEqual([
+      ["hook", "failed"],
+      ["hook", "failed"],
+      ["hook", "passed"],
+    ]);
+    expect(runs[2]?.tests).toEqual([
+      expect.objectContaining({
+        id: "tests/test_billing.py::test_charge",
+        status: "pass",
+        duration_ms: expect.any(Number),
+      }),
+    ]);
+
+    await handleEvent(opened(), { kind: "SessionEnded" }, { platform: "claude-code", now: clock });
+    const next = await handleEvent(
+      opened(),
+      { kind: "SessionStarted", sessionId: "s2", source: "startup" },
+      { platform: "claude-code", now: clock },
+    );
+    expect(next.kind).toBe("context");
+  }, 60_000);
+
+  it("the loop budget ends the blocking and records what is still red", async () => {
+    project.write(".tailtest/config.json", '{"stop_loop_budget": 2}');
+    await edit("billing.py", BILLING);
+    await edit("tests/test_billing.py", RED_TEST);
+    expect((await stop(false)).kind).toBe("block");
+    expect((await stop(true)).kind).toBe("block");
+    const spent = await stop(true);
+    expect(spent).toEqual({
+      kind: "context",
+      text: "tailtest: still red after the last round, recorded as failed: billing.py. Tell the user.",
+      userMessage: expect.stringMatching(/^tailtest: 1 file, 1 test: 0 passed, 1 failed \(/),
+    });
+    const state = await session();
+    expect(state.results["billing.py"]?.outcome).toBe("failed");
+    expect(state.stop_blocks).toBe(0);
+    // A new user turn starts a fresh budget.
+    expect((await stop(false)).kind).toBe("block");
+  }, 60_000);
+
+  it("an existing file without a test is recorded, not forced; a new one is", async () => {
+    project.write("legacy.py", "def old():\n    return 1\n");
+    await commitAll(project.root);
+    expect(await edit("legacy.py", "def old():\n    return 2\n")).toMatchObject({
+      kind: "context",
+    });
+    expect((await session()).pending_files.map((entry) => entry.status)).toEqual(["existing"]);
+    expect(await stop()).toEqual({ kind: "none", userMessage: "tailtest: 1 file, 1 missing test" });
+    const state = await session();
+    expect(state.results["legacy.py"]?.outcome).toBe("missing_test");
+    expect(state.pending_files).toEqual([]);
+  }, 60_000);
+
+  it("a test module that cannot import an uninstalled package is an environment error, never red", async () => {
+    project.write("billing.py", BILLING);
+    // Its own named test imports the missing package too: the name is not a changed file.
+    project.write("tests/test_billing.py", `import freezegun_not_installed\n${GREEN_TEST}`);
+    project.write(
+      "tests/test_timed.py",
+      "import freezegun_not_installed\nfrom billing import charge\n\n\ndef test_t():\n    assert charge(1) == 1.2\n",
+    );
+    await commitAll(project.root);
+    await edit("billing.py", "def charge(amount):\n    return round(amount * 1.2, 2)  # same\n");
+    const decision = await stop();
+    expect(decision.kind).not.toBe("block");
+    expect(JSON.stringify(decision)).toContain(
+      "tests/test_timed.py (freezegun_not_installed) could not import a package that is not installed",
+    );
+    // The same missing import reached from a changed file is the change's fault: red.
+    project.write("tests/test_billing.py", GREEN_TEST);
+    project.write(
+      "tests/test_timed.py",
+      "from billing import charge\n\n\ndef test_t():\n    assert charge(1) == 1.2\n",
+    );
+    await edit("billing.py", "import requests_not_installed\n\n" + BILLING);
+    const red = await stop();
+    expect(red.kind).toBe("block");
+  }, 60_000);
+
+  it("nothing queued → no opinion, no test run", async () => {
+    expect(await stop()).toEqual({ kind: "none" });
+  });
+
+  it("a subagent's files are verified at its own stop, not the parent's", async () => {
+    await edit("billing.py", BILLING, "agent-7");
+    expect(await stop(false)).toEqual({ kind: "none" });
+    const sub = await stop(false, "agent-7");
+    expect(sub.kind).toBe("block");
+  }, 60_000);
+});

@@ -1,0 +1,436 @@
+import { dirnameRel } from "../../project-view.ts";
+import type { MissingTest, RunPlan } from "../plan.ts";
+import type { FileError } from "../results.ts";
+import { chooseTests } from "../../selection/node/choose-tests.ts";
+import type { RelatedTest } from "../../selection/related.ts";
+import type { FileFailure, FileResult, SessionState } from "../../session.ts";
+import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
+import { renderBudgetSpent, renderVerifyBlock } from "../../verify-note.ts";
+import type { Decision } from "../../events.ts";
+import { overallStatus } from "../summarize.ts";
+import { summariseRunRecord, type RunSource } from "../../run-log.ts";
+import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
+import { executePlan } from "./execute.ts";
+import { recordRun } from "../../node/run-log-store.ts";
+import { sessionFile, type Project } from "../../node/project.ts";
+import { readState, updateState } from "../../node/store.ts";
+
+export interface VerifyOptions {
+  agentId?: string | undefined;
+  /** The platform says this stop follows one of our blocks (Claude's stop_hook_active). */
+  stopHookActive: boolean;
+  now?: () => Date;
+  /** Who ran it, as `.tailtest/runs.json` records it (default: the end of an agent's turn). */
+  source?: Extract<RunSource, "hook" | "watch">;
+}
+
+export interface Verification {
+  decision: Decision;
+  results: RunResult[];
+  missing: MissingTest[];
+  /** Outcome per queued source file. */
+  outcomes: Record<string, FileResult["outcome"]>;
+  /** Queued files that were only run (tests, helpers): no file of the project's history. */
+  runOnly: string[];
+}
+
+/**
+ * The end of a turn: runs the tests of the files this agent queued (one batched process per
+ * runner), records measured outcomes, and keeps the agent working while a test is missing or
+ * red, at most `stop_loop_budget` times in a row.
+ */
+export async function verifyTurn(project: Project, options: VerifyOptions): Promise<Verification> {
+  const verified = await verifyQueued(project, options);
+  // The person's line: what ran and how it ended (turn-summary.ts; `notify` in the config).
+  const line = turnSummaryLine(
+    verified.results,
+    verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
+    {
+      files: Object.keys(verified.outcomes).filter((path) => !verified.runOnly.includes(path))
+        .length,
+      missing: verified.missing.length,
+      notify: project.config.notify,
+    },
+  );
+  return { ...verified, decision: withUserMessage(verified.decision, line) };
+}
+
+async function verifyQueued(project: Project, options: VerifyOptions): Promise<Verification> {
+  const now = options.now ?? (() => new Date());
+  const file = sessionFile(project, now);
+  const { value: before } = await readState(file);
+  const mine = before.pending_files.filter((entry) => entry.agent_id === options.agentId);
+  if (mine.length === 0)
+    return { decision: { kind: "none" }, results: [], missing: [], outcomes: {}, runOnly: [] };
+  const runOnlyPaths = mine.filter((entry) => entry.role === "test").map((entry) => entry.path);
+
+  const chosen = await chooseTests(
+    project,
+    mine.map((entry) => entry.path),
+    before.runners.length === 0 ? {} : { runners: before.runners },
+  );
+  const plan = chosen.plan;
+  const results: RunResult[] = [];
+  for (const run of plan.runs) {
+    results.push(
+      await executePlan(run, {
+        root: project.root,
+        timeoutMs: project.config.test_timeout_seconds * 1000,
+      }),
+    );
+  }
+  const failures: Record<string, FileFailure> = {};
+  const changed = mine.map((entry) => entry.path);
+  const missingPackages: string[] = [];
+  const isMissingPackage = (error: FileError): boolean => {
+    const name = missingPackageOf(project, error, changed);
+    if (name !== undefined && error.file !== undefined)
+      missingPackages.push(`${error.file} (${name})`);
+    return name !== undefined;
+  };
+  const outcomes = outcomesOf(
+    changed,
+    plan.runs,
+    results,
+    plan.missing,
+    plan.skipped.map((s) => s.path),
+    failures,
+    isMissingPackage,
+  );
+  // An existing file without a test is reported, not forced: only new files must come with one.
+  const untestedExisting = new Set(
+    mine
+      .filter((entry) => entry.status === "existing" && outcomes[entry.path] === "missing_test")
+      .map((entry) => entry.path),
+  );
+  const runOnly = new Set(runOnlyPaths);
+  const red = Object.entries(outcomes)
+    .filter(
+      ([path, outcome]) =>
+        outcome !== "passed" &&
+        outcome !== "env_error" &&
+        !untestedExisting.has(path) &&
+        // A test or helper queued to be run is red only when a test of it failed.
+        (!runOnly.has(path) || outcome === "failed"),
+    )
+    .map(([path]) => path);
+  const budget = project.config.stop_loop_budget;
+  const at = now().toISOString();
+
+  const { value: after } = await updateState(file, (session) => {
+    const streak = options.stopHookActive ? session.stop_blocks : 0;
+    const block = red.length > 0 && streak < budget;
+    const skipped = [...plan.skipped.map((item) => item.path), ...untestedExisting];
+    return {
+      value: record(session, { outcomes, failures }, plan.runs, skipped, streak, block, at),
+      result: undefined,
+    };
+  });
+  await recordVerification(project, {
+    at,
+    source: options.source ?? "hook",
+    status: overallStatus(results, plan.missing),
+    files: mine.map((entry) => entry.path),
+    results,
+    missing: plan.missing,
+    sessionId: after.session_id,
+    replacePaths: [
+      [`${project.root}/`, ""],
+      [project.root, "."],
+    ],
+    selected: whySelected(chosen),
+    leftOut: chosen.leftOut.tests,
+  });
+
+  const environment = results
+    .filter((result) => result.status === "env_error")
+    .map(
+      (result) =>
+        `tailtest: environment error, not a test result: ${result.reason}. Your code was not judged; the person should fix the environment (\`tailtest doctor\` checks it).`,
+    );
+  const unloaded = [...new Set(missingPackages)];
+  if (unloaded.length > 0)
+    environment.push(
+      `tailtest: environment error, not a test result: ${unloaded.join(", ")} could not import a package that is not installed; those tests did not run. The person should install the project's test dependencies.`,
+    );
+  const allNotes = [...environment, ...chosen.notes];
+  const notes = allNotes.length === 0 ? "" : `\n\n${allNotes.join("\n")}`;
+  if (red.length === 0)
+    return {
+      decision: notes === "" ? { kind: "none" } : { kind: "context", text: notes.trim() },
+      results,
+      missing: plan.missing,
+      outcomes,
+      runOnly: runOnlyPaths,
+    };
+  if (after.stop_blocks === 0) {
+    return {
+      decision: {
+        kind: "context",
+        // The sources it was for; a test queued only to be run is named when it alone is red.
+        text: renderBudgetSpent(
+          red.some((path) => !runOnly.has(path)) ? red.filter((path) => !runOnly.has(path)) : red,
+        ),
+      },
+      results,
+      missing: plan.missing,
+      outcomes,
+      runOnly: runOnlyPaths,
+    };
+  }
+  const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
+  const excerpt = renderFailureExcerpt(results, missing, {
+    replacePaths: [
+      [`${project.root}/`, ""],
+      [project.root, "."],
+    ],
+  });
+  const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget }) + notes;
+  return {
+    decision: { kind: "block", reason },
+    results,
+    missing: plan.missing,
+    outcomes,
+    runOnly: runOnlyPaths,
+  };
+}
+
+/**
+ * Why each changed file's tests ran: its related tests with the selection's evidence, less what
+ * the budget left out; a file selection has nothing for, its named test.
+ */
+function whySelected(chosen: Awaited<ReturnType<typeof chooseTests>>): Map<string, RelatedTest[]> {
+  const left = new Set(chosen.leftOut.tests);
+  const why = new Map<string, RelatedTest[]>();
+  for (const [source, tests] of chosen.selection?.related ?? []) {
+    const kept = tests.filter((test) => !left.has(test.path));
+    if (kept.length > 0) why.set(source, kept);
+  }
+  for (const run of chosen.plan.runs)
+    for (const [source, test] of Object.entries(run.sources))
+      if (!why.has(source))
+        why.set(source, [{ path: test, evidence: "name", detail: "its named test", hops: 0 }]);
+  return why;
+}
+
+/**
+ * The package a test file's load error says is not installed, when it is not one of the
+ * project's own modules and no changed file is on the way to it (an edit that imports a package
+ * the project lacks is the edit's fault); else undefined.
+ */
+function missingPackageOf(
+  project: Project,
+  error: FileError,
+  changed: readonly string[],
+): string | undefined {
+  if (error.kind !== "collection") return undefined;
+  const name =
+    /ModuleNotFoundError: No module named '([\w.]+)'/.exec(error.message)?.[1] ??
+    /Cannot find (?:package|module) '((?:@[\w.-]+\/)?[\w.-]+)[^']*' imported from/.exec(
+      error.message,
+    )?.[1];
+  if (name === undefined) return undefined;
+  const onTheWay = (file: string): boolean =>
+    new RegExp(
+      `(?:^|[\\s"'(/])${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=[:\\s"')]|$)`,
+      "m",
+    ).test(error.message);
+  if (changed.some(onTheWay)) return undefined;
+  const top = name.split(".")[0] ?? name;
+  const own = ["", "src/", "lib/"].some(
+    (root) =>
+      project.view.exists(`${root}${top}.py`) ||
+      project.view.isDirectory(`${root}${top}`) ||
+      project.view.exists(`${root}${top}.js`) ||
+      project.view.exists(`${root}${top}.ts`),
+  );
+  return own ? undefined : top;
+}
+
+/** Which test files each queued source was checked through, and how that went. */
+function outcomesOf(
+  sources: readonly string[],
+  runs: readonly RunPlan[],
+  results: readonly RunResult[],
+  missing: readonly MissingTest[],
+  skipped: readonly string[],
+  /** Filled with why each failed source failed. */
+  failures: Record<string, FileFailure>,
+  isMissingPackage: (error: FileError) => boolean = () => false,
+): Record<string, FileResult["outcome"]> {
+  const outcomes: Record<string, FileResult["outcome"]> = {};
+  for (const source of sources) {
+    if (skipped.includes(source)) continue;
+    if (missing.some((item) => item.source === source)) {
+      outcomes[source] = "missing_test";
+      continue;
+    }
+    let failed: FileFailure | undefined;
+    let passed = false;
+    let environment = false;
+    runs.forEach((run, index) => {
+      const result = results[index];
+      if (result === undefined) return;
+      const testFiles = testFilesOf(run, source);
+      if (result.status === "env_error" && testFiles.length > 0) environment = true;
+      for (const testFile of testFiles) {
+        // A Rust file's own unit tests report under the crate's lib or bin, not the file.
+        const whole = run.test_files.length === 1 || testFile === source;
+        const verdict = judgeTestFile(result, testFile, whole, isMissingPackage);
+        if (verdict === "passed") passed = true;
+        else if (verdict === "environment") environment = true;
+        else if (verdict !== undefined) failed ??= verdict;
+      }
+    });
+    if (failed !== undefined) {
+      outcomes[source] = "failed";
+      failures[source] = failed;
+    } else if (passed) outcomes[source] = "passed";
+    // Its runner could not start: recorded as an environment error, never as the code's failure.
+    else if (environment) outcomes[source] = "env_error";
+    else if (
+      runs.some(
+        (run) =>
+          run.related?.[source] !== undefined ||
+          run.sources[source] !== undefined ||
+          run.test_files.includes(source),
+      )
+    )
+      outcomes[source] = "missing_test";
+  }
+  return outcomes;
+}
+
+/** The test files a run checked a source through: its related tests, its named test, or itself. */
+function testFilesOf(run: RunPlan, source: string): readonly string[] {
+  const related = run.related?.[source];
+  if (related !== undefined) return related;
+  const named = run.sources[source];
+  if (named !== undefined) return [named];
+  return run.test_files.includes(source) ? [source] : [];
+}
+
+/** One test file's share of a run: passed, why it failed, or nothing (no test of it ran). */
+function judgeTestFile(
+  result: RunResult,
+  testFile: string,
+  singleFile: boolean,
+  isMissingPackage: (error: FileError) => boolean = () => false,
+): "passed" | "environment" | FileFailure | undefined {
+  // The runner could not start: nothing of the project's was judged (reported, never red).
+  if (result.status === "env_error") return undefined;
+  const tests = testsOf(result, testFile, singleFile);
+  const loadErrors = result.errors.filter(
+    (error) => error.file === undefined || error.file === testFile,
+  );
+  // The test file could not import a package the environment lacks, and no changed file is on
+  // the way there: the environment's problem, reported, never the code's red.
+  if (
+    loadErrors.length > 0 &&
+    loadErrors.every((error) => error.file === testFile && isMissingPackage(error)) &&
+    tests.every((test) => test.status !== "fail")
+  )
+    return "environment";
+  const loadError = loadErrors.length > 0;
+  if (
+    result.status === "timeout" ||
+    (result.status === "error" && (loadError || tests.length === 0))
+  )
+    return failureOf(result);
+  if (tests.some((test) => test.status === "fail")) return "assertion";
+  if (tests.some((test) => test.status === "pass")) return "passed";
+  return undefined;
+}
+
+/** Why a run that checked no test to the end failed: it hung, died, or could not load. */
+function failureOf(result: RunResult): FileFailure {
+  if (result.status === "timeout") return "timeout";
+  if (result.status === "env_error") return "environment";
+  if (result.errors.some((error) => error.kind === "collection")) return "collection";
+  return "crash";
+}
+
+/**
+ * The tests that belong to one test file. Go names a test by its package folder, not its file;
+ * JVM, .NET and Swift reports only let the parser guess the file, so a run of a single test
+ * file owns every test it reports.
+ */
+function testsOf(result: RunResult, testFile: string, singleFile: boolean): RunResult["tests"] {
+  const own = result.tests.filter(
+    (test) => test.id.file === testFile || test.id.file === dirnameRel(testFile),
+  );
+  return own.length > 0 || !singleFile ? own : result.tests;
+}
+
+function record(
+  session: SessionState,
+  measured: {
+    outcomes: Record<string, FileResult["outcome"]>;
+    failures: Record<string, FileFailure>;
+  },
+  runs: readonly RunPlan[],
+  skipped: readonly string[],
+  streak: number,
+  block: boolean,
+  at: string,
+): SessionState {
+  const results = { ...session.results };
+  const attempts = { ...session.fix_attempts };
+  const generated = { ...session.generated_tests };
+  const { outcomes, failures } = measured;
+  // A test or helper queued only to be run is not a file of the project's history: it blocks
+  // while red (the caller's `red`), and its sources carry the outcome.
+  const runOnly = new Set(
+    session.pending_files.filter((entry) => entry.role === "test").map((entry) => entry.path),
+  );
+  for (const [source, outcome] of Object.entries(outcomes)) {
+    if (runOnly.has(source)) continue;
+    const testPath = runs.find((run) => run.sources[source] !== undefined)?.sources[source];
+    const previous = session.results[source];
+    // A fix attempt is a round after the file was already found missing or red.
+    if (previous !== undefined && previous.outcome !== "passed" && previous.outcome !== "env_error")
+      attempts[source] = (attempts[source] ?? 0) + 1;
+    const failure = failures[source];
+    results[source] = {
+      outcome,
+      ...(testPath === undefined ? {} : { test_path: testPath }),
+      ...(failure === undefined ? {} : { failure }),
+      at,
+    };
+    if (outcome === "passed" && testPath !== undefined) generated[source] = testPath;
+  }
+  // Green files leave the queue; so do files no runner can check (deleted, or no runner), which
+  // would otherwise block every later turn.
+  const pending = session.pending_files.filter(
+    (entry) =>
+      outcomes[entry.path] !== "passed" &&
+      !skipped.includes(entry.path) &&
+      // A file queued only to be run stays while its tests are red, not while it has none.
+      (entry.role !== "test" || outcomes[entry.path] === "failed"),
+  );
+  return {
+    ...session,
+    results,
+    fix_attempts: attempts,
+    generated_tests: generated,
+    pending_files: pending,
+    stop_blocks: block ? streak + 1 : 0,
+  };
+}
+
+/**
+ * The run in `.tailtest/runs.json` beside the CLI's, so `status` and `report` (its slowest tests)
+ * see the runs agents' turns made. The outcomes are already in the session: a log that cannot be
+ * written costs only this record.
+ */
+async function recordVerification(
+  project: Project,
+  input: Parameters<typeof summariseRunRecord>[0],
+): Promise<void> {
+  if (input.results.length === 0 && input.missing.length === 0) return;
+  try {
+    await recordRun(project, summariseRunRecord(input));
+  } catch {
+    // A read-only or full disk: the session holds the outcomes.
+  }
+}

@@ -1,0 +1,463 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import {
+  toProjectFile,
+  type FailureKind,
+  type FileError,
+  type ParseContext,
+  type ParsedRun,
+  type TestResult,
+} from "../results.ts";
+import { ownEntry } from "../../lookup.ts";
+import type { JunitDialect } from "../../runners/spec.ts";
+import { specOf } from "../../runners/table.ts";
+
+/** One element as the parser builds it: attributes under `@_name`, child elements as arrays, text under `#text`. */
+export type XmlElement = Readonly<Record<string, unknown>>;
+
+export type XmlRead = { ok: true; document: XmlElement } | { ok: false; message: string };
+
+const ATTRIBUTE_PREFIX = "@_";
+const TEXT = "#text";
+
+const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = {
+  lt: "<",
+  gt: ">",
+  amp: "&",
+  quot: '"',
+  apos: "'",
+};
+
+function decodeCodePoint(code: number, original: string): string {
+  return Number.isInteger(code) && code >= 0 && code <= 0x10ffff
+    ? String.fromCodePoint(code)
+    : original;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (original, ref: string) => {
+    if (ref.startsWith("#x")) return decodeCodePoint(Number.parseInt(ref.slice(2), 16), original);
+    if (ref.startsWith("#")) return decodeCodePoint(Number.parseInt(ref.slice(1), 10), original);
+    return ownEntry(PREDEFINED_ENTITIES, ref) ?? original;
+  });
+}
+
+function createParser(): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: ATTRIBUTE_PREFIX,
+    textNodeName: TEXT,
+    alwaysCreateTextNode: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    removeNSPrefix: true,
+    // Only the predefined entities and character references are decoded. Entities a DOCTYPE
+    // declares are left as written, so a report can neither expand itself nor inject text.
+    entityDecoder: {
+      setExternalEntities: () => undefined,
+      addInputEntities: () => undefined,
+      reset: () => undefined,
+      setXmlVersion: () => undefined,
+      decode: decodeEntities,
+    },
+    // Every element is an array, so a lone <testsuite> or <testcase> reads like many.
+    isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
+  });
+}
+
+function isElement(value: unknown): value is XmlElement {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates and parses an XML report; never throws. */
+export function readXml(xml: string): XmlRead {
+  const text = xml.replace(/^\uFEFF/, "");
+  if (text.trim() === "") return { ok: false, message: "empty input" };
+  try {
+    const verdict = XMLValidator.validate(text);
+    if (verdict !== true) {
+      return { ok: false, message: `${verdict.err.msg} (line ${verdict.err.line})` };
+    }
+    const document: unknown = createParser().parse(text);
+    return isElement(document)
+      ? { ok: true, document }
+      : { ok: false, message: "not an XML document" };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function childElements(element: XmlElement | undefined, tag: string): XmlElement[] {
+  const value = element?.[tag];
+  return Array.isArray(value) ? value.filter(isElement) : [];
+}
+
+export function attributeOf(element: XmlElement | undefined, name: string): string | undefined {
+  const value = element?.[`${ATTRIBUTE_PREFIX}${name}`];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function textOf(element: XmlElement | undefined): string {
+  const value = element?.[TEXT];
+  return typeof value === "string" ? value : "";
+}
+
+export function crashRun(message: string): ParsedRun {
+  return { tests: [], errors: [{ kind: "crash", message }] };
+}
+
+/** A testcase's place in the report: its testsuite ancestors, outermost first. */
+interface CaseSite {
+  testcase: XmlElement;
+  suites: readonly XmlElement[];
+}
+
+interface Location {
+  /** As the report gives it or as derived: absolute, `./`-relative or package-relative. */
+  file: string;
+  segments: string[];
+}
+
+const COLLECTION_MESSAGE =
+  /collection failure|could not (be )?(imported|collected|loaded|import|collect|load)|cannot (import|load)|ImportError|ModuleNotFoundError|NoClassDefFoundError|ClassNotFoundException/i;
+
+function nameOf(element: XmlElement | undefined): string {
+  return attributeOf(element, "name") ?? "";
+}
+
+function lastOf<T>(items: readonly T[]): T | undefined {
+  return items[items.length - 1];
+}
+
+function nearestSuiteAttribute(suites: readonly XmlElement[], name: string): string | undefined {
+  for (const suite of [...suites].reverse()) {
+    const value = attributeOf(suite, name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+function stripCallParens(name: string): string {
+  return name.replace(/\(\)$/, "");
+}
+
+/** The message attribute and the element's text; the text alone when it already repeats the message. */
+function describeFault(fault: XmlElement): string {
+  const message = (attributeOf(fault, "message") ?? "").trim();
+  const body = textOf(fault).trim();
+  if (message === "" || body.includes(message)) return body;
+  return `${message}\n${body}`.trim();
+}
+
+function describeFaults(faults: readonly XmlElement[]): string {
+  return faults
+    .map(describeFault)
+    .filter((text) => text !== "")
+    .join("\n\n");
+}
+
+function isCollectionFault(fault: XmlElement): boolean {
+  return COLLECTION_MESSAGE.test(
+    `${attributeOf(fault, "message") ?? ""} ${attributeOf(fault, "type") ?? ""}`,
+  );
+}
+
+function durationOf(testcase: XmlElement): number | undefined {
+  const time = attributeOf(testcase, "time")?.trim();
+  if (time === undefined || time === "") return undefined;
+  const seconds = Number(time);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1e6) / 1e3 : undefined;
+}
+
+type Outcome = Pick<TestResult, "status" | "failure" | "failure_kind">;
+
+function outcomeOf(testcase: XmlElement): Outcome {
+  const failures = childElements(testcase, "failure");
+  const errors = childElements(testcase, "error");
+  if (failures.length > 0 || errors.length > 0) {
+    let kind: FailureKind = "assertion";
+    if (failures.length === 0) kind = errors.some(isCollectionFault) ? "collection" : "crash";
+    const failure = describeFaults([...failures, ...errors]);
+    return { status: "fail", failure_kind: kind, ...(failure === "" ? {} : { failure }) };
+  }
+  return childElements(testcase, "skipped").length > 0 ? { status: "skip" } : { status: "pass" };
+}
+
+/** `tests.test_calc` → `tests/test_calc.py`. */
+function pythonModuleFile(dotted: string): string {
+  return `${dotted.split(".").join("/")}.py`;
+}
+
+function locatePytest(site: CaseSite): Location {
+  const { testcase } = site;
+  const name = nameOf(testcase);
+  const classname = attributeOf(testcase, "classname") ?? "";
+  const file = attributeOf(testcase, "file");
+  const parts = classname === "" ? [] : classname.split(".");
+  if (file !== undefined) {
+    // pytest builds classname from the same path as `file`: slashes become dots, `.py` goes.
+    const module = file
+      .replace(/\\/g, "/")
+      .replace(/^\.\//, "")
+      .replace(/\.py$/, "")
+      .replace(/\//g, ".");
+    if (classname === module) return { file, segments: [name] };
+    if (classname.startsWith(`${module}.`)) {
+      return { file, segments: [...classname.slice(module.length + 1).split("."), name] };
+    }
+  }
+  // xunit2 has no `file`: trailing CamelCase parts of classname are classes, the rest the module.
+  let split = parts.length;
+  while (split > 1 && /^[A-Z]/.test(parts[split - 1] ?? "")) split -= 1;
+  const classes = parts.slice(split);
+  return {
+    file: file ?? (split === 0 ? "" : pythonModuleFile(parts.slice(0, split).join("."))),
+    segments: [...classes, name],
+  };
+}
+
+/**
+ * Pest compiles each description into a method name (`Str::evaluable`: `_` → `__`, space and any
+ * other non-identifier character → `_`), and PHPUnit's own logger reports that method name. Undo
+ * it so the id matches Pest's own logger; characters other than spaces cannot be recovered.
+ */
+function decodePestName(name: string): string {
+  const match = /^__pest_evaluable_(\S*)(.*)$/s.exec(name);
+  if (match === null) return name;
+  const [, evaluable = "", rest = ""] = match;
+  return `${evaluable.replace(/__|_/g, (pair) => (pair === "__" ? "_" : " "))}${rest}`;
+}
+
+function locatePhp(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const rawClass =
+    attributeOf(testcase, "class") ??
+    attributeOf(testcase, "classname")?.replace(/\./g, "\\") ??
+    nameOf(lastOf(suites));
+  // Pest evaluates its test classes under a `P\` namespace; its own logger strips it too.
+  const className = rawClass.replace(/^P\\/, "");
+  const classParts = className.split("\\");
+  const shortClass = lastOf(classParts) ?? className;
+  const reported = attributeOf(testcase, "file") ?? nearestSuiteAttribute(suites, "file");
+  // Heuristic when no path is given: PSR-4 maps `Tests\Unit\CalcTest` to `tests/Unit/CalcTest.php`.
+  const guessed = [
+    ...classParts.slice(0, -1).map((p, i) => (i === 0 ? p.toLowerCase() : p)),
+    shortClass,
+  ]
+    .join("/")
+    .concat(".php");
+  // Pest's own logger writes `tests/Unit/CalcTest.php::adds two numbers`.
+  const file = reported === undefined ? guessed : reported.replace(/::.*$/s, "");
+  return { file, segments: [shortClass, decodePestName(nameOf(testcase))] };
+}
+
+function locateJvm(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const classname = attributeOf(testcase, "classname") ?? nameOf(lastOf(suites));
+  const [outer = "", ...nested] = classname.split("$");
+  const parts = outer.split(".");
+  // A guess: the report cannot tell Java from Kotlin or a custom test source folder.
+  const file = `src/test/java/${parts.join("/")}.java`;
+  return {
+    file,
+    segments: [lastOf(parts) ?? outer, ...nested, stripCallParens(nameOf(testcase))],
+  };
+}
+
+function locateBun(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const [fileSuite, ...describes] = suites;
+  const file = attributeOf(testcase, "file") ?? attributeOf(fileSuite, "file") ?? nameOf(fileSuite);
+  // Not `classname`: bun lists nested describe names there innermost first.
+  return { file, segments: [...describes.map(nameOf), nameOf(testcase)] };
+}
+
+function locateDeno(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const file = nameOf(lastOf(suites)) || (attributeOf(testcase, "classname") ?? "");
+  const classname = attributeOf(testcase, "classname");
+  const outer =
+    classname !== undefined && classname !== "" && classname !== file && !/[/\\]/.test(classname)
+      ? classname.split(" > ")
+      : [];
+  // Steps arrive flattened as `parent > step`.
+  return { file, segments: [...outer, ...nameOf(testcase).split(" > ")] };
+}
+
+function locateSwift(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const classname = attributeOf(testcase, "classname") ?? nameOf(lastOf(suites));
+  const [first = "", ...rest] = classname.split(".");
+  const classes = rest.length > 0 ? rest : [first];
+  const [mainClass = first] = classes;
+  // SwiftPM layout: test target `CalcTests` lives in Tests/CalcTests/, one file per XCTestCase.
+  const file = rest.length > 0 ? `Tests/${first}/${mainClass}.swift` : `Tests/${first}.swift`;
+  return { file, segments: [...classes, stripCallParens(nameOf(testcase))] };
+}
+
+/** nextest binary ids: `calc` (lib unit tests), `calc::name` (tests/name.rs), `calc::bin/name`. */
+function rustBinaryFile(binaryId: string): string {
+  const separator = binaryId.indexOf("::");
+  if (separator === -1) return "src/lib.rs";
+  const crate = binaryId.slice(0, separator);
+  const target = binaryId.slice(separator + 2);
+  const [kind, name] = target.includes("/") ? target.split("/", 2) : ["test", target];
+  if (kind === "bin") return name === crate ? "src/main.rs" : `src/bin/${name}.rs`;
+  if (kind === "example") return `examples/${name}.rs`;
+  if (kind === "bench") return `benches/${name}.rs`;
+  return `tests/${name}.rs`;
+}
+
+function locateNextest(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const binaryId = (attributeOf(testcase, "classname") ?? nameOf(lastOf(suites))).replace(
+    /@stress-\d+$/,
+    "",
+  );
+  // Paths are relative to the crate; in a workspace the report does not say which member.
+  return { file: rustBinaryFile(binaryId), segments: nameOf(testcase).split("::") };
+}
+
+function locateGeneric(site: CaseSite): Location {
+  const { testcase, suites } = site;
+  const file = attributeOf(testcase, "file") ?? nearestSuiteAttribute(suites, "file") ?? "";
+  const classname = attributeOf(testcase, "classname");
+  const segments =
+    classname === undefined || classname === "" || classname === file
+      ? [nameOf(testcase)]
+      : [classname, nameOf(testcase)];
+  return { file, segments };
+}
+
+/** How each runner's JUnit names files and tests (a runner record's `junit`). */
+const LOCATORS: Readonly<Record<JunitDialect, (site: CaseSite) => Location>> = {
+  pytest: locatePytest,
+  php: locatePhp,
+  jvm: locateJvm,
+  bun: locateBun,
+  deno: locateDeno,
+  swift: locateSwift,
+  nextest: locateNextest,
+};
+
+function dialectOf(context: ParseContext): JunitDialect | undefined {
+  return specOf(context.runner).junit;
+}
+
+function locate(site: CaseSite, context: ParseContext): Location {
+  const dialect = dialectOf(context);
+  return dialect === undefined ? locateGeneric(site) : LOCATORS[dialect](site);
+}
+
+/** pytest reports a module it could not import as a testcase with an `<error>` and no class. */
+function pytestCollectionError(site: CaseSite, context: ParseContext): FileError | undefined {
+  const { testcase } = site;
+  const errors = childElements(testcase, "error");
+  if (errors.length === 0) return undefined;
+  const classname = attributeOf(testcase, "classname") ?? "";
+  const collection = errors.some((fault) =>
+    (attributeOf(fault, "message") ?? "").startsWith("collection failure"),
+  );
+  if (!collection && classname !== "") return undefined;
+  const name = nameOf(testcase);
+  const file = attributeOf(testcase, "file") ?? (name === "" ? undefined : pythonModuleFile(name));
+  return {
+    kind: "collection",
+    message: describeFaults(errors),
+    ...(file === undefined ? {} : { file: toProjectFile(file, context) }),
+  };
+}
+
+/** A file the suite stands for, when the runner names suites after files. */
+function suiteFile(suite: XmlElement, context: ParseContext): string | undefined {
+  const file = attributeOf(suite, "file");
+  if (file !== undefined) return file;
+  const dialect = dialectOf(context);
+  return dialect === "bun" || dialect === "deno" ? nameOf(suite) : undefined;
+}
+
+function addSuiteErrors(suite: XmlElement, context: ParseContext, run: ParsedRun): void {
+  const faults = childElements(suite, "error");
+  if (faults.length === 0) return;
+  const file = suiteFile(suite, context);
+  run.errors.push({
+    kind: "collection",
+    message: describeFaults(faults) || nameOf(suite),
+    ...(file === undefined || file === "" ? {} : { file: toProjectFile(file, context) }),
+  });
+}
+
+function addCase(site: CaseSite, context: ParseContext, run: ParsedRun): void {
+  const outcome = outcomeOf(site.testcase);
+  if (dialectOf(context) === "pytest") {
+    const collection = pytestCollectionError(site, context);
+    if (collection !== undefined) {
+      run.errors.push(collection);
+      return;
+    }
+  }
+  if (
+    dialectOf(context) === "nextest" &&
+    nameOf(lastOf(site.suites)).startsWith("@setup-script:")
+  ) {
+    // A setup script is not a test; only its failure matters, and it fails the whole run.
+    if (outcome.status === "fail") {
+      run.errors.push({
+        kind: "crash",
+        message: outcome.failure ?? `setup script ${nameOf(site.testcase)} failed`,
+      });
+    }
+    return;
+  }
+  const location = locate(site, context);
+  const duration = durationOf(site.testcase);
+  run.tests.push({
+    id: {
+      runner: context.runner,
+      file: location.file === "" ? "" : toProjectFile(location.file, context),
+      segments: location.segments,
+    },
+    status: outcome.status,
+    ...(duration === undefined ? {} : { duration_ms: duration }),
+    ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+    ...(outcome.failure_kind === undefined ? {} : { failure_kind: outcome.failure_kind }),
+  });
+}
+
+function visitSuite(
+  suite: XmlElement,
+  parents: readonly XmlElement[],
+  context: ParseContext,
+  run: ParsedRun,
+): void {
+  const suites = [...parents, suite];
+  addSuiteErrors(suite, context, run);
+  for (const testcase of childElements(suite, "testcase"))
+    addCase({ testcase, suites }, context, run);
+  for (const child of childElements(suite, "testsuite")) visitSuite(child, suites, context, run);
+}
+
+/**
+ * Per-test results from a JUnit-style XML report (pytest, PHPUnit, Pest, Surefire, Gradle, bun,
+ * Deno, SwiftPM, nextest). Never throws: unreadable input becomes one crash error.
+ */
+export function parseJunitXml(xml: string, context: ParseContext): ParsedRun {
+  const read = readXml(xml);
+  if (!read.ok) return crashRun(`unreadable JUnit XML: ${read.message}`);
+  const roots = childElements(read.document, "testsuites");
+  const bare = childElements(read.document, "testsuite");
+  if (roots.length === 0 && bare.length === 0) {
+    return crashRun("unreadable JUnit XML: no <testsuites> or <testsuite> element");
+  }
+  const run: ParsedRun = { tests: [], errors: [] };
+  for (const root of roots) {
+    for (const testcase of childElements(root, "testcase")) {
+      addCase({ testcase, suites: [] }, context, run);
+    }
+    for (const suite of childElements(root, "testsuite")) visitSuite(suite, [], context, run);
+  }
+  for (const suite of bare) visitSuite(suite, [], context, run);
+  return run;
+}

@@ -1,0 +1,309 @@
+import * as z from "zod";
+import { classifyFile, isTestFile } from "../filter.ts";
+import { detectLanguage } from "../languages.ts";
+import type { ProjectView } from "../project-view.ts";
+import { joinRel } from "../project-view.ts";
+import { TestIdSchema, type TestId } from "./results.ts";
+import {
+  DetectedRunnerSchema,
+  findTestTarget,
+  resolveRunner,
+  type DetectedRunner,
+  type RunnerId,
+} from "../runners/project-runners.ts";
+import type { Config } from "../config.ts";
+import type { Language } from "../languages.ts";
+import { notAnOption } from "../runners/shared.ts";
+import { specOf } from "../runners/table.ts";
+import type { BuiltArgv } from "../runners/spec.ts";
+
+export { escapeRegex, REPORT_TOKEN, REPORTER_TOKEN } from "../runners/spec.ts";
+export type { BuiltArgv } from "../runners/spec.ts";
+
+export const OutputFormatSchema = z.enum([
+  "jest-json",
+  "mocha-json",
+  "node-test-ndjson",
+  "junit",
+  "trx",
+  "go-json",
+  "libtest-text",
+  "nextest-text",
+  "rspec-json",
+  "minitest-text",
+  "unittest-text",
+  "tap",
+]);
+export type OutputFormat = z.infer<typeof OutputFormatSchema>;
+
+/** Where the runner's machine output ends up. */
+export const ReportSourceSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("file") }),
+  /** A folder of XML files (surefire, gradle), relative to the run's cwd; only files written by this run count. */
+  z.object({ kind: z.literal("dir"), path: z.string(), pattern: z.string() }),
+  z.object({ kind: z.literal("output") }),
+]);
+export type ReportSource = z.infer<typeof ReportSourceSchema>;
+
+export const RunPlanSchema = z.object({
+  runner: DetectedRunnerSchema,
+  /** The package folder the process starts in, relative to the project root. */
+  cwd: z.string(),
+  argv: z.array(z.string()).min(1),
+  env: z.record(z.string(), z.string()),
+  format: OutputFormatSchema,
+  report: ReportSourceSchema,
+  /** Project-relative test files this run covers (empty: the whole suite). */
+  test_files: z.array(z.string()),
+  /** Tests asked for by id; any absent from the output is reported as not_run. */
+  requested: z.array(TestIdSchema),
+  /** Source file → its test file, for the files the run was planned from. */
+  sources: z.record(z.string(), z.string()),
+  /** Source file → every related test file of it in this run (selection by evidence). */
+  related: z.optional(z.record(z.string(), z.array(z.string()))),
+});
+export type RunPlan = z.infer<typeof RunPlanSchema>;
+
+export type RunTarget = { kind: "file"; path: string } | { kind: "test"; id: TestId };
+
+export interface MissingTest {
+  source: string;
+  expected_test: string;
+  runner: RunnerId;
+}
+
+export interface SkippedTarget {
+  path: string;
+  reason: string;
+}
+
+export interface Plan {
+  runs: RunPlan[];
+  missing: MissingTest[];
+  skipped: SkippedTarget[];
+}
+
+export interface PlanOptions {
+  overrides?: Config["runners"];
+  extraTestPatterns?: readonly string[];
+  /**
+   * Related test files per source, best first (`selection/`): a source found here runs these
+   * instead of its name-matched test; an empty list means no test covers it.
+   */
+  related?: ReadonlyMap<string, readonly string[]>;
+  /** Where a new test goes for a source no test covers (the project's own convention). */
+  suggested?: ReadonlyMap<string, string>;
+}
+
+interface Group {
+  runner: DetectedRunner;
+  files: Set<string>;
+  ids: TestId[];
+  sources: Record<string, string>;
+  related: Record<string, string[]>;
+}
+
+/**
+ * Plans the processes that run the tests for the given targets: one process per runner and
+ * package, every target batched into it. Source files map to their test files; a source file
+ * whose test does not exist is reported as missing, never dropped.
+ */
+export function planRun(
+  view: ProjectView,
+  targets: readonly RunTarget[],
+  options: PlanOptions = {},
+): Plan {
+  const groups = new Map<string, Group>();
+  const missing: MissingTest[] = [];
+  const skipped: SkippedTarget[] = [];
+  const groupFor = (runner: DetectedRunner): Group => {
+    const key = `${runner.id}\u0000${runner.package_dir}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { runner, files: new Set(), ids: [], sources: {}, related: {} };
+      groups.set(key, group);
+    }
+    return group;
+  };
+
+  for (const target of targets) {
+    if (target.kind === "test") {
+      // A Go test id names its package folder, not a file: resolve from inside that folder.
+      const probe =
+        detectLanguage(target.id.file) === undefined
+          ? joinRel(target.id.file, "_")
+          : target.id.file;
+      const language = detectLanguage(target.id.file) ?? runnerLanguage(target.id.runner);
+      const resolution =
+        language === undefined
+          ? undefined
+          : resolveRunner(view, probe, language, options.overrides);
+      if (resolution?.runner?.id !== target.id.runner) {
+        skipped.push({
+          path: target.id.file,
+          reason: `no ${target.id.runner} runner owns ${target.id.file}`,
+        });
+        continue;
+      }
+      const group = groupFor(resolution.runner);
+      group.files.add(target.id.file);
+      group.ids.push(target.id);
+      continue;
+    }
+    const path = target.path.replace(/\\/g, "/").replace(/^\.\//, "");
+    const language = detectLanguage(path);
+    if (language === undefined) {
+      skipped.push({ path, reason: classifyFile(path).reason });
+      continue;
+    }
+    const resolution = resolveRunner(view, path, language, options.overrides);
+    if (resolution.runner === undefined) {
+      skipped.push({ path, reason: resolution.reason });
+      continue;
+    }
+    const related = options.related?.get(path);
+    if (related !== undefined) {
+      planSelected(view, path, related, resolution.runner, options, { groupFor, missing, skipped });
+      continue;
+    }
+    if (isTestFile(path, options.extraTestPatterns)) {
+      groupFor(resolution.runner).files.add(path);
+      continue;
+    }
+    const verdict = classifyFile(path, { extraTestPatterns: options.extraTestPatterns });
+    if (!verdict.queue) {
+      skipped.push({ path, reason: verdict.reason });
+      continue;
+    }
+    const testTarget = findTestTarget(view, resolution.runner, path);
+    if (!testTarget.exists || !view.exists(testTarget.path)) {
+      missing.push({ source: path, expected_test: testTarget.path, runner: resolution.runner.id });
+      continue;
+    }
+    const group = groupFor(resolution.runner);
+    group.files.add(testTarget.path);
+    group.sources[path] = testTarget.path;
+  }
+
+  const runs = [...groups.values()].map((group) => buildPlan(view, group));
+  return { runs, missing, skipped };
+}
+
+/**
+ * A file selection has looked at: its related tests run; with none, a test file is support no
+ * test runs with, a skipped file stays skipped, and a source is missing its test.
+ */
+function planSelected(
+  view: ProjectView,
+  path: string,
+  related: readonly string[],
+  runner: DetectedRunner,
+  options: PlanOptions,
+  out: {
+    groupFor: (runner: DetectedRunner) => Group;
+    missing: MissingTest[];
+    skipped: SkippedTarget[];
+  },
+): void {
+  if (related.length > 0) {
+    planRelated(view, path, related, options, out.groupFor);
+    return;
+  }
+  if (isTestFile(path, options.extraTestPatterns)) {
+    out.skipped.push({ path, reason: "test support that no selected test runs with" });
+    return;
+  }
+  const verdict = classifyFile(path, { extraTestPatterns: options.extraTestPatterns });
+  if (!verdict.queue) {
+    out.skipped.push({ path, reason: verdict.reason });
+    return;
+  }
+  const expected = options.suggested?.get(path) ?? findTestTarget(view, runner, path).path;
+  out.missing.push({ source: path, expected_test: expected, runner: runner.id });
+}
+
+/** A source's related tests, each in the group of the runner that owns that test file. */
+function planRelated(
+  view: ProjectView,
+  source: string,
+  tests: readonly string[],
+  options: PlanOptions,
+  groupFor: (runner: DetectedRunner) => Group,
+): void {
+  for (const test of tests) {
+    const language = detectLanguage(test);
+    if (language === undefined) continue;
+    const runner = resolveRunner(view, test, language, options.overrides).runner;
+    if (runner === undefined) continue;
+    const group = groupFor(runner);
+    group.files.add(test);
+    group.sources[source] ??= test;
+    (group.related[source] ??= []).push(test);
+  }
+}
+
+/** Plans the whole suite of every given runner (no file or id filter). */
+export function planSuites(view: ProjectView, runners: readonly DetectedRunner[]): Plan {
+  return {
+    runs: runners.map((runner) =>
+      buildPlan(view, { runner, files: new Set(), ids: [], sources: {}, related: {} }),
+    ),
+    missing: [],
+    skipped: [],
+  };
+}
+
+function buildPlan(view: ProjectView, group: Group): RunPlan {
+  const { runner } = group;
+  const files = [...group.files].sort();
+  const local = files.map((file) =>
+    runner.package_dir === "" ? file : file.slice(runner.package_dir.length + 1),
+  );
+  const ids = dedupeIds(group.ids);
+  const localIds = ids.map((id) => ({
+    ...id,
+    file: runner.package_dir === "" ? id.file : id.file.slice(runner.package_dir.length + 1),
+  }));
+  const built = runnerArgv(view, runner, local, localIds);
+  return {
+    runner,
+    cwd: runner.package_dir,
+    argv: built.argv,
+    // CI=1: runners neither prompt nor write new snapshots. Colour is left as the project's tests
+    // expect it (a suite may test FORCE_COLOR itself); the text parsers strip ANSI codes.
+    env: { CI: "1", ...built.env },
+    format: built.format,
+    report: built.report,
+    test_files: files,
+    requested: ids,
+    sources: group.sources,
+    ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
+  };
+}
+
+function dedupeIds(ids: readonly TestId[]): TestId[] {
+  const seen = new Set<string>();
+  return ids.filter((id) => {
+    const key = JSON.stringify([id.runner, id.file, id.segments]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The argv, report format and report location that run `files` (relative to the runner's
+ * package) and the tests `ids` with one runner; none of either runs the whole suite.
+ */
+export function runnerArgv(
+  view: ProjectView,
+  runner: DetectedRunner,
+  files: readonly string[],
+  ids: readonly TestId[],
+): BuiltArgv {
+  return specOf(runner.id).argv({ view, runner, files: files.map(notAnOption), ids: [...ids] });
+}
+
+function runnerLanguage(id: RunnerId): Language | undefined {
+  return specOf(id).folderIds;
+}

@@ -1,0 +1,332 @@
+import * as z from "zod";
+import { capText } from "../notes.ts";
+import { stripAnsi } from "./parsers/_shared.ts";
+import type { MissingTest, RunPlan } from "./plan.ts";
+import {
+  FileErrorSchema,
+  TestResultSchema,
+  type ParsedRun,
+  type TestId,
+  type TestResult,
+} from "./results.ts";
+import { RunnerIdSchema } from "../runners/project-runners.ts";
+import { specOf } from "../runners/table.ts";
+
+/**
+ * How a run ended. `env_error`: the runner or the environment could not start (the command is
+ * missing, the interpreter has no such runner, npx found nothing installed): no test of the
+ * project's was judged, so it is never a code failure.
+ */
+export const RunStatusSchema = z.enum([
+  "passed",
+  "failed",
+  "error",
+  "timeout",
+  "no_tests",
+  "env_error",
+]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const RunResultSchema = z.object({
+  runner: RunnerIdSchema,
+  cwd: z.string(),
+  command: z.array(z.string()),
+  status: RunStatusSchema,
+  exit_code: z.number().int().nullable(),
+  duration_ms: z.number().min(0),
+  tests: z.array(TestResultSchema),
+  errors: z.array(FileErrorSchema),
+  /** Why the status is what it is, in one line (e.g. "pytest exited 5: no tests collected"). */
+  reason: z.string(),
+  /** The end of the runner's own output, trimmed, for when nothing could be parsed. */
+  output_tail: z.string(),
+});
+export type RunResult = z.infer<typeof RunResultSchema>;
+
+export interface ProcessOutcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Set when the process could not start (e.g. ENOENT: the runner is not installed). */
+  spawnError?: string | undefined;
+  /** The signal that ended the process when it did not exit on its own (e.g. SIGKILL). */
+  signal?: string | undefined;
+  /** Combined stdout and stderr, already capped by the executor. */
+  output: string;
+}
+
+/**
+ * Decides a run's status from what really happened. A run that executed no test is
+ * `no_tests`, never a pass; an import or collection error is `error`, told apart from an
+ * assertion failure; every requested test absent from the output is `not_run`.
+ */
+export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessOutcome): RunResult {
+  const tests = withNotRun(parsed.tests, plan.requested);
+  const executed = tests.filter((test) => test.status === "pass" || test.status === "fail");
+  const failed = tests.some((test) => test.status === "fail");
+  const collection = parsed.errors.filter((error) => error.kind === "collection");
+  const crash = parsed.errors.filter((error) => error.kind !== "collection");
+  const base = {
+    runner: plan.runner.id,
+    cwd: plan.cwd,
+    command: plan.argv,
+    exit_code: outcome.exitCode,
+    duration_ms: Math.round(outcome.durationMs),
+    tests,
+    errors: parsed.errors,
+    output_tail: tailOf(outcome.output),
+  };
+  const label = plan.runner.id;
+  if (outcome.spawnError !== undefined) {
+    return {
+      ...base,
+      status: "env_error",
+      reason: `${plan.argv[0] ?? label} could not start (${outcome.spawnError}); is ${label} installed?`,
+    };
+  }
+  if (outcome.timedOut)
+    return { ...base, status: "timeout", reason: `${label} was stopped after the timeout` };
+  if (outcome.signal !== undefined)
+    return {
+      ...base,
+      status: "error",
+      reason: `${label} was killed by ${outcome.signal} before it finished (a test, or the system, ended it)`,
+    };
+  if (collection.length > 0) {
+    const where = collection.map((error) => error.file ?? "(unknown file)").join(", ");
+    return { ...base, status: "error", reason: `${label} could not load ${where}` };
+  }
+  if (failed)
+    return {
+      ...base,
+      status: "failed",
+      reason: `${count(tests, "fail")} of ${executed.length} tests failed`,
+    };
+  if (executed.length === 0) {
+    const environment = environmentProblem(outcome);
+    if (environment !== undefined)
+      return { ...base, status: "env_error", reason: `${label} could not start: ${environment}` };
+    if (crash.length > 0 || (outcome.exitCode !== 0 && !isNoTestsExit(plan, outcome))) {
+      return {
+        ...base,
+        status: "error",
+        reason: `${label} exited ${String(outcome.exitCode)} without running a test`,
+      };
+    }
+    return {
+      ...base,
+      status: "no_tests",
+      reason: `${label} ran no test${plan.requested.length > 0 ? " (the filter matched nothing)" : ""}`,
+    };
+  }
+  if (outcome.exitCode !== 0) {
+    // bun and deno leave a file that fails to import out of their reports: the exit code is
+    // the only sign, so a non-zero exit with nothing red is an error, never a pass.
+    const why =
+      crash[0] === undefined
+        ? " although no reported test failed (a file may not have loaded)"
+        : `: ${crash[0].message}`;
+    return {
+      ...base,
+      status: "error",
+      reason: `${label} exited ${String(outcome.exitCode)}${why}`,
+    };
+  }
+  return { ...base, status: "passed", reason: `${executed.length} tests passed` };
+}
+
+/**
+ * The line that says the runner itself could not start, when a run ended without a test: the
+ * shell's 127, an interpreter without the runner module, a package runner with nothing installed.
+ */
+export function environmentProblem(outcome: ProcessOutcome): string | undefined {
+  const output = stripAnsi(outcome.output);
+  const patterns = [
+    /^.*No module named '?(pytest|unittest)'?.*$/m,
+    /^.*: command not found.*$/m,
+    /^.*npm (ERR!|error) could not determine executable to run.*$/m,
+    /^.*Cannot find module '[^']*(vitest|jest|mocha)[^']*'.*$/m,
+    /^.*(ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL|Command "[\w-]+" not found).*$/m,
+  ];
+  for (const pattern of patterns) {
+    const line = pattern.exec(output)?.[0];
+    if (line !== undefined) return line.trim().slice(0, 300);
+  }
+  if (outcome.exitCode === 127) return "the command was not found (exit 127)";
+  return undefined;
+}
+
+/** An exit the runner's record says means no test ran (pytest's 5), not that the runner broke. */
+function isNoTestsExit(plan: RunPlan, outcome: ProcessOutcome): boolean {
+  return specOf(plan.runner.id).noTestsRan?.(outcome.exitCode, outcome.output) === true;
+}
+
+function count(tests: readonly TestResult[], status: TestResult["status"]): number {
+  return tests.filter((test) => test.status === status).length;
+}
+
+function sameId(a: TestId, b: TestId): boolean {
+  return (
+    a.file === b.file &&
+    a.segments.length === b.segments.length &&
+    a.segments.every((s, i) => s === b.segments[i])
+  );
+}
+
+/**
+ * A result answers a requested id when it is that test, or one case of it: a request for a
+ * parametrised test's bare name (`test_x`) selects every case (`test_x[1]`, `test_x[2]`).
+ */
+export function answersRequest(requested: TestId, result: TestId): boolean {
+  if (sameId(requested, result)) return true;
+  const last = requested.segments.length - 1;
+  const name = requested.segments[last] ?? "";
+  return (
+    requested.file === result.file &&
+    requested.segments.length === result.segments.length &&
+    !name.includes("[") &&
+    requested.segments.every((segment, i) =>
+      i === last
+        ? (result.segments[i] ?? "").startsWith(`${name}[`)
+        : segment === result.segments[i],
+    )
+  );
+}
+
+/** Requested tests that did not run (absent, or only skipped by the filter) become not_run. */
+function withNotRun(tests: readonly TestResult[], requested: readonly TestId[]): TestResult[] {
+  if (requested.length === 0) return [...tests];
+  const wanted = tests.filter((test) => requested.some((id) => answersRequest(id, test.id)));
+  const result = wanted.map((test) =>
+    test.status === "skip" ? { ...test, status: "not_run" as const } : test,
+  );
+  for (const id of requested) {
+    if (!wanted.some((test) => answersRequest(id, test.id))) result.push({ id, status: "not_run" });
+  }
+  return result;
+}
+
+const TAIL_LINES = 40;
+
+function tailOf(output: string): string {
+  const lines = stripAnsi(output).trimEnd().split("\n");
+  return lines.slice(-TAIL_LINES).join("\n");
+}
+
+export interface ExcerptOptions {
+  /** Absolute paths to turn into project-relative ones (project root, package folders, temp dirs). */
+  replacePaths?: readonly (readonly [string, string])[];
+  linesPerFailure?: number;
+  maxChars?: number;
+}
+
+/**
+ * A short, deterministic account of what failed: per failing test its id and the first lines
+ * of its message; per load error its file and message; then missing tests. No durations,
+ * timestamps or absolute paths, so the same failure always reads the same.
+ */
+export function renderFailureExcerpt(
+  results: readonly RunResult[],
+  missing: readonly MissingTest[],
+  options: ExcerptOptions = {},
+): string {
+  const perFailure = options.linesPerFailure ?? 6;
+  const blocks: string[] = [];
+  for (const result of results) {
+    if (result.status === "env_error") {
+      blocks.push(`ENVIRONMENT ${result.runner}: ${result.reason}`);
+      continue;
+    }
+    for (const error of result.errors.filter((e) => e.kind === "collection")) {
+      blocks.push(
+        `ERROR ${error.file ?? result.cwd} (could not load)\n${causeLines(error.message, perFailure, options)}`,
+      );
+    }
+    for (const test of result.tests.filter((t) => t.status === "fail")) {
+      blocks.push(
+        `FAIL ${formatId(test.id)}\n${firstLines(test.failure ?? "", perFailure, options)}`.trimEnd(),
+      );
+    }
+    if (result.status === "timeout")
+      blocks.push(`TIMEOUT ${result.runner} in ${result.cwd || "."}`);
+    // A run that broke outside any test (it died, or wrote no report): its reason and what it
+    // said last, since no test row carries the failure.
+    if (result.status === "error" && !result.errors.some((e) => e.kind === "collection")) {
+      const said = [...result.errors.map((e) => e.message), result.output_tail].join("\n").trim();
+      blocks.push(
+        `ERROR ${result.runner}: ${result.reason}\n${causeLines(said, perFailure, options)}`.trimEnd(),
+      );
+    }
+  }
+  for (const item of missing)
+    blocks.push(`MISSING ${item.source}: no test at ${item.expected_test}`);
+  return capText(blocks.join("\n"), options.maxChars ?? 4000);
+}
+
+export function formatId(id: TestId): string {
+  return `${id.file}::${id.segments.join("::")}`;
+}
+
+/** Lines that name a cause: pytest's `E   …` lines, `XError:`, rustc's `error[E…]`, missing modules. */
+const CAUSE =
+  /^\s*E\s{2,}\S|\b[A-Z]\w*(Error|Exception)\b:|^\s*error(\[E\d+\])?:|Cannot find module|No module named|SyntaxError|ERR_MODULE_NOT_FOUND/;
+/** A frame in the project: a relative path with a line number (outside frames become `…/`). */
+const PROJECT_FRAME =
+  /^\s*(?!\u2026)(?:File ")?[\w@][\w./@-]*\.(py|[cm]?[jt]sx?|rs|go|rb|php|java|kt|cs|swift)"?(:\d+|, line \d+)/;
+
+/**
+ * A load error's lines that say why: its cause lines and the project's own frames, in order,
+ * when it has any; else its first lines. A runner's traceback starts in its own internals
+ * (pytest's importtestmodule, node's loader), and those first lines say nothing.
+ */
+export function causeLines(text: string, count: number, options: ExcerptOptions): string {
+  const all = firstLines(text, Number.MAX_SAFE_INTEGER, options).split("\n");
+  const causes = all.filter((line) => CAUSE.test(line));
+  if (causes.length === 0) return firstLines(text, count, options);
+  const frames = all.filter((line) => PROJECT_FRAME.test(line) && !CAUSE.test(line)).slice(-2);
+  const keep = new Set([...frames, ...causes.slice(0, Math.max(1, count - frames.length))]);
+  return all
+    .filter((line) => keep.has(line))
+    .filter((line, index, lines) => lines.indexOf(line) === index)
+    .join("\n");
+}
+
+/** The first `count` lines of a failure, cleaned as every excerpt is (run-log.ts keeps these). */
+export function firstLines(text: string, count: number, options: ExcerptOptions): string {
+  let clean = stripAnsi(text);
+  for (const [from, to] of options.replacePaths ?? []) {
+    if (from !== "") clean = clean.split(from).join(to);
+  }
+  // Whatever absolute path is left lies outside the project (an interpreter, a global cache):
+  // keep its file name only, so no note carries this machine's layout.
+  clean = clean.replace(/(?<![\w.:/])\/(?:[^\s/:'"()<>]+\/)+([^\s/:'"()<>]+)/g, "…/$1");
+  const lines = clean
+    .split("\n")
+    .map((line) => line.replace(/\s+$/, ""))
+    .filter(
+      (line) =>
+        line.trim() !== "" &&
+        !/^\s*at .*(\(node:|node:internal|node_modules|<anonymous>\)?$)/.test(line),
+    )
+    .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
+  return lines
+    .slice(0, count)
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+export type OverallStatus = "passed" | "failed" | "error" | "no_tests";
+
+/** One verdict for several runs: an error outranks a failure, a failure outranks "no tests". */
+export function overallStatus(
+  results: readonly RunResult[],
+  missing: readonly MissingTest[],
+): OverallStatus {
+  if (
+    results.some((r) => r.status === "error" || r.status === "timeout" || r.status === "env_error")
+  )
+    return "error";
+  if (missing.length > 0 || results.some((r) => r.status === "failed")) return "failed";
+  if (results.length === 0 || results.every((r) => r.status === "no_tests")) return "no_tests";
+  return "passed";
+}

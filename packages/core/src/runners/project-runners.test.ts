@@ -1,0 +1,508 @@
+import { join } from "node:path";
+import { FIXTURES_DIR, RUNNER_FIXTURES } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+import { createFsView } from "../node/fs-view.ts";
+import { createMemoryView } from "../project-view.ts";
+import {
+  commandForTestFiles,
+  detectPackageRunners,
+  detectProjectRunners,
+  findOwningPackage,
+  findTestTarget,
+  resolveRunner,
+  RunnerIdSchema,
+} from "./project-runners.ts";
+
+describe("runner detection on the fixture projects", () => {
+  it.each(RUNNER_FIXTURES.map((fixture) => [fixture.dir, fixture] as const))(
+    "%s",
+    (_dir, fixture) => {
+      const view = createFsView(join(FIXTURES_DIR, "runners", fixture.dir));
+      const runners = detectPackageRunners(view, "");
+      expect(runners.map((runner) => runner.id)).toEqual([fixture.runner]);
+      const resolution = resolveRunner(view, fixture.source, fixture.language);
+      expect(resolution.runner?.id).toBe(fixture.runner);
+      expect(resolution.runner?.evidence).toMatch(fixture.evidence);
+      const target = findTestTarget(view, resolution.runner!, fixture.source);
+      expect(target.path).toBe(fixture.test);
+      expect(target.exists).toBe(true);
+    },
+  );
+
+  it("every runner in the table has a fixture (swift: no toolchain here, parser samples only)", () => {
+    const covered = new Set(RUNNER_FIXTURES.map((fixture) => fixture.runner));
+    const uncovered = RunnerIdSchema.options.filter((id) => !covered.has(id));
+    expect(uncovered).toEqual(["swift"]);
+  });
+
+  it("in a monorepo the nearest package with its own manifest owns a file", () => {
+    const view = createFsView(join(FIXTURES_DIR, "runners", "monorepo"));
+    expect(findOwningPackage(view, "services/billing/calc.py")).toBe("services/billing");
+    expect(findOwningPackage(view, "packages/web/src/calc.ts")).toBe("packages/web");
+    const py = resolveRunner(view, "services/billing/calc.py", "python");
+    expect(py.runner).toMatchObject({
+      id: "pytest",
+      package_dir: "services/billing",
+      test_dir: "tests",
+    });
+    expect(findTestTarget(view, py.runner!, "services/billing/calc.py")).toEqual({
+      kind: "file",
+      path: "services/billing/tests/test_calc.py",
+      exists: true,
+    });
+    const ts = resolveRunner(view, "packages/web/src/calc.ts", "typescript");
+    expect(ts.runner).toMatchObject({ id: "vitest", package_dir: "packages/web" });
+    expect(findTestTarget(view, ts.runner!, "packages/web/src/calc.ts").path).toBe(
+      "packages/web/src/calc.test.ts",
+    );
+    expect(detectProjectRunners(view).map((r) => `${r.id}@${r.package_dir}`)).toEqual([
+      "vitest@packages/web",
+      "pytest@services/billing",
+    ]);
+  });
+});
+
+describe("a test found by its name when it is not where the convention puts it", () => {
+  it.each([
+    [
+      "a nested test package (pytest)",
+      {
+        "pyproject.toml": "[tool.pytest.ini_options]\n",
+        "src/pkg/signer.py": "",
+        "tests/test_pkg/__init__.py": "",
+        "tests/test_pkg/test_signer.py": "",
+      },
+      "python",
+      "src/pkg/signer.py",
+      "tests/test_pkg/test_signer.py",
+    ],
+    [
+      "a private module's test named without its underscore (vitest)",
+      {
+        "package.json": '{"scripts":{"test":"vitest run"}}',
+        "src/_utils.ts": "",
+        "test/utils.test.ts": "",
+      },
+      "typescript",
+      "src/_utils.ts",
+      "test/utils.test.ts",
+    ],
+    [
+      "a private module's test beside it (jest)",
+      {
+        "package.json": '{"scripts":{"test":"jest"}}',
+        "lib/_parse.js": "",
+        "lib/parse.test.js": "",
+      },
+      "javascript",
+      "lib/_parse.js",
+      "lib/parse.test.js",
+    ],
+  ] as const)("%s", (_name, files, language, source, test) => {
+    const view = createMemoryView(files);
+    const runner = resolveRunner(view, source, language).runner;
+    expect(runner).toBeDefined();
+    expect(findTestTarget(view, runner!, source)).toEqual({
+      kind: "file",
+      path: test,
+      exists: true,
+    });
+  });
+
+  it("names the conventional path when no test has the name anywhere", () => {
+    const view = createMemoryView({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "src/pkg/signer.py": "",
+      "tests/test_pkg/test_other.py": "",
+    });
+    const runner = resolveRunner(view, "src/pkg/signer.py", "python").runner!;
+    expect(findTestTarget(view, runner, "src/pkg/signer.py")).toMatchObject({ exists: false });
+  });
+});
+
+describe("a sub-folder with only a requirements file", () => {
+  it("is no package of its own (the docs' requirements.txt), unless it has tests", () => {
+    const files = {
+      "pyproject.toml": '[project]\nname = "lib"\n',
+      "lib/core.py": "",
+      "tests/test_core.py": "",
+      "docs/requirements.txt": "sphinx\n",
+      "docs/conf.py": "",
+      "tools/requirements.txt": "requests\n",
+      "tools/test_fetch.py": "",
+    };
+    expect(
+      detectProjectRunners(createMemoryView(files)).map((r) => `${r.id}@${r.package_dir}`),
+    ).toEqual(["unittest@", "unittest@tools"]);
+  });
+});
+
+describe("detection rules", () => {
+  it.each([
+    [
+      { "package.json": '{"scripts":{"test":"vitest run"},"devDependencies":{"jest":"1"}}' },
+      "vitest",
+    ],
+    [{ "package.json": '{"scripts":{"test":"jest --ci"}}' }, "jest"],
+    [{ "package.json": '{"devDependencies":{"vitest":"4"}}' }, "vitest"],
+    [{ "package.json": '{"devDependencies":{"jest":"30"}}' }, "jest"],
+    [{ "package.json": '{"devDependencies":{"mocha":"11"}}' }, "mocha"],
+    [{ "package.json": '{"scripts":{"test":"node --test test/"}}' }, "node-test"],
+    [{ "package.json": "{}", "bunfig.toml": "" }, "bun"],
+    [{ "package.json": "{}", "vitest.config.ts": "" }, "vitest"],
+    [{ "package.json": "{}", ".mocharc.yml": "" }, "mocha"],
+    [{ "deno.jsonc": "{}" }, "deno"],
+    [{ "deno.json": "{}", "package.json": '{"devDependencies":{"vitest":"4"}}' }, "vitest"],
+    [{ "requirements.txt": "flask\npytest==8.0\n" }, "pytest"],
+    [{ "requirements.txt": "flask\n" }, "unittest"],
+    [{ "setup.py": "setup(tests_require=['pytest'])" }, "pytest"],
+    [{ "setup.py": "setup()" }, "unittest"],
+    [{ Pipfile: "[dev-packages]\npytest = '*'\n" }, "pytest"],
+    [
+      {
+        "pyproject.toml": '[project]\ndependencies=[]\n[dependency-groups]\ndev = ["pytest>=8"]\n',
+      },
+      "pytest",
+    ],
+    [{ "pyproject.toml": "[project]\nname='x'\n", "conftest.py": "" }, "pytest"],
+    [{ Gemfile: 'gem "rspec-rails"' }, "rspec"],
+    [{ Gemfile: 'gem "rails"', test: "", "test/x_test.rb": "" }, "minitest"],
+    [{ "composer.json": '{"require-dev":{"phpunit/phpunit":"^11"}}' }, "phpunit"],
+    [{ "phpunit.xml.dist": "<phpunit/>" }, "phpunit"],
+    [{ "build.gradle": "" }, "gradle"],
+    [{ "App.csproj": "<Project/>" }, "dotnet"],
+    [{ "global.json": "{}" }, "dotnet"],
+    [{ "Package.swift": "" }, "swift"],
+  ])("%j → %s", (files, expected) => {
+    const runners = detectPackageRunners(createMemoryView(files), "");
+    expect(runners[0]?.id).toBe(expected);
+  });
+
+  it("a polyglot package gets one runner per language", () => {
+    const view = createMemoryView({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "package.json": '{"devDependencies":{"vitest":"4"}}',
+      "go.mod": "module x",
+    });
+    expect(detectPackageRunners(view, "").map((r) => r.id)).toEqual(["pytest", "vitest", "go"]);
+  });
+
+  it("uses the project's virtualenv, $VIRTUAL_ENV, then uv or poetry only when on PATH", () => {
+    const venv = createMemoryView({
+      "pytest.ini": "",
+      ".venv/pyvenv.cfg": "",
+      ".venv/bin/python": "",
+    });
+    expect(detectPackageRunners(venv, "")[0]?.command).toEqual([
+      ".venv/bin/python",
+      "-m",
+      "pytest",
+    ]);
+    // A folder named .venv that is no virtualenv (no pyvenv.cfg) is not taken for one.
+    const fake = createMemoryView({ "pytest.ini": "", ".venv/bin/python": "" });
+    expect(detectPackageRunners(fake, "")[0]?.command).toEqual(["python3", "-m", "pytest"]);
+    // A root venv serves a package below it, reached from the package folder.
+    const nested = createMemoryView({
+      ".venv/pyvenv.cfg": "",
+      ".venv/bin/python": "",
+      "api/pytest.ini": "",
+    });
+    expect(detectPackageRunners(nested, "api")[0]?.command).toEqual([
+      "../.venv/bin/python",
+      "-m",
+      "pytest",
+    ]);
+    const host = (tools: string[], env: Record<string, string> = {}) => ({
+      onPath: (name: string) => tools.includes(name),
+      env: (name: string) => env[name],
+    });
+    const uvFiles = { "pytest.ini": "", "uv.lock": "" };
+    const uv = { ...createMemoryView(uvFiles), host: host(["uv"]) };
+    expect(detectPackageRunners(uv, "")[0]?.command).toEqual([
+      "uv",
+      "run",
+      "python",
+      "-m",
+      "pytest",
+    ]);
+    // A lock file alone is not enough: without uv on PATH, `uv run` would fail every time.
+    const noUv = { ...createMemoryView(uvFiles), host: host([]) };
+    expect(detectPackageRunners(noUv, "")[0]?.command).toEqual(["python3", "-m", "pytest"]);
+    const active = {
+      ...createMemoryView({ "pytest.ini": "", "poetry.lock": "" }),
+      host: host(["poetry"], { VIRTUAL_ENV: "/opt/env" }),
+    };
+    expect(detectPackageRunners(active, "")[0]?.command).toEqual([
+      "/opt/env/bin/python",
+      "-m",
+      "pytest",
+    ]);
+  });
+
+  it("uses the maven and gradle wrappers when present", () => {
+    expect(
+      detectPackageRunners(createMemoryView({ "pom.xml": "", mvnw: "" }), "")[0]?.command,
+    ).toEqual(["./mvnw", "test"]);
+    expect(
+      detectPackageRunners(createMemoryView({ "build.gradle.kts": "", gradlew: "" }), "")[0]
+        ?.command,
+    ).toEqual(["./gradlew", "test"]);
+  });
+
+  it("config overrides replace the command and the test folder", () => {
+    const view = createMemoryView({ "pytest.ini": "" });
+    const [runner] = detectPackageRunners(view, "", {
+      python: { command: ["uv", "run", "pytest", "-x"], test_dir: "checks" },
+    });
+    expect(runner).toMatchObject({ command: ["uv", "run", "pytest", "-x"], test_dir: "checks" });
+    expect(runner?.evidence).toMatch(/command from config/);
+  });
+
+  it("python without any manifest falls back to unittest; other languages report no runner", () => {
+    const view = createMemoryView({ "tool.py": "x = 1" });
+    const py = resolveRunner(view, "tool.py", "python");
+    expect(py.runner?.id).toBe("unittest");
+    expect(py.reason).toMatch(/unittest/);
+    const go = resolveRunner(view, "main.go", "go");
+    expect(go).toEqual({ runner: undefined, reason: "no go test runner found for main.go" });
+  });
+
+  it("walks up past a package without a runner for the language", () => {
+    const view = createMemoryView({
+      "pytest.ini": "",
+      "tools/gen/package.json": "{}",
+      "tools/gen/helper.py": "",
+    });
+    expect(resolveRunner(view, "tools/gen/helper.py", "python").runner).toMatchObject({
+      id: "pytest",
+      package_dir: "",
+    });
+  });
+});
+
+describe("test paths", () => {
+  const target = (
+    files: Record<string, string>,
+    src: string,
+    language: Parameters<typeof resolveRunner>[2],
+  ) => {
+    const view = createMemoryView({ ...files, [src]: "x" });
+    const runner = resolveRunner(view, src, language).runner!;
+    return findTestTarget(view, runner, src);
+  };
+
+  it.each([
+    [{ "pytest.ini": "" }, "src/billing.py", "python", "tests/test_billing.py"],
+    [{ "pytest.ini": "", "test/.keep": "" }, "app/billing.py", "python", "test/test_billing.py"],
+    [
+      { "pytest.ini": "", "tests/services/test_billing.py": "" },
+      "src/services/billing.py",
+      "python",
+      "tests/services/test_billing.py",
+    ],
+    [{ "pytest.ini": "", "billing_test.py": "" }, "billing.py", "python", "billing_test.py"],
+    [{ "pytest.ini": "" }, "notebooks/report.ipynb", "python", "tests/test_report.py"],
+    [
+      { "package.json": '{"devDependencies":{"vitest":"4"}}', "tsconfig.json": "{}" },
+      "src/util/math.ts",
+      "typescript",
+      "src/util/math.test.ts",
+    ],
+    [
+      { "package.json": '{"devDependencies":{"vitest":"4"}}', "tsconfig.json": "{}" },
+      "src/App.vue",
+      "javascript",
+      "src/App.test.ts",
+    ],
+    [
+      { "package.json": '{"devDependencies":{"jest":"4"}}' },
+      "src/a.jsx",
+      "javascript",
+      "src/a.test.jsx",
+    ],
+    [
+      { "package.json": '{"devDependencies":{"jest":"4"}}', "__tests__/x.test.js": "" },
+      "src/lib/a.js",
+      "javascript",
+      "__tests__/lib/a.test.js",
+    ],
+    [
+      { "package.json": '{"devDependencies":{"vitest":"4"}}', "src/a.spec.ts": "" },
+      "src/a.ts",
+      "typescript",
+      "src/a.spec.ts",
+    ],
+    [
+      { "package.json": '{"devDependencies":{"mocha":"4"}}' },
+      "lib/a.mjs",
+      "javascript",
+      "test/a.test.mjs",
+    ],
+    [{ "deno.json": "{}" }, "src/a.ts", "typescript", "src/a_test.ts"],
+    [{ "go.mod": "" }, "internal/pay/charge.go", "go", "internal/pay/charge_test.go"],
+    [{ Gemfile: 'gem "rspec"' }, "app/models/user.rb", "ruby", "spec/models/user_spec.rb"],
+    [{ Gemfile: 'gem "minitest"' }, "lib/shop/cart.rb", "ruby", "test/shop/cart_test.rb"],
+    [
+      {
+        "composer.json": '{"require-dev":{"phpunit/phpunit":"1"}}',
+        "tests/Feature/.keep": "",
+        "tests/Unit/.keep": "",
+      },
+      "app/Http/Controllers/PayController.php",
+      "php",
+      "tests/Feature/Http/Controllers/PayControllerTest.php",
+    ],
+    [
+      { "composer.json": '{"require-dev":{"phpunit/phpunit":"1"}}', "tests/Unit/.keep": "" },
+      "src/Money.php",
+      "php",
+      "tests/Unit/MoneyTest.php",
+    ],
+    [
+      { "pom.xml": "" },
+      "src/main/java/com/shop/Cart.java",
+      "java",
+      "src/test/java/com/shop/CartTest.java",
+    ],
+    [
+      { "build.gradle.kts": "" },
+      "src/main/kotlin/shop/Cart.kt",
+      "kotlin",
+      "src/test/kotlin/shop/CartTest.kt",
+    ],
+    [
+      { "Shop.sln": "", "tests/Shop.Tests/Shop.Tests.csproj": "" },
+      "src/Shop/Orders/Cart.cs",
+      "csharp",
+      "tests/Shop.Tests/Orders/CartTests.cs",
+    ],
+    [
+      { "Package.swift": "" },
+      "Sources/Shop/Cart.swift",
+      "swift",
+      "Tests/ShopTests/CartTests.swift",
+    ],
+  ])("%j: %s → %s", (files, src, language, expected) => {
+    expect(target(files as Record<string, string>, src, language as never).path).toBe(expected);
+  });
+
+  it("rust tests are an inline block in the file itself", () => {
+    expect(target({ "Cargo.toml": "" }, "src/parse.rs", "rust")).toEqual({
+      kind: "inline",
+      path: "src/parse.rs",
+      exists: true,
+    });
+  });
+});
+
+describe("commands for single test files", () => {
+  const run = (
+    files: Record<string, string>,
+    language: Parameters<typeof resolveRunner>[2],
+    src: string,
+    tests: string[],
+  ) => {
+    const runner = resolveRunner(createMemoryView({ ...files, [src]: "" }), src, language).runner!;
+    return commandForTestFiles(runner, tests);
+  };
+
+  it.each([
+    [
+      { "pytest.ini": "" },
+      "python",
+      "a.py",
+      ["tests/test_a.py"],
+      ["python3", "-m", "pytest", "tests/test_a.py"],
+    ],
+    [
+      { "setup.py": "" },
+      "python",
+      "a.py",
+      ["tests/test_a.py"],
+      ["python3", "-m", "unittest", "tests/test_a.py"],
+    ],
+    [
+      { "package.json": '{"devDependencies":{"vitest":"4"}}' },
+      "typescript",
+      "a.ts",
+      ["a.test.ts", "b.test.ts"],
+      ["npx", "--no-install", "vitest", "run", "a.test.ts", "b.test.ts"],
+    ],
+    [
+      { "package.json": '{"devDependencies":{"jest":"4"}}' },
+      "javascript",
+      "a.js",
+      ["a.test.js"],
+      ["npx", "--no-install", "jest", "--runTestsByPath", "a.test.js"],
+    ],
+    [
+      { "package.json": '{"scripts":{"test":"bun test"}}' },
+      "typescript",
+      "a.ts",
+      ["a.test.ts"],
+      ["bun", "test", "./a.test.ts"],
+    ],
+    [
+      { "go.mod": "" },
+      "go",
+      "pkg/a.go",
+      ["pkg/a_test.go", "pkg/b_test.go"],
+      ["go", "test", "./pkg"],
+    ],
+    [
+      { "Cargo.toml": "" },
+      "rust",
+      "src/a.rs",
+      ["tests/api.rs"],
+      ["cargo", "test", "--test", "api"],
+    ],
+    [
+      { "pom.xml": "" },
+      "java",
+      "A.java",
+      ["src/test/java/x/ATest.java"],
+      ["mvn", "test", "-Dtest=ATest", "-Dsurefire.failIfNoSpecifiedTests=false"],
+    ],
+    [
+      { "build.gradle": "" },
+      "java",
+      "A.java",
+      ["src/test/java/x/ATest.java"],
+      ["gradle", "test", "--tests", "ATest"],
+    ],
+    [
+      { "x.csproj": "" },
+      "csharp",
+      "A.cs",
+      ["T/ATests.cs"],
+      ["dotnet", "test", "--filter", "FullyQualifiedName~ATests"],
+    ],
+  ])("%j %s", (files, language, src, tests, expected) => {
+    expect(run(files as Record<string, string>, language as never, src, tests)).toEqual(expected);
+  });
+
+  it("runs from the owning package with package-relative paths", () => {
+    const view = createMemoryView({ "svc/pytest.ini": "", "svc/a.py": "" });
+    const runner = resolveRunner(view, "svc/a.py", "python").runner!;
+    expect(runner.package_dir).toBe("svc");
+    expect(commandForTestFiles(runner, ["svc/tests/test_a.py"])).toEqual([
+      "python3",
+      "-m",
+      "pytest",
+      "tests/test_a.py",
+    ]);
+  });
+});
+
+describe("the name-matched Python test follows the project's naming", () => {
+  const files = { "pyproject.toml": "[tool.pytest.ini_options]\n", "tests/test_cached.py": "" };
+  const view = createMemoryView(files);
+  const runner = detectPackageRunners(view, "")[0]!;
+  it.each([
+    ["src/pkg/_cached.py", "tests/test_cached.py", true],
+    ["src/pkg/_fresh.py", "tests/test_fresh.py", false],
+    ["src/pkg/__init__.py", "tests/test_pkg.py", false],
+  ])("%s → %s", (source, path, exists) => {
+    expect(findTestTarget(view, runner, source)).toEqual({ kind: "file", path, exists });
+  });
+});

@@ -1,0 +1,304 @@
+import * as z from "zod/mini";
+import { extensionOf, LanguageSchema, type Language } from "../languages.ts";
+import { dirnameRel, joinRel, type ProjectView } from "../project-view.ts";
+import { has } from "./shared.ts";
+import type { RunnerSpec } from "./spec.ts";
+import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
+
+export const RunnerIdSchema = z.enum(RUNNER_IDS);
+export type RunnerId = z.infer<typeof RunnerIdSchema>;
+
+export const DetectedRunnerSchema = z.object({
+  id: RunnerIdSchema,
+  languages: z.array(LanguageSchema).check(z.minLength(1)),
+  /** The package that owns the tests, relative to the project root ("" is the root). */
+  package_dir: z.string(),
+  /** The whole-suite command, run in package_dir. */
+  command: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+  /** Where new test files go (relative to package_dir); absent means beside the source. */
+  test_dir: z.optional(z.string()),
+  /** What the detection saw, e.g. "pyproject.toml [tool.pytest.ini_options]". */
+  evidence: z.string(),
+});
+export type DetectedRunner = z.infer<typeof DetectedRunnerSchema>;
+
+/** Where the test for a source file lives. */
+export type TestTarget =
+  | { kind: "file"; path: string; exists: boolean }
+  | { kind: "inline"; path: string; exists: boolean };
+
+/**
+ * The runners of a package and the test that covers a source file. What each runner is —
+ * detection, command, test paths, argv, report — is its record in `runners/` (`table.ts`
+ * lists them); this module walks packages and applies the records. Pure.
+ */
+
+/** Files whose presence makes a folder a package of its own. */
+const MANIFESTS = [
+  "pyproject.toml",
+  "setup.py",
+  "setup.cfg",
+  "pytest.ini",
+  "tox.ini",
+  "Pipfile",
+  "package.json",
+  "deno.json",
+  "deno.jsonc",
+  "go.mod",
+  "Cargo.toml",
+  "Gemfile",
+  "composer.json",
+  "pom.xml",
+  "build.gradle",
+  "build.gradle.kts",
+  "Package.swift",
+] as const;
+
+export function runnerLabel(id: RunnerId): string {
+  return specOf(id).label;
+}
+
+export function isPackageDir(view: ProjectView, dir: string): boolean {
+  // One listing of the folder instead of a stat per manifest name: a project walk asks this of
+  // every folder near the root (1,200 of them in a 50,000-file project), and most have none.
+  const names = view.list(dir);
+  const listed = new Set(names);
+  if (MANIFESTS.some((name) => listed.has(name) && has(view, dir, name))) return true;
+  return names.some(
+    (name) => /^requirements[\w.-]*\.txt$/.test(name) || /\.(csproj|sln)$/.test(name),
+  );
+}
+
+/**
+ * The runners one package uses, at most one per language; earlier table rows win (pytest
+ * before the unittest fallback, nextest before plain cargo, pest before phpunit).
+ */
+export function detectPackageRunners(
+  view: ProjectView,
+  dir: string,
+  overrides: Partial<
+    Record<Language, { command?: string[] | undefined; test_dir?: string | undefined }>
+  > = {},
+): DetectedRunner[] {
+  const claimed = new Set<Language>();
+  const found: DetectedRunner[] = [];
+  const table = runnerSpecs();
+  for (const spec of table) {
+    if (spec.languages.every((language) => claimed.has(language))) continue;
+    const detection = spec.detect(view, dir, table);
+    if (detection === undefined) continue;
+    const languages = spec.languages.filter((language) => !claimed.has(language));
+    for (const language of languages) claimed.add(language);
+    const override = overrides[languages[0] as Language];
+    const command = override?.command ?? detection.command ?? spec.command(view, dir);
+    const testDir =
+      override?.test_dir ??
+      spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ??
+      spec.fallbackTestDir;
+    found.push({
+      id: spec.id,
+      languages,
+      package_dir: dir,
+      command,
+      ...(testDir === undefined ? {} : { test_dir: testDir }),
+      evidence:
+        override?.command === undefined
+          ? detection.evidence
+          : `${detection.evidence}; command from config`,
+    });
+  }
+  return found;
+}
+
+/** The nearest folder at or above `relFile`'s folder that has a manifest of its own. */
+export function findOwningPackage(view: ProjectView, relFile: string): string | undefined {
+  let dir = dirnameRel(relFile);
+  for (;;) {
+    if (isPackageDir(view, dir)) return dir;
+    if (dir === "") return undefined;
+    dir = dirnameRel(dir);
+  }
+}
+
+export type RunnerResolution =
+  { runner: DetectedRunner; reason: string } | { runner: undefined; reason: string };
+
+/**
+ * The runner that owns a source file: the nearest package (walking up from the file) that has
+ * a runner for its language. Python falls back to unittest when nothing names pytest.
+ */
+export function resolveRunner(
+  view: ProjectView,
+  relFile: string,
+  language: Language,
+  overrides: Parameters<typeof detectPackageRunners>[2] = {},
+): RunnerResolution {
+  let dir = dirnameRel(relFile);
+  let firstPackage: string | undefined;
+  for (;;) {
+    if (isPackageDir(view, dir)) {
+      firstPackage ??= dir;
+      const runner = detectPackageRunners(view, dir, overrides).find((r) =>
+        r.languages.includes(language),
+      );
+      if (runner !== undefined) {
+        const where = dir === "" ? "the project root" : `${dir}/`;
+        return { runner, reason: `${runner.evidence} in ${where}` };
+      }
+    }
+    if (dir === "") break;
+    dir = dirnameRel(dir);
+  }
+  if (language === "python") {
+    const packageDir = firstPackage ?? "";
+    const spec = specOf("unittest");
+    return {
+      runner: {
+        id: "unittest",
+        languages: ["python"],
+        package_dir: packageDir,
+        command: overrides.python?.command ?? spec.command(view, packageDir),
+        test_dir:
+          overrides.python?.test_dir ??
+          spec.testDirs.find((d) => view.isDirectory(joinRel(packageDir, d))) ??
+          "tests",
+        evidence: "no pytest configuration found (unittest fallback)",
+      },
+      reason: "no pytest configuration found, so the standard library's unittest",
+    };
+  }
+  return { runner: undefined, reason: `no ${language} test runner found for ${relFile}` };
+}
+
+/**
+ * Every package in the project (root plus folders up to `maxDepth` deep) and its runners, with
+ * the config's per-language command overrides applied.
+ */
+export function detectProjectRunners(
+  view: ProjectView,
+  maxDepth = 2,
+  overrides: Parameters<typeof detectPackageRunners>[2] = {},
+): DetectedRunner[] {
+  const skip =
+    /^(node_modules|\.[^/]*|dist|build|target|vendor|venv|__pycache__|coverage|fixtures)$/;
+  const dirs: string[] = [""];
+  let frontier = [""];
+  for (let depth = 0; depth < maxDepth; depth += 1) {
+    const next: string[] = [];
+    for (const dir of frontier) {
+      for (const name of view.list(dir)) {
+        const child = joinRel(dir, name);
+        if (!skip.test(name) && view.isDirectory(child)) next.push(child);
+      }
+    }
+    dirs.push(...next);
+    frontier = next;
+  }
+  return dirs
+    .filter((dir) => isPackageDir(view, dir))
+    .flatMap((dir) => detectPackageRunners(view, dir, overrides));
+}
+
+/** The test file (or inline block) that covers a source file, preferring one that exists. */
+export function findTestTarget(
+  view: ProjectView,
+  runner: DetectedRunner,
+  relFile: string,
+): TestTarget {
+  const spec = specOf(runner.id);
+  const pkg = runner.package_dir;
+  const src = pkg === "" ? relFile : relFile.slice(pkg.length + 1);
+  if (spec.inline === true) return { kind: "inline", path: relFile, exists: true };
+  // node --test before Node 22.6 loads no .ts test without a loader in its command: a tsconfig
+  // there is for typings, and a JavaScript source gets a JavaScript test.
+  const tsconfig =
+    has(view, pkg, "tsconfig.json") && (spec.tsNeedsLoader !== true || hasTsLoader(runner.command));
+  const typescript =
+    runner.languages.includes("typescript") && (tsconfig || extensionOf(src).includes("ts"));
+  const candidates = spec.testCandidates(src, runner.test_dir, {
+    view,
+    packageDir: pkg,
+    typescript,
+  });
+  const withRoot = candidates.map((candidate) => joinRel(pkg, candidate));
+  const existing =
+    withRoot.find((candidate) => view.exists(candidate)) ??
+    findByName(view, runner, spec, src, candidates, typescript);
+  return { kind: "file", path: existing ?? withRoot[0] ?? relFile, exists: existing !== undefined };
+}
+
+/** Folders read and entries looked at when a test is searched for by its name. */
+const NAME_SEARCH_DEPTH = 4;
+const NAME_SEARCH_ENTRIES = 4000;
+
+/**
+ * A test with a conventional name that sits elsewhere in the test folders
+ * (`tests/test_pkg/test_signer.py` for `src/pkg/signer.py`), or named without the source's
+ * leading underscores (`test/utils.test.ts` for `src/_utils.ts`): the nearest, within a bound.
+ */
+function findByName(
+  view: ProjectView,
+  runner: DetectedRunner,
+  spec: RunnerSpec,
+  src: string,
+  candidates: readonly string[],
+  typescript: boolean,
+): string | undefined {
+  const slash = src.lastIndexOf("/");
+  const bare = `${src.slice(0, slash + 1)}${src.slice(slash + 1).replace(/^_+/, "")}`;
+  const pkg = runner.package_dir;
+  const bareCandidates =
+    bare === src || bare.endsWith("/") || bare === ""
+      ? []
+      : spec.testCandidates(bare, runner.test_dir, { view, packageDir: pkg, typescript });
+  const bareHit = bareCandidates
+    .map((candidate) => joinRel(pkg, candidate))
+    .find((candidate) => view.exists(candidate));
+  if (bareHit !== undefined) return bareHit;
+  const names = new Set(
+    [...candidates, ...bareCandidates].map((c) => c.slice(c.lastIndexOf("/") + 1)),
+  );
+  const roots = [runner.test_dir, ...spec.testDirs]
+    .filter((dir): dir is string => dir !== undefined)
+    .map((dir) => joinRel(pkg, dir))
+    .filter((dir, index, all) => all.indexOf(dir) === index && view.isDirectory(dir));
+  let budget = NAME_SEARCH_ENTRIES;
+  let level = roots;
+  for (let depth = 0; depth < NAME_SEARCH_DEPTH && level.length > 0 && budget > 0; depth += 1) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const entries = [...view.list(dir)].sort();
+      budget -= entries.length;
+      const hit = entries.find((name) => names.has(name) && !view.isDirectory(joinRel(dir, name)));
+      if (hit !== undefined) return joinRel(dir, hit);
+      for (const name of entries) {
+        if (name.startsWith(".") || name === "node_modules" || name === "__pycache__") continue;
+        if (view.isDirectory(joinRel(dir, name))) next.push(joinRel(dir, name));
+      }
+      if (budget <= 0) break;
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+/** Whether a `node --test` command loads TypeScript itself (Node before 22.6 does not). */
+export function hasTsLoader(command: readonly string[]): boolean {
+  return command.some((arg) =>
+    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
+  );
+}
+
+/** argv that runs the given test files with a runner, from its package folder. */
+export function commandForTestFiles(
+  runner: DetectedRunner,
+  relTestFiles: readonly string[],
+): string[] {
+  const pkg = runner.package_dir;
+  const local = relTestFiles.map((file) => (pkg === "" ? file : file.slice(pkg.length + 1)));
+  return specOf(runner.id).fileCommand(runner.command, local);
+}
+
+export function describeTestTarget(target: TestTarget): string {
+  return target.kind === "inline" ? `add #[cfg(test)] block to ${target.path}` : target.path;
+}

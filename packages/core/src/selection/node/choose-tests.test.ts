@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { RelatedTest } from "../related.ts";
+import { cutToBudget } from "./choose-tests.ts";
+
+const test = (path: string, evidence: RelatedTest["evidence"], hops = 0): RelatedTest => ({
+  path,
+  evidence,
+  detail: "",
+  hops,
+});
+
+describe("cutToBudget: the most specific tests first, the rest while the estimate fits", () => {
+  const related = new Map([
+    [
+      "src/a.py",
+      [
+        test("tests/test_a.py", "name"),
+        test("tests/test_b.py", "imports", 1),
+        test("tests/test_far.py", "imports-via", 3),
+      ],
+    ],
+    ["src/c.py", [test("tests/test_c_family.py", "imports-via", 2)]],
+  ]);
+
+  it("keeps each file's best test even over the budget, and names what it left out", () => {
+    const { kept, leftOut } = cutToBudget(related, 1500, () => 1000);
+    expect(kept.get("src/a.py")?.map((t) => t.path)).toEqual(["tests/test_a.py"]);
+    expect(kept.get("src/c.py")?.map((t) => t.path)).toEqual(["tests/test_c_family.py"]);
+    expect(leftOut).toEqual(["tests/test_b.py", "tests/test_far.py"]);
+  });
+
+  it("takes the rest nearest first while they fit", () => {
+    const { kept, leftOut } = cutToBudget(related, 3000, () => 1000);
+    expect(kept.get("src/a.py")?.map((t) => t.path)).toEqual([
+      "tests/test_a.py",
+      "tests/test_b.py",
+    ]);
+    expect(leftOut).toEqual(["tests/test_far.py"]);
+  });
+
+  it("a test shared by two files costs once", () => {
+    const shared = new Map([
+      ["src/x.py", [test("tests/test_x.py", "name"), test("tests/test_s.py", "imports", 1)]],
+      ["src/y.py", [test("tests/test_s.py", "imports", 1)]],
+    ]);
+    const { leftOut } = cutToBudget(shared, 2000, () => 1000);
+    expect(leftOut).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+import { planRun, planSuites, type Plan, type RunPlan } from "../../engine/plan.ts";
+import { commandForTestFiles, type DetectedRunner } from "../../runners/project-runners.ts";
+import { compareRelated, type RelatedTest } from "../related.ts";
+import type { RunLog } from "../../run-log.ts";
+import { runLogFile } from "../../node/run-log-store.ts";
+import { selectRelated, type Selection } from "./graph-selection.ts";
+import type { Project } from "../../node/project.ts";
+import { readState } from "../../node/store.ts";
+
+/** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
+export interface ChosenTests {
+  plan: Plan;
+  /** Related tests per changed file, after the time budget (absent with `select: named`). */
+  selection?: Selection;
+  /** Related test files left out by `verify_budget_seconds`, with the commands that run them. */
+  leftOut: { tests: string[]; commands: string[] };
+  /** One-line notes for the answer. */
+  notes: string[];
+}
+
+/** What one test file is taken to cost when no earlier run says. */
+export const DEFAULT_TEST_FILE_MS = 500;
+
+export async function chooseTests(
+  project: Project,
+  paths: readonly string[],
+  options: { write?: boolean; runners?: readonly DetectedRunner[] } = {},
+): Promise<ChosenTests> {
+  const base = {
+    overrides: project.config.runners,
+    extraTestPatterns: project.config.file_classes.test,
+  };
+  const targets = paths.map((path) => ({ kind: "file" as const, path }));
+  if (project.config.select === "named")
+    return {
+      plan: planRun(project.view, targets, base),
+      leftOut: { tests: [], commands: [] },
+      notes: [],
+    };
+
+  const selection = await selectRelated(project, paths, {
+    write: options.write ?? true,
+    ...(options.runners === undefined ? {} : { runners: options.runners }),
+  });
+  const budgetMs = project.config.verify_budget_seconds * 1000;
+  const costs = await testFileCosts(project);
+  const cut = cutToBudget(selection.related, budgetMs, costs);
+  const related = new Map([...cut.kept].map(([file, tests]) => [file, tests.map((t) => t.path)]));
+  const plan = planRun(project.view, targets, {
+    ...base,
+    related,
+    suggested: selection.suggested,
+  });
+  const notes = [...selection.notes];
+  const leftOutCommands = commandsFor(plan.runs, cut.leftOut);
+  if (cut.leftOut.length > 0) {
+    notes.push(
+      `tailtest: ${cut.leftOut.length} more related test file(s) were left out of this run (estimated over verify_budget_seconds = ${project.config.verify_budget_seconds}); run them with: ${leftOutCommands.join(" ; ")}`,
+    );
+  }
+  if (project.config.select === "all") {
+    const runners = uniqueRunners(plan.runs);
+    const suites = planSuites(project.view, runners).runs.map((run) => {
+      const own = plan.runs.find(
+        (planned) =>
+          planned.runner.id === run.runner.id &&
+          planned.runner.package_dir === run.runner.package_dir,
+      );
+      return own === undefined
+        ? run
+        : {
+            ...run,
+            sources: own.sources,
+            ...(own.related === undefined ? {} : { related: own.related }),
+          };
+    });
+    return {
+      plan: { ...plan, runs: suites },
+      selection,
+      leftOut: { tests: [], commands: [] },
+      notes: selection.notes,
+    };
+  }
+  return { plan, selection, leftOut: { tests: cut.leftOut, commands: leftOutCommands }, notes };
+}
+
+function uniqueRunners(runs: readonly RunPlan[]): DetectedRunner[] {
+  const seen = new Map<string, DetectedRunner>();
+  for (const run of runs) seen.set(`${run.runner.id}\u0000${run.runner.package_dir}`, run.runner);
+  return [...seen.values()];
+}
+
+/**
+ * Keeps every file's most specific tests (itself, its named test, and at least its best one) and
+ * then the rest, best first across all files, while the estimate stays inside the budget.
+ */
+export function cutToBudget(
+  related: ReadonlyMap<string, readonly RelatedTest[]>,
+  budgetMs: number,
+  cost: (test: string) => number,
+): { kept: Map<string, RelatedTest[]>; leftOut: string[] } {
+  const kept = new Map<string, RelatedTest[]>();
+  const chosen = new Set<string>();
+  let total = 0;
+  const take = (file: string, test: RelatedTest): void => {
+    const list = kept.get(file) ?? [];
+    list.push(test);
+    kept.set(file, list);
+    if (!chosen.has(test.path)) {
+      chosen.add(test.path);
+      total += cost(test.path);
+    }
+  };
+  const rest: [string, RelatedTest][] = [];
+  for (const [file, tests] of related) {
+    kept.set(file, []);
+    tests.forEach((test, index) => {
+      if (index === 0 || test.evidence === "self" || test.evidence === "name") take(file, test);
+      else rest.push([file, test]);
+    });
+  }
+  rest.sort((a, b) => compareRelated(a[1], b[1]));
+  const leftOut = new Set<string>();
+  for (const [file, test] of rest) {
+    if (chosen.has(test.path) || total + cost(test.path) <= budgetMs) take(file, test);
+    else leftOut.add(test.path);
+  }
+  for (const path of chosen) leftOut.delete(path);
+  return { kept, leftOut: [...leftOut].sort() };
+}
+
+/** Per test file, what earlier runs suggest it costs: a run's time shared by its test files. */
+async function testFileCosts(project: Project): Promise<(test: string) => number> {
+  let log: RunLog | undefined;
+  try {
+    const read = await readState(runLogFile(project));
+    log = read.existed ? read.value : undefined;
+  } catch {
+    log = undefined;
+  }
+  const perFile = new Map<string, number>();
+  const shares: number[] = [];
+  for (const run of log?.runs.slice(-50) ?? []) {
+    const files = [...new Set(run.tests.map((test) => test.file))];
+    // The kept tests are capped: the run's own count of test files divides its time.
+    const count = run.test_files ?? files.length;
+    if (count === 0) continue;
+    const share = run.duration_ms / count;
+    shares.push(share);
+    for (const file of files) perFile.set(file, share);
+  }
+  shares.sort((a, b) => a - b);
+  const typical =
+    shares.length === 0
+      ? DEFAULT_TEST_FILE_MS
+      : (shares[Math.floor(shares.length / 2)] ?? DEFAULT_TEST_FILE_MS);
+  return (test) => perFile.get(test) ?? typical;
+}
+
+/** The shell commands that run the left-out tests, one per runner and package. */
+function commandsFor(runs: readonly RunPlan[], tests: readonly string[]): string[] {
+  if (tests.length === 0) return [];
+  const commands: string[] = [];
+  for (const run of runs) {
+    const pkg = run.runner.package_dir;
+    const mine = tests.filter((test) => pkg === "" || test.startsWith(`${pkg}/`));
+    if (mine.length === 0) continue;
+    const argv = commandForTestFiles(run.runner, mine).map(shellQuote).join(" ");
+    commands.push(pkg === "" ? argv : `(cd ${shellQuote(pkg)} && ${argv})`);
+  }
+  return commands;
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}

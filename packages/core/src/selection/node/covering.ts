@@ -1,0 +1,338 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { baseName, detectLanguage, type Language } from "../../languages.ts";
+import { dirnameRel, joinRel } from "../../project-view.ts";
+import {
+  DetectedRunnerSchema,
+  detectProjectRunners,
+  findTestTarget,
+  resolveRunner,
+  type DetectedRunner,
+} from "../../runners/project-runners.ts";
+import { importerLevels } from "../importers.ts";
+import { mentions, mentionTokens, relatedTests, type RelatedTest } from "../related.ts";
+import { suggestTestPath } from "../suggest.ts";
+import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
+import type { EditInsight, Project } from "../../node/project.ts";
+
+/**
+ * The covering path of an edit: which existing tests cover the edited file, for its note, read
+ * from the import graph the end of a turn builds (`.tailtest/import-graph.json`) without building
+ * or updating it. No lexer, resolver or classic zod schema is loaded: the edited file's importers
+ * are in the graph already (its own imports do not change who imports it), so the post-edit bundle
+ * answers with this (ADR 0010). The end of a turn selects with the same `selectOne`
+ * (`selection.ts`), so an edit's note and the tests the turn runs cannot differ.
+ */
+
+/** How far import chains are followed from a changed file to the tests that load it. */
+export const IMPORT_HOPS = 12;
+
+export const IMPORT_GRAPH_FILE = ".tailtest/import-graph.json";
+
+/** What the note reads of the graph's state: a loose view, so a newer field never fails it. */
+const CoveringGraphSchema = z.looseObject({
+  version: z.literal(2),
+  files: z.string(),
+  importers: z.string(),
+  walked: z.boolean(),
+  next: z.number(),
+});
+
+/** The graph as selection reads it: its files, and who imports a file. */
+export interface GraphView {
+  /** Every source file the graph knows. */
+  readonly files: readonly string[];
+  /** Whether every file was read: before that, importers may be missing. */
+  readonly complete: boolean;
+  /** The files that import `rel`, nearest first; undefined for a file the graph does not know. */
+  importers(rel: string): readonly (readonly string[])[] | undefined;
+}
+
+/** Whether the edit's note can name the tests that cover it. */
+export function hasImportGraph(project: Project): boolean {
+  return project.config.select !== "named" && existsSync(join(project.root, IMPORT_GRAPH_FILE));
+}
+
+/**
+ * The import graph as the last turn left it, read only; undefined when there is none or it cannot
+ * be read (the end of a turn moves a corrupt one aside and builds it again).
+ */
+export function readGraphView(project: Project): GraphView | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(join(project.root, IMPORT_GRAPH_FILE), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const parsed = CoveringGraphSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const state = parsed.data;
+  const files = lines(state.files);
+  const importers = lines(state.importers);
+  if (importers.length !== files.length) return undefined;
+  const tables = { files, importers };
+  return {
+    files,
+    complete: state.walked && state.next >= files.length,
+    // An edit asks for one file: a scan of the list costs less than an index of every file.
+    importers: (rel) => {
+      const id = files.indexOf(rel);
+      return id === -1 ? undefined : importerLevels(tables, id, IMPORT_HOPS);
+    },
+  };
+}
+
+const SessionRunnersSchema = z.looseObject({ runners: z.array(DetectedRunnerSchema) });
+
+/** The runners the current session detected at its start, if it has started. */
+export function sessionRunners(project: Project): DetectedRunner[] | undefined {
+  try {
+    const json: unknown = JSON.parse(readFileSync(join(project.root, project.sessionPath), "utf8"));
+    const parsed = SessionRunnersSchema.safeParse(json);
+    return parsed.success ? parsed.data.runners : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lines(text: string): string[] {
+  return text === "" ? [] : text.split("\n");
+}
+
+/**
+ * The edit's analysis for follow mode's queue: the insight with the tests covering it, read from
+ * the graph once for all the call's files. With no graph, or one still being built, the note
+ * keeps the name-matched test.
+ */
+export function coveringAnalysis(
+  project: Project,
+): (project: Project, insight: EditInsight) => Promise<EditInsight> {
+  let graph: GraphView | undefined | null = null;
+  return (_, insight) => {
+    if (!wantsCovering(insight) || !hasImportGraph(project)) return Promise.resolve(insight);
+    graph ??= readGraphView(project);
+    return Promise.resolve(withCovering(project, insight, graph));
+  };
+}
+
+function wantsCovering(insight: EditInsight): boolean {
+  return insight.verdict.queue && insight.runOnly !== true && insight.target?.kind === "file";
+}
+
+/** The insight with its covering tests from `graph` (unchanged when the graph cannot say). */
+export function withCovering(
+  project: Project,
+  insight: EditInsight,
+  graph: GraphView | undefined,
+): EditInsight {
+  if (!wantsCovering(insight)) return insight;
+  const language = detectLanguage(insight.path);
+  if (language === undefined) return insight;
+  try {
+    const found = coveringOf(project, graph, insight.path, language);
+    if (found === undefined) return insight;
+    const tests = found.related.map((test) => ({ path: test.path, evidence: test.evidence }));
+    const suggested = found.suggested;
+    return { ...insight, covering: { tests, ...(suggested === undefined ? {} : { suggested }) } };
+  } catch {
+    return insight;
+  }
+}
+
+/** Go and Rust tests follow their package's layout; the others need the whole graph read. */
+function coveringOf(
+  project: Project,
+  graph: GraphView | undefined,
+  file: string,
+  language: Language,
+): { related: RelatedTest[]; suggested?: string } | undefined {
+  if (BY_PACKAGE.has(language)) return { related: packageTests(project, file, language) ?? [] };
+  if (!SELECTABLE.has(language) || graph === undefined || !graph.complete) return undefined;
+  return selectOne(project, graph, shapesOf(project), file, language);
+}
+
+/** Languages whose related tests are found through the import graph. */
+export const SELECTABLE: ReadonlySet<Language> = new Set(["python", "javascript", "typescript"]);
+
+export interface RunnerShape {
+  runner: DetectedRunner;
+  shape: TestSuiteShape;
+}
+
+/** One Python/JS/TS file's related tests, best first, or (with none) where its first test goes. */
+export function selectOne(
+  project: Project,
+  graph: GraphView,
+  shapes: readonly RunnerShape[],
+  file: string,
+  language: Language,
+): { related: RelatedTest[]; suggested?: string } {
+  const family = shapes.filter((shape) => shape.runner.languages.includes(language));
+  const own = resolveRunner(project.view, file, language, project.config.runners).runner;
+  if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
+    family.push({ runner: own, shape: suiteShape(project.view, own) });
+  const tests = graph.files.filter(
+    (rel) => sameFamily(rel, language) && family.some(({ shape }) => shape.isTest(rel)),
+  );
+  const testSet = new Set(tests);
+  const isTest = (rel: string): boolean =>
+    testSet.has(rel) || family.some(({ shape }) => shape.isTest(rel));
+  const isSupport = (rel: string): boolean =>
+    !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
+  // A test deleted since the graph saw it is not run (a runner fails on a missing path).
+  const related = relatedTests({
+    file,
+    tests,
+    isTest,
+    isSupport,
+    importers: (rel) => graph.importers(rel),
+  }).filter((test) => test.path === file || project.view.exists(test.path));
+  // A graph still being built may not list every test yet: the name-matched test on disk
+  // still counts, so an unfinished graph never makes a tested file look untested.
+  if (related.length === 0 && own !== undefined && !graph.complete) {
+    const named = findTestTarget(project.view, own, file);
+    if (named.kind === "file" && named.exists && named.path !== file)
+      related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
+  }
+  if (related.length === 0 && !isTest(file)) related.push(...mentionedBy(project, file, tests));
+  if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
+    return { related };
+  const fallback = findTestTarget(project.view, own, file);
+  const ownTests = tests.filter((rel) =>
+    family.some(({ runner, shape }) => sameRunner(runner, own) && shape.isTest(rel)),
+  );
+  return {
+    related,
+    suggested: suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
+  };
+}
+
+/** Languages whose tests are found by their package's layout, not by an import graph. */
+export const BY_PACKAGE: ReadonlySet<Language> = new Set(["go", "rust"]);
+
+/**
+ * Go and Rust tests by their package's layout: a Go file's package is its folder, whose
+ * `*_test.go` files are its tests (the name-matched one first); a Rust file's tests are its own
+ * `#[cfg(test)]` module and the crate's integration tests (`tests/*.rs`), those that name the
+ * module first. Undefined when no runner owns the file (the plan says why).
+ */
+export function packageTests(
+  project: Project,
+  file: string,
+  language: Language,
+): RelatedTest[] | undefined {
+  const runner = resolveRunner(project.view, file, language, project.config.runners).runner;
+  if (runner === undefined) return undefined;
+  const view = project.view;
+  const stem = baseName(file).replace(/\.(go|rs)$/, "");
+  if (language === "go") {
+    const dir = dirnameRel(file);
+    if (file.endsWith("_test.go"))
+      return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+    return view
+      .list(dir)
+      .filter((name) => name.endsWith("_test.go"))
+      .map((name): RelatedTest => {
+        const path = joinRel(dir, name);
+        return name === `${stem}_test.go`
+          ? { path, evidence: "name", detail: `named after ${baseName(file)}`, hops: 0 }
+          : { path, evidence: "family", detail: "in the same Go package", hops: 0 };
+      })
+      .sort(
+        (a, b) =>
+          Number(b.evidence === "name") - Number(a.evidence === "name") ||
+          a.path.localeCompare(b.path),
+      );
+  }
+  const tests = joinRel(runner.package_dir, "tests");
+  if (file.startsWith(`${tests}/`))
+    return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+  const related: RelatedTest[] = [];
+  if (/#\[cfg\(test\)\]/.test(view.readText(file) ?? ""))
+    related.push({ path: file, evidence: "self", detail: "its own #[cfg(test)] module", hops: 0 });
+  const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
+  const integration = view
+    .list(tests)
+    .filter((name) => name.endsWith(".rs"))
+    .map((name): RelatedTest => {
+      const path = joinRel(tests, name);
+      return module.test(view.readText(path) ?? "") && stem !== "lib" && stem !== "main"
+        ? { path, evidence: "imports", detail: `names ${stem}`, hops: 1 }
+        : { path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 };
+    });
+  return [
+    ...related,
+    ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
+  ];
+}
+
+/** Tests read for a name when nothing else relates a file, and how long that may take. */
+const MENTION_FILES = 3000;
+const MENTION_MS = 400;
+
+/** The tests that load a file by name (a template tag library, a string path), nearest first. */
+function mentionedBy(project: Project, file: string, tests: readonly string[]): RelatedTest[] {
+  const tokens = mentionTokens(file);
+  if (tokens.length === 0) return [];
+  const deadline = performance.now() + MENTION_MS;
+  const found: RelatedTest[] = [];
+  for (const test of tests.slice(0, MENTION_FILES)) {
+    if (performance.now() > deadline) break;
+    const token = mentions(project.view.readText(test) ?? "", tokens);
+    if (token !== undefined)
+      found.push({ path: test, evidence: "mentions", detail: `names ${token}`, hops: 0 });
+  }
+  return found;
+}
+
+function sameRunner(a: DetectedRunner, b: DetectedRunner): boolean {
+  return a.id === b.id && a.package_dir === b.package_dir;
+}
+
+function sameFamily(rel: string, language: Language): boolean {
+  const other = detectLanguage(rel);
+  if (other === undefined) return false;
+  if (language === "python") return other === "python";
+  return other === "javascript" || other === "typescript";
+}
+
+/**
+ * Each of the project's runners with its suite's shape (the config's command override applied):
+ * the runners given, else the ones the session detected at its start (the same detection, which
+ * looks at every folder two levels down: thousands of `stat`s in a large project), else detected
+ * now.
+ */
+export function shapesOf(
+  project: Project,
+  known?: readonly DetectedRunner[],
+  asked?: ReadonlyMap<string, AskedTests>,
+): RunnerShape[] {
+  // A shape reads its runner's config: only the runners of a changed file's language need it.
+  return projectRunners(project, known).map((runner) => {
+    let shape: TestSuiteShape | undefined;
+    return {
+      runner,
+      get shape() {
+        return (shape ??= suiteShape(project.view, runner, asked?.get(askedKey(runner))));
+      },
+    };
+  });
+}
+
+/** The project's runners (known, the session's, else detected), with the config's commands. */
+export function projectRunners(
+  project: Project,
+  known?: readonly DetectedRunner[],
+): DetectedRunner[] {
+  const found =
+    known ??
+    sessionRunners(project) ??
+    detectProjectRunners(project.view, 2, project.config.runners);
+  return found.map((runner) => {
+    const override = runner.languages
+      .map((language) => project.config.runners[language]?.command)
+      .find((command) => command !== undefined);
+    return override === undefined ? runner : { ...runner, command: override };
+  });
+}

@@ -1,0 +1,256 @@
+import { createBudget, type Budget } from "../../analysis/budget.ts";
+import {
+  addFile,
+  findImporters,
+  graphProgress,
+  idOfFile,
+  importsChanged,
+  isGraphComplete,
+  setFileImports,
+  unpackGraph,
+  packGraph,
+  type ImportGraph,
+} from "../../analysis/import-graph.ts";
+import { loadJsLexers } from "../../analysis/js-module.ts";
+import { detectLanguage } from "../../languages.ts";
+import type { RelatedTest } from "../related.ts";
+import { runnerLabel, type DetectedRunner } from "../../runners/project-runners.ts";
+import { askedKey, askRunners } from "../../runners/node/runner-lists.ts";
+import {
+  BY_PACKAGE,
+  IMPORT_HOPS,
+  packageTests,
+  SELECTABLE,
+  selectOne,
+  projectRunners,
+  shapesOf,
+  type GraphView,
+} from "./covering.ts";
+import {
+  advanceGraph,
+  contextOf,
+  importGraphFile,
+  isGraphSource,
+  readFileImports,
+} from "../../analysis/node/impact.ts";
+import type { Project } from "../../node/project.ts";
+import { coldGraphView, sourceIndex } from "./reverse-lookup.ts";
+import { readState, updateState } from "../../node/store.ts";
+
+export { IMPORT_HOPS };
+
+/** The graph being worked on, as `selectOne` reads it. */
+function graphView(graph: ImportGraph, complete: boolean): GraphView {
+  return {
+    files: graph.files,
+    complete,
+    importers: (rel) =>
+      idOfFile(graph, rel) === undefined ? undefined : findImporters(graph, rel, IMPORT_HOPS),
+  };
+}
+
+/** What selection found for the files of one turn. */
+export interface Selection {
+  /** Per changed file (graph languages only): its related tests, best first. */
+  related: Map<string, RelatedTest[]>;
+  /** Per changed file without any related test: where the project would keep its test. */
+  suggested: Map<string, string>;
+  /** One-line notes for the answer: an import graph cut short, a shape that could not be read. */
+  notes: string[];
+  /** Whether the import graph was complete when the tests were chosen. */
+  complete: boolean;
+}
+
+/** Whether selection by imports applies to a file's language (Python, JS, TS). */
+export function isSelectable(rel: string): boolean {
+  const language = detectLanguage(rel);
+  return language !== undefined && (SELECTABLE.has(language) || BY_PACKAGE.has(language));
+}
+
+export interface SelectOptions {
+  /** Milliseconds the import graph's build may take now (the rest carries on next time). */
+  graphMs?: number;
+  clock?: () => number;
+  /**
+   * Write the graph back (the end of a turn, `run`); `explain` only reads, and does not carry an
+   * unfinished graph on (the cold path answers it, and nothing would keep the work).
+   */
+  write?: boolean;
+  /** Milliseconds the cold path (importers searched for, `reverse-lookup.ts`) may take. */
+  coldMs?: number;
+  /** The project's runners when already known (the session detected them at its start). */
+  runners?: readonly DetectedRunner[];
+  /** Only runners' test lists asked before (`runner-lists.ts`): no runner is started. */
+  cachedLists?: boolean;
+}
+
+/**
+ * Each runner's test files as it sees them; a runner whose config cannot be read as text is
+ * asked for its tests (`runner-lists.ts`, or its cached answer), and what it said is noted.
+ */
+async function askedShapes(
+  project: Project,
+  options: SelectOptions,
+  notes: string[],
+): Promise<ReturnType<typeof shapesOf>> {
+  const runners = projectRunners(project, options.runners);
+  const asked = await askRunners(project, runners, { cachedOnly: options.cachedLists === true });
+  for (const runner of runners) {
+    const answer = asked.get(askedKey(runner));
+    if (answer === undefined) continue;
+    const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
+    notes.push(`tailtest: ${runnerLabel(runner.id)}${where}: ${answer.note}.`);
+  }
+  return shapesOf(project, runners, asked);
+}
+
+/**
+ * The related tests of changed files: the project's import graph (`.tailtest/import-graph.json`)
+ * carried on within a time box and updated with the changed files' own imports, the suite's test
+ * files as each runner sees them, then `relatedTests` per file.
+ */
+export async function selectRelated(
+  project: Project,
+  files: readonly string[],
+  options: SelectOptions = {},
+): Promise<Selection> {
+  const selection: Selection = {
+    related: new Map(),
+    suggested: new Map(),
+    notes: [],
+    complete: true,
+  };
+  for (const file of files) {
+    const language = detectLanguage(file);
+    if (language === undefined || !BY_PACKAGE.has(language)) continue;
+    const related = packageTests(project, file, language);
+    if (related !== undefined) selection.related.set(file, related);
+  }
+  const selectable = files.filter((file) => {
+    const language = detectLanguage(file);
+    return language !== undefined && SELECTABLE.has(language);
+  });
+  if (selectable.length === 0) return selection;
+  await loadJsLexers();
+  const clock = options.clock ?? (() => performance.now());
+  const budget = createBudget(options.graphMs ?? 3000, clock);
+  const graph = await currentGraph(project, selectable, budget, options.write ?? true);
+  const shapes = await askedShapes(project, options, selection.notes);
+  const cold = isGraphComplete(graph) ? undefined : coldView(project, options, clock);
+  const view = cold ?? graphView(graph, isGraphComplete(graph));
+  for (const file of selectable) {
+    const language = detectLanguage(file);
+    if (language === undefined) continue;
+    const found = selectOne(project, view, shapes, file, language);
+    selection.related.set(file, found.related);
+    if (found.suggested !== undefined) selection.suggested.set(file, found.suggested);
+  }
+  selection.complete = view.complete && cold?.cut() !== true;
+  if (!selection.complete) {
+    const progress = graphProgress(graph);
+    selection.notes.push(
+      cold === undefined
+        ? `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`
+        : `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read) and the search for the changed files' importers was cut short by its time box (${options.coldMs ?? COLD_MS} ms); some tests that import them may not be selected yet.`,
+    );
+  }
+  return selection;
+}
+
+/** The cold path's time box: the search for importers while the graph is not whole. */
+const COLD_MS = 2000;
+
+/** Before the graph is whole, each file's importers are searched for (`reverse-lookup.ts`). */
+function coldView(
+  project: Project,
+  options: SelectOptions,
+  clock: () => number,
+): ReturnType<typeof coldGraphView> | undefined {
+  const budget = createBudget(options.coldMs ?? COLD_MS, clock);
+  const index = sourceIndex(project, budget);
+  return index === undefined ? undefined : coldGraphView(project, index, IMPORT_HOPS, budget);
+}
+
+/**
+ * The import graph as it stands, carried on within the budget and with the changed files' own
+ * imports read again; written back when it changed (and `write`). A graph that cannot be read is
+ * rebuilt; one that cannot be written is still used for this answer.
+ */
+async function currentGraph(
+  project: Project,
+  changed: readonly string[],
+  budget: Budget,
+  write: boolean,
+): Promise<ImportGraph> {
+  const file = importGraphFile(project);
+  const seen = await readState(file);
+  let graph = unpackGraph(seen.value);
+  // Each changed file is read and lexed once: what the check read is what the update sets, as
+  // long as the graph it was resolved against is the one updated (complete, no file added since).
+  const reads = new Map<string, string[] | undefined>();
+  const readAgainst = graph.files.length;
+  if (isGraphComplete(graph) && !needsUpdate(project, graph, changed, reads)) return graph;
+  const reuse = (current: ImportGraph) =>
+    isGraphComplete(current) && current.files.length === readAgainst ? reads : undefined;
+  if (!write) {
+    if (isGraphComplete(graph)) refresh(project, graph, changed, reuse(graph));
+    return graph;
+  }
+  try {
+    await updateState(file, (state) => {
+      graph = unpackGraph(state);
+      const known = reuse(graph);
+      if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
+      refresh(project, graph, changed, known);
+      return { value: packGraph(graph), result: undefined };
+    });
+  } catch {
+    advanceGraph(project, graph, budget);
+    refresh(project, graph, changed);
+  }
+  return graph;
+}
+
+/** Whether any changed file's imports differ from the graph's; what was read is kept in `reads`. */
+function needsUpdate(
+  project: Project,
+  graph: ImportGraph,
+  changed: readonly string[],
+  reads: Map<string, string[] | undefined>,
+): boolean {
+  const context = contextOf(graph);
+  return changed.some((rel) => {
+    if (!isGraphSource(rel)) return false;
+    const exists = project.view.exists(rel);
+    if (!exists)
+      return idOfFile(graph, rel) !== undefined && graph.imports[idOfFile(graph, rel) ?? 0] !== "";
+    const targets = readFileImports(project, rel, context);
+    reads.set(rel, targets);
+    return importsChanged(graph, rel, targets ?? []);
+  });
+}
+
+function refresh(
+  project: Project,
+  graph: ImportGraph,
+  changed: readonly string[],
+  reads?: ReadonlyMap<string, string[] | undefined>,
+): void {
+  // New files join first, so a changed test's import of a file created in the same turn resolves.
+  const before = graph.files.length;
+  for (const rel of changed)
+    if (isGraphSource(rel) && project.view.exists(rel)) addFile(graph, rel);
+  // A file added changes what imports resolve to: what was read before is read again.
+  const known = graph.files.length === before ? reads : undefined;
+  const context = contextOf(graph);
+  for (const rel of changed) {
+    if (!isGraphSource(rel)) continue;
+    if (!project.view.exists(rel)) {
+      if (idOfFile(graph, rel) !== undefined) setFileImports(graph, rel, []);
+      continue;
+    }
+    const targets =
+      known?.has(rel) === true ? known.get(rel) : readFileImports(project, rel, context);
+    setFileImports(graph, rel, targets ?? []);
+  }
+}

@@ -1,0 +1,108 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { commitAll, copyFixture, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createBudget, steppingClock } from "../../analysis/budget.ts";
+import { createImportGraph, findImporters, isGraphComplete } from "../../analysis/import-graph.ts";
+import { loadJsLexers } from "../../analysis/js-module.ts";
+import { advanceGraph } from "../../analysis/node/impact.ts";
+import { openProject, type Project } from "../../node/project.ts";
+import { importWords, reverseImporters, sourceIndex } from "./reverse-lookup.ts";
+
+let temp: TempProject | undefined;
+afterEach(() => temp?.cleanup());
+beforeAll(async () => {
+  await loadJsLexers();
+});
+
+const unlimited = () => createBudget(60_000, () => performance.now());
+
+describe("importWords: what an import of a file must spell", () => {
+  const folder = [`"."`, `'.'`, `".."`, `'..'`, `"./"`, `'./'`, `"../"`, `'../'`];
+  it.each<[string, string[]]>([
+    ["src/shop/billing.py", ["billing"]],
+    ["src/shop/__init__.py", ["shop", "__init__", "from ."]],
+    ["src/ui/index.ts", ["ui", "index", ...folder]],
+    ["index.js", ["index", ...folder]],
+    ["lib/option.js", ["option"]],
+    ["src/a.test.ts", ["a.test"]],
+  ])("%s → %j", (file, words) => {
+    expect(importWords(file)).toEqual(words);
+  });
+});
+
+/** Every source file's importers, by the whole graph and by the cold path: they must agree. */
+function compare(project: Project, limit = 60): { files: number; importers: number } {
+  const graph = createImportGraph();
+  advanceGraph(project, graph, unlimited());
+  expect(isGraphComplete(graph)).toBe(true);
+  const index = sourceIndex(project, unlimited());
+  expect(index).toBeDefined();
+  if (index === undefined) return { files: 0, importers: 0 };
+  const sources = graph.files.filter((file) => index.files.includes(file));
+  expect(index.files).toEqual([...sources].sort());
+  let importers = 0;
+  for (const file of sources.slice(0, limit)) {
+    const byGraph = findImporters(graph, file, 12);
+    const cold = reverseImporters(project, index, file, 12, unlimited());
+    expect(cold.complete).toBe(true);
+    expect({ file, levels: cold.levels }).toEqual({ file, levels: byGraph });
+    importers += byGraph.flat().length;
+  }
+  return { files: Math.min(limit, sources.length), importers };
+}
+
+describe("the cold path finds the importers the graph holds", () => {
+  it.each(["analysis/python-app", "analysis/ts-app"])(
+    "%s, in a git work tree (git grep) and without one (a scan)",
+    async (fixture) => {
+      temp = copyFixture(fixture);
+      const scanned = compare(openProject(temp.root));
+      await commitAll(temp.root);
+      const grepped = compare(openProject(temp.root));
+      expect(grepped).toEqual(scanned);
+      // The fixtures' files import one another: the comparison is not of empty lists.
+      expect(scanned.importers).toBeGreaterThan(3);
+    },
+  );
+
+  // The corpus's Python and JS/TS projects (Go and Rust tests follow their package's layout).
+  const corpus = readdirSync(join(REPO_ROOT, "fixtures/projects"))
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => ({
+      name: name.slice(0, -".json".length),
+      runner: (
+        JSON.parse(readFileSync(join(REPO_ROOT, "fixtures/projects", name), "utf8")) as {
+          runner: string;
+        }
+      ).runner,
+    }))
+    .filter(({ runner }) => runner !== "go" && runner !== "cargo")
+    .map(({ name }) => name);
+  it.each(corpus)(
+    "the corpus project %s (git grep)",
+    async (name) => {
+      temp = copyFixture(`projects/${name}`);
+      await commitAll(temp.root);
+      const found = compare(openProject(temp.root), 25);
+      expect(found.files).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+
+  it("stops when its box runs out and says it did not finish", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    const project = openProject(temp.root);
+    const index = sourceIndex(project, unlimited());
+    if (index === undefined) throw new Error("no index");
+    const cut = reverseImporters(
+      project,
+      index,
+      "src/shop/tax.py",
+      12,
+      createBudget(2, steppingClock()),
+    );
+    expect(cut.complete).toBe(false);
+  });
+});

@@ -1,0 +1,231 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import type { Budget } from "../../analysis/budget.ts";
+import type { ResolveContext } from "../../analysis/resolve.ts";
+import { isSkippedDir } from "../../filter.ts";
+import { baseName, extensionOf, stemOf } from "../../languages.ts";
+import { dirnameRel } from "../../project-view.ts";
+import type { GraphView } from "./covering.ts";
+import { isGraphSource, lookupContext, readFileImports } from "../../analysis/node/impact.ts";
+import type { Project } from "../../node/project.ts";
+import { continueWalk, readSmallFile } from "../../analysis/node/project-walk.ts";
+
+/**
+ * Selection's cold path: who imports a file, found without the whole import graph (which a
+ * 50,000-file project cannot build within a hook). Each hop is one fast text search for the
+ * names an import of the current files must spell (`m7` for `src/pkg/m7.py`, `ui` for
+ * `src/ui/index.ts`) — `git grep -l -F` over the work tree's files in a git repository
+ * (multi-threaded C), else a scan of the project's source files — and the candidates found are
+ * lexed and resolved to confirm the import, hop after hop up to the tests, as the graph would
+ * answer. The full graph still builds in the end of a turn's box (`selection.ts`).
+ * `loadJsLexers` must have been awaited.
+ */
+
+const PY = [".py"];
+const JS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"];
+const SEARCH = new Set([...PY, ...JS]);
+/** Stems whose file is imported by its folder's name. */
+const FOLDER_STEMS = new Set(["__init__", "index", "mod"]);
+/** A text search's output larger than this is not taken (the project is not a project). */
+const MAX_OUTPUT = 256 * 1024 * 1024;
+const READ_CAP = 256 * 1024;
+
+/**
+ * The words an import of `rel` must spell, one at least: its stem (`billing`, `option`); for a
+ * folder's index or `__init__.py` also the folder's name, and the relative specifiers that name a
+ * folder without naming the file (`require("..")`, `from "./"`, Python's `from . import x`).
+ */
+export function importWords(rel: string): string[] {
+  const stem = stemOf(rel);
+  if (!FOLDER_STEMS.has(stem)) return [stem];
+  const folder = baseName(dirnameRel(rel));
+  const relative =
+    extensionOf(rel) === ".py"
+      ? ["from ."]
+      : [".", "..", "./", "../"].flatMap((spec) => [`"${spec}"`, `'${spec}'`]);
+  return [...(folder === "" ? [] : [folder]), stem, ...relative];
+}
+
+/** The project's source files, and a text search over them. */
+export interface SourceIndex {
+  /** Every source file the graph would hold (project-relative), sorted. */
+  files: readonly string[];
+  /** The files among `files` whose text contains one of `words` (fixed strings). */
+  containing(words: readonly string[]): string[];
+}
+
+/**
+ * The project's source files: from git in a work tree (tracked and untracked, not ignored), else
+ * from a walk; undefined when the walk ran out of the budget.
+ */
+export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
+  const fromGit = gitFiles(project);
+  const files = fromGit ?? walkFiles(project, budget);
+  if (files === undefined) return undefined;
+  const known = new Set(files);
+  return {
+    files,
+    containing: (words) => {
+      const searchable = words.filter((word) => word !== "");
+      if (searchable.length === 0) return [];
+      const found = fromGit === undefined ? undefined : gitGrep(project, searchable);
+      if (found !== undefined) return found.filter((rel) => known.has(rel));
+      return files.filter((rel) => {
+        if (budget.expired() || !SEARCH.has(extensionOf(rel))) return false;
+        const text = readSmallFile(join(project.root, rel), READ_CAP);
+        return text !== undefined && searchable.some((word) => text.includes(word));
+      });
+    },
+  };
+}
+
+function git(project: Project, args: readonly string[]): string | undefined {
+  try {
+    return execFileSync("git", ["-c", "core.quotepath=off", ...args], {
+      cwd: project.root,
+      encoding: "utf8",
+      maxBuffer: MAX_OUTPUT,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch (error) {
+    // git grep exits 1 when nothing matches: an answer, not a failure.
+    const status = (error as { status?: unknown }).status;
+    const stdout = (error as { stdout?: unknown }).stdout;
+    return status === 1 && typeof stdout === "string" ? stdout : undefined;
+  }
+}
+
+const splitZ = (text: string): string[] => text.split("\0").filter((line) => line !== "");
+
+function gitFiles(project: Project): string[] | undefined {
+  const out = git(project, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+  if (out === undefined) return undefined;
+  const skipped = new Map<string, boolean>();
+  const inSkippedDir = (rel: string): boolean => {
+    const dir = dirnameRel(rel);
+    if (dir === "") return false;
+    let known = skipped.get(dir);
+    if (known === undefined) {
+      known = isSkippedDir(dir, project.ignoreRules) || inSkippedDir(dir);
+      skipped.set(dir, known);
+    }
+    return known;
+  };
+  return [...new Set(splitZ(out))]
+    .filter(
+      (rel) =>
+        isGraphSource(rel) && !project.ignoreRules.matcher.ignores(rel) && !inSkippedDir(rel),
+    )
+    .sort();
+}
+
+function gitGrep(project: Project, words: readonly string[]): string[] | undefined {
+  const patterns = words.flatMap((word) => ["-e", word]);
+  const specs = [...SEARCH].map((ext) => `*${ext}`);
+  const out = git(project, [
+    "grep",
+    "-z",
+    "-l",
+    "-F",
+    "--untracked",
+    "--no-color",
+    ...patterns,
+    "--",
+    ...specs,
+  ]);
+  return out === undefined ? undefined : splitZ(out);
+}
+
+function walkFiles(project: Project, budget: Budget): string[] | undefined {
+  const files: string[] = [];
+  const done = continueWalk(project.root, project.ignoreRules, [""], budget, {
+    file: (rel) => {
+      if (isGraphSource(rel)) files.push(rel);
+    },
+  });
+  return done ? files.sort() : undefined;
+}
+
+/**
+ * The files that import `file`, by distance (as the graph's `findImporters`), found hop by hop
+ * through `index`; `complete` is false when the budget ran out first.
+ */
+export function reverseImporters(
+  project: Project,
+  index: SourceIndex,
+  file: string,
+  depth: number,
+  budget: Budget,
+  importsOf: (rel: string) => readonly string[] = importReader(project),
+): { levels: string[][]; complete: boolean } {
+  const seen = new Set([file]);
+  const levels: string[][] = [];
+  let frontier = [file];
+  for (let level = 0; level < depth && frontier.length > 0; level += 1) {
+    if (budget.expired()) return { levels, complete: false };
+    const targets = new Set(frontier);
+    const words = [...new Set(frontier.flatMap(importWords))];
+    const next: string[] = [];
+    for (const candidate of index.containing(words)) {
+      if (seen.has(candidate)) continue;
+      if (budget.expired()) return { levels, complete: false };
+      if (!importsOf(candidate).some((target) => targets.has(target))) continue;
+      seen.add(candidate);
+      next.push(candidate);
+    }
+    if (next.length === 0) break;
+    levels.push(next.sort());
+    frontier = next;
+  }
+  return { levels, complete: !budget.expired() };
+}
+
+/** The project files a file imports, each file read and lexed once. */
+export function importReader(project: Project): (rel: string) => readonly string[] {
+  const imports = new Map<string, readonly string[]>();
+  // A folder's resolve context (its tsconfig's aliases, the Python roots above it) is read once.
+  const contexts = new Map<string, ResolveContext>();
+  const importsOf = (rel: string): readonly string[] => {
+    let found = imports.get(rel);
+    if (found === undefined) {
+      const dir = dirnameRel(rel);
+      let context = contexts.get(dir);
+      if (context === undefined) {
+        context = lookupContext(project, rel);
+        contexts.set(dir, context);
+      }
+      found = readFileImports(project, rel, context) ?? [];
+      imports.set(rel, found);
+    }
+    return found;
+  };
+  return importsOf;
+}
+
+/** A graph view for the files of one selection, answered by the cold path. */
+export function coldGraphView(
+  project: Project,
+  index: SourceIndex,
+  depth: number,
+  budget: Budget,
+): GraphView & { cut: () => boolean } {
+  let cut = false;
+  const answers = new Map<string, string[][]>();
+  const importsOf = importReader(project);
+  return {
+    files: index.files,
+    // Every file's importers are looked for in full; one cut short says so (`cut`).
+    complete: true,
+    importers: (rel) => {
+      let levels = answers.get(rel);
+      if (levels === undefined) {
+        const found = reverseImporters(project, index, rel, depth, budget, importsOf);
+        if (!found.complete) cut = true;
+        levels = found.levels;
+        answers.set(rel, levels);
+      }
+      return levels;
+    },
+    cut: () => cut,
+  };
+}
