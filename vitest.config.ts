@@ -12,15 +12,15 @@ import { configDefaults, defineConfig } from "vitest/config";
  * (pytest and vitest runs, concurrent writers, the plan reviewer, the code-cache trainer).
  */
 const SLOW_SRC_TESTS = [
-  "packages/core/src/node/bypass.test.ts",
+  "packages/core/src/gating/node/bypass.test.ts",
   "packages/core/src/node/code-cache.test.ts",
-  "packages/core/src/node/plan-review.test.ts",
+  "packages/core/src/tdd/node/plan-review.test.ts",
   "packages/core/src/runners/node/runner-lists.test.ts",
   "packages/core/src/selection/node/reverse-lookup.test.ts",
   "packages/core/src/selection/node/graph-selection-cold.test.ts",
-  "packages/core/src/node/strict-hooks.test.ts",
-  "packages/core/src/node/tdd-hooks.test.ts",
-  "packages/core/src/node/tdd-store.test.ts",
+  "packages/core/src/strict/node/strict-hooks.test.ts",
+  "packages/core/src/tdd/node/tdd-hooks.test.ts",
+  "packages/core/src/tdd/node/tdd-store.test.ts",
   "packages/core/src/engine/node/verify-turn.test.ts",
 ];
 

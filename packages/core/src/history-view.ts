@@ -23,8 +23,8 @@ import {
   isWorthRecording,
   type SessionRecord,
 } from "./session-record.ts";
-import type { StrictEvent } from "./strict/events.ts";
-import type { TddEntry } from "./tdd/log.ts";
+import type { StrictEvent } from "./strict/strict-events.ts";
+import type { TddEntry } from "./tdd/tdd-log.ts";
 import { renderColumns, type TextStyle } from "./text-style.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionRecord } from "./record-session.ts";
 import { countClaims, countCycles, strictClaimsOf } from "./session-record.ts";
-import type { StrictEvent } from "./strict/events.ts";
-import type { TddEntry } from "./tdd/log.ts";
+import type { StrictEvent } from "./strict/strict-events.ts";
+import type { TddEntry } from "./tdd/tdd-log.ts";
 
 const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
 

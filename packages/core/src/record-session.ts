@@ -1,6 +1,6 @@
 import { listTddCycles } from "./tdd/cycles.ts";
-import type { TddEntry } from "./tdd/log.ts";
-import type { StrictEvent } from "./strict/events.ts";
+import type { TddEntry } from "./tdd/tdd-log.ts";
+import type { StrictEvent } from "./strict/strict-events.ts";
 import {
   keyOfSession,
   SESSION_RECORD_CAP,

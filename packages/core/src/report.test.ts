@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { emptyHistory, recordOutcomes, type HistoryFile } from "./history.ts";
 import { buildReport, capName, REPORT_CAPS, ReportDataSchema, type ReportInput } from "./report.ts";
 import { emptyRunLog, summariseRunRecord, type RunLog } from "./run-log.ts";
-import { STRICT_EVENT_VERSION, StrictEventSchema, type StrictEvent } from "./strict/events.ts";
+import {
+  STRICT_EVENT_VERSION,
+  StrictEventSchema,
+  type StrictEvent,
+} from "./strict/strict-events.ts";
 import type { RunResult } from "./engine/summarize.ts";
 
 /** `sessions` sessions, each flushed like the hooks flush: `a.py` fails from the 3rd on. */

@@ -22,11 +22,11 @@ import {
   TddCycleRecordSchema,
   type SessionRecord,
 } from "./session-record.ts";
-import type { StrictEvent } from "./strict/events.ts";
+import type { StrictEvent } from "./strict/strict-events.ts";
 import { pairRedGreen, summarisePairs } from "./strict/pairs.ts";
 import { listTddCycles, TddCycleSchema } from "./tdd/cycles.ts";
-import type { TddEntry } from "./tdd/log.ts";
-import { deriveTddState, TddStateSchema } from "./tdd/state.ts";
+import type { TddEntry } from "./tdd/tdd-log.ts";
+import { deriveTddState, TddStateSchema } from "./tdd/tdd-state.ts";
 
 /**
  * `tailtest report`'s data: everything the HTML page shows, bounded. History can hold 1,000

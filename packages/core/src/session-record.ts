@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ModeSchema } from "./config.ts";
-import type { StrictEvent } from "./strict/events.ts";
+import type { StrictEvent } from "./strict/strict-events.ts";
 
 /**
  * What a session was, beside the per-file outcomes history keeps for follow mode: its mode, when

@@ -5,8 +5,8 @@ import { summariseHistory, withLiveSessions } from "./history-view.ts";
 import { emptyRunLog, summariseRunRecord } from "./run-log.ts";
 import { createSession, queueFile, type SessionState } from "./session.ts";
 import { buildStatus, renderStatus, StatusReportSchema, type StatusInput } from "./status.ts";
-import { STRICT_EVENT_VERSION, StrictEventSchema } from "./strict/events.ts";
-import type { TddEntry } from "./tdd/log.ts";
+import { STRICT_EVENT_VERSION, StrictEventSchema } from "./strict/strict-events.ts";
+import type { TddEntry } from "./tdd/tdd-log.ts";
 import { ANSI_STYLE, PLAIN_STYLE } from "./text-style.ts";
 
 const HOOKS: HookInstall[] = [

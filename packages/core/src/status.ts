@@ -17,11 +17,11 @@ import { OverallStatusSchema, type RunLog } from "./run-log.ts";
 import { runnerLabel } from "./runners/project-runners.ts";
 import { outcomeStatusOf, PendingStatusSchema, type SessionState } from "./session.ts";
 import { summarisePairs } from "./strict/pairs.ts";
-import { deriveStrictState, openClaims } from "./strict/state.ts";
-import type { StrictEvent } from "./strict/events.ts";
+import { deriveStrictState, openClaims } from "./strict/strict-state.ts";
+import type { StrictEvent } from "./strict/strict-events.ts";
 import { listTddCycles } from "./tdd/cycles.ts";
-import type { TddEntry } from "./tdd/log.ts";
-import { deriveTddState, TddStateSchema } from "./tdd/state.ts";
+import type { TddEntry } from "./tdd/tdd-log.ts";
+import { deriveTddState, TddStateSchema } from "./tdd/tdd-state.ts";
 import { renderColumns, type TextStyle } from "./text-style.ts";
 
 /**

@@ -76,7 +76,7 @@ const COLD = [
   /packages\/core\/src\/index\.ts$/,
   /packages\/core\/src\/node\/index\.ts$/,
   /packages\/core\/src\/(tdd|strict|engine\/parsers)\//,
-  /packages\/core\/src\/node\/(tdd-|strict-|shell|lifecycle|sweep|plan-review|setup-io)/,
+  /packages\/core\/src\/node\/(shell|lifecycle|sweep|setup-io)/,
   /packages\/core\/src\/engine\/node\//,
   /packages\/core\/src\/engine\/(plan|summarize|results)\.ts$/,
   /packages\/core\/src\/(doctor|hook-groups|script-writes|inline-script)\.ts$/,
@@ -123,7 +123,7 @@ describe("a hook call evaluates only what every call needs", () => {
       expect(cold).toEqual([]);
       expect(graph).toEqual(
         expect.arrayContaining([
-          "packages/core/src/node/follow-edit.ts",
+          "packages/core/src/follow/node/follow-edit.ts",
           "packages/core/src/selection/node/covering.ts",
           "packages/core/src/selection/related.ts",
         ]),
@@ -148,9 +148,11 @@ describe("a hook call evaluates only what every call needs", () => {
           /packages\/core\/src\/index\.ts$/,
           /packages\/core\/src\/node\/index\.ts$/,
           /packages\/core\/src\/engine\/parsers\/(?!_shared)/,
-          /packages\/core\/src\/node\/(shell|lifecycle|sweep|plan-review|setup-io)/,
+          /packages\/core\/src\/node\/(shell|lifecycle|sweep|setup-io)/,
           /packages\/core\/src\/engine\/node\//,
-          /packages\/core\/src\/node\/(tdd-hooks|strict-hooks|strict-run|strict-claim|handle)\.ts$/,
+          /packages\/core\/src\/node\/handle\.ts$/,
+          /packages\/core\/src\/tdd\/node\/(tdd-hooks|plan-review)\.ts$/,
+          /packages\/core\/src\/strict\/node\/(strict-hooks|strict-run|strict-claim)\.ts$/,
           /packages\/core\/src\/engine\/(plan|summarize)\.ts$/,
           /packages\/core\/src\/(doctor|hook-groups|script-writes|inline-script)\.ts$/,
           /packages\/core\/src\/(analysis\/(?!switches\.ts$)|tdd\/(test-commands|cycles))/,
@@ -161,9 +163,9 @@ describe("a hook call evaluates only what every call needs", () => {
       expect(cold).toEqual([]);
       expect(graph).toEqual(
         expect.arrayContaining([
-          "packages/core/src/node/tdd-gate.ts",
-          "packages/core/src/node/strict-gate.ts",
-          "packages/core/src/node/gate-edit.ts",
+          "packages/core/src/tdd/node/tdd-gate-call.ts",
+          "packages/core/src/strict/node/strict-gate-call.ts",
+          "packages/core/src/gating/node/gated-edit.ts",
         ]),
       );
     },

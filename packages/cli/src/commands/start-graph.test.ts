@@ -52,7 +52,8 @@ const BARRELS = [/packages\/core\/src\/index\.ts$/, /packages\/core\/src\/node\/
 /** What reading a project's state never needs: modes, the test engine, the selection. */
 const NOT_FOR_STATUS = [
   ...BARRELS,
-  /packages\/core\/src\/node\/(strict-|tdd-hooks|shell)/,
+  /packages\/core\/src\/(tdd|strict)\/node\/(strict-|tdd-hooks)/,
+  /packages\/core\/src\/node\/shell/,
   /packages\/core\/src\/engine\/(plan\.ts|node\/|parsers\/(?!_shared))/,
   // test-evidence.ts is the selection's vocabulary, which the run log records.
   /packages\/core\/src\/(selection\/(?!test-evidence\.ts$)|analysis\/)/,

@@ -4,12 +4,12 @@ import * as z from "zod/mini";
 import { emptyHistory, type HistoryFile } from "../history.ts";
 import { emptyRunLog, type RunLog } from "../run-log.ts";
 import { SessionStateSchema, type SessionState } from "../session.ts";
-import { parseStrictLog, type StrictEvent } from "../strict/events.ts";
-import { parseEventLine, type TddEntry } from "../tdd/log.ts";
+import { parseStrictLog, type StrictEvent } from "../strict/strict-events.ts";
+import { parseEventLine, type TddEntry } from "../tdd/tdd-log.ts";
 import { historyFile, SESSION_PATHS, type Project } from "./project.ts";
 import { runLogFile, RUN_LOG_PATH } from "./run-log-store.ts";
 import { readState } from "./store.ts";
-import { EVENTS_PATH } from "./tdd-store.ts";
+import { EVENTS_PATH } from "../tdd/node/tdd-store.ts";
 
 /**
  * What `tailtest status`, `history` and `report` read: every session file, history, the CLI's

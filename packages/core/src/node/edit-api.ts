@@ -3,7 +3,7 @@
  * follow mode's answer to an edit and the one hook call (`hook-call.ts`), without `handleEvent`,
  * which reaches every mode and engine. `hook-api.ts` is this and `handleEvent`. See ADR 0010.
  */
-export { answerFollowEdit } from "./follow-edit.ts";
+export { answerFollowEdit } from "../follow/node/follow-edit.ts";
 export type { HandleOptions } from "./handle.ts";
 export { CURSOR_SESSION_PATH, type Project } from "./project.ts";
 export type { HookOutput } from "./hook-process.ts";

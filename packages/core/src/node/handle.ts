@@ -5,14 +5,20 @@ import { capText, NOTE_CAP } from "../notes.ts";
 import { SWEEP_SLACK_MS, type SessionState } from "../session.ts";
 import { mayWriteFiles } from "../shell-words.ts";
 import { runStartAnalyses, withEditAnalyses } from "../analysis/node/run-analyses.ts";
-import { capDecision, MODE_LINE_ROOM, queueFiles } from "./follow-edit.ts";
-import { guarded } from "./gate-answer.ts";
+import { capDecision, MODE_LINE_ROOM, queueFiles } from "../follow/node/follow-edit.ts";
+import { guarded } from "../gating/node/gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
-import { GATE_STRENGTH, pinLine, pinnedProject, pinOf, type ModePin } from "./mode-pin.ts";
+import {
+  GATE_STRENGTH,
+  pinLine,
+  pinnedProject,
+  pinOf,
+  type ModePin,
+} from "../gating/node/mode-pin.ts";
 import { boundLockWaits, readState, updateState } from "./store.ts";
-import type { TddCall } from "./tdd-gate.ts";
-import type { StrictCall } from "./strict-gate.ts";
-import type { AgentIdentity } from "./tdd-store.ts";
+import type { TddCall } from "../tdd/node/tdd-gate-call.ts";
+import type { StrictCall } from "../strict/node/strict-gate-call.ts";
+import type { AgentIdentity } from "../tdd/node/tdd-store.ts";
 
 /*
  * A hook is a fresh process per call, and the bundle is evaluated whole unless a module is only
@@ -21,15 +27,15 @@ import type { AgentIdentity } from "./tdd-store.ts";
  * so a follow-mode edit evaluates none of it. test/hook-path.test.ts keeps it so.
  */
 const lazy = {
-  tdd: () => import("./tdd-hooks.ts"),
-  tddGate: () => import("./tdd-gate.ts"),
-  strictGate: () => import("./strict-gate.ts"),
-  strict: () => import("./strict-hooks.ts"),
-  tddStore: () => import("./tdd-store.ts"),
-  planReview: () => import("./plan-review.ts"),
+  tdd: () => import("../tdd/node/tdd-hooks.ts"),
+  tddGate: () => import("../tdd/node/tdd-gate-call.ts"),
+  strictGate: () => import("../strict/node/strict-gate-call.ts"),
+  strict: () => import("../strict/node/strict-hooks.ts"),
+  tddStore: () => import("../tdd/node/tdd-store.ts"),
+  planReview: () => import("../tdd/node/plan-review.ts"),
   shell: () => import("./shell.ts"),
   sweep: () => import("./sweep.ts"),
-  contentSweep: () => import("./content-sweep.ts"),
+  contentSweep: () => import("../gating/node/content-sweep.ts"),
   verify: () => import("../engine/node/verify-turn.ts"),
   lifecycle: () => import("./lifecycle.ts"),
 };

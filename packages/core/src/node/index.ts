@@ -44,7 +44,7 @@ export {
   pinOf,
   type Confirmed,
   type ModePin,
-} from "./mode-pin.ts";
+} from "../gating/node/mode-pin.ts";
 export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "./handle.ts";
 export {
   findShellWrites,
@@ -78,8 +78,8 @@ export {
   sweepGate,
   tddSessionNote,
   type FinishedCommand,
-} from "./tdd-hooks.ts";
-export { gateWrites, type TddCall } from "./tdd-gate.ts";
+} from "../tdd/node/tdd-hooks.ts";
+export { gateWrites, type TddCall } from "../tdd/node/tdd-gate-call.ts";
 export {
   activeTddKey,
   agentKey,
@@ -103,7 +103,7 @@ export {
   type EventProblem,
   type TddKeySource,
   type TddRead,
-} from "./tdd-store.ts";
+} from "../tdd/node/tdd-store.ts";
 // From the launcher's module, so an adapter reading it does not evaluate the plan review.
 export { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
 export {
@@ -119,7 +119,7 @@ export {
   type PlanReviewInput,
   type PlanReviewOptions,
   type PlanReviewState,
-} from "./plan-review.ts";
+} from "../tdd/node/plan-review.ts";
 export {
   appendStrictEvents,
   hashFile,
@@ -128,7 +128,7 @@ export {
   restoreFile,
   snapshotFile,
   withVerifyLock,
-} from "./strict-store.ts";
+} from "../strict/node/strict-store.ts";
 export {
   runnerForTestFile,
   runStrictTests,
@@ -137,7 +137,7 @@ export {
   type StrictRunResult,
   type TestRunInput,
   type VerifyOutcome,
-} from "./strict-run.ts";
+} from "../strict/node/strict-run.ts";
 export {
   claimTest,
   finishRefactor,
@@ -146,14 +146,18 @@ export {
   type ClaimOutcome,
   type RefactorOutcome,
   type StrictCliContext,
-} from "./strict-claim.ts";
+} from "../strict/node/strict-claim.ts";
 export {
   gateStrictCommand,
   recordStrictCommand,
   reviewStrictPlan,
   strictSessionNote,
   verifyStrictTurn,
-} from "./strict-hooks.ts";
-export { gateStrictWrites, recordStrictEdits, type StrictCall } from "./strict-gate.ts";
+} from "../strict/node/strict-hooks.ts";
+export {
+  gateStrictWrites,
+  recordStrictEdits,
+  type StrictCall,
+} from "../strict/node/strict-gate-call.ts";
 export { groupTddEntries, readActivity, type ProjectActivity } from "./activity.ts";
 export { recordRun, RUN_LOG_PATH, runLogFile } from "./run-log-store.ts";

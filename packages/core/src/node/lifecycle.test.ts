@@ -7,8 +7,8 @@ import { SessionStateSchema, type SessionState } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, openProject, queueEdit, sessionFile } from "./project.ts";
 import { updateState } from "./store.ts";
-import { appendStrictEvents } from "./strict-store.ts";
-import { appendTddEntries } from "./tdd-store.ts";
+import { appendStrictEvents } from "../strict/node/strict-store.ts";
+import { appendTddEntries } from "../tdd/node/tdd-store.ts";
 
 let project: TempProject;
 const clock = () => new Date("2026-11-23T10:00:00.000Z");

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildSessionRecord } from "../record-session.ts";
 import { isWorthRecording, type SessionRecord } from "../session-record.ts";
-import { parseStrictLog } from "../strict/events.ts";
+import { parseStrictLog } from "../strict/strict-events.ts";
 import {
   recordOutcomes,
   recordSession,
@@ -24,7 +24,7 @@ import type { Project } from "./project.ts";
 import { historyFile, sessionFile } from "./project.ts";
 import { updateState, type Recovery } from "./store.ts";
 import { groupTddEntries } from "./activity.ts";
-import { EVENTS_PATH } from "./tdd-store.ts";
+import { EVENTS_PATH } from "../tdd/node/tdd-store.ts";
 
 interface StartUpdate {
   value: SessionState;

@@ -4,5 +4,5 @@
  */
 export { createFsView } from "./fs-view.ts";
 export { openProject, SESSION_PATHS, sessionModeOf } from "./project.ts";
-export { pinLine, pinOf } from "./mode-pin.ts";
+export { pinLine, pinOf } from "../gating/node/mode-pin.ts";
 export { readActivity } from "./activity.ts";

@@ -10,9 +10,9 @@ import {
   StrictCheckpointSchema,
   type StrictSnapshot,
 } from "./checkpoint.ts";
-import { STRICT_EVENT_VERSION, type StrictEvent, type TestRunEvent } from "./events.ts";
-import { decideStrictEdit } from "./gate.ts";
-import { deriveStrictState, openClaims, pendingClaims, type StrictState } from "./state.ts";
+import { STRICT_EVENT_VERSION, type StrictEvent, type TestRunEvent } from "./strict-events.ts";
+import { decideStrictEdit } from "./strict-gate.ts";
+import { deriveStrictState, openClaims, pendingClaims, type StrictState } from "./strict-state.ts";
 
 const TS = "2026-11-23T10:00:00.000Z";
 const HASHES = ["a".repeat(64), "b".repeat(64)];

@@ -4,14 +4,14 @@ import {
   StrictModeSchema,
   TestRunEventSchema,
   type StrictEvent,
-} from "./events.ts";
+} from "./strict-events.ts";
 import {
   applyStrictEvents,
   initialStrictState,
   type ClaimState,
   type ClaimStatus,
   type StrictState,
-} from "./state.ts";
+} from "./strict-state.ts";
 
 /*
  * The strict gate runs before every write, and the event log only grows: replaying and validating

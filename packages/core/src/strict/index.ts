@@ -1,9 +1,9 @@
 // strict mode's pure core: the event log, its state and gate, test ids (native and tailtest-id
 // slugs), valid reds, plan steps and the exported (red, edit, green) triples. See ADR 0008.
-export * from "./events.ts";
-export * from "./gate.ts";
+export * from "./strict-events.ts";
+export * from "./strict-gate.ts";
 export * from "./pairs.ts";
 export * from "./plan-steps.ts";
 export * from "./red.ts";
-export * from "./state.ts";
+export * from "./strict-state.ts";
 export * from "./test-id.ts";

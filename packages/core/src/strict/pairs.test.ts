@@ -4,7 +4,7 @@ import {
   StrictEventSchema,
   type StrictEvent,
   type StrictEventInput,
-} from "./events.ts";
+} from "./strict-events.ts";
 import {
   RedGreenTripleSchema,
   formatTriplesJsonl,

@@ -5,7 +5,7 @@ import {
   type StrictEvent,
   type TestRunEvent,
   type VerifyResultEvent,
-} from "./events.ts";
+} from "./strict-events.ts";
 
 /**
  * `tailtest export`'s labelled corpus: each claim that went from a red test, through its edits,

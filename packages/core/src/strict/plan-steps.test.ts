@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlanStepSchema, type PlanStep } from "./events.ts";
+import { PlanStepSchema, type PlanStep } from "./strict-events.ts";
 import {
   describePlanVerdict,
   describePlanWarnings,

@@ -1,5 +1,5 @@
 import { capText } from "../notes.ts";
-import type { PlanStep } from "./events.ts";
+import type { PlanStep } from "./strict-events.ts";
 
 /**
  * strict mode's reading of a plan (Claude Code's ExitPlanMode markdown): its steps, and for each

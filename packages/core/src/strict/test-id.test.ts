@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createFsView } from "../node/fs-view.ts";
 import type { TestId } from "../engine/results.ts";
 import type { RunnerId } from "../runners/project-runners.ts";
-import { StrictTestSchema } from "./events.ts";
+import { StrictTestSchema } from "./strict-events.ts";
 import {
   annotationFor,
   findTestDeclarations,

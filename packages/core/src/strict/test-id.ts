@@ -2,7 +2,7 @@ import { extensionOf } from "../languages.ts";
 import type { TestId } from "../engine/results.ts";
 import type { RunnerId } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
-import type { StrictTest } from "./events.ts";
+import type { StrictTest } from "./strict-events.ts";
 
 /**
  * strict mode's test ids as text: `<file>::<segments>` (pytest's node ids, `::` for the runners

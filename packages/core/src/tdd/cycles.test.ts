@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listTddCycles, TddCycleSchema } from "./cycles.ts";
-import type { TddEntry } from "./log.ts";
+import type { TddEntry } from "./tdd-log.ts";
 
 let clock = 0;
 const at = () => `2026-01-01T00:00:${String(clock++).padStart(2, "0")}Z`;

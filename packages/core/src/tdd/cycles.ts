@@ -1,6 +1,6 @@
 import type { TddCycle } from "../session-record.ts";
-import type { GreenEntry, TddEntry } from "./log.ts";
-import { applyTddEntry, initialTddView, type TddView } from "./state.ts";
+import type { GreenEntry, TddEntry } from "./tdd-log.ts";
+import { applyTddEntry, initialTddView, type TddView } from "./tdd-state.ts";
 
 /**
  * One agent's TDD cycles, for `tailtest report` and the history's session records: each Red (or

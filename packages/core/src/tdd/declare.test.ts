@@ -8,8 +8,8 @@ import {
   shellQuote,
   type GreenInput,
 } from "./declare.ts";
-import { GreenEntrySchema, RedEntrySchema, type TddEntry } from "./log.ts";
-import { deriveTddState } from "./state.ts";
+import { GreenEntrySchema, RedEntrySchema, type TddEntry } from "./tdd-log.ts";
+import { deriveTddState } from "./tdd-state.ts";
 
 const AT = "2026-02-24T10:30:00.000Z";
 const red: TddEntry = { kind: "red", test: "tests/test_a.py", expects: "test_a fails", at: AT };

@@ -4,7 +4,7 @@ import {
   SkipRedReasonSchema,
   type SkipRedReason,
   type TddEntry,
-} from "./log.ts";
+} from "./tdd-log.ts";
 import {
   deriveTddState,
   greenOverride,
@@ -12,7 +12,7 @@ import {
   leavesProject,
   normaliseAllowlist,
   redOverride,
-} from "./state.ts";
+} from "./tdd-state.ts";
 
 /**
  * `tailtest red` and `tailtest green`: the only way an agent moves the machine by hand. Each

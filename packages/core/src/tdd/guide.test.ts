@@ -10,8 +10,8 @@ import {
   renderTddSessionNote,
   withAgentFlag,
 } from "./guide.ts";
-import type { TddEntry, TestRunEntry } from "./log.ts";
-import { deriveTddState, initialTddView } from "./state.ts";
+import type { TddEntry, TestRunEntry } from "./tdd-log.ts";
+import { deriveTddState, initialTddView } from "./tdd-state.ts";
 
 const AT = "2026-11-23T10:00:00.000Z";
 const red: TddEntry = { kind: "red", test: "tests/test_a.py", expects: "a fails", at: AT };

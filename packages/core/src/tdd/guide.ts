@@ -1,7 +1,7 @@
 import type { RunResult } from "../engine/summarize.ts";
 import { greenCommandFor, redCommandFor } from "./declare.ts";
-import type { RedEntry, TddEntry, TestRunEntry } from "./log.ts";
-import type { TddView } from "./state.ts";
+import type { RedEntry, TddEntry, TestRunEntry } from "./tdd-log.ts";
+import type { TddView } from "./tdd-state.ts";
 
 /**
  * What tdd mode tells the agent outside the gate's own refusals: the session note with

@@ -3,8 +3,8 @@
 // red/green); the hooks gate through node/tdd-gate.ts and record through node/tdd-hooks.ts.
 export * from "./declare.ts";
 export * from "./file-classes.ts";
-export * from "./gate.ts";
+export * from "./tdd-gate.ts";
 export * from "./guide.ts";
-export * from "./log.ts";
-export * from "./state.ts";
+export * from "./tdd-log.ts";
+export * from "./tdd-state.ts";
 export * from "./test-commands.ts";

@@ -1,0 +1,117 @@
+import type { Decision, HookEvent } from "../../events.ts";
+import { capText, NOTE_CAP } from "../../notes.ts";
+import { unqueueFiles } from "../../session.ts";
+import { wantsEditAnalysis } from "../../analysis/switches.ts";
+import type { HandleOptions } from "../../node/handle.ts";
+import {
+  inspectEdit,
+  queueEdit,
+  sessionFile,
+  toProjectPath,
+  type EditInsight,
+  type Project,
+} from "../../node/project.ts";
+import { readState, updateState } from "../../node/store.ts";
+import { coveringAnalysis } from "../../selection/node/covering.ts";
+
+/**
+ * Follow mode's answer to an edit, on its own: the call an agent makes on every edit, which a
+ * hook's launcher answers from a bundle of just this (`hook-post.cjs`, ADR 0010) instead of
+ * evaluating everything `handleEvent` can load. `handleEvent` answers the same event through the
+ * same functions, so the two cannot differ.
+ */
+export async function answerFollowEdit(
+  project: Project,
+  event: HookEvent,
+  options: Pick<HandleOptions, "now">,
+): Promise<Decision | undefined> {
+  // Anything else (another mode, a config that does not say the mode, another event) is for
+  // handleEvent, which settles the mode first.
+  if (event.kind !== "FilesEdited") return undefined;
+  if (project.modeUnsure !== undefined || project.config.mode !== "follow") return undefined;
+  // The optional analyses load modules of their own: the whole hook has them. The covering
+  // note reads the import graph without them (`covering.ts`).
+  if (wantsEditAnalysis(project.config)) return undefined;
+  const now = options.now ?? (() => new Date());
+  const decision = await queueFiles(
+    project,
+    event.paths,
+    event.deleted ?? [],
+    event.agentId,
+    now,
+    event.created,
+    coveringAnalysis(project),
+  );
+  return capDecision(decision, NOTE_CAP - MODE_LINE_ROOM);
+}
+
+/** Room kept in every answer for the end of a turn's mode-change line (handle.ts). */
+export const MODE_LINE_ROOM = 600;
+
+/**
+ * Whatever reaches the agent is at most `cap` characters (Claude Code cuts hook output at
+ * 10,000; a reason quoting payload paths of 4,096 characters each could pass that).
+ */
+export function capDecision(decision: Decision, cap: number): Decision {
+  switch (decision.kind) {
+    case "context":
+      return decision.text.length <= cap
+        ? decision
+        : { ...decision, text: capText(decision.text, cap) };
+    case "block":
+    case "deny":
+      return decision.reason.length <= cap
+        ? decision
+        : { ...decision, reason: capText(decision.reason, cap) };
+    case "none":
+      return decision;
+  }
+}
+
+/** Follow mode after an edit: queue each source file, and say which test to write. */
+export async function queueFiles(
+  project: Project,
+  paths: readonly string[],
+  deleted: readonly string[],
+  agentId: string | undefined,
+  now: () => Date,
+  created: readonly string[] = [],
+  /** The optional analyses' lines for the insight (handle.ts passes them; ADR 0009). */
+  analyse: (project: Project, insight: EditInsight) => Promise<EditInsight> = (_, insight) =>
+    Promise.resolve(insight),
+): Promise<Decision> {
+  const file = sessionFile(project, now);
+  const gone = deleted
+    .map((path) => toProjectPath(project, path))
+    .filter((path): path is string => path !== undefined);
+  if (gone.length > 0)
+    await updateState(file, (session) => ({
+      value: unqueueFiles(session, gone),
+      result: undefined,
+    }));
+  // A file already queued keeps the status it was queued with, and a file the tool says it
+  // created is new, so no git process is started to tell new from existing (the common case: an
+  // agent writing a file, then editing it again and again).
+  const { value: session } = await readState(file);
+  const known = new Map(session.pending_files.map((entry) => [entry.path, entry.status]));
+  const made = new Set(created);
+  const notes: string[] = [];
+  for (const path of paths) {
+    const rel = known.size === 0 ? undefined : toProjectPath(project, path);
+    const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
+    const insight = await analyse(
+      project,
+      inspectEdit(project, path, status === undefined ? {} : { status }),
+    );
+    const queued = await queueEdit(project, insight, file, agentId);
+    if (queued !== undefined) notes.push(queued.note);
+    else if (insight.notes !== undefined) notes.push(...insight.notes);
+  }
+  return notes.length === 0
+    ? { kind: "none" }
+    : { kind: "context", text: capText(notes.join("\n")) };
+}
+
+function newIf(created: boolean): "new" | undefined {
+  return created ? "new" : undefined;
+}

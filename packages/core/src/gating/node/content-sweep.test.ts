@@ -1,0 +1,176 @@
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Decision, HookEvent } from "../../events.ts";
+import { readBaseline } from "./content-sweep.ts";
+import { handleEvent } from "../../node/handle.ts";
+import { openProject } from "../../node/project.ts";
+import {
+  appendStrictEvents,
+  OBJECTS_DIR,
+  readStrictLog,
+  sha256,
+} from "../../strict/node/strict-store.ts";
+
+/**
+ * The end-of-turn check by content (tdd and strict) on real git projects through `handleEvent`:
+ * what an mtime sweep missed (a write that puts the old mtime back, an ignore rule added in the
+ * turn, a commit), what it must not blame on the turn (files already changed when it began), and
+ * strict's revert to the turn's start with what the file held kept.
+ */
+
+type Mode = "tdd" | "strict";
+
+const CALC = "def add(a, b):\n    return a + b\n";
+const BROKEN = "def add(a, b):\n    return a - b\n";
+
+let project: TempProject | undefined;
+afterEach(() => project?.cleanup());
+
+const identity = { sessionId: "sess-content" };
+// Event times run 5 s behind the wall clock, as in bypass.test.ts (coarse file-system clocks).
+let clock = 0;
+const now = () => new Date(clock);
+
+async function send(root: string, event: HookEvent): Promise<Decision> {
+  clock = Math.max(clock + 1, Date.now() - 5_000);
+  return handleEvent(openProject(root), event, { platform: "claude-code", now, identity });
+}
+
+const reasonOf = (decision: Decision) =>
+  decision.kind === "deny" || decision.kind === "block" ? decision.reason : "";
+
+const git = (root: string, ...args: string[]) =>
+  execa("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: root });
+
+/** A committed project in the mode; `before` runs after the commit, before the session. */
+async function start(mode: Mode, before?: (root: string) => void): Promise<string> {
+  project = makeProject({
+    ".gitignore": ".tailtest/\n",
+    ".tailtest/config.json": JSON.stringify({ mode }),
+    "pytest.ini": "[pytest]\ntestpaths = tests\npythonpath = .\n",
+    "calc.py": CALC,
+    "other.py": "def other():\n    return 1\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+  });
+  const root = project.root;
+  await commitAll(root);
+  // The project existed long before the session: an hour-old mtime on every file.
+  const old = (Date.now() - 3_600_000) / 1000;
+  for (const rel of ["calc.py", "other.py", "tests/test_calc.py", ".gitignore"])
+    utimesSync(join(root, rel), old, old);
+  before?.(root);
+  await send(root, { kind: "SessionStarted", sessionId: "sess-content", source: "startup" });
+  return root;
+}
+
+const endTurn = (root: string) => send(root, { kind: "TurnEnded", stopHookActive: false });
+const read = (root: string, rel: string) => readFileSync(join(root, rel), "utf8");
+
+async function unattributed(root: string) {
+  const { events } = await readStrictLog(root);
+  return events.flatMap((event) => (event.type === "edit_unattributed" ? [event] : []));
+}
+
+/** Writes a file and puts its old modification time back (`touch -d`, `os.utime`). */
+function writeKeepingMtime(root: string, rel: string, content: string): void {
+  const path = join(root, rel);
+  const { atime, mtime } = statSync(path);
+  appendFileSync(path, "");
+  rmSync(path);
+  appendFileSync(path, content);
+  utimesSync(path, atime, mtime);
+}
+
+describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode", (mode) => {
+  it("sees a write that put the old mtime back", async () => {
+    const root = await start(mode);
+    writeKeepingMtime(root, "calc.py", BROKEN);
+    const end = await endTurn(root);
+    expect(end.kind).toBe("block");
+    expect(reasonOf(end)).toContain("calc.py");
+    if (mode === "strict") {
+      expect(read(root, "calc.py")).toBe(CALC);
+      const [event] = await unattributed(root);
+      expect(event).toMatchObject({ path: "calc.py", reverted: true, discarded: sha256(BROKEN) });
+      expect(read(root, `${OBJECTS_DIR}/${sha256(BROKEN)}`)).toBe(BROKEN);
+    }
+    // Reported once: the next turn starts from where this one ended.
+    expect(await endTurn(root)).toEqual({ kind: "none" });
+  });
+
+  it("an ignore rule added in the turn hides neither a tracked file nor a new one", async () => {
+    const root = await start(mode);
+    appendFileSync(join(root, ".gitignore"), "calc.py\nsneaky.py\n");
+    appendFileSync(join(root, "calc.py"), "\n\ndef sub(a, b):\n    return a - b\n");
+    appendFileSync(join(root, "sneaky.py"), "def sub(a, b):\n    return a - b\n");
+    const end = await endTurn(root);
+    expect(end.kind).toBe("block");
+    expect(reasonOf(end)).toContain("calc.py");
+    expect(reasonOf(end)).toContain("sneaky.py");
+    if (mode === "strict") {
+      expect(read(root, "calc.py")).toBe(CALC);
+      expect(existsSync(join(root, "sneaky.py"))).toBe(false);
+    }
+  });
+
+  it("sees a change committed in the turn", async () => {
+    const root = await start(mode);
+    appendFileSync(join(root, "other.py"), "\n\ndef more():\n    return 2\n");
+    await git(root, "commit", "-qam", "more", "--no-gpg-sign");
+    const end = await endTurn(root);
+    expect(reasonOf(end)).toContain("other.py");
+    if (mode === "strict") expect(read(root, "other.py")).toBe("def other():\n    return 1\n");
+  });
+
+  it("does not blame the turn for a file already changed when it began, until it changes", async () => {
+    const dirty = `${CALC}\n# the person's edit\n`;
+    const root = await start(mode, (at) =>
+      appendFileSync(join(at, "calc.py"), "\n# the person's edit\n"),
+    );
+    expect(await endTurn(root)).toEqual({ kind: "none" });
+    appendFileSync(join(root, "calc.py"), "# the agent's\n");
+    const end = await endTurn(root);
+    expect(reasonOf(end)).toContain("calc.py");
+    // strict puts back what the file held when the turn began, not what git has.
+    if (mode === "strict") expect(read(root, "calc.py")).toBe(dirty);
+  });
+});
+
+describe("strict: what the gate saw covers only what it saw", () => {
+  it.each([
+    ["holds what the gate saw after the edit", BROKEN, []],
+    ["was written again after its gated edit", `${BROKEN}# and again\n`, ["calc.py"]],
+  ])("a file that %s", async (_name, content, reported) => {
+    const root = await start("strict");
+    const stamp = { ts: new Date(Date.now()).toISOString(), host: "claude-code" as const };
+    // The gate's record of an edit under claim c1: the file before it, and after it.
+    await appendStrictEvents(root, [
+      { type: "snapshot", ...stamp, claim: "c1", path: "calc.py", object: sha256(CALC) },
+      { type: "edit_applied", ...stamp, path: "calc.py", claims: ["c1"], object: sha256(BROKEN) },
+    ]);
+    writeKeepingMtime(root, "calc.py", content);
+    await endTurn(root);
+    expect((await unattributed(root)).map((event) => event.path)).toEqual(reported);
+  });
+
+  it("a PostToolUse with no gate before it records no edit_applied, and the end reports it", async () => {
+    const root = await start("strict");
+    appendFileSync(join(root, "calc.py"), "# a write whose gate timed out\n");
+    await send(root, { kind: "FilesEdited", paths: [join(root, "calc.py")] });
+    const { events } = await readStrictLog(root);
+    expect(events.filter((event) => event.type === "edit_applied")).toEqual([]);
+    const end = await endTurn(root);
+    expect(reasonOf(end)).toContain("calc.py");
+    expect(read(root, "calc.py")).toBe(CALC);
+  });
+
+  it("keeps the production files' bytes of a dirty tree to revert to", async () => {
+    const root = await start("strict", (at) => appendFileSync(join(at, "calc.py"), "# wip\n"));
+    const baseline = readBaseline(root);
+    expect(baseline?.files["calc.py"]?.object).toBe(sha256(`${CALC}# wip\n`));
+    expect(existsSync(join(root, OBJECTS_DIR, sha256(`${CALC}# wip\n`)))).toBe(true);
+  });
+});

@@ -1,0 +1,489 @@
+import { existsSync, lstatSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { buildIgnoreRules, type IgnoreRules } from "../../filter.ts";
+import {
+  compareWithBaseline,
+  ignoreChanged,
+  parseDiffRaw,
+  parseLsTree,
+  parseStatusV2,
+  planCompare,
+  TURN_BASELINE_VERSION,
+  TurnBaselineSchema,
+  type BaselineFile,
+  type IgnoreSources,
+  type StatusEntry,
+  type TurnBaseline,
+  type WorkTreeStatus,
+} from "../turn-baseline.ts";
+import type { SessionState } from "../../session.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { sessionFile, STATE_DIR, type Project } from "../../node/project.ts";
+import { readState, updateState, writeAtomic } from "../../node/store.ts";
+import { restoreFile, snapshotFile } from "../../strict/node/strict-store.ts";
+import {
+  git,
+  inSourceFolder,
+  missingTrackedFiles,
+  newlyMissing,
+  sweepTurn,
+} from "../../node/sweep.ts";
+
+/**
+ * The content-based end-of-turn check of tdd and strict (see `turn-baseline.ts`): a baseline of
+ * the work tree taken when a turn begins (and again at the end of each checked turn), compared
+ * with the work tree at the Stop by content, and, in strict, a way back to the baseline's bytes
+ * for a production file changed outside the gate. Needs git; elsewhere the caller falls back to
+ * the mtime sweep (`sweep.ts`).
+ */
+
+/** Where the baseline is kept (a cache: a missing or unreadable one means the mtime sweep). */
+export const TURN_BASELINE_PATH = `${STATE_DIR}/turn-baseline.json`;
+
+/** Files read for content ids larger than this are compared by size and times only. */
+const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Settings that let `git status` call a changed file clean, overridden for the check (ADR 0012):
+ * an fsmonitor hook that reports nothing, `core.ignoreStat`, a `checkStat=minimal` that ignores
+ * ctime, a user-wide excludes file, and a clean filter (`filter.<x>.clean = git show HEAD:%f`
+ * with a `filter=x` attribute) that hands git the committed bytes. Git LFS's own filter stays.
+ */
+export function trustedStatusArgs(root: string): string[] {
+  const args = [
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.ignoreStat=false",
+    "-c",
+    "core.checkStat=default",
+    "-c",
+    "core.trustctime=true",
+    "-c",
+    "core.excludesFile=",
+  ];
+  const filters = git(root, ["config", "-z", "--get-regexp", "^filter\\..*\\.(clean|process)$"]);
+  const names = new Set<string>();
+  for (const entry of (filters ?? "").split("\0")) {
+    const newline = entry.indexOf("\n");
+    const key = newline === -1 ? entry : entry.slice(0, newline);
+    const value = newline === -1 ? "" : entry.slice(newline + 1);
+    const name = key.slice("filter.".length, key.lastIndexOf("."));
+    if (name === "" || (name === "lfs" && /^git-lfs (clean|filter-process)\b/.test(value)))
+      continue;
+    names.add(name);
+  }
+  for (const name of names)
+    args.push("-c", `filter.${name}.clean=`, "-c", `filter.${name}.process=`);
+  return args;
+}
+
+/**
+ * Tracked paths git is told not to look at (`update-index --assume-unchanged` or
+ * `--skip-worktree`), with their index blob: `git status` never lists them, so they are read.
+ */
+function unwatchedPaths(root: string): Map<string, string | null> | undefined {
+  const text = git(root, ["ls-files", "-v", "-s", "-z"]);
+  if (text === undefined) return undefined;
+  const found = new Map<string, string | null>();
+  for (const line of text.split("\0")) {
+    // `<tag> <mode> <blob> <stage>\t<path>`: a lowercase tag is assume-unchanged, S skip-worktree.
+    const match = /^([a-zS]) \d+ ([0-9a-f]+) \d+\t(.+)$/s.exec(line);
+    if (match !== null) found.set(match[3] as string, match[2] as string);
+  }
+  return found;
+}
+
+function statusOf(root: string, ignored: boolean): WorkTreeStatus | undefined {
+  const text = git(root, [
+    ...trustedStatusArgs(root),
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=all",
+    ...(ignored ? ["--ignored=matching"] : []),
+  ]);
+  if (text === undefined) return undefined;
+  const status = parseStatusV2(text);
+  const unwatched = unwatchedPaths(root);
+  if (unwatched === undefined) return undefined;
+  for (const [path, blob] of unwatched)
+    if (!status.entries.has(path))
+      status.entries.set(path, { head: blob, untracked: false, ignored: false });
+  return status;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+export function readIgnoreSources(root: string): IgnoreSources {
+  const sources: IgnoreSources = {};
+  const gitignore = readText(join(root, ".gitignore"));
+  const tailtestIgnore = readText(join(root, ".tailtest-ignore"));
+  const exclude = readText(join(root, ".git", "info", "exclude"));
+  if (gitignore !== undefined) sources.gitignore = gitignore;
+  if (tailtestIgnore !== undefined) sources.tailtestIgnore = tailtestIgnore;
+  if (exclude !== undefined) sources.exclude = exclude;
+  return sources;
+}
+
+function rulesOf(sources: IgnoreSources): IgnoreRules {
+  const gitignore = [sources.exclude, sources.gitignore].filter((text) => text !== undefined);
+  return buildIgnoreRules({
+    gitignore: gitignore.length === 0 ? undefined : gitignore.join("\n"),
+    tailtestIgnore: sources.tailtestIgnore,
+  });
+}
+
+function hashName(head: string | null): "sha1" | "sha256" {
+  return head !== null && head.length === 64 ? "sha256" : "sha1";
+}
+
+/** git's blob id of a work-tree path (a link's target text, as git stores it), null: absent. */
+function contentId(root: string, path: string, algorithm: "sha1" | "sha256"): string | null {
+  const full = join(root, path);
+  const stats = lstatSync(full, { throwIfNoEntry: false });
+  if (stats === undefined || stats.isDirectory()) return null;
+  let bytes: Buffer;
+  try {
+    if (stats.isSymbolicLink()) bytes = Buffer.from(readlinkSync(full));
+    else if (!stats.isFile()) return null;
+    else if (stats.size > HASH_LIMIT_BYTES) bytes = Buffer.from(`large:${stats.size}`);
+    else bytes = readFileSync(full);
+  } catch {
+    return null;
+  }
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** inode, size, mtime and ctime in ns: `touch -d` puts an mtime back, never a ctime. */
+function statKey(root: string, path: string): string | undefined {
+  const stats = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+export interface BaselineOptions {
+  now: () => Date;
+  /** Paths whose bytes are kept in `.tailtest/objects` to revert to (strict's production files). */
+  keep?: (path: string) => boolean;
+}
+
+function relevant(path: string): boolean {
+  return inSourceFolder(path);
+}
+
+async function baselineOf(
+  project: Project,
+  status: WorkTreeStatus,
+  options: BaselineOptions,
+  known?: TurnBaseline,
+): Promise<TurnBaseline> {
+  const algorithm = hashName(status.head);
+  const files: Record<string, BaselineFile> = {};
+  for (const [path, entry] of status.entries) {
+    if (entry.ignored || !relevant(path)) continue;
+    const stat = statKey(project.root, path);
+    const cached = known?.files[path];
+    const id =
+      cached !== undefined && stat !== undefined && cached.stat === stat
+        ? cached.id
+        : contentId(project.root, path, algorithm);
+    const file: BaselineFile = { id };
+    if (entry.head !== undefined) file.head = entry.head;
+    if (stat !== undefined) file.stat = stat;
+    if (options.keep?.(path) === true)
+      file.object =
+        cached?.object !== undefined && cached.id === id
+          ? cached.object
+          : await snapshotFile(project.root, path);
+    files[path] = file;
+  }
+  return {
+    v: TURN_BASELINE_VERSION,
+    at: options.now().toISOString(),
+    head: status.head,
+    files,
+    ignore: readIgnoreSources(project.root),
+  };
+}
+
+/** Whether the content check can stand in for the mtime sweep in this project. */
+function usable(project: Project): boolean {
+  // `.tailtest-ignore` re-including what git ignores: git would never list those files.
+  const reincludes = project.view.readText(".tailtest-ignore");
+  if (reincludes !== undefined && /^\s*!/m.test(reincludes)) return false;
+  // The project is the top of a work tree (a `.git` folder, or a worktree's `.git` file).
+  return existsSync(join(project.root, ".git"));
+}
+
+/** Takes and keeps the baseline (a turn's start); false when this project has none. */
+export async function recordBaseline(project: Project, options: BaselineOptions): Promise<boolean> {
+  if (!usable(project)) return false;
+  const status = statusOf(project.root, false);
+  if (status === undefined) return false;
+  await saveBaseline(
+    project.root,
+    await baselineOf(project, status, options, readBaseline(project.root)),
+  );
+  return true;
+}
+
+export function readBaseline(root: string): TurnBaseline | undefined {
+  const text = readText(join(root, TURN_BASELINE_PATH));
+  if (text === undefined) return undefined;
+  try {
+    const parsed = z.safeParse(TurnBaselineSchema, JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function saveBaseline(root: string, baseline: TurnBaseline): Promise<void> {
+  await writeAtomic(join(root, TURN_BASELINE_PATH), `${JSON.stringify(baseline)}\n`);
+}
+
+export interface TurnCheck {
+  /** Source files whose content is not the baseline's, sorted. */
+  changed: string[];
+  /** What each held at the baseline. */
+  before: Map<string, BaselineFile & { fromHead: boolean }>;
+  /** When the baseline was taken (ms). */
+  since: number;
+  /** Whether the project-level ignore rules changed since the baseline. */
+  ignoreRulesChanged: boolean;
+  /** The baseline for the next turn: the work tree as it is now. */
+  next: () => Promise<TurnBaseline>;
+}
+
+function headChanges(
+  root: string,
+  then: string | null,
+  now: string | null,
+): Map<string, { old: string | null; new: string | null }> | undefined {
+  if (then === now) return new Map();
+  if (then === null || now === null) {
+    const listed = git(root, ["ls-tree", "-r", "-z", (now ?? then) as string]);
+    if (listed === undefined) return undefined;
+    const changes = new Map<string, { old: string | null; new: string | null }>();
+    for (const [path, blob] of parseLsTree(listed))
+      changes.set(path, then === null ? { old: null, new: blob } : { old: blob, new: null });
+    return changes;
+  }
+  const diff = git(root, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", then, now, "--"]);
+  return diff === undefined ? undefined : parseDiffRaw(diff);
+}
+
+/** HEAD's blob of each path (null: not in HEAD), one `git cat-file --batch-check`. */
+function headBlobs(root: string, head: string | null, paths: readonly string[]) {
+  const blobs = new Map<string, string | null>();
+  const asked = paths.filter((path) => !path.includes("\n"));
+  if (head === null || asked.length === 0) return blobs;
+  const answer = git(
+    root,
+    ["cat-file", "--batch-check"],
+    asked.map((path) => `${head}:${path}\n`).join(""),
+  );
+  if (answer === undefined) return undefined;
+  const lines = answer.split("\n");
+  asked.forEach((path, index) => {
+    const [id, type] = (lines[index] ?? "").split(" ");
+    blobs.set(path, type === "blob" && id !== undefined ? id : null);
+  });
+  return blobs;
+}
+
+/**
+ * Compares the work tree with the baseline by content. Undefined when there is no baseline or
+ * git cannot answer (the caller then sweeps by mtime). Tracked files are compared whatever the
+ * ignore rules say; an untracked file counts when the baseline's rules did not ignore it.
+ */
+export function checkTurn(
+  project: Project,
+  baseline: TurnBaseline | undefined,
+  options: BaselineOptions,
+): TurnCheck | undefined {
+  if (baseline === undefined || !usable(project)) return undefined;
+  const root = project.root;
+  const ignoreNow = readIgnoreSources(root);
+  const rulesChanged = ignoreChanged(baseline.ignore, ignoreNow);
+  const thenRules = rulesOf(baseline.ignore);
+  // An ignore rule added this turn may hide a new file: git is asked for the ignored ones too.
+  const status = statusOf(root, rulesChanged);
+  if (status === undefined) return undefined;
+  const changes = headChanges(root, baseline.head, status.head);
+  if (changes === undefined) return undefined;
+  const entries = new Map<string, StatusEntry>();
+  for (const [path, entry] of status.entries)
+    if (!entry.ignored || !thenRules.matcher.ignores(path)) entries.set(path, entry);
+  const now: WorkTreeStatus = { head: status.head, entries };
+  const input = { baseline, now, headChanges: changes, relevant };
+  const plan = planCompare(input);
+  const heads = headBlobs(root, now.head, plan.lookups);
+  if (heads === undefined) return undefined;
+  const algorithm = hashName(now.head);
+  const work = (path: string) => {
+    const cached = baseline.files[path];
+    if (cached?.stat !== undefined && cached.stat === statKey(root, path)) return cached.id;
+    return contentId(root, path, algorithm);
+  };
+  const result = compareWithBaseline(input, plan, heads, work);
+  const tracked = (path: string) => {
+    const entry = now.entries.get(path);
+    const was = result.before.get(path);
+    return (entry !== undefined && !entry.untracked) || (was?.fromHead === true && was.id !== null);
+  };
+  const changed = result.changed.filter(
+    (path) =>
+      tracked(path) || (inSourceFolder(path, thenRules) && !thenRules.matcher.ignores(path)),
+  );
+  return {
+    changed,
+    before: result.before,
+    since: Date.parse(baseline.at),
+    ignoreRulesChanged: rulesChanged,
+    next: () =>
+      baselineOf(
+        project,
+        { head: status.head, entries: withoutIgnored(status) },
+        options,
+        baseline,
+      ),
+  };
+}
+
+function withoutIgnored(status: WorkTreeStatus): Map<string, StatusEntry> {
+  return new Map([...status.entries].filter(([, entry]) => !entry.ignored));
+}
+
+/**
+ * Puts a file back to what the baseline held (strict): its kept object, HEAD's blob of that
+ * moment, or no file. What it held until now is kept in `.tailtest/objects` first (returned).
+ * Undefined when the baseline's bytes are not to be had (a file dirty at the baseline that was
+ * not kept).
+ */
+export async function revertToBaseline(
+  project: Project,
+  path: string,
+  before: BaselineFile & { fromHead: boolean },
+): Promise<{ discarded: string | null } | undefined> {
+  const root = project.root;
+  let bytes: Buffer | null | undefined;
+  if (before.object !== undefined) bytes = undefined;
+  else if (before.id === null) bytes = null;
+  else if (before.fromHead) {
+    const { spawnSync } = process.getBuiltinModule("node:child_process");
+    const shown = spawnSync("git", ["--no-optional-locks", "cat-file", "blob", before.id], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: HASH_LIMIT_BYTES * 2,
+      timeout: 10_000,
+    });
+    if (shown.status !== 0 || !Buffer.isBuffer(shown.stdout)) return undefined;
+    bytes = shown.stdout;
+  } else return undefined;
+  const discarded = await snapshotFile(root, path);
+  if (before.object !== undefined) await restoreFile(root, path, before.object);
+  else if (bytes === null) rmSync(join(root, path), { force: true });
+  else if (bytes !== undefined) await writeAtomic(join(root, path), bytes);
+  return { discarded };
+}
+
+/** What a baseline keeps in strict mode: the production files' bytes, to revert to. */
+export function baselineOptions(project: Project, now: () => Date): BaselineOptions {
+  if (project.config.mode !== "strict") return { now };
+  const patterns = tddPatternsFromConfig(project.config);
+  return { now, keep: (path) => classifyTddFile(path, patterns) === "prod" };
+}
+
+export interface TurnLook {
+  /** Files changed since the turn's start, sorted (source files; the caller classifies). */
+  changed: string[];
+  /** Since when (ms). */
+  since: number;
+  /** By content (a baseline and git), or by mtime (the fallback). */
+  via: "content" | "mtime";
+  /** Content only: what each changed file held at the turn's start. */
+  before?: Map<string, BaselineFile & { fromHead: boolean }>;
+  ignoreRulesChanged: boolean;
+  /**
+   * Why the content check that this session had could not run now (`.git` moved away or made
+   * unreadable, a `!` line added to `.tailtest-ignore`): the mtime look that stands in for it
+   * misses a write that puts the old mtime back, so the Stop says so.
+   */
+  lost?: string;
+  /** Records the look: the next turn starts from the work tree as it is then. */
+  finish: () => Promise<void>;
+}
+
+/** The Stop's sentence when the content check is lost (tdd and strict say it every turn). */
+export function lostCheckLine(reason: string, strict: boolean): string {
+  return `This turn's changes could not be compared by content with the turn's start (${reason}): a change made outside the gate may go unseen${strict ? " and cannot be put back" : ""}. Put back what made it so; the person can check the work tree with git status.`;
+}
+
+/** Why a project that had a baseline cannot be compared by content now. */
+function lostReason(project: Project): string {
+  if (!existsSync(join(project.root, ".git"))) return "the project's .git is gone";
+  const reincludes = project.view.readText(".tailtest-ignore");
+  if (reincludes !== undefined && /^\s*!/m.test(reincludes))
+    return ".tailtest-ignore now re-includes files git ignores";
+  return "git could not read the work tree";
+}
+
+/**
+ * The end of a turn in tdd and strict: what changed since the turn's start, by content when the
+ * project is a git work tree with a baseline, else by mtime and git's deleted files (and a
+ * baseline is taken for the next turn). A baseline that cannot be compared with is kept, so every
+ * Stop says so until git can answer again.
+ */
+export async function lookAtTurn(project: Project, now: () => Date): Promise<TurnLook> {
+  const file = sessionFile(project, now);
+  const { value: session } = await readState(file);
+  const start = now();
+  const options = baselineOptions(project, now);
+  const markSession = (extra: Partial<SessionState>) =>
+    updateState(file, (current) => ({
+      value: { ...current, last_sweep_at: start.toISOString(), ...extra },
+      result: undefined,
+    }));
+  const baseline = readBaseline(project.root);
+  const check = checkTurn(project, baseline, options);
+  if (check !== undefined)
+    return {
+      changed: check.changed,
+      since: check.since,
+      via: "content",
+      before: check.before,
+      ignoreRulesChanged: check.ignoreRulesChanged,
+      finish: async () => {
+        await saveBaseline(project.root, await check.next());
+        await markSession({ sweep_seen: {} });
+      },
+    };
+  const { changed, since, seen } = sweepTurn(project, session, start.getTime());
+  const missing = missingTrackedFiles(project.root);
+  const deleted = newlyMissing(session.missing_seen, missing);
+  return {
+    changed: [...new Set([...changed, ...deleted])].sort(),
+    since,
+    via: "mtime",
+    ignoreRulesChanged: false,
+    ...(baseline === undefined ? {} : { lost: lostReason(project) }),
+    finish: async () => {
+      await markSession({
+        sweep_seen: seen,
+        ...(missing === undefined ? {} : { missing_seen: missing }),
+      });
+      await recordBaseline(project, options);
+    },
+  };
+}

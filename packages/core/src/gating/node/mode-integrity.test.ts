@@ -1,0 +1,133 @@
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Decision, HookEvent } from "../../events.ts";
+import { handleEvent } from "../../node/handle.ts";
+import { confirmMode } from "./mode-pin.ts";
+import { configuredMode, openProject } from "../../node/project.ts";
+
+/**
+ * The mode cannot be switched off by breaking or rewriting the file that switches it on:
+ * a config that exists but does not say the mode keeps the session's mode, and a mode the config
+ * changes during a session is reported at the end of the turn, once.
+ */
+
+const SESSION = "sess-mode";
+const identity = { sessionId: SESSION, transcriptPath: "/tmp/transcript.jsonl" };
+let project: TempProject;
+
+beforeEach(() => {
+  project = makeProject({
+    ".tailtest/config.json": JSON.stringify({ mode: "tdd" }),
+    "pytest.ini": "[pytest]\ntestpaths = tests\npythonpath = .\n",
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+  });
+  const old = (Date.now() - 3_600_000) / 1000;
+  for (const file of ["calc.py", "tests/test_calc.py", "pytest.ini"])
+    utimesSync(join(project.root, file), old, old);
+});
+afterEach(() => project.cleanup());
+
+const CONFIG = ".tailtest/config.json";
+
+function send(event: HookEvent): Promise<Decision> {
+  return handleEvent(openProject(project.root), event, { platform: "claude-code", identity });
+}
+
+const start = () => send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+const editCalc = () => send({ kind: "EditRequested", paths: [join(project.root, "calc.py")] });
+const stop = (stopHookActive = false) => send({ kind: "TurnEnded", stopHookActive });
+
+function textOf(decision: Decision): string {
+  if (decision.kind === "context") return decision.text;
+  if (decision.kind === "deny" || decision.kind === "block") return decision.reason;
+  return "";
+}
+
+/** `content`: the new config text, or "folder" for a folder in its place. */
+function replaceConfig(content: string): void {
+  const path = join(project.root, CONFIG);
+  rmSync(path, { recursive: true, force: true });
+  if (content === "folder") mkdirSync(path);
+  else writeFileSync(path, content);
+}
+
+describe("a config that does not say the mode keeps the session's mode", () => {
+  it.each([
+    ["not JSON", "{ mode: tdd"],
+    ["a bad mode", JSON.stringify({ mode: "follw" })],
+    ["not an object", "[]"],
+    ["a folder in its place", "folder"],
+  ])("%s: the tdd gate still denies a production edit", async (_what, content) => {
+    await start();
+    expect((await editCalc()).kind).toBe("deny");
+    replaceConfig(content);
+    const denied = await editCalc();
+    expect(denied.kind).toBe("deny");
+    // Nothing changed the session's mode, so the end of the turn reports no change.
+    expect(textOf(await stop())).not.toContain("changed the mode");
+  });
+
+  it("an adapter whose call failed finds the same mode (configuredMode)", async () => {
+    await start();
+    replaceConfig("{ torn");
+    expect(configuredMode(project.root)).toBe("tdd");
+    replaceConfig(JSON.stringify({ mode: "strict" }));
+    expect(configuredMode(project.root)).toBe("strict");
+  });
+
+  it("with no session yet the defaults stand, and the start note names the file", async () => {
+    replaceConfig("folder");
+    const started = await start();
+    expect(textOf(started)).toContain(".tailtest/config.json cannot be read (EISDIR)");
+    expect((await editCalc()).kind).toBe("none");
+  });
+});
+
+describe("a mode changed by the config during a session is reported at the end of the turn", () => {
+  it("a gate switched off stays on, said at every end of a turn until the person confirms", async () => {
+    await start();
+    replaceConfig(JSON.stringify({ mode: "follow" }));
+    expect((await editCalc()).kind).toBe("deny");
+    for (const active of [false, true, false]) {
+      const said = await stop(active);
+      expect(said.kind).toBe("context");
+      expect(textOf(said)).toContain("config.json says follow");
+      expect(textOf(said)).toContain(
+        "keeps tdd mode until the person runs `tailtest mode confirm`",
+      );
+    }
+    expect(await confirmMode(project.root)).toEqual({ mode: "follow", was: ["tdd"] });
+    expect((await editCalc()).kind).toBe("none");
+    expect(textOf(await stop())).not.toContain("tailtest mode confirm");
+  });
+
+  it("a deleted config keeps the mode, and a resumed session's start note says so", async () => {
+    await start();
+    rmSync(join(project.root, CONFIG));
+    expect((await editCalc()).kind).toBe("deny");
+    const resumed = await send({ kind: "SessionStarted", sessionId: SESSION, source: "resume" });
+    expect(textOf(resumed)).toContain("config.json is missing, but this session keeps tdd mode");
+    const compacted = await send({ kind: "SessionStarted", sessionId: SESSION, source: "compact" });
+    expect(textOf(compacted)).toContain("keeps tdd mode");
+    expect((await editCalc()).kind).toBe("deny");
+    expect(textOf(await stop())).toContain("config.json is missing");
+  });
+
+  it("confirming needs a config that says the mode", async () => {
+    await start();
+    replaceConfig("{ mode: tdd");
+    await expect(confirmMode(project.root)).rejects.toThrow("does not say the mode");
+  });
+
+  it("a stricter mode is only reported", async () => {
+    await start();
+    replaceConfig(JSON.stringify({ mode: "strict" }));
+    const said = await stop();
+    expect(said.kind).not.toBe("none");
+    expect(textOf(said)).toContain("changed the mode from tdd to strict");
+    expect(said.kind === "block" && textOf(said).includes("Tell the person")).toBe(false);
+  });
+});

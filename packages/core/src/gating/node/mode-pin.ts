@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseConfigText, type Mode } from "../../config.ts";
+import {
+  openProject,
+  sessionFile,
+  SESSION_PATHS,
+  STATE_DIR,
+  type Project,
+} from "../../node/project.ts";
+import { readState, updateState } from "../../node/store.ts";
+
+/**
+ * The mode is pinned for the session (ADR 0012): a gating mode ends only when the person says
+ * so. The session file records the mode the session runs in; a config that is deleted, names a
+ * weaker mode or does not say the mode during a session leaves that mode in force for every
+ * gate, and every end of a turn, start note and `tailtest status` says so until the person runs
+ * `tailtest mode confirm` (or an installer). A stricter config takes effect at once.
+ */
+
+export const GATE_STRENGTH: Readonly<Record<Mode, number>> = { follow: 0, tdd: 1, strict: 2 };
+
+export const CONFIRM_COMMAND = "tailtest mode confirm";
+
+export interface ModePin {
+  /** The session's mode, kept in force. */
+  pinned: Mode;
+  /** What the config says instead, in words: "says follow", "is missing", "does not say…". */
+  configSays: string;
+}
+
+/** The pin, if the config says less than the session's mode (undefined: the config rules). */
+export function pinOf(project: Project, sessionMode: Mode | undefined): ModePin | undefined {
+  if (sessionMode === undefined || sessionMode === "follow") return undefined;
+  if (project.modeUnsure !== undefined)
+    return { pinned: sessionMode, configSays: `does not say the mode (${project.modeUnsure})` };
+  const mode = project.config.mode;
+  if (GATE_STRENGTH[mode] >= GATE_STRENGTH[sessionMode]) return undefined;
+  const exists = existsSync(join(project.root, STATE_DIR, "config.json"));
+  return { pinned: sessionMode, configSays: exists ? `says ${mode}` : "is missing" };
+}
+
+/** The line the person reads at every end of a turn while the pin holds. */
+export function pinLine(pin: ModePin): string {
+  return `tailtest: .tailtest/config.json ${pin.configSays}, but this session keeps ${pin.pinned} mode until the person runs \`${CONFIRM_COMMAND}\` (an agent may not).`;
+}
+
+/** The pinned project: the session's mode in force, with the pin's line among its problems. */
+export function pinnedProject(project: Project, pin: ModePin): Project {
+  return {
+    ...project,
+    config: { ...project.config, mode: pin.pinned },
+    configProblems: [...project.configProblems, pinLine(pin)],
+  };
+}
+
+/** The mode a config file says as the person left it; undefined when it does not say one. */
+export function configFileMode(root: string): Mode | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, STATE_DIR, "config.json"), "utf8");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "follow" : undefined;
+  }
+  const parsed = parseConfigText(text);
+  return parsed.ok || parsed.config.mode !== "follow" ? parsed.config.mode : undefined;
+}
+
+export interface Confirmed {
+  mode: Mode;
+  /** The modes the sessions were pinned to before (none: nothing was pinned). */
+  was: Mode[];
+}
+
+/**
+ * `tailtest mode confirm`: every session file takes the mode the config says now. Refused (one
+ * line, thrown) when the config does not say a mode: there is nothing to confirm.
+ */
+export async function confirmMode(root: string): Promise<Confirmed> {
+  const mode = configFileMode(root);
+  if (mode === undefined)
+    throw new Error(
+      ".tailtest/config.json does not say the mode; fix it first, then confirm the mode it says",
+    );
+  const was: Mode[] = [];
+  for (const sessionPath of SESSION_PATHS) {
+    if (!existsSync(join(root, sessionPath))) continue;
+    const file = sessionFile(openProject(root, { sessionPath }));
+    const seen = await readState(file);
+    if (!seen.existed || seen.problem !== undefined || seen.value.mode === mode) continue;
+    was.push(seen.value.mode);
+    await updateState(file, (session) => ({
+      value: { ...session, mode },
+      result: undefined,
+    }));
+  }
+  return { mode, was };
+}

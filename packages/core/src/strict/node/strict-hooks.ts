@@ -1,0 +1,443 @@
+import { isAbsolute, join } from "node:path";
+import type { Decision } from "../../events.ts";
+import { capText } from "../../notes.ts";
+import { SWEEP_SLACK_MS } from "../../session.ts";
+import type { StrictEventInput, StrictTest } from "../strict-events.ts";
+import {
+  describePlanVerdict,
+  describePlanWarnings,
+  judgePlan,
+  readPlanSteps,
+} from "../plan-steps.ts";
+import { openClaims, pendingClaims, type ClaimState } from "../strict-state.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { withAgentFlag } from "../../tdd/guide.ts";
+import { gateTargets } from "../../node/shell-targets.ts";
+import { findShellWrites, listSimpleCommands } from "../../node/shell.ts";
+import {
+  ANY_CONTENT,
+  appendStrictEvents,
+  hashFile,
+  OBJECTS_DIR,
+  readStrictEditsSince,
+  restoreFile,
+  snapshotFile,
+  withVerifyLock,
+} from "./strict-store.ts";
+import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
+import {
+  lookAtTurn,
+  lostCheckLine,
+  readBaseline,
+  revertToBaseline,
+  type TurnLook,
+} from "../../gating/node/content-sweep.ts";
+import {
+  notifyLine,
+  summariseCounts,
+  withUserMessage,
+  type TurnSummary,
+} from "../../engine/turn-summary.ts";
+import {
+  gateStrictWrites,
+  judgeableSnapshot,
+  recordStrictEdits,
+  stamp,
+  stateOf,
+  type StrictCall,
+} from "./strict-gate-call.ts";
+import { shellRefusal } from "../../tdd/node/tdd-hooks.ts";
+
+/**
+ * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the
+ * plan check at ExitPlanMode, and the end-of-turn verification that runs every claimed test once
+ * per runner and reverts a claim's files when its test is still red.
+ */
+
+/** Before a shell command: its writes are gated like an edit tool's; installers are refused. */
+export async function gateStrictCommand(
+  call: StrictCall,
+  command: string,
+  cwd: string | undefined,
+): Promise<Decision> {
+  const commands = await listSimpleCommands(command);
+  const writes = await findShellWrites(command);
+  const refusal = shellRefusal("strict", command, commands, writes);
+  if (refusal !== undefined) return { kind: "deny", reason: refusal };
+  const base = cwd ?? call.project.root;
+  return gateStrictWrites(call, gateTargets(commands, writes, base), base);
+}
+
+/** After a shell command: what it wrote, as edits. */
+export async function recordStrictCommand(
+  call: StrictCall,
+  command: string,
+  cwd: string | undefined,
+): Promise<Decision> {
+  const writes = await findShellWrites(command);
+  const base = cwd ?? call.project.root;
+  const absolute = (path: string) => (isAbsolute(path) ? path : join(base, path));
+  // A command that wrote a production file without a claim was refused at its gate, or got
+  // past it unread: the end of the turn reports and reverts it (and a failed tool takes no answer).
+  return recordStrictEdits(call, writes.written.map(absolute), undefined, false);
+}
+
+/** ExitPlanMode: a plan is accepted when every step names the failing test it advances. */
+export async function reviewStrictPlan(call: StrictCall, plan: string): Promise<Decision> {
+  const state = stateOf(call);
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const steps = readPlanSteps(plan, (path) => classifyTddFile(path, patterns) === "test");
+  const refactor = state.mode === "refactor";
+  const verdict = judgePlan(steps, refactor);
+  await appendStrictEvents(call.project.root, [
+    { type: "plan_recorded", ...stamp(call), steps, accepted: verdict.accepted },
+  ]);
+  if (!verdict.accepted)
+    return { kind: "deny", reason: capText(describePlanVerdict(verdict, steps)) };
+  const warning = describePlanWarnings(verdict, steps);
+  return warning === undefined || warning === ""
+    ? { kind: "none" }
+    : { kind: "context", text: warning };
+}
+
+/** The note at session start: the rule, the commands, and what is open. */
+export async function strictSessionNote(call: StrictCall): Promise<string> {
+  const { state, modeChanged } = judgeableSnapshot(call);
+  // The first strict session of a project records that the person switched strict mode on.
+  if (call.agentId === undefined && !modeChanged)
+    await appendStrictEvents(call.project.root, [
+      { type: "mode_changed", ...stamp(call), mode: "strict", by: "config" },
+    ]);
+  const lines = [
+    "tailtest strict: every production edit must advance a failing test.",
+    "1. Write the failing test (test files are always editable).",
+    "2. Run `tailtest claim <test_id> <file…>`: it runs the test and records the claim only if it fails on an assertion, or because a claimed file (or a name in it) does not exist yet.",
+    "3. Edit only the claimed files. At the end of your turn tailtest runs every claimed test: if one is still red, that claim's edits are reverted; a second failure hands the claim to the person.",
+    "Test ids: `tests/test_x.py::test_y`, `tests/test_x.py::TestX::test_y`, `src/x.test.ts::suite > case`, or the slug of a `tailtest-id: <slug>` comment above the test.",
+    "Restructuring with no failing test (docs, config, renames): `tailtest refactor start`, then `tailtest refactor finish`; the full test run must pass before the turn ends.",
+  ];
+  if (state.mode === "refactor") lines.push("Now: refactor mode (the per-edit gate is lifted).");
+  const open = openClaims(state);
+  if (open.length > 0)
+    lines.push(
+      `Open claims: ${open.map((claim) => `${claim.test_id} → ${claim.targets.join(", ")}`).join("; ")}.`,
+    );
+  return capText(withAgentFlag(lines.join("\n"), call.agentId));
+}
+
+function testOf(claim: ClaimState): StrictTest | undefined {
+  return claim.red?.test;
+}
+
+interface ClaimOutcome {
+  claim: ClaimState;
+  kind: "green" | "repair" | "escalated";
+  line: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Why a verification failed, in one line; undefined when the claim is green. */
+function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | undefined {
+  if (run === undefined) return "it was not run";
+  if (run.status === "not_run")
+    return `it did not run${run.message === undefined ? "" : ` (${run.message})`}`;
+  if (run.status === "fail")
+    return `it still fails${run.message === undefined ? "" : `: ${run.message}`}`;
+  if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
+    return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
+  if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
+    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers, the runner's config or its Python start-up files) changed since its red, which voids the claim`;
+  return undefined;
+}
+
+async function revertClaim(
+  call: StrictCall,
+  claim: ClaimState,
+): Promise<{ events: StrictEventInput[]; paths: string[] }> {
+  const events: StrictEventInput[] = [];
+  const paths: string[] = [];
+  for (const [path, object] of claim.snapshots) {
+    const discarded = await snapshotFile(call.project.root, path);
+    if (discarded !== object) await restoreFile(call.project.root, path, object);
+    events.push({
+      type: "edit_reverted",
+      ...stamp(call),
+      claim: claim.claim,
+      path,
+      restored: object,
+      discarded,
+    });
+    paths.push(path);
+  }
+  return { events, paths };
+}
+
+/** The snapshots a revert of these claims, or of the turn's ungated changes, reads. */
+function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[] {
+  const objects = new Set<string>();
+  for (const claim of claims)
+    for (const object of claim.snapshots.values()) if (object !== null) objects.add(object);
+  for (const file of Object.values(readBaseline(call.project.root)?.files ?? {}))
+    if (typeof file.object === "string") objects.add(file.object);
+  return [...objects].map((object) => `${OBJECTS_DIR}/${object}`);
+}
+
+async function settleClaim(
+  call: StrictCall,
+  claim: ClaimState,
+  run: TestRunInput | undefined,
+  events: StrictEventInput[],
+): Promise<ClaimOutcome> {
+  const failure = failureOf(claim, run);
+  const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
+  if (failure === undefined) {
+    const after: Record<string, string | null> = {};
+    for (const path of claim.snapshots.keys())
+      after[path] = await hashFile(call.project.root, path);
+    events.push({
+      type: "verify_result",
+      ...base,
+      status: "pass",
+      command: run?.command ?? "",
+      after,
+    });
+    return {
+      claim,
+      kind: "green",
+      line: `✓ ${claim.test_id} passes: the claim on ${claim.targets.join(", ")} is green.`,
+    };
+  }
+  events.push({
+    type: "verify_result",
+    ...base,
+    status: "fail",
+    reason: failure,
+    command: run?.command ?? "",
+  });
+  const reverted = await revertClaim(call, claim);
+  events.push(...reverted.events);
+  const attempt = claim.attempts + 1;
+  const max = call.project.config.strict.max_attempts;
+  const files =
+    reverted.paths.length === 0
+      ? "nothing to revert"
+      : `reverted ${reverted.paths.join(", ")} to before this turn`;
+  if (attempt >= max) {
+    events.push({
+      type: "escalated",
+      ...stamp(call),
+      claim: claim.claim,
+      test_id: claim.test_id,
+      attempts: attempt,
+    });
+    return {
+      claim,
+      kind: "escalated",
+      line: `✗ ${claim.test_id}: ${failure}. That is ${plural(attempt, "failed verification")}: ${files}, and the claim is handed to the person. Do not change these files again for this test: end your turn by telling the person what you tried, that tailtest reverted it, and that ${claim.test_id} still fails.`,
+    };
+  }
+  events.push({
+    type: "repair",
+    ...stamp(call),
+    claim: claim.claim,
+    test_id: claim.test_id,
+    attempt,
+    reason: failure,
+  });
+  return {
+    claim,
+    kind: "repair",
+    line: `✗ ${claim.test_id}: ${failure}. ${files[0]?.toUpperCase()}${files.slice(1)}. Attempt ${attempt} of ${max}: the claim stands; fix the production code and end the turn again.`,
+  };
+}
+
+/**
+ * Production files changed this turn that no gate saw (a shell write tailtest could not read, a
+ * formatter, a tool it does not see, a test run), found by content since the turn's start. A file
+ * the gate saw counts only while it holds what the gate last saw: a write after a gated edit (by
+ * any agent, or after a gate that timed out) is not covered by it.
+ */
+async function unattributedChanges(
+  call: StrictCall,
+): Promise<{ around: string[]; look: TurnLook }> {
+  const look = await lookAtTurn(call.project, call.now);
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const changed = look.changed.filter((path) => classifyTddFile(path, patterns) === "prod");
+  // What the gate saw this turn, read from the log only when something changed at all.
+  const seen =
+    changed.length === 0
+      ? new Map<string, Set<string | null>>()
+      : readStrictEditsSince(call.project.root, look.since - SWEEP_SLACK_MS);
+  const around: string[] = [];
+  for (const path of changed) {
+    const objects = seen.get(path);
+    if (objects === undefined) around.push(path);
+    else if (!objects.has(ANY_CONTENT) && !objects.has(await hashFile(call.project.root, path)))
+      around.push(path);
+  }
+  return { around, look };
+}
+
+/**
+ * strict puts an ungated production change back to the turn's start (its bytes kept in
+ * `.tailtest/objects` first); a file whose start cannot be had (a mtime look, a file already
+ * dirty that was not kept) is reported only.
+ */
+async function revertUnattributed(
+  call: StrictCall,
+  around: readonly string[],
+  look: TurnLook,
+): Promise<{ events: StrictEventInput[]; reverted: string[] }> {
+  const events: StrictEventInput[] = [];
+  const reverted: string[] = [];
+  for (const path of around) {
+    const before = look.before?.get(path);
+    let done: { discarded: string | null } | undefined;
+    try {
+      done = before === undefined ? undefined : await revertToBaseline(call.project, path, before);
+    } catch {
+      done = undefined;
+    }
+    if (done !== undefined) reverted.push(path);
+    events.push({
+      type: "edit_unattributed",
+      ...stamp(call),
+      path,
+      ...(done === undefined ? {} : { reverted: true, discarded: done.discarded }),
+    });
+  }
+  return { events, reverted };
+}
+
+/**
+ * The end of the main agent's turn. Refactor mode: the verify command must pass. Otherwise every
+ * claim with edits since its last verification has its test run (one process per runner); a green
+ * closes the claim, a red reverts its files and sends the agent back (`repair`) or, at the last
+ * attempt, hands the claim to the person (`escalated`). Production files changed without passing
+ * the gate are reported.
+ */
+/** What a strict stop's test runs say for the person's line. */
+function strictTurnSummary(
+  ran: readonly { status: "pass" | "fail" | "not_run"; duration_ms: number }[],
+): TurnSummary | undefined {
+  if (ran.length === 0) return undefined;
+  return summariseCounts({
+    passed: ran.filter((run) => run.status === "pass").length,
+    failed: ran.filter((run) => run.status === "fail").length,
+    missing: 0,
+    envErrors: 0,
+    timeouts: 0,
+    errors: ran.filter((run) => run.status === "not_run").length,
+    durationMs: ran.reduce((sum, run) => sum + run.duration_ms, 0),
+  });
+}
+
+/**
+ * Puts the turn's ungated production changes back (strict) and adds their lines; `block` when
+ * there were any. Refactor mode reverts nothing (its verify command judges the whole tree).
+ */
+async function putBackUngated(
+  call: StrictCall,
+  mode: string,
+  events: StrictEventInput[],
+  lines: string[],
+  said: Set<string> = new Set(),
+): Promise<{ look: TurnLook; block: boolean }> {
+  const look = await unattributedChanges(call);
+  // A file said once this Stop (kept, when it cannot be put back) is not said twice.
+  const around = look.around.filter((path) => !said.has(path));
+  for (const path of around) said.add(path);
+  if (mode === "refactor" || around.length === 0) return { look: look.look, block: false };
+  const undone = await revertUnattributed(call, around, look.look);
+  events.push(...undone.events);
+  const kept = around.filter((path) => !undone.reverted.includes(path));
+  if (undone.reverted.length > 0)
+    lines.push(
+      `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${undone.reverted.join(", ")}. Claim a failing test and redo the change through the edit tools.`,
+    );
+  if (kept.length > 0)
+    lines.push(
+      `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+    );
+  return { look: look.look, block: true };
+}
+
+export async function verifyStrictTurn(
+  call: StrictCall,
+  stopHookActive: boolean,
+): Promise<Decision> {
+  return withVerifyLock(call.project.root, async () => {
+    const { state } = judgeableSnapshot(call);
+    const events: StrictEventInput[] = [];
+    const lines: string[] = [];
+    let block = false;
+    if (state.mode === "refactor") {
+      const verify = await runVerifyCommand(call.project);
+      events.push({
+        type: "verify_result",
+        ...stamp(call),
+        scope: "refactor",
+        status: verify.status,
+        command: verify.command,
+        duration_ms: verify.duration_ms,
+        reason: verify.reason,
+      });
+      if (verify.status === "fail") {
+        // Once per failing stretch: a stop that follows our own block goes to the person.
+        block = !stopHookActive;
+        lines.push(
+          `✗ refactor mode: the verify command failed (${verify.reason}). A refactor must leave every test passing: fix it, or revert the change, before the turn ends. \`tailtest refactor finish\` returns to strict mode once it passes.`,
+        );
+      }
+    }
+    // Ungated production changes go back before the claims' tests run: a verdict must rest on
+    // the gated edits alone (a helper a script wrote would verify a claim green, then be reverted).
+    const said = new Set<string>();
+    if (pendingClaims(state).length > 0) {
+      const early = await putBackUngated(call, state.mode, events, lines, said);
+      if (early.block && !stopHookActive) block = true;
+    }
+    const pending = pendingClaims(state);
+    const tests = pending.map(testOf).filter((test): test is StrictTest => test !== undefined);
+    const unique = [...new Map(tests.map((test) => [test.id, test])).values()];
+    const ran =
+      unique.length === 0
+        ? []
+        : (
+            await runStrictTests(call.project, unique, {
+              purpose: "verify",
+              now: call.now,
+              session: call.session,
+              host: call.host,
+              guard: revertObjects(call, pending),
+            })
+          ).events;
+    events.push(...ran);
+    const outcomes: ClaimOutcome[] = [];
+    for (const claim of pending) {
+      const run = ran.find((event) => event.test_id === claim.test_id);
+      outcomes.push(await settleClaim(call, claim, run, events));
+    }
+    lines.push(...outcomes.map((outcome) => outcome.line));
+    // A repair sends the agent back to fix; an escalation sends it back once, only to tell the
+    // person (a message for the person alone is lost in headless runs). Both are bounded: the
+    // claim's edits were reverted, so the next stop has nothing of it left to verify.
+    if (outcomes.some((outcome) => outcome.kind !== "green")) block = true;
+    // Again after the runs: a test's side effect is ungated too.
+    const { look, block: late } = await putBackUngated(call, state.mode, events, lines, said);
+    if (late && !stopHookActive) block = true;
+    if (look.lost !== undefined) {
+      lines.push(`✗ ${lostCheckLine(look.lost, true)}`);
+      if (!stopHookActive) block = true;
+    }
+    await look.finish();
+    await appendStrictEvents(call.project.root, events);
+    // The person's line (turn-summary.ts; `notify` in the config): the claimed tests this stop ran.
+    const line = notifyLine(strictTurnSummary(ran), call.project.config.notify);
+    if (lines.length === 0) return withUserMessage({ kind: "none" }, line);
+    // With lines of its own (the claims' verdicts), the stop already tells the person.
+    const text = capText(`tailtest strict:\n${lines.join("\n")}`);
+    return block ? { kind: "block", reason: text } : { kind: "context", text };
+  });
+}

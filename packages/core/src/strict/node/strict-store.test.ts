@@ -1,0 +1,264 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { StrictEventInput } from "../strict-events.ts";
+import {
+  appendStrictEvents,
+  appendStrictEventsFrom,
+  hashFile,
+  OBJECTS_DIR,
+  readStrictLog,
+  readStrictState,
+  restoreFile,
+  sha256,
+  snapshotFile,
+  STRICT_CHECKPOINT_PATH,
+} from "./strict-store.ts";
+import { EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
+
+let project: TempProject;
+beforeEach(() => {
+  project = makeProject({ "src/a.ts": "export const a = 1;\n" });
+});
+afterEach(() => project.cleanup());
+
+const log = () => readFileSync(join(project.root, EVENTS_PATH), "utf8");
+
+const mode = (ts: string): StrictEventInput => ({
+  type: "mode_changed",
+  ts,
+  mode: "refactor",
+  by: "refactor-start",
+});
+
+describe("the strict event log", () => {
+  it("draws numbers from the state under the lock: concurrent claims get distinct ids", async () => {
+    const claimOnce = (index: number) =>
+      appendStrictEventsFrom(project.root, ({ snapshot }) => {
+        const claim = `c${snapshot.state.claims.size + 1}`;
+        const event: StrictEventInput = {
+          type: "edit_claim",
+          ts: "2026-11-23T10:00:00.000Z",
+          claim,
+          test_id: `tests/test_a.py::test_${index}`,
+          edit_target: "src/a.py",
+        };
+        return { events: [event], result: claim };
+      });
+    const claims = await Promise.all([1, 2, 3, 4, 5].map(claimOnce));
+    expect([...claims].sort()).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+    expect(readStrictState(project.root).snapshot.state.claims.size).toBe(5);
+  });
+
+  it("appends validated lines and reads them back", async () => {
+    await appendStrictEvents(project.root, [mode("2026-11-23T10:00:00.000Z")]);
+    const read = await readStrictLog(project.root);
+    expect(read.events).toEqual([{ v: 1, ...mode("2026-11-23T10:00:00.000Z") }]);
+    expect(read.problems).toEqual([]);
+  });
+
+  it("never writes an event that does not match the schema", async () => {
+    const bad = { type: "mode_changed", ts: "yesterday", mode: "refactor", by: "x" };
+    await expect(appendStrictEvents(project.root, [bad as StrictEventInput])).rejects.toThrow();
+    expect(existsSync(join(project.root, EVENTS_PATH))).toBe(false);
+  });
+
+  it("keeps a torn last line, closes it, and reads on", async () => {
+    await appendStrictEvents(project.root, [mode("2026-11-23T10:00:00.000Z")]);
+    appendFileSync(join(project.root, EVENTS_PATH), '{"v":1,"type":"mode_chan');
+    // The torn tail is not read as an event, and no problem either: a writer may still be on it.
+    expect((await readStrictLog(project.root)).events).toHaveLength(1);
+    await appendStrictEvents(project.root, [mode("2026-11-23T10:00:01.000Z")]);
+    const lines = log().split("\n");
+    expect(lines[1]).toBe('{"v":1,"type":"mode_chan');
+    const read = await readStrictLog(project.root);
+    expect(read.events).toHaveLength(2);
+    expect(read.problems).toEqual([{ line: 2, message: "not JSON" }]);
+  });
+
+  it("skips tdd mode's lines and other tenants, flags unreadable ones", async () => {
+    project.write(
+      EVENTS_PATH,
+      [
+        '{"v":1,"type":"tdd.red","agent_key":"s","test":"t","expects":"e","at":"2026-11-23T10:00:00Z"}',
+        '{"v":1,"type":"later.feature","x":1}',
+        "[1,2]",
+        '{"v":1,"type":"edit_claim","ts":"2026-11-23T10:00:00Z"}',
+        "",
+      ].join("\n"),
+    );
+    const read = await readStrictLog(project.root);
+    expect(read.events).toEqual([]);
+    expect(read.problems.map((problem) => problem.line)).toEqual([3, 4]);
+    expect(read.newer).toBe(false);
+  });
+
+  it("marks a log written by a newer tailtest", async () => {
+    project.write(EVENTS_PATH, '{"v":2,"type":"edit_claim","ts":"2026-11-23T10:00:00Z"}\n');
+    expect((await readStrictLog(project.root)).newer).toBe(true);
+  });
+
+  it("loses no line when many writers append at once", async () => {
+    const writers = Array.from({ length: 40 }, (_, i) =>
+      appendStrictEvents(project.root, [
+        mode(new Date(Date.UTC(2026, 10, 23, 10, 0, i)).toISOString()),
+        { type: "edit_unattributed", ts: "2026-11-23T10:00:00.000Z", path: `src/f${i}.ts` },
+      ]),
+    );
+    await Promise.all(writers);
+    const read = await readStrictLog(project.root);
+    expect(read.problems).toEqual([]);
+    expect(read.events).toHaveLength(80);
+    // Each writer's two lines stay together: one write per append.
+    read.events.forEach((event, index) => {
+      if (index % 2 === 1) expect(event.type).toBe("edit_unattributed");
+    });
+  });
+});
+
+describe("snapshots", () => {
+  it("stores content by hash, restores it, and removes a file that did not exist", async () => {
+    const object = await snapshotFile(project.root, "src/a.ts");
+    expect(object).toBe(sha256("export const a = 1;\n"));
+    expect(readFileSync(join(project.root, OBJECTS_DIR, object ?? ""), "utf8")).toBe(
+      "export const a = 1;\n",
+    );
+    writeFileSync(join(project.root, "src/a.ts"), "broken");
+    await restoreFile(project.root, "src/a.ts", object);
+    expect(readFileSync(join(project.root, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
+
+    expect(await snapshotFile(project.root, "src/new.ts")).toBeNull();
+    writeFileSync(join(project.root, "src/new.ts"), "created");
+    await restoreFile(project.root, "src/new.ts", null);
+    expect(existsSync(join(project.root, "src/new.ts"))).toBe(false);
+    expect(await hashFile(project.root, "src/new.ts")).toBeNull();
+  });
+
+  it("keeps bytes exactly (not only text)", async () => {
+    const bytes = Buffer.from([0, 255, 10, 13, 128]);
+    writeFileSync(join(project.root, "blob.bin"), bytes);
+    const object = await snapshotFile(project.root, "blob.bin");
+    writeFileSync(join(project.root, "blob.bin"), "x");
+    await restoreFile(project.root, "blob.bin", object);
+    expect(readFileSync(join(project.root, "blob.bin")).equals(bytes)).toBe(true);
+  });
+});
+
+describe("the reduced log, read through its checkpoint", () => {
+  const TS = "2026-11-23T10:00:00.000Z";
+  const claimed = (claim: string, test: string): StrictEventInput[] => {
+    const [file = "", name = ""] = test.split("::");
+    return [
+      {
+        type: "test_run",
+        ts: TS,
+        test_id: test,
+        test: { id: test, file, segments: [name], runner: "pytest", source: "native" },
+        status: "fail",
+        fail_reason: "assertion",
+        command: "pytest",
+        duration_ms: 5,
+        test_file_hash: "a".repeat(64),
+        purpose: "claim",
+      },
+      { type: "edit_claim", ts: TS, claim, test_id: test, edit_target: "src/a.py" },
+    ];
+  };
+  const green = (claim: string): StrictEventInput => ({
+    type: "verify_result",
+    ts: TS,
+    scope: "claim",
+    claim,
+    status: "pass",
+  });
+  const checkpointPath = () => join(project.root, STRICT_CHECKPOINT_PATH);
+  /** 100 verified claims (300 events): more than a reader replays without writing a checkpoint. */
+  async function history() {
+    for (let i = 1; i <= 100; i += 1)
+      await appendStrictEvents(project.root, [
+        ...claimed(`c${i}`, `tests/test_a.py::test_${i}`),
+        green(`c${i}`),
+      ]);
+  }
+  const view = (root: string) => {
+    const { snapshot, newer } = readStrictState(root);
+    return {
+      newer,
+      size: snapshot.state.claims.size,
+      open: [...snapshot.state.claims.values()]
+        .filter((claim) => claim.status === "open")
+        .map((claim) => claim.claim),
+      events: snapshot.events,
+    };
+  };
+
+  it("an empty project has the initial state", () => {
+    expect(view(project.root)).toEqual({ newer: false, size: 0, open: [], events: 0 });
+    expect(existsSync(checkpointPath())).toBe(false);
+  });
+
+  it("writes a checkpoint, then reads only the lines after it", async () => {
+    await history();
+    expect(view(project.root)).toEqual({ newer: false, size: 100, open: [], events: 300 });
+    expect(existsSync(checkpointPath())).toBe(true);
+    // A line in the middle of what the checkpoint covers (past its hashed edges) is not read
+    // again: garbling it changes nothing.
+    const text = log();
+    const middle = text.indexOf('"claim":"c50"');
+    writeFileSync(
+      join(project.root, EVENTS_PATH),
+      `${text.slice(0, middle)}"claim":"cXX"${text.slice(middle + 13)}`,
+    );
+    await appendStrictEvents(project.root, claimed("c101", "tests/test_a.py::test_101"));
+    expect(view(project.root)).toEqual({ newer: false, size: 101, open: ["c101"], events: 302 });
+  });
+
+  it("replays the whole log when the checkpoint does not match it, and writes a new one", async () => {
+    await history();
+    view(project.root);
+    const before = readFileSync(checkpointPath(), "utf8");
+    // Another log of the same length (its last claim rewritten): the tail hash differs.
+    const text = log();
+    const at = text.lastIndexOf('"claim":"c100"');
+    writeFileSync(
+      join(project.root, EVENTS_PATH),
+      `${text.slice(0, at)}"claim":"c999"${text.slice(at + 14)}`,
+    );
+    expect(view(project.root).size).toBe(100);
+    expect(readFileSync(checkpointPath(), "utf8")).not.toBe(before);
+    // A shorter log (cut back to 150 events): replayed, never read past its end.
+    const lines = log().split("\n").slice(0, 150);
+    writeFileSync(join(project.root, EVENTS_PATH), `${lines.join("\n")}\n`);
+    expect(view(project.root)).toEqual({ newer: false, size: 50, open: [], events: 150 });
+  });
+
+  it("replays the log when the checkpoint is unreadable, and a newer line still stops decisions", async () => {
+    await history();
+    view(project.root);
+    for (const garbage of ["", "{", '{"version":1}', '{"version":2,"log":{}}'])
+      for (const checkpoint of [garbage, readFileSync(checkpointPath(), "utf8")]) {
+        writeFileSync(checkpointPath(), checkpoint);
+        expect(view(project.root).size).toBe(100);
+      }
+    appendFileSync(join(project.root, EVENTS_PATH), '{"v":2,"type":"edit_claim","ts":"x"}\n');
+    expect(view(project.root).newer).toBe(true);
+  });
+
+  it("a claim on a test whose run only the older log holds is read right", async () => {
+    await history();
+    view(project.root);
+    // c1's test last ran before the checkpoint; a claim made without a new run still gets it.
+    await appendStrictEvents(project.root, [
+      {
+        type: "edit_claim",
+        ts: TS,
+        claim: "c200",
+        test_id: "tests/test_a.py::test_1",
+        edit_target: "src/b.py",
+      },
+    ]);
+    const { snapshot } = readStrictState(project.root);
+    expect(snapshot.state.claims.get("c200")?.red?.test_id).toBe("tests/test_a.py::test_1");
+  });
+});

@@ -1,0 +1,357 @@
+import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import {
+  checkpointOf,
+  fnv1a,
+  resumeSnapshot,
+  snapshotOfCheckpoint,
+  snapshotOfEvents,
+  StrictCheckpointSchema,
+  type StrictCheckpoint,
+  type StrictSnapshot,
+} from "../checkpoint.ts";
+import {
+  formatStrictEvent,
+  parseStrictLog,
+  type StrictEventInput,
+  type StrictLog,
+} from "../strict-events.ts";
+import type { ProjectView } from "../../project-view.ts";
+import { testSupportFiles } from "../test-support.ts";
+import type { TddFilePatterns } from "../../tdd/file-classes.ts";
+import { STATE_DIR } from "../../node/project.ts";
+import { pythonStartupDescription } from "./python-startup.ts";
+import {
+  APPEND_LOCK,
+  STATE_LOCK,
+  withFileLock,
+  writeAtomic,
+  writeAtomicSync,
+  type LockWait,
+} from "../../node/store.ts";
+import { appendDurably, EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
+
+/**
+ * The node edge of strict mode: appending events to `.tailtest/events.jsonl` under a lock, reading
+ * them back, and the content-addressed store of file snapshots (`.tailtest/objects/<sha256>`)
+ * that a failed verification restores from. See ADR 0008.
+ */
+
+/** Project-relative folder of file snapshots, one file per sha256 of the content. */
+export const OBJECTS_DIR = `${STATE_DIR}/objects`;
+/** Held while a turn's claims are verified, so two stops never revert each other's work. */
+const VERIFY_LOCK_PATH = `${STATE_DIR}/strict-verify`;
+
+/** A verification runs tests: wait up to 10 minutes for another one to finish. */
+const VERIFY_LOCK: LockWait = {
+  staleMs: 30_000,
+  updateMs: 5_000,
+  waitMs: 600_000,
+  minDelayMs: 50,
+  maxDelayMs: 2_000,
+};
+
+/** Every strict event of the project, oldest first. A missing log has none. */
+export async function readStrictLog(root: string): Promise<StrictLog> {
+  let text: string;
+  try {
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { events: [], problems: [], newer: false };
+    throw error;
+  }
+  return parseStrictLog(text);
+}
+
+/** The checkpoint of the reduced log (strict/checkpoint.ts): a cache, rebuilt from the log. */
+export const STRICT_CHECKPOINT_PATH = `${STATE_DIR}/strict-state.json`;
+
+/** Events appended since the checkpoint before a reader writes a newer one. */
+const CHECKPOINT_EVERY = 64;
+/** How much of the log's start and end a checkpoint's hashes cover. */
+const EDGE_BYTES = 4096;
+
+export interface StrictLogState {
+  snapshot: StrictSnapshot;
+  /** A line written by a newer tailtest: decisions must not be taken on this log. */
+  newer: boolean;
+}
+
+/**
+ * The reduced log, read from its checkpoint and the lines appended since; the whole log is
+ * replayed when the checkpoint is missing, unreadable, or does not match the log (another file,
+ * shorter, or other bytes at either end of what it covers). Whoever replays more than a few
+ * lines writes a new checkpoint, without the log's lock: a checkpoint only says what some prefix
+ * of the log reduces to, so any complete one is right, and the last rename wins.
+ */
+export function readStrictState(root: string): StrictLogState {
+  const path = join(root, EVENTS_PATH);
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { snapshot: snapshotOfEvents([]), newer: false };
+    throw error;
+  }
+  try {
+    const { size, ino } = fstatSync(fd);
+    const checkpoint = readCheckpoint(root);
+    const usable =
+      checkpoint !== undefined && matchesLog(fd, checkpoint.log, ino, size)
+        ? snapshotOfCheckpoint(checkpoint)
+        : undefined;
+    if (usable !== undefined && checkpoint !== undefined) {
+      const tail = readLines(fd, checkpoint.log.bytes, size);
+      const log = parseStrictLog(tail.text);
+      if (log.newer) return { snapshot: usable, newer: true };
+      const resumed = resumeSnapshot(usable, log.events);
+      if (resumed !== undefined) {
+        if (log.events.length >= CHECKPOINT_EVERY) saveCheckpoint(root, fd, resumed, ino, tail.end);
+        return { snapshot: resumed, newer: false };
+      }
+    }
+    const whole = readLines(fd, 0, size);
+    const log = parseStrictLog(whole.text);
+    if (log.newer) return { snapshot: snapshotOfEvents(log.events), newer: true };
+    const snapshot = snapshotOfEvents(log.events);
+    if (whole.end > 0) saveCheckpoint(root, fd, snapshot, ino, whole.end);
+    return { snapshot, newer: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const GATED_EDIT = /"type":"(snapshot|edit_applied|edit_reverted)"/;
+const TIMESTAMP = /"ts":"([^"]+)"/;
+
+/** In `readStrictEditsSince`'s sets: an event that did not say what the file held. */
+export const ANY_CONTENT = "*";
+
+/**
+ * The edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted events): per
+ * path, every content (sha256, null: no file) those events say the file held, before or after
+ * the edit. A file holding none of them was written again after the gate saw it. Only lines of
+ * those types stamped since then are parsed and validated.
+ */
+export function readStrictEditsSince(
+  root: string,
+  sinceMs: number,
+): Map<string, Set<string | null>> {
+  const seen = new Map<string, Set<string | null>>();
+  let text: string;
+  try {
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return seen;
+    throw error;
+  }
+  const end = text.lastIndexOf("\n");
+  const recent = text
+    .slice(0, end + 1)
+    .split("\n")
+    .filter((line) => {
+      if (!GATED_EDIT.test(line)) return false;
+      const ts = TIMESTAMP.exec(line)?.[1];
+      return ts !== undefined && Date.parse(ts) >= sinceMs;
+    });
+  const add = (path: string, object: string | null | undefined) => {
+    const objects = seen.get(path) ?? new Set<string | null>();
+    objects.add(object === undefined ? ANY_CONTENT : object);
+    seen.set(path, objects);
+  };
+  for (const event of parseStrictLog(recent.map((line) => `${line}\n`).join("")).events) {
+    if (Date.parse(event.ts) < sinceMs) continue;
+    if (event.type === "snapshot" || event.type === "edit_applied") add(event.path, event.object);
+    else if (event.type === "edit_reverted") add(event.path, event.restored);
+  }
+  return seen;
+}
+
+function readCheckpoint(root: string): StrictCheckpoint | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, STRICT_CHECKPOINT_PATH), "utf8");
+  } catch {
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = z.safeParse(StrictCheckpointSchema, json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function readBytes(fd: number, from: number, to: number): Buffer {
+  const buffer = Buffer.allocUnsafe(Math.max(0, to - from));
+  let done = 0;
+  while (done < buffer.length) {
+    const count = readSync(fd, buffer, done, buffer.length - done, from + done);
+    if (count === 0) break;
+    done += count;
+  }
+  return buffer.subarray(0, done);
+}
+
+/** The complete lines between two offsets (`from` is a line's start), and where they end. */
+function readLines(fd: number, from: number, size: number): { text: string; end: number } {
+  const bytes = readBytes(fd, from, size);
+  const last = bytes.lastIndexOf(0x0a);
+  return { text: bytes.toString("utf8", 0, last + 1), end: from + last + 1 };
+}
+
+function edges(fd: number, bytes: number): { head: string; tail: string } {
+  return {
+    head: fnv1a(readBytes(fd, 0, Math.min(EDGE_BYTES, bytes))),
+    tail: fnv1a(readBytes(fd, Math.max(0, bytes - EDGE_BYTES), bytes)),
+  };
+}
+
+function matchesLog(fd: number, log: StrictCheckpoint["log"], ino: number, size: number): boolean {
+  if (log.ino !== ino || log.bytes > size) return false;
+  const now = edges(fd, log.bytes);
+  return now.head === log.head && now.tail === log.tail;
+}
+
+/** Writes a checkpoint for the log's first `bytes`; a failure only costs the next call a replay. */
+function saveCheckpoint(
+  root: string,
+  fd: number,
+  snapshot: StrictSnapshot,
+  ino: number,
+  bytes: number,
+): void {
+  try {
+    const checkpoint = checkpointOf(snapshot, { ino, bytes, ...edges(fd, bytes) });
+    writeAtomicSync(join(root, STRICT_CHECKPOINT_PATH), `${JSON.stringify(checkpoint)}\n`);
+  } catch {
+    // A read-only or full disk: the log is still read whole.
+  }
+}
+
+/**
+ * Appends events, validated, as one fsynced write under the log's lock. A torn last line (a
+ * writer that died mid-append) is closed with a newline first and kept, never rewritten.
+ */
+export async function appendStrictEvents(
+  root: string,
+  events: readonly StrictEventInput[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
+  const path = join(root, EVENTS_PATH);
+  await withFileLock(path, APPEND_LOCK, () => appendDurably(path, text));
+}
+
+/**
+ * Appends the gate's refusals (`edit_denied`) with no lock: they never move the state
+ * (`applyStrictEvent`), so nothing read under the lock depends on them, and one O_APPEND write of
+ * whole lines lands whole whatever else is appended at the same moment. A hundred gates at once
+ * no longer queue for the log's lock (and each other's fsyncs) only to say no.
+ */
+export async function appendStrictRefusals(
+  root: string,
+  events: readonly Extract<StrictEventInput, { type: "edit_denied" }>[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
+  await appendDurably(join(root, EVENTS_PATH), text);
+}
+
+/**
+ * Appends the events `build` makes from the log's state as it is under the log's lock, and
+ * returns what `build` returns: a number drawn from the state (a claim's) cannot be drawn by two
+ * processes at once.
+ */
+export async function appendStrictEventsFrom<R>(
+  root: string,
+  build: (state: StrictLogState) => { events: readonly StrictEventInput[]; result: R },
+): Promise<R> {
+  const path = join(root, EVENTS_PATH);
+  return withFileLock(path, STATE_LOCK, async () => {
+    const { events, result } = build(readStrictState(root));
+    if (events.length > 0)
+      await appendDurably(path, events.map((event) => `${formatStrictEvent(event)}\n`).join(""));
+    return result;
+  });
+}
+
+/** Runs `work` while no other verification of this project runs. */
+export async function withVerifyLock<R>(root: string, work: () => Promise<R>): Promise<R> {
+  return withFileLock(join(root, VERIFY_LOCK_PATH), VERIFY_LOCK, work);
+}
+
+export function sha256(content: Buffer | string): string {
+  // node:crypto is loaded by the calls that hash, not by every hook that reads the log.
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/*
+ * The file operations are synchronous, as in store.ts: a hook does one thing at a time, and the
+ * promise API loads node's streams.
+ */
+
+async function readIfFile(path: string): Promise<Buffer | null> {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw error;
+  }
+}
+
+/** sha256 of a project file's bytes, or null when it does not exist. */
+export async function hashFile(root: string, relPath: string): Promise<string | null> {
+  const content = await readIfFile(join(root, relPath));
+  return content === null ? null : sha256(content);
+}
+
+/**
+ * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
+ * support file's path and content hash, so a change, a new file or a removed one all change it,
+ * and for a Python test the interpreter's start-up hooks and pytest (`node/runner-env.ts`).
+ */
+export async function supportHash(
+  project: { root: string; view: ProjectView },
+  testFile: string,
+  patterns: TddFilePatterns,
+): Promise<string> {
+  const lines: string[] = [];
+  for (const path of testSupportFiles(project.view, testFile, patterns))
+    lines.push(`${path}\0${(await hashFile(project.root, path)) ?? "-"}\n`);
+  // A Python test also runs the interpreter's start-up hooks and the installed pytest.
+  if (testFile.endsWith(".py")) lines.push(pythonStartupDescription(project.root));
+  return sha256(lines.join(""));
+}
+
+/** Stores content under its hash (once; objects never change) and returns the hash. */
+async function putObject(root: string, content: Buffer): Promise<string> {
+  const hash = sha256(content);
+  const path = join(root, OBJECTS_DIR, hash);
+  const stored = statSync(path, { throwIfNoEntry: false })?.size === content.length;
+  if (!stored) await writeAtomic(path, content);
+  return hash;
+}
+
+/** Keeps a project file's current content in the object store: its hash, or null if absent. */
+export async function snapshotFile(root: string, relPath: string): Promise<string | null> {
+  const content = await readIfFile(join(root, relPath));
+  return content === null ? null : putObject(root, content);
+}
+
+/** Puts a project file back to a stored object (null: the file did not exist, so remove it). */
+export async function restoreFile(root: string, relPath: string, object: string | null) {
+  const path = join(root, relPath);
+  if (object === null) {
+    rmSync(path, { force: true });
+    return;
+  }
+  await writeAtomic(path, readFileSync(join(root, OBJECTS_DIR, object)));
+}

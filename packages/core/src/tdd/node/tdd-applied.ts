@@ -1,0 +1,110 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { STATE_DIR } from "../../node/project.ts";
+import { appendDurably } from "./tdd-store.ts";
+
+/**
+ * What tdd mode's gated edits left in the files (ADR 0012): after a tool the gate allowed has
+ * run, the content of each production or test file it wrote, by agent. The end of the turn
+ * counts a changed file as gated only while it holds one of these: an allowance is for the edit
+ * the gate saw, not for the path, so a subagent's allowed edit does not cover the main agent's
+ * ungated write to the same file, nor does an edit before cover a write after a gate that timed
+ * out. One line per file, appended (whole lines in one O_APPEND write), never rewritten.
+ */
+export const APPLIED_PATH = `${STATE_DIR}/tdd-applied.jsonl`;
+
+/** A file's content as git names it (the blob id), or `absent` for no file. */
+export function contentId(root: string, relPath: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, relPath));
+  } catch {
+    return ABSENT;
+  }
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+const ABSENT = "absent";
+
+const AppliedLineSchema = z.object({
+  path: z.string(),
+  content: z.string(),
+  agent_key: z.string(),
+  at: z.iso.datetime(),
+});
+
+/** Records what the files hold now, as left by `agentKey`'s allowed edit. */
+export async function recordApplied(
+  root: string,
+  agentKey: string,
+  relPaths: readonly string[],
+  at: string,
+): Promise<void> {
+  if (relPaths.length === 0) return;
+  const lines = relPaths.map(
+    (path) =>
+      `${JSON.stringify({ path, content: contentId(root, path), agent_key: agentKey, at })}\n`,
+  );
+  await appendDurably(join(root, APPLIED_PATH), lines.join(""));
+}
+
+type AppliedLine = z.infer<typeof AppliedLineSchema>;
+
+/** Every line recorded, oldest first (a line that does not parse is skipped). */
+export function readAppliedLines(root: string): AppliedLine[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, APPLIED_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const lines: AppliedLine[] = [];
+  for (const raw of text.split("\n")) {
+    if (raw.trim() === "") continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    const line = AppliedLineSchema.safeParse(json);
+    if (line.success) lines.push(line.data);
+  }
+  return lines;
+}
+
+/** Each path's contents recorded at or after `sinceIso` (any agent's). */
+export function readApplied(root: string, sinceIso: string): Map<string, Set<string>> {
+  const applied = new Map<string, Set<string>>();
+  const since = Date.parse(sinceIso);
+  for (const line of readAppliedLines(root)) {
+    if (Date.parse(line.at) < since) continue;
+    const contents = applied.get(line.path) ?? new Set<string>();
+    contents.add(line.content);
+    applied.set(line.path, contents);
+  }
+  return applied;
+}
+
+/**
+ * When each path was last recorded for this agent: an allowance is used by the first record
+ * after it, so a later write (after a gate that timed out) finds none left.
+ */
+export function lastAppliedAt(root: string, agentKey: string): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const line of readAppliedLines(root))
+    if (line.agent_key === agentKey) last.set(line.path, Date.parse(line.at));
+  return last;
+}
+
+/** Whether the file holds what an allowed edit left in it this turn. */
+export function holdsApplied(
+  root: string,
+  relPath: string,
+  applied: ReadonlyMap<string, ReadonlySet<string>>,
+): boolean {
+  return applied.get(relPath)?.has(contentId(root, relPath)) === true;
+}

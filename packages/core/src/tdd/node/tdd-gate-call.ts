@@ -1,0 +1,157 @@
+import { isAbsolute, join } from "node:path";
+import type { Decision, HookEvent } from "../../events.ts";
+import { classifyTddFile, tddPatternsFromConfig, type TddFileClass } from "../file-classes.ts";
+import { decideEdit, decideFiles, isProtectedPath } from "../tdd-gate.ts";
+import { withAgentFlag } from "../guide.ts";
+import type { EditEntry, TddEntry } from "../tdd-log.ts";
+import { deriveTddState, type TddView } from "../tdd-state.ts";
+import { judgeTarget, protectionFor } from "../../gating/node/write-identity.ts";
+import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
+import type { Project } from "../../node/project.ts";
+import { agentKey, appendTddAudit, readTddEntries, type AgentIdentity } from "./tdd-store.ts";
+
+/**
+ * tdd mode's gate before a write (ADR 0007), on its own: what `handleEvent` runs for it, and
+ * what the gate bundle (`hook-gate.cjs`, ADR 0010) runs without loading the rest of tdd mode.
+ */
+
+export interface TddCall {
+  project: Project;
+  /** The agent the call belongs to (session id, transcript path; the agent id for a subagent). */
+  identity: AgentIdentity;
+  now: () => Date;
+}
+
+export function keyOf(call: TddCall): string {
+  return agentKey(call.identity);
+}
+
+export async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view: TddView }> {
+  const { entries } = await readTddEntries(call.project.root, keyOf(call), { mineOnly: true });
+  return { entries, view: deriveTddState(entries) };
+}
+
+export interface GatedFile {
+  relPath: string;
+  fileClass: TddFileClass;
+  /** Set when the file is tailtest's or an agent's hook settings by identity (identity.ts). */
+  protectedAs?: string;
+}
+
+/**
+ * Project files among the paths (absolute, or relative to `base`), each judged by where it leads
+ * (identity.ts): a path through a link is the file it reaches; one that reaches outside the
+ * project is not gated, unless it is protected (the user-level hook settings, the bundle).
+ */
+export function gatedFiles(
+  call: Pick<TddCall, "project">,
+  paths: readonly string[],
+  base: string,
+): GatedFile[] {
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const files: GatedFile[] = [];
+  const seen = new Set<string>();
+  const protection = protectionFor(call.project.root);
+  for (const path of paths) {
+    const abs = isAbsolute(path) ? path : join(base, path);
+    const { relPath, protectedAs } = judgeTarget(call.project.root, abs, protection);
+    if (protectedAs !== undefined) {
+      if (seen.has(protectedAs)) continue;
+      seen.add(protectedAs);
+      files.push({ relPath: protectedAs, fileClass: "other", protectedAs });
+      continue;
+    }
+    if (relPath === undefined || seen.has(relPath)) continue;
+    seen.add(relPath);
+    files.push({ relPath, fileClass: classifyTddFile(relPath, patterns) });
+  }
+  return files;
+}
+
+/**
+ * Allows or denies a write to these files (an edit tool's, or a shell command's), and records
+ * each gated decision in the agent's log. Files outside the project, end-to-end tests and other
+ * files pass; tailtest's own files never do.
+ */
+export async function gateWrites(call: TddCall, paths: readonly string[], base?: string) {
+  const files = gatedFiles(call, paths, base ?? call.project.root);
+  if (files.length === 0) return { kind: "none" } as const satisfies Decision;
+  const { view } = await viewOf(call);
+  const gate = { state: view.state, allowlist: view.allowlist, skipRed: view.skipRed };
+  const decision = decideFiles({ ...gate, files });
+  // One file reads better as the single-edit message (the same verdict).
+  const only = files.length === 1 ? files[0] : undefined;
+  const single = only === undefined ? undefined : decideEdit({ ...gate, ...only });
+  const message = single?.message ?? decision.message;
+  const at = call.now().toISOString();
+  const audited: EditEntry[] = decision.files
+    .filter(
+      (file, index) =>
+        file.decision === "deny" ||
+        file.fileClass === "test" ||
+        file.fileClass === "prod" ||
+        files[index]?.protectedAs !== undefined ||
+        isProtectedPath(file.relPath),
+    )
+    .map((file) => ({
+      kind: "edit",
+      path: file.relPath,
+      file_class: file.fileClass,
+      state: view.state,
+      decision: file.decision === "allow" ? "allowed" : "blocked",
+      at,
+    }));
+  await appendTddAudit(call.project.root, keyOf(call), audited);
+  const agentId = call.identity.agentId;
+  if (decision.decision === "deny")
+    return { kind: "deny", reason: withAgentFlag(message, agentId) } as const;
+  return decision.warning === undefined
+    ? ({ kind: "none" } as const)
+    : ({ kind: "context", text: withAgentFlag(decision.warning, agentId) } as const);
+}
+
+/**
+ * After a tool ran: what the production and test files among `paths` hold now, for those this
+ * agent's gate allowed last (tdd-applied.ts), so the end of the turn can tell the gated edit from
+ * a write after it. A file the gate did not allow is left to the end of the turn to report.
+ */
+export async function recordTddEdits(
+  call: TddCall,
+  paths: readonly string[],
+  base?: string,
+): Promise<Decision> {
+  const files = gatedFiles(call, paths, base ?? call.project.root).filter(
+    (file) =>
+      file.protectedAs === undefined && (file.fileClass === "prod" || file.fileClass === "test"),
+  );
+  if (files.length === 0) return { kind: "none" };
+  const { entries } = await viewOf(call);
+  // Each path's last gate decision for this agent, and when it allowed it.
+  const last = new Map<string, { decision: EditEntry["decision"]; at: number }>();
+  for (const entry of entries)
+    if (entry.kind === "edit")
+      last.set(entry.path, { decision: entry.decision, at: Date.parse(entry.at) });
+  // An allowance is used once: a write after its record (a gate that timed out) records nothing.
+  const used = lastAppliedAt(call.project.root, keyOf(call));
+  const allowed = files
+    .map((file) => file.relPath)
+    .filter((path) => {
+      const gate = last.get(path);
+      return (
+        gate?.decision === "allowed" && gate.at >= (used.get(path) ?? Number.NEGATIVE_INFINITY)
+      );
+    });
+  await recordApplied(call.project.root, keyOf(call), allowed, call.now().toISOString());
+  return { kind: "none" };
+}
+
+/** The call a tdd-mode event makes: the agent is the session's, or the event's subagent. */
+export function tddCallOf(
+  project: Project,
+  event: HookEvent,
+  identity: Omit<AgentIdentity, "agentId"> | undefined,
+  now: () => Date,
+): TddCall {
+  const agentId = "agentId" in event ? event.agentId : undefined;
+  return { project, identity: { ...identity, agentId }, now };
+}

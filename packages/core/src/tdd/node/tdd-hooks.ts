@@ -1,0 +1,361 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import type { Decision } from "../../events.ts";
+import { capText } from "../../notes.ts";
+import { SWEEP_SLACK_MS } from "../../session.ts";
+import { planRun, type RunTarget } from "../../engine/plan.ts";
+import { detectProjectRunners } from "../../runners/project-runners.ts";
+import type { RunResult } from "../../engine/summarize.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../file-classes.ts";
+import {
+  cycleRed,
+  describeRecordedRun,
+  parseRedTarget,
+  readMeasuredRuns,
+  renderTddSessionNote,
+  withAgentFlag,
+  type MeasuredRun,
+  type RedTarget,
+} from "../guide.ts";
+import type { TddEntry, TestRunEntry } from "../tdd-log.ts";
+import { deriveTddState, type TddView } from "../tdd-state.ts";
+import { recogniseTestCommand } from "../test-commands.ts";
+import { executePlan } from "../../engine/node/execute.ts";
+import { toProjectPath, type Project } from "../../node/project.ts";
+import { gateTargets } from "../../node/shell-targets.ts";
+import { findShellWrites, listSimpleCommands, type SimpleCommand } from "../../node/shell.ts";
+import { lookAtTurn, lostCheckLine } from "../../gating/node/content-sweep.ts";
+import { holdsApplied, readApplied } from "./tdd-applied.ts";
+import { mayWriteFiles } from "../../shell-words.ts";
+import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
+
+/**
+ * tdd mode in the hooks (ADR 0007): the gate before every write (an edit tool, a shell command),
+ * test runs recorded after every test command (measured by running the cycle's test), the
+ * session and subagent notes, subagent logs closed at their stop, and the end-of-turn sweep that
+ * reports production changes that went round the gate. The state machine decides; no model does.
+ */
+
+import { gateWrites, keyOf, recordTddEdits, viewOf, type TddCall } from "./tdd-gate-call.ts";
+
+const INSTALLERS =
+  /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
+const SETUP_WORDS = new Set(["init", "uninstall"]);
+
+/**
+ * The agent runs a tailtest installer (which could switch the mode or remove the hooks), or
+ * confirms a mode change, which is the person's to do (mode-pin.ts).
+ */
+export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
+  return commands.some(
+    (command) =>
+      (command.argv.some((word) => INSTALLERS.test(word)) &&
+        command.argv.some((word) => SETUP_WORDS.has(word))) ||
+      confirmsMode(command.argv),
+  );
+}
+
+function confirmsMode(argv: readonly string[]): boolean {
+  const at = argv.findIndex((word) => /(^|\/)tailtest$/.test(word) || word === "@tailtest/cli");
+  return at !== -1 && argv[at + 1] === "mode" && argv.slice(at + 2).includes("confirm");
+}
+
+/**
+ * Before a shell command runs: the files it would write are gated like an edit tool's, and a
+ * tailtest installer run by the agent is refused (only the person changes the mode).
+ */
+/** The refusal of an installer run by the agent, for every mode that gates. */
+export function installerRefusal(mode: string): string {
+  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall) or \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
+}
+
+/** Commands that only read: they may look at tailtest's state and the agents' hook configs. */
+const READ_ONLY_COMMANDS = new Set([
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "ls",
+  "grep",
+  "rg",
+  "egrep",
+  "fgrep",
+  "wc",
+  "jq",
+  "stat",
+  "file",
+  "diff",
+  "cmp",
+  "sha256sum",
+  "md5sum",
+  "test",
+  "[",
+  "true",
+  "pwd",
+  "cd",
+  "tree",
+]);
+
+const STATE_REFERENCE = /\.(tailtest|claude|cursor|codex)(\/|\b)/;
+
+/**
+ * What a shell command in a gating mode may not do, beyond the files its writes name: mention
+ * tailtest's state or an agent's hook folder in anything but a read (a `cd .tailtest` before a
+ * write, a target in a variable, a `git checkout` of the config), or run an installer.
+ */
+export function shellRefusal(
+  mode: "tdd" | "strict",
+  command: string,
+  commands: readonly SimpleCommand[],
+  writes: { written: readonly string[]; deleted: readonly string[] },
+): string | undefined {
+  if (runsInstaller(commands)) return installerRefusal(mode);
+  if (!STATE_REFERENCE.test(command)) return undefined;
+  const readOnly =
+    writes.written.length === 0 &&
+    writes.deleted.length === 0 &&
+    commands.every((entry) => READ_ONLY_COMMANDS.has((entry.argv[0] ?? "").split("/").pop() ?? ""));
+  if (readOnly) return undefined;
+  return `tailtest ${mode}: this command names tailtest's state (.tailtest/) or an agent's hook folder (.claude, .cursor, .codex) and is not a plain read (cat, ls, grep, …). Only the person changes those; ask them, or run the command without touching them.`;
+}
+
+export async function gateCommand(
+  call: TddCall,
+  command: string,
+  cwd: string | undefined,
+): Promise<Decision> {
+  const commands = await listSimpleCommands(command);
+  const writes = await findShellWrites(command);
+  const refusal = shellRefusal("tdd", command, commands, writes);
+  if (refusal !== undefined) return { kind: "deny", reason: refusal };
+  const base = cwd ?? call.project.root;
+  return gateWrites(call, gateTargets(commands, writes, base), base);
+}
+
+/** `scripts` of the package.json in a project folder, if it has one. */
+function packageScripts(root: string, dir: string): Record<string, string> | undefined {
+  try {
+    const json = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as {
+      scripts?: unknown;
+    };
+    if (json.scripts === null || typeof json.scripts !== "object") return undefined;
+    return Object.fromEntries(
+      Object.entries(json.scripts as Record<string, unknown>).filter(
+        (pair): pair is [string, string] => typeof pair[1] === "string",
+      ),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project folder a command line runs in: its cwd, then the first literal `cd`. */
+function commandDir(call: TddCall, cwd: string | undefined, commands: readonly SimpleCommand[]) {
+  const start = cwd === undefined ? "" : relative(call.project.root, cwd);
+  const inside = start.startsWith("..") || isAbsolute(start) ? "" : start;
+  const cd = commands.find((command) => command.cwd !== undefined)?.cwd;
+  if (cd === undefined || cd.startsWith("$") || cd.startsWith("~") || isAbsolute(cd)) return inside;
+  return join(inside, cd).split("\\").join("/").replace(/^\.$/, "");
+}
+
+export interface FinishedCommand {
+  command: string;
+  cwd?: string | undefined;
+  /** How the command ended, when the platform says; undefined when it does not. */
+  failed?: boolean | undefined;
+  error?: string | undefined;
+}
+
+/**
+ * After a shell command: a unit-test run is recorded in the agent's log. While a cycle is open
+ * the outcome is measured, never taken from the agent: tailtest runs the cycle's test itself
+ * (the Red's test; for a skip-red Green, the tests of its files), so a failure counts as a Red
+ * only if the declared test failed on an assertion or a missing name, not a syntax error or an
+ * empty selection. End-to-end runs are not recorded.
+ */
+export async function recordCommand(call: TddCall, finished: FinishedCommand): Promise<Decision> {
+  if (/\btailtest\s+(red|green|tdd)\b/.test(finished.command)) return { kind: "none" };
+  const commands = await listSimpleCommands(finished.command);
+  // What a write the gate allowed left, as for an edit tool (recordTddEdits).
+  if (mayWriteFiles(finished.command)) {
+    const base = finished.cwd ?? call.project.root;
+    const writes = await findShellWrites(finished.command);
+    await recordTddEdits(call, gateTargets(commands, writes, base), base);
+  }
+  const dir = commandDir(call, finished.cwd, commands);
+  const verdict = recogniseTestCommand(
+    commands.map((command) => command.argv),
+    {
+      packageScripts: packageScripts(call.project.root, dir),
+      runners: detectProjectRunners(call.project.view),
+    },
+  );
+  if (!verdict.isTest || verdict.e2e === true) return { kind: "none" };
+  const { entries, view } = await viewOf(call);
+  const measured = await measureCycle(call, entries, view, finished);
+  if (measured === undefined)
+    return {
+      kind: "context",
+      text: "tailtest tdd: saw a test run but could not measure its outcome (no test of the cycle to run, and the platform does not report exit codes); nothing was recorded.",
+    };
+  const run: TestRunEntry = {
+    kind: "test",
+    command: finished.command,
+    at: call.now().toISOString(),
+    ...(verdict.runner === undefined ? {} : { runner: verdict.runner }),
+    ...measured,
+  };
+  await appendTddEntries(call.project.root, keyOf(call), [run]);
+  const after = deriveTddState([...entries, run]);
+  return {
+    kind: "context",
+    text: capText(withAgentFlag(describeRecordedRun(view, after, run), call.identity.agentId)),
+  };
+}
+
+/** The tests that decide the open cycle, or undefined when there is none to run. */
+function cycleTargets(
+  call: TddCall,
+  entries: readonly TddEntry[],
+  view: TddView,
+): { targets: RunTarget[]; red: RedTarget | undefined } | undefined {
+  const red = cycleRed(entries, view);
+  if (red !== undefined) {
+    const target = parseRedTarget(red.test);
+    const rel = toProjectPath(call.project, target.file);
+    if (rel !== undefined && call.project.view.exists(rel))
+      return { targets: [{ kind: "file", path: rel }], red: { ...target, file: rel } };
+    return undefined;
+  }
+  if (view.state === "making_tests_pass" && view.skipRed) {
+    const files = view.allowlist.filter((entry) => !/[*?[\]{}]/.test(entry));
+    if (files.length === 0) return undefined;
+    return { targets: files.map((path) => ({ kind: "file", path })), red: undefined };
+  }
+  return undefined;
+}
+
+async function measureCycle(
+  call: TddCall,
+  entries: readonly TddEntry[],
+  view: TddView,
+  finished: FinishedCommand,
+): Promise<MeasuredRun | undefined> {
+  const reported = reportedOutcome(finished);
+  if (view.state === "initial") return reported;
+  const planned = cycleTargets(call, entries, view);
+  if (planned === undefined) return reported;
+  const plan = planRun(call.project.view, planned.targets, {
+    overrides: call.project.config.runners,
+    extraTestPatterns: tddPatternsFromConfig(call.project.config).test,
+  });
+  if (plan.runs.length === 0) return reported;
+  const results: RunResult[] = [];
+  for (const run of plan.runs)
+    results.push(
+      await executePlan(run, {
+        root: call.project.root,
+        timeoutMs: call.project.config.test_timeout_seconds * 1000,
+      }),
+    );
+  return readMeasuredRuns(results, planned.red);
+}
+
+function reportedOutcome(finished: FinishedCommand): MeasuredRun | undefined {
+  if (finished.failed === undefined) return undefined;
+  if (!finished.failed) return { outcome: "passed" };
+  return finished.error === undefined
+    ? { outcome: "failed" }
+    : { outcome: "failed", error: finished.error };
+}
+
+/** SessionStart: where this agent's cycle stands, and the commands to run. */
+export async function tddSessionNote(call: TddCall): Promise<string> {
+  const { view } = await viewOf(call);
+  return renderTddSessionNote({
+    view,
+    agentId: call.identity.agentId,
+    testHint: testHint(call.project),
+  });
+}
+
+function testHint(project: Project): string {
+  const extra = tddPatternsFromConfig(project.config).test;
+  const defaults =
+    "*.test.*, *.spec.*, __tests__/, tests/, test_*.py, *_test.py, *_test.go, *Test.java";
+  return extra.length === 0 ? defaults : `${extra.join(", ")}, ${defaults}`;
+}
+
+/** SubagentStop: the subagent's log is closed; it grants nothing more. */
+export async function finishSubagent(call: TddCall): Promise<void> {
+  if (call.identity.agentId === undefined) return;
+  await appendTddEntries(call.project.root, keyOf(call), [
+    { kind: "finished", at: call.now().toISOString() },
+  ]);
+}
+
+/**
+ * The end of a turn: production and test files changed since the last look that no gate allowed
+ * went round the gate (a shell command it could not read, a formatter, a tool it does not see).
+ * They are reported once: to the agent (it keeps working) unless the stop hook is already
+ * active, then to the person.
+ */
+export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise<Decision> {
+  const look = await lookAtTurn(call.project, call.now);
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const gated = look.changed.filter((path) => {
+    const fileClass = classifyTddFile(path, patterns);
+    return fileClass === "prod" || fileClass === "test";
+  });
+  // Read everything before the look is recorded: a look that fails is done again next time.
+  const sinceIso = new Date(look.since - SWEEP_SLACK_MS).toISOString();
+  const none = gated.length === 0;
+  const allowed = none ? new Set<string>() : await readAllowedEdits(call.project.root, sinceIso);
+  const applied = none ? new Map<string, Set<string>>() : readApplied(call.project.root, sinceIso);
+  await look.finish();
+  // An allowance is for the edit the gate saw: a file that holds anything else was written
+  // after it (another agent, a write after a gate that timed out), and is reported too.
+  const around = gated.filter(
+    (path) => !allowed.has(path) || !holdsApplied(call.project.root, path, applied),
+  );
+  const lost = look.lost === undefined ? [] : [`tailtest tdd: ${lostCheckLine(look.lost, false)}`];
+  const hatch = await skipRedLine(
+    call,
+    gated.filter(
+      (path) =>
+        allowed.has(path) && !around.includes(path) && classifyTddFile(path, patterns) === "prod",
+    ),
+  );
+  if (around.length === 0 && lost.length === 0)
+    return hatch === undefined ? { kind: "none" } : { kind: "context", text: hatch };
+  const list = around
+    .map((path) => `- ${path}${allowed.has(path) ? " (changed again after its gated edit)" : ""}`)
+    .join("\n");
+  const changed =
+    around.length === 0
+      ? []
+      : [
+          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
+        ];
+  const text = capText([...changed, ...lost, ...(hatch === undefined ? [] : [hatch])].join("\n"));
+  return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
+}
+
+/**
+ * The escape hatch said at the Stop: production files this turn changed under a Green declared
+ * with `--skip-red`, with its reason, so no use of it goes by with nothing said.
+ */
+async function skipRedLine(call: TddCall, changed: readonly string[]): Promise<string | undefined> {
+  if (changed.length === 0) return undefined;
+  const { entries, view } = await viewOf(call);
+  if (!view.skipRed) return undefined;
+  const green = entries.findLast((entry) => entry.kind === "green");
+  if (green?.kind !== "green") return undefined;
+  // Only what the gate let through under this Green: an edit of the cycle before it had its Red.
+  const since = await readAllowedEdits(call.project.root, green.at);
+  const edited = changed.filter((path) => since.has(path));
+  if (edited.length === 0) return undefined;
+  const reason = green.skip_red?.reason;
+  return `tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red${reason === undefined ? "" : `, reason: ${reason}`}): ${edited.join(", ")}. Run its tests before you finish.`;
+}

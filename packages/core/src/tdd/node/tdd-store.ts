@@ -1,0 +1,374 @@
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import * as z from "zod/mini";
+import { SessionStateSchema } from "../../session.ts";
+import type { Declared } from "../declare.ts";
+import {
+  parseEventLine,
+  renderLogEntry,
+  toEventLine,
+  TddEntrySchema,
+  type EditEntry,
+  type TddEntry,
+} from "../tdd-log.ts";
+import { SESSION_PATHS, STATE_DIR } from "../../node/project.ts";
+import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../node/store.ts";
+
+/**
+ * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
+ * log a `tailtest red|green` belongs to. See ADR 0007.
+ *
+ * Every agent (the main one, and each subagent) has its own key. Its entries are kept twice: the
+ * human log `.tailtest/tdd/<key>.log`, and one JSON line each in the shared, append-only
+ * `.tailtest/events.jsonl`, where every line carries `agent_key`. The state is derived from
+ * events.jsonl (the text cannot carry everything: see log.ts).
+ */
+
+/** Project-relative folder of the per-agent human logs. */
+export const TDD_DIR = `${STATE_DIR}/tdd`;
+/** Project-relative path of the append-only event file every agent shares. */
+export const EVENTS_PATH = `${STATE_DIR}/events.jsonl`;
+/** The key used when nothing names the agent: no env, no session, no log yet. */
+export const DEFAULT_TDD_KEY = "default";
+/** An environment variable that names the log outright (set by whoever starts the agent). */
+export const TDD_KEY_ENV = "TAILTEST_TDD_KEY";
+
+const KEY_PART_MAX = 100;
+const VALID_KEY = /^[A-Za-z0-9._-]+$/;
+
+/** One part of a key in the characters a file name can always hold: [A-Za-z0-9._-]. */
+export function sanitiseKeyPart(raw: string): string {
+  const clean = raw
+    .trim()
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .slice(0, KEY_PART_MAX);
+  // A part made only of dots would name the folder itself or its parent.
+  return /^\.*$/.test(clean) ? clean.replace(/\./g, "_") : clean;
+}
+
+export interface AgentIdentity {
+  sessionId?: string | undefined;
+  /** Set for a subagent; the main agent has none. */
+  agentId?: string | undefined;
+  /** Used only when no session id is known (the log is then keyed by its hash). */
+  transcriptPath?: string | undefined;
+}
+
+/**
+ * The key of one agent's log: `<session>` for the main agent, `<session>.<agent>` for a subagent.
+ * Without a session id, the first 8 hex digits of sha256(transcript path) stand in for it;
+ * without either, `default`.
+ */
+export function agentKey(identity: AgentIdentity): string {
+  const session = sanitiseKeyPart(identity.sessionId ?? "");
+  const transcript = identity.transcriptPath ?? "";
+  let base = DEFAULT_TDD_KEY;
+  if (session !== "") base = session;
+  else if (transcript !== "") {
+    // node:crypto is loaded here, not by every hook that reads a log.
+    const { createHash } = process.getBuiltinModule("node:crypto");
+    base = createHash("sha256").update(transcript).digest("hex").slice(0, 8);
+  }
+  const agent = sanitiseKeyPart(identity.agentId ?? "");
+  return agent === "" ? base : `${base}.${agent}`;
+}
+
+function checkKey(key: string): string {
+  if (!VALID_KEY.test(key) || /^\.*$/.test(key)) {
+    throw new Error(`invalid TDD log key ${JSON.stringify(key)}: use [A-Za-z0-9._-]`);
+  }
+  return key;
+}
+
+/** Project-relative path of an agent's human log. */
+export function tddLogPath(key: string): string {
+  return `${TDD_DIR}/${checkKey(key)}.log`;
+}
+
+/** An events.jsonl line that could not be read (1-based line number). */
+export interface EventProblem {
+  line: number;
+  message: string;
+}
+
+export interface TddRead {
+  entries: TddEntry[];
+  /** Lines skipped because they cannot be read; they may belong to any agent. */
+  problems: EventProblem[];
+  /** The file ended in a partial line (a writer died mid-append); it was skipped. */
+  torn: boolean;
+}
+
+interface LineFields {
+  agent_key?: unknown;
+  type?: unknown;
+}
+
+/**
+ * The entries of one agent, from events.jsonl, oldest first. A missing file has none. With
+ * `mineOnly` (the hooks), lines that do not name the agent's key are skipped unparsed: the file
+ * holds every agent's and every mode's events, and only grows; their problems go unreported.
+ */
+export async function readTddEntries(
+  root: string,
+  key: string,
+  options: { mineOnly?: boolean } = {},
+): Promise<TddRead> {
+  checkKey(key);
+  let text: string;
+  try {
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      return { entries: [], problems: [], torn: false };
+    }
+    throw error;
+  }
+  return readEventText(text, key, options.mineOnly === true);
+}
+
+/** The part of `readTddEntries` that reads text: exported for the store's own tests. */
+export function readEventText(text: string, key: string, mineOnly = false): TddRead {
+  // eventLineFor writes the key as `"agent_key":"<key>"` (a key needs no JSON escape).
+  const mark = `"agent_key":${JSON.stringify(key)}`;
+  const lines = text.split("\n");
+  // Every whole line ends with "\n", so the last piece is empty unless a write was cut short.
+  const tail = lines.pop() ?? "";
+  const torn = tail.trim() !== "";
+  const entries: TddEntry[] = [];
+  const problems: EventProblem[] = [];
+  lines.forEach((raw, index) => {
+    if (mineOnly && !raw.includes(mark)) return;
+    const line = raw.trim();
+    if (line === "") return;
+    let fields: LineFields;
+    try {
+      fields = JSON.parse(line) as LineFields;
+    } catch {
+      problems.push({ line: index + 1, message: "not JSON" });
+      return;
+    }
+    if (fields === null || typeof fields !== "object") {
+      problems.push({ line: index + 1, message: "not a JSON object" });
+      return;
+    }
+    // Another agent's line, or an event that is not a TDD one (the file is shared).
+    if (fields.agent_key !== key) return;
+    if (typeof fields.type !== "string" || !fields.type.startsWith("tdd.")) return;
+    const parsed = parseEventLine(line);
+    if (parsed.ok) entries.push(parsed.entry);
+    else problems.push({ line: index + 1, message: parsed.message });
+  });
+  return { entries, problems, torn };
+}
+
+/**
+ * The project paths any agent was allowed to edit at or after `sinceIso` (the gate's `edit`
+ * entries, every agent's): what the end-of-turn sweep compares changed files against.
+ */
+export async function readAllowedEdits(root: string, sinceIso: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Set();
+    throw error;
+  }
+  const since = Date.parse(sinceIso);
+  const allowed = new Set<string>();
+  for (const raw of text.split("\n")) {
+    // A cheap test first: the file holds every agent's every event.
+    if (!raw.includes('"tdd.edit"') || !raw.includes('"allowed"')) continue;
+    const parsed = parseEventLine(raw.trim());
+    if (!parsed.ok || parsed.entry.kind !== "edit") continue;
+    if (parsed.entry.decision === "allowed" && Date.parse(parsed.entry.at) >= since)
+      allowed.add(parsed.entry.path);
+  }
+  return allowed;
+}
+
+/** The events.jsonl line for one entry of one agent (without its newline). */
+export function eventLineFor(key: string, entry: TddEntry): string {
+  const fields = JSON.parse(toEventLine(entry)) as Record<string, unknown>;
+  return JSON.stringify({ v: fields.v, type: fields.type, agent_key: key, ...fields });
+}
+
+/** Appends `text` and fsyncs it; a file cut off mid-line first gets the newline it lacks. */
+export async function appendDurably(path: string, text: string): Promise<void> {
+  mkdirSync(dirname(path), { recursive: true });
+  // Synchronous: a hook does one thing at a time, and the promise API loads node's streams.
+  const fd = openSync(path, "a+");
+  try {
+    const { size } = fstatSync(fd);
+    let prefix = "";
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = "\n";
+    }
+    // One write: O_APPEND puts it at the end as a whole, whatever other agents append meanwhile.
+    const data = Buffer.from(`${prefix}${text}`, "utf8");
+    let done = 0;
+    while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function withTddLock<R>(root: string, key: string, work: () => Promise<R>): Promise<R> {
+  return withFileLock(join(root, tddLogPath(key)), STATE_LOCK, work);
+}
+
+async function writeEntries(root: string, key: string, entries: readonly TddEntry[]) {
+  if (entries.length === 0) return;
+  const checked = entries.map((entry) => TddEntrySchema.parse(entry));
+  // events.jsonl first: it is what the state is derived from.
+  await appendDurably(
+    join(root, EVENTS_PATH),
+    checked.map((entry) => `${eventLineFor(key, entry)}\n`).join(""),
+  );
+  await appendDurably(join(root, tddLogPath(key)), checked.map(renderLogEntry).join(""));
+}
+
+/**
+ * Appends entries to an agent's log and to events.jsonl, under the agent's lock, each write
+ * fsynced. History is never rewritten: a torn last line is closed with a newline and kept.
+ */
+export async function appendTddEntries(
+  root: string,
+  key: string,
+  entries: readonly TddEntry[],
+): Promise<void> {
+  checkKey(key);
+  // Appends only: past a gate's deadline they go without the lock, whole lines all the same.
+  await withFileLock(join(root, tddLogPath(key)), APPEND_LOCK, () =>
+    writeEntries(root, key, entries),
+  );
+}
+
+/**
+ * Appends the gate's own audit entries (`edit`: allowed or blocked), with no lock. They never move
+ * the state (`applyTddEntry`), so no declaration judged under the lock can depend on them, and
+ * each file gets them in one O_APPEND write of whole lines, which lands whole whatever other
+ * agents append at the same moment. A gate thus never queues behind another (a hundred at once
+ * waited seconds for each other's fsyncs); each write is still fsynced.
+ */
+export async function appendTddAudit(
+  root: string,
+  key: string,
+  entries: readonly EditEntry[],
+): Promise<void> {
+  checkKey(key);
+  await writeEntries(root, key, entries);
+}
+
+export interface Declaration<E extends TddEntry> {
+  declared: Declared<E>;
+  /** What the declaration was judged against (before its own entry). */
+  read: TddRead;
+}
+
+/**
+ * Reads the agent's entries, asks `decide` for the entry to append, and appends it, all under the
+ * agent's lock, so two declarations at once are judged one after the other.
+ */
+export async function declareTddEntry<E extends TddEntry>(
+  root: string,
+  key: string,
+  decide: (entries: readonly TddEntry[]) => Declared<E>,
+): Promise<Declaration<E>> {
+  checkKey(key);
+  return withTddLock(root, key, async () => {
+    const read = await readTddEntries(root, key);
+    const declared = decide(read.entries);
+    if (declared.ok) await writeEntries(root, key, [declared.entry]);
+    return { declared, read };
+  });
+}
+
+/**
+ * The latest main agent's session id: from `.tailtest/session.json` or Cursor's
+ * `.cursor/hooks/state/tailtest.json`, whichever session started last, if either can be read.
+ */
+export async function readSessionId(root: string): Promise<string | undefined> {
+  let latest: { id: string; started: number } | undefined;
+  for (const path of SESSION_PATHS) {
+    const read = await readState({
+      path: join(root, path),
+      schema: z.optional(SessionStateSchema),
+      create: () => undefined,
+    });
+    const session = read.value;
+    if (session === undefined) continue;
+    const started = Date.parse(session.started_at);
+    if (latest === undefined || started > latest.started)
+      latest = { id: session.session_id, started };
+  }
+  return latest?.id;
+}
+
+/** The most recently modified `.tailtest/tdd/*.log` (newest first, then by name), if any. */
+async function latestLogKey(root: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, TDD_DIR));
+  } catch {
+    return undefined;
+  }
+  const logs = names
+    .filter((name) => name.endsWith(".log") && VALID_KEY.test(name))
+    .map((name) => {
+      const info = statSync(join(root, TDD_DIR, name), { throwIfNoEntry: false });
+      return info?.isFile() === true ? { key: name.slice(0, -4), mtime: info.mtimeMs } : undefined;
+    });
+  const found = logs.filter(
+    (log): log is { key: string; mtime: number } => log !== undefined && log.key !== "",
+  );
+  found.sort((a, b) => b.mtime - a.mtime || a.key.localeCompare(b.key));
+  return found[0]?.key;
+}
+
+export type TddKeySource = "env" | "claude-session" | "session" | "latest-log" | "default";
+
+/** Claude Code sets this in the environment of the commands its agent runs. */
+export const CLAUDE_SESSION_ENV = "CLAUDE_CODE_SESSION_ID";
+
+export interface ActiveTddKey {
+  key: string;
+  source: TddKeySource;
+}
+
+/**
+ * Which log a `tailtest red|green` run by the agent belongs to, so the agent never copies a
+ * `--log`: `TAILTEST_TDD_KEY` (written into the agent's environment at SessionStart where the
+ * platform allows), else Claude Code's own `CLAUDE_CODE_SESSION_ID`, else the session id in
+ * `.tailtest/session.json` (the latest main agent), else the most recently modified log in
+ * `.tailtest/tdd/`, else `default`.
+ */
+export async function activeTddKey(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ActiveTddKey> {
+  const fromEnv = sanitiseKeyPart(env[TDD_KEY_ENV] ?? "");
+  if (fromEnv !== "") return { key: fromEnv, source: "env" };
+  const claude = env[CLAUDE_SESSION_ENV] ?? "";
+  if (claude.trim() !== "")
+    return { key: agentKey({ sessionId: claude }), source: "claude-session" };
+  const session = await readSessionId(root);
+  if (session !== undefined) return { key: agentKey({ sessionId: session }), source: "session" };
+  const latest = await latestLogKey(root);
+  if (latest !== undefined) return { key: latest, source: "latest-log" };
+  return { key: DEFAULT_TDD_KEY, source: "default" };
+}
