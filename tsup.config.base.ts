@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
-import { stampBuild } from "./packages/core/src/node/code-cache.ts";
+import { stampBuild } from "./packages/core/src/hook/node/code-cache.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -207,7 +207,7 @@ export function adapterConfig(
       esbuildOptions(options) {
         options.conditions = ["@tailtest/source"];
         options.inject = [
-          fileURLToPath(new URL("./packages/core/src/node/zod-jitless.ts", import.meta.url)),
+          fileURLToPath(new URL("./packages/core/src/hook/node/zod-jitless.ts", import.meta.url)),
         ];
         // proper-lockfile's graceful-fs and signal-exit's assert, replaced by what a hook needs
         // of them (scripts/hook-shims/: each says why).

@@ -13,7 +13,7 @@ import {
   withLiveSessions,
 } from "./history-view.ts";
 import { buildSessionRecord } from "./record-session.ts";
-import { createSession } from "./session.ts";
+import { createSession } from "./state/session.ts";
 import { ANSI_STYLE, PLAIN_STYLE } from "./text-style.ts";
 
 /** History built the way the hooks build it: one `recordOutcomes` per session flush. */

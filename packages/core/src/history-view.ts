@@ -16,7 +16,7 @@ import {
   type OutcomeClass,
 } from "./history.ts";
 import { buildSessionRecord } from "./record-session.ts";
-import { buildScenarioEntries, type SessionState } from "./session.ts";
+import { buildScenarioEntries, type SessionState } from "./state/session.ts";
 import {
   countClaims,
   countCycles,

@@ -129,7 +129,7 @@ export {
   type QueueResult,
   type ScenarioEntry,
   type SessionState,
-} from "./session.ts";
+} from "./state/session.ts";
 export {
   escapeRegex,
   OutputFormatSchema,
@@ -178,14 +178,14 @@ export {
 } from "./engine/summarize.ts";
 export { NODE_TEST_REPORTER_SOURCE, parseRunOutput } from "./engine/parsers/index.ts";
 export { stripAnsi } from "./engine/parsers/_shared.ts";
-export { NO_OPINION, type Decision, type HookEvent } from "./events.ts";
-export { parsePatchFiles, patchEffects, type PatchedFile } from "./patch.ts";
+export { NO_OPINION, type Decision, type HookEvent } from "./hook/hook-event.ts";
+export { parsePatchFiles, patchEffects, type PatchedFile } from "./hook/apply-patch.ts";
 export {
   describeSchemaError,
   parsePayload,
   type ParsedPayload,
   type PayloadSchemas,
-} from "./payload.ts";
+} from "./hook/payload.ts";
 export {
   addHookEntries,
   checkHookSettings,
@@ -231,7 +231,7 @@ export {
   gateFailsClosed,
   holdsAfterError,
   notCheckedReason,
-} from "./failure-policy.ts";
+} from "./hook/failure-policy.ts";
 export * from "./doctor.ts";
 export * from "./codex-trust.ts";
 export * from "./history-view.ts";

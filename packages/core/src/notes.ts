@@ -1,6 +1,6 @@
 import type { Depth } from "./depth.ts";
 import type { Language } from "./languages.ts";
-import type { PendingStatus } from "./session.ts";
+import type { PendingStatus } from "./state/session.ts";
 import {
   describeTestTarget,
   runnerLabel,

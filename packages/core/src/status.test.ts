@@ -3,7 +3,7 @@ import type { HookInstall } from "./doctor.ts";
 import { emptyHistory, recordOutcomes } from "./history.ts";
 import { summariseHistory, withLiveSessions } from "./history-view.ts";
 import { emptyRunLog, summariseRunRecord } from "./run-log.ts";
-import { createSession, queueFile, type SessionState } from "./session.ts";
+import { createSession, queueFile, type SessionState } from "./state/session.ts";
 import { buildStatus, renderStatus, StatusReportSchema, type StatusInput } from "./status.ts";
 import { STRICT_EVENT_VERSION, StrictEventSchema } from "./strict/strict-events.ts";
 import type { TddEntry } from "./tdd/tdd-log.ts";

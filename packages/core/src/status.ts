@@ -15,7 +15,7 @@ import {
 } from "./history-view.ts";
 import { OverallStatusSchema, type RunLog } from "./run-log.ts";
 import { runnerLabel } from "./runners/project-runners.ts";
-import { outcomeStatusOf, PendingStatusSchema, type SessionState } from "./session.ts";
+import { outcomeStatusOf, PendingStatusSchema, type SessionState } from "./state/session.ts";
 import { summarisePairs } from "./strict/pairs.ts";
 import { deriveStrictState, openClaims } from "./strict/strict-state.ts";
 import type { StrictEvent } from "./strict/strict-events.ts";

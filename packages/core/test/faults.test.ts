@@ -30,7 +30,7 @@ import {
   parseStrictLog,
   SessionStateSchema,
 } from "../src/index.ts";
-import { PlanReviewStateSchema } from "../src/node/index.ts";
+import { PlanReviewStateSchema } from "../src/entries/node/core-node.ts";
 
 /**
  * Faults: every state file broken in each way a disk or a person can break it, then the built

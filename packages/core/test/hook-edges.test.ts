@@ -12,7 +12,7 @@ import {
 import { contextOf, isDeny, protocolAnswer } from "@tailtest/test-utils/answers";
 import { execa } from "execa";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { GATE_DEADLINE_MS } from "../src/node/quiet.ts";
+import { GATE_DEADLINE_MS } from "../src/hook/node/launcher.ts";
 
 /**
  * The edges of a hook call (ADR 0002), through the built hook bins and the hook commands `init`

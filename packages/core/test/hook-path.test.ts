@@ -74,7 +74,7 @@ const HOT = (adapter: Adapter) => join(REPO_ROOT, "adapters", adapter, "src/hook
 /** What only some modes or events need: loaded by `import()` where a call needs it. */
 const COLD = [
   /packages\/core\/src\/index\.ts$/,
-  /packages\/core\/src\/node\/index\.ts$/,
+  /packages\/core\/src\/entries\/node\/core-node\.ts$/,
   /packages\/core\/src\/(tdd|strict|engine\/parsers)\//,
   /packages\/core\/src\/node\/(shell|lifecycle|sweep|setup-io)/,
   /packages\/core\/src\/engine\/node\//,
@@ -97,9 +97,9 @@ describe("a hook call evaluates only what every call needs", () => {
       // The graph is read for real: the modules every call needs are in it.
       expect(graph).toEqual(
         expect.arrayContaining([
-          "packages/core/src/node/handle.ts",
+          "packages/core/src/hook/node/handle-event.ts",
           "packages/core/src/node/store.ts",
-          "packages/core/src/session.ts",
+          "packages/core/src/state/session.ts",
         ]),
       );
     },
@@ -114,7 +114,7 @@ describe("a hook call evaluates only what every call needs", () => {
         [
           ...COLD,
           /adapters\/cursor\/src\/run-hook\.ts$/,
-          /packages\/core\/src\/node\/handle\.ts$/,
+          /packages\/core\/src\/hook\/node\/handle-event\.ts$/,
           // The import graph's build: lexers, resolver, walk; the turn's selection.
           /packages\/core\/src\/analysis\/(?!switches\.ts$)/,
           /packages\/core\/src\/selection\/node\/(graph-selection|choose-tests|reverse-lookup)\.ts$/,
@@ -146,11 +146,11 @@ describe("a hook call evaluates only what every call needs", () => {
       const cold = graph.filter((file) =>
         [
           /packages\/core\/src\/index\.ts$/,
-          /packages\/core\/src\/node\/index\.ts$/,
+          /packages\/core\/src\/entries\/node\/core-node\.ts$/,
           /packages\/core\/src\/engine\/parsers\/(?!_shared)/,
           /packages\/core\/src\/node\/(shell|lifecycle|sweep|setup-io)/,
           /packages\/core\/src\/engine\/node\//,
-          /packages\/core\/src\/node\/handle\.ts$/,
+          /packages\/core\/src\/hook\/node\/handle-event\.ts$/,
           /packages\/core\/src\/tdd\/node\/(tdd-hooks|plan-review)\.ts$/,
           /packages\/core\/src\/strict\/node\/(strict-hooks|strict-run|strict-claim)\.ts$/,
           /packages\/core\/src\/engine\/(plan|summarize)\.ts$/,

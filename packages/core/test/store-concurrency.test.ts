@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeProject, REPO_ROOT } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { SessionStateSchema } from "../src/session.ts";
+import { SessionStateSchema } from "../src/state/session.ts";
 
 const DIST = join(REPO_ROOT, "packages/core/dist/node/index.js");
 const PROCESSES = 50;

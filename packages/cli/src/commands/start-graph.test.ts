@@ -48,7 +48,10 @@ function staticGraph(entry: string): string[] {
   return [...seen].map((file) => file.slice(REPO_ROOT.length + 1));
 }
 
-const BARRELS = [/packages\/core\/src\/index\.ts$/, /packages\/core\/src\/node\/index\.ts$/];
+const BARRELS = [
+  /packages\/core\/src\/index\.ts$/,
+  /packages\/core\/src\/entries\/node\/core-node\.ts$/,
+];
 /** What reading a project's state never needs: modes, the test engine, the selection. */
 const NOT_FOR_STATUS = [
   ...BARRELS,

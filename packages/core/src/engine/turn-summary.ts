@@ -1,4 +1,4 @@
-import type { Decision } from "../events.ts";
+import type { Decision } from "../hook/hook-event.ts";
 import type { RunResult } from "./summarize.ts";
 
 /**

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { emptyHistory, type HistoryFile } from "../history.ts";
 import { emptyRunLog, type RunLog } from "../run-log.ts";
-import { SessionStateSchema, type SessionState } from "../session.ts";
+import { SessionStateSchema, type SessionState } from "../state/session.ts";
 import { parseStrictLog, type StrictEvent } from "../strict/strict-events.ts";
 import { parseEventLine, type TddEntry } from "../tdd/tdd-log.ts";
 import { historyFile, SESSION_PATHS, type Project } from "./project.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HistoryFileSchema } from "../history.ts";
-import { SessionStateSchema, type SessionState } from "../session.ts";
+import { SessionStateSchema, type SessionState } from "../state/session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, openProject, queueEdit, sessionFile } from "./project.ts";
 import { updateState } from "./store.ts";

@@ -19,7 +19,7 @@ import {
   makeSessionId,
   markNoticeShown,
   type SessionState,
-} from "../session.ts";
+} from "../state/session.ts";
 import type { Project } from "./project.ts";
 import { historyFile, sessionFile } from "./project.ts";
 import { updateState, type Recovery } from "./store.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commitAll, copyFixture, makeProject } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { SessionStateSchema } from "../session.ts";
+import { SessionStateSchema } from "../state/session.ts";
 import { inspectEdit, openProject, queueEdit, toProjectPath } from "./project.ts";
 
 const BILLING = `import requests

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseConfigText, DEFAULT_CONFIG, ModeSchema, type Config, type Mode } from "../config.ts";
-import { findRoot } from "./quiet.ts";
+import { findRoot } from "../hook/node/launcher.ts";
 import { decideDepth, type DepthDecision } from "../complexity.ts";
 import { buildIgnoreRules, classifyFile, type FileVerdict, type IgnoreRules } from "../filter.ts";
 import { moduleShape } from "../module-shape.ts";
@@ -23,7 +23,7 @@ import {
   SessionStateSchema,
   type PendingStatus,
   type SessionState,
-} from "../session.ts";
+} from "../state/session.ts";
 import { createFsView, readHead } from "./fs-view.ts";
 import { updateState, type Recovery, type StateFile } from "./store.ts";
 

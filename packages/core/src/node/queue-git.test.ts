@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HookEvent } from "../events.ts";
-import { handleEvent } from "./handle.ts";
+import type { HookEvent } from "../hook/hook-event.ts";
+import { handleEvent } from "../hook/node/handle-event.ts";
 import { openProject } from "./project.ts";
 
 /**

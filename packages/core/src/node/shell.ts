@@ -4,10 +4,10 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Node as SyntaxNode, Parser as TreeParser, TreeCursor } from "web-tree-sitter";
 import { inlineScriptOf, unwrapOnce, type Argv } from "../inline-script.ts";
-import { parsePatchFiles, patchEffects } from "../patch.ts";
+import { parsePatchFiles, patchEffects } from "../hook/apply-patch.ts";
 import { findScriptWrites } from "../script-writes.ts";
 import { mayWriteFiles } from "../shell-words.ts";
-import { V8_FLAGS_MARK } from "./code-cache.ts";
+import { V8_FLAGS_MARK } from "../hook/node/code-cache.ts";
 import { ownEntry } from "../lookup.ts";
 
 /**

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { answerSafely } from "./hook-process.ts";
+import { answerSafely } from "../hook/node/hook-process.ts";
 import {
   readState,
   STATE_LOCK,

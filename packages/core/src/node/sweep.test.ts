@@ -3,11 +3,11 @@ import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { handleEvent } from "./handle.ts";
+import { handleEvent } from "../hook/node/handle-event.ts";
 import { openProject, sessionFile } from "./project.ts";
 import { readState } from "./store.ts";
 import { sweepChangedFiles, sweepTurn, walkChangedFiles } from "./sweep.ts";
-import { createSession, type SessionState } from "../session.ts";
+import { createSession, type SessionState } from "../state/session.ts";
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fdir } from "fdir";
 import { isSkippedDir, type IgnoreRules } from "../filter.ts";
 import { detectLanguage } from "../languages.ts";
-import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../session.ts";
+import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../state/session.ts";
 import type { Project } from "./project.ts";
 
 export interface SweepResult {

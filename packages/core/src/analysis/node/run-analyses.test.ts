@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "
 import { join } from "node:path";
 import { commitAll, copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Decision } from "../../events.ts";
+import type { Decision } from "../../hook/hook-event.ts";
 import { steppingClock } from "../budget.ts";
 import { runStartAnalyses } from "./run-analyses.ts";
-import { handleEvent } from "../../node/handle.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
 import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up-scan.ts";
 import { openProject, sessionFile } from "../../node/project.ts";
 import { readState } from "../../node/store.ts";

@@ -1,6 +1,6 @@
 import { wantsEditAnalysis, wantsStartAnalysis } from "../switches.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
-import { errorLine } from "../../failure-policy.ts";
+import { errorLine } from "../../hook/failure-policy.ts";
 import type { DetectedRunner } from "../../runners/project-runners.ts";
 import type { EditInsight, Project } from "../../node/project.ts";
 

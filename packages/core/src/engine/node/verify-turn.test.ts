@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { handleEvent } from "../../node/handle.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject, sessionFile } from "../../node/project.ts";
 import { runLogFile } from "../../node/run-log-store.ts";
 import { readState } from "../../node/store.ts";

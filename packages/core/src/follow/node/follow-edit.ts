@@ -1,8 +1,8 @@
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { capText, NOTE_CAP } from "../../notes.ts";
-import { unqueueFiles } from "../../session.ts";
+import { unqueueFiles } from "../../state/session.ts";
 import { wantsEditAnalysis } from "../../analysis/switches.ts";
-import type { HandleOptions } from "../../node/handle.ts";
+import type { HandleOptions } from "../../hook/node/handle-event.ts";
 import {
   inspectEdit,
   queueEdit,

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { readBaseline } from "./content-sweep.ts";
-import { handleEvent } from "../../node/handle.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject } from "../../node/project.ts";
 import {
   appendStrictEvents,

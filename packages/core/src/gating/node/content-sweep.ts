@@ -17,7 +17,7 @@ import {
   type TurnBaseline,
   type WorkTreeStatus,
 } from "../turn-baseline.ts";
-import type { SessionState } from "../../session.ts";
+import type { SessionState } from "../../state/session.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { sessionFile, STATE_DIR, type Project } from "../../node/project.ts";
 import { readState, updateState, writeAtomic } from "../../node/store.ts";

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join } from "node:path";
-import type { Decision, HookEvent } from "../../events.ts";
-import { couldNotDecideReason, errorLine } from "../../failure-policy.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
+import { couldNotDecideReason, errorLine } from "../../hook/failure-policy.ts";
 import type { Project } from "../../node/project.ts";
 
 /*

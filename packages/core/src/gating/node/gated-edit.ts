@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { NOTE_CAP } from "../../notes.ts";
 import { capDecision, MODE_LINE_ROOM } from "../../follow/node/follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
-import type { HandleOptions } from "../../node/handle.ts";
+import type { HandleOptions } from "../../hook/node/handle-event.ts";
 import { sessionModeOf, type Project } from "../../node/project.ts";
 import { boundLockWaits } from "../../node/store.ts";
 import {

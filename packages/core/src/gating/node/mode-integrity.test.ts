@@ -2,8 +2,8 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Decision, HookEvent } from "../../events.ts";
-import { handleEvent } from "../../node/handle.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
 import { confirmMode } from "./mode-pin.ts";
 import { configuredMode, openProject } from "../../node/project.ts";
 

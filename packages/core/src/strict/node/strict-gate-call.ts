@@ -1,4 +1,4 @@
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { capText } from "../../notes.ts";
 import type { StrictSnapshot } from "../checkpoint.ts";
 import type { Host, StrictEventInput } from "../strict-events.ts";

@@ -7,10 +7,10 @@ import {
   type TempProject,
 } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import type { StrictEvent } from "../strict-events.ts";
 import { pairRedGreen } from "../pairs.ts";
-import { handleEvent } from "../../node/handle.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject } from "../../node/project.ts";
 import { claimTest, finishRefactor, startRefactor } from "./strict-claim.ts";
 import { readStrictLog } from "./strict-store.ts";

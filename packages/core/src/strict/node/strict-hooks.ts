@@ -1,7 +1,7 @@
 import { isAbsolute, join } from "node:path";
-import type { Decision } from "../../events.ts";
+import type { Decision } from "../../hook/hook-event.ts";
 import { capText } from "../../notes.ts";
-import { SWEEP_SLACK_MS } from "../../session.ts";
+import { SWEEP_SLACK_MS } from "../../state/session.ts";
 import type { StrictEventInput, StrictTest } from "../strict-events.ts";
 import {
   describePlanVerdict,

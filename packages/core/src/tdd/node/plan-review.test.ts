@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Decision } from "../../events.ts";
-import { HOOKS_OFF as HOOKS_OFF_ENV } from "../../node/quiet.ts";
+import type { Decision } from "../../hook/hook-event.ts";
+import { HOOKS_OFF as HOOKS_OFF_ENV } from "../../hook/node/launcher.ts";
 import {
   MAX_REVIEWED_SESSIONS,
   PLAN_REVIEW_PATH,

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import * as z from "zod";
 import type { PlanReviewConfig } from "../../config.ts";
-import type { Decision } from "../../events.ts";
+import type { Decision } from "../../hook/hook-event.ts";
 import { STATE_DIR, type Project } from "../../node/project.ts";
-import { HOOKS_OFF as HOOKS_OFF_ENV } from "../../node/quiet.ts";
+import { HOOKS_OFF as HOOKS_OFF_ENV } from "../../hook/node/launcher.ts";
 import { updateState, type StateFile } from "../../node/store.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { isAbsolute, join } from "node:path";
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { classifyTddFile, tddPatternsFromConfig, type TddFileClass } from "../file-classes.ts";
 import { decideEdit, decideFiles, isProtectedPath } from "../tdd-gate.ts";
 import { withAgentFlag } from "../guide.ts";

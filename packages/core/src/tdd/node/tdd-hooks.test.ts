@@ -2,10 +2,10 @@ import { readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Decision, HookEvent } from "../../events.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { declareGreen, declareRed } from "../declare.ts";
 import { deriveTddState } from "../tdd-state.ts";
-import { handleEvent } from "../../node/handle.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject } from "../../node/project.ts";
 import { agentKey, declareTddEntry, readTddEntries, TDD_KEY_ENV, tddLogPath } from "./tdd-store.ts";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import type { Decision } from "../../events.ts";
+import type { Decision } from "../../hook/hook-event.ts";
 import { capText } from "../../notes.ts";
-import { SWEEP_SLACK_MS } from "../../session.ts";
+import { SWEEP_SLACK_MS } from "../../state/session.ts";
 import { planRun, type RunTarget } from "../../engine/plan.ts";
 import { detectProjectRunners } from "../../runners/project-runners.ts";
 import type { RunResult } from "../../engine/summarize.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSession } from "../../session.ts";
+import { createSession } from "../../state/session.ts";
 import { declareGreen, declareRed } from "../declare.ts";
 import { logTextView, parseLog, type TddEntry } from "../tdd-log.ts";
 import { deriveTddState } from "../tdd-state.ts";

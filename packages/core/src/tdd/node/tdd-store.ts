@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
-import { SessionStateSchema } from "../../session.ts";
+import { SessionStateSchema } from "../../state/session.ts";
 import type { Declared } from "../declare.ts";
 import {
   parseEventLine,

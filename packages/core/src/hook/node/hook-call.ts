@@ -1,4 +1,4 @@
-import type { Decision, HookEvent } from "../events.ts";
+import type { Decision, HookEvent } from "../hook-event.ts";
 import { errorLine } from "../failure-policy.ts";
 import {
   internalErrorAnswer,
@@ -12,11 +12,11 @@ import {
   type HookPlatform,
   type PayloadRecord,
   type Undecided,
-} from "../hook/platform.ts";
-import type { HandleOptions } from "./handle.ts";
+} from "../hook-platform.ts";
+import type { HandleOptions } from "./handle-event.ts";
 import { answerPartSafely, answerSafely } from "./hook-process.ts";
-import { configuredMode, findProjectRoot, openProject, type Project } from "./project.ts";
-import { HOOKS_OFF } from "./quiet.ts";
+import { configuredMode, findProjectRoot, openProject, type Project } from "../../node/project.ts";
+import { HOOKS_OFF } from "./launcher.ts";
 
 /** One hook call's input. */
 export interface HookIO {

@@ -6,15 +6,15 @@
  * the tdd log, every runner's parser. Importing through this file, the hook evaluates only what
  * it uses (bench/hook-path.mjs; core's test/hook-path.test.ts keeps it so).
  */
-export type { Decision, HookEvent } from "./events.ts";
-export type { Mode } from "./config.ts";
+export type { Decision, HookEvent } from "../hook/hook-event.ts";
+export type { Mode } from "../config.ts";
 export {
   couldNotDecideReason,
   errorLine,
   gateFailsClosed,
   holdsAfterError,
   notCheckedReason,
-} from "./failure-policy.ts";
+} from "../hook/failure-policy.ts";
 export {
   noOpinion,
   payloadRecord,
@@ -25,8 +25,8 @@ export {
   type HookTranslation,
   type PayloadRecord,
   type Rendered,
-} from "./hook/platform.ts";
-export { describeSchemaError, parsePayload } from "./payload.ts";
-export { ownEntry } from "./lookup.ts";
-export { parsePatchFiles, patchEffects } from "./patch.ts";
-export { parseJsonObject, type Parsed } from "./project-files.ts";
+} from "../hook/hook-platform.ts";
+export { describeSchemaError, parsePayload } from "../hook/payload.ts";
+export { ownEntry } from "../lookup.ts";
+export { parsePatchFiles, patchEffects } from "../hook/apply-patch.ts";
+export { parseJsonObject, type Parsed } from "../project-files.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HookEvent } from "./events.ts";
+import type { HookEvent } from "./hook-event.ts";
 import {
   couldNotDecideReason,
   ERROR_LINE_CAP,

@@ -1,4 +1,4 @@
-export { createFsView, readHead } from "./fs-view.ts";
+export { createFsView, readHead } from "../../node/fs-view.ts";
 export {
   CURSOR_SESSION_PATH,
   DEFAULT_SESSION_PATH,
@@ -18,7 +18,7 @@ export {
   type OpenOptions,
   type Project,
   type QueuedEdit,
-} from "./project.ts";
+} from "../../node/project.ts";
 export {
   readState,
   updateState,
@@ -27,7 +27,7 @@ export {
   type Recovery,
   type StateFile,
   type UpdateResult,
-} from "./store.ts";
+} from "../../node/store.ts";
 export {
   endSession,
   flushToHistory,
@@ -35,8 +35,8 @@ export {
   type StartedSession,
   type StartOptions,
   type StartSource,
-} from "./lifecycle.ts";
-export { executePlan, type ExecuteOptions } from "../engine/node/execute.ts";
+} from "../../node/lifecycle.ts";
+export { executePlan, type ExecuteOptions } from "../../engine/node/execute.ts";
 export {
   confirmMode,
   CONFIRM_COMMAND,
@@ -44,19 +44,27 @@ export {
   pinOf,
   type Confirmed,
   type ModePin,
-} from "../gating/node/mode-pin.ts";
-export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "./handle.ts";
+} from "../../gating/node/mode-pin.ts";
+export { handleEvent, SWEEP_SLACK_MS, type HandleOptions } from "../../hook/node/handle-event.ts";
 export {
   findShellWrites,
   listSimpleCommands,
   literalOf,
   parseShell,
   type ShellWrites,
-} from "./shell.ts";
-export { sweepChangedFiles, type SweepResult } from "./sweep.ts";
-export { verifyTurn, type Verification, type VerifyOptions } from "../engine/node/verify-turn.ts";
-export { chooseTests, cutToBudget, type ChosenTests } from "../selection/node/choose-tests.ts";
-export { selectRelated, isSelectable, type Selection } from "../selection/node/graph-selection.ts";
+} from "../../node/shell.ts";
+export { sweepChangedFiles, type SweepResult } from "../../node/sweep.ts";
+export {
+  verifyTurn,
+  type Verification,
+  type VerifyOptions,
+} from "../../engine/node/verify-turn.ts";
+export { chooseTests, cutToBudget, type ChosenTests } from "../../selection/node/choose-tests.ts";
+export {
+  selectRelated,
+  isSelectable,
+  type Selection,
+} from "../../selection/node/graph-selection.ts";
 export {
   CONFIG_PATH,
   describeHookChange,
@@ -69,8 +77,8 @@ export {
   SetupError,
   type ProjectFilesPlan,
   type SetupReport,
-} from "./setup-io.ts";
-export { answerSafely, type HookOutput } from "./hook-process.ts";
+} from "../../node/setup-io.ts";
+export { answerSafely, type HookOutput } from "../../hook/node/hook-process.ts";
 export {
   finishSubagent,
   gateCommand,
@@ -78,8 +86,8 @@ export {
   sweepGate,
   tddSessionNote,
   type FinishedCommand,
-} from "../tdd/node/tdd-hooks.ts";
-export { gateWrites, type TddCall } from "../tdd/node/tdd-gate-call.ts";
+} from "../../tdd/node/tdd-hooks.ts";
+export { gateWrites, type TddCall } from "../../tdd/node/tdd-gate-call.ts";
 export {
   activeTddKey,
   agentKey,
@@ -103,9 +111,9 @@ export {
   type EventProblem,
   type TddKeySource,
   type TddRead,
-} from "../tdd/node/tdd-store.ts";
+} from "../../tdd/node/tdd-store.ts";
 // From the launcher's module, so an adapter reading it does not evaluate the plan review.
-export { HOOKS_OFF as HOOKS_OFF_ENV } from "./quiet.ts";
+export { HOOKS_OFF as HOOKS_OFF_ENV } from "../../hook/node/launcher.ts";
 export {
   DEFAULT_PLAN_REVIEW_KEY,
   MAX_REVIEWED_SESSIONS,
@@ -119,7 +127,7 @@ export {
   type PlanReviewInput,
   type PlanReviewOptions,
   type PlanReviewState,
-} from "../tdd/node/plan-review.ts";
+} from "../../tdd/node/plan-review.ts";
 export {
   appendStrictEvents,
   hashFile,
@@ -128,7 +136,7 @@ export {
   restoreFile,
   snapshotFile,
   withVerifyLock,
-} from "../strict/node/strict-store.ts";
+} from "../../strict/node/strict-store.ts";
 export {
   runnerForTestFile,
   runStrictTests,
@@ -137,7 +145,7 @@ export {
   type StrictRunResult,
   type TestRunInput,
   type VerifyOutcome,
-} from "../strict/node/strict-run.ts";
+} from "../../strict/node/strict-run.ts";
 export {
   claimTest,
   finishRefactor,
@@ -146,18 +154,18 @@ export {
   type ClaimOutcome,
   type RefactorOutcome,
   type StrictCliContext,
-} from "../strict/node/strict-claim.ts";
+} from "../../strict/node/strict-claim.ts";
 export {
   gateStrictCommand,
   recordStrictCommand,
   reviewStrictPlan,
   strictSessionNote,
   verifyStrictTurn,
-} from "../strict/node/strict-hooks.ts";
+} from "../../strict/node/strict-hooks.ts";
 export {
   gateStrictWrites,
   recordStrictEdits,
   type StrictCall,
-} from "../strict/node/strict-gate-call.ts";
-export { groupTddEntries, readActivity, type ProjectActivity } from "./activity.ts";
-export { recordRun, RUN_LOG_PATH, runLogFile } from "./run-log-store.ts";
+} from "../../strict/node/strict-gate-call.ts";
+export { groupTddEntries, readActivity, type ProjectActivity } from "../../node/activity.ts";
+export { recordRun, RUN_LOG_PATH, runLogFile } from "../../node/run-log-store.ts";

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Decision, HookEvent } from "../events.ts";
-import { NOTE_CAP } from "../notes.ts";
-import { handleEvent } from "./handle.ts";
-import { inspectEdit, MAX_PATH_SEGMENTS, openProject } from "./project.ts";
+import type { Decision, HookEvent } from "../hook-event.ts";
+import { NOTE_CAP } from "../../notes.ts";
+import { handleEvent } from "./handle-event.ts";
+import { inspectEdit, MAX_PATH_SEGMENTS, openProject } from "../../node/project.ts";
 
 /**
  * What reaches the agent stays within one note however long the payload's paths are:

@@ -1,11 +1,11 @@
 import type { Mode } from "../config.ts";
-import type { Decision, HookEvent } from "../events.ts";
+import type { Decision, HookEvent } from "./hook-event.ts";
 import {
   couldNotDecideReason,
   gateFailsClosed,
   holdsAfterError,
   notCheckedReason,
-} from "../failure-policy.ts";
+} from "./failure-policy.ts";
 
 /**
  * What an adapter tells core about its agent's hooks, and the one failure policy (ADR 0002) every

@@ -15,7 +15,7 @@ import {
   partFor,
   unreadableCall,
   unreachableGateAnswer as unreachableGateAnswerOn,
-} from "./quiet.ts";
+} from "./launcher.ts";
 
 type Env = Record<string, string | undefined>;
 // Claude Code's launcher, as the adapter's own quiet.ts was before it moved here.
@@ -136,7 +136,7 @@ describe("routeOf: which code cache a call uses", () => {
 });
 
 describe("the module", () => {
-  it.each(["quiet.ts", "code-cache.ts"])(
+  it.each(["launcher.ts", "code-cache.ts"])(
     "%s imports only node's own modules (the launchers load it before anything else)",
     (file) => {
       const source = readFileSync(new URL(`./${file}`, import.meta.url), "utf8")

@@ -4,5 +4,5 @@
  * the test engine, the sweep) is loaded by `handleEvent` when a call needs it; see
  * `../hook-api.ts` for why a hook never imports core through its index.
  */
-export * from "./edit-api.ts";
-export { handleEvent } from "./handle.ts";
+export * from "./core-node-edit.ts";
+export { handleEvent } from "../../hook/node/handle-event.ts";

@@ -1,15 +1,15 @@
 import * as z from "zod/mini";
-import { ModeSchema } from "./config.ts";
-import { DepthSchema } from "./depth.ts";
+import { ModeSchema } from "../config.ts";
+import { DepthSchema } from "../depth.ts";
 import {
   LastFailureSchema,
   OutcomeStatusSchema,
   selectLastFailures,
   type HistoryOutcome,
   type OutcomeStatus,
-} from "./history.ts";
-import { LanguageSchema } from "./languages.ts";
-import { DetectedRunnerSchema, RunnerIdSchema } from "./runners/project-runners.ts";
+} from "../history.ts";
+import { LanguageSchema } from "../languages.ts";
+import { DetectedRunnerSchema, RunnerIdSchema } from "../runners/project-runners.ts";
 
 export const SESSION_VERSION = 1;
 export const SCENARIO_LOG_CAP = 500;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Decision, HookEvent } from "../events.ts";
+import type { Decision, HookEvent } from "./hook-event.ts";
 import {
   internalErrorAnswer,
   mayBeGate,
@@ -8,7 +8,7 @@ import {
   renderAnswer,
   undecidedAnswer,
   type HookPlatform,
-} from "./platform.ts";
+} from "./hook-platform.ts";
 
 /**
  * The failure policy's answers (ADR 0002) on a platform made up for the test: it renders a

@@ -3,10 +3,10 @@
  * follow mode's answer to an edit and the one hook call (`hook-call.ts`), without `handleEvent`,
  * which reaches every mode and engine. `hook-api.ts` is this and `handleEvent`. See ADR 0010.
  */
-export { answerFollowEdit } from "../follow/node/follow-edit.ts";
-export type { HandleOptions } from "./handle.ts";
-export { CURSOR_SESSION_PATH, type Project } from "./project.ts";
-export type { HookOutput } from "./hook-process.ts";
+export { answerFollowEdit } from "../../follow/node/follow-edit.ts";
+export type { HandleOptions } from "../../hook/node/handle-event.ts";
+export { CURSOR_SESSION_PATH, type Project } from "../../node/project.ts";
+export type { HookOutput } from "../../hook/node/hook-process.ts";
 export {
   answerHookCall,
   answerHookPart,
@@ -14,4 +14,4 @@ export {
   runHookCall,
   type Handler,
   type HookIO,
-} from "./hook-call.ts";
+} from "../../hook/node/hook-call.ts";

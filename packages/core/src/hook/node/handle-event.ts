@@ -1,24 +1,24 @@
 import { appendFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { Decision, HookEvent } from "../events.ts";
-import { capText, NOTE_CAP } from "../notes.ts";
-import { SWEEP_SLACK_MS, type SessionState } from "../session.ts";
-import { mayWriteFiles } from "../shell-words.ts";
-import { runStartAnalyses, withEditAnalyses } from "../analysis/node/run-analyses.ts";
-import { capDecision, MODE_LINE_ROOM, queueFiles } from "../follow/node/follow-edit.ts";
-import { guarded } from "../gating/node/gate-answer.ts";
-import { inspectEdit, queueEdit, sessionFile, type Project } from "./project.ts";
+import type { Decision, HookEvent } from "../hook-event.ts";
+import { capText, NOTE_CAP } from "../../notes.ts";
+import { SWEEP_SLACK_MS, type SessionState } from "../../state/session.ts";
+import { mayWriteFiles } from "../../shell-words.ts";
+import { runStartAnalyses, withEditAnalyses } from "../../analysis/node/run-analyses.ts";
+import { capDecision, MODE_LINE_ROOM, queueFiles } from "../../follow/node/follow-edit.ts";
+import { guarded } from "../../gating/node/gate-answer.ts";
+import { inspectEdit, queueEdit, sessionFile, type Project } from "../../node/project.ts";
 import {
   GATE_STRENGTH,
   pinLine,
   pinnedProject,
   pinOf,
   type ModePin,
-} from "../gating/node/mode-pin.ts";
-import { boundLockWaits, readState, updateState } from "./store.ts";
-import type { TddCall } from "../tdd/node/tdd-gate-call.ts";
-import type { StrictCall } from "../strict/node/strict-gate-call.ts";
-import type { AgentIdentity } from "../tdd/node/tdd-store.ts";
+} from "../../gating/node/mode-pin.ts";
+import { boundLockWaits, readState, updateState } from "../../node/store.ts";
+import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
+import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
+import type { AgentIdentity } from "../../tdd/node/tdd-store.ts";
 
 /*
  * A hook is a fresh process per call, and the bundle is evaluated whole unless a module is only
@@ -27,17 +27,17 @@ import type { AgentIdentity } from "../tdd/node/tdd-store.ts";
  * so a follow-mode edit evaluates none of it. test/hook-path.test.ts keeps it so.
  */
 const lazy = {
-  tdd: () => import("../tdd/node/tdd-hooks.ts"),
-  tddGate: () => import("../tdd/node/tdd-gate-call.ts"),
-  strictGate: () => import("../strict/node/strict-gate-call.ts"),
-  strict: () => import("../strict/node/strict-hooks.ts"),
-  tddStore: () => import("../tdd/node/tdd-store.ts"),
-  planReview: () => import("../tdd/node/plan-review.ts"),
-  shell: () => import("./shell.ts"),
-  sweep: () => import("./sweep.ts"),
-  contentSweep: () => import("../gating/node/content-sweep.ts"),
-  verify: () => import("../engine/node/verify-turn.ts"),
-  lifecycle: () => import("./lifecycle.ts"),
+  tdd: () => import("../../tdd/node/tdd-hooks.ts"),
+  tddGate: () => import("../../tdd/node/tdd-gate-call.ts"),
+  strictGate: () => import("../../strict/node/strict-gate-call.ts"),
+  strict: () => import("../../strict/node/strict-hooks.ts"),
+  tddStore: () => import("../../tdd/node/tdd-store.ts"),
+  planReview: () => import("../../tdd/node/plan-review.ts"),
+  shell: () => import("../../node/shell.ts"),
+  sweep: () => import("../../node/sweep.ts"),
+  contentSweep: () => import("../../gating/node/content-sweep.ts"),
+  verify: () => import("../../engine/node/verify-turn.ts"),
+  lifecycle: () => import("../../node/lifecycle.ts"),
 };
 
 export interface HandleOptions {

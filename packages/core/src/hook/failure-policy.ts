@@ -1,5 +1,5 @@
-import type { Mode } from "./config.ts";
-import type { HookEvent } from "./events.ts";
+import type { Mode } from "../config.ts";
+import type { HookEvent } from "./hook-event.ts";
 
 /**
  * What a hook does when it breaks (ADR 0002), the same on every platform; each adapter only

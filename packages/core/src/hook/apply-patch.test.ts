@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePatchFiles, patchEffects } from "./patch.ts";
+import { parsePatchFiles, patchEffects } from "./apply-patch.ts";
 
 describe("parsePatchFiles", () => {
   it("reads the recorded Codex add-file patch", () => {

@@ -1,8 +1,0 @@
-/**
- * What `tailtest status` reads of the project (`@tailtest/core/node/status`), without the node
- * barrel, which reaches the test engine, the selection and every mode (see ../status-api.ts).
- */
-export { createFsView } from "./fs-view.ts";
-export { openProject, SESSION_PATHS, sessionModeOf } from "./project.ts";
-export { pinLine, pinOf } from "../gating/node/mode-pin.ts";
-export { readActivity } from "./activity.ts";
