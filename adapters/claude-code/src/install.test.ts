@@ -87,7 +87,7 @@ describe("TAILTEST_HOOKS", () => {
   });
 });
 
-// The merge itself is core's (packages/core/src/hook-groups.test.ts); these check the wiring:
+// The merge itself is core's (packages/core/src/install/hook-groups.test.ts); these check the wiring:
 // Claude Code's table, marker and command.
 describe("install.ts on core's hook groups", () => {
   it("writes the empty project's hooks in table order, with the project command", () => {

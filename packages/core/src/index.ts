@@ -11,9 +11,9 @@ export {
   type ConfigResult,
   type Mode,
   type RunnerOverride,
-} from "./config.ts";
-export { compareDepth, DepthSchema, maxDepth, type Depth } from "./depth.ts";
-export { ownEntry } from "./lookup.ts";
+} from "./config/config.ts";
+export { compareDepth, DepthSchema, maxDepth, type Depth } from "./config/depth.ts";
+export { ownEntry } from "./util/own-entry.ts";
 export {
   decideDepth,
   depthForScore,
@@ -24,7 +24,7 @@ export {
   type ComplexitySignal,
   type DepthDecision,
   type ScoreInputs,
-} from "./complexity.ts";
+} from "./config/complexity.ts";
 export {
   buildIgnoreRules,
   classifyFile,
@@ -35,7 +35,7 @@ export {
   type SkipKind,
   type FilterContext,
   type IgnoreRules,
-} from "./filter.ts";
+} from "./filter/filter.ts";
 export {
   countOutcomes,
   describeCounts,
@@ -65,7 +65,7 @@ export {
   type HistoryFile,
   type LastFailure,
   type OutcomeStatus,
-} from "./history.ts";
+} from "./state/history.ts";
 export {
   baseName,
   detectLanguage,
@@ -74,7 +74,7 @@ export {
   LanguageSchema,
   stemOf,
   type Language,
-} from "./languages.ts";
+} from "./filter/languages.ts";
 export {
   capText,
   NOTE_CAP,
@@ -83,8 +83,8 @@ export {
   renderStartupNote,
   type QueuedNoteInput,
   type StartupNoteInput,
-} from "./notes.ts";
-export { createMemoryView, dirnameRel, joinRel, type ProjectView } from "./project-view.ts";
+} from "./notes/notes.ts";
+export { createMemoryView, dirnameRel, joinRel, type ProjectView } from "./project/project-view.ts";
 export {
   commandForTestFiles,
   describeTestTarget,
@@ -204,7 +204,7 @@ export {
   type HooksChange,
   type HookSpec,
   type MatcherGroup,
-} from "./hook-groups.ts";
+} from "./install/hook-groups.ts";
 export {
   addGitignoreEntry,
   addStateIgnore,
@@ -215,13 +215,13 @@ export {
   renderJson,
   setConfigMode,
   type Parsed,
-} from "./project-files.ts";
+} from "./install/project-files.ts";
 export {
   CLASSIFY_FAILURES,
   renderBudgetSpent,
   renderVerifyBlock,
   type VerifyNoteInput,
-} from "./verify-note.ts";
+} from "./notes/verify-note.ts";
 export * from "./engine/turn-summary.ts";
 export * from "./tdd/index.ts";
 export * from "./strict/index.ts";
@@ -232,12 +232,12 @@ export {
   holdsAfterError,
   notCheckedReason,
 } from "./hook/failure-policy.ts";
-export * from "./doctor.ts";
-export * from "./codex-trust.ts";
-export * from "./history-view.ts";
-export * from "./report.ts";
-export { escapeHtml, renderReportHtml } from "./report-html.ts";
-export * from "./run-log.ts";
-export * from "./status.ts";
+export * from "./install/doctor.ts";
+export * from "./install/codex-trust.ts";
+export * from "./views/history-view.ts";
+export * from "./views/report.ts";
+export { escapeHtml, renderReportHtml } from "./views/report-html.ts";
+export * from "./state/run-log.ts";
+export * from "./views/status.ts";
 export { listTddCycles, TddCycleSchema, type TddCycle } from "./tdd/cycles.ts";
-export * from "./text-style.ts";
+export * from "./views/text-style.ts";

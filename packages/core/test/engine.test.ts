@@ -7,7 +7,7 @@ import {
   type TempProject,
 } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFsView } from "../src/node/fs-view.ts";
+import { createFsView } from "../src/project/node/fs-view.ts";
 import { executePlan } from "../src/engine/node/execute.ts";
 import { planRun, planSuites, type RunTarget } from "../src/engine/plan.ts";
 import { detectPackageRunners } from "../src/runners/project-runners.ts";

@@ -76,10 +76,10 @@ const COLD = [
   /packages\/core\/src\/index\.ts$/,
   /packages\/core\/src\/entries\/node\/core-node\.ts$/,
   /packages\/core\/src\/(tdd|strict|engine\/parsers)\//,
-  /packages\/core\/src\/node\/(shell|lifecycle|sweep|setup-io)/,
+  /packages\/core\/src\/(shell\/node\/|(state\/node\/lifecycle|project\/node\/mtime-sweep|install\/node\/setup-io)\.ts$)/,
   /packages\/core\/src\/engine\/node\//,
   /packages\/core\/src\/engine\/(plan|summarize|results)\.ts$/,
-  /packages\/core\/src\/(doctor|hook-groups|script-writes|inline-script)\.ts$/,
+  /packages\/core\/src\/(install\/(doctor|hook-groups)|shell\/inline-(script-writes|interpreter))\.ts$/,
 ];
 /** The Claude Code hook answers a call Cursor makes through Cursor's adapter, loaded for it. */
 const COLD_FOR: Partial<Record<Adapter, RegExp[]>> = {
@@ -98,7 +98,7 @@ describe("a hook call evaluates only what every call needs", () => {
       expect(graph).toEqual(
         expect.arrayContaining([
           "packages/core/src/hook/node/handle-event.ts",
-          "packages/core/src/node/store.ts",
+          "packages/core/src/state/node/store.ts",
           "packages/core/src/state/session.ts",
         ]),
       );
@@ -148,13 +148,13 @@ describe("a hook call evaluates only what every call needs", () => {
           /packages\/core\/src\/index\.ts$/,
           /packages\/core\/src\/entries\/node\/core-node\.ts$/,
           /packages\/core\/src\/engine\/parsers\/(?!_shared)/,
-          /packages\/core\/src\/node\/(shell|lifecycle|sweep|setup-io)/,
+          /packages\/core\/src\/(shell\/node\/|(state\/node\/lifecycle|project\/node\/mtime-sweep|install\/node\/setup-io)\.ts$)/,
           /packages\/core\/src\/engine\/node\//,
           /packages\/core\/src\/hook\/node\/handle-event\.ts$/,
           /packages\/core\/src\/tdd\/node\/(tdd-hooks|plan-review)\.ts$/,
           /packages\/core\/src\/strict\/node\/(strict-hooks|strict-run|strict-claim)\.ts$/,
           /packages\/core\/src\/engine\/(plan|summarize)\.ts$/,
-          /packages\/core\/src\/(doctor|hook-groups|script-writes|inline-script)\.ts$/,
+          /packages\/core\/src\/(install\/(doctor|hook-groups)|shell\/inline-(script-writes|interpreter))\.ts$/,
           /packages\/core\/src\/(analysis\/(?!switches\.ts$)|tdd\/(test-commands|cycles))/,
           /packages\/core\/src\/strict\/(plan-steps|pairs)\.ts$/,
           /adapters\/cursor\/src\/run-hook\.ts$/,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { copyFixture, findToolchain, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { executePlan } from "../src/engine/node/execute.ts";
-import { createFsView } from "../src/node/fs-view.ts";
+import { createFsView } from "../src/project/node/fs-view.ts";
 import { planRun } from "../src/engine/plan.ts";
 import type { RunResult } from "../src/engine/summarize.ts";
 

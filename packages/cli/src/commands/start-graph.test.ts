@@ -56,7 +56,7 @@ const BARRELS = [
 const NOT_FOR_STATUS = [
   ...BARRELS,
   /packages\/core\/src\/(tdd|strict)\/node\/(strict-|tdd-hooks)/,
-  /packages\/core\/src\/node\/shell/,
+  /packages\/core\/src\/shell\/node\//,
   /packages\/core\/src\/engine\/(plan\.ts|node\/|parsers\/(?!_shared))/,
   // test-evidence.ts is the selection's vocabulary, which the run log records.
   /packages\/core\/src\/(selection\/(?!test-evidence\.ts$)|analysis\/)/,
@@ -73,6 +73,6 @@ describe("a command imports what it uses", () => {
     const graph = staticGraph(command(name));
     expect(graph.filter((file) => cold.some((pattern) => pattern.test(file)))).toEqual([]);
     // The graph is read for real: the module that opens a project is in every one.
-    expect(graph).toContain("packages/core/src/node/project.ts");
+    expect(graph).toContain("packages/core/src/project/node/project.ts");
   });
 });

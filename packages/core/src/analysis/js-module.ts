@@ -1,6 +1,6 @@
 import { initSync as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
 import { init as initEsmLexer, parse as parseEsm } from "es-module-lexer";
-import { extensionOf } from "../languages.ts";
+import { extensionOf } from "../filter/languages.ts";
 import { scanJsCode } from "./js-code.ts";
 
 /**

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { baseName, detectLanguage, stemOf } from "../languages.ts";
+import { baseName, detectLanguage, stemOf } from "../filter/languages.ts";
 
 /**
  * The first session's coverage scan (the ramp-up), linear: the test files' stems go into

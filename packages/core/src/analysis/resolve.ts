@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { dirnameRel } from "../project-view.ts";
+import { dirnameRel } from "../project/project-view.ts";
 import type { PythonImport } from "./python-module.ts";
 
 /**

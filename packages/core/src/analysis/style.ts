@@ -1,4 +1,4 @@
-import { baseName } from "../languages.ts";
+import { baseName } from "../filter/languages.ts";
 
 /**
  * Style sampling: the first lines of the newest tests per runner and the helper modules they

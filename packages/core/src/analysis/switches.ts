@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/config.ts";
 
 /**
  * Which optional analyses (ADR 0009) a call has work for, from the config alone: read by

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { FIXTURES_DIR } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { createFsView } from "../node/fs-view.ts";
+import { createFsView } from "../project/node/fs-view.ts";
 import { planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN } from "./plan.ts";
-import { createMemoryView } from "../project-view.ts";
+import { createMemoryView } from "../project/project-view.ts";
 import { detectPackageRunners } from "../runners/project-runners.ts";
 
 const monorepo = () => createFsView(join(FIXTURES_DIR, "runners", "monorepo"));

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { classifyFile, isTestFile } from "../filter.ts";
-import { detectLanguage } from "../languages.ts";
-import type { ProjectView } from "../project-view.ts";
-import { joinRel } from "../project-view.ts";
+import { classifyFile, isTestFile } from "../filter/filter.ts";
+import { detectLanguage } from "../filter/languages.ts";
+import type { ProjectView } from "../project/project-view.ts";
+import { joinRel } from "../project/project-view.ts";
 import { TestIdSchema, type TestId } from "./results.ts";
 import {
   DetectedRunnerSchema,
@@ -11,8 +11,8 @@ import {
   type DetectedRunner,
   type RunnerId,
 } from "../runners/project-runners.ts";
-import type { Config } from "../config.ts";
-import type { Language } from "../languages.ts";
+import type { Config } from "../config/config.ts";
+import type { Language } from "../filter/languages.ts";
 import { notAnOption } from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
 import type { BuiltArgv } from "../runners/spec.ts";

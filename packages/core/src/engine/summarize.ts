@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { capText } from "../notes.ts";
+import { capText } from "../notes/notes.ts";
 import { stripAnsi } from "./parsers/_shared.ts";
 import type { MissingTest, RunPlan } from "./plan.ts";
 import {

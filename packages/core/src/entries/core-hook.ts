@@ -7,7 +7,7 @@
  * it uses (bench/hook-path.mjs; core's test/hook-path.test.ts keeps it so).
  */
 export type { Decision, HookEvent } from "../hook/hook-event.ts";
-export type { Mode } from "../config.ts";
+export type { Mode } from "../config/config.ts";
 export {
   couldNotDecideReason,
   errorLine,
@@ -27,6 +27,6 @@ export {
   type Rendered,
 } from "../hook/hook-platform.ts";
 export { describeSchemaError, parsePayload } from "../hook/payload.ts";
-export { ownEntry } from "../lookup.ts";
+export { ownEntry } from "../util/own-entry.ts";
 export { parsePatchFiles, patchEffects } from "../hook/apply-patch.ts";
-export { parseJsonObject, type Parsed } from "../project-files.ts";
+export { parseJsonObject, type Parsed } from "../install/project-files.ts";

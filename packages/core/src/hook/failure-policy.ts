@@ -1,4 +1,4 @@
-import type { Mode } from "../config.ts";
+import type { Mode } from "../config/config.ts";
 import type { HookEvent } from "./hook-event.ts";
 
 /**

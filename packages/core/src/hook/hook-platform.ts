@@ -1,4 +1,4 @@
-import type { Mode } from "../config.ts";
+import type { Mode } from "../config/config.ts";
 import type { Decision, HookEvent } from "./hook-event.ts";
 import {
   couldNotDecideReason,

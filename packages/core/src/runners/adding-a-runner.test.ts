@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkRunnerStarts, runnerProbe } from "../doctor.ts";
-import { createFsView } from "../node/fs-view.ts";
+import { checkRunnerStarts, runnerProbe } from "../install/doctor.ts";
+import { createFsView } from "../project/node/fs-view.ts";
 import { parseRunOutput } from "../engine/parsers/index.ts";
 import { planRun, REPORT_TOKEN } from "../engine/plan.ts";
-import { createMemoryView, joinRel, type ProjectView } from "../project-view.ts";
+import { createMemoryView, joinRel, type ProjectView } from "../project/project-view.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,
@@ -17,7 +17,7 @@ import {
 import { suiteShape } from "../selection/suite.ts";
 import { formatTestId, joinerFor } from "../strict/test-id.ts";
 import { recogniseTestCommand } from "../tdd/test-commands.ts";
-import { stemOf } from "../languages.ts";
+import { stemOf } from "../filter/languages.ts";
 import { FILE_REPORT, type RunnerSpec } from "./spec.ts";
 import { registerRunner, runnerSpecs } from "./table.ts";
 

@@ -1,4 +1,4 @@
-import { joinRel, type ProjectView } from "../project-view.ts";
+import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { firstConfig, globShape, jsConfigStrings } from "./config-text.ts";
 import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type RunnerSpec, type SuiteMatcher } from "./spec.ts";

@@ -1,5 +1,5 @@
-import { stemOf } from "../languages.ts";
-import { joinRel } from "../project-view.ts";
+import { stemOf } from "../filter/languages.ts";
+import { joinRel } from "../project/project-view.ts";
 import { globShape } from "./config-text.ts";
 import { has, rustCandidates, rustFileCommand } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type ArgvInput, type RunnerSpec } from "./spec.ts";

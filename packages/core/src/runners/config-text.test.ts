@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryView } from "../project-view.ts";
+import { createMemoryView } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { jsonArrayIn, opaqueJsConfig, packageRelative } from "./config-text.ts";

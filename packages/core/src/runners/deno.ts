@@ -1,5 +1,5 @@
-import { dirnameRel, joinRel } from "../project-view.ts";
-import { extensionOf, stemOf } from "../languages.ts";
+import { dirnameRel, joinRel } from "../project/project-view.ts";
+import { extensionOf, stemOf } from "../filter/languages.ts";
 import { globShape } from "./config-text.ts";
 import { firstExisting } from "./shared.ts";
 import {

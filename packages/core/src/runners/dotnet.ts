@@ -1,6 +1,6 @@
-import { stemOf } from "../languages.ts";
-import { dirnameRel, type ProjectView } from "../project-view.ts";
-import { isTestFile } from "../filter.ts";
+import { stemOf } from "../filter/languages.ts";
+import { dirnameRel, type ProjectView } from "../project/project-view.ts";
+import { isTestFile } from "../filter/filter.ts";
 import { classNames, dotnetCandidates } from "./shared.ts";
 import {
   FILE_REPORT,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runnerProbe } from "../doctor.ts";
+import { runnerProbe } from "../install/doctor.ts";
 import { runnerArgv } from "../engine/plan.ts";
-import { createMemoryView, type ProjectView } from "../project-view.ts";
+import { createMemoryView, type ProjectView } from "../project/project-view.ts";
 import type { TestId } from "../engine/results.ts";
 import {
   commandForTestFiles,

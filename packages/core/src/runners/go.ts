@@ -1,5 +1,5 @@
-import { stemOf } from "../languages.ts";
-import { dirnameRel, joinRel } from "../project-view.ts";
+import { stemOf } from "../filter/languages.ts";
+import { dirnameRel, joinRel } from "../project/project-view.ts";
 import type { TestId } from "../engine/results.ts";
 import { globShape } from "./config-text.ts";
 import { has } from "./shared.ts";

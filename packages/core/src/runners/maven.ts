@@ -1,5 +1,5 @@
-import { stemOf } from "../languages.ts";
-import { isTestFile } from "../filter.ts";
+import { stemOf } from "../filter/languages.ts";
+import { isTestFile } from "../filter/filter.ts";
 import { classNames, has, jvmCandidates } from "./shared.ts";
 import { versionProbe, type RunnerSpec } from "./spec.ts";
 

@@ -1,6 +1,6 @@
-import { stemOf } from "../languages.ts";
-import { dirnameRel, joinRel } from "../project-view.ts";
-import { isTestFile } from "../filter.ts";
+import { stemOf } from "../filter/languages.ts";
+import { dirnameRel, joinRel } from "../project/project-view.ts";
+import { isTestFile } from "../filter/filter.ts";
 import { detectRuby } from "./rspec.ts";
 import { mirrored } from "./shared.ts";
 import {

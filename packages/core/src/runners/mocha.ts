@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { joinRel, type ProjectView } from "../project-view.ts";
+import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { firstConfig, JS_EXT, jsConfigStrings, scriptArgs, yamlList } from "./config-text.ts";
 import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
 import {

@@ -1,4 +1,4 @@
-import { joinRel } from "../project-view.ts";
+import { joinRel } from "../project/project-view.ts";
 import { cargo, cargoTargets } from "./cargo.ts";
 import { has, rustCandidates, rustFileCommand } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type RunnerSpec } from "./spec.ts";

@@ -10,7 +10,7 @@ import {
   type RunnerSpec,
   type SuiteMatcher,
 } from "./spec.ts";
-import type { ProjectView } from "../project-view.ts";
+import type { ProjectView } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { isTestFile } from "../filter.ts";
+import { isTestFile } from "../filter/filter.ts";
 import { detectPhp, phpArgv, phpFileCommand } from "./phpunit.ts";
 import { phpCandidates } from "./shared.ts";
 import { versionProbe, type RunnerSpec } from "./spec.ts";

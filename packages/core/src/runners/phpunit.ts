@@ -1,4 +1,4 @@
-import { isTestFile } from "../filter.ts";
+import { isTestFile } from "../filter/filter.ts";
 import { classNames, firstExisting, has, phpCandidates, read } from "./shared.ts";
 import {
   anchoredAlternation,
@@ -11,7 +11,7 @@ import {
   type RunnerSpec,
   type ArgvInput,
 } from "./spec.ts";
-import type { ProjectView } from "../project-view.ts";
+import type { ProjectView } from "../project/project-view.ts";
 
 /** PHPUnit: JUnit to a file; one file by path, several by a `--filter` on their class names. */
 export const phpunit: RunnerSpec = {

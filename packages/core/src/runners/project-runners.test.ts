@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { FIXTURES_DIR, RUNNER_FIXTURES } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { createFsView } from "../node/fs-view.ts";
-import { createMemoryView } from "../project-view.ts";
+import { createFsView } from "../project/node/fs-view.ts";
+import { createMemoryView } from "../project/project-view.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,

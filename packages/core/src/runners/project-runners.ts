@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { extensionOf, LanguageSchema, type Language } from "../languages.ts";
-import { dirnameRel, joinRel, type ProjectView } from "../project-view.ts";
+import { extensionOf, LanguageSchema, type Language } from "../filter/languages.ts";
+import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { has } from "./shared.ts";
 import type { RunnerSpec } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";

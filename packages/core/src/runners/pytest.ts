@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
-import { baseName } from "../languages.ts";
-import { joinRel, type ProjectView } from "../project-view.ts";
+import { baseName } from "../filter/languages.ts";
+import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { iniValue, packageRelative, splitWords, tomlStrings } from "./config-text.ts";
 import {
   has,

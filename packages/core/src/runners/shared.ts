@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { extensionOf, stemOf } from "../languages.ts";
-import { dirnameRel, joinRel, type ProjectView } from "../project-view.ts";
+import { extensionOf, stemOf } from "../filter/languages.ts";
+import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import type { CandidateContext, Detection, RunnerSpec } from "./spec.ts";
 
 /** Project reading and test-path helpers the runner records share. Pure. */

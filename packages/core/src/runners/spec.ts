@@ -1,6 +1,6 @@
-import type { Language } from "../languages.ts";
+import type { Language } from "../filter/languages.ts";
 import type { OutputFormat, ReportSource } from "../engine/plan.ts";
-import type { ProjectView } from "../project-view.ts";
+import type { ProjectView } from "../project/project-view.ts";
 import type { TestId } from "../engine/results.ts";
 import type { DetectedRunner, RunnerId } from "./project-runners.ts";
 

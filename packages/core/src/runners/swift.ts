@@ -1,6 +1,6 @@
-import { stemOf } from "../languages.ts";
-import { joinRel } from "../project-view.ts";
-import { isTestFile } from "../filter.ts";
+import { stemOf } from "../filter/languages.ts";
+import { joinRel } from "../project/project-view.ts";
+import { isTestFile } from "../filter/filter.ts";
 import { classNames, has } from "./shared.ts";
 import { FILE_REPORT, REPORT_TOKEN, versionProbe, type RunnerSpec } from "./spec.ts";
 

@@ -1,8 +1,8 @@
-import { baseName } from "../languages.ts";
-import { joinRel } from "../project-view.ts";
+import { baseName } from "../filter/languages.ts";
+import { joinRel } from "../project/project-view.ts";
 import { firstExisting, pythonCandidates, pythonCommand, requirementFiles } from "./shared.ts";
 import { OUTPUT_REPORT, type Detection, type RunnerSpec } from "./spec.ts";
-import type { ProjectView } from "../project-view.ts";
+import type { ProjectView } from "../project/project-view.ts";
 
 const TEST_DIRS = ["tests", "test"];
 

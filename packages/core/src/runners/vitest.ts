@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { joinRel, type ProjectView } from "../project-view.ts";
+import { joinRel, type ProjectView } from "../project/project-view.ts";
 import {
   firstConfigFile,
   jsConfigStrings,

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { baseName, extensionOf, stemOf } from "../languages.ts";
-import { dirnameRel } from "../project-view.ts";
+import { baseName, extensionOf, stemOf } from "../filter/languages.ts";
+import { dirnameRel } from "../project/project-view.ts";
 import { EvidenceSchema, type Evidence } from "./test-evidence.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryView } from "../project-view.ts";
+import { createMemoryView } from "../project/project-view.ts";
 import { detectPackageRunners, type DetectedRunner } from "../runners/project-runners.ts";
 import {
   mentions,

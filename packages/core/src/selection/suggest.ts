@@ -1,5 +1,5 @@
-import { baseName, extensionOf, stemOf } from "../languages.ts";
-import { dirnameRel, joinRel } from "../project-view.ts";
+import { baseName, extensionOf, stemOf } from "../filter/languages.ts";
+import { dirnameRel, joinRel } from "../project/project-view.ts";
 import { hasTsLoader, type DetectedRunner } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
 

@@ -1,5 +1,5 @@
-import { baseName, extensionOf } from "../languages.ts";
-import type { ProjectView } from "../project-view.ts";
+import { baseName, extensionOf } from "../filter/languages.ts";
+import type { ProjectView } from "../project/project-view.ts";
 import type { DetectedRunner } from "../runners/project-runners.ts";
 import { JS_EXT } from "../runners/config-text.ts";
 import type { SuiteMatcher } from "../runners/spec.ts";

@@ -1,14 +1,14 @@
 import * as z from "zod/mini";
-import { ModeSchema } from "../config.ts";
-import { DepthSchema } from "../depth.ts";
+import { ModeSchema } from "../config/config.ts";
+import { DepthSchema } from "../config/depth.ts";
 import {
   LastFailureSchema,
   OutcomeStatusSchema,
   selectLastFailures,
   type HistoryOutcome,
   type OutcomeStatus,
-} from "../history.ts";
-import { LanguageSchema } from "../languages.ts";
+} from "./history.ts";
+import { LanguageSchema } from "../filter/languages.ts";
 import { DetectedRunnerSchema, RunnerIdSchema } from "../runners/project-runners.ts";
 
 export const SESSION_VERSION = 1;

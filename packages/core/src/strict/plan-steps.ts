@@ -1,4 +1,4 @@
-import { capText } from "../notes.ts";
+import { capText } from "../notes/notes.ts";
 import type { PlanStep } from "./strict-events.ts";
 
 /**

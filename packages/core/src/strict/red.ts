@@ -1,4 +1,4 @@
-import { extensionOf } from "../languages.ts";
+import { extensionOf } from "../filter/languages.ts";
 import { stripAnsi } from "../engine/parsers/_shared.ts";
 import { isSyntaxFailure } from "../tdd/guide.ts";
 

@@ -1,4 +1,4 @@
-import { capText } from "../notes.ts";
+import { capText } from "../notes/notes.ts";
 import type { TddFileClass } from "../tdd/file-classes.ts";
 import { isProtectedPath } from "../tdd/tdd-gate.ts";
 import type { DenyCode } from "./strict-events.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { FIXTURES_DIR } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { createFsView } from "../node/fs-view.ts";
+import { createFsView } from "../project/node/fs-view.ts";
 import type { TestId } from "../engine/results.ts";
 import type { RunnerId } from "../runners/project-runners.ts";
 import { StrictTestSchema } from "./strict-events.ts";

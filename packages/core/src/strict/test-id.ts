@@ -1,4 +1,4 @@
-import { extensionOf } from "../languages.ts";
+import { extensionOf } from "../filter/languages.ts";
 import type { TestId } from "../engine/results.ts";
 import type { RunnerId } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";

@@ -1,6 +1,6 @@
-import { isTestFile } from "../filter.ts";
-import { detectLanguage } from "../languages.ts";
-import type { ProjectView } from "../project-view.ts";
+import { isTestFile } from "../filter/filter.ts";
+import { detectLanguage } from "../filter/languages.ts";
+import type { ProjectView } from "../project/project-view.ts";
 import { classifyTddFile, type TddFilePatterns } from "../tdd/file-classes.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { TddCycle } from "../session-record.ts";
+import type { TddCycle } from "../state/session-record.ts";
 import type { GreenEntry, TddEntry } from "./tdd-log.ts";
 import { applyTddEntry, initialTddView, type TddView } from "./tdd-state.ts";
 
@@ -9,7 +9,7 @@ import { applyTddEntry, initialTddView, type TddView } from "./tdd-state.ts";
  * cycle is complete exactly when the machine says so.
  */
 
-export { TddCycleSchema, type TddCycle } from "../session-record.ts";
+export { TddCycleSchema, type TddCycle } from "../state/session-record.ts";
 
 function greenOf(entry: GreenEntry): NonNullable<TddCycle["green"]> {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG, validateConfig } from "../config.ts";
+import { DEFAULT_CONFIG, validateConfig } from "../config/config.ts";
 import {
   classifyTddFile,
   explainTddFile,

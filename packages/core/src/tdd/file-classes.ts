@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from "ignore";
-import type { Config } from "../config.ts";
-import { classifyFile } from "../filter.ts";
+import type { Config } from "../config/config.ts";
+import { classifyFile } from "../filter/filter.ts";
 
 /**
  * What tdd mode makes of an edited file. `test` and `prod` are gated by the TDD state;

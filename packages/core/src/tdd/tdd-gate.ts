@@ -1,6 +1,6 @@
 import { redCommandFor } from "./declare.ts";
 import ignore, { type Ignore } from "ignore";
-import { capText } from "../notes.ts";
+import { capText } from "../notes/notes.ts";
 import { normaliseTddPath, type TddFileClass } from "./file-classes.ts";
 import type { TddState } from "./tdd-state.ts";
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
-import { SkipRedReasonSchema } from "../session-record.ts";
+import { SkipRedReasonSchema } from "../state/session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
 
 /**
@@ -28,7 +28,7 @@ export const OneLineSchema = z
   .string()
   .check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces"));
 
-export { SkipRedReasonSchema, type SkipRedReason } from "../session-record.ts";
+export { SkipRedReasonSchema, type SkipRedReason } from "../state/session-record.ts";
 
 export const RedEntrySchema = z.object({
   kind: z.literal("red"),

@@ -1,7 +1,7 @@
-import type { Language } from "../languages.ts";
+import type { Language } from "../filter/languages.ts";
 import type { DetectedRunner, RunnerId } from "../runners/project-runners.ts";
 import { runnerSpecs, specOf } from "../runners/table.ts";
-import { ownEntry } from "../lookup.ts";
+import { ownEntry } from "../util/own-entry.ts";
 
 /**
  * Whether a shell command line runs tests, and which runner. Pure: the caller splits the line

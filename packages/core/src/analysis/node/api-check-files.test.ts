@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadJsLexers } from "../js-module.ts";
 import { checkApi, collectExports } from "./api-check-files.ts";
 import { lookupContext } from "./impact.ts";
-import { inspectEdit, openProject } from "../../node/project.ts";
+import { inspectEdit, openProject } from "../../project/node/project.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());

@@ -9,10 +9,10 @@ import {
 import { loadJsLexers, scanJsModule, type JsModule } from "../js-module.ts";
 import { scanPythonModule, type PythonModule } from "../python-module.ts";
 import { resolveJsImport, resolvePythonImport, type ResolveContext } from "../resolve.ts";
-import { extensionOf } from "../../languages.ts";
+import { extensionOf } from "../../filter/languages.ts";
 import { lookupContext } from "./impact.ts";
 import { readSmallFile } from "./project-walk.ts";
-import type { EditInsight, Project } from "../../node/project.ts";
+import type { EditInsight, Project } from "../../project/node/project.ts";
 
 /** API validation's edge: reads the files, never imports them. */
 

@@ -1,5 +1,5 @@
 import { createBudget } from "../budget.ts";
-import type { EditInsight, Project } from "../../node/project.ts";
+import type { EditInsight, Project } from "../../project/node/project.ts";
 
 /**
  * An edit's share of the analysis time box: a fifth of a session start's. It bounds carrying on

@@ -11,7 +11,7 @@ import {
 } from "../import-graph.ts";
 import { loadJsLexers } from "../js-module.ts";
 import { advanceGraph, startImportGraph, traceImpact } from "./impact.ts";
-import { openProject, type Project } from "../../node/project.ts";
+import { openProject, type Project } from "../../project/node/project.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());

@@ -30,11 +30,11 @@ import {
   type PathAliases,
   type ResolveContext,
 } from "../resolve.ts";
-import { baseName, extensionOf } from "../../languages.ts";
-import { dirnameRel } from "../../project-view.ts";
-import { STATE_DIR, type Project } from "../../node/project.ts";
+import { baseName, extensionOf } from "../../filter/languages.ts";
+import { dirnameRel } from "../../project/project-view.ts";
+import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { continueWalk, readSmallFile } from "./project-walk.ts";
-import { readState, updateState, type StateFile } from "../../node/store.ts";
+import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 
 /** Impact tracing's edge: the import graph's state file, its time-boxed build, its updates. */
 

@@ -4,7 +4,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBudget, steppingClock } from "../budget.ts";
 import { continueWalk, readSmallFile } from "./project-walk.ts";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../budget.ts";
-import { isSkippedDir, type IgnoreRules } from "../../filter.ts";
+import { isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
 
 export interface WalkVisitor {
   /** A file (project-relative, `/` separators) that no ignore rule excludes. */

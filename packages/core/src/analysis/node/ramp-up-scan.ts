@@ -18,17 +18,17 @@ import {
   type RampUpProgress,
   type RampUpState,
 } from "../ramp-up.ts";
-import { classifyFile, isTestFile } from "../../filter.ts";
-import { baseName, extensionOf } from "../../languages.ts";
+import { classifyFile, isTestFile } from "../../filter/filter.ts";
+import { baseName, extensionOf } from "../../filter/languages.ts";
 import {
   inspectEdit,
   queueEdit,
   sessionFile,
   STATE_DIR,
   type Project,
-} from "../../node/project.ts";
+} from "../../project/node/project.ts";
 import { readSmallFile } from "./project-walk.ts";
-import { readState, updateState, type StateFile } from "../../node/store.ts";
+import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 
 /** The first session's coverage scan: the edge (git log, file sizes, the queue). */
 

@@ -7,8 +7,8 @@ import { steppingClock } from "../budget.ts";
 import { runStartAnalyses } from "./run-analyses.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up-scan.ts";
-import { openProject, sessionFile } from "../../node/project.ts";
-import { readState } from "../../node/store.ts";
+import { openProject, sessionFile } from "../../project/node/project.ts";
+import { readState } from "../../state/node/store.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());

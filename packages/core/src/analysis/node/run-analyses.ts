@@ -2,7 +2,7 @@ import { wantsEditAnalysis, wantsStartAnalysis } from "../switches.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
 import { errorLine } from "../../hook/failure-policy.ts";
 import type { DetectedRunner } from "../../runners/project-runners.ts";
-import type { EditInsight, Project } from "../../node/project.ts";
+import type { EditInsight, Project } from "../../project/node/project.ts";
 
 /**
  * The optional analyses' door on the hook path (ADR 0009). Nothing of them is loaded here: each

@@ -1,6 +1,6 @@
 import { createBudget } from "../budget.ts";
 import type { StartAnalysisInput } from "./run-analyses.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import { continueWalk } from "./project-walk.ts";
 
 /**

@@ -12,13 +12,13 @@ import {
   STYLE_FILES_TOTAL,
   type StyleSample,
 } from "../style.ts";
-import { isTestFile } from "../../filter.ts";
-import { baseName, detectLanguage, extensionOf } from "../../languages.ts";
-import { dirnameRel } from "../../project-view.ts";
+import { isTestFile } from "../../filter/filter.ts";
+import { baseName, detectLanguage, extensionOf } from "../../filter/languages.ts";
+import { dirnameRel } from "../../project/project-view.ts";
 import { runnerLabel, type DetectedRunner } from "../../runners/project-runners.ts";
-import { readHead } from "../../node/fs-view.ts";
+import { readHead } from "../../project/node/fs-view.ts";
 import { lookupContext } from "./impact.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import type { WalkedFiles } from "./ramp-up-scan.ts";
 
 /** Read of each sampled test: enough for its first lines and its imports. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeAtomicSync } from "../../node/store.ts";
+import { writeAtomicSync } from "../../state/node/store.ts";
 
 /**
  * What a test run may not do to tailtest: the code under test runs as the same user in the live

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { handleEvent } from "../../hook/node/handle-event.ts";
-import { openProject, sessionFile } from "../../node/project.ts";
-import { runLogFile } from "../../node/run-log-store.ts";
-import { readState } from "../../node/store.ts";
+import { openProject, sessionFile } from "../../project/node/project.ts";
+import { runLogFile } from "../../state/node/run-log-store.ts";
+import { readState } from "../../state/node/store.ts";
 
 let project: TempProject;
 const clock = () => new Date("2026-11-23T10:00:00.000Z");

@@ -1,19 +1,19 @@
-import { dirnameRel } from "../../project-view.ts";
+import { dirnameRel } from "../../project/project-view.ts";
 import type { MissingTest, RunPlan } from "../plan.ts";
 import type { FileError } from "../results.ts";
 import { chooseTests } from "../../selection/node/choose-tests.ts";
 import type { RelatedTest } from "../../selection/related.ts";
 import type { FileFailure, FileResult, SessionState } from "../../state/session.ts";
 import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
-import { renderBudgetSpent, renderVerifyBlock } from "../../verify-note.ts";
+import { renderBudgetSpent, renderVerifyBlock } from "../../notes/verify-note.ts";
 import type { Decision } from "../../hook/hook-event.ts";
 import { overallStatus } from "../summarize.ts";
-import { summariseRunRecord, type RunSource } from "../../run-log.ts";
+import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
-import { recordRun } from "../../node/run-log-store.ts";
-import { sessionFile, type Project } from "../../node/project.ts";
-import { readState, updateState } from "../../node/store.ts";
+import { recordRun } from "../../state/node/run-log-store.ts";
+import { sessionFile, type Project } from "../../project/node/project.ts";
+import { readState, updateState } from "../../state/node/store.ts";
 
 export interface VerifyOptions {
   agentId?: string | undefined;

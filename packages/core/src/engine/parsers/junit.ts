@@ -7,7 +7,7 @@ import {
   type ParsedRun,
   type TestResult,
 } from "../results.ts";
-import { ownEntry } from "../../lookup.ts";
+import { ownEntry } from "../../util/own-entry.ts";
 import type { JunitDialect } from "../../runners/spec.ts";
 import { specOf } from "../../runners/table.ts";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { FIXTURES_DIR } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { createFsView } from "../../node/fs-view.ts";
+import { createFsView } from "../../project/node/fs-view.ts";
 import { TestResultSchema, type ParseContext } from "../results.ts";
 import { parseTrx } from "./trx.ts";
 

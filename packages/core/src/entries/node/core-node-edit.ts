@@ -5,7 +5,7 @@
  */
 export { answerFollowEdit } from "../../follow/node/follow-edit.ts";
 export type { HandleOptions } from "../../hook/node/handle-event.ts";
-export { CURSOR_SESSION_PATH, type Project } from "../../node/project.ts";
+export { CURSOR_SESSION_PATH, type Project } from "../../project/node/project.ts";
 export type { HookOutput } from "../../hook/node/hook-process.ts";
 export {
   answerHookCall,

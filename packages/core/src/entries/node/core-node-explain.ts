@@ -3,9 +3,9 @@
  * a file, the tests the end of a turn would select for it and the note an agent would read,
  * without the barrels, which reach the test engine and every mode (see ../status-api.ts).
  */
-export { inspectEdit, openProject, type EditInsight } from "../../node/project.ts";
+export { inspectEdit, openProject, type EditInsight } from "../../project/node/project.ts";
 export { selectRelated, type Selection } from "../../selection/node/graph-selection.ts";
-export { renderQueuedNote } from "../../notes.ts";
+export { renderQueuedNote } from "../../notes/notes.ts";
 export { runnerLabel } from "../../runners/project-runners.ts";
-export type { Language } from "../../languages.ts";
-export type { ScoreInputs } from "../../complexity.ts";
+export type { Language } from "../../filter/languages.ts";
+export type { ScoreInputs } from "../../config/complexity.ts";

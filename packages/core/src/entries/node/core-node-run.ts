@@ -13,7 +13,7 @@ export {
 } from "../../engine/summarize.ts";
 export { planSuites, REPORT_TOKEN, REPORTER_TOKEN, type Plan } from "../../engine/plan.ts";
 export { SessionStateSchema } from "../../state/session.ts";
-export { summariseRunRecord } from "../../run-log.ts";
+export { summariseRunRecord } from "../../state/run-log.ts";
 export { chooseTests } from "../../selection/node/choose-tests.ts";
 export { executePlan } from "../../engine/node/execute.ts";
 export {
@@ -22,6 +22,6 @@ export {
   SESSION_PATHS,
   STATE_DIR,
   toProjectPath,
-} from "../../node/project.ts";
-export { readState } from "../../node/store.ts";
-export { recordRun } from "../../node/run-log-store.ts";
+} from "../../project/node/project.ts";
+export { readState } from "../../state/node/store.ts";
+export { recordRun } from "../../state/node/run-log-store.ts";

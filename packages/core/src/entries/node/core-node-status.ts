@@ -2,7 +2,7 @@
  * What `tailtest status` reads of the project (`@tailtest/core/node/status`), without the node
  * barrel, which reaches the test engine, the selection and every mode (see ../status-api.ts).
  */
-export { createFsView } from "../../node/fs-view.ts";
-export { openProject, SESSION_PATHS, sessionModeOf } from "../../node/project.ts";
+export { createFsView } from "../../project/node/fs-view.ts";
+export { openProject, SESSION_PATHS, sessionModeOf } from "../../project/node/project.ts";
 export { pinLine, pinOf } from "../../gating/node/mode-pin.ts";
-export { readActivity } from "../../node/activity.ts";
+export { readActivity } from "../../views/node/activity.ts";

@@ -1,4 +1,4 @@
-export { createFsView, readHead } from "../../node/fs-view.ts";
+export { createFsView, readHead } from "../../project/node/fs-view.ts";
 export {
   CURSOR_SESSION_PATH,
   DEFAULT_SESSION_PATH,
@@ -18,7 +18,7 @@ export {
   type OpenOptions,
   type Project,
   type QueuedEdit,
-} from "../../node/project.ts";
+} from "../../project/node/project.ts";
 export {
   readState,
   updateState,
@@ -27,7 +27,7 @@ export {
   type Recovery,
   type StateFile,
   type UpdateResult,
-} from "../../node/store.ts";
+} from "../../state/node/store.ts";
 export {
   endSession,
   flushToHistory,
@@ -35,7 +35,7 @@ export {
   type StartedSession,
   type StartOptions,
   type StartSource,
-} from "../../node/lifecycle.ts";
+} from "../../state/node/lifecycle.ts";
 export { executePlan, type ExecuteOptions } from "../../engine/node/execute.ts";
 export {
   confirmMode,
@@ -52,8 +52,8 @@ export {
   literalOf,
   parseShell,
   type ShellWrites,
-} from "../../node/shell.ts";
-export { sweepChangedFiles, type SweepResult } from "../../node/sweep.ts";
+} from "../../shell/node/bash-parser.ts";
+export { sweepChangedFiles, type SweepResult } from "../../project/node/mtime-sweep.ts";
 export {
   verifyTurn,
   type Verification,
@@ -77,7 +77,7 @@ export {
   SetupError,
   type ProjectFilesPlan,
   type SetupReport,
-} from "../../node/setup-io.ts";
+} from "../../install/node/setup-io.ts";
 export { answerSafely, type HookOutput } from "../../hook/node/hook-process.ts";
 export {
   finishSubagent,
@@ -167,5 +167,5 @@ export {
   recordStrictEdits,
   type StrictCall,
 } from "../../strict/node/strict-gate-call.ts";
-export { groupTddEntries, readActivity, type ProjectActivity } from "../../node/activity.ts";
-export { recordRun, RUN_LOG_PATH, runLogFile } from "../../node/run-log-store.ts";
+export { groupTddEntries, readActivity, type ProjectActivity } from "../../views/node/activity.ts";
+export { recordRun, RUN_LOG_PATH, runLogFile } from "../../state/node/run-log-store.ts";

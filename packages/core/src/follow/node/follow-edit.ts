@@ -1,5 +1,5 @@
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
-import { capText, NOTE_CAP } from "../../notes.ts";
+import { capText, NOTE_CAP } from "../../notes/notes.ts";
 import { unqueueFiles } from "../../state/session.ts";
 import { wantsEditAnalysis } from "../../analysis/switches.ts";
 import type { HandleOptions } from "../../hook/node/handle-event.ts";
@@ -10,8 +10,8 @@ import {
   toProjectPath,
   type EditInsight,
   type Project,
-} from "../../node/project.ts";
-import { readState, updateState } from "../../node/store.ts";
+} from "../../project/node/project.ts";
+import { readState, updateState } from "../../state/node/store.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
 
 /**

@@ -7,7 +7,7 @@ import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { declareRed } from "../../tdd/declare.ts";
 import { classifyTddFile } from "../../tdd/file-classes.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 import { readStrictLog } from "../../strict/node/strict-store.ts";
 import { agentKey, declareTddEntry, tddLogPath } from "../../tdd/node/tdd-store.ts";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { readBaseline } from "./content-sweep.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 import {
   appendStrictEvents,
   OBJECTS_DIR,

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { buildIgnoreRules, type IgnoreRules } from "../../filter.ts";
+import { buildIgnoreRules, type IgnoreRules } from "../../filter/filter.ts";
 import {
   compareWithBaseline,
   ignoreChanged,
@@ -19,8 +19,8 @@ import {
 } from "../turn-baseline.ts";
 import type { SessionState } from "../../state/session.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
-import { sessionFile, STATE_DIR, type Project } from "../../node/project.ts";
-import { readState, updateState, writeAtomic } from "../../node/store.ts";
+import { sessionFile, STATE_DIR, type Project } from "../../project/node/project.ts";
+import { readState, updateState, writeAtomic } from "../../state/node/store.ts";
 import { restoreFile, snapshotFile } from "../../strict/node/strict-store.ts";
 import {
   git,
@@ -28,7 +28,7 @@ import {
   missingTrackedFiles,
   newlyMissing,
   sweepTurn,
-} from "../../node/sweep.ts";
+} from "../../project/node/mtime-sweep.ts";
 
 /**
  * The content-based end-of-turn check of tdd and strict (see `turn-baseline.ts`): a baseline of

@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { couldNotDecideReason, errorLine } from "../../hook/failure-policy.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 
 /*
  * What every gating mode's answer goes through, in handleEvent and in the gate bundle alike

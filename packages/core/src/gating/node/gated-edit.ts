@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
-import { NOTE_CAP } from "../../notes.ts";
+import { NOTE_CAP } from "../../notes/notes.ts";
 import { capDecision, MODE_LINE_ROOM } from "../../follow/node/follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
 import type { HandleOptions } from "../../hook/node/handle-event.ts";
-import { sessionModeOf, type Project } from "../../node/project.ts";
-import { boundLockWaits } from "../../node/store.ts";
+import { sessionModeOf, type Project } from "../../project/node/project.ts";
+import { boundLockWaits } from "../../state/node/store.ts";
 import {
   gateStrictWrites,
   recordStrictEdits,

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { confirmMode } from "./mode-pin.ts";
-import { configuredMode, openProject } from "../../node/project.ts";
+import { configuredMode, openProject } from "../../project/node/project.ts";
 
 /**
  * The mode cannot be switched off by breaking or rewriting the file that switches it on:

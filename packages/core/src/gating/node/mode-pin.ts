@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseConfigText, type Mode } from "../../config.ts";
+import { parseConfigText, type Mode } from "../../config/config.ts";
 import {
   openProject,
   sessionFile,
   SESSION_PATHS,
   STATE_DIR,
   type Project,
-} from "../../node/project.ts";
-import { readState, updateState } from "../../node/store.ts";
+} from "../../project/node/project.ts";
+import { readState, updateState } from "../../state/node/store.ts";
 
 /**
  * The mode is pinned for the session (ADR 0012): a gating mode ends only when the person says

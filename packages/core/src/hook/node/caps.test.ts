@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../hook-event.ts";
-import { NOTE_CAP } from "../../notes.ts";
+import { NOTE_CAP } from "../../notes/notes.ts";
 import { handleEvent } from "./handle-event.ts";
-import { inspectEdit, MAX_PATH_SEGMENTS, openProject } from "../../node/project.ts";
+import { inspectEdit, MAX_PATH_SEGMENTS, openProject } from "../../project/node/project.ts";
 
 /**
  * What reaches the agent stays within one note however long the payload's paths are:

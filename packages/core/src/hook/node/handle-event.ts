@@ -1,13 +1,13 @@
 import { appendFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../hook-event.ts";
-import { capText, NOTE_CAP } from "../../notes.ts";
+import { capText, NOTE_CAP } from "../../notes/notes.ts";
 import { SWEEP_SLACK_MS, type SessionState } from "../../state/session.ts";
-import { mayWriteFiles } from "../../shell-words.ts";
+import { mayWriteFiles } from "../../shell/may-write.ts";
 import { runStartAnalyses, withEditAnalyses } from "../../analysis/node/run-analyses.ts";
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "../../follow/node/follow-edit.ts";
 import { guarded } from "../../gating/node/gate-answer.ts";
-import { inspectEdit, queueEdit, sessionFile, type Project } from "../../node/project.ts";
+import { inspectEdit, queueEdit, sessionFile, type Project } from "../../project/node/project.ts";
 import {
   GATE_STRENGTH,
   pinLine,
@@ -15,7 +15,7 @@ import {
   pinOf,
   type ModePin,
 } from "../../gating/node/mode-pin.ts";
-import { boundLockWaits, readState, updateState } from "../../node/store.ts";
+import { boundLockWaits, readState, updateState } from "../../state/node/store.ts";
 import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
 import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
 import type { AgentIdentity } from "../../tdd/node/tdd-store.ts";
@@ -33,11 +33,11 @@ const lazy = {
   strict: () => import("../../strict/node/strict-hooks.ts"),
   tddStore: () => import("../../tdd/node/tdd-store.ts"),
   planReview: () => import("../../tdd/node/plan-review.ts"),
-  shell: () => import("../../node/shell.ts"),
-  sweep: () => import("../../node/sweep.ts"),
+  shell: () => import("../../shell/node/bash-parser.ts"),
+  sweep: () => import("../../project/node/mtime-sweep.ts"),
   contentSweep: () => import("../../gating/node/content-sweep.ts"),
   verify: () => import("../../engine/node/verify-turn.ts"),
-  lifecycle: () => import("../../node/lifecycle.ts"),
+  lifecycle: () => import("../../state/node/lifecycle.ts"),
 };
 
 export interface HandleOptions {

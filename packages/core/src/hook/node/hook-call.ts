@@ -15,7 +15,12 @@ import {
 } from "../hook-platform.ts";
 import type { HandleOptions } from "./handle-event.ts";
 import { answerPartSafely, answerSafely } from "./hook-process.ts";
-import { configuredMode, findProjectRoot, openProject, type Project } from "../../node/project.ts";
+import {
+  configuredMode,
+  findProjectRoot,
+  openProject,
+  type Project,
+} from "../../project/node/project.ts";
 import { HOOKS_OFF } from "./launcher.ts";
 
 /** One hook call's input. */

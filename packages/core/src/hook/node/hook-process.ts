@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { errorLine } from "../failure-policy.ts";
-import { takeRecoveries, type Recovery } from "../../node/store.ts";
+import { takeRecoveries, type Recovery } from "../../state/node/store.ts";
 
 /** What one hook call prints and how it exits; adapters build it, their launcher emits it. */
 export interface HookOutput {

@@ -4,7 +4,7 @@ import { copyFixtureWithDeps, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { detectPackageRunners, type DetectedRunner } from "../project-runners.ts";
 import { suiteShape } from "../../selection/suite.ts";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 import { askedKey, askRunners, TEST_LISTS_PATH } from "./runner-lists.ts";
 import { selectRelated } from "../../selection/node/graph-selection.ts";
 

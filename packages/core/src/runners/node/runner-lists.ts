@@ -2,15 +2,15 @@ import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { joinRel } from "../../project-view.ts";
+import { joinRel } from "../../project/project-view.ts";
 import { runnerLabel, type DetectedRunner } from "../project-runners.ts";
 import { specOf } from "../table.ts";
 import { askedKey, type AskedTests } from "../../selection/suite.ts";
 
 export { askedKey };
 import { runProcess } from "../../engine/node/execute.ts";
-import { STATE_DIR, type Project } from "../../node/project.ts";
-import { readState, updateState, type StateFile } from "../../node/store.ts";
+import { STATE_DIR, type Project } from "../../project/node/project.ts";
+import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 
 /**
  * Asking a runner for its test files when its config cannot be read as text (a vitest or jest

@@ -1,11 +1,11 @@
 import { planRun, planSuites, type Plan, type RunPlan } from "../../engine/plan.ts";
 import { commandForTestFiles, type DetectedRunner } from "../../runners/project-runners.ts";
 import { compareRelated, type RelatedTest } from "../related.ts";
-import type { RunLog } from "../../run-log.ts";
-import { runLogFile } from "../../node/run-log-store.ts";
+import type { RunLog } from "../../state/run-log.ts";
+import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
-import type { Project } from "../../node/project.ts";
-import { readState } from "../../node/store.ts";
+import type { Project } from "../../project/node/project.ts";
+import { readState } from "../../state/node/store.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
 export interface ChosenTests {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { baseName, detectLanguage, type Language } from "../../languages.ts";
-import { dirnameRel, joinRel } from "../../project-view.ts";
+import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
+import { dirnameRel, joinRel } from "../../project/project-view.ts";
 import {
   DetectedRunnerSchema,
   detectProjectRunners,
@@ -14,7 +14,7 @@ import { importerLevels } from "../importers.ts";
 import { mentions, mentionTokens, relatedTests, type RelatedTest } from "../related.ts";
 import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
-import type { EditInsight, Project } from "../../node/project.ts";
+import type { EditInsight, Project } from "../../project/node/project.ts";
 
 /**
  * The covering path of an edit: which existing tests cover the edited file, for its note, read

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, copyFixture, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 import { selectRelated } from "./graph-selection.ts";
 
 /**

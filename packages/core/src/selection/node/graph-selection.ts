@@ -12,7 +12,7 @@ import {
   type ImportGraph,
 } from "../../analysis/import-graph.ts";
 import { loadJsLexers } from "../../analysis/js-module.ts";
-import { detectLanguage } from "../../languages.ts";
+import { detectLanguage } from "../../filter/languages.ts";
 import type { RelatedTest } from "../related.ts";
 import { runnerLabel, type DetectedRunner } from "../../runners/project-runners.ts";
 import { askedKey, askRunners } from "../../runners/node/runner-lists.ts";
@@ -33,9 +33,9 @@ import {
   isGraphSource,
   readFileImports,
 } from "../../analysis/node/impact.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import { coldGraphView, sourceIndex } from "./reverse-lookup.ts";
-import { readState, updateState } from "../../node/store.ts";
+import { readState, updateState } from "../../state/node/store.ts";
 
 export { IMPORT_HOPS };
 

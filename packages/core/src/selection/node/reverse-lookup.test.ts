@@ -6,7 +6,7 @@ import { createBudget, steppingClock } from "../../analysis/budget.ts";
 import { createImportGraph, findImporters, isGraphComplete } from "../../analysis/import-graph.ts";
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import { advanceGraph } from "../../analysis/node/impact.ts";
-import { openProject, type Project } from "../../node/project.ts";
+import { openProject, type Project } from "../../project/node/project.ts";
 import { importWords, reverseImporters, sourceIndex } from "./reverse-lookup.ts";
 
 let temp: TempProject | undefined;

@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
-import { isSkippedDir } from "../../filter.ts";
-import { baseName, extensionOf, stemOf } from "../../languages.ts";
-import { dirnameRel } from "../../project-view.ts";
+import { isSkippedDir } from "../../filter/filter.ts";
+import { baseName, extensionOf, stemOf } from "../../filter/languages.ts";
+import { dirnameRel } from "../../project/project-view.ts";
 import type { GraphView } from "./covering.ts";
 import { isGraphSource, lookupContext, readFileImports } from "../../analysis/node/impact.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import { continueWalk, readSmallFile } from "../../analysis/node/project-walk.ts";
 
 /**

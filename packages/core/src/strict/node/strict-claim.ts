@@ -3,7 +3,7 @@ import type { Host, StrictEventInput, StrictTest } from "../strict-events.ts";
 import { isValidRed } from "../red.ts";
 import { languageOfTestFile, parseTestId, resolveSlug, toStrictTest } from "../test-id.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
-import { toProjectPath, type Project } from "../../node/project.ts";
+import { toProjectPath, type Project } from "../../project/node/project.ts";
 import { appendStrictEvents, appendStrictEventsFrom, readStrictState } from "./strict-store.ts";
 import {
   runStrictTests,
@@ -11,7 +11,7 @@ import {
   runVerifyCommand,
   type VerifyOutcome,
 } from "./strict-run.ts";
-import { sweepChangedFiles } from "../../node/sweep.ts";
+import { sweepChangedFiles } from "../../project/node/mtime-sweep.ts";
 
 /**
  * `tailtest claim`, `tailtest refactor start|finish`: the agent's side of strict mode. A claim is

@@ -1,12 +1,12 @@
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
-import { capText } from "../../notes.ts";
+import { capText } from "../../notes/notes.ts";
 import type { StrictSnapshot } from "../checkpoint.ts";
 import type { Host, StrictEventInput } from "../strict-events.ts";
 import { decideStrictEdit, type StrictEditDecision } from "../strict-gate.ts";
 import { openClaims, type StrictState } from "../strict-state.ts";
 import { tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { withAgentFlag } from "../../tdd/guide.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import {
   appendStrictEvents,
   appendStrictRefusals,

@@ -11,7 +11,7 @@ import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import type { StrictEvent } from "../strict-events.ts";
 import { pairRedGreen } from "../pairs.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 import { claimTest, finishRefactor, startRefactor } from "./strict-claim.ts";
 import { readStrictLog } from "./strict-store.ts";
 

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from "node:path";
 import type { Decision } from "../../hook/hook-event.ts";
-import { capText } from "../../notes.ts";
+import { capText } from "../../notes/notes.ts";
 import { SWEEP_SLACK_MS } from "../../state/session.ts";
 import type { StrictEventInput, StrictTest } from "../strict-events.ts";
 import {
@@ -12,8 +12,8 @@ import {
 import { openClaims, pendingClaims, type ClaimState } from "../strict-state.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { withAgentFlag } from "../../tdd/guide.ts";
-import { gateTargets } from "../../node/shell-targets.ts";
-import { findShellWrites, listSimpleCommands } from "../../node/shell.ts";
+import { gateTargets } from "../../shell/node/shell-targets.ts";
+import { findShellWrites, listSimpleCommands } from "../../shell/node/bash-parser.ts";
 import {
   ANY_CONTENT,
   appendStrictEvents,

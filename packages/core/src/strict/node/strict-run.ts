@@ -7,7 +7,7 @@ import { answersRequest, type RunResult } from "../../engine/summarize.ts";
 import { tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { firstErrorLine } from "../../tdd/tdd-log.ts";
 import { executePlan } from "../../engine/node/execute.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import { guardState, tamperedReason } from "../../engine/node/state-guard.ts";
 import { hashFile, supportHash } from "./strict-store.ts";
 

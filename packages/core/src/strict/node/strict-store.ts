@@ -17,10 +17,10 @@ import {
   type StrictEventInput,
   type StrictLog,
 } from "../strict-events.ts";
-import type { ProjectView } from "../../project-view.ts";
+import type { ProjectView } from "../../project/project-view.ts";
 import { testSupportFiles } from "../test-support.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
-import { STATE_DIR } from "../../node/project.ts";
+import { STATE_DIR } from "../../project/node/project.ts";
 import { pythonStartupDescription } from "./python-startup.ts";
 import {
   APPEND_LOCK,
@@ -29,7 +29,7 @@ import {
   writeAtomic,
   writeAtomicSync,
   type LockWait,
-} from "../../node/store.ts";
+} from "../../state/node/store.ts";
 import { appendDurably, EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
 
 /**

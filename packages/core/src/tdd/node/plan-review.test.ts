@@ -12,7 +12,7 @@ import {
   reviewPlan,
   TDD_PLAN_CHECKLIST,
 } from "./plan-review.ts";
-import { openProject, type Project } from "../../node/project.ts";
+import { openProject, type Project } from "../../project/node/project.ts";
 
 /** A reviewer made of node itself: `node -e <script> <prompt + plan>`. */
 const node = (script: string): string[] => [process.execPath, "-e", script];

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import * as z from "zod";
-import type { PlanReviewConfig } from "../../config.ts";
+import type { PlanReviewConfig } from "../../config/config.ts";
 import type { Decision } from "../../hook/hook-event.ts";
-import { STATE_DIR, type Project } from "../../node/project.ts";
+import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { HOOKS_OFF as HOOKS_OFF_ENV } from "../../hook/node/launcher.ts";
-import { updateState, type StateFile } from "../../node/store.ts";
+import { updateState, type StateFile } from "../../state/node/store.ts";
 
 /**
  * tdd mode's plan review (Claude Code's ExitPlanMode). The first plan of each session is refused

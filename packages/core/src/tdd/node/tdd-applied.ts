@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { STATE_DIR } from "../../node/project.ts";
+import { STATE_DIR } from "../../project/node/project.ts";
 import { appendDurably } from "./tdd-store.ts";
 
 /**

@@ -7,7 +7,7 @@ import type { EditEntry, TddEntry } from "../tdd-log.ts";
 import { deriveTddState, type TddView } from "../tdd-state.ts";
 import { judgeTarget, protectionFor } from "../../gating/node/write-identity.ts";
 import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
-import type { Project } from "../../node/project.ts";
+import type { Project } from "../../project/node/project.ts";
 import { agentKey, appendTddAudit, readTddEntries, type AgentIdentity } from "./tdd-store.ts";
 
 /**

@@ -6,7 +6,7 @@ import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { declareGreen, declareRed } from "../declare.ts";
 import { deriveTddState } from "../tdd-state.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
-import { openProject } from "../../node/project.ts";
+import { openProject } from "../../project/node/project.ts";
 import { agentKey, declareTddEntry, readTddEntries, TDD_KEY_ENV, tddLogPath } from "./tdd-store.ts";
 
 /**

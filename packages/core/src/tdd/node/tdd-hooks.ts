@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { Decision } from "../../hook/hook-event.ts";
-import { capText } from "../../notes.ts";
+import { capText } from "../../notes/notes.ts";
 import { SWEEP_SLACK_MS } from "../../state/session.ts";
 import { planRun, type RunTarget } from "../../engine/plan.ts";
 import { detectProjectRunners } from "../../runners/project-runners.ts";
@@ -21,12 +21,16 @@ import type { TddEntry, TestRunEntry } from "../tdd-log.ts";
 import { deriveTddState, type TddView } from "../tdd-state.ts";
 import { recogniseTestCommand } from "../test-commands.ts";
 import { executePlan } from "../../engine/node/execute.ts";
-import { toProjectPath, type Project } from "../../node/project.ts";
-import { gateTargets } from "../../node/shell-targets.ts";
-import { findShellWrites, listSimpleCommands, type SimpleCommand } from "../../node/shell.ts";
+import { toProjectPath, type Project } from "../../project/node/project.ts";
+import { gateTargets } from "../../shell/node/shell-targets.ts";
+import {
+  findShellWrites,
+  listSimpleCommands,
+  type SimpleCommand,
+} from "../../shell/node/bash-parser.ts";
 import { lookAtTurn, lostCheckLine } from "../../gating/node/content-sweep.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
-import { mayWriteFiles } from "../../shell-words.ts";
+import { mayWriteFiles } from "../../shell/may-write.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 /**

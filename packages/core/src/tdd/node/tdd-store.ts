@@ -22,8 +22,8 @@ import {
   type EditEntry,
   type TddEntry,
 } from "../tdd-log.ts";
-import { SESSION_PATHS, STATE_DIR } from "../../node/project.ts";
-import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../node/store.ts";
+import { SESSION_PATHS, STATE_DIR } from "../../project/node/project.ts";
+import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../state/node/store.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { capText, NOTE_CAP, renderQueuedNote, renderStartupNote } from "./notes.ts";
+import type { DetectedRunner } from "../runners/project-runners.ts";
+
+const pytest: DetectedRunner = {
+  id: "pytest",
+  languages: ["python"],
+  package_dir: "",
+  command: ["python3", "-m", "pytest"],
+  test_dir: "tests",
+  evidence: "pytest.ini",
+};
+
+const base = {
+  path: "billing.py",
+  status: "new" as const,
+  language: "python" as const,
+  target: { kind: "file" as const, path: "tests/test_billing.py", exists: false },
+  runner: pytest,
+  runnerReason: "pytest.ini in the project root",
+  pendingCount: 1,
+};
+
+describe("queued note", () => {
+  it("uses the documented words", () => {
+    expect(renderQueuedNote(base)).toBe(
+      "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest.",
+    );
+  });
+
+  it("points at an existing test, counts pending files and adds the depth note", () => {
+    expect(
+      renderQueuedNote({
+        ...base,
+        status: "existing",
+        target: { ...base.target, exists: true },
+        pendingCount: 3,
+        depthNote:
+          "Complexity: thorough (billing: +4 billing +3 HTTP +3 DB +2 branches = 12 scenarios). Generate ~12 scenarios.",
+      }),
+    ).toBe(
+      "tailtest: billing.py queued (existing, python). update existing test at tests/test_billing.py. 3 files pending -- write tests for all of them. runner: pytest. Complexity: thorough (billing: +4 billing +3 HTTP +3 DB +2 branches = 12 scenarios). Generate ~12 scenarios.",
+    );
+  });
+
+  it("inline rust tests and a missing runner", () => {
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "src/parse.rs",
+        language: "rust",
+        target: { kind: "inline", path: "src/parse.rs", exists: true },
+        runner: { ...pytest, id: "cargo", languages: ["rust"] },
+      }),
+    ).toBe(
+      "tailtest: src/parse.rs queued (new, rust). add #[cfg(test)] block to src/parse.rs. runner: cargo test.",
+    );
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "main.go",
+        language: "go",
+        target: undefined,
+        runner: undefined,
+        runnerReason: "no go test runner found for main.go",
+      }),
+    ).toBe(
+      "tailtest: main.go queued (new, go). no test runner found (no go test runner found for main.go); add one so tailtest can run the test.",
+    );
+  });
+
+  it("is deterministic and capped", () => {
+    expect(renderQueuedNote(base)).toBe(renderQueuedNote(base));
+    const huge = renderQueuedNote({ ...base, extraNotes: ["x".repeat(20_000)] });
+    expect(huge.length).toBeLessThanOrEqual(NOTE_CAP);
+    expect(capText("short")).toBe("short");
+  });
+
+  it("cuts the middle, keeping the first and the last lines (a deny's way out)", () => {
+    const text = `Blocked: 8 files.\n${"- a/very/long/path.py\n".repeat(1000)}Next: run tailtest red.`;
+    const capped = capText(text);
+    expect(capped.length).toBeLessThanOrEqual(NOTE_CAP);
+    expect(capped.startsWith("Blocked: 8 files.\n")).toBe(true);
+    expect(capped.endsWith("Next: run tailtest red.")).toBe(true);
+    expect(capped).toMatch(/ … \(cut: \d+ characters more than fit in one note\) … /);
+    expect(capText(text, 40).length).toBeLessThanOrEqual(NOTE_CAP);
+  });
+});
+
+describe("startup note", () => {
+  it("lists runners, depth, mode and history lines", () => {
+    const note = renderStartupNote({
+      runners: [
+        pytest,
+        {
+          ...pytest,
+          id: "vitest",
+          languages: ["javascript", "typescript"],
+          package_dir: "web",
+          test_dir: undefined,
+        },
+      ],
+      depth: "standard",
+      mode: "follow",
+      historyLines: ["Recent regressions: billing.py (was passing, now failing)."],
+      lastFailures: "Previous session failures: a.py (tests red after 3 fix attempts).",
+    });
+    expect(note).toBe(
+      [
+        "tailtest: session started. Runners: python: pytest (tests in tests/), javascript/typescript: vitest in web/ (tests beside the source). Depth: standard. Mode: follow.",
+        "Recent regressions: billing.py (was passing, now failing).",
+        "Previous session failures: a.py (tests red after 3 fix attempts).",
+      ].join("\n"),
+    );
+  });
+
+  it("stays under the cap with hundreds of runners", () => {
+    const runners = Array.from({ length: 500 }, (_, i) => ({
+      ...pytest,
+      package_dir: `services/s${i}`,
+    }));
+    expect(
+      renderStartupNote({ runners, depth: "simple", mode: "follow" }).length,
+    ).toBeLessThanOrEqual(NOTE_CAP);
+  });
+});

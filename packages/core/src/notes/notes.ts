@@ -1,0 +1,135 @@
+import type { Depth } from "../config/depth.ts";
+import type { Language } from "../filter/languages.ts";
+import type { PendingStatus } from "../state/session.ts";
+import {
+  describeTestTarget,
+  runnerLabel,
+  type DetectedRunner,
+  type TestTarget,
+} from "../runners/project-runners.ts";
+
+/** Every text meant for an agent stays well under Claude Code's 10,000-character hook limit. */
+export const NOTE_CAP = 8000;
+
+/**
+ * `text` in at most `cap` characters. A note over the cap first has its words of more than 300
+ * characters (paths of up to 4,096) shortened to their start and end; then, if still too long,
+ * its middle is cut: a note's first lines say what happened and its last ones what to do next (a
+ * deny's way out), and both must reach the agent however long the list between them.
+ */
+export function capText(text: string, cap: number = NOTE_CAP): string {
+  if (text.length <= cap) return text;
+  const shortened = text.replace(LONG_WORD, (word) => `${word.slice(0, 120)}…${word.slice(-160)}`);
+  return shortened.length <= cap ? shortened : cutMiddle(shortened, cap);
+}
+
+/** A word (a path, usually) too long to be read: shortened, once a note is over its cap. */
+const LONG_WORD = /[^\s'"`()]{301,}/g;
+
+function cutMiddle(text: string, cap: number): string {
+  const marker = ` … (cut: ${text.length - cap} characters more than fit in one note) … `;
+  const room = Math.max(0, cap - marker.length);
+  const tail = Math.floor(room * 0.4);
+  return `${text.slice(0, room - tail)}${marker}${tail === 0 ? "" : text.slice(-tail)}`;
+}
+
+export interface QueuedNoteInput {
+  path: string;
+  status: PendingStatus;
+  language: Language;
+  target: TestTarget | undefined;
+  runner: DetectedRunner | undefined;
+  runnerReason: string;
+  pendingCount: number;
+  depthNote?: string | undefined;
+  extraNotes?: readonly string[] | undefined;
+  /** What the project's existing tests say about the file, when the import graph is known. */
+  covering?: Covering | undefined;
+}
+
+/** The existing tests related to an edited file (best first), or where a first test goes. */
+export interface Covering {
+  tests: readonly { path: string; evidence: string }[];
+  suggested?: string | undefined;
+}
+
+const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
+  name: "named after it",
+  family: "its test family",
+  imports: "they import it",
+  "imports-via": "they import it through other modules",
+  support: "they run with it",
+  mentions: "they load it by name",
+  self: "the test itself",
+};
+
+/** "covered by existing tests a, b (they import it): update them" — or where to write one. */
+function renderCovering(covering: Covering, fallback: string): string {
+  if (covering.tests.length === 0) return `write test to ${covering.suggested ?? fallback}`;
+  const [only] = covering.tests;
+  if (covering.tests.length === 1 && only?.evidence === "name" && only.path === fallback)
+    return `update existing test at ${only.path}`;
+  const shown = covering.tests
+    .slice(0, 5)
+    .map((test) => `${test.path} (${EVIDENCE_WORDS[test.evidence] ?? test.evidence})`);
+  const more = covering.tests.length > 5 ? ` and ${covering.tests.length - 5} more` : "";
+  return `covered by existing tests ${shown.join(", ")}${more}: update them for this change (tailtest runs them at the end of the turn)`;
+}
+
+/**
+ * The note the agent reads after an edit, in these words:
+ * "tailtest: billing.py queued (new, python). write test to tests/test_billing.py. runner: pytest."
+ * Deterministic: no times, no durations, no absolute paths.
+ */
+export function renderQueuedNote(input: QueuedNoteInput): string {
+  const parts = [`tailtest: ${input.path} queued (${input.status}, ${input.language})`];
+  if (input.target === undefined) {
+    parts.push(
+      `no test runner found (${input.runnerReason}); add one so tailtest can run the test`,
+    );
+  } else if (input.covering !== undefined && input.target.kind === "file") {
+    parts.push(renderCovering(input.covering, input.target.path));
+  } else if (input.target.kind === "inline") {
+    parts.push(describeTestTarget(input.target));
+  } else if (input.target.exists) {
+    parts.push(`update existing test at ${input.target.path}`);
+  } else {
+    parts.push(`write test to ${input.target.path}`);
+  }
+  if (input.pendingCount > 1)
+    parts.push(`${input.pendingCount} files pending -- write tests for all of them`);
+  if (input.runner !== undefined) parts.push(`runner: ${runnerLabel(input.runner.id)}`);
+  if (input.depthNote !== undefined) parts.push(input.depthNote.replace(/\.$/, ""));
+  for (const extra of input.extraNotes ?? []) parts.push(extra.replace(/\.$/, ""));
+  return capText(`${parts.join(". ")}.`);
+}
+
+export interface StartupNoteInput {
+  runners: readonly DetectedRunner[];
+  depth: Depth;
+  mode: string;
+  historyLines?: readonly string[] | undefined;
+  lastFailures?: string | undefined;
+  notices?: readonly string[] | undefined;
+}
+
+export function renderRunnerList(runners: readonly DetectedRunner[]): string {
+  if (runners.length === 0) return "none detected";
+  const shown = runners.slice(0, 8).map((runner) => {
+    const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
+    const tests = runner.test_dir === undefined ? "beside the source" : `${runner.test_dir}/`;
+    return `${runner.languages.join("/")}: ${runnerLabel(runner.id)}${where} (tests ${tests === "beside the source" ? tests : `in ${tests}`})`;
+  });
+  const more = runners.length > shown.length ? `, (+${runners.length - shown.length} more)` : "";
+  return `${shown.join(", ")}${more}`;
+}
+
+export function renderStartupNote(input: StartupNoteInput): string {
+  const lines = [
+    `tailtest: session started. Runners: ${renderRunnerList(input.runners)}. Depth: ${input.depth}. Mode: ${input.mode}.`,
+    ...(input.historyLines ?? []),
+    ...(input.lastFailures === undefined ? [] : [input.lastFailures]),
+    ...(input.notices ?? []),
+  ];
+  return capText(lines.join("\n"));
+}
