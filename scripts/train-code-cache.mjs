@@ -35,7 +35,7 @@ const { stampBuild, trainCodeCache } = await import(
 
 /**
  * The recorded payloads each agent's calls are made of (fixtures/payloads, see its README), per
- * route (core's quiet.ts `routeOf`): each route's cache is trained in a fresh evaluation of the
+ * route (core's hook/node/launcher.ts `routeOf`): each route's cache is trained in a fresh evaluation of the
  * bundle, so it holds only what that kind of call runs.
  */
 /** A shell command that writes a file, as the recorded Codex one does (a heredoc into a file). */

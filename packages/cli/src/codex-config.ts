@@ -51,7 +51,7 @@ function hooksOf(value: unknown): unknown {
     : undefined;
 }
 
-// Synchronous, as status.ts reads: see there.
+// Synchronous, as core's views/status-view.ts reads: see there.
 function readText(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");

@@ -38,7 +38,7 @@ export interface InstallerSpec {
   };
 }
 
-/** A project's opt-out of a user-level install (core's quiet.ts OPT_OUT_FILE). */
+/** A project's opt-out of a user-level install (core's hook/node/launcher.ts OPT_OUT_FILE). */
 const OPT_OUT_FILE = ".tailtest/off";
 
 export interface InstallerIO {

@@ -65,7 +65,7 @@ export {
   type HistoryFile,
   type LastFailure,
   type OutcomeStatus,
-} from "./state/history.ts";
+} from "./state/history-state.ts";
 export {
   baseName,
   detectLanguage,
@@ -232,12 +232,12 @@ export {
   holdsAfterError,
   notCheckedReason,
 } from "./hook/failure-policy.ts";
-export * from "./install/doctor.ts";
+export * from "./install/doctor-checks.ts";
 export * from "./install/codex-trust.ts";
 export * from "./views/history-view.ts";
-export * from "./views/report.ts";
+export * from "./views/report-data.ts";
 export { escapeHtml, renderReportHtml } from "./views/report-html.ts";
 export * from "./state/run-log.ts";
-export * from "./views/status.ts";
+export * from "./views/status-view.ts";
 export { listTddCycles, TddCycleSchema, type TddCycle } from "./tdd/cycles.ts";
 export * from "./views/text-style.ts";

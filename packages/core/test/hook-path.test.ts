@@ -79,7 +79,7 @@ const COLD = [
   /packages\/core\/src\/(shell\/node\/|(state\/node\/lifecycle|project\/node\/mtime-sweep|install\/node\/setup-io)\.ts$)/,
   /packages\/core\/src\/engine\/node\//,
   /packages\/core\/src\/engine\/(plan|summarize|results)\.ts$/,
-  /packages\/core\/src\/(install\/(doctor|hook-groups)|shell\/inline-(script-writes|interpreter))\.ts$/,
+  /packages\/core\/src\/(install\/(doctor-checks|hook-groups)|shell\/inline-(script-writes|interpreter))\.ts$/,
 ];
 /** The Claude Code hook answers a call Cursor makes through Cursor's adapter, loaded for it. */
 const COLD_FOR: Partial<Record<Adapter, RegExp[]>> = {
@@ -154,7 +154,7 @@ describe("a hook call evaluates only what every call needs", () => {
           /packages\/core\/src\/tdd\/node\/(tdd-hooks|plan-review)\.ts$/,
           /packages\/core\/src\/strict\/node\/(strict-hooks|strict-run|strict-claim)\.ts$/,
           /packages\/core\/src\/engine\/(plan|summarize)\.ts$/,
-          /packages\/core\/src\/(install\/(doctor|hook-groups)|shell\/inline-(script-writes|interpreter))\.ts$/,
+          /packages\/core\/src\/(install\/(doctor-checks|hook-groups)|shell\/inline-(script-writes|interpreter))\.ts$/,
           /packages\/core\/src\/(analysis\/(?!switches\.ts$)|tdd\/(test-commands|cycles))/,
           /packages\/core\/src\/strict\/(plan-steps|pairs)\.ts$/,
           /adapters\/cursor\/src\/run-hook\.ts$/,

@@ -95,7 +95,7 @@ export const BILLING_REFACTORED =
 /** The project config of the tdd scenario: tdd mode, plan review off (no ExitPlanMode here). */
 export const TDD_CONFIG = `${JSON.stringify({ mode: "tdd", tdd: { plan_review: { enabled: false } } }, null, 2)}\n`;
 
-/** The first words of the gate's refusal of billing.py with no cycle open (core tdd/gate.ts). */
+/** The first words of the gate's refusal of billing.py with no cycle open (core tdd/tdd-gate.ts). */
 export const TDD_DENIED = "tailtest tdd: billing.py is blocked: no TDD cycle is open";
 
 /**
@@ -129,7 +129,7 @@ export const TDD_CYCLE: Scenario = {
 /** The project config of the strict scenarios: the person switches strict mode on. */
 export const STRICT_CONFIG = `${JSON.stringify({ mode: "strict" }, null, 2)}\n`;
 
-/** The first words of the gate's refusal of a production file no claim names (core strict/gate.ts). */
+/** The first words of the gate's refusal of a production file no claim names (core strict/strict-gate.ts). */
 export function strictDenied(path: string): string {
   return `tailtest strict: ${path} is production code and no open claim names it`;
 }

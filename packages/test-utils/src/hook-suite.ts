@@ -159,7 +159,7 @@ export function describeHookPolicySuite(platform: HookPolicyPlatform): void {
         expect(existsSync(join(t.root, state)), state).toBe(false);
     });
 
-    // hook.cjs answers such a call before it loads any bundle (core's node/quiet.ts). Its cost is
+    // hook.cjs answers such a call before it loads any bundle (core's hook/node/launcher.ts). Its cost is
     // bench/hook-path.mjs's ("follow (launcher only)"), not a test's.
     it("follow mode: a gate has no opinion, answered by the launcher without any bundle", async () => {
       const t = open("follow");

@@ -2,7 +2,7 @@ import type { Config } from "../config/config.ts";
 
 /**
  * Which optional analyses (ADR 0009) a call has work for, from the config alone: read by
- * `node/analysis.ts`, which loads an analysis only when it is on, and by the post-edit bundle,
+ * `node/run-analyses.ts`, which loads an analysis only when it is on, and by the post-edit bundle,
  * which leaves an edit to the whole hook when one is.
  */
 

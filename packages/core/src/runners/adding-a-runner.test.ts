@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkRunnerStarts, runnerProbe } from "../install/doctor.ts";
+import { checkRunnerStarts, runnerProbe } from "../install/doctor-checks.ts";
 import { createFsView } from "../project/node/fs-view.ts";
 import { parseRunOutput } from "../engine/parsers/index.ts";
 import { planRun, REPORT_TOKEN } from "../engine/plan.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runnerProbe } from "../install/doctor.ts";
+import { runnerProbe } from "../install/doctor-checks.ts";
 import { runnerArgv } from "../engine/plan.ts";
 import { createMemoryView, type ProjectView } from "../project/project-view.ts";
 import type { TestId } from "../engine/results.ts";

@@ -1,5 +1,5 @@
 /**
- * The files an inline interpreter script writes, read from its text (see `inline-script.ts` for
+ * The files an inline interpreter script writes, read from its text (see `inline-interpreter.ts` for
  * where the script comes from): regular expressions over a copy of the script whose string
  * contents and comments are blanked out, so a call named inside a string (`print("open(x, 'w')")`)
  * or a comment is not a call, and each string literal is known by where it starts.

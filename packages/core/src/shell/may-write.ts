@@ -1,6 +1,6 @@
 /**
  * Whether a shell command could write or delete a file by the shell parser's own rules
- * (`node/shell.ts`), told from its words alone: a follow-mode hook sees every command the agent
+ * (`node/bash-parser.ts`), told from its words alone: a follow-mode hook sees every command the agent
  * runs (`git status`, `ls`, `npm test`), and loading the bash grammar as WebAssembly costs such a
  * hook ~3× `node -e 0`, for commands that cannot write anything the parser would report.
  *
@@ -57,7 +57,7 @@ const WRITER_WORDS = new Set([
   "eval",
 ]);
 
-/** Interpreters whose inline scripts the parser reads (node/shell.ts, inline-script.ts). */
+/** Interpreters whose inline scripts the parser reads (node/bash-parser.ts, inline-interpreter.ts). */
 const INTERPRETER =
   /^(?:sh|bash|zsh|dash|ksh|deno|node|nodejs|tsx|ts-node|bun|(?:python|pypy)(?:\d+(?:\.\d+)*)?|perl(?:\d[\d.]*)?|ruby(?:\d[\d.]*)?)$/;
 

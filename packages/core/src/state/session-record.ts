@@ -6,11 +6,11 @@ import type { StrictEvent } from "../strict/strict-events.ts";
  * What a session was, beside the per-file outcomes history keeps for follow mode: its mode, when
  * it ran, and for the gating modes what they measured: tdd mode's cycles (Red → Green → Refactor,
  * with times and skip-red reasons) and strict mode's claims (verified, reverted, escalated).
- * Pure (record-session.ts builds one): from the session file and the session's own lines of `.tailtest/events.jsonl`,
+ * Pure (build-session-record.ts builds one): from the session file and the session's own lines of `.tailtest/events.jsonl`,
  * whose times it keeps, so recording a session again never re-stamps it.
  */
 
-/** Why a Green was logged without a failing test first (log.ts re-exports it). */
+/** Why a Green was logged without a failing test first (tdd/tdd-log.ts re-exports it). */
 export const SkipRedReasonSchema = z.enum(["refactoring", "lint-only", "adding-coverage"]);
 export type SkipRedReason = z.infer<typeof SkipRedReasonSchema>;
 

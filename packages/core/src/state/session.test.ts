@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderLastFailures } from "./history.ts";
+import { renderLastFailures } from "./history-state.ts";
 import {
   appendScenarioLog,
   buildScenarioEntries,

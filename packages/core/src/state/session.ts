@@ -7,7 +7,7 @@ import {
   selectLastFailures,
   type HistoryOutcome,
   type OutcomeStatus,
-} from "./history.ts";
+} from "./history-state.ts";
 import { LanguageSchema } from "../filter/languages.ts";
 import { DetectedRunnerSchema, RunnerIdSchema } from "../runners/project-runners.ts";
 
@@ -217,7 +217,7 @@ export function markNoticeShown(
   return { state: { ...state, notices_shown: [...state.notices_shown, notice] }, firstTime: true };
 }
 
-/** The outcome status of one measured result (history.ts `OutcomeStatusSchema`). */
+/** The outcome status of one measured result (history-state.ts `OutcomeStatusSchema`). */
 export function outcomeStatusOf(result: FileResult, attempts: number): OutcomeStatus {
   if (result.outcome === "passed") return attempts === 0 ? "passed" : "fixed";
   if (result.outcome === "missing_test") return "missing_test";

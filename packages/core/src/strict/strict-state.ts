@@ -8,7 +8,7 @@ import type {
 import type * as z from "zod/mini";
 
 /**
- * strict mode's state: a reducer over the event log (events.ts), so every decision can be
+ * strict mode's state: a reducer over the event log (strict-events.ts), so every decision can be
  * replayed from the file. Nothing here reads the clock or the disk.
  */
 

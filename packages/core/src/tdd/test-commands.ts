@@ -5,7 +5,7 @@ import { ownEntry } from "../util/own-entry.ts";
 
 /**
  * Whether a shell command line runs tests, and which runner. Pure: the caller splits the line
- * into simple commands (`listSimpleCommands` in node/shell.ts, which also follows `cd`) and
+ * into simple commands (`listSimpleCommands` in shell/node/bash-parser.ts, which also follows `cd`) and
  * passes the `package.json` scripts of the folder the command runs in.
  */
 export interface TestCommandContext {

@@ -5,7 +5,7 @@ import {
   recordSession,
   type HistoryFile,
   type OutcomeStatus,
-} from "../state/history.ts";
+} from "../state/history-state.ts";
 import {
   HistoryViewSchema,
   renderHistoryView,

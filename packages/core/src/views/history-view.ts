@@ -14,7 +14,7 @@ import {
   type HistoryEntry,
   type HistoryFile,
   type OutcomeClass,
-} from "../state/history.ts";
+} from "../state/history-state.ts";
 import { buildSessionRecord } from "../state/build-session-record.ts";
 import { buildScenarioEntries, type SessionState } from "../state/session.ts";
 import {
@@ -37,7 +37,7 @@ export const FILE_TIMELINE_CAP = 12;
 
 const Count = z.number().int().min(0);
 
-/** history.ts `OUTCOME_CLASSES` (that one is zod/mini, the views are zod). */
+/** history-state.ts `OUTCOME_CLASSES` (that one is zod/mini, the views are zod). */
 export const OutcomeClassViewSchema = z.enum(OUTCOME_CLASSES);
 
 /** A count per outcome class. */
@@ -64,7 +64,7 @@ export const HistoryFileRowSchema = z.object({
   timeline: z.array(OutcomeClassViewSchema),
   /** Its latest entry is a regression: it passed before and fails now. */
   regression: z.boolean(),
-  /** Its tests ran red in three or more sessions (history.ts `findRecurringFailures`). */
+  /** Its tests ran red in three or more sessions (history-state.ts `findRecurringFailures`). */
   recurring: z.boolean(),
 });
 export type HistoryFileRow = z.infer<typeof HistoryFileRowSchema>;
@@ -75,7 +75,7 @@ export const HistorySessionSchema = z.object({
   last_at: z.string(),
   /** Files with an outcome this session. */
   files: z.number().int().min(0),
-  /** Files per outcome class (history.ts `countOutcomes`: what status and the report show too). */
+  /** Files per outcome class (history-state.ts `countOutcomes`: what status and the report show too). */
   counts: OutcomeCountsSchema,
   /** Still open: its outcomes come from the session file, not yet from history.json. */
   live: z.boolean(),
@@ -165,7 +165,7 @@ export function withLiveSessions(
 
 /**
  * Sessions in the order they first appear (history is kept oldest first), each counted with
- * history.ts `countOutcomes`: the one function behind every per-session count people see.
+ * history-state.ts `countOutcomes`: the one function behind every per-session count people see.
  */
 export function summariseSessions(
   entries: readonly HistoryEntry[],

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { emptyHistory, recordOutcomes, type HistoryFile } from "../state/history.ts";
-import { buildReport, REPORT_CAPS, type ReportInput } from "./report.ts";
+import { emptyHistory, recordOutcomes, type HistoryFile } from "../state/history-state.ts";
+import { buildReport, REPORT_CAPS, type ReportInput } from "./report-data.ts";
 import { countTicks, escapeHtml, renderReportHtml } from "./report-html.ts";
 import { emptyRunLog, summariseRunRecord } from "../state/run-log.ts";
 

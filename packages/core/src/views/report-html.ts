@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
-import { OUTCOME_LABELS, type OutcomeClass } from "../state/history.ts";
+import { OUTCOME_LABELS, type OutcomeClass } from "../state/history-state.ts";
 import { describeSessionCounts, type HistoryFileRow, type HistorySession } from "./history-view.ts";
-import { REPORT_CAPS, type ReportData, type ReportFileWhy, type ReportSession } from "./report.ts";
+import {
+  REPORT_CAPS,
+  type ReportData,
+  type ReportFileWhy,
+  type ReportSession,
+} from "./report-data.ts";
 import type { StrictClaimRecord, TddCycleRecord } from "../state/session-record.ts";
 import type { TddCycle } from "../tdd/cycles.ts";
 

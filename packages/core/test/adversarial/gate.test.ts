@@ -6,13 +6,13 @@ import {
   type Attack,
   type AttackResult,
   type Mode,
-} from "./harness.ts";
+} from "./attack-harness.ts";
 
 /**
  * The gate against an agent that tries to get round it (ADR 0012): tailtest's own files by
  * identity (links, hard links, globs, the bundle, user-level hook settings), paths judged by
  * where they lead, and the shell forms with literal targets. Every attack must be HELD on every
- * platform in tdd and strict mode (harness.ts says what HELD means and how to add cases).
+ * platform in tdd and strict mode (attack-harness.ts says what HELD means and how to add cases).
  */
 
 const FOLLOW = `'{"mode":"follow"}'`;

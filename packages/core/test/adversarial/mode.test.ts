@@ -9,7 +9,7 @@ import {
   payloadsOf,
   PLATFORMS,
   type Mode,
-} from "./harness.ts";
+} from "./attack-harness.ts";
 
 /**
  * The mode is pinned for the session (ADR 0012), through the built hook bins and CLI: a program

@@ -12,7 +12,7 @@ import {
   PROJECT_FILES,
   type Platform,
   type Played,
-} from "./harness.ts";
+} from "./attack-harness.ts";
 
 /**
  * Attacks on the verdict rather than the gate (ADR 0012): the agent has a claim (strict) or a

@@ -11,7 +11,7 @@ import {
   STYLE_FILES_PER_RUNNER,
   STYLE_FILES_TOTAL,
   type StyleSample,
-} from "../style.ts";
+} from "../test-style.ts";
 import { isTestFile } from "../../filter/filter.ts";
 import { baseName, detectLanguage, extensionOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";

@@ -6,9 +6,9 @@ import { parseJunitXml } from "./junit.ts";
 import { parseLibtestText, parseNextestText } from "./cargo-test.ts";
 import { parseMinitestText } from "./minitest-text.ts";
 import { parseMochaJson } from "./mocha-json.ts";
-import { parseNodeTestEvents } from "./node-test.ts";
+import { parseNodeTestEvents } from "./node-test-events.ts";
 import { parseRspecJson } from "./rspec-json.ts";
-import { parseTap } from "./tap.ts";
+import { parseTap } from "./tap-stream.ts";
 import { parseTrx } from "./trx.ts";
 import { parseUnittestText } from "./unittest-text.ts";
 
@@ -37,4 +37,4 @@ export function parseRunOutput(
   return PARSERS[format](text, context);
 }
 
-export { NODE_TEST_REPORTER_SOURCE } from "./node-test.ts";
+export { NODE_TEST_REPORTER_SOURCE } from "./node-test-events.ts";

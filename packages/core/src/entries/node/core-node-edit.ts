@@ -1,7 +1,7 @@
 /**
  * What an adapter's post-edit bundle (`hook-post.cjs`) needs of core (`@tailtest/core/node/edit`):
  * follow mode's answer to an edit and the one hook call (`hook-call.ts`), without `handleEvent`,
- * which reaches every mode and engine. `hook-api.ts` is this and `handleEvent`. See ADR 0010.
+ * which reaches every mode and engine. `core-node-hook.ts` is this and `handleEvent`. See ADR 0010.
  */
 export { answerFollowEdit } from "../../follow/node/follow-edit.ts";
 export type { HandleOptions } from "../../hook/node/handle-event.ts";

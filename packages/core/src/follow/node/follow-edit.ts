@@ -45,7 +45,7 @@ export async function answerFollowEdit(
   return capDecision(decision, NOTE_CAP - MODE_LINE_ROOM);
 }
 
-/** Room kept in every answer for the end of a turn's mode-change line (handle.ts). */
+/** Room kept in every answer for the end of a turn's mode-change line (handle-event.ts). */
 export const MODE_LINE_ROOM = 600;
 
 /**
@@ -76,7 +76,7 @@ export async function queueFiles(
   agentId: string | undefined,
   now: () => Date,
   created: readonly string[] = [],
-  /** The optional analyses' lines for the insight (handle.ts passes them; ADR 0009). */
+  /** The optional analyses' lines for the insight (handle-event.ts passes them; ADR 0009). */
   analyse: (project: Project, insight: EditInsight) => Promise<EditInsight> = (_, insight) =>
     Promise.resolve(insight),
 ): Promise<Decision> {

@@ -35,7 +35,7 @@ import {
  * the work tree taken when a turn begins (and again at the end of each checked turn), compared
  * with the work tree at the Stop by content, and, in strict, a way back to the baseline's bytes
  * for a production file changed outside the gate. Needs git; elsewhere the caller falls back to
- * the mtime sweep (`sweep.ts`).
+ * the mtime sweep (`project/node/mtime-sweep.ts`).
  */
 
 /** Where the baseline is kept (a cache: a missing or unreadable one means the mtime sweep). */

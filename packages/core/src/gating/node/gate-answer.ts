@@ -6,7 +6,7 @@ import type { Project } from "../../project/node/project.ts";
 
 /*
  * What every gating mode's answer goes through, in handleEvent and in the gate bundle alike
- * (gate-edit.ts): the `tailtest` commands it names as the agent can run them, and a core error
+ * (gated-edit.ts): the `tailtest` commands it names as the agent can run them, and a core error
  * before a tool runs turned into a deny (ADR 0002).
  */
 

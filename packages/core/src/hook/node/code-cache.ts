@@ -114,7 +114,7 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
 
 /**
  * V8 takes a cache only under the flags it was made with, and the shell parser switches its
- * WebAssembly to the baseline compiler (`--liftoff-only`, see shell.ts) as it loads: a cache made
+ * WebAssembly to the baseline compiler (`--liftoff-only`, see shell/node/bash-parser.ts) as it loads: a cache made
  * after that and checked before it was rejected on every call. The route that parses shell
  * commands sets the flag before its bundle is compiled, in the hooks and in the build's training
  * alike (node's v8 module loads its streams, so the other routes do not pay for it); a call that
@@ -122,7 +122,7 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
  */
 const FLAGGED_ROUTES: Readonly<Record<string, string>> = { shell: "--liftoff-only" };
 
-/** Set on `process` by whoever changes V8's flags in a hook process (shell.ts). */
+/** Set on `process` by whoever changes V8's flags in a hook process (bash-parser.ts). */
 export const V8_FLAGS_MARK = Symbol.for("tailtest.v8-flags-set");
 
 function v8FlagsSet(): unknown {

@@ -44,7 +44,7 @@ export type Handler = (
 
 /**
  * One hook call on any platform (ADR 0002): read → translate → decide → render, and the failure
- * policy in `hook/platform.ts` when a step cannot be done. `TAILTEST_HOOKS_OFF=1` (tailtest's own
+ * policy in `hook/hook-platform.ts` when a step cannot be done. `TAILTEST_HOOKS_OFF=1` (tailtest's own
  * nested agents) is no opinion at once. Undefined: the handler left the call to another bundle.
  */
 export async function runHookCall(

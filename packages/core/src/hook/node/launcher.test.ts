@@ -18,7 +18,7 @@ import {
 } from "./launcher.ts";
 
 type Env = Record<string, string | undefined>;
-// Claude Code's launcher, as the adapter's own quiet.ts was before it moved here.
+// Claude Code's launcher, as the adapter's own launcher was before it moved here.
 const answersNothing = (stdin: string, env: Env) => answersNothingOn(CLAUDE_CODE, stdin, env);
 const unreachableGateAnswer = (stdin: string, env: Env, why: string) =>
   unreachableGateAnswerOn(CLAUDE_CODE, stdin, env, why);

@@ -16,7 +16,7 @@ import {
   type IgnoreRules,
 } from "../../filter/filter.ts";
 import { moduleShape } from "../../filter/module-shape.ts";
-import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history.ts";
+import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import {
@@ -56,7 +56,7 @@ export interface Project {
   /**
    * Set when the config file exists but does not say which mode the project is in (it cannot
    * be read, is not JSON, or its `mode` is not a mode): the hooks keep the mode the session
-   * started in rather than fall back to follow (`settleMode` in handle.ts).
+   * started in rather than fall back to follow (`settleMode` in handle-event.ts).
    */
   modeUnsure?: string;
   ignoreRules: IgnoreRules;
@@ -201,7 +201,7 @@ export interface EditInsight {
   runnerReason?: string;
   target?: TestTarget;
   depth?: DepthDecision;
-  /** Lines the optional analyses add to the agent's note (`analysis.ts`). */
+  /** Lines the optional analyses add to the agent's note (`analysis/node/run-analyses.ts`). */
   notes?: readonly string[];
   /** A test or test support file: queued to be run at the end of the turn, with no note. */
   runOnly?: boolean;
@@ -212,7 +212,7 @@ export interface EditInsight {
 /**
  * The mode a project is in, for a hook whose own handling failed: what `openProject` reads or,
  * when the config exists but does not say the mode, the mode the session started in (as
- * handle.ts's `settleMode`); else the config file read on its own, else follow.
+ * handle-event.ts's `settleMode`); else the config file read on its own, else follow.
  */
 export function configuredMode(root: string, options: OpenOptions = {}): Mode {
   try {

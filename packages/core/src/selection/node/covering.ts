@@ -22,7 +22,7 @@ import type { EditInsight, Project } from "../../project/node/project.ts";
  * or updating it. No lexer, resolver or classic zod schema is loaded: the edited file's importers
  * are in the graph already (its own imports do not change who imports it), so the post-edit bundle
  * answers with this (ADR 0010). The end of a turn selects with the same `selectOne`
- * (`selection.ts`), so an edit's note and the tests the turn runs cannot differ.
+ * (`graph-selection.ts`), so an edit's note and the tests the turn runs cannot differ.
  */
 
 /** How far import chains are followed from a changed file to the tests that load it. */

@@ -17,7 +17,7 @@ import { continueWalk, readSmallFile } from "../../analysis/node/project-walk.ts
  * `src/ui/index.ts`) — `git grep -l -F` over the work tree's files in a git repository
  * (multi-threaded C), else a scan of the project's source files — and the candidates found are
  * lexed and resolved to confirm the import, hop after hop up to the tests, as the graph would
- * answer. The full graph still builds in the end of a turn's box (`selection.ts`).
+ * answer. The full graph still builds in the end of a turn's box (`graph-selection.ts`).
  * `loadJsLexers` must have been awaited.
  */
 

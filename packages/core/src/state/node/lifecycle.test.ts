@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HistoryFileSchema } from "../history.ts";
+import { HistoryFileSchema } from "../history-state.ts";
 import { SessionStateSchema, type SessionState } from "../session.ts";
 import { endSession, startSession } from "./lifecycle.ts";
 import { inspectEdit, openProject, queueEdit, sessionFile } from "../../project/node/project.ts";

@@ -9,7 +9,7 @@ import {
   renderHistoryLines,
   renderHistorySummary,
   renderLastFailures,
-} from "../history.ts";
+} from "../history-state.ts";
 import { renderStartupNote } from "../../notes/notes.ts";
 import { detectProjectRunners } from "../../runners/project-runners.ts";
 import {

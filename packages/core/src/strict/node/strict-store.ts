@@ -316,7 +316,7 @@ export async function hashFile(root: string, relPath: string): Promise<string | 
 /**
  * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
  * support file's path and content hash, so a change, a new file or a removed one all change it,
- * and for a Python test the interpreter's start-up hooks and pytest (`node/runner-env.ts`).
+ * and for a Python test the interpreter's start-up hooks and pytest (`node/python-startup.ts`).
  */
 export async function supportHash(
   project: { root: string; view: ProjectView },

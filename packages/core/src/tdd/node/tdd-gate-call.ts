@@ -34,13 +34,13 @@ export async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view
 export interface GatedFile {
   relPath: string;
   fileClass: TddFileClass;
-  /** Set when the file is tailtest's or an agent's hook settings by identity (identity.ts). */
+  /** Set when the file is tailtest's or an agent's hook settings by identity (write-identity.ts). */
   protectedAs?: string;
 }
 
 /**
  * Project files among the paths (absolute, or relative to `base`), each judged by where it leads
- * (identity.ts): a path through a link is the file it reaches; one that reaches outside the
+ * (write-identity.ts): a path through a link is the file it reaches; one that reaches outside the
  * project is not gated, unless it is protected (the user-level hook settings, the bundle).
  */
 export function gatedFiles(

@@ -32,7 +32,7 @@ import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../state/no
  * Every agent (the main one, and each subagent) has its own key. Its entries are kept twice: the
  * human log `.tailtest/tdd/<key>.log`, and one JSON line each in the shared, append-only
  * `.tailtest/events.jsonl`, where every line carries `agent_key`. The state is derived from
- * events.jsonl (the text cannot carry everything: see log.ts).
+ * events.jsonl (the text cannot carry everything: see tdd-log.ts).
  */
 
 /** Project-relative folder of the per-agent human logs. */

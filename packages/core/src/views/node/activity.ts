@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { emptyHistory, type HistoryFile } from "../../state/history.ts";
+import { emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { emptyRunLog, type RunLog } from "../../state/run-log.ts";
 import { SessionStateSchema, type SessionState } from "../../state/session.ts";
 import { parseStrictLog, type StrictEvent } from "../../strict/strict-events.ts";

@@ -13,14 +13,14 @@ import {
   renderHistorySummary,
   renderLastFailures,
   selectLastFailures,
-} from "./history.ts";
+} from "./history-state.ts";
 import type {
   HistoryEntry,
   HistoryFile,
   HistoryOutcome,
   LastFailure,
   OutcomeStatus,
-} from "./history.ts";
+} from "./history-state.ts";
 
 const TIMESTAMP = "2026-01-02T03:04:05.000Z";
 

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { CodexTrustSchema, type CodexTrust } from "../install/codex-trust.ts";
 import { ModeSchema, type Mode } from "../config/config.ts";
-import { HookInstallSchema, type HookInstall } from "../install/doctor.ts";
-import { countOutcomes, OUTCOME_LABELS, type HistoryFile } from "../state/history.ts";
+import { HookInstallSchema, type HookInstall } from "../install/doctor-checks.ts";
+import { countOutcomes, OUTCOME_LABELS, type HistoryFile } from "../state/history-state.ts";
 import {
   describeSessionCounts,
   HistorySessionSchema,

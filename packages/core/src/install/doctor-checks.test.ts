@@ -13,7 +13,7 @@ import {
   type ParsedToml,
   type DoctorCheckId,
   type DoctorReport,
-} from "./doctor.ts";
+} from "./doctor-checks.ts";
 import type { CodexTrust } from "./codex-trust.ts";
 import { buildIgnoreRules } from "../filter/filter.ts";
 import { createMemoryView } from "../project/project-view.ts";

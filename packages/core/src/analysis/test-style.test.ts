@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderApiLine, renderMissingImports } from "./api-check.ts";
-import { headLines, isHelperName, renderStyleBlock } from "./style.ts";
+import { headLines, isHelperName, renderStyleBlock } from "./test-style.ts";
 
 describe("headLines", () => {
   it("drops leading and trailing blank lines and cuts long lines", () => {

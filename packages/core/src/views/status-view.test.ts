@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { HookInstall } from "../install/doctor.ts";
-import { emptyHistory, recordOutcomes } from "../state/history.ts";
+import type { HookInstall } from "../install/doctor-checks.ts";
+import { emptyHistory, recordOutcomes } from "../state/history-state.ts";
 import { summariseHistory, withLiveSessions } from "./history-view.ts";
 import { emptyRunLog, summariseRunRecord } from "../state/run-log.ts";
 import { createSession, queueFile, type SessionState } from "../state/session.ts";
-import { buildStatus, renderStatus, StatusReportSchema, type StatusInput } from "./status.ts";
+import { buildStatus, renderStatus, StatusReportSchema, type StatusInput } from "./status-view.ts";
 import { STRICT_EVENT_VERSION, StrictEventSchema } from "../strict/strict-events.ts";
 import type { TddEntry } from "../tdd/tdd-log.ts";
 import { ANSI_STYLE, PLAIN_STYLE } from "./text-style.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { copyFixture, readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import type { ParseContext } from "../results.ts";
-import { NODE_TEST_REPORTER_SOURCE, parseNodeTestEvents } from "./node-test.ts";
+import { NODE_TEST_REPORTER_SOURCE, parseNodeTestEvents } from "./node-test-events.ts";
 
 const context: ParseContext = {
   runner: "node-test",

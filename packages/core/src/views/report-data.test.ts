@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { emptyHistory, recordOutcomes, type HistoryFile } from "../state/history.ts";
-import { buildReport, capName, REPORT_CAPS, ReportDataSchema, type ReportInput } from "./report.ts";
+import { emptyHistory, recordOutcomes, type HistoryFile } from "../state/history-state.ts";
+import {
+  buildReport,
+  capName,
+  REPORT_CAPS,
+  ReportDataSchema,
+  type ReportInput,
+} from "./report-data.ts";
 import { emptyRunLog, summariseRunRecord, type RunLog } from "../state/run-log.ts";
 import {
   STRICT_EVENT_VERSION,

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { entryClass, type OutcomeClass } from "../state/history.ts";
+import { entryClass, type OutcomeClass } from "../state/history-state.ts";
 import {
   HistoryFileRowSchema,
   HistorySessionSchema,

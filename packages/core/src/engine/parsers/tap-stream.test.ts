@@ -1,7 +1,7 @@
 import { readRunnerOutput, testRows } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import type { ParseContext } from "../results.ts";
-import { parseTap } from "./tap.ts";
+import { parseTap } from "./tap-stream.ts";
 
 const ava = (files?: string[]): ParseContext => ({
   runner: "ava",
