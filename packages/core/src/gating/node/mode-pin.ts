@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfigText, type Mode } from "../../config/config.ts";
+import { loosens } from "../gate-strength.ts";
 import {
   openProject,
   sessionFile,
@@ -18,8 +19,6 @@ import { readState, updateState } from "../../state/node/store.ts";
  * `tailtest mode confirm` (or an installer). A stricter config takes effect at once.
  */
 
-export const GATE_STRENGTH: Readonly<Record<Mode, number>> = { follow: 0, tdd: 1, strict: 2 };
-
 export const CONFIRM_COMMAND = "tailtest mode confirm";
 
 export interface ModePin {
@@ -35,7 +34,7 @@ export function pinOf(project: Project, sessionMode: Mode | undefined): ModePin 
   if (project.modeUnsure !== undefined)
     return { pinned: sessionMode, configSays: `does not say the mode (${project.modeUnsure})` };
   const mode = project.config.mode;
-  if (GATE_STRENGTH[mode] >= GATE_STRENGTH[sessionMode]) return undefined;
+  if (!loosens(sessionMode, mode)) return undefined;
   const exists = existsSync(join(project.root, STATE_DIR, "config.json"));
   return { pinned: sessionMode, configSays: exists ? `says ${mode}` : "is missing" };
 }

@@ -8,13 +8,8 @@ import { runStartAnalyses, withEditAnalyses } from "../../analysis/node/run-anal
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "../../follow/node/follow-edit.ts";
 import { guarded } from "../../gating/node/gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "../../project/node/project.ts";
-import {
-  GATE_STRENGTH,
-  pinLine,
-  pinnedProject,
-  pinOf,
-  type ModePin,
-} from "../../gating/node/mode-pin.ts";
+import { loosens } from "../../gating/gate-strength.ts";
+import { pinLine, pinnedProject, pinOf, type ModePin } from "../../gating/node/mode-pin.ts";
 import { boundLockWaits, readState, updateState } from "../../state/node/store.ts";
 import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
 import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
@@ -157,7 +152,7 @@ async function takeModeChange(project: Project, now: () => Date): Promise<ModeCh
  */
 function withModeChange(decision: Decision, change: ModeChange, stopHookActive: boolean): Decision {
   const line = `tailtest: .tailtest/config.json changed the mode from ${change.from} to ${change.to} during this session.`;
-  const loosened = GATE_STRENGTH[change.to] < GATE_STRENGTH[change.from];
+  const loosened = loosens(change.from, change.to);
   switch (decision.kind) {
     case "block":
     case "deny":

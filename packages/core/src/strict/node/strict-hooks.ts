@@ -46,7 +46,7 @@ import {
   stateOf,
   type StrictCall,
 } from "./strict-gate-call.ts";
-import { shellRefusal } from "../../tdd/node/tdd-hooks.ts";
+import { shellRefusal } from "../../gating/shell-rules.ts";
 
 /**
  * strict mode in the hooks (ADR 0008): the gate before every write, `edit_applied` after it, the

@@ -31,6 +31,7 @@ import {
 import { lookAtTurn, lostCheckLine } from "../../gating/node/content-sweep.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { mayWriteFiles } from "../../shell/may-write.ts";
+import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 /**
@@ -42,88 +43,10 @@ import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 
 import { gateWrites, keyOf, recordTddEdits, viewOf, type TddCall } from "./tdd-gate-call.ts";
 
-const INSTALLERS =
-  /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
-const SETUP_WORDS = new Set(["init", "uninstall"]);
-
 /**
- * The agent runs a tailtest installer (which could switch the mode or remove the hooks), or
- * confirms a mode change, which is the person's to do (mode-pin.ts).
+ * Before a shell command runs: the files it would write are gated like an edit tool's, and what
+ * `gating/shell-rules.ts` refuses (an installer, a write near tailtest's state) is refused.
  */
-export function runsInstaller(commands: readonly SimpleCommand[]): boolean {
-  return commands.some(
-    (command) =>
-      (command.argv.some((word) => INSTALLERS.test(word)) &&
-        command.argv.some((word) => SETUP_WORDS.has(word))) ||
-      confirmsMode(command.argv),
-  );
-}
-
-function confirmsMode(argv: readonly string[]): boolean {
-  const at = argv.findIndex((word) => /(^|\/)tailtest$/.test(word) || word === "@tailtest/cli");
-  return at !== -1 && argv[at + 1] === "mode" && argv.slice(at + 2).includes("confirm");
-}
-
-/**
- * Before a shell command runs: the files it would write are gated like an edit tool's, and a
- * tailtest installer run by the agent is refused (only the person changes the mode).
- */
-/** The refusal of an installer run by the agent, for every mode that gates. */
-export function installerRefusal(mode: string): string {
-  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall) or \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
-}
-
-/** Commands that only read: they may look at tailtest's state and the agents' hook configs. */
-const READ_ONLY_COMMANDS = new Set([
-  "cat",
-  "head",
-  "tail",
-  "less",
-  "more",
-  "ls",
-  "grep",
-  "rg",
-  "egrep",
-  "fgrep",
-  "wc",
-  "jq",
-  "stat",
-  "file",
-  "diff",
-  "cmp",
-  "sha256sum",
-  "md5sum",
-  "test",
-  "[",
-  "true",
-  "pwd",
-  "cd",
-  "tree",
-]);
-
-const STATE_REFERENCE = /\.(tailtest|claude|cursor|codex)(\/|\b)/;
-
-/**
- * What a shell command in a gating mode may not do, beyond the files its writes name: mention
- * tailtest's state or an agent's hook folder in anything but a read (a `cd .tailtest` before a
- * write, a target in a variable, a `git checkout` of the config), or run an installer.
- */
-export function shellRefusal(
-  mode: "tdd" | "strict",
-  command: string,
-  commands: readonly SimpleCommand[],
-  writes: { written: readonly string[]; deleted: readonly string[] },
-): string | undefined {
-  if (runsInstaller(commands)) return installerRefusal(mode);
-  if (!STATE_REFERENCE.test(command)) return undefined;
-  const readOnly =
-    writes.written.length === 0 &&
-    writes.deleted.length === 0 &&
-    commands.every((entry) => READ_ONLY_COMMANDS.has((entry.argv[0] ?? "").split("/").pop() ?? ""));
-  if (readOnly) return undefined;
-  return `tailtest ${mode}: this command names tailtest's state (.tailtest/) or an agent's hook folder (.claude, .cursor, .codex) and is not a plain read (cat, ls, grep, …). Only the person changes those; ask them, or run the command without touching them.`;
-}
-
 export async function gateCommand(
   call: TddCall,
   command: string,
