@@ -1,7 +1,7 @@
 /**
  * What `tailtest explain` needs of core (`@tailtest/core/node/explain`): the filter's verdict on
  * a file, the tests the end of a turn would select for it and the note an agent would read,
- * without the barrels, which reach the test engine and every mode (see ../status-api.ts).
+ * without the barrels, which reach the test engine and every mode (see ../core-status.ts).
  */
 export { inspectEdit, openProject, type EditInsight } from "../../project/node/project.ts";
 export { selectRelated, type Selection } from "../../selection/node/graph-selection.ts";

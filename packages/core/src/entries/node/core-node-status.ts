@@ -1,6 +1,6 @@
 /**
  * What `tailtest status` reads of the project (`@tailtest/core/node/status`), without the node
- * barrel, which reaches the test engine, the selection and every mode (see ../status-api.ts).
+ * barrel, which reaches the test engine, the selection and every mode (see ../core-status.ts).
  */
 export { createFsView } from "../../project/node/fs-view.ts";
 export { openProject, SESSION_PATHS, sessionModeOf } from "../../project/node/project.ts";
