@@ -213,7 +213,8 @@ export function coldGraphView(
   const answers = new Map<string, string[][]>();
   const importsOf = importReader(project);
   return {
-    files: index.files,
+    filesMatching: (pattern) => index.files.filter((rel) => pattern.test(rel)),
+    allFiles: () => index.files,
     // Every file's importers are looked for in full; one cut short says so (`cut`).
     complete: true,
     importers: (rel) => {

@@ -44,8 +44,15 @@ const RANK: Readonly<Record<Evidence, number>> = {
 export interface RelatedInput {
   /** The changed file, project-relative. */
   file: string;
-  /** Every test file of the project that could cover it (same language family). */
+  /**
+   * The test files of the project that could match it by name (same language family): every
+   * test, or only those whose path spells its name (the others cannot match by convention).
+   */
   tests: readonly string[];
+  /** Every test file of the project that could cover it; `tests` when not given. */
+  allTests?: () => readonly string[];
+  /** Whether a file is one of the project's tests that could cover it; membership in `tests` when not given. */
+  isListedTest?: (rel: string) => boolean;
   isTest(rel: string): boolean;
   isSupport(rel: string): boolean;
   /**
@@ -73,10 +80,11 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     if (match !== undefined) add({ path: test, ...match, hops: 0 });
   }
   const levels = input.importers?.(input.file) ?? [];
-  const tests = new Set(input.tests);
+  const testSet = input.isListedTest === undefined ? new Set(input.tests) : undefined;
+  const listed = input.isListedTest ?? ((rel: string) => testSet?.has(rel) === true);
   levels.forEach((level, index) => {
     for (const importer of level) {
-      if (!tests.has(importer)) continue;
+      if (!listed(importer)) continue;
       add({
         path: importer,
         evidence: index === 0 ? "imports" : "imports-via",
@@ -89,7 +97,7 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     }
   });
   if (input.isSupport(input.file)) {
-    for (const test of supportScope(input.file, input.tests)) {
+    for (const test of supportScope(input.file, input.allTests?.() ?? input.tests)) {
       add({
         path: test,
         evidence: "support",
