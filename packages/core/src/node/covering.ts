@@ -14,8 +14,8 @@ import { importerLevelsOf } from "../selection/importers.ts";
 import {
   mentions,
   mentionTokens,
+  nameWord,
   relatedTests,
-  subjectName,
   type RelatedTest,
 } from "../selection/related.ts";
 import { suggestTestPath } from "../selection/suggest.ts";
@@ -207,19 +207,6 @@ export function selectOne(
     related,
     suggested: suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
   };
-}
-
-/**
- * What a test's path must spell to match `file` by name or family (`relatedTests`' conventions:
- * the name, a family's prefix, a plural, a folder), as a pattern; undefined when the name is not
- * plain ASCII (then every test is looked at).
- */
-export function nameWord(file: string): RegExp | undefined {
-  const subject = subjectName(file);
-  if (subject === "") return /(?!)/;
-  const core = subject.length > 1 && subject.endsWith("s") ? subject.slice(0, -1) : subject;
-  if (!/^[\x20-\x7e]+$/.test(core)) return undefined;
-  return new RegExp(core.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "i");
 }
 
 /** Languages whose tests are found by their package's layout, not by an import graph. */

@@ -32,7 +32,7 @@ import {
 } from "../analysis/resolve.ts";
 import { baseName, extensionOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
-import { shardCount, type GraphShard } from "../selection/graph-shards.ts";
+import { shardCount, shardLines, type GraphShard } from "../selection/graph-shards.ts";
 import { GRAPH_DIR, graphIndexPath, OLD_GRAPH_FILE, shardFile, shardPath } from "./graph-store.ts";
 import type { Project } from "./project.ts";
 import { continueWalk, readSmallFile } from "./project-walk.ts";
@@ -93,19 +93,20 @@ export function loadGraph(project: Project, repair: boolean): LoadedGraph {
     }
     const read = readStateSync(file);
     if (text !== undefined) texts.set(file.path, text);
-    if (!read.existed || read.problem !== undefined) {
-      if (repair && read.existed) setAside(file.path, read.problem ?? "it cannot be read");
+    // A shard missing, unreadable or not fitting the index (a write cut short): built again.
+    const problem = !read.existed
+      ? undefined
+      : (read.problem ??
+        (shardLines(read.value, at, count) === undefined
+          ? "it does not fit the graph's index"
+          : undefined));
+    if (!read.existed || problem !== undefined) {
+      if (repair && problem !== undefined) setAside(file.path, problem);
       return fresh();
     }
     shards.push(read.value);
   }
-  const graph = unpackGraph(index.value, shards);
-  if (graph.files.length !== count) {
-    // The shards do not fit the index (a write cut short): built again.
-    if (repair) setAside(indexFile.path, "its shards do not fit its file list");
-    return fresh();
-  }
-  return { graph, texts };
+  return { graph: unpackGraph(index.value, shards), texts };
 }
 
 /** The single-file graph of earlier versions: the sharded graph is built in its place. */
