@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../analysis/budget.ts";
-import type { ResolveContext } from "../analysis/resolve.ts";
+import type { PathAliases, ResolveContext } from "../analysis/resolve.ts";
 import { isSkippedDir } from "../filter.ts";
 import { baseName, extensionOf, stemOf } from "../languages.ts";
 import { dirnameRel } from "../project-view.ts";
@@ -46,12 +46,76 @@ export function importWords(rel: string): string[] {
   return [...(folder === "" ? [] : [folder]), stem, ...relative];
 }
 
+/**
+ * The words an import of `rel` must spell, narrowed where the spelling allows: an import of a
+ * module from another folder names its folder too, so a file's folder and name are searched for
+ * everywhere (`p3.m7` for `from big.p3.m7 import f`, `p3 import` for `from big.p3 import m7`,
+ * `d3/m7` for `"../d3/m7"` or `"@/d3/m7"`), and the bare name only in its own folder and below
+ * (`from .m7`, `from ..m7`, `"./m7"`, `"../m7"`). A project where the folder's name can go
+ * unspelled keeps the bare name everywhere (`importWords`): a module in a Python root or outside
+ * a package, a folder a tsconfig alias or `baseUrl` points at, a file inside a workspace package,
+ * a folder's index or `__init__.py`.
+ */
+export function searchWords(
+  project: Project,
+  rel: string,
+  isFile: (rel: string) => boolean,
+  contextOf: (rel: string) => ResolveContext = (file) => lookupContext(project, file),
+): { everywhere: string[]; under?: { dir: string; words: string[] } } {
+  const stem = stemOf(rel);
+  const dir = dirnameRel(rel);
+  const folder = baseName(dir);
+  const broad = { everywhere: importWords(rel) };
+  if (FOLDER_STEMS.has(stem) || dir === "" || folder === "") return broad;
+  const under = { dir, words: [stem] };
+  if (extensionOf(rel) === ".py") {
+    if (!isFile(`${dir}/__init__.py`)) return broad;
+    if (contextOf(rel).pythonRoots.includes(dir)) return broad;
+    return { everywhere: [`${folder}.${stem}`, `${folder} import`], under };
+  }
+  if (inWorkspacePackage(project, dir)) return broad;
+  if (contextOf(rel).aliases.some((alias) => aliasHidesFolder(alias, rel))) return broad;
+  return { everywhere: [`${folder}/${stem}`], under };
+}
+
+/**
+ * Whether an alias can reach `rel` by a specifier that does not spell its folder and name
+ * (`"@lib/m7"` for `"@lib/*": ["web/d3/*"]`, a bare `m7` from a `baseUrl` of its folder).
+ */
+function aliasHidesFolder(alias: PathAliases, rel: string): boolean {
+  const dir = dirnameRel(rel);
+  const parent = dirnameRel(dir);
+  const within = (base: string): boolean => base === "" || `${parent}/`.startsWith(`${base}/`);
+  const base = alias.base_url;
+  if (base !== undefined && (base === "" || rel.startsWith(`${base}/`)) && !within(base))
+    return true;
+  for (const [, targets] of alias.paths)
+    for (const target of targets) {
+      const star = target.indexOf("*");
+      const prefix = star === -1 ? target : target.slice(0, star);
+      if (!rel.startsWith(prefix)) continue;
+      if (star === -1 || !(parent === "" ? prefix === "" : `${parent}/`.startsWith(prefix)))
+        return true;
+    }
+  return false;
+}
+
+/** Whether a folder is inside a workspace package (a package.json below the project's root). */
+function inWorkspacePackage(project: Project, dir: string): boolean {
+  for (let at = dir; at !== ""; at = dirnameRel(at))
+    if (project.view.exists(`${at}/package.json`)) return true;
+  return false;
+}
+
 /** The project's source files, and a text search over them. */
 export interface SourceIndex {
   /** Every source file the graph would hold (project-relative), sorted. */
   files: readonly string[];
-  /** The files among `files` whose text contains one of `words` (fixed strings). */
-  containing(words: readonly string[]): string[];
+  /**
+   * The files among `files` whose text contains one of `words` (fixed strings); with `under`,
+   * only the files in those folders and below.
+   */
+  containing(words: readonly string[], under?: readonly string[]): string[];
 }
 
 /**
@@ -65,13 +129,15 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   const known = new Set(files);
   return {
     files,
-    containing: (words) => {
+    containing: (words, under) => {
       const searchable = words.filter((word) => word !== "");
-      if (searchable.length === 0) return [];
-      const found = fromGit === undefined ? undefined : gitGrep(project, searchable);
+      if (searchable.length === 0 || under?.length === 0) return [];
+      const found = fromGit === undefined ? undefined : gitGrep(project, searchable, under);
       if (found !== undefined) return found.filter((rel) => known.has(rel));
+      const inside = (rel: string): boolean =>
+        under === undefined || under.some((dir) => rel.startsWith(`${dir}/`));
       return files.filter((rel) => {
-        if (budget.expired() || !SEARCH.has(extensionOf(rel))) return false;
+        if (budget.expired() || !SEARCH.has(extensionOf(rel)) || !inside(rel)) return false;
         const text = readSmallFile(join(project.root, rel), READ_CAP);
         return text !== undefined && searchable.some((word) => text.includes(word));
       });
@@ -119,9 +185,16 @@ function gitFiles(project: Project): string[] | undefined {
     .sort();
 }
 
-function gitGrep(project: Project, words: readonly string[]): string[] | undefined {
+function gitGrep(
+  project: Project,
+  words: readonly string[],
+  under?: readonly string[],
+): string[] | undefined {
   const patterns = words.flatMap((word) => ["-e", word]);
-  const specs = [...SEARCH].map((ext) => `*${ext}`);
+  const specs =
+    under === undefined
+      ? [...SEARCH].map((ext) => `*${ext}`)
+      : under.flatMap((dir) => [...SEARCH].map((ext) => `:(glob)${globEscape(dir)}/**/*${ext}`));
   const out = git(project, [
     "grep",
     "-z",
@@ -134,6 +207,10 @@ function gitGrep(project: Project, words: readonly string[]): string[] | undefin
     ...specs,
   ]);
   return out === undefined ? undefined : splitZ(out);
+}
+
+function globEscape(path: string): string {
+  return path.replace(/[*?[\]\\]/g, "\\$&");
 }
 
 function walkFiles(project: Project, budget: Budget): string[] | undefined {
@@ -158,15 +235,38 @@ export function reverseImporters(
   budget: Budget,
   importsOf: (rel: string) => readonly string[] = importReader(project),
 ): { levels: string[][]; complete: boolean } {
+  const known = new Set(index.files);
+  const isFile = (rel: string): boolean => known.has(rel);
+  const contexts = new Map<string, ResolveContext>();
+  const contextOf = (rel: string): ResolveContext => {
+    const dir = dirnameRel(rel);
+    let context = contexts.get(dir);
+    if (context === undefined) {
+      context = lookupContext(project, rel);
+      contexts.set(dir, context);
+    }
+    return context;
+  };
   const seen = new Set([file]);
   const levels: string[][] = [];
   let frontier = [file];
   for (let level = 0; level < depth && frontier.length > 0; level += 1) {
     if (budget.expired()) return { levels, complete: false };
     const targets = new Set(frontier);
-    const words = [...new Set(frontier.flatMap(importWords))];
+    const everywhere = new Set<string>();
+    const locally = new Set<string>();
+    const dirs = new Set<string>();
+    for (const target of frontier) {
+      const words = searchWords(project, target, isFile, contextOf);
+      for (const word of words.everywhere) everywhere.add(word);
+      if (words.under === undefined) continue;
+      dirs.add(words.under.dir);
+      for (const word of words.under.words) locally.add(word);
+    }
+    const found = new Set(index.containing([...everywhere]));
+    if (dirs.size > 0) for (const rel of index.containing([...locally], [...dirs])) found.add(rel);
     const next: string[] = [];
-    for (const candidate of index.containing(words)) {
+    for (const candidate of [...found].sort()) {
       if (seen.has(candidate)) continue;
       if (budget.expired()) return { levels, complete: false };
       if (!importsOf(candidate).some((target) => targets.has(target))) continue;
