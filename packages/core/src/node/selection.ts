@@ -108,9 +108,9 @@ async function askedShapes(
 }
 
 /**
- * The related tests of changed files: the project's import graph (`.tailtest/import-graph.json`)
- * carried on within a time box and updated with the changed files' own imports, the suite's test
- * files as each runner sees them, then `relatedTests` per file.
+ * The related tests of changed files: the project's import graph (`.tailtest/graph/`) read where
+ * the walks go, or carried on within a time box and updated with the changed files' own imports,
+ * the suite's test files as each runner sees them, then `relatedTests` per file.
  */
 export async function selectRelated(
   project: Project,
@@ -123,12 +123,7 @@ export async function selectRelated(
     notes: [],
     complete: true,
   };
-  for (const file of files) {
-    const language = detectLanguage(file);
-    if (language === undefined || !BY_PACKAGE.has(language)) continue;
-    const related = packageTests(project, file, language);
-    if (related !== undefined) selection.related.set(file, related);
-  }
+  selectByPackage(project, files, selection);
   const selectable = files.filter((file) => {
     const language = detectLanguage(file);
     return language !== undefined && SELECTABLE.has(language);
@@ -162,15 +157,30 @@ export async function selectRelated(
   }
   const view = cold ?? current.view;
   selection.complete = view.complete && cold?.cut() !== true;
-  if (!selection.complete) {
-    const progress = current.progress();
-    selection.notes.push(
-      cold === undefined
-        ? `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`
-        : `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read) and the search for the changed files' importers was cut short by its time box (${options.coldMs ?? COLD_MS} ms); some tests that import them may not be selected yet.`,
-    );
-  }
+  if (!selection.complete) selection.notes.push(unfinishedNote(current, cold, options));
   return selection;
+}
+
+/** Go and Rust files' tests, by their package's layout. */
+function selectByPackage(project: Project, files: readonly string[], selection: Selection): void {
+  for (const file of files) {
+    const language = detectLanguage(file);
+    if (language === undefined || !BY_PACKAGE.has(language)) continue;
+    const related = packageTests(project, file, language);
+    if (related !== undefined) selection.related.set(file, related);
+  }
+}
+
+/** What an answer says when the graph was not whole (and the search, if any, was cut). */
+function unfinishedNote(
+  current: CurrentView,
+  cold: ReturnType<typeof coldView>,
+  options: SelectOptions,
+): string {
+  const progress = current.progress();
+  return cold === undefined
+    ? `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`
+    : `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read) and the search for the changed files' importers was cut short by its time box (${options.coldMs ?? COLD_MS} ms); some tests that import them may not be selected yet.`;
 }
 
 /** The cold path's time box: the search for importers while the graph is not whole. */
