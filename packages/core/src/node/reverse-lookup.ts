@@ -111,6 +111,8 @@ function inWorkspacePackage(project: Project, dir: string): boolean {
 export interface SourceIndex {
   /** Every source file the graph would hold (project-relative), sorted. */
   files: readonly string[];
+  /** Whether `rel` is one of `files`. */
+  has(rel: string): boolean;
   /**
    * The files among `files` whose text contains one of `words` (fixed strings); with `under`,
    * only the files in those folders and below.
@@ -132,6 +134,7 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   let lines: ImportLines | undefined | null;
   return {
     files,
+    has: (rel) => known.has(rel),
     containing: (words, under) => {
       const searchable = words.filter((word) => word !== "");
       if (searchable.length === 0 || under?.length === 0) return [];
@@ -327,8 +330,7 @@ export function reverseImporters(
   budget: Budget,
   importsOf: (rel: string) => readonly string[] = importReader(project),
 ): { levels: string[][]; complete: boolean } {
-  const known = new Set(index.files);
-  const isFile = (rel: string): boolean => known.has(rel);
+  const isFile = (rel: string): boolean => index.has(rel);
   const contexts = new Map<string, ResolveContext>();
   const contextOf = (rel: string): ResolveContext => {
     const dir = dirnameRel(rel);
