@@ -74,7 +74,7 @@ function builtState(root, name) {
   }
   const kept = join(box, name);
   mkdirSync(kept, { recursive: true });
-  cpSync(join(root, ".tailtest/import-graph.json"), join(kept, "import-graph.json"));
+  cpSync(join(root, ".tailtest/graph"), join(kept, "graph"), { recursive: true });
   return kept;
 }
 const graphs = { small: builtState(small, "small"), big: builtState(big, "big") };
@@ -86,9 +86,9 @@ const graphs = { small: builtState(small, "small"), big: builtState(big, "big") 
 const state = (root, graph) => () => {
   mkdirSync(join(root, ".tailtest"), { recursive: true });
   writeFileSync(join(root, ".tailtest/config.json"), "{}\n");
-  rmSync(join(root, ".tailtest/import-graph.json"), { force: true });
+  rmSync(join(root, ".tailtest/graph"), { recursive: true, force: true });
   if (graph !== undefined)
-    cpSync(join(graph, "import-graph.json"), join(root, ".tailtest/import-graph.json"));
+    cpSync(join(graph, "graph"), join(root, ".tailtest/graph"), { recursive: true });
 };
 
 /** A per-edit hook at most 1.5× `node -e 0` (issue's long-term goal 1.3×), 64 MiB at most. */

@@ -6,13 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateAnalysisProject } from "../../../bench/analysis-project.mjs";
 import { createBudget, steppingClock } from "../src/analysis/budget.ts";
 import { runStartAnalyses } from "../src/analysis/node/run-analyses.ts";
-import { traceImpact } from "../src/analysis/node/impact.ts";
+import { loadGraph, traceImpact } from "../src/analysis/node/impact.ts";
 import { openProject } from "../src/project/node/project.ts";
-import { readState } from "../src/state/node/store.ts";
 import { createFsView } from "../src/project/node/fs-view.ts";
 import { detectProjectRunners } from "../src/runners/project-runners.ts";
-import { importGraphFile } from "../src/analysis/node/impact.ts";
-import { isGraphComplete, unpackGraph } from "../src/analysis/import-graph.ts";
+import { isGraphComplete } from "../src/analysis/import-graph.ts";
 
 /**
  * The analyses' time boxes on a generated project of 50,000 source and test files (Python and
@@ -79,7 +77,7 @@ describe("a 50,000-file project", () => {
   it("finishes the graph over later edits and traces impact across both languages", async () => {
     const project = openProject(root);
     let edits = 0;
-    while (!isGraphComplete(unpackGraph((await readState(importGraphFile(project))).value))) {
+    while (!isGraphComplete(loadGraph(project, false).graph)) {
       await traceImpact(
         project,
         "src/big/p3/m7.py",

@@ -343,8 +343,12 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
       setFileImports(graph, "tests/test_api.py", ["src/api.py"]);
       setFileImports(graph, "tests/test_billing.py", []);
       graph.next = graph.files.length;
-      mkdirSync(join(root, ".tailtest"), { recursive: true });
-      writeFileSync(join(root, ".tailtest/import-graph.json"), JSON.stringify(packGraph(graph)));
+      mkdirSync(join(root, ".tailtest/graph"), { recursive: true });
+      const packed = packGraph(graph);
+      writeFileSync(join(root, ".tailtest/graph/index.json"), JSON.stringify(packed.index));
+      packed.shards.forEach((shard, at) =>
+        writeFileSync(join(root, `.tailtest/graph/shard-${at}.json`), JSON.stringify(shard)),
+      );
     }
     const fromPost = call(noMain, a);
     const fromMain = call(noPost, b);

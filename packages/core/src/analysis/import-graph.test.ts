@@ -60,16 +60,23 @@ describe("the packed state", () => {
     setFileImports(graph, "a.ts", ["c.ts", "d.ts"]);
     expect(findImporters(graph, "b.ts", 1)).toEqual([["d.ts"]]);
     expect(findImporters(graph, "d.ts", 1)).toEqual([["a.ts"]]);
-    expect(packGraph(graph)).toMatchObject({
-      files: "a.ts\nb.ts\nc.ts\nd.ts",
-      imports: "2,3\n-\n-\n1",
-      importers: "\n3\n0\n0",
+    const packed = packGraph(graph);
+    expect(packed.index).toMatchObject({ version: 3, files: "a.ts\nb.ts\nc.ts\nd.ts" });
+    expect(packed.shards).toEqual([
+      { version: 3, first: 0, imports: "2,3\n-\n-\n1", importers: "\n3\n0\n0" },
+    ]);
+    expect(unpackGraph(packed.index, packed.shards)).toMatchObject({
+      files: graph.files,
+      imports: graph.imports,
+      importers: graph.importers,
     });
   });
 
-  it("starts over from tables of unequal length", () => {
-    const state = { ...packGraph(graphOf({ "a.ts": ["b.ts"] })), importers: "" };
-    expect(unpackGraph(state).files).toEqual([]);
+  it("starts over from shards that do not fit the index", () => {
+    const packed = packGraph(graphOf({ "a.ts": ["b.ts"] }));
+    const torn = packed.shards.map((shard) => ({ ...shard, importers: "" }));
+    expect(unpackGraph(packed.index, torn).files).toEqual([]);
+    expect(unpackGraph(packed.index, []).files).toEqual([]);
   });
 });
 

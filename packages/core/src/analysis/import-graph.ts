@@ -1,31 +1,36 @@
 import * as z from "zod";
 import { PathAliasesSchema } from "./resolve.ts";
 import { importerLevels, parseIds } from "../selection/importers.ts";
+import {
+  GRAPH_VERSION,
+  lines,
+  shardLines,
+  splitShards,
+  SHARD_SIZE as SHARD_IDS,
+  type GraphShard,
+} from "../selection/graph-shards.ts";
 
 /**
- * The project's import graph, kept in `.tailtest/import-graph.json` (never in session.json, which
- * every edit reads and writes). Files are ids (their line in `files`); per file the state keeps a
- * line of the ids it imports and a line of the ids that import it, so an edit's question (who
- * imports this, two hops out) reads a handful of lines, not the whole graph. The three tables are
- * packed as text (one line per file), so reading and validating the state costs the same for
- * 50,000 files as for 50. A graph is built in time-boxed steps: the walk lists folders
+ * The project's import graph, kept in `.tailtest/graph/` (never in session.json, which every edit
+ * reads and writes), sharded (`selection/graph-shards.ts`): an index with the file list and the
+ * build's progress, and shards of each file's imports and importers lines. Files are ids (their
+ * line in `files`); per file the state keeps a line of the ids it imports and a line of the ids
+ * that import it, so an edit's question (who imports this, two hops out) reads the index and a
+ * few shards, not the whole graph. A graph is built in time-boxed steps: the walk lists folders
  * (`pending_dirs`), then files are read in order (`next`); each hook that finds it unfinished
  * carries it on.
  */
 
-export const IMPORT_GRAPH_VERSION = 2;
+export const IMPORT_GRAPH_VERSION = GRAPH_VERSION;
 
 /** The mark, in `imports`, of a file not read yet. */
 const UNREAD = "-";
 
-export const ImportGraphStateSchema = z.object({
+/** The graph's index: its files and the build's progress (the lines are in the shards). */
+export const GraphIndexSchema = z.object({
   version: z.literal(IMPORT_GRAPH_VERSION),
   /** Project-relative source files, one per line; a file's line number (from 0) is its id. */
   files: z.string(),
-  /** Per file, one line: the ids it imports, comma-separated; `-` while it is not read yet. */
-  imports: z.string(),
-  /** Per file, one line: the ids of the files that import it. */
-  importers: z.string(),
   /** Folders the walk has yet to list. */
   pending_dirs: z.array(z.string()),
   walked: z.boolean(),
@@ -36,7 +41,7 @@ export const ImportGraphStateSchema = z.object({
   /** Files that could not be read or lexed (they import nothing in the graph). */
   unreadable: z.number().int().min(0),
 });
-export type ImportGraphState = z.infer<typeof ImportGraphStateSchema>;
+export type GraphIndex = z.infer<typeof GraphIndexSchema>;
 
 /** The graph being worked on: the state's tables unpacked into arrays of lines. */
 export interface ImportGraph {
@@ -46,15 +51,11 @@ export interface ImportGraph {
   pending_dirs: string[];
   walked: boolean;
   next: number;
-  aliases: ImportGraphState["aliases"];
+  aliases: GraphIndex["aliases"];
   python_roots: string[];
   unreadable: number;
   /** File → id, built on first need. */
   index?: Map<string, number>;
-}
-
-export function createImportGraphState(): ImportGraphState {
-  return packGraph(createImportGraph());
 }
 
 export function createImportGraph(): ImportGraph {
@@ -71,42 +72,51 @@ export function createImportGraph(): ImportGraph {
   };
 }
 
-function lines(text: string): string[] {
-  return text === "" ? [] : text.split("\n");
-}
-
-/** The state's tables as arrays; tables of unequal length (a hand-edited file) start over. */
-export function unpackGraph(state: ImportGraphState): ImportGraph {
-  const files = lines(state.files);
-  const imports = lines(state.imports);
-  const importers = lines(state.importers);
-  if (imports.length !== files.length || importers.length !== files.length)
-    return createImportGraph();
+/**
+ * The graph from its index and its shards' lines (`shards[k]` for shard k, in order); a fresh
+ * graph when they do not fit together (a torn or hand-edited state).
+ */
+export function unpackGraph(
+  index: GraphIndex,
+  shards: readonly (GraphShard | undefined)[],
+): ImportGraph {
+  const files = lines(index.files);
+  const imports: string[] = [];
+  const importers: string[] = [];
+  for (let at = 0; at * SHARD_IDS < files.length; at += 1) {
+    const shard = shards[at];
+    const found = shard === undefined ? undefined : shardLines(shard, at, files.length);
+    if (found === undefined) return createImportGraph();
+    imports.push(...found.imports);
+    importers.push(...found.importers);
+  }
   return {
     files,
     imports,
     importers,
-    pending_dirs: state.pending_dirs,
-    walked: state.walked,
-    next: Math.min(state.next, files.length),
-    aliases: state.aliases,
-    python_roots: state.python_roots,
-    unreadable: state.unreadable,
+    pending_dirs: index.pending_dirs,
+    walked: index.walked,
+    next: Math.min(index.next, files.length),
+    aliases: index.aliases,
+    python_roots: index.python_roots,
+    unreadable: index.unreadable,
   };
 }
 
-export function packGraph(graph: ImportGraph): ImportGraphState {
+/** The graph as its index and shards, to be written. */
+export function packGraph(graph: ImportGraph): { index: GraphIndex; shards: GraphShard[] } {
   return {
-    version: IMPORT_GRAPH_VERSION,
-    files: graph.files.join("\n"),
-    imports: graph.imports.join("\n"),
-    importers: graph.importers.join("\n"),
-    pending_dirs: graph.pending_dirs,
-    walked: graph.walked,
-    next: graph.next,
-    aliases: graph.aliases,
-    python_roots: graph.python_roots,
-    unreadable: graph.unreadable,
+    index: {
+      version: IMPORT_GRAPH_VERSION,
+      files: graph.files.join("\n"),
+      pending_dirs: graph.pending_dirs,
+      walked: graph.walked,
+      next: graph.next,
+      aliases: graph.aliases,
+      python_roots: graph.python_roots,
+      unreadable: graph.unreadable,
+    },
+    shards: splitShards(graph),
   };
 }
 

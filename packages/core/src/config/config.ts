@@ -131,7 +131,7 @@ export const ConfigSchema = z.object({
   ),
   impact_tracing: described(
     z._default(z.boolean(), false),
-    "follow mode: the queued note names the files that import the edited one (Python, JS/TS; static parse, graph kept in .tailtest/import-graph.json); tdd and strict modes queue nothing and skip it",
+    "follow mode: the queued note names the files that import the edited one (Python, JS/TS; static parse, graph kept in .tailtest/graph/); tdd and strict modes queue nothing and skip it",
   ),
   impact_depth: wholeNumber(
     1,

@@ -501,3 +501,16 @@ describe("classifyFile: the project's own rules override every built-in one", ()
     ).toBe("file_classes.exempt");
   });
 });
+
+describe("buildIgnoreRules: whether only folders are ignored", () => {
+  it.each<[string | undefined, string | undefined, boolean]>([
+    ["node_modules/\n", undefined, true],
+    ["node_modules/\n# a comment\n\n/dist/\n", "build/\n", true],
+    [undefined, undefined, true],
+    ["node_modules/\n*.pyc\n", undefined, false],
+    ["node_modules/\n", "!keep/", false],
+    [".env\n", undefined, false],
+  ])("%j and %j → %s", (gitignore, tailtestIgnore, foldersOnly) => {
+    expect(buildIgnoreRules({ gitignore, tailtestIgnore }).foldersOnly).toBe(foldersOnly);
+  });
+});

@@ -42,6 +42,11 @@ export interface IgnoreRules {
   readonly matcher: Ignore;
   /** `.tailtest-ignore`'s negations (`!scripts/deploy.py`): files to queue whatever a built-in rule says. */
   readonly reinclude?: Ignore | undefined;
+  /**
+   * Every rule names folders only (`node_modules/`) and none re-includes: a file is ignored only
+   * through a folder, so a long list of files need not be matched one by one.
+   */
+  readonly foldersOnly?: boolean;
 }
 
 export function buildIgnoreRules(sources: {
@@ -49,6 +54,7 @@ export function buildIgnoreRules(sources: {
   tailtestIgnore?: string | undefined;
 }): IgnoreRules {
   const matcher = ignore();
+  let foldersOnly = true;
   // .tailtest-ignore goes last so its negations can re-include what .gitignore excludes.
   for (const [mark, text] of [
     [".gitignore", sources.gitignore],
@@ -60,12 +66,18 @@ export function buildIgnoreRules(sources: {
       .filter((line) => line.trim() !== "" && !line.startsWith("#"))
       .map((pattern) => ({ pattern, mark }));
     matcher.add(patterns);
+    if (patterns.some(({ pattern }) => pattern.startsWith("!") || !pattern.trim().endsWith("/")))
+      foldersOnly = false;
   }
   const negations = (sources.tailtestIgnore ?? "")
     .split(/\r?\n/)
     .filter((line) => line.startsWith("!") && line.trim() !== "!")
     .map((line) => line.slice(1));
-  return { matcher, reinclude: negations.length > 0 ? ignore().add(negations) : undefined };
+  return {
+    matcher,
+    reinclude: negations.length > 0 ? ignore().add(negations) : undefined,
+    foldersOnly,
+  };
 }
 
 export interface FilterContext {

@@ -21,20 +21,35 @@ export function parseIds(line: string | undefined): number[] {
  * importers lines of the files it reaches.
  */
 export function importerLevels(tables: ImporterTables, start: number, depth: number): string[][] {
+  return importerLevelsOf(
+    { path: (id) => tables.files[id], importers: (id) => tables.importers[id] },
+    start,
+    depth,
+  );
+}
+
+/** The tables read through accessors (a sharded graph reads a file's lines on first need). */
+export interface ImporterLookup {
+  path(id: number): string | undefined;
+  importers(id: number): string | undefined;
+}
+
+/** `importerLevels` on any lookup: only the lines of the files the walk reaches are asked for. */
+export function importerLevelsOf(lookup: ImporterLookup, start: number, depth: number): string[][] {
   const seen = new Set([start]);
   const levels: string[][] = [];
   let frontier = [start];
   for (let level = 0; level < depth && frontier.length > 0; level += 1) {
     const next: number[] = [];
     for (const id of frontier) {
-      for (const from of parseIds(tables.importers[id])) {
-        if (seen.has(from) || tables.files[from] === undefined) continue;
+      for (const from of parseIds(lookup.importers(id))) {
+        if (seen.has(from) || lookup.path(from) === undefined) continue;
         seen.add(from);
         next.push(from);
       }
     }
     if (next.length === 0) break;
-    levels.push(next.map((id) => tables.files[id] ?? "").sort());
+    levels.push(next.map((id) => lookup.path(id) ?? "").sort());
     frontier = next;
   }
   return levels;

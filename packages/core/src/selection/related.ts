@@ -44,8 +44,15 @@ const RANK: Readonly<Record<Evidence, number>> = {
 export interface RelatedInput {
   /** The changed file, project-relative. */
   file: string;
-  /** Every test file of the project that could cover it (same language family). */
+  /**
+   * The test files of the project that could match it by name (same language family): every
+   * test, or only those whose path spells its name (the others cannot match by convention).
+   */
   tests: readonly string[];
+  /** Every test file of the project that could cover it; `tests` when not given. */
+  allTests?: () => readonly string[];
+  /** Whether a file is one of the project's tests that could cover it; membership in `tests` when not given. */
+  isListedTest?: (rel: string) => boolean;
   isTest(rel: string): boolean;
   isSupport(rel: string): boolean;
   /**
@@ -73,10 +80,11 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     if (match !== undefined) add({ path: test, ...match, hops: 0 });
   }
   const levels = input.importers?.(input.file) ?? [];
-  const tests = new Set(input.tests);
+  const testSet = input.isListedTest === undefined ? new Set(input.tests) : undefined;
+  const listed = input.isListedTest ?? ((rel: string) => testSet?.has(rel) === true);
   levels.forEach((level, index) => {
     for (const importer of level) {
-      if (!tests.has(importer)) continue;
+      if (!listed(importer)) continue;
       add({
         path: importer,
         evidence: index === 0 ? "imports" : "imports-via",
@@ -89,7 +97,7 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     }
   });
   if (input.isSupport(input.file)) {
-    for (const test of supportScope(input.file, input.tests)) {
+    for (const test of supportScope(input.file, input.allTests?.() ?? input.tests)) {
       add({
         path: test,
         evidence: "support",
@@ -103,7 +111,35 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
 
 /** Strongest evidence first, then nearest, then by path: the order tests are chosen in. */
 export function compareRelated(a: RelatedTest, b: RelatedTest): number {
-  return RANK[a.evidence] - RANK[b.evidence] || a.hops - b.hops || a.path.localeCompare(b.path);
+  return RANK[a.evidence] - RANK[b.evidence] || a.hops - b.hops || comparePaths(a.path, b.path);
+}
+
+/** The characters of plain paths, in the order the default collation puts them. */
+const PLAIN_ORDER = " _-.@/+0123456789abcdefghijklmnopqrstuvwxyz";
+const PLAIN_RANK = new Int8Array(128).fill(-1);
+for (let at = 0; at < PLAIN_ORDER.length; at += 1) PLAIN_RANK[PLAIN_ORDER.charCodeAt(at)] = at;
+
+/**
+ * `a.localeCompare(b)`'s order without loading the collation (its first use costs a process 7 ms
+ * idle, 40 ms on a busy machine): for paths of lower-case ASCII letters, digits and ` _-.@/+`
+ * the default collation compares character by character in `PLAIN_ORDER`, a prefix first; any
+ * other path is compared by `localeCompare` itself.
+ */
+export function comparePaths(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let at = 0; at < length; at += 1) {
+    const x = a.charCodeAt(at);
+    const y = b.charCodeAt(at);
+    const rx = x < 128 ? (PLAIN_RANK[x] ?? -1) : -1;
+    const ry = y < 128 ? (PLAIN_RANK[y] ?? -1) : -1;
+    if (rx === -1 || ry === -1) return a.localeCompare(b);
+    if (rx !== ry) return rx - ry;
+  }
+  for (let at = length; at < Math.max(a.length, b.length); at += 1) {
+    const code = (a.length > b.length ? a : b).charCodeAt(at);
+    if (code >= 128 || PLAIN_RANK[code] === -1) return a.localeCompare(b);
+  }
+  return a.length - b.length;
 }
 
 /** The tests a support file reaches by place: a conftest.py's folder and below. */
@@ -157,6 +193,19 @@ export function testSubject(test: string): string {
     .replace(/Tests?$/, "")
     .replace(/^test(?=[A-Z])/, "");
   return normalizeName(name);
+}
+
+/**
+ * What a test's path must spell to match `file` by name or family (`relatedTests`' conventions:
+ * the name, a family's prefix, a plural, a folder), as a pattern; undefined when the name is not
+ * plain ASCII (then every test is looked at).
+ */
+export function nameWord(file: string): RegExp | undefined {
+  const subject = subjectName(file);
+  if (subject === "") return /(?!)/;
+  const core = subject.length > 1 && subject.endsWith("s") ? subject.slice(0, -1) : subject;
+  if (!/^[\x20-\x7e]+$/.test(core)) return undefined;
+  return new RegExp(core.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "i");
 }
 
 const SEPARATORS = /^[._-]/;

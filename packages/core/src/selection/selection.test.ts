@@ -3,7 +3,9 @@ import { createMemoryView } from "../project/project-view.ts";
 import { detectPackageRunners, type DetectedRunner } from "../runners/project-runners.ts";
 import {
   mentions,
+  comparePaths,
   mentionTokens,
+  nameWord,
   relatedTests,
   subjectName,
   testSubject,
@@ -344,6 +346,54 @@ describe("relatedTests: repeated module names across apps", () => {
   });
 });
 
+describe("nameWord: only tests whose path spells the name can match it by name", () => {
+  const tests = [
+    "tests/test_cached.py",
+    "tests/test_pkg.py",
+    "tests/option.parse.test.js",
+    "tests/options.test.js",
+    "tests/optional.test.js",
+    "tests/Option.test.js",
+    "test/datetime/format.test.js",
+    "test/Datetime/parse.test.js",
+    "test/utils.test.ts",
+    "src/utils.test.ts",
+    "tests/test_option_parse.py",
+    "tests/test_status.py",
+    "tests/test_statu.py",
+    "tests/__init__/test_x.py",
+    "tests/test_a+b.py",
+    "tests/p3/test_m7.py",
+  ];
+  const related = (file: string, among: readonly string[]) =>
+    relatedTests({
+      file,
+      tests: among,
+      isTest: (rel) => tests.includes(rel),
+      isSupport: () => false,
+    });
+  it.each([
+    "src/pkg/_cached.py",
+    "src/pkg/__init__.py",
+    "lib/option.js",
+    "lib/options.js",
+    "src/datetime.js",
+    "src/datetime/index.ts",
+    "src/utils.ts",
+    "src/status.py",
+    "src/a+b.py",
+    "src/big/p3/m7.py",
+    "src/__init__.py",
+  ])("%s: the same tests from the matching paths as from all", (file) => {
+    const pattern = nameWord(file);
+    const near = pattern === undefined ? tests : tests.filter((test) => pattern.test(test));
+    expect(related(file, near)).toEqual(related(file, tests));
+  });
+  it("a name that is not plain ASCII looks at every test", () => {
+    expect(nameWord("src/größe.py")).toBeUndefined();
+  });
+});
+
 describe("mentions: a file loaded by name, not by import", () => {
   it("tokens: the path tail and a distinctive stem, never a generic one", () => {
     expect(mentionTokens("solo/templatetags/solo_tags.py")).toEqual([
@@ -358,5 +408,36 @@ describe("mentions: a file loaded by name, not by import", () => {
     expect(mentions("import '../../src/locale/fr'", ["locale/fr"])).toBe("locale/fr");
     expect(mentions("import '../../src/locale/fr-ca'", ["locale/fr"])).toBeUndefined();
     expect(mentions("my_solo_tags_x", ["solo_tags"])).toBeUndefined();
+  });
+});
+
+describe("comparePaths: localeCompare's order without the collation", () => {
+  const segments = [
+    "a",
+    "b",
+    "m1",
+    "m10",
+    "m2",
+    "test_a",
+    "test-a",
+    "a.test",
+    "a_b",
+    "x y",
+    "@s",
+    "a+b",
+    "Z",
+    "é",
+    "B",
+    "_",
+  ];
+  const paths: string[] = [];
+  for (const one of segments)
+    for (const two of segments) paths.push(`${one}/${two}.py`, `${one}${two}`, `${one}.${two}`);
+  it("orders every pair as localeCompare does", () => {
+    const differ: string[][] = [];
+    for (const a of paths)
+      for (const b of paths)
+        if (Math.sign(comparePaths(a, b)) !== Math.sign(a.localeCompare(b))) differ.push([a, b]);
+    expect(differ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import {
   type ImportGraph,
 } from "../import-graph.ts";
 import { loadJsLexers } from "../js-module.ts";
-import { advanceGraph, startImportGraph, traceImpact } from "./impact.ts";
+import { advanceGraph, loadGraph, startImportGraph, traceImpact } from "./impact.ts";
 import { openProject, type Project } from "../../project/node/project.ts";
 
 let temp: TempProject | undefined;
@@ -157,15 +157,37 @@ describe("traceImpact", () => {
     );
   });
 
-  it("moves a corrupt graph file aside and builds a new one", async () => {
+  it.each(["index.json", "shard-0.json"])(
+    "moves a corrupt graph file (%s) aside and builds a new one",
+    async (name) => {
+      temp = copyFixture("analysis/python-app");
+      const project = openProject(temp.root);
+      await startImportGraph(project, unlimited());
+      writeFileSync(join(temp.root, ".tailtest/graph", name), "{ not json");
+      const line = await traceImpact(project, "src/shop/billing.py", unlimited());
+      expect(line).toMatch(
+        /^Impact: src\/shop\/billing\.py is imported by src\/shop\/__init__\.py/,
+      );
+      const names = readdirSync(join(temp.root, ".tailtest/graph"));
+      expect(names.filter((found) => found.startsWith(`${name}.corrupt-`))).toHaveLength(1);
+      expect(
+        JSON.parse(readFileSync(join(temp.root, ".tailtest/graph", name), "utf8")),
+      ).toMatchObject({ version: 3 });
+    },
+  );
+
+  it("drops an earlier version's single graph file and builds the sharded one", async () => {
     temp = copyFixture("analysis/python-app");
     const project = openProject(temp.root);
-    await startImportGraph(project, unlimited());
-    writeFileSync(join(temp.root, ".tailtest/import-graph.json"), "{ not json");
+    const old = join(temp.root, ".tailtest/import-graph.json");
+    mkdirSync(join(temp.root, ".tailtest"), { recursive: true });
+    writeFileSync(old, JSON.stringify({ version: 2, files: "a.py", imports: "", importers: "" }));
     const line = await traceImpact(project, "src/shop/billing.py", unlimited());
     expect(line).toMatch(/^Impact: src\/shop\/billing\.py is imported by src\/shop\/__init__\.py/);
-    expect(
-      readdirSync(join(temp.root, ".tailtest")).some((name) => name.includes(".corrupt-")),
-    ).toBe(true);
+    expect(existsSync(old)).toBe(false);
+    expect(readdirSync(join(temp.root, ".tailtest")).some((n) => n.includes(".corrupt-"))).toBe(
+      false,
+    );
+    expect(loadGraph(project, false).graph.files).toContain("src/shop/billing.py");
   });
 });

@@ -1,14 +1,14 @@
+import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../budget.ts";
 import {
   addFile,
   createImportGraph,
-  createImportGraphState,
   findImporters,
   graphProgress,
+  GraphIndexSchema,
   idOfFile,
   importsChanged,
-  ImportGraphStateSchema,
   indexGraph,
   isGraphComplete,
   isUnread,
@@ -16,8 +16,8 @@ import {
   renderImpactLine,
   setFileImports,
   unpackGraph,
+  type GraphIndex,
   type ImportGraph,
-  type ImportGraphState,
 } from "../import-graph.ts";
 import { loadJsLexers, scanJsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
@@ -32,20 +32,150 @@ import {
 } from "../resolve.ts";
 import { baseName, extensionOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
-import { STATE_DIR, type Project } from "../../project/node/project.ts";
+import { shardCount, shardLines, type GraphShard } from "../../selection/graph-shards.ts";
+import {
+  GRAPH_DIR,
+  graphIndexPath,
+  OLD_GRAPH_FILE,
+  shardFile,
+  shardPath,
+} from "../../selection/node/graph-store.ts";
+import type { Project } from "../../project/node/project.ts";
 import { continueWalk, readSmallFile } from "./project-walk.ts";
-import { readState, updateState, type StateFile } from "../../state/node/store.ts";
+import {
+  readStateSync,
+  setAside,
+  STATE_LOCK,
+  withFileLock,
+  writeAtomicSync,
+  type StateFile,
+} from "../../state/node/store.ts";
 
-/** Impact tracing's edge: the import graph's state file, its time-boxed build, its updates. */
+/**
+ * Impact tracing's edge: the import graph's sharded state (`.tailtest/graph/`: an index and its
+ * shards, `graph-store.ts`), its time-boxed build, its updates.
+ */
 
-export const IMPORT_GRAPH_PATH = `${STATE_DIR}/import-graph.json`;
-
-export function importGraphFile(project: Project): StateFile<ImportGraphState> {
+export function graphIndexFile(project: Project): StateFile<GraphIndex> {
   return {
-    path: join(project.root, IMPORT_GRAPH_PATH),
-    schema: ImportGraphStateSchema,
-    create: createImportGraphState,
+    path: graphIndexPath(project),
+    schema: GraphIndexSchema,
+    create: () => packGraph(createImportGraph()).index,
   };
+}
+
+/** A graph read whole, with the text of each state file as read (to write only what changed). */
+interface LoadedGraph {
+  graph: ImportGraph;
+  texts: Map<string, string>;
+}
+
+/**
+ * The whole graph (the build and an update need every line). Without `repair` it is read as it
+ * is, unlocked (writers rename atomically); a state that cannot be used reads as a fresh graph.
+ * With `repair` (the caller holds the graph's lock) an index or shard that cannot be used is moved
+ * aside, to be built again, and an earlier version's single file is dropped.
+ */
+export function loadGraph(project: Project, repair: boolean): LoadedGraph {
+  const texts = new Map<string, string>();
+  const fresh = (): LoadedGraph => ({ graph: createImportGraph(), texts });
+  if (repair) dropOldGraph(project);
+  const indexFile = graphIndexFile(project);
+  const index = readStateSync(indexFile);
+  if (!index.existed) return fresh();
+  if (index.problem !== undefined) {
+    if (repair) setAside(indexFile.path, index.problem);
+    return fresh();
+  }
+  const count = index.value.files === "" ? 0 : index.value.files.split("\n").length;
+  const shards: GraphShard[] = [];
+  for (let at = 0; at < shardCount(count); at += 1) {
+    const file = shardFile(project, at);
+    let text: string | undefined;
+    try {
+      text = readFileSync(file.path, "utf8");
+    } catch {
+      text = undefined;
+    }
+    const read = readStateSync(file);
+    if (text !== undefined) texts.set(file.path, text);
+    // A shard missing, unreadable or not fitting the index (a write cut short): built again.
+    const problem = !read.existed
+      ? undefined
+      : (read.problem ??
+        (shardLines(read.value, at, count) === undefined
+          ? "it does not fit the graph's index"
+          : undefined));
+    if (!read.existed || problem !== undefined) {
+      if (repair && problem !== undefined) setAside(file.path, problem);
+      return fresh();
+    }
+    shards.push(read.value);
+  }
+  return { graph: unpackGraph(index.value, shards), texts };
+}
+
+/** The single-file graph of earlier versions: the sharded graph is built in its place. */
+function dropOldGraph(project: Project): void {
+  try {
+    unlinkSync(join(project.root, OLD_GRAPH_FILE));
+  } catch {
+    // none
+  }
+}
+
+/**
+ * Changes the graph under its lock and writes what changed: each shard whose lines changed, then
+ * the index, each atomically and durably (`writeAtomicSync`); shards past the file list are
+ * removed. `fresh` starts from an empty graph (a new session's build) instead of the stored one.
+ */
+export async function updateGraph<R>(
+  project: Project,
+  change: (graph: ImportGraph) => R,
+  options: { fresh?: boolean } = {},
+): Promise<R> {
+  return withFileLock(graphIndexPath(project), STATE_LOCK, () => {
+    const loaded = loadGraph(project, true);
+    const graph = options.fresh === true ? createImportGraph() : loaded.graph;
+    const result = change(graph);
+    saveGraph(project, graph, loaded.texts);
+    return Promise.resolve(result);
+  });
+}
+
+/** Writes a graph's shards and index, skipping the files whose text is already `before`'s. */
+export function saveGraph(
+  project: Project,
+  graph: ImportGraph,
+  before: ReadonlyMap<string, string> = new Map(),
+): void {
+  const { index, shards } = packGraph(graph);
+  shards.forEach((shard, at) => {
+    const path = shardPath(project, at);
+    const text = `${JSON.stringify(shard)}\n`;
+    if (before.get(path) !== text) writeAtomicSync(path, text);
+  });
+  removeShardsFrom(project, shards.length);
+  const text = `${JSON.stringify(index)}\n`;
+  if (before.get(graphIndexPath(project)) !== text) writeAtomicSync(graphIndexPath(project), text);
+}
+
+function removeShardsFrom(project: Project, first: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(project.root, GRAPH_DIR));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const at = /^shard-(\d+)\.json$/.exec(name)?.[1];
+    if (at === undefined || Number(at) < first) continue;
+    try {
+      unlinkSync(shardPath(project, Number(at)));
+    } catch {
+      // gone already
+    }
+  }
 }
 
 /** Files whose imports are read; `.vue`/`.svelte` are only import targets. */
@@ -297,18 +427,20 @@ export async function startImportGraph(
   walk?: WalkResult,
 ): Promise<string | undefined> {
   await loadJsLexers();
-  const { result } = await updateState(importGraphFile(project), () => {
-    const graph = createImportGraph();
-    if (walk !== undefined) {
-      indexGraph(graph);
-      for (const rel of walk.files) addWalkedFile(project, graph, rel, baseName(rel));
-      graph.pending_dirs = [...walk.pending];
-      graph.walked = walk.pending.length === 0;
-    }
-    advanceGraph(project, graph, budget);
-    return { value: packGraph(graph), result: describeCut(graph, budget) };
-  });
-  return result;
+  return updateGraph(
+    project,
+    (graph) => {
+      if (walk !== undefined) {
+        indexGraph(graph);
+        for (const rel of walk.files) addWalkedFile(project, graph, rel, baseName(rel));
+        graph.pending_dirs = [...walk.pending];
+        graph.walked = walk.pending.length === 0;
+      }
+      advanceGraph(project, graph, budget);
+      return describeCut(graph, budget);
+    },
+    { fresh: true },
+  );
 }
 
 function describeCut(graph: ImportGraph, budget: Budget): string | undefined {
@@ -328,31 +460,23 @@ export async function traceImpact(project: Project, rel: string, budget: Budget)
   await loadJsLexers();
   // The common edit changes no import: a complete graph is read without the lock and, when the
   // file's imports are what it holds already, not written at all.
-  const seen = await readState(importGraphFile(project));
-  if (seen.existed && seen.problem === undefined) {
-    const graph = unpackGraph(seen.value);
-    if (isGraphComplete(graph)) {
-      const targets = isGraphSource(rel)
-        ? (readFileImports(project, rel, editContext(project, graph)) ?? [])
-        : undefined;
-      if (targets === undefined || !importsChanged(graph, rel, targets)) {
-        const levels = findImporters(graph, rel, project.config.impact_depth);
-        return renderImpactLine(rel, levels, graphProgress(graph));
-      }
+  const { graph: seen } = loadGraph(project, false);
+  if (isGraphComplete(seen)) {
+    const targets = isGraphSource(rel)
+      ? (readFileImports(project, rel, editContext(project, seen)) ?? [])
+      : undefined;
+    if (targets === undefined || !importsChanged(seen, rel, targets)) {
+      const levels = findImporters(seen, rel, project.config.impact_depth);
+      return renderImpactLine(rel, levels, graphProgress(seen));
     }
   }
-  const { result } = await updateState(importGraphFile(project), (state) => {
-    const graph = unpackGraph(state);
+  return updateGraph(project, (graph) => {
     if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
     if (isGraphSource(rel)) {
       const targets = readFileImports(project, rel, editContext(project, graph));
       setFileImports(graph, rel, targets ?? []);
     }
     const levels = findImporters(graph, rel, project.config.impact_depth);
-    return {
-      value: packGraph(graph),
-      result: renderImpactLine(rel, levels, graphProgress(graph)),
-    };
+    return renderImpactLine(rel, levels, graphProgress(graph));
   });
-  return result;
 }

@@ -51,7 +51,7 @@ describe("the analyses are off by default", () => {
     expect(`${started}\n${note}`).not.toMatch(
       /Impact|API|coverage scan|how this project writes tests/,
     );
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(false);
     expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
   });
 });
@@ -78,7 +78,7 @@ describe("impact tracing, API validation and ramp-up belong to follow mode", () 
         await edit(temp.root, "src/shop/billing.py"),
       ].join("\n");
       expect(notes).not.toMatch(/Impact|API/);
-      expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+      expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(false);
       expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
     },
   );
@@ -89,7 +89,7 @@ describe("impact tracing and API validation on a Python project", () => {
     temp = copyFixture("analysis/python-app");
     configure(temp.root, { impact_tracing: true, api_validation: true });
     await start(temp.root);
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(true);
+    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(true);
     const note = await edit(temp.root, "src/shop/billing.py");
     expect(note).toContain(
       "Impact: src/shop/billing.py is imported by src/shop/__init__.py, src/shop/api/routes.py, src/shop/cart.py, tests/test_billing.py; 1 more file imports those (up to 2 hops)",

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
@@ -10,76 +10,70 @@ import {
   resolveRunner,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
-import { importerLevels } from "../importers.ts";
-import { mentions, mentionTokens, relatedTests, type RelatedTest } from "../related.ts";
+import { importerLevelsOf } from "../importers.ts";
+import { mentions, mentionTokens, nameWord, relatedTests, type RelatedTest } from "../related.ts";
 import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
+import { graphExists, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
 import type { EditInsight, Project } from "../../project/node/project.ts";
 
 /**
  * The covering path of an edit: which existing tests cover the edited file, for its note, read
- * from the import graph the end of a turn builds (`.tailtest/import-graph.json`) without building
- * or updating it. No lexer, resolver or classic zod schema is loaded: the edited file's importers
- * are in the graph already (its own imports do not change who imports it), so the post-edit bundle
- * answers with this (ADR 0010). The end of a turn selects with the same `selectOne`
- * (`graph-selection.ts`), so an edit's note and the tests the turn runs cannot differ.
+ * from the import graph the end of a turn builds (`.tailtest/graph/`, sharded) without building
+ * or updating it: the index, then only the shards of the files the walk up the importers reaches.
+ * No lexer, resolver or classic zod schema is loaded: the edited file's importers are in the graph
+ * already (its own imports do not change who imports it), so the post-edit bundle answers with
+ * this (ADR 0010). The end of a turn selects with the same `selectOne` (`graph-selection.ts`), so an
+ * edit's note and the tests the turn runs cannot differ.
  */
 
 /** How far import chains are followed from a changed file to the tests that load it. */
 export const IMPORT_HOPS = 12;
 
-export const IMPORT_GRAPH_FILE = ".tailtest/import-graph.json";
-
-/** What the note reads of the graph's state: a loose view, so a newer field never fails it. */
-const CoveringGraphSchema = z.looseObject({
-  version: z.literal(2),
-  files: z.string(),
-  importers: z.string(),
-  walked: z.boolean(),
-  next: z.number(),
-});
-
 /** The graph as selection reads it: its files, and who imports a file. */
 export interface GraphView {
-  /** Every source file the graph knows. */
-  readonly files: readonly string[];
   /** Whether every file was read: before that, importers may be missing. */
   readonly complete: boolean;
   /** The files that import `rel`, nearest first; undefined for a file the graph does not know. */
   importers(rel: string): readonly (readonly string[])[] | undefined;
+  /** The graph's files whose path `pattern` matches, in the graph's order. */
+  filesMatching(pattern: RegExp): readonly string[];
+  /** Every source file the graph knows (for the rare question that needs them all). */
+  allFiles(): readonly string[];
 }
 
 /** Whether the edit's note can name the tests that cover it. */
 export function hasImportGraph(project: Project): boolean {
-  return project.config.select !== "named" && existsSync(join(project.root, IMPORT_GRAPH_FILE));
+  return project.config.select !== "named" && graphExists(project);
 }
 
 /**
- * The import graph as the last turn left it, read only; undefined when there is none or it cannot
- * be read (the end of a turn moves a corrupt one aside and builds it again).
+ * The import graph as the last turn left it, read only and lazily; undefined when there is none
+ * or its index cannot be read. A shard that cannot be used throws `BrokenShard` when reached (the
+ * end of a turn moves it aside and builds the graph again).
  */
 export function readGraphView(project: Project): GraphView | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(join(project.root, IMPORT_GRAPH_FILE), "utf8"));
-  } catch {
-    return undefined;
-  }
-  const parsed = CoveringGraphSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const state = parsed.data;
-  const files = lines(state.files);
-  const importers = lines(state.importers);
-  if (importers.length !== files.length) return undefined;
-  const tables = { files, importers };
+  const graph = readShardedGraph(project);
+  return graph === undefined ? undefined : shardedView(graph);
+}
+
+/** A view of a sharded graph: a walk reads the shards of the ids it reaches. */
+export function shardedView(graph: ShardedGraph): GraphView {
+  const { table } = graph;
+  let all: string[] | undefined;
   return {
-    files,
-    complete: state.walked && state.next >= files.length,
-    // An edit asks for one file: a scan of the list costs less than an index of every file.
+    complete: graph.complete,
     importers: (rel) => {
-      const id = files.indexOf(rel);
-      return id === -1 ? undefined : importerLevels(tables, id, IMPORT_HOPS);
+      const id = table.idOf(rel);
+      if (id === undefined) return undefined;
+      return importerLevelsOf(
+        { path: (at) => table.path(at), importers: (at) => graph.importersLine(at) },
+        id,
+        IMPORT_HOPS,
+      );
     },
+    filesMatching: (pattern) => table.matching(pattern),
+    allFiles: () => (all ??= table.all()),
   };
 }
 
@@ -94,10 +88,6 @@ export function sessionRunners(project: Project): DetectedRunner[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-function lines(text: string): string[] {
-  return text === "" ? [] : text.split("\n");
 }
 
 /**
@@ -172,18 +162,22 @@ export function selectOne(
   const own = resolveRunner(project.view, file, language, project.config.runners).runner;
   if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
     family.push({ runner: own, shape: suiteShape(project.view, own) });
-  const tests = graph.files.filter(
-    (rel) => sameFamily(rel, language) && family.some(({ shape }) => shape.isTest(rel)),
-  );
-  const testSet = new Set(tests);
-  const isTest = (rel: string): boolean =>
-    testSet.has(rel) || family.some(({ shape }) => shape.isTest(rel));
+  const isTest = (rel: string): boolean => family.some(({ shape }) => shape.isTest(rel));
+  const isListed = (rel: string): boolean => sameFamily(rel, language) && isTest(rel);
+  // Only a test whose path spells the file's name can match it by name; every test is listed
+  // only for a question that needs them all (a conftest's scope, mentions, a first test's place).
+  let every: string[] | undefined;
+  const allTests = (): string[] => (every ??= graph.allFiles().filter(isListed));
+  const near = nameWord(file);
+  const tests = near === undefined ? allTests() : graph.filesMatching(near).filter(isListed);
   const isSupport = (rel: string): boolean =>
     !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
   // A test deleted since the graph saw it is not run (a runner fails on a missing path).
   const related = relatedTests({
     file,
     tests,
+    allTests,
+    isListedTest: isListed,
     isTest,
     isSupport,
     importers: (rel) => graph.importers(rel),
@@ -195,11 +189,12 @@ export function selectOne(
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
-  if (related.length === 0 && !isTest(file)) related.push(...mentionedBy(project, file, tests));
+  if (related.length === 0 && !isTest(file))
+    related.push(...mentionedBy(project, file, allTests()));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
     return { related };
   const fallback = findTestTarget(project.view, own, file);
-  const ownTests = tests.filter((rel) =>
+  const ownTests = allTests().filter((rel) =>
     family.some(({ runner, shape }) => sameRunner(runner, own) && shape.isTest(rel)),
   );
   return {

@@ -27,7 +27,7 @@ describe.each([false, true])("the cold path (git work tree: %s)", (git) => {
     temp = copyFixture("analysis/python-app");
     if (git) await commitAll(temp.root);
     const project = openProject(temp.root);
-    const graphFile = join(temp.root, ".tailtest/import-graph.json");
+    const graphFile = join(temp.root, ".tailtest/graph/index.json");
 
     const cold = await selectRelated(project, FILES, { write: false });
     expect(existsSync(graphFile)).toBe(false);

@@ -3,15 +3,15 @@ import {
   addFile,
   findImporters,
   graphProgress,
+  GraphIndexSchema,
   idOfFile,
   importsChanged,
   isGraphComplete,
   setFileImports,
-  unpackGraph,
-  packGraph,
   type ImportGraph,
 } from "../../analysis/import-graph.ts";
 import { loadJsLexers } from "../../analysis/js-module.ts";
+import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import type { RelatedTest } from "../related.ts";
 import { runnerLabel, type DetectedRunner } from "../../runners/project-runners.ts";
@@ -23,26 +23,29 @@ import {
   SELECTABLE,
   selectOne,
   projectRunners,
+  shardedView,
   shapesOf,
   type GraphView,
 } from "./covering.ts";
+import { BrokenShard, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
 import {
   advanceGraph,
   contextOf,
-  importGraphFile,
   isGraphSource,
+  loadGraph,
   readFileImports,
+  updateGraph,
 } from "../../analysis/node/impact.ts";
 import type { Project } from "../../project/node/project.ts";
 import { coldGraphView, sourceIndex } from "./reverse-lookup.ts";
-import { readState, updateState } from "../../state/node/store.ts";
 
 export { IMPORT_HOPS };
 
 /** The graph being worked on, as `selectOne` reads it. */
 function graphView(graph: ImportGraph, complete: boolean): GraphView {
   return {
-    files: graph.files,
+    filesMatching: (pattern) => graph.files.filter((rel) => pattern.test(rel)),
+    allFiles: () => graph.files,
     complete,
     importers: (rel) =>
       idOfFile(graph, rel) === undefined ? undefined : findImporters(graph, rel, IMPORT_HOPS),
@@ -105,9 +108,9 @@ async function askedShapes(
 }
 
 /**
- * The related tests of changed files: the project's import graph (`.tailtest/import-graph.json`)
- * carried on within a time box and updated with the changed files' own imports, the suite's test
- * files as each runner sees them, then `relatedTests` per file.
+ * The related tests of changed files: the project's import graph (`.tailtest/graph/`) read where
+ * the walks go, or carried on within a time box and updated with the changed files' own imports,
+ * the suite's test files as each runner sees them, then `relatedTests` per file.
  */
 export async function selectRelated(
   project: Project,
@@ -120,12 +123,7 @@ export async function selectRelated(
     notes: [],
     complete: true,
   };
-  for (const file of files) {
-    const language = detectLanguage(file);
-    if (language === undefined || !BY_PACKAGE.has(language)) continue;
-    const related = packageTests(project, file, language);
-    if (related !== undefined) selection.related.set(file, related);
-  }
+  selectByPackage(project, files, selection);
   const selectable = files.filter((file) => {
     const language = detectLanguage(file);
     return language !== undefined && SELECTABLE.has(language);
@@ -134,27 +132,55 @@ export async function selectRelated(
   await loadJsLexers();
   const clock = options.clock ?? (() => performance.now());
   const budget = createBudget(options.graphMs ?? 3000, clock);
-  const graph = await currentGraph(project, selectable, budget, options.write ?? true);
+  const write = options.write ?? true;
+  let current = await currentView(project, selectable, budget, write);
   const shapes = await askedShapes(project, options, selection.notes);
-  const cold = isGraphComplete(graph) ? undefined : coldView(project, options, clock);
-  const view = cold ?? graphView(graph, isGraphComplete(graph));
-  for (const file of selectable) {
-    const language = detectLanguage(file);
-    if (language === undefined) continue;
-    const found = selectOne(project, view, shapes, file, language);
-    selection.related.set(file, found.related);
-    if (found.suggested !== undefined) selection.suggested.set(file, found.suggested);
+  let cold = current.complete ? undefined : coldView(project, options, clock);
+  const chooseAll = (view: GraphView): void => {
+    for (const file of selectable) {
+      const language = detectLanguage(file);
+      if (language === undefined) continue;
+      const found = selectOne(project, view, shapes, file, language);
+      selection.related.set(file, found.related);
+      if (found.suggested !== undefined) selection.suggested.set(file, found.suggested);
+    }
+  };
+  try {
+    chooseAll(cold ?? current.view);
+  } catch (error) {
+    // A shard the walk reached cannot be used: the graph is read whole (and, when this call
+    // writes, the shard moved aside and the graph built again).
+    if (!(error instanceof BrokenShard)) throw error;
+    current = await wholeView(project, selectable, budget, write);
+    cold = current.complete ? undefined : coldView(project, options, clock);
+    chooseAll(cold ?? current.view);
   }
+  const view = cold ?? current.view;
   selection.complete = view.complete && cold?.cut() !== true;
-  if (!selection.complete) {
-    const progress = graphProgress(graph);
-    selection.notes.push(
-      cold === undefined
-        ? `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`
-        : `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read) and the search for the changed files' importers was cut short by its time box (${options.coldMs ?? COLD_MS} ms); some tests that import them may not be selected yet.`,
-    );
-  }
+  if (!selection.complete) selection.notes.push(unfinishedNote(current, cold, options));
   return selection;
+}
+
+/** Go and Rust files' tests, by their package's layout. */
+function selectByPackage(project: Project, files: readonly string[], selection: Selection): void {
+  for (const file of files) {
+    const language = detectLanguage(file);
+    if (language === undefined || !BY_PACKAGE.has(language)) continue;
+    const related = packageTests(project, file, language);
+    if (related !== undefined) selection.related.set(file, related);
+  }
+}
+
+/** What an answer says when the graph was not whole (and the search, if any, was cut). */
+function unfinishedNote(
+  current: CurrentView,
+  cold: ReturnType<typeof coldView>,
+  options: SelectOptions,
+): string {
+  const progress = current.progress();
+  return cold === undefined
+    ? `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read); tests that import the changed files from the rest are not selected yet.`
+    : `tailtest: the import graph is still being built (${progress.read} of ${progress.total} files read) and the search for the changed files' importers was cut short by its time box (${options.coldMs ?? COLD_MS} ms); some tests that import them may not be selected yet.`;
 }
 
 /** The cold path's time box: the search for importers while the graph is not whole. */
@@ -171,20 +197,109 @@ function coldView(
   return index === undefined ? undefined : coldGraphView(project, index, IMPORT_HOPS, budget);
 }
 
+/** The graph selection reads, whether it is whole, and how far its build got. */
+interface CurrentView {
+  view: GraphView;
+  complete: boolean;
+  progress: () => { read: number; total: number };
+}
+
 /**
- * The import graph as it stands, carried on within the budget and with the changed files' own
- * imports read again; written back when it changed (and `write`). A graph that cannot be read is
- * rebuilt; one that cannot be written is still used for this answer.
+ * The import graph as it stands. The common turn changes no import: then the sharded graph is
+ * read lazily (its index, and the shards of the files a walk reaches), unlocked and unwritten.
+ * Otherwise it is read whole, carried on within the budget and updated with the changed files'
+ * own imports (`wholeView`).
  */
+async function currentView(
+  project: Project,
+  changed: readonly string[],
+  budget: Budget,
+  write: boolean,
+): Promise<CurrentView> {
+  const lazy = readShardedGraph(project);
+  if (lazy?.complete === true) {
+    try {
+      if (!lazyNeedsUpdate(project, lazy, changed)) {
+        const total = lazy.table.count;
+        return {
+          view: shardedView(lazy),
+          complete: true,
+          progress: () => ({ read: total, total }),
+        };
+      }
+    } catch (error) {
+      if (!(error instanceof BrokenShard)) throw error;
+    }
+  }
+  return wholeView(project, changed, budget, write);
+}
+
+/** Whether a changed file's imports differ from what the sharded graph holds (or cannot be told). */
+function lazyNeedsUpdate(
+  project: Project,
+  graph: ShardedGraph,
+  changed: readonly string[],
+): boolean {
+  const { table } = graph;
+  const index = GraphIndexSchema.pick({ aliases: true, python_roots: true }).safeParse(graph.index);
+  if (!index.success) return true;
+  const onDisk = new Map<string, boolean>();
+  const context: ResolveContext = {
+    files: {
+      has: (path) => {
+        let found = onDisk.get(path);
+        if (found === undefined) {
+          found =
+            project.view.exists(path) &&
+            !project.view.isDirectory(path) &&
+            table.idOf(path) !== undefined;
+          onDisk.set(path, found);
+        }
+        return found;
+      },
+    },
+    aliases: index.data.aliases,
+    pythonRoots: index.data.python_roots,
+  };
+  return changed.some((rel) => {
+    if (!isGraphSource(rel)) return false;
+    const id = table.idOf(rel);
+    if (!project.view.exists(rel)) return id !== undefined && graph.importsLine(id) !== "";
+    if (id === undefined) return true;
+    const ids: number[] = [];
+    for (const target of new Set(readFileImports(project, rel, context) ?? [])) {
+      const to = table.idOf(target);
+      if (to === undefined) return true;
+      if (to !== id) ids.push(to);
+    }
+    return ids.sort((a, b) => a - b).join(",") !== graph.importsLine(id);
+  });
+}
+
+/**
+ * The import graph read whole, carried on within the budget and with the changed files' own
+ * imports read again; written back (only the shards that changed) when it changed and `write`.
+ * A graph that cannot be read is rebuilt; one that cannot be written is still used for this
+ * answer.
+ */
+async function wholeView(
+  project: Project,
+  changed: readonly string[],
+  budget: Budget,
+  write: boolean,
+): Promise<CurrentView> {
+  const graph = await currentGraph(project, changed, budget, write);
+  const complete = isGraphComplete(graph);
+  return { view: graphView(graph, complete), complete, progress: () => graphProgress(graph) };
+}
+
 async function currentGraph(
   project: Project,
   changed: readonly string[],
   budget: Budget,
   write: boolean,
 ): Promise<ImportGraph> {
-  const file = importGraphFile(project);
-  const seen = await readState(file);
-  let graph = unpackGraph(seen.value);
+  let graph = loadGraph(project, false).graph;
   // Each changed file is read and lexed once: what the check read is what the update sets, as
   // long as the graph it was resolved against is the one updated (complete, no file added since).
   const reads = new Map<string, string[] | undefined>();
@@ -197,12 +312,11 @@ async function currentGraph(
     return graph;
   }
   try {
-    await updateState(file, (state) => {
-      graph = unpackGraph(state);
+    await updateGraph(project, (stored) => {
+      graph = stored;
       const known = reuse(graph);
       if (!isGraphComplete(graph)) advanceGraph(project, graph, budget);
       refresh(project, graph, changed, known);
-      return { value: packGraph(graph), result: undefined };
     });
   } catch {
     advanceGraph(project, graph, budget);

@@ -1,13 +1,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { commitAll, copyFixture, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
+import {
+  commitAll,
+  copyFixture,
+  makeProject,
+  REPO_ROOT,
+  type TempProject,
+} from "@tailtest/test-utils";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createBudget, steppingClock } from "../../analysis/budget.ts";
 import { createImportGraph, findImporters, isGraphComplete } from "../../analysis/import-graph.ts";
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import { advanceGraph } from "../../analysis/node/impact.ts";
+import type { PathAliases } from "../../analysis/resolve.ts";
 import { openProject, type Project } from "../../project/node/project.ts";
-import { importWords, reverseImporters, sourceIndex } from "./reverse-lookup.ts";
+import { importWords, reverseImporters, searchWords, sourceIndex } from "./reverse-lookup.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());
@@ -28,6 +35,43 @@ describe("importWords: what an import of a file must spell", () => {
     ["src/a.test.ts", ["a.test"]],
   ])("%s → %j", (file, words) => {
     expect(importWords(file)).toEqual(words);
+  });
+});
+
+describe("searchWords: the folder and name everywhere, the bare name only below its folder", () => {
+  const files = new Set(["src/big/p3/__init__.py", "src/big/p3/m7.py", "lib/m7.py"]);
+  const context =
+    (aliases: PathAliases[] = [], pythonRoots = ["", "src"]) =>
+    () => ({
+      files: { has: () => false },
+      aliases,
+      pythonRoots,
+    });
+  const project = { view: { exists: () => false } } as unknown as Project;
+  const at = { scope: "", paths: [["@/*", ["web/*"]]] as [string, string[]][] };
+  it.each<[string, PathAliases[], ReturnType<typeof searchWords>]>([
+    [
+      "src/big/p3/m7.py",
+      [],
+      { everywhere: ["p3.m7", "p3 import"], under: { dir: "src/big/p3", words: ["m7"] } },
+    ],
+    // Not a package: imported as `m7` from wherever its folder is on the path.
+    ["lib/m7.py", [], { everywhere: ["m7"] }],
+    ["src/big/p3/__init__.py", [], { everywhere: importWords("src/big/p3/__init__.py") }],
+    ["web/d3/m7.ts", [at], { everywhere: ["d3/m7"], under: { dir: "web/d3", words: ["m7"] } }],
+    // `@/m7` does not spell the folder; neither does a bare `m7` from a baseUrl of web/d3.
+    ["web/m7.ts", [at], { everywhere: ["m7"] }],
+    ["web/d3/m7.ts", [{ scope: "", base_url: "web/d3", paths: [] }], { everywhere: ["m7"] }],
+    ["web/d3/m7.ts", [{ scope: "", paths: [["@lib/*", ["web/d3/*"]]] }], { everywhere: ["m7"] }],
+    ["web/d3/m7.ts", [{ scope: "", paths: [["@m7", ["web/d3/m7.ts"]]] }], { everywhere: ["m7"] }],
+  ])("%s (aliases %j)", (file, aliases, words) => {
+    expect(searchWords(project, file, (rel) => files.has(rel), context(aliases))).toEqual(words);
+  });
+  it("keeps the bare name everywhere inside a workspace package", () => {
+    const inPackage = { view: { exists: (rel: string) => rel === "packages/ui/package.json" } };
+    expect(
+      searchWords(inPackage as unknown as Project, "packages/ui/src/m7.ts", () => false, context()),
+    ).toEqual({ everywhere: ["m7"] });
   });
 });
 
@@ -84,11 +128,36 @@ describe("the cold path finds the importers the graph holds", () => {
     async (name) => {
       temp = copyFixture(`projects/${name}`);
       await commitAll(temp.root);
-      const found = compare(openProject(temp.root), 25);
+      const found = compare(openProject(temp.root), 150);
       expect(found.files).toBeGreaterThan(0);
     },
     120_000,
   );
+
+  it("finds imports spelled across lines, from other folders and below", async () => {
+    temp = makeProject({
+      "pyproject.toml": "[project]\nname = 'big'\n",
+      "src/big/__init__.py": "",
+      "src/big/p3/__init__.py": "",
+      "src/big/p3/m7.py": "X = 1\n",
+      "src/big/p3/m8.py": "from . import (\n    m7,\n)\n",
+      "src/big/p3/sub/__init__.py": "",
+      "src/big/p3/sub/deep.py": "from ..m7 import X\n",
+      "src/big/p4/__init__.py": "",
+      "src/big/p4/m7.py": "from big.p3 import (\n    m7,\n)\n",
+      "src/big/p4/m9.py": "from big.p3.m7 \\\n    import X\n",
+      "tests/test_x.py": "import big.p3.m7\n",
+      "tsconfig.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["web/*"] } } }\n',
+      "web/d3/m7.ts": "export const x = 1;\n",
+      "web/d3/a.ts": 'export { x } from "./m7";\n',
+      "web/d4/b.ts": 'const m = await import(\n  "../d3/m7"\n);\nexport default m;\n',
+      "web/d4/c.ts": 'import {\n  x,\n} from "@/d3/m7";\nexport const y = x;\n',
+      "web/d3/inner/d.ts": 'import { x } from "../m7";\nexport const z = x;\n',
+    });
+    await commitAll(temp.root);
+    const found = compare(openProject(temp.root));
+    expect(found.importers).toBeGreaterThan(8);
+  });
 
   it("stops when its box runs out and says it did not finish", async () => {
     temp = copyFixture("analysis/python-app");

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
-import type { ResolveContext } from "../../analysis/resolve.ts";
+import type { PathAliases, ResolveContext } from "../../analysis/resolve.ts";
 import { isSkippedDir } from "../../filter/filter.ts";
 import { baseName, extensionOf, stemOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
@@ -46,12 +46,78 @@ export function importWords(rel: string): string[] {
   return [...(folder === "" ? [] : [folder]), stem, ...relative];
 }
 
+/**
+ * The words an import of `rel` must spell, narrowed where the spelling allows: an import of a
+ * module from another folder names its folder too, so a file's folder and name are searched for
+ * everywhere (`p3.m7` for `from big.p3.m7 import f`, `p3 import` for `from big.p3 import m7`,
+ * `d3/m7` for `"../d3/m7"` or `"@/d3/m7"`), and the bare name only in its own folder and below
+ * (`from .m7`, `from ..m7`, `"./m7"`, `"../m7"`). A project where the folder's name can go
+ * unspelled keeps the bare name everywhere (`importWords`): a module in a Python root or outside
+ * a package, a folder a tsconfig alias or `baseUrl` points at, a file inside a workspace package,
+ * a folder's index or `__init__.py`.
+ */
+export function searchWords(
+  project: Project,
+  rel: string,
+  isFile: (rel: string) => boolean,
+  contextOf: (rel: string) => ResolveContext = (file) => lookupContext(project, file),
+): { everywhere: string[]; under?: { dir: string; words: string[] } } {
+  const stem = stemOf(rel);
+  const dir = dirnameRel(rel);
+  const folder = baseName(dir);
+  const broad = { everywhere: importWords(rel) };
+  if (FOLDER_STEMS.has(stem) || dir === "" || folder === "") return broad;
+  const under = { dir, words: [stem] };
+  if (extensionOf(rel) === ".py") {
+    if (!isFile(`${dir}/__init__.py`)) return broad;
+    if (contextOf(rel).pythonRoots.includes(dir)) return broad;
+    return { everywhere: [`${folder}.${stem}`, `${folder} import`], under };
+  }
+  if (inWorkspacePackage(project, dir)) return broad;
+  if (contextOf(rel).aliases.some((alias) => aliasHidesFolder(alias, rel))) return broad;
+  return { everywhere: [`${folder}/${stem}`], under };
+}
+
+/**
+ * Whether an alias can reach `rel` by a specifier that does not spell its folder and name
+ * (`"@lib/m7"` for `"@lib/*": ["web/d3/*"]`, a bare `m7` from a `baseUrl` of its folder).
+ */
+function aliasHidesFolder(alias: PathAliases, rel: string): boolean {
+  const dir = dirnameRel(rel);
+  const parent = dirnameRel(dir);
+  const within = (base: string): boolean => base === "" || `${parent}/`.startsWith(`${base}/`);
+  const base = alias.base_url;
+  if (base !== undefined && (base === "" || rel.startsWith(`${base}/`)) && !within(base))
+    return true;
+  for (const [, targets] of alias.paths)
+    for (const target of targets) {
+      const star = target.indexOf("*");
+      const prefix = star === -1 ? target : target.slice(0, star);
+      if (!rel.startsWith(prefix)) continue;
+      if (star === -1 || !(parent === "" ? prefix === "" : `${parent}/`.startsWith(prefix)))
+        return true;
+    }
+  return false;
+}
+
+/** Whether a folder is inside a workspace package (a package.json below the project's root). */
+function inWorkspacePackage(project: Project, dir: string): boolean {
+  for (let at = dir; at !== ""; at = dirnameRel(at))
+    if (project.view.exists(`${at}/package.json`)) return true;
+  return false;
+}
+
 /** The project's source files, and a text search over them. */
 export interface SourceIndex {
   /** Every source file the graph would hold (project-relative), sorted. */
   files: readonly string[];
-  /** The files among `files` whose text contains one of `words` (fixed strings). */
-  containing(words: readonly string[]): string[];
+  /** Whether `rel` is one of `files`. */
+  has(rel: string): boolean;
+  /**
+   * The files among `files` whose text contains one of `words` (fixed strings); with `under`,
+   * only the files in those folders and below.
+   */
+  containing(words: readonly string[], under?: readonly string[]): string[];
 }
 
 /**
@@ -63,16 +129,32 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   const files = fromGit ?? walkFiles(project, budget);
   if (files === undefined) return undefined;
   const known = new Set(files);
+  const texts = new Map<string, string | undefined>();
+  // The tree's import lines, searched once for every hop (undefined: not yet; null: no answer).
+  let lines: ImportLines | undefined | null;
   return {
     files,
-    containing: (words) => {
+    has: (rel) => known.has(rel),
+    containing: (words, under) => {
       const searchable = words.filter((word) => word !== "");
-      if (searchable.length === 0) return [];
-      const found = fromGit === undefined ? undefined : gitGrep(project, searchable);
+      if (searchable.length === 0 || under?.length === 0) return [];
+      // A few folders are read here: cheaper than another search of the whole tree.
+      if (fromGit !== undefined && under === undefined) {
+        lines ??= importLines(project) ?? null;
+        if (lines !== null) return lines.containing(searchable).filter((rel) => known.has(rel));
+      }
+      const found =
+        fromGit === undefined || under !== undefined ? undefined : gitGrep(project, searchable);
       if (found !== undefined) return found.filter((rel) => known.has(rel));
-      return files.filter((rel) => {
+      const scope = under === undefined ? files : filesUnder(files, under);
+      return scope.filter((rel) => {
         if (budget.expired() || !SEARCH.has(extensionOf(rel))) return false;
-        const text = readSmallFile(join(project.root, rel), READ_CAP);
+        // A folder's files are read once for all the hops that search it.
+        let text = texts.get(rel);
+        if (text === undefined && !texts.has(rel)) {
+          text = readSmallFile(join(project.root, rel), READ_CAP);
+          if (under !== undefined) texts.set(rel, text);
+        }
         return text !== undefined && searchable.some((word) => text.includes(word));
       });
     },
@@ -114,7 +196,10 @@ function gitFiles(project: Project): string[] | undefined {
   return [...new Set(splitZ(out))]
     .filter(
       (rel) =>
-        isGraphSource(rel) && !project.ignoreRules.matcher.ignores(rel) && !inSkippedDir(rel),
+        isGraphSource(rel) &&
+        !inSkippedDir(rel) &&
+        // Folder-only rules were applied with the folders (`ignores` costs 20 µs a path).
+        (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel)),
     )
     .sort();
 }
@@ -134,6 +219,93 @@ function gitGrep(project: Project, words: readonly string[]): string[] | undefin
     ...specs,
   ]);
   return out === undefined ? undefined : splitZ(out);
+}
+
+/** The files (sorted) in `dirs` and below, each once, in order. */
+function filesUnder(files: readonly string[], dirs: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const dir of dirs) {
+    const prefix = `${dir}/`;
+    let low = 0;
+    let high = files.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((files[mid] ?? "") < prefix) low = mid + 1;
+      else high = mid;
+    }
+    for (let at = low; at < files.length && (files[at] ?? "").startsWith(prefix); at += 1)
+      found.add(files[at] ?? "");
+  }
+  return [...found].sort();
+}
+
+/**
+ * Lines that can hold an import's specifier (`import`, `from`, `require`, or a string alone on
+ * its line, as in a wrapped `import(` or `require(`), of every source file in the work tree:
+ * one `git grep`, searched in memory for each hop's words. A word an import spells is on such
+ * a line; files are confirmed by lexing them.
+ */
+interface ImportLines {
+  containing(words: readonly string[]): string[];
+}
+
+const IMPORT_LINE = `import|require|from|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+
+function importLines(project: Project): ImportLines | undefined {
+  const specs = [...SEARCH].map((ext) => `*${ext}`);
+  const text = git(project, [
+    "grep",
+    "-z",
+    "-I",
+    "-E",
+    "--untracked",
+    "--no-color",
+    "-e",
+    IMPORT_LINE,
+    "--",
+    ...specs,
+  ]);
+  if (text === undefined) return undefined;
+  // Each output line is `path\0line\n`; a match is in the record that starts last before it.
+  const starts: number[] = [0];
+  for (
+    let at = text.indexOf("\n");
+    at !== -1 && at + 1 < text.length;
+    at = text.indexOf("\n", at + 1)
+  )
+    starts.push(at + 1);
+  const recordAt = (offset: number): number => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  return {
+    containing: (words) => {
+      const found = new Set<string>();
+      if (words.length === 0) return [];
+      // One pass over the lines for all the words (a search per word would read them each time).
+      const pattern = new RegExp(
+        words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
+        "g",
+      );
+      for (const match of text.matchAll(pattern)) {
+        const at = match.index;
+        const start = starts[recordAt(at)] ?? 0;
+        const nul = text.indexOf("\0", start);
+        // A match in the path, or across the end of the line, is not one in the line.
+        if (nul === -1 || at <= nul) continue;
+        const end = text.indexOf("\n", nul);
+        if (end !== -1 && at + match[0].length > end) continue;
+        found.add(text.slice(start, nul));
+      }
+      return [...found];
+    },
+  };
 }
 
 function walkFiles(project: Project, budget: Budget): string[] | undefined {
@@ -158,15 +330,37 @@ export function reverseImporters(
   budget: Budget,
   importsOf: (rel: string) => readonly string[] = importReader(project),
 ): { levels: string[][]; complete: boolean } {
+  const isFile = (rel: string): boolean => index.has(rel);
+  const contexts = new Map<string, ResolveContext>();
+  const contextOf = (rel: string): ResolveContext => {
+    const dir = dirnameRel(rel);
+    let context = contexts.get(dir);
+    if (context === undefined) {
+      context = lookupContext(project, rel);
+      contexts.set(dir, context);
+    }
+    return context;
+  };
   const seen = new Set([file]);
   const levels: string[][] = [];
   let frontier = [file];
   for (let level = 0; level < depth && frontier.length > 0; level += 1) {
     if (budget.expired()) return { levels, complete: false };
     const targets = new Set(frontier);
-    const words = [...new Set(frontier.flatMap(importWords))];
+    const everywhere = new Set<string>();
+    const locally = new Set<string>();
+    const dirs = new Set<string>();
+    for (const target of frontier) {
+      const words = searchWords(project, target, isFile, contextOf);
+      for (const word of words.everywhere) everywhere.add(word);
+      if (words.under === undefined) continue;
+      dirs.add(words.under.dir);
+      for (const word of words.under.words) locally.add(word);
+    }
+    const found = new Set(index.containing([...everywhere]));
+    if (dirs.size > 0) for (const rel of index.containing([...locally], [...dirs])) found.add(rel);
     const next: string[] = [];
-    for (const candidate of index.containing(words)) {
+    for (const candidate of [...found].sort()) {
       if (seen.has(candidate)) continue;
       if (budget.expired()) return { levels, complete: false };
       if (!importsOf(candidate).some((target) => targets.has(target))) continue;
@@ -213,7 +407,8 @@ export function coldGraphView(
   const answers = new Map<string, string[][]>();
   const importsOf = importReader(project);
   return {
-    files: index.files,
+    filesMatching: (pattern) => index.files.filter((rel) => pattern.test(rel)),
+    allFiles: () => index.files,
     // Every file's importers are looked for in full; one cut short says so (`cut`).
     complete: true,
     importers: (rel) => {

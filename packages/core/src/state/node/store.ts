@@ -171,6 +171,11 @@ export function takeRecoveries(): Recovery[] {
 
 /** Reads a state file without locking: writers rename atomically, so a read sees a whole file. */
 export async function readState<T>(file: StateFile<T>): Promise<ReadResult<T>> {
+  return Promise.resolve(readStateSync(file));
+}
+
+/** `readState`, for callers that are not async (a sharded state reads many files in one lock). */
+export function readStateSync<T>(file: StateFile<T>): ReadResult<T> {
   let text: string;
   try {
     text = readFileSync(file.path, "utf8");
@@ -300,6 +305,16 @@ function readForUpdate<T>(
 function currentVersion<T>(file: StateFile<T>): number {
   const version = (file.create() as { version?: unknown }).version;
   return typeof version === "number" ? version : 0;
+}
+
+/**
+ * Moves a state file that cannot be used aside (never deleted), to be rebuilt, and records it for
+ * the hook's one stderr line. The caller holds the file's lock (or its state's).
+ */
+export function setAside(path: string, reason: string): Recovery {
+  const recovered = moveAside(path, reason);
+  recoveries.push(recovered);
+  return recovered;
 }
 
 function moveAside(path: string, reason: string): Recovery {
