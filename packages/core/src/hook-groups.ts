@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { parseJsonObject, type Parsed } from "./project-files.ts";
 
 /**
@@ -25,13 +25,13 @@ export interface HookSpec<E extends string = string> {
   command: string;
 }
 
-const HandlerSchema = z.looseObject({ command: z.string().optional() });
+const HandlerSchema = z.looseObject({ command: z.optional(z.string()) });
 const MatcherGroupSchema = z.looseObject({
-  matcher: z.string().optional(),
+  matcher: z.optional(z.string()),
   hooks: z.array(HandlerSchema),
 });
 export const HooksSchema = z.record(z.string(), z.array(MatcherGroupSchema));
-export const HookSettingsSchema = z.looseObject({ hooks: HooksSchema.optional() });
+export const HookSettingsSchema = z.looseObject({ hooks: z.optional(HooksSchema) });
 
 export type Handler = z.infer<typeof HandlerSchema>;
 export type MatcherGroup = z.infer<typeof MatcherGroupSchema>;

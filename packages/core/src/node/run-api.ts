@@ -11,7 +11,8 @@ export {
   type OverallStatus,
   type RunResult,
 } from "../summarize.ts";
-export { planSuites, REPORT_TOKEN, REPORTER_TOKEN, type Plan } from "../plan.ts";
+export { planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN, type Plan } from "../plan.ts";
+export { isTestFile } from "../filter.ts";
 export { SessionStateSchema } from "../session.ts";
 export { summariseRunRecord } from "../run-log.ts";
 export { chooseTests } from "./choose-tests.ts";
