@@ -7,6 +7,7 @@ import {
   runBin,
   type TempProject,
 } from "@tailtest/test-utils";
+import { readSession } from "@tailtest/test-utils/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload, writtenFile } from "./payloads.ts";
 
@@ -60,7 +61,7 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
     return { output: JSON.parse(result.stdout) as Record<string, string>, stderr: result.stderr };
   }
 
-  const session = () => JSON.parse(readFileSync(join(root, SESSION), "utf8")) as Session;
+  const session = (): Session => readSession(root, SESSION);
 
   it("sessionStart gives the agent its context", async () => {
     const { output } = await fire("edit.sessionStart.json");

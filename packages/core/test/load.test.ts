@@ -2,13 +2,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { contextOf, isDeny, protocolAnswer } from "@tailtest/test-utils/answers";
+import { readSession } from "@tailtest/test-utils/session";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   HistoryFileSchema,
   parseEventLine,
   parseStrictLog,
-  SessionStateSchema,
   type SessionState,
 } from "../src/index.ts";
 
@@ -201,10 +201,6 @@ function gateAnswerOf(fired: Fired): { answer: Payload; late: boolean } {
   expect(fired.exitCode, what).toBe(0);
   expect(fired.stderr.trimEnd().split("\n"), what).toHaveLength(1);
   return { answer: protocolAnswer(fired.platform, fired.event, fired.stdout, what), late };
-}
-
-function readSession(root: string, rel: string): SessionState {
-  return SessionStateSchema.parse(JSON.parse(readFileSync(join(root, rel), "utf8")));
 }
 
 /** Locks, temporary files or files moved aside left in the state folders. */

@@ -6,7 +6,7 @@ import { emptyRunLog, type RunLog } from "../run-log.ts";
 import { SessionStateSchema, type SessionState } from "../session.ts";
 import { parseStrictLog, type StrictEvent } from "../strict/events.ts";
 import { parseEventLine, type TddEntry } from "../tdd/log.ts";
-import { historyFile, SESSION_PATHS, type Project } from "./project.ts";
+import { historyFile, SESSION_PATHS, sessionJournal, type Project } from "./project.ts";
 import { runLogFile, RUN_LOG_PATH } from "./run-log-store.ts";
 import { readState } from "./store.ts";
 import { EVENTS_PATH } from "./tdd-store.ts";
@@ -71,10 +71,19 @@ export async function readActivity(project: Project): Promise<ProjectActivity> {
   const problems: string[] = [];
   const sessions: ProjectActivity["sessions"] = [];
   for (const path of SESSION_PATHS) {
-    const read = await readState({
+    const journal = sessionJournal(join(project.root, path));
+    const read = await readState<SessionState | undefined>({
       path: join(project.root, path),
       schema: z.optional(SessionStateSchema),
       create: () => undefined,
+      // The queued edits not yet folded into the file (ADR 0010).
+      journal: {
+        ...journal,
+        cursor: (session) => (session === undefined ? undefined : journal.cursor(session)),
+        withCursor: (session, cursor) =>
+          session === undefined ? session : journal.withCursor(session, cursor),
+        fold: (session, line) => (session === undefined ? session : journal.fold(session, line)),
+      },
     });
     if (read.problem !== undefined) problems.push(`${path}: ${read.problem}`);
     if (read.value !== undefined) sessions.push({ path, session: read.value });

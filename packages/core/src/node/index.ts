@@ -12,6 +12,7 @@ export {
   SESSION_PATHS,
   queueEdit,
   sessionFile,
+  sessionJournal,
   STATE_DIR,
   toProjectPath,
   type EditInsight,
@@ -20,6 +21,7 @@ export {
   type QueuedEdit,
 } from "./project.ts";
 export {
+  appendState,
   readState,
   updateState,
   writeAtomic,

@@ -18,14 +18,16 @@ import {
 } from "../runners.ts";
 import {
   createSession,
+  foldJournalLine,
   makeSessionId,
-  queueFile,
   SessionStateSchema,
+  type PendingFile,
   type PendingStatus,
+  type QueuedEdit as JournalEdit,
   type SessionState,
 } from "../session.ts";
 import { createFsView, readHead } from "./fs-view.ts";
-import { updateState, type Recovery, type StateFile } from "./store.ts";
+import { appendState, type Journal, type Recovery, type StateFile } from "./store.ts";
 
 export const STATE_DIR = ".tailtest";
 /** Where a session lives unless the platform keeps it elsewhere (Cursor: `CURSOR_SESSION_PATH`). */
@@ -158,9 +160,11 @@ export function sessionFile(
   // A missing session is created by a read and again under the lock: the runners, which take a
   // look at every folder near the root, are detected once.
   let runners: DetectedRunner[] | undefined;
+  const path = join(project.root, project.sessionPath);
   return {
-    path: join(project.root, project.sessionPath),
+    path,
     schema: SessionStateSchema,
+    journal: sessionJournal(path),
     create: () =>
       createSession({
         sessionId: makeSessionId(now(), Math.random),
@@ -169,6 +173,19 @@ export function sessionFile(
         mode: project.config.mode,
         runners: [...(runners ??= detectProjectRunners(project.view, 2, project.config.runners))],
       }),
+  };
+}
+
+/**
+ * The journal of a session file's queued edits (`session.edits.jsonl` beside `session.json`): an
+ * edit is one appended line, folded into the session by its readers (ADR 0010).
+ */
+export function sessionJournal(sessionPath: string): Journal<SessionState> {
+  return {
+    path: `${sessionPath.replace(/\.json$/, "")}.edits.jsonl`,
+    cursor: (session) => session.journal,
+    withCursor: (session, cursor) => ({ ...session, journal: cursor }),
+    fold: foldJournalLine,
   };
 }
 
@@ -375,7 +392,10 @@ export interface QueuedEdit {
   recovered?: Recovery;
 }
 
-/** Queues an inspected source file in the session (locked, atomic) and renders the agent's note. */
+/**
+ * Queues an inspected source file in the session (one line of its journal, or a locked write when
+ * there is no session yet: `appendState`) and renders the agent's note.
+ */
 export async function queueEdit(
   project: Project,
   insight: EditInsight,
@@ -383,45 +403,41 @@ export async function queueEdit(
   agentId?: string,
 ): Promise<QueuedEdit | undefined> {
   const { verdict } = insight;
+  const runner =
+    insight.runner === undefined
+      ? {}
+      : { runner: insight.runner.id, package_dir: insight.runner.package_dir };
+  const agent = agentId === undefined ? {} : { agent_id: agentId };
   if (insight.runOnly === true && verdict.language !== undefined) {
-    const language = verdict.language;
-    await updateState(file, (session) => ({
-      value: queueFile(session, {
-        path: insight.path,
-        language,
-        status: "existing",
-        role: "test",
-        ...(insight.runner === undefined
-          ? {}
-          : { runner: insight.runner.id, package_dir: insight.runner.package_dir }),
-        ...(agentId === undefined ? {} : { agent_id: agentId }),
-      }).state,
-      result: undefined,
-    }));
+    const entry: PendingFile = {
+      path: insight.path,
+      language: verdict.language,
+      status: "existing",
+      role: "test",
+      ...runner,
+      ...agent,
+    };
+    await appendState(file, JSON.stringify({ queue: entry } satisfies JournalEdit));
     return undefined;
   }
   if (!verdict.queue || insight.status === undefined) return undefined;
-  const { value, result, recovered } = await updateState(file, (session) => {
-    const queued = queueFile(session, {
-      path: insight.path,
-      language: verdict.language,
-      status: insight.status ?? "new",
-      ...(insight.runner === undefined
-        ? {}
-        : { runner: insight.runner.id, package_dir: insight.runner.package_dir }),
-      ...(insight.target === undefined
-        ? {}
-        : { test_path: insight.target.path, test_exists: insight.target.exists }),
-      ...(insight.depth === undefined ? {} : { depth: insight.depth.depth }),
-      ...(agentId === undefined ? {} : { agent_id: agentId }),
-    });
-    const scores =
-      insight.depth === undefined
-        ? queued.state.complexity_scores
-        : { ...queued.state.complexity_scores, [insight.path]: insight.depth.score };
-    return { value: { ...queued.state, complexity_scores: scores }, result: queued };
-  });
-  const pending = value.pending_files.find((entry) => entry.path === insight.path);
+  const entry: PendingFile = {
+    path: insight.path,
+    language: verdict.language,
+    status: insight.status,
+    ...runner,
+    ...(insight.target === undefined
+      ? {}
+      : { test_path: insight.target.path, test_exists: insight.target.exists }),
+    ...(insight.depth === undefined ? {} : { depth: insight.depth.depth }),
+    ...agent,
+  };
+  const edit: JournalEdit =
+    insight.depth === undefined ? { queue: entry } : { queue: entry, score: insight.depth.score };
+  const { before, value, recovered } = await appendState(file, JSON.stringify(edit));
+  const pending = value.pending_files.find((one) => one.path === insight.path);
+  const pendingCount = value.pending_files.filter((one) => one.role === undefined).length;
+  const added = !before.pending_files.some((one) => one.path === insight.path);
   const note = renderQueuedNote({
     path: insight.path,
     status: pending?.status ?? insight.status,
@@ -429,12 +445,12 @@ export async function queueEdit(
     target: insight.target,
     runner: insight.runner,
     runnerReason: insight.runnerReason ?? "",
-    pendingCount: result.pendingCount,
+    pendingCount,
     depthNote: insight.depth?.note,
     extraNotes: insight.notes,
     covering: insight.covering,
   });
-  const queued: QueuedEdit = { note, pendingCount: result.pendingCount, added: result.added };
+  const queued: QueuedEdit = { note, pendingCount, added };
   if (recovered !== undefined) queued.recovered = recovered;
   return queued;
 }
