@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload, writtenFile } from "./payloads.ts";
 
 const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
-const SESSION = ".cursor/hooks/state/tailtest.json";
+const SESSION = ".tailtest/cursor-session.json";
 const pytest = findToolchain("pytest");
 
 interface Session {

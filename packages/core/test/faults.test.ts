@@ -59,7 +59,7 @@ const SESSION = ".tailtest/session.json";
 const HISTORY = ".tailtest/history.json";
 const CONFIG = ".tailtest/config.json";
 const EVENTS = ".tailtest/events.jsonl";
-const CURSOR_STATE = ".cursor/hooks/state/tailtest.json";
+const CURSOR_STATE = ".tailtest/cursor-session.json";
 const PLAN_REVIEW = ".tailtest/plan-review.json";
 
 interface StateFileCase {

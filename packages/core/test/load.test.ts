@@ -31,7 +31,7 @@ const BIN: Record<Platform, string> = {
 };
 const CLAUDE = "claude-2.1.330";
 const CODEX = "codex-0.169.0";
-const CURSOR_STATE = ".cursor/hooks/state/tailtest.json";
+const CURSOR_STATE = ".tailtest/cursor-session.json";
 
 interface HookCall {
   platform: Platform;

@@ -1,6 +1,7 @@
 export { createFsView, readHead } from "./fs-view.ts";
 export {
   CURSOR_SESSION_PATH,
+  LEGACY_CURSOR_SESSION_PATH,
   DEFAULT_SESSION_PATH,
   findProjectRoot,
   gitStatusOf,

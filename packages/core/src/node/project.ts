@@ -1,4 +1,16 @@
-import { closeSync, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseConfigText, DEFAULT_CONFIG, ModeSchema, type Config, type Mode } from "../config.ts";
 import { findRoot } from "./quiet.ts";
@@ -32,8 +44,14 @@ import { appendState, type Journal, type Recovery, type StateFile } from "./stor
 export const STATE_DIR = ".tailtest";
 /** Where a session lives unless the platform keeps it elsewhere (Cursor: `CURSOR_SESSION_PATH`). */
 export const DEFAULT_SESSION_PATH = `${STATE_DIR}/session.json`;
-/** Cursor's session file, beside other Cursor hooks' state, apart from Claude Code's and Codex's. */
-export const CURSOR_SESSION_PATH = ".cursor/hooks/state/tailtest.json";
+/**
+ * Cursor's session file, apart from Claude Code's and Codex's (Cursor also runs their hooks).
+ * Under .tailtest/ like all of tailtest's state: a user-level install adds nothing else to a
+ * project, and the file is ignored and protected with the rest.
+ */
+export const CURSOR_SESSION_PATH = `${STATE_DIR}/cursor-session.json`;
+/** Where Cursor's session lived before: moved to CURSOR_SESSION_PATH on the next open. */
+export const LEGACY_CURSOR_SESSION_PATH = ".cursor/hooks/state/tailtest.json";
 /** Every place a session may live, for commands that read whichever agents have one. */
 export const SESSION_PATHS: readonly string[] = [DEFAULT_SESSION_PATH, CURSOR_SESSION_PATH];
 
@@ -62,6 +80,7 @@ export interface OpenOptions {
 
 export function openProject(root: string, options: OpenOptions = {}): Project {
   const absRoot = checkedRoot(root);
+  adoptLegacyCursorSession(absRoot);
   const view = createFsView(absRoot);
   const read = readConfigFile(absRoot);
   const parsed = read.text === undefined ? undefined : parseConfigText(read.text);
@@ -87,6 +106,44 @@ export function openProject(root: string, options: OpenOptions = {}): Project {
     ignoreRules,
     sessionPath: options.sessionPath ?? DEFAULT_SESSION_PATH,
   };
+}
+
+/**
+ * Moves a Cursor session from where earlier versions kept it (`.cursor/hooks/state/`) into
+ * .tailtest/, silently: a hard link, then the old name goes, so a session already at the new
+ * place is never overwritten and two hooks doing this at once both end with the one file. Costs
+ * one failing system call in a project without the old file. Any other failure leaves the old
+ * file where it is (its session is lost to the hooks, never its data).
+ */
+export function adoptLegacyCursorSession(root: string): void {
+  const from = join(root, LEGACY_CURSOR_SESSION_PATH);
+  const to = join(root, CURSOR_SESSION_PATH);
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || !existsSync(from)) return;
+    try {
+      // The old file is there and .tailtest/ is not (Cursor without a config): make it, again.
+      if (code === "ENOENT") mkdirSync(join(root, STATE_DIR), { recursive: true });
+      linkSync(from, to);
+    } catch (again) {
+      // A file system without hard links: a rename, unless a session is already there.
+      const code2 = (again as NodeJS.ErrnoException).code;
+      if (code2 === "EEXIST" || code2 === "ENOENT" || existsSync(to)) return;
+      try {
+        renameSync(from, to);
+      } catch {
+        // Left where it is.
+      }
+      return;
+    }
+  }
+  try {
+    unlinkSync(from);
+  } catch {
+    // Already gone (another hook moved it): the new file is the session either way.
+  }
 }
 
 /**

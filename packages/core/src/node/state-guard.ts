@@ -15,7 +15,7 @@ const WHOLE = [`${STATE}/config.json`, `${STATE}/turn-baseline.json`];
 /** Append-only logs: other hooks may append while a test runs, nothing may cut them. */
 const APPENDED = [`${STATE}/events.jsonl`, `${STATE}/tdd-applied.jsonl`];
 /** Rewritten by concurrent hooks: only their disappearance counts. */
-const PRESENT = [`${STATE}/session.json`];
+const PRESENT = [`${STATE}/session.json`, `${STATE}/cursor-session.json`];
 const TDD_LOGS = `${STATE}/tdd`;
 
 export interface StateGuard {
