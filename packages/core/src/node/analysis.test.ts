@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Decision } from "../events.ts";
 import { steppingClock } from "../analysis/budget.ts";
 import { runStartAnalyses } from "./analysis.ts";
+import { FIRST_GRAPH_FILES } from "./session-analysis.ts";
 import { handleEvent } from "./handle.ts";
 import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up.ts";
 import { openProject, sessionFile } from "./project.ts";
@@ -51,8 +52,39 @@ describe("the analyses are off by default", () => {
     expect(`${started}\n${note}`).not.toMatch(
       /Impact|API|coverage scan|how this project writes tests/,
     );
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
     expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
+  });
+});
+
+describe("a project's first session builds the import graph", () => {
+  it("so the first edit's note names the tests that import the file, not a test to write", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    expect(await start(temp.root)).not.toMatch(/import graph/);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(true);
+    // tax.py has no test of its name; tests/test_billing.py reaches it through billing.py.
+    expect(await edit(temp.root, "src/shop/tax.py")).toContain(
+      "covered by existing tests tests/test_billing.py (they import it through other modules)",
+    );
+  });
+
+  it("not in a project past its file bound: the ends of turns build that one", async () => {
+    const files: Record<string, string> = { "pyproject.toml": "[tool.pytest.ini_options]\n" };
+    for (let i = 0; i <= FIRST_GRAPH_FILES; i += 1) files[`lib/d${i % 50}/m${i}.py`] = "x = 1\n";
+    temp = makeProject(files);
+    expect(await start(temp.root)).not.toMatch(/import graph/);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+  });
+
+  it("not when selection is by name only, and not again on a resume", async () => {
+    temp = copyFixture("analysis/python-app");
+    configure(temp.root, { select: "named" });
+    await start(temp.root);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    configure(temp.root, {});
+    const resumed = { resumed: true, runners: [], now: () => new Date() };
+    expect(await runStartAnalyses(openProject(temp.root), resumed)).toEqual([]);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
   });
 });
 
