@@ -117,7 +117,9 @@ export function coveringAnalysis(
 }
 
 function wantsCovering(insight: EditInsight): boolean {
-  return insight.verdict.queue && insight.runOnly !== true && insight.target?.kind === "file";
+  if (!insight.verdict.queue || insight.runOnly === true) return false;
+  // Rust's target is the file's own test module; the crate's integration tests may cover it.
+  return insight.target?.kind === "file" || detectLanguage(insight.path) === "rust";
 }
 
 /** The insight with its covering tests from `graph` (unchanged when the graph cannot say). */
