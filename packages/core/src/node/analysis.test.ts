@@ -68,6 +68,30 @@ describe("a project's first session builds the import graph", () => {
     );
   });
 
+  it("Go and Rust need no graph: a package's tests are named from the first edit", async () => {
+    temp = makeProject({
+      "go.mod": "module example.com/calc\n\ngo 1.21\n",
+      "calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+      "util.go": "package calc\n\nfunc double(a int) int { return Add(a, a) }\n",
+      "calc_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {}\n',
+    });
+    await commitAll(temp.root);
+    expect(await edit(temp.root, "util.go")).toContain(
+      "covered by existing tests calc_test.go (its test family)",
+    );
+    temp.cleanup();
+    temp = makeProject({
+      "Cargo.toml": '[package]\nname = "ver"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": "pub mod eval;\n",
+      "src/eval.rs": "pub fn eval() -> u8 { 1 }\n",
+      "tests/test_eval.rs": "#[test]\nfn evaluates() { assert_eq!(ver::eval::eval(), 1); }\n",
+    });
+    await commitAll(temp.root);
+    expect(await edit(temp.root, "src/eval.rs")).toContain(
+      "covered by existing tests tests/test_eval.rs",
+    );
+  });
+
   it("not in a project past its file bound: the ends of turns build that one", async () => {
     const files: Record<string, string> = { "pyproject.toml": "[tool.pytest.ini_options]\n" };
     for (let i = 0; i <= FIRST_GRAPH_FILES; i += 1) files[`lib/d${i % 50}/m${i}.py`] = "x = 1\n";

@@ -110,10 +110,18 @@ export function coveringAnalysis(
 ): (project: Project, insight: EditInsight) => Promise<EditInsight> {
   let graph: GraphView | undefined | null = null;
   return (_, insight) => {
-    if (!wantsCovering(insight) || !hasImportGraph(project)) return Promise.resolve(insight);
+    if (!wantsCovering(insight) || !canSayCovering(project, insight.path))
+      return Promise.resolve(insight);
     graph ??= readGraphView(project);
     return Promise.resolve(withCovering(project, insight, graph));
   };
+}
+
+/** Go and Rust tests follow their package's layout; the others need the import graph. */
+function canSayCovering(project: Project, path: string): boolean {
+  const language = detectLanguage(path);
+  if (language !== undefined && BY_PACKAGE.has(language)) return project.config.select !== "named";
+  return hasImportGraph(project);
 }
 
 function wantsCovering(insight: EditInsight): boolean {
