@@ -56,7 +56,7 @@ describe("queued note", () => {
       "tailtest: src/parse.rs queued (new, rust). add #[cfg(test)] block to src/parse.rs. runner: cargo test.",
     );
     // A file without a test module of its own that the crate's integration tests cover.
-    const cargo = { ...pytest, id: "cargo", languages: ["rust" as const] };
+    const cargo = { ...pytest, id: "cargo" as const, languages: ["rust" as const] };
     const inline = { kind: "inline" as const, path: "src/eval.rs", exists: true };
     expect(
       renderQueuedNote({
