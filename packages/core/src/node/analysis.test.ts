@@ -79,6 +79,14 @@ describe("a project's first session builds the import graph", () => {
     expect(await edit(temp.root, "util.go")).toContain(
       "covered by existing tests calc_test.go (its test family)",
     );
+    // The package's test that calls what the file declares comes first (uuid's version4.go:
+    // its tests are in uuid_test.go, after json_test.go ... time_test.go by name).
+    temp.write("a_test.go", 'package calc\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n');
+    temp.write("random.go", "package calc\n\nfunc NewRandom() int { return 4 }\n");
+    temp.write("z_test.go", "package calc\n\nfunc TestZ(t *testing.T) { NewRandom() }\n");
+    expect(await edit(temp.root, "random.go")).toContain(
+      "covered by existing tests z_test.go (its test family), a_test.go",
+    );
     temp.cleanup();
     temp = makeProject({
       "Cargo.toml": '[package]\nname = "ver"\nversion = "0.1.0"\nedition = "2021"\n',
