@@ -18,11 +18,13 @@ import {
  * run is a real pytest run. Each adapter's `test/tdd.test.ts` describes its platform (how a call
  * is made, the exact shape of each answer) and keeps the scenarios only its platform has.
  *
- * To see that a platform's translation is what these scenarios test, break it and run them, e.g.
- * make the adapter's pre-tool event for an edit tool answer `undefined` (claude-code:
- * `toolRequest`; codex: `toolEvent`'s apply_patch branch; cursor: `fromToolUse`), then
- * `pnpm build` and `pnpm exec vitest run adapters/<agent>/test/tdd.test.ts`: every scenario that
- * expects a deny fails for that platform alone. Restore it and build again.
+ * To see that these scenarios test each platform's own translation, break it and run them: make
+ * an edit tool's pre-tool call map to no event (claude-code: `toolRequest`'s EDIT_TOOLS branch
+ * returns undefined; codex: `toolEvent` returns undefined for apply_patch before it runs;
+ * cursor: `toolEvent` returns undefined before a Write runs), `pnpm build`, then
+ * `pnpm exec vitest run adapters/<agent>/test/tdd.test.ts -t "tdd mode through the built"`. The
+ * Red → Green → Refactor, syntax-error and subagent scenarios then fail for that platform alone
+ * (its gate lets production code through); restore the line and build again.
  */
 
 /** One tdd-mode project driven through a platform's hook, as the agent would. */
