@@ -14,11 +14,6 @@ export const PLATFORM: HookPlatform = {
   name: "cursor",
   launcher: CURSOR,
   sessionPath: CURSOR_SESSION_PATH,
-  translate(stdin) {
-    const translation = translatePayload(stdin);
-    if (!translation.ok) return translation;
-    const { event, payload, identity } = translation;
-    return { ok: true, event, eventName: payload.hook_event_name, payload, identity };
-  },
+  translate: (stdin) => translatePayload(stdin),
   render: renderDecision,
 };
