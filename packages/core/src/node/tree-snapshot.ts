@@ -21,12 +21,12 @@ import { hashFile, snapshotFile } from "./strict-store.ts";
  * the Stop says so.
  */
 
-export const TREE_SNAPSHOT_PATH = `${STATE_DIR}/tree-snapshot.json`;
+const TREE_SNAPSHOT_PATH = `${STATE_DIR}/tree-snapshot.json`;
 
 /** At most this many production files are described. */
-export const MAX_FILES = 5_000;
+const MAX_FILES = 5_000;
 /** At most this many bytes of production files are kept to put back. */
-export const MAX_BYTES = 64 * 1024 * 1024;
+const MAX_BYTES = 64 * 1024 * 1024;
 
 const SnapshotFileSchema = z.object({
   stat: z.string(),
