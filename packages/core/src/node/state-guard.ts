@@ -11,7 +11,11 @@ import { writeAtomicSync } from "./store.ts";
 
 const STATE = ".tailtest";
 /** Compared whole: nothing but the person changes these while a test runs. */
-const WHOLE = [`${STATE}/config.json`, `${STATE}/turn-baseline.json`];
+const WHOLE = [
+  `${STATE}/config.json`,
+  `${STATE}/turn-baseline.json`,
+  `${STATE}/tree-snapshot.json`,
+];
 /** Append-only logs: other hooks may append while a test runs, nothing may cut them. */
 const APPENDED = [`${STATE}/events.jsonl`, `${STATE}/tdd-applied.jsonl`];
 /** Rewritten by concurrent hooks: only their disappearance counts. */

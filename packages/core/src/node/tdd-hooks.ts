@@ -24,7 +24,7 @@ import { executePlan } from "./execute.ts";
 import { toProjectPath, type Project } from "./project.ts";
 import { gateTargets } from "./shell-targets.ts";
 import { findShellWrites, listSimpleCommands, type SimpleCommand } from "./shell.ts";
-import { lookAtTurn, lostCheckLine } from "./content-sweep.ts";
+import { lookAtTurn, lostCheckLine, partialCopyLine } from "./content-sweep.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { mayWriteFiles } from "../shell-words.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
@@ -319,7 +319,14 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const around = gated.filter(
     (path) => !allowed.has(path) || !holdsApplied(call.project.root, path, applied),
   );
-  const lost = look.lost === undefined ? [] : [`tailtest tdd: ${lostCheckLine(look.lost, false)}`];
+  const lost = [
+    ...(look.lost === undefined
+      ? []
+      : [`tailtest tdd: ${lostCheckLine(look.lost, false, look.copy !== undefined)}`]),
+    ...(look.copy?.over === undefined
+      ? []
+      : [`tailtest tdd: ${partialCopyLine(look.copy.over, false)}`]),
+  ];
   const hatch = await skipRedLine(
     call,
     gated.filter(
