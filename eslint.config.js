@@ -80,6 +80,24 @@ export default tseslint.config(
     },
   },
   {
+    // Adapters translate for one agent each: a platform fact two of them need belongs in core.
+    files: ["adapters/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex:
+                "^@tailtest/(claude-code|codex|cursor)(/|$)|^(\\.\\./)+(claude-code|codex|cursor)/",
+              message: "no adapter imports another: move what they share into @tailtest/core",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // CommonJS files the hook bundles alias modules to (scripts/hook-shims/).
     files: ["**/*.cjs"],
     languageOptions: {

@@ -87,17 +87,21 @@ const commanderLazyChildProcess: NonNullable<Options["esbuildPlugins"]>[number] 
  * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
  * are: a command's own modules are still evaluated only when it is chosen. Stamped with its hash
  * (the cache's name) and with no `import()` left, which node 20 does not run from a cached script.
+ * A command with a bundle of its own (`name`, e.g. `tailtest-status`) is built the same way, with
+ * zod's JIT off as in the hooks: a command parses each schema once or twice.
  */
-export function cliBundleConfig(entry: string): Options {
+export function cliBundleConfig(entry: string, name = "tailtest-main"): Options {
+  const own = name !== "tailtest-main";
   return {
     ...baseConfig,
     ...bundleEverything,
-    entry: { "tailtest-main": entry },
+    entry: { [name]: entry },
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),
     minify: true,
     esbuildOptions(options) {
       options.conditions = ["@tailtest/source"];
+      if (own) options.inject = [ZOD_JITLESS];
       options.alias = {
         "graceful-fs": fileURLToPath(
           new URL("./scripts/hook-shims/graceful-fs.cjs", import.meta.url),
@@ -114,7 +118,7 @@ export function cliBundleConfig(entry: string): Options {
       js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
     },
     async onSuccess() {
-      const file = "dist/tailtest-main.cjs";
+      const file = `dist/${name}.cjs`;
       await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
       stampBuild(file);
     },
@@ -154,6 +158,11 @@ function lowerNodeImports(text: string, file: string): string {
     throw new Error(`${file}: an import() that is not of a node module is left at ${left.index}`);
   return lowered;
 }
+
+/** Injected first into a bundle whose zod schemas are each parsed once or twice (zod-jitless.ts). */
+const ZOD_JITLESS = fileURLToPath(
+  new URL("./packages/core/src/hook/node/zod-jitless.ts", import.meta.url),
+);
 
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
@@ -206,9 +215,7 @@ export function adapterConfig(
       minify: true,
       esbuildOptions(options) {
         options.conditions = ["@tailtest/source"];
-        options.inject = [
-          fileURLToPath(new URL("./packages/core/src/hook/node/zod-jitless.ts", import.meta.url)),
-        ];
+        options.inject = [ZOD_JITLESS];
         // proper-lockfile's graceful-fs and signal-exit's assert, replaced by what a hook needs
         // of them (scripts/hook-shims/: each says why).
         options.alias = {

@@ -72,8 +72,8 @@ if (!existsSync(join(vitest, "node_modules")))
   symlinkSync(join(REPO, "node_modules"), join(vitest, "node_modules"), "dir");
 writeFileSync(join(vitest, ".gitignore"), "node_modules\n");
 
-/** ≤ 2× `node -e 0`: the target for the command's start. */
-const START = { ratio: 2 };
+/** ≤ 2× `node -e 0`: the target for the command's start (by instructions with `--instructions`). */
+const START = { ratio: 2, instructions: true };
 const tailtest = (name, argv, cwd, extra = {}) => ({
   name,
   command: process.execPath,

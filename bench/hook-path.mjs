@@ -43,6 +43,19 @@ const strict = project("strict", "strict", (root) =>
   writeFileSync(join(root, ".tailtest/events.jsonl"), strictHistory(1000)),
 );
 
+// 4,000 test files in 400 folders and a new source file no test is named after: the note's
+// search for a test with its name elsewhere in the test folders reads up to its bound.
+const wide = project("wide", undefined, (root) => {
+  for (let area = 0; area < 40; area += 1)
+    for (let sub = 0; sub < 10; sub += 1) {
+      const dir = join(root, "tests", `area${area}`, `sub${sub}`);
+      mkdirSync(dir, { recursive: true });
+      for (let i = 0; i < 10; i += 1)
+        writeFileSync(join(dir, `test_a${area}s${sub}m${i}.py`), "def test_x():\n    pass\n");
+    }
+});
+for (const root of [follow, wide]) writeFileSync(join(root, "fresh.py"), "x = 1\n");
+
 function strictHistory(claims) {
   const ts = "2026-11-23T10:00:00.000Z";
   const hash = "a".repeat(64);
@@ -140,6 +153,26 @@ const cases = [
     follow,
     claude(follow, "PostToolUse", "Write", writeInput(follow, "calc.py"), {
       tool_response: { type: "update" },
+    }),
+    GATE,
+    QUEUED,
+  ),
+  hook(
+    "claude-code PostToolUse Write, a new file without a test",
+    "claude-code",
+    follow,
+    claude(follow, "PostToolUse", "Write", writeInput(follow, "fresh.py"), {
+      tool_response: { type: "create" },
+    }),
+    GATE,
+    QUEUED,
+  ),
+  hook(
+    "claude-code PostToolUse Write, a new file without a test, 4,000 test files",
+    "claude-code",
+    wide,
+    claude(wide, "PostToolUse", "Write", writeInput(wide, "fresh.py"), {
+      tool_response: { type: "create" },
     }),
     GATE,
     QUEUED,

@@ -4,8 +4,9 @@
 // hook sequence (SessionStart, PreToolUse(Edit), the edit, PostToolUse(Edit), Stop) through the
 // installed hook command. Reports per project and overall: seeded bugs caught (the Stop blocks),
 // false blocks on harmless edits, existing modules mapped to a test that really covers them
-// (`tailtest explain --json`), and the Stop's wall time against running the same selected test
-// files directly with the project's runner in the same run.
+// (`tailtest explain --json`), edits whose note names a test that really covers the file, and
+// the Stop's wall time against running the same selected test files directly with the
+// project's runner in the same run.
 //
 //   node bench/selection.mjs [--project NAME]... [--check] [--json FILE] [--keep]
 //   node bench/selection.mjs --verify [--project NAME]...   (seeds against the project's own runner)
@@ -522,6 +523,11 @@ function runSeed(project, cwd, commands, seed, index) {
   answers.PostToolUse = fire(commands.PostToolUse, cwd, post);
   const stop = fire(commands.Stop, cwd, { ...base("context.Stop"), stop_hook_active: false });
   answers.Stop = stop;
+  // The edit's note names a test that really covers the file (its failing tests, or the tests
+  // the metadata lists for it), judged for source edits the hook queued.
+  const fullNote = String(answers.PostToolUse.output.hookSpecificOutput?.additionalContext ?? "");
+  const truth = [...seed.failing, ...(project.meta.modules[seed.file] ?? [])];
+  const noteJudged = /\bqueued\b/.test(fullNote) && seed.kind !== "test-break" && truth.length > 0;
   const blocked = stop.output.decision === "block";
   const reason = String(stop.output.reason ?? "");
   const named = [seed.file, ...seed.failing].some((file) => reason.includes(file));
@@ -547,14 +553,12 @@ function runSeed(project, cwd, commands, seed, index) {
     blocked,
     caught: seed.expect === "block" ? blocked && named : undefined,
     false_block: seed.expect === "pass" ? blocked : undefined,
+    note_true: noteJudged ? truth.some((test) => fullNote.includes(test)) : undefined,
     stop_ms: Math.round(stop.ms),
     selected,
     direct_ms: direct === undefined ? undefined : Math.round(direct.ms),
     problems,
-    note: String(answers.PostToolUse.output.hookSpecificOutput?.additionalContext ?? "").slice(
-      0,
-      300,
-    ),
+    note: fullNote.slice(0, 300),
     reason: reason.slice(0, 300),
   };
 }
@@ -623,6 +627,7 @@ function summarise(project, seeds, modules) {
   const stopMs = timed.reduce((sum, seed) => sum + seed.stop_ms, 0);
   const directMs = timed.reduce((sum, seed) => sum + (seed.direct_ms ?? 0), 0);
   const costs = modules.map((module) => module.cost).filter((cost) => cost !== undefined);
+  const judgedNotes = seeds.filter((seed) => seed.note_true !== undefined);
   return {
     project,
     seeds,
@@ -635,6 +640,8 @@ function summarise(project, seeds, modules) {
     mapped: modules.filter((module) => module.mapped).length,
     module_count: modules.length,
     mapped_rate: ratio(modules.filter((module) => module.mapped).length, modules.length),
+    notes_true: judgedNotes.filter((seed) => seed.note_true).length,
+    notes: judgedNotes.length,
     stop_vs_direct: ratio(stopMs, directMs),
     timed_seeds: timed.length,
     selection_ms_max: costs.length > 0 ? Math.max(...costs) : undefined,
@@ -647,7 +654,7 @@ function summarise(project, seeds, modules) {
 const pct = (value) => (value === undefined ? "n/a" : `${Math.round(value * 100)} %`);
 
 function row(summary) {
-  return `| ${summary.project} | ${summary.caught}/${summary.bugs} (${pct(summary.catch_rate)}) | ${summary.false_blocks}/${summary.harmless} | ${summary.mapped}/${summary.module_count} (${pct(summary.mapped_rate)}) | ${summary.stop_vs_direct === undefined ? "n/a" : `${summary.stop_vs_direct.toFixed(2)}× (${summary.timed_seeds})`} | ${summary.selection_ms_max ?? "n/a"} |`;
+  return `| ${summary.project} | ${summary.caught}/${summary.bugs} (${pct(summary.catch_rate)}) | ${summary.false_blocks}/${summary.harmless} | ${summary.mapped}/${summary.module_count} (${pct(summary.mapped_rate)}) | ${summary.notes_true}/${summary.notes} | ${summary.stop_vs_direct === undefined ? "n/a" : `${summary.stop_vs_direct.toFixed(2)}× (${summary.timed_seeds})`} | ${summary.selection_ms_max ?? "n/a"} |`;
 }
 
 function printProject(summary) {
@@ -662,12 +669,12 @@ function printProject(summary) {
 function printTable({ results, overall }) {
   console.log("");
   console.log(
-    "| project | caught | false blocks | modules mapped | Stop vs direct (seeds) | selection ms (max) |",
+    "| project | caught | false blocks | modules mapped | notes name a covering test | Stop vs direct (seeds) | selection ms (max) |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- |");
   for (const result of results)
     console.log(
-      result.skipped ? `| ${result.project} | skipped: ${result.skipped} | | | | |` : row(result),
+      result.skipped ? `| ${result.project} | skipped: ${result.skipped} | | | | | |` : row(result),
     );
   console.log(row(overall).replace("| overall |", "| **overall** |"));
 }

@@ -9,9 +9,12 @@ export default defineConfig([
   {
     ...cliConfig({ bin: "src/launch.ts", index: "src/index.ts" }),
     // The bundle build writes beside this one: its files are not this build's to clean.
-    clean: ["!tailtest-main.cjs", "!tailtest.cjs", "!*.cache", "!*.wasm"],
+    clean: ["!tailtest-*.cjs", "!tailtest.cjs", "!*.cache", "!*.wasm"],
   },
   cliBundleConfig("src/cli-main.ts"),
+  // `status` and `explain` alone: a call of either evaluates only its own command (cli-route.ts).
+  cliBundleConfig("src/cli-status.ts", "tailtest-status"),
+  cliBundleConfig("src/cli-explain.ts", "tailtest-explain"),
   // The published bin (package.json `bin`): the same launcher as CommonJS.
   cliLauncherConfig("src/launch.ts"),
 ]);

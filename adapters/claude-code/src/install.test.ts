@@ -7,9 +7,9 @@ import {
   addTailtestHooks,
   isTailtestHandler,
   parseSettings,
-  PLUGIN_HOOK_COMMAND,
+  pluginHookCommand,
   PRE_TOOL_MATCHER,
-  PROJECT_HOOK_COMMAND,
+  projectHookCommand,
   removeTailtestHooks,
   renderHooks,
   renderPluginHooksFile,
@@ -24,7 +24,11 @@ const LINT = { type: "command", command: "./lint.sh" };
 const EDIT_MATCHER = "Write|Edit|MultiEdit|NotebookEdit";
 const POST_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash";
 
-const ours = (timeout: number) => ({ type: "command", command: PROJECT_HOOK_COMMAND, timeout });
+const ours = (timeout: number) => ({
+  type: "command",
+  command: projectHookCommand("PostToolUse"),
+  timeout,
+});
 const ALL_EVENTS = TAILTEST_HOOKS.map((registration) => registration.event);
 
 /** Order matters in a file people read: compare the serialised form, not just the values. */
@@ -33,13 +37,23 @@ function expectSameJson(actual: unknown, expected: unknown): void {
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
 }
 
-describe("PROJECT_HOOK_COMMAND", () => {
-  it("runs the installed hook with node through $CLAUDE_PROJECT_DIR, never npx or an absolute path", () => {
-    expect(PROJECT_HOOK_COMMAND).toMatch(
-      /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$CLAUDE_PROJECT_DIR\/node_modules\/@tailtest\/claude-code\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f"; fi; exec node -e '[^']+'$/,
-    );
-    expect(PROJECT_HOOK_COMMAND).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
-  });
+describe("projectHookCommand", () => {
+  it.each(TAILTEST_HOOKS.map((registration) => registration.event))(
+    "%s: runs the installed hook with node through $CLAUDE_PROJECT_DIR, naming its event, never npx or an absolute path",
+    (event) => {
+      const command = projectHookCommand(event);
+      expect(command).toMatch(
+        /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$CLAUDE_PROJECT_DIR\/node_modules\/@tailtest\/claude-code\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f" --event=([A-Za-z]+); fi; exec node -e '[^']+'$/,
+      );
+      expect(/ --event=([A-Za-z]+);/.exec(command)?.[1]).toBe(event);
+      expect(command).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
+      // Only the gate reads the mode without node; only the session's start says the gate is off.
+      expect(command.includes("config.json")).toBe(
+        event === "PreToolUse" || event === "SessionStart",
+      );
+      expect(command.includes("exit 2")).toBe(event === "PreToolUse");
+    },
+  );
 });
 
 describe("TAILTEST_HOOKS", () => {
@@ -91,7 +105,7 @@ describe("TAILTEST_HOOKS", () => {
 // Claude Code's table, marker and command.
 describe("install.ts on core's hook groups", () => {
   it("writes the empty project's hooks in table order, with the project command", () => {
-    expectSameJson(addTailtestHooks({}).settings, { hooks: renderHooks(PROJECT_HOOK_COMMAND) });
+    expectSameJson(addTailtestHooks({}).settings, { hooks: renderHooks(projectHookCommand) });
     expect(addTailtestHooks({}).added).toEqual(ALL_EVENTS);
   });
 
@@ -167,12 +181,20 @@ describe("the plugin", () => {
 
   it("has the same events, matchers and timeouts as init writes, with the plugin's command", () => {
     const plugin = JSON.parse(hooksFile) as { hooks: Record<string, unknown> };
-    const init = JSON.stringify(addTailtestHooks({}).settings.hooks);
-    expect(JSON.stringify(plugin.hooks)).toBe(
-      init.replaceAll(JSON.stringify(PROJECT_HOOK_COMMAND), JSON.stringify(PLUGIN_HOOK_COMMAND)),
-    );
+    let init = JSON.stringify(addTailtestHooks({}).settings.hooks);
+    for (const { event } of TAILTEST_HOOKS)
+      init = init.replaceAll(
+        JSON.stringify(projectHookCommand(event)),
+        JSON.stringify(pluginHookCommand(event)),
+      );
+    expect(JSON.stringify(plugin.hooks)).toBe(init);
     // The plugin is copied into Claude Code's cache: its hook may not reach outside its folder.
-    expect(PLUGIN_HOOK_COMMAND).toBe('node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs"');
+    for (const { event } of TAILTEST_HOOKS)
+      expect(pluginHookCommand(event)).toMatch(
+        new RegExp(
+          `^command -v node >/dev/null 2>&1 \\|\\| \\{[^']+; exit 0; \\}; exec node "\\$\\{CLAUDE_PLUGIN_ROOT\\}/dist/hook\\.cjs" --event=${event}$`,
+        ),
+      );
   });
 
   it("plugin.json is named tailtest and carries the package's version", () => {

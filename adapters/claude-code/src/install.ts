@@ -5,38 +5,69 @@ import {
   removeHookEntries,
   renderHookGroups,
   type Handler,
+  type HookCommand,
   type HookRegistration as CoreHookRegistration,
   type Hooks,
   type HookSettings,
   type HooksChange as CoreHooksChange,
   type Parsed,
 } from "@tailtest/core";
-import { projectHookCommand } from "@tailtest/core/quiet";
+import {
+  installedHookCommand,
+  projectHookCommand as notInstalledCommand,
+  USER_FLAG,
+} from "@tailtest/core/quiet";
+import type { UserHook } from "@tailtest/cli/installer";
 import * as z from "zod";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
 export const HOOK_MARKER = "@tailtest/claude-code/dist/hook.cjs";
 
+/** What a hook command needs to know about Claude Code without node (`nodeGuardScript`). */
+const GUARD = {
+  projectDir: "$CLAUDE_PROJECT_DIR",
+  gateEvent: "PreToolUse",
+  noOpinion: "",
+} as const;
+
 /**
- * The project-settings command. `$CLAUDE_PROJECT_DIR` keeps absolute paths out of a file people
- * commit; `node` on the installed file avoids npx resolving (or downloading) on every edit. In a
+ * The project-settings command for one event. `$CLAUDE_PROJECT_DIR` keeps absolute paths out of
+ * a file people commit; `node` on the installed file avoids npx resolving (or downloading) on
+ * every edit; `--event=` lets a call with empty or torn stdin get its own event's answer. In a
  * checkout where the package is not installed yet it says so in one line and has no opinion
  * (`projectHookCommand`); in tdd and strict mode the session's start tells the person the gate
  * is off. Without node on the PATH it says so in one line, and a tdd or strict gate blocks.
  */
-export const PROJECT_HOOK_COMMAND = projectHookCommand({
-  packageName: "@tailtest/claude-code",
-  hookPath: `$CLAUDE_PROJECT_DIR/node_modules/${HOOK_MARKER}`,
-  projectExpression: 'process.env.CLAUDE_PROJECT_DIR||"."',
-  sessionStartEvent: "SessionStart",
-  noOpinion: "",
-  systemMessage: true,
-  projectDir: "$CLAUDE_PROJECT_DIR",
-  gateEvent: "PreToolUse",
-});
+export function projectHookCommand(event: HookEventName): string {
+  return notInstalledCommand({
+    ...GUARD,
+    packageName: "@tailtest/claude-code",
+    hookPath: `$CLAUDE_PROJECT_DIR/node_modules/${HOOK_MARKER}`,
+    projectExpression: 'process.env.CLAUDE_PROJECT_DIR||"."',
+    sessionStartEvent: "SessionStart",
+    systemMessage: true,
+    event,
+  });
+}
 
-/** A plugin's hooks may only rely on files inside the plugin folder (it gets copied). */
-export const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs"';
+/**
+ * The plugin's command for one event: a plugin's hooks may only rely on files inside the plugin
+ * folder (it gets copied), so it runs the plugin's own dist/ with the same no-node guard.
+ */
+export function pluginHookCommand(event: HookEventName): string {
+  return installedHookCommand({ ...GUARD, hookPath: "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs", event });
+}
+
+/** A user-level install's command for one event: the pinned copy, standing aside where it must. */
+export function userHookCommand(hook: UserHook, event: HookEventName): string {
+  return installedHookCommand({
+    ...GUARD,
+    hookPath: hook.path,
+    standAside: hook.standAside,
+    flags: [USER_FLAG],
+    event,
+  });
+}
 
 export const HookEventNameSchema = z.enum([
   "SessionStart",
@@ -91,7 +122,7 @@ export function isTailtestHandler(handler: Handler): boolean {
 }
 
 /** The table as a `hooks` object, for settings.json or a plugin's hooks.json. */
-export function renderHooks(command: string): Hooks {
+export function renderHooks(command: HookCommand<HookEventName>): Hooks {
   return renderHookGroups(TAILTEST_HOOKS, command);
 }
 
@@ -100,7 +131,7 @@ export const PLUGIN_DESCRIPTION =
 
 /** The plugin's hooks/hooks.json, exactly as checked in. */
 export function renderPluginHooksFile(): string {
-  const file = { description: PLUGIN_DESCRIPTION, hooks: renderHooks(PLUGIN_HOOK_COMMAND) };
+  const file = { description: PLUGIN_DESCRIPTION, hooks: renderHooks(pluginHookCommand) };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
@@ -111,7 +142,7 @@ export function renderPluginHooksFile(): string {
  */
 export function addTailtestHooks(
   settings: Settings,
-  command: string = PROJECT_HOOK_COMMAND,
+  command: HookCommand<HookEventName> = projectHookCommand,
 ): HooksChange {
   return addHookEntries(settings, { registrations: TAILTEST_HOOKS, marker: HOOK_MARKER, command });
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { HOOK_MARKER, PROJECT_HOOK_COMMAND } from "./install.ts";
+import { HOOK_MARKER, projectHookCommand } from "./install.ts";
 import { initProject, SetupError, uninstallProject } from "./setup.ts";
 
 const projects: TempProject[] = [];
@@ -50,7 +50,7 @@ describe("initProject", () => {
       `node_modules/${HOOK_MARKER} is not in this project; the hooks run it from there: npm i -D @tailtest/claude-code`,
     ]);
     const settings = read(root, ".claude/settings.json") ?? "";
-    expect(settings).toContain(`"command": ${JSON.stringify(PROJECT_HOOK_COMMAND)}`);
+    expect(settings).toContain(`"command": ${JSON.stringify(projectHookCommand("Stop"))}`);
     expect(settings.startsWith('{\n  "hooks": {\n    "SessionStart": [')).toBe(true);
     expect(read(root, ".gitignore")).toBe(".tailtest/*\n!.tailtest/config.json\n");
     expect(existsSync(join(root, ".tailtest")), "no --mode: no config").toBe(false);

@@ -21,7 +21,13 @@ import {
   type UserPackage,
 } from "@tailtest/cli/installer";
 import packageJson from "../package.json" with { type: "json" };
-import { addTailtestHooks, HOOK_MARKER, parseSettings, removeTailtestHooks } from "./install.ts";
+import {
+  addTailtestHooks,
+  HOOK_MARKER,
+  parseSettings,
+  removeTailtestHooks,
+  userHookCommand,
+} from "./install.ts";
 
 export const SETTINGS_PATH = ".claude/settings.json";
 export { SetupError, type SetupReport };
@@ -118,9 +124,9 @@ function userSettingsFile(env: Env): UserHooksFile {
   };
   const label = (lines: string[]) => lines.map((line) => `${shownPath(folder)}/${line}`);
   return {
-    async prepareAdd(command) {
+    async prepareAdd(hook) {
       const { text, settings } = await read();
-      const change = addTailtestHooks(settings, command);
+      const change = addTailtestHooks(settings, (event) => userHookCommand(hook, event));
       return {
         write: async () =>
           label(

@@ -1,6 +1,7 @@
 import { loadPayload } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { isMcpWriteTool, mcpPaths, renderDecision, translatePayload } from "./translate.ts";
+import { isMcpWriteTool, mcpPaths } from "@tailtest/core/hook";
+import { renderDecision, translatePayload } from "./translate.ts";
 
 const base = { session_id: "s1", cwd: "/p", transcript_path: "/t.jsonl" };
 

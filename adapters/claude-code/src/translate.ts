@@ -1,8 +1,18 @@
 import {
-  describeSchemaError,
-  parsePayload,
+  checkedInput,
+  commandEvent,
+  editEvent,
+  isMcpWriteTool,
+  mcpPaths,
+  renderJsonAnswer,
+  sessionIdentity,
+  startSource,
+  translateHook,
   type Decision,
-  type HookEvent,
+  type HookEnv,
+  type HookTranslation,
+  type JsonProtocol,
+  type Mapped,
 } from "@tailtest/core/hook";
 import * as z from "zod/mini";
 
@@ -72,30 +82,24 @@ export const ClaudePayloadSchema = z.discriminatedUnion("hook_event_name", [
 export type ClaudePayload = z.infer<typeof ClaudePayloadSchema>;
 
 /** The edit tools whose file tailtest gates and queues. MultiEdit left Claude Code in 2.0 but costs nothing to keep. */
-export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-const START_SOURCES = new Set(["startup", "resume", "clear", "compact"]);
-
-/** What the hook's environment adds to a payload (SessionStart's CLAUDE_ENV_FILE). */
-export type HookEnv = Readonly<Record<string, string | undefined>>;
-
-export type Translation =
-  { ok: true; event: HookEvent | undefined; payload: ClaudePayload } | { ok: false; error: string };
+const OWNER = "Claude Code's";
 
 /** Claude Code's stdin → a platform-neutral event (undefined: an event tailtest ignores). */
-export function translatePayload(stdin: string, env: HookEnv = {}): Translation {
-  const parsed = parsePayload(stdin, {
-    base: BaseSchema,
-    full: ClaudePayloadSchema,
-    handled: HANDLED_EVENTS,
-    owner: "Claude Code's",
-  });
-  if (!parsed.ok) return parsed;
-  if (!parsed.handled)
-    return { ok: true, event: undefined, payload: parsed.payload as ClaudePayload };
-  const event = toEvent(parsed.payload, env);
-  if (event !== undefined && "invalid" in event) return { ok: false, error: event.invalid };
-  return { ok: true, event, payload: parsed.payload };
+export function translatePayload(stdin: string, env: HookEnv = {}): HookTranslation {
+  return translateHook(
+    stdin,
+    {
+      base: BaseSchema,
+      full: ClaudePayloadSchema,
+      handled: HANDLED_EVENTS,
+      owner: OWNER,
+      toEvent,
+      identity: sessionIdentity,
+    },
+    env,
+  );
 }
 
 const HANDLED_EVENTS = new Set([
@@ -109,19 +113,15 @@ const HANDLED_EVENTS = new Set([
   "SessionEnd",
 ]);
 
-/** `invalid`: a handled event whose tool_input tailtest cannot read (one line). */
-type ToEvent = HookEvent | { invalid: string } | undefined;
-
-function toEvent(payload: ClaudePayload, env: HookEnv): ToEvent {
+function toEvent(payload: ClaudePayload, env: HookEnv): Mapped {
+  const agentId = payload.agent_id;
   switch (payload.hook_event_name) {
     case "SessionStart": {
-      // "fork" and future sources start a fresh session, like "startup".
-      const source = START_SOURCES.has(payload.source) ? (payload.source as "startup") : "startup";
       const envFile = env["CLAUDE_ENV_FILE"];
       return {
         kind: "SessionStarted",
         sessionId: payload.session_id,
-        source,
+        source: startSource(payload.source),
         ...(envFile === undefined || envFile === "" ? {} : { envFile }),
       };
     }
@@ -130,63 +130,34 @@ function toEvent(payload: ClaudePayload, env: HookEnv): ToEvent {
     case "PostToolUse":
       return toolDone(payload);
     case "PostToolUseFailure": {
-      const command = payload.tool_input.command;
+      const { command } = payload.tool_input;
       if (payload.tool_name !== "Bash" || command === undefined) return undefined;
-      return commandFinished(payload, command, {
-        failed: true,
-        ...(payload.error === undefined ? {} : { error: payload.error }),
-      });
+      const error = payload.error === undefined ? {} : { error: payload.error };
+      return commandEvent("after", { command, cwd: payload.cwd, agentId, failed: true, ...error });
     }
     case "SubagentStart":
-      return {
-        kind: "SubagentStarted",
-        agentId: payload.agent_id,
-        ...(payload.agent_type === undefined ? {} : { agentType: payload.agent_type }),
-      };
+      return { kind: "SubagentStarted", agentId: payload.agent_id, agentType: payload.agent_type };
     case "Stop":
       return { kind: "TurnEnded", stopHookActive: payload.stop_hook_active };
     case "SubagentStop":
-      return {
-        kind: "TurnEnded",
-        stopHookActive: payload.stop_hook_active,
-        agentId: payload.agent_id,
-      };
+      return { kind: "TurnEnded", stopHookActive: payload.stop_hook_active, agentId };
     case "SessionEnd":
       return { kind: "SessionEnded" };
   }
 }
 
 /** A tool that ran: an edit tool's file, or a Bash command (which may have written files). */
-function toolDone(payload: Extract<ClaudePayload, { hook_event_name: "PostToolUse" }>): ToEvent {
-  const { tool_name: tool, tool_input: input } = payload;
+function toolDone(payload: Extract<ClaudePayload, { hook_event_name: "PostToolUse" }>): Mapped {
+  const { tool_name: tool, tool_input: input, agent_id: agentId, cwd } = payload;
   if (tool === "Bash")
     return input.command === undefined
       ? undefined
-      : commandFinished(payload, input.command, { failed: false });
-  if (!EDIT_TOOLS.has(tool)) return undefined;
+      : commandEvent("after", { command: input.command, cwd, agentId, failed: false });
   const path = input.file_path ?? input.notebook_path;
-  if (path === undefined) return undefined;
-  const created = tool === "Write" && payload.tool_response?.type === "create";
-  return {
-    kind: "FilesEdited",
-    paths: [path],
-    ...(created ? { created: [path] } : {}),
-    agentId: payload.agent_id,
-  };
-}
-
-function commandFinished(
-  payload: { cwd: string; agent_id?: string | undefined },
-  command: string,
-  outcome: { failed: boolean; error?: string },
-): HookEvent {
-  return {
-    kind: "CommandFinished",
-    command,
-    cwd: payload.cwd,
-    agentId: payload.agent_id,
-    ...outcome,
-  };
+  if (!EDIT_TOOLS.has(tool) || path === undefined) return undefined;
+  // Write answers `type: "create"` for a file it made, `"update"` for one it replaced.
+  const created = tool === "Write" && payload.tool_response?.type === "create" ? [path] : [];
+  return editEvent("after", { paths: [path], created, agentId });
 }
 
 const EditInputSchema = z.looseObject({ file_path: z.string() });
@@ -194,137 +165,48 @@ const NotebookInputSchema = z.looseObject({ notebook_path: z.string() });
 const BashInputSchema = z.looseObject({ command: z.string() });
 const PlanInputSchema = z.looseObject({ plan: z.optional(z.string()) });
 
-type PreToolUse = z.infer<typeof PreToolUseSchema>;
-
 /** A tool call about to run → the request the gate judges (a bad tool_input is invalid). */
-function toolRequest(payload: PreToolUse): ToEvent {
-  const { tool_name: tool, tool_input: input, agent_id: agentId } = payload;
+function toolRequest(payload: z.infer<typeof PreToolUseSchema>): Mapped {
+  const { tool_name: tool, tool_input: input, agent_id: agentId, cwd } = payload;
   if (tool === "NotebookEdit")
-    return checked(NotebookInputSchema, input, (data) => ({
-      kind: "EditRequested",
-      paths: [data.notebook_path],
-      agentId,
-    }));
+    return checkedInput(NotebookInputSchema, input, OWNER, (data) =>
+      editEvent("before", { paths: [data.notebook_path], agentId }),
+    );
   if (EDIT_TOOLS.has(tool))
-    return checked(EditInputSchema, input, (data) => ({
-      kind: "EditRequested",
-      paths: [data.file_path],
-      agentId,
-    }));
+    return checkedInput(EditInputSchema, input, OWNER, (data) =>
+      editEvent("before", { paths: [data.file_path], agentId }),
+    );
   if (tool === "Bash")
-    return checked(BashInputSchema, input, (data) => ({
-      kind: "CommandRequested",
-      command: data.command,
-      cwd: payload.cwd,
-      agentId,
-    }));
+    return checkedInput(BashInputSchema, input, OWNER, (data) =>
+      commandEvent("before", { command: data.command, cwd, agentId }),
+    );
   if (tool === "ExitPlanMode")
-    return checked(PlanInputSchema, input, (data) => ({
+    return checkedInput(PlanInputSchema, input, OWNER, (data) => ({
       kind: "PlanSubmitted",
       plan: data.plan ?? "",
     }));
-  if (isMcpWriteTool(tool)) {
-    const paths = mcpPaths(input);
-    return paths.length === 0 ? undefined : { kind: "EditRequested", paths, agentId };
-  }
-  return undefined;
-}
-
-/** tool_input through its tool's schema, then into an event; a mismatch is one line. */
-function checked<T>(
-  schema: z.ZodMiniType<T>,
-  input: unknown,
-  toEvent: (data: T) => HookEvent,
-): ToEvent {
-  const result = schema.safeParse(input);
-  return result.success
-    ? toEvent(result.data)
-    : { invalid: describeSchemaError(result.error, "Claude Code's", "tool_input") };
-}
-
-const MCP_WRITE_WORDS =
-  /write|edit|create|move|rename|delete|remove|patch|append|replace|insert|update|save|put|upload|copy|apply|modify|overwrite|touch|mkdir|unlink/i;
-
-/** `mcp__<server>__<tool>` whose tool part names a write: an edit tool by another door. */
-export function isMcpWriteTool(toolName: string): boolean {
-  const match = /^mcp__.+?__(.+)$/.exec(toolName);
-  return match?.[1] !== undefined && MCP_WRITE_WORDS.test(match[1]);
+  const paths = isMcpWriteTool(tool) ? mcpPaths(input) : [];
+  return paths.length === 0 ? undefined : editEvent("before", { paths, agentId });
 }
 
 /**
- * Fields of an MCP tool's input that name files: `path`, `file_path`, `filePath`,
- * `relative_path` (serena), `notebook_path`, `source`, `destination`, `target`, `file`, `paths`, …
+ * What each event of Claude Code's takes (its hook protocol): context where it reads
+ * `additionalContext`, a block elsewhere; PostToolUseFailure documents only additionalContext,
+ * which Claude reads as well.
  */
-const MCP_PATH_FIELD =
-  /(^|_|[a-z])(path|paths|file|files|filename|source|destination|dest|target)$/i;
+const PROTOCOL: JsonProtocol = {
+  gateEvent: "PreToolUse",
+  events: {
+    PreToolUse: { context: true },
+    PostToolUse: { context: true, block: true },
+    PostToolUseFailure: { context: true, block: "context" },
+    SubagentStart: { context: true, block: true },
+    SessionStart: { context: true, block: true },
+  },
+  otherEvents: { block: true },
+};
 
-/** Every path-like string an MCP write tool was given (lists included), in field order. */
-export function mcpPaths(input: Readonly<Record<string, unknown>>): string[] {
-  const paths: string[] = [];
-  const add = (value: unknown) => {
-    if (typeof value === "string" && value.trim() !== "" && !paths.includes(value))
-      paths.push(value);
-  };
-  for (const [field, value] of Object.entries(input)) {
-    if (!MCP_PATH_FIELD.test(field)) continue;
-    if (Array.isArray(value)) for (const item of value) add(item);
-    else add(value);
-  }
-  return paths;
-}
-
-/** Events whose context Claude Code reads from `hookSpecificOutput.additionalContext`. */
-const CONTEXT_EVENTS = new Set([
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "SubagentStart",
-  "SessionStart",
-]);
-
-/** A refusal of a tool call that has not run: the reason goes to Claude. Never an "allow". */
-export function renderDeny(reason: string): string {
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "deny",
-      permissionDecisionReason: reason,
-    },
-  });
-}
-
-/**
- * A Decision in Claude Code's exact output shape (its hook protocol), or "" for no output.
- * tailtest never answers "allow": that would skip the person's own permission prompt.
- */
+/** A Decision in Claude Code's exact output shape (its hook protocol), or "" for no output. */
 export function renderDecision(eventName: string, decision: Decision): string {
-  // The person's line (the end of a verified turn) is `systemMessage`: shown, never sent to Claude.
-  const user = decision.userMessage;
-  const forUser = user === undefined ? {} : { systemMessage: user };
-  switch (decision.kind) {
-    case "none":
-      return user === undefined ? "" : JSON.stringify(forUser);
-    case "context":
-      if (CONTEXT_EVENTS.has(eventName))
-        return JSON.stringify({
-          hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.text },
-          ...forUser,
-        });
-      // Context at the end of a turn would wake the agent up again; the user sees it instead.
-      return JSON.stringify({
-        systemMessage: user === undefined ? decision.text : `${user}\n${decision.text}`,
-      });
-    case "deny":
-    case "block":
-      // Top-level decision/reason is deprecated for PreToolUse; elsewhere it is the block.
-      if (eventName === "PreToolUse") return renderDeny(decision.reason);
-      // PostToolUseFailure documents only additionalContext, which Claude reads as well.
-      if (eventName === "PostToolUseFailure")
-        return renderDecision(eventName, {
-          kind: "context",
-          text: decision.reason,
-          userMessage: decision.userMessage,
-        });
-      return JSON.stringify({ decision: "block", reason: decision.reason, ...forUser });
-  }
+  return renderJsonAnswer(eventName, decision, PROTOCOL);
 }

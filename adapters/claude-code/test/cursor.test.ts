@@ -11,7 +11,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const CLAUDE_HOOK = join(REPO_ROOT, "adapters/claude-code/dist/hook.cjs");
-const CURSOR_SESSION = ".cursor/hooks/state/tailtest.json";
+const CURSOR_SESSION = ".tailtest/cursor-session.json";
 const pytest = findToolchain("pytest");
 
 interface CursorStdin {

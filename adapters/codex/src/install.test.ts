@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import {
   addCodexHooks,
   CODEX_HOOKS,
-  HOOK_COMMAND,
+  hookCommand,
   HOOK_MARKER,
-  HOOK_SCRIPT,
+  hookScript,
   isEmptySettings,
   parseCodexConfig,
   parseHooksJson,
@@ -20,13 +20,18 @@ import {
   sameValue,
   tomlRoundTrips,
   type CodexConfig,
+  type HookEventName,
   type TomlRequest,
 } from "./install.ts";
 import { PATCH_TOOL, SHELL_TOOL } from "./translate.ts";
 
 const ALL_EVENTS = CODEX_HOOKS.map((registration) => registration.event);
 const LINT = { type: "command", command: "./lint.sh", timeout: 10 };
-const ours = (timeout: number) => ({ type: "command", command: HOOK_COMMAND, timeout });
+const ours = (event: HookEventName, timeout: number) => ({
+  type: "command",
+  command: hookCommand(event),
+  timeout,
+});
 
 function expectSameJson(actual: unknown, expected: unknown): void {
   expect(actual).toEqual(expected);
@@ -48,19 +53,27 @@ function plan(text: string, request: TomlRequest): string {
 const add = (text: string) => plan(text, { hooks: "add", enableFeatures: true });
 const remove = (text: string) => plan(text, { hooks: "remove", enableFeatures: false });
 
-describe("HOOK_COMMAND", () => {
-  it("is this exact string: Codex un-trusts a hook whose command changes, so it only changes on purpose", () => {
-    const noNode = String.raw`command -v node >/dev/null 2>&1 || { m=; for c in "$d/.tailtest/config.json" "$d/.tailtest/session.json" "$d/.cursor/hooks/state/tailtest.json"; do [ -r "$c" ] || continue; while IFS= read -r l || [ -n "$l" ]; do case $l in *\"mode\":\"tdd\"*|*\"mode\":\ \"tdd\"*|*\"mode\":\"strict\"*|*\"mode\":\ \"strict\"*) m=1;; esac; done < "$c"; done; g=; if [ -n "$m" ]; then while IFS= read -r l || [ -n "$l" ]; do case $l in *\"hook_event_name\":\"PreToolUse\"*|*\"hook_event_name\":\ \"PreToolUse\"*) g=1;; esac; done; fi; if [ -n "$g" ]; then echo "tailtest: node not found on the PATH agent hooks run with, so tailtest cannot decide and blocks this call (tdd and strict fail closed)" >&2; exit 2; fi; echo "tailtest: node not found on the PATH agent hooks run with: its hooks do nothing until it is" >&2; exit 0; }`;
-    expect(HOOK_COMMAND).toBe(
-      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; if [ -f "$f" ]; then ${noNode}; exec node "$f"; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
+describe("hookCommand", () => {
+  it("is this exact string per event: Codex un-trusts a hook whose command changes, so it only changes on purpose", () => {
+    const noNode = String.raw`command -v node >/dev/null 2>&1 || { echo "tailtest: node not found on the PATH agent hooks run with: its hooks do nothing until it is" >&2; exit 0; }`;
+    expect(hookCommand("Stop")).toBe(
+      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; if [ -f "$f" ]; then ${noNode}; exec node "$f" --event=Stop; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
+    );
+    const gateNoNode = String.raw`command -v node >/dev/null 2>&1 || { m=; for c in "$d/.tailtest/config.json" "$d/.tailtest/session.json" "$d/.tailtest/cursor-session.json" "$d/.cursor/hooks/state/tailtest.json"; do [ -r "$c" ] || continue; while IFS= read -r l || [ -n "$l" ]; do case $l in *\"mode\":\"tdd\"*|*\"mode\":\ \"tdd\"*|*\"mode\":\"strict\"*|*\"mode\":\ \"strict\"*) m=1;; esac; done < "$c"; done; if [ -n "$m" ]; then echo "tailtest: node not found on the PATH agent hooks run with, so tailtest cannot decide and blocks this call (tdd and strict fail closed)" >&2; exit 2; fi; echo "tailtest: node not found on the PATH agent hooks run with: its hooks do nothing until it is" >&2; exit 0; }`;
+    expect(hookCommand("PreToolUse")).toBe(
+      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; if [ -f "$f" ]; then ${gateNoNode}; exec node "$f" --event=PreToolUse; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
     );
   });
 
-  it("holds no path of this machine, no npx, one line, and no quote that would end the wrapper", () => {
-    expect(HOOK_COMMAND).toContain(HOOK_MARKER);
-    expect(HOOK_COMMAND).not.toMatch(/\n|npx|\/home\/|\/tmp\//);
-    expect(HOOK_SCRIPT).not.toContain("'");
-  });
+  it.each(CODEX_HOOKS.map((registration) => registration.event))(
+    "%s: holds no path of this machine, no npx, one line, and no quote that would end the wrapper",
+    (event) => {
+      expect(hookCommand(event)).toContain(HOOK_MARKER);
+      expect(hookCommand(event)).toContain(` --event=${event};`);
+      expect(hookCommand(event)).not.toMatch(/\n|npx|\/home\/|\/tmp\//);
+      expect(hookScript(event)).not.toContain("'");
+    },
+  );
 });
 
 describe("CODEX_HOOKS", () => {
@@ -101,8 +114,10 @@ describe("hooks.json", () => {
   it("an empty project gets the table in order, no matcher where none is wanted", () => {
     const change = addCodexHooks({});
     expect(change.added).toEqual(ALL_EVENTS);
-    expectSameJson(change.settings, { hooks: renderHookGroups(CODEX_HOOKS, HOOK_COMMAND) });
-    expect(change.settings.hooks?.["SessionStart"]).toEqual([{ hooks: [ours(30)] }]);
+    expectSameJson(change.settings, { hooks: renderHookGroups(CODEX_HOOKS, hookCommand) });
+    expect(change.settings.hooks?.["SessionStart"]).toEqual([
+      { hooks: [ours("SessionStart", 30)] },
+    ]);
   });
 
   it("joins other tools' hooks, is idempotent, and uninstall gives back the original", () => {
@@ -116,11 +131,11 @@ describe("hooks.json", () => {
     const installed = addCodexHooks(settings).settings;
     expect(installed.hooks?.["PostToolUse"]).toEqual([
       { matcher: "apply_patch", hooks: [LINT] },
-      { matcher: "apply_patch|Bash", hooks: [ours(660)] },
+      { matcher: "apply_patch|Bash", hooks: [ours("PostToolUse", 660)] },
     ]);
     expect(installed.hooks?.["PreToolUse"]).toEqual([
       { matcher: "Bash", hooks: [LINT] },
-      { matcher: "^(apply_patch|Bash)$", hooks: [ours(30)] },
+      { matcher: "^(apply_patch|Bash)$", hooks: [ours("PreToolUse", 30)] },
     ]);
     expect(hasHookChanges(addCodexHooks(installed))).toBe(false);
     const removed = removeCodexHooks(installed);
@@ -219,12 +234,12 @@ describe("planToml on an inline [hooks] table", () => {
     const value = parseToml(text) as { hooks: Record<string, unknown> };
     expect(value.hooks["PostToolUse"]).toEqual([
       { matcher: "apply_patch", hooks: [{ type: "command", command: "npx prettier --write ." }] },
-      { matcher: "apply_patch|Bash", hooks: [ours(660)] },
+      { matcher: "apply_patch|Bash", hooks: [ours("PostToolUse", 660)] },
     ]);
     for (const registration of CODEX_HOOKS) {
       expect(value.hooks[registration.event], registration.event).toContainEqual({
         ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
-        hooks: [ours(registration.timeout)],
+        hooks: [ours(registration.event, registration.timeout)],
       });
     }
     expect(value.hooks["state"]).toEqual({

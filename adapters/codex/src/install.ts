@@ -5,13 +5,15 @@ import {
   hasHookChanges,
   parseHookSettings,
   removeHookEntries,
+  type HookCommand,
   type HookRegistration,
   type Hooks,
   type HookSettings,
   type HooksChange,
   type Parsed,
 } from "@tailtest/core";
-import { nodeGuardScript } from "@tailtest/core/quiet";
+import type { UserHook } from "@tailtest/cli/installer";
+import { EVENT_FLAG, installedHookCommand, nodeGuardScript, USER_FLAG } from "@tailtest/core/quiet";
 import * as z from "zod";
 
 /** tailtest's own handlers are the ones whose command contains this, whatever else changed. */
@@ -20,26 +22,55 @@ export const HOOK_MARKER = "@tailtest/codex/dist/hook.cjs";
 export const NOT_INSTALLED_LINE =
   "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)";
 
-/**
- * What the hook command runs, in POSIX sh. Codex starts hooks as `$SHELL -lc "<command>"` in the
- * session's folder and names no project, so the script walks up from `$PWD` to the first folder
- * whose node_modules holds the hook and runs it with node (no npx: nothing is resolved or
- * downloaded per call). Without one it says so in one line and exits 0, which Codex takes as
- * "no opinion". Without node on the PATH it says so in one line, and a tdd or strict gate blocks
- * (exit 2, `nodeGuardScript`). No single quotes inside: the command wraps it in them.
- */
-export const HOOK_SCRIPT = [
-  "d=$PWD",
-  `while :; do f="$d/node_modules/${HOOK_MARKER}"; if [ -f "$f" ]; then ${nodeGuardScript({ projectDir: "$d", gateEvent: "PreToolUse", noOpinion: "" })}; exec node "$f"; fi; [ -n "$d" ] || break; d=\${d%/*}; done`,
-  `echo "${NOT_INSTALLED_LINE}" >&2`,
-].join("; ");
+/** What a hook command needs to know about Codex without node (`nodeGuardScript`). */
+const GUARD = { gateEvent: "PreToolUse", noOpinion: "" } as const;
 
 /**
- * The one command every registration runs. It never changes with the project or machine: Codex
- * un-trusts a hook whose command changes. `sh -c '…'` keeps it POSIX whatever `$SHELL` is (bash,
- * zsh, dash, and fish, which would not parse the script itself).
+ * What the hook command for one event runs, in POSIX sh. Codex starts hooks as
+ * `$SHELL -lc "<command>"` in the session's folder and names no project, so the script walks up
+ * from `$PWD` to the first folder whose node_modules holds the hook and runs it with node (no
+ * npx: nothing is resolved or downloaded per call), naming its event (`--event=`, so a call with
+ * empty or torn stdin gets its own event's answer). Without one it says so in one line and exits
+ * 0, which Codex takes as "no opinion". Without node on the PATH it says so in one line, and a
+ * tdd or strict gate blocks (exit 2, `nodeGuardScript`). No single quotes inside: the command
+ * wraps it in them.
  */
-export const HOOK_COMMAND = `sh -c '${HOOK_SCRIPT}'`;
+export function hookScript(event: HookEventName): string {
+  const guard = nodeGuardScript({ ...GUARD, projectDir: "$d", event });
+  return [
+    "d=$PWD",
+    `while :; do f="$d/node_modules/${HOOK_MARKER}"; if [ -f "$f" ]; then ${guard}; exec node "$f" ${EVENT_FLAG}${event}; fi; [ -n "$d" ] || break; d=\${d%/*}; done`,
+    `echo "${NOT_INSTALLED_LINE}" >&2`,
+  ].join("; ");
+}
+
+/**
+ * The command one event's registration runs. It never changes with the project or machine:
+ * Codex un-trusts a hook whose command changes. `sh -c '…'` keeps it POSIX whatever `$SHELL` is
+ * (bash, zsh, dash, and fish, which would not parse the script itself).
+ */
+export function hookCommand(event: HookEventName): string {
+  return `sh -c '${hookScript(event)}'`;
+}
+
+/**
+ * A user-level install's command for one event: the pinned copy, standing aside where it must.
+ * Its no-node guard reads the mode from the nearest folder above `$PWD` holding .tailtest/ (the
+ * launcher's project walk), and it is wrapped in `sh -c '…'` like the project's.
+ */
+export function userHookCommand(hook: UserHook, event: HookEventName): string {
+  const find =
+    'd=$PWD; while [ -n "$d" ] && [ ! -d "$d/.tailtest" ]; do d=${d%/*}; done; [ -n "$d" ] || d=$PWD';
+  const run = installedHookCommand({
+    ...GUARD,
+    projectDir: "$d",
+    hookPath: hook.path,
+    standAside: hook.standAside,
+    flags: [USER_FLAG],
+    event,
+  });
+  return `sh -c '${find}; ${run}'`;
+}
 
 export const HookEventNameSchema = z.enum([
   "SessionStart",
@@ -77,10 +108,13 @@ export const CODEX_HOOKS: readonly HookRegistration<HookEventName>[] = [
 
 export type CodexHooksChange = HooksChange<HookEventName>;
 
-/** `command`: the project's walk-up command, or a user-level install's pinned copy. */
+/** What a registration runs: one command, or one per event (what `init` writes). */
+export type CodexCommand = HookCommand<HookEventName>;
+
+/** `command`: the project's walk-up commands, or a user-level install's pinned copy's. */
 export function addCodexHooks(
   settings: HookSettings,
-  command: string = HOOK_COMMAND,
+  command: CodexCommand = hookCommand,
 ): CodexHooksChange {
   return addHookEntries(settings, { registrations: CODEX_HOOKS, marker: HOOK_MARKER, command });
 }
@@ -180,8 +214,8 @@ export interface TomlPlan {
 export interface TomlRequest {
   hooks: "add" | "remove" | "keep";
   enableFeatures: boolean;
-  /** The command "add" registers (default: the project's, HOOK_COMMAND). */
-  command?: string;
+  /** The commands "add" registers (default: the project's, `hookCommand`). */
+  command?: CodexCommand;
 }
 
 /**

@@ -10,21 +10,6 @@ import { renderDecision, translatePayload } from "./translate.ts";
 export const PLATFORM: HookPlatform = {
   name: "codex",
   launcher: CODEX,
-  translate(stdin) {
-    const translation = translatePayload(stdin);
-    if (!translation.ok) return translation;
-    const { event, payload } = translation;
-    return {
-      ok: true,
-      event,
-      eventName: payload.hook_event_name,
-      payload,
-      // Each agent's tdd log is keyed by the session (and, for a subagent, the event's agentId).
-      identity: {
-        sessionId: payload.session_id,
-        transcriptPath: payload.transcript_path ?? undefined,
-      },
-    };
-  },
+  translate: (stdin) => translatePayload(stdin),
   render: (eventName, decision) => ({ stdout: renderDecision(eventName, decision), stderr: "" }),
 };

@@ -15,7 +15,7 @@ export function trustFooter(root: string): string {
     '       trust_level = "trusted"',
     "  2. the hooks: run /hooks in the Codex TUI and trust tailtest's hooks",
     "     (automation: codex exec --dangerously-bypass-hook-trust).",
-    "Editing a hook's command un-trusts it; init always writes the same command.",
+    "Editing a hook's command un-trusts it; init always writes the same commands.",
   ].join("\n");
 }
 
@@ -24,7 +24,7 @@ export const USER_TRUST_FOOTER = [
   "Codex skips these hooks, silently, until they are trusted: run /hooks in the Codex TUI and",
   "trust tailtest's hooks (automation: codex exec --dangerously-bypass-hook-trust).",
   "They run in every project; `tailtest-codex opt-out` in a project leaves it alone.",
-  "Editing a hook's command un-trusts it; init --user always writes the same command.",
+  "Editing a hook's command un-trusts it; init --user always writes the same commands.",
 ].join("\n");
 
 export const INSTALLER: InstallerSpec = {

@@ -4,7 +4,7 @@ import { parse as parseToml } from "@decimalturn/toml-patch";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { HOOK_COMMAND, HOOK_MARKER } from "./install.ts";
+import { hookCommand, HOOK_MARKER } from "./install.ts";
 import { initProject, SetupError, uninstallProject } from "./setup.ts";
 
 const projects: TempProject[] = [];
@@ -90,7 +90,7 @@ describe("initProject", () => {
     ]);
     expect(report.warnings).toEqual([NOT_INSTALLED]);
     const hooks = read(root, ".codex/hooks.json") ?? "";
-    expect(hooks).toContain(`"command": ${JSON.stringify(HOOK_COMMAND)}`);
+    expect(hooks).toContain(`"command": ${JSON.stringify(hookCommand("Stop"))}`);
     expect(
       hooks.startsWith('{\n  "hooks": {\n    "SessionStart": [\n      {\n        "hooks"'),
     ).toBe(true);
@@ -177,7 +177,7 @@ describe("initProject", () => {
       { matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] },
       {
         matcher: "^(apply_patch|Bash)$",
-        hooks: [{ type: "command", command: HOOK_COMMAND, timeout: 30 }],
+        hooks: [{ type: "command", command: hookCommand("PreToolUse"), timeout: 30 }],
       },
     ]);
   });
@@ -191,16 +191,16 @@ describe("initProject", () => {
     const text = read(root, ".codex/config.toml") ?? "";
     for (const line of USER_TOML.split("\n")) expect(text.split("\n")).toContain(line);
     const value = parseToml(text) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-    expect(value.hooks["Stop"]?.[0]?.hooks[0]?.command).toBe(HOOK_COMMAND);
+    expect(value.hooks["Stop"]?.[0]?.hooks[0]?.command).toBe(hookCommand("Stop"));
     expect(value.hooks["PreToolUse"]).toEqual([
       {
         matcher: "^(apply_patch|Bash)$",
-        hooks: [{ type: "command", command: HOOK_COMMAND, timeout: 30 }],
+        hooks: [{ type: "command", command: hookCommand("PreToolUse"), timeout: 30 }],
       },
     ]);
     expect(value.hooks["PostToolUse"]?.[1]).toEqual({
       matcher: "apply_patch|Bash",
-      hooks: [{ type: "command", command: HOOK_COMMAND, timeout: 660 }],
+      hooks: [{ type: "command", command: hookCommand("PostToolUse"), timeout: 660 }],
     });
     await expectToml10(text);
 
@@ -296,7 +296,7 @@ describe("initProject", () => {
         [
           {
             ...(matcher === undefined ? {} : { matcher }),
-            hooks: [{ type: "command", command: HOOK_COMMAND, timeout }],
+            hooks: [{ type: "command", command: hookCommand(event), timeout }],
           },
         ],
       ]),
@@ -324,7 +324,7 @@ describe("initProject", () => {
   it("upgrades an inline [hooks] table from the previous table the same way, and still round-trips", async () => {
     const rows = PREVIOUS.map(
       ([event, matcher, timeout]) =>
-        `${event} = [{ ${matcher === undefined ? "" : `matcher = "${matcher}", `}hooks = [{ type = "command", command = ${JSON.stringify(HOOK_COMMAND)}, timeout = ${timeout} }] }]`,
+        `${event} = [{ ${matcher === undefined ? "" : `matcher = "${matcher}", `}hooks = [{ type = "command", command = ${JSON.stringify(hookCommand(event))}, timeout = ${timeout} }] }]`,
     );
     const original = `# ours\n[hooks]\n${rows.join("\n")}\n`;
     const { root } = project({ ".codex/config.toml": original });
@@ -450,7 +450,7 @@ command = "./lint.sh"
 [[hooks.Stop]]
 [[hooks.Stop.hooks]]
 type = "command"
-command = ${JSON.stringify(HOOK_COMMAND)}
+command = ${JSON.stringify(hookCommand("Stop"))}
 timeout = 600
 `;
     const { root } = project({ ".codex/config.toml": original, ".codex/hooks.json": USER_HOOKS });

@@ -31,7 +31,7 @@ import {
 import packageJson from "../package.json" with { type: "json" };
 import {
   addCodexHooks,
-  HOOK_COMMAND,
+  hookCommand,
   HOOK_MARKER,
   isEmptySettings,
   parseCodexConfig,
@@ -39,8 +39,11 @@ import {
   planToml,
   removeCodexHooks,
   tomlRoundTrips,
+  userHookCommand,
+  type CodexCommand,
   type CodexConfig,
   type CodexHooksChange,
+  type HookEventName,
   type TomlPlan,
 } from "./install.ts";
 
@@ -125,7 +128,7 @@ interface Placement {
  * so an existing `[hooks]` table gets tailtest's handlers, as long as toml-patch can add them
  * and take them out again without touching anything else. Otherwise they go to hooks.json.
  */
-function placeHooks(layer: CodexLayer, files: CodexFiles, command: string): Placement {
+function placeHooks(layer: CodexLayer, files: CodexFiles, command: CodexCommand): Placement {
   const { toml, tomlText } = files;
   if (toml === undefined || tomlText === undefined) return { target: "json" };
   const features = toml.disabledFeatures.length > 0;
@@ -194,7 +197,7 @@ async function writeCodexFiles(
   layer: CodexLayer,
   files: CodexFiles,
   placement: Placement,
-  command: string,
+  command: CodexCommand,
 ): Promise<string[]> {
   const lines: string[] = [];
   const jsonChange =
@@ -225,7 +228,7 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
   const { root } = options;
   const layer = projectLayer(root);
   const files = await readCodexFiles(layer);
-  const placement = placeHooks(layer, files, HOOK_COMMAND);
+  const placement = placeHooks(layer, files, hookCommand);
 
   const projectFiles = await planProjectFiles(root, {
     mode: options.mode,
@@ -236,7 +239,7 @@ export async function initProject(options: InitOptions): Promise<SetupReport> {
 
   const report: SetupReport = { lines: [], warnings: [] };
   if (placement.warning !== undefined) report.warnings.push(placement.warning);
-  report.lines.push(...(await writeCodexFiles(layer, files, placement, HOOK_COMMAND)));
+  report.lines.push(...(await writeCodexFiles(layer, files, placement, hookCommand)));
 
   // Codex names no project: the hooks take the nearest folder with .tailtest/ as the root.
   if (!existsSync(join(root, STATE_DIR))) {
@@ -348,7 +351,8 @@ function userLayer(env: Env): CodexLayer {
 function userCodexFiles(env: Env): UserHooksFile {
   const layer = userLayer(env);
   return {
-    async prepareAdd(command) {
+    async prepareAdd(hook) {
+      const command = (event: HookEventName) => userHookCommand(hook, event);
       const files = await readCodexFiles(layer);
       const placement = placeHooks(layer, files, command);
       return {

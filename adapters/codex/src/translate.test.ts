@@ -3,13 +3,9 @@ import { join } from "node:path";
 import type { Decision, HookEvent } from "@tailtest/core";
 import { FIXTURES_DIR } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import {
-  ALLOWED_OUTPUT,
-  renderDecision,
-  shellCommandLine,
-  translatePayload,
-  type Translation,
-} from "./translate.ts";
+import { shellCommandLine } from "@tailtest/core/hook";
+import { parseAnswer } from "../test/payloads.ts";
+import { renderDecision, translatePayload, type Translation } from "./translate.ts";
 
 const RECORDED = join(FIXTURES_DIR, "payloads", "codex-0.169.0");
 const RUN = "/home/dev/run";
@@ -503,15 +499,9 @@ describe("renderDecision", () => {
     (event, decision) => {
       const stdout = renderDecision(event, decision);
       if (stdout === "") return;
-      const allowed = ALLOWED_OUTPUT[event];
-      expect(allowed, `${event} has an allowed-key row`).toBeDefined();
-      const json = JSON.parse(stdout) as Record<string, unknown>;
-      for (const key of Object.keys(json)) expect(allowed?.top, key).toContain(key);
+      // The keys and values Codex 0.169.0 accepts, from a table written apart from src/.
+      const json = parseAnswer(stdout, event) ?? {};
       const specific = json["hookSpecificOutput"] as Record<string, unknown> | undefined;
-      if (specific !== undefined) {
-        expect(specific["hookEventName"]).toBe(event);
-        for (const key of Object.keys(specific)) expect(allowed?.specific, key).toContain(key);
-      }
       if (json["decision"] !== undefined) {
         expect(json["decision"]).toBe("block");
         expect(String(json["reason"]).trim()).not.toBe("");

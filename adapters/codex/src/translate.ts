@@ -1,11 +1,16 @@
-import { resolve } from "node:path";
 import {
-  ownEntry,
-  parsePatchFiles,
-  parsePayload,
-  patchEffects,
+  commandEvent,
+  editEvent,
+  patchEdit,
+  renderJsonAnswer,
+  sessionIdentity,
+  shellCommandLine,
+  startSource,
+  translateHook,
   type Decision,
-  type HookEvent,
+  type HookTranslation,
+  type JsonProtocol,
+  type Mapped,
 } from "@tailtest/core/hook";
 import * as z from "zod/mini";
 
@@ -109,32 +114,29 @@ const HANDLED_EVENTS = new Set([
   "SessionEnd",
 ]);
 
-const START_SOURCES = new Set(["startup", "resume", "clear", "compact"]);
-
-export type Translation =
-  { ok: true; event: HookEvent | undefined; payload: CodexPayload } | { ok: false; error: string };
+export type Translation = HookTranslation;
 
 /** Codex's stdin → a platform-neutral event (undefined: an event tailtest ignores). */
-export function translatePayload(stdin: string): Translation {
-  const parsed = parsePayload(stdin, {
+export function translatePayload(stdin: string): HookTranslation {
+  return translateHook(stdin, {
     base: BaseSchema,
     full: CodexPayloadSchema,
     handled: HANDLED_EVENTS,
     owner: "Codex's",
+    toEvent,
+    // Each agent's tdd log is keyed by the session (and, for a subagent, the event's agentId).
+    identity: sessionIdentity,
   });
-  if (!parsed.ok) return parsed;
-  if (!parsed.handled)
-    return { ok: true, event: undefined, payload: parsed.payload as CodexPayload };
-  return { ok: true, event: toEvent(parsed.payload), payload: parsed.payload };
 }
 
-function toEvent(payload: CodexPayload): HookEvent | undefined {
+function toEvent(payload: CodexPayload): Mapped {
   switch (payload.hook_event_name) {
-    case "SessionStart": {
-      // "fork" and future sources start a fresh session, like "startup".
-      const source = START_SOURCES.has(payload.source) ? (payload.source as "startup") : "startup";
-      return { kind: "SessionStarted", sessionId: payload.session_id, source };
-    }
+    case "SessionStart":
+      return {
+        kind: "SessionStarted",
+        sessionId: payload.session_id,
+        source: startSource(payload.source),
+      };
     case "UserPromptSubmit":
       return { kind: "TurnStarted", turnId: payload.turn_id };
     case "PreToolUse":
@@ -161,169 +163,52 @@ function toEvent(payload: CodexPayload): HookEvent | undefined {
 type ToolPayload = Extract<CodexPayload, { hook_event_name: "PreToolUse" | "PostToolUse" }>;
 
 /**
- * The files an apply_patch call names (every Add, Update and Delete File, both sides of a Move),
- * resolved against the session's folder; undefined when the patch names none.
+ * The edit or command of a tool call, as the event of its phase: apply_patch's files resolved
+ * against the session's folder (an Add File is a new file: core needs no git process to tell),
+ * or the shell's command line. Codex's tool_response is an opaque string with no exit code, so a
+ * finished command's `failed` stays unset: tdd mode measures a test run by running it itself.
  */
-function patchedPaths(
-  payload: ToolPayload,
-  command: string | readonly string[],
-): { written: string[]; deleted: string[]; created: string[] } | undefined {
-  const text = typeof command === "string" ? command : command.join("\n");
-  const { written, deleted, created } = patchEffects(parsePatchFiles(text));
-  if (written.length === 0 && deleted.length === 0) return undefined;
-  const absolute = (path: string) => resolve(payload.cwd, path);
-  return {
-    written: written.map(absolute),
-    deleted: deleted.map(absolute),
-    created: created.map(absolute),
-  };
-}
-
-/** Before the tool runs (PreToolUse, tdd mode's gate) or after it (PostToolUse). */
-type Phase = "before" | "after";
-const SHELL_KIND = { before: "CommandRequested", after: "CommandFinished" } as const;
-
-/**
- * The edit or command of a tool call, as the event of its phase. Codex's tool_response is an
- * opaque string with no exit code, so a finished command's `failed` stays unset: tdd mode
- * measures a test run by running the cycle's test itself.
- */
-function toolEvent(payload: ToolPayload, phase: Phase): HookEvent | undefined {
-  const command = payload.tool_input.command;
+function toolEvent(payload: ToolPayload, phase: "before" | "after"): Mapped {
+  const { command } = payload.tool_input;
   if (command === undefined) return undefined;
+  const { cwd, agent_id: agentId } = payload;
   if (payload.tool_name === PATCH_TOOL) {
-    const paths = patchedPaths(payload, command);
-    if (paths === undefined) return undefined;
-    const edit = { paths: paths.written, deleted: paths.deleted, agentId: payload.agent_id };
-    // An Add File is a new file: after the patch, core needs no git process to tell.
-    return phase === "before"
-      ? { kind: "EditRequested", ...edit }
-      : {
-          kind: "FilesEdited",
-          ...edit,
-          ...(paths.created.length === 0 ? {} : { created: paths.created }),
-        };
+    const text = typeof command === "string" ? command : command.join("\n");
+    const edit = patchEdit(text, cwd);
+    return edit === undefined ? undefined : editEvent(phase, { ...edit, agentId });
   }
-  if (payload.tool_name === SHELL_TOOL) {
-    const line = shellCommandLine(command);
-    if (line.trim() === "") return undefined;
-    return { kind: SHELL_KIND[phase], command: line, cwd: payload.cwd, agentId: payload.agent_id };
-  }
-  return undefined;
-}
-
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh"]);
-
-/**
- * The command line a shell tool ran. An argv array that is a shell running a script
- * (`["bash", "-lc", cmd]`, `["sh", "-c", cmd]`) is that script; any other array is its
- * elements joined by spaces, each quoted when the shell would otherwise split or expand it.
- */
-export function shellCommandLine(command: string | readonly string[]): string {
-  if (typeof command === "string") return command;
-  const [program, flag, script] = command;
-  const name = program?.split("/").pop() ?? "";
-  if (SHELLS.has(name) && flag !== undefined && /^-[a-z]*c[a-z]*$/.test(flag)) return script ?? "";
-  return command.map(quoteWord).join(" ");
-}
-
-function quoteWord(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Keys Codex accepts in any hook's output (its hook protocol). */
-const COMMON_KEYS = ["continue", "stopReason", "suppressOutput", "systemMessage"] as const;
-
-interface AllowedOutput {
-  top: readonly string[];
-  /** Keys inside `hookSpecificOutput`; absent: the event takes none. */
-  specific?: readonly string[];
+  if (payload.tool_name !== SHELL_TOOL) return undefined;
+  const line = shellCommandLine(command);
+  return line.trim() === "" ? undefined : commandEvent(phase, { command: line, cwd, agentId });
 }
 
 /**
- * What Codex 0.169.0 accepts on stdout, per event. Its output schemas deny unknown fields, and a
- * reply with one is thrown away whole (the hook "fails open"), so tailtest renders from this
- * table and nothing else. Events missing here get no output at all.
+ * What Codex 0.169.0 reads on stdout, per event (its hook protocol). Its output schemas deny
+ * unknown fields, and a reply with one is thrown away whole (the hook "fails open"): context only
+ * where `hookSpecificOutput.additionalContext` is accepted, a block only where `decision` is,
+ * `systemMessage` everywhere; events missing here get no output at all. 0.169.0 also refuses a
+ * deny or a block with an empty reason, so a blank one is replaced.
  */
-export const ALLOWED_OUTPUT: Readonly<Record<string, AllowedOutput>> = {
-  PreToolUse: {
-    top: [...COMMON_KEYS, "decision", "reason", "hookSpecificOutput"],
-    specific: [
-      "hookEventName",
-      "permissionDecision",
-      "permissionDecisionReason",
-      "updatedInput",
-      "additionalContext",
-    ],
+const PROTOCOL: JsonProtocol = {
+  gateEvent: "PreToolUse",
+  events: {
+    PreToolUse: { context: true, block: true },
+    PostToolUse: { context: true, block: true },
+    UserPromptSubmit: { context: true, block: true },
+    Stop: { block: true },
+    SubagentStop: { block: true },
+    SessionStart: { context: true },
+    SubagentStart: { context: true },
+    PermissionRequest: {},
+    Interrupt: {},
   },
-  PostToolUse: {
-    top: [...COMMON_KEYS, "decision", "reason", "hookSpecificOutput"],
-    specific: ["hookEventName", "additionalContext", "updatedMCPToolOutput"],
+  blankReason: {
+    deny: "tailtest tdd: this call is refused before it runs.",
+    block: "tailtest: tests for this turn's edits are missing or failing.",
   },
-  UserPromptSubmit: {
-    top: [...COMMON_KEYS, "decision", "reason", "hookSpecificOutput"],
-    specific: ["hookEventName", "additionalContext"],
-  },
-  Stop: { top: [...COMMON_KEYS, "decision", "reason"] },
-  SubagentStop: { top: [...COMMON_KEYS, "decision", "reason"] },
-  SessionStart: {
-    top: [...COMMON_KEYS, "hookSpecificOutput"],
-    specific: ["hookEventName", "additionalContext"],
-  },
-  SubagentStart: {
-    top: [...COMMON_KEYS, "hookSpecificOutput"],
-    specific: ["hookEventName", "additionalContext"],
-  },
-  PermissionRequest: { top: [...COMMON_KEYS, "hookSpecificOutput"], specific: ["hookEventName"] },
-  Interrupt: { top: ["systemMessage"] },
 };
 
-/** Codex refuses a block without a reason; tailtest's reasons are never empty, but be sure. */
-const FALLBACK_REASON = "tailtest: tests for this turn's edits are missing or failing.";
-/** Codex 0.169.0 refuses a deny with an empty reason (the hook would fail open). */
-const FALLBACK_DENY_REASON = "tailtest tdd: this call is refused before it runs.";
-
-/** The one way tailtest refuses a tool call in PreToolUse: never "allow", "ask" or updatedInput. */
-function renderDeny(reason: string): string {
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "deny",
-      permissionDecisionReason: reason.trim() === "" ? FALLBACK_DENY_REASON : reason,
-    },
-  });
-}
-
-/**
- * A Decision in Codex's exact output shape, or "" for no output (exit 0 with empty stdout is
- * Codex's no-op). A deny (or block) before a tool runs is PreToolUse's `permissionDecision:
- * "deny"`. Context goes to the model where the event carries `additionalContext`, and to the user
- * as `systemMessage` at the end of a turn (where it would otherwise wake the agent); a context's
- * `env` has no Codex key and is dropped.
- */
+/** A Decision in Codex's exact output shape, or "" for no output (Codex's no-op). */
 export function renderDecision(eventName: string, decision: Decision): string {
-  const allowed = ownEntry(ALLOWED_OUTPUT, eventName);
-  if (allowed === undefined) return "";
-  // The person's line (the end of a verified turn) is `systemMessage`: shown, not sent to the model.
-  const user = allowed.top.includes("systemMessage") ? decision.userMessage : undefined;
-  const forUser = user === undefined ? {} : { systemMessage: user };
-  if (decision.kind === "none") return user === undefined ? "" : JSON.stringify(forUser);
-  if (decision.kind === "deny" || decision.kind === "block") {
-    if (eventName === "PreToolUse") return renderDeny(decision.reason);
-    // A deny can only answer a call that has not run; after it, the nearest is a block.
-    if (!allowed.top.includes("decision")) return user === undefined ? "" : JSON.stringify(forUser);
-    const reason = decision.reason.trim() === "" ? FALLBACK_REASON : decision.reason;
-    return JSON.stringify({ decision: "block", reason, ...forUser });
-  }
-  if (allowed.specific?.includes("additionalContext") === true) {
-    return JSON.stringify({
-      hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.text },
-      ...forUser,
-    });
-  }
-  if (!allowed.top.includes("systemMessage")) return "";
-  return JSON.stringify({
-    systemMessage: user === undefined ? decision.text : `${user}\n${decision.text}`,
-  });
+  return renderJsonAnswer(eventName, decision, PROTOCOL);
 }

@@ -60,7 +60,7 @@ describe("tailtest-codex bin", () => {
           '       trust_level = "trusted"',
           "  2. the hooks: run /hooks in the Codex TUI and trust tailtest's hooks",
           "     (automation: codex exec --dangerously-bypass-hook-trust).",
-          "Editing a hook's command un-trusts it; init always writes the same command.",
+          "Editing a hook's command un-trusts it; init always writes the same commands.",
         ].join("\n"),
       );
       expect(init.stderr).toBe(

@@ -3,7 +3,7 @@ import { delimiter, join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOK_COMMAND, HOOK_SCRIPT, NOT_INSTALLED_LINE } from "../src/install.ts";
+import { hookCommand, hookScript, NOT_INSTALLED_LINE } from "../src/install.ts";
 import { HOOK_BIN, PACKAGE_DIR, recorded } from "./payloads.ts";
 
 function onPath(command: string): boolean {
@@ -63,7 +63,7 @@ describe("the hook command string", () => {
     it.skipIf(!available)(
       "runs the project's installed hook from a subfolder, with the payload on stdin",
       async () => {
-        const result = await run(shell, [...login, HOOK_COMMAND], deep);
+        const result = await run(shell, [...login, hookCommand("SessionStart")], deep);
         expect(result.stderr).toBe("");
         expect(result.exitCode).toBe(0);
         expect(JSON.parse(result.stdout)).toMatchObject({
@@ -76,7 +76,11 @@ describe("the hook command string", () => {
     );
 
     it.skipIf(!available)("says in one line that the package is missing, and exits 0", async () => {
-      const result = await run(shell, [...login, HOOK_COMMAND], join(bare.root, "src"));
+      const result = await run(
+        shell,
+        [...login, hookCommand("SessionStart")],
+        join(bare.root, "src"),
+      );
       expect(result).toMatchObject({ exitCode: 0, stdout: "", stderr: NOT_INSTALLED_LINE });
     });
 
@@ -85,7 +89,7 @@ describe("the hook command string", () => {
       it.skipIf(!available)(
         "the script inside the quotes is itself valid in this shell",
         async () => {
-          const result = await run(shell, ["-c", HOOK_SCRIPT], deep);
+          const result = await run(shell, ["-c", hookScript("SessionStart")], deep);
           expect(result.exitCode).toBe(0);
           expect(result.stdout).toContain('"hookEventName":"SessionStart"');
         },
@@ -93,7 +97,9 @@ describe("the hook command string", () => {
   });
 
   it("trusts the real folder over a stale $PWD inherited from Codex", async () => {
-    const result = await run("bash", ["-lc", HOOK_COMMAND], deep, { PWD: bare.root });
+    const result = await run("bash", ["-lc", hookCommand("SessionStart")], deep, {
+      PWD: bare.root,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('"hookEventName":"SessionStart"');
   });
@@ -102,7 +108,7 @@ describe("the hook command string", () => {
     const outer = makeProject({ "app/.tailtest/config.json": "{}\n" });
     try {
       install(outer.root);
-      const result = await run("sh", ["-c", HOOK_COMMAND], join(outer.root, "app"));
+      const result = await run("sh", ["-c", hookCommand("SessionStart")], join(outer.root, "app"));
       expect(result.stderr).toBe("");
       expect(result.stdout).toContain('"hookEventName":"SessionStart"');
     } finally {

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, utimesSync } from "node:fs";
+import { existsSync, readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import { readSession } from "@tailtest/test-utils/session";
 import { afterEach, describe, expect, it } from "vitest";
 import { fire, HOOK_BIN, parseAnswer, recorded, RECORDED_DIR } from "./payloads.ts";
 
@@ -22,10 +23,7 @@ function fixture(): TempProject {
 }
 
 function pendingPaths(root: string): string[] {
-  const session = JSON.parse(readFileSync(join(root, ".tailtest/session.json"), "utf8")) as {
-    pending_files: { path: string }[];
-  };
-  return session.pending_files.map((entry) => entry.path);
+  return readSession(root).pending_files.map((entry) => entry.path);
 }
 
 describe("codex hook bin with payloads recorded from Codex 0.169.0", () => {

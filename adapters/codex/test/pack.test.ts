@@ -147,6 +147,7 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       expect(ours, event).toHaveLength(1);
       const command = ours[0] ?? "";
       expect(command).not.toContain(project);
+      expect(command, event).toContain(` --event=${event}; fi; `);
       commands.add(command);
 
       const stdin = payloadFor(event, project);
@@ -171,7 +172,8 @@ describe("the packed @tailtest/codex in a fresh project", () => {
       expect(result.stderr, event).toBe("");
       answers[event] = parseAnswer(result.stdout.trim(), event);
     }
-    expect(commands.size, "one stable command for every event").toBe(1);
+    // One stable command per event, naming it: the same string whatever the project or machine.
+    expect(commands.size, "one command per event").toBe(Object.keys(answers).length);
     // The installed hook really ran: context at the start; the shell write found through the
     // bash parser (WebAssembly shipped in the package); the end of the turn sends the agent back
     // because src/billing.py has no test; the subagent had queued nothing.

@@ -61,6 +61,7 @@ const ACCEPTED: Record<string, { top: string[]; specific: string[] }> = {
     top: [...COMMON, "hookSpecificOutput"],
     specific: ["hookEventName", "additionalContext"],
   },
+  PermissionRequest: { top: [...COMMON, "hookSpecificOutput"], specific: ["hookEventName"] },
   Interrupt: { top: ["systemMessage"], specific: [] },
 };
 

@@ -1,4 +1,4 @@
-import { readFileSync, utimesSync } from "node:fs";
+import { existsSync, readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import {
   commitAll,
@@ -8,13 +8,16 @@ import {
   type BinResult,
   type TempProject,
 } from "@tailtest/test-utils";
+import { describeTddSuite, type TddPlatform } from "@tailtest/test-utils/tdd-suite";
 import { afterEach, describe, expect, it } from "vitest";
-import { fire, parseAnswer, recorded, type Payload } from "./payloads.ts";
+import { fire, HOOK_BIN, parseAnswer, recorded, type Payload } from "./payloads.ts";
 
 /**
  * tdd mode through the built Codex hook (a real process per call, payloads recorded from Codex
- * 0.169.0) and the `tailtest` command the package ships, on a real pytest project: every test
- * run is real, and every reply is checked against the keys and values Codex accepts.
+ * 0.169.0) and the `tailtest` command the package ships, on a real pytest project: the scenarios
+ * every platform shares (`describeTddSuite`), then the tool shapes only Codex has (a patch of
+ * several files, an argv array, apply_patch through the shell). Every test run is real, and
+ * every reply is checked against the keys and values Codex accepts.
  */
 
 /** The `tailtest` bin @tailtest/codex ships (what `npx tailtest red …` runs in a Codex project). */
@@ -31,9 +34,7 @@ const SUBAGENT = "01a202c9-aaaa-7bbb-8ccc-0123456789ab";
 const TEST_FILE = "tests/test_billing.py";
 const RED_TEST =
   "from billing import charge\n\n\ndef test_charge_adds_vat():\n    assert charge(10) == 12.0\n";
-const BILLING = "def charge(amount):\n    return round(amount * 1.2, 2)\n";
 const RED_CMD = `tailtest red --test "<test file>" --expects "<test name> fails because <reason>"`;
-const PYTEST = `python3 -m pytest ${TEST_FILE} -q`;
 
 /** The pytest-ini fixture as a git repository in `mode`, its files an hour old. */
 async function fixture(mode = "tdd"): Promise<TempProject> {
@@ -121,153 +122,104 @@ function expectDeclared(result: BinResult, what: RegExp): void {
   expect(result.stdout).toMatch(what);
 }
 
-interface EventLine {
-  type: string;
-  agent_key: string;
-  path?: string;
-  decision?: string;
-  outcome?: string;
-  real_failure?: boolean;
-  error?: string;
-  skip_red?: boolean;
+/** A new file, or a patch replacing a whole file's lines (what Codex writes for a rewrite). */
+function writePatch(path: string, before: string | undefined, content: string): string {
+  if (before === undefined) return patch(addFile(path, content));
+  const lines = (text: string, sign: string) =>
+    text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => `${sign}${l}`);
+  return patch(
+    [`*** Update File: ${path}`, "@@", ...lines(before, "-"), ...lines(content, "+")].join("\n"),
+  );
 }
 
-function eventLines(root: string, key = SESSION): EventLine[] {
-  return readFileSync(join(root, ".tailtest/events.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as EventLine)
-    .filter((line) => line.agent_key === key);
-}
-
-describe("tdd mode through the built Codex hook", () => {
-  it("Red → Green → Refactor: the gate denies with the next command, tailtest measures the runs itself", async () => {
-    project = await fixture();
-    const { root } = project;
-
-    const started = context(await hook(codex("block.SessionStart.json", root), root));
-    expect(started).toContain("Mode: tdd.");
-    expect(started).toContain("Red → Green → Refactor is enforced for this session");
-    expect(started).toContain(RED_CMD);
-    expect(await hook(codex("block.UserPromptSubmit.json", root), root)).toBeUndefined();
-
-    // No cycle: a new production file is refused before apply_patch runs.
-    const prodPatch = patch(addFile("billing.py", BILLING));
-    const first = denied(await hook(preEdit(root, prodPatch), root));
-    expect(first).toContain("billing.py is blocked: no TDD cycle is open");
-    expect(first).toContain(
-      `Next, declare a Red (the behaviour and the failure you expect):\n  ${RED_CMD}`,
-    );
-    expect(first).toContain(
-      'tailtest green --skip-red --reason refactoring --change "<what you will change>" --file billing.py',
-    );
-
-    // Red: declared with the real CLI, then the test file may be written.
-    expectDeclared(
-      await tailtest(root, [
-        "red",
-        "--test",
-        `${TEST_FILE}::test_charge_adds_vat`,
-        "--expects",
-        "test_charge_adds_vat fails because billing has no charge yet",
-      ]),
-      new RegExp(
-        `^tailtest: Red recorded in \\.tailtest/tdd/${SESSION}\\.log; state: writing_tests$`,
-      ),
-    );
-    const testPatch = patch(addFile(TEST_FILE, RED_TEST));
-    expect(await hook(preEdit(root, testPatch), root)).toBeUndefined();
-    project.write(TEST_FILE, RED_TEST);
-    expect(await hook(postEdit(root, testPatch), root)).toBeUndefined();
-
-    // The agent runs the test; Codex reports no exit code, so tailtest runs the declared test.
-    const red = context(await hook(postBash(root, PYTEST), root));
-    expect(red).toContain("Red confirmed: the declared test fails as expected");
-    expect(eventLines(root).at(-1)).toMatchObject({
-      type: "tdd.test",
-      outcome: "failed",
-      real_failure: true,
-      error: `pytest could not load ${TEST_FILE}`,
-    });
-
-    // Red confirmed: production code still waits for a Green naming it.
-    const second = denied(await hook(preEdit(root, prodPatch), root));
-    expect(second).toContain("billing.py is blocked: the test failed as expected");
-    expect(second).toContain('tailtest green --change "<what you will change>" --file billing.py');
-    expectDeclared(
-      await tailtest(root, ["green", "--change", "charge adds VAT", "--file", "billing.py"]),
-      /^tailtest: Green for billing\.py recorded in .*; state: making_tests_pass$/,
-    );
-    expect(await hook(preEdit(root, prodPatch), root)).toBeUndefined();
-    project.write("billing.py", BILLING);
-    expect(await hook(postEdit(root, prodPatch), root)).toBeUndefined();
-
-    const green = context(await hook(postBash(root, PYTEST), root));
-    expect(green).toContain("Green: the cycle is complete.");
-    expect(eventLines(root).at(-1)).toMatchObject({ type: "tdd.test", outcome: "passed" });
-
-    // Refactor: the cycle is closed, so the same file needs a skip-red Green first.
-    const refactor = patch(
-      updateFile(
-        "billing.py",
-        "    return round(amount * 1.2, 2)",
-        "    return round(amount * 1.20, 2)",
-      ),
-    );
-    denied(await hook(preEdit(root, refactor), root));
-    expectDeclared(
-      await tailtest(root, [
-        "green",
-        "--skip-red",
-        "--reason",
-        "refactoring",
-        "--change",
-        "spell the rate out",
-        "--file",
-        "billing.py",
-      ]),
-      /^tailtest: Green \(skip-red: refactoring\) for billing\.py recorded/,
-    );
-    expect(await hook(preEdit(root, refactor), root)).toBeUndefined();
-
-    // Every change went through the gate: the end of the turn blocks on nothing, and says the
-    // --skip-red use with its reason.
-    const stop = await hook(codex("block.Stop.json", root), root);
-    expect(stop?.["decision"]).toBeUndefined();
-    expect(JSON.stringify(stop)).toContain(
-      "with no failing test first (tailtest green --skip-red, reason: refactoring): billing.py",
-    );
-
-    // Codex cannot hand the agent TAILTEST_TDD_KEY: without it the CLI finds the same log through
-    // the session the hooks started.
-    const status = await tailtest(root, ["tdd", "status", "--json"], { TAILTEST_TDD_KEY: "" });
-    expect(JSON.parse(status.stdout)).toMatchObject({
+/**
+ * The shared tdd scenarios' view of Codex: every edit an apply_patch, every command's report a
+ * PostToolUse without an exit code (tailtest runs the cycle's test itself), every reply checked
+ * against the keys and values Codex accepts.
+ */
+const CODEX: TddPlatform = {
+  name: "the built Codex hook",
+  subagent: SUBAGENT,
+  open(made, env) {
+    const { root } = made;
+    const inAgent = (agent?: string): Payload =>
+      agent === undefined ? {} : { agent_id: agent, agent_type: "worker" };
+    async function call(payload: Payload): Promise<Record<string, unknown> | undefined> {
+      const input = JSON.stringify(payload);
+      const result = await runBin(HOOK_BIN, [], { input, cwd: root, env });
+      const event = payload["hook_event_name"] as string;
+      expect(result.stderr, event).toBe("");
+      expect(result.exitCode, event).toBe(0);
+      expect(result.stdout, "no absolute path reaches the agent").not.toContain(root);
+      return parseAnswer(result.stdout.trim(), event);
+    }
+    return {
+      project: made,
+      root,
       key: SESSION,
-      key_source: "session",
-      state: "making_tests_pass",
-      skip_red: true,
-    });
-    expect(await hook(codex("block.SessionEnd.json", root), root)).toBeUndefined();
+      sessionStart: async () => context(await call(codex("block.SessionStart.json", root))),
+      async prompt() {
+        expect(await call(codex("block.UserPromptSubmit.json", root))).toBeUndefined();
+      },
+      async write(path, content, agent) {
+        const file = join(root, path);
+        const before = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+        const command = writePatch(path, before, content);
+        const gate = await call(preEdit(root, command, inAgent(agent)));
+        if (gate !== undefined) return denied(gate);
+        made.write(path, content);
+        expect(await call(postEdit(root, command, inAgent(agent)))).toBeUndefined();
+        return undefined;
+      },
+      async shell(command) {
+        const gate = await call(preBash(root, command));
+        return gate === undefined ? undefined : denied(gate);
+      },
+      ran: async (command) => context(await call(postBash(root, command))),
+      async subagentStart(agent) {
+        // Not recorded: SessionStart's fields plus the subagent ones (its hook protocol).
+        const start = codex("block.SessionStart.json", root, {
+          hook_event_name: "SubagentStart",
+          source: undefined,
+          ...inAgent(agent),
+        });
+        return context(await call(start));
+      },
+      async subagentStop(agent) {
+        const stop = codex("block.Stop.json", root, {
+          hook_event_name: "SubagentStop",
+          agent_transcript_path: null,
+          last_assistant_message: null,
+          ...inAgent(agent),
+        });
+        expect(await call(stop)).toBeUndefined();
+      },
+      async stop(round) {
+        const answer = await call(codex("block.Stop.json", root, { stop_hook_active: round > 0 }));
+        if (answer === undefined) return { sentBack: false, text: "" };
+        if (answer["decision"] !== undefined) {
+          expect(Object.keys(answer)).toEqual(["decision", "reason"]);
+          expect(answer["decision"]).toBe("block");
+          return { sentBack: true, text: String(answer["reason"]) };
+        }
+        expect(Object.keys(answer)).toEqual(["systemMessage"]);
+        return { sentBack: false, text: String(answer["systemMessage"]) };
+      },
+      /**
+       * The real `tailtest` command. Codex cannot hand the agent's shell TAILTEST_TDD_KEY: the
+       * CLI finds the log through the session the hooks started.
+       */
+      tailtest: (args) => runBin(TAILTEST_BIN, args, { cwd: root, env }),
+    };
+  },
+};
 
-    expect(
-      eventLines(root).map((line) =>
-        [line.type, line.path ?? line.outcome ?? "", line.decision ?? ""].join(" ").trim(),
-      ),
-    ).toEqual([
-      "tdd.edit billing.py blocked",
-      "tdd.red",
-      `tdd.edit ${TEST_FILE} allowed`,
-      "tdd.test failed",
-      "tdd.edit billing.py blocked",
-      "tdd.green",
-      "tdd.edit billing.py allowed",
-      "tdd.test passed",
-      "tdd.edit billing.py blocked",
-      "tdd.green",
-      "tdd.edit billing.py allowed",
-    ]);
-  }, 180_000);
+describeTddSuite(CODEX);
 
+describe("tdd mode through the built Codex hook: its own tool shapes", () => {
   it("a patch touching a test and a production file while writing tests is denied, naming only the production file", async () => {
     project = await fixture();
     const { root } = project;
@@ -329,88 +281,6 @@ describe("tdd mode through the built Codex hook", () => {
     },
     30_000,
   );
-
-  it("Stop reports production files changed behind the gate: a block once, then only a message when the stop hook is active", async () => {
-    project = await fixture();
-    const { root } = project;
-    await hook(codex("block.SessionStart.json", root), root);
-    await hook(codex("block.UserPromptSubmit.json", root), root);
-    // A formatter, or a shell command the gate could not read, changed calc.py.
-    project.write("calc.py", "def add(a, b):\n    return b + a\n");
-    const blocked = await hook(codex("block.Stop.json", root), root);
-    expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason"]);
-    expect(blocked?.["decision"]).toBe("block");
-    expect(blocked?.["reason"]).toContain(
-      "tailtest tdd: 1 file changed or deleted this turn without passing the tdd gate",
-    );
-    expect(blocked?.["reason"]).toContain("\n- calc.py\n");
-    expect(blocked?.["reason"]).not.toContain("test_calc.py");
-
-    // The agent was sent back once; a change found on the re-stop goes to the person instead.
-    project.write("extra.py", "X = 1\n");
-    const again = await hook(codex("block.Stop.json", root, { stop_hook_active: true }), root);
-    expect(Object.keys(again ?? {})).toEqual(["systemMessage"]);
-    expect(again?.["systemMessage"]).toContain("- extra.py");
-  }, 60_000);
-
-  it("a subagent has its own log: its note carries --agent, its gate reads its log, SubagentStop closes it", async () => {
-    project = await fixture();
-    const { root } = project;
-    await hook(codex("block.SessionStart.json", root), root);
-    // The main agent is writing tests.
-    expectDeclared(
-      await tailtest(root, ["red", "--test", TEST_FILE, "--expects", "charge fails: no module"]),
-      /state: writing_tests$/,
-    );
-    // Not recorded: SessionStart's fields plus the subagent ones (its hook protocol).
-    const subagent = { agent_id: SUBAGENT, agent_type: "worker" };
-    const start = codex("block.SessionStart.json", root, {
-      hook_event_name: "SubagentStart",
-      source: undefined,
-      ...subagent,
-    });
-    const note = context(await hook(start, root));
-    expect(note).toContain(`subagent ${SUBAGENT} (its own log, separate from the main agent's)`);
-    expect(note).toContain(`tailtest red --agent ${SUBAGENT} --test "<test file>"`);
-
-    // The main agent's Red is not the subagent's: its test file is denied, with --agent.
-    const testPatch = patch(addFile("tests/test_sub.py", "def test_x():\n    assert False\n"));
-    const reason = denied(await hook(preEdit(root, testPatch, subagent), root));
-    expect(reason).toContain(`tailtest red --agent ${SUBAGENT} --test`);
-    expect(await hook(preEdit(root, patch(addFile(TEST_FILE, RED_TEST))), root)).toBeUndefined();
-
-    expectDeclared(
-      await tailtest(root, [
-        "red",
-        "--agent",
-        SUBAGENT,
-        "--test",
-        "tests/test_sub.py",
-        "--expects",
-        "test_x fails on purpose",
-      ]),
-      new RegExp(
-        `recorded in \\.tailtest/tdd/${SESSION}\\.${SUBAGENT}\\.log; state: writing_tests$`,
-      ),
-    );
-    expect(await hook(preEdit(root, testPatch, subagent), root)).toBeUndefined();
-
-    const stop = codex("block.Stop.json", root, {
-      hook_event_name: "SubagentStop",
-      agent_transcript_path: null,
-      last_assistant_message: null,
-      ...subagent,
-    });
-    expect(await hook(stop, root)).toBeUndefined();
-    const log = readFileSync(join(root, `.tailtest/tdd/${SESSION}.${SUBAGENT}.log`), "utf8");
-    expect(log.trimEnd()).toMatch(/## FINISHED - .+$/);
-    expect(eventLines(root, `${SESSION}.${SUBAGENT}`).at(-1)).toMatchObject({
-      type: "tdd.finished",
-    });
-    // Closed: it grants nothing more. The main agent's cycle is untouched.
-    denied(await hook(preEdit(root, testPatch, subagent), root));
-    expect(await hook(preEdit(root, patch(addFile(TEST_FILE, RED_TEST))), root)).toBeUndefined();
-  }, 90_000);
 });
 
 describe("the output checker these tests use (its hook protocol)", () => {

@@ -137,7 +137,13 @@ describe("tailtest-codex init --user, from the packed tarball", () => {
     expect(existsSync(join(codexHome, "hooks.json"))).toBe(false);
     const hooks = userHooks();
     expect(hooks["Stop"]?.[0]?.hooks[0]?.command).toBe("paplay done.oga");
-    expect(tailtestCommand("Stop")).toBe(`node "${join(copy, "dist/hook.cjs")}" --user`);
+    // sh -c around the no-node guard (core/test/hook-commands.test.ts), then the copy.
+    expect(tailtestCommand("Stop")).toMatch(/^sh -c 'd=\$PWD; /);
+    expect(
+      tailtestCommand("Stop").endsWith(
+        `; exec node "${join(copy, "dist/hook.cjs")}" --user --event=Stop'`,
+      ),
+    ).toBe(true);
     expect(hooks["PreToolUse"]?.[0]?.matcher).toBe("^(apply_patch|Bash)$");
     // The person's comments and settings are where they were.
     const text = readFileSync(join(codexHome, "config.toml"), "utf8");

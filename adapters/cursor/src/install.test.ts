@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   addTailtestHooks,
   CURSOR_EVENTS,
-  HOOK_COMMAND,
+  hookCommand,
   parseHooksFile,
   removeTailtestHooks,
   renderHooks,
@@ -27,13 +27,19 @@ function expectSameJson(actual: unknown, expected: unknown): void {
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
 }
 
-describe("HOOK_COMMAND", () => {
-  it("runs the installed hook with node through CURSOR_PROJECT_DIR (or the workspace root), never npx or an absolute path", () => {
-    expect(HOOK_COMMAND).toMatch(
-      /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$\{CURSOR_PROJECT_DIR:-\.\}\/node_modules\/@tailtest\/cursor\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f"; fi; exec node -e '[^']+'$/,
-    );
-    expect(HOOK_COMMAND).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
-  });
+describe("hookCommand", () => {
+  it.each(TAILTEST_HOOKS.map((registration) => registration.event))(
+    "%s: runs the installed hook with node through CURSOR_PROJECT_DIR (or the workspace root), naming its event, never npx or an absolute path",
+    (event) => {
+      const command = hookCommand(event);
+      expect(command).toMatch(
+        /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$\{CURSOR_PROJECT_DIR:-\.\}\/node_modules\/@tailtest\/cursor\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f" --event=[A-Za-z]+; fi; exec node -e '[^']+'$/,
+      );
+      expect(command).toContain(` --event=${event};`);
+      expect(command).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
+      expect(command.includes("exit 2")).toBe(event === "preToolUse");
+    },
+  );
 });
 
 describe("CURSOR_EVENTS", () => {
@@ -91,14 +97,18 @@ describe("TAILTEST_HOOKS", () => {
 
   it("renders each entry as {command, timeout, matcher?, loop_limit?} and nothing else", () => {
     expectSameJson(renderHooks(), {
-      sessionStart: [{ command: HOOK_COMMAND, timeout: 30 }],
-      preToolUse: [{ command: HOOK_COMMAND, timeout: 30, matcher: "^(Write|Delete|Shell)$" }],
-      postToolUse: [{ command: HOOK_COMMAND, timeout: 660, matcher: "^(Write|Delete|Shell)$" }],
-      afterFileEdit: [{ command: HOOK_COMMAND, timeout: 30 }],
-      subagentStart: [{ command: HOOK_COMMAND, timeout: 30 }],
-      subagentStop: [{ command: HOOK_COMMAND, timeout: 600, loop_limit: 3 }],
-      stop: [{ command: HOOK_COMMAND, timeout: 600, loop_limit: 3 }],
-      sessionEnd: [{ command: HOOK_COMMAND, timeout: 30 }],
+      sessionStart: [{ command: hookCommand("sessionStart"), timeout: 30 }],
+      preToolUse: [
+        { command: hookCommand("preToolUse"), timeout: 30, matcher: "^(Write|Delete|Shell)$" },
+      ],
+      postToolUse: [
+        { command: hookCommand("postToolUse"), timeout: 660, matcher: "^(Write|Delete|Shell)$" },
+      ],
+      afterFileEdit: [{ command: hookCommand("afterFileEdit"), timeout: 30 }],
+      subagentStart: [{ command: hookCommand("subagentStart"), timeout: 30 }],
+      subagentStop: [{ command: hookCommand("subagentStop"), timeout: 600, loop_limit: 3 }],
+      stop: [{ command: hookCommand("stop"), timeout: 600, loop_limit: 3 }],
+      sessionEnd: [{ command: hookCommand("sessionEnd"), timeout: 30 }],
     });
   });
 });
@@ -184,8 +194,8 @@ describe("addTailtestHooks on files with earlier tailtest entries", () => {
       version: 1,
       hooks: {
         postToolUse: [FORMAT, { command: OLD_COMMAND, matcher: "Write" }, AUDIT],
-        stop: [{ command: HOOK_COMMAND, timeout: 600, loop_limit: null }],
-        sessionEnd: [{ command: HOOK_COMMAND, timeout: 30, failClosed: true }],
+        stop: [{ command: hookCommand("stop"), timeout: 600, loop_limit: null }],
+        sessionEnd: [{ command: hookCommand("sessionEnd"), timeout: 30, failClosed: true }],
       },
     };
     const change = addTailtestHooks(file);
@@ -228,9 +238,9 @@ describe("addTailtestHooks on files with earlier tailtest entries", () => {
     const file: HooksFile = {
       version: 1,
       hooks: {
-        beforeSubmitPrompt: [{ command: HOOK_COMMAND }],
-        Stop: [{ command: HOOK_COMMAND }],
-        beforeShellExecution: [{ command: HOOK_COMMAND }, AUDIT],
+        beforeSubmitPrompt: [{ command: hookCommand("stop") }],
+        Stop: [{ command: hookCommand("stop") }],
+        beforeShellExecution: [{ command: hookCommand("stop") }, AUDIT],
       },
     };
     const change = addTailtestHooks(file);

@@ -1,27 +1,54 @@
 import { parseJsonObject, type Parsed } from "@tailtest/core/hook";
-import { projectHookCommand } from "@tailtest/core/quiet";
+import type { UserHook } from "@tailtest/cli/installer";
+import { installedHookCommand, projectHookCommand, USER_FLAG } from "@tailtest/core/quiet";
 import * as z from "zod/mini";
 
 /** tailtest's own entries are the ones whose command runs this file, whatever else changed. */
 export const HOOK_MARKER = "@tailtest/cursor/dist/hook.cjs";
 
-/**
- * The hook command. Cursor runs project hooks from the workspace root and sets
- * `CURSOR_PROJECT_DIR`, so no absolute path lands in a file people commit; `node` on the
- * installed file avoids npx resolving (or downloading) on every edit. In a checkout where the
- * package is not installed yet it says so in one line on stderr and answers `{}`
- * (`projectHookCommand`).
- */
-export const HOOK_COMMAND = projectHookCommand({
-  packageName: "@tailtest/cursor",
-  hookPath: `\${CURSOR_PROJECT_DIR:-.}/node_modules/${HOOK_MARKER}`,
-  projectExpression: 'process.env.CURSOR_PROJECT_DIR||"."',
-  sessionStartEvent: "sessionStart",
-  noOpinion: "{}",
-  systemMessage: false,
+/** What a hook command needs to know about Cursor without node (`nodeGuardScript`). */
+const GUARD = {
   projectDir: "${CURSOR_PROJECT_DIR:-.}",
   gateEvent: "preToolUse",
-});
+  // Cursor counts an empty answer as a failed hook.
+  noOpinion: "{}",
+} as const;
+
+/**
+ * The project's hook command for one event. Cursor runs project hooks from the workspace root
+ * and sets `CURSOR_PROJECT_DIR`, so no absolute path lands in a file people commit; `node` on
+ * the installed file avoids npx resolving (or downloading) on every edit; `--event=` lets a call
+ * with empty or torn stdin get its own event's answer. In a checkout where the package is not
+ * installed yet it says so in one line on stderr and answers `{}` (`projectHookCommand`).
+ */
+export function hookCommand(event: CursorEvent): string {
+  return projectHookCommand({
+    ...GUARD,
+    packageName: "@tailtest/cursor",
+    hookPath: `\${CURSOR_PROJECT_DIR:-.}/node_modules/${HOOK_MARKER}`,
+    projectExpression: 'process.env.CURSOR_PROJECT_DIR||"."',
+    sessionStartEvent: "sessionStart",
+    systemMessage: false,
+    event,
+  });
+}
+
+/**
+ * A user-level install's command for one event (`~/.cursor/hooks.json`, run from `~/.cursor`
+ * with `CURSOR_PROJECT_DIR` set): the pinned copy, standing aside where it must.
+ */
+export function userHookCommand(hook: UserHook, event: CursorEvent): string {
+  return installedHookCommand({
+    ...GUARD,
+    hookPath: hook.path,
+    standAside: hook.standAside,
+    flags: [USER_FLAG],
+    event,
+  });
+}
+
+/** What a registration runs: one command, or one per event (what `init` writes). */
+export type HookCommand = string | ((event: CursorEvent) => string);
 
 /**
  * Every event name Cursor's loader accepts (its hook protocol). One name outside this list
@@ -172,9 +199,12 @@ export function runsTailtest(file: HooksFile): boolean {
 }
 
 /** One registration as a hooks.json entry: `{command, timeout, matcher?, loop_limit?}`. */
-export function renderHandler(registration: HookRegistration, command = HOOK_COMMAND): Handler {
+export function renderHandler(
+  registration: HookRegistration,
+  command: HookCommand = hookCommand,
+): Handler {
   return {
-    command,
+    command: typeof command === "string" ? command : command(registration.event),
     timeout: registration.timeout,
     ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
     ...(registration.loop_limit === undefined ? {} : { loop_limit: registration.loop_limit }),
@@ -182,7 +212,7 @@ export function renderHandler(registration: HookRegistration, command = HOOK_COM
 }
 
 /** The table as a `hooks` object. */
-export function renderHooks(command = HOOK_COMMAND): Hooks {
+export function renderHooks(command: HookCommand = hookCommand): Hooks {
   return Object.fromEntries(
     TAILTEST_HOOKS.map((registration) => [
       registration.event,
@@ -219,7 +249,7 @@ function mapTailtestEntries(hooks: Hooks, visit: Visit): Hooks {
  * updated where it stands, any other tailtest entry is dropped, and a missing one is appended
  * to its event. A file without `version` gets version 1 in front. Nothing else changes.
  */
-export function addTailtestHooks(file: HooksFile, command = HOOK_COMMAND): HooksChange {
+export function addTailtestHooks(file: HooksFile, command: HookCommand = hookCommand): HooksChange {
   const wanted = new Map(TAILTEST_HOOKS.map((registration) => [registration.event, registration]));
   const placed = new Set<CursorEvent>();
   const change: HooksChange = { file, added: [], updated: [], removed: [], versionAdded: false };

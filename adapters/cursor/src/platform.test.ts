@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -75,7 +75,51 @@ describe("runCursorHook: no opinion", () => {
     expect(result.stdout).toBe("{}\n");
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(stderr);
-    expect(existsSync(join(root, ".cursor")), "nothing was written").toBe(false);
+    for (const dir of [".cursor", ".tailtest"])
+      expect(existsSync(join(root, dir)), `nothing was written: ${dir}`).toBe(false);
+  });
+});
+
+describe("runCursorHook: a session where earlier versions kept it", () => {
+  const LEGACY = ".cursor/hooks/state/tailtest.json";
+  const sessionOf = (root: string, path: string) =>
+    JSON.parse(readFileSync(join(root, path), "utf8")) as {
+      session_id: string;
+      pending_files: { path: string }[];
+    };
+
+  it("moves into .tailtest/ on the next call, silently, and the session goes on", async () => {
+    const project = track(makeProject({ "calc.py": "x = 1\n" }));
+    const io = { env: {}, cwd: project.root };
+    // What an earlier version wrote: the same hook call with the old session path.
+    await runHook(
+      { ...PLATFORM, sessionPath: LEGACY },
+      { ...io, stdin: payload("sessionStart") },
+      handleEvent,
+    );
+    const before = sessionOf(project.root, LEGACY);
+    const edit = await runCursorHook({
+      ...io,
+      stdin: payload("afterFileEdit", { file_path: join(project.root, "calc.py") }),
+    });
+    expect(edit).toMatchObject({ stdout: "{}\n", stderr: "", exitCode: 0 });
+    expect(existsSync(join(project.root, LEGACY))).toBe(false);
+    const after = sessionOf(project.root, CURSOR_SESSION_PATH);
+    expect(after.session_id).toBe(before.session_id);
+    expect(after.pending_files.map((entry) => entry.path)).toEqual(["calc.py"]);
+  });
+
+  it("never overwrites a session already in .tailtest/", async () => {
+    const project = track(makeProject({ "calc.py": "x = 1\n" }));
+    const io = { env: {}, cwd: project.root };
+    await runCursorHook({ ...io, stdin: payload("sessionStart") });
+    const current = readFileSync(join(project.root, CURSOR_SESSION_PATH), "utf8");
+    project.write(LEGACY, "an older session\n");
+    await runCursorHook({ ...io, stdin: payload("sessionEnd") });
+    expect(sessionOf(project.root, CURSOR_SESSION_PATH).session_id).toBe(
+      (JSON.parse(current) as { session_id: string }).session_id,
+    );
+    expect(readFileSync(join(project.root, LEGACY), "utf8")).toBe("an older session\n");
   });
 });
 
@@ -109,11 +153,16 @@ describe("runCursorHook: the end of a turn", () => {
 });
 
 describe("runCursorHook: internal errors (ADR 0002)", () => {
-  /** A project whose Cursor state folder is a file: every state write fails. */
+  /**
+   * The platform with its session in a folder of its own, which these tests turn into a file:
+   * every session write fails (a state file that only reads badly is moved aside and rebuilt).
+   */
+  const platform = { ...PLATFORM, sessionPath: "session-folder/tailtest.json" };
+  const runBrokenHook = (io: HookIO) => runHook(platform, io, handleEvent);
+
+  /** A project whose session folder is a file: every state write fails. */
   function broken(mode?: string): TempProject {
-    const project = track(
-      makeProject({ "src/a.py": "x = 1\n", ".cursor/hooks/state": "not a folder\n" }),
-    );
+    const project = track(makeProject({ "src/a.py": "x = 1\n", "session-folder": "a file\n" }));
     if (mode !== undefined) project.write(".tailtest/config.json", JSON.stringify({ mode }));
     return project;
   }
@@ -124,7 +173,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
       const { root } = broken();
       const file = join(root, "src/a.py");
       const extra = event === "postToolUse" ? write(file) : { file_path: file };
-      const result = await runCursorHook({ stdin: payload(event, extra), env: {}, cwd: root });
+      const result = await runBrokenHook({ stdin: payload(event, extra), env: {}, cwd: root });
       expect(result.stdout).toBe("{}\n");
       expect(result.exitCode).toBe(0);
       expect(result.stderr).toMatch(/^tailtest: internal error, skipped this hook: .+\n$/);
@@ -140,7 +189,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
 
   /** One call's answer: exactly the keys Cursor reads, and one line on stderr. */
   async function fire(root: string, stdin: string) {
-    const result = await runCursorHook({ stdin, env: {}, cwd: root });
+    const result = await runBrokenHook({ stdin, env: {}, cwd: root });
     expect(result.exitCode).toBe(0);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr + result.stdout).not.toContain(root);
@@ -152,14 +201,14 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
   async function started(mode: string): Promise<TempProject> {
     const project = track(makeProject({ "calc.py": "x = 1\n" }));
     project.write(".tailtest/config.json", JSON.stringify({ mode }));
-    await runCursorHook({ stdin: payload("sessionStart"), env: {}, cwd: project.root });
+    await runBrokenHook({ stdin: payload("sessionStart"), env: {}, cwd: project.root });
     return project;
   }
 
-  /** The state folder turned into a file after the session began: every state write fails. */
+  /** The session folder turned into a file after the session began: every state write fails. */
   function breakState(project: TempProject): void {
-    rmSync(join(project.root, ".cursor/hooks/state"), { recursive: true });
-    project.write(".cursor/hooks/state", "not a folder\n");
+    rmSync(join(project.root, "session-folder"), { recursive: true });
+    project.write("session-folder", "not a folder\n");
   }
 
   /** The shared event log turned into a folder: every strict-mode read and append fails. */
@@ -260,7 +309,7 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
   it("stop in strict mode when its event log cannot be read: sent back once", async () => {
     const project = await started("strict");
     breakLog(project);
-    const result = await runCursorHook({
+    const result = await runBrokenHook({
       env: {},
       cwd: project.root,
       stdin: payload("stop", { loop_count: 0 }),
@@ -279,11 +328,11 @@ describe("runCursorHook: internal errors (ADR 0002)", () => {
       const file = project.write("src/billing.py", "def charge(a):\n    return a\n");
       project.write("tests/test_billing.py", "def test_charge():\n    assert True\n");
       const io = { env: {}, cwd: project.root };
-      await runCursorHook({ ...io, stdin: payload("sessionStart") });
-      await runCursorHook({ ...io, stdin: payload("postToolUse", write(file)) });
+      await runBrokenHook({ ...io, stdin: payload("sessionStart") });
+      await runBrokenHook({ ...io, stdin: payload("postToolUse", write(file)) });
       // The test engine makes a scratch folder under the temporary folder: make that fail.
       process.env["TMPDIR"] = join(project.root, "no-such-folder");
-      const result = await runCursorHook({ ...io, stdin: payload("stop", { loop_count: 0 }) });
+      const result = await runBrokenHook({ ...io, stdin: payload("stop", { loop_count: 0 }) });
       expect(JSON.parse(result.stdout)).toEqual(expected);
       expect(result.exitCode).toBe(0);
       expect(result.stderr.trim().split("\n")).toHaveLength(1);

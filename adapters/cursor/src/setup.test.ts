@@ -2,8 +2,8 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "nod
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { HOOK_COMMAND, HOOK_MARKER, renderHooks } from "./install.ts";
-import { CURSOR_SESSION_PATH, CURSOR_STATE_DIR } from "./paths.ts";
+import { hookCommand, HOOK_MARKER, renderHooks } from "./install.ts";
+import { CURSOR_SESSION_PATH } from "./paths.ts";
 import { initProject, SetupError, uninstallProject } from "./setup.ts";
 
 const projects: TempProject[] = [];
@@ -38,9 +38,8 @@ const USER_HOOKS = `${JSON.stringify(
 )}\n`;
 
 describe("paths", () => {
-  it("the session file lives in the state folder init keeps out of git", () => {
-    expect(CURSOR_SESSION_PATH).toBe(".cursor/hooks/state/tailtest.json");
-    expect(CURSOR_SESSION_PATH.startsWith(CURSOR_STATE_DIR)).toBe(true);
+  it("the session file lives in .tailtest/, which init keeps out of git: nothing else is added", () => {
+    expect(CURSOR_SESSION_PATH).toBe(".tailtest/cursor-session.json");
   });
 });
 
@@ -52,7 +51,6 @@ describe("initProject", () => {
       ".cursor/hooks.json: added version 1",
       ADDED,
       ".gitignore: added .tailtest/* and !.tailtest/config.json",
-      ".gitignore: added .cursor/hooks/state/",
     ]);
     expect(report.warnings).toEqual([
       `node_modules/${HOOK_MARKER} is not in this project; the hooks run it from there: npm i -D @tailtest/cursor`,
@@ -60,10 +58,8 @@ describe("initProject", () => {
     const text = read(root, ".cursor/hooks.json") ?? "";
     expect(JSON.parse(text)).toEqual({ version: 1, hooks: renderHooks() });
     expect(text.startsWith('{\n  "version": 1,\n  "hooks": {\n    "sessionStart": [')).toBe(true);
-    expect(text).toContain(`"command": ${JSON.stringify(HOOK_COMMAND)}`);
-    expect(read(root, ".gitignore")).toBe(
-      ".tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
-    );
+    expect(text).toContain(`"command": ${JSON.stringify(hookCommand("stop"))}`);
+    expect(read(root, ".gitignore")).toBe(".tailtest/*\n!.tailtest/config.json\n");
     expect(existsSync(join(root, ".tailtest")), "no --mode: no config").toBe(false);
   });
 
@@ -81,12 +77,9 @@ describe("initProject", () => {
       ".cursor/hooks.json: tailtest's hooks are already there",
       ".tailtest/config.json: mode is already tdd",
       ".gitignore: already has .tailtest/* and !.tailtest/config.json",
-      ".gitignore: already ignores .cursor/hooks/state/",
     ]);
     expect(read(root, ".cursor/hooks.json")).toBe(hooks);
-    expect(read(root, ".gitignore")).toBe(
-      "node_modules/\n.tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
-    );
+    expect(read(root, ".gitignore")).toBe("node_modules/\n.tailtest/*\n!.tailtest/config.json\n");
   });
 
   it("adds only the .gitignore entry that is missing, and lets an earlier install's config be committed", async () => {
@@ -95,10 +88,7 @@ describe("initProject", () => {
     expect(report.lines).toContain(
       ".gitignore: .tailtest/ became .tailtest/* and !.tailtest/config.json (the team can commit .tailtest/config.json)",
     );
-    expect(report.lines).toContain(".gitignore: added .cursor/hooks/state/");
-    expect(read(root, ".gitignore")).toBe(
-      "dist/\n.tailtest/*\n!.tailtest/config.json\n# mine\n.cursor/hooks/state/\n",
-    );
+    expect(read(root, ".gitignore")).toBe("dist/\n.tailtest/*\n!.tailtest/config.json\n# mine\n");
   });
 
   it("merges into the user's hooks.json, keeping their hooks first and in order", async () => {
@@ -121,11 +111,11 @@ describe("initProject", () => {
     ]);
     expect(file.hooks["afterFileEdit"]).toEqual([
       { command: "npx prettier --write", timeout: 10 },
-      { command: HOOK_COMMAND, timeout: 30 },
+      { command: hookCommand("afterFileEdit"), timeout: 30 },
     ]);
     expect(file.hooks["preToolUse"]).toEqual([
       { command: "./audit.sh", matcher: "Shell", failClosed: true },
-      { command: HOOK_COMMAND, timeout: 30, matcher: "^(Write|Delete|Shell)$" },
+      { command: hookCommand("preToolUse"), timeout: 30, matcher: "^(Write|Delete|Shell)$" },
     ]);
   });
 
@@ -237,9 +227,7 @@ describe("uninstallProject", () => {
     ]);
     expect(read(root, ".cursor/hooks.json")).toBe(USER_HOOKS);
     expect(read(root, ".tailtest/config.json")).toBe('{\n  "mode": "tdd"\n}\n');
-    expect(read(root, ".gitignore")).toBe(
-      ".tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
-    );
+    expect(read(root, ".gitignore")).toBe(".tailtest/*\n!.tailtest/config.json\n");
   });
 
   it("a project init created from nothing ends with only the version", async () => {

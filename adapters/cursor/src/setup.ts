@@ -28,13 +28,14 @@ import {
   parseHooksFile,
   removeTailtestHooks,
   unknownEvents,
+  userHookCommand,
 } from "./install.ts";
-import { CURSOR_STATE_DIR, HOOKS_PATH } from "./paths.ts";
+import { HOOKS_PATH } from "./paths.ts";
 
 export { HOOKS_PATH, SetupError, type SetupReport };
 
-/** tailtest's state: its own folder, and the folder Cursor hooks keep their state in. */
-export const GITIGNORE_ENTRIES = [GITIGNORE_ENTRY, CURSOR_STATE_DIR] as const;
+/** tailtest's state, Cursor's session with it (`.cursor/hooks/state/` is no longer used). */
+export const GITIGNORE_ENTRIES = [GITIGNORE_ENTRY] as const;
 
 export interface InitOptions {
   root: string;
@@ -134,9 +135,9 @@ function userHooksFile(): UserHooksFile {
   const home = homedir();
   const label = (lines: string[]) => lines.map((line) => `${shownPath(home)}/${line}`);
   return {
-    async prepareAdd(command) {
+    async prepareAdd(hook) {
       const { text, file } = await readHooksFile(home);
-      const change = addTailtestHooks(file, command);
+      const change = addTailtestHooks(file, (event) => userHookCommand(hook, event));
       return {
         write: async () =>
           label(

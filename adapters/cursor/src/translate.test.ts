@@ -1,7 +1,8 @@
 import type { Decision } from "@tailtest/core";
 import { loadPayload } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
-import { isCursorPayload, renderDecision, translatePayload } from "./translate.ts";
+import { isCursorPayload } from "@tailtest/core/hook";
+import { renderDecision, translatePayload } from "./translate.ts";
 
 const base = {
   conversation_id: "c1",

@@ -1,12 +1,17 @@
 import {
-  describeSchemaError,
-  parsePayload,
+  checkedInput,
+  commandEvent,
+  editEvent,
+  translateHook,
+  type CallIdentity,
   type Decision,
-  type HookEvent,
+  type HookTranslation,
+  type Mapped,
+  type Rendered,
 } from "@tailtest/core/hook";
+import * as z from "zod/mini";
 
 const OWNER = "Cursor's";
-import * as z from "zod/mini";
 
 /**
  * Fields every Cursor hook payload carries (its hook protocol); others pass through. Only
@@ -129,52 +134,23 @@ const ShellToolInputSchema = z.looseObject({ command: z.string(), cwd: z.optiona
 /** The turn ended without the agent finishing it (the user stopped it, or it broke). */
 const INTERRUPTED_STATUSES = new Set(["aborted", "error"]);
 
+/** Cursor's stdin → a platform-neutral event (undefined: an event tailtest has no opinion on). */
+export function translatePayload(stdin: string): HookTranslation {
+  return translateHook(stdin, {
+    base: BaseSchema,
+    full: CursorPayloadSchema,
+    handled: HANDLED_EVENTS,
+    owner: OWNER,
+    toEvent,
+    identity: identityOf,
+  });
+}
+
 /**
  * Whose call it is, for tdd mode's per-agent logs. The session is the main agent's
  * conversation: `parent_conversation_id` when Cursor sends one (subagent events), else
  * `conversation_id` (which Cursor always sends; `session_id` equals it when present).
  */
-export interface CallIdentity {
-  sessionId: string;
-  transcriptPath?: string | undefined;
-}
-
-export type Translation =
-  | { ok: true; event: HookEvent | undefined; payload: BasePayload; identity: CallIdentity }
-  | { ok: false; error: string };
-
-type Result = { ok: true; event: HookEvent | undefined } | { ok: false; error: string };
-
-/**
- * Whether a hook payload comes from Cursor: it names its version, or it has a conversation id
- * and a camelCase event name (Claude Code's and Codex's are PascalCase). The Claude Code adapter
- * uses this to recognise Cursor running a Claude Code hook (its hook protocol).
- */
-export function isCursorPayload(json: unknown): boolean {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return false;
-  const record = json as Record<string, unknown>;
-  if ("cursor_version" in record) return true;
-  return (
-    typeof record["conversation_id"] === "string" &&
-    typeof record["hook_event_name"] === "string" &&
-    /^[a-z][A-Za-z]*$/.test(record["hook_event_name"])
-  );
-}
-
-/** Cursor's stdin → a platform-neutral event (undefined: an event tailtest has no opinion on). */
-export function translatePayload(stdin: string): Translation {
-  const parsed = parsePayload(stdin, {
-    base: BaseSchema,
-    full: CursorPayloadSchema,
-    handled: HANDLED_EVENTS,
-    owner: OWNER,
-  });
-  if (!parsed.ok) return parsed;
-  const identity = identityOf(parsed.payload);
-  const result: Result = parsed.handled ? toEvent(parsed.payload) : { ok: true, event: undefined };
-  return result.ok ? { ...result, payload: parsed.payload, identity } : result;
-}
-
 function identityOf(payload: BasePayload): CallIdentity {
   const parent = nonEmpty(payload["parent_conversation_id"]);
   const transcript = payload.transcript_path ?? undefined;
@@ -184,143 +160,83 @@ function identityOf(payload: BasePayload): CallIdentity {
   };
 }
 
-/**
- * The subagent a tool call belongs to. Cursor documents no subagent field on tool events; when
- * one carries `subagent_id` (the id subagentStart gave), the call is gated against that
- * subagent's log, otherwise against the main agent's.
- */
-function agentIdOf(payload: BasePayload): string | undefined {
-  return nonEmpty(payload["subagent_id"]);
-}
-
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-function toEvent(payload: CursorPayload): Result {
+function toEvent(payload: CursorPayload): Mapped {
   switch (payload.hook_event_name) {
     case "sessionStart":
       return {
-        ok: true,
-        event: {
-          kind: "SessionStarted",
-          sessionId: payload.session_id ?? payload.conversation_id,
-          // Core resumes only the same session id (with work in it) and starts afresh otherwise,
-          // so a sessionStart Cursor fires again for the same conversation keeps its queue.
-          source: "resume",
-        },
+        kind: "SessionStarted",
+        sessionId: payload.session_id ?? payload.conversation_id,
+        // Core resumes only the same session id (with work in it) and starts afresh otherwise,
+        // so a sessionStart Cursor fires again for the same conversation keeps its queue.
+        source: "resume",
       };
     case "afterFileEdit":
-      return { ok: true, event: { kind: "FilesEdited", paths: [payload.file_path] } };
+      return { kind: "FilesEdited", paths: [payload.file_path] };
     case "preToolUse":
+      return toolEvent(payload, "before");
     case "postToolUse":
-      return fromToolUse(payload);
+      return toolEvent(payload, "after");
     case "subagentStart":
       return {
-        ok: true,
-        event: {
-          kind: "SubagentStarted",
-          agentId: payload.subagent_id,
-          ...(payload.subagent_type == null ? {} : { agentType: payload.subagent_type }),
-        },
+        kind: "SubagentStarted",
+        agentId: payload.subagent_id,
+        ...(payload.subagent_type == null ? {} : { agentType: payload.subagent_type }),
       };
     case "subagentStop":
       // A subagent that cannot be named has no log to close; never the main agent's end of turn.
-      if (payload.subagent_id === undefined) return { ok: true, event: undefined };
+      if (payload.subagent_id === undefined) return undefined;
       return {
-        ok: true,
-        event: {
-          kind: "TurnEnded",
-          agentId: payload.subagent_id,
-          stopHookActive: payload.loop_count > 0,
-          interrupted: INTERRUPTED_STATUSES.has(payload.status),
-        },
+        kind: "TurnEnded",
+        agentId: payload.subagent_id,
+        stopHookActive: payload.loop_count > 0,
+        interrupted: INTERRUPTED_STATUSES.has(payload.status),
       };
     case "stop":
       return {
-        ok: true,
-        event: {
-          kind: "TurnEnded",
-          // loop_count counts the followups already sent this turn: one of ours came before.
-          stopHookActive: payload.loop_count > 0,
-          interrupted: INTERRUPTED_STATUSES.has(payload.status),
-        },
+        kind: "TurnEnded",
+        // loop_count counts the followups already sent this turn: one of ours came before.
+        stopHookActive: payload.loop_count > 0,
+        interrupted: INTERRUPTED_STATUSES.has(payload.status),
       };
     case "sessionEnd":
-      return { ok: true, event: { kind: "SessionEnded" } };
+      return { kind: "SessionEnded" };
   }
 }
-
-type ToolPayload = Extract<CursorPayload, { hook_event_name: "preToolUse" | "postToolUse" }>;
-
-/** Write/Delete's file, Shell's command, or undefined for a tool tailtest does not follow. */
-type ToolCall =
-  | { tool: "Write" | "Delete"; file: string }
-  | { tool: "Shell"; command: string; cwd: string | undefined };
-
-function readToolCall(
-  payload: ToolPayload,
-): { ok: true; call: ToolCall | undefined } | { ok: false; error: string } {
-  if (payload.tool_name === "Shell") {
-    const shell = ShellToolInputSchema.safeParse(payload.tool_input);
-    if (!shell.success)
-      return { ok: false, error: describeSchemaError(shell.error, OWNER, "tool_input") };
-    const cwd = shell.data.cwd ?? nonEmpty(payload["cwd"]) ?? payload.workspace_roots?.[0];
-    return { ok: true, call: { tool: "Shell", command: shell.data.command, cwd } };
-  }
-  if (payload.tool_name !== "Write" && payload.tool_name !== "Delete")
-    return { ok: true, call: undefined };
-  const input = FileToolInputSchema.safeParse(payload.tool_input);
-  if (!input.success)
-    return { ok: false, error: describeSchemaError(input.error, OWNER, "tool_input") };
-  const file = input.data.file_path ?? input.data.path;
-  if (file === undefined) {
-    return {
-      ok: false,
-      error: `payload field "tool_input.file_path": ${payload.tool_name} names no file`,
-    };
-  }
-  return { ok: true, call: { tool: payload.tool_name, file } };
-}
-
-const EDIT_KIND = { preToolUse: "EditRequested", postToolUse: "FilesEdited" } as const;
-const SHELL_KIND = { preToolUse: "CommandRequested", postToolUse: "CommandFinished" } as const;
 
 /**
  * A tool call as the event of its phase: before it runs (preToolUse: the write or command the
  * tdd gate judges) or after (postToolUse: the file to queue, or the command whose writes core
  * finds). Cursor gives no exit code, so a command's `failed` stays unknown (tdd mode measures
- * test runs itself).
+ * test runs itself). Cursor documents no subagent field on tool events; one that carries
+ * `subagent_id` (the id subagentStart gave) is gated against that subagent's log.
  */
-function fromToolUse(
+function toolEvent(
   payload: Extract<CursorPayload, { hook_event_name: "preToolUse" | "postToolUse" }>,
-): Result {
-  const read = readToolCall(payload);
-  if (!read.ok || read.call === undefined) return read.ok ? { ok: true, event: undefined } : read;
-  const { call } = read;
-  const phase = payload.hook_event_name;
-  const agentId = agentIdOf(payload);
-  const agent = agentId === undefined ? {} : { agentId };
-  switch (call.tool) {
-    case "Shell":
-      return {
-        ok: true,
-        event: { kind: SHELL_KIND[phase], command: call.command, cwd: call.cwd, ...agent },
-      };
-    case "Delete":
-      return {
-        ok: true,
-        event: { kind: EDIT_KIND[phase], paths: [], deleted: [call.file], ...agent },
-      };
-    case "Write":
-      return { ok: true, event: { kind: EDIT_KIND[phase], paths: [call.file], ...agent } };
-  }
-}
-
-/** What a hook prints: stdout for Cursor, stderr for Cursor's Hooks output channel. */
-export interface Rendered {
-  stdout: string;
-  stderr: string;
+  phase: "before" | "after",
+): Mapped {
+  const agentId = nonEmpty(payload["subagent_id"]);
+  const { tool_name: tool, tool_input: input } = payload;
+  if (tool === "Shell")
+    return checkedInput(ShellToolInputSchema, input, OWNER, ({ command, cwd }) =>
+      commandEvent(phase, {
+        command,
+        cwd: cwd ?? nonEmpty(payload["cwd"]) ?? payload.workspace_roots?.[0],
+        agentId,
+      }),
+    );
+  if (tool !== "Write" && tool !== "Delete") return undefined;
+  return checkedInput(FileToolInputSchema, input, OWNER, (data) => {
+    const file = data.file_path ?? data.path;
+    if (file === undefined)
+      return { invalid: `payload field "tool_input.file_path": ${tool} names no file` };
+    return tool === "Delete"
+      ? editEvent(phase, { paths: [], deleted: [file], agentId })
+      : editEvent(phase, { paths: [file], agentId });
+  });
 }
 
 /** The events whose `additional_context` reaches the agent (its hook protocol). */

@@ -62,7 +62,6 @@ describe("tailtest-cursor bin", () => {
           ".cursor/hooks.json: added hooks: sessionStart, preToolUse, postToolUse, afterFileEdit, subagentStart, subagentStop, stop, sessionEnd",
           ".tailtest/config.json: mode tdd",
           ".gitignore: added .tailtest/* and !.tailtest/config.json",
-          ".gitignore: added .cursor/hooks/state/",
           "Cursor picks the hooks up in its next agent session; its Hooks output channel shows what they print.",
           "`cursor-agent -p` (print mode) does not fire stop, so tests run at the end of a turn only in the IDE and the cursor-agent TUI.",
         ].join("\n"),
@@ -72,7 +71,7 @@ describe("tailtest-cursor bin", () => {
       );
       expect(existsSync(join(project.root, "app/.cursor/hooks.json"))).toBe(true);
       expect(readFileSync(join(project.root, "app/.gitignore"), "utf8")).toBe(
-        "dist/\n.tailtest/*\n!.tailtest/config.json\n.cursor/hooks/state/\n",
+        "dist/\n.tailtest/*\n!.tailtest/config.json\n",
       );
 
       const again = await runBin(BIN, ["init", "--root", "app"], { cwd: project.root });

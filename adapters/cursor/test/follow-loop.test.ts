@@ -7,11 +7,12 @@ import {
   runBin,
   type TempProject,
 } from "@tailtest/test-utils";
+import { readSession } from "@tailtest/test-utils/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPayload, writtenFile } from "./payloads.ts";
 
 const BIN = join(REPO_ROOT, "adapters/cursor/dist/hook.cjs");
-const SESSION = ".cursor/hooks/state/tailtest.json";
+const SESSION = ".tailtest/cursor-session.json";
 const pytest = findToolchain("pytest");
 
 interface Session {
@@ -60,7 +61,7 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
     return { output: JSON.parse(result.stdout) as Record<string, string>, stderr: result.stderr };
   }
 
-  const session = () => JSON.parse(readFileSync(join(root, SESSION), "utf8")) as Session;
+  const session = (): Session => readSession(root, SESSION);
 
   it("sessionStart gives the agent its context", async () => {
     const { output } = await fire("edit.sessionStart.json");

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -76,6 +76,17 @@ const EXPECTED: Record<string, (output: Record<string, unknown>) => void> = {
   "subagent.subagentStop.json": (output) => expect(output).toEqual({}),
 };
 
+/**
+ * A lock on Cursor's session that is stale but cannot be cleared (a folder with something in
+ * it): taking it fails at once, so every session write fails.
+ */
+function jamSession(root: string): void {
+  const lock = join(root, ".tailtest/cursor-session.json.lock");
+  mkdirSync(join(lock, "jam"), { recursive: true });
+  const old = new Date("2000-01-01T00:00:00Z");
+  utimesSync(lock, old, old);
+}
+
 describe("cursor hook bin with the synthetic Cursor payloads", () => {
   it("has an expectation for every payload file", () => {
     expect(existsSync(BIN), "run the build first (pnpm test does)").toBe(true);
@@ -108,7 +119,7 @@ describe("cursor hook bin with the synthetic Cursor payloads", () => {
 
   it("an internal error in follow mode: exit 0, {}, one line on stderr, no stack trace", async () => {
     project = copyFixture("runners/pytest-pyproject");
-    project.write(".cursor/hooks/state", "a file where the state folder should be\n");
+    jamSession(project.root);
     const { stdin, env } = loadPayload("edit.sessionStart.json", project.root);
     const result = await runBin(BIN, [], { input: JSON.stringify(stdin), env });
     expect(result).toMatchObject({ exitCode: 0, stdout: "{}" });
@@ -125,14 +136,13 @@ describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", 
     project = copyFixture("runners/pytest-pyproject");
     project.write(".tailtest/config.json", JSON.stringify({ mode }));
     await fire("edit.sessionStart.json");
-    expect(existsSync(join(project.root, ".cursor/hooks/state/tailtest.json"))).toBe(true);
+    expect(existsSync(join(project.root, ".tailtest/cursor-session.json"))).toBe(true);
     return project;
   }
 
-  /** The state folder became a file after the session began: every state write fails. */
+  /** The session's lock jammed after the session began: every state write fails. */
   function breakState(broken: TempProject): void {
-    rmSync(join(broken.root, ".cursor/hooks/state"), { recursive: true });
-    broken.write(".cursor/hooks/state", "a file where the state folder should be\n");
+    jamSession(broken.root);
   }
 
   /** The shared event log became a folder: every strict-mode read and append fails. */

@@ -92,7 +92,7 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
     expect(withoutNpmWarnings(init.stderr)).toBe("");
     expect(init.exitCode).toBe(0);
     expect(init.stdout).toContain(".cursor/hooks.json: added hooks");
-    expect(readFileSync(join(project, ".gitignore"), "utf8")).toContain(".cursor/hooks/state/");
+    expect(readFileSync(join(project, ".gitignore"), "utf8")).not.toContain(".cursor/");
 
     const file = JSON.parse(readFileSync(join(project, ".cursor/hooks.json"), "utf8")) as HooksFile;
     expect(file.version).toBe(1);
@@ -153,7 +153,11 @@ describe("the packed @tailtest/cursor in a fresh project", () => {
       "MISSING src/billing.py: no test at tests/test_billing.py",
     );
     expect(outputs["sessionEnd"]).toEqual({});
-    expect(existsSync(join(project, ".cursor/hooks/state/tailtest.json")), "state").toBe(true);
+    expect(existsSync(join(project, ".tailtest/cursor-session.json")), "state").toBe(true);
+    expect(
+      existsSync(join(project, ".cursor/hooks/state")),
+      "nothing in .cursor/ but hooks.json",
+    ).toBe(false);
     expect(existsSync(join(project, ".tailtest/history.json")), "history").toBe(true);
 
     // No cache shipped: the hooks that ran wrote their own, for this node.

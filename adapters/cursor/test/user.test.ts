@@ -119,7 +119,12 @@ describe("tailtest-cursor init --user, from the packed tarball", () => {
     expect(file.hooks["beforeShellExecution"]).toEqual([
       { command: "./guard.sh", matcher: "rm -rf" },
     ]);
-    expect(file.hooks["stop"]?.[0]?.command).toBe(`node "${join(copy, "dist/hook.cjs")}" --user`);
+    // The no-node guard first (core/test/hook-commands.test.ts), then the copy.
+    const stop = file.hooks["stop"]?.[0]?.command ?? "";
+    expect(stop).toMatch(/^command -v node >\/dev\/null 2>&1 \|\| \{/);
+    expect(stop.endsWith(`; exec node "${join(copy, "dist/hook.cjs")}" --user --event=stop`)).toBe(
+      true,
+    );
   });
 
   it("queues an edit in a project without package.json, and the stop runs its pytest test", async () => {
@@ -144,6 +149,9 @@ describe("tailtest-cursor init --user, from the packed tarball", () => {
     ]);
     expect(existsSync(join(project, "package.json"))).toBe(false);
     expect(existsSync(join(project, "node_modules"))).toBe(false);
+    // Nothing but .tailtest/ is added to a project: Cursor's session lives there too.
+    expect(existsSync(join(project, ".cursor")), ".cursor/").toBe(false);
+    expect(existsSync(join(project, ".tailtest/cursor-session.json"))).toBe(true);
   });
 
   it("leaves a project alone after opt-out, and works there again after opt-in", async () => {

@@ -29,3 +29,17 @@ export function cliRoute(argv: readonly string[]): string {
   // the test engine it compiles only when it runs.
   return command === "run" && argv.includes("--dry-run") ? "run-dry" : command;
 }
+
+/** The commands with a bundle of their own (`tailtest-<command>.cjs`: cli-status.ts, …). */
+const OWN_BUNDLES = new Set(["status", "explain"]);
+
+/**
+ * The bundle a `tailtest` call evaluates: a command's own when it is the first word (options
+ * before it, `tailtest --help status`, are the whole program's to read), else the whole command.
+ */
+export function cliBundle(argv: readonly string[]): string {
+  const first = argv[0];
+  return first !== undefined && OWN_BUNDLES.has(first)
+    ? `tailtest-${first}.cjs`
+    : "tailtest-main.cjs";
+}

@@ -1,5 +1,4 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "@decimalturn/toml-patch";
 import {
@@ -83,7 +82,8 @@ export async function readCodexTrust(
   const projectToml = parseTomlText(texts[".codex/config.toml"]);
   if (projectToml !== undefined && "value" in projectToml)
     sources.push({ path: join(real, ".codex/config.toml"), hooks: hooksOf(projectToml.value) });
-  const home = env["CODEX_HOME"] ?? join(homedir(), ".codex");
+  // node:os loaded here: status loads it only for a project with Codex's hooks.
+  const home = env["CODEX_HOME"] ?? join(process.getBuiltinModule("node:os").homedir(), ".codex");
   const userToml = parseTomlText(readText(join(home, "config.toml")));
   return checkCodexTrust({
     root: real,

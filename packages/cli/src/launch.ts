@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadBundle } from "@tailtest/core/quiet";
 import packageJson from "../package.json" with { type: "json" };
-import { cliRoute } from "./cli-route.ts";
+import { cliBundle, cliRoute } from "./cli-route.ts";
 
 /**
  * The `tailtest` bin (`@tailtest/cli`'s `dist/tailtest.cjs`, and `dist/bin.js`, the same as an ES
@@ -23,7 +23,7 @@ if (version) writeSync(1, `${packageJson.version}\n`);
 else void runBundle();
 
 async function runBundle(): Promise<void> {
-  const bundle = join(dirname(fileURLToPath(import.meta.url)), "tailtest-main.cjs");
+  const bundle = join(dirname(fileURLToPath(import.meta.url)), cliBundle(argv));
   const loaded = loadBundle<{ runBin: (argv: readonly string[]) => Promise<number> }>(
     bundle,
     cliRoute(argv),

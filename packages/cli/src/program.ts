@@ -1,83 +1,33 @@
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import type { StrictIO } from "./commands/strict.ts";
 import type { TddIO } from "./commands/tdd.ts";
+import { addExplainCommand } from "./explain-command.ts";
+import { baseProgram, EXIT, runProgram, type CliIO, type CliOutcome } from "./program-base.ts";
+import { addStatusCommand } from "./status-command.ts";
 import { useColour } from "./terminal.ts";
-import { oneLine } from "./usage-line.ts";
+
+export { EXIT, type CliIO, type CliOutcome } from "./program-base.ts";
 
 /**
  * The program and its commands' options only: each command's module (and with it core, the test
  * engine, chokidar, …) is imported when that command is chosen, so `--version`, `--help` and the
- * read commands do not pay for the rest (docs/performance.md, "The CLI's start").
+ * read commands do not pay for the rest (docs/performance.md, "The CLI's start"). `status` and
+ * `explain` also have bundles of their own, with only their command (`cli-status.ts`, …).
  */
 
 /** Where the report goes unless `--out` says: inside the project's state folder (gitignored). */
 export const DEFAULT_REPORT_PATH = ".tailtest/report.html";
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  /** stderr is a terminal: progress lines may redraw themselves. */
-  interactive?: boolean;
-  /** The environment (`TAILTEST_TDD_KEY`, `NO_COLOR`, …); `process.env` when not given. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** stdout is a terminal: text gets colours unless `NO_COLOR` says otherwise. */
-  stdoutIsTerminal?: boolean;
-  /** `tailtest watch`: calls `stop` on SIGINT/SIGTERM (default: the process's signals). */
-  onStopSignal?: (stop: () => void) => () => void;
-}
-
-/** Exit codes: 0 success, 1 the command failed, 2 bad usage. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-/** What a command reports back beyond success or failure (e.g. `run`'s verdict). */
-export interface CliOutcome {
-  exitCode: number;
-}
-
 export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.ok }): Command {
-  const program = new Command()
-    .name("tailtest")
-    .description("Tests that follow every edit a coding agent makes.")
-    .version(packageJson.version, "-v, --version", "print the version")
-    .helpOption("-h, --help", "show help")
-    // commander would ask process.stdout and process.stderr for these, which builds node's
-    // stdio streams on every call (ADR 0010): only a terminal has a width (else commander's 80)
-    // or colours. A usage error is one line (`oneLine`).
-    .configureOutput({
-      writeOut: io.stdout,
-      writeErr: io.stderr,
-      outputError: oneLine,
-      getOutHelpWidth: () => (io.stdoutIsTerminal === true ? process.stdout.columns : 80),
-      getErrHelpWidth: () => (io.interactive === true ? process.stderr.columns : 80),
-      getOutHasColors: () => useColour(io.env ?? process.env, io.stdoutIsTerminal ?? false),
-      getErrHasColors: () => io.interactive === true,
-    })
-    .exitOverride();
+  const program = baseProgram(io);
+  addAllCommands(program, io, outcome);
+  return program;
+}
 
-  program
-    .command("explain")
-    .description(
-      "show what tailtest would do with files an agent edits: queue or skip, why, runner, the related tests and the evidence for each, depth",
-    )
-    .argument("<files...>", "files, relative to the project root or absolute")
-    .option("--root <dir>", "project root (default: found from the current folder)")
-    .option("--json", "print JSON", false)
-    .addHelpText(
-      "after",
-      "\nWrites nothing.\nExit codes: 0 shown, 1 the project folder cannot be used, 2 bad usage (no file given, or\n--root is not a folder).",
-    )
-    .action(async (files: string[], options: { root?: string; json: boolean }) => {
-      const { rootOrRefuse } = await import("./project-root.ts");
-      const root = rootOrRefuse(options.root, io);
-      if (root === undefined) {
-        outcome.exitCode = 2;
-        return;
-      }
-      const { explainFiles } = await import("./commands/explain.ts");
-      io.stdout(await explainFiles(files, { json: options.json, root }));
-    });
+/** Every command, in the order `--help` lists them. */
+export function addAllCommands(program: Command, io: CliIO, outcome: CliOutcome): void {
+  addExplainCommand(program, io, outcome);
 
   program
     .command("run")
@@ -148,7 +98,6 @@ export function createProgram(io: CliIO, outcome: CliOutcome = { exitCode: EXIT.
     "after",
     "\nEvery command has --help. Read commands (status, history, explain, doctor, tdd status,\nstrict status) take --json and write nothing. Colours only on a terminal; NO_COLOR (not\nempty) turns them off, FORCE_COLOR on.\nExit codes: 0 success, 1 the command failed (see each command's --help), 2 bad usage; 0 when\nthe reader of the output stops reading (| head -1).",
   );
-  return program;
 }
 
 /** `tailtest status`, `history`, `report`, `watch`: what tailtest did, for people. */
@@ -156,24 +105,7 @@ function addViewCommands(program: Command, io: CliIO, outcome: CliOutcome): void
   const env = io.env ?? process.env;
   const colour = useColour(env, io.stdoutIsTerminal ?? false);
   const root = "project root (default: found from the current folder)";
-  program
-    .command("status")
-    .description(
-      "show the mode, which agents' hooks are installed (and whether Codex still has to trust them), the sessions and their queues, each agent's TDD state, strict claims, and the last test run",
-    )
-    .option("--root <dir>", root)
-    .option("--json", "print JSON", false)
-    .addHelpText(
-      "after",
-      "\nReads .tailtest/, the agents' hook files and, for Codex, $CODEX_HOME/config.toml\n(default ~/.codex/config.toml); writes nothing.\nExit codes: 0 shown, 2 bad usage (--root is not a folder).",
-    )
-    .action(async (options: { root?: string; json: boolean }) => {
-      const [{ runStatus }, { styleFor }] = await Promise.all([
-        import("./commands/status.ts"),
-        import("./style.ts"),
-      ]);
-      outcome.exitCode = await runStatus(options, { ...io, env, style: styleFor(colour) });
-    });
+  addStatusCommand(program, io, outcome);
 
   program
     .command("mode")
@@ -410,18 +342,6 @@ function addStrictCommands(program: Command, io: CliIO, outcome: CliOutcome): vo
 }
 
 /** Runs the CLI and returns its exit code; the bin is the only place that exits. */
-export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const outcome: CliOutcome = { exitCode: EXIT.ok };
-  const program = createProgram(io, outcome);
-  try {
-    await program.parseAsync([...argv], { from: "user" });
-    return outcome.exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`tailtest: ${message}\n`);
-    return EXIT.failed;
-  }
+export function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  return runProgram(argv, io, addAllCommands);
 }

@@ -1,14 +1,14 @@
 import { fstatSync } from "node:fs";
 import { fdStream, guardOutput, onProcessSignals } from "./closed-output.ts";
-import { EXIT, runCli } from "./program.ts";
+import { EXIT, runProgram, type AddCommands } from "./program-base.ts";
 import { useLiveProgress } from "./terminal.ts";
 
 /**
- * The `tailtest` command on this process's streams: its exit code. A reader that went away
- * (`tailtest status | head -1`) ends the command quietly with exit 0. Both bins run this: the
- * bin's bundle (`launch.ts` → `tailtest-main.cjs`).
+ * The `tailtest` command on this process's streams, with the given commands: its exit code. A
+ * reader that went away (`tailtest status | head -1`) ends the command quietly with exit 0. Every
+ * bundle the launcher evaluates runs this (`launch.ts` → `tailtest-main.cjs`, or a command's own).
  */
-export async function runBin(argv: readonly string[]): Promise<number> {
+export async function runBin(argv: readonly string[], addCommands: AddCommands): Promise<number> {
   let readerGone = false;
   const output = guardOutput(
     { stdout: fdStream(1, () => process.stdout), stderr: fdStream(2, () => process.stderr) },
@@ -18,14 +18,18 @@ export async function runBin(argv: readonly string[]): Promise<number> {
       process.exitCode = EXIT.ok;
     },
   );
-  const exitCode = await runCli(argv, {
-    stdout: output.stdout,
-    stderr: output.stderr,
-    cwd: process.cwd(),
-    interactive: useLiveProgress(process.env, isTerminal(2)),
-    stdoutIsTerminal: isTerminal(1),
-    onStopSignal: output.onStopSignal,
-  });
+  const exitCode = await runProgram(
+    argv,
+    {
+      stdout: output.stdout,
+      stderr: output.stderr,
+      cwd: process.cwd(),
+      interactive: useLiveProgress(process.env, isTerminal(2)),
+      stdoutIsTerminal: isTerminal(1),
+      onStopSignal: output.onStopSignal,
+    },
+    addCommands,
+  );
   return readerGone ? EXIT.ok : exitCode;
 }
 

@@ -1,7 +1,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { shownPath, userDataDir, userHookCommand, userPackageDir } from "./user-install.ts";
+import { SetupError } from "@tailtest/core/node";
+import { shownPath, userDataDir, userHook, userPackageDir } from "./user-install.ts";
 
 describe("where a user-level install keeps its copy", () => {
   it.each([
@@ -16,11 +17,21 @@ describe("where a user-level install keeps its copy", () => {
     const pkg = { folder: "codex", name: "@tailtest/codex" };
     const env = { TAILTEST_DATA_DIR: "/data/tt" };
     expect(userPackageDir(pkg, env)).toBe("/data/tt/codex/node_modules/@tailtest/codex");
-    expect(userHookCommand(pkg, env)).toBe(
-      'node "/data/tt/codex/node_modules/@tailtest/codex/dist/hook.cjs" --user',
-    );
-    expect(userHookCommand(pkg, env)).toContain("@tailtest/codex/dist/hook.cjs");
+    expect(userHook(pkg, env)).toEqual({
+      path: "/data/tt/codex/node_modules/@tailtest/codex/dist/hook.cjs",
+      // The project opted out, or installed the package itself: its own hooks answer.
+      standAside: [".tailtest/off", "node_modules/@tailtest/codex/dist/hook.cjs"],
+    });
   });
+
+  it.each(['/data/"q', "/data/it's", "/data/$HOME", "/data/`x`", "/data/back\\slash"])(
+    "refuses a data folder a hook command cannot quote: %s",
+    (dir) => {
+      const pkg = { folder: "codex", name: "@tailtest/codex" };
+      expect(() => userHook(pkg, { TAILTEST_DATA_DIR: dir })).toThrow(SetupError);
+      expect(() => userHook(pkg, { TAILTEST_DATA_DIR: "/data/with space" })).not.toThrow();
+    },
+  );
 
   it("shows the home folder as ~ and nothing else", () => {
     expect(shownPath(join(homedir(), ".cursor/hooks.json"))).toBe("~/.cursor/hooks.json");

@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } fro
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { SetupError, type SetupReport } from "@tailtest/core/node";
+import { OPT_OUT_FILE } from "@tailtest/core/quiet";
 
 /**
  * A user-level install (`init --user`, ADR 0011), the same for every agent: a pinned copy of the
@@ -49,9 +50,26 @@ export function userPackageDir(pkg: Pick<UserPackage, "folder" | "name">, env: E
   return join(userDataDir(env), pkg.folder, "node_modules", ...pkg.name.split("/"));
 }
 
-/** The user-level hook command: the pinned copy, with the flag that makes it stand aside. */
-export function userHookCommand(pkg: Pick<UserPackage, "folder" | "name">, env: Env): string {
-  return `node "${join(userPackageDir(pkg, env), "dist", "hook.cjs")}" --user`;
+/**
+ * What the user-level hook commands run: the pinned copy's hook file, and the project files in
+ * whose presence they stand aside (the project opted out, or installed the package itself).
+ * Each adapter writes one command per event from it, with `--user` and `--event=<name>`.
+ */
+export interface UserHook {
+  path: string;
+  standAside: readonly string[];
+}
+
+/** Characters a path in a hook command cannot hold: the commands quote it for sh. */
+const UNQUOTABLE = /["'$`\\\n]/;
+
+export function userHook(pkg: Pick<UserPackage, "folder" | "name">, env: Env): UserHook {
+  const path = join(userPackageDir(pkg, env), "dist", "hook.cjs");
+  if (UNQUOTABLE.test(path))
+    throw new SetupError(
+      `${shownPath(userDataDir(env))} holds a character a hook command cannot quote; set TAILTEST_DATA_DIR to another folder, nothing was changed`,
+    );
+  return { path, standAside: [OPT_OUT_FILE, `node_modules/${pkg.name}/dist/hook.cjs`] };
 }
 
 /** A path as a report shows it: the home folder as `~`. */
@@ -66,7 +84,7 @@ export function shownPath(path: string): string {
  * which reports what it did.
  */
 export interface UserHooksFile {
-  prepareAdd(command: string): Promise<{ write: () => Promise<string[]>; warnings?: string[] }>;
+  prepareAdd(hook: UserHook): Promise<{ write: () => Promise<string[]>; warnings?: string[] }>;
   prepareRemove(): Promise<() => Promise<string[]>>;
 }
 
@@ -80,7 +98,7 @@ export async function installForUser(
   hooks: UserHooksFile,
   env: Env = process.env,
 ): Promise<SetupReport> {
-  const { write, warnings = [] } = await hooks.prepareAdd(userHookCommand(pkg, env));
+  const { write, warnings = [] } = await hooks.prepareAdd(userHook(pkg, env));
   const missing = USER_COPY_FILES.filter((file) => !existsSync(join(pkg.dist, file)));
   if (missing.length > 0)
     throw new SetupError(`this install of ${pkg.name} lacks dist/${missing[0] ?? ""}`);

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
+  copyFixture,
   copyFixtureWithDeps,
   findToolchain,
   REPO_ROOT,
@@ -113,6 +114,39 @@ describe("tailtest run on every fixture project", () => {
     },
     240_000,
   );
+});
+
+describe("tailtest run <test file>", () => {
+  it("runs the named test file by its own runner, with no selection or import graph", async () => {
+    const project = copyFixture("runners/node-test");
+    try {
+      // A second test file that imports the same module: selection would not run it for a test
+      // file, and running the named file directly must not either.
+      project.write(
+        "test/other.test.js",
+        'import { test } from "node:test";\nimport "../src/calc.js";\ntest("other", () => {});\n',
+      );
+      project.write(".tailtest/config.json", "{}\n");
+      const result = await runBin(BIN, ["run", "--json", "test/calc.test.js"], {
+        cwd: project.root,
+      });
+      const json = JSON.parse(result.stdout) as RunJson;
+      expect(json.runs.map((run) => run.runner)).toEqual(["node-test"]);
+      expect(new Set(json.runs[0]!.tests.map((test) => test.id.file))).toEqual(
+        new Set(["test/calc.test.js"]),
+      );
+      expect(result.exitCode).toBe(1);
+      expect(existsSync(join(project.root, ".tailtest/import-graph.json"))).toBe(false);
+      // The run is still recorded for status and the report.
+      expect(existsSync(join(project.root, ".tailtest/runs.json"))).toBe(true);
+      // A source file still goes through selection, which keeps the import graph.
+      const source = await runBin(BIN, ["run", "--json", "src/calc.js"], { cwd: project.root });
+      expect(source.exitCode).toBe(1);
+      expect(existsSync(join(project.root, ".tailtest/import-graph.json"))).toBe(true);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
 });
 
 describe("tailtest run with no paths", () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeProject, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,4 +71,38 @@ describe("the published tailtest bin", () => {
       expect(heavy).toEqual([]);
     },
   );
+
+  it("explain starts git and loads neither crypto, perf_hooks nor a terminal's modules", () => {
+    builtinsLoaded(["explain", "calc.py"], project.root);
+    const loaded = builtinsLoaded(["explain", "calc.py"], project.root);
+    expect(loaded).toContain("NativeModule child_process");
+    expect(loaded.filter((name) => EXPLAIN_HEAVY.test(name))).toEqual([]);
+  });
+
+  it("status and explain run from their own bundles, without the whole command's", async () => {
+    const alone = mkdtempSync(join(tmpdir(), "tailtest-own-bundles-"));
+    try {
+      for (const file of ["tailtest.cjs", "tailtest-status.cjs", "tailtest-explain.cjs"])
+        copyFileSync(join(CLI, "dist", file), join(alone, file));
+      const bin = join(alone, "tailtest.cjs");
+      const status = await runBin(bin, ["status"], { cwd: project.root });
+      expect(status.stderr).toBe("");
+      expect(status.stdout).toContain("mode");
+      const explain = await runBin(bin, ["explain", "calc.py"], { cwd: project.root });
+      expect(explain.stderr).toBe("");
+      expect(explain.stdout).toContain("verdict queue: python source");
+      // The own bundle holds its command's options, not the others'.
+      const statusHelp = await runBin(bin, ["status", "--help"], { cwd: project.root });
+      expect(statusHelp.stdout).toContain("Usage: tailtest status [options]");
+      expect(readFileSync(join(alone, "tailtest-status.cjs"), "utf8")).not.toContain("--dry-run");
+      // Anything else needs the whole command.
+      const other = await runBin(bin, ["history"], { cwd: project.root });
+      expect(other.exitCode).not.toBe(0);
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
+  });
 });
+
+/** What `explain` must not load: node's crypto (and its streams), perf_hooks, a terminal's tty. */
+const EXPLAIN_HEAVY = /^NativeModule (crypto|perf_hooks|tty|fs\/promises)$/;

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HistoryFileSchema, RunLogSchema, SessionStateSchema } from "@tailtest/core";
+import { HistoryFileSchema, RunLogSchema } from "@tailtest/core";
 import { REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import { readSession } from "@tailtest/test-utils/session";
 import { afterEach, describe, expect, it } from "vitest";
 import { CALC, makeTestedProject, playSession } from "./sessions.ts";
 
@@ -117,9 +118,7 @@ describe("tailtest watch", () => {
 
     // The state is whole: the session (a watch session) is valid and its queue empty, history
     // holds calc.js as fixed (red, then green in the same session), the run log both runs.
-    const session = SessionStateSchema.parse(
-      JSON.parse(readFileSync(join(project.root, ".tailtest/session.json"), "utf8")),
-    );
+    const session = readSession(project.root);
     expect(session.platform).toBe("cli");
     expect(session.pending_files).toEqual([]);
     expect(session.results[CALC]).toMatchObject({ outcome: "passed" });
@@ -159,9 +158,7 @@ describe("tailtest watch", () => {
     await watch.waitFor(/^watching .* \(joined session agent-session, /m);
     watch.child.kill("SIGINT");
     expect(await watch.exited).toEqual({ code: 0, signal: null });
-    const session = SessionStateSchema.parse(
-      JSON.parse(readFileSync(join(project.root, ".tailtest/session.json"), "utf8")),
-    );
+    const session = readSession(project.root);
     // The agent's session goes on: same id, same platform, its red file still queued.
     expect(session.session_id).toBe("agent-session");
     expect(session.platform).toBe("claude-code");
@@ -185,9 +182,7 @@ describe("tailtest watch", () => {
     const entries = (JSON.parse(readFileSync(historyPath, "utf8")) as { entries: unknown[] })
       .entries;
     expect(entries).toEqual((JSON.parse(before) as { entries: unknown[] }).entries);
-    const session = SessionStateSchema.parse(
-      JSON.parse(readFileSync(join(project.root, ".tailtest/session.json"), "utf8")),
-    );
+    const session = readSession(project.root);
     expect(session.platform).toBe("cli");
     expect(session.session_id).not.toBe("ended-session");
   }, 60_000);

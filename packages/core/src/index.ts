@@ -189,7 +189,9 @@ export {
 export {
   addHookEntries,
   checkHookSettings,
+  commandFor,
   hasHookChanges,
+  type HookCommand,
   type HookChangeSummary,
   HookSettingsSchema,
   HooksSchema,

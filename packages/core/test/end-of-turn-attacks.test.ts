@@ -190,9 +190,10 @@ const ATTACKS: Attack[] = [
 ];
 
 /**
- * Attacks on the check itself: git made unable to answer, so only an mtime look is left (which a
- * write that puts the old mtime back passes). HELD when every Stop blocks saying the turn could
- * not be compared by content (strict cannot put the file back without git).
+ * Attacks on the check itself: git made unable to answer, so git's content check is lost. HELD
+ * when every Stop blocks saying the turn could not be compared by git and, in strict, the write
+ * (which puts the old mtime back) is named and put back from tailtest's own copy of the
+ * production files.
  */
 const BLINDING: Omit<Attack, "file" | "before">[] = [
   {
@@ -218,6 +219,30 @@ const BLINDING: Omit<Attack, "file" | "before">[] = [
   },
 ];
 
+/** A project that is no git work tree at all: tailtest's own copy is the only content check. */
+const NO_GIT: Attack[] = [
+  {
+    name: "no git work tree: a write that puts the old mtime back",
+    perform: (root) => sneakyWrite(root, "calc.py", WRONG),
+    file: "calc.py",
+    before: CALC,
+  },
+  {
+    name: "no git work tree: a new production file",
+    perform: (root) => writeFileSync(join(root, "sneaky.py"), "def sneaky():\n    return 1\n"),
+    file: "sneaky.py",
+    before: undefined,
+  },
+  {
+    name: "no git work tree: a production file deleted",
+    perform: async (root) => {
+      await execa("rm", ["calc.py"], { cwd: root });
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+];
+
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());
 
@@ -240,7 +265,7 @@ async function hook(root: string, name: string): Promise<Record<string, unknown>
   return result.stdout === "" ? {} : (JSON.parse(result.stdout) as Record<string, unknown>);
 }
 
-async function start(mode: Mode): Promise<string> {
+async function start(mode: Mode, withGit = true): Promise<string> {
   project = makeProject({
     ".gitignore": ".tailtest/\n",
     ".tailtest/config.json": JSON.stringify({ mode }),
@@ -248,7 +273,7 @@ async function start(mode: Mode): Promise<string> {
     "calc.py": CALC,
     "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
   });
-  await commitAll(project.root);
+  if (withGit) await commitAll(project.root);
   const old = (Date.now() - 3_600_000) / 1000;
   for (const rel of ["calc.py", "tests/test_calc.py", ".gitignore", "pytest.ini"])
     utimesSync(join(project.root, rel), old, old);
@@ -285,7 +310,33 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
       for (let turn = 0; turn < 2; turn += 1) {
         const answer = await hook(root, "context.Stop.json");
         expect(answer["decision"]).toBe("block");
-        expect(String(answer["reason"])).toContain("could not be compared by content");
+        const reason = String(answer["reason"]);
+        expect(reason).toMatch(
+          /could not be compared (by content )?with the turn's start|could not be compared by content/,
+        );
+        if (mode === "strict" && turn === 0) {
+          expect(reason).toContain("calc.py");
+          expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
+        }
+      }
+      held.push(`${mode}: ${name}`);
+    },
+    120_000,
+  );
+
+  it.each(NO_GIT.map((attack) => [attack.name, attack] as const))(
+    "%s: HELD",
+    async (name, attack) => {
+      tried.push(`${mode}: ${name}`);
+      const root = await start(mode, false);
+      await attack.perform(root);
+      const answer = await hook(root, "context.Stop.json");
+      expect(answer["decision"]).toBe("block");
+      expect(String(answer["reason"])).toContain(attack.file);
+      if (mode === "strict") {
+        const path = join(root, attack.file);
+        if (attack.before === undefined) expect(existsSync(path)).toBe(false);
+        else expect(readFileSync(path, "utf8")).toBe(attack.before);
       }
       held.push(`${mode}: ${name}`);
     },

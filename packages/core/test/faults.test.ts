@@ -21,6 +21,7 @@ import {
   type TempProject,
 } from "@tailtest/test-utils";
 import { contextOf, protocolAnswer } from "@tailtest/test-utils/answers";
+import { readSession } from "@tailtest/test-utils/session";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -58,7 +59,7 @@ const SESSION = ".tailtest/session.json";
 const HISTORY = ".tailtest/history.json";
 const CONFIG = ".tailtest/config.json";
 const EVENTS = ".tailtest/events.jsonl";
-const CURSOR_STATE = ".cursor/hooks/state/tailtest.json";
+const CURSOR_STATE = ".tailtest/cursor-session.json";
 const PLAN_REVIEW = ".tailtest/plan-review.json";
 
 interface StateFileCase {
@@ -714,7 +715,7 @@ async function stopAfterEdit(platform: "claude-code" | "cursor", root: string) {
 }
 
 function resultOf(root: string, rel: string) {
-  const session = SessionStateSchema.parse(JSON.parse(readFileSync(join(root, rel), "utf8")));
+  const session = readSession(root, rel);
   return { result: session.results["src/slow.py"], pending: session.pending_files };
 }
 
@@ -805,8 +806,7 @@ describe.skipIf(!bash.available || process.platform === "win32")(
 );
 
 function pendingPaths(root: string): string[] {
-  const session = SessionStateSchema.parse(JSON.parse(readFileSync(join(root, SESSION), "utf8")));
-  return session.pending_files.map((entry) => entry.path);
+  return readSession(root, SESSION).pending_files.map((entry) => entry.path);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -327,6 +327,33 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
     expect(readFileSync(join(a, ".tailtest/session.json"), "utf8")).toContain('"src/billing.py"');
   });
 
+  it("a later edit is one journal line: no lock, session.json not rewritten (ADR 0010)", () => {
+    const root = project(undefined);
+    writeFileSync(join(root, "src/other.py"), "def other():\n    return 1\n");
+    const bin = join(REPO_ROOT, "adapters", "claude-code", "dist/hook.cjs");
+    expect(call(bin, root).stdout).toContain("src/billing.py queued");
+    const session = readFileSync(join(root, ".tailtest/session.json"), "utf8");
+    const other = spawnSync(process.execPath, [bin], {
+      input: edit(root).replaceAll("src/billing.py", "src/other.py"),
+      cwd: root,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: root, NODE_OPTIONS: "" },
+      encoding: "utf8",
+    });
+    expect(other.stderr).toBe("");
+    expect(other.stdout).toContain("src/other.py queued (new, python)");
+    expect(other.stdout).toContain("2 files pending");
+    expect(readFileSync(join(root, ".tailtest/session.json"), "utf8")).toBe(session);
+    const lines = readFileSync(join(root, ".tailtest/session.edits.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(
+      lines.map((line) => (JSON.parse(line) as { queue: { path: string } }).queue.path),
+    ).toEqual(["src/other.py"]);
+    expect(readdirSync(join(root, ".tailtest")).filter((name) => name.endsWith(".lock"))).toEqual(
+      [],
+    );
+  });
+
   it("with an import graph, the covering note is hook-post.cjs's too, the same as hook-main.cjs's", () => {
     const noMain = hookCopy("claude-code", "hook-main");
     const noPost = hookCopy("claude-code", "hook-post");

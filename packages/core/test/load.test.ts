@@ -2,13 +2,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { contextOf, isDeny, protocolAnswer } from "@tailtest/test-utils/answers";
+import { readSession } from "@tailtest/test-utils/session";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   HistoryFileSchema,
   parseEventLine,
   parseStrictLog,
-  SessionStateSchema,
   type SessionState,
 } from "../src/index.ts";
 
@@ -31,7 +31,7 @@ const BIN: Record<Platform, string> = {
 };
 const CLAUDE = "claude-2.1.330";
 const CODEX = "codex-0.169.0";
-const CURSOR_STATE = ".cursor/hooks/state/tailtest.json";
+const CURSOR_STATE = ".tailtest/cursor-session.json";
 
 interface HookCall {
   platform: Platform;
@@ -201,10 +201,6 @@ function gateAnswerOf(fired: Fired): { answer: Payload; late: boolean } {
   expect(fired.exitCode, what).toBe(0);
   expect(fired.stderr.trimEnd().split("\n"), what).toHaveLength(1);
   return { answer: protocolAnswer(fired.platform, fired.event, fired.stdout, what), late };
-}
-
-function readSession(root: string, rel: string): SessionState {
-  return SessionStateSchema.parse(JSON.parse(readFileSync(join(root, rel), "utf8")));
 }
 
 /** Locks, temporary files or files moved aside left in the state folders. */

@@ -26,6 +26,7 @@ interface Summary {
   module_count: number;
   catch_rate?: number;
   mapped_rate?: number;
+  notes?: number;
   seeds: { id: string; stop_ms: number; problems: string[] }[];
 }
 
@@ -52,6 +53,8 @@ describe("bench/selection.mjs", () => {
     expect(project?.module_count).toBe(Object.keys(meta.modules).length);
     expect(typeof project?.catch_rate).toBe("number");
     expect(typeof project?.mapped_rate).toBe("number");
+    // Every queued source edit's note was judged against the files that really cover it.
+    expect(project?.notes).toBeGreaterThan(0);
     for (const seed of project?.seeds ?? []) {
       expect(seed.stop_ms, seed.id).toBeGreaterThan(0);
       expect(seed.problems, seed.id).toEqual([]);

@@ -211,7 +211,7 @@ const STATE_FILES = [
   ".tailtest/session.json",
   ".tailtest/events.jsonl",
   ".tailtest/history.json",
-  ".cursor/hooks/state/tailtest.json",
+  ".tailtest/cursor-session.json",
 ];
 let trims = 0;
 

@@ -155,7 +155,12 @@ export function describeHookPolicySuite(platform: HookPolicyPlatform): void {
           exitCode: 0,
         });
       }
-      for (const state of [".tailtest/session.json", ".tailtest/events.jsonl", ".tailtest/tdd"])
+      for (const state of [
+        ".tailtest/session.json",
+        ".tailtest/cursor-session.json",
+        ".tailtest/events.jsonl",
+        ".tailtest/tdd",
+      ])
         expect(existsSync(join(t.root, state)), state).toBe(false);
     });
 

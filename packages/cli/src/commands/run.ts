@@ -3,7 +3,9 @@ import {
   detectProjectRunners,
   executePlan,
   formatId,
+  isTestFile,
   overallStatus,
+  planRun,
   planSuites,
   runnerLabel,
   REPORT_TOKEN,
@@ -144,6 +146,17 @@ async function choosePlan(
   };
   if (paths.length > 0) {
     const files = paths.map((path) => toProjectPath(project, path) ?? path);
+    // Test files named: each runs as it is, by its own runner, with no selection (and no import
+    // graph read or written); `select: all` still runs whole suites.
+    if (
+      project.config.select !== "all" &&
+      files.every((file) => isTestFile(file, options.extraTestPatterns))
+    )
+      return planRun(
+        project.view,
+        files.map((path) => ({ kind: "file" as const, path })),
+        options,
+      );
     return (await chooseTests(project, files)).plan;
   }
   // No paths: the files the agents queued this session (Claude Code's and Codex's session, and

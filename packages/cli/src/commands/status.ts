@@ -18,7 +18,6 @@ import {
   SESSION_PATHS,
   sessionModeOf,
 } from "@tailtest/core/node/status";
-import { parseHookTomls, readCodexTrust } from "../codex-config.ts";
 import { rootOrRefuse } from "../project-root.ts";
 
 /** `tailtest status`: reads the project's state and hook files, writes nothing. */
@@ -53,7 +52,17 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   const project = openProject(root);
   const texts: Record<string, string | undefined> = {};
   for (const path of DOCTOR_HOOK_FILES) texts[path] = readText(join(root, path));
-  const hooks = findHookInstalls(createFsView(root), texts, parseHookTomls(texts));
+  // Codex's TOML (and the library that reads it) only for a project that has some.
+  const hasToml = Object.entries(texts).some(
+    ([path, text]) => path.endsWith(".toml") && text !== undefined,
+  );
+  const codex = hasToml || texts[".codex/hooks.json"] !== undefined;
+  const codexConfig = codex ? await import("../codex-config.ts") : undefined;
+  const hooks = findHookInstalls(
+    createFsView(root),
+    texts,
+    codexConfig?.parseHookTomls(texts) ?? {},
+  );
   const codexInstalled = hooks.some((hook) => hook.platform === "codex" && hook.installed);
   const activity = await readActivity(project);
   const config = parseJsonObject(readText(join(root, DOCTOR_CONFIG_PATH)));
@@ -67,7 +76,10 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
     configProblems:
       pin === undefined ? project.configProblems : [...project.configProblems, pinLine(pin)],
     hooks,
-    codexTrust: codexInstalled ? await readCodexTrust(root, texts, io.env) : undefined,
+    codexTrust:
+      codexInstalled && codexConfig !== undefined
+        ? await codexConfig.readCodexTrust(root, texts, io.env)
+        : undefined,
     sessions: activity.sessions,
     tdd: activity.tdd,
     strictEvents: activity.strictEvents,

@@ -1,5 +1,5 @@
-import { initSync as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
-import { init as initEsmLexer, parse as parseEsm } from "es-module-lexer";
+import type { parse as parseCjs } from "cjs-module-lexer";
+import type { parse as parseEsm } from "es-module-lexer";
 import { extensionOf } from "../filter/languages.ts";
 import { scanJsCode } from "./js-code.ts";
 
@@ -34,11 +34,27 @@ export interface JsModule {
 }
 
 let ready: Promise<void> | undefined;
+let lexers: { esm: typeof parseEsm; cjs: typeof parseCjs } | undefined;
 
-/** Loads the two lexers' WebAssembly; call (and await) once before `scanJsModule`. */
+/**
+ * Loads the two lexers and their WebAssembly; call (and await) once before `scanJsModule`.
+ * Imported here, not at the top: a bundle that evaluates this module (`explain`, `run`) on a
+ * Python project then evaluates neither lexer nor decodes its WebAssembly.
+ */
 export function loadJsLexers(): Promise<void> {
-  ready ??= initEsmLexer().then(() => initCjsLexer());
+  ready ??= Promise.all([import("es-module-lexer"), import("cjs-module-lexer")]).then(
+    async ([esm, cjs]) => {
+      await esm.init();
+      cjs.initSync();
+      lexers = { esm: esm.parse, cjs: cjs.parse };
+    },
+  );
   return ready;
+}
+
+function loaded(): NonNullable<typeof lexers> {
+  if (lexers === undefined) throw new Error("scanJsModule before loadJsLexers was awaited");
+  return lexers;
 }
 
 const JSX_EXTENSIONS = new Set([".jsx", ".tsx"]);
@@ -114,7 +130,7 @@ type Lexed = ReturnType<typeof parseEsm>;
 
 function tryLex(code: string): Lexed | undefined {
   try {
-    return parseEsm(code);
+    return loaded().esm(code);
   } catch {
     return undefined;
   }
@@ -122,7 +138,7 @@ function tryLex(code: string): Lexed | undefined {
 
 function tryCjs(code: string): { exports: string[]; reexports: string[] } | undefined {
   try {
-    return parseCjs(code);
+    return loaded().cjs(code);
   } catch {
     return undefined;
   }

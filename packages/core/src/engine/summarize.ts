@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { capText } from "../notes/notes.ts";
 import { stripAnsi } from "./parsers/_shared.ts";
 import type { MissingTest, RunPlan } from "./plan.ts";
@@ -32,8 +32,8 @@ export const RunResultSchema = z.object({
   cwd: z.string(),
   command: z.array(z.string()),
   status: RunStatusSchema,
-  exit_code: z.number().int().nullable(),
-  duration_ms: z.number().min(0),
+  exit_code: z.nullable(z.number().check(z.int())),
+  duration_ms: z.number().check(z.minimum(0)),
   tests: z.array(TestResultSchema),
   errors: z.array(FileErrorSchema),
   /** Why the status is what it is, in one line (e.g. "pytest exited 5: no tests collected"). */

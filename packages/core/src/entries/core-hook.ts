@@ -26,7 +26,21 @@ export {
   type PayloadRecord,
   type Rendered,
 } from "../hook/hook-platform.ts";
-export { describeSchemaError, parsePayload } from "../hook/payload.ts";
-export { ownEntry } from "../util/own-entry.ts";
-export { parsePatchFiles, patchEffects } from "../hook/apply-patch.ts";
+export {
+  checkedInput,
+  commandEvent,
+  editEvent,
+  isMcpWriteTool,
+  mcpPaths,
+  patchEdit,
+  sessionIdentity,
+  shellCommandLine,
+  startSource,
+  translateHook,
+  type Mapped,
+  type PayloadMapping,
+  type Phase,
+} from "../hook/translate.ts";
+export { renderJsonAnswer, type JsonProtocol } from "../hook/json-answers.ts";
+export { CURSOR_IN_CLAUDE_HOOKS, isCursorPayload } from "../hook/other-agents.ts";
 export { parseJsonObject, type Parsed } from "../install/project-files.ts";

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Whether Codex will run tailtest's hooks yet. Codex skips project hooks, without a word, until
@@ -17,13 +17,13 @@ export type CodexProjectTrust = z.infer<typeof CodexProjectTrustSchema>;
 export const CodexTrustSchema = z.object({
   project: CodexProjectTrustSchema,
   /** The `[projects."…"]` entry that decided it, when one did. */
-  project_entry: z.string().optional(),
+  project_entry: z.optional(z.string()),
   /** tailtest's handlers in the project's hooks files. */
-  handlers: z.number().int().min(0),
+  handlers: z.number().check(z.int(), z.minimum(0)),
   /** Of those, handlers with a trust record. */
-  trusted: z.number().int().min(0),
+  trusted: z.number().check(z.int(), z.minimum(0)),
   /** Of those, handlers turned off in `/hooks` (`enabled = false`). */
-  disabled: z.number().int().min(0),
+  disabled: z.number().check(z.int(), z.minimum(0)),
   /** Something is still to do before Codex runs every tailtest hook. */
   pending: z.boolean(),
   /** One line each, for people. */
@@ -53,19 +53,21 @@ export interface CodexTrustInput {
 }
 
 const HookStateSchema = z.looseObject({
-  enabled: z.boolean().optional(),
-  trusted_hash: z.string().optional(),
+  enabled: z.optional(z.boolean()),
+  trusted_hash: z.optional(z.string()),
 });
 type HookState = z.infer<typeof HookStateSchema>;
 
 const ConfigSchema = z.looseObject({
-  projects: z.record(z.string(), z.looseObject({ trust_level: z.string().optional() })).optional(),
-  hooks: z.looseObject({ state: z.record(z.string(), z.unknown()).optional() }).optional(),
+  projects: z.optional(
+    z.record(z.string(), z.looseObject({ trust_level: z.optional(z.string()) })),
+  ),
+  hooks: z.optional(z.looseObject({ state: z.optional(z.record(z.string(), z.unknown())) })),
 });
 
 const GroupsSchema = z.array(
   z.looseObject({
-    hooks: z.array(z.looseObject({ command: z.string().optional() })).optional(),
+    hooks: z.optional(z.array(z.looseObject({ command: z.optional(z.string()) }))),
   }),
 );
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   DEFAULT_CONFIG,
   parseConfigText,
@@ -44,11 +44,11 @@ export const DoctorCheckSchema = z.object({
   id: DoctorCheckIdSchema,
   status: DoctorStatusSchema,
   /** One line. */
-  summary: z
-    .string()
-    .min(1)
-    .refine((text) => !text.includes("\n"), "one line"),
-  detail: z.array(z.string()).optional(),
+  summary: z.string().check(
+    z.minLength(1),
+    z.refine((text) => !text.includes("\n"), "one line"),
+  ),
+  detail: z.optional(z.array(z.string())),
 });
 export type DoctorCheck = z.infer<typeof DoctorCheckSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { parseJsonObject, type Parsed } from "./project-files.ts";
 
 /**
@@ -21,17 +21,29 @@ export interface HookSpec<E extends string = string> {
   registrations: readonly HookRegistration<E>[];
   /** A substring only tailtest's own handler commands contain. */
   marker: string;
-  /** The command every registration runs. */
-  command: string;
+  /** The command a registration runs: one for all, or one per event. */
+  command: HookCommand<E>;
 }
 
-const HandlerSchema = z.looseObject({ command: z.string().optional() });
+/**
+ * What a registration runs: one command for every event, or (what `init` writes) a command per
+ * event that names its event (`--event=<name>`), so a hook whose stdin is empty or torn still
+ * answers in its own event's shape.
+ */
+export type HookCommand<E extends string = string> = string | ((event: E) => string);
+
+/** The command one event's registration runs. */
+export function commandFor<E extends string>(command: HookCommand<E>, event: E): string {
+  return typeof command === "string" ? command : command(event);
+}
+
+const HandlerSchema = z.looseObject({ command: z.optional(z.string()) });
 const MatcherGroupSchema = z.looseObject({
-  matcher: z.string().optional(),
+  matcher: z.optional(z.string()),
   hooks: z.array(HandlerSchema),
 });
 export const HooksSchema = z.record(z.string(), z.array(MatcherGroupSchema));
-export const HookSettingsSchema = z.looseObject({ hooks: HooksSchema.optional() });
+export const HookSettingsSchema = z.looseObject({ hooks: z.optional(HooksSchema) });
 
 export type Handler = z.infer<typeof HandlerSchema>;
 export type MatcherGroup = z.infer<typeof MatcherGroupSchema>;
@@ -83,19 +95,29 @@ function sameMatcher(a: string | undefined, b: string | undefined): boolean {
   return normal(a) === normal(b);
 }
 
-function renderHandler(registration: HookRegistration, command: string): Handler {
-  return { type: "command", command, timeout: registration.timeout };
+function renderHandler<E extends string>(
+  registration: HookRegistration<E>,
+  command: HookCommand<E>,
+): Handler {
+  return {
+    type: "command",
+    command: commandFor(command, registration.event),
+    timeout: registration.timeout,
+  };
 }
 
-function renderGroup(registration: HookRegistration, command: string): MatcherGroup {
+function renderGroup<E extends string>(
+  registration: HookRegistration<E>,
+  command: HookCommand<E>,
+): MatcherGroup {
   const hooks = [renderHandler(registration, command)];
   return registration.matcher === undefined ? { hooks } : { matcher: registration.matcher, hooks };
 }
 
 /** A registration table as a `hooks` object, in table order. */
-export function renderHookGroups(
-  registrations: readonly HookRegistration[],
-  command: string,
+export function renderHookGroups<E extends string>(
+  registrations: readonly HookRegistration<E>[],
+  command: HookCommand<E>,
 ): Hooks {
   return Object.fromEntries(
     registrations.map((registration) => [registration.event, [renderGroup(registration, command)]]),

@@ -55,6 +55,32 @@ describe("queued note", () => {
     ).toBe(
       "tailtest: src/parse.rs queued (new, rust). add #[cfg(test)] block to src/parse.rs. runner: cargo test.",
     );
+    // A file without a test module of its own that the crate's integration tests cover.
+    const cargo = { ...pytest, id: "cargo" as const, languages: ["rust" as const] };
+    const inline = { kind: "inline" as const, path: "src/eval.rs", exists: true };
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "src/eval.rs",
+        language: "rust",
+        target: inline,
+        runner: cargo,
+        covering: { tests: [{ path: "tests/test_version_req.rs", evidence: "family" }] },
+      }),
+    ).toBe(
+      "tailtest: src/eval.rs queued (new, rust). covered by existing tests tests/test_version_req.rs (its test family): update them for this change (tailtest runs them at the end of the turn). runner: cargo test.",
+    );
+    // None: its own test module is still the place.
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "src/eval.rs",
+        language: "rust",
+        target: inline,
+        runner: cargo,
+        covering: { tests: [] },
+      }),
+    ).toContain("add #[cfg(test)] block to src/eval.rs");
     expect(
       renderQueuedNote({
         ...base,

@@ -87,7 +87,11 @@ export function renderQueuedNote(input: QueuedNoteInput): string {
     parts.push(
       `no test runner found (${input.runnerReason}); add one so tailtest can run the test`,
     );
-  } else if (input.covering !== undefined && input.target.kind === "file") {
+  } else if (
+    input.covering !== undefined &&
+    // A Rust file with no test module of its own may still be covered by the crate's tests.
+    (input.target.kind === "file" || input.covering.tests.length > 0)
+  ) {
     parts.push(renderCovering(input.covering, input.target.path));
   } else if (input.target.kind === "inline") {
     parts.push(describeTestTarget(input.target));

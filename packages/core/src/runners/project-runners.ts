@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { extensionOf, LanguageSchema, type Language } from "../filter/languages.ts";
+import { detectLanguage, extensionOf, LanguageSchema, type Language } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { has } from "./shared.ts";
 import type { RunnerSpec } from "./spec.ts";
@@ -273,6 +273,8 @@ function findByName(
       if (hit !== undefined) return joinRel(dir, hit);
       for (const name of entries) {
         if (name.startsWith(".") || name === "node_modules" || name === "__pycache__") continue;
+        // A source file's name is taken for a file: a large test tree costs no stat per test.
+        if (detectLanguage(name) !== undefined) continue;
         if (view.isDirectory(joinRel(dir, name))) next.push(joinRel(dir, name));
       }
       if (budget <= 0) break;

@@ -324,6 +324,25 @@ describe("suggestTestPath: the project's own convention", () => {
       }),
     ).toBe("tests/cache_test.py");
   });
+  it("python: a package's own tests folder, the nearest above the source", () => {
+    // h11's layout: h11/tests/test_io.py covers h11/_readers.py; no tests/ at the root.
+    const pytest = runnerOf({ "tox.ini": "[testenv]\ncommands = pytest h11\n" });
+    const tests = ["h11/tests/test_io.py", "h11/tests/test_util.py", "h11/sub/tests/test_a.py"];
+    expect(
+      suggestTestPath({
+        file: "h11/_new.py",
+        runner: pytest,
+        tests,
+        fallback: "tests/test_new.py",
+      }),
+    ).toBe("h11/tests/test_new.py");
+    expect(suggestTestPath({ file: "h11/sub/b.py", runner: pytest, tests, fallback: "" })).toBe(
+      "h11/sub/tests/test_b.py",
+    );
+    expect(suggestTestPath({ file: "other/c.py", runner: pytest, tests, fallback: "" })).toBe(
+      "other/tests/test_c.py",
+    );
+  });
 });
 
 describe("relatedTests: repeated module names across apps", () => {

@@ -73,11 +73,15 @@ function placeOf(src: string, tests: readonly string[]): string {
   const places = tests.map((test) => {
     const parts = test.split("/");
     if (parts.includes("__tests__")) return "__tests__";
-    return TEST_ROOTS.has(parts[0] ?? "") ? `root:${parts[0]}` : "beside";
+    if (TEST_ROOTS.has(parts[0] ?? "")) return `root:${parts[0]}`;
+    // A package's own test folder (`h11/tests/test_io.py`, `pkg/sub/tests/...`).
+    const inner = parts.slice(1, -1).find((part) => TEST_ROOTS.has(part));
+    return inner === undefined ? "beside" : `inner:${inner}`;
   });
   const place = majority(places) ?? "beside";
   if (place === "beside") return dir;
   if (place === "__tests__") return joinRel(dir, "__tests__");
+  if (place.startsWith("inner:")) return innerPlace(dir, place.slice("inner:".length), tests);
   const root = place.slice("root:".length);
   // A tree that mirrors the source folders (tests/unit/a/b for src/a/b) is followed; a flat one is kept flat.
   const nested = tests.filter((test) => test.startsWith(`${root}/`) && test.split("/").length > 2);
@@ -85,6 +89,24 @@ function placeOf(src: string, tests: readonly string[]): string {
   const sub = dir.replace(/^(src|lib)(\/|$)/, "");
   const mirror = tests.find((test) => dirnameRel(test).endsWith(sub) && sub !== "");
   return mirror === undefined ? joinRel(root, sub) : dirnameRel(mirror);
+}
+
+/**
+ * The existing `<folder>/<segment>` test folder nearest above the source (`h11/tests` for
+ * `h11/_new.py`, `pkg/sub/tests` for `pkg/sub/x.py` when it exists), else one beside it.
+ */
+function innerPlace(dir: string, segment: string, tests: readonly string[]): string {
+  let best: string | undefined;
+  for (const test of tests) {
+    const parts = test.split("/");
+    const at = parts.lastIndexOf(segment, parts.length - 2);
+    if (at <= 0) continue;
+    const owner = parts.slice(0, at).join("/");
+    const inside = dir === owner || dir.startsWith(`${owner}/`);
+    if (inside && (best === undefined || owner.length > dirnameRel(best).length))
+      best = parts.slice(0, at + 1).join("/");
+  }
+  return best ?? joinRel(dir, segment);
 }
 
 /** `node --test` on Node before 22.6 cannot load a `.ts` test without a loader in its command. */

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { MissingTest } from "../engine/plan.ts";
 import { FailureKindSchema, TestStatusSchema } from "../engine/results.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
@@ -40,24 +40,24 @@ export const RunnerSummarySchema = z.object({
   runner: RunnerIdSchema,
   cwd: z.string(),
   status: RunStatusSchema,
-  duration_ms: z.number().min(0),
-  passed: z.number().int().min(0),
-  failed: z.number().int().min(0),
-  skipped: z.number().int().min(0),
-  not_run: z.number().int().min(0),
+  duration_ms: z.number().check(z.minimum(0)),
+  passed: z.number().check(z.int(), z.minimum(0)),
+  failed: z.number().check(z.int(), z.minimum(0)),
+  skipped: z.number().check(z.int(), z.minimum(0)),
+  not_run: z.number().check(z.int(), z.minimum(0)),
 });
 export type RunnerSummary = z.infer<typeof RunnerSummarySchema>;
 
 export const RecordedTestSchema = z.object({
   /** `file::segment::…` (summarize.ts `formatId`). */
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   runner: RunnerIdSchema,
   file: z.string(),
   status: TestStatusSchema,
   /** The test's own time, from the runner's report (never the whole process's). */
-  duration_ms: z.number().min(0).optional(),
+  duration_ms: z.optional(z.number().check(z.minimum(0))),
   /** A failing test's message: its first lines, capped, no absolute paths, no times. */
-  failure: z.string().optional(),
+  failure: z.optional(z.string()),
 });
 export type RecordedTest = z.infer<typeof RecordedTestSchema>;
 
@@ -66,7 +66,7 @@ export const RunRecordSchema = z.object({
   at: z.string(),
   source: RunSourceSchema,
   status: OverallStatusSchema,
-  duration_ms: z.number().min(0),
+  duration_ms: z.number().check(z.minimum(0)),
   /** The files the run was for (sources or tests; empty: whole suites), capped. */
   files: z.array(z.string()),
   runners: z.array(RunnerSummarySchema),
@@ -75,29 +75,31 @@ export const RunRecordSchema = z.object({
   /** Failing tests first, then the slowest, at most `RUN_TESTS_CAP`. */
   tests: z.array(RecordedTestSchema),
   /** How many test files reported tests (all of them, not only the `tests` kept above). */
-  test_files: z.number().int().min(0).optional(),
+  test_files: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** The agent session whose turn made it (hook and watch runs). */
-  session_id: z.string().optional(),
+  session_id: z.optional(z.string()),
   /** Load errors and crashes outside any test: which file, what kind, an excerpt. */
-  errors: z
-    .array(z.object({ file: z.string().optional(), kind: FailureKindSchema, message: z.string() }))
-    .optional(),
+  errors: z.optional(
+    z.array(
+      z.object({ file: z.optional(z.string()), kind: FailureKindSchema, message: z.string() }),
+    ),
+  ),
   /**
    * Why each test file ran: per changed file, its related tests with the selection's evidence
    * (`self`, `name`, `family`, `imports`, `imports-via`, `support`, `mentions`) and how it was
    * found; `left_out`: related test files the time budget left out of this run.
    */
-  selection: z
-    .array(
+  selection: z.optional(
+    z.array(
       z.object({
         source: z.string(),
         tests: z.array(
           z.object({ path: z.string(), evidence: EvidenceSchema, detail: z.string() }),
         ),
       }),
-    )
-    .optional(),
-  left_out: z.array(z.string()).optional(),
+    ),
+  ),
+  left_out: z.optional(z.array(z.string())),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -72,6 +72,16 @@ export type FileResult = z.infer<typeof FileResultSchema>;
 /** A count: a whole number, never negative. */
 const Count = z.number().check(z.int(), z.minimum(0));
 
+/**
+ * One queued edit, as a line of the session's journal (`node/store.ts` `appendState`, ADR 0010):
+ * the file's queue entry and its complexity score.
+ */
+export const QueuedEditSchema = z.object({
+  queue: PendingFileSchema,
+  score: z.optional(Count),
+});
+export type QueuedEdit = z.infer<typeof QueuedEditSchema>;
+
 export const SessionStateSchema = z.object({
   version: z.literal(SESSION_VERSION),
   session_id: z.string().check(z.minLength(1)),
@@ -114,6 +124,11 @@ export const SessionStateSchema = z.object({
    * so `tailtest status` tells an ended session from a live one. A resume clears it.
    */
   ended_at: z.optional(z.string()),
+  /**
+   * How far the session's journal of queued edits is folded in: the journal file's inode and the
+   * bytes read (`node/store.ts` `JournalCursor`).
+   */
+  journal: z.optional(z.object({ ino: z.number(), bytes: Count })),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -192,6 +207,26 @@ export function queueFile(state: SessionState, entry: PendingFile): QueueResult 
     // Files queued only to be run (a test, a helper) ask the agent for no test of their own.
     pendingCount: pending.filter((item) => item.role === undefined).length,
   };
+}
+
+/** A queued edit applied to the session: `queueFile`, and the file's complexity score. */
+export function applyQueuedEdit(state: SessionState, edit: QueuedEdit): QueueResult {
+  const queued = queueFile(state, edit.queue);
+  if (edit.score === undefined) return queued;
+  const scores = { ...queued.state.complexity_scores, [edit.queue.path]: edit.score };
+  return { ...queued, state: { ...queued.state, complexity_scores: scores } };
+}
+
+/** One line of the session's journal folded in; a line that is not a queued edit changes nothing. */
+export function foldJournalLine(state: SessionState, line: string): SessionState {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return state;
+  }
+  const edit = z.safeParse(QueuedEditSchema, json);
+  return edit.success ? applyQueuedEdit(state, edit.data).state : state;
 }
 
 /** Takes deleted files out of the queue: there is nothing left to test. */

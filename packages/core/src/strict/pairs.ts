@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { FailureKindSchema } from "../engine/results.ts";
 import {
   ObjectRefSchema,
@@ -24,18 +24,18 @@ import {
 const TimestampSchema = z.iso.datetime();
 
 export const RedGreenTripleSchema = z.object({
-  test_id: z.string().min(1),
-  claim: z.string().min(1),
+  test_id: z.string().check(z.minLength(1)),
+  claim: z.string().check(z.minLength(1)),
   red: z.object({
     ts: TimestampSchema,
     fail_reason: z.optional(FailureKindSchema),
-    message: z.string().optional(),
+    message: z.optional(z.string()),
     command: z.string(),
     test_file_hash: ObjectRefSchema,
   }),
   edits: z.array(
     z.object({
-      path: z.string().min(1),
+      path: z.string().check(z.minLength(1)),
       ts: TimestampSchema,
       /** The file before the claim's first edit of it (null: it did not exist, or no snapshot). */
       before: ObjectRefSchema,
@@ -46,10 +46,10 @@ export const RedGreenTripleSchema = z.object({
   green: z.object({
     ts: TimestampSchema,
     command: z.string(),
-    duration_ms: z.number().min(0),
+    duration_ms: z.number().check(z.minimum(0)),
   }),
   /** Failed verifications of the claim (repair events) before its green. */
-  repairs: z.number().int().min(0),
+  repairs: z.number().check(z.int(), z.minimum(0)),
 });
 export type RedGreenTriple = z.infer<typeof RedGreenTripleSchema>;
 

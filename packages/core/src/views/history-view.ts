@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   countOutcomes,
   describeCounts,
@@ -35,16 +35,16 @@ import { renderColumns, type TextStyle } from "./text-style.ts";
 /** How many per-session statuses a file row keeps (the newest). */
 export const FILE_TIMELINE_CAP = 12;
 
-const Count = z.number().int().min(0);
+const Count = z.number().check(z.int(), z.minimum(0));
 
 /** history-state.ts `OUTCOME_CLASSES` (that one is zod/mini, the views are zod). */
 export const OutcomeClassViewSchema = z.enum(OUTCOME_CLASSES);
 
 /** A count per outcome class. */
 export const OutcomeCountsSchema = z.object(
-  Object.fromEntries(OUTCOME_CLASSES.map((name) => [name, z.number().int().min(0)])) as Record<
+  Object.fromEntries(OUTCOME_CLASSES.map((name) => [name, Count])) as Record<
     OutcomeClass,
-    z.ZodNumber
+    z.ZodMiniNumber
   >,
 );
 export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;
@@ -57,9 +57,9 @@ export const HistoryFileRowSchema = z.object({
   session_id: z.string(),
   timestamp: z.string(),
   /** Sessions with an entry for this file. */
-  sessions: z.number().int().min(0),
+  sessions: Count,
   /** Of those, sessions in which its tests ran red. */
-  failed_sessions: z.number().int().min(0),
+  failed_sessions: Count,
   /** The file's class in each of its sessions, oldest first, the newest `FILE_TIMELINE_CAP`. */
   timeline: z.array(OutcomeClassViewSchema),
   /** Its latest entry is a regression: it passed before and fails now. */
@@ -74,40 +74,40 @@ export const HistorySessionSchema = z.object({
   first_at: z.string(),
   last_at: z.string(),
   /** Files with an outcome this session. */
-  files: z.number().int().min(0),
+  files: Count,
   /** Files per outcome class (history-state.ts `countOutcomes`: what status and the report show too). */
   counts: OutcomeCountsSchema,
   /** Still open: its outcomes come from the session file, not yet from history.json. */
   live: z.boolean(),
   /** The session's mode (absent for a session recorded before history kept it). */
-  mode: z.enum(["follow", "tdd", "strict"]).optional(),
-  platform: z.string().optional(),
+  mode: z.optional(z.enum(["follow", "tdd", "strict"])),
+  platform: z.optional(z.string()),
   /** tdd mode's cycles this session: how they ended, and how many skipped the Red. */
-  tdd: z
-    .object({
+  tdd: z.optional(
+    z.object({
       total: Count,
       complete: Count,
       open: Count,
       replaced: Count,
       skip_red: Count,
-    })
-    .optional(),
+    }),
+  ),
   /** strict mode's claims this session, by how they ended. */
-  strict: z
-    .object({
+  strict: z.optional(
+    z.object({
       total: Count,
       verified: Count,
       reverted: Count,
       escalated: Count,
       open: Count,
-    })
-    .optional(),
+    }),
+  ),
 });
 export type HistorySession = z.infer<typeof HistorySessionSchema>;
 
 export const HistoryViewSchema = z.object({
-  files_total: z.number().int().min(0),
-  sessions_total: z.number().int().min(0),
+  files_total: Count,
+  sessions_total: Count,
   /** Oldest first. */
   sessions: z.array(HistorySessionSchema),
   /** Regressions first, then recurring failures, then the most recently seen. */

@@ -97,7 +97,9 @@ export const ReportFileWhySchema = z.object({
   source: RunSourceSchema,
   selected: z.array(z.object({ path: z.string(), evidence: EvidenceSchema, detail: z.string() })),
   left_out: z.array(z.string()),
-  failing: z.array(RecordedTestSchema.pick({ id: true, failure: true })),
+  failing: z.array(
+    z.object({ id: RecordedTestSchema.shape.id, failure: RecordedTestSchema.shape.failure }),
+  ),
   failing_total: Count,
   errors: z.array(
     z.object({ file: z.string().optional(), kind: FailureKindSchema, message: z.string() }),
@@ -106,7 +108,8 @@ export const ReportFileWhySchema = z.object({
 export type ReportFileWhy = z.infer<typeof ReportFileWhySchema>;
 
 /** A session as history counts it, with its drill-down: each file's why, its cycles, its claims. */
-export const ReportSessionSchema = HistorySessionSchema.extend({
+export const ReportSessionSchema = z.object({
+  ...HistorySessionSchema.shape,
   /** Its files (capped), each with how it ended and, when a run of the session tested it, why. */
   file_rows: z.array(
     z.object({
@@ -120,7 +123,8 @@ export const ReportSessionSchema = HistorySessionSchema.extend({
 });
 export type ReportSession = z.infer<typeof ReportSessionSchema>;
 
-export const ReportFileSchema = HistoryFileRowSchema.extend({
+export const ReportFileSchema = z.object({
+  ...HistoryFileRowSchema.shape,
   /** Why it ended so in its latest session (absent when no run of that session is logged). */
   why: ReportFileWhySchema.optional(),
 });

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CodexTrustSchema, type CodexTrust } from "../install/codex-trust.ts";
 import { ModeSchema, type Mode } from "../config/config.ts";
 import { HookInstallSchema, type HookInstall } from "../install/doctor-checks.ts";
@@ -30,24 +30,26 @@ import { renderColumns, type TextStyle } from "./text-style.ts";
  * files; `buildStatus` decides what they say and `renderStatus` writes it for people.
  */
 
-export const StatusHookSchema = HookInstallSchema.extend({
+export const StatusHookSchema = z.extend(HookInstallSchema, {
   /** Codex only, when its hooks are installed. */
-  trust: CodexTrustSchema.optional(),
+  trust: z.optional(CodexTrustSchema),
 });
+
+const Count = z.number().check(z.int(), z.minimum(0));
 
 export const StatusQueuedSchema = z.object({
   path: z.string(),
   status: PendingStatusSchema,
-  test_path: z.string().optional(),
-  test_exists: z.boolean().optional(),
-  agent_id: z.string().optional(),
+  test_path: z.optional(z.string()),
+  test_exists: z.optional(z.boolean()),
+  agent_id: z.optional(z.string()),
 });
 
 export const StatusSessionSchema = z.object({
   /** Project-relative session file. */
   path: z.string(),
   session_id: z.string(),
-  platform: z.string().optional(),
+  platform: z.optional(z.string()),
   started_at: z.string(),
   mode: ModeSchema,
   queue: z.array(StatusQueuedSchema),
@@ -60,18 +62,18 @@ export const StatusSessionSchema = z.object({
   /** strict mode's claims this session, counted as history and the report count them. */
   strict: HistorySessionSchema.shape.strict,
   /** Rounds in a row the end of the turn has sent the agent back. */
-  stop_blocks: z.number().int().min(0),
+  stop_blocks: Count,
   /** When the agent ended the session (SessionEnd): absent while it is live. */
-  ended_at: z.string().optional(),
+  ended_at: z.optional(z.string()),
 });
 
 export const StatusTddSchema = z.object({
   agent_key: z.string(),
   state: TddStateSchema,
   /** The active declaration, in one line. */
-  active: z.string().optional(),
-  last_test: z.object({ outcome: z.enum(["passed", "failed"]), at: z.string() }).optional(),
-  cycles_completed: z.number().int().min(0),
+  active: z.optional(z.string()),
+  last_test: z.optional(z.object({ outcome: z.enum(["passed", "failed"]), at: z.string() })),
+  cycles_completed: Count,
 });
 
 export const LastRunSchema = z.object({
@@ -82,8 +84,8 @@ export const LastRunSchema = z.object({
   /** Files by outcome: every file of an end-of-turn run; a CLI run's failing and missing ones. */
   files: z.array(z.object({ file: z.string(), outcome: z.string() })),
   /** A CLI run's test counts. */
-  tests: z.object({ passed: z.number().int().min(0), failed: z.number().int().min(0) }).optional(),
-  duration_ms: z.number().min(0).optional(),
+  tests: z.optional(z.object({ passed: Count, failed: Count })),
+  duration_ms: z.optional(z.number().check(z.minimum(0))),
   runners: z.array(z.string()),
 });
 export type LastRun = z.infer<typeof LastRunSchema>;
@@ -97,15 +99,15 @@ export const StatusReportSchema = z.object({
   hooks: z.array(StatusHookSchema),
   sessions: z.array(StatusSessionSchema),
   tdd: z.array(StatusTddSchema),
-  strict: z
-    .object({
+  strict: z.optional(
+    z.object({
       mode: z.enum(["strict", "refactor"]),
       open_claims: z.array(z.object({ claim: z.string(), test_id: z.string() })),
-      triples: z.number().int().min(0),
-      escalated: z.number().int().min(0),
-    })
-    .optional(),
-  last_run: LastRunSchema.optional(),
+      triples: Count,
+      escalated: Count,
+    }),
+  ),
+  last_run: z.optional(LastRunSchema),
   /** State files that could not be read (they are never changed by status). */
   problems: z.array(z.string()),
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Decision } from "../../hook/hook-event.ts";
 import { steppingClock } from "../budget.ts";
 import { runStartAnalyses } from "./run-analyses.ts";
+import { FIRST_GRAPH_FILES } from "./session-analysis.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up-scan.ts";
 import { openProject, sessionFile } from "../../project/node/project.ts";
@@ -51,8 +52,71 @@ describe("the analyses are off by default", () => {
     expect(`${started}\n${note}`).not.toMatch(
       /Impact|API|coverage scan|how this project writes tests/,
     );
-    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(false);
     expect(existsSync(join(temp.root, ".tailtest/ramp-up.json"))).toBe(false);
+  });
+});
+
+describe("a project's first session builds the import graph", () => {
+  it("so the first edit's note names the tests that import the file, not a test to write", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    expect(await start(temp.root)).not.toMatch(/import graph/);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(true);
+    // tax.py has no test of its name; tests/test_billing.py reaches it through billing.py.
+    expect(await edit(temp.root, "src/shop/tax.py")).toContain(
+      "covered by existing tests tests/test_billing.py (they import it through other modules)",
+    );
+  });
+
+  it("Go and Rust need no graph: a package's tests are named from the first edit", async () => {
+    temp = makeProject({
+      "go.mod": "module example.com/calc\n\ngo 1.21\n",
+      "calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+      "util.go": "package calc\n\nfunc double(a int) int { return Add(a, a) }\n",
+      "calc_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {}\n',
+    });
+    await commitAll(temp.root);
+    expect(await edit(temp.root, "util.go")).toContain(
+      "covered by existing tests calc_test.go (its test family)",
+    );
+    // The package's test that calls what the file declares comes first (uuid's version4.go:
+    // its tests are in uuid_test.go, after json_test.go ... time_test.go by name).
+    temp.write("a_test.go", 'package calc\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n');
+    temp.write("random.go", "package calc\n\nfunc NewRandom() int { return 4 }\n");
+    temp.write("z_test.go", "package calc\n\nfunc TestZ(t *testing.T) { NewRandom() }\n");
+    expect(await edit(temp.root, "random.go")).toContain(
+      "covered by existing tests z_test.go (its test family), a_test.go",
+    );
+    temp.cleanup();
+    temp = makeProject({
+      "Cargo.toml": '[package]\nname = "ver"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": "pub mod eval;\n",
+      "src/eval.rs": "pub fn eval() -> u8 { 1 }\n",
+      "tests/test_eval.rs": "#[test]\nfn evaluates() { assert_eq!(ver::eval::eval(), 1); }\n",
+    });
+    await commitAll(temp.root);
+    expect(await edit(temp.root, "src/eval.rs")).toContain(
+      "covered by existing tests tests/test_eval.rs",
+    );
+  });
+
+  it("not in a project past its file bound: the ends of turns build that one", async () => {
+    const files: Record<string, string> = { "pyproject.toml": "[tool.pytest.ini_options]\n" };
+    for (let i = 0; i <= FIRST_GRAPH_FILES; i += 1) files[`lib/d${i % 50}/m${i}.py`] = "x = 1\n";
+    temp = makeProject(files);
+    expect(await start(temp.root)).not.toMatch(/import graph/);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+  });
+
+  it("not when selection is by name only, and not again on a resume", async () => {
+    temp = copyFixture("analysis/python-app");
+    configure(temp.root, { select: "named" });
+    await start(temp.root);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    configure(temp.root, {});
+    const resumed = { resumed: true, runners: [], now: () => new Date() };
+    expect(await runStartAnalyses(openProject(temp.root), resumed)).toEqual([]);
+    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
   });
 });
 

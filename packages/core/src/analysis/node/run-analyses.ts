@@ -1,5 +1,5 @@
 import { wantsEditAnalysis, wantsStartAnalysis } from "../switches.ts";
-import { coveringAnalysis } from "../../selection/node/covering.ts";
+import { coveringAnalysis, hasImportGraph } from "../../selection/node/covering.ts";
 import { errorLine } from "../../hook/failure-policy.ts";
 import type { DetectedRunner } from "../../runners/project-runners.ts";
 import type { EditInsight, Project } from "../../project/node/project.ts";
@@ -33,6 +33,8 @@ export interface StartAnalysisInput {
   now: () => Date;
   /** The time box's clock in milliseconds (`performance.now` unless a test steps its own). */
   clock?: () => number;
+  /** The project has no import graph yet: build it (set by `runStartAnalyses`). */
+  firstGraph?: boolean;
 }
 
 /** The session start's analysis lines (ramp-up, style block, a cut graph build), or none. */
@@ -40,9 +42,27 @@ export async function runStartAnalyses(
   project: Project,
   input: StartAnalysisInput,
 ): Promise<string[]> {
-  if (!wantsStartAnalysis(project.config)) return [];
+  const firstGraph = needsFirstGraph(project, input.resumed);
+  if (!wantsStartAnalysis(project.config) && !firstGraph) return [];
   const { analyseSessionStart } = await import("./session-analysis.ts");
-  return guard(project, "the session start analyses", () => analyseSessionStart(project, input));
+  return guard(project, "the session start analyses", () =>
+    analyseSessionStart(project, { ...input, firstGraph }),
+  );
+}
+
+/**
+ * Whether a follow session starts in a project that has no import graph yet: the first edit's
+ * note names the tests that import the edited file only from a whole graph, and the end of a
+ * turn is the only other place that builds it, so a project's first session builds it here,
+ * once, within the start's time box.
+ */
+function needsFirstGraph(project: Project, resumed: boolean): boolean {
+  return (
+    project.config.mode === "follow" &&
+    project.config.select !== "named" &&
+    !resumed &&
+    !hasImportGraph(project)
+  );
 }
 
 async function guard(

@@ -1,12 +1,20 @@
-import { createBudget } from "../budget.ts";
+import { createBudget, type Budget } from "../budget.ts";
 import type { StartAnalysisInput } from "./run-analyses.ts";
 import type { Project } from "../../project/node/project.ts";
 import { continueWalk } from "./project-walk.ts";
 
 /**
+ * A project's first session builds the import graph only up to this many files: enough for the
+ * corpus's projects and the 5,000-file selection target, short of the memory a 50,000-file
+ * graph takes in one hook.
+ */
+export const FIRST_GRAPH_FILES = 5000;
+
+/**
  * A session start's analyses, under one time box (`analysis_budget_ms`) and one walk of the
  * project that all of them share: the ramp-up scan (first sessions), the style block, and a
- * new import graph (impact tracing), in that order; whatever the box leaves unfinished says so.
+ * new import graph (impact tracing, or a project's first session), in that order; whatever the
+ * box leaves unfinished says so.
  */
 export async function analyseSessionStart(
   project: Project,
@@ -18,14 +26,14 @@ export async function analyseSessionStart(
   const follow = config.mode === "follow" && !input.resumed;
   const rampUp = follow && config.ramp_up_limit > 0 ? await import("./ramp-up-scan.ts") : undefined;
   const rampUpDue = rampUp !== undefined && (await rampUp.isRampUpDue(project));
-  const graph = follow && config.impact_tracing;
-  if (!rampUpDue && !graph && !config.style_sampling) return [];
-  const files: string[] = [];
-  const pending = [""];
-  const complete = continueWalk(project.root, project.ignoreRules, pending, budget, {
-    file: (rel) => files.push(rel),
-  });
+  const { tracing, first } = graphWanted(project, input);
+  const others = rampUpDue || config.style_sampling;
+  if (!others && !tracing && !first) return [];
+  // Only the first graph wanted: the walk stops past its file bound (a large project's graph is
+  // built by the ends of turns, within their box, and costs its first session nothing more).
+  const { files, pending, complete, small } = walkProject(project, budget, first && !others);
   const walk = { files, complete };
+  const graph = tracing || (first && small);
   const notes: string[] = [];
   if (rampUp !== undefined && rampUpDue)
     notes.push(await rampUp.runRampUp(project, walk, budget, input.now));
@@ -37,7 +45,38 @@ export async function analyseSessionStart(
   if (graph) {
     const { startImportGraph } = await import("./impact.ts");
     const note = await startImportGraph(project, budget, { files, pending });
-    if (note !== undefined) notes.push(note);
+    // Without impact tracing the graph is selection's: a cut build goes on at the end of a turn.
+    if (note !== undefined && config.impact_tracing) notes.push(note);
   }
   return notes;
+}
+
+/** Whether the start builds the import graph for impact tracing, or as the project's first. */
+function graphWanted(
+  project: Project,
+  input: StartAnalysisInput,
+): { tracing: boolean; first: boolean } {
+  const follow = project.config.mode === "follow" && !input.resumed;
+  const tracing = follow && project.config.impact_tracing;
+  return { tracing, first: follow && !tracing && input.firstGraph === true };
+}
+
+/**
+ * The project's files within the box (and, when `bounded`, up to `FIRST_GRAPH_FILES`); `small`
+ * when the walk ended within that bound.
+ */
+function walkProject(
+  project: Project,
+  budget: Budget,
+  bounded: boolean,
+): { files: string[]; pending: string[]; complete: boolean; small: boolean } {
+  const files: string[] = [];
+  const pending = [""];
+  const box = bounded
+    ? { ...budget, expired: () => files.length > FIRST_GRAPH_FILES || budget.expired() }
+    : budget;
+  const complete = continueWalk(project.root, project.ignoreRules, pending, box, {
+    file: (rel) => files.push(rel),
+  });
+  return { files, pending, complete, small: complete && files.length <= FIRST_GRAPH_FILES };
 }

@@ -11,11 +11,15 @@ import { writeAtomicSync } from "../../state/node/store.ts";
 
 const STATE = ".tailtest";
 /** Compared whole: nothing but the person changes these while a test runs. */
-const WHOLE = [`${STATE}/config.json`, `${STATE}/turn-baseline.json`];
+const WHOLE = [
+  `${STATE}/config.json`,
+  `${STATE}/turn-baseline.json`,
+  `${STATE}/tree-snapshot.json`,
+];
 /** Append-only logs: other hooks may append while a test runs, nothing may cut them. */
 const APPENDED = [`${STATE}/events.jsonl`, `${STATE}/tdd-applied.jsonl`];
 /** Rewritten by concurrent hooks: only their disappearance counts. */
-const PRESENT = [`${STATE}/session.json`];
+const PRESENT = [`${STATE}/session.json`, `${STATE}/cursor-session.json`];
 const TDD_LOGS = `${STATE}/tdd`;
 
 export interface StateGuard {

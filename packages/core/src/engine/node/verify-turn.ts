@@ -81,21 +81,14 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   }
   const failures: Record<string, FileFailure> = {};
   const changed = mine.map((entry) => entry.path);
-  const missingPackages: string[] = [];
-  const isMissingPackage = (error: FileError): boolean => {
-    const name = missingPackageOf(project, error, changed);
-    if (name !== undefined && error.file !== undefined)
-      missingPackages.push(`${error.file} (${name})`);
-    return name !== undefined;
-  };
-  const outcomes = outcomesOf(
+  const { outcomes, unloaded } = outcomesOf(
     changed,
     plan.runs,
     results,
     plan.missing,
     plan.skipped.map((s) => s.path),
     failures,
-    isMissingPackage,
+    (error) => missingPackageOf(project, error, changed),
   );
   // An existing file without a test is reported, not forced: only new files must come with one.
   const untestedExisting = new Set(
@@ -134,10 +127,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     results,
     missing: plan.missing,
     sessionId: after.session_id,
-    replacePaths: [
-      [`${project.root}/`, ""],
-      [project.root, "."],
-    ],
+    replacePaths: relativePaths(project),
     selected: whySelected(chosen),
     leftOut: chosen.leftOut.tests,
   });
@@ -148,7 +138,6 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       (result) =>
         `tailtest: environment error, not a test result: ${result.reason}. Your code was not judged; the person should fix the environment (\`tailtest doctor\` checks it).`,
     );
-  const unloaded = [...new Set(missingPackages)];
   if (unloaded.length > 0)
     environment.push(
       `tailtest: environment error, not a test result: ${unloaded.join(", ")} could not import a package that is not installed; those tests did not run. The person should install the project's test dependencies.`,
@@ -180,10 +169,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   }
   const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
   const excerpt = renderFailureExcerpt(results, missing, {
-    replacePaths: [
-      [`${project.root}/`, ""],
-      [project.root, "."],
-    ],
+    replacePaths: relativePaths(project),
   });
   const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget }) + notes;
   return {
@@ -193,6 +179,14 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     outcomes,
     runOnly: runOnlyPaths,
   };
+}
+
+/** The project's absolute paths as the record and the excerpt show them: relative. */
+function relativePaths(project: Project): readonly (readonly [string, string])[] {
+  return [
+    [`${project.root}/`, ""],
+    [project.root, "."],
+  ];
 }
 
 /**
@@ -256,9 +250,15 @@ function outcomesOf(
   skipped: readonly string[],
   /** Filled with why each failed source failed. */
   failures: Record<string, FileFailure>,
-  isMissingPackage: (error: FileError) => boolean = () => false,
-): Record<string, FileResult["outcome"]> {
+  /** The package a load error says is missing from the environment, if it is one. */
+  missingPackage: (error: FileError) => string | undefined = () => undefined,
+): {
+  outcomes: Record<string, FileResult["outcome"]>;
+  /** Test files that did not run because a package is not installed: `file (package)`. */
+  unloaded: string[];
+} {
   const outcomes: Record<string, FileResult["outcome"]> = {};
+  const unloaded = new Set<string>();
   for (const source of sources) {
     if (skipped.includes(source)) continue;
     if (missing.some((item) => item.source === source)) {
@@ -276,10 +276,13 @@ function outcomesOf(
       for (const testFile of testFiles) {
         // A Rust file's own unit tests report under the crate's lib or bin, not the file.
         const whole = run.test_files.length === 1 || testFile === source;
-        const verdict = judgeTestFile(result, testFile, whole, isMissingPackage);
+        const verdict = judgeTestFile(result, testFile, whole, missingPackage);
         if (verdict === "passed") passed = true;
         else if (verdict === "environment") environment = true;
-        else if (verdict !== undefined) failed ??= verdict;
+        else if (typeof verdict === "object") {
+          environment = true;
+          for (const name of verdict.missing) unloaded.add(`${testFile} (${name})`);
+        } else if (verdict !== undefined) failed ??= verdict;
       }
     });
     if (failed !== undefined) {
@@ -298,7 +301,7 @@ function outcomesOf(
     )
       outcomes[source] = "missing_test";
   }
-  return outcomes;
+  return { outcomes, unloaded: [...unloaded] };
 }
 
 /** The test files a run checked a source through: its related tests, its named test, or itself. */
@@ -315,8 +318,8 @@ function judgeTestFile(
   result: RunResult,
   testFile: string,
   singleFile: boolean,
-  isMissingPackage: (error: FileError) => boolean = () => false,
-): "passed" | "environment" | FileFailure | undefined {
+  missingPackage: (error: FileError) => string | undefined = () => undefined,
+): "passed" | { missing: string[] } | FileFailure | undefined {
   // The runner could not start: nothing of the project's was judged (reported, never red).
   if (result.status === "env_error") return undefined;
   const tests = testsOf(result, testFile, singleFile);
@@ -325,12 +328,15 @@ function judgeTestFile(
   );
   // The test file could not import a package the environment lacks, and no changed file is on
   // the way there: the environment's problem, reported, never the code's red.
+  const missing = loadErrors.map((error) =>
+    error.file === testFile ? missingPackage(error) : undefined,
+  );
   if (
     loadErrors.length > 0 &&
-    loadErrors.every((error) => error.file === testFile && isMissingPackage(error)) &&
+    missing.every((name): name is string => name !== undefined) &&
     tests.every((test) => test.status !== "fail")
   )
-    return "environment";
+    return { missing: [...new Set(missing)] };
   const loadError = loadErrors.length > 0;
   if (
     result.status === "timeout" ||

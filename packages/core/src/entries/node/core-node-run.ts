@@ -11,7 +11,8 @@ export {
   type OverallStatus,
   type RunResult,
 } from "../../engine/summarize.ts";
-export { planSuites, REPORT_TOKEN, REPORTER_TOKEN, type Plan } from "../../engine/plan.ts";
+export { planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN, type Plan } from "../../engine/plan.ts";
+export { isTestFile } from "../../filter/filter.ts";
 export { SessionStateSchema } from "../../state/session.ts";
 export { summariseRunRecord } from "../../state/run-log.ts";
 export { chooseTests } from "../../selection/node/choose-tests.ts";

@@ -1,6 +1,7 @@
 export { createFsView, readHead } from "../../project/node/fs-view.ts";
 export {
   CURSOR_SESSION_PATH,
+  LEGACY_CURSOR_SESSION_PATH,
   DEFAULT_SESSION_PATH,
   findProjectRoot,
   gitStatusOf,
@@ -12,6 +13,7 @@ export {
   SESSION_PATHS,
   queueEdit,
   sessionFile,
+  sessionJournal,
   STATE_DIR,
   toProjectPath,
   type EditInsight,
@@ -20,6 +22,7 @@ export {
   type QueuedEdit,
 } from "../../project/node/project.ts";
 export {
+  appendState,
   readState,
   updateState,
   writeAtomic,

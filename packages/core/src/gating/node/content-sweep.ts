@@ -29,6 +29,7 @@ import {
   newlyMissing,
   sweepTurn,
 } from "../../project/node/mtime-sweep.ts";
+import { compareTreeSnapshot, readTreeSnapshot, takeTreeSnapshot } from "./tree-snapshot.ts";
 
 /**
  * The content-based end-of-turn check of tdd and strict (see `turn-baseline.ts`): a baseline of
@@ -225,10 +226,15 @@ function usable(project: Project): boolean {
   return existsSync(join(project.root, ".git"));
 }
 
-/** Takes and keeps the baseline (a turn's start); false when this project has none. */
+/**
+ * Takes and keeps the baseline (a turn's start); false when this project has none. In strict mode,
+ * and wherever git cannot give one, tailtest's own copy of the production files is taken too
+ * (`tree-snapshot.ts`): it stands in when git cannot answer at the Stop.
+ */
 export async function recordBaseline(project: Project, options: BaselineOptions): Promise<boolean> {
-  if (!usable(project)) return false;
-  const status = statusOf(project.root, false);
+  const status = usable(project) ? statusOf(project.root, false) : undefined;
+  if (options.keep !== undefined || status === undefined)
+    await takeTreeSnapshot(project, { now: options.now, keep: options.keep !== undefined });
   if (status === undefined) return false;
   await saveBaseline(
     project.root,
@@ -406,6 +412,14 @@ export function baselineOptions(project: Project, now: () => Date): BaselineOpti
 }
 
 export interface TurnLook {
+  /**
+   * The mtime look only: tailtest's copy of the production files stood in for git's content
+   * check (`tree-snapshot.ts`), so a put-back mtime hides nothing and strict can put files back.
+   */
+  copy?: {
+    /** Why part of the production files is not in the copy (a bound passed), said every Stop. */
+    over?: string;
+  };
   /** Files changed since the turn's start, sorted (source files; the caller classifies). */
   changed: string[];
   /** Since when (ms). */
@@ -425,9 +439,19 @@ export interface TurnLook {
   finish: () => Promise<void>;
 }
 
-/** The Stop's sentence when the content check is lost (tdd and strict say it every turn). */
-export function lostCheckLine(reason: string, strict: boolean): string {
+/**
+ * The Stop's sentence when git's content check is lost (tdd and strict say it every turn); with
+ * `copy`, tailtest's own copy of the production files stood in for it.
+ */
+export function lostCheckLine(reason: string, strict: boolean, copy = false): string {
+  if (copy)
+    return `This turn's changes could not be compared with the turn's start by git (${reason}): the production files were compared with tailtest's own copy instead${strict ? ", and what changed outside the gate was put back" : ""}; other files may go unseen. Put back what made it so; the person can check the work tree with git status.`;
   return `This turn's changes could not be compared by content with the turn's start (${reason}): a change made outside the gate may go unseen${strict ? " and cannot be put back" : ""}. Put back what made it so; the person can check the work tree with git status.`;
+}
+
+/** The Stop's sentence when tailtest's copy of the production files is not whole. */
+export function partialCopyLine(over: string, strict: boolean): string {
+  return `tailtest's copy of the production files is incomplete (${over}): without git, a change outside the gate to a file past it is found only by its modification time${strict ? " and cannot be put back" : ""}.`;
 }
 
 /** Why a project that had a baseline cannot be compared by content now. */
@@ -466,16 +490,32 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
       ignoreRulesChanged: check.ignoreRulesChanged,
       finish: async () => {
         await saveBaseline(project.root, await check.next());
+        if (options.keep !== undefined) await takeTreeSnapshot(project, { now, keep: true });
         await markSession({ sweep_seen: {} });
       },
     };
   const { changed, since, seen } = sweepTurn(project, session, start.getTime());
   const missing = missingTrackedFiles(project.root);
   const deleted = newlyMissing(session.missing_seen, missing);
+  // Without git's answer, the production files are compared with tailtest's own copy.
+  const snapshot = readTreeSnapshot(project.root);
+  const tree = snapshot === undefined ? undefined : await compareTreeSnapshot(project, snapshot);
   return {
-    changed: [...new Set([...changed, ...deleted])].sort(),
-    since,
+    // A production file in the copy counts by content only (a `touch` changes nothing there).
+    changed: [
+      ...new Set([
+        ...[...changed, ...deleted].filter(
+          (path) => snapshot?.files[path] === undefined || tree?.changed.includes(path) === true,
+        ),
+        ...(tree?.changed ?? []),
+      ]),
+    ].sort(),
+    since: snapshot === undefined ? since : Math.min(since, Date.parse(snapshot.at)),
     via: "mtime",
+    ...(tree === undefined ? {} : { before: tree.before }),
+    ...(snapshot === undefined
+      ? {}
+      : { copy: snapshot.over === undefined ? {} : { over: snapshot.over } }),
     ignoreRulesChanged: false,
     ...(baseline === undefined ? {} : { lost: lostReason(project) }),
     finish: async () => {

@@ -279,8 +279,15 @@ function configMode(root: string): "follow" | "tdd" | "strict" | undefined {
   }
 }
 
-/** Session files, Claude's and Codex's first, then Cursor's. */
-const SESSION_FILES = [".tailtest/session.json", ".cursor/hooks/state/tailtest.json"];
+/**
+ * Session files, Claude's and Codex's first, then Cursor's, and where Cursor's lived before it
+ * moved into .tailtest/ (moved on a project's next hook call, `adoptLegacyCursorSession`).
+ */
+const SESSION_FILES = [
+  ".tailtest/session.json",
+  ".tailtest/cursor-session.json",
+  ".cursor/hooks/state/tailtest.json",
+];
 
 /** A session file records a gating mode (read as text: the launcher loads no schema). */
 function sessionGates(root: string): boolean {
@@ -643,43 +650,64 @@ export interface NotInstalledOptions {
   projectDir: string;
   /** The platform's gate event, blocked without node outside follow mode. */
   gateEvent: string;
+  /** The event this command is registered for, passed on as `--event=<name>`. */
+  event: string;
 }
 
 /** What a missing `node` on the hooks' PATH is, in one line. */
 export const NO_NODE_LINE = "tailtest: node not found on the PATH agent hooks run with";
 
+/** The files whose text says a project's mode: its config, then the sessions (mode-pin.ts). */
+const MODE_FILES = [CONFIG_FILE, ...SESSION_FILES];
+
+/** What a hook command needs to know to answer without node (`nodeGuardScript`). */
+export interface NodeGuardOptions {
+  /** The project folder, as the shell sees it (may use the agent's or the script's variables). */
+  projectDir: string;
+  /** The platform's gate event: the one call that blocks without node outside follow mode. */
+  gateEvent: string;
+  /** The event the command is registered for (every platform runs one command per event). */
+  event: string;
+  /** Printed on stdout: the platform's no opinion (may be empty). */
+  noOpinion: string;
+  /**
+   * Project-relative files whose presence means the command stands aside, silently (a
+   * user-level install: the project opted out, or installed the package itself).
+   */
+  standAside?: readonly string[];
+}
+
 /**
  * POSIX sh, builtins only, that runs first in a hook command: without `node` on the PATH a hook
  * would exit 127, which every agent takes as "go on". Instead it prints one line and the
- * platform's no opinion, except for a gate call (`gateEvent`, read off stdin) in a project whose
- * config or session says tdd or strict: that exits 2, each platform's block, with the line as
- * the reason (ADR 0002). The mode is read as text (`"mode": "tdd"`, spaced or not), since no JSON
- * reader runs without node. No single quote inside: commands wrap scripts in them.
+ * platform's no opinion, except for the gate event in a project whose config or session says
+ * tdd or strict: that exits 2, each platform's block, with the line as the reason (ADR 0002).
+ * The event is the command's own (`--event=`), so stdin is never read; the mode is read as text
+ * (`"mode": "tdd"`, spaced or not), since no JSON reader runs without node. No single quote
+ * inside: commands wrap scripts in them.
  */
-export function nodeGuardScript(options: {
-  projectDir: string;
-  gateEvent: string;
-  noOpinion: string;
-}): string {
+export function nodeGuardScript(options: NodeGuardOptions): string {
   const dir = options.projectDir;
-  const mode = ["tdd", "strict"]
-    .flatMap((name) => [`*\\"mode\\":\\"${name}\\"*`, `*\\"mode\\":\\ \\"${name}\\"*`])
-    .join("|");
-  const gate = `*\\"hook_event_name\\":\\"${options.gateEvent}\\"*|*\\"hook_event_name\\":\\ \\"${options.gateEvent}\\"*`;
-  const files = [
-    ".tailtest/config.json",
-    ".tailtest/session.json",
-    ".cursor/hooks/state/tailtest.json",
-  ]
-    .map((file) => `"${dir}/${file}"`)
-    .join(" ");
+  const quoted = (files: readonly string[]) => files.map((file) => `"${dir}/${file}"`).join(" ");
+  const aside = options.standAside ?? [];
+  let gate = "";
+  if (options.event === options.gateEvent) {
+    const mode = ["tdd", "strict"]
+      .flatMap((name) => [`*\\"mode\\":\\"${name}\\"*`, `*\\"mode\\":\\ \\"${name}\\"*`])
+      .join("|");
+    gate = [
+      ` m=; for c in ${quoted(MODE_FILES)}; do [ -r "$c" ] || continue;`,
+      ` while IFS= read -r l || [ -n "$l" ]; do case $l in ${mode}) m=1;; esac; done < "$c"; done;`,
+      ` if [ -n "$m" ]; then echo "${NO_NODE_LINE}, so tailtest cannot decide and blocks this call (tdd and strict fail closed)" >&2; exit 2; fi;`,
+    ].join("");
+  }
   const script = [
     "command -v node >/dev/null 2>&1 || {",
-    ` m=; for c in ${files}; do [ -r "$c" ] || continue;`,
-    ` while IFS= read -r l || [ -n "$l" ]; do case $l in ${mode}) m=1;; esac; done < "$c"; done;`,
-    ` g=; if [ -n "$m" ]; then while IFS= read -r l || [ -n "$l" ]; do case $l in ${gate}) g=1;; esac; done; fi;`,
-    ` if [ -n "$g" ]; then echo "${NO_NODE_LINE}, so tailtest cannot decide and blocks this call (tdd and strict fail closed)" >&2; exit 2; fi;`,
+    aside.length === 0 ? "" : ` s=; for a in ${quoted(aside)}; do [ -e "$a" ] && s=1; done;`,
+    aside.length === 0 ? "" : ' if [ -z "$s" ]; then',
+    gate,
     ` echo "${NO_NODE_LINE}: its hooks do nothing until it is" >&2;`,
+    aside.length === 0 ? "" : " fi;",
     options.noOpinion === "" ? "" : ` printf "%s\\n" "${options.noOpinion}";`,
     " exit 0; }",
   ].join("");
@@ -692,28 +720,56 @@ export function nodeGuardScript(options: {
  * node_modules has it, and otherwise (a teammate's fresh clone before `npm install`) answers
  * itself with node alone: one line on stderr and the platform's no opinion, exit 0, never a stack
  * trace. In tdd and strict mode the session's start says, once, that the gate is not active.
- * No single quote inside the notice: the command wraps it in them.
+ * Each event has its own command, which names it (`--event=`), so a call whose stdin is empty
+ * or torn still gets its own event's answer. No single quote inside the notice: the command
+ * wraps it in them.
  */
 export function projectHookCommand(options: NotInstalledOptions): string {
   const line = `tailtest: ${options.packageName} is not installed in this checkout yet (run npm install); its hooks do nothing until then`;
-  const notice = [
-    'const fs=process.getBuiltinModule("fs");let e="",m;',
-    'try{e=JSON.parse(fs.readFileSync(0,"utf8")).hook_event_name}catch{}',
-    `try{m=/"mode"\\s*:\\s*"(tdd|strict)"/.exec(fs.readFileSync((${options.projectExpression})+"/${CONFIG_FILE}","utf8"))[1]}catch{}`,
-    `let l=${JSON.stringify(line)};`,
-    `if(m&&e===${JSON.stringify(options.sessionStartEvent)}){l+=": the "+m+" gate is NOT active this session";`,
-    options.systemMessage ? "process.stdout.write(JSON.stringify({systemMessage:l}))}" : "}",
-    options.noOpinion === ""
-      ? ""
-      : `${options.systemMessage ? "else " : ""}process.stdout.write(${JSON.stringify(options.noOpinion)});`,
-    "console.error(l)",
-  ].join("");
+  const notice =
+    options.event === options.sessionStartEvent
+      ? [
+          'const fs=process.getBuiltinModule("fs");let m;',
+          `try{m=/"mode"\\s*:\\s*"(tdd|strict)"/.exec(fs.readFileSync((${options.projectExpression})+"/${CONFIG_FILE}","utf8"))[1]}catch{}`,
+          `let l=${JSON.stringify(line)};`,
+          'if(m){l+=": the "+m+" gate is NOT active this session";',
+          options.systemMessage ? "process.stdout.write(JSON.stringify({systemMessage:l}))}" : "}",
+          options.noOpinion === ""
+            ? ""
+            : `${options.systemMessage ? "else " : ""}process.stdout.write(${JSON.stringify(options.noOpinion)});`,
+          "console.error(l)",
+        ].join("")
+      : [
+          options.noOpinion === ""
+            ? ""
+            : `process.stdout.write(${JSON.stringify(options.noOpinion)});`,
+          `console.error(${JSON.stringify(line)})`,
+        ].join("");
   if (notice.includes("'"))
     throw new Error("the not-installed notice may not contain a single quote");
   const guard = nodeGuardScript({
     projectDir: options.projectDir,
     gateEvent: options.gateEvent,
+    event: options.event,
     noOpinion: options.noOpinion,
   });
-  return `${guard}; f="${options.hookPath}"; if [ -f "$f" ]; then exec node "$f"; fi; exec node -e '${notice}'`;
+  return `${guard}; f="${options.hookPath}"; if [ -f "$f" ]; then exec node "$f" ${EVENT_FLAG}${options.event}; fi; exec node -e '${notice}'`;
+}
+
+/** A hook command that runs a hook file installed outside the project (ADR 0011). */
+export interface InstalledHookOptions extends NodeGuardOptions {
+  /** The hook file, as the shell sees it (inside double quotes). */
+  hookPath: string;
+  /** Flags before `--event=` (a user-level install's `--user`). */
+  flags?: readonly string[];
+}
+
+/**
+ * The command of a user-level install's pinned copy, or of the Claude Code plugin: the no-node
+ * guard, then the hook with its flags and its event. Not wrapped: the caller quotes it for the
+ * shell that runs it.
+ */
+export function installedHookCommand(options: InstalledHookOptions): string {
+  const args = [...(options.flags ?? []), `${EVENT_FLAG}${options.event}`].join(" ");
+  return `${nodeGuardScript(options)}; exec node "${options.hookPath}" ${args}`;
 }

@@ -277,7 +277,7 @@ describe("Codex's end of turn sweeps before verifying", () => {
   it("a deleted file leaves the queue; a shell command's writes join it", async () => {
     project = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n", "a.py": "x = 1\n" });
     const root = project.root;
-    const opened = () => openProject(root, { sessionPath: ".cursor/hooks/state/tailtest.json" });
+    const opened = () => openProject(root, { sessionPath: ".tailtest/cursor-session.json" });
     await handleEvent(opened(), { kind: "FilesEdited", paths: ["a.py"] }, { platform: "cursor" });
     project.write("lib/b.py", "y = 2\n");
     const shell = await handleEvent(
@@ -293,6 +293,6 @@ describe("Codex's end of turn sweeps before verifying", () => {
     if (shell.kind === "context") expect(shell.text).toContain("lib/b.py queued");
     const { value: session } = await readState(sessionFile(opened()));
     expect(session.pending_files.map((entry) => entry.path)).toEqual(["lib/b.py"]);
-    expect(sessionFile(opened()).path).toBe(join(root, ".cursor/hooks/state/tailtest.json"));
+    expect(sessionFile(opened()).path).toBe(join(root, ".tailtest/cursor-session.json"));
   });
 });

@@ -1,4 +1,16 @@
-import { closeSync, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   parseConfigText,
@@ -29,20 +41,33 @@ import {
 } from "../../runners/project-runners.ts";
 import {
   createSession,
+  foldJournalLine,
   makeSessionId,
-  queueFile,
   SessionStateSchema,
+  type PendingFile,
   type PendingStatus,
+  type QueuedEdit as JournalEdit,
   type SessionState,
 } from "../../state/session.ts";
 import { createFsView, readHead } from "./fs-view.ts";
-import { updateState, type Recovery, type StateFile } from "../../state/node/store.ts";
+import {
+  appendState,
+  type Journal,
+  type Recovery,
+  type StateFile,
+} from "../../state/node/store.ts";
 
 export const STATE_DIR = ".tailtest";
 /** Where a session lives unless the platform keeps it elsewhere (Cursor: `CURSOR_SESSION_PATH`). */
 export const DEFAULT_SESSION_PATH = `${STATE_DIR}/session.json`;
-/** Cursor's session file, beside other Cursor hooks' state, apart from Claude Code's and Codex's. */
-export const CURSOR_SESSION_PATH = ".cursor/hooks/state/tailtest.json";
+/**
+ * Cursor's session file, apart from Claude Code's and Codex's (Cursor also runs their hooks).
+ * Under .tailtest/ like all of tailtest's state: a user-level install adds nothing else to a
+ * project, and the file is ignored and protected with the rest.
+ */
+export const CURSOR_SESSION_PATH = `${STATE_DIR}/cursor-session.json`;
+/** Where Cursor's session lived before: moved to CURSOR_SESSION_PATH on the next open. */
+export const LEGACY_CURSOR_SESSION_PATH = ".cursor/hooks/state/tailtest.json";
 /** Every place a session may live, for commands that read whichever agents have one. */
 export const SESSION_PATHS: readonly string[] = [DEFAULT_SESSION_PATH, CURSOR_SESSION_PATH];
 
@@ -71,6 +96,7 @@ export interface OpenOptions {
 
 export function openProject(root: string, options: OpenOptions = {}): Project {
   const absRoot = checkedRoot(root);
+  adoptLegacyCursorSession(absRoot);
   const view = createFsView(absRoot);
   const read = readConfigFile(absRoot);
   const parsed = read.text === undefined ? undefined : parseConfigText(read.text);
@@ -96,6 +122,44 @@ export function openProject(root: string, options: OpenOptions = {}): Project {
     ignoreRules,
     sessionPath: options.sessionPath ?? DEFAULT_SESSION_PATH,
   };
+}
+
+/**
+ * Moves a Cursor session from where earlier versions kept it (`.cursor/hooks/state/`) into
+ * .tailtest/, silently: a hard link, then the old name goes, so a session already at the new
+ * place is never overwritten and two hooks doing this at once both end with the one file. Costs
+ * one failing system call in a project without the old file. Any other failure leaves the old
+ * file where it is (its session is lost to the hooks, never its data).
+ */
+export function adoptLegacyCursorSession(root: string): void {
+  const from = join(root, LEGACY_CURSOR_SESSION_PATH);
+  const to = join(root, CURSOR_SESSION_PATH);
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || !existsSync(from)) return;
+    try {
+      // The old file is there and .tailtest/ is not (Cursor without a config): make it, again.
+      if (code === "ENOENT") mkdirSync(join(root, STATE_DIR), { recursive: true });
+      linkSync(from, to);
+    } catch (again) {
+      // A file system without hard links: a rename, unless a session is already there.
+      const code2 = (again as NodeJS.ErrnoException).code;
+      if (code2 === "EEXIST" || code2 === "ENOENT" || existsSync(to)) return;
+      try {
+        renameSync(from, to);
+      } catch {
+        // Left where it is.
+      }
+      return;
+    }
+  }
+  try {
+    unlinkSync(from);
+  } catch {
+    // Already gone (another hook moved it): the new file is the session either way.
+  }
 }
 
 /**
@@ -169,9 +233,11 @@ export function sessionFile(
   // A missing session is created by a read and again under the lock: the runners, which take a
   // look at every folder near the root, are detected once.
   let runners: DetectedRunner[] | undefined;
+  const path = join(project.root, project.sessionPath);
   return {
-    path: join(project.root, project.sessionPath),
+    path,
     schema: SessionStateSchema,
+    journal: sessionJournal(path),
     create: () =>
       createSession({
         sessionId: makeSessionId(now(), Math.random),
@@ -180,6 +246,19 @@ export function sessionFile(
         mode: project.config.mode,
         runners: [...(runners ??= detectProjectRunners(project.view, 2, project.config.runners))],
       }),
+  };
+}
+
+/**
+ * The journal of a session file's queued edits (`session.edits.jsonl` beside `session.json`): an
+ * edit is one appended line, folded into the session by its readers (ADR 0010).
+ */
+export function sessionJournal(sessionPath: string): Journal<SessionState> {
+  return {
+    path: `${sessionPath.replace(/\.json$/, "")}.edits.jsonl`,
+    cursor: (session) => session.journal,
+    withCursor: (session, cursor) => ({ ...session, journal: cursor }),
+    fold: foldJournalLine,
   };
 }
 
@@ -386,7 +465,10 @@ export interface QueuedEdit {
   recovered?: Recovery;
 }
 
-/** Queues an inspected source file in the session (locked, atomic) and renders the agent's note. */
+/**
+ * Queues an inspected source file in the session (one line of its journal, or a locked write when
+ * there is no session yet: `appendState`) and renders the agent's note.
+ */
 export async function queueEdit(
   project: Project,
   insight: EditInsight,
@@ -394,45 +476,41 @@ export async function queueEdit(
   agentId?: string,
 ): Promise<QueuedEdit | undefined> {
   const { verdict } = insight;
+  const runner =
+    insight.runner === undefined
+      ? {}
+      : { runner: insight.runner.id, package_dir: insight.runner.package_dir };
+  const agent = agentId === undefined ? {} : { agent_id: agentId };
   if (insight.runOnly === true && verdict.language !== undefined) {
-    const language = verdict.language;
-    await updateState(file, (session) => ({
-      value: queueFile(session, {
-        path: insight.path,
-        language,
-        status: "existing",
-        role: "test",
-        ...(insight.runner === undefined
-          ? {}
-          : { runner: insight.runner.id, package_dir: insight.runner.package_dir }),
-        ...(agentId === undefined ? {} : { agent_id: agentId }),
-      }).state,
-      result: undefined,
-    }));
+    const entry: PendingFile = {
+      path: insight.path,
+      language: verdict.language,
+      status: "existing",
+      role: "test",
+      ...runner,
+      ...agent,
+    };
+    await appendState(file, JSON.stringify({ queue: entry } satisfies JournalEdit));
     return undefined;
   }
   if (!verdict.queue || insight.status === undefined) return undefined;
-  const { value, result, recovered } = await updateState(file, (session) => {
-    const queued = queueFile(session, {
-      path: insight.path,
-      language: verdict.language,
-      status: insight.status ?? "new",
-      ...(insight.runner === undefined
-        ? {}
-        : { runner: insight.runner.id, package_dir: insight.runner.package_dir }),
-      ...(insight.target === undefined
-        ? {}
-        : { test_path: insight.target.path, test_exists: insight.target.exists }),
-      ...(insight.depth === undefined ? {} : { depth: insight.depth.depth }),
-      ...(agentId === undefined ? {} : { agent_id: agentId }),
-    });
-    const scores =
-      insight.depth === undefined
-        ? queued.state.complexity_scores
-        : { ...queued.state.complexity_scores, [insight.path]: insight.depth.score };
-    return { value: { ...queued.state, complexity_scores: scores }, result: queued };
-  });
-  const pending = value.pending_files.find((entry) => entry.path === insight.path);
+  const entry: PendingFile = {
+    path: insight.path,
+    language: verdict.language,
+    status: insight.status,
+    ...runner,
+    ...(insight.target === undefined
+      ? {}
+      : { test_path: insight.target.path, test_exists: insight.target.exists }),
+    ...(insight.depth === undefined ? {} : { depth: insight.depth.depth }),
+    ...agent,
+  };
+  const edit: JournalEdit =
+    insight.depth === undefined ? { queue: entry } : { queue: entry, score: insight.depth.score };
+  const { before, value, recovered } = await appendState(file, JSON.stringify(edit));
+  const pending = value.pending_files.find((one) => one.path === insight.path);
+  const pendingCount = value.pending_files.filter((one) => one.role === undefined).length;
+  const added = !before.pending_files.some((one) => one.path === insight.path);
   const note = renderQueuedNote({
     path: insight.path,
     status: pending?.status ?? insight.status,
@@ -440,12 +518,12 @@ export async function queueEdit(
     target: insight.target,
     runner: insight.runner,
     runnerReason: insight.runnerReason ?? "",
-    pendingCount: result.pendingCount,
+    pendingCount,
     depthNote: insight.depth?.note,
     extraNotes: insight.notes,
     covering: insight.covering,
   });
-  const queued: QueuedEdit = { note, pendingCount: result.pendingCount, added: result.added };
+  const queued: QueuedEdit = { note, pendingCount, added };
   if (recovered !== undefined) queued.recovered = recovered;
   return queued;
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
@@ -8,7 +7,6 @@ import { specOf } from "../table.ts";
 import { askedKey, type AskedTests } from "../../selection/suite.ts";
 
 export { askedKey };
-import { runProcess } from "../../engine/node/execute.ts";
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 
@@ -96,7 +94,9 @@ export async function askRunners(
 }
 
 function configKey(project: Project, runner: DetectedRunner, files: readonly string[]): string {
-  const hash = createHash("sha256");
+  // Loaded here: node's crypto loads its streams, which `explain` and `run` on a project whose
+  // runners need no asking would otherwise pay for at their start.
+  const hash = process.getBuiltinModule("node:crypto").createHash("sha256");
   hash.update(JSON.stringify(runner.command));
   for (const file of [...files].sort()) {
     hash.update(`\u0000${file}\u0000`);
@@ -122,6 +122,8 @@ async function ask(
   const shown = argv.join(" ");
   let outcome;
   try {
+    // Imported here: execa's start is paid only by a call that asks a runner.
+    const { runProcess } = await import("../../engine/node/execute.ts");
     outcome = await runProcess(argv, cwd, { CI: "1" }, { root: project.root, timeoutMs }, () => {});
   } catch (error) {
     const why = error instanceof Error ? error.message.split("\n")[0] : String(error);

@@ -100,14 +100,24 @@ export function coveringAnalysis(
 ): (project: Project, insight: EditInsight) => Promise<EditInsight> {
   let graph: GraphView | undefined | null = null;
   return (_, insight) => {
-    if (!wantsCovering(insight) || !hasImportGraph(project)) return Promise.resolve(insight);
+    if (!wantsCovering(insight) || !canSayCovering(project, insight.path))
+      return Promise.resolve(insight);
     graph ??= readGraphView(project);
     return Promise.resolve(withCovering(project, insight, graph));
   };
 }
 
+/** Go and Rust tests follow their package's layout; the others need the import graph. */
+function canSayCovering(project: Project, path: string): boolean {
+  const language = detectLanguage(path);
+  if (language !== undefined && BY_PACKAGE.has(language)) return project.config.select !== "named";
+  return hasImportGraph(project);
+}
+
 function wantsCovering(insight: EditInsight): boolean {
-  return insight.verdict.queue && insight.runOnly !== true && insight.target?.kind === "file";
+  if (!insight.verdict.queue || insight.runOnly === true) return false;
+  // Rust's target is the file's own test module; the crate's integration tests may cover it.
+  return insight.target?.kind === "file" || detectLanguage(insight.path) === "rust";
 }
 
 /** The insight with its covering tests from `graph` (unchanged when the graph cannot say). */
@@ -203,6 +213,14 @@ export function selectOne(
   };
 }
 
+/** The exported functions and types a Go file declares (`func NewRandom`, `func (u UUID) URN`). */
+function goDeclarations(text: string): string[] {
+  const names = new Set<string>();
+  for (const match of text.matchAll(/^(?:func\s+(?:\([^)]*\)\s*)?|type\s+)([A-Z]\w*)/gm))
+    if (match[1] !== undefined) names.add(match[1]);
+  return [...names];
+}
+
 /** Languages whose tests are found by their package's layout, not by an import graph. */
 export const BY_PACKAGE: ReadonlySet<Language> = new Set(["go", "rust"]);
 
@@ -225,20 +243,34 @@ export function packageTests(
     const dir = dirnameRel(file);
     if (file.endsWith("_test.go"))
       return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+    // The package's tests that call what the file declares come before the rest.
+    const declared = goDeclarations(view.readText(file) ?? "");
+    const calls = (path: string): boolean => {
+      const text = view.readText(path) ?? "";
+      return declared.some((name) => new RegExp(`\\b${name}\\b`).test(text));
+    };
     return view
       .list(dir)
       .filter((name) => name.endsWith("_test.go"))
-      .map((name): RelatedTest => {
+      .map((name): RelatedTest & { uses: boolean } => {
         const path = joinRel(dir, name);
         return name === `${stem}_test.go`
-          ? { path, evidence: "name", detail: `named after ${baseName(file)}`, hops: 0 }
-          : { path, evidence: "family", detail: "in the same Go package", hops: 0 };
+          ? { path, evidence: "name", detail: `named after ${baseName(file)}`, hops: 0, uses: true }
+          : {
+              path,
+              evidence: "family",
+              detail: "in the same Go package",
+              hops: 0,
+              uses: calls(path),
+            };
       })
       .sort(
         (a, b) =>
           Number(b.evidence === "name") - Number(a.evidence === "name") ||
+          Number(b.uses) - Number(a.uses) ||
           a.path.localeCompare(b.path),
-      );
+      )
+      .map(({ path, evidence, detail, hops }) => ({ path, evidence, detail, hops }));
   }
   const tests = joinRel(runner.package_dir, "tests");
   if (file.startsWith(`${tests}/`))

@@ -86,6 +86,9 @@ describe("findShellWrites", () => {
     // Forms that once passed the gate: each literal target is read.
     { name: "cp into a folder (settled at the gate)", command: "cp x.py src", written: ["src"] },
     { name: "cp -t folder", command: "cp -t src a.py b.py", written: ["src/a.py", "src/b.py"] },
+    { name: "rsync of a folder's contents", command: "rsync -a /tmp/rs/ src/", written: ["src/"] },
+    { name: "cp -r of a folder's contents", command: "cp -r /tmp/rs/. src", written: ["src"] },
+    { name: "rsync of a folder into one", command: "rsync -a /tmp/rs src/", written: ["src/rs"] },
     {
       name: "mv --target-directory=",
       command: "mv --target-directory=src a.py",

@@ -321,7 +321,12 @@ function collectCopy(
   const sources = folder === undefined ? operands.slice(0, -1) : operands;
   const target = folder ?? operands.at(-1);
   if (target === undefined || sources.length === 0) return;
-  const inFolder = (source: string) => `${target.replace(/\/+$/, "")}/${basename(source)}`;
+  // `rsync a/ dst` and `cp -r a/. dst` copy what is in `a`, whose names the words do not say:
+  // the target folder stands for them (the gate reads it as the files under it).
+  const contents = (source: string) =>
+    (name === "rsync" && source.endsWith("/")) || /\/\.\/?$/.test(source);
+  const inFolder = (source: string) =>
+    contents(source) ? target : `${target.replace(/\/+$/, "")}/${basename(source)}`;
   if (folder !== undefined || target.endsWith("/") || sources.length > 1)
     written.push(...sources.map(inFolder));
   else {

@@ -1,10 +1,14 @@
 import {
   closeSync,
+  constants as fsConstants,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -18,6 +22,34 @@ export interface StateFile<T> {
   /** A zod or zod/mini schema (the ones hooks read every call are zod/mini: ADR 0009). */
   schema: z.core.$ZodType<T>;
   create: () => T;
+  /** Changes appended beside the file without its lock (`appendState`), folded in by readers. */
+  journal?: Journal<T>;
+}
+
+/**
+ * How far a state has folded its journal in: the journal file's inode (a rotated or recreated
+ * journal is another file) and the bytes of it already folded.
+ */
+export interface JournalCursor {
+  ino: number;
+  bytes: number;
+}
+
+/**
+ * An append-only journal of a state file's changes (ADR 0010): a writer appends one line with one
+ * `O_APPEND` write and an fsync of that file, without the lock and without rewriting the state;
+ * every reader folds the lines past the state's cursor in, and a reader holding the lock writes
+ * them into the state and moves the cursor on. Lines are records `fold` reads; one it cannot read
+ * (a write torn by a crash) changes nothing, and the lines after it still count.
+ */
+export interface Journal<T> {
+  path: string;
+  cursor(value: T): JournalCursor | undefined;
+  withCursor(value: T, cursor: JournalCursor): T;
+  /** The value with one line applied; a line that is not a record leaves the value as it is. */
+  fold(value: T, line: string): T;
+  /** Past this size a locked reader starts the journal afresh (default `JOURNAL_ROTATE_BYTES`). */
+  rotateBytes?: number;
 }
 
 /** A state file that could not be used and was moved aside (never deleted). */
@@ -184,9 +216,10 @@ export function readStateSync<T>(file: StateFile<T>): ReadResult<T> {
     return { value: file.create(), existed: true, problem: describeError(error) };
   }
   const parsed = parseState(file, text);
-  return parsed.ok
-    ? { value: parsed.value, existed: true }
-    : { value: file.create(), existed: true, problem: parsed.reason };
+  if (!parsed.ok) return { value: file.create(), existed: true, problem: parsed.reason };
+  const value =
+    file.journal === undefined ? parsed.value : foldUnlocked(file.journal, parsed.value);
+  return { value, existed: true };
 }
 
 /**
@@ -209,13 +242,225 @@ export async function updateState<T, R = undefined>(
         recoveries.push(recovered);
       }
     }
-    const { value, result } = change(current);
+    const taken = file.journal === undefined ? undefined : takeJournal(file.journal, current);
+    const changed = change(taken === undefined ? current : taken.value);
+    const { result } = changed;
+    const value =
+      taken === undefined || file.journal === undefined
+        ? changed.value
+        : file.journal.withCursor(changed.value, taken.cursor);
     const text = `${JSON.stringify(value, null, 2)}\n`;
     // A change that changes nothing (an edit of a file already queued) writes nothing: no temp
     // file, no fsync, no rename, and the file keeps its time.
     if (!read.ok || read.text !== text) await writeAtomic(file.path, text);
+    // What a rotation set aside is dropped once the state holding its lines is on disk.
+    taken?.done();
     return recovered === undefined ? { value, result } : { value, result, recovered };
   });
+}
+
+export interface AppendResult<T> {
+  /** The state as this call saw it before its change (the journal folded in). */
+  before: T;
+  /** The state with the change. */
+  value: T;
+  recovered?: Recovery;
+}
+
+/**
+ * Records a change as one line of the state's journal: no lock, no read-modify-write of the
+ * state, one `O_APPEND` write and an fsync of the journal alone (ADR 0010). A change the state
+ * already holds (an edit of a file queued as it is) writes nothing. The locked `updateState` does
+ * it instead when the state is missing or cannot be read (it is created or moved aside under the
+ * lock), when the journal is not the one the state names (being rotated, or not started), and
+ * when the journal was rotated while the line was written: the line is never lost, and folding it
+ * twice is harmless (`fold` sets, it does not add).
+ */
+export async function appendState<T>(file: StateFile<T>, line: string): Promise<AppendResult<T>> {
+  const journal = file.journal;
+  if (journal === undefined || line.includes("\n"))
+    throw new Error("appendState needs a journal and one line");
+  const locked = async (): Promise<AppendResult<T>> => {
+    const { value, result, recovered } = await updateState(file, (current) => ({
+      value: journal.fold(current, line),
+      result: current,
+    }));
+    return recovered === undefined
+      ? { before: result, value }
+      : { before: result, value, recovered };
+  };
+  let text: string;
+  try {
+    text = readFileSync(file.path, "utf8");
+  } catch {
+    return locked();
+  }
+  const parsed = parseState(file, text);
+  if (!parsed.ok) return locked();
+  const cursor = journal.cursor(parsed.value);
+  if (cursor === undefined) return locked();
+  const before = foldUnlocked(journal, parsed.value);
+  const value = journal.fold(before, line);
+  if (JSON.stringify(value) === JSON.stringify(before)) return { before, value };
+  let fd: number;
+  try {
+    // Never created here: a journal the state does not name would not be read.
+    fd = openSync(journal.path, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+  } catch (error) {
+    if (isMissing(error)) return locked();
+    throw error;
+  }
+  let ino: number;
+  try {
+    ino = fstatSync(fd).ino;
+    if (ino === cursor.ino) {
+      // A line starts with a newline too, so it never runs on from a line a crash cut short.
+      const data = Buffer.from(`\n${line}\n`, "utf8");
+      if (writeSync(fd, data) !== data.length) throw new Error("the journal line was cut short");
+      fsyncSync(fd);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  // Not the journal the state names, or rotated while the line was written (it may be in the
+  // file set aside after that was read): the lock holder's way.
+  if (ino !== cursor.ino || inoOf(journal.path) !== ino) return locked();
+  return { before, value };
+}
+
+/** A journal bigger than this is set aside and started afresh by the next locked reader. */
+export const JOURNAL_ROTATE_BYTES = 64 * 1024;
+
+/** The journal being rotated: kept until the state holding its lines is written. */
+const ASIDE = ".folding";
+
+function inoOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+function openToRead(path: string): number | undefined {
+  try {
+    return openSync(path, "r");
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The whole lines of `fd` from byte `from` to `size`, and where the last whole line ends. */
+function wholeLines(fd: number, from: number, size: number): { lines: string[]; end: number } {
+  if (size <= from) return { lines: [], end: from };
+  const buffer = Buffer.allocUnsafe(size - from);
+  let got = 0;
+  while (got < buffer.length) {
+    const count = readSync(fd, buffer, got, buffer.length - got, from + got);
+    if (count === 0) break;
+    got += count;
+  }
+  // Past the last newline: a line still being written, or one a crash cut short. Not read yet.
+  const last = got === 0 ? -1 : buffer.lastIndexOf(10, got - 1);
+  if (last === -1) return { lines: [], end: from };
+  const lines = buffer.toString("utf8", 0, last).split("\n");
+  return { lines: lines.filter((one) => one !== ""), end: from + last + 1 };
+}
+
+function foldLines<T>(journal: Journal<T>, value: T, lines: readonly string[]): T {
+  let folded = value;
+  for (const line of lines) folded = journal.fold(folded, line);
+  return folded;
+}
+
+/** A reader without the lock: the state with the journal's lines past its cursor, in memory. */
+function foldUnlocked<T>(journal: Journal<T>, value: T): T {
+  const cursor = journal.cursor(value);
+  if (cursor === undefined) return value;
+  let fd: number | undefined;
+  try {
+    fd = openToRead(journal.path);
+  } catch {
+    return value;
+  }
+  if (fd === undefined) return value;
+  try {
+    const stat = fstatSync(fd);
+    // Another file (being rotated): its lines reach this state through the lock holder.
+    if (stat.ino !== cursor.ino) return value;
+    return foldLines(journal, value, wholeLines(fd, cursor.bytes, stat.size).lines);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Under the state's lock: the state with every journal line past its cursor folded in, and the
+ * cursor to write with it. A journal the state does not name (the state was rebuilt, or a
+ * rotation stopped before the state was written) is folded from its start and adopted; a missing
+ * one is started; one past `JOURNAL_ROTATE_BYTES` is renamed aside, read to its end (every line
+ * written before the rename) and started afresh. What was set aside is removed by `done`, after
+ * the state is written; one found at the start (a rotation cut short) is folded from the cursor
+ * when it is the journal the state names, else it was folded already.
+ */
+function takeJournal<T>(
+  journal: Journal<T>,
+  value: T,
+): { value: T; cursor: JournalCursor; done: () => void } {
+  const cursor = journal.cursor(value);
+  const aside = `${journal.path}${ASIDE}`;
+  let folded = value;
+  const left = openToRead(aside);
+  if (left !== undefined) {
+    try {
+      const stat = fstatSync(left);
+      if (cursor !== undefined && stat.ino === cursor.ino)
+        folded = foldLines(journal, folded, wholeLines(left, cursor.bytes, stat.size).lines);
+    } finally {
+      closeSync(left);
+    }
+  }
+  const done = () => {
+    try {
+      unlinkSync(aside);
+    } catch {
+      // none was set aside
+    }
+  };
+  const fd = openToRead(journal.path);
+  if (fd === undefined) return { value: folded, cursor: startJournal(journal.path), done };
+  let rotate: boolean;
+  let end: number;
+  let ino: number;
+  try {
+    const stat = fstatSync(fd);
+    ino = stat.ino;
+    const known = cursor !== undefined && stat.ino === cursor.ino;
+    const from = known ? cursor.bytes : 0;
+    rotate = left === undefined && stat.size >= (journal.rotateBytes ?? JOURNAL_ROTATE_BYTES);
+    // After the rename no writer reaches this file: its size then holds every line written.
+    if (rotate) renameSync(journal.path, aside);
+    const read = wholeLines(fd, from, rotate ? fstatSync(fd).size : stat.size);
+    folded = foldLines(journal, folded, read.lines);
+    end = read.end;
+  } finally {
+    closeSync(fd);
+  }
+  if (rotate) return { value: folded, cursor: startJournal(journal.path), done };
+  return { value: folded, cursor: { ino, bytes: end }, done };
+}
+
+/** A new, empty journal (under the lock: writers never create one). */
+function startJournal(path: string): JournalCursor {
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, "a", 0o644);
+  try {
+    const stat = fstatSync(fd);
+    return { ino: stat.ino, bytes: stat.size };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Writes a whole file so that readers see either the old or the new content, never a mix. */

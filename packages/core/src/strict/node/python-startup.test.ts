@@ -1,8 +1,12 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { pythonSiteFolders, pythonStartupDescription } from "./python-startup.ts";
+import {
+  jsRunnerDescription,
+  pythonSiteFolders,
+  pythonStartupDescription,
+} from "./python-startup.ts";
 
 /** The Python start-up files a strict verdict depends on, on a real tree (ADR 0012). */
 
@@ -48,5 +52,62 @@ describe("pythonStartupDescription", () => {
   it("stays the same when nothing there changed", () => {
     const { root, env } = setUp();
     expect(pythonStartupDescription(root, env)).toBe(pythonStartupDescription(root, env));
+  });
+});
+
+/** A JS project with mocha installed flat (npm) and vitest through a package store (pnpm). */
+function setUpJs() {
+  project = makeProject({
+    "test/calc.test.js": "// a test\n",
+    "node_modules/mocha/lib/runner.js": "// mocha's runner\n",
+    "node_modules/mocha/package.json": '{"name":"mocha"}\n',
+    "node_modules/lodash/index.js": "// not a runner\n",
+    "node_modules/.vite/cache.json": "{}\n",
+    "node_modules/.pnpm/vitest@3/node_modules/vitest/dist/index.js": "// vitest\n",
+    "node_modules/.pnpm/vitest@3/node_modules/@vitest/runner/dist/index.js": "// runner\n",
+  });
+  const root = project.root;
+  mkdirSync(join(root, "node_modules/.bin"));
+  symlinkSync("../mocha/lib/runner.js", join(root, "node_modules/.bin/mocha"));
+  symlinkSync(".pnpm/vitest@3/node_modules/vitest", join(root, "node_modules/vitest"));
+  return root;
+}
+
+/** Rewrites a file with bytes of the same size and puts its mtime back (`touch -d`). */
+function sneaky(path: string, content: string): void {
+  const { atime, mtime } = statSync(path);
+  writeFileSync(path, content);
+  utimesSync(path, atime, mtime);
+}
+
+describe("jsRunnerDescription", () => {
+  it.each([
+    ["mocha's runner rewritten, its mtime put back", "node_modules/mocha/lib/runner.js"],
+    [
+      "a runner part beside vitest in the package store",
+      "node_modules/.pnpm/vitest@3/node_modules/@vitest/runner/dist/index.js",
+    ],
+    ["vitest's own file through the store link", "node_modules/vitest/dist/index.js"],
+  ] as const)("changes with %s", (_name, file) => {
+    const root = setUpJs();
+    const before = jsRunnerDescription(root, "test/calc.test.js");
+    sneaky(join(root, file), "// passes!\n".padEnd(statSync(join(root, file)).size - 1) + "\n");
+    expect(jsRunnerDescription(root, "test/calc.test.js")).not.toBe(before);
+  });
+
+  it("changes when the runner's command in node_modules/.bin is replaced", () => {
+    const root = setUpJs();
+    const before = jsRunnerDescription(root, "test/calc.test.js");
+    rmSync(join(root, "node_modules/.bin/mocha"));
+    writeFileSync(join(root, "node_modules/.bin/mocha"), "#!/bin/sh\necho passing\n");
+    expect(jsRunnerDescription(root, "test/calc.test.js")).not.toBe(before);
+  });
+
+  it("stays the same for packages that are no runner and for caches", () => {
+    const root = setUpJs();
+    const before = jsRunnerDescription(root, "test/calc.test.js");
+    writeFileSync(join(root, "node_modules/lodash/index.js"), "// changed\n");
+    writeFileSync(join(root, "node_modules/.vite/cache.json"), '{"x":1}\n');
+    expect(jsRunnerDescription(root, "test/calc.test.js")).toBe(before);
   });
 });

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /**
  * What a Python test run executes before the test is even collected, outside the project's
@@ -130,5 +130,106 @@ export function pythonStartupDescription(
       const path = join(root, name, file);
       lines.push(`${path}\0${statKey(path)}`);
     }
+  return lines.join("\n");
+}
+
+/**
+ * The installed packages that decide what a JavaScript test run reports: the runners, their own
+ * parts and the assertion libraries they ship (a write to `jest-circus`'s or `@vitest/runner`'s
+ * files, or to `chai`'s `assert`, can turn every failure into a pass).
+ */
+const JS_RUNNER_PACKAGE =
+  /^(?:vitest|@vitest|vite-node|jest|jest-.+|@jest|expect|babel-jest|ts-jest|mocha|chai|ava|@ava|tap|@tapjs|tape|jasmine|jasmine-core|uvu|pretty-format)$/;
+
+/** Their commands in `node_modules/.bin` (a shim replaced by a script runs something else). */
+const JS_RUNNER_BIN = /^(?:vitest|jest|mocha|_mocha|ava|tap|tape|jasmine|uvu)$/;
+
+/** At most this many files of runner packages are described (a gate pays a stat for each). */
+const MAX_JS_FILES = 20_000;
+
+/** Every file under a package folder by stat (not its nested node_modules), up to the cap. */
+function packageFiles(dir: string, lines: string[], depth = 0): void {
+  for (const name of list(dir)) {
+    if (lines.length >= MAX_JS_FILES) return;
+    if (name === "node_modules") continue;
+    const path = join(dir, name);
+    let stats;
+    try {
+      stats = lstatSync(path, { bigint: true });
+    } catch {
+      continue;
+    }
+    if (stats.isDirectory()) {
+      if (depth < 12) packageFiles(path, lines, depth + 1);
+    } else lines.push(`${path}\0${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`);
+  }
+}
+
+/** The runner packages in one `node_modules` folder, scoped ones under their scope. */
+function runnerPackagesIn(modules: string): string[] {
+  const found: string[] = [];
+  for (const name of list(modules)) {
+    if (!JS_RUNNER_PACKAGE.test(name)) continue;
+    if (name.startsWith("@"))
+      for (const inner of list(join(modules, name))) found.push(join(modules, name, inner));
+    else found.push(join(modules, name));
+  }
+  return found;
+}
+
+/**
+ * One text describing the JavaScript test runners a test file's run loads (ADR 0012, "What
+ * strict's verdict depends on"): in every `node_modules` from the test's folder up to the file
+ * system's root, the runner packages (`JS_RUNNER_PACKAGE`) and, where a link leads them into a
+ * package store (pnpm), the runner packages beside them there, every file by inode, size, mtime
+ * and ctime (any write changes a ctime, and `touch -d` cannot put one back; a replaced file has
+ * a new inode), and the runner commands in `node_modules/.bin` by what they are and lead to. Only
+ * listings and stats: no file is read.
+ */
+export function jsRunnerDescription(root: string, testFile: string): string {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const describePackage = (path: string) => {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      lines.push(`${path}\0-`);
+      return;
+    }
+    lines.push(`${path}\0${real}`);
+    if (seen.has(real)) return;
+    seen.add(real);
+    packageFiles(real, lines);
+    return real;
+  };
+  let dir = dirname(join(root, testFile));
+  for (;;) {
+    const modules = join(dir, "node_modules");
+    const bins = join(modules, ".bin");
+    for (const name of list(bins))
+      if (JS_RUNNER_BIN.test(name)) {
+        const path = join(bins, name);
+        let target = "-";
+        try {
+          target = realpathSync(path);
+        } catch {
+          // a dangling shim is described as such
+        }
+        lines.push(`${path}\0${target}\0${statKey(path)}`);
+      }
+    for (const pkg of runnerPackagesIn(modules)) {
+      const real = describePackage(pkg);
+      if (real === undefined) continue;
+      // pnpm: a package's dependencies are its siblings in the store's node_modules.
+      const store = dirname(real.includes("/node_modules/@") ? dirname(real) : real);
+      if (store !== modules && store.endsWith("node_modules"))
+        for (const sibling of runnerPackagesIn(store)) describePackage(sibling);
+    }
+    if (lines.length >= MAX_JS_FILES) break;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
   return lines.join("\n");
 }

@@ -388,14 +388,16 @@ describe("strict mode on a real pytest project", () => {
     );
   });
 
-  it("reports production files changed round the gate", async () => {
+  it("puts back production files changed round the gate, without git too", async () => {
+    // No git here: tailtest's own copy of the production files, taken at the turn's start.
     pytestProject();
     await send({ kind: "TurnStarted" });
     writeFileSync(abs("calc.py"), "def add(a, b):\n    return 0\n");
     const stop = await send({ kind: "TurnEnded", stopHookActive: false });
     expect(stop.kind === "block" ? stop.reason : "").toContain(
-      "without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): calc.py.",
+      "without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): calc.py.",
     );
+    expect(readFileSync(abs("calc.py"), "utf8")).toBe("def add(a, b):\n    return a + b\n");
     expect(await types()).toContain("edit_unattributed");
   });
 });

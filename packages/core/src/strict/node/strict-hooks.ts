@@ -28,6 +28,7 @@ import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-ru
 import {
   lookAtTurn,
   lostCheckLine,
+  partialCopyLine,
   readBaseline,
   revertToBaseline,
   type TurnLook,
@@ -428,9 +429,10 @@ export async function verifyStrictTurn(
     const { look, block: late } = await putBackUngated(call, state.mode, events, lines, said);
     if (late && !stopHookActive) block = true;
     if (look.lost !== undefined) {
-      lines.push(`✗ ${lostCheckLine(look.lost, true)}`);
+      lines.push(`✗ ${lostCheckLine(look.lost, true, look.copy !== undefined)}`);
       if (!stopHookActive) block = true;
     }
+    if (look.copy?.over !== undefined) lines.push(`✗ ${partialCopyLine(look.copy.over, true)}`);
     await look.finish();
     await appendStrictEvents(call.project.root, events);
     // The person's line (turn-summary.ts; `notify` in the config): the claimed tests this stop ran.

@@ -21,7 +21,7 @@ import type { ProjectView } from "../../project/project-view.ts";
 import { testSupportFiles } from "../test-support.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
-import { pythonStartupDescription } from "./python-startup.ts";
+import { jsRunnerDescription, pythonStartupDescription } from "./python-startup.ts";
 import {
   APPEND_LOCK,
   STATE_LOCK,
@@ -313,10 +313,14 @@ export async function hashFile(root: string, relPath: string): Promise<string | 
   return content === null ? null : sha256(content);
 }
 
+/** A test file a JavaScript runner runs. */
+const JS_TEST = /\.(?:[cm]?[jt]sx?)$/;
+
 /**
  * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
  * support file's path and content hash, so a change, a new file or a removed one all change it,
- * and for a Python test the interpreter's start-up hooks and pytest (`node/python-startup.ts`).
+ * and for a Python test the interpreter's start-up hooks and pytest, for a JavaScript one its
+ * runner's installed packages (`python-startup.ts`).
  */
 export async function supportHash(
   project: { root: string; view: ProjectView },
@@ -328,6 +332,8 @@ export async function supportHash(
     lines.push(`${path}\0${(await hashFile(project.root, path)) ?? "-"}\n`);
   // A Python test also runs the interpreter's start-up hooks and the installed pytest.
   if (testFile.endsWith(".py")) lines.push(pythonStartupDescription(project.root));
+  // A JavaScript test also runs its runner's installed files (`node_modules/vitest`, `jest-circus`…).
+  else if (JS_TEST.test(testFile)) lines.push(jsRunnerDescription(project.root, testFile));
   return sha256(lines.join(""));
 }
 

@@ -28,7 +28,7 @@ import {
   listSimpleCommands,
   type SimpleCommand,
 } from "../../shell/node/bash-parser.ts";
-import { lookAtTurn, lostCheckLine } from "../../gating/node/content-sweep.ts";
+import { lookAtTurn, lostCheckLine, partialCopyLine } from "../../gating/node/content-sweep.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
@@ -246,7 +246,14 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
   const around = gated.filter(
     (path) => !allowed.has(path) || !holdsApplied(call.project.root, path, applied),
   );
-  const lost = look.lost === undefined ? [] : [`tailtest tdd: ${lostCheckLine(look.lost, false)}`];
+  const lost = [
+    ...(look.lost === undefined
+      ? []
+      : [`tailtest tdd: ${lostCheckLine(look.lost, false, look.copy !== undefined)}`]),
+    ...(look.copy?.over === undefined
+      ? []
+      : [`tailtest tdd: ${partialCopyLine(look.copy.over, false)}`]),
+  ];
   const hatch = await skipRedLine(
     call,
     gated.filter(

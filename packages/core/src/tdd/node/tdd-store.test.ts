@@ -226,7 +226,7 @@ describe("activeTddKey", () => {
   it("finds Cursor's session too, and the later of the two sessions", async () => {
     const cursor = (sessionId: string, now: string) =>
       project.write(
-        ".cursor/hooks/state/tailtest.json",
+        ".tailtest/cursor-session.json",
         JSON.stringify(
           createSession({ sessionId, now, depth: "standard", mode: "tdd", runners: [] }),
         ),

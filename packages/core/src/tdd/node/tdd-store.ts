@@ -300,7 +300,7 @@ export async function declareTddEntry<E extends TddEntry>(
 
 /**
  * The latest main agent's session id: from `.tailtest/session.json` or Cursor's
- * `.cursor/hooks/state/tailtest.json`, whichever session started last, if either can be read.
+ * `.tailtest/cursor-session.json`, whichever session started last, if either can be read.
  */
 export async function readSessionId(root: string): Promise<string | undefined> {
   let latest: { id: string; started: number } | undefined;

@@ -6,7 +6,12 @@ import { emptyRunLog, type RunLog } from "../../state/run-log.ts";
 import { SessionStateSchema, type SessionState } from "../../state/session.ts";
 import { parseStrictLog, type StrictEvent } from "../../strict/strict-events.ts";
 import { parseEventLine, type TddEntry } from "../../tdd/tdd-log.ts";
-import { historyFile, SESSION_PATHS, type Project } from "../../project/node/project.ts";
+import {
+  historyFile,
+  SESSION_PATHS,
+  sessionJournal,
+  type Project,
+} from "../../project/node/project.ts";
 import { runLogFile, RUN_LOG_PATH } from "../../state/node/run-log-store.ts";
 import { readState } from "../../state/node/store.ts";
 import { EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
@@ -71,10 +76,19 @@ export async function readActivity(project: Project): Promise<ProjectActivity> {
   const problems: string[] = [];
   const sessions: ProjectActivity["sessions"] = [];
   for (const path of SESSION_PATHS) {
-    const read = await readState({
+    const journal = sessionJournal(join(project.root, path));
+    const read = await readState<SessionState | undefined>({
       path: join(project.root, path),
       schema: z.optional(SessionStateSchema),
       create: () => undefined,
+      // The queued edits not yet folded into the file (ADR 0010).
+      journal: {
+        ...journal,
+        cursor: (session) => (session === undefined ? undefined : journal.cursor(session)),
+        withCursor: (session, cursor) =>
+          session === undefined ? session : journal.withCursor(session, cursor),
+        fold: (session, line) => (session === undefined ? session : journal.fold(session, line)),
+      },
     });
     if (read.problem !== undefined) problems.push(`${path}: ${read.problem}`);
     if (read.value !== undefined) sessions.push({ path, session: read.value });

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { revertToBaseline } from "./content-sweep.ts";
+import { openProject } from "../../project/node/project.ts";
+import { compareTreeSnapshot, readTreeSnapshot, takeTreeSnapshot } from "./tree-snapshot.ts";
+
+/**
+ * tailtest's own copy of the production files (no git): what it finds by content and what strict
+ * puts back from it, on a real tree.
+ */
+
+const CALC = "def add(a, b):\n    return a + b\n";
+const WRONG = "def add(a, b):\n    return a - b\n";
+
+let project: TempProject;
+afterEach(() => project.cleanup());
+
+function setUp(mode: "tdd" | "strict" = "strict") {
+  project = makeProject({
+    ".tailtest/config.json": JSON.stringify({ mode }),
+    "calc.py": CALC,
+    "src/util.py": "def double(x):\n    return 2 * x\n",
+    "tests/test_calc.py": "from calc import add\n",
+  });
+  return openProject(project.root);
+}
+
+const now = () => new Date();
+
+/** A same-size write that puts the old mtime back (`touch -d`, `os.utime`). */
+function sneaky(path: string, content: string): void {
+  const { atime, mtime } = statSync(path);
+  writeFileSync(path, content);
+  utimesSync(path, atime, mtime);
+}
+
+describe("the tree snapshot", () => {
+  it("keeps the production files only, by content", async () => {
+    const p = setUp();
+    const snapshot = await takeTreeSnapshot(p, { now, keep: true });
+    expect(Object.keys(snapshot.files)).toEqual(["calc.py", "src/util.py"]);
+    expect(snapshot.over).toBeUndefined();
+  });
+
+  it("finds a write that put the old mtime back, and strict puts it back", async () => {
+    const p = setUp();
+    await takeTreeSnapshot(p, { now, keep: true });
+    sneaky(join(p.root, "calc.py"), WRONG);
+    const { changed, before } = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(changed).toEqual(["calc.py"]);
+    expect(was(before, "calc.py").object).toBeDefined();
+    expect(await revertToBaseline(p, "calc.py", was(before, "calc.py"))).toBeDefined();
+    expect(readFileSync(join(p.root, "calc.py"), "utf8")).toBe(CALC);
+  });
+
+  it("finds a new and a deleted production file, and puts both back", async () => {
+    const p = setUp();
+    await takeTreeSnapshot(p, { now, keep: true });
+    writeFileSync(join(p.root, "sneaky.py"), "x = 1\n");
+    unlinkSync(join(p.root, "src/util.py"));
+    const { changed, before } = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(changed).toEqual(["sneaky.py", "src/util.py"]);
+    for (const path of changed) await revertToBaseline(p, path, was(before, path));
+    expect(existsSync(join(p.root, "sneaky.py"))).toBe(false);
+    expect(readFileSync(join(p.root, "src/util.py"), "utf8")).toContain("double");
+  });
+
+  it("says nothing of a file touched with the same bytes", async () => {
+    const p = setUp();
+    await takeTreeSnapshot(p, { now, keep: true });
+    writeFileSync(join(p.root, "calc.py"), CALC);
+    expect((await compareTreeSnapshot(p, readSnapshot(p))).changed).toEqual([]);
+  });
+
+  it("in tdd keeps no bytes: a change is found, not put back", async () => {
+    const p = setUp("tdd");
+    await takeTreeSnapshot(p, { now, keep: false });
+    sneaky(join(p.root, "calc.py"), WRONG);
+    const { changed, before } = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(changed).toEqual(["calc.py"]);
+    expect(await revertToBaseline(p, "calc.py", was(before, "calc.py"))).toBeUndefined();
+  });
+
+  it("says when a bound is passed, and a file past it is not called new", async () => {
+    const p = setUp();
+    const snapshot = await takeTreeSnapshot(p, { now, keep: true, maxFiles: 1 });
+    expect(snapshot.over).toBe("2 production files, more than the 1 it copies");
+    expect((await compareTreeSnapshot(p, snapshot)).changed).toEqual([]);
+    const bytes = await takeTreeSnapshot(p, { now, keep: true, maxBytes: 40 });
+    expect(bytes.over).toBe("more than 0 MiB of production files");
+    expect(bytes.files["src/util.py"]?.kept).toBeUndefined();
+  });
+});
+
+function readSnapshot(p: ReturnType<typeof openProject>) {
+  const snapshot = readTreeSnapshot(p.root);
+  if (snapshot === undefined) throw new Error("no snapshot was kept");
+  return snapshot;
+}
+
+/** What a path held, as the comparison says. */
+function was(before: Awaited<ReturnType<typeof compareTreeSnapshot>>["before"], path: string) {
+  const entry = before.get(path);
+  if (entry === undefined) throw new Error(`${path}: not changed`);
+  return entry;
+}

@@ -1,0 +1,173 @@
+import { lstatSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fdir } from "fdir";
+import * as z from "zod/mini";
+import { isSkippedDir } from "../../filter/filter.ts";
+import { detectLanguage } from "../../filter/languages.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { STATE_DIR, type Project } from "../../project/node/project.ts";
+import { writeAtomic } from "../../state/node/store.ts";
+import { hashFile, snapshotFile } from "../../strict/node/strict-store.ts";
+
+/**
+ * The end-of-turn check's own copy of the production files (ADR 0012): for each, its content
+ * hash and inode, size, mtime and ctime, and in strict mode its bytes in `.tailtest/objects`
+ * (content-addressed, so an unchanged file costs nothing more). It needs no git: it stands in for
+ * git's content check where there is none (no work tree), where git stopped answering during the
+ * session (a broken repository format, `.git` moved away) and where a `!` line in
+ * `.tailtest-ignore` turns git's check off, so a change made behind the gate there is still found
+ * by content (a put-back mtime does not hide it: a ctime cannot be put back) and, in strict, put
+ * back. Bounded: past `MAX_FILES` files or `MAX_BYTES` of kept bytes the rest is not copied, and
+ * the Stop says so.
+ */
+
+const TREE_SNAPSHOT_PATH = `${STATE_DIR}/tree-snapshot.json`;
+
+/** At most this many production files are described. */
+const MAX_FILES = 5_000;
+/** At most this many bytes of production files are kept to put back. */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+const SnapshotFileSchema = z.object({
+  stat: z.string(),
+  /** sha256 of the content. */
+  id: z.string(),
+  /** Kept in `.tailtest/objects` under its hash (strict). */
+  kept: z.optional(z.boolean()),
+});
+
+export const TreeSnapshotSchema = z.object({
+  v: z.literal(1),
+  at: z.string(),
+  files: z.record(z.string(), SnapshotFileSchema),
+  /** Why some production files are not in it (a bound passed). */
+  over: z.optional(z.string()),
+});
+
+export type TreeSnapshot = z.infer<typeof TreeSnapshotSchema>;
+
+function statKey(root: string, path: string): string | undefined {
+  const stats = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined || !stats.isFile()) return undefined;
+  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+/** The production source files of the project (skipped folders and ignore rules left out). */
+function productionFiles(project: Project): string[] {
+  const root = project.root;
+  const patterns = tddPatternsFromConfig(project.config);
+  return new fdir()
+    .withRelativePaths()
+    .exclude((_name, dirPath) => {
+      const rel = dirPath.slice(root.length + 1).replace(/[\\/]+$/, "");
+      return rel !== "" && isSkippedDir(rel, project.ignoreRules);
+    })
+    .filter((path) => detectLanguage(path) !== undefined)
+    .crawl(root)
+    .sync()
+    .map((path) => path.replaceAll("\\", "/"))
+    .filter(
+      (path) =>
+        !project.ignoreRules.matcher.ignores(path) && classifyTddFile(path, patterns) === "prod",
+    )
+    .sort();
+}
+
+export function readTreeSnapshot(root: string): TreeSnapshot | undefined {
+  try {
+    const parsed = z.safeParse(
+      TreeSnapshotSchema,
+      JSON.parse(readFileSync(join(root, TREE_SNAPSHOT_PATH), "utf8")),
+    );
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the snapshot (a turn's start, the end of a checked turn): what did not change since
+ * `previous` is not read again. `keep`: copy the bytes to put back (strict).
+ */
+export async function takeTreeSnapshot(
+  project: Project,
+  options: { now: () => Date; keep: boolean; maxFiles?: number; maxBytes?: number },
+): Promise<TreeSnapshot> {
+  const maxFiles = options.maxFiles ?? MAX_FILES;
+  const maxBytes = options.maxBytes ?? MAX_BYTES;
+  const root = project.root;
+  const previous = readTreeSnapshot(root);
+  const files: TreeSnapshot["files"] = {};
+  let bytes = 0;
+  let over: string | undefined;
+  const all = productionFiles(project);
+  if (all.length > maxFiles)
+    over = `${all.length} production files, more than the ${maxFiles} it copies`;
+  for (const path of all.slice(0, maxFiles)) {
+    const stat = statKey(root, path);
+    if (stat === undefined) continue;
+    const size = Number(stat.split(":")[1]);
+    const known = previous?.files[path];
+    const keep = options.keep && bytes + size <= maxBytes;
+    if (options.keep && !keep && over === undefined)
+      over = `more than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB of production files`;
+    if (keep) bytes += size;
+    if (known !== undefined && known.stat === stat && (known.kept === true || !keep)) {
+      files[path] = known;
+      continue;
+    }
+    const id = keep ? await snapshotFile(root, path) : await hashFile(root, path);
+    if (id === null) continue;
+    files[path] = keep ? { stat, id, kept: true } : { stat, id };
+  }
+  const snapshot: TreeSnapshot = {
+    v: 1,
+    at: options.now().toISOString(),
+    files,
+    ...(over === undefined ? {} : { over }),
+  };
+  await writeAtomic(join(root, TREE_SNAPSHOT_PATH), `${JSON.stringify(snapshot)}\n`);
+  return snapshot;
+}
+
+export interface TreeCompare {
+  /** Production files whose content is not the snapshot's (or that are new or gone), sorted. */
+  changed: string[];
+  /**
+   * What each held: `object` (its kept bytes, strict), `id: null` for a file that was not there;
+   * neither for a file the snapshot described but did not keep.
+   */
+  before: Map<string, { id: string | null; object?: string; fromHead: false }>;
+}
+
+/** Compares the production files now with the snapshot, by content. */
+export async function compareTreeSnapshot(
+  project: Project,
+  snapshot: TreeSnapshot,
+): Promise<TreeCompare> {
+  const root = project.root;
+  const changed: string[] = [];
+  const before: TreeCompare["before"] = new Map();
+  const paths = new Set([...Object.keys(snapshot.files), ...productionFiles(project)]);
+  // New files only count while the snapshot was whole: past its bound, an unlisted file is old.
+  const whole = snapshot.over === undefined;
+  for (const path of [...paths].sort()) {
+    const was = snapshot.files[path];
+    if (was === undefined) {
+      if (whole) {
+        changed.push(path);
+        before.set(path, { id: null, fromHead: false });
+      }
+      continue;
+    }
+    if (statKey(root, path) === was.stat) continue;
+    if ((await hashFile(root, path)) === was.id) continue;
+    changed.push(path);
+    before.set(path, {
+      id: was.id,
+      ...(was.kept === true ? { object: was.id } : {}),
+      fromHead: false,
+    });
+  }
+  return { changed, before };
+}
