@@ -40,7 +40,7 @@ export {
   type Mapped,
   type PayloadMapping,
   type Phase,
-} from "../hook/translate.ts";
+} from "../hook/translate-hook.ts";
 export { renderJsonAnswer, type JsonProtocol } from "../hook/json-answers.ts";
 export { CURSOR_IN_CLAUDE_HOOKS, isCursorPayload } from "../hook/other-agents.ts";
 export { parseJsonObject, type Parsed } from "../install/project-files.ts";

@@ -21,7 +21,7 @@ import type { ProjectView } from "../../project/project-view.ts";
 import { testSupportFiles } from "../test-support.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
-import { jsRunnerDescription, pythonStartupDescription } from "./python-startup.ts";
+import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
 import {
   APPEND_LOCK,
   STATE_LOCK,
@@ -320,7 +320,7 @@ const JS_TEST = /\.(?:[cm]?[jt]sx?)$/;
  * One hash of what a test's verdict depends on besides its file (`strict/test-support.ts`): each
  * support file's path and content hash, so a change, a new file or a removed one all change it,
  * and for a Python test the interpreter's start-up hooks and pytest, for a JavaScript one its
- * runner's installed packages (`python-startup.ts`).
+ * runner's installed packages (`installed-runtime.ts`).
  */
 export async function supportHash(
   project: { root: string; view: ProjectView },

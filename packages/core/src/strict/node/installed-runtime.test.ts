@@ -6,7 +6,7 @@ import {
   jsRunnerDescription,
   pythonSiteFolders,
   pythonStartupDescription,
-} from "./python-startup.ts";
+} from "./installed-runtime.ts";
 
 /** The Python start-up files a strict verdict depends on, on a real tree (ADR 0012). */
 
