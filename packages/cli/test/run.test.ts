@@ -136,13 +136,13 @@ describe("tailtest run <test file>", () => {
         new Set(["test/calc.test.js"]),
       );
       expect(result.exitCode).toBe(1);
-      expect(existsSync(join(project.root, ".tailtest/import-graph.json"))).toBe(false);
+      expect(existsSync(join(project.root, ".tailtest/graph/index.json"))).toBe(false);
       // The run is still recorded for status and the report.
       expect(existsSync(join(project.root, ".tailtest/runs.json"))).toBe(true);
       // A source file still goes through selection, which keeps the import graph.
       const source = await runBin(BIN, ["run", "--json", "src/calc.js"], { cwd: project.root });
       expect(source.exitCode).toBe(1);
-      expect(existsSync(join(project.root, ".tailtest/import-graph.json"))).toBe(true);
+      expect(existsSync(join(project.root, ".tailtest/graph/index.json"))).toBe(true);
     } finally {
       project.cleanup();
     }

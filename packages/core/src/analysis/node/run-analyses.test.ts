@@ -61,7 +61,7 @@ describe("a project's first session builds the import graph", () => {
     temp = copyFixture("analysis/python-app");
     await commitAll(temp.root);
     expect(await start(temp.root)).not.toMatch(/import graph/);
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(true);
+    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(true);
     // tax.py has no test of its name; tests/test_billing.py reaches it through billing.py.
     expect(await edit(temp.root, "src/shop/tax.py")).toContain(
       "covered by existing tests tests/test_billing.py (they import it through other modules)",
@@ -105,18 +105,18 @@ describe("a project's first session builds the import graph", () => {
     for (let i = 0; i <= FIRST_GRAPH_FILES; i += 1) files[`lib/d${i % 50}/m${i}.py`] = "x = 1\n";
     temp = makeProject(files);
     expect(await start(temp.root)).not.toMatch(/import graph/);
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(false);
   });
 
   it("not when selection is by name only, and not again on a resume", async () => {
     temp = copyFixture("analysis/python-app");
     configure(temp.root, { select: "named" });
     await start(temp.root);
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(false);
     configure(temp.root, {});
     const resumed = { resumed: true, runners: [], now: () => new Date() };
     expect(await runStartAnalyses(openProject(temp.root), resumed)).toEqual([]);
-    expect(existsSync(join(temp.root, ".tailtest/import-graph.json"))).toBe(false);
+    expect(existsSync(join(temp.root, ".tailtest/graph/index.json"))).toBe(false);
   });
 });
 
