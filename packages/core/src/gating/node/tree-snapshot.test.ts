@@ -1,4 +1,12 @@
-import { existsSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,6 +50,16 @@ describe("the tree snapshot", () => {
     const snapshot = await takeTreeSnapshot(p, { now, keep: true });
     expect(Object.keys(snapshot.files)).toEqual(["calc.py", "src/util.py"]);
     expect(snapshot.over).toBeUndefined();
+  });
+
+  it("leaves the person's symbolic links alone, dangling or not", async () => {
+    const p = setUp();
+    symlinkSync(join("..", "..", "nowhere.py"), join(p.root, "src", "ghost.py"));
+    symlinkSync("util.py", join(p.root, "src", "alias.py"));
+    const snapshot = await takeTreeSnapshot(p, { now, keep: true });
+    expect(Object.keys(snapshot.files)).toEqual(["calc.py", "src/util.py"]);
+    const { changed } = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(changed).toEqual([]);
   });
 
   it("finds a write that put the old mtime back, and strict puts it back", async () => {

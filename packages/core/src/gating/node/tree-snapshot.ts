@@ -154,7 +154,9 @@ export async function compareTreeSnapshot(
   for (const path of [...paths].sort()) {
     const was = snapshot.files[path];
     if (was === undefined) {
-      if (whole) {
+      // Only a regular file is new: a symbolic link (even a dangling one) is never copied, so it
+      // is never counted as new and never removed by a revert.
+      if (whole && statKey(root, path) !== undefined) {
         changed.push(path);
         before.set(path, { id: null, fromHead: false });
       }
