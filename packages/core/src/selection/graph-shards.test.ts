@@ -85,6 +85,20 @@ describe("shards", () => {
     expect(shardLines(last, at, files)).toBeUndefined();
   });
 
+  it.each([1, SHARD_SIZE + 1])(
+    "reads back a last shard of one file with no imports (%i files)",
+    (files) => {
+      const empty = Array.from({ length: files }, () => "");
+      const shards = splitShards({ imports: empty, importers: empty });
+      const last = shards.at(-1);
+      if (last === undefined) throw new Error("no shard");
+      expect(shardLines(last, shards.length - 1, files)).toEqual({
+        imports: [""],
+        importers: [""],
+      });
+    },
+  );
+
   it("has no shard for no file", () => {
     expect(splitShards({ imports: [], importers: [] })).toEqual([]);
     expect(shardCount(0)).toBe(0);

@@ -40,8 +40,10 @@ export function shardLines(
 ): { imports: string[]; importers: string[] } | undefined {
   const first = index * SHARD_SIZE;
   const expected = Math.max(0, Math.min(SHARD_SIZE, count - first));
-  const imports = lines(shard.imports);
-  const importers = lines(shard.importers);
+  // One file's empty line and no file at all both join to "": the index's count tells them apart.
+  const decode = (text: string): string[] => (text === "" && expected === 1 ? [""] : lines(text));
+  const imports = decode(shard.imports);
+  const importers = decode(shard.importers);
   if (shard.first !== first || imports.length !== expected || importers.length !== expected)
     return undefined;
   return { imports, importers };
