@@ -207,7 +207,12 @@ describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", 
     const stop = await fire("edit.stop.json", {}, { TMPDIR: join(broken.root, "no-such-folder") });
     expect(stop.output).toEqual({});
     expect(stop.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
+    // A queued edit appends to the session's journal without the lock: a jammed lock alone no
+    // longer stops it, so the journal cannot be written either.
     breakState(broken);
+    rmSync(join(broken.root, ".tailtest/cursor-session.edits.jsonl"), { force: true });
+    mkdirSync(join(broken.root, ".tailtest/cursor-session.edits.jsonl"));
+    broken.write("src/billing.py", `${BILLING}# changed\n`);
     const edit = await fire("edit.postToolUse-Write.json");
     expect(edit.output).toEqual({});
     expect(edit.stderr).toMatch(/^tailtest: internal error, skipped this hook: [^\n]+$/);
