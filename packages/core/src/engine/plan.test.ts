@@ -43,6 +43,23 @@ describe("planRun", () => {
     });
   });
 
+  it("runs the conventional test on disk when the selection found nothing (a test made behind the hooks)", () => {
+    const files = { "pytest.ini": "", "src/billing.py": "", "tests/test_billing.py": "" };
+    const related = new Map([["src/billing.py", [] as string[]]]);
+    const plan = planRun(createMemoryView(files), [{ kind: "file", path: "src/billing.py" }], {
+      related,
+    });
+    expect(plan.missing).toEqual([]);
+    expect(plan.runs[0]?.test_files).toEqual(["tests/test_billing.py"]);
+    const none = planRun(
+      createMemoryView({ "pytest.ini": "", "src/billing.py": "" }),
+      [{ kind: "file", path: "src/billing.py" }],
+      { related },
+    );
+    expect(none.runs).toEqual([]);
+    expect(none.missing).toMatchObject([{ source: "src/billing.py" }]);
+  });
+
   it("one process per runner and package in a monorepo, run from the package", () => {
     const plan = planRun(monorepo(), [
       { kind: "file", path: "services/billing/calc.py" },

@@ -218,7 +218,14 @@ function planSelected(
     out.skipped.push({ path, reason: verdict.reason });
     return;
   }
-  const expected = options.suggested?.get(path) ?? findTestTarget(view, runner, path).path;
+  // The selection knows the files its graph has seen; a test made behind the hooks' back (by
+  // the person, a checkout, a shell command) is still on disk under the conventional name.
+  const target = findTestTarget(view, runner, path);
+  if (target.exists && view.exists(target.path)) {
+    planRelated(view, path, [target.path], options, out.groupFor);
+    return;
+  }
+  const expected = options.suggested?.get(path) ?? target.path;
   out.missing.push({ source: path, expected_test: expected, runner: runner.id });
 }
 
