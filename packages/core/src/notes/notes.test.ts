@@ -39,7 +39,7 @@ describe("queued note", () => {
           "Complexity: thorough (billing: +4 billing +3 HTTP +3 DB +2 branches = 12 scenarios). Generate ~12 scenarios.",
       }),
     ).toBe(
-      "tailtest: billing.py queued (existing, python). update existing test at tests/test_billing.py. 3 files pending -- write tests for all of them. runner: pytest. Complexity: thorough (billing: +4 billing +3 HTTP +3 DB +2 branches = 12 scenarios). Generate ~12 scenarios.",
+      "tailtest: billing.py queued (existing, python). update existing test at tests/test_billing.py. 3 files pending -- each needs a test that covers it (update or write one). runner: pytest. Complexity: thorough (billing: +4 billing +3 HTTP +3 DB +2 branches = 12 scenarios). Generate ~12 scenarios.",
     );
   });
 

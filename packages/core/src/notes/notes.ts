@@ -101,7 +101,9 @@ export function renderQueuedNote(input: QueuedNoteInput): string {
     parts.push(`write test to ${input.target.path}`);
   }
   if (input.pendingCount > 1)
-    parts.push(`${input.pendingCount} files pending -- write tests for all of them`);
+    parts.push(
+      `${input.pendingCount} files pending -- each needs a test that covers it (update or write one)`,
+    );
   if (input.runner !== undefined) parts.push(`runner: ${runnerLabel(input.runner.id)}`);
   if (input.depthNote !== undefined) parts.push(input.depthNote.replace(/\.$/, ""));
   for (const extra of input.extraNotes ?? []) parts.push(extra.replace(/\.$/, ""));
