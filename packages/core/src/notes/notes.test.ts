@@ -43,6 +43,17 @@ describe("queued note", () => {
     );
   });
 
+  it("names the test on disk that the import graph has not seen yet", () => {
+    const note = (exists: boolean) =>
+      renderQueuedNote({
+        ...base,
+        target: { ...base.target, exists },
+        covering: { tests: [], suggested: "tests/unit/test_billing.py" },
+      });
+    expect(note(true)).toContain("update existing test at tests/test_billing.py");
+    expect(note(false)).toContain("write test to tests/unit/test_billing.py");
+  });
+
   it("inline rust tests and a missing runner", () => {
     expect(
       renderQueuedNote({

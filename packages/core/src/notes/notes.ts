@@ -90,7 +90,9 @@ export function renderQueuedNote(input: QueuedNoteInput): string {
   } else if (
     input.covering !== undefined &&
     // A Rust file with no test module of its own may still be covered by the crate's tests.
-    (input.target.kind === "file" || input.covering.tests.length > 0)
+    (input.target.kind === "file" || input.covering.tests.length > 0) &&
+    // The graph has not seen a test made behind the hooks' back; the disk has.
+    !(input.covering.tests.length === 0 && input.target.kind === "file" && input.target.exists)
   ) {
     parts.push(renderCovering(input.covering, input.target.path));
   } else if (input.target.kind === "inline") {
