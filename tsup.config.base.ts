@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
 import { stampBuild } from "./packages/core/src/hook/node/code-cache.ts";
+import { removeStaleCaches } from "./packages/core/src/hook/node/stale-caches.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -120,7 +121,8 @@ export function cliBundleConfig(entry: string, name = "tailtest-main"): Options 
     async onSuccess() {
       const file = `dist/${name}.cjs`;
       await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
-      stampBuild(file);
+      // `clean` is off (the bundles share dist/): each node's caches of earlier builds go here.
+      removeStaleCaches(file, stampBuild(file).id);
     },
   };
 }
