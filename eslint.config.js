@@ -1,5 +1,8 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { existsSync, readFileSync } from "node:fs";
+import { join, normalize, dirname } from "node:path";
+import { isExemptImporter, listedIn, surfaceOf } from "./scripts/feature-surfaces.mjs";
 
 /**
  * `import { z } from "zod"` makes a bundle keep zod's whole namespace, every locale included
@@ -8,6 +11,71 @@ import tseslint from "typescript-eslint";
 const zodNamespaceOnly = {
   selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier",
   message: 'use `import * as z from "zod"`: a named import keeps every zod locale in a bundle',
+};
+
+const CORE_SRC = join(import.meta.dirname, "packages/core/src");
+const surfaces = new Map();
+/** A folder's surface: what its index lists (scripts/feature-surfaces.mjs), or undefined. */
+function surface(path) {
+  if (!surfaces.has(path)) {
+    const file = join(CORE_SRC, path);
+    surfaces.set(path, existsSync(file) ? listedIn(path, readFileSync(file, "utf8")) : undefined);
+  }
+  return surfaces.get(path);
+}
+
+/**
+ * Core's feature folders have a public surface each, `<feature>/index.ts` and
+ * `<feature>/node/index.ts`: another folder may import only what they list (the import still
+ * names the file: docs/architecture.md says why). Tests and the package's own surfaces
+ * (`src/index.ts`, `entries/`) are not checked.
+ */
+const featureSurface = {
+  meta: {
+    type: "problem",
+    docs: { description: "import from another core feature folder only what its index lists" },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename.replaceAll("\\", "/");
+    const at = file.indexOf("/packages/core/src/");
+    if (at === -1) return {};
+    const importer = file.slice(at + "/packages/core/src/".length);
+    if (isExemptImporter(importer) || importer.endsWith("/index.ts")) return {};
+    const check = (node, names) => {
+      const source = node.source?.value;
+      if (typeof source !== "string" || !source.startsWith(".")) return;
+      const target = normalize(join(dirname(importer), source));
+      const index = surfaceOf(importer, target);
+      if (index === undefined) return;
+      if (target === index) {
+        context.report({
+          node: node.source,
+          message: `import the file itself, not ${index}: a barrel grows the bundles (docs/architecture.md)`,
+        });
+        return;
+      }
+      const listed = surface(index)?.get(target);
+      const missing = listed === "*" ? [] : names.filter((name) => !listed?.has(name));
+      if (missing.length === 0) return;
+      context.report({
+        node: node.source,
+        message: `${index} does not list ${missing.join(", ")} of ${target}: a new use across folders is added there (node scripts/feature-surfaces.mjs)`,
+      });
+    };
+    return {
+      ImportDeclaration(node) {
+        const names = node.specifiers
+          .filter((spec) => spec.type === "ImportSpecifier")
+          .map((spec) => spec.imported.name ?? spec.imported.value);
+        const whole = node.specifiers.some((spec) => spec.type !== "ImportSpecifier");
+        check(node, whole ? ["*"] : names);
+      },
+      ImportExpression(node) {
+        if (node.source.type === "Literal") check({ source: node.source }, ["*"]);
+      },
+    };
+  },
 };
 
 export default tseslint.config(
@@ -78,6 +146,11 @@ export default tseslint.config(
         { name: "process", message: "core is pure: pass values in" },
       ],
     },
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    plugins: { tailtest: { rules: { "feature-surface": featureSurface } } },
+    rules: { "tailtest/feature-surface": "error" },
   },
   {
     // Adapters translate for one agent each: a platform fact two of them need belongs in core.

@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
 import { stampBuild } from "./packages/core/src/hook/node/code-cache.ts";
+import { removeStaleCaches } from "./packages/core/src/hook/node/stale-caches.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -120,7 +121,8 @@ export function cliBundleConfig(entry: string, name = "tailtest-main"): Options 
     async onSuccess() {
       const file = `dist/${name}.cjs`;
       await writeFile(file, lowerNodeImports(await readFile(file, "utf8"), file));
-      stampBuild(file);
+      // `clean` is off (the bundles share dist/): each node's caches of earlier builds go here.
+      removeStaleCaches(file, stampBuild(file).id);
     },
   };
 }
@@ -167,49 +169,84 @@ const ZOD_JITLESS = fileURLToPath(
 /** The hook files every adapter ships, besides the parser's .wasm files. */
 export const HOOK_FILES = ["hook.cjs", "hook-main.cjs", "hook-post.cjs", "hook-gate.cjs"];
 
+/** What an adapter's build says about it: everything else of its bins is shared. */
+export interface AdapterBuild {
+  /** Its launcher facts: the name of a `QuietPlatform` constant of core's `hook/node/launcher.ts`. */
+  launcher: "CLAUDE_CODE" | "CODEX" | "CURSOR";
+  /** Run after the hook build (a Claude Code plugin copies the hook files into its folder). */
+  afterBuild?: () => Promise<void>;
+}
+
+const fromRepo = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
+
+/**
+ * The bins every adapter ships, the same code for each (core's `src/entries/node/adapter/` and
+ * cli's `src/adapter-bin.ts`), with the adapter's own parts supplied here as modules the entries
+ * import: `tailtest:adapter/platform` (its `src/platform.ts`), `tailtest:adapter/program` (its
+ * `src/program.ts`, the installer) and `tailtest:adapter/launcher` (its launcher facts). The
+ * adapter's package keeps only what differs.
+ */
+function adapterModules(launcher: AdapterBuild["launcher"]): EsbuildPlugin {
+  const own: Record<string, string> = { platform: "src/platform.ts", program: "src/program.ts" };
+  return {
+    name: "tailtest-adapter-modules",
+    setup(build) {
+      build.onResolve({ filter: /^tailtest:adapter\// }, (args) => {
+        const name = args.path.slice("tailtest:adapter/".length);
+        if (name === "launcher") return { path: name, namespace: "tailtest-adapter" };
+        const file = Object.hasOwn(own, name) ? own[name] : undefined;
+        if (file === undefined) return { errors: [{ text: `no adapter module ${args.path}` }] };
+        return { path: resolve(file) };
+      });
+      build.onLoad({ filter: /^launcher$/, namespace: "tailtest-adapter" }, () => ({
+        contents: `export { ${launcher} as LAUNCHER } from ${JSON.stringify(fromRepo("packages/core/src/hook/node/launcher.ts"))};`,
+        loader: "ts",
+        resolveDir: process.cwd(),
+      }));
+    },
+  };
+}
+
+type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+/** The shared entries of an adapter's hook bundles (see `adapterModules`). */
+const ADAPTER_HOOK_ENTRIES = {
+  hook: "packages/core/src/entries/node/adapter/hook.ts",
+  "hook-main": "packages/core/src/entries/node/adapter/hook-main.ts",
+  "hook-post": "packages/core/src/entries/node/adapter/hook-post.ts",
+  "hook-gate": "packages/core/src/entries/node/adapter/hook-gate.ts",
+};
+
 /**
  * An adapter package installs alone: one bundle per entry with every dependency inside
- * (one copy of core even when an adapter bundles another adapter's module), and the parser's
- * .wasm files beside it. Two builds:
+ * (one copy of core), and the parser's .wasm files beside it. Two builds:
  *
- * - the hook (`hook.cjs`, the launcher, and `hook-main.cjs`, the bundle it evaluates) as minified
- *   CommonJS: a hook is a fresh process on every edit, and a CommonJS entry with no ES module
- *   loader, a smaller text and a V8 code cache (trained here, see scripts/train-code-cache.mjs)
- *   is what keeps it near the cost of `node -e 0`;
- * - everything else (`cli.js`, the installer) as ES modules; the `tailtest` command is
- *   `@tailtest/cli`'s (`cliConfig`), a dependency of every adapter.
+ * - the hook (`hook.cjs`, the launcher, and `hook-main.cjs`, `hook-post.cjs`, `hook-gate.cjs`,
+ *   the bundles it evaluates) as minified CommonJS: a hook is a fresh process on every edit, and
+ *   a CommonJS entry with no ES module loader, a smaller text and a V8 code cache (trained here,
+ *   see scripts/train-code-cache.mjs) is what keeps it near the cost of `node -e 0`;
+ * - the installer (`cli.js`) as ES modules; the `tailtest` command is `@tailtest/cli`'s
+ *   (`cliConfig`), a dependency of every adapter.
  */
-export function adapterConfig(
-  entry: Record<string, string>,
-  afterBuild?: () => Promise<void>,
-): Options[] {
-  const {
-    hook,
-    "hook-main": hookMain,
-    "hook-post": hookPost,
-    "hook-gate": hookGate,
-    ...rest
-  } = entry;
-  if (
-    hook === undefined ||
-    hookMain === undefined ||
-    hookPost === undefined ||
-    hookGate === undefined
-  )
-    throw new Error("an adapter has a hook, a hook-main, a hook-post and a hook-gate entry");
+export function adapterConfig({ launcher, afterBuild }: AdapterBuild): Options[] {
+  const modules = adapterModules(launcher);
+  const hookEntries = Object.fromEntries(
+    Object.entries(ADAPTER_HOOK_ENTRIES).map(([name, path]) => [name, fromRepo(path)]),
+  );
   return [
     {
       ...baseConfig,
       ...bundleEverything,
-      entry: rest,
+      entry: { cli: fromRepo("packages/cli/src/adapter-bin.ts") },
       // The hook build writes beside this one: its files are not this build's to clean.
       clean: ["!hook*.cjs", "!*.cache", "!*.wasm"],
       banner: { js: ESM_REQUIRE_BANNER },
+      esbuildPlugins: [modules],
     },
     {
       ...baseConfig,
       ...bundleEverything,
-      entry: { hook, "hook-main": hookMain, "hook-post": hookPost, "hook-gate": hookGate },
+      entry: hookEntries,
       format: ["cjs"],
       outExtension: () => ({ js: ".cjs" }),
       minify: true,
@@ -225,6 +262,7 @@ export function adapterConfig(
           assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
         };
       },
+      esbuildPlugins: [modules],
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url.
       define: { "import.meta.url": "__tailtestUrl" },

@@ -4,6 +4,7 @@ import {
   editEvent,
   isMcpWriteTool,
   mcpPaths,
+  nonEmptyString,
   renderJsonAnswer,
   sessionIdentity,
   startSource,
@@ -117,12 +118,12 @@ function toEvent(payload: ClaudePayload, env: HookEnv): Mapped {
   const agentId = payload.agent_id;
   switch (payload.hook_event_name) {
     case "SessionStart": {
-      const envFile = env["CLAUDE_ENV_FILE"];
+      const envFile = nonEmptyString(env["CLAUDE_ENV_FILE"]);
       return {
         kind: "SessionStarted",
         sessionId: payload.session_id,
         source: startSource(payload.source),
-        ...(envFile === undefined || envFile === "" ? {} : { envFile }),
+        ...(envFile === undefined ? {} : { envFile }),
       };
     }
     case "PreToolUse":

@@ -21,7 +21,7 @@ export const INSTALLER: InstallerSpec = {
   user: { init: () => initUser(), uninstall: () => uninstallUser() },
 };
 
-/** Runs the installer and returns its exit code; cli.ts is the only place that exits. */
+/** Runs the installer and returns its exit code; only the bin (cli's adapter-bin.ts) exits. */
 export function runInstaller(argv: readonly string[], io: InstallerIO): Promise<number> {
   return runInstallerProgram(INSTALLER, argv, io);
 }

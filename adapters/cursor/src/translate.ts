@@ -2,6 +2,7 @@ import {
   checkedInput,
   commandEvent,
   editEvent,
+  nonEmptyString,
   translateHook,
   type CallIdentity,
   type Decision,
@@ -152,16 +153,12 @@ export function translatePayload(stdin: string): HookTranslation {
  * `conversation_id` (which Cursor always sends; `session_id` equals it when present).
  */
 function identityOf(payload: BasePayload): CallIdentity {
-  const parent = nonEmpty(payload["parent_conversation_id"]);
+  const parent = nonEmptyString(payload["parent_conversation_id"]);
   const transcript = payload.transcript_path ?? undefined;
   return {
     sessionId: parent ?? payload.conversation_id,
     ...(transcript === undefined ? {} : { transcriptPath: transcript }),
   };
-}
-
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 function toEvent(payload: CursorPayload): Mapped {
@@ -218,13 +215,13 @@ function toolEvent(
   payload: Extract<CursorPayload, { hook_event_name: "preToolUse" | "postToolUse" }>,
   phase: "before" | "after",
 ): Mapped {
-  const agentId = nonEmpty(payload["subagent_id"]);
+  const agentId = nonEmptyString(payload["subagent_id"]);
   const { tool_name: tool, tool_input: input } = payload;
   if (tool === "Shell")
     return checkedInput(ShellToolInputSchema, input, OWNER, ({ command, cwd }) =>
       commandEvent(phase, {
         command,
-        cwd: cwd ?? nonEmpty(payload["cwd"]) ?? payload.workspace_roots?.[0],
+        cwd: cwd ?? nonEmptyString(payload["cwd"]) ?? payload.workspace_roots?.[0],
         agentId,
       }),
     );

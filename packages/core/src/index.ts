@@ -241,5 +241,4 @@ export * from "./views/report-data.ts";
 export { escapeHtml, renderReportHtml } from "./views/report-html.ts";
 export * from "./state/run-log.ts";
 export * from "./views/status-view.ts";
-export { listTddCycles, TddCycleSchema, type TddCycle } from "./tdd/cycles.ts";
 export * from "./views/text-style.ts";

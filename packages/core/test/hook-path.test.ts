@@ -43,12 +43,18 @@ function workspaceEntry(specifier: string): string | undefined {
   return join(dir, source);
 }
 
+/** An adapter's own module that a shared entry imports (`tailtest:adapter/platform`). */
+function adapterModule(adapter: Adapter, specifier: string): string | undefined {
+  if (!specifier.startsWith(ADAPTER_MODULE)) return undefined;
+  return join(REPO_ROOT, "adapters", adapter, `src/${specifier.slice(ADAPTER_MODULE.length)}.ts`);
+}
+
 /**
  * Every workspace module reached from `entry` by static imports: what a bundle evaluates as
  * soon as it loads (`import()` targets are evaluated only when called; `import type` never).
  * With `dynamic`, `import()` targets too: everything the bundle contains.
  */
-function staticGraph(entry: string, dynamic = false): Set<string> {
+function staticGraph(adapter: Adapter, entry: string, dynamic = false): Set<string> {
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {
@@ -63,14 +69,18 @@ function staticGraph(entry: string, dynamic = false): Set<string> {
     for (const [, specifier = ""] of imports) {
       const target = specifier.startsWith(".")
         ? resolve(dirname(file), specifier)
-        : workspaceEntry(specifier);
+        : (adapterModule(adapter, specifier) ?? workspaceEntry(specifier));
       if (target !== undefined) queue.push(target);
     }
   }
   return seen;
 }
 
-const HOT = (adapter: Adapter) => join(REPO_ROOT, "adapters", adapter, "src/hook-main.ts");
+/** The adapter's own modules the shared entries import (tsup.config.base.ts `adapterConfig`). */
+const ADAPTER_MODULE = "tailtest:adapter/";
+/** The shared entry of one of an adapter's hook bundles. */
+const ENTRY = (bundle: "hook-main" | "hook-post" | "hook-gate") =>
+  join(REPO_ROOT, "packages/core/src/entries/node/adapter", `${bundle}.ts`);
 /** What only some modes or events need: loaded by `import()` where a call needs it. */
 const COLD = [
   /packages\/core\/src\/index\.ts$/,
@@ -90,13 +100,16 @@ describe("a hook call evaluates only what every call needs", () => {
   it.each(ADAPTERS)(
     "%s: no mode's, runner's or parser's module is imported statically",
     (adapter) => {
-      const graph = [...staticGraph(HOT(adapter))].map((file) => file.slice(REPO_ROOT.length + 1));
+      const graph = [...staticGraph(adapter, ENTRY("hook-main"))].map((file) =>
+        file.slice(REPO_ROOT.length + 1),
+      );
       const patterns = [...COLD, ...(COLD_FOR[adapter] ?? [])];
       const cold = graph.filter((file) => patterns.some((pattern) => pattern.test(file)));
       expect(cold).toEqual([]);
       // The graph is read for real: the modules every call needs are in it.
       expect(graph).toEqual(
         expect.arrayContaining([
+          `adapters/${adapter}/src/platform.ts`,
           "packages/core/src/hook/node/handle-event.ts",
           "packages/core/src/state/node/store.ts",
           "packages/core/src/state/session.ts",
@@ -108,8 +121,9 @@ describe("a hook call evaluates only what every call needs", () => {
   it.each(ADAPTERS)(
     "%s: the post-edit bundle holds follow mode's edit and its covering note, no lexer or graph build",
     (adapter) => {
-      const entry = join(REPO_ROOT, "adapters", adapter, "src/hook-post.ts");
-      const graph = [...staticGraph(entry, true)].map((file) => file.slice(REPO_ROOT.length + 1));
+      const graph = [...staticGraph(adapter, ENTRY("hook-post"), true)].map((file) =>
+        file.slice(REPO_ROOT.length + 1),
+      );
       const cold = graph.filter((file) =>
         [
           ...COLD,
@@ -141,8 +155,9 @@ describe("a hook call evaluates only what every call needs", () => {
   it.each(ADAPTERS)(
     "%s: the gate bundle holds tdd's and strict's gate and record, and nothing a call could load later",
     (adapter) => {
-      const entry = join(REPO_ROOT, "adapters", adapter, "src/hook-gate.ts");
-      const graph = [...staticGraph(entry, true)].map((file) => file.slice(REPO_ROOT.length + 1));
+      const graph = [...staticGraph(adapter, ENTRY("hook-gate"), true)].map((file) =>
+        file.slice(REPO_ROOT.length + 1),
+      );
       const cold = graph.filter((file) =>
         [
           /packages\/core\/src\/index\.ts$/,
@@ -174,9 +189,9 @@ describe("a hook call evaluates only what every call needs", () => {
   it("the schemas a hook reads on every call are zod/mini's", () => {
     const graph = new Set(
       ADAPTERS.flatMap((adapter) => [
-        ...staticGraph(HOT(adapter)),
-        ...staticGraph(join(REPO_ROOT, "adapters", adapter, "src/hook-post.ts"), true),
-        ...staticGraph(join(REPO_ROOT, "adapters", adapter, "src/hook-gate.ts"), true),
+        ...staticGraph(adapter, ENTRY("hook-main")),
+        ...staticGraph(adapter, ENTRY("hook-post"), true),
+        ...staticGraph(adapter, ENTRY("hook-gate"), true),
       ]),
     );
     const classic = [...graph].filter((file) => /from "zod";/.test(readFileSync(file, "utf8")));

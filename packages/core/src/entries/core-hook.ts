@@ -32,6 +32,7 @@ export {
   editEvent,
   isMcpWriteTool,
   mcpPaths,
+  nonEmptyString,
   patchEdit,
   sessionIdentity,
   shellCommandLine,

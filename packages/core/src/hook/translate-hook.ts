@@ -50,6 +50,14 @@ export function sessionIdentity(payload: {
   return { sessionId: payload.session_id, transcriptPath: payload.transcript_path ?? undefined };
 }
 
+/**
+ * A payload or environment field that names something only when it is a string with text:
+ * platforms send an absent field as missing, null or "" alike.
+ */
+export function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
 const START_SOURCES = new Set(["startup", "resume", "clear", "compact"]);
 
 /** A session start's source; "fork" and future sources start a fresh session, like "startup". */

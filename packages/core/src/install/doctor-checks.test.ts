@@ -21,11 +21,11 @@ import { createMemoryView } from "../project/project-view.ts";
 const CONFIG = ".tailtest/config.json";
 const VITEST_PACKAGE = JSON.stringify({ scripts: { test: "vitest run" } });
 const CLAUDE_COMMAND =
-  'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.cjs"';
+  'node "$CLAUDE_PROJECT_DIR/node_modules/@tailtest/claude-code/dist/hook.cjs" --event=Stop';
 const CLAUDE_HOOK = "node_modules/@tailtest/claude-code/dist/hook.cjs";
 const CURSOR_COMMAND =
-  'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.cjs"';
-const CODEX_COMMAND = `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; done'`;
+  'node "${CURSOR_PROJECT_DIR:-.}/node_modules/@tailtest/cursor/dist/hook.cjs" --event=stop';
+const CODEX_COMMAND = `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; done' sh --event=Stop`;
 
 /** Settings shaped as Claude Code's (and Codex's hooks.json): events → groups → handlers. */
 const groupHooks = (command: string, events = ["SessionStart", "Stop"]): string =>
@@ -326,7 +326,7 @@ describe("doctor: hooks", () => {
     ],
     [
       "Claude Code in settings.local.json",
-      { ".claude/settings.local.json": groupHooks("npx tailtest-claude-code hook") },
+      { ".claude/settings.local.json": groupHooks("npx tailtest-claude-code hook --event=Stop") },
       "ok",
       "installed for Claude Code; not for Cursor, Codex",
     ],
@@ -602,5 +602,44 @@ describe("findHookInstalls (tailtest status)", () => {
     ]);
     expect(installs[1]?.problems[0]).toMatch(/^Cursor: \.cursor\/hooks\.json /);
     expect(installs[2]?.problems).toEqual([]);
+  });
+
+  it.each([
+    ["claude-code", ".claude/settings.json", CLAUDE_COMMAND, "Claude Code"],
+    ["codex", ".codex/hooks.json", CODEX_COMMAND, "Codex"],
+  ])(
+    "an older %s install, whose commands do not name their event, says to re-run init",
+    (id, path, command, label) => {
+      const files: Record<string, string> = {
+        [path]: groupHooks(command.replace(/ --event=Stop$/, "")),
+        [CLAUDE_HOOK]: "",
+      };
+      const texts = Object.fromEntries(DOCTOR_HOOK_FILES.map((file) => [file, files[file]]));
+      const line = `${label}: ${path} has hook commands that do not name their event (an older install): re-run npx tailtest-${id} init`;
+      const installs = findHookInstalls(createMemoryView(files), texts);
+      expect(installs.find((install) => install.platform === id)?.problems).toEqual([line]);
+      // doctor says the same, as a warning.
+      const hooks = checkOf(diagnose(files), "hooks");
+      expect(hooks.status).toBe("warn");
+      expect(hooks.detail).toContain(line);
+    },
+  );
+
+  it("a Cursor install with one command that does not name its event says to re-run init", () => {
+    const files: Record<string, string> = {
+      ".cursor/hooks.json": JSON.stringify({
+        version: 1,
+        hooks: {
+          stop: [{ command: CURSOR_COMMAND }],
+          afterFileEdit: [{ command: CURSOR_COMMAND.replace(/ --event=stop$/, "") }],
+        },
+      }),
+      "node_modules/@tailtest/cursor/dist/hook.cjs": "",
+    };
+    const hooks = checkOf(diagnose(files), "hooks");
+    expect(hooks.status).toBe("warn");
+    expect(hooks.detail).toContain(
+      "Cursor: .cursor/hooks.json has hook commands that do not name their event (an older install): re-run npx tailtest-cursor init",
+    );
   });
 });

@@ -452,6 +452,9 @@ function checkTests(tests: TestFiles, truncated: boolean): DoctorCheck {
 // ---------------------------------------------------------------------------------------------
 // hooks
 
+/** What every hook command `init` writes passes (the launcher's `EVENT_FLAG`). */
+const EVENT_FLAG = "--event=";
+
 interface HookFileFinding {
   path: string;
   /** How many events run tailtest (undefined: installed, not counted, as in TOML). */
@@ -496,7 +499,19 @@ function inspectHooksTable(platform: PlatformSpec, path: string, hooks: unknown)
   const hookFile = platform.hookFile;
   const usesLocalHook =
     hookFile !== undefined && ours.some((commands) => commands.some((c) => c.includes(hookFile)));
-  return { path, events, installed: events > 0, usesLocalHook };
+  // Since every command names its event, an empty stdin still gets that event's answer; an
+  // older install's commands do not, and `init` rewrites them.
+  const unnamed = ours.some((commands) => commands.some((c) => !c.includes(EVENT_FLAG)));
+  const problem = unnamed
+    ? `${path} has hook commands that do not name their event (an older install): re-run npx tailtest-${platform.id} init`
+    : undefined;
+  return {
+    path,
+    events,
+    installed: events > 0,
+    usesLocalHook,
+    ...(problem === undefined ? {} : { problem }),
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ export interface HookOutput {
 /**
  * A hook's answer that can never throw: an unexpected error becomes one line on stderr and the
  * platform's no-opinion output (`noOpinion`: Cursor needs `{}`, the others nothing), exit 0
- * (ADR 0002). Each adapter's `hook-main.ts` is one call to this. A state file the call moved
+ * (ADR 0002). Each adapter's `hook-main.cjs` is one call to this. A state file the call moved
  * aside (ADR 0003) is named on that line too, whichever event met it, so the person sees it.
  */
 export async function answerSafely(

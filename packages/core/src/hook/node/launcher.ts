@@ -8,8 +8,8 @@ export { loadBundle } from "./code-cache.ts";
 /**
  * Hook calls whose answer is "no opinion" whatever core would say, told apart before an adapter's
  * bundle (zod, core, the parsers) is evaluated: that evaluation is most of a hook's cost, and a
- * pre-tool hook holds the tool call until it exits. Each adapter's `src/hook.ts` is `launchHook`
- * with its platform below; `hook-main.cjs` is the bundle, loaded (with its V8 code cache, see
+ * pre-tool hook holds the tool call until it exits. Each adapter's `hook.cjs`
+ * (`entries/node/adapter/hook.ts`) is `launchHook` with its platform below; `hook-main.cjs` is the bundle, loaded (with its V8 code cache, see
  * code-cache.ts) only when a call may need it.
  *
  * This module imports nothing but node (`@tailtest/core/quiet`): not core's index, not zod. The

@@ -1,5 +1,5 @@
-import { answerFollowEdit, answerHookPart } from "@tailtest/core/node/edit";
-import { PLATFORM } from "./platform.ts";
+import { PLATFORM } from "tailtest:adapter/platform";
+import { answerFollowEdit, answerHookPart } from "../core-node-edit.ts";
 
 /**
  * The hook after a tool, in a bundle of its own (`hook-post.cjs`, ADR 0010): follow mode's answer

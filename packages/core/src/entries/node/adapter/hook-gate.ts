@@ -1,5 +1,5 @@
-import { answerGatedEdit, answerHookPart } from "@tailtest/core/node/gate";
-import { PLATFORM } from "./platform.ts";
+import { PLATFORM } from "tailtest:adapter/platform";
+import { answerGatedEdit, answerHookPart } from "../core-node-gate.ts";
 
 /**
  * tdd and strict mode around an edit tool, in a bundle of its own (`hook-gate.cjs`, ADR 0010):
