@@ -68,6 +68,17 @@ describe("the journal of queued edits during a test run", () => {
     expect(guard.check()).toEqual([]);
   });
 
+  it("a session rewritten without its queue: the edits are queued again, and named", async () => {
+    // Folded into the session under its lock first, so the journal alone no longer holds them.
+    await updateState(file(), (current) => ({ value: current, result: undefined }));
+    const guard = guardState(project.root);
+    const session = JSON.parse(readFileSync(file().path, "utf8")) as Record<string, unknown>;
+    writeFileSync(file().path, JSON.stringify({ ...session, pending_files: [] }));
+    expect(guard.check()).toEqual([".tailtest/session.json"]);
+    await updateState(file(), (current) => ({ value: current, result: undefined }));
+    expect(await queued()).toEqual(expect.arrayContaining(["src/a.py", "src/b.py"]));
+  });
+
   it("an edit a hook appends while the run goes on is not tampering", async () => {
     const guard = guardState(project.root);
     await appendState(file(), line("src/c.py"));

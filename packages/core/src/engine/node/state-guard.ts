@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomicSync } from "../../state/node/store.ts";
 
@@ -70,6 +70,11 @@ export function guardState(root: string, extra: readonly string[] = []): StateGu
     const before = readJournal(join(root, journal));
     return before === null ? [] : [{ session, journal, before }];
   });
+  const queued = JOURNALS.map(({ session, journal }) => ({
+    session,
+    journal,
+    entries: queuedEntries(root, session, journal),
+  }));
   return {
     check: () => {
       const restored: string[] = [];
@@ -105,7 +110,21 @@ export function guardState(root: string, extra: readonly string[] = []): StateGu
         }
         restored.push(rel);
       }
-      return restored.sort();
+      // A session rewritten without the edits it queued (its journal intact or not): they are
+      // queued again, as journal lines the next reader folds in.
+      for (const { session, journal, entries } of queued) {
+        const now = queuedEntries(root, session, journal);
+        const dropped = [...entries].filter(([path]) => !now.has(path));
+        if (dropped.length === 0) continue;
+        try {
+          const lines = dropped.map(([, queue]) => `\n${JSON.stringify({ queue })}\n`);
+          appendFileSync(join(root, journal), lines.join(""));
+        } catch {
+          // Named all the same: the run is not trusted either way.
+        }
+        restored.push(session);
+      }
+      return [...new Set(restored)].sort();
     },
   };
 }
@@ -124,6 +143,39 @@ function readJournal(path: string): JournalRead | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Every edit a session queues, by path: its file's queue, and the lines of its journal a reader
+ * folds in (past the session's cursor when the cursor names this journal, else all of them).
+ */
+function queuedEntries(root: string, session: string, journal: string): Map<string, unknown> {
+  const entries = new Map<string, unknown>();
+  let cursor: { ino?: unknown; bytes?: unknown } | undefined;
+  try {
+    const state = JSON.parse(readFileSync(join(root, session), "utf8")) as {
+      pending_files?: unknown;
+      journal?: { ino?: unknown; bytes?: unknown };
+    };
+    cursor = state.journal;
+    if (Array.isArray(state.pending_files))
+      for (const entry of state.pending_files as { path?: unknown }[])
+        if (typeof entry?.path === "string") entries.set(entry.path, entry);
+  } catch {
+    // No session, or not one: what its journal queues still counts.
+  }
+  const read = readJournal(join(root, journal));
+  if (read === null) return entries;
+  const from = cursor?.ino === read.ino && typeof cursor.bytes === "number" ? cursor.bytes : 0;
+  for (const line of read.bytes.subarray(from).toString("utf8").split("\n")) {
+    try {
+      const queue = (JSON.parse(line) as { queue?: { path?: unknown } }).queue;
+      if (typeof queue?.path === "string") entries.set(queue.path, queue);
+    } catch {
+      // A torn line or none.
+    }
+  }
+  return entries;
 }
 
 /** The paths the queued-edit lines of a journal name. */
