@@ -52,6 +52,12 @@ const fresh = (config) => () => {
   writeFileSync(join(state, "config.json"), JSON.stringify(config));
 };
 
+/** Only this config, over the state the previous round of the same case left. */
+const configured = (config) => () => {
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "config.json"), JSON.stringify(config));
+};
+
 const cases = [
   baselineCase(env),
   startCase(
@@ -65,6 +71,20 @@ const cases = [
     "SessionStart, 50,000 files, a later session",
     "startup",
     () => undefined,
+    /session started/,
+  ),
+  // tdd and strict take a content baseline (git's) and, in strict, tailtest's own copy of the
+  // production files (ADR 0012): each the first in its mode, after a session in the one before.
+  startCase(
+    "SessionStart, 50,000 files, the first session in tdd",
+    "startup",
+    configured({ mode: "tdd" }),
+    /session started/,
+  ),
+  startCase(
+    "SessionStart, 50,000 files, then the first in strict",
+    "startup",
+    configured({ mode: "strict" }),
     /session started/,
   ),
   startCase(

@@ -87,6 +87,22 @@ describe("tailtest status on a project with nothing yet", () => {
   });
 });
 
+describe("tailtest status in strict with tailtest's copy past its bound", () => {
+  it("repeats the Stop's line in problems until the copy is whole", async () => {
+    const project = await makeTestedProject();
+    cleanups.push(project.cleanup);
+    project.write(".tailtest/config.json", '{"mode":"strict"}\n');
+    const snapshot = { v: 1, at: "2026-11-27T10:00:00.000Z", files: {} };
+    const over = "6000 production files, more than the 5000 it copies";
+    project.write(".tailtest/tree-snapshot.json", JSON.stringify({ ...snapshot, over }));
+    const line = `tailtest's copy of the production files is incomplete (${over}): without git, a change outside the gate to a file past it is found only by its modification time and cannot be put back.`;
+    expect((await statusJson(project.root)).problems).toEqual([line]);
+    expect((await status(project.root)).stdout).toContain(`problems  ${line}`);
+    project.write(".tailtest/tree-snapshot.json", JSON.stringify(snapshot));
+    expect((await statusJson(project.root)).problems).toEqual([]);
+  });
+});
+
 describe("tailtest status: hooks and Codex trust", () => {
   it("shows which platforms' hooks are installed, and Codex trust pending, then done", async () => {
     const project = await makeTestedProject();

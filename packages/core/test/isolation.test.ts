@@ -15,6 +15,7 @@ import type { RunResult } from "../src/engine/summarize.ts";
 
 const pytest = findToolchain("pytest");
 const CONFIG = `${JSON.stringify({ mode: "strict" })}\n`;
+const QUEUED = `${JSON.stringify({ queue: { path: "src/a.py", language: "python", status: "new" } })}\n`;
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());
@@ -23,6 +24,7 @@ function withTest(source: string): TempProject {
   const made = copyFixture("runners/pytest-pyproject");
   made.write(".tailtest/config.json", CONFIG);
   made.write(".tailtest/events.jsonl", '{"v":1}\n');
+  made.write(".tailtest/session.edits.jsonl", QUEUED);
   made.write("tests/test_box.py", source);
   return made;
 }
@@ -85,6 +87,10 @@ describe.skipIf(!pytest.available || process.platform !== "linux")("a test run's
       'def test_box():\n    open(".tailtest/config.json", "w").write(\'{"mode": "follow"}\')\n',
     ],
     ["cuts the event log", 'def test_box():\n    open(".tailtest/events.jsonl", "w").close()\n'],
+    [
+      "empties the journal of queued edits",
+      'def test_box():\n    open(".tailtest/session.edits.jsonl", "w").close()\n',
+    ],
   ])(
     "a passing run that %s is put back and not trusted",
     async (_name, source) => {
@@ -95,6 +101,9 @@ describe.skipIf(!pytest.available || process.platform !== "linux")("a test run's
       expect(result.tests).toEqual([]);
       expect(readFileSync(join(project.root, ".tailtest/config.json"), "utf8")).toBe(CONFIG);
       expect(readFileSync(join(project.root, ".tailtest/events.jsonl"), "utf8")).toBe('{"v":1}\n');
+      expect(readFileSync(join(project.root, ".tailtest/session.edits.jsonl"), "utf8")).toBe(
+        QUEUED,
+      );
     },
     90_000,
   );

@@ -10,6 +10,7 @@ import {
   type TextStyle,
 } from "@tailtest/core/status";
 import {
+  copyStatusLine,
   createFsView,
   openProject,
   pinLine,
@@ -70,8 +71,11 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   const pin = SESSION_PATHS.map((path) => pinOf(project, sessionModeOf(join(root, path)))).find(
     (found) => found !== undefined,
   );
+  const mode = pin?.pinned ?? project.config.mode;
+  // Said every time, as every Stop says it, until the copy is whole again.
+  const copy = copyStatusLine(root, mode);
   const report = buildStatus({
-    mode: pin?.pinned ?? project.config.mode,
+    mode,
     modeFromConfig: pin === undefined && config.ok && config.value["mode"] === project.config.mode,
     configProblems:
       pin === undefined ? project.configProblems : [...project.configProblems, pinLine(pin)],
@@ -86,7 +90,7 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
     runLog: activity.runLog,
     history: activity.history,
     now: (io.now ?? (() => new Date()))().toISOString(),
-    problems: activity.problems,
+    problems: copy === undefined ? activity.problems : [...activity.problems, copy],
   });
   io.stdout(
     options.json

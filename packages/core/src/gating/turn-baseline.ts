@@ -235,3 +235,11 @@ export function ignoreChanged(then: IgnoreSources, now: IgnoreSources): boolean 
     then.exclude !== now.exclude
   );
 }
+
+/**
+ * The sentence the Stop and `status` repeat while tailtest's copy of the production files is not
+ * whole (`node/tree-snapshot.ts` passed a bound).
+ */
+export function partialCopyLine(over: string, strict: boolean): string {
+  return `tailtest's copy of the production files is incomplete (${over}): without git, a change outside the gate to a file past it is found only by its modification time${strict ? " and cannot be put back" : ""}.`;
+}

@@ -138,6 +138,11 @@ describe("unwrapCommand", () => {
     { argv: ["uv", "pip", "install", "x"], inner: ["uv", "pip", "install", "x"] },
     { argv: ["timeout", "60"], inner: ["timeout", "60"] },
     { argv: ["env"], inner: ["env"] },
+    { argv: ["flock", "-w", "5", "/tmp/l", "rm", "x"], inner: ["rm", "x"] },
+    { argv: ["flock", "/tmp/l", "-c", "echo x > y"], inner: ["sh", "-c", "echo x > y"] },
+    { argv: ["script", "-qc", "rm x", "/dev/null"], inner: ["sh", "-c", "rm x"] },
+    { argv: ["strace", "-f", "-o", "log", "rm", "x"], inner: ["rm", "x"] },
+    { argv: ["flock", "/tmp/l"], inner: ["flock", "/tmp/l"] },
   ])("$argv → $inner", ({ argv, inner }) => {
     expect(unwrapCommand(argv)).toEqual(inner);
   });

@@ -33,6 +33,9 @@ const WRAPPER_VALUED: Readonly<Record<string, readonly string[]>> = {
   doas: ["-u", "-C"],
   exec: ["-a"],
   npx: ["-p", "--package"],
+  flock: ["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
+  strace: "-o -e -p -s -u -E -P -a -b -I -O -S -X -U".split(" "),
+  ltrace: "-o -e -p -s -u -a -n -A -D -F -l -x -L".split(" "),
   run: (
     "--with --with-requirements --python -p --project --directory --package --extra --group " +
     "--env-file -n --name --prefix -e --env"
@@ -91,6 +94,29 @@ function afterOptions(argv: Argv, from: number, valued: readonly string[] = []):
   return i < argv.length ? argv.slice(i) : undefined;
 }
 
+/** What `strace`/`ltrace`, `flock` and `script -c` run; else undefined. */
+function unwrapTool(name: string, argv: Argv): Argv | undefined {
+  // `strace -o log cmd`: the command it traces runs.
+  if (name === "strace" || name === "ltrace") return afterOptions(argv, 1, WRAPPER_VALUED[name]);
+  // `flock lockfile cmd …` runs cmd; `flock lockfile -c 'cmd'` runs a shell.
+  if (name === "flock") {
+    const rest = afterOptions(argv, 1, WRAPPER_VALUED.flock);
+    if (rest === undefined || rest.length < 2) return undefined;
+    const command = rest.slice(1);
+    return command[0] === "-c" || command[0] === "--command"
+      ? ["sh", "-c", ...command.slice(1)]
+      : command;
+  }
+  // `script -qc 'cmd' log` runs a shell with cmd.
+  if (name === "script") {
+    const at = argv.findIndex(
+      (word, i) => i > 0 && (word === "--command" || /^-[a-zA-Z]*c$/.test(word ?? "")),
+    );
+    return at === -1 || argv[at + 1] === undefined ? undefined : ["sh", "-c", argv[at + 1]];
+  }
+  return undefined;
+}
+
 /** What a wrapper runs: `env X=1 cmd`, `timeout 60 cmd`, `uv run cmd`, `npx cmd`; else undefined. */
 export function unwrapOnce(argv: Argv): Argv | undefined {
   const name = argv[0] === undefined ? undefined : baseName(argv[0]);
@@ -104,6 +130,8 @@ export function unwrapOnce(argv: Argv): Argv | undefined {
     return rest === undefined || rest.length < 2 ? undefined : rest.slice(1);
   }
   if (PACKAGE_RUNNERS.has(name)) return afterOptions(argv, 1, WRAPPER_VALUED.npx);
+  const tool = unwrapTool(name, argv);
+  if (tool !== undefined) return tool;
   const sub = argv[1];
   if (sub !== undefined && ownEntry(RUN_SUBCOMMANDS, name)?.includes(sub) === true)
     return afterOptions(argv, 2, WRAPPER_VALUED.run);

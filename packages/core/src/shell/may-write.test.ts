@@ -25,6 +25,9 @@ describe("mayWriteFiles", () => {
     "node scripts/build.js",
     "bash scripts/check.sh",
     "find . -name '*.py' | wc -l",
+    "git log --format=%an | sort | uniq -c",
+    "sort -n data.txt",
+    "xxd calc.py",
   ])("%s: no word of it can write, so the grammar is not loaded", async (command) => {
     expect(mayWriteFiles(command)).toBe(false);
     expect(await parserFinds(command)).toBe(false);
@@ -32,6 +35,11 @@ describe("mayWriteFiles", () => {
 
   it.each([
     "echo x > calc.py",
+    "sort -o calc.py other.py",
+    "uniq other.py calc.py",
+    "xxd -r - calc.py",
+    "tar -cf calc.py other.py",
+    "strace -o calc.py true",
     "cat >> log.txt",
     "ls &> out.txt",
     "r\\m calc.py",

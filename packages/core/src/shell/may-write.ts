@@ -72,7 +72,36 @@ export function mayWriteFiles(command: string): boolean {
   const words = text.match(/[A-Za-z0-9_.+-]+/g) ?? [];
   if (words.some((word) => WRITER_WORDS.has(word))) return true;
   if (hasWriteRedirect(text)) return true;
-  return interpreterReadsScript(text);
+  return interpreterReadsScript(text) || writesAnOutputFile(text);
+}
+
+/** Programs that write the file an `-o`/`--output` option names (`sort -o f`, `strace -o f`). */
+const OUTPUT_OPTION_WRITERS = new Set(["sort", "shuf", "iconv", "strace", "ltrace"]);
+/** Programs whose second operand is the file they write (`uniq in out`, `xxd -r in out`). */
+const SECOND_OPERAND_WRITERS = new Set(["uniq", "xxd"]);
+
+/**
+ * A stage that runs a program writing a file its words name: `sort`/`shuf`/`iconv`/`strace`
+ * with an output option, `uniq`/`xxd` with two operands, any `tar` (a creating tar's archive).
+ * A bare `… | sort | uniq` answers false: the shell parser is not loaded for it.
+ */
+function writesAnOutputFile(text: string): boolean {
+  for (const stage of text.split(/\|\||&&|;|\n|\|&?/)) {
+    const words = stage.trim().split(/\s+/);
+    for (const [i, word] of words.entries()) {
+      const name = word.split("/").pop() ?? word;
+      const rest = words.slice(i + 1);
+      if (name === "tar") return true;
+      if (OUTPUT_OPTION_WRITERS.has(name) && rest.some((one) => /^(-o|--output)/.test(one)))
+        return true;
+      if (
+        SECOND_OPERAND_WRITERS.has(name) &&
+        rest.filter((one) => one === "-" || !one.startsWith("-")).length > 1
+      )
+        return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -449,10 +449,7 @@ export function lostCheckLine(reason: string, strict: boolean, copy = false): st
   return `This turn's changes could not be compared by content with the turn's start (${reason}): a change made outside the gate may go unseen${strict ? " and cannot be put back" : ""}. Put back what made it so; the person can check the work tree with git status.`;
 }
 
-/** The Stop's sentence when tailtest's copy of the production files is not whole. */
-export function partialCopyLine(over: string, strict: boolean): string {
-  return `tailtest's copy of the production files is incomplete (${over}): without git, a change outside the gate to a file past it is found only by its modification time${strict ? " and cannot be put back" : ""}.`;
-}
+export { partialCopyLine } from "../turn-baseline.ts";
 
 /** Why a project that had a baseline cannot be compared by content now. */
 function lostReason(project: Project): string {

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { revertToBaseline } from "./content-sweep.ts";
 import { openProject } from "../../project/node/project.ts";
 import { compareTreeSnapshot, readTreeSnapshot, takeTreeSnapshot } from "./tree-snapshot.ts";
+import { copyStatusLine } from "./copy-status.ts";
 
 /**
  * tailtest's own copy of the production files (no git): what it finds by content and what strict
@@ -109,6 +110,21 @@ describe("the tree snapshot", () => {
     const bytes = await takeTreeSnapshot(p, { now, keep: true, maxBytes: 40 });
     expect(bytes.over).toBe("more than 0 MiB of production files");
     expect(bytes.files["src/util.py"]?.kept).toBeUndefined();
+  });
+
+  it("`status` repeats the Stop's line while the copy is past a bound", async () => {
+    const p = setUp();
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(copyStatusLine(p.root, "strict")).toBeUndefined();
+    await takeTreeSnapshot(p, { now, keep: true, maxFiles: 1 });
+    expect(copyStatusLine(p.root, "strict")).toBe(
+      "tailtest's copy of the production files is incomplete (2 production files, more than the 1 it copies): without git, a change outside the gate to a file past it is found only by its modification time and cannot be put back.",
+    );
+    expect(copyStatusLine(p.root, "tdd")).toBe(
+      "tailtest's copy of the production files is incomplete (2 production files, more than the 1 it copies): without git, a change outside the gate to a file past it is found only by its modification time.",
+    );
+    // A copy left from an earlier strict session says nothing once the mode keeps none.
+    expect(copyStatusLine(p.root, "follow")).toBeUndefined();
   });
 });
 

@@ -179,6 +179,46 @@ describe("findShellWrites", () => {
     },
     { name: "git checkout-index -a", command: "git checkout-index -a -f", written: ["."] },
     { name: "patch a file", command: "patch calc.py < fix.patch", written: ["calc.py"] },
+    // Programs that write the file an option or an operand names.
+    { name: "sort -o", command: "sort -o calc.py other.py", written: ["calc.py"] },
+    { name: "sort -o glued", command: "sort -ocalc.py other.py", written: ["calc.py"] },
+    { name: "shuf --output=", command: "shuf --output=calc.py x", written: ["calc.py"] },
+    { name: "iconv -o", command: "iconv -f utf-8 -t ascii -o calc.py x", written: ["calc.py"] },
+    { name: "uniq in out", command: "uniq other.py calc.py", written: ["calc.py"] },
+    { name: "uniq to stdout", command: "uniq -c other.py", written: [] },
+    { name: "uniq -f N in", command: "uniq -f 2 other.py", written: [] },
+    { name: "xxd -r in out", command: "xxd -r - calc.py", written: ["calc.py"] },
+    { name: "tar -cf over it", command: "tar -cf calc.py other.py", written: ["calc.py"] },
+    { name: "tar czf (old form)", command: "tar czf calc.py other.py", written: ["calc.py"] },
+    {
+      name: "tar --create --file=",
+      command: "tar --create --file=calc.py other.py",
+      written: ["calc.py"],
+    },
+    { name: "tar -tf only lists", command: "tar -tf a.tar", written: [] },
+    {
+      name: "strace -o, and the command it traces",
+      command: "strace -f -o calc.py rm src/util.py",
+      written: ["calc.py"],
+      deleted: ["src/util.py"],
+    },
+    // Wrappers that run a command of their words.
+    {
+      name: "flock file cmd",
+      command: "flock /tmp/l rm calc.py",
+      written: [],
+      deleted: ["calc.py"],
+    },
+    {
+      name: "flock file -c 'cmd'",
+      command: "flock -w 5 /tmp/l -c 'echo x > calc.py'",
+      written: ["calc.py"],
+    },
+    {
+      name: "script -qc 'cmd'",
+      command: "script -qc 'echo x > calc.py' /dev/null",
+      written: ["calc.py"],
+    },
   ])("$name", async ({ command, written, deleted = [] }) => {
     const writes = await findShellWrites(command);
     expect(writes.written).toEqual(written);

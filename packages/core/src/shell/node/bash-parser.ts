@@ -247,8 +247,94 @@ const inPlaceEffect: Effect = ({ name, values, written }) => {
 const patchToolEffect: Effect = ({ effects, written, deleted }) =>
   collectPatch(effects.node, written, deleted);
 
+/**
+ * Programs that write the file an option names (`sort -o f`, `shuf --output=f`, `iconv -o f`,
+ * `strace -o f cmd`): the short option (also glued, `-of`) and the long one (`--output=f`).
+ */
+const OUTPUT_OPTIONS: Readonly<Record<string, readonly [string, string]>> = {
+  sort: ["-o", "--output"],
+  shuf: ["-o", "--output"],
+  iconv: ["-o", "--output"],
+  strace: ["-o", "--output"],
+  ltrace: ["-o", "--output"],
+};
+
+/** The files an output option names in `values`. */
+export function outputOptionFiles(
+  values: readonly (string | undefined)[],
+  [short, long]: readonly [string, string],
+): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (value === "--") break;
+    const next = values[i + 1];
+    if ((value === short || value === long) && next !== undefined) files.push(next);
+    else if (value.startsWith(`${long}=`)) files.push(value.slice(long.length + 1));
+    else if (value.startsWith(short) && value.length > short.length && !value.startsWith("--"))
+      files.push(value.slice(short.length));
+  }
+  return files;
+}
+
+/** The options of `uniq` and `xxd` that take the next word as their value. */
+const SECOND_OPERAND_VALUED: Readonly<Record<string, readonly string[]>> = {
+  uniq: ["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"],
+  xxd: ["-c", "-g", "-l", "-o", "-s", "-n", "-cols", "-groupsize", "-len", "-seek", "-name"],
+};
+
+/** `uniq in out`, `xxd [-r] in out`: the second operand is written. */
+const secondOperandEffect: Effect = ({ name, values, written }) => {
+  const valued = ownEntry(SECOND_OPERAND_VALUED, name) ?? [];
+  const operands: string[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === undefined) return;
+    if (valued.includes(value)) i += 1;
+    else if (!value.startsWith("-") || value === "-") operands.push(value);
+  }
+  const out = operands[1];
+  if (out !== undefined && out !== "-") written.push(out);
+};
+
+/**
+ * `tar -cf out.tar …`, `tar czf out …`, `tar --create --file=out …`: the archive a creating tar
+ * writes (extracting is judged at the end of the turn: the words do not say what it holds).
+ */
+function tarArchive(values: readonly (string | undefined)[]): string[] {
+  const words = values.filter((value): value is string => value !== undefined);
+  const first = words[0];
+  // The old form's first word is a cluster without a dash (`tar cf out.tar …`).
+  const clusters = words.flatMap((word, i) =>
+    /^-[A-Za-z]+$/.test(word) || (i === 0 && /^[A-Za-z]+$/.test(word))
+      ? [{ letters: word.replace(/^-/, ""), i }]
+      : [],
+  );
+  const creates =
+    words.includes("--create") || clusters.some(({ letters }) => /[cr]/.test(letters));
+  if (!creates || first === undefined) return [];
+  const files: string[] = [];
+  for (const { letters, i } of clusters) {
+    const at = letters.indexOf("f");
+    if (at === -1) continue;
+    // `-fout.tar` glues the value; `-cf out.tar` takes the next word.
+    const glued = letters.slice(at + 1);
+    const value = at === letters.length - 1 ? words[i + 1] : glued;
+    if (value !== undefined && value !== "-") files.push(value);
+  }
+  for (const [i, word] of words.entries()) {
+    if (word.startsWith("--file=")) files.push(word.slice("--file=".length));
+    else if (word === "--file" && words[i + 1] !== undefined) files.push(words[i + 1] as string);
+  }
+  return files;
+}
+
 /** Commands whose effect on files is read from their words, by name. */
 const EFFECTS: Readonly<Record<string, Effect>> = {
+  uniq: secondOperandEffect,
+  xxd: secondOperandEffect,
+  tar: ({ values, written }) => written.push(...tarArchive(values)),
   rm: ({ operands, deleted }) => deleted.push(...operands),
   unlink: ({ operands, deleted }) => deleted.push(...operands),
   shred: ({ operands, deleted }) => deleted.push(...operands),
@@ -292,6 +378,8 @@ function collectEffects(argv: Argv, effects: Effects, depth: number): void {
   const split = values.findIndex((word) => word === "-S" || word === "--split-string");
   const script = name === "env" && split !== -1 ? values[split + 1] : undefined;
   if (script !== undefined) effects.nested.push(script);
+  const output = ownEntry(OUTPUT_OPTIONS, name);
+  if (output !== undefined) effects.writes.written.push(...outputOptionFiles(values, output));
   const inner = unwrapOnce(argv);
   if (inner !== undefined) {
     collectEffects(inner, effects, depth + 1);
