@@ -1,7 +1,8 @@
 // What the hook bundles get for `proper-lockfile` (tsup.config.base.ts): the library, loaded on
 // its first call. Loading it loads retry and signal-exit, which sets up its signal emitter, and
 // most hook calls take no lock: a follow-mode edit appends one journal line (ADR 0003), a gate
-// reads. The build resolves the require below to the real library (the plugin lets it through).
+// reads. The build resolves the require below to the real library, from core, which depends on
+// it (the plugin lets it through; knip.json lists it as a dependency the root does not declare).
 "use strict";
 
 let loaded;
