@@ -84,6 +84,32 @@ const commanderLazyChildProcess: NonNullable<Options["esbuildPlugins"]>[number] 
 };
 
 /**
+ * proper-lockfile in the hook bundles, loaded on its first lock
+ * (scripts/hook-shims/lazy-proper-lockfile.cjs): the shim's own require gets the library,
+ * resolved from core, which depends on it.
+ */
+const lazyProperLockfile: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "lazy-proper-lockfile",
+  setup(build) {
+    const shim = fileURLToPath(
+      new URL("./scripts/hook-shims/lazy-proper-lockfile.cjs", import.meta.url),
+    );
+    const core = fileURLToPath(new URL("./packages/core/", import.meta.url));
+    build.onResolve({ filter: /^proper-lockfile$/ }, async (args) => {
+      // build.resolve below comes through here again, marked: esbuild's own resolution then.
+      if ((args.pluginData as { real?: boolean } | undefined)?.real === true) return undefined;
+      if (args.importer !== shim) return { path: shim };
+      const real = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: core,
+        pluginData: { real: true },
+      });
+      return real.errors.length > 0 ? { errors: real.errors } : { path: real.path };
+    });
+  },
+};
+
+/**
  * The `tailtest` command as one minified CommonJS bundle (`tailtest-main.cjs`), which the bin's
  * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
  * are: a command's own modules are still evaluated only when it is chosen. Stamped with its hash
@@ -262,7 +288,7 @@ export function adapterConfig({ launcher, afterBuild }: AdapterBuild): Options[]
           assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
         };
       },
-      esbuildPlugins: [modules],
+      esbuildPlugins: [modules, lazyProperLockfile],
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url.
       define: { "import.meta.url": "__tailtestUrl" },

@@ -226,10 +226,13 @@ describe.each(ADAPTERS)("%s's built hook", (adapter) => {
 const ALLOWED_BUILTINS =
   /^(NativeModule (vm|v8|internal\/heap_utils|internal\/promise_hooks)|Internal Binding (signal_wrap|v8|serdes|profiler|heap_utils|internal_only_v8))$/;
 
-/** The node modules a whole hook process loaded beyond what `node -e 0` loads. */
+/**
+ * The node modules a whole hook process loaded beyond what `node -e 0` loads, and
+ * `signal-exit` when proper-lockfile (which loads it) was evaluated: its emitter on `process`.
+ */
 function builtinsLoaded(bin: string, stdin: string, root: string): string[] {
   // The list goes to fd 3, so the hook's own answer on stdout stays out of it.
-  const dump = `process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify(process.moduleLoadList)));`;
+  const dump = `process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify([...process.moduleLoadList, ...("__signal_exit_emitter__" in process ? ["signal-exit"] : [])])));`;
   const loaded = (args: string[], input: string): string[] =>
     JSON.parse(
       execFileSync("bash", ["-c", '"$0" "$@" 3>&1 1>/dev/null', process.execPath, ...args], {
@@ -240,6 +243,8 @@ function builtinsLoaded(bin: string, stdin: string, root: string): string[] {
           CLAUDE_PROJECT_DIR: root,
           CURSOR_PROJECT_DIR: root,
           NODE_OPTIONS: "",
+          // A CA bundle there makes node load crypto as it starts, hiding a hook's own load.
+          NODE_EXTRA_CA_CERTS: undefined,
         },
         encoding: "utf8",
       }),
@@ -282,11 +287,48 @@ describe("a follow-mode edit loads no node module it does not use", () => {
       builtinsLoaded(bin, post[adapter](), project.root);
       const extra = builtinsLoaded(bin, post[adapter](), project.root);
       // vm evaluates the bundle, v8 sets the flag its code caches are made under (code-cache.ts);
-      // signal_wrap is the lock's clean-up on a signal (proper-lockfile).
+      // signal_wrap is the lock's clean-up on a signal (proper-lockfile). The edit takes no
+      // lock (a journal line), so proper-lockfile is not even evaluated (no signal-exit).
       expect(extra.filter((name) => !ALLOWED_BUILTINS.test(name))).toEqual([]);
       expect(extra).toContain("NativeModule vm");
+      expect(extra).not.toContain("signal-exit");
     },
   );
+});
+
+describe("a tdd or strict gate loads no crypto and no lock it does not use", () => {
+  const gate: Record<Adapter, (root: string) => string> = {
+    "claude-code": (root) =>
+      JSON.stringify(loadPayload("claude-2.1.330", "context.PreToolUse-Write.json", root).stdin),
+    codex: (root) =>
+      JSON.stringify(
+        loadPayload("codex-0.169.0", "context.PreToolUse-apply_patch.json", root).stdin,
+      ),
+    cursor: (root) =>
+      JSON.stringify(loadPayload("cursor", "gate.preToolUse-Write.json", root).stdin),
+  };
+
+  it.each(
+    ADAPTERS.flatMap((adapter) =>
+      (["tdd", "strict"] as const).map((mode) => [adapter, mode] as const),
+    ),
+  )("%s, %s: node's crypto and proper-lockfile (signal-exit) stay unloaded", (adapter, mode) => {
+    const project = makeProject({
+      "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n",
+      "src/billing.py": "def charge(amount):\n    return amount\n",
+      "tests/test_billing.py": "def test_charge():\n    assert True\n",
+      ".tailtest/config.json": JSON.stringify({ mode }),
+    });
+    try {
+      const bin = join(REPO_ROOT, "adapters", adapter, "dist/hook.cjs");
+      builtinsLoaded(bin, gate[adapter](project.root), project.root);
+      const extra = builtinsLoaded(bin, gate[adapter](project.root), project.root);
+      expect(extra).toContain("NativeModule vm");
+      expect(extra.filter((name) => /crypto|signal-exit/.test(name))).toEqual([]);
+    } finally {
+      project.cleanup();
+    }
+  });
 });
 
 describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in tdd and strict mode, hook-main.cjs for the rest", () => {

@@ -1,39 +1,48 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 
 /** A test's stable identity: which runner, which file (project-relative, POSIX), which names. */
-export const TestIdSchema = z.object({
-  runner: RunnerIdSchema,
-  file: z.string(),
-  /** Describe blocks / classes / subtests, outermost first, then the test's own name. */
-  segments: z.array(z.string()).check(z.minLength(1)),
-});
+export const TestIdSchema = lazy(() =>
+  z.object({
+    runner: RunnerIdSchema,
+    file: z.string(),
+    /** Describe blocks / classes / subtests, outermost first, then the test's own name. */
+    segments: z.array(z.string()).check(z.minLength(1)),
+  }),
+);
 export type TestId = z.infer<typeof TestIdSchema>;
 
-export const TestStatusSchema = z.enum(["pass", "fail", "skip", "not_run"]);
+export const TestStatusSchema = lazy(() => z.enum(["pass", "fail", "skip", "not_run"]));
 export type TestStatus = z.infer<typeof TestStatusSchema>;
 
 /** Why a test or file failed: a real assertion, or the code could not even be loaded. */
-export const FailureKindSchema = z.enum(["assertion", "collection", "timeout", "crash"]);
+export const FailureKindSchema = lazy(() =>
+  z.enum(["assertion", "collection", "timeout", "crash"]),
+);
 export type FailureKind = z.infer<typeof FailureKindSchema>;
 
-export const TestResultSchema = z.object({
-  id: TestIdSchema,
-  status: TestStatusSchema,
-  duration_ms: z.optional(z.number().check(z.minimum(0))),
-  /** The runner's failure message and stack, raw (excerpts are made later, deterministically). */
-  failure: z.optional(z.string()),
-  failure_kind: z.optional(FailureKindSchema),
-});
+export const TestResultSchema = lazy(() =>
+  z.object({
+    id: TestIdSchema,
+    status: TestStatusSchema,
+    duration_ms: z.optional(z.number().check(z.minimum(0))),
+    /** The runner's failure message and stack, raw (excerpts are made later, deterministically). */
+    failure: z.optional(z.string()),
+    failure_kind: z.optional(FailureKindSchema),
+  }),
+);
 export type TestResult = z.infer<typeof TestResultSchema>;
 
 /** A failure that belongs to a file or the whole run, not to one test: import/syntax/build errors. */
-export const FileErrorSchema = z.object({
-  /** Project-relative POSIX path, when the runner says which file. */
-  file: z.optional(z.string()),
-  message: z.string(),
-  kind: FailureKindSchema,
-});
+export const FileErrorSchema = lazy(() =>
+  z.object({
+    /** Project-relative POSIX path, when the runner says which file. */
+    file: z.optional(z.string()),
+    message: z.string(),
+    kind: FailureKindSchema,
+  }),
+);
 export type FileError = z.infer<typeof FileErrorSchema>;
 
 /** What a parser makes of one runner's machine output. */

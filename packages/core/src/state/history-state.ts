@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import { SessionRecordSchema, type SessionRecord } from "./session-record.ts";
 
 export const HISTORY_CAP = 1000;
@@ -15,15 +16,9 @@ export const HISTORY_SESSIONS_CAP = 200;
  * - `env_error`: the runner or a dependency could not start or import: the environment, not the
  *   code; `timeout`: its tests were stopped after the configured timeout.
  */
-export const OutcomeStatusSchema = z.enum([
-  "passed",
-  "fixed",
-  "failed",
-  "missing_test",
-  "not_run",
-  "env_error",
-  "timeout",
-]);
+export const OutcomeStatusSchema = lazy(() =>
+  z.enum(["passed", "fixed", "failed", "missing_test", "not_run", "env_error", "timeout"]),
+);
 export type OutcomeStatus = z.infer<typeof OutcomeStatusSchema>;
 
 /**
@@ -42,7 +37,7 @@ export const OUTCOME_CLASSES = [
   "regression",
   "recurring",
 ] as const;
-export const OutcomeClassSchema = z.enum(OUTCOME_CLASSES);
+export const OutcomeClassSchema = lazy(() => z.enum(OUTCOME_CLASSES));
 export type OutcomeClass = z.infer<typeof OutcomeClassSchema>;
 
 /** Each class in words (what `status`, `history`, `watch`, the report and the notes print). */
@@ -68,36 +63,42 @@ export function isGreenStatus(status: OutcomeStatus): boolean {
   return status === "passed" || status === "fixed";
 }
 
-export const HistoryEntrySchema = z.object({
-  file: z.string().check(z.minLength(1)),
-  status: OutcomeStatusSchema,
-  attempts: z.number().check(z.int(), z.minimum(0)),
-  session_id: z.string().check(z.minLength(1)),
-  /** When the outcome was measured (UTC ISO); a plain string so one odd time cannot invalidate the file. */
-  timestamp: z.string(),
-  /** Red now, green in the file's previous session. */
-  regression: z.boolean(),
-  /** What a version-1 file said, kept on migration: its status and its classification. */
-  v1: z.optional(z.object({ status: z.string(), classification: z.string() })),
-});
+export const HistoryEntrySchema = lazy(() =>
+  z.object({
+    file: z.string().check(z.minLength(1)),
+    status: OutcomeStatusSchema,
+    attempts: z.number().check(z.int(), z.minimum(0)),
+    session_id: z.string().check(z.minLength(1)),
+    /** When the outcome was measured (UTC ISO); a plain string so one odd time cannot invalidate the file. */
+    timestamp: z.string(),
+    /** Red now, green in the file's previous session. */
+    regression: z.boolean(),
+    /** What a version-1 file said, kept on migration: its status and its classification. */
+    v1: z.optional(z.object({ status: z.string(), classification: z.string() })),
+  }),
+);
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 export type HistoryOutcome = Omit<HistoryEntry, "regression" | "v1">;
 
-const HistoryFileV3Schema = z.object({
-  version: z.literal(HISTORY_VERSION),
-  /** Per file and session: how the file ended (follow mode's measured outcomes). */
-  entries: z.array(HistoryEntrySchema),
-  /** Per session: its mode, times, and tdd's cycles or strict's claims (session-record.ts). */
-  sessions: z.array(SessionRecordSchema),
-});
+const HistoryFileV3Schema = lazy(() =>
+  z.object({
+    version: z.literal(HISTORY_VERSION),
+    /** Per file and session: how the file ended (follow mode's measured outcomes). */
+    entries: z.array(HistoryEntrySchema),
+    /** Per session: its mode, times, and tdd's cycles or strict's claims (session-record.ts). */
+    sessions: z.array(SessionRecordSchema),
+  }),
+);
 export type HistoryFile = z.infer<typeof HistoryFileV3Schema>;
 
 /** Version 2: the entries alone (no session records: every mode but follow went unrecorded). */
-const HistoryFileV2Schema = z.object({
-  version: z.literal(2),
-  entries: z.array(HistoryEntrySchema),
-});
+const HistoryFileV2Schema = lazy(() =>
+  z.object({
+    version: z.literal(2),
+    entries: z.array(HistoryEntrySchema),
+  }),
+);
 
 /** A version-2 history in version 3: the same entries, and no session records yet. */
 export function migrateHistoryV2(file: z.infer<typeof HistoryFileV2Schema>): HistoryFile {
@@ -105,18 +106,22 @@ export function migrateHistoryV2(file: z.infer<typeof HistoryFileV2Schema>): His
 }
 
 /** Version 1 (statuses passed, fixed, unresolved, deferred; classifications gap, regression, …). */
-const HistoryEntryV1Schema = z.object({
-  file: z.string().check(z.minLength(1)),
-  status: z.enum(["passed", "fixed", "unresolved", "deferred"]),
-  attempts: z.number().check(z.int(), z.minimum(0)),
-  session_id: z.string().check(z.minLength(1)),
-  timestamp: z.string(),
-  classification: z.enum(["gap", "regression", "fixed", "passed"]),
-});
-const HistoryFileV1Schema = z.object({
-  version: z.literal(1),
-  entries: z.array(HistoryEntryV1Schema),
-});
+const HistoryEntryV1Schema = lazy(() =>
+  z.object({
+    file: z.string().check(z.minLength(1)),
+    status: z.enum(["passed", "fixed", "unresolved", "deferred"]),
+    attempts: z.number().check(z.int(), z.minimum(0)),
+    session_id: z.string().check(z.minLength(1)),
+    timestamp: z.string(),
+    classification: z.enum(["gap", "regression", "fixed", "passed"]),
+  }),
+);
+const HistoryFileV1Schema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    entries: z.array(HistoryEntryV1Schema),
+  }),
+);
 type HistoryFileV1 = z.infer<typeof HistoryFileV1Schema>;
 
 /**
@@ -148,18 +153,22 @@ const V1_STATUS: Readonly<Record<HistoryFileV1["entries"][number]["status"], Out
 };
 
 /** `.tailtest/history.json`: version 3, or versions 1 and 2 migrated as they are read. */
-export const HistoryFileSchema = z.union([
-  HistoryFileV3Schema,
-  z.pipe(HistoryFileV2Schema, z.transform(migrateHistoryV2)),
-  z.pipe(HistoryFileV1Schema, z.transform(migrateHistoryV1)),
-]);
+export const HistoryFileSchema = lazy(() =>
+  z.union([
+    HistoryFileV3Schema,
+    z.pipe(HistoryFileV2Schema, z.transform(migrateHistoryV2)),
+    z.pipe(HistoryFileV1Schema, z.transform(migrateHistoryV1)),
+  ]),
+);
 
-export const LastFailureSchema = z.object({
-  file: z.string().check(z.minLength(1)),
-  /** `failed`; a session file written before history version 2 may hold `unresolved`/`deferred`. */
-  status: z.enum(["failed", "unresolved", "deferred"]),
-  attempts: z.number().check(z.int(), z.minimum(0)),
-});
+export const LastFailureSchema = lazy(() =>
+  z.object({
+    file: z.string().check(z.minLength(1)),
+    /** `failed`; a session file written before history version 2 may hold `unresolved`/`deferred`. */
+    status: z.enum(["failed", "unresolved", "deferred"]),
+    attempts: z.number().check(z.int(), z.minimum(0)),
+  }),
+);
 export type LastFailure = z.infer<typeof LastFailureSchema>;
 
 export function emptyHistory(): HistoryFile {

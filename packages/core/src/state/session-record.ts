@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import { ModeSchema } from "../config/config.ts";
 import type { StrictEvent } from "../strict/strict-events.ts";
 
@@ -11,36 +12,42 @@ import type { StrictEvent } from "../strict/strict-events.ts";
  */
 
 /** Why a Green was logged without a failing test first (tdd/tdd-log.ts re-exports it). */
-export const SkipRedReasonSchema = z.enum(["refactoring", "lint-only", "adding-coverage"]);
+export const SkipRedReasonSchema = lazy(() =>
+  z.enum(["refactoring", "lint-only", "adding-coverage"]),
+);
 export type SkipRedReason = z.infer<typeof SkipRedReasonSchema>;
 
 /** One TDD cycle (tdd/cycles.ts `listTddCycles`), as the report and the session records keep it. */
-export const TddCycleSchema = z.object({
-  red: z.optional(z.object({ test: z.string(), expects: z.string(), at: z.string() })),
-  /** The failing run that moved the cycle to `red`. */
-  red_confirmed_at: z.optional(z.string()),
-  green: z.optional(
-    z.object({
-      change: z.string(),
-      files: z.array(z.string()),
-      at: z.string(),
-      skip_red: z.optional(SkipRedReasonSchema),
-    }),
-  ),
-  /** The passing run that closed it. */
-  completed_at: z.optional(z.string()),
-  /** `replaced`: a new declaration (or the end of a subagent's log) came before it closed. */
-  outcome: z.enum(["complete", "open", "replaced"]),
-});
+export const TddCycleSchema = lazy(() =>
+  z.object({
+    red: z.optional(z.object({ test: z.string(), expects: z.string(), at: z.string() })),
+    /** The failing run that moved the cycle to `red`. */
+    red_confirmed_at: z.optional(z.string()),
+    green: z.optional(
+      z.object({
+        change: z.string(),
+        files: z.array(z.string()),
+        at: z.string(),
+        skip_red: z.optional(SkipRedReasonSchema),
+      }),
+    ),
+    /** The passing run that closed it. */
+    completed_at: z.optional(z.string()),
+    /** `replaced`: a new declaration (or the end of a subagent's log) came before it closed. */
+    outcome: z.enum(["complete", "open", "replaced"]),
+  }),
+);
 export type TddCycle = z.infer<typeof TddCycleSchema>;
 
 /** At most this many cycles and claims are kept per session (the newest); `total` says how many. */
 export const SESSION_RECORD_CAP = 50;
 
-export const TddCycleRecordSchema = z.extend(TddCycleSchema, {
-  /** The agent's log key: the session's own, or `<session>.<subagent>`. */
-  agent: z.string(),
-});
+export const TddCycleRecordSchema = lazy(() =>
+  z.extend(TddCycleSchema, {
+    /** The agent's log key: the session's own, or `<session>.<subagent>`. */
+    agent: z.string(),
+  }),
+);
 export type TddCycleRecord = z.infer<typeof TddCycleRecordSchema>;
 
 /**
@@ -49,44 +56,48 @@ export type TddCycleRecord = z.infer<typeof TddCycleRecordSchema>;
  * verification failed and its edits were put back; the claim stands for another try), `open`
  * (not verified yet).
  */
-export const ClaimOutcomeSchema = z.enum(["verified", "reverted", "escalated", "open"]);
+export const ClaimOutcomeSchema = lazy(() => z.enum(["verified", "reverted", "escalated", "open"]));
 export type ClaimOutcome = z.infer<typeof ClaimOutcomeSchema>;
 
-export const StrictClaimRecordSchema = z.object({
-  claim: z.string(),
-  test_id: z.string(),
-  /** The files the claim let the agent edit. */
-  targets: z.array(z.string()),
-  claimed_at: z.string(),
-  outcome: ClaimOutcomeSchema,
-  /** When it was verified, escalated or last reverted. */
-  settled_at: z.optional(z.string()),
-  /** Failed verifications (each put its edits back). */
-  reverts: z.number().check(z.int(), z.minimum(0)),
-  /** The last failed verification's reason, one line. */
-  reason: z.optional(z.string()),
-});
+export const StrictClaimRecordSchema = lazy(() =>
+  z.object({
+    claim: z.string(),
+    test_id: z.string(),
+    /** The files the claim let the agent edit. */
+    targets: z.array(z.string()),
+    claimed_at: z.string(),
+    outcome: ClaimOutcomeSchema,
+    /** When it was verified, escalated or last reverted. */
+    settled_at: z.optional(z.string()),
+    /** Failed verifications (each put its edits back). */
+    reverts: z.number().check(z.int(), z.minimum(0)),
+    /** The last failed verification's reason, one line. */
+    reason: z.optional(z.string()),
+  }),
+);
 export type StrictClaimRecord = z.infer<typeof StrictClaimRecordSchema>;
 
-export const SessionRecordSchema = z.object({
-  session_id: z.string().check(z.minLength(1)),
-  mode: ModeSchema,
-  platform: z.optional(z.string()),
-  started_at: z.string(),
-  ended_at: z.optional(z.string()),
-  tdd: z.optional(
-    z.object({
-      total: z.number().check(z.int(), z.minimum(0)),
-      cycles: z.array(TddCycleRecordSchema),
-    }),
-  ),
-  strict: z.optional(
-    z.object({
-      total: z.number().check(z.int(), z.minimum(0)),
-      claims: z.array(StrictClaimRecordSchema),
-    }),
-  ),
-});
+export const SessionRecordSchema = lazy(() =>
+  z.object({
+    session_id: z.string().check(z.minLength(1)),
+    mode: ModeSchema,
+    platform: z.optional(z.string()),
+    started_at: z.string(),
+    ended_at: z.optional(z.string()),
+    tdd: z.optional(
+      z.object({
+        total: z.number().check(z.int(), z.minimum(0)),
+        cycles: z.array(TddCycleRecordSchema),
+      }),
+    ),
+    strict: z.optional(
+      z.object({
+        total: z.number().check(z.int(), z.minimum(0)),
+        claims: z.array(StrictClaimRecordSchema),
+      }),
+    ),
+  }),
+);
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
 /** A log key (tdd's agent key, strict's `session`) of this session: its id, or `<id>.<agent>`. */

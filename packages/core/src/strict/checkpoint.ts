@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import {
   ObjectRefSchema,
   StrictModeSchema,
@@ -33,40 +34,44 @@ export const STRICT_CHECKPOINT_VERSION = 1;
 
 const Count = z.number().check(z.int(), z.minimum(0));
 
-const OpenClaimSchema = z.object({
-  claim: z.string(),
-  test_id: z.string(),
-  targets: z.array(z.string()),
-  index: Count,
-  attempts: Count,
-  red: z.optional(TestRunEventSchema),
-  snapshots: z.array(z.tuple([z.string(), ObjectRefSchema])),
-});
-
-export const StrictCheckpointSchema = z.object({
-  version: z.literal(STRICT_CHECKPOINT_VERSION),
-  /** Which log, up to where: checked against the file before the checkpoint is used. */
-  log: z.object({
-    /** The file's inode: a log replaced by another file is another log. */
-    ino: Count,
-    /** Bytes of the log reduced (always the end of a line). */
-    bytes: Count,
-    /** Strict events in those bytes: the next event's index. */
-    events: Count,
-    /** FNV-1a of the first and of the last (up to) 4 KiB of those bytes. */
-    head: z.string(),
-    tail: z.string(),
+const OpenClaimSchema = lazy(() =>
+  z.object({
+    claim: z.string(),
+    test_id: z.string(),
+    targets: z.array(z.string()),
+    index: Count,
+    attempts: Count,
+    red: z.optional(TestRunEventSchema),
+    snapshots: z.array(z.tuple([z.string(), ObjectRefSchema])),
   }),
-  mode: StrictModeSchema,
-  mode_changed: z.boolean(),
-  open: z.array(OpenClaimSchema),
-  /** The latest run of each open claim's test. */
-  runs: z.array(z.object({ index: Count, event: TestRunEventSchema })),
-  /** JSON of `[claim, status, test_id, index][]`: every closed claim. */
-  closed: z.string(),
-  /** JSON of `string[]`: every test id with a run in the log. */
-  run_ids: z.string(),
-});
+);
+
+export const StrictCheckpointSchema = lazy(() =>
+  z.object({
+    version: z.literal(STRICT_CHECKPOINT_VERSION),
+    /** Which log, up to where: checked against the file before the checkpoint is used. */
+    log: z.object({
+      /** The file's inode: a log replaced by another file is another log. */
+      ino: Count,
+      /** Bytes of the log reduced (always the end of a line). */
+      bytes: Count,
+      /** Strict events in those bytes: the next event's index. */
+      events: Count,
+      /** FNV-1a of the first and of the last (up to) 4 KiB of those bytes. */
+      head: z.string(),
+      tail: z.string(),
+    }),
+    mode: StrictModeSchema,
+    mode_changed: z.boolean(),
+    open: z.array(OpenClaimSchema),
+    /** The latest run of each open claim's test. */
+    runs: z.array(z.object({ index: Count, event: TestRunEventSchema })),
+    /** JSON of `[claim, status, test_id, index][]`: every closed claim. */
+    closed: z.string(),
+    /** JSON of `string[]`: every test id with a run in the log. */
+    run_ids: z.string(),
+  }),
+);
 export type StrictCheckpoint = z.infer<typeof StrictCheckpointSchema>;
 
 /** The reduced log as the hooks use it. */

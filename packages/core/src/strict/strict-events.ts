@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import { FailureKindSchema } from "../engine/results.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 
@@ -17,29 +18,31 @@ import { RunnerIdSchema } from "../runners/project-runners.ts";
 export const STRICT_EVENT_VERSION = 1;
 
 /** Which agent platform (or the CLI) wrote an event. */
-export const HostSchema = z.enum(["claude-code", "cursor", "codex", "cli"]);
+export const HostSchema = lazy(() => z.enum(["claude-code", "cursor", "codex", "cli"]));
 export type Host = z.infer<typeof HostSchema>;
 
 /** A non-empty string. */
 const NonEmpty = z.string().check(z.minLength(1));
 /** A project-relative POSIX path. */
-const RelPathSchema = z.string().check(z.minLength(1));
+const RelPathSchema = lazy(() => z.string().check(z.minLength(1)));
 /** sha256 (hex) of a file's bytes, or null: the file did not exist. */
-export const ObjectRefSchema = z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/)));
+export const ObjectRefSchema = lazy(() => z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))));
 
 /**
  * A test's identity as strict mode stores it: never only a joined string. `id` is the canonical
  * text (what the agent types: `tests/test_x.py::TestA::test_b`, `src/a.test.ts::math > adds`, or
  * an annotation slug), `file` + `segments` are what the test engine selects it by.
  */
-export const StrictTestSchema = z.object({
-  id: NonEmpty,
-  file: RelPathSchema,
-  segments: z.array(z.string()).check(z.minLength(1)),
-  runner: z.optional(RunnerIdSchema),
-  /** `native`: from the runner's own output; `annotation`: a `tailtest-id:` comment. */
-  source: z.enum(["native", "annotation"]),
-});
+export const StrictTestSchema = lazy(() =>
+  z.object({
+    id: NonEmpty,
+    file: RelPathSchema,
+    segments: z.array(z.string()).check(z.minLength(1)),
+    runner: z.optional(RunnerIdSchema),
+    /** `native`: from the runner's own output; `annotation`: a `tailtest-id:` comment. */
+    source: z.enum(["native", "annotation"]),
+  }),
+);
 export type StrictTest = z.infer<typeof StrictTestSchema>;
 
 const base = {
@@ -50,189 +53,219 @@ const base = {
   host: z.optional(HostSchema),
 };
 
-export const TestRunEventSchema = z.object({
-  ...base,
-  type: z.literal("test_run"),
-  test_id: NonEmpty,
-  test: StrictTestSchema,
-  status: z.enum(["pass", "fail", "not_run"]),
-  fail_reason: z.optional(FailureKindSchema),
-  /** The failure was a syntax error (of the test or what it loads): never a valid red. */
-  syntax_error: z.optional(z.boolean()),
-  /** Modules or `module:symbol` names a collection failure says are missing. */
-  missing: z.optional(z.array(z.string())),
-  /** First line of the failure, for people; the gate never reads it. */
-  message: z.optional(z.string()),
-  /** The command tailtest ran (argv joined with spaces). */
-  command: z.string(),
-  duration_ms: z.number().check(z.minimum(0)),
-  /** sha256 of the test file when it ran: a red is void once the file changes. */
-  test_file_hash: ObjectRefSchema,
-  /**
-   * One sha256 of the test's support when it ran (`strict/test-support.ts`: conftest.py chain,
-   * runner config, helpers, fixtures): a red is void once it changes. Absent in older logs.
-   */
-  support_hash: z.optional(z.string()),
-  /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
-  purpose: z.enum(["claim", "verify", "run"]),
-});
+export const TestRunEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("test_run"),
+    test_id: NonEmpty,
+    test: StrictTestSchema,
+    status: z.enum(["pass", "fail", "not_run"]),
+    fail_reason: z.optional(FailureKindSchema),
+    /** The failure was a syntax error (of the test or what it loads): never a valid red. */
+    syntax_error: z.optional(z.boolean()),
+    /** Modules or `module:symbol` names a collection failure says are missing. */
+    missing: z.optional(z.array(z.string())),
+    /** First line of the failure, for people; the gate never reads it. */
+    message: z.optional(z.string()),
+    /** The command tailtest ran (argv joined with spaces). */
+    command: z.string(),
+    duration_ms: z.number().check(z.minimum(0)),
+    /** sha256 of the test file when it ran: a red is void once the file changes. */
+    test_file_hash: ObjectRefSchema,
+    /**
+     * One sha256 of the test's support when it ran (`strict/test-support.ts`: conftest.py chain,
+     * runner config, helpers, fixtures): a red is void once it changes. Absent in older logs.
+     */
+    support_hash: z.optional(z.string()),
+    /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
+    purpose: z.enum(["claim", "verify", "run"]),
+  }),
+);
 export type TestRunEvent = z.infer<typeof TestRunEventSchema>;
 
 /** `tailtest claim`: the next edits to `edit_target` advance the red `test_id`. */
-export const EditClaimEventSchema = z.object({
-  ...base,
-  type: z.literal("edit_claim"),
-  /** One claim command gives one id to all its targets: the claim group. */
-  claim: NonEmpty,
-  test_id: NonEmpty,
-  edit_target: RelPathSchema,
-});
+export const EditClaimEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("edit_claim"),
+    /** One claim command gives one id to all its targets: the claim group. */
+    claim: NonEmpty,
+    test_id: NonEmpty,
+    edit_target: RelPathSchema,
+  }),
+);
 export type EditClaimEvent = z.infer<typeof EditClaimEventSchema>;
 
 /** A file's content before the first edit of a claim's turn, kept in `.tailtest/objects`. */
-export const SnapshotEventSchema = z.object({
-  ...base,
-  type: z.literal("snapshot"),
-  claim: NonEmpty,
-  path: RelPathSchema,
-  object: ObjectRefSchema,
-});
+export const SnapshotEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("snapshot"),
+    claim: NonEmpty,
+    path: RelPathSchema,
+    object: ObjectRefSchema,
+  }),
+);
 export type SnapshotEvent = z.infer<typeof SnapshotEventSchema>;
 
-export const EditAppliedEventSchema = z.object({
-  ...base,
-  type: z.literal("edit_applied"),
-  path: RelPathSchema,
-  /** The claims the gate allowed it under (empty in refactor mode). */
-  claims: z.array(z.string()),
-  /** The file after the edit. */
-  object: z.optional(ObjectRefSchema),
-});
+export const EditAppliedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("edit_applied"),
+    path: RelPathSchema,
+    /** The claims the gate allowed it under (empty in refactor mode). */
+    claims: z.array(z.string()),
+    /** The file after the edit. */
+    object: z.optional(ObjectRefSchema),
+  }),
+);
 export type EditAppliedEvent = z.infer<typeof EditAppliedEventSchema>;
 
-export const DenyCodeSchema = z.enum([
-  "no_claim",
-  "no_red",
-  "passing",
-  "invalid_red",
-  "test_changed",
-  "protected",
-  "plan_without_tests",
-  "undecidable",
-]);
+export const DenyCodeSchema = lazy(() =>
+  z.enum([
+    "no_claim",
+    "no_red",
+    "passing",
+    "invalid_red",
+    "test_changed",
+    "protected",
+    "plan_without_tests",
+    "undecidable",
+  ]),
+);
 export type DenyCode = z.infer<typeof DenyCodeSchema>;
 
-export const EditDeniedEventSchema = z.object({
-  ...base,
-  type: z.literal("edit_denied"),
-  path: RelPathSchema,
-  code: DenyCodeSchema,
-  reason: z.string(),
-});
+export const EditDeniedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("edit_denied"),
+    path: RelPathSchema,
+    code: DenyCodeSchema,
+    reason: z.string(),
+  }),
+);
 export type EditDeniedEvent = z.infer<typeof EditDeniedEventSchema>;
 
-export const EditRevertedEventSchema = z.object({
-  ...base,
-  type: z.literal("edit_reverted"),
-  claim: NonEmpty,
-  path: RelPathSchema,
-  /** What the file was put back to (null: removed, it did not exist before). */
-  restored: ObjectRefSchema,
-  /** What was there before the revert, kept so nothing is lost. */
-  discarded: ObjectRefSchema,
-});
+export const EditRevertedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("edit_reverted"),
+    claim: NonEmpty,
+    path: RelPathSchema,
+    /** What the file was put back to (null: removed, it did not exist before). */
+    restored: ObjectRefSchema,
+    /** What was there before the revert, kept so nothing is lost. */
+    discarded: ObjectRefSchema,
+  }),
+);
 export type EditRevertedEvent = z.infer<typeof EditRevertedEventSchema>;
 
 /** A claim's verification failed; the agent is sent back to try again (attempt 1, 2, …). */
-export const RepairEventSchema = z.object({
-  ...base,
-  type: z.literal("repair"),
-  claim: NonEmpty,
-  test_id: NonEmpty,
-  attempt: z.number().check(z.int(), z.minimum(1)),
-  reason: z.string(),
-});
+export const RepairEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("repair"),
+    claim: NonEmpty,
+    test_id: NonEmpty,
+    attempt: z.number().check(z.int(), z.minimum(1)),
+    reason: z.string(),
+  }),
+);
 export type RepairEvent = z.infer<typeof RepairEventSchema>;
 
 /** A claim failed too often: reverted and handed to the person; it grants no more edits. */
-export const EscalatedEventSchema = z.object({
-  ...base,
-  type: z.literal("escalated"),
-  claim: NonEmpty,
-  test_id: NonEmpty,
-  attempts: z.number().check(z.int(), z.minimum(1)),
-});
+export const EscalatedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("escalated"),
+    claim: NonEmpty,
+    test_id: NonEmpty,
+    attempts: z.number().check(z.int(), z.minimum(1)),
+  }),
+);
 export type EscalatedEvent = z.infer<typeof EscalatedEventSchema>;
 
-export const StrictModeSchema = z.enum(["strict", "refactor"]);
+export const StrictModeSchema = lazy(() => z.enum(["strict", "refactor"]));
 export type StrictMode = z.infer<typeof StrictModeSchema>;
 
-export const ModeChangedEventSchema = z.object({
-  ...base,
-  type: z.literal("mode_changed"),
-  mode: StrictModeSchema,
-  /** What changed it: `tailtest refactor start|finish`, or a session finding the config. */
-  by: z.enum(["refactor-start", "refactor-finish", "config"]),
-});
+export const ModeChangedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("mode_changed"),
+    mode: StrictModeSchema,
+    /** What changed it: `tailtest refactor start|finish`, or a session finding the config. */
+    by: z.enum(["refactor-start", "refactor-finish", "config"]),
+  }),
+);
 export type ModeChangedEvent = z.infer<typeof ModeChangedEventSchema>;
 
-export const VerifyResultEventSchema = z.object({
-  ...base,
-  type: z.literal("verify_result"),
-  /** `claim`: one claim group's tests at the end of a turn; `refactor`: the verify command. */
-  scope: z.enum(["claim", "refactor"]),
-  claim: z.optional(z.string()),
-  status: z.enum(["pass", "fail"]),
-  command: z.optional(z.string()),
-  duration_ms: z.optional(z.number().check(z.minimum(0))),
-  /** One line: what failed. */
-  reason: z.optional(z.string()),
-  /** The claim's files after a green, for the exported corpus. */
-  after: z.optional(z.record(z.string(), ObjectRefSchema)),
-});
+export const VerifyResultEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("verify_result"),
+    /** `claim`: one claim group's tests at the end of a turn; `refactor`: the verify command. */
+    scope: z.enum(["claim", "refactor"]),
+    claim: z.optional(z.string()),
+    status: z.enum(["pass", "fail"]),
+    command: z.optional(z.string()),
+    duration_ms: z.optional(z.number().check(z.minimum(0))),
+    /** One line: what failed. */
+    reason: z.optional(z.string()),
+    /** The claim's files after a green, for the exported corpus. */
+    after: z.optional(z.record(z.string(), ObjectRefSchema)),
+  }),
+);
 export type VerifyResultEvent = z.infer<typeof VerifyResultEventSchema>;
 
-export const PlanStepSchema = z.object({
-  text: z.string(),
-  test_id: z.optional(z.string()),
-  test_file: z.optional(z.string()),
-});
+export const PlanStepSchema = lazy(() =>
+  z.object({
+    text: z.string(),
+    test_id: z.optional(z.string()),
+    test_file: z.optional(z.string()),
+  }),
+);
 export type PlanStep = z.infer<typeof PlanStepSchema>;
 
-export const PlanRecordedEventSchema = z.object({
-  ...base,
-  type: z.literal("plan_recorded"),
-  steps: z.array(PlanStepSchema),
-  accepted: z.boolean(),
-});
+export const PlanRecordedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("plan_recorded"),
+    steps: z.array(PlanStepSchema),
+    accepted: z.boolean(),
+  }),
+);
 export type PlanRecordedEvent = z.infer<typeof PlanRecordedEventSchema>;
 
 /** A production file changed in a turn without passing the gate (found by the end-of-turn sweep). */
-export const EditUnattributedEventSchema = z.object({
-  ...base,
-  type: z.literal("edit_unattributed"),
-  path: RelPathSchema,
-  /** Put back to the turn's start by content (strict's end-of-turn check). */
-  reverted: z.optional(z.boolean()),
-  /** What the file held before that revert, kept so nothing is lost. */
-  discarded: z.optional(ObjectRefSchema),
-});
+export const EditUnattributedEventSchema = lazy(() =>
+  z.object({
+    ...base,
+    type: z.literal("edit_unattributed"),
+    path: RelPathSchema,
+    /** Put back to the turn's start by content (strict's end-of-turn check). */
+    reverted: z.optional(z.boolean()),
+    /** What the file held before that revert, kept so nothing is lost. */
+    discarded: z.optional(ObjectRefSchema),
+  }),
+);
 export type EditUnattributedEvent = z.infer<typeof EditUnattributedEventSchema>;
 
-export const StrictEventSchema = z.discriminatedUnion("type", [
-  TestRunEventSchema,
-  EditClaimEventSchema,
-  SnapshotEventSchema,
-  EditAppliedEventSchema,
-  EditDeniedEventSchema,
-  EditRevertedEventSchema,
-  RepairEventSchema,
-  EscalatedEventSchema,
-  ModeChangedEventSchema,
-  VerifyResultEventSchema,
-  PlanRecordedEventSchema,
-  EditUnattributedEventSchema,
-]);
+export const StrictEventSchema = lazy(() =>
+  z.discriminatedUnion("type", [
+    TestRunEventSchema,
+    EditClaimEventSchema,
+    SnapshotEventSchema,
+    EditAppliedEventSchema,
+    EditDeniedEventSchema,
+    EditRevertedEventSchema,
+    RepairEventSchema,
+    EscalatedEventSchema,
+    ModeChangedEventSchema,
+    VerifyResultEventSchema,
+    PlanRecordedEventSchema,
+    EditUnattributedEventSchema,
+  ]),
+);
 export type StrictEvent = z.infer<typeof StrictEventSchema>;
 export type StrictEventType = StrictEvent["type"];
 

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 import { SkipRedReasonSchema } from "../state/session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
@@ -21,85 +22,97 @@ import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
  */
 
 /** When an entry happened: UTC ISO 8601, passed in (core never reads the clock). */
-export const TddTimeSchema = z.iso.datetime();
+export const TddTimeSchema = lazy(() => z.iso.datetime());
 
 /** A value the text log keeps on one line: no line breaks and no surrounding blanks. */
-export const OneLineSchema = z
-  .string()
-  .check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces"));
+export const OneLineSchema = lazy(() =>
+  z.string().check(z.regex(/^\S(?:[^\r\n]*\S)?$/, "one line, not blank, no surrounding spaces")),
+);
 
 export { SkipRedReasonSchema, type SkipRedReason } from "../state/session-record.ts";
 
-export const RedEntrySchema = z.object({
-  kind: z.literal("red"),
-  /** The test file (or test id) that is about to fail. */
-  test: OneLineSchema,
-  /** Which test fails, and why. */
-  expects: OneLineSchema,
-  at: TddTimeSchema,
-  /** The state this Red replaced, when it was logged mid-cycle. */
-  override_from: z.optional(OverrideFromSchema),
-});
+export const RedEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal("red"),
+    /** The test file (or test id) that is about to fail. */
+    test: OneLineSchema,
+    /** Which test fails, and why. */
+    expects: OneLineSchema,
+    at: TddTimeSchema,
+    /** The state this Red replaced, when it was logged mid-cycle. */
+    override_from: z.optional(OverrideFromSchema),
+  }),
+);
 export type RedEntry = z.infer<typeof RedEntrySchema>;
 
-export const GreenEntrySchema = z.object({
-  kind: z.literal("green"),
-  change: OneLineSchema,
-  /** The only production files this Green may edit (globs allowed). */
-  files: z.array(OneLineSchema).check(z.minLength(1)),
-  at: TddTimeSchema,
-  /** Logged without a failing test first, and why. */
-  skip_red: z.optional(z.object({ reason: SkipRedReasonSchema })),
-  override_from: z.optional(OverrideFromSchema),
-});
+export const GreenEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal("green"),
+    change: OneLineSchema,
+    /** The only production files this Green may edit (globs allowed). */
+    files: z.array(OneLineSchema).check(z.minLength(1)),
+    at: TddTimeSchema,
+    /** Logged without a failing test first, and why. */
+    skip_red: z.optional(z.object({ reason: SkipRedReasonSchema })),
+    override_from: z.optional(OverrideFromSchema),
+  }),
+);
 export type GreenEntry = z.infer<typeof GreenEntrySchema>;
 
-export const TestRunEntrySchema = z.object({
-  kind: z.literal("test"),
-  /** The command as the agent ran it; may span lines (the text log escapes them). */
-  command: z.string().check(z.minLength(1)),
-  outcome: z.enum(["passed", "failed"]),
-  at: TddTimeSchema,
-  runner: z.optional(RunnerIdSchema),
-  /** What the host or runner reported for a failure; the text log keeps its first line. */
-  error: z.optional(z.string()),
-  /** Ids of the tests that failed, when the runner's report says. */
-  failed_tests: z.optional(z.array(z.string())),
-  /** Whether the test the active Red declared was among the failures; absent when unknown. */
-  declared_test_failed: z.optional(z.boolean()),
-  /**
-   * False when the run failed before any assertion: a load, syntax or collection error, or no
-   * test selected. Such a failure is not a Red. Absent when unknown (counted as real).
-   */
-  real_failure: z.optional(z.boolean()),
-});
+export const TestRunEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal("test"),
+    /** The command as the agent ran it; may span lines (the text log escapes them). */
+    command: z.string().check(z.minLength(1)),
+    outcome: z.enum(["passed", "failed"]),
+    at: TddTimeSchema,
+    runner: z.optional(RunnerIdSchema),
+    /** What the host or runner reported for a failure; the text log keeps its first line. */
+    error: z.optional(z.string()),
+    /** Ids of the tests that failed, when the runner's report says. */
+    failed_tests: z.optional(z.array(z.string())),
+    /** Whether the test the active Red declared was among the failures; absent when unknown. */
+    declared_test_failed: z.optional(z.boolean()),
+    /**
+     * False when the run failed before any assertion: a load, syntax or collection error, or no
+     * test selected. Such a failure is not a Red. Absent when unknown (counted as real).
+     */
+    real_failure: z.optional(z.boolean()),
+  }),
+);
 export type TestRunEntry = z.infer<typeof TestRunEntrySchema>;
 
-export const EditEntrySchema = z.object({
-  kind: z.literal("edit"),
-  path: OneLineSchema,
-  /** The file class the gate gave the path (`test`, `prod`, …); a bare lower-case word. */
-  file_class: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
-  state: TddStateSchema,
-  decision: z.enum(["allowed", "blocked"]),
-  at: TddTimeSchema,
-});
+export const EditEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal("edit"),
+    path: OneLineSchema,
+    /** The file class the gate gave the path (`test`, `prod`, …); a bare lower-case word. */
+    file_class: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
+    state: TddStateSchema,
+    decision: z.enum(["allowed", "blocked"]),
+    at: TddTimeSchema,
+  }),
+);
 export type EditEntry = z.infer<typeof EditEntrySchema>;
 
 /** A subagent's log was closed (SubagentStop). */
-export const FinishedEntrySchema = z.object({
-  kind: z.literal("finished"),
-  at: TddTimeSchema,
-});
+export const FinishedEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal("finished"),
+    at: TddTimeSchema,
+  }),
+);
 export type FinishedEntry = z.infer<typeof FinishedEntrySchema>;
 
-export const TddEntrySchema = z.discriminatedUnion("kind", [
-  RedEntrySchema,
-  GreenEntrySchema,
-  TestRunEntrySchema,
-  EditEntrySchema,
-  FinishedEntrySchema,
-]);
+export const TddEntrySchema = lazy(() =>
+  z.discriminatedUnion("kind", [
+    RedEntrySchema,
+    GreenEntrySchema,
+    TestRunEntrySchema,
+    EditEntrySchema,
+    FinishedEntrySchema,
+  ]),
+);
 export type TddEntry = z.infer<typeof TddEntrySchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -482,28 +495,30 @@ const eventFields = { v: z.literal(EVENT_LINE_VERSION) };
  * One line of `.tailtest/events.jsonl`: an entry with every field, its kind as a namespaced
  * `type` (the file is shared with events other than TDD ones) and a version.
  */
-export const EventLineSchema = z.discriminatedUnion("type", [
-  z.extend(z.omit(RedEntrySchema, { kind: true }), {
-    ...eventFields,
-    type: z.literal(EVENT_TYPES.red),
-  }),
-  z.extend(z.omit(GreenEntrySchema, { kind: true }), {
-    ...eventFields,
-    type: z.literal(EVENT_TYPES.green),
-  }),
-  z.extend(z.omit(TestRunEntrySchema, { kind: true }), {
-    ...eventFields,
-    type: z.literal(EVENT_TYPES.test),
-  }),
-  z.extend(z.omit(EditEntrySchema, { kind: true }), {
-    ...eventFields,
-    type: z.literal(EVENT_TYPES.edit),
-  }),
-  z.extend(z.omit(FinishedEntrySchema, { kind: true }), {
-    ...eventFields,
-    type: z.literal(EVENT_TYPES.finished),
-  }),
-]);
+export const EventLineSchema = lazy(() =>
+  z.discriminatedUnion("type", [
+    z.extend(z.omit(RedEntrySchema, { kind: true }), {
+      ...eventFields,
+      type: z.literal(EVENT_TYPES.red),
+    }),
+    z.extend(z.omit(GreenEntrySchema, { kind: true }), {
+      ...eventFields,
+      type: z.literal(EVENT_TYPES.green),
+    }),
+    z.extend(z.omit(TestRunEntrySchema, { kind: true }), {
+      ...eventFields,
+      type: z.literal(EVENT_TYPES.test),
+    }),
+    z.extend(z.omit(EditEntrySchema, { kind: true }), {
+      ...eventFields,
+      type: z.literal(EVENT_TYPES.edit),
+    }),
+    z.extend(z.omit(FinishedEntrySchema, { kind: true }), {
+      ...eventFields,
+      type: z.literal(EVENT_TYPES.finished),
+    }),
+  ]),
+);
 export type EventLine = z.infer<typeof EventLineSchema>;
 
 const KIND_OF_TYPE = Object.fromEntries(
