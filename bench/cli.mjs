@@ -116,7 +116,7 @@ const cases = [
   tailtest("tailtest status (a session, a finished turn)", ["status"], python, {
     expect: /sessions/,
   }),
-  tailtest("tailtest explain calc.py (asks git)", ["explain", "calc.py"], python, {
+  tailtest("tailtest explain calc.py (tracked, graph built)", ["explain", "calc.py"], python, {
     expect: /verdict/,
   }),
   {

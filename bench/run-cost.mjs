@@ -3,13 +3,14 @@
 // run: `tailtest run <test file>` against the project's runner on that file (≤ 1.1× + 100 ms), on
 // projects of different runners, and Claude Code's Stop with 10 queued files against the runner
 // run directly over the test files that Stop ran (≤ 1.15×). Run after a build:
-//   node bench/run-cost.mjs [--runs N] [--projects cachetools,negotiator,commander] [--json out.json]
+//   node bench/run-cost.mjs [--runs N] [--projects cachetools,negotiator,commander,ufo] [--json out.json]
 import {
   chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -31,8 +32,9 @@ const args = benchArgs(
   argv.filter((_, i) => argv[i] !== "--projects" && argv[i - 1] !== "--projects"),
 );
 const at = argv.indexOf("--projects");
-/** Three runners: pytest, mocha, node --test (dayjs's jest takes minutes per round here). */
-const PROJECTS = at === -1 ? ["cachetools", "negotiator", "commander"] : argv[at + 1].split(",");
+/** Four runners: pytest, mocha, node --test, vitest (dayjs's jest takes minutes per round here). */
+const PROJECTS =
+  at === -1 ? ["cachetools", "negotiator", "commander", "ufo"] : argv[at + 1].split(",");
 /** One test file of each project, run alone (`tailtest run <file>` and the runner on it). */
 const RUN_FILE = {
   cachetools: "tests/test_lru.py",
@@ -83,7 +85,7 @@ const rows = measure(cases, {
   runs: args.runs,
   instructions: args.instructions,
   before: (one) => {
-    if (one.stop) copyFileSync(stop.saved, stop.session);
+    if (one.stop) stop.restore();
   },
   check: (one, result) => {
     if (one.stop) stop.check(result);
@@ -141,20 +143,25 @@ function stopCases(project, root) {
       }),
     ),
   );
-  const session = join(root, ".tailtest/session.json");
-  const saved = `${session}.bench`;
-  copyFileSync(session, saved);
-  const queued = JSON.parse(readFileSync(session, "utf8")).pending_files.length;
+  // The queue is the session file and its journal of edits not folded in yet (one line each):
+  // every Stop starts from both as the edits left them.
+  const session = { path: join(root, ".tailtest/session.json") };
+  session.journal = session.path.replace(/\.json$/, ".edits.jsonl");
+  session.saved = save(session.path);
+  session.savedJournal = save(session.journal);
+  const queued = new Set([
+    ...JSON.parse(readFileSync(session.path, "utf8")).pending_files.map((entry) => entry.path),
+    ...journalPaths(session.journal),
+  ]).size;
   if (queued !== QUEUED) throw new Error(`expected ${QUEUED} queued files, found ${queued}`);
   // The warm-up Stop: the test files it gave pytest are what the direct case runs.
   const first = hook(claude("Stop", { stop_hook_active: false }));
   const ran = lastTestFiles(log);
   if (ran.length === 0) throw new Error(`the Stop ran no test: ${first.stdout.slice(0, 400)}`);
-  copyFileSync(saved, session);
+  restore(session);
   const direct = `pytest over the ${ran.length} test files the Stop ran (${project.name}), run directly`;
   return {
-    session,
-    saved,
+    restore: () => restore(session),
     cases: [
       { name: direct, command: wrapper, args: ran, cwd: root, env },
       {
@@ -174,6 +181,30 @@ function stopCases(project, root) {
         throw new Error(`the Stop ran other tests: ${again.join(", ")}; ${result.stdout}`);
     },
   };
+}
+
+/** A copy of a state file beside it, or undefined when there is none. */
+function save(path) {
+  if (!existsSync(path)) return undefined;
+  copyFileSync(path, `${path}.bench`);
+  return `${path}.bench`;
+}
+
+/** The session and its journal as the 10 edits left them. */
+function restore({ path, journal, saved, savedJournal }) {
+  copyFileSync(saved, path);
+  if (savedJournal === undefined) rmSync(journal, { force: true });
+  else copyFileSync(savedJournal, journal);
+}
+
+/** The files queued in a session's journal (`{"queue": {"path": …}}` lines). */
+function journalPaths(journal) {
+  if (!existsSync(journal)) return [];
+  return readFileSync(journal, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line).queue?.path)
+    .filter((path) => typeof path === "string");
 }
 
 /** The test files of the last pytest start the wrapper logged (its options left out). */

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeProject, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import { commitAll, makeProject, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*
@@ -72,11 +72,31 @@ describe("the published tailtest bin", () => {
     },
   );
 
-  it("explain starts git and loads neither crypto, perf_hooks nor a terminal's modules", () => {
+  it("explain with no import graph yet asks git, and loads neither crypto, perf_hooks nor a tty", () => {
     builtinsLoaded(["explain", "calc.py"], project.root);
     const loaded = builtinsLoaded(["explain", "calc.py"], project.root);
     expect(loaded).toContain("NativeModule child_process");
     expect(loaded.filter((name) => EXPLAIN_HEAVY.test(name))).toEqual([]);
+  });
+
+  it("explain of a tracked file the import graph answers starts no process", async () => {
+    const tracked = makeProject({
+      ".tailtest/config.json": "{}\n",
+      "calc.py": "def add(a, b):\n    return a + b\n",
+    });
+    try {
+      await commitAll(tracked.root);
+      // A plan for a source file builds the graph, as the end of a turn does.
+      const plan = await runBin(BIN, ["run", "--dry-run", "calc.py"], { cwd: tracked.root });
+      expect(plan.stdout).toContain("missing test: calc.py");
+      builtinsLoaded(["explain", "calc.py"], tracked.root);
+      const loaded = builtinsLoaded(["explain", "calc.py"], tracked.root);
+      expect(loaded.filter((name) => HEAVY.test(name) || EXPLAIN_HEAVY.test(name))).toEqual([]);
+      const explain = await runBin(BIN, ["explain", "calc.py"], { cwd: tracked.root });
+      expect(explain.stdout).toContain("existing (tracked by git)");
+    } finally {
+      tracked.cleanup();
+    }
   });
 
   it("status and explain run from their own bundles, without the whole command's", async () => {
@@ -95,6 +115,9 @@ describe("the published tailtest bin", () => {
       const statusHelp = await runBin(bin, ["status", "--help"], { cwd: project.root });
       expect(statusHelp.stdout).toContain("Usage: tailtest status [options]");
       expect(readFileSync(join(alone, "tailtest-status.cjs"), "utf8")).not.toContain("--dry-run");
+      // Their schemas are zod/mini: classic zod's instances carry every method, built at start.
+      for (const file of ["tailtest-status.cjs", "tailtest-explain.cjs"])
+        expect(readFileSync(join(alone, file), "utf8")).not.toContain('"ZodString"');
       // Anything else needs the whole command.
       const other = await runBin(bin, ["history"], { cwd: project.root });
       expect(other.exitCode).not.toBe(0);

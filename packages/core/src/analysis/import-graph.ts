@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { PathAliasesSchema } from "./resolve.ts";
 import { importerLevels, parseIds } from "../selection/importers.ts";
 import {
@@ -35,11 +35,11 @@ export const GraphIndexSchema = z.object({
   pending_dirs: z.array(z.string()),
   walked: z.boolean(),
   /** The next file id to read. */
-  next: z.number().int().min(0),
+  next: z.int().check(z.minimum(0)),
   aliases: z.array(PathAliasesSchema),
   python_roots: z.array(z.string()),
   /** Files that could not be read or lexed (they import nothing in the graph). */
-  unreadable: z.number().int().min(0),
+  unreadable: z.int().check(z.minimum(0)),
 });
 export type GraphIndex = z.infer<typeof GraphIndexSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { dirnameRel } from "../project/project-view.ts";
 import type { PythonImport } from "./python-module.ts";
 
@@ -12,7 +12,7 @@ export const PathAliasesSchema = z.object({
   /** The folder of the config: it applies to files below it. */
   scope: z.string(),
   /** `baseUrl`, project-relative; bare specifiers are looked for there too. */
-  base_url: z.string().optional(),
+  base_url: z.optional(z.string()),
   /** Pattern (one `*` at most) → project-relative targets (same `*`). */
   paths: z.array(z.tuple([z.string(), z.array(z.string())])),
 });

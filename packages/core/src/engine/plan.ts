@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { classifyFile, isTestFile } from "../filter/filter.ts";
 import { detectLanguage } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
@@ -49,7 +49,7 @@ export const RunPlanSchema = z.object({
   runner: DetectedRunnerSchema,
   /** The package folder the process starts in, relative to the project root. */
   cwd: z.string(),
-  argv: z.array(z.string()).min(1),
+  argv: z.array(z.string()).check(z.minLength(1)),
   env: z.record(z.string(), z.string()),
   format: OutputFormatSchema,
   report: ReportSourceSchema,

@@ -124,35 +124,46 @@ export async function runProcess(
   // (`setsid`, a daemon): at the timeout, or when one keeps the output open after the runner
   // ended, whatever carries the mark is killed (Linux, through /proc).
   const mark = `${process.pid}-${started.toFixed(0)}-${Math.random().toString(36).slice(2)}`;
-  // Loaded here, not at the top: hooks that only queue files never pay for execa.
-  const { execa } = await import("execa");
-  const subprocess = execa(file ?? "", args, {
+  // node's own spawn, not execa: a `tailtest run` of one test file paid more for evaluating
+  // execa than for the rest of its start (docs/performance.md). Loaded here: hooks that only
+  // queue files start no process.
+  const { spawn } = process.getBuiltinModule("node:child_process");
+  const child = spawn(file ?? "", args, {
     cwd,
-    env: { ...env, [RUN_MARK_ENV]: mark },
-    extendEnv: true,
-    stdin: "ignore",
-    all: true,
-    buffer: false,
-    reject: false,
+    env: { ...process.env, ...env, [RUN_MARK_ENV]: mark },
+    stdio: ["ignore", "pipe", "pipe"],
     detached: true,
     windowsHide: true,
   });
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: string }>(
+    (settle) => {
+      let error: string | undefined;
+      child.on("error", (failure: NodeJS.ErrnoException) => {
+        error = failure.code ?? failure.message.split("\n")[0] ?? "unknown error";
+        // A process that never started has nothing more to say.
+        if (child.pid === undefined) settle({ code: null, signal: null, error });
+      });
+      child.on("close", (code, signal) =>
+        settle({ code, signal, ...(error === undefined ? {} : { error }) }),
+      );
+    },
+  );
+  const firstPid = child.pid;
   onStarted();
   let timedOut = false;
   const kill = (signal: NodeJS.Signals) => {
-    if (subprocess.pid === undefined) return;
+    if (child.pid === undefined) return;
     try {
-      process.kill(-subprocess.pid, signal);
+      process.kill(-child.pid, signal);
     } catch {
       // The group is already gone.
     }
   };
   const release = () => {
-    killMarked(mark);
+    killMarked(mark, false, firstPid);
     // Whatever still holds the pipes is gone or out of reach: stop reading them.
-    subprocess.all?.destroy();
-    subprocess.stdout?.destroy();
-    subprocess.stderr?.destroy();
+    child.stdout?.destroy();
+    child.stderr?.destroy();
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -165,36 +176,41 @@ export async function runProcess(
   // The runner ended, but a process it left (in or out of its group) may keep the output open,
   // and with it this hook: after a short grace, it is killed.
   let held: NodeJS.Timeout | undefined;
-  subprocess.on("exit", () => {
+  child.on("exit", () => {
     held = setTimeout(() => {
       kill("SIGKILL");
       release();
     }, STREAM_GRACE_MS);
     held.unref();
   });
-  subprocess.all?.on("data", (chunk: Buffer) => {
-    const text = chunk.toString("utf8");
-    output.push(text);
-    options.onOutput?.(text);
-  });
-  const result = await subprocess;
+  // One stream of both, as the runner wrote them; each decoded whole characters at a time.
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding("utf8");
+    stream?.on("data", (text: string) => {
+      output.push(text);
+      options.onOutput?.(text);
+    });
+  }
+  const result = await ended;
   clearTimeout(timer);
   if (held !== undefined) clearTimeout(held);
   // Whatever the runner left behind, in its group or not (watchers, servers, a `setsid` child),
   // goes with it; build daemons that outlive a build by design stay.
   kill("SIGKILL");
-  killMarked(mark, !timedOut);
+  const durationMs = performance.now() - started;
+  // A long run may have gone round the whole pid range: every process is looked at then.
+  killMarked(mark, !timedOut, durationMs < FULL_SCAN_AFTER_MS ? firstPid : undefined);
   // A process ended by a signal has no exit code either, but it did start.
-  const signal = timedOut ? undefined : result.signal;
+  const signal = timedOut ? undefined : (result.signal ?? undefined);
   const spawnError =
-    result.failed && result.exitCode === undefined && !timedOut && signal === undefined
-      ? spawnErrorOf(result)
+    result.error !== undefined && result.code === null && !timedOut && signal === undefined
+      ? result.error
       : undefined;
   return {
-    exitCode: result.exitCode ?? null,
+    exitCode: result.code,
     timedOut,
     signal,
-    durationMs: performance.now() - started,
+    durationMs,
     spawnError,
     output: output.text(),
   };
@@ -205,11 +221,18 @@ export const RUN_MARK_ENV = "TAILTEST_RUN_MARK";
 /** How long the output may stay open after the runner ended. */
 const STREAM_GRACE_MS = 2000;
 
+/** Runs at least this long look at every process after they end (see `killMarked`). */
+const FULL_SCAN_AFTER_MS = 10_000;
+
 /**
  * Kills every process that carries a run's mark in its environment (Linux: /proc/<pid>/environ,
- * readable for the user's own processes), a few rounds, as a dying tree may still fork.
+ * readable for the user's own processes), a few rounds, as a dying tree may still fork. With
+ * `firstPid` (the runner's), only the processes started since are read: Linux hands out pids in
+ * order, wrapping at its maximum, and the last one it gave is in /proc/loadavg, so a process
+ * started by the run has a pid from `firstPid` on to that one (on a busy machine, a scan of
+ * every process cost a short run more than the rest of tailtest's work after it).
  */
-export function killMarked(mark: string, sparingDaemons = false): number {
+export function killMarked(mark: string, sparingDaemons = false, firstPid?: number): number {
   if (process.platform !== "linux") return 0;
   const { readdirSync, readFileSync } = process.getBuiltinModule("node:fs");
   const needle = Buffer.from(`${RUN_MARK_ENV}=${mark}\0`);
@@ -222,8 +245,9 @@ export function killMarked(mark: string, sparingDaemons = false): number {
     } catch {
       return killed;
     }
+    const since = startedSince(firstPid, readFileSync);
     for (const pid of pids) {
-      if (Number(pid) === process.pid) continue;
+      if (Number(pid) === process.pid || !since(Number(pid))) continue;
       let environ: Buffer;
       try {
         environ = readFileSync(`/proc/${pid}/environ`);
@@ -245,6 +269,28 @@ export function killMarked(mark: string, sparingDaemons = false): number {
   return killed;
 }
 
+/**
+ * Whether a pid may belong to a process started since `firstPid` was handed out: from it to the
+ * last pid given (/proc/loadavg's last field), across the wrap when the counter went round.
+ * Every pid may when that cannot be told.
+ */
+function startedSince(
+  firstPid: number | undefined,
+  read: (path: string, encoding: "latin1") => string,
+): (pid: number) => boolean {
+  if (firstPid === undefined) return () => true;
+  let last: number;
+  try {
+    last = Number(/(\d+)\s*$/.exec(read("/proc/loadavg", "latin1"))?.[1]);
+  } catch {
+    return () => true;
+  }
+  if (!Number.isSafeInteger(last) || last <= 0) return () => true;
+  return last >= firstPid
+    ? (pid) => pid >= firstPid && pid <= last
+    : (pid) => pid >= firstPid || pid <= last;
+}
+
 /** Gradle's and Kotlin's daemons serve the next build: killing them costs every run a start. */
 const BUILD_DAEMON = /GradleDaemon|KotlinCompileDaemon|GradleWorkerMain/;
 
@@ -255,10 +301,6 @@ function isBuildDaemon(pid: string): boolean {
   } catch {
     return false;
   }
-}
-
-function spawnErrorOf(result: { code?: string; shortMessage?: string }): string {
-  return result.code ?? result.shortMessage?.split("\n")[0] ?? "unknown error";
 }
 
 async function readReport(

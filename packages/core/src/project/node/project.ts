@@ -50,6 +50,7 @@ import {
   type SessionState,
 } from "../../state/session.ts";
 import { createFsView, readHead } from "./fs-view.ts";
+import { indexTracks } from "./git-index.ts";
 import {
   appendState,
   type Journal,
@@ -448,6 +449,8 @@ function detectPackageDirsOf(project: Project, rel: string): string[] {
  * (the session's touched list refines this when queueing).
  */
 export function gitStatusOf(root: string, rel: string): PendingStatus {
+  // The index listing it is enough; git is asked about any other file (git-index.ts).
+  if (indexTracks(root, rel) === true) return "existing";
   // Loaded here, not as the module loads: most hook calls start no process at all.
   const { spawnSync } = process.getBuiltinModule("node:child_process");
   const result = spawnSync("git", ["ls-files", "--error-unmatch", "--", rel], {

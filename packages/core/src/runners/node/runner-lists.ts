@@ -122,7 +122,7 @@ async function ask(
   const shown = argv.join(" ");
   let outcome;
   try {
-    // Imported here: execa's start is paid only by a call that asks a runner.
+    // Imported here: the run machinery is paid only by a call that asks a runner.
     const { runProcess } = await import("../../engine/node/execute.ts");
     outcome = await runProcess(argv, cwd, { CI: "1" }, { root: project.root, timeoutMs }, () => {});
   } catch (error) {

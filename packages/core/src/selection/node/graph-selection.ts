@@ -1,3 +1,4 @@
+import * as z from "zod/mini";
 import { createBudget, type Budget } from "../../analysis/budget.ts";
 import {
   addFile,
@@ -129,12 +130,15 @@ export async function selectRelated(
     return language !== undefined && SELECTABLE.has(language);
   });
   if (selectable.length === 0) return selection;
-  await loadJsLexers();
+  // The JS lexers (two WebAssembly modules) only when a JS file may be read: a changed one, or
+  // any while the graph is not whole (its build and the cold search read the project's files).
+  if (selectable.some((file) => detectLanguage(file) !== "python")) await loadJsLexers();
   const clock = options.clock ?? (() => performance.now());
   const budget = createBudget(options.graphMs ?? 3000, clock);
   const write = options.write ?? true;
   let current = await currentView(project, selectable, budget, write);
   const shapes = await askedShapes(project, options, selection.notes);
+  if (!current.complete) await loadJsLexers();
   let cold = current.complete ? undefined : coldView(project, options, clock);
   const chooseAll = (view: GraphView): void => {
     for (const file of selectable) {
@@ -152,6 +156,7 @@ export async function selectRelated(
     // writes, the shard moved aside and the graph built again).
     if (!(error instanceof BrokenShard)) throw error;
     current = await wholeView(project, selectable, budget, write);
+    if (!current.complete) await loadJsLexers();
     cold = current.complete ? undefined : coldView(project, options, clock);
     chooseAll(cold ?? current.view);
   }
@@ -241,7 +246,10 @@ function lazyNeedsUpdate(
   changed: readonly string[],
 ): boolean {
   const { table } = graph;
-  const index = GraphIndexSchema.pick({ aliases: true, python_roots: true }).safeParse(graph.index);
+  const index = z.safeParse(
+    z.pick(GraphIndexSchema, { aliases: true, python_roots: true }),
+    graph.index,
+  );
   if (!index.success) return true;
   const onDisk = new Map<string, boolean>();
   const context: ResolveContext = {
@@ -300,6 +308,9 @@ async function currentGraph(
   write: boolean,
 ): Promise<ImportGraph> {
   let graph = loadGraph(project, false).graph;
+  // Building the graph on, or a graph written back (another writer's may be unfinished), reads
+  // files of every language.
+  if (write || !isGraphComplete(graph)) await loadJsLexers();
   // Each changed file is read and lexed once: what the check read is what the update sets, as
   // long as the graph it was resolved against is the one updated (complete, no file added since).
   const reads = new Map<string, string[] | undefined>();

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
 import type { PathAliases, ResolveContext } from "../../analysis/resolve.ts";
@@ -162,6 +161,8 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
 }
 
 function git(project: Project, args: readonly string[]): string | undefined {
+  // Loaded here: a selection the graph answers starts no process (`tailtest explain`'s start).
+  const { execFileSync } = process.getBuiltinModule("node:child_process");
   try {
     return execFileSync("git", ["-c", "core.quotepath=off", ...args], {
       cwd: project.root,

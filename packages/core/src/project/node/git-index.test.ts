@@ -1,0 +1,102 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { indexTracks, listsPath } from "./git-index.ts";
+import { gitStatusOf } from "./project.ts";
+
+/**
+ * The index read without git answers as `git ls-files --error-unmatch` does for every file it
+ * lists, in each index version git writes, in a linked work tree and below the top of the work
+ * tree; anything else is left to git. Real repositories made by git itself.
+ */
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+}
+
+const FILES = [
+  "a.py",
+  "src/app/main.ts",
+  "src/app/main.test.ts",
+  "src/app/mainly.ts",
+  "deep/one/two/three/four/five/six/seven/eight/nine/ten/file-with-a-long-name.js",
+  "naïve/ünïcode.py",
+  "x".repeat(120) + "/y.py",
+];
+
+function repo(): string {
+  const root = mkdtempSync(join(tmpdir(), "tailtest-git-index-"));
+  dirs.push(root);
+  git(root, "init", "-q");
+  for (const file of FILES) {
+    mkdirSync(join(root, file, ".."), { recursive: true });
+    writeFileSync(join(root, file), "x\n");
+  }
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "files");
+  return root;
+}
+
+const UNTRACKED = ["b.py", "src/app/main", "src/app/main.ts/x", "src/app/mai.ts", "naïve"];
+
+describe("indexTracks", () => {
+  // git writes version 3 only for entries with extended flags (the next test).
+  it.each([2, 4])("finds every tracked file in an index of version %i", (version) => {
+    const root = repo();
+    git(root, "update-index", "--index-version", String(version));
+    const index = readFileSync(join(root, ".git/index"));
+    expect(index.readUInt32BE(4)).toBe(version);
+    for (const file of FILES) expect(indexTracks(root, file), file).toBe(true);
+    for (const file of UNTRACKED) expect(indexTracks(root, file), file).toBeUndefined();
+  });
+
+  it("reads an entry with extended flags (intent to add, version 3)", () => {
+    const root = repo();
+    writeFileSync(join(root, "later.py"), "x\n");
+    git(root, "add", "-N", "later.py");
+    expect(readFileSync(join(root, ".git/index")).readUInt32BE(4)).toBe(3);
+    expect(indexTracks(root, "later.py")).toBe(true);
+    for (const file of FILES) expect(indexTracks(root, file), file).toBe(true);
+  });
+
+  it("answers for a project below the work tree's top and in a linked work tree", () => {
+    const root = repo();
+    expect(indexTracks(join(root, "src"), "app/main.ts")).toBe(true);
+    expect(indexTracks(join(root, "src"), "app/other.ts")).toBeUndefined();
+    const linked = join(root, "..", `${root.split("/").pop() ?? ""}-linked`);
+    dirs.push(linked);
+    git(root, "worktree", "add", "-q", linked);
+    expect(indexTracks(linked, "src/app/main.ts")).toBe(true);
+    expect(indexTracks(linked, "b.py")).toBeUndefined();
+  });
+
+  it("leaves a split index and a file outside the work tree to git", () => {
+    const root = repo();
+    git(root, "update-index", "--split-index");
+    expect(indexTracks(root, "a.py")).toBeUndefined();
+    expect(gitStatusOf(root, "a.py")).toBe("existing");
+    expect(indexTracks(root, "../elsewhere.py")).toBeUndefined();
+  });
+
+  it("agrees with git: tracked is existing, the rest new", () => {
+    const root = repo();
+    writeFileSync(join(root, "b.py"), "x\n");
+    for (const file of FILES) expect(gitStatusOf(root, file)).toBe("existing");
+    expect(gitStatusOf(root, "b.py")).toBe("new");
+  });
+
+  it("reads no index that is not one", () => {
+    expect(listsPath(Buffer.from("DIRC"), Buffer.from("a"))).toBe(false);
+    expect(listsPath(Buffer.from("not an index at all"), Buffer.from("a"))).toBe(false);
+  });
+});
