@@ -249,41 +249,31 @@ interface ImportLines {
   containing(words: readonly string[]): string[];
 }
 
-const IMPORT_LINE = `import|require|from|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+export const IMPORT_LINE = `import|require|from|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+/** The same lines in Perl's syntax: git's PCRE search costs a fifth of its POSIX one here. */
+export const IMPORT_LINE_PCRE = `import|require|from|^\\s*["'\`][^"'\`]*["'\`]\\s*[),;]*\\s*$`;
 
 function importLines(project: Project): ImportLines | undefined {
   const specs = [...SEARCH].map((ext) => `*${ext}`);
-  const text = git(project, [
-    "grep",
-    "-z",
-    "-I",
-    "-E",
-    "--untracked",
-    "--no-color",
-    "-e",
-    IMPORT_LINE,
-    "--",
-    ...specs,
-  ]);
+  // One thread: on a busy machine more threads only add CPU; a git built without PCRE fails the
+  // first search (exit 128) and the POSIX pattern is used.
+  const search = (syntax: string, pattern: string): string | undefined =>
+    git(project, [
+      "grep",
+      "--threads",
+      "1",
+      "-z",
+      "-I",
+      syntax,
+      "--untracked",
+      "--no-color",
+      "-e",
+      pattern,
+      "--",
+      ...specs,
+    ]);
+  const text = search("-P", IMPORT_LINE_PCRE) ?? search("-E", IMPORT_LINE);
   if (text === undefined) return undefined;
-  // Each output line is `path\0line\n`; a match is in the record that starts last before it.
-  const starts: number[] = [0];
-  for (
-    let at = text.indexOf("\n");
-    at !== -1 && at + 1 < text.length;
-    at = text.indexOf("\n", at + 1)
-  )
-    starts.push(at + 1);
-  const recordAt = (offset: number): number => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low;
-  };
   return {
     containing: (words) => {
       const found = new Set<string>();
@@ -293,9 +283,10 @@ function importLines(project: Project): ImportLines | undefined {
         words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
         "g",
       );
+      // Each output line is `path\0line\n`: a match's record starts after the newline before it.
       for (const match of text.matchAll(pattern)) {
         const at = match.index;
-        const start = starts[recordAt(at)] ?? 0;
+        const start = text.lastIndexOf("\n", at) + 1;
         const nul = text.indexOf("\0", start);
         // A match in the path, or across the end of the line, is not one in the line.
         if (nul === -1 || at <= nul) continue;
