@@ -105,7 +105,7 @@ function compare(project: Project, limit = 60): { files: number; importers: numb
 }
 
 describe("the cold path finds the importers the graph holds", () => {
-  it.each(["analysis/python-app", "analysis/ts-app"])(
+  it.each(["analysis/python-app", "analysis/ts-app", "analysis/workspace-app"])(
     "%s, in a git work tree (git grep) and without one (a scan)",
     async (fixture) => {
       temp = copyFixture(fixture);

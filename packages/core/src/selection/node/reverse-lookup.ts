@@ -1,7 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
-import type { PathAliases, ResolveContext } from "../../analysis/resolve.ts";
+import {
+  resolveJsImport,
+  workspaceAliases,
+  type PathAliases,
+  type ResolveContext,
+} from "../../analysis/resolve.ts";
 import { isSkippedDir } from "../../filter/filter.ts";
 import { baseName, extensionOf, stemOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
@@ -114,6 +119,13 @@ export interface SourceIndex {
   /** Whether `rel` is one of `files`. */
   has(rel: string): boolean;
   /**
+   * The workspace packages' names to their sources (a package.json below the root, as the graph
+   * reads them: `resolve.ts`'s `workspaceAliases`), for resolving `import "@acme/ui"`.
+   */
+  workspaces: readonly PathAliases[];
+  /** The workspace package names that import `rel` by name alone (it is their entry). */
+  packageNames(rel: string): readonly string[];
+  /**
    * The files among `files` whose text contains one of `words` (fixed strings); with `under`,
    * only the files in those folders and below.
    */
@@ -126,15 +138,41 @@ export interface SourceIndex {
  */
 export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
   const fromGit = gitFiles(project);
-  const files = fromGit ?? walkFiles(project, budget);
-  if (files === undefined) return undefined;
+  const listed = fromGit ?? walkFiles(project, budget);
+  if (listed === undefined) return undefined;
+  const { files, manifests } = listed;
   const known = new Set(files);
+  const workspaces = manifests.flatMap((rel) => {
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(project.view.readText(rel) ?? "null");
+    } catch {
+      return [];
+    }
+    return workspaceAliases(dirnameRel(rel), manifest) ?? [];
+  });
+  let entries: Map<string, string[]> | undefined;
+  const packageNames = (rel: string): readonly string[] => {
+    if (entries === undefined) {
+      entries = new Map();
+      const context = { files: known, aliases: workspaces, pythonRoots: [] };
+      for (const workspace of workspaces)
+        for (const [name] of workspace.paths) {
+          if (name.includes("*")) continue;
+          const entry = resolveJsImport(context, "", name);
+          if (entry !== undefined) entries.set(entry, [...(entries.get(entry) ?? []), name]);
+        }
+    }
+    return entries.get(rel) ?? [];
+  };
   const texts = new Map<string, string | undefined>();
   // The tree's import lines, searched once for every hop (undefined: not yet; null: no answer).
   let lines: ImportLines | undefined | null;
   return {
     files,
     has: (rel) => known.has(rel),
+    workspaces,
+    packageNames,
     containing: (words, under) => {
       const searchable = words.filter((word) => word !== "");
       if (searchable.length === 0 || under?.length === 0) return [];
@@ -179,7 +217,13 @@ function git(project: Project, args: readonly string[]): string | undefined {
 
 const splitZ = (text: string): string[] => text.split("\0").filter((line) => line !== "");
 
-function gitFiles(project: Project): string[] | undefined {
+/** The source files a search looks at, and the package.json files below the root. */
+interface Listed {
+  files: string[];
+  manifests: string[];
+}
+
+function gitFiles(project: Project): Listed | undefined {
   const out = git(project, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
   if (out === undefined) return undefined;
   const skipped = new Map<string, boolean>();
@@ -193,15 +237,22 @@ function gitFiles(project: Project): string[] | undefined {
     }
     return known;
   };
-  return [...new Set(splitZ(out))]
-    .filter(
-      (rel) =>
-        isGraphSource(rel) &&
-        !inSkippedDir(rel) &&
-        // Folder-only rules were applied with the folders (`ignores` costs 20 µs a path).
-        (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel)),
-    )
-    .sort();
+  const kept = [...new Set(splitZ(out))].filter(
+    (rel) =>
+      (isGraphSource(rel) || isManifest(rel)) &&
+      !inSkippedDir(rel) &&
+      // Folder-only rules were applied with the folders (`ignores` costs 20 µs a path).
+      (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel)),
+  );
+  return {
+    files: kept.filter((rel) => isGraphSource(rel)).sort(),
+    manifests: kept.filter(isManifest).sort(),
+  };
+}
+
+/** A workspace package's manifest: a package.json below the project's root. */
+function isManifest(rel: string): boolean {
+  return rel.endsWith("/package.json");
 }
 
 function gitGrep(project: Project, words: readonly string[]): string[] | undefined {
@@ -299,14 +350,16 @@ function importLines(project: Project): ImportLines | undefined {
   };
 }
 
-function walkFiles(project: Project, budget: Budget): string[] | undefined {
+function walkFiles(project: Project, budget: Budget): Listed | undefined {
   const files: string[] = [];
+  const manifests: string[] = [];
   const done = continueWalk(project.root, project.ignoreRules, [""], budget, {
     file: (rel) => {
       if (isGraphSource(rel)) files.push(rel);
+      else if (isManifest(rel)) manifests.push(rel);
     },
   });
-  return done ? files.sort() : undefined;
+  return done ? { files: files.sort(), manifests: manifests.sort() } : undefined;
 }
 
 /**
@@ -319,19 +372,10 @@ export function reverseImporters(
   file: string,
   depth: number,
   budget: Budget,
-  importsOf: (rel: string) => readonly string[] = importReader(project),
+  importsOf: (rel: string) => readonly string[] = importReader(project, index.workspaces),
 ): { levels: string[][]; complete: boolean } {
   const isFile = (rel: string): boolean => index.has(rel);
-  const contexts = new Map<string, ResolveContext>();
-  const contextOf = (rel: string): ResolveContext => {
-    const dir = dirnameRel(rel);
-    let context = contexts.get(dir);
-    if (context === undefined) {
-      context = lookupContext(project, rel);
-      contexts.set(dir, context);
-    }
-    return context;
-  };
+  const contextOf = contextReader(project, index.workspaces);
   const seen = new Set([file]);
   const levels: string[][] = [];
   let frontier = [file];
@@ -344,6 +388,8 @@ export function reverseImporters(
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
       for (const word of words.everywhere) everywhere.add(word);
+      // A package's entry is imported by the package's name alone (`"@acme/ui"`).
+      for (const name of index.packageNames(target)) everywhere.add(name);
       if (words.under === undefined) continue;
       dirs.add(words.under.dir);
       for (const word of words.under.words) locally.add(word);
@@ -365,26 +411,42 @@ export function reverseImporters(
   return { levels, complete: !budget.expired() };
 }
 
-/** The project files a file imports, each file read and lexed once. */
-export function importReader(project: Project): (rel: string) => readonly string[] {
-  const imports = new Map<string, readonly string[]>();
-  // A folder's resolve context (its tsconfig's aliases, the Python roots above it) is read once.
+/**
+ * A file's resolve context (its folder's tsconfig aliases, the Python roots above it, then the
+ * workspace packages' names), read once per folder.
+ */
+function contextReader(
+  project: Project,
+  workspaces: readonly PathAliases[],
+): (rel: string) => ResolveContext {
   const contexts = new Map<string, ResolveContext>();
-  const importsOf = (rel: string): readonly string[] => {
+  return (rel) => {
+    const dir = dirnameRel(rel);
+    let context = contexts.get(dir);
+    if (context === undefined) {
+      const own = lookupContext(project, rel);
+      context = { ...own, aliases: [...own.aliases, ...workspaces] };
+      contexts.set(dir, context);
+    }
+    return context;
+  };
+}
+
+/** The project files a file imports, each file read and lexed once. */
+export function importReader(
+  project: Project,
+  workspaces: readonly PathAliases[] = [],
+): (rel: string) => readonly string[] {
+  const imports = new Map<string, readonly string[]>();
+  const contextOf = contextReader(project, workspaces);
+  return (rel) => {
     let found = imports.get(rel);
     if (found === undefined) {
-      const dir = dirnameRel(rel);
-      let context = contexts.get(dir);
-      if (context === undefined) {
-        context = lookupContext(project, rel);
-        contexts.set(dir, context);
-      }
-      found = readFileImports(project, rel, context) ?? [];
+      found = readFileImports(project, rel, contextOf(rel)) ?? [];
       imports.set(rel, found);
     }
     return found;
   };
-  return importsOf;
 }
 
 /** A graph view for the files of one selection, answered by the cold path. */
@@ -396,7 +458,7 @@ export function coldGraphView(
 ): GraphView & { cut: () => boolean } {
   let cut = false;
   const answers = new Map<string, string[][]>();
-  const importsOf = importReader(project);
+  const importsOf = importReader(project, index.workspaces);
   return {
     filesMatching: (pattern) => index.files.filter((rel) => pattern.test(rel)),
     allFiles: () => index.files,
