@@ -372,10 +372,10 @@ export function reverseImporters(
   file: string,
   depth: number,
   budget: Budget,
-  importsOf: (rel: string) => readonly string[] = importReader(project, index.workspaces),
+  importsOf: (rel: string) => readonly string[] = importReader(project, index),
 ): { levels: string[][]; complete: boolean } {
   const isFile = (rel: string): boolean => index.has(rel);
-  const contextOf = contextReader(project, index.workspaces);
+  const contextOf = contextReader(project, index);
   const seen = new Set([file]);
   const levels: string[][] = [];
   let frontier = [file];
@@ -413,11 +413,12 @@ export function reverseImporters(
 
 /**
  * A file's resolve context (its folder's tsconfig aliases, the Python roots above it, then the
- * workspace packages' names), read once per folder.
+ * workspace packages' names), read once per folder. With the source index, an import resolves
+ * to the files it lists, as the graph's own resolution does (no `stat` of each candidate).
  */
 function contextReader(
   project: Project,
-  workspaces: readonly PathAliases[],
+  index?: Pick<SourceIndex, "has" | "workspaces">,
 ): (rel: string) => ResolveContext {
   const contexts = new Map<string, ResolveContext>();
   return (rel) => {
@@ -425,7 +426,14 @@ function contextReader(
     let context = contexts.get(dir);
     if (context === undefined) {
       const own = lookupContext(project, rel);
-      context = { ...own, aliases: [...own.aliases, ...workspaces] };
+      context =
+        index === undefined
+          ? own
+          : {
+              ...own,
+              files: { has: (path) => index.has(path) },
+              aliases: [...own.aliases, ...index.workspaces],
+            };
       contexts.set(dir, context);
     }
     return context;
@@ -435,10 +443,10 @@ function contextReader(
 /** The project files a file imports, each file read and lexed once. */
 export function importReader(
   project: Project,
-  workspaces: readonly PathAliases[] = [],
+  index?: Pick<SourceIndex, "has" | "workspaces">,
 ): (rel: string) => readonly string[] {
   const imports = new Map<string, readonly string[]>();
-  const contextOf = contextReader(project, workspaces);
+  const contextOf = contextReader(project, index);
   return (rel) => {
     let found = imports.get(rel);
     if (found === undefined) {
@@ -458,7 +466,7 @@ export function coldGraphView(
 ): GraphView & { cut: () => boolean } {
   let cut = false;
   const answers = new Map<string, string[][]>();
-  const importsOf = importReader(project, index.workspaces);
+  const importsOf = importReader(project, index);
   return {
     filesMatching: (pattern) => index.files.filter((rel) => pattern.test(rel)),
     allFiles: () => index.files,
