@@ -1,6 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
+import { V8_FLAGS_MARK } from "../../hook/node/code-cache.ts";
 import {
   resolveJsImport,
   workspaceAliases,
@@ -137,6 +140,7 @@ export interface SourceIndex {
  * from a walk; undefined when the walk ran out of the budget.
  */
 export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
+  keepNewSpaceSmall();
   const fromGit = gitFiles(project);
   const listed = fromGit ?? walkFiles(project, budget);
   if (listed === undefined) return undefined;
@@ -199,6 +203,23 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   };
 }
 
+/**
+ * The search allocates megabytes of short-lived strings (a large tree's paths and import lines),
+ * and V8 answers by doubling its young generation up to 16 MiB a semi-space, which the process
+ * then holds (heap 33 MiB instead of 25 on 50,000 files; more, smaller scavenges instead, with no
+ * CPU cost seen in `bench/selection-scale.mjs`). The launchers keep no code cache made under
+ * changed flags (`V8_FLAGS_MARK`).
+ */
+const NEW_SPACE_FLAG = "--semi-space-growth-factor=1";
+
+function keepNewSpaceSmall(): void {
+  const marks = process as unknown as Record<symbol, unknown>;
+  const set = marks[V8_FLAGS_MARK];
+  if (typeof set === "string" && set.includes(NEW_SPACE_FLAG)) return;
+  process.getBuiltinModule("node:v8").setFlagsFromString(NEW_SPACE_FLAG);
+  marks[V8_FLAGS_MARK] = typeof set === "string" ? `${set} ${NEW_SPACE_FLAG}` : NEW_SPACE_FLAG;
+}
+
 function git(project: Project, args: readonly string[]): string | undefined {
   try {
     return execFileSync("git", ["-c", "core.quotepath=off", ...args], {
@@ -217,6 +238,56 @@ function git(project: Project, args: readonly string[]): string | undefined {
 
 const splitZ = (text: string): string[] => text.split("\0").filter((line) => line !== "");
 
+/** How much of git's output is read at a time (`gitChunks`). */
+const CHUNK = 256 * 1024;
+
+/**
+ * git's output as strings of at most about `CHUNK` bytes, each ending at a record's end (the
+ * byte `end`), or undefined when git failed. The output goes to a temporary file and is read a
+ * chunk at a time: a pipe's output is held by Node twice (the pieces, then one buffer) and then
+ * once more as one string, megabytes each on a large tree; this holds it once.
+ */
+function gitChunks(project: Project, args: readonly string[], end: string): string[] | undefined {
+  let dir: string | undefined;
+  let fd: number | undefined;
+  try {
+    dir = mkdtempSync(join(tmpdir(), "tailtest-git-"));
+    const out = join(dir, "out");
+    fd = openSync(out, "w+");
+    const run = spawnSync("git", ["-c", "core.quotepath=off", ...args], {
+      cwd: project.root,
+      stdio: ["ignore", fd, "ignore"],
+    });
+    // git grep exits 1 when nothing matches: an answer, not a failure.
+    if (run.error !== undefined || (run.status !== 0 && run.status !== 1)) return undefined;
+    const chunks: string[] = [];
+    const buffer = Buffer.alloc(CHUNK);
+    const stop = end.charCodeAt(0);
+    let kept = 0;
+    let position = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, kept, CHUNK - kept, position);
+      position += read;
+      const filled = kept + read;
+      if (filled === 0) break;
+      // The last record's end in the chunk (a record longer than a chunk is cut where it is).
+      let cut = read === 0 ? filled : buffer.lastIndexOf(stop, filled - 1) + 1;
+      if (cut === 0) cut = filled;
+      if (cut > MAX_OUTPUT) return undefined;
+      chunks.push(buffer.toString("utf8", 0, cut));
+      buffer.copy(buffer, 0, cut, filled);
+      kept = filled - cut;
+      if (position > MAX_OUTPUT) return undefined;
+    }
+    return chunks;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The source files a search looks at, and the package.json files below the root. */
 interface Listed {
   files: string[];
@@ -224,8 +295,12 @@ interface Listed {
 }
 
 function gitFiles(project: Project): Listed | undefined {
-  const out = git(project, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
-  if (out === undefined) return undefined;
+  const chunks = gitChunks(
+    project,
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    "\0",
+  );
+  if (chunks === undefined) return undefined;
   const skipped = new Map<string, boolean>();
   const inSkippedDir = (rel: string): boolean => {
     const dir = dirnameRel(rel);
@@ -241,20 +316,21 @@ function gitFiles(project: Project): Listed | undefined {
   // no intermediate lists of every path, which grew the heap by megabytes).
   const files: string[] = [];
   const manifests: string[] = [];
-  for (let at = 0; at < out.length;) {
-    let end = out.indexOf("\0", at);
-    if (end === -1) end = out.length;
-    const rel = out.slice(at, end);
-    at = end + 1;
-    const source = isGraphSource(rel);
-    if (
-      (source || isManifest(rel)) &&
-      !inSkippedDir(rel) &&
-      // Folder-only rules were applied with the folders (`ignores` costs 20 µs a path).
-      (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel))
-    )
-      (source ? files : manifests).push(rel);
-  }
+  for (const out of chunks)
+    for (let at = 0; at < out.length;) {
+      let end = out.indexOf("\0", at);
+      if (end === -1) end = out.length;
+      const rel = out.slice(at, end);
+      at = end + 1;
+      const source = isGraphSource(rel);
+      if (
+        (source || isManifest(rel)) &&
+        !inSkippedDir(rel) &&
+        // Folder-only rules were applied with the folders (`ignores` costs 20 µs a path).
+        (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel))
+      )
+        (source ? files : manifests).push(rel);
+    }
   // A path both staged and modified is listed once per state.
   const unique = (list: string[]): string[] =>
     list.sort().filter((rel, index) => index === 0 || rel !== list[index - 1]);
@@ -319,23 +395,27 @@ function importLines(project: Project): ImportLines | undefined {
   const specs = [...SEARCH].map((ext) => `*${ext}`);
   // One thread: on a busy machine more threads only add CPU; a git built without PCRE fails the
   // first search (exit 128) and the POSIX pattern is used.
-  const search = (syntax: string, pattern: string): string | undefined =>
-    git(project, [
-      "grep",
-      "--threads",
-      "1",
-      "-z",
-      "-I",
-      syntax,
-      "--untracked",
-      "--no-color",
-      "-e",
-      pattern,
-      "--",
-      ...specs,
-    ]);
-  const text = search("-P", IMPORT_LINE_PCRE) ?? search("-E", IMPORT_LINE);
-  if (text === undefined) return undefined;
+  const search = (syntax: string, pattern: string): string[] | undefined =>
+    gitChunks(
+      project,
+      [
+        "grep",
+        "--threads",
+        "1",
+        "-z",
+        "-I",
+        syntax,
+        "--untracked",
+        "--no-color",
+        "-e",
+        pattern,
+        "--",
+        ...specs,
+      ],
+      "\n",
+    );
+  const chunks = search("-P", IMPORT_LINE_PCRE) ?? search("-E", IMPORT_LINE);
+  if (chunks === undefined) return undefined;
   return {
     containing: (words) => {
       const found = new Set<string>();
@@ -345,17 +425,19 @@ function importLines(project: Project): ImportLines | undefined {
         words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
         "g",
       );
-      // Each output line is `path\0line\n`: a match's record starts after the newline before it.
-      for (const match of text.matchAll(pattern)) {
-        const at = match.index;
-        const start = text.lastIndexOf("\n", at) + 1;
-        const nul = text.indexOf("\0", start);
-        // A match in the path, or across the end of the line, is not one in the line.
-        if (nul === -1 || at <= nul) continue;
-        const end = text.indexOf("\n", nul);
-        if (end !== -1 && at + match[0].length > end) continue;
-        found.add(text.slice(start, nul));
-      }
+      // Each output line is `path\0line\n`: a match's record starts after the newline before it
+      // (a chunk ends at a line's end).
+      for (const text of chunks)
+        for (const match of text.matchAll(pattern)) {
+          const at = match.index;
+          const start = text.lastIndexOf("\n", at) + 1;
+          const nul = text.indexOf("\0", start);
+          // A match in the path, or across the end of the line, is not one in the line.
+          if (nul === -1 || at <= nul) continue;
+          const end = text.indexOf("\n", nul);
+          if (end !== -1 && at + match[0].length > end) continue;
+          found.add(text.slice(start, nul));
+        }
       return [...found];
     },
   };
