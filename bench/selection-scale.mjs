@@ -1,7 +1,8 @@
 // Related-test selection at scale, against `node -e 0` in the same run, on generated projects of
 // 5,000 and 50,000 source and test files (bench/analysis-project.mjs): the per-edit note with and
-// without the import graph (whole Claude Code hook processes), and the selection's own time as
-// `tailtest explain --json` reports it (`selection_ms`), warm (graph built) and cold (no graph).
+// without the import graph (whole Claude Code hook processes), and the selection's own cost as
+// `tailtest explain --json` reports it (`selection_cpu_ms`, judged; `selection_ms`, wall, shown),
+// warm (graph built) and cold (no graph).
 // Run after a build:
 //   node bench/selection-scale.mjs [--runs N] [--json out.json]
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -122,11 +123,15 @@ const rows = measure(cases, {
 });
 
 /**
- * Selection's own time for one edited file, as `tailtest explain --json` measures it inside the
- * command (the command's start is the CLI benchmark's): the median of `runs` fresh processes.
+ * Selection's own cost for one edited file, as `tailtest explain --json` measures it inside the
+ * command (the command's start is the CLI benchmark's): the median of `runs` fresh processes, as
+ * wall time (`selection_ms`) and as the CPU time the process and its git children spent on it
+ * (`selection_cpu_ms`). On a shared machine the wall time carries the load; the CPU time does
+ * not, so the targets are judged on it and the wall time is reported beside it.
  */
-function selectionRow(name, root, graph, target) {
-  const samples = [];
+function selectionRows(name, root, graph, target) {
+  const wall = [];
+  const cpu = [];
   let rss = 0;
   for (let round = -1; round < args.runs; round += 1) {
     state(root, graph)();
@@ -143,22 +148,32 @@ function selectionRow(name, root, graph, target) {
       throw new Error(
         `${name}: the covering test was not selected: ${result.stdout.slice(0, 400)}`,
       );
-    if (round >= 0) samples.push(answer.selection_ms);
+    if (round >= 0) {
+      wall.push(answer.selection_ms);
+      cpu.push(answer.selection_cpu_ms);
+    }
     rss = Math.max(rss, result.rssKiB ?? 0);
   }
-  return {
-    name,
-    target,
-    ms: median(samples),
-    minMs: Math.min(...samples),
-    rssKiB: rss || undefined,
-  };
+  const { mib, ...time } = target;
+  return [
+    {
+      name: `${name}: CPU time`,
+      target: time,
+      ms: median(cpu),
+      minMs: Math.min(...cpu),
+    },
+    {
+      name: `${name}: wall`,
+      ...(mib === undefined ? {} : { target: { mib } }),
+      ms: median(wall),
+      minMs: Math.min(...wall),
+      rssKiB: rss || undefined,
+    },
+  ];
 }
 rows.push(
-  selectionRow("selection of one file, warm (5k, explain's selection_ms)", small, graphs.small, {
-    ms: 50,
-  }),
-  selectionRow("selection of one file, cold (50k, explain's selection_ms)", big, undefined, {
+  ...selectionRows("selection of one file, warm (5k)", small, graphs.small, { ms: 50 }),
+  ...selectionRows("selection of one file, cold (50k)", big, undefined, {
     ms: 1000,
     mib: HOOK_MIB,
   }),

@@ -125,12 +125,19 @@ describe("tailtest bin", () => {
       const result = await runBin(BIN, ["explain", "--json", "calc.go"], { cwd: project.root });
       const parsed = JSON.parse(result.stdout) as {
         files: { path: string; runner: { id: string }; target: { path: string } }[];
+        selection_ms: unknown;
+        selection_cpu_ms: unknown;
       };
       expect(parsed.files[0]).toMatchObject({
         path: "calc.go",
         runner: { id: "go" },
         target: { path: "calc_test.go" },
       });
+      // The selection's cost, as wall and CPU time (bench/selection-scale.mjs judges the CPU).
+      for (const cost of [parsed.selection_ms, parsed.selection_cpu_ms]) {
+        expect(Number.isInteger(cost)).toBe(true);
+        expect(cost).toBeGreaterThanOrEqual(0);
+      }
     } finally {
       project.cleanup();
     }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   inspectEdit,
@@ -34,6 +34,7 @@ export async function explainFiles(
   // Not `performance.now()`: the first use of `performance` loads node's perf_hooks.
   const clock = (): number => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
+  const cpuBefore = cpuMs();
   const selectable = insights
     .filter((insight) => insight.verdict.queue || insight.runOnly === true)
     .map((insight) => insight.path);
@@ -42,12 +43,13 @@ export async function explainFiles(
       ? undefined
       : await selectRelated(project, selectable, { write: false, clock });
   const selectionMs = Math.round(clock() - started);
+  const selectionCpuMs = Math.round(cpuMs() - cpuBefore);
   if (options.json) {
     const withTests = insights.map((insight) => ({
       ...insight,
       ...relatedOf(insight, selection),
     }));
-    return `${JSON.stringify({ files: withTests, selection_ms: selectionMs, selection_notes: selection?.notes ?? [], config_problems: project.configProblems }, null, 2)}\n`;
+    return `${JSON.stringify({ files: withTests, selection_ms: selectionMs, selection_cpu_ms: selectionCpuMs, selection_notes: selection?.notes ?? [], config_problems: project.configProblems }, null, 2)}\n`;
   }
   const blocks = insights.map((insight) =>
     renderInsight(insight, relatedOf(insight, selection), insight.exists),
@@ -56,6 +58,25 @@ export async function explainFiles(
   // How the test files were known when a runner had to be asked (or did not answer).
   const notes = (selection?.notes ?? []).map((line) => `${line}\n`).join("");
   return `${problems}${blocks.join("\n")}${notes === "" ? "" : `\n${notes}`}`;
+}
+
+/**
+ * The CPU time this process and the children it has waited for (git) have used, in ms: unlike
+ * wall time, a busy machine does not stretch it. Children's time comes from `/proc/self/stat`
+ * (in ticks of 10 ms) where there is one.
+ */
+function cpuMs(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // After the command's name: state is field 3, cutime and cstime fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    children = (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    // not Linux: the process's own time only
+  }
+  return (own.user + own.system) / 1000 + (Number.isFinite(children) ? children : 0);
 }
 
 /** What the complexity score was computed from, each count before its cap. */

@@ -32,7 +32,16 @@ import {
 } from "../resolve.ts";
 import { baseName, extensionOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
-import { shardCount, shardLines, type GraphShard } from "../../selection/graph-shards.ts";
+import {
+  GRAPH_VERSION,
+  GraphShardSchema,
+  lines,
+  SHARD_SIZE,
+  shardCount,
+  shardLines,
+  shardOf,
+  type GraphShard,
+} from "../../selection/graph-shards.ts";
 import {
   GRAPH_DIR,
   graphIndexPath,
@@ -41,6 +50,7 @@ import {
   shardPath,
 } from "../../selection/node/graph-store.ts";
 import type { Project } from "../../project/node/project.ts";
+import { parseIds } from "../../selection/importers.ts";
 import { continueWalk, readSmallFile } from "./project-walk.ts";
 import {
   readStateSync,
@@ -141,6 +151,116 @@ export async function updateGraph<R>(
     saveGraph(project, graph, loaded.texts);
     return Promise.resolve(result);
   });
+}
+
+/**
+ * A complete graph updated with changed files' own imports, reading and writing only the shards
+ * their old and new edges live in (the last one too when a changed file joins the graph), then
+ * the index, under the graph's lock: a turn that changes an import in a 50,000-file project
+ * touches a few of its 25 shards, not all of them. False, with nothing written, when the graph is
+ * not complete (a build to carry on) or a shard it needs cannot be used: the caller updates it
+ * whole (`updateGraph`), which sets such a shard aside and builds the graph again.
+ */
+export async function updateGraphShards(
+  project: Project,
+  changed: readonly string[],
+): Promise<boolean> {
+  return withFileLock(graphIndexPath(project), STATE_LOCK, () =>
+    Promise.resolve(updateShardsLocked(project, changed)),
+  );
+}
+
+function updateShardsLocked(project: Project, changed: readonly string[]): boolean {
+  const read = readStateSync(graphIndexFile(project));
+  if (!read.existed || read.problem !== undefined) return false;
+  const index = read.value;
+  const files = lines(index.files);
+  const count = files.length;
+  if (!index.walked || index.next < count) return false;
+  // Only the loaded shards' lines are filled in; the walk below touches no other.
+  const graph: ImportGraph = {
+    files,
+    imports: new Array<string>(count),
+    importers: new Array<string>(count),
+    pending_dirs: index.pending_dirs,
+    walked: index.walked,
+    next: index.next,
+    aliases: index.aliases,
+    python_roots: index.python_roots,
+    unreadable: index.unreadable,
+  };
+  const texts = new Map<number, string>();
+  const load = (id: number): void => {
+    const at = shardOf(id);
+    if (texts.has(at) || id >= count) return;
+    const text = readFileSync(shardPath(project, at), "utf8");
+    const parsed = GraphShardSchema.safeParse(JSON.parse(text));
+    const found = parsed.success ? shardLines(parsed.data, at, count) : undefined;
+    if (found === undefined) throw new Error(`shard ${at} cannot be used`);
+    const first = at * SHARD_SIZE;
+    found.imports.forEach((line, k) => (graph.imports[first + k] = line));
+    found.importers.forEach((line, k) => (graph.importers[first + k] = line));
+    texts.set(at, text);
+  };
+  const sources = changed.filter(isGraphSource);
+  try {
+    const context = contextOf(graph);
+    // A new file joins at the end: the last shard holds its lines (or a new shard will).
+    for (const rel of sources)
+      if (project.view.exists(rel) && idOfFile(graph, rel) === undefined) {
+        if (count > 0) load(count - 1);
+        addFile(graph, rel);
+      }
+    for (const rel of sources) {
+      const id = idOfFile(graph, rel);
+      if (id === undefined) continue;
+      load(id);
+      // The old edges' importers lines lose the file, the new ones' gain it.
+      for (const old of parseIds(graph.imports[id])) load(old);
+      const targets = project.view.exists(rel)
+        ? (readFileImports(project, rel, context) ?? [])
+        : [];
+      for (const target of targets) {
+        const to = idOfFile(graph, target);
+        if (to !== undefined) load(to);
+      }
+      setFileImports(graph, rel, targets);
+    }
+  } catch {
+    return false;
+  }
+  writeShards(project, graph, count, texts, index);
+  return true;
+}
+
+/**
+ * A shard-wise update's writes: every loaded shard (`texts`, as read) and a shard begun by files
+ * added past `count`, when its text changed; then the index, when it changed.
+ */
+function writeShards(
+  project: Project,
+  graph: ImportGraph,
+  count: number,
+  texts: ReadonlyMap<number, string>,
+  index: GraphIndex,
+): void {
+  const packed = packGraph({ ...graph, imports: [], importers: [] }).index;
+  // Every loaded shard, and a shard begun by the files added, written when its text changed.
+  const touched = new Set(texts.keys());
+  for (let id = count; id < graph.files.length; id += 1) touched.add(shardOf(id));
+  for (const at of [...touched].sort((a, b) => a - b)) {
+    const first = at * SHARD_SIZE;
+    const shard: GraphShard = {
+      version: GRAPH_VERSION,
+      first,
+      imports: graph.imports.slice(first, first + SHARD_SIZE).join("\n"),
+      importers: graph.importers.slice(first, first + SHARD_SIZE).join("\n"),
+    };
+    const text = `${JSON.stringify(shard)}\n`;
+    if (texts.get(at) !== text) writeAtomicSync(shardPath(project, at), text);
+  }
+  if (JSON.stringify(packed) !== JSON.stringify(index))
+    writeAtomicSync(graphIndexPath(project), `${JSON.stringify(packed)}\n`);
 }
 
 /** Writes a graph's shards and index, skipping the files whose text is already `before`'s. */

@@ -59,3 +59,30 @@ describe.each([false, true])("the cold path (git work tree: %s)", (git) => {
     );
   });
 });
+
+describe.each([false, true])("a workspace before its graph exists (git work tree: %s)", (git) => {
+  it("finds the tests that import a sibling package by its name", async () => {
+    temp = copyFixture("analysis/workspace-app");
+    if (git) await commitAll(temp.root);
+    const project = openProject(temp.root);
+    const files = ["packages/core/src/math.ts", "packages/core/src/format.ts"];
+    const cold = await selectRelated(project, files, { write: false });
+    expect(cold.complete).toBe(true);
+    // `import { total } from "@acme/core"` reaches math.ts through the package's entry;
+    // `import { invoice } from "app"` through app's, which imports `@acme/core/format`.
+    expect(cold.related.get("packages/core/src/math.ts")?.map((test) => test.path)).toEqual([
+      "packages/core/test/math.test.ts",
+      "packages/app/test/sum.test.ts",
+      "packages/app/test/invoice.test.ts",
+    ]);
+    expect(cold.related.get("packages/core/src/format.ts")).toEqual([
+      expect.objectContaining({
+        path: "packages/app/test/invoice.test.ts",
+        evidence: "imports-via",
+      }),
+    ]);
+    const built = await selectRelated(project, files, { write: true, graphMs: 60_000 });
+    expect(built.complete).toBe(true);
+    expect(cold.related).toEqual(built.related);
+  });
+});

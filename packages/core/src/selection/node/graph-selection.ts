@@ -36,6 +36,7 @@ import {
   loadGraph,
   readFileImports,
   updateGraph,
+  updateGraphShards,
 } from "../../analysis/node/impact.ts";
 import type { Project } from "../../project/node/project.ts";
 import { coldGraphView, sourceIndex } from "./reverse-lookup.ts";
@@ -224,19 +225,31 @@ async function currentView(
   const lazy = readShardedGraph(project);
   if (lazy?.complete === true) {
     try {
-      if (!lazyNeedsUpdate(project, lazy, changed)) {
-        const total = lazy.table.count;
-        return {
-          view: shardedView(lazy),
-          complete: true,
-          progress: () => ({ read: total, total }),
-        };
+      if (!lazyNeedsUpdate(project, lazy, changed)) return lazyView(lazy);
+      // An import changed: only the shards its old and new edges live in are read and written.
+      if (write && (await updateShards(project, changed))) {
+        const updated = readShardedGraph(project);
+        if (updated?.complete === true) return lazyView(updated);
       }
     } catch (error) {
       if (!(error instanceof BrokenShard)) throw error;
     }
   }
   return wholeView(project, changed, budget, write);
+}
+
+function lazyView(graph: ShardedGraph): CurrentView {
+  const total = graph.table.count;
+  return { view: shardedView(graph), complete: true, progress: () => ({ read: total, total }) };
+}
+
+/** The shard-wise update; false when it could not be made (the graph is then updated whole). */
+async function updateShards(project: Project, changed: readonly string[]): Promise<boolean> {
+  try {
+    return await updateGraphShards(project, changed);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a changed file's imports differ from what the sharded graph holds (or cannot be told). */

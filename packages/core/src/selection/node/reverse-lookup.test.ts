@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -14,7 +15,14 @@ import { loadJsLexers } from "../../analysis/js-module.ts";
 import { advanceGraph } from "../../analysis/node/impact.ts";
 import type { PathAliases } from "../../analysis/resolve.ts";
 import { openProject, type Project } from "../../project/node/project.ts";
-import { importWords, reverseImporters, searchWords, sourceIndex } from "./reverse-lookup.ts";
+import {
+  IMPORT_LINE,
+  IMPORT_LINE_PCRE,
+  importWords,
+  reverseImporters,
+  searchWords,
+  sourceIndex,
+} from "./reverse-lookup.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());
@@ -97,7 +105,7 @@ function compare(project: Project, limit = 60): { files: number; importers: numb
 }
 
 describe("the cold path finds the importers the graph holds", () => {
-  it.each(["analysis/python-app", "analysis/ts-app"])(
+  it.each(["analysis/python-app", "analysis/ts-app", "analysis/workspace-app"])(
     "%s, in a git work tree (git grep) and without one (a scan)",
     async (fixture) => {
       temp = copyFixture(fixture);
@@ -157,6 +165,34 @@ describe("the cold path finds the importers the graph holds", () => {
     await commitAll(temp.root);
     const found = compare(openProject(temp.root));
     expect(found.importers).toBeGreaterThan(8);
+  });
+
+  it("the Perl and the POSIX import-line patterns pick the same lines", async () => {
+    const lines = [
+      'import x from "./a";',
+      "  from .m7 import X",
+      "const m = require(",
+      '  "../d3/m7"',
+      "\t'../d3/m7' ,",
+      "  `./tpl`);",
+      '  "a" "b"',
+      '  "key": 1,',
+      "export const y = 1;",
+      "fromage = 2",
+      "  x = 'alone'",
+      "",
+    ];
+    temp = makeProject({ "a.ts": lines.join("\n"), "b.py": lines.join("\r\n") });
+    await commitAll(temp.root);
+    const grep = (syntax: string, pattern: string): string =>
+      execFileSync("git", ["grep", "-n", "-I", syntax, "-e", pattern, "--", "*.ts", "*.py"], {
+        cwd: temp?.root,
+        encoding: "utf8",
+      });
+    const perl = grep("-P", IMPORT_LINE_PCRE);
+    expect(perl).toBe(grep("-E", IMPORT_LINE));
+    // Both files: the import words, and the three strings alone on their line.
+    expect(perl.split("\n").filter((line) => line !== "")).toHaveLength(2 * 7);
   });
 
   it("stops when its box runs out and says it did not finish", async () => {

@@ -1,6 +1,13 @@
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
-import type { PathAliases, ResolveContext } from "../../analysis/resolve.ts";
+import { V8_FLAGS_MARK } from "../../hook/node/code-cache.ts";
+import {
+  resolveJsImport,
+  workspaceAliases,
+  type PathAliases,
+  type ResolveContext,
+} from "../../analysis/resolve.ts";
 import { isSkippedDir } from "../../filter/filter.ts";
 import { baseName, extensionOf, stemOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
@@ -113,6 +120,13 @@ export interface SourceIndex {
   /** Whether `rel` is one of `files`. */
   has(rel: string): boolean;
   /**
+   * The workspace packages' names to their sources (a package.json below the root, as the graph
+   * reads them: `resolve.ts`'s `workspaceAliases`), for resolving `import "@acme/ui"`.
+   */
+  workspaces: readonly PathAliases[];
+  /** The workspace package names that import `rel` by name alone (it is their entry). */
+  packageNames(rel: string): readonly string[];
+  /**
    * The files among `files` whose text contains one of `words` (fixed strings); with `under`,
    * only the files in those folders and below.
    */
@@ -124,16 +138,43 @@ export interface SourceIndex {
  * from a walk; undefined when the walk ran out of the budget.
  */
 export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
+  keepNewSpaceSmall();
   const fromGit = gitFiles(project);
-  const files = fromGit ?? walkFiles(project, budget);
-  if (files === undefined) return undefined;
+  const listed = fromGit ?? walkFiles(project, budget);
+  if (listed === undefined) return undefined;
+  const { files, manifests } = listed;
   const known = new Set(files);
+  const workspaces = manifests.flatMap((rel) => {
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(project.view.readText(rel) ?? "null");
+    } catch {
+      return [];
+    }
+    return workspaceAliases(dirnameRel(rel), manifest) ?? [];
+  });
+  let entries: Map<string, string[]> | undefined;
+  const packageNames = (rel: string): readonly string[] => {
+    if (entries === undefined) {
+      entries = new Map();
+      const context = { files: known, aliases: workspaces, pythonRoots: [] };
+      for (const workspace of workspaces)
+        for (const [name] of workspace.paths) {
+          if (name.includes("*")) continue;
+          const entry = resolveJsImport(context, "", name);
+          if (entry !== undefined) entries.set(entry, [...(entries.get(entry) ?? []), name]);
+        }
+    }
+    return entries.get(rel) ?? [];
+  };
   const texts = new Map<string, string | undefined>();
   // The tree's import lines, searched once for every hop (undefined: not yet; null: no answer).
   let lines: ImportLines | undefined | null;
   return {
     files,
     has: (rel) => known.has(rel),
+    workspaces,
+    packageNames,
     containing: (words, under) => {
       const searchable = words.filter((word) => word !== "");
       if (searchable.length === 0 || under?.length === 0) return [];
@@ -160,6 +201,23 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   };
 }
 
+/**
+ * The search allocates megabytes of short-lived strings (a large tree's paths and import lines),
+ * and V8 answers by doubling its young generation up to 16 MiB a semi-space, which the process
+ * then holds (heap 33 MiB instead of 25 on 50,000 files; more, smaller scavenges instead, with no
+ * CPU cost seen in `bench/selection-scale.mjs`). The launchers keep no code cache made under
+ * changed flags (`V8_FLAGS_MARK`).
+ */
+const NEW_SPACE_FLAG = "--semi-space-growth-factor=1";
+
+function keepNewSpaceSmall(): void {
+  const marks = process as unknown as Record<symbol, unknown>;
+  const set = marks[V8_FLAGS_MARK];
+  if (typeof set === "string" && set.includes(NEW_SPACE_FLAG)) return;
+  process.getBuiltinModule("node:v8").setFlagsFromString(NEW_SPACE_FLAG);
+  marks[V8_FLAGS_MARK] = typeof set === "string" ? `${set} ${NEW_SPACE_FLAG}` : NEW_SPACE_FLAG;
+}
+
 function git(project: Project, args: readonly string[]): string | undefined {
   // Loaded here: a selection the graph answers starts no process (`tailtest explain`'s start).
   const { execFileSync } = process.getBuiltinModule("node:child_process");
@@ -180,9 +238,72 @@ function git(project: Project, args: readonly string[]): string | undefined {
 
 const splitZ = (text: string): string[] => text.split("\0").filter((line) => line !== "");
 
-function gitFiles(project: Project): string[] | undefined {
-  const out = git(project, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
-  if (out === undefined) return undefined;
+/** How much of git's output is read at a time (`gitChunks`). */
+const CHUNK = 256 * 1024;
+
+/**
+ * git's output as strings of at most about `CHUNK` bytes, each ending at a record's end (the
+ * byte `end`), or undefined when git failed. The output goes to a temporary file and is read a
+ * chunk at a time: a pipe's output is held by Node twice (the pieces, then one buffer) and then
+ * once more as one string, megabytes each on a large tree; this holds it once.
+ */
+function gitChunks(project: Project, args: readonly string[], end: string): string[] | undefined {
+  // Loaded here: a selection the graph answers starts no process (`tailtest explain`'s start).
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const { tmpdir } = process.getBuiltinModule("node:os");
+  let dir: string | undefined;
+  let fd: number | undefined;
+  try {
+    dir = mkdtempSync(join(tmpdir(), "tailtest-git-"));
+    const out = join(dir, "out");
+    fd = openSync(out, "w+");
+    const run = spawnSync("git", ["-c", "core.quotepath=off", ...args], {
+      cwd: project.root,
+      stdio: ["ignore", fd, "ignore"],
+    });
+    // git grep exits 1 when nothing matches: an answer, not a failure.
+    if (run.error !== undefined || (run.status !== 0 && run.status !== 1)) return undefined;
+    const chunks: string[] = [];
+    const buffer = Buffer.alloc(CHUNK);
+    const stop = end.charCodeAt(0);
+    let kept = 0;
+    let position = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, kept, CHUNK - kept, position);
+      position += read;
+      const filled = kept + read;
+      if (filled === 0) break;
+      // The last record's end in the chunk (a record longer than a chunk is cut where it is).
+      let cut = read === 0 ? filled : buffer.lastIndexOf(stop, filled - 1) + 1;
+      if (cut === 0) cut = filled;
+      if (cut > MAX_OUTPUT) return undefined;
+      chunks.push(buffer.toString("utf8", 0, cut));
+      buffer.copy(buffer, 0, cut, filled);
+      kept = filled - cut;
+      if (position > MAX_OUTPUT) return undefined;
+    }
+    return chunks;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The source files a search looks at, and the package.json files below the root. */
+interface Listed {
+  files: string[];
+  manifests: string[];
+}
+
+function gitFiles(project: Project): Listed | undefined {
+  const chunks = gitChunks(
+    project,
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    "\0",
+  );
+  if (chunks === undefined) return undefined;
   const skipped = new Map<string, boolean>();
   const inSkippedDir = (rel: string): boolean => {
     const dir = dirnameRel(rel);
@@ -194,15 +315,34 @@ function gitFiles(project: Project): string[] | undefined {
     }
     return known;
   };
-  return [...new Set(splitZ(out))]
-    .filter(
-      (rel) =>
-        isGraphSource(rel) &&
+  // One pass over git's output, keeping only the paths searched (50,000 paths in a large tree:
+  // no intermediate lists of every path, which grew the heap by megabytes).
+  const files: string[] = [];
+  const manifests: string[] = [];
+  for (const out of chunks)
+    for (let at = 0; at < out.length;) {
+      let end = out.indexOf("\0", at);
+      if (end === -1) end = out.length;
+      const rel = out.slice(at, end);
+      at = end + 1;
+      const source = isGraphSource(rel);
+      if (
+        (source || isManifest(rel)) &&
         !inSkippedDir(rel) &&
         // Folder-only rules were applied with the folders (`ignores` costs 20 µs a path).
-        (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel)),
-    )
-    .sort();
+        (project.ignoreRules.foldersOnly === true || !project.ignoreRules.matcher.ignores(rel))
+      )
+        (source ? files : manifests).push(rel);
+    }
+  // A path both staged and modified is listed once per state.
+  const unique = (list: string[]): string[] =>
+    list.sort().filter((rel, index) => index === 0 || rel !== list[index - 1]);
+  return { files: unique(files), manifests: unique(manifests) };
+}
+
+/** A workspace package's manifest: a package.json below the project's root. */
+function isManifest(rel: string): boolean {
+  return rel.endsWith("/package.json");
 }
 
 function gitGrep(project: Project, words: readonly string[]): string[] | undefined {
@@ -250,41 +390,35 @@ interface ImportLines {
   containing(words: readonly string[]): string[];
 }
 
-const IMPORT_LINE = `import|require|from|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+export const IMPORT_LINE = `import|require|from|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+/** The same lines in Perl's syntax: git's PCRE search costs a fifth of its POSIX one here. */
+export const IMPORT_LINE_PCRE = `import|require|from|^\\s*["'\`][^"'\`]*["'\`]\\s*[),;]*\\s*$`;
 
 function importLines(project: Project): ImportLines | undefined {
   const specs = [...SEARCH].map((ext) => `*${ext}`);
-  const text = git(project, [
-    "grep",
-    "-z",
-    "-I",
-    "-E",
-    "--untracked",
-    "--no-color",
-    "-e",
-    IMPORT_LINE,
-    "--",
-    ...specs,
-  ]);
-  if (text === undefined) return undefined;
-  // Each output line is `path\0line\n`; a match is in the record that starts last before it.
-  const starts: number[] = [0];
-  for (
-    let at = text.indexOf("\n");
-    at !== -1 && at + 1 < text.length;
-    at = text.indexOf("\n", at + 1)
-  )
-    starts.push(at + 1);
-  const recordAt = (offset: number): number => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low;
-  };
+  // One thread: on a busy machine more threads only add CPU; a git built without PCRE fails the
+  // first search (exit 128) and the POSIX pattern is used.
+  const search = (syntax: string, pattern: string): string[] | undefined =>
+    gitChunks(
+      project,
+      [
+        "grep",
+        "--threads",
+        "1",
+        "-z",
+        "-I",
+        syntax,
+        "--untracked",
+        "--no-color",
+        "-e",
+        pattern,
+        "--",
+        ...specs,
+      ],
+      "\n",
+    );
+  const chunks = search("-P", IMPORT_LINE_PCRE) ?? search("-E", IMPORT_LINE);
+  if (chunks === undefined) return undefined;
   return {
     containing: (words) => {
       const found = new Set<string>();
@@ -294,29 +428,34 @@ function importLines(project: Project): ImportLines | undefined {
         words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
         "g",
       );
-      for (const match of text.matchAll(pattern)) {
-        const at = match.index;
-        const start = starts[recordAt(at)] ?? 0;
-        const nul = text.indexOf("\0", start);
-        // A match in the path, or across the end of the line, is not one in the line.
-        if (nul === -1 || at <= nul) continue;
-        const end = text.indexOf("\n", nul);
-        if (end !== -1 && at + match[0].length > end) continue;
-        found.add(text.slice(start, nul));
-      }
+      // Each output line is `path\0line\n`: a match's record starts after the newline before it
+      // (a chunk ends at a line's end).
+      for (const text of chunks)
+        for (const match of text.matchAll(pattern)) {
+          const at = match.index;
+          const start = text.lastIndexOf("\n", at) + 1;
+          const nul = text.indexOf("\0", start);
+          // A match in the path, or across the end of the line, is not one in the line.
+          if (nul === -1 || at <= nul) continue;
+          const end = text.indexOf("\n", nul);
+          if (end !== -1 && at + match[0].length > end) continue;
+          found.add(text.slice(start, nul));
+        }
       return [...found];
     },
   };
 }
 
-function walkFiles(project: Project, budget: Budget): string[] | undefined {
+function walkFiles(project: Project, budget: Budget): Listed | undefined {
   const files: string[] = [];
+  const manifests: string[] = [];
   const done = continueWalk(project.root, project.ignoreRules, [""], budget, {
     file: (rel) => {
       if (isGraphSource(rel)) files.push(rel);
+      else if (isManifest(rel)) manifests.push(rel);
     },
   });
-  return done ? files.sort() : undefined;
+  return done ? { files: files.sort(), manifests: manifests.sort() } : undefined;
 }
 
 /**
@@ -329,19 +468,10 @@ export function reverseImporters(
   file: string,
   depth: number,
   budget: Budget,
-  importsOf: (rel: string) => readonly string[] = importReader(project),
+  importsOf: (rel: string) => readonly string[] = importReader(project, index),
 ): { levels: string[][]; complete: boolean } {
   const isFile = (rel: string): boolean => index.has(rel);
-  const contexts = new Map<string, ResolveContext>();
-  const contextOf = (rel: string): ResolveContext => {
-    const dir = dirnameRel(rel);
-    let context = contexts.get(dir);
-    if (context === undefined) {
-      context = lookupContext(project, rel);
-      contexts.set(dir, context);
-    }
-    return context;
-  };
+  const contextOf = contextReader(project, index);
   const seen = new Set([file]);
   const levels: string[][] = [];
   let frontier = [file];
@@ -354,6 +484,8 @@ export function reverseImporters(
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
       for (const word of words.everywhere) everywhere.add(word);
+      // A package's entry is imported by the package's name alone (`"@acme/ui"`).
+      for (const name of index.packageNames(target)) everywhere.add(name);
       if (words.under === undefined) continue;
       dirs.add(words.under.dir);
       for (const word of words.under.words) locally.add(word);
@@ -375,26 +507,50 @@ export function reverseImporters(
   return { levels, complete: !budget.expired() };
 }
 
-/** The project files a file imports, each file read and lexed once. */
-export function importReader(project: Project): (rel: string) => readonly string[] {
-  const imports = new Map<string, readonly string[]>();
-  // A folder's resolve context (its tsconfig's aliases, the Python roots above it) is read once.
+/**
+ * A file's resolve context (its folder's tsconfig aliases, the Python roots above it, then the
+ * workspace packages' names), read once per folder. With the source index, an import resolves
+ * to the files it lists, as the graph's own resolution does (no `stat` of each candidate).
+ */
+function contextReader(
+  project: Project,
+  index?: Pick<SourceIndex, "has" | "workspaces">,
+): (rel: string) => ResolveContext {
   const contexts = new Map<string, ResolveContext>();
-  const importsOf = (rel: string): readonly string[] => {
+  return (rel) => {
+    const dir = dirnameRel(rel);
+    let context = contexts.get(dir);
+    if (context === undefined) {
+      const own = lookupContext(project, rel);
+      context =
+        index === undefined
+          ? own
+          : {
+              ...own,
+              files: { has: (path) => index.has(path) },
+              aliases: [...own.aliases, ...index.workspaces],
+            };
+      contexts.set(dir, context);
+    }
+    return context;
+  };
+}
+
+/** The project files a file imports, each file read and lexed once. */
+export function importReader(
+  project: Project,
+  index?: Pick<SourceIndex, "has" | "workspaces">,
+): (rel: string) => readonly string[] {
+  const imports = new Map<string, readonly string[]>();
+  const contextOf = contextReader(project, index);
+  return (rel) => {
     let found = imports.get(rel);
     if (found === undefined) {
-      const dir = dirnameRel(rel);
-      let context = contexts.get(dir);
-      if (context === undefined) {
-        context = lookupContext(project, rel);
-        contexts.set(dir, context);
-      }
-      found = readFileImports(project, rel, context) ?? [];
+      found = readFileImports(project, rel, contextOf(rel)) ?? [];
       imports.set(rel, found);
     }
     return found;
   };
-  return importsOf;
 }
 
 /** A graph view for the files of one selection, answered by the cold path. */
@@ -406,7 +562,7 @@ export function coldGraphView(
 ): GraphView & { cut: () => boolean } {
   let cut = false;
   const answers = new Map<string, string[][]>();
-  const importsOf = importReader(project);
+  const importsOf = importReader(project, index);
   return {
     filesMatching: (pattern) => index.files.filter((rel) => pattern.test(rel)),
     allFiles: () => index.files,
