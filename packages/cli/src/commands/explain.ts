@@ -162,7 +162,11 @@ export function renderInsight(
         : `${runnerLabel(insight.runner.id)} (${insight.runnerReason ?? ""}): ${insight.runner.command.join(" ")}`,
     ]);
     if (insight.target !== undefined) {
+      // A file with no test of its own name may still be covered: say so, as the note does.
+      const covered = (related.related_tests ?? []).some((test) => test.evidence !== "self");
       let state = insight.target.exists ? "exists" : "to write";
+      if (!insight.target.exists && covered)
+        state = "none of this name; the related tests below cover it";
       if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
       rows.push(["test", `${insight.target.path} (${state})`]);
     }
