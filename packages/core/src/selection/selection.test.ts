@@ -324,6 +324,25 @@ describe("suggestTestPath: the project's own convention", () => {
       }),
     ).toBe("tests/cache_test.py");
   });
+  it("a mirrored test tree: the existing folder that mirrors the source, never a made-up one", () => {
+    // Python-Markdown: tests/test_syntax/extensions/ mirrors markdown/extensions/.
+    const unittest = runnerOf({ "pyproject.toml": "[project]\nname = 'markdown'\n" });
+    const tests = [
+      "tests/test_apis.py",
+      "tests/test_syntax/extensions/test_abbr.py",
+      "tests/test_syntax/extensions/test_toc.py",
+      "tests/test_syntax/inline/test_links.py",
+    ];
+    const at = (file: string, list = tests) =>
+      suggestTestPath({ file, runner: unittest, tests: list, fallback: "" });
+    expect(at("markdown/extensions/strike.py")).toBe("tests/test_syntax/extensions/test_strike.py");
+    // No folder mirrors the package root: the tree's root, not tests/markdown/.
+    expect(at("markdown/compact.py")).toBe("tests/test_compact.py");
+    // tests/unit/a mirrors src/a: a new sub-folder goes under it.
+    const unit = ["tests/unit/a/test_x.py", "tests/unit/a/b/test_y.py", "tests/unit/d/test_z.py"];
+    expect(at("src/a/c/new.py", unit)).toBe("tests/unit/a/c/test_new.py");
+    expect(at("src/a/b/new.py", unit)).toBe("tests/unit/a/b/test_new.py");
+  });
   it("python: a package's own tests folder, the nearest above the source", () => {
     // h11's layout: h11/tests/test_io.py covers h11/_readers.py; no tests/ at the root.
     const pytest = runnerOf({ "tox.ini": "[testenv]\ncommands = pytest h11\n" });
