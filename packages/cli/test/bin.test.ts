@@ -53,6 +53,18 @@ describe("tailtest bin", () => {
         "  related tests/test_syntax/extensions/test_toc.py (imports: imports it)",
       );
       expect(result.stdout).not.toContain("(to write)");
+      // A new extension: its first test goes where the project keeps its extensions' tests,
+      // and the test row says the same as the note.
+      project.write("markdown/extensions/strike.py", "def strike(text):\n    return text\n");
+      const added = await runBin(BIN, ["explain", "markdown/extensions/strike.py"], {
+        cwd: project.root,
+      });
+      expect(added.stdout).toContain(
+        "  test    tests/test_syntax/extensions/test_strike.py (to write)",
+      );
+      expect(added.stdout).toContain(
+        "write test to tests/test_syntax/extensions/test_strike.py. runner: unittest.",
+      );
     } finally {
       project.cleanup();
     }

@@ -168,7 +168,12 @@ export function renderInsight(
       if (!insight.target.exists && covered)
         state = "none of this name; the related tests below cover it";
       if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
-      rows.push(["test", `${insight.target.path} (${state})`]);
+      // Where the note and the end of a turn want a first test: the project's own convention.
+      const path =
+        !insight.target.exists && insight.target.kind !== "inline"
+          ? (related.suggested_test ?? insight.target.path)
+          : insight.target.path;
+      rows.push(["test", `${path} (${state})`]);
     }
     if (insight.depth !== undefined)
       rows.push(...depthRows(insight, verdict.language, insight.depth, related));
