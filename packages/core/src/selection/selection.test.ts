@@ -177,6 +177,27 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
     expect(testSubject("src/FooTest.java")).toBe("foo");
   });
 
+  it("among transitive importers, a test whose name shares a word with the file's comes first", () => {
+    // sqlparse: every test imports only `sqlparse`; test_split.py is the splitter's.
+    const tests = ["tests/test_cli.py", "tests/test_format.py", "tests/test_split.py"];
+    expect(
+      pick("sqlparse/engine/statement_splitter.py", tests, {
+        "sqlparse/engine/statement_splitter.py": [
+          ["sqlparse/engine/__init__.py"],
+          ["sqlparse/__init__.py"],
+          tests,
+        ],
+      }).map(([path]) => path),
+    ).toEqual(["tests/test_split.py", "tests/test_cli.py", "tests/test_format.py"]);
+    // commander: suggestSimilar.js → help.suggestion.test.js, not by path order.
+    const js = ["tests/args.literal.test.js", "tests/help.suggestion.test.js"];
+    expect(
+      pick("lib/suggestSimilar.js", js, { "lib/suggestSimilar.js": [["lib/command.js"], js] }).map(
+        ([path]) => path,
+      ),
+    ).toEqual(["tests/help.suggestion.test.js", "tests/args.literal.test.js"]);
+  });
+
   it("_cached.py is covered by tests/test_cached.py", () => {
     expect(pick("src/pkg/_cached.py", ["tests/test_cached.py", "tests/test_other.py"])).toEqual([
       ["tests/test_cached.py", "name"],
