@@ -61,7 +61,7 @@ const Project = z.strictObject({
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   license: z.string().min(1),
   license_file: z.string().min(1),
-  runner: z.enum(["pytest", "vitest", "jest", "node-test", "mocha", "cargo", "go"]),
+  runner: z.enum(["pytest", "unittest", "vitest", "jest", "node-test", "mocha", "cargo", "go"]),
   setup: z.enum(["venv", "npm", "none"]),
   /** The full suite's wall time with the project's runner (--verify prints it), for reference. */
   full_suite_seconds: z.number().positive(),
@@ -148,7 +148,8 @@ function systemPython() {
 
 export function missingToolchain(meta) {
   switch (meta.runner) {
-    case "pytest": {
+    case "pytest":
+    case "unittest": {
       const python = systemPython();
       if (python === undefined) return "no python3 with pytest (Debian: python3-pytest)";
       if (meta.npm === undefined && meta.layout.includes("django"))
@@ -203,6 +204,7 @@ export function prepare(project, dest) {
     const lib = join(dest, ".venv/lib");
     const site = join(lib, readdirSync(lib)[0], "site-packages");
     writeFileSync(join(site, "corpus-source.pth"), `${join(dest, meta.source_root ?? "")}\n`);
+    editableMetadata(dest, site);
   }
   if (meta.setup === "npm") {
     const modules = join(npmCache(name, meta), "node_modules");
@@ -228,6 +230,30 @@ export function prepare(project, dest) {
   );
 }
 
+/**
+ * What `pip install -e .` leaves in site-packages besides the path: the distribution's metadata
+ * with its entry points (Python-Markdown finds its extensions by entry point). Debian's
+ * setuptools is too old for some projects' pyproject.toml and there is no index, so it is
+ * written from `[project]` and `[project.entry-points.'group']` directly.
+ */
+function editableMetadata(dest, site) {
+  const file = join(dest, "pyproject.toml");
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, "utf8");
+  const name = /^\[project\]\s*\n(?:.*\n)*?name\s*=\s*["']([^"']+)["']/m.exec(text)?.[1];
+  const groups = [
+    ...text.matchAll(/^\[project\.entry-points\.["']?([^\]"']+)["']?\]\n((?:[^[\n].*\n)*)/gm),
+  ];
+  if (name === undefined || groups.length === 0) return;
+  const info = join(site, `${name.replace(/-/g, "_")}-0.dev0.dist-info`);
+  mkdirSync(info);
+  writeFileSync(join(info, "METADATA"), `Metadata-Version: 2.1\nName: ${name}\nVersion: 0.dev0\n`);
+  const entries = groups.map(
+    ([, group, body]) => `[${group}]\n${body.replace(/["']/g, "").replace(/ = /g, " = ")}`,
+  );
+  writeFileSync(join(info, "entry_points.txt"), `${entries.join("\n")}\n`);
+}
+
 const python = (cwd) => join(cwd, ".venv/bin/python");
 
 /** The argv that runs the whole suite, or only `files`, with the project's own runner. */
@@ -236,6 +262,10 @@ export function runnerArgv(meta, cwd, files) {
   switch (meta.runner) {
     case "pytest":
       return [python(cwd), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", ...some];
+    case "unittest":
+      return some.length > 0
+        ? [python(cwd), "-m", "unittest", ...some]
+        : [python(cwd), "-m", "unittest", "discover", "-s", "tests", "-t", "."];
     case "vitest":
       return ["node_modules/.bin/vitest", "run", "--reporter=verbose", ...some];
     case "jest":
@@ -288,6 +318,20 @@ function failingFiles(meta, cwd, output) {
   switch (meta.runner) {
     case "pytest":
       each(/^(?:FAILED|ERROR) ([^\s:]+\.py)/gm);
+      break;
+    case "unittest":
+      // "FAIL: test_x (tests.test_apis.TestBlockParser.test_x)": the longest dotted prefix that
+      // is a file of the project is the test file.
+      for (const match of output.matchAll(/^(?:FAIL|ERROR): \S+ \(([\w.]+)\)/gm)) {
+        const parts = match[1].split(".");
+        for (let n = parts.length; n > 0; n -= 1) {
+          const file = `${parts.slice(0, n).join("/")}.py`;
+          if (existsSync(join(cwd, file))) {
+            found.add(file);
+            break;
+          }
+        }
+      }
       break;
     case "vitest":
       each(/^\s*(?:FAIL|×)\s+(\S+\.[cm]?[jt]sx?)/gm);
@@ -558,8 +602,15 @@ function runSeed(project, cwd, commands, seed, index) {
     selected,
     direct_ms: direct === undefined ? undefined : Math.round(direct.ms),
     problems,
-    note: fullNote.slice(0, 300),
-    reason: reason.slice(0, 300),
+    // What the person and the agent read, whole: the session's opening line, the edit's note
+    // and the Stop's block text.
+    session_start: String(
+      answers.SessionStart.output.hookSpecificOutput?.additionalContext ??
+        answers.SessionStart.output.systemMessage ??
+        "",
+    ),
+    note: fullNote,
+    reason,
   };
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { commitAll, copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 
 const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
@@ -35,6 +35,39 @@ describe("tailtest bin", () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it("explain does not ask for a test of a file's own name when other tests cover it", async () => {
+    // Python-Markdown: nl2br has no tests/test_nl2br.py; test_toc.py imports its extension.
+    const project = copyFixture("projects/markdown");
+    try {
+      await commitAll(project.root);
+      const result = await runBin(BIN, ["explain", "markdown/extensions/nl2br.py"], {
+        cwd: project.root,
+      });
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toContain(
+        "  test    tests/test_nl2br.py (none of this name; the related tests below cover it)",
+      );
+      expect(result.stdout).toContain(
+        "  related tests/test_syntax/extensions/test_toc.py (imports: imports it)",
+      );
+      expect(result.stdout).not.toContain("(to write)");
+      // A new extension: its first test goes where the project keeps its extensions' tests,
+      // and the test row says the same as the note.
+      project.write("markdown/extensions/strike.py", "def strike(text):\n    return text\n");
+      const added = await runBin(BIN, ["explain", "markdown/extensions/strike.py"], {
+        cwd: project.root,
+      });
+      expect(added.stdout).toContain(
+        "  test    tests/test_syntax/extensions/test_strike.py (to write)",
+      );
+      expect(added.stdout).toContain(
+        "write test to tests/test_syntax/extensions/test_strike.py. runner: unittest.",
+      );
+    } finally {
+      project.cleanup();
+    }
   });
 
   it("explain shows the core's decision for each file", async () => {

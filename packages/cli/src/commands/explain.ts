@@ -183,9 +183,18 @@ export function renderInsight(
         : `${runnerLabel(insight.runner.id)} (${insight.runnerReason ?? ""}): ${insight.runner.command.join(" ")}`,
     ]);
     if (insight.target !== undefined) {
+      // A file with no test of its own name may still be covered: say so, as the note does.
+      const covered = (related.related_tests ?? []).some((test) => test.evidence !== "self");
       let state = insight.target.exists ? "exists" : "to write";
+      if (!insight.target.exists && covered)
+        state = "none of this name; the related tests below cover it";
       if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
-      rows.push(["test", `${insight.target.path} (${state})`]);
+      // Where the note and the end of a turn want a first test: the project's own convention.
+      const path =
+        !insight.target.exists && insight.target.kind !== "inline"
+          ? (related.suggested_test ?? insight.target.path)
+          : insight.target.path;
+      rows.push(["test", `${path} (${state})`]);
     }
     if (insight.depth !== undefined)
       rows.push(...depthRows(insight, verdict.language, insight.depth, related));

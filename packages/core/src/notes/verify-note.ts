@@ -9,6 +9,10 @@ export interface VerifyNoteInput {
   excerpt: string;
   round: number;
   budget: number;
+  /** Where the red tests are, when there are several (`engine/rerun.ts`). */
+  summary?: string | undefined;
+  /** The project's own commands that run the red test files again. */
+  rerun?: readonly string[] | undefined;
 }
 
 /** What to do next, for what the excerpt holds: missing tests, red tests, or both. */
@@ -27,7 +31,9 @@ export function renderVerifyBlock(input: VerifyNoteInput): string {
   return capText(
     [
       "tailtest: the tests for this turn's edits are not green yet.",
+      ...(input.summary ? [input.summary] : []),
       input.excerpt,
+      ...(input.rerun ?? []).map((command) => `Re-run them: ${command}`),
       `${nextStep(input.excerpt)} (round ${input.round} of ${input.budget})`,
     ].join("\n"),
   );

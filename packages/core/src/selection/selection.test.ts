@@ -177,6 +177,27 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
     expect(testSubject("src/FooTest.java")).toBe("foo");
   });
 
+  it("among transitive importers, a test whose name shares a word with the file's comes first", () => {
+    // sqlparse: every test imports only `sqlparse`; test_split.py is the splitter's.
+    const tests = ["tests/test_cli.py", "tests/test_format.py", "tests/test_split.py"];
+    expect(
+      pick("sqlparse/engine/statement_splitter.py", tests, {
+        "sqlparse/engine/statement_splitter.py": [
+          ["sqlparse/engine/__init__.py"],
+          ["sqlparse/__init__.py"],
+          tests,
+        ],
+      }).map(([path]) => path),
+    ).toEqual(["tests/test_split.py", "tests/test_cli.py", "tests/test_format.py"]);
+    // commander: suggestSimilar.js → help.suggestion.test.js, not by path order.
+    const js = ["tests/args.literal.test.js", "tests/help.suggestion.test.js"];
+    expect(
+      pick("lib/suggestSimilar.js", js, { "lib/suggestSimilar.js": [["lib/command.js"], js] }).map(
+        ([path]) => path,
+      ),
+    ).toEqual(["tests/help.suggestion.test.js", "tests/args.literal.test.js"]);
+  });
+
   it("_cached.py is covered by tests/test_cached.py", () => {
     expect(pick("src/pkg/_cached.py", ["tests/test_cached.py", "tests/test_other.py"])).toEqual([
       ["tests/test_cached.py", "name"],
@@ -323,6 +344,25 @@ describe("suggestTestPath: the project's own convention", () => {
         fallback: "",
       }),
     ).toBe("tests/cache_test.py");
+  });
+  it("a mirrored test tree: the existing folder that mirrors the source, never a made-up one", () => {
+    // Python-Markdown: tests/test_syntax/extensions/ mirrors markdown/extensions/.
+    const unittest = runnerOf({ "pyproject.toml": "[project]\nname = 'markdown'\n" });
+    const tests = [
+      "tests/test_apis.py",
+      "tests/test_syntax/extensions/test_abbr.py",
+      "tests/test_syntax/extensions/test_toc.py",
+      "tests/test_syntax/inline/test_links.py",
+    ];
+    const at = (file: string, list = tests) =>
+      suggestTestPath({ file, runner: unittest, tests: list, fallback: "" });
+    expect(at("markdown/extensions/strike.py")).toBe("tests/test_syntax/extensions/test_strike.py");
+    // No folder mirrors the package root: the tree's root, not tests/markdown/.
+    expect(at("markdown/compact.py")).toBe("tests/test_compact.py");
+    // tests/unit/a mirrors src/a: a new sub-folder goes under it.
+    const unit = ["tests/unit/a/test_x.py", "tests/unit/a/b/test_y.py", "tests/unit/d/test_z.py"];
+    expect(at("src/a/c/new.py", unit)).toBe("tests/unit/a/c/test_new.py");
+    expect(at("src/a/b/new.py", unit)).toBe("tests/unit/a/b/test_new.py");
   });
   it("python: a package's own tests folder, the nearest above the source", () => {
     // h11's layout: h11/tests/test_io.py covers h11/_readers.py; no tests/ at the root.

@@ -87,8 +87,28 @@ function placeOf(src: string, tests: readonly string[]): string {
   const nested = tests.filter((test) => test.startsWith(`${root}/`) && test.split("/").length > 2);
   if (nested.length * 2 < tests.length) return root;
   const sub = dir.replace(/^(src|lib)(\/|$)/, "");
-  const mirror = tests.find((test) => dirnameRel(test).endsWith(sub) && sub !== "");
-  return mirror === undefined ? joinRel(root, sub) : dirnameRel(mirror);
+  return mirroredPlace(sub, root, tests);
+}
+
+/**
+ * The test folder that mirrors `sub`: one ending in the longest tail of it
+ * (`tests/test_syntax/extensions` for `markdown/extensions`), else a mirrored parent with the
+ * rest added (`tests/unit/a` + `c` for `a/c`), else the tree's root. Never a made-up tree
+ * beside the real one (`tests/markdown/extensions`), which unittest would not even discover.
+ */
+function mirroredPlace(sub: string, root: string, tests: readonly string[]): string {
+  const segments = sub.split("/").filter((segment) => segment !== "");
+  const endingIn = (tail: string): string | undefined =>
+    tests.map(dirnameRel).find((folder) => folder === tail || folder.endsWith(`/${tail}`));
+  for (let start = 0; start < segments.length; start += 1) {
+    const mirror = endingIn(segments.slice(start).join("/"));
+    if (mirror !== undefined) return mirror;
+  }
+  for (let end = segments.length - 1; end > 0; end -= 1) {
+    const mirror = endingIn(segments.slice(0, end).join("/"));
+    if (mirror !== undefined) return joinRel(mirror, segments.slice(end).join("/"));
+  }
+  return root;
 }
 
 /**

@@ -64,6 +64,7 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(red.reason).toContain("FAIL tests/test_billing.py::test_charge");
     expect(red.reason).toContain("assert 12.0 == 13");
     expect(red.reason).toContain("(round 2 of 3)");
+    expect(red.reason).toMatch(/\nRe-run them: \S*python\S* -m pytest tests\/test_billing\.py\n/);
     expect(red.reason).not.toContain(project.root);
     expect((await session()).fix_attempts).toEqual({ "billing.py": 1 });
 

@@ -11,6 +11,7 @@ import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
+import { redSummary, rerunCommands } from "../rerun.ts";
 import { recordRun } from "../../state/node/run-log-store.ts";
 import { sessionFile, type Project } from "../../project/node/project.ts";
 import { readState, updateState } from "../../state/node/store.ts";
@@ -171,7 +172,16 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   const excerpt = renderFailureExcerpt(results, missing, {
     replacePaths: relativePaths(project),
   });
-  const reason = renderVerifyBlock({ excerpt, round: after.stop_blocks, budget }) + notes;
+  const reason =
+    renderVerifyBlock({
+      excerpt,
+      round: after.stop_blocks,
+      budget,
+      summary: redSummary(results),
+      rerun: rerunCommands(plan.runs, results).map((command) =>
+        command.split(`${project.root}/`).join(""),
+      ),
+    }) + notes;
   return {
     decision: { kind: "block", reason },
     results,

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { RunPlan } from "./plan.ts";
+import { redSummary, rerunCommands } from "./rerun.ts";
+import type { RunResult } from "./summarize.ts";
+import type { RunnerId } from "../runners/project-runners.ts";
+
+function run(id: RunnerId, packageDir: string, command: string[]): RunPlan {
+  return {
+    runner: { id, languages: ["python"], package_dir: packageDir, command, evidence: "test" },
+    cwd: packageDir,
+    argv: command,
+    env: {},
+    format: "unittest-text",
+    report: { kind: "output" },
+    test_files: [],
+    requested: [],
+    sources: {},
+  };
+}
+
+function result(id: RunnerId, red: string[], loadErrors: string[] = []): RunResult {
+  return {
+    runner: id,
+    cwd: "",
+    command: [],
+    status: red.length + loadErrors.length > 0 ? "failed" : "passed",
+    exit_code: red.length > 0 ? 1 : 0,
+    duration_ms: 1,
+    tests: [
+      ...red.map((file, index) => ({
+        id: { runner: id, file, segments: [`test_${index}`] },
+        status: "fail" as const,
+      })),
+      { id: { runner: id, file: "tests/test_green.py", segments: ["ok"] }, status: "pass" },
+    ],
+    errors: loadErrors.map((file) => ({ file, message: "E   SyntaxError", kind: "collection" })),
+    reason: "",
+    output_tail: "",
+  };
+}
+
+const UNITTEST = [".venv/bin/python", "-m", "unittest", "discover", "-s", "tests", "-t", "."];
+
+describe("rerunCommands: the project's own command for the red test files", () => {
+  const cases: Array<[string, RunPlan[], RunResult[], string[]]> = [
+    [
+      "unittest at the root, a mirrored tree, each file once",
+      [run("unittest", "", UNITTEST)],
+      [
+        result("unittest", [
+          "tests/test_syntax/inline/test_emphasis.py",
+          "tests/test_legacy.py",
+          "tests/test_legacy.py",
+        ]),
+      ],
+      [
+        ".venv/bin/python -m unittest tests/test_legacy.py tests/test_syntax/inline/test_emphasis.py",
+      ],
+    ],
+    [
+      "a workspace package's vitest, from its folder; a file that could not load counts",
+      [run("vitest", "packages/core", ["npx", "--no-install", "vitest", "run"])],
+      [result("vitest", ["packages/core/src/a.test.ts"], ["packages/core/test/b.test.ts"])],
+      ["cd packages/core && npx --no-install vitest run src/a.test.ts test/b.test.ts"],
+    ],
+    [
+      "go names packages, not files",
+      [run("go", "", ["go", "test", "./..."])],
+      [result("go", ["", "internal/x"])],
+      ["go test . ./internal/x"],
+    ],
+    [
+      "a green run and a run without a plan add nothing; a path with a space is quoted",
+      [run("pytest", "", ["python3", "-m", "pytest"]), run("jest", "", ["npx", "jest"])],
+      [result("pytest", []), result("jest", ["__tests__/my file.test.js"]), result("go", ["x"])],
+      ["npx jest --runTestsByPath '__tests__/my file.test.js'"],
+    ],
+  ];
+  it.each(cases)("%s", (_name, runs, results, expected) => {
+    expect(rerunCommands(runs, results)).toEqual(expected);
+  });
+});
+
+describe("redSummary: where the red tests are, most first", () => {
+  it("counts tests per file across runs and says nothing for a single red test", () => {
+    expect(redSummary([result("unittest", ["tests/a.py"])])).toBe("");
+    expect(
+      redSummary([
+        result("unittest", ["tests/b.py", "tests/a.py", "tests/a.py"], ["tests/c.py"]),
+        result("vitest", ["web/x.test.ts"]),
+      ]),
+    ).toBe(
+      "5 red tests in 4 files: tests/a.py (2), tests/b.py (1), tests/c.py (1), web/x.test.ts (1).",
+    );
+  });
+
+  it("names at most twelve files", () => {
+    const files = Array.from(
+      { length: 14 },
+      (_, i) => `tests/test_${String(i).padStart(2, "0")}.py`,
+    );
+    const text = redSummary([result("unittest", files)]);
+    expect(text).toMatch(/^14 red tests in 14 files: tests\/test_00\.py \(1\), /);
+    expect(text).toContain("tests/test_11.py (1), and 2 more.");
+    expect(text).not.toContain("test_12");
+  });
+});

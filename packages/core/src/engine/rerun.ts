@@ -1,0 +1,71 @@
+import type { RunPlan } from "./plan.ts";
+import type { RunResult } from "./summarize.ts";
+import { commandForTestFiles } from "../runners/project-runners.ts";
+import { specOf } from "../runners/table.ts";
+
+/** How many red test files a summary or a re-run command names before "and N more". */
+const SHOWN = 12;
+
+/** The red test files of one run, project-relative, with how many tests each has red. */
+function redFiles(result: RunResult): Map<string, number> {
+  const red = new Map<string, number>();
+  for (const test of result.tests)
+    if (test.status === "fail") red.set(test.id.file, (red.get(test.id.file) ?? 0) + 1);
+  for (const error of result.errors)
+    if (error.kind === "collection" && error.file !== undefined && !red.has(error.file))
+      red.set(error.file, 1);
+  return red;
+}
+
+/** A Go test id names its package's folder; `fileCommand` wants a file in it. */
+function goPackageFile(id: string): string {
+  if (/\.go$/.test(id)) return id;
+  return id === "" ? "_test.go" : `${id}/_test.go`;
+}
+
+/** A word of a shell command: bare when plainly safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * Where the red tests are, for a Stop's block text: "12 red tests in 3 files: a (8), b (3), c"
+ * (most first), so a long excerpt that is cut still says which files to look at. Empty when
+ * fewer than two tests are red: the excerpt says it all.
+ */
+export function redSummary(results: readonly RunResult[]): string {
+  const all = new Map<string, number>();
+  for (const result of results)
+    for (const [file, count] of redFiles(result)) all.set(file, (all.get(file) ?? 0) + count);
+  const total = [...all.values()].reduce((sum, count) => sum + count, 0);
+  if (total < 2) return "";
+  const files = [...all].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const shown = files.slice(0, SHOWN).map(([file, count]) => `${file} (${count})`);
+  const more = files.length > SHOWN ? `, and ${files.length - SHOWN} more` : "";
+  const tests = total === 1 ? "test" : "tests";
+  const where = files.length === 1 ? "1 file" : `${files.length} files`;
+  return `${total} red ${tests} in ${where}: ${shown.join(", ")}${more}.`;
+}
+
+/**
+ * The project's own command that runs only the red test files again, one per run with a red
+ * test (its runner and package), as a person or the agent would type it from the project root.
+ * `runs[i]` is the plan `results[i]` came from.
+ */
+export function rerunCommands(runs: readonly RunPlan[], results: readonly RunResult[]): string[] {
+  const commands: string[] = [];
+  results.forEach((result, index) => {
+    const run = runs[index];
+    if (run === undefined) return;
+    const red = [...redFiles(result).keys()].sort().slice(0, SHOWN);
+    if (red.length === 0) return;
+    const pkg = run.runner.package_dir;
+    const folders = specOf(run.runner.id).folderIds === "go";
+    const files = red
+      .map((file) => (pkg === "" || file.startsWith(`${pkg}/`) ? file : `${pkg}/${file}`))
+      .map((file) => (folders ? goPackageFile(file) : file));
+    const argv = commandForTestFiles(run.runner, files).map(shellWord).join(" ");
+    commands.push(pkg === "" ? argv : `cd ${shellWord(pkg)} && ${argv}`);
+  });
+  return commands;
+}
