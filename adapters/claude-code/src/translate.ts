@@ -3,6 +3,7 @@ import {
   commandEvent,
   editEvent,
   isMcpWriteTool,
+  lazy,
   mcpPaths,
   nonEmptyString,
   renderJsonAnswer,
@@ -18,68 +19,86 @@ import {
 import * as z from "zod/mini";
 
 /** Fields every Claude Code hook payload carries (its hook protocol); others pass through. */
-const BaseSchema = z.looseObject({
-  session_id: z.string(),
-  transcript_path: z.nullish(z.string()),
-  cwd: z.string(),
-  hook_event_name: z.string(),
-  agent_id: z.optional(z.string()),
-});
+const BaseSchema = lazy(() =>
+  z.looseObject({
+    session_id: z.string(),
+    transcript_path: z.nullish(z.string()),
+    cwd: z.string(),
+    hook_event_name: z.string(),
+    agent_id: z.optional(z.string()),
+  }),
+);
 
-const SessionStartSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("SessionStart"),
-  source: z.string(),
-});
+const SessionStartSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("SessionStart"),
+    source: z.string(),
+  }),
+);
 
 /** Checked per tool in `toEvent` (a tool tailtest ignores may send anything). */
-const PreToolUseSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("PreToolUse"),
-  tool_name: z.string(),
-  tool_input: z.record(z.string(), z.unknown()),
-});
-
-const PostToolUseSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("PostToolUse"),
-  tool_name: z.string(),
-  tool_input: z.looseObject({
-    file_path: z.optional(z.string()),
-    notebook_path: z.optional(z.string()),
-    command: z.optional(z.string()),
+const PreToolUseSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("PreToolUse"),
+    tool_name: z.string(),
+    tool_input: z.record(z.string(), z.unknown()),
   }),
-  // Write answers `type: "create"` for a file it made, `"update"` for one it replaced.
-  tool_response: z.catch(z.nullish(z.looseObject({ type: z.optional(z.string()) })), undefined),
-});
+);
 
-const PostToolUseFailureSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("PostToolUseFailure"),
-  tool_name: z.string(),
-  tool_input: z.looseObject({ command: z.optional(z.string()) }),
-  error: z.optional(z.string()),
-  is_interrupt: z.optional(z.boolean()),
-});
+const PostToolUseSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("PostToolUse"),
+    tool_name: z.string(),
+    tool_input: z.looseObject({
+      file_path: z.optional(z.string()),
+      notebook_path: z.optional(z.string()),
+      command: z.optional(z.string()),
+    }),
+    // Write answers `type: "create"` for a file it made, `"update"` for one it replaced.
+    tool_response: z.catch(z.nullish(z.looseObject({ type: z.optional(z.string()) })), undefined),
+  }),
+);
 
-const SubagentStartSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("SubagentStart"),
-  agent_id: z.string(),
-  agent_type: z.optional(z.string()),
-});
+const PostToolUseFailureSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("PostToolUseFailure"),
+    tool_name: z.string(),
+    tool_input: z.looseObject({ command: z.optional(z.string()) }),
+    error: z.optional(z.string()),
+    is_interrupt: z.optional(z.boolean()),
+  }),
+);
 
-const StopSchema = z.extend(BaseSchema, {
-  hook_event_name: z.enum(["Stop", "SubagentStop"]),
-  stop_hook_active: z._default(z.boolean(), false),
-});
+const SubagentStartSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("SubagentStart"),
+    agent_id: z.string(),
+    agent_type: z.optional(z.string()),
+  }),
+);
 
-const SessionEndSchema = z.extend(BaseSchema, { hook_event_name: z.literal("SessionEnd") });
+const StopSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.enum(["Stop", "SubagentStop"]),
+    stop_hook_active: z._default(z.boolean(), false),
+  }),
+);
 
-export const ClaudePayloadSchema = z.discriminatedUnion("hook_event_name", [
-  SessionStartSchema,
-  PreToolUseSchema,
-  PostToolUseSchema,
-  PostToolUseFailureSchema,
-  SubagentStartSchema,
-  StopSchema,
-  SessionEndSchema,
-]);
+const SessionEndSchema = lazy(() =>
+  z.extend(BaseSchema, { hook_event_name: z.literal("SessionEnd") }),
+);
+
+export const ClaudePayloadSchema = lazy(() =>
+  z.discriminatedUnion("hook_event_name", [
+    SessionStartSchema,
+    PreToolUseSchema,
+    PostToolUseSchema,
+    PostToolUseFailureSchema,
+    SubagentStartSchema,
+    StopSchema,
+    SessionEndSchema,
+  ]),
+);
 export type ClaudePayload = z.infer<typeof ClaudePayloadSchema>;
 
 /** The edit tools whose file tailtest gates and queues. MultiEdit left Claude Code in 2.0 but costs nothing to keep. */
@@ -94,6 +113,7 @@ export function translatePayload(stdin: string, env: HookEnv = {}): HookTranslat
     {
       base: BaseSchema,
       full: ClaudePayloadSchema,
+      events: EVENT_SCHEMAS,
       handled: HANDLED_EVENTS,
       owner: OWNER,
       toEvent,
@@ -102,6 +122,18 @@ export function translatePayload(stdin: string, env: HookEnv = {}): HookTranslat
     env,
   );
 }
+
+/** Each handled event's option of the union, so a call builds only its own (parsePayload). */
+const EVENT_SCHEMAS: ReadonlyMap<string, z.core.$ZodType> = new Map<string, z.core.$ZodType>([
+  ["SessionStart", SessionStartSchema],
+  ["PreToolUse", PreToolUseSchema],
+  ["PostToolUse", PostToolUseSchema],
+  ["PostToolUseFailure", PostToolUseFailureSchema],
+  ["SubagentStart", SubagentStartSchema],
+  ["Stop", StopSchema],
+  ["SubagentStop", StopSchema],
+  ["SessionEnd", SessionEndSchema],
+]);
 
 const HANDLED_EVENTS = new Set([
   "SessionStart",

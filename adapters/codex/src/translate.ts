@@ -1,6 +1,7 @@
 import {
   commandEvent,
   editEvent,
+  lazy,
   patchEdit,
   renderJsonAnswer,
   sessionIdentity,
@@ -18,90 +19,120 @@ import * as z from "zod/mini";
  * Fields every Codex hook payload carries (its hook protocol; SessionEnd has no `model` or
  * `permission_mode`, SessionStart no `turn_id`); others pass through.
  */
-const BaseSchema = z.looseObject({
-  session_id: z.string(),
-  cwd: z.string(),
-  hook_event_name: z.string(),
-  model: z.optional(z.string()),
-  transcript_path: z.optional(z.nullable(z.string())),
-  permission_mode: z.optional(z.string()),
-  turn_id: z.optional(z.string()),
-  agent_id: z.optional(z.string()),
-  agent_type: z.optional(z.string()),
-});
+const BaseSchema = lazy(() =>
+  z.looseObject({
+    session_id: z.string(),
+    cwd: z.string(),
+    hook_event_name: z.string(),
+    model: z.optional(z.string()),
+    transcript_path: z.optional(z.nullable(z.string())),
+    permission_mode: z.optional(z.string()),
+    turn_id: z.optional(z.string()),
+    agent_id: z.optional(z.string()),
+    agent_type: z.optional(z.string()),
+  }),
+);
 
-const SessionStartSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("SessionStart"),
-  source: z.string(),
-});
+const SessionStartSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("SessionStart"),
+    source: z.string(),
+  }),
+);
 
-const UserPromptSubmitSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("UserPromptSubmit"),
-});
+const UserPromptSubmitSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("UserPromptSubmit"),
+  }),
+);
 
 /** Whether a shell tool sends a string or an argv array is unconfirmed (its hook protocol): both are read. */
-const CommandSchema = z.union([z.string(), z.array(z.string())]);
+const CommandSchema = lazy(() => z.union([z.string(), z.array(z.string())]));
 
 /** Codex's file-edit tool; the matcher aliases Write and Edit select it, stdin keeps this name. */
 export const PATCH_TOOL = "apply_patch";
 /** Every shell-like tool reaches hooks under this name. */
 export const SHELL_TOOL = "Bash";
 
-const ToolInputSchema = z.looseObject({ command: z.optional(CommandSchema) });
+const ToolInputSchema = lazy(() => z.looseObject({ command: z.optional(CommandSchema) }));
 
-const PreToolUseSchema = z
-  .extend(BaseSchema, {
-    hook_event_name: z.literal("PreToolUse"),
+const PreToolUseSchema = lazy(() =>
+  z
+    .extend(BaseSchema, {
+      hook_event_name: z.literal("PreToolUse"),
+      tool_name: z.string(),
+      tool_input: ToolInputSchema,
+    })
+    .check(
+      z.superRefine((payload, context) => {
+        // The gate reads the patch or the command line: without one it cannot decide (in tdd mode
+        // a call it cannot decide is refused, so this is bad input rather than "no event").
+        if (
+          (payload.tool_name === PATCH_TOOL || payload.tool_name === SHELL_TOOL) &&
+          payload.tool_input.command === undefined
+        )
+          context.addIssue({
+            code: "custom",
+            path: ["tool_input", "command"],
+            message: `${payload.tool_name} without a command`,
+          });
+      }),
+    ),
+);
+
+const PostToolUseSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("PostToolUse"),
     tool_name: z.string(),
     tool_input: ToolInputSchema,
-  })
-  .check(
-    z.superRefine((payload, context) => {
-      // The gate reads the patch or the command line: without one it cannot decide (in tdd mode
-      // a call it cannot decide is refused, so this is bad input rather than "no event").
-      if (
-        (payload.tool_name === PATCH_TOOL || payload.tool_name === SHELL_TOOL) &&
-        payload.tool_input.command === undefined
-      )
-        context.addIssue({
-          code: "custom",
-          path: ["tool_input", "command"],
-          message: `${payload.tool_name} without a command`,
-        });
-    }),
-  );
+    // A string for apply_patch and Bash in 0.169.0; opaque JSON by the schema.
+    tool_response: z.optional(z.json()),
+  }),
+);
 
-const PostToolUseSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("PostToolUse"),
-  tool_name: z.string(),
-  tool_input: ToolInputSchema,
-  // A string for apply_patch and Bash in 0.169.0; opaque JSON by the schema.
-  tool_response: z.optional(z.json()),
-});
+const StopSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.enum(["Stop", "SubagentStop"]),
+    stop_hook_active: z._default(z.boolean(), false),
+  }),
+);
 
-const StopSchema = z.extend(BaseSchema, {
-  hook_event_name: z.enum(["Stop", "SubagentStop"]),
-  stop_hook_active: z._default(z.boolean(), false),
-});
+const SubagentStartSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("SubagentStart"),
+    agent_id: z.string(),
+    agent_type: z.optional(z.string()),
+  }),
+);
 
-const SubagentStartSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("SubagentStart"),
-  agent_id: z.string(),
-  agent_type: z.optional(z.string()),
-});
+const SessionEndSchema = lazy(() =>
+  z.extend(BaseSchema, { hook_event_name: z.literal("SessionEnd") }),
+);
 
-const SessionEndSchema = z.extend(BaseSchema, { hook_event_name: z.literal("SessionEnd") });
-
-export const CodexPayloadSchema = z.discriminatedUnion("hook_event_name", [
-  SessionStartSchema,
-  UserPromptSubmitSchema,
-  PreToolUseSchema,
-  PostToolUseSchema,
-  StopSchema,
-  SubagentStartSchema,
-  SessionEndSchema,
-]);
+export const CodexPayloadSchema = lazy(() =>
+  z.discriminatedUnion("hook_event_name", [
+    SessionStartSchema,
+    UserPromptSubmitSchema,
+    PreToolUseSchema,
+    PostToolUseSchema,
+    StopSchema,
+    SubagentStartSchema,
+    SessionEndSchema,
+  ]),
+);
 export type CodexPayload = z.infer<typeof CodexPayloadSchema>;
+
+/** Each handled event's option of the union, so a call builds only its own (parsePayload). */
+const EVENT_SCHEMAS: ReadonlyMap<string, z.core.$ZodType> = new Map<string, z.core.$ZodType>([
+  ["SessionStart", SessionStartSchema],
+  ["UserPromptSubmit", UserPromptSubmitSchema],
+  ["PreToolUse", PreToolUseSchema],
+  ["PostToolUse", PostToolUseSchema],
+  ["Stop", StopSchema],
+  ["SubagentStop", StopSchema],
+  ["SubagentStart", SubagentStartSchema],
+  ["SessionEnd", SessionEndSchema],
+]);
 
 const HANDLED_EVENTS = new Set([
   "SessionStart",
@@ -121,6 +152,7 @@ export function translatePayload(stdin: string): HookTranslation {
   return translateHook(stdin, {
     base: BaseSchema,
     full: CodexPayloadSchema,
+    events: EVENT_SCHEMAS,
     handled: HANDLED_EVENTS,
     owner: "Codex's",
     toEvent,

@@ -2,6 +2,7 @@ import {
   checkedInput,
   commandEvent,
   editEvent,
+  lazy,
   nonEmptyString,
   translateHook,
   type CallIdentity,
@@ -20,47 +21,57 @@ const OWNER = "Cursor's";
  * tailtest never reads also accept null, so a Cursor release that nulls one does not turn a
  * good call into "bad input".
  */
-const BaseSchema = z.looseObject({
-  conversation_id: z.string(),
-  generation_id: z.optional(z.nullable(z.string())),
-  model: z.optional(z.nullable(z.string())),
-  session_id: z.optional(z.string()),
-  hook_event_name: z.string(),
-  cursor_version: z.optional(z.nullable(z.string())),
-  workspace_roots: z.optional(z.array(z.string())),
-  user_email: z.optional(z.nullable(z.string())),
-  transcript_path: z.optional(z.nullable(z.string())),
-});
+const BaseSchema = lazy(() =>
+  z.looseObject({
+    conversation_id: z.string(),
+    generation_id: z.optional(z.nullable(z.string())),
+    model: z.optional(z.nullable(z.string())),
+    session_id: z.optional(z.string()),
+    hook_event_name: z.string(),
+    cursor_version: z.optional(z.nullable(z.string())),
+    workspace_roots: z.optional(z.array(z.string())),
+    user_email: z.optional(z.nullable(z.string())),
+    transcript_path: z.optional(z.nullable(z.string())),
+  }),
+);
 
-const SessionStartSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("sessionStart"),
-  is_background_agent: z.optional(z.boolean()),
-});
+const SessionStartSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("sessionStart"),
+    is_background_agent: z.optional(z.boolean()),
+  }),
+);
 
-const AfterFileEditSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("afterFileEdit"),
-  file_path: z.string(),
-  edits: z.optional(
-    z.array(
-      z.looseObject({ old_string: z.optional(z.string()), new_string: z.optional(z.string()) }),
+const AfterFileEditSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("afterFileEdit"),
+    file_path: z.string(),
+    edits: z.optional(
+      z.array(
+        z.looseObject({ old_string: z.optional(z.string()), new_string: z.optional(z.string()) }),
+      ),
     ),
-  ),
-});
+  }),
+);
 
 /** tool_input is only read for the tools tailtest follows; see FileToolInputSchema. */
-const PostToolUseSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("postToolUse"),
-  tool_name: z.string(),
-  tool_input: z.optional(z.unknown()),
-});
+const PostToolUseSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("postToolUse"),
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+  }),
+);
 
 /** Before a tool runs (the tdd gate): the same tool fields, and the folder it runs in. */
-const PreToolUseSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("preToolUse"),
-  tool_name: z.string(),
-  tool_input: z.optional(z.unknown()),
-  cwd: z.optional(z.nullable(z.string())),
-});
+const PreToolUseSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("preToolUse"),
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+    cwd: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /**
  * A subagent (Task tool) starts. `subagent_id` names it, at the start and at subagentStop alike:
@@ -69,43 +80,65 @@ const PreToolUseSchema = z.extend(BaseSchema, {
  * every subagent of a kind shares it, and `tool_call_id` is not listed at the stop.
  * `parent_conversation_id` is the main agent's conversation when Cursor sends it.
  */
-const SubagentStartSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("subagentStart"),
-  subagent_id: z.string().check(z.minLength(1)),
-  subagent_type: z.optional(z.nullable(z.string())),
-  parent_conversation_id: z.optional(z.nullable(z.string())),
-});
+const SubagentStartSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("subagentStart"),
+    subagent_id: z.string().check(z.minLength(1)),
+    subagent_type: z.optional(z.nullable(z.string())),
+    parent_conversation_id: z.optional(z.nullable(z.string())),
+  }),
+);
 
 /** A subagent finished; without `subagent_id` there is no log to close (see SubagentStart). */
-const SubagentStopSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("subagentStop"),
-  subagent_id: z.optional(z.string().check(z.minLength(1))),
-  subagent_type: z.optional(z.nullable(z.string())),
-  parent_conversation_id: z.optional(z.nullable(z.string())),
-  status: z._default(z.string(), "completed"),
-  loop_count: z._default(z.number().check(z.int()).check(z.nonnegative()), 0),
-});
+const SubagentStopSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("subagentStop"),
+    subagent_id: z.optional(z.string().check(z.minLength(1))),
+    subagent_type: z.optional(z.nullable(z.string())),
+    parent_conversation_id: z.optional(z.nullable(z.string())),
+    status: z._default(z.string(), "completed"),
+    loop_count: z._default(z.number().check(z.int()).check(z.nonnegative()), 0),
+  }),
+);
 
-const StopSchema = z.extend(BaseSchema, {
-  hook_event_name: z.literal("stop"),
-  status: z._default(z.string(), "completed"),
-  loop_count: z._default(z.number().check(z.int()).check(z.nonnegative()), 0),
-});
+const StopSchema = lazy(() =>
+  z.extend(BaseSchema, {
+    hook_event_name: z.literal("stop"),
+    status: z._default(z.string(), "completed"),
+    loop_count: z._default(z.number().check(z.int()).check(z.nonnegative()), 0),
+  }),
+);
 
-const SessionEndSchema = z.extend(BaseSchema, { hook_event_name: z.literal("sessionEnd") });
+const SessionEndSchema = lazy(() =>
+  z.extend(BaseSchema, { hook_event_name: z.literal("sessionEnd") }),
+);
 
-export const CursorPayloadSchema = z.discriminatedUnion("hook_event_name", [
-  SessionStartSchema,
-  AfterFileEditSchema,
-  PreToolUseSchema,
-  PostToolUseSchema,
-  SubagentStartSchema,
-  SubagentStopSchema,
-  StopSchema,
-  SessionEndSchema,
-]);
+export const CursorPayloadSchema = lazy(() =>
+  z.discriminatedUnion("hook_event_name", [
+    SessionStartSchema,
+    AfterFileEditSchema,
+    PreToolUseSchema,
+    PostToolUseSchema,
+    SubagentStartSchema,
+    SubagentStopSchema,
+    StopSchema,
+    SessionEndSchema,
+  ]),
+);
 export type CursorPayload = z.infer<typeof CursorPayloadSchema>;
 type BasePayload = z.infer<typeof BaseSchema>;
+
+/** Each handled event's option of the union, so a call builds only its own (parsePayload). */
+const EVENT_SCHEMAS: ReadonlyMap<string, z.core.$ZodType> = new Map<string, z.core.$ZodType>([
+  ["sessionStart", SessionStartSchema],
+  ["afterFileEdit", AfterFileEditSchema],
+  ["preToolUse", PreToolUseSchema],
+  ["postToolUse", PostToolUseSchema],
+  ["subagentStart", SubagentStartSchema],
+  ["subagentStop", SubagentStopSchema],
+  ["stop", StopSchema],
+  ["sessionEnd", SessionEndSchema],
+]);
 
 const HANDLED_EVENTS = new Set([
   "sessionStart",
@@ -140,6 +173,7 @@ export function translatePayload(stdin: string): HookTranslation {
   return translateHook(stdin, {
     base: BaseSchema,
     full: CursorPayloadSchema,
+    events: EVENT_SCHEMAS,
     handled: HANDLED_EVENTS,
     owner: OWNER,
     toEvent,

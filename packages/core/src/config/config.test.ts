@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG, parseConfigText, validateConfig } from "./config.ts";
+import { ConfigSchema, DEFAULT_CONFIG, parseConfigText, validateConfig } from "./config.ts";
 
 describe("validateConfig", () => {
+  it("has the written-out default the schema gives an empty object, key for key", () => {
+    // DEFAULT_CONFIG is a literal so a hook without a config file never builds the schema.
+    expect(DEFAULT_CONFIG).toStrictEqual(ConfigSchema.parse({}));
+  });
+
   it("fills every default from an empty object", () => {
     expect(validateConfig({})).toEqual({ ok: true, config: DEFAULT_CONFIG, warnings: [] });
     expect(DEFAULT_CONFIG).toMatchObject({

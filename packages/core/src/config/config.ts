@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { DepthSchema } from "./depth.ts";
 import { LanguageSchema } from "../filter/languages.ts";
+import { lazy } from "../util/lazy.ts";
 
 /*
  * The schemas a hook reads on every call are zod/mini schemas (ADR 0010): a hook is a fresh
@@ -28,37 +29,43 @@ const CommandSchema = described(
   'argv, e.g. ["uv", "run", "pytest"]; never passed through a shell',
 );
 
-export const RunnerOverrideSchema = z.object({
-  command: described(z.optional(CommandSchema), "replaces the detected runner's command"),
-  test_dir: described(
-    z.optional(z.string().check(z.minLength(1))),
-    "where new test files go, relative to the package",
-  ),
-});
+export const RunnerOverrideSchema = lazy(() =>
+  z.object({
+    command: described(z.optional(CommandSchema), "replaces the detected runner's command"),
+    test_dir: described(
+      z.optional(z.string().check(z.minLength(1))),
+      "where new test files go, relative to the package",
+    ),
+  }),
+);
 export type RunnerOverride = z.infer<typeof RunnerOverrideSchema>;
 
 const patterns = (description: string) =>
   described(z._default(z.array(z.string()), []), description);
 
-export const FileClassesSchema = z.object({
-  test: patterns("extra gitignore-style patterns for test files"),
-  production: patterns(
-    "patterns that are always production code: queued for a test whatever the filter's rules say, gated in tdd mode",
-  ),
-  exempt: patterns(
-    "patterns never queued for a test nor gated in tdd mode (docs, config, scripts)",
-  ),
-});
+export const FileClassesSchema = lazy(() =>
+  z.object({
+    test: patterns("extra gitignore-style patterns for test files"),
+    production: patterns(
+      "patterns that are always production code: queued for a test whatever the filter's rules say, gated in tdd mode",
+    ),
+    exempt: patterns(
+      "patterns never queued for a test nor gated in tdd mode (docs, config, scripts)",
+    ),
+  }),
+);
 
 const patternList = (what: string) =>
   patterns(`gitignore-style patterns for ${what}; tried before the defaults`);
 
-export const TddFileClassesSchema = z.object({
-  e2e_test: patternList("end-to-end tests (never gated)"),
-  test: patternList("test files (editable while writing tests)"),
-  prod: patternList("production code (editable only when declared for Green)"),
-  other: patternList("files tdd mode never gates"),
-});
+export const TddFileClassesSchema = lazy(() =>
+  z.object({
+    e2e_test: patternList("end-to-end tests (never gated)"),
+    test: patternList("test files (editable while writing tests)"),
+    prod: patternList("production code (editable only when declared for Green)"),
+    other: patternList("files tdd mode never gates"),
+  }),
+);
 
 /** A whole number from `min` to `max`, `fallback` when absent. */
 const wholeNumber = (min: number, max: number, fallback: number, description: string) =>
@@ -67,22 +74,24 @@ const wholeNumber = (min: number, max: number, fallback: number, description: st
     description,
   );
 
-export const PlanReviewSchema = z.object({
-  enabled: described(
-    z._default(z.boolean(), true),
-    "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
-  ),
-  command: described(
-    z._default(CommandSchema, () => ["claude", "-p"]),
-    "argv of the reviewer; the review prompt and the plan are added as one last argument",
-  ),
-  timeout_seconds: wholeNumber(
-    5,
-    600,
-    60,
-    "the review is killed after this long and the plan goes on without it",
-  ),
-});
+export const PlanReviewSchema = lazy(() =>
+  z.object({
+    enabled: described(
+      z._default(z.boolean(), true),
+      "tdd mode, Claude Code: refuse the first ExitPlanMode of each session with a TDD checklist and a review of the plan",
+    ),
+    command: described(
+      z._default(CommandSchema, () => ["claude", "-p"]),
+      "argv of the reviewer; the review prompt and the plan are added as one last argument",
+    ),
+    timeout_seconds: wholeNumber(
+      5,
+      600,
+      60,
+      "the review is killed after this long and the plan goes on without it",
+    ),
+  }),
+);
 export type PlanReviewConfig = z.infer<typeof PlanReviewSchema>;
 
 /** A fresh object each time, so no parsed config shares (and can mutate) another's argv. */
@@ -92,106 +101,138 @@ const defaultPlanReview = (): PlanReviewConfig => ({
   timeout_seconds: 60,
 });
 
-export const TddConfigSchema = z.object({
-  file_classes: z._default(TddFileClassesSchema, () => ({
-    e2e_test: [],
-    test: [],
-    prod: [],
-    other: [],
-  })),
-  plan_review: described(
-    z._default(PlanReviewSchema, defaultPlanReview),
-    "Claude Code: review a plan once per session before ExitPlanMode is accepted",
-  ),
-});
+export const TddConfigSchema = lazy(() =>
+  z.object({
+    file_classes: z._default(TddFileClassesSchema, () => ({
+      e2e_test: [],
+      test: [],
+      prod: [],
+      other: [],
+    })),
+    plan_review: described(
+      z._default(PlanReviewSchema, defaultPlanReview),
+      "Claude Code: review a plan once per session before ExitPlanMode is accepted",
+    ),
+  }),
+);
 
 export const SelectSchema = z.enum(["related", "named", "all"]);
 
-export const StrictConfigSchema = z.object({
-  verify_command: described(
-    z.optional(CommandSchema),
-    "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
-  ),
-  max_attempts: wholeNumber(
-    1,
-    5,
-    2,
-    "failed verifications of one claim before its edits are reverted for good and it is handed to the person",
-  ),
-});
+export const StrictConfigSchema = lazy(() =>
+  z.object({
+    verify_command: described(
+      z.optional(CommandSchema),
+      "refactor mode's check before `tailtest refactor finish` and at the end of each turn (default: every detected runner's whole suite)",
+    ),
+    max_attempts: wholeNumber(
+      1,
+      5,
+      2,
+      "failed verifications of one claim before its edits are reverted for good and it is handed to the person",
+    ),
+  }),
+);
 
-export const ConfigSchema = z.object({
-  depth: described(z._default(DepthSchema, "standard"), "how many scenarios each test covers"),
-  mode: described(z._default(ModeSchema, "follow"), "follow, tdd (Red→Green→Refactor) or strict"),
-  ramp_up_limit: wholeNumber(
-    0,
-    15,
-    0,
-    "follow mode: files the first session's coverage scan queues (untested files ranked by recent commits, path and size; package __init__.py files without a def or class and barrels left out); 0 turns the scan off",
-  ),
-  impact_tracing: described(
-    z._default(z.boolean(), false),
-    "follow mode: the queued note names the files that import the edited one (Python, JS/TS; static parse, graph kept in .tailtest/graph/); tdd and strict modes queue nothing and skip it",
-  ),
-  impact_depth: wholeNumber(
-    1,
-    5,
-    2,
-    "how many import hops impact tracing follows (1: direct importers only)",
-  ),
-  api_validation: described(
-    z._default(z.boolean(), false),
-    "follow mode: the queued note lists the public names an edited file declares (re-exports included), and a test that imports a name its source does not define is flagged (static parse, never imports the code); not in tdd or strict mode, where a Red test imports what does not exist yet",
-  ),
-  style_sampling: described(
-    z._default(z.boolean(), false),
-    "at session start, show the first lines of the newest tests per runner and the helper modules they import",
-  ),
-  analysis_budget_ms: wholeNumber(
-    50,
-    10000,
-    500,
-    "time box of the analyses' project scans in one hook (session start; an edit gets a fifth); a scan cut short says so and goes on later",
-  ),
-  runners: described(
-    z._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({})),
-    "per-language runner overrides",
-  ),
-  test_timeout_seconds: wholeNumber(1, 3600, 300, "a test run is killed after this long"),
-  select: described(
-    z._default(SelectSchema, "related"),
-    "which tests the end of a turn runs for a changed file: related (the tests named after it, its test family or folder, the tests that import it directly or through the project's modules, a changed test itself, the tests a changed conftest or helper reaches), named (only the test named after it) or all (every suite of the runners involved)",
-  ),
-  verify_budget_seconds: wholeNumber(
-    5,
-    3600,
-    120,
-    "estimated time (from earlier runs in .tailtest/runs.json) the end of a turn may spend on related tests; the most specific run first, and the answer names what was left out and the command that runs it",
-  ),
-  stop_loop_budget: wholeNumber(
-    0,
-    20,
-    3,
-    "how many times in a row the end of a turn may send the agent back to work",
-  ),
-  notify: described(
-    z._default(z.enum(["always", "failures", "never"]), "always"),
-    'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
-  ),
-  file_classes: z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),
-  tdd: z._default(TddConfigSchema, () => ({
-    file_classes: { e2e_test: [], test: [], prod: [], other: [] },
-    plan_review: defaultPlanReview(),
-  })),
-  strict: described(
-    z._default(StrictConfigSchema, () => ({ max_attempts: 2 })),
-    "strict mode: every production edit advances a claimed failing test",
-  ),
-});
+export const ConfigSchema = lazy(() =>
+  z.object({
+    depth: described(z._default(DepthSchema, "standard"), "how many scenarios each test covers"),
+    mode: described(z._default(ModeSchema, "follow"), "follow, tdd (Red→Green→Refactor) or strict"),
+    ramp_up_limit: wholeNumber(
+      0,
+      15,
+      0,
+      "follow mode: files the first session's coverage scan queues (untested files ranked by recent commits, path and size; package __init__.py files without a def or class and barrels left out); 0 turns the scan off",
+    ),
+    impact_tracing: described(
+      z._default(z.boolean(), false),
+      "follow mode: the queued note names the files that import the edited one (Python, JS/TS; static parse, graph kept in .tailtest/graph/); tdd and strict modes queue nothing and skip it",
+    ),
+    impact_depth: wholeNumber(
+      1,
+      5,
+      2,
+      "how many import hops impact tracing follows (1: direct importers only)",
+    ),
+    api_validation: described(
+      z._default(z.boolean(), false),
+      "follow mode: the queued note lists the public names an edited file declares (re-exports included), and a test that imports a name its source does not define is flagged (static parse, never imports the code); not in tdd or strict mode, where a Red test imports what does not exist yet",
+    ),
+    style_sampling: described(
+      z._default(z.boolean(), false),
+      "at session start, show the first lines of the newest tests per runner and the helper modules they import",
+    ),
+    analysis_budget_ms: wholeNumber(
+      50,
+      10000,
+      500,
+      "time box of the analyses' project scans in one hook (session start; an edit gets a fifth); a scan cut short says so and goes on later",
+    ),
+    runners: described(
+      z._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({})),
+      "per-language runner overrides",
+    ),
+    test_timeout_seconds: wholeNumber(1, 3600, 300, "a test run is killed after this long"),
+    select: described(
+      z._default(SelectSchema, "related"),
+      "which tests the end of a turn runs for a changed file: related (the tests named after it, its test family or folder, the tests that import it directly or through the project's modules, a changed test itself, the tests a changed conftest or helper reaches), named (only the test named after it) or all (every suite of the runners involved)",
+    ),
+    verify_budget_seconds: wholeNumber(
+      5,
+      3600,
+      120,
+      "estimated time (from earlier runs in .tailtest/runs.json) the end of a turn may spend on related tests; the most specific run first, and the answer names what was left out and the command that runs it",
+    ),
+    stop_loop_budget: wholeNumber(
+      0,
+      20,
+      3,
+      "how many times in a row the end of a turn may send the agent back to work",
+    ),
+    notify: described(
+      z._default(z.enum(["always", "failures", "never"]), "always"),
+      'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
+    ),
+    file_classes: z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),
+    tdd: z._default(TddConfigSchema, () => ({
+      file_classes: { e2e_test: [], test: [], prod: [], other: [] },
+      plan_review: defaultPlanReview(),
+    })),
+    strict: described(
+      z._default(StrictConfigSchema, () => ({ max_attempts: 2 })),
+      "strict mode: every production edit advances a claimed failing test",
+    ),
+  }),
+);
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
-export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
+/**
+ * What `ConfigSchema.parse({})` returns, written out (config.test.ts checks they are equal): a
+ * hook in a project without a config file answers on it without building the config schema
+ * (ADR 0010, "Where a queued edit stands").
+ */
+export const DEFAULT_CONFIG: Config = {
+  depth: "standard",
+  mode: "follow",
+  ramp_up_limit: 0,
+  impact_tracing: false,
+  impact_depth: 2,
+  api_validation: false,
+  style_sampling: false,
+  analysis_budget_ms: 500,
+  runners: {},
+  test_timeout_seconds: 300,
+  select: "related",
+  verify_budget_seconds: 120,
+  stop_loop_budget: 3,
+  notify: "always",
+  file_classes: { test: [], production: [], exempt: [] },
+  tdd: {
+    file_classes: { e2e_test: [], test: [], prod: [], other: [] },
+    plan_review: defaultPlanReview(),
+  },
+  strict: { max_attempts: 2 },
+};
 
 export type ConfigResult =
   | { ok: true; config: Config; warnings: string[] }

@@ -44,4 +44,5 @@ export {
 } from "../hook/translate-hook.ts";
 export { renderJsonAnswer, type JsonProtocol } from "../hook/json-answers.ts";
 export { CURSOR_IN_CLAUDE_HOOKS, isCursorPayload } from "../hook/other-agents.ts";
+export { lazy } from "../util/lazy.ts";
 export { parseJsonObject, type Parsed } from "../install/project-files.ts";

@@ -11,6 +11,13 @@ export interface PayloadSchemas<B extends z.core.$ZodType, F extends z.core.$Zod
   base: B;
   /** The events tailtest handles, discriminated by `hook_event_name`. */
   full: F;
+  /**
+   * Each handled event's own schema, the option of `full` its `hook_event_name` selects, built
+   * on first use (`lazy`): a call parses its one event without building every other event's
+   * schema, which `full` (a discriminated union) does on its first parse. An event without an
+   * entry, or a payload without a string `hook_event_name`, is parsed by `full`.
+   */
+  events?: ReadonlyMap<string, z.core.$ZodType>;
   handled: ReadonlySet<string>;
   /** For messages: "Cursor's", "Codex's" … */
   owner: string;
@@ -42,7 +49,9 @@ export function parsePayload<B extends z.core.$ZodType, F extends z.core.$ZodTyp
       ? { ok: true, handled: false, payload: base.data }
       : { ok: false, error: describeSchemaError(base.error, schemas.owner) };
   }
-  const parsed = z.safeParse(schemas.full, json);
+  // The union would pick the same option by `hook_event_name`: same result, same issues.
+  const schema = (typeof name === "string" && schemas.events?.get(name)) || schemas.full;
+  const parsed = z.safeParse(schema as F, json);
   return parsed.success
     ? { ok: true, handled: true, payload: parsed.data }
     : { ok: false, error: describeSchemaError(parsed.error, schemas.owner) };
