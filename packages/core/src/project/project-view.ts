@@ -46,6 +46,44 @@ export function createMemoryView(files: Readonly<Record<string, string>>): Proje
   };
 }
 
+/** How much file text one memoized view keeps: beyond it, reads go to the view underneath. */
+const MEMO_TEXT_CAP = 4 * 1024 * 1024;
+
+/**
+ * The same view, each answer remembered: for one pass over a project that does not change
+ * meanwhile (the end of a turn chooses its tests before any runs), where runner detection asks
+ * the same folders and reads the same manifests once per changed file. File text is kept up to
+ * 4 MiB in all, so a pass over a large project reads the rest as before.
+ */
+export function memoView(view: ProjectView): ProjectView {
+  const exists = new Map<string, boolean>();
+  const isDirectory = new Map<string, boolean>();
+  const texts = new Map<string, string | undefined>();
+  const lists = new Map<string, readonly string[]>();
+  let kept = 0;
+  const once = <T>(cache: Map<string, T>, rel: string, read: (rel: string) => T): T => {
+    if (cache.has(rel)) return cache.get(rel) as T;
+    const value = read(rel);
+    cache.set(rel, value);
+    return value;
+  };
+  return {
+    ...(view.host === undefined ? {} : { host: view.host }),
+    exists: (rel) => once(exists, rel, (at) => view.exists(at)),
+    isDirectory: (rel) => once(isDirectory, rel, (at) => view.isDirectory(at)),
+    list: (rel) => once(lists, rel, (at) => view.list(at)),
+    readText: (rel) => {
+      if (texts.has(rel)) return texts.get(rel);
+      const text = view.readText(rel);
+      if (kept + (text?.length ?? 0) <= MEMO_TEXT_CAP) {
+        kept += text?.length ?? 0;
+        texts.set(rel, text);
+      }
+      return text;
+    },
+  };
+}
+
 export function joinRel(...parts: readonly string[]): string {
   return normalize(parts.filter((part) => part !== "" && part !== ".").join("/"));
 }

@@ -5,6 +5,7 @@ import type { RunLog } from "../../state/run-log.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
 import type { Project } from "../../project/node/project.ts";
+import { memoView } from "../../project/project-view.ts";
 import { readState } from "../../state/node/store.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
@@ -22,10 +23,13 @@ export interface ChosenTests {
 export const DEFAULT_TEST_FILE_MS = 500;
 
 export async function chooseTests(
-  project: Project,
+  opened: Project,
   paths: readonly string[],
   options: { write?: boolean; runners?: readonly DetectedRunner[] } = {},
 ): Promise<ChosenTests> {
+  // Nothing runs while the tests are chosen, so the project's folders and manifests are read
+  // once: runner detection walks up from every changed file and asks the same ones each time.
+  const project: Project = { ...opened, view: memoView(opened.view) };
   const base = {
     overrides: project.config.runners,
     extraTestPatterns: project.config.file_classes.test,

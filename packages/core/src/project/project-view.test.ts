@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryView, memoView, type ProjectView } from "./project-view.ts";
+
+/** A view that counts what it is asked, over an in-memory project. */
+function counted(files: Record<string, string>): { view: ProjectView; asked: string[] } {
+  const inner = createMemoryView(files);
+  const asked: string[] = [];
+  const view: ProjectView = {
+    exists: (rel) => (asked.push(`exists ${rel}`), inner.exists(rel)),
+    isDirectory: (rel) => (asked.push(`isDirectory ${rel}`), inner.isDirectory(rel)),
+    readText: (rel) => (asked.push(`readText ${rel}`), inner.readText(rel)),
+    list: (rel) => (asked.push(`list ${rel}`), inner.list(rel)),
+  };
+  return { view, asked };
+}
+
+describe("memoView", () => {
+  it("answers as the view underneath, asking it once per question", () => {
+    const { view, asked } = counted({ "pyproject.toml": "[tool.pytest]", "src/a.py": "x = 1" });
+    const memo = memoView(view);
+    for (let round = 0; round < 3; round += 1) {
+      expect(memo.list("")).toEqual(["pyproject.toml", "src"]);
+      expect(memo.isDirectory("src")).toBe(true);
+      expect(memo.exists("src/b.py")).toBe(false);
+      expect(memo.readText("pyproject.toml")).toBe("[tool.pytest]");
+      expect(memo.readText("missing.toml")).toBeUndefined();
+    }
+    expect(asked).toEqual([
+      "list ",
+      "isDirectory src",
+      "exists src/b.py",
+      "readText pyproject.toml",
+      "readText missing.toml",
+    ]);
+  });
+
+  it("keeps no more than 4 MiB of file text, reading the rest again", () => {
+    const big = "x".repeat(3 * 1024 * 1024);
+    const { view, asked } = counted({ "a.txt": big, "b.txt": big });
+    const memo = memoView(view);
+    for (let round = 0; round < 2; round += 1) {
+      expect(memo.readText("a.txt")).toBe(big);
+      expect(memo.readText("b.txt")).toBe(big);
+    }
+    expect(asked).toEqual(["readText a.txt", "readText b.txt", "readText b.txt"]);
+  });
+});
