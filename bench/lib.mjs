@@ -14,13 +14,20 @@ export const hookBin = (adapter) => join(REPO, "adapters", adapter, "dist/hook.c
  * `--instructions` (each case's process counted once more under valgrind: see `measure`).
  */
 export function benchArgs(argv = process.argv.slice(2), defaults = { runs: 15 }) {
-  const args = { runs: defaults.runs, envAsIs: false, json: undefined, instructions: false };
+  const args = {
+    runs: defaults.runs,
+    envAsIs: false,
+    json: undefined,
+    instructions: false,
+    only: undefined,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === "--runs") args.runs = Math.max(10, Number(argv[(i += 1)]));
     else if (arg === "--env-as-is") args.envAsIs = true;
     else if (arg === "--json") args.json = argv[(i += 1)];
     else if (arg === "--instructions") args.instructions = true;
+    else if (arg === "--only") args.only = argv[(i += 1)];
     else if (/^\d+$/.test(arg)) args.runs = Math.max(10, Number(arg));
   }
   return args;

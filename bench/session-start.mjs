@@ -2,7 +2,8 @@
 // tree) as whole Claude Code hook processes against `node -e 0` in the same run: a project's
 // first session (no .tailtest/ yet), a later one, and a first session with the coverage scan
 // (ramp-up) on, which the original tailtest took past 30 s on such a project. Run after a build:
-//   node bench/session-start.mjs [--runs N] [--json out.json]
+//   node bench/session-start.mjs [--runs N] [--json out.json] [--only TEXT]
+// (--only: the cases whose name holds TEXT, and the `node -e 0` baseline)
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateAnalysisProject } from "./analysis-project.mjs";
@@ -84,7 +85,12 @@ const cases = [
   startCase(
     "SessionStart, 50,000 files, then the first in strict",
     "startup",
-    configured({ mode: "strict" }),
+    () => {
+      // Each round copies the production files anew, as a project's first strict session does.
+      configured({ mode: "strict" })();
+      rmSync(join(state, "objects"), { recursive: true, force: true });
+      rmSync(join(state, "tree-snapshot.json"), { force: true });
+    },
     /session started/,
   ),
   startCase(
@@ -95,7 +101,10 @@ const cases = [
   ),
 ];
 
-const rows = measure(cases, {
+const chosen = cases.filter(
+  (one, index) => index === 0 || args.only === undefined || one.name.includes(args.only),
+);
+const rows = measure(chosen, {
   runs: args.runs,
   before: (one) => one.prepare?.(),
   check: (one, result) => {

@@ -398,8 +398,10 @@ export async function revertToBaseline(
     bytes = shown.stdout;
   } else return undefined;
   const discarded = await snapshotFile(root, path);
-  if (before.object !== undefined) await restoreFile(root, path, before.object);
-  else if (bytes === null) rmSync(join(root, path), { force: true });
+  if (before.object !== undefined) {
+    // A kept object that is missing or torn is not put back: the change is still reported.
+    if (!(await restoreFile(root, path, before.object))) return undefined;
+  } else if (bytes === null) rmSync(join(root, path), { force: true });
   else if (bytes !== undefined) await writeAtomic(join(root, path), bytes);
   return { discarded };
 }

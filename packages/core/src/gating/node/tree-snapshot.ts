@@ -56,21 +56,24 @@ function statKey(root: string, path: string): string | undefined {
 function productionFiles(project: Project): string[] {
   const root = project.root;
   const patterns = tddPatternsFromConfig(project.config);
-  return new fdir()
-    .withRelativePaths()
-    .exclude((_name, dirPath) => {
-      const rel = dirPath.slice(root.length + 1).replace(/[\\/]+$/, "");
-      return rel !== "" && isSkippedDir(rel, project.ignoreRules);
-    })
-    .filter((path) => detectLanguage(path) !== undefined)
-    .crawl(root)
-    .sync()
-    .map((path) => path.replaceAll("\\", "/"))
-    .filter(
-      (path) =>
-        !project.ignoreRules.matcher.ignores(path) && classifyTddFile(path, patterns) === "prod",
-    )
-    .sort();
+  return (
+    new fdir()
+      .withRelativePaths()
+      .exclude((_name, dirPath) => {
+        const rel = dirPath.slice(root.length + 1).replace(/[\\/]+$/, "");
+        return rel !== "" && isSkippedDir(rel, project.ignoreRules);
+      })
+      .filter((path) => detectLanguage(path) !== undefined)
+      .crawl(root)
+      .sync()
+      .map((path) => path.replaceAll("\\", "/"))
+      // The cheap class first: the ignore matcher is asked only about production files.
+      .filter(
+        (path) =>
+          classifyTddFile(path, patterns) === "prod" && !project.ignoreRules.matcher.ignores(path),
+      )
+      .sort()
+  );
 }
 
 export function readTreeSnapshot(root: string): TreeSnapshot | undefined {

@@ -160,7 +160,8 @@ async function revertClaim(
   const paths: string[] = [];
   for (const [path, object] of claim.snapshots) {
     const discarded = await snapshotFile(call.project.root, path);
-    if (discarded !== object) await restoreFile(call.project.root, path, object);
+    // An object that is not kept whole is never restored: the claim still fails and says so.
+    if (discarded !== object && !(await restoreFile(call.project.root, path, object))) continue;
     events.push({
       type: "edit_reverted",
       ...stamp(call),

@@ -1,4 +1,11 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,6 +15,7 @@ import {
   appendStrictEventsFrom,
   hashFile,
   OBJECTS_DIR,
+  readObject,
   readStrictLog,
   readStrictState,
   restoreFile,
@@ -142,6 +150,49 @@ describe("snapshots", () => {
     writeFileSync(join(project.root, "blob.bin"), "x");
     await restoreFile(project.root, "blob.bin", object);
     expect(readFileSync(join(project.root, "blob.bin")).equals(bytes)).toBe(true);
+  });
+
+  it("keeps a file larger than one read chunk whole, and leaves no temp file", async () => {
+    const bytes = Buffer.alloc(2.5 * 1024 * 1024 + 7);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 31) % 251;
+    writeFileSync(join(project.root, "big.bin"), bytes);
+    const object = await snapshotFile(project.root, "big.bin");
+    expect(object).toBe(sha256(bytes));
+    expect(await hashFile(project.root, "big.bin")).toBe(object);
+    expect(await snapshotFile(project.root, "big.bin")).toBe(object);
+    expect(readdirSync(join(project.root, OBJECTS_DIR))).toEqual([object]);
+    writeFileSync(join(project.root, "big.bin"), "x");
+    expect(await restoreFile(project.root, "big.bin", object)).toBe(true);
+    expect(readFileSync(join(project.root, "big.bin")).equals(bytes)).toBe(true);
+  });
+
+  it("never restores an object whose bytes do not hash to its name", async () => {
+    const object = await snapshotFile(project.root, "src/a.ts");
+    if (object === null) throw new Error("not kept");
+    const path = join(project.root, OBJECTS_DIR, object);
+    const now = "export const a = 2;\n";
+    writeFileSync(join(project.root, "src/a.ts"), now);
+
+    // Torn by a crash (no fsync): shorter than it should be.
+    writeFileSync(path, "export const");
+    expect(readObject(project.root, object)).toBeUndefined();
+    expect(await restoreFile(project.root, "src/a.ts", object)).toBe(false);
+    expect(readFileSync(join(project.root, "src/a.ts"), "utf8")).toBe(now);
+
+    // Same size, other bytes; then gone; then a name that is not a hash.
+    writeFileSync(path, "export const b = 1;\n");
+    expect(await restoreFile(project.root, "src/a.ts", object)).toBe(false);
+    unlinkSync(path);
+    expect(await restoreFile(project.root, "src/a.ts", object)).toBe(false);
+    expect(await restoreFile(project.root, "src/a.ts", "../../src/a.ts")).toBe(false);
+    expect(readFileSync(join(project.root, "src/a.ts"), "utf8")).toBe(now);
+
+    // Kept again, it is whole and restores.
+    writeFileSync(join(project.root, "src/a.ts"), "export const a = 1;\n");
+    expect(await snapshotFile(project.root, "src/a.ts")).toBe(object);
+    writeFileSync(join(project.root, "src/a.ts"), now);
+    expect(await restoreFile(project.root, "src/a.ts", object)).toBe(true);
+    expect(readFileSync(join(project.root, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
   });
 });
 

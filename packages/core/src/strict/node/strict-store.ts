@@ -1,4 +1,15 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import {
@@ -297,9 +308,20 @@ export function sha256(content: Buffer | string): string {
  * promise API loads node's streams.
  */
 
-async function readIfFile(path: string): Promise<Buffer | null> {
+/** Files are read in chunks of this size into one reused buffer, never held whole. */
+const CHUNK_BYTES = 1024 * 1024;
+let chunkBuffer: Buffer | undefined;
+
+/** The reused read buffer (allocated on first use). */
+function chunk(): Buffer {
+  chunkBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
+  return chunkBuffer;
+}
+
+/** A read-only descriptor of a file, or null when it does not exist. */
+function openIfFile(path: string): number | null {
   try {
-    return readFileSync(path);
+    return openSync(path, "r");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -307,10 +329,28 @@ async function readIfFile(path: string): Promise<Buffer | null> {
   }
 }
 
-/** sha256 of a project file's bytes, or null when it does not exist. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/** sha256 of a project file's bytes, or null when it does not exist. Read in chunks. */
 export async function hashFile(root: string, relPath: string): Promise<string | null> {
-  const content = await readIfFile(join(root, relPath));
-  return content === null ? null : sha256(content);
+  const fd = openIfFile(join(root, relPath));
+  if (fd === null) return null;
+  try {
+    const { createHash } = process.getBuiltinModule("node:crypto");
+    const hash = createHash("sha256");
+    const buffer = chunk();
+    for (;;) {
+      const count = readSync(fd, buffer, 0, buffer.length, null);
+      if (count === 0) break;
+      hash.update(buffer.subarray(0, count));
+    }
+    return hash.digest("hex");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A test file a JavaScript runner runs. */
@@ -337,27 +377,116 @@ export async function supportHash(
   return sha256(lines.join(""));
 }
 
-/** Stores content under its hash (once; objects never change) and returns the hash. */
-async function putObject(root: string, content: Buffer): Promise<string> {
-  const hash = sha256(content);
-  const path = join(root, OBJECTS_DIR, hash);
-  const stored = statSync(path, { throwIfNoEntry: false })?.size === content.length;
-  if (!stored) await writeAtomic(path, content);
-  return hash;
+const OBJECT_NAME = /^[0-9a-f]{64}$/;
+let tempCount = 0;
+
+/**
+ * A new temp file in the objects folder, opened exclusively (never a 64-hex name). The folder is
+ * made only when it is missing, not stat'ed or made once per object.
+ */
+function createObjectTemp(dir: string): { path: string; fd: number } {
+  for (;;) {
+    tempCount += 1;
+    const path = join(dir, `tmp-${process.pid}-${Date.now().toString(36)}-${tempCount}`);
+    try {
+      return { path, fd: openSync(path, "wx") };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") mkdirSync(dir, { recursive: true });
+      else if (code !== "EEXIST") throw error;
+    }
+  }
 }
 
-/** Keeps a project file's current content in the object store: its hash, or null if absent. */
+/**
+ * Keeps a project file's current content in the object store: its hash, or null if absent.
+ *
+ * The file is read in chunks, hashed and copied as it is read, so a hook holds one chunk, never
+ * the files' contents. An object is written to a temp name and renamed to its hash, with no
+ * fsync: it is content-addressed, so every reader checks that its bytes hash to its name
+ * (`readObject`), and one a crash left empty or torn counts as not kept (ADR 0008). A file that
+ * fits in one chunk and whose object is already there is not written again.
+ */
 export async function snapshotFile(root: string, relPath: string): Promise<string | null> {
-  const content = await readIfFile(join(root, relPath));
-  return content === null ? null : putObject(root, content);
+  const source = openIfFile(join(root, relPath));
+  if (source === null) return null;
+  const dir = join(root, OBJECTS_DIR);
+  let temp: { path: string; fd: number } | undefined;
+  let open = false;
+  try {
+    const { createHash } = process.getBuiltinModule("node:crypto");
+    const hash = createHash("sha256");
+    const buffer = chunk();
+    let filled = 0;
+    for (;;) {
+      const count = readSync(source, buffer, filled, buffer.length - filled, null);
+      if (count === 0) break;
+      filled += count;
+      if (filled === buffer.length) {
+        if (temp === undefined) {
+          temp = createObjectTemp(dir);
+          open = true;
+        }
+        hash.update(buffer);
+        writeAll(temp.fd, buffer);
+        filled = 0;
+      }
+    }
+    const rest = buffer.subarray(0, filled);
+    hash.update(rest);
+    const id = hash.digest("hex");
+    const path = join(dir, id);
+    if (temp === undefined) {
+      if (statSync(path, { throwIfNoEntry: false })?.size === filled) return id;
+      temp = createObjectTemp(dir);
+      open = true;
+    }
+    writeAll(temp.fd, rest);
+    open = false;
+    closeSync(temp.fd);
+    renameSync(temp.path, path);
+    temp = undefined;
+    return id;
+  } finally {
+    closeSync(source);
+    if (temp !== undefined) {
+      if (open) closeSync(temp.fd);
+      rmSync(temp.path, { force: true });
+    }
+  }
 }
 
-/** Puts a project file back to a stored object (null: the file did not exist, so remove it). */
-export async function restoreFile(root: string, relPath: string, object: string | null) {
+/**
+ * A kept object's bytes, or undefined when it is not to be had: missing, unreadable, or bytes
+ * that do not hash to its name (torn by a crash, changed by hand). Never a wrong file's bytes.
+ */
+export function readObject(root: string, object: string): Buffer | undefined {
+  if (!OBJECT_NAME.test(object)) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, OBJECTS_DIR, object));
+  } catch {
+    return undefined;
+  }
+  return sha256(bytes) === object ? bytes : undefined;
+}
+
+/**
+ * Puts a project file back to a stored object (null: the file did not exist, so remove it).
+ * False, and the file left as it is, when the object is not kept whole (`readObject`).
+ */
+export async function restoreFile(
+  root: string,
+  relPath: string,
+  object: string | null,
+): Promise<boolean> {
   const path = join(root, relPath);
   if (object === null) {
     rmSync(path, { force: true });
-    return;
+    return true;
   }
-  await writeAtomic(path, readFileSync(join(root, OBJECTS_DIR, object)));
+  const bytes = readObject(root, object);
+  if (bytes === undefined) return false;
+  await writeAtomic(path, bytes);
+  return true;
 }
