@@ -8,6 +8,7 @@
 //   node scripts/feature-surfaces.mjs          (rewrites the generated index files)
 //   node scripts/feature-surfaces.mjs --check  (exit 1 when one is stale)
 // A folder whose index.ts is written by hand (a real barrel, `export *`) is left alone.
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,5 +144,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const check = process.argv.includes("--check");
   const stale = writeSurfaces({ check });
   for (const line of stale) console.log(`${check ? "stale" : "written"}: ${line}`);
+  // Leave what was written as the lint's prettier check wants it.
+  const written = stale.filter((line) => !line.includes(":")).map((surface) => join(CORE, surface));
+  if (!check && written.length > 0)
+    spawnSync(
+      fileURLToPath(new URL("../node_modules/.bin/prettier", import.meta.url)),
+      ["--write", ...written],
+      { stdio: "ignore" },
+    );
   process.exitCode = check && stale.length > 0 ? 1 : 0;
 }

@@ -2,7 +2,22 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { type Budget, createBudget } from "./budget.ts";
-export { GraphIndexSchema, type ImportGraph, addFile, findImporters, graphProgress, idOfFile, importsChanged, isGraphComplete, setFileImports } from "./import-graph.ts";
+export {
+  GraphIndexSchema,
+  type ImportGraph,
+  addFile,
+  findImporters,
+  graphProgress,
+  idOfFile,
+  importsChanged,
+  isGraphComplete,
+  setFileImports,
+} from "./import-graph.ts";
 export { loadJsLexers } from "./js-module.ts";
-export { type PathAliases, type ResolveContext, resolveJsImport, workspaceAliases } from "./resolve.ts";
+export {
+  type PathAliases,
+  type ResolveContext,
+  resolveJsImport,
+  workspaceAliases,
+} from "./resolve.ts";
 export { wantsEditAnalysis } from "./switches.ts";
