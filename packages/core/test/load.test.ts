@@ -203,6 +203,36 @@ function gateAnswerOf(fired: Fired): { answer: Payload; late: boolean } {
   return { answer: protocolAnswer(fired.platform, fired.event, fired.stdout, what), late };
 }
 
+/**
+ * Every gate call denied; those that answered in time split from those the launcher's deadline
+ * answered. A late gate may still have logged its line: the deadline fires while the gate is
+ * between its append and its answer, so its line is neither required nor forbidden.
+ */
+function deniedInTime(fired: Fired[]): { logged: Fired[]; late: Fired[] } {
+  const logged: Fired[] = [];
+  const late: Fired[] = [];
+  for (const one of fired) {
+    const answer = gateAnswerOf(one);
+    expect(isDeny(answer.answer), `${one.platform} ${one.file}`).toBe(true);
+    (answer.late ? late : logged).push(one);
+  }
+  expect(logged.length, "gates that decided in time").toBeGreaterThan(0);
+  return { logged, late };
+}
+
+/** Each gate that decided in time logged its file once; a late one at most once; no other line. */
+function expectLoggedOnce(paths: string[], logged: Fired[], late: Fired[]): void {
+  const counts = new Map<string, number>();
+  for (const path of paths) counts.set(path, (counts.get(path) ?? 0) + 1);
+  for (const one of logged) expect(counts.get(one.file ?? ""), `${one.file} logged`).toBe(1);
+  const lateFiles = new Set(late.map((one) => one.file));
+  for (const [path, count] of counts) {
+    if (logged.some((one) => one.file === path)) continue;
+    expect(lateFiles.has(path), `${path}: logged by no gate call`).toBe(true);
+    expect(count, `${path} logged once`).toBe(1);
+  }
+}
+
 /** Locks, temporary files or files moved aside left in the state folders. */
 function leftovers(root: string): string[] {
   return [".tailtest", ".cursor/hooks/state"].flatMap((dir) =>
@@ -338,17 +368,11 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
     );
     report("tdd mode, gate calls", result);
     const { fired } = result;
-    const logged = fired.filter((one) => {
-      const { answer, late } = gateAnswerOf(one);
-      expect(isDeny(answer), `${one.platform} ${one.file}`).toBe(true);
-      return !late;
-    });
-    expect(logged.length, "gates that decided in time").toBeGreaterThan(0);
+    const { logged, late } = deniedInTime(fired);
 
     const text = readFileSync(join(root, ".tailtest/events.jsonl"), "utf8");
     expect(text.endsWith("\n"), "the last line is whole").toBe(true);
     const lines = text.slice(0, -1).split("\n");
-    expect(lines).toHaveLength(logged.length);
     const entries = lines.map((line) => {
       const parsed = parseEventLine(line);
       if (!parsed.ok) throw new Error(`${parsed.message}: ${line}`);
@@ -358,7 +382,7 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
       true,
     );
     const paths = entries.map((entry) => (entry.kind === "edit" ? entry.path : ""));
-    expect(paths.sort()).toEqual(logged.map((one) => one.file).sort());
+    expectLoggedOnce(paths, logged, late);
     // Each agent's human log (one per session) holds its own blocked edits, one line each.
     const logs = readdirSync(join(root, ".tailtest/tdd")).filter((name) => name.endsWith(".log"));
     const human = logs.flatMap((name) =>
@@ -366,7 +390,8 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
         .split("\n")
         .filter((line) => line.startsWith("[edit] ") && line.endsWith(" - BLOCKED")),
     );
-    expect(human).toHaveLength(logged.length);
+    expect(human.length).toBeGreaterThanOrEqual(logged.length);
+    expect(human.length).toBeLessThanOrEqual(logged.length + late.length);
     expect(leftovers(root)).toEqual([]);
   }, 300_000);
 
@@ -385,26 +410,24 @@ describe(`load: ${HOOKS} hook processes of three agents on one project`, () => {
     );
     report("strict mode, gate calls", result);
     const { fired } = result;
-    const logged = fired.filter((one) => {
-      const { answer, late } = gateAnswerOf(one);
-      expect(isDeny(answer), `${one.platform} ${one.file}`).toBe(true);
-      return !late;
-    });
-    expect(logged.length, "gates that decided in time").toBeGreaterThan(0);
+    const { logged, late } = deniedInTime(fired);
 
     const text = readFileSync(join(root, ".tailtest/events.jsonl"), "utf8");
     expect(text.endsWith("\n"), "the last line is whole").toBe(true);
     const log = parseStrictLog(text);
     expect(log.problems).toEqual([]);
     expect(log.newer).toBe(false);
-    expect(log.events).toHaveLength(logged.length + 1);
     // The first strict session (of the three that started) logged that strict mode is on.
     expect(log.events.filter((event) => event.type === "mode_changed")).toHaveLength(1);
     const denied = log.events.flatMap((event) => (event.type === "edit_denied" ? [event] : []));
-    expect(denied.map((event) => event.path).sort()).toEqual(logged.map((one) => one.file).sort());
-    expect(new Set(denied.map((event) => event.host))).toEqual(
-      new Set(logged.map((one) => one.platform)),
+    expect(log.events).toHaveLength(denied.length + 1);
+    expectLoggedOnce(
+      denied.map((event) => event.path),
+      logged,
+      late,
     );
+    for (const event of denied)
+      expect(fired.find((one) => one.file === event.path)?.platform, event.path).toBe(event.host);
     expect(leftovers(root)).toEqual([]);
   }, 300_000);
 });
