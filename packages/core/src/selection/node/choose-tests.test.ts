@@ -46,4 +46,25 @@ describe("cutToBudget: the most specific tests first, the rest while the estimat
     const { leftOut } = cutToBudget(shared, 2000, () => 1000);
     expect(leftOut).toEqual([]);
   });
+
+  it("among equally near tests, one named like its file wins the last place in the budget", () => {
+    // Both importers are one hop away; `tests/test_alpha.py` sorts first by path, but the
+    // splitter's own name is shared only with `tests/test_split.py`.
+    const named = new Map([
+      [
+        "src/splitter.py",
+        [
+          test("tests/test_splitter_core.py", "imports", 0),
+          test("tests/test_alpha.py", "imports", 1),
+          test("tests/test_split.py", "imports", 1),
+        ],
+      ],
+    ]);
+    const { kept, leftOut } = cutToBudget(named, 2000, () => 1000);
+    expect(kept.get("src/splitter.py")?.map((t) => t.path)).toEqual([
+      "tests/test_splitter_core.py",
+      "tests/test_split.py",
+    ]);
+    expect(leftOut).toEqual(["tests/test_alpha.py"]);
+  });
 });

@@ -1,6 +1,6 @@
 import { planRun, planSuites, type Plan, type RunPlan } from "../../engine/plan.ts";
 import { commandForTestFiles, type DetectedRunner } from "../../runners/project-runners.ts";
-import { compareRelated, type RelatedTest } from "../related.ts";
+import { compareRelated, nameRanks, type RelatedTest } from "../related.ts";
 import type { RunLog } from "../../state/run-log.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
@@ -115,15 +115,20 @@ export function cutToBudget(
       total += cost(test.path);
     }
   };
-  const rest: [string, RelatedTest][] = [];
+  // Across files, a test keeps the name tie-break it had in its own file's list.
+  const rest: [file: string, test: RelatedTest, name: number][] = [];
   for (const [file, tests] of related) {
     kept.set(file, []);
+    const ranks = nameRanks(
+      file,
+      tests.map((test) => test.path),
+    );
     tests.forEach((test, index) => {
       if (index === 0 || test.evidence === "self" || test.evidence === "name") take(file, test);
-      else rest.push([file, test]);
+      else rest.push([file, test, ranks.get(test.path) ?? 1]);
     });
   }
-  rest.sort((a, b) => compareRelated(a[1], b[1]));
+  rest.sort((a, b) => compareRelated(a[1], b[1], a[2], b[2]));
   const leftOut = new Set<string>();
   for (const [file, test] of rest) {
     if (chosen.has(test.path) || total + cost(test.path) <= budgetMs) take(file, test);
