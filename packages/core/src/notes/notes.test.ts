@@ -54,6 +54,23 @@ describe("queued note", () => {
     expect(note(false)).toContain("write test to tests/unit/test_billing.py");
   });
 
+  it("hedges a test to write while the import graph is not whole", () => {
+    expect(renderQueuedNote({ ...base, status: "existing", coveringUnknown: true })).toBe(
+      "tailtest: billing.py queued (existing, python). write test to tests/test_billing.py, unless an existing test already covers it: tailtest has not mapped the project's imports yet (then update that test). runner: pytest.",
+    );
+    // A new file is hardly ever imported by a test yet.
+    expect(renderQueuedNote({ ...base, coveringUnknown: true })).toBe(renderQueuedNote(base));
+    // A test of its name on disk is named plainly, graph or not.
+    expect(
+      renderQueuedNote({
+        ...base,
+        status: "existing",
+        target: { ...base.target, exists: true },
+        coveringUnknown: true,
+      }),
+    ).toContain("update existing test at tests/test_billing.py. runner");
+  });
+
   it("inline rust tests and a missing runner", () => {
     expect(
       renderQueuedNote({

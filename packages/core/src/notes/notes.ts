@@ -45,6 +45,8 @@ export interface QueuedNoteInput {
   extraNotes?: readonly string[] | undefined;
   /** What the project's existing tests say about the file, when the import graph is known. */
   covering?: Covering | undefined;
+  /** The import graph could say but is not whole yet: an existing test may import the file. */
+  coveringUnknown?: boolean | undefined;
 }
 
 /** The existing tests related to an edited file (best first), or where a first test goes. */
@@ -99,6 +101,11 @@ export function renderQueuedNote(input: QueuedNoteInput): string {
     parts.push(describeTestTarget(input.target));
   } else if (input.target.exists) {
     parts.push(`update existing test at ${input.target.path}`);
+  } else if (input.coveringUnknown === true && input.status === "existing") {
+    // An existing file may be imported by tests of other names; a new one hardly ever is.
+    parts.push(
+      `write test to ${input.target.path}, unless an existing test already covers it: tailtest has not mapped the project's imports yet (then update that test)`,
+    );
   } else {
     parts.push(`write test to ${input.target.path}`);
   }

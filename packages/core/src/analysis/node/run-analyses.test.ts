@@ -68,6 +68,19 @@ describe("a project's first session builds the import graph", () => {
     );
   });
 
+  it("before the graph is built, an existing file's test to write is hedged", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    // No session has started: no graph yet, and tax.py has no test of its name.
+    expect(await edit(temp.root, "src/shop/tax.py")).toContain(
+      "write test to tests/test_tax.py, unless an existing test already covers it: tailtest has not mapped the project's imports yet (then update that test)",
+    );
+    await start(temp.root);
+    expect(await edit(temp.root, "src/shop/tax.py")).toContain(
+      "covered by existing tests tests/test_billing.py",
+    );
+  });
+
   it("Go and Rust need no graph: a package's tests are named from the first edit", async () => {
     temp = makeProject({
       "go.mod": "module example.com/calc\n\ngo 1.21\n",

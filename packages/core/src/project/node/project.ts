@@ -287,6 +287,8 @@ export interface EditInsight {
   runOnly?: boolean;
   /** The existing tests related to it (selection), when the import graph is known. */
   covering?: Covering;
+  /** The import graph would say which tests cover it but is not whole yet (`covering.ts`). */
+  coveringUnknown?: boolean;
 }
 
 /**
@@ -525,6 +527,7 @@ export async function queueEdit(
     depthNote: insight.depth?.note,
     extraNotes: insight.notes,
     covering: insight.covering,
+    coveringUnknown: insight.coveringUnknown,
   });
   const queued: QueuedEdit = { note, pendingCount, added };
   if (recovered !== undefined) queued.recovered = recovered;

@@ -100,11 +100,23 @@ export function coveringAnalysis(
 ): (project: Project, insight: EditInsight) => Promise<EditInsight> {
   let graph: GraphView | undefined | null = null;
   return (_, insight) => {
-    if (!wantsCovering(insight) || !canSayCovering(project, insight.path))
-      return Promise.resolve(insight);
+    if (!wantsCovering(insight)) return Promise.resolve(insight);
+    if (!canSayCovering(project, insight.path))
+      return Promise.resolve(graphWouldSay(project, insight.path) ? unknown(insight) : insight);
     graph ??= readGraphView(project);
     return Promise.resolve(withCovering(project, insight, graph));
   };
+}
+
+/** A file whose covering tests the import graph finds, when the config lets it. */
+function graphWouldSay(project: Project, path: string): boolean {
+  const language = detectLanguage(path);
+  return language !== undefined && SELECTABLE.has(language) && project.config.select !== "named";
+}
+
+/** The insight marked as one whose covering tests are not known yet (the note hedges). */
+function unknown(insight: EditInsight): EditInsight {
+  return { ...insight, coveringUnknown: true };
 }
 
 /** Go and Rust tests follow their package's layout; the others need the import graph. */
@@ -131,7 +143,10 @@ export function withCovering(
   if (language === undefined) return insight;
   try {
     const found = coveringOf(project, graph, insight.path, language);
-    if (found === undefined) return insight;
+    if (found === undefined)
+      return graphWouldSay(project, insight.path) && graph?.complete !== true
+        ? unknown(insight)
+        : insight;
     const tests = found.related.map((test) => ({ path: test.path, evidence: test.evidence }));
     const suggested = found.suggested;
     return { ...insight, covering: { tests, ...(suggested === undefined ? {} : { suggested }) } };
