@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
-import { V8_FLAGS_MARK } from "../../hook/node/code-cache.ts";
+import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 import {
   resolveJsImport,
   workspaceAliases,
@@ -142,7 +142,8 @@ export interface SourceIndex {
  * from a walk; undefined when the walk ran out of the budget.
  */
 export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
-  keepNewSpaceSmall();
+  // Its strings and loops would otherwise grow the process by megabytes (`WHOLE_TREE_FLAGS`).
+  addV8Flags(WHOLE_TREE_FLAGS);
   const fromGit = gitFiles(project);
   const listed = fromGit ?? walkFiles(project, budget);
   if (listed === undefined) return undefined;
@@ -202,23 +203,6 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
       });
     },
   };
-}
-
-/**
- * The search allocates megabytes of short-lived strings (a large tree's paths and import lines),
- * and V8 answers by doubling its young generation up to 16 MiB a semi-space, which the process
- * then holds (heap 33 MiB instead of 25 on 50,000 files; more, smaller scavenges instead, with no
- * CPU cost seen in `bench/selection-scale.mjs`). The launchers keep no code cache made under
- * changed flags (`V8_FLAGS_MARK`).
- */
-const NEW_SPACE_FLAG = "--semi-space-growth-factor=1";
-
-function keepNewSpaceSmall(): void {
-  const marks = process as unknown as Record<symbol, unknown>;
-  const set = marks[V8_FLAGS_MARK];
-  if (typeof set === "string" && set.includes(NEW_SPACE_FLAG)) return;
-  process.getBuiltinModule("node:v8").setFlagsFromString(NEW_SPACE_FLAG);
-  marks[V8_FLAGS_MARK] = typeof set === "string" ? `${set} ${NEW_SPACE_FLAG}` : NEW_SPACE_FLAG;
 }
 
 function git(project: Project, args: readonly string[]): string | undefined {
