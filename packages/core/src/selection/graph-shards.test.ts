@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   FileTable,
+  SortedFileTable,
   SHARD_SIZE,
   shardCount,
   shardLines,
@@ -49,6 +50,56 @@ describe("FileTable", () => {
     expect(new FileTable("").all()).toEqual([]);
     expect(new FileTable("x.py").count).toBe(1);
     expect(new FileTable("x.py").idOf("x.py")).toBe(0);
+  });
+});
+
+describe("SortedFileTable", () => {
+  const paths = [
+    "src/b.py",
+    "src/a.py",
+    "tests/test_a.py",
+    "src/pkg/a.py",
+    "src/a.py",
+    "src-x/c.py",
+  ];
+  const table = SortedFileTable.of(paths.join("\n"));
+
+  it("sorts and drops repeats as JavaScript orders strings", () => {
+    expect(table.all()).toEqual([...new Set(paths)].sort());
+    expect(table.count).toBe(5);
+  });
+
+  it("keeps a sorted list as it is", () => {
+    expect(SortedFileTable.of("a.py\nb.py").all()).toEqual(["a.py", "b.py"]);
+    expect(SortedFileTable.of("").all()).toEqual([]);
+    expect(SortedFileTable.of("").has("a.py")).toBe(false);
+  });
+
+  it.each([
+    ["src/a.py", true],
+    ["src/pkg/a.py", true],
+    ["tests/test_a.py", true],
+    ["src-x/c.py", true],
+    ["src/a", false],
+    ["src/a.py2", false],
+    ["src", false],
+    ["a.py", false],
+    ["zz.py", false],
+    ["", false],
+  ])("has(%s) is %s", (path, held) => {
+    expect(table.has(path)).toBe(held);
+  });
+
+  it("lists a folder's files and below, not a folder that only starts the same", () => {
+    expect(table.under("src")).toEqual(["src/a.py", "src/b.py", "src/pkg/a.py"]);
+    expect(table.under("src/pkg")).toEqual(["src/pkg/a.py"]);
+    expect(table.under("tests/test_a.py")).toEqual([]);
+    expect(table.under("nope")).toEqual([]);
+  });
+
+  it("orders non-ASCII paths as the < operator does", () => {
+    const odd = ["é.py", "z.py", "a.py", "Z.py", "ü/x.py"];
+    expect(SortedFileTable.of(odd.join("\n")).all()).toEqual([...odd].sort());
   });
 });
 

@@ -2,6 +2,7 @@ import { createBudget, type Budget } from "../budget.ts";
 import type { StartAnalysisInput } from "./run-analyses.ts";
 import type { Project } from "../../project/node/project.ts";
 import { continueWalk } from "./project-walk.ts";
+import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 
 /**
  * A project's first session builds the import graph only up to this many files: enough for the
@@ -70,6 +71,9 @@ function walkProject(
   budget: Budget,
   bounded: boolean,
 ): { files: string[]; pending: string[]; complete: boolean; small: boolean } {
+  // A walk of the whole tree (ramp-up, style sampling, impact tracing's graph) holds its paths and
+  // would otherwise grow the process by megabytes more (`WHOLE_TREE_FLAGS`).
+  if (!bounded) addV8Flags(WHOLE_TREE_FLAGS);
   const files: string[] = [];
   const pending = [""];
   const box = bounded

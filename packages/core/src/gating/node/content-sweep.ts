@@ -30,6 +30,7 @@ import {
   sweepTurn,
 } from "../../project/node/mtime-sweep.ts";
 import { compareTreeSnapshot, readTreeSnapshot, takeTreeSnapshot } from "./tree-snapshot.ts";
+import { eachGitChunk } from "../../project/node/git-output.ts";
 
 /**
  * The content-based end-of-turn check of tdd and strict (see `turn-baseline.ts`): a baseline of
@@ -85,16 +86,25 @@ export function trustedStatusArgs(root: string): string[] {
  * `--skip-worktree`), with their index blob: `git status` never lists them, so they are read.
  */
 function unwatchedPaths(root: string): Map<string, string | null> | undefined {
-  const text = git(root, ["ls-files", "-v", "-s", "-z"]);
-  if (text === undefined) return undefined;
   const found = new Map<string, string | null>();
-  for (const line of text.split("\0")) {
-    // `<tag> <mode> <blob> <stage>\t<path>`: a lowercase tag is assume-unchanged, S skip-worktree.
-    const match = /^([a-zS]) \d+ ([0-9a-f]+) \d+\t(.+)$/s.exec(line);
-    if (match !== null) found.set(match[3] as string, match[2] as string);
-  }
-  return found;
+  // Every tracked file is listed (50,000 lines on a large tree) and few are told apart: the
+  // output is read a chunk at a time and searched, not held and split into a string per line.
+  const done = eachGitChunk(
+    root,
+    ["--no-optional-locks", "ls-files", "-v", "-s", "-z"],
+    "\0",
+    (text) => {
+      // `<tag> <mode> <blob> <stage>\t<path>`: a lowercase tag is assume-unchanged, S skip-worktree.
+      for (const match of text.matchAll(UNWATCHED))
+        found.set(match[3] as string, match[2] as string);
+    },
+    10_000,
+  );
+  return done ? found : undefined;
 }
+
+/** A record of `git ls-files -v -s -z` for a path git does not look at (`unwatchedPaths`). */
+const UNWATCHED = /(?<![^\0])([a-zS]) \d+ ([0-9a-f]+) \d+\t([^\0]+)/g;
 
 function statusOf(root: string, ignored: boolean): WorkTreeStatus | undefined {
   const text = git(root, [

@@ -8,6 +8,7 @@ import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.t
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { writeAtomic } from "../../state/node/store.ts";
 import { hashFile, snapshotFile } from "../../strict/node/strict-store.ts";
+import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 
 /**
  * The end-of-turn check's own copy of the production files (ADR 0012): for each, its content
@@ -96,6 +97,9 @@ export async function takeTreeSnapshot(
   project: Project,
   options: { now: () => Date; keep: boolean; maxFiles?: number; maxBytes?: number },
 ): Promise<TreeSnapshot> {
+  // The walk lists every production file of the tree and strict copies thousands: without these
+  // the process grows by megabytes (`WHOLE_TREE_FLAGS`).
+  addV8Flags(WHOLE_TREE_FLAGS);
   const maxFiles = options.maxFiles ?? MAX_FILES;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const root = project.root;

@@ -1,7 +1,6 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
-import { V8_FLAGS_MARK } from "../../hook/node/code-cache.ts";
+import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 import {
   resolveJsImport,
   workspaceAliases,
@@ -15,6 +14,8 @@ import type { GraphView } from "./covering.ts";
 import { isGraphSource, lookupContext, readFileImports } from "../../analysis/node/impact.ts";
 import type { Project } from "../../project/node/project.ts";
 import { continueWalk, readSmallFile } from "../../analysis/node/project-walk.ts";
+import { SortedFileTable } from "../graph-shards.ts";
+import { eachGitChunk } from "../../project/node/git-output.ts";
 
 /**
  * Selection's cold path: who imports a file, found without the whole import graph (which a
@@ -115,8 +116,11 @@ function inWorkspacePackage(project: Project, dir: string): boolean {
 
 /** The project's source files, and a text search over them. */
 export interface SourceIndex {
-  /** Every source file the graph would hold (project-relative), sorted. */
-  files: readonly string[];
+  /**
+   * Every source file the graph would hold (project-relative), sorted and packed: 50,000 paths
+   * are one string and their offsets, not 50,000 strings and a set of them.
+   */
+  files: SortedFileTable;
   /** Whether `rel` is one of `files`. */
   has(rel: string): boolean;
   /**
@@ -138,12 +142,12 @@ export interface SourceIndex {
  * from a walk; undefined when the walk ran out of the budget.
  */
 export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
-  keepNewSpaceSmall();
+  // Its strings and loops would otherwise grow the process by megabytes (`WHOLE_TREE_FLAGS`).
+  addV8Flags(WHOLE_TREE_FLAGS);
   const fromGit = gitFiles(project);
   const listed = fromGit ?? walkFiles(project, budget);
   if (listed === undefined) return undefined;
   const { files, manifests } = listed;
-  const known = new Set(files);
   const workspaces = manifests.flatMap((rel) => {
     let manifest: unknown;
     try {
@@ -157,7 +161,7 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   const packageNames = (rel: string): readonly string[] => {
     if (entries === undefined) {
       entries = new Map();
-      const context = { files: known, aliases: workspaces, pythonRoots: [] };
+      const context = { files, aliases: workspaces, pythonRoots: [] };
       for (const workspace of workspaces)
         for (const [name] of workspace.paths) {
           if (name.includes("*")) continue;
@@ -172,7 +176,7 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   let lines: ImportLines | undefined | null;
   return {
     files,
-    has: (rel) => known.has(rel),
+    has: (rel) => files.has(rel),
     workspaces,
     packageNames,
     containing: (words, under) => {
@@ -181,12 +185,12 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
       // A few folders are read here: cheaper than another search of the whole tree.
       if (fromGit !== undefined && under === undefined) {
         lines ??= importLines(project) ?? null;
-        if (lines !== null) return lines.containing(searchable).filter((rel) => known.has(rel));
+        if (lines !== null) return lines.containing(searchable).filter((rel) => files.has(rel));
       }
       const found =
         fromGit === undefined || under !== undefined ? undefined : gitGrep(project, searchable);
-      if (found !== undefined) return found.filter((rel) => known.has(rel));
-      const scope = under === undefined ? files : filesUnder(files, under);
+      if (found !== undefined) return found.filter((rel) => files.has(rel));
+      const scope = under === undefined ? files.all() : filesUnder(files, under);
       return scope.filter((rel) => {
         if (budget.expired() || !SEARCH.has(extensionOf(rel))) return false;
         // A folder's files are read once for all the hops that search it.
@@ -199,23 +203,6 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
       });
     },
   };
-}
-
-/**
- * The search allocates megabytes of short-lived strings (a large tree's paths and import lines),
- * and V8 answers by doubling its young generation up to 16 MiB a semi-space, which the process
- * then holds (heap 33 MiB instead of 25 on 50,000 files; more, smaller scavenges instead, with no
- * CPU cost seen in `bench/selection-scale.mjs`). The launchers keep no code cache made under
- * changed flags (`V8_FLAGS_MARK`).
- */
-const NEW_SPACE_FLAG = "--semi-space-growth-factor=1";
-
-function keepNewSpaceSmall(): void {
-  const marks = process as unknown as Record<symbol, unknown>;
-  const set = marks[V8_FLAGS_MARK];
-  if (typeof set === "string" && set.includes(NEW_SPACE_FLAG)) return;
-  process.getBuiltinModule("node:v8").setFlagsFromString(NEW_SPACE_FLAG);
-  marks[V8_FLAGS_MARK] = typeof set === "string" ? `${set} ${NEW_SPACE_FLAG}` : NEW_SPACE_FLAG;
 }
 
 function git(project: Project, args: readonly string[]): string | undefined {
@@ -238,62 +225,21 @@ function git(project: Project, args: readonly string[]): string | undefined {
 
 const splitZ = (text: string): string[] => text.split("\0").filter((line) => line !== "");
 
-/** How much of git's output is read at a time (`gitChunks`). */
-const CHUNK = 256 * 1024;
-
 /**
- * git's output as strings of at most about `CHUNK` bytes, each ending at a record's end (the
- * byte `end`), or undefined when git failed. The output goes to a temporary file and is read a
- * chunk at a time: a pipe's output is held by Node twice (the pieces, then one buffer) and then
- * once more as one string, megabytes each on a large tree; this holds it once.
+ * git's output as strings of about 256 KiB, each ending at a record's end (the character `end`),
+ * or undefined when git failed: read from a temporary file (`eachGitChunk`), held once.
  */
 function gitChunks(project: Project, args: readonly string[], end: string): string[] | undefined {
-  // Loaded here: a selection the graph answers starts no process (`tailtest explain`'s start).
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const { tmpdir } = process.getBuiltinModule("node:os");
-  let dir: string | undefined;
-  let fd: number | undefined;
-  try {
-    dir = mkdtempSync(join(tmpdir(), "tailtest-git-"));
-    const out = join(dir, "out");
-    fd = openSync(out, "w+");
-    const run = spawnSync("git", ["-c", "core.quotepath=off", ...args], {
-      cwd: project.root,
-      stdio: ["ignore", fd, "ignore"],
-    });
-    // git grep exits 1 when nothing matches: an answer, not a failure.
-    if (run.error !== undefined || (run.status !== 0 && run.status !== 1)) return undefined;
-    const chunks: string[] = [];
-    const buffer = Buffer.alloc(CHUNK);
-    const stop = end.charCodeAt(0);
-    let kept = 0;
-    let position = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, kept, CHUNK - kept, position);
-      position += read;
-      const filled = kept + read;
-      if (filled === 0) break;
-      // The last record's end in the chunk (a record longer than a chunk is cut where it is).
-      let cut = read === 0 ? filled : buffer.lastIndexOf(stop, filled - 1) + 1;
-      if (cut === 0) cut = filled;
-      if (cut > MAX_OUTPUT) return undefined;
-      chunks.push(buffer.toString("utf8", 0, cut));
-      buffer.copy(buffer, 0, cut, filled);
-      kept = filled - cut;
-      if (position > MAX_OUTPUT) return undefined;
-    }
-    return chunks;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  }
+  const chunks: string[] = [];
+  const done = eachGitChunk(project.root, ["-c", "core.quotepath=off", ...args], end, (text) =>
+    chunks.push(text),
+  );
+  return done ? chunks : undefined;
 }
 
 /** The source files a search looks at, and the package.json files below the root. */
 interface Listed {
-  files: string[];
+  files: SortedFileTable;
   manifests: string[];
 }
 
@@ -315,11 +261,12 @@ function gitFiles(project: Project): Listed | undefined {
     }
     return known;
   };
-  // One pass over git's output, keeping only the paths searched (50,000 paths in a large tree:
-  // no intermediate lists of every path, which grew the heap by megabytes).
-  const files: string[] = [];
+  // One pass over git's output, keeping only the paths searched, packed a chunk at a time (50,000
+  // paths in a large tree: no list of every path, which grew the heap by megabytes).
+  const packed: string[] = [];
   const manifests: string[] = [];
-  for (const out of chunks)
+  for (const out of chunks) {
+    const files: string[] = [];
     for (let at = 0; at < out.length;) {
       let end = out.indexOf("\0", at);
       if (end === -1) end = out.length;
@@ -334,10 +281,13 @@ function gitFiles(project: Project): Listed | undefined {
       )
         (source ? files : manifests).push(rel);
     }
-  // A path both staged and modified is listed once per state.
+    if (files.length > 0) packed.push(files.join("\n"));
+  }
+  // git lists untracked files apart from tracked ones, and a path both staged and modified once
+  // per state: the table sorts and keeps each once.
   const unique = (list: string[]): string[] =>
     list.sort().filter((rel, index) => index === 0 || rel !== list[index - 1]);
-  return { files: unique(files), manifests: unique(manifests) };
+  return { files: SortedFileTable.of(packed.join("\n")), manifests: unique(manifests) };
 }
 
 /** A workspace package's manifest: a package.json below the project's root. */
@@ -363,20 +313,9 @@ function gitGrep(project: Project, words: readonly string[]): string[] | undefin
 }
 
 /** The files (sorted) in `dirs` and below, each once, in order. */
-function filesUnder(files: readonly string[], dirs: readonly string[]): string[] {
+function filesUnder(files: SortedFileTable, dirs: readonly string[]): string[] {
   const found = new Set<string>();
-  for (const dir of dirs) {
-    const prefix = `${dir}/`;
-    let low = 0;
-    let high = files.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if ((files[mid] ?? "") < prefix) low = mid + 1;
-      else high = mid;
-    }
-    for (let at = low; at < files.length && (files[at] ?? "").startsWith(prefix); at += 1)
-      found.add(files[at] ?? "");
-  }
+  for (const dir of dirs) for (const rel of files.under(dir)) found.add(rel);
   return [...found].sort();
 }
 
@@ -455,7 +394,9 @@ function walkFiles(project: Project, budget: Budget): Listed | undefined {
       else if (isManifest(rel)) manifests.push(rel);
     },
   });
-  return done ? { files: files.sort(), manifests: manifests.sort() } : undefined;
+  return done
+    ? { files: SortedFileTable.of(files.join("\n")), manifests: manifests.sort() }
+    : undefined;
 }
 
 /**
@@ -563,9 +504,10 @@ export function coldGraphView(
   let cut = false;
   const answers = new Map<string, string[][]>();
   const importsOf = importReader(project, index);
+  let all: string[] | undefined;
   return {
-    filesMatching: (pattern) => index.files.filter((rel) => pattern.test(rel)),
-    allFiles: () => index.files,
+    filesMatching: (pattern) => index.files.matching(pattern),
+    allFiles: () => (all ??= index.files.all()),
     // Every file's importers are looked for in full; one cut short says so (`cut`).
     complete: true,
     importers: (rel) => {

@@ -1,0 +1,58 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { eachGitChunk } from "./git-output.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+}
+
+/** A work tree of `count` files with long paths (3,000: `git ls-files -z` is over 256 KiB). */
+function tree(count: number): string {
+  const root = mkdtempSync(join(tmpdir(), "tailtest-git-output-"));
+  dirs.push(root);
+  const folder = `pkg/${"deep".repeat(20)}`;
+  mkdirSync(join(root, folder), { recursive: true });
+  for (let at = 0; at < count; at += 1)
+    writeFileSync(join(root, folder, `module_${String(at).padStart(4, "0")}.py`), "");
+  git(root, "init", "-q");
+  git(root, "add", "-A");
+  return root;
+}
+
+describe("eachGitChunk", () => {
+  it("hands over git's whole output in chunks that each end at a record's end", () => {
+    const root = tree(3000);
+    const chunks: string[] = [];
+    expect(eachGitChunk(root, ["ls-files", "-z"], "\0", (text) => chunks.push(text))).toBe(true);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(chunk.endsWith("\0")).toBe(true);
+    expect(chunks.join("")).toBe(git(root, "ls-files", "-z"));
+  });
+
+  it("says false when git fails, and true with nothing for an empty answer", () => {
+    const root = tree(2);
+    const chunks: string[] = [];
+    expect(
+      eachGitChunk(root, ["ls-files", "--no-such-option"], "\0", (text) => chunks.push(text)),
+    ).toBe(false);
+    expect(
+      eachGitChunk(root, ["ls-files", "-z", "--", "nothing-here"], "\0", (text) =>
+        chunks.push(text),
+      ),
+    ).toBe(true);
+    expect(chunks).toEqual([]);
+  });
+});
