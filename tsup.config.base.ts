@@ -84,7 +84,7 @@ const commanderLazyChildProcess: NonNullable<Options["esbuildPlugins"]>[number] 
 };
 
 /**
- * proper-lockfile in the hook bundles, loaded on its first lock
+ * proper-lockfile in the hook bundles and the command's, loaded on its first lock
  * (scripts/hook-shims/lazy-proper-lockfile.cjs): the shim's own require gets the library,
  * resolved from core, which depends on it.
  */
@@ -138,7 +138,9 @@ export function cliBundleConfig(entry: string, name = "tailtest-main"): Options 
     },
     // Node 20 knows `node:` everywhere; kept, so the plugin below sees node's modules by name.
     removeNodeProtocol: false,
-    esbuildPlugins: [commanderLazyChildProcess],
+    // proper-lockfile (with retry and signal-exit, which sets up its emitter as it loads) on the
+    // first lock only: `status` and `explain` take none.
+    esbuildPlugins: [commanderLazyChildProcess, lazyProperLockfile],
     clean: false,
     define: { "import.meta.url": "__tailtestUrl" },
     banner: {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  DB_ALTERNATIVES,
+  HTTP_ALTERNATIVES,
   decideDepth,
   depthForScore,
   scenarioCount,
@@ -553,5 +555,25 @@ describe("stripCommentsAndStrings", () => {
       expect(code.length).toBeLessThanOrEqual(input.length + strings.length * 2);
       expect(code.split("\n").length).toBe(input.split("\n").length);
     }
+  });
+});
+
+describe("the words that gate the HTTP and DB regexes", () => {
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  it.each([...HTTP_ALTERNATIVES, ...DB_ALTERNATIVES])(
+    "%s is the literal start of %s, so every match holds it",
+    (word, pattern) => {
+      expect(word).toBe(word.toLowerCase());
+      // Outside any group or class: what the pattern starts with is matched as written.
+      expect(pattern.replace(/^\\b/, "").toLowerCase().startsWith(escape(word))).toBe(true);
+    },
+  );
+  it.each([
+    ["http", "resp = Requests.GET(url)\n", "python"],
+    ["http", "const c = new HTTPCLIENT();\n", "csharp"],
+    ["db", "rows = CURSOR.fetchall()\n", "python"],
+    ["db", "await Prisma.user.findMany({})\n", "typescript"],
+  ] as const)("%s is found in any case: %j", (kind, content, language) => {
+    expect(points(kind, content, language)).toBe(3);
   });
 });

@@ -325,57 +325,70 @@ export function stripCommentsAndStrings(content: string, language: Language): St
   return scanSource(content, language, Number.POSITIVE_INFINITY);
 }
 
-const HTTP_PATTERN = new RegExp(
-  [
-    String.raw`\brequests\.(?:get|post|put|patch|delete|head|request)\(`,
-    String.raw`\bfetch\(`,
-    String.raw`\baxios\b`,
-    String.raw`\bhttp\.client\b`,
-    String.raw`\burllib`,
-    String.raw`\baiohttp\b`,
-    String.raw`\bhttpx\b`,
-    String.raw`HttpClient`,
-    String.raw`\bhttp\.(?:Get|Post|NewRequest)\(`,
-    String.raw`\breqwest\b`,
-    String.raw`\bNet::HTTP\b`,
-    String.raw`\bFaraday\b`,
-    String.raw`\bGuzzle`,
-    String.raw`\bcurl_exec\(`,
-    String.raw`WebClient\b`,
-    String.raw`\bRestTemplate\b`,
-    String.raw`\bURLSession\b`,
-    String.raw`\bgot\(`,
-    String.raw`\bky\.`,
-    String.raw`\bsuperagent\b`,
-  ].join("|"),
-  "i",
-);
+/** An HTTP client call, each with a word (lower case) any text it matches contains. */
+export const HTTP_ALTERNATIVES: readonly (readonly [word: string, pattern: string])[] = [
+  ["requests.", String.raw`\brequests\.(?:get|post|put|patch|delete|head|request)\(`],
+  ["fetch(", String.raw`\bfetch\(`],
+  ["axios", String.raw`\baxios\b`],
+  ["http.client", String.raw`\bhttp\.client\b`],
+  ["urllib", String.raw`\burllib`],
+  ["aiohttp", String.raw`\baiohttp\b`],
+  ["httpx", String.raw`\bhttpx\b`],
+  ["httpclient", String.raw`HttpClient`],
+  ["http.", String.raw`\bhttp\.(?:Get|Post|NewRequest)\(`],
+  ["reqwest", String.raw`\breqwest\b`],
+  ["net::http", String.raw`\bNet::HTTP\b`],
+  ["faraday", String.raw`\bFaraday\b`],
+  ["guzzle", String.raw`\bGuzzle`],
+  ["curl_exec(", String.raw`\bcurl_exec\(`],
+  ["webclient", String.raw`WebClient\b`],
+  ["resttemplate", String.raw`\bRestTemplate\b`],
+  ["urlsession", String.raw`\bURLSession\b`],
+  ["got(", String.raw`\bgot\(`],
+  ["ky.", String.raw`\bky\.`],
+  ["superagent", String.raw`\bsuperagent\b`],
+];
 
-const DB_PATTERN = new RegExp(
-  [
-    String.raw`\.execute\(`,
-    String.raw`\.query\(`,
-    String.raw`\.objects\.`,
-    String.raw`\.save\(`,
-    String.raw`\.commit\(`,
-    String.raw`\.session\.`,
-    String.raw`\bcursor\.`,
-    String.raw`\.find(?:One|Many|Unique)\(`,
-    String.raw`\bprisma\.`,
-    String.raw`\bknex\(`,
-    String.raw`\bsequelize\b`,
-    String.raw`\.where\(`,
-    String.raw`\bActiveRecord\b`,
-    String.raw`\bdb\.(?:Query|Exec)\(`,
-    String.raw`\bPDO\b`,
-    String.raw`\bsqlx::`,
-    String.raw`\bdiesel::`,
-    String.raw`\bJdbcTemplate\b`,
-    String.raw`\bEntityManager\b`,
-    String.raw`\bDbContext\b`,
-  ].join("|"),
-  "i",
-);
+/** A database call, each with a word (lower case) any text it matches contains. */
+export const DB_ALTERNATIVES: readonly (readonly [word: string, pattern: string])[] = [
+  [".execute(", String.raw`\.execute\(`],
+  [".query(", String.raw`\.query\(`],
+  [".objects.", String.raw`\.objects\.`],
+  [".save(", String.raw`\.save\(`],
+  [".commit(", String.raw`\.commit\(`],
+  [".session.", String.raw`\.session\.`],
+  ["cursor.", String.raw`\bcursor\.`],
+  [".find", String.raw`\.find(?:One|Many|Unique)\(`],
+  ["prisma.", String.raw`\bprisma\.`],
+  ["knex(", String.raw`\bknex\(`],
+  ["sequelize", String.raw`\bsequelize\b`],
+  [".where(", String.raw`\.where\(`],
+  ["activerecord", String.raw`\bActiveRecord\b`],
+  ["db.", String.raw`\bdb\.(?:Query|Exec)\(`],
+  ["pdo", String.raw`\bPDO\b`],
+  ["sqlx::", String.raw`\bsqlx::`],
+  ["diesel::", String.raw`\bdiesel::`],
+  ["jdbctemplate", String.raw`\bJdbcTemplate\b`],
+  ["entitymanager", String.raw`\bEntityManager\b`],
+  ["dbcontext", String.raw`\bDbContext\b`],
+];
+
+/**
+ * One case-insensitive regex of the alternatives, tested only on code that holds one of their
+ * words: V8 compiles a regex on its first test (~2–3 M instructions for each of these, in every
+ * process that scores a file), and most files name no HTTP client or database call.
+ */
+function anyOf(
+  alternatives: readonly (readonly [word: string, pattern: string])[],
+): (code: string, lower: string) => boolean {
+  const pattern = new RegExp(alternatives.map(([, source]) => source).join("|"), "i");
+  // The `i` folds ASCII letters only, and every word is ASCII: a match's text, lower-cased,
+  // holds its alternative's word.
+  return (code, lower) => alternatives.some(([word]) => lower.includes(word)) && pattern.test(code);
+}
+
+const touchesHttp = anyOf(HTTP_ALTERNATIVES);
+const touchesDb = anyOf(DB_ALTERNATIVES);
 
 // In JS/TS `.filter(` is Array.prototype.filter; only an ORM query in Python.
 const PYTHON_DB_PATTERN = /\.filter\(/i;
@@ -444,8 +457,13 @@ function scorePath(relPath: string): ComplexitySignal[] {
   return signals;
 }
 
-function touchesDatabase(code: string, strings: readonly string[], language: Language): boolean {
-  if (DB_PATTERN.test(code)) return true;
+function touchesDatabase(
+  code: string,
+  lower: string,
+  strings: readonly string[],
+  language: Language,
+): boolean {
+  if (touchesDb(code, lower)) return true;
   if (language === "python" && PYTHON_DB_PATTERN.test(code)) return true;
   return strings.some((literal) => SQL_STRING.test(literal));
 }
@@ -462,8 +480,9 @@ export function scoreComplexity(
   const { code, strings } = scanSource(content, language, CONTENT_LIMIT);
   const branchCount = countMatches(code, BRANCH_PATTERNS[language]);
   const functionCount = countPublicFunctions(code, language);
-  const http = HTTP_PATTERN.test(code);
-  const db = touchesDatabase(code, strings, language);
+  const lower = code.toLowerCase();
+  const http = touchesHttp(code, lower);
+  const db = touchesDatabase(code, lower, strings, language);
   const pathSignals = scorePath(relPath);
   const candidates: ComplexitySignal[] = [
     ...pathSignals,

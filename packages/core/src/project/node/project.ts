@@ -135,6 +135,8 @@ export function openProject(root: string, options: OpenOptions = {}): Project {
 export function adoptLegacyCursorSession(root: string): void {
   const from = join(root, LEGACY_CURSOR_SESSION_PATH);
   const to = join(root, CURSOR_SESSION_PATH);
+  // Nearly always nothing to adopt: asked first, since a failed link builds an exception.
+  if (!existsSync(from)) return;
   try {
     linkSync(from, to);
   } catch (error) {
