@@ -121,17 +121,15 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
  *   tree's paths and lines), and V8 answers by doubling its young generation up to 16 MiB a
  *   semi-space, which the process then holds (heap 33 MiB instead of 25 on 50,000 files; more,
  *   smaller scavenges instead).
- * - `--no-turbofan`: its loops would be optimized by TurboFan, whose compiler threads' memory and
- *   code the process then holds (about 6 MiB of the cold search's peak on 50,000 files); a
- *   process that runs once, for well under a second of JavaScript, gains little from optimized
- *   code. TurboFan's first compilation (of a few hot functions of the process's start) is not
- *   avoided: setting the flags before a bundle loads would cost every call of its route node's
- *   v8 module and its streams.
+ *
+ * Not `--no-turbofan`: it took 4.5-6 MiB off the same peaks (TurboFan's threads and code) for a
+ * fifth to a quarter more CPU in the cold search and strict's first session, and neither came
+ * under 64 MiB with it (ADR 0014).
  *
  * Recorded in `V8_FLAGS_MARK`: a process that sets them after its bundle loaded keeps no code
  * cache made under them.
  */
-export const WHOLE_TREE_FLAGS = ["--semi-space-growth-factor=1", "--no-turbofan"] as const;
+export const WHOLE_TREE_FLAGS = ["--semi-space-growth-factor=1"] as const;
 
 /**
  * V8 takes a cache only under the flags it was made with, and the shell parser switches its
