@@ -4,7 +4,16 @@
 // build:
 //   node bench/verify.mjs [--runs N] [--json out.json]
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import {
   HOOK_MIB,
@@ -80,10 +89,26 @@ for (let i = 0; i < FILES; i += 1)
       tool_use_id: `toolu_${i}`,
     }),
   );
+// The queue is the session file and its journal of edits not folded in yet (one line each):
+// every Stop starts from both as the edits left them.
 const session = join(root, ".tailtest/session.json");
+const journal = session.replace(/\.json$/, ".edits.jsonl");
 const saved = `${session}.bench`;
+const savedJournal = existsSync(journal) ? `${journal}.bench` : undefined;
 copyFileSync(session, saved);
-const queued = JSON.parse(readFileSync(session, "utf8")).pending_files.length;
+if (savedJournal !== undefined) copyFileSync(journal, savedJournal);
+const restore = () => {
+  copyFileSync(saved, session);
+  if (savedJournal === undefined) rmSync(journal, { force: true });
+  else copyFileSync(savedJournal, journal);
+};
+const queued = new Set([
+  ...JSON.parse(readFileSync(session, "utf8")).pending_files.map((entry) => entry.path),
+  ...(savedJournal === undefined ? [] : readFileSync(journal, "utf8").split("\n"))
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line).queue?.path)
+    .filter((path) => typeof path === "string"),
+]).size;
 if (queued !== FILES) throw new Error(`expected ${FILES} queued files, found ${queued}`);
 
 const countStarts = () => {
@@ -116,7 +141,7 @@ const rows = measure(cases, {
   runs: args.runs,
   before: (one) => {
     before = countStarts();
-    if (one.stop) copyFileSync(saved, session);
+    if (one.stop) restore();
   },
   check: (one, result) => {
     if (!one.direct && !one.stop) return;

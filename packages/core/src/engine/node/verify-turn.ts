@@ -12,9 +12,9 @@ import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
 import { redSummary, rerunCommands } from "../rerun.ts";
-import { recordRun } from "../../state/node/run-log-store.ts";
+import { recordRun, runLogFile } from "../../state/node/run-log-store.ts";
 import { sessionFile, type Project } from "../../project/node/project.ts";
-import { readState, updateState } from "../../state/node/store.ts";
+import { prefetchState, readState, updateState } from "../../state/node/store.ts";
 
 export interface VerifyOptions {
   agentId?: string | undefined;
@@ -77,6 +77,8 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       await executePlan(run, {
         root: project.root,
         timeoutMs: project.config.test_timeout_seconds * 1000,
+        // The run log is read and checked while the tests run: the record after them reuses it.
+        whileRunning: () => prefetchState(runLogFile(project)),
       }),
     );
   }

@@ -9,7 +9,7 @@ import {
   type TestStatus,
 } from "../results.ts";
 import type { RunnerId } from "../../runners/project-runners.ts";
-import { parseJunitXml } from "./junit.ts";
+import { attributeOf, childElements, parseJunitXml, readXml, textOf } from "./junit.ts";
 
 const samples = createFsView(join(FIXTURES_DIR, "runner-output"));
 
@@ -476,11 +476,72 @@ describe("unreadable input", () => {
     ["plain text", "2 passed, 1 failed"],
     ["cut-off report", '<testsuites><testsuite name="a"><testcase name="b">'],
     ["wrong root", "<html><body>502 Bad Gateway</body></html>"],
+    ["mismatched tags", "<testsuites><testsuite></testcase></testsuites>"],
+    ["closing tag first", "</testsuite>"],
+    ["attribute without quotes", "<testsuite name=x/>"],
+    ["attribute without value", "<testsuite disabled/>"],
+    ["attribute twice", '<testsuite name="a" name="b"/>'],
+    ["a bare ampersand", "<testsuite><testcase>a & b</testcase></testsuite>"],
+    ["a bare ampersand in an attribute", '<testsuite name="a & b"/>'],
+    ["text before the root", "collected 3 items <testsuite/>"],
+    ["a tag name that is not one", "<1testsuite/>"],
   ])("%s becomes one crash error", (_label, input) => {
     const run = parseJunitXml(input, contextFor("pytest"));
     expect(run.tests).toEqual([]);
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]?.kind).toBe("crash");
     expect(run.errors[0]?.message.startsWith("unreadable JUnit XML: ")).toBe(true);
+  });
+});
+
+describe("readXml", () => {
+  const read = (xml: string) => {
+    const result = readXml(xml);
+    if (!result.ok) throw new Error(result.message);
+    return result.document;
+  };
+
+  it("keeps attributes, children by name, and the text and CDATA inside an element", () => {
+    const document = read(
+      '<?xml version="1.0"?><!-- a report --><r a="1" b=\'&lt;2&gt;\'>one<c x="y"/>two<c/><![CDATA[<raw> & ]]><d>&#65;&amp;&#x42;</d></r>\n',
+    );
+    const [root] = childElements(document, "r");
+    expect(attributeOf(root, "a")).toBe("1");
+    expect(attributeOf(root, "b")).toBe("<2>");
+    expect(textOf(root)).toBe("onetwo<raw> & ");
+    expect(childElements(root, "c").map((c) => attributeOf(c, "x"))).toEqual(["y", undefined]);
+    expect(textOf(childElements(root, "d")[0])).toBe("A&B");
+  });
+
+  it("drops namespace prefixes and declarations", () => {
+    const document = read(
+      '<t:run xmlns="u" xmlns:t="v" t:id="7"><t:result t:outcome="ok"/></t:run>',
+    );
+    const [run] = childElements(document, "run");
+    expect(attributeOf(run, "id")).toBe("7");
+    expect(attributeOf(run, "xmlns")).toBeUndefined();
+    expect(attributeOf(childElements(run, "result")[0], "outcome")).toBe("ok");
+  });
+
+  it("tolerates text after the root and a BOM before it", () => {
+    expect(childElements(read("\uFEFF<r/>\ntrailing"), "r")).toHaveLength(1);
+  });
+
+  it("gives no element an inherited key", () => {
+    const document = read("<r><__proto__ a='1'/><constructor/></r>");
+    const [root] = childElements(document, "r");
+    expect(childElements(root, "__proto__").map((e) => attributeOf(e, "a"))).toEqual(["1"]);
+    expect(childElements(root, "constructor")).toHaveLength(1);
+    expect(childElements(root, "toString")).toEqual([]);
+  });
+
+  it("reads a long report in one pass, with line numbers for what it cannot read", () => {
+    const cases = Array.from({ length: 5000 }, (_, i) => `<testcase name="t${i}"/>`).join("\n");
+    const [suite] = childElements(read(`<testsuite>${cases}</testsuite>`), "testsuite");
+    expect(childElements(suite, "testcase")).toHaveLength(5000);
+    expect(readXml(`<testsuite>\n\n<testcase></testsuite>`)).toEqual({
+      ok: false,
+      message: "closing tag 'testsuite' does not match at line 3",
+    });
   });
 });

@@ -1,12 +1,12 @@
+import { readFileSync } from "node:fs";
+import * as z from "zod/mini";
 import { planRun, planSuites, type Plan, type RunPlan } from "../../engine/plan.ts";
 import { commandForTestFiles, type DetectedRunner } from "../../runners/project-runners.ts";
 import { compareRelated, nameRanks, type RelatedTest } from "../related.ts";
-import type { RunLog } from "../../state/run-log.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
 import type { Project } from "../../project/node/project.ts";
 import { memoView } from "../../project/project-view.ts";
-import { readState } from "../../state/node/store.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
 export interface ChosenTests {
@@ -47,7 +47,7 @@ export async function chooseTests(
     ...(options.runners === undefined ? {} : { runners: options.runners }),
   });
   const budgetMs = project.config.verify_budget_seconds * 1000;
-  const costs = await testFileCosts(project);
+  const costs = testFileCosts(project);
   const cut = cutToBudget(selection.related, budgetMs, costs);
   const related = new Map([...cut.kept].map(([file, tests]) => [file, tests.map((t) => t.path)]));
   const plan = planRun(project.view, targets, {
@@ -138,18 +138,43 @@ export function cutToBudget(
   return { kept, leftOut: [...leftOut].sort() };
 }
 
-/** Per test file, what earlier runs suggest it costs: a run's time shared by its test files. */
-async function testFileCosts(project: Project): Promise<(test: string) => number> {
-  let log: RunLog | undefined;
+/** How many of the newest runs say what a test file costs. */
+const COST_RUNS = 50;
+
+/**
+ * What `testFileCosts` reads of a run in `.tailtest/runs.json`: its time, its count of test
+ * files and the files of the tests it kept. The log holds up to `RUN_LOG_CAP` runs of every
+ * field (~2.6 MB at the cap); the whole schema is checked by whoever writes the log.
+ */
+const RunCostSchema = z.object({
+  duration_ms: z.number().check(z.minimum(0)),
+  test_files: z.optional(z.number().check(z.int(), z.minimum(0))),
+  tests: z.array(z.object({ file: z.string() })),
+});
+const RunCostLogSchema = z.object({ version: z.literal(1), runs: z.array(z.unknown()) });
+
+/**
+ * The newest runs' costs, or undefined when there is no log or it is not one: only the runs
+ * that count are checked, and only for what counts.
+ */
+function readRunCosts(project: Project): z.infer<typeof RunCostSchema>[] | undefined {
+  let json: unknown;
   try {
-    const read = await readState(runLogFile(project));
-    log = read.existed ? read.value : undefined;
+    json = JSON.parse(readFileSync(runLogFile(project).path, "utf8"));
   } catch {
-    log = undefined;
+    return undefined;
   }
+  const log = z.safeParse(RunCostLogSchema, json);
+  if (!log.success) return undefined;
+  const runs = z.safeParse(z.array(RunCostSchema), log.data.runs.slice(-COST_RUNS));
+  return runs.success ? runs.data : undefined;
+}
+
+/** Per test file, what earlier runs suggest it costs: a run's time shared by its test files. */
+function testFileCosts(project: Project): (test: string) => number {
   const perFile = new Map<string, number>();
   const shares: number[] = [];
-  for (const run of log?.runs.slice(-50) ?? []) {
+  for (const run of readRunCosts(project) ?? []) {
     const files = [...new Set(run.tests.map((test) => test.file))];
     // The kept tests are capped: the run's own count of test files divides its time.
     const count = run.test_files ?? files.length;

@@ -12,6 +12,7 @@ export {
   type StateFile,
   appendState,
   boundLockWaits,
+  prefetchState,
   readState,
   readStateSync,
   setAside,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { answerSafely } from "../../hook/node/hook-process.ts";
 import {
+  prefetchState,
   readState,
   STATE_LOCK,
   takeRecoveries,
@@ -198,5 +199,47 @@ describe("a state file moved aside is reported by the hook's one stderr line", (
     expect(output.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(output.stderr).toContain("skipped this hook: later");
     expect(output.stderr).toContain("the file is empty");
+  });
+});
+
+describe("prefetchState", () => {
+  /** The counter's schema, counting how often a file is checked against it. */
+  const counted = () => {
+    let checks = 0;
+    const schema = CounterSchema.transform((value) => {
+      checks += 1;
+      return value;
+    });
+    const counting: StateFile<Counter> = { ...file, schema };
+    return { counting, checks: () => checks };
+  };
+
+  it("lets the next read or update of the same text skip the parse, once", async () => {
+    await updateState(file, bump("a"));
+    const { counting, checks } = counted();
+    prefetchState(counting);
+    expect(checks()).toBe(1);
+    const { value } = await updateState(counting, bump("b"));
+    expect(checks()).toBe(1);
+    expect(value.items).toEqual(["a", "b"]);
+    expect((await readState(counting)).value.items).toEqual(["a", "b"]);
+    expect(checks()).toBe(2);
+  });
+
+  it("parses again a file written since, and never keeps one that does not parse", async () => {
+    await updateState(file, bump("a"));
+    const { counting, checks } = counted();
+    prefetchState(counting);
+    await updateState(file, bump("b"));
+    expect((await readState(counting)).value.items).toEqual(["a", "b"]);
+    expect(checks()).toBe(2);
+    writeFileSync(file.path, '{"version": 1, "count": "many"}');
+    prefetchState(counting);
+    expect((await readState(counting)).problem).toContain("does not match the schema");
+    prefetchState({ ...counting, path: join(project.root, "missing.json") });
+    expect(await readState({ ...counting, path: join(project.root, "missing.json") })).toEqual({
+      value: file.create(),
+      existed: false,
+    });
   });
 });

@@ -215,7 +215,7 @@ export function readStateSync<T>(file: StateFile<T>): ReadResult<T> {
     if (isMissing(error)) return { value: file.create(), existed: false };
     return { value: file.create(), existed: true, problem: describeError(error) };
   }
-  const parsed = parseState(file, text);
+  const parsed = takePrefetched(file, text) ?? parseState(file, text);
   if (!parsed.ok) return { value: file.create(), existed: true, problem: parsed.reason };
   const value =
     file.journal === undefined ? parsed.value : foldUnlocked(file.journal, parsed.value);
@@ -543,8 +543,38 @@ function readForUpdate<T>(
     if (isMissing(error)) return { ok: false };
     return { ok: false, reason: describeError(error) };
   }
-  const parsed = parseState(file, text);
+  const parsed = takePrefetched(file, text) ?? parseState(file, text);
   return parsed.ok ? { ...parsed, text } : parsed;
+}
+
+/** State files read and checked ahead of their use (`prefetchState`), by path: each taken once. */
+const prefetched = new Map<string, { text: string; schema: unknown; value: unknown }>();
+
+/**
+ * Reads and checks a state file now, for a later `readState` or `updateState` of the same file in
+ * this process: a process that waits on something else (the end of a turn waits on its test
+ * runner) does the parse then instead of after. The later read still reads the file; only when
+ * its text is exactly what was parsed here (same schema) is the parse skipped, so a file another
+ * process wrote since is parsed again. Nothing is kept for a file that does not parse. Never
+ * throws.
+ */
+export function prefetchState<T>(file: StateFile<T>): void {
+  try {
+    const text = readFileSync(file.path, "utf8");
+    const parsed = parseState(file, text);
+    if (parsed.ok) prefetched.set(file.path, { text, schema: file.schema, value: parsed.value });
+  } catch {
+    // No file, or none readable: the later read says so itself.
+  }
+}
+
+function takePrefetched<T>(file: StateFile<T>, text: string): ParseOutcome<T> | undefined {
+  const entry = prefetched.get(file.path);
+  if (entry === undefined) return undefined;
+  prefetched.delete(file.path);
+  return entry.text === text && entry.schema === file.schema
+    ? { ok: true, value: entry.value as T }
+    : undefined;
 }
 
 function currentVersion<T>(file: StateFile<T>): number {
