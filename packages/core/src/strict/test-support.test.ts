@@ -52,4 +52,79 @@ describe("testSupportFiles", () => {
       "packages/web/vitest.config.ts",
     ]);
   });
+
+  it("every variant of a JS runner's config name, outranking ones included", () => {
+    const view = createMemoryView({
+      "package.json": "{}\n",
+      ".mocharc.json": '{"spec": "test/**/*.test.js"}\n',
+      // mocha reads .mocharc.jsonc before .mocharc.json; vitest reads vite.config.* without a
+      // vitest.config.*; babel-jest reads either babel file.
+      ".mocharc.jsonc": '{"spec": "test/**/*.test.js"}\n',
+      "vite.config.cjs": "module.exports = {};\n",
+      "babel.config.cts": "export default {};\n",
+      ".babelrc.json": "{}\n",
+      "src/calc.js": "",
+      "test/calc.test.js": "",
+    });
+    expect(testSupportFiles(view, "test/calc.test.js")).toEqual([
+      ".babelrc.json",
+      ".mocharc.json",
+      ".mocharc.jsonc",
+      "babel.config.cts",
+      "package.json",
+      "vite.config.cjs",
+    ]);
+  });
+
+  it("the files a runner config or the test script names, but not production code", () => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({
+        main: "src/calc.js",
+        scripts: { test: "node --require ./setup/register.cjs --test", build: "node x/build.js" },
+      }),
+      "x/build.js": "",
+      ".mocharc.yml": "require: ./setup/mocha-hooks.js\n",
+      "jest.config.js":
+        'module.exports = { setupFilesAfterEnv: ["<rootDir>/setup/after-env.js"], moduleNameMapper: { "^calc$": "<rootDir>/mocks/calc.js" } };\n',
+      "vitest.config.ts":
+        'export default { test: { setupFiles: ["./setup/vitest.ts"] }, resolve: { alias: { "@": "./src/index.ts" } } };\n',
+      "setup/register.cjs": "",
+      "setup/mocha-hooks.js": "",
+      "setup/after-env.js": "",
+      "setup/vitest.ts": "",
+      "setup/unnamed.js": "",
+      "mocks/calc.js": "",
+      "src/calc.js": "",
+      "src/index.ts": "",
+      "test/calc.test.js": "",
+    });
+    const patterns = { test: ["setup/", "mocks/"] };
+    expect(testSupportFiles(view, "test/calc.test.js", patterns)).toEqual([
+      ".mocharc.yml",
+      "jest.config.js",
+      "mocks/calc.js",
+      "package.json",
+      "setup/after-env.js",
+      "setup/mocha-hooks.js",
+      "setup/register.cjs",
+      "setup/vitest.ts",
+      "vitest.config.ts",
+    ]);
+  });
+
+  it("the test's own snapshots, every file of them, not another folder's", () => {
+    const view = createMemoryView({
+      "package.json": "{}\n",
+      "test/calc.test.js": "",
+      "test/__snapshots__/calc.test.js.snap": "exports[`calc 1`] = `6`;\n",
+      "test/__snapshots__/calc.output.txt": "6\n",
+      "other/x.test.js": "",
+      "other/__snapshots__/x.test.js.snap": "",
+    });
+    expect(testSupportFiles(view, "test/calc.test.js")).toEqual([
+      "package.json",
+      "test/__snapshots__/calc.output.txt",
+      "test/__snapshots__/calc.test.js.snap",
+    ]);
+  });
 });

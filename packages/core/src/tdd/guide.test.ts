@@ -5,6 +5,7 @@ import {
   describeRecordedRun,
   describeTddView,
   isSyntaxFailure,
+  measuredAgainstRed,
   parseRedTarget,
   readMeasuredRuns,
   renderTddSessionNote,
@@ -194,5 +195,62 @@ describe("what the agent is told", () => {
     const sub = renderTddSessionNote({ view: initialTddView(), agentId: "x1", testHint: "t" });
     expect(sub).toContain("subagent x1");
     expect(sub).toContain("tailtest red --agent x1 --test");
+  });
+});
+
+describe("measuredAgainstRed", () => {
+  const red: TddEntry = {
+    kind: "red",
+    test: "test/calc.test.js::calc > multiplies",
+    expects: "multiplies fails",
+    at: "2026-02-24T10:30:00.000Z",
+  };
+  const green: TddEntry = {
+    kind: "green",
+    change: "add mul",
+    files: ["src/calc.js"],
+    at: "2026-02-24T10:31:00.000Z",
+  };
+  const run = (outcome: "passed" | "failed", support: string): TestRunEntry => ({
+    kind: "test",
+    command: "npx vitest run",
+    outcome,
+    at: "2026-02-24T10:30:30.000Z",
+    support_hash: support,
+  });
+
+  it("a pass whose config, setup files or snapshots changed since the Red is no Green", () => {
+    const view = deriveTddState([red, run("failed", "A"), green]);
+    expect(view.redSupport).toBe("A");
+    const measured = measuredAgainstRed({ outcome: "passed" }, "B", view);
+    expect(measured).toMatchObject({ outcome: "failed", real_failure: false, support_hash: "B" });
+    expect(measured.error).toContain("changed since its Red");
+    const recorded: TddEntry = { kind: "test", command: "npx vitest run", at: red.at, ...measured };
+    expect(deriveTddState([red, run("failed", "A"), green, recorded]).state).toBe(
+      "making_tests_pass",
+    );
+  });
+
+  it("a pass with the Red's support is a Green; a failure keeps its own reason", () => {
+    const view = deriveTddState([red, run("failed", "A"), green]);
+    expect(measuredAgainstRed({ outcome: "passed" }, "A", view)).toEqual({
+      outcome: "passed",
+      support_hash: "A",
+    });
+    expect(measuredAgainstRed({ outcome: "failed", error: "x" }, "B", view)).toEqual({
+      outcome: "failed",
+      error: "x",
+      support_hash: "B",
+    });
+  });
+
+  it("the Red's support is the first run that confirmed it, and a new Red forgets it", () => {
+    const later = deriveTddState([red, run("failed", "A"), run("failed", "B"), green]);
+    expect(later.redSupport).toBe("A");
+    expect(deriveTddState([red, run("failed", "A"), red]).redSupport).toBeUndefined();
+    // A Red confirmed before support was recorded is measured as before.
+    const before: TddEntry = { kind: "test", command: "npm test", outcome: "failed", at: red.at };
+    const unknown = deriveTddState([red, before, green]);
+    expect(measuredAgainstRed({ outcome: "passed" }, "B", unknown).outcome).toBe("passed");
   });
 });

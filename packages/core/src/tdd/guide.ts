@@ -117,6 +117,8 @@ export interface MeasuredRun {
   declared_test_failed?: boolean;
   failed_tests?: string[];
   error?: string;
+  /** What the Red's test ran with (`TestRunEntry.support_hash`). */
+  support_hash?: string;
 }
 
 /**
@@ -154,6 +156,30 @@ export function readMeasuredRuns(
     measured.declared_test_failed = failedTests.some((id) => id.toLowerCase().includes(wanted));
   }
   return measured;
+}
+
+/**
+ * A run with the support hash it was measured with. A pass of the Red's test while its support
+ * differs from the run that confirmed the Red is no Green: a setup file that patches the code, a
+ * config that mocks it, a rewritten snapshot would make any code pass.
+ */
+export function measuredAgainstRed(
+  measured: MeasuredRun,
+  support: string,
+  view: TddView,
+): MeasuredRun {
+  const changed =
+    view.state === "making_tests_pass" &&
+    view.redSupport !== undefined &&
+    view.redSupport !== support;
+  if (measured.outcome !== "passed" || !changed) return { ...measured, support_hash: support };
+  return {
+    outcome: "failed",
+    real_failure: false,
+    support_hash: support,
+    error:
+      "the declared test passes, but what it runs with (the runner's config, setup files, snapshots, conftest.py, helpers) changed since its Red: a Green needs it to pass with what it failed with",
+  };
 }
 
 /**

@@ -13,8 +13,8 @@ import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
  *
  * - `[test]` and `[edit]` lines have no time (they take the time of the header above them);
  * - header times are whole seconds, in UTC;
- * - a run's `runner`, `failed_tests`, `declared_test_failed` and `real_failure` live only in
- *   events.jsonl, and of its `error` only the first non-blank line is written.
+ * - a run's `runner`, `failed_tests`, `declared_test_failed`, `real_failure` and `support_hash`
+ *   live only in events.jsonl, and of its `error` only the first non-blank line is written.
  *
  * `logTextView` gives exactly what survives, so `parseLog(renderLog(e)).entries` equals
  * `logTextView(e)`. Because `real_failure` and `declared_test_failed` are lost, a state derived
@@ -78,6 +78,11 @@ export const TestRunEntrySchema = lazy(() =>
      * test selected. Such a failure is not a Red. Absent when unknown (counted as real).
      */
     real_failure: z.optional(z.boolean()),
+    /**
+     * What the Red's test ran with besides its own file (`strict/test-support.ts`: runner config,
+     * setup files, snapshots, conftest.py…), hashed before a run tailtest measured itself.
+     */
+    support_hash: z.optional(z.string()),
   }),
 );
 export type TestRunEntry = z.infer<typeof TestRunEntrySchema>;

@@ -45,6 +45,11 @@ export interface TddView {
   rejected: GreenEntry[];
   /** A subagent's log was closed by `## FINISHED`: it grants nothing until a new declaration. */
   finished: boolean;
+  /**
+   * The support hash of the run that confirmed the Red (`TestRunEntry.support_hash`): a Green
+   * is measured against it. Undefined until a Red is confirmed by a run tailtest measured.
+   */
+  redSupport?: string | undefined;
 }
 
 export function initialTddView(): TddView {
@@ -156,6 +161,7 @@ function withOverride(
 function applyRed(view: TddView, entry: RedEntry): TddView {
   return {
     ...view,
+    redSupport: undefined,
     state: "writing_tests",
     declaration: entry,
     allowlist: [],
@@ -204,7 +210,8 @@ function applyTestRun(view: TddView, run: TestRunEntry): TddView {
       // cycle is only flagged, and a failure with no cycle at all is only recorded.
       return { ...seen, regression: passed ? false : view.regression || view.cycleComplete };
     case "writing_tests":
-      return confirmsRed(run) ? { ...seen, state: "red" } : seen;
+      // What the test ran with when it failed: the first confirmation, not a later one.
+      return confirmsRed(run) ? { ...seen, state: "red", redSupport: run.support_hash } : seen;
     case "red":
       // The declared test passes again without any Green: the Red is no longer confirmed.
       return passed ? { ...seen, state: "writing_tests" } : seen;

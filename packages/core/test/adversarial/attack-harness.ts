@@ -346,3 +346,42 @@ export function heldLine(label: string, results: readonly AttackResult[]): strin
     missed.length === 0 ? "" : ` (not held: ${missed.map((r) => r.attack.name).join("; ")})`;
   return `${label}: held ${held.length}/${results.length}${tail}`;
 }
+
+/** The JavaScript runners a project can be made for, installed by the slow tests' setup. */
+export type JsRunner = "vitest" | "jest" | "mocha" | "node-test";
+
+/** Where the slow tests' global setup installs a runner fixture's dependencies. */
+export const jsRunnerModules = (runner: Exclude<JsRunner, "node-test">): string =>
+  join(REPO_ROOT, "node_modules/.cache/tailtest/fixtures", runner, "node_modules");
+
+/**
+ * A JavaScript project in the mode, committed, with a home folder of its own: `files` (a
+ * `package.json`, the code, the tests, the runner's config), and the runner's installed packages
+ * linked from the setup's cache as `node_modules` (node's own runner needs none). The link is
+ * never written through: an attack on the runner's installed files copies them
+ * (`runner-internals.test.ts`).
+ */
+export async function makeJsAttackProject(
+  mode: Mode,
+  runner: JsRunner,
+  files: Readonly<Record<string, string>>,
+): Promise<Played> {
+  const project = makeProject({
+    ...files,
+    ".gitignore": ".tailtest/\nnode_modules/\n",
+    ".tailtest/config.json": `${JSON.stringify({ mode })}\n`,
+  });
+  if (runner !== "node-test")
+    symlinkSync(jsRunnerModules(runner), join(project.root, "node_modules"));
+  await commitAll(project.root);
+  const home = `${project.root}-home`;
+  mkdirSync(home);
+  return {
+    root: project.root,
+    home,
+    cleanup: () => {
+      project.cleanup();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -148,7 +148,7 @@ function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | u
   if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
     return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
   if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
-    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers, the runner's config or its Python start-up files) changed since its red, which voids the claim`;
+    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers, snapshots, the runner's config and setup files, its installed files or Python start-up files) changed since its red, which voids the claim`;
   return undefined;
 }
 

@@ -10,6 +10,7 @@ import { classifyTddFile, tddPatternsFromConfig } from "../file-classes.ts";
 import {
   cycleRed,
   describeRecordedRun,
+  measuredAgainstRed,
   parseRedTarget,
   readMeasuredRuns,
   renderTddSessionNote,
@@ -33,6 +34,7 @@ import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
+import { supportHash } from "../../strict/node/strict-store.ts";
 
 /**
  * tdd mode in the hooks (ADR 0007): the gate before every write (an edit tool, a shell command),
@@ -178,6 +180,15 @@ async function measureCycle(
     extraTestPatterns: tddPatternsFromConfig(call.project.config).test,
   });
   if (plan.runs.length === 0) return reported;
+  // What the Red's test runs with, hashed before it runs (as strict's verification does).
+  const support =
+    planned.red === undefined
+      ? undefined
+      : await supportHash(
+          call.project,
+          planned.red.file,
+          tddPatternsFromConfig(call.project.config),
+        );
   const results: RunResult[] = [];
   for (const run of plan.runs)
     results.push(
@@ -186,7 +197,9 @@ async function measureCycle(
         timeoutMs: call.project.config.test_timeout_seconds * 1000,
       }),
     );
-  return readMeasuredRuns(results, planned.red);
+  const measured = readMeasuredRuns(results, planned.red);
+  if (support === undefined) return measured;
+  return measuredAgainstRed(measured, support, view);
 }
 
 function reportedOutcome(finished: FinishedCommand): MeasuredRun | undefined {
