@@ -1,4 +1,5 @@
 import { compareDepth } from "./depth.ts";
+import { quickTest } from "../util/literal-guard.ts";
 import type { Depth } from "./depth.ts";
 import { LanguageSchema, stemOf } from "../filter/languages.ts";
 import type { Language } from "../filter/languages.ts";
@@ -445,9 +446,9 @@ function scorePath(relPath: string): ComplexitySignal[] {
 }
 
 function touchesDatabase(code: string, strings: readonly string[], language: Language): boolean {
-  if (DB_PATTERN.test(code)) return true;
-  if (language === "python" && PYTHON_DB_PATTERN.test(code)) return true;
-  return strings.some((literal) => SQL_STRING.test(literal));
+  if (quickTest(DB_PATTERN, code)) return true;
+  if (language === "python" && quickTest(PYTHON_DB_PATTERN, code)) return true;
+  return strings.some((literal) => quickTest(SQL_STRING, literal));
 }
 
 /**
@@ -462,7 +463,7 @@ export function scoreComplexity(
   const { code, strings } = scanSource(content, language, CONTENT_LIMIT);
   const branchCount = countMatches(code, BRANCH_PATTERNS[language]);
   const functionCount = countPublicFunctions(code, language);
-  const http = HTTP_PATTERN.test(code);
+  const http = quickTest(HTTP_PATTERN, code);
   const db = touchesDatabase(code, strings, language);
   const pathSignals = scorePath(relPath);
   const candidates: ComplexitySignal[] = [
