@@ -30,7 +30,7 @@ export function requiredLiterals(pattern: RegExp): Required {
   try {
     literals = readAlternatives(cursor);
   } catch (error) {
-    if (error === UNREAD) return undefined;
+    if (error instanceof Unread) return undefined;
     throw error;
   }
   if (cursor.at !== cursor.source.length || literals === undefined) return undefined;
@@ -40,7 +40,7 @@ export function requiredLiterals(pattern: RegExp): Required {
 }
 
 /** Thrown for what this reader does not take apart (`\u0041`, `\x41`, `\p{L}`, `\1`, `\k<a>`). */
-const UNREAD = Symbol("unread");
+class Unread extends Error {}
 
 /** `a|b|c` up to a closing `)` (not consumed): the union of each alternative's literals. */
 function readAlternatives(cursor: Cursor): Required {
@@ -56,99 +56,111 @@ function readAlternatives(cursor: Cursor): Required {
   return complete ? all : undefined;
 }
 
+/** What one alternative has offered so far, and the run of plain characters being read. */
+interface Sequence {
+  best: Required;
+  run: string;
+}
+
+function offer(state: Sequence, candidate: Required): void {
+  if (candidate === undefined || candidate.length === 0) return;
+  if (state.best === undefined || shortest(candidate) > shortest(state.best))
+    state.best = candidate;
+}
+
+function endRun(state: Sequence): void {
+  if (state.run !== "") offer(state, [state.run]);
+  state.run = "";
+}
+
 /**
  * One alternative: the best of its plain runs and its groups' literals (the one whose shortest
  * literal is longest). A quantified character or group, a class, `.`, an escape standing for a
  * class, an assertion and a lookaround end a run and offer nothing.
  */
 function readSequence(cursor: Cursor): Required {
-  const { source } = cursor;
-  let best: Required;
-  let run = "";
-  const offer = (candidate: Required) => {
-    if (candidate === undefined || candidate.length === 0) return;
-    if (best === undefined || shortest(candidate) > shortest(best)) best = candidate;
-  };
-  const endRun = () => {
-    if (run !== "") offer([run]);
-    run = "";
-  };
-  while (cursor.at < source.length) {
-    // Plain characters a slice at a time: this reader runs in every hook, uncompiled.
-    PLAIN.lastIndex = cursor.at;
-    const plain = PLAIN.exec(source)?.[0];
-    if (plain !== undefined) {
-      cursor.at += plain.length;
-      if (quantifierAt(source, cursor.at)) {
-        run += plain.slice(0, -1);
-        endRun();
-        skipQuantifier(cursor);
-      } else {
-        run += plain;
-      }
-      continue;
-    }
-    const char = source[cursor.at] ?? "";
+  const state: Sequence = { best: undefined, run: "" };
+  while (cursor.at < cursor.source.length) {
+    const char = cursor.source[cursor.at] ?? "";
     if (char === "|" || char === ")") break;
+    if (readPlain(cursor, state)) continue;
+    endRunUnlessAssertion(cursor, state, char);
     if (char === "(") {
-      endRun();
-      const lookaround =
-        source.startsWith("(?=", cursor.at) ||
-        source.startsWith("(?!", cursor.at) ||
-        source.startsWith("(?<=", cursor.at) ||
-        source.startsWith("(?<!", cursor.at);
-      const named = !lookaround && source.startsWith("(?<", cursor.at);
-      if (lookaround || named) {
-        skipGroup(cursor);
-        continue;
-      }
-      cursor.at += source.startsWith("(?:", cursor.at) ? 3 : 1;
-      const inner = readAlternatives(cursor);
-      if (source[cursor.at] !== ")") return undefined;
-      cursor.at += 1;
-      if (quantifierAt(source, cursor.at)) {
-        skipQuantifier(cursor);
-        continue;
-      }
-      offer(inner);
-      continue;
-    }
-    if (char === "[") {
-      endRun();
+      if (!readGroup(cursor, state)) return undefined;
+    } else if (char === "[") {
       skipClass(cursor);
-      if (quantifierAt(source, cursor.at)) skipQuantifier(cursor);
-      continue;
+      if (quantifierAt(cursor.source, cursor.at)) skipQuantifier(cursor);
+    } else {
+      readAtom(cursor, state, char);
     }
-    let literal: string | undefined;
-    let width = 1;
-    if (char === "\\") {
-      const next = source[cursor.at + 1] ?? "";
-      width = 2;
-      // `\.`, `\(`, `\/`: the character itself; `\b`, `\w`, `\d`, `\s`: not a literal.
-      if (next !== "" && !isAlphanumeric(next)) literal = next;
-      else if (!"bBwWdDsS".includes(next) || next === "") throw UNREAD;
-    } else if (!".^$*+?{".includes(char)) {
-      literal = char;
-    }
-    cursor.at += width;
-    if (quantifierAt(source, cursor.at)) {
-      endRun();
-      skipQuantifier(cursor);
-      continue;
-    }
-    if (literal === undefined) {
-      // `\b`, `^` and `$` match no character: the run goes on across them.
-      const assertion =
-        char === "^" ||
-        char === "$" ||
-        (char === "\\" && "bB".includes(source[cursor.at - 1] ?? "-"));
-      if (!assertion) endRun();
-      continue;
-    }
-    run += literal;
   }
-  endRun();
-  return best;
+  endRun(state);
+  return state.best;
+}
+
+/** Plain characters, a slice at a time: this reader runs in every hook, uncompiled. */
+function readPlain(cursor: Cursor, state: Sequence): boolean {
+  PLAIN.lastIndex = cursor.at;
+  const plain = PLAIN.exec(cursor.source)?.[0];
+  if (plain === undefined) return false;
+  cursor.at += plain.length;
+  if (quantifierAt(cursor.source, cursor.at)) {
+    state.run += plain.slice(0, -1);
+    endRun(state);
+    skipQuantifier(cursor);
+  } else {
+    state.run += plain;
+  }
+  return true;
+}
+
+/** `\b`, `\B`, `^` and `$` match no character: the run goes on across them. */
+function endRunUnlessAssertion(cursor: Cursor, state: Sequence, char: string): void {
+  const next = cursor.source[cursor.at + 1] ?? "";
+  const assertion =
+    char === "^" || char === "$" || (char === "\\" && (next === "b" || next === "B"));
+  if (!assertion && !(char === "\\" && next !== "" && !isAlphanumeric(next))) endRun(state);
+}
+
+/** A group: its literals when it is not quantified, nothing for a lookaround or a named group. */
+function readGroup(cursor: Cursor, state: Sequence): boolean {
+  const { source } = cursor;
+  const lookaround =
+    source.startsWith("(?=", cursor.at) ||
+    source.startsWith("(?!", cursor.at) ||
+    source.startsWith("(?<=", cursor.at) ||
+    source.startsWith("(?<!", cursor.at);
+  if (lookaround || source.startsWith("(?<", cursor.at)) {
+    skipGroup(cursor);
+    return true;
+  }
+  cursor.at += source.startsWith("(?:", cursor.at) ? 3 : 1;
+  const inner = readAlternatives(cursor);
+  if (source[cursor.at] !== ")") return false;
+  cursor.at += 1;
+  if (quantifierAt(source, cursor.at)) skipQuantifier(cursor);
+  else offer(state, inner);
+  return true;
+}
+
+/** An escape, `.`, an anchor or a quantifier's stray character: a literal only for `\.` and the like. */
+function readAtom(cursor: Cursor, state: Sequence, char: string): void {
+  let literal: string | undefined;
+  let width = 1;
+  if (char === "\\") {
+    const next = cursor.source[cursor.at + 1] ?? "";
+    width = 2;
+    // `\.`, `\(`, `\/`: the character itself; `\b`, `\w`, `\d`, `\s`: not a literal.
+    if (next !== "" && !isAlphanumeric(next)) literal = next;
+    else if (next === "" || !"bBwWdDsS".includes(next)) throw new Unread();
+  }
+  cursor.at += width;
+  if (quantifierAt(cursor.source, cursor.at)) {
+    endRun(state);
+    skipQuantifier(cursor);
+  } else if (literal !== undefined) {
+    state.run += literal;
+  }
 }
 
 /** Characters that stand for themselves in a pattern (`{` and `}` left to the slow path). */
