@@ -1,4 +1,5 @@
 import { compareDepth } from "./depth.ts";
+import { quickTest } from "../util/literal-guard.ts";
 import type { Depth } from "./depth.ts";
 import { LanguageSchema, stemOf } from "../filter/languages.ts";
 import type { Language } from "../filter/languages.ts";
@@ -464,8 +465,8 @@ function touchesDatabase(
   language: Language,
 ): boolean {
   if (touchesDb(code, lower)) return true;
-  if (language === "python" && PYTHON_DB_PATTERN.test(code)) return true;
-  return strings.some((literal) => SQL_STRING.test(literal));
+  if (language === "python" && quickTest(PYTHON_DB_PATTERN, code)) return true;
+  return strings.some((literal) => quickTest(SQL_STRING, literal));
 }
 
 /**

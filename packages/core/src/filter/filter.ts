@@ -1,6 +1,7 @@
 import ignore, { type Ignore } from "ignore";
 import { detectLanguage, extensionOf, type Language } from "./languages.ts";
 import { stripCommentsAndStrings } from "../config/complexity.ts";
+import { quickTest } from "../util/literal-guard.ts";
 import { moduleShape } from "./module-shape.ts";
 
 export type FileKind =
@@ -465,6 +466,14 @@ const TEST_SUPPORT_DIRS = new Set(["mocks", "__mocks__", "__fixtures__", "test-u
 const STORY_NAME = /\.(stories|story)\.[cm]?[jt]sx?$|\.(stories|story)\.(vue|svelte|mdx)$/;
 const BENCH_NAME = /\.(bench|benchmark|perf)\.[cm]?[jt]sx?$|^bench_.+\.py$|_bench(mark)?\.py$/;
 const TIMESTAMPED_MIGRATION = /^\d{8,17}[-_]\w[\w-]*\.[cm]?[jt]s$/;
+const DJANGO_TESTS_NAME = /^tests?(_\w+)?\.py$/;
+const PLAIN_JS_NAME = /\.[cm]?js$/;
+const COMPONENT_NAME = /\.(?:[jt]sx|vue|svelte)$/;
+const TYPE_DECLARATIONS_NAME = /\.d\.[cm]?ts$/;
+const MINIFIED_NAME = /[.-]min\.[cm]?js$/;
+const E2E_TEST_NAME = /\.(cy|e2e|e2e-spec)\.[cm]?[jt]sx?$|_spec\.[cm]?[jt]sx?$/;
+const TEMPLATE_HOOK_NAME = /^(pre|post)_gen_project\.py$/;
+const PYTHON_TEST_UTILS_NAME = /^(testutils|testing_utils|test_helpers)\.py$/;
 
 /** Tool and framework files by name, in any folder. */
 const CONFIG_NAME_PATTERNS: readonly [RegExp, string, string, SkipKind?][] = [
@@ -642,9 +651,9 @@ function classifyByName(
   if (test !== undefined) return skip("test", test[0], test[1]);
   const support = testSupportReason(name, dirs, language);
   if (support !== undefined) return skip("test-support", support[0], support[1]);
-  if (STORY_NAME.test(name)) return skip("story", "story", "a Storybook story");
-  if (BENCH_NAME.test(name)) return skip("benchmark", "benchmark", "a benchmark");
-  const config = CONFIG_NAME_PATTERNS.find(([pattern]) => pattern.test(name));
+  if (quickTest(STORY_NAME, name)) return skip("story", "story", "a Storybook story");
+  if (quickTest(BENCH_NAME, name)) return skip("benchmark", "benchmark", "a benchmark");
+  const config = CONFIG_NAME_PATTERNS.find(([pattern]) => quickTest(pattern, name));
   if (config !== undefined) return skip(config[3] ?? "config", config[1], config[2]);
   const folder = folderRule(dirs, context.packageDirs ?? [], language);
   if (folder !== undefined) return skip(folder[0], folder[1], folder[2]);
@@ -652,12 +661,12 @@ function classifyByName(
     const python = pythonNameRule(name, dirs, context.head);
     if (python !== undefined) return skip(python[0], python[1], python[2]);
   }
-  if (TIMESTAMPED_MIGRATION.test(name))
+  if (quickTest(TIMESTAMPED_MIGRATION, name))
     return skip("migration", "migration-name", "a timestamped database migration");
-  if (name.endsWith(".pyi") || /\.d\.[cm]?ts$/.test(name))
+  if (name.endsWith(".pyi") || quickTest(TYPE_DECLARATIONS_NAME, name))
     return skip("type-only", "type-declarations", "type declarations only");
-  if (/[.-]min\.[cm]?js$/.test(name)) return skip("build-output", "minified", "minified code");
-  if (GENERATED_NAME_PATTERNS.some((pattern) => pattern.test(name)))
+  if (quickTest(MINIFIED_NAME, name)) return skip("build-output", "minified", "minified code");
+  if (GENERATED_NAME_PATTERNS.some((pattern) => quickTest(pattern, name)))
     return skip("generated", "generated-name", "generated code (by file name)");
   const generatedDir = dirs.find((dir) => GENERATED_DIRS.has(dir));
   if (generatedDir !== undefined)
@@ -705,7 +714,7 @@ function pythonNameRule(
   if (parent === "settings") return ["config", "settings", "a settings module"];
   if (name === "tasks.py" && dirs.length === 0)
     return ["script", "script-name", "an invoke tasks file"];
-  if (/^(pre|post)_gen_project\.py$/.test(name))
+  if (quickTest(TEMPLATE_HOOK_NAME, name))
     return ["script", "script-name", "a project template's generation hook"];
   const alembic = head?.includes("alembic") === true;
   if (parent === "versions" && (ALEMBIC_DIRS.has(grandparent) || alembic))
@@ -740,7 +749,7 @@ function classifyByContent(
   if (GENERATED_HEADER_EXACT.test(firstLines) || hasGeneratedWords(firstLines))
     return skip("generated", "generated-header", "generated code (header marker)");
   // Bundlers and minifiers write plain .js: a .ts/.tsx/.vue file is never their output.
-  if (/\.[cm]?js$/.test(name)) {
+  if (quickTest(PLAIN_JS_NAME, name)) {
     if (isHashedName(name))
       return skip("build-output", "hashed-name", "build output (a content hash in the name)");
     if (BUNDLE_MARKERS.test(head))
@@ -752,7 +761,7 @@ function classifyByContent(
     )
       return skip("build-output", "minified", "minified code (one very long line)");
   }
-  if (/\.(?:[jt]sx|vue|svelte)$/.test(name) && isIconComponent(head))
+  if (quickTest(COMPONENT_NAME, name) && isIconComponent(head))
     return skip("asset", "icon-component", "an SVG icon component (markup, no logic)");
   const shape = moduleShape(path, language, head, complete);
   if (shape === "type-only")
@@ -871,13 +880,12 @@ function testFileVerdict(
   language: Language,
   path: string,
 ): [string, string] | undefined {
-  if (TEST_NAME_PATTERNS[language].some((pattern) => pattern.test(name))) {
+  if (TEST_NAME_PATTERNS[language].some((pattern) => quickTest(pattern, name))) {
     return ["test-name", `a ${language} test file (by name)`];
   }
-  if (language === "python" && /^tests?(_\w+)?\.py$/.test(name))
+  if (language === "python" && quickTest(DJANGO_TESTS_NAME, name))
     return ["test-name", "a python test module (Django's tests.py)"];
-  if (/\.(cy|e2e|e2e-spec)\.[cm]?[jt]sx?$|_spec\.[cm]?[jt]sx?$/.test(name))
-    return ["test-name", "an end-to-end test file (by name)"];
+  if (quickTest(E2E_TEST_NAME, name)) return ["test-name", "an end-to-end test file (by name)"];
   const testDir = dirs.find(
     (dir) => TEST_DIRS.has(dir) || /\.Tests?$/.test(dir) || /^__tests?_\w+__$/.test(dir),
   );
@@ -896,14 +904,14 @@ function testSupportReason(
   const e2e = dirs.find((dir) => E2E_DIRS.has(dir));
   if (e2e !== undefined)
     return ["e2e-folder", `inside ${e2e}/ (end-to-end tests and their support)`];
-  if (TEST_SUPPORT_NAMES.some((pattern) => pattern.test(name)))
+  if (TEST_SUPPORT_NAMES.some((pattern) => quickTest(pattern, name)))
     return ["test-support", "test support (setup, utilities or mocks)"];
   if (language === "javascript" || language === "typescript") {
     const dir = dirs.find((d) => TEST_SUPPORT_DIRS.has(d));
     if (dir !== undefined) return ["test-support", `inside ${dir}/ (test support)`];
   }
   if (language === "python") {
-    if (/^(testutils|testing_utils|test_helpers)\.py$/.test(name))
+    if (quickTest(PYTHON_TEST_UTILS_NAME, name))
       return ["test-support", "test support (python test utilities)"];
     const dir = dirs.find((d) => d === "testing" || d === "_testing");
     if (dir !== undefined) return ["test-support", `inside ${dir}/ (test support)`];

@@ -2,4 +2,5 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { lazy } from "./lazy.ts";
+export { quickTest } from "./literal-guard.ts";
 export { ownEntry } from "./own-entry.ts";
