@@ -1,6 +1,6 @@
 // Whole-process timings of every hook that runs around a tool call, as ratios against
 // `node -e 0` in the same run (a hook is a fresh process on every edit). Run after a build:
-//   node bench/hook-path.mjs [--runs N] [--env-as-is] [--json out.json]
+//   node bench/hook-path.mjs [--runs N] [--only TEXT] [--env-as-is] [--json out.json]
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -322,7 +322,11 @@ const cases = [
   ),
 ];
 
-const rows = measure(cases, {
+// `--only TEXT`: `node -e 0` and the cases whose name holds TEXT (`--only gate`).
+const chosen = cases.filter(
+  (one, index) => index === 0 || args.only === undefined || one.name.includes(args.only),
+);
+const rows = measure(chosen, {
   runs: args.runs,
   instructions: args.instructions,
   before: (one) => {

@@ -296,7 +296,7 @@ describe("a follow-mode edit loads no node module it does not use", () => {
   );
 });
 
-describe("a tdd or strict gate loads no crypto and no lock it does not use", () => {
+describe("a tdd or strict gate loads no crypto, no os, no perf_hooks and no lock it does not use", () => {
   const gate: Record<Adapter, (root: string) => string> = {
     "claude-code": (root) =>
       JSON.stringify(loadPayload("claude-2.1.330", "context.PreToolUse-Write.json", root).stdin),
@@ -312,23 +312,30 @@ describe("a tdd or strict gate loads no crypto and no lock it does not use", () 
     ADAPTERS.flatMap((adapter) =>
       (["tdd", "strict"] as const).map((mode) => [adapter, mode] as const),
     ),
-  )("%s, %s: node's crypto and proper-lockfile (signal-exit) stay unloaded", (adapter, mode) => {
-    const project = makeProject({
-      "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n",
-      "src/billing.py": "def charge(amount):\n    return amount\n",
-      "tests/test_billing.py": "def test_charge():\n    assert True\n",
-      ".tailtest/config.json": JSON.stringify({ mode }),
-    });
-    try {
-      const bin = join(REPO_ROOT, "adapters", adapter, "dist/hook.cjs");
-      builtinsLoaded(bin, gate[adapter](project.root), project.root);
-      const extra = builtinsLoaded(bin, gate[adapter](project.root), project.root);
-      expect(extra).toContain("NativeModule vm");
-      expect(extra.filter((name) => /crypto|signal-exit/.test(name))).toEqual([]);
-    } finally {
-      project.cleanup();
-    }
-  });
+  )(
+    "%s, %s: node's crypto, os and perf_hooks and proper-lockfile (signal-exit) stay unloaded",
+    (adapter, mode) => {
+      const project = makeProject({
+        "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n",
+        "src/billing.py": "def charge(amount):\n    return amount\n",
+        "tests/test_billing.py": "def test_charge():\n    assert True\n",
+        ".tailtest/config.json": JSON.stringify({ mode }),
+      });
+      try {
+        const bin = join(REPO_ROOT, "adapters", adapter, "dist/hook.cjs");
+        builtinsLoaded(bin, gate[adapter](project.root), project.root);
+        const extra = builtinsLoaded(bin, gate[adapter](project.root), project.root);
+        expect(extra).toContain("NativeModule vm");
+        // os: only where a home folder is asked of it without $HOME (write-identity.ts);
+        // perf_hooks: the global `performance`'s first use (~12 M instructions) loads it.
+        expect(
+          extra.filter((name) => /crypto|signal-exit|^NativeModule os$|perf/.test(name)),
+        ).toEqual([]);
+      } finally {
+        project.cleanup();
+      }
+    },
+  );
 });
 
 describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in tdd and strict mode, hook-main.cjs for the rest", () => {

@@ -546,7 +546,8 @@ function watchGate(platform: QuietPlatform, stdin: string): void {
   if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return;
   const root = gateRoot(platform, stdin, process.env, process.cwd());
   if (root === undefined || isFollowProject(root)) return;
-  const left = GATE_DEADLINE_MS - (Date.now() - performance.timeOrigin);
+  // process.uptime, not performance: the global's first use loads perf_hooks (~12 M instructions).
+  const left = GATE_DEADLINE_MS - process.uptime() * 1000;
   const timer = setTimeout(
     () => {
       // An answer already out stands: the process is only finishing (a code cache).
