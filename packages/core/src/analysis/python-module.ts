@@ -73,6 +73,12 @@ export function splitLogicalLines(text: string): LogicalLine[] {
       i = start.at;
       continue;
     }
+    const plain = plainRunEnd(text, i);
+    if (plain > i) {
+      code += text.slice(i, plain);
+      i = plain;
+      continue;
+    }
     const c = text.charAt(i);
     const continuation = continuationLength(text, i);
     if (c === "#") {
@@ -111,6 +117,25 @@ function endOfLine(text: string, from: number): number {
 }
 
 /** A backslash at the end of a line joins the next one: how many characters that takes, else 0. */
+/** Characters that start something the loop above reads one at a time. */
+const PLAIN_RUN = /[^#\\\n'"()[\]{}]+/y;
+const WORD_CHAR = /\w/;
+
+/**
+ * Where a run of code that holds nothing to read one character at a time ends (`at` when there is
+ * none): no comment, continuation, newline, quote or bracket, and, before a quote, not the word
+ * that may be the string's prefix. `splitLogicalLines` copies such a run whole.
+ */
+function plainRunEnd(text: string, at: number): number {
+  PLAIN_RUN.lastIndex = at;
+  if (!PLAIN_RUN.test(text)) return at;
+  let end = PLAIN_RUN.lastIndex;
+  const next = text.charAt(end);
+  if (next === '"' || next === "'")
+    while (end > at && WORD_CHAR.test(text.charAt(end - 1))) end -= 1;
+  return end;
+}
+
 function continuationLength(text: string, at: number): number {
   if (text.charAt(at) !== "\\") return 0;
   if (text.charAt(at + 1) === "\n") return 2;
