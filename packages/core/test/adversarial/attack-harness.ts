@@ -215,8 +215,15 @@ export function payloadsOf(platform: Platform, root: string) {
   }
 }
 
+/**
+ * An agent's session is not a CI job: under `CI`, vitest refuses `.only` and writes no new
+ * snapshot, so a cheat that works on a developer's machine would not work here.
+ */
+const NOT_CI = { CI: "" };
+
 function envOf(platform: Platform, played: Played): Record<string, string> {
   const common = {
+    ...NOT_CI,
     HOME: played.home,
     CODEX_HOME: "",
     // Claude Code's user settings folder when it is not ~/.claude.
@@ -256,7 +263,7 @@ function preCall(platform: Platform, played: Played, step: Step) {
 export async function bash(command: string, played: Played): Promise<void> {
   await execa("bash", ["-c", fill(command, played)], {
     cwd: played.root,
-    env: { HOME: played.home },
+    env: { ...NOT_CI, HOME: played.home },
     reject: false,
     timeout: 20_000,
   });

@@ -432,7 +432,7 @@ async function shell(platform: Platform, played: Played, command: string) {
 }
 
 const cli = (played: Played, ...args: string[]) =>
-  runBin(CLI, args, { cwd: played.root, env: { HOME: played.home, TAILTEST_TDD_KEY: "" } });
+  runBin(CLI, args, { cwd: played.root, env: { CI: "", HOME: played.home, TAILTEST_TDD_KEY: "" } });
 
 /** The agent's test and what it writes beside it (before the claim, or during the Red). */
 async function writeTest(platform: Platform, played: Played, one: Cheat) {
@@ -469,7 +469,8 @@ async function playStrict(platform: Platform, one: Cheat): Promise<string | unde
       // The cheat works: the project's own test command passes with the wrong code in.
       const run = await execa("npm", ["test", "--silent"], {
         cwd: played.root,
-        env: { HOME: played.home },
+        // Not a CI job, as the agent's session is not (see NOT_CI in attack-harness.ts).
+        env: { CI: "", HOME: played.home },
         reject: false,
         timeout: 60_000,
       });
