@@ -33,6 +33,13 @@ const JS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"];
 const SEARCH = new Set([...PY, ...JS]);
 /** Stems whose file is imported by its folder's name. */
 const FOLDER_STEMS = new Set(["__init__", "index", "mod"]);
+/**
+ * The search's V8 flags, set as it starts: the whole tree's (`WHOLE_TREE_FLAGS`) and
+ * `--optimize-for-size`, under which V8 keeps its heap smaller for the rest of the process: the
+ * cold search on 50,000 files peaked 3 MiB lower (62.8-64.5 MiB against 65.4-67.8) and ran
+ * fewer instructions, not more (2,382 M against 2,422-2,438 M; ADR 0014).
+ */
+const COLD_SEARCH_FLAGS = [...WHOLE_TREE_FLAGS, "--optimize-for-size"];
 /** A text search's output larger than this is not taken (the project is not a project). */
 const MAX_OUTPUT = 256 * 1024 * 1024;
 const READ_CAP = 256 * 1024;
@@ -145,7 +152,7 @@ export interface SourceIndex {
  */
 export function sourceIndex(project: Project, budget: Budget): SourceIndex | undefined {
   // Its strings and loops would otherwise grow the process by megabytes (`WHOLE_TREE_FLAGS`).
-  addV8Flags(WHOLE_TREE_FLAGS);
+  addV8Flags(COLD_SEARCH_FLAGS);
   const fromGit = gitFiles(project);
   const listed = fromGit ?? walkFiles(project, budget);
   if (listed === undefined) return undefined;
