@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { eachGitChunk } from "./git-output.ts";
+import { eachGitChunk, gitOutputFile } from "./git-output.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -54,5 +54,38 @@ describe("eachGitChunk", () => {
       ),
     ).toBe(true);
     expect(chunks).toEqual([]);
+  });
+});
+
+describe("gitOutputFile", () => {
+  it("reads git's output again as often as asked, then removes it when closed", () => {
+    const root = tree(3000);
+    const outside = mkdtempSync(join(tmpdir(), "tailtest-git-output-tmp-"));
+    dirs.push(outside);
+    const before = process.env["TMPDIR"];
+    process.env["TMPDIR"] = outside;
+    try {
+      const output = gitOutputFile(root, ["ls-files", "-z"]);
+      if (output === undefined) throw new Error("git failed");
+      expect(readdirSync(outside)).toHaveLength(1);
+      const read = (): string[] => {
+        const chunks: string[] = [];
+        expect(output.eachChunk("\0", (chunk) => chunks.push(chunk.toString("utf8")))).toBe(true);
+        return chunks;
+      };
+      const first = read();
+      expect(first.length).toBeGreaterThan(1);
+      for (const chunk of first) expect(chunk.endsWith("\0")).toBe(true);
+      expect(first.join("")).toBe(git(root, "ls-files", "-z"));
+      expect(read()).toEqual(first);
+      output.close();
+      expect(readdirSync(outside)).toEqual([]);
+      expect(output.eachChunk("\0", () => undefined)).toBe(false);
+      expect(gitOutputFile(root, ["ls-files", "--no-such-option"])).toBeUndefined();
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = before;
+    }
   });
 });

@@ -119,6 +119,21 @@ export async function selectRelated(
   files: readonly string[],
   options: SelectOptions = {},
 ): Promise<Selection> {
+  // The cold search's import lines wait in a temporary file until the files are chosen.
+  const opened: { close: () => void }[] = [];
+  try {
+    return await selectWith(project, files, options, opened);
+  } finally {
+    for (const view of opened) view.close();
+  }
+}
+
+async function selectWith(
+  project: Project,
+  files: readonly string[],
+  options: SelectOptions,
+  opened: { close: () => void }[],
+): Promise<Selection> {
   const selection: Selection = {
     related: new Map(),
     suggested: new Map(),
@@ -140,7 +155,7 @@ export async function selectRelated(
   let current = await currentView(project, selectable, budget, write);
   const shapes = await askedShapes(project, options, selection.notes);
   if (!current.complete) await loadJsLexers();
-  let cold = current.complete ? undefined : coldView(project, options, clock);
+  let cold = current.complete ? undefined : coldView(project, options, clock, opened);
   const chooseAll = (view: GraphView): void => {
     for (const file of selectable) {
       const language = detectLanguage(file);
@@ -158,7 +173,7 @@ export async function selectRelated(
     if (!(error instanceof BrokenShard)) throw error;
     current = await wholeView(project, selectable, budget, write);
     if (!current.complete) await loadJsLexers();
-    cold = current.complete ? undefined : coldView(project, options, clock);
+    cold = current.complete ? undefined : coldView(project, options, clock, opened);
     chooseAll(cold ?? current.view);
   }
   const view = cold ?? current.view;
@@ -197,10 +212,13 @@ function coldView(
   project: Project,
   options: SelectOptions,
   clock: () => number,
+  opened: { close: () => void }[],
 ): ReturnType<typeof coldGraphView> | undefined {
   const budget = createBudget(options.coldMs ?? COLD_MS, clock);
   const index = sourceIndex(project, budget);
-  return index === undefined ? undefined : coldGraphView(project, index, IMPORT_HOPS, budget);
+  if (index === undefined) return undefined;
+  opened.push(index);
+  return coldGraphView(project, index, IMPORT_HOPS, budget);
 }
 
 /** The graph selection reads, whether it is whole, and how far its build got. */

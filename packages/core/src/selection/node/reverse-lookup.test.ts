@@ -91,17 +91,21 @@ function compare(project: Project, limit = 60): { files: number; importers: numb
   const index = sourceIndex(project, unlimited());
   expect(index).toBeDefined();
   if (index === undefined) return { files: 0, importers: 0 };
-  const sources = graph.files.filter((file) => index.has(file));
-  expect(index.files.all()).toEqual([...sources].sort());
-  let importers = 0;
-  for (const file of sources.slice(0, limit)) {
-    const byGraph = findImporters(graph, file, 12);
-    const cold = reverseImporters(project, index, file, 12, unlimited());
-    expect(cold.complete).toBe(true);
-    expect({ file, levels: cold.levels }).toEqual({ file, levels: byGraph });
-    importers += byGraph.flat().length;
+  try {
+    const sources = graph.files.filter((file) => index.has(file));
+    expect(index.files.all()).toEqual([...sources].sort());
+    let importers = 0;
+    for (const file of sources.slice(0, limit)) {
+      const byGraph = findImporters(graph, file, 12);
+      const cold = reverseImporters(project, index, file, 12, unlimited());
+      expect(cold.complete).toBe(true);
+      expect({ file, levels: cold.levels }).toEqual({ file, levels: byGraph });
+      importers += byGraph.flat().length;
+    }
+    return { files: Math.min(limit, sources.length), importers };
+  } finally {
+    index.close();
   }
-  return { files: Math.min(limit, sources.length), importers };
 }
 
 describe("the cold path finds the importers the graph holds", () => {
@@ -208,6 +212,7 @@ describe("the cold path finds the importers the graph holds", () => {
       12,
       createBudget(2, steppingClock()),
     );
+    index.close();
     expect(cut.complete).toBe(false);
   });
 });
