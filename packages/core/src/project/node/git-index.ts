@@ -123,7 +123,8 @@ function linkedGitDir(top: string, dotGit: string): string | undefined {
  * the common one) names no `objectformat`, split or sparse index, nor a work tree elsewhere.
  */
 /** What a plain repository's config never says (tested through `quickTest`: rarely compiled). */
-export const UNPLAIN_CONFIG = /objectformat|splitindex|sparseindex|sparsecheckout|^\s*worktree\s*=/im;
+export const UNPLAIN_CONFIG =
+  /objectformat|splitindex|sparseindex|sparsecheckout|^\s*worktree\s*=/im;
 
 function plainRepository(gitDir: string): boolean {
   const configs = [join(gitDir, "config")];
