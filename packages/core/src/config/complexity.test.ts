@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  DB_ALTERNATIVES,
-  HTTP_ALTERNATIVES,
+  DB_CALL,
+  HTTP_CALL,
   decideDepth,
   depthForScore,
   scenarioCount,
@@ -11,6 +11,7 @@ import {
 import type { ComplexitySignal } from "./complexity.ts";
 import type { Depth } from "./depth.ts";
 import type { Language } from "../filter/languages.ts";
+import { requiredLiterals } from "../util/literal-guard.ts";
 
 function pointsOf(signals: readonly ComplexitySignal[], kind: ComplexitySignal["kind"]): number {
   return signals
@@ -558,16 +559,39 @@ describe("stripCommentsAndStrings", () => {
   });
 });
 
-describe("the words that gate the HTTP and DB regexes", () => {
-  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  it.each([...HTTP_ALTERNATIVES, ...DB_ALTERNATIVES])(
-    "%s is the literal start of %s, so every match holds it",
-    (word, pattern) => {
-      expect(word).toBe(word.toLowerCase());
-      // Outside any group or class: what the pattern starts with is matched as written.
-      expect(pattern.replace(/^\\b/, "").toLowerCase().startsWith(escape(word))).toBe(true);
-    },
-  );
+describe("the guards of the HTTP and DB regexes", () => {
+  /** The pattern's top-level alternatives (none of these has a class holding `|` or `(`). */
+  const alternatives = (source: string): string[] => {
+    const parts = [""];
+    let depth = 0;
+    for (let i = 0; i < source.length; i += 1) {
+      const char = source[i] ?? "";
+      if (char === "\\") {
+        parts[parts.length - 1] += source.slice(i, i + 2);
+        i += 1;
+        continue;
+      }
+      if (char === "(") depth += 1;
+      if (char === ")") depth -= 1;
+      if (char === "|" && depth === 0) parts.push("");
+      else parts[parts.length - 1] += char;
+    }
+    return parts;
+  };
+  it.each([
+    ["HTTP_CALL", HTTP_CALL, 20],
+    ["DB_CALL", DB_CALL, 20],
+  ] as const)("every alternative of %s has a word the guard looks for", (_name, pattern, count) => {
+    const guard = requiredLiterals(pattern);
+    expect(guard).toBeDefined();
+    const parts = alternatives(pattern.source);
+    expect(parts).toHaveLength(count);
+    for (const part of parts) {
+      const own = requiredLiterals(new RegExp(part, pattern.flags));
+      expect(own, part).toBeDefined();
+      for (const word of own ?? []) expect(guard, part).toContain(word);
+    }
+  });
   it.each([
     ["http", "resp = Requests.GET(url)\n", "python"],
     ["http", "const c = new HTTPCLIENT();\n", "csharp"],

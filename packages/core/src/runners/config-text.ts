@@ -38,13 +38,20 @@ export function iniValue(text: string, section: string, key: string): string | u
   return undefined;
 }
 
-/** A key of a TOML table: a string or an array of strings (one line or several). */
+/**
+ * A key of a TOML table: a string or an array of strings (one line or several). `table` and `key`
+ * are plain names (`tool.pytest.ini_options`, `testpaths`). Each pattern below is tried only on
+ * a text holding the name it matches literally: V8 compiles a regex on its first run, in every
+ * process, and most projects' files name neither.
+ */
 export function tomlStrings(text: string, table: string, key: string): string[] | undefined {
+  if (!text.includes(`[${table}]`)) return undefined;
   const start = text.search(new RegExp(`^\\[${table.replace(/\./g, "\\.")}\\]\\s*$`, "m"));
   if (start === -1) return undefined;
   const rest = text.slice(start).split(/\r?\n/).slice(1);
   const end = rest.findIndex((line) => /^\s*\[/.test(line));
   const body = (end === -1 ? rest : rest.slice(0, end)).join("\n");
+  if (!body.includes(key)) return undefined;
   const match = new RegExp(`^\\s*${key}\\s*=\\s*(\\[[^\\]]*\\]|"[^"]*"|'[^']*')`, "m").exec(body);
   if (match === null) return undefined;
   return [...(match[1] ?? "").matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? "");

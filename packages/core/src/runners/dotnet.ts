@@ -48,7 +48,7 @@ export const dotnet: RunnerSpec = {
 function detectDotnet(view: ProjectView, dir: string): Detection | undefined {
   const names = view.list(dir);
   // A project inside a solution is tested from the solution's folder, where `dotnet test` sees every test project.
-  if (!names.some((name) => /\.slnx?$/.test(name)) && hasSolutionAbove(view, dir)) return undefined;
+  if (!names.some(isSolution) && hasSolutionAbove(view, dir)) return undefined;
   const manifest =
     names.find((name) => name.endsWith(".sln") || name.endsWith(".slnx")) ??
     names.find((name) => name.endsWith(".csproj")) ??
@@ -56,11 +56,16 @@ function detectDotnet(view: ProjectView, dir: string): Detection | undefined {
   return manifest === undefined ? undefined : { evidence: manifest };
 }
 
+/** `/\.slnx?$/` without a regex: every runner detection asks it of every folder listed. */
+function isSolution(name: string): boolean {
+  return name.endsWith(".sln") || name.endsWith(".slnx");
+}
+
 function hasSolutionAbove(view: ProjectView, dir: string): boolean {
   let current = dir;
   while (current !== "") {
     current = dirnameRel(current);
-    if (view.list(current).some((name) => /\.slnx?$/.test(name))) return true;
+    if (view.list(current).some(isSolution)) return true;
   }
   return false;
 }

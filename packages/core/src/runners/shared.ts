@@ -88,7 +88,12 @@ export function pythonCommand(view: ProjectView, dir: string, module: string): s
     if (has(view, dir, lock) && view.host?.onPath(tool) === true) return [...prefix, "-m", module];
   }
   const pyproject = read(view, dir, "pyproject.toml") ?? "";
-  if (/^\[tool\.hatch/m.test(pyproject) && view.host?.onPath("hatch") === true)
+  // The regex only on a pyproject naming the table: V8 compiles it on its first run.
+  if (
+    pyproject.includes("[tool.hatch") &&
+    /^\[tool\.hatch/m.test(pyproject) &&
+    view.host?.onPath("hatch") === true
+  )
     return ["hatch", "run", "python", "-m", module];
   return ["python3", "-m", module];
 }

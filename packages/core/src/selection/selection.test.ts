@@ -9,16 +9,128 @@ import {
   relatedTests,
   subjectName,
   testSubject,
+  withoutTestSuffix,
   type RelatedInput,
 } from "./related.ts";
 import { suggestTestPath } from "./suggest.ts";
-import { iniValue, jsConfigStrings, suiteShape, tomlStrings } from "./suite.ts";
+import {
+  NEVER,
+  SUPPORT_NAMES,
+  iniValue,
+  jsConfigStrings,
+  suiteShape,
+  tomlStrings,
+} from "./suite.ts";
+import { quickTest, requiredLiterals } from "../util/literal-guard.ts";
 
 function runnerOf(files: Record<string, string>, dir = ""): DetectedRunner {
   const runner = detectPackageRunners(createMemoryView(files), dir)[0];
   if (runner === undefined) throw new Error("no runner");
   return runner;
 }
+
+describe("withoutTestSuffix: the regex it stands for, without compiling it", () => {
+  const SUFFIX = /([._-]|\b)(test|tests|spec|specs|Test|Tests|Spec)$/i;
+  it.each([
+    ["calc_test", "calc"],
+    ["option.parse.test", "option.parse"],
+    ["Button-SPEC", "Button"],
+    ["user.specs", "user"],
+    ["test", ""],
+    ["Tests", ""],
+    ["latest", "latest"],
+    ["contest", "contest"],
+    ["foo test", "foo "],
+    ["foo__test", "foo_"],
+    ["x.tests", "x"],
+    ["respec", "respec"],
+    ["a\u017Fpec", "a\u017Fpec"],
+    ["te\u017Ft", "te\u017Ft"],
+    ["é-test", "é"],
+    ["étest", "é"],
+    ["", ""],
+  ])("%j → %j", (name, expected) => {
+    expect(withoutTestSuffix(name)).toBe(expected);
+    expect(name.replace(SUFFIX, "")).toBe(expected);
+  });
+  it("answers as the regex on random names", () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = [
+      "t",
+      "e",
+      "s",
+      "T",
+      "E",
+      "S",
+      "p",
+      "c",
+      "C",
+      "P",
+      ".",
+      "_",
+      "-",
+      " ",
+      "x",
+      "1",
+      "\u017F",
+      "é",
+    ];
+    for (let run = 0; run < 20000; run += 1) {
+      const name = Array.from(
+        { length: Math.floor(random() * 8) },
+        () => alphabet[Math.floor(random() * alphabet.length)] ?? "",
+      ).join("");
+      expect(withoutTestSuffix(name), name).toBe(name.replace(SUFFIX, ""));
+    }
+  });
+});
+
+describe("the suite's name patterns are guarded by their own literals", () => {
+  // quickTest runs them only on a path holding one of these, so most paths never compile them.
+  it.each([
+    [
+      NEVER,
+      [
+        "node_modules",
+        ".git",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "dist",
+        "build",
+        "coverage",
+        "__pycache__",
+        ".tailtest",
+      ],
+    ],
+    [
+      SUPPORT_NAMES,
+      ["conftest.py", "__init__.py", "setup", ".setup.", "utils", "helper", "setup", "helper"],
+    ],
+  ])("%s needs one of %j", (pattern, literals) => {
+    expect(requiredLiterals(pattern)).toEqual(literals);
+  });
+  it.each([
+    "tests/conftest.py",
+    "src/pkg/__init__.py",
+    "test/setupTests.ts",
+    "vitest.setup.mts",
+    "Test_Helpers.js",
+    "helpers.cjs",
+    "HELPER.TSX",
+    "node_modules/x/test_a.py",
+    "a/.Git/b",
+    "a/build",
+    "tests/test_calc.py",
+    "calc.py",
+  ])("%s: the same answer as the patterns' own test", (path) => {
+    const name = path.split("/").pop() ?? path;
+    expect(quickTest(NEVER, path)).toBe(NEVER.test(path));
+    expect(quickTest(SUPPORT_NAMES, name)).toBe(SUPPORT_NAMES.test(name));
+  });
+});
 
 describe("suiteShape: the project's test files as its runner sees them", () => {
   const cases: [string, Record<string, string>, string[], string[]][] = [

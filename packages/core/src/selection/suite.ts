@@ -4,6 +4,7 @@ import type { DetectedRunner } from "../runners/project-runners.ts";
 import { JS_EXT } from "../runners/config-text.ts";
 import type { SuiteMatcher } from "../runners/spec.ts";
 import { specOf } from "../runners/table.ts";
+import { quickTest } from "../util/literal-guard.ts";
 
 export { iniValue, jsConfigStrings, tomlStrings } from "../runners/config-text.ts";
 
@@ -23,8 +24,11 @@ export interface TestSuiteShape {
   evidence: string;
 }
 
-/** Folders a runner never collects from. */
-const NEVER =
+/**
+ * Folders a runner never collects from. This and SUPPORT_NAMES are tested through `quickTest`
+ * (~1 M instructions each for V8 to compile, and most paths hold none of their names).
+ */
+export const NEVER =
   /(^|\/)(node_modules|\.git|\.venv|venv|\.tox|\.nox|dist|build|coverage|__pycache__|\.tailtest)(\/|$)/;
 
 /**
@@ -60,11 +64,13 @@ export function suiteShape(
     evidence: inner.evidence,
     isTest: (rel) => {
       const path = local(rel);
-      return path !== undefined && !NEVER.test(path) && inner.isTest(path);
+      return path !== undefined && !quickTest(NEVER, path) && inner.isTest(path);
     },
     isSupport: (rel) => {
       const path = local(rel);
-      return path !== undefined && !NEVER.test(path) && !inner.isTest(path) && isSupportFile(path);
+      return (
+        path !== undefined && !quickTest(NEVER, path) && !inner.isTest(path) && isSupportFile(path)
+      );
     },
   };
 }
@@ -82,7 +88,7 @@ function withAnswer(read: SuiteMatcher, asked: AskedTests | undefined): SuiteMat
 
 // ---------------------------------------------------------------- test support
 
-const SUPPORT_NAMES =
+export const SUPPORT_NAMES =
   /^(conftest\.py|__init__\.py|setup[-_]?tests?\.[cm]?[jt]sx?|(vitest|jest)\.setup\.[cm]?[jt]s|test[-_]?(utils|helpers?|setup)\.[cm]?[jt]sx?|helpers?\.[cm]?[jt]sx?)$/i;
 const SUPPORT_DIRS = new Set([
   "fixtures",
@@ -102,7 +108,7 @@ export function isSupportFile(path: string): boolean {
   if (name === "conftest.py") return true;
   const dirs = path.split("/").slice(0, -1);
   const inTests = dirs.some((dir) => TEST_DIRS.has(dir));
-  if (SUPPORT_NAMES.test(name)) return inTests || name !== "__init__.py";
+  if (quickTest(SUPPORT_NAMES, name)) return inTests || name !== "__init__.py";
   if (dirs.some((dir) => SUPPORT_DIRS.has(dir)) && inTests) return true;
   // Any other non-test file under a test folder is a helper the tests import.
   return inTests && (extensionOf(path) === ".py" || JS_EXT.test(path));

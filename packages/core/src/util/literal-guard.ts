@@ -239,17 +239,25 @@ const GUARDS = new WeakMap<RegExp, Required | null>();
 
 /**
  * `pattern.test(text)`, without running (or compiling) the pattern when `text` holds none of the
- * literals every match of it contains. Same answer as `pattern.test(text)`.
+ * literals every match of it contains. Same answer as `pattern.test(text)`. `lower` is
+ * `text.toLowerCase()` when the caller has it already (a case-insensitive pattern reads it).
+ * The one way tailtest skips a regex that cannot match: a pattern is guarded by its own source.
  */
-export function quickTest(pattern: RegExp, text: string): boolean {
+export function quickTest(pattern: RegExp, text: string, lower?: string): boolean {
+  const literals = guardOf(pattern);
+  if (literals !== undefined) {
+    const haystack = pattern.ignoreCase ? (lower ?? text.toLowerCase()) : text;
+    if (!literals.some((literal) => haystack.includes(literal))) return false;
+  }
+  return pattern.test(text);
+}
+
+/** `requiredLiterals(pattern)`, read once per pattern. */
+export function guardOf(pattern: RegExp): Required {
   let literals = GUARDS.get(pattern);
   if (literals === undefined) {
     literals = requiredLiterals(pattern) ?? null;
     GUARDS.set(pattern, literals);
   }
-  if (literals !== null) {
-    const haystack = pattern.ignoreCase ? text.toLowerCase() : text;
-    if (!literals.some((literal) => haystack.includes(literal))) return false;
-  }
-  return pattern.test(text);
+  return literals ?? undefined;
 }

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { indexTracks, listsPath } from "./git-index.ts";
+import { UNPLAIN_CONFIG, indexTracks, listsPath } from "./git-index.ts";
+import { quickTest, requiredLiterals } from "../../util/literal-guard.ts";
 import { gitStatusOf } from "./project.ts";
 
 /**
@@ -98,5 +99,27 @@ describe("indexTracks", () => {
   it("reads no index that is not one", () => {
     expect(listsPath(Buffer.from("DIRC"), Buffer.from("a"))).toBe(false);
     expect(listsPath(Buffer.from("not an index at all"), Buffer.from("a"))).toBe(false);
+  });
+});
+
+describe("the config check is guarded by its own literals", () => {
+  it("needs one of the names it looks for", () => {
+    expect(requiredLiterals(UNPLAIN_CONFIG)).toEqual([
+      "objectformat",
+      "splitindex",
+      "sparseindex",
+      "sparsecheckout",
+      "worktree",
+    ]);
+  });
+  it.each([
+    "[core]\n\trepositoryformatversion = 0\n\tbare = false\n",
+    "[extensions]\n\tobjectFormat = sha256\n",
+    "[core]\n\tsparseCheckout = true\n",
+    "[index]\n\tSplitIndex = true\n",
+    "[core]\n  worktree = ../elsewhere\n",
+    "[core]\n  worktreeish = x\n",
+  ])("%j: the same answer as the pattern's own test", (text) => {
+    expect(quickTest(UNPLAIN_CONFIG, text)).toBe(UNPLAIN_CONFIG.test(text));
   });
 });

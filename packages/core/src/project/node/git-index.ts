@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { quickTest } from "../../util/literal-guard.ts";
 
 /**
  * Whether git tracks a file, read from the work tree's index (`.git/index`) without starting
@@ -121,6 +122,10 @@ function linkedGitDir(top: string, dotGit: string): string | undefined {
  * A repository of SHA-1 objects with a whole index: its config (the linked work tree's own and
  * the common one) names no `objectformat`, split or sparse index, nor a work tree elsewhere.
  */
+/** What a plain repository's config never says (tested through `quickTest`: rarely compiled). */
+export const UNPLAIN_CONFIG =
+  /objectformat|splitindex|sparseindex|sparsecheckout|^\s*worktree\s*=/im;
+
 function plainRepository(gitDir: string): boolean {
   const configs = [join(gitDir, "config")];
   try {
@@ -136,8 +141,7 @@ function plainRepository(gitDir: string): boolean {
     } catch {
       continue;
     }
-    if (/objectformat|splitindex|sparseindex|sparsecheckout|^\s*worktree\s*=/im.test(text))
-      return false;
+    if (quickTest(UNPLAIN_CONFIG, text)) return false;
   }
   return true;
 }
