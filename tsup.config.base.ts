@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
 import { stampBuild } from "./packages/core/src/hook/node/code-cache.ts";
+import { launcherStub } from "./packages/core/src/hook/node/launcher-stub.ts";
 import { removeStaleCaches } from "./packages/core/src/hook/node/stale-caches.ts";
 
 const execFileAsync = promisify(execFile);
@@ -292,14 +293,18 @@ export function adapterConfig({ launcher, afterBuild }: AdapterBuild): Options[]
       },
       esbuildPlugins: [modules, lazyProperLockfile],
       clean: false,
-      // The shell parser finds its .wasm files beside the bundle through import.meta.url.
-      define: { "import.meta.url": "__tailtestUrl" },
+      // The shell parser finds its .wasm files beside the bundle through import.meta.url, worked
+      // out when read: node's pathToFileURL costs a call that does not use it ~1.7 M instructions
+      // (its functions compiled on first use), and only hook-main's shell route reads it.
+      define: { "import.meta.url": "__tailtestMeta.url" },
       // scripts/train-code-cache.mjs turns a bundled library's `import("<node module>")` into
       // __tailtestNodeRequire: node 20 runs no import() from a script compiled from a cache.
       banner: {
-        js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
+        js: 'var __tailtestMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } }, __tailtestNodeRequire = require;',
       },
       async onSuccess() {
+        // The launcher inside a stub that evaluates it with a code cache (launcher-stub.ts).
+        await writeFile("dist/hook.cjs", launcherStub(await readFile("dist/hook.cjs", "utf8")));
         await copyParserWasm();
         await trainCodeCache();
         await afterBuild?.();

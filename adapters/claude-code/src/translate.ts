@@ -193,10 +193,11 @@ function toolDone(payload: Extract<ClaudePayload, { hook_event_name: "PostToolUs
   return editEvent("after", { paths: [path], created, agentId });
 }
 
-const EditInputSchema = z.looseObject({ file_path: z.string() });
-const NotebookInputSchema = z.looseObject({ notebook_path: z.string() });
-const BashInputSchema = z.looseObject({ command: z.string() });
-const PlanInputSchema = z.looseObject({ plan: z.optional(z.string()) });
+// Each built by the gate that reads it (a call after a tool reads none of them).
+const EditInputSchema = lazy(() => z.looseObject({ file_path: z.string() }));
+const NotebookInputSchema = lazy(() => z.looseObject({ notebook_path: z.string() }));
+const BashInputSchema = lazy(() => z.looseObject({ command: z.string() }));
+const PlanInputSchema = lazy(() => z.looseObject({ plan: z.optional(z.string()) }));
 
 /** A tool call about to run → the request the gate judges (a bad tool_input is invalid). */
 function toolRequest(payload: z.infer<typeof PreToolUseSchema>): Mapped {

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { extensionOf, stemOf } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import type { CandidateContext, Detection, RunnerSpec } from "./spec.ts";
+import { lazy } from "../util/lazy.ts";
 
 /** Project reading and test-path helpers the runner records share. Pure. */
 
@@ -37,12 +38,15 @@ function readPackageJson(view: ProjectView, dir: string): PackageJson | undefine
   }
 }
 
-const DependencyTable = z.optional(z.record(z.string(), z.unknown()));
-const PackageJsonSchema = z.looseObject({
-  scripts: DependencyTable,
-  dependencies: DependencyTable,
-  devDependencies: DependencyTable,
-  peerDependencies: DependencyTable,
+/** Built when a package.json is first read (a Python project's edits read none). */
+const PackageJsonSchema = lazy(() => {
+  const table = z.optional(z.record(z.string(), z.unknown()));
+  return z.looseObject({
+    scripts: table,
+    dependencies: table,
+    devDependencies: table,
+    peerDependencies: table,
+  });
 });
 type PackageJson = z.infer<typeof PackageJsonSchema>;
 

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 
 /**
  * The import graph's state, sharded (`.tailtest/graph/`): an index holds the file list (one path
@@ -24,12 +25,14 @@ export function shardCount(count: number): number {
 }
 
 /** One shard: the imports and importers lines of ids `first` to `first + lines - 1`. */
-export const GraphShardSchema = z.object({
-  version: z.literal(GRAPH_VERSION),
-  first: z.number(),
-  imports: z.string(),
-  importers: z.string(),
-});
+export const GraphShardSchema = lazy(() =>
+  z.object({
+    version: z.literal(GRAPH_VERSION),
+    first: z.number(),
+    imports: z.string(),
+    importers: z.string(),
+  }),
+);
 export type GraphShard = z.infer<typeof GraphShardSchema>;
 
 /** A shard's tables unpacked; undefined when it does not fit the index (a torn or edited file). */

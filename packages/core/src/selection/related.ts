@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { baseName, extensionOf, stemOf } from "../filter/languages.ts";
 import { dirnameRel } from "../project/project-view.ts";
 import { EvidenceSchema, type Evidence } from "./test-evidence.ts";
+import { lazy } from "../util/lazy.ts";
 
 /**
  * Which of a project's tests are related to one changed file, and why. The evidence, strongest
@@ -21,14 +22,16 @@ import { EvidenceSchema, type Evidence } from "./test-evidence.ts";
  */
 export { EvidenceSchema };
 
-export const RelatedTestSchema = z.object({
-  path: z.string(),
-  evidence: EvidenceSchema,
-  /** How the evidence was found: "imports it through src/pkg/__init__.py (2 hops)". */
-  detail: z.string(),
-  /** Import hops (0 for name, family and self). */
-  hops: z.number(),
-});
+export const RelatedTestSchema = lazy(() =>
+  z.object({
+    path: z.string(),
+    evidence: EvidenceSchema,
+    /** How the evidence was found: "imports it through src/pkg/__init__.py (2 hops)". */
+    detail: z.string(),
+    /** Import hops (0 for name, family and self). */
+    hops: z.number(),
+  }),
+);
 export type RelatedTest = z.infer<typeof RelatedTestSchema>;
 
 const RANK: Readonly<Record<Evidence, number>> = {

@@ -52,6 +52,7 @@ export {
   PendingStatusSchema,
   type QueuedEdit,
   SWEEP_SLACK_MS,
+  SessionHotSchema,
   type SessionState,
   SessionStateSchema,
   buildScenarioEntries,

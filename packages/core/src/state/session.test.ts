@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { renderLastFailures } from "./history-state.ts";
 import {
   appendScenarioLog,
@@ -8,6 +9,7 @@ import {
   markNoticeShown,
   queueFile,
   SCENARIO_LOG_CAP,
+  SessionHotSchema,
   SessionStateSchema,
   type SessionState,
 } from "./session.ts";
@@ -179,5 +181,48 @@ describe("outcomes come from measured results, never from the model's word", () 
     state = appendScenarioLog(fresh(), many);
     expect(state.scenario_log).toHaveLength(SCENARIO_LOG_CAP);
     expect(state.scenario_log[0]?.file).toBe("f20.py");
+  });
+});
+
+describe("the session's hot schema (what a queued edit checks without the lock)", () => {
+  const queued = fresh({
+    pending_files: [{ path: "calc.py", language: "python", status: "existing", runner: "pytest" }],
+    touched_files: ["calc.py"],
+    complexity_scores: { "calc.py": 3 },
+    journal: { ino: 7, bytes: 120 },
+    ended_at: NOW,
+  });
+  const passes = (schema: z.core.$ZodType, value: unknown) => z.safeParse(schema, value).success;
+
+  it.each([
+    ["a queued session", queued, true, true],
+    ["a newer version", { ...queued, version: 2 }, false, false],
+    [
+      "an unknown language in the queue",
+      { ...queued, pending_files: [{ path: "x.py", language: "cobol", status: "new" }] },
+      false,
+      false,
+    ],
+    [
+      "an empty path in the queue",
+      { ...queued, pending_files: [{ path: "", language: "python", status: "new" }] },
+      false,
+      false,
+    ],
+    ["a touched file that is not a string", { ...queued, touched_files: [1] }, false, false],
+    ["a negative score", { ...queued, complexity_scores: { "calc.py": -1 } }, false, false],
+    ["a cursor without its inode", { ...queued, journal: { bytes: 1 } }, false, false],
+    ["an end that is not a string", { ...queued, ended_at: 1 }, false, false],
+    // Fields a queued edit does not read: left to the whole schema, under the lock.
+    ["a cold field of the wrong type", { ...queued, paused: "yes" }, false, true],
+    ["a cold field missing", { ...queued, results: undefined }, false, true],
+  ])("%s: whole %s, hot %s", (_name, session, whole, hot) => {
+    expect(passes(SessionStateSchema, session)).toBe(whole);
+    expect(passes(SessionHotSchema, session)).toBe(hot);
+  });
+
+  it("passes the fields it does not check through as they are", () => {
+    const read = z.parse(SessionHotSchema, { ...queued, paused: "yes" }) as Record<string, unknown>;
+    expect(read).toEqual({ ...queued, paused: "yes" });
   });
 });

@@ -10,6 +10,7 @@ import {
 } from "./history-state.ts";
 import { LanguageSchema } from "../filter/languages.ts";
 import { DetectedRunnerSchema, RunnerIdSchema } from "../runners/project-runners.ts";
+import { lazy } from "../util/lazy.ts";
 
 export const SESSION_VERSION = 1;
 export const SCENARIO_LOG_CAP = 500;
@@ -35,14 +36,16 @@ export const PendingFileSchema = z.object({
 });
 export type PendingFile = z.infer<typeof PendingFileSchema>;
 
-export const ScenarioEntrySchema = z.object({
-  file: z.string().check(z.minLength(1)),
-  /** An outcome status; a log written before history version 2 may hold `unresolved`/`deferred`. */
-  status: z.union([OutcomeStatusSchema, z.enum(["unresolved", "deferred"])]),
-  attempts: z.number().check(z.int(), z.minimum(0)),
-  session_id: z.string().check(z.minLength(1)),
-  timestamp: z.string(),
-});
+export const ScenarioEntrySchema = lazy(() =>
+  z.object({
+    file: z.string().check(z.minLength(1)),
+    /** An outcome status; a log written before history version 2 may hold `unresolved`/`deferred`. */
+    status: z.union([OutcomeStatusSchema, z.enum(["unresolved", "deferred"])]),
+    attempts: z.number().check(z.int(), z.minimum(0)),
+    session_id: z.string().check(z.minLength(1)),
+    timestamp: z.string(),
+  }),
+);
 export type ScenarioEntry = z.infer<typeof ScenarioEntrySchema>;
 
 /** A measured test result for a source file, written by the test engine, never by the model. */
@@ -59,14 +62,16 @@ export const FileFailureSchema = z.enum([
  */
 export type FileFailure = z.infer<typeof FileFailureSchema>;
 
-export const FileResultSchema = z.object({
-  /** `env_error`: the runner could not start, so nothing of the code was judged. */
-  outcome: z.enum(["passed", "failed", "missing_test", "env_error"]),
-  test_path: z.optional(z.string()),
-  /** Set on a failure: older sessions lack it, so it stays optional. */
-  failure: z.optional(FileFailureSchema),
-  at: z.string(),
-});
+export const FileResultSchema = lazy(() =>
+  z.object({
+    /** `env_error`: the runner could not start, so nothing of the code was judged. */
+    outcome: z.enum(["passed", "failed", "missing_test", "env_error"]),
+    test_path: z.optional(z.string()),
+    /** Set on a failure: older sessions lack it, so it stays optional. */
+    failure: z.optional(FileFailureSchema),
+    at: z.string(),
+  }),
+);
 export type FileResult = z.infer<typeof FileResultSchema>;
 
 /** A count: a whole number, never negative. */
@@ -76,61 +81,85 @@ const Count = z.number().check(z.int(), z.minimum(0));
  * One queued edit, as a line of the session's journal (`node/store.ts` `appendState`, ADR 0010):
  * the file's queue entry and its complexity score.
  */
-export const QueuedEditSchema = z.object({
-  queue: PendingFileSchema,
-  score: z.optional(Count),
-});
+export const QueuedEditSchema = lazy(() =>
+  z.object({
+    queue: PendingFileSchema,
+    score: z.optional(Count),
+  }),
+);
 export type QueuedEdit = z.infer<typeof QueuedEditSchema>;
 
-export const SessionStateSchema = z.object({
-  version: z.literal(SESSION_VERSION),
-  session_id: z.string().check(z.minLength(1)),
-  started_at: z.string(),
-  platform: z.optional(z.enum(["claude-code", "cursor", "codex", "cli"])),
-  depth: DepthSchema,
-  mode: ModeSchema,
-  paused: z.boolean(),
-  runners: z.array(DetectedRunnerSchema),
-  pending_files: z.array(PendingFileSchema),
-  touched_files: z.array(z.string()),
-  fix_attempts: z.record(z.string(), Count),
-  generated_tests: z.record(z.string(), z.string()),
-  deferred_failures: z.array(z.string()),
-  complexity_scores: z.record(z.string(), Count),
-  results: z.record(z.string(), FileResultSchema),
-  scenario_log: z.array(ScenarioEntrySchema),
-  last_failures: z.array(LastFailureSchema),
-  /** One-time notices already shown this session (e.g. a config error), so each is said once. */
-  notices_shown: z.array(z.string()),
-  /** Consecutive end-of-turn blocks, so the agent is never trapped (config stop_loop_budget). */
-  stop_blocks: z._default(Count, 0),
-  /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
-  turn_started_at: z.optional(z.string()),
-  /** When the last Stop sweep began: the next sweep looks at files changed after it (less the slack). */
-  last_sweep_at: z.optional(z.string()),
-  /**
-   * Files the last sweep found changed close to its start (path to mtime in ms): the next sweep
-   * looks again from slightly before it, and drops a file whose mtime is still the one seen, so a
-   * change is reported once and a change just after the sweep began is not missed.
-   */
-  sweep_seen: z.optional(z.record(z.string(), z.number())),
-  /**
-   * Tracked files missing from the work tree when the turn began or at the last sweep (tdd and
-   * strict): a file missing later and not here was deleted since, by whatever did it.
-   */
-  missing_seen: z.optional(z.array(z.string())),
-  /**
-   * When the agent ended the session (SessionEnd); the file stays until the next session starts,
-   * so `tailtest status` tells an ended session from a live one. A resume clears it.
-   */
-  ended_at: z.optional(z.string()),
-  /**
-   * How far the session's journal of queued edits is folded in: the journal file's inode and the
-   * bytes read (`node/store.ts` `JournalCursor`).
-   */
-  journal: z.optional(z.object({ ino: z.number(), bytes: Count })),
-});
+export const SessionStateSchema = lazy(() =>
+  z.object({
+    version: z.literal(SESSION_VERSION),
+    session_id: z.string().check(z.minLength(1)),
+    started_at: z.string(),
+    platform: z.optional(z.enum(["claude-code", "cursor", "codex", "cli"])),
+    depth: DepthSchema,
+    mode: ModeSchema,
+    paused: z.boolean(),
+    runners: z.array(DetectedRunnerSchema),
+    pending_files: z.array(PendingFileSchema),
+    touched_files: z.array(z.string()),
+    fix_attempts: z.record(z.string(), Count),
+    generated_tests: z.record(z.string(), z.string()),
+    deferred_failures: z.array(z.string()),
+    complexity_scores: z.record(z.string(), Count),
+    results: z.record(z.string(), FileResultSchema),
+    scenario_log: z.array(ScenarioEntrySchema),
+    last_failures: z.array(LastFailureSchema),
+    /** One-time notices already shown this session (e.g. a config error), so each is said once. */
+    notices_shown: z.array(z.string()),
+    /** Consecutive end-of-turn blocks, so the agent is never trapped (config stop_loop_budget). */
+    stop_blocks: z._default(Count, 0),
+    /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
+    turn_started_at: z.optional(z.string()),
+    /** When the last Stop sweep began: the next sweep looks at files changed after it (less the slack). */
+    last_sweep_at: z.optional(z.string()),
+    /**
+     * Files the last sweep found changed close to its start (path to mtime in ms): the next sweep
+     * looks again from slightly before it, and drops a file whose mtime is still the one seen, so a
+     * change is reported once and a change just after the sweep began is not missed.
+     */
+    sweep_seen: z.optional(z.record(z.string(), z.number())),
+    /**
+     * Tracked files missing from the work tree when the turn began or at the last sweep (tdd and
+     * strict): a file missing later and not here was deleted since, by whatever did it.
+     */
+    missing_seen: z.optional(z.array(z.string())),
+    /**
+     * When the agent ended the session (SessionEnd); the file stays until the next session starts,
+     * so `tailtest status` tells an ended session from a live one. A resume clears it.
+     */
+    ended_at: z.optional(z.string()),
+    /**
+     * How far the session's journal of queued edits is folded in: the journal file's inode and the
+     * bytes read (`node/store.ts` `JournalCursor`).
+     */
+    journal: z.optional(z.object({ ino: z.number(), bytes: Count })),
+  }),
+);
 export type SessionState = z.infer<typeof SessionStateSchema>;
+
+/**
+ * What a queued edit reads of the session without its lock (store.ts `StateFile.hotSchema`, ADR
+ * 0010): the version, the queue, the touched files, the scores, the end of the session and the
+ * journal's cursor — what follow mode's note and the journal's fold (`applyQueuedEdit`) use —
+ * each checked as `SessionStateSchema` checks it; the other fields pass through unchecked. Its
+ * 89 zod instances are a hook's largest schema, and an edit of a file already queued writes
+ * nothing, so the whole one is built and parsed only under the lock, where the session is
+ * written (and moved aside when it does not pass).
+ */
+export const SessionHotSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(SESSION_VERSION),
+    pending_files: z.array(PendingFileSchema),
+    touched_files: z.array(z.string()),
+    complexity_scores: z.record(z.string(), Count),
+    ended_at: z.optional(z.string()),
+    journal: z.optional(z.object({ ino: z.number(), bytes: Count })),
+  }),
+);
 
 export interface NewSessionInput {
   sessionId: string;

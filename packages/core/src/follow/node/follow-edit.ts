@@ -92,7 +92,8 @@ export async function queueFiles(
   // A file already queued keeps the status it was queued with, and a file the tool says it
   // created is new, so no git process is started to tell new from existing (the common case: an
   // agent writing a file, then editing it again and again).
-  const { value: session } = await readState(file);
+  // Only the queue is read here, and nothing of this read is written (store.ts `hotSchema`).
+  const { value: session } = await readState(file, { hot: true });
   const known = new Map(session.pending_files.map((entry) => [entry.path, entry.status]));
   const made = new Set(created);
   const notes: string[] = [];

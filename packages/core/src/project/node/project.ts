@@ -43,6 +43,7 @@ import {
   createSession,
   foldJournalLine,
   makeSessionId,
+  SessionHotSchema,
   SessionStateSchema,
   type PendingFile,
   type PendingStatus,
@@ -240,6 +241,7 @@ export function sessionFile(
   return {
     path,
     schema: SessionStateSchema,
+    hotSchema: SessionHotSchema,
     journal: sessionJournal(path),
     create: () =>
       createSession({

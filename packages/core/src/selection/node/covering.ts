@@ -16,6 +16,7 @@ import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
 import { graphExists, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
 import type { EditInsight, Project } from "../../project/node/project.ts";
+import { lazy } from "../../util/lazy.ts";
 
 /**
  * The covering path of an edit: which existing tests cover the edited file, for its note, read
@@ -77,7 +78,7 @@ export function shardedView(graph: ShardedGraph): GraphView {
   };
 }
 
-const SessionRunnersSchema = z.looseObject({ runners: z.array(DetectedRunnerSchema) });
+const SessionRunnersSchema = lazy(() => z.looseObject({ runners: z.array(DetectedRunnerSchema) }));
 
 /** The runners the current session detected at its start, if it has started. */
 export function sessionRunners(project: Project): DetectedRunner[] | undefined {

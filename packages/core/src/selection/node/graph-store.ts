@@ -12,6 +12,7 @@ import {
 } from "../graph-shards.ts";
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import type { StateFile } from "../../state/node/store.ts";
+import { lazy } from "../../util/lazy.ts";
 
 /**
  * Where the import graph's sharded state lives (`selection/graph-shards.ts`), and its reader for
@@ -52,12 +53,14 @@ export function graphExists(project: Project): boolean {
 }
 
 /** What a reader needs of the index: a loose view, so a newer field never fails it. */
-const IndexViewSchema = z.looseObject({
-  version: z.literal(GRAPH_VERSION),
-  files: z.string(),
-  walked: z.boolean(),
-  next: z.number(),
-});
+const IndexViewSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(GRAPH_VERSION),
+    files: z.string(),
+    walked: z.boolean(),
+    next: z.number(),
+  }),
+);
 
 /** A shard that cannot be read or does not fit the index: the graph is not used as it is. */
 export class BrokenShard extends Error {

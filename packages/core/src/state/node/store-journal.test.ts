@@ -191,3 +191,56 @@ describe("the journal beside a state file", () => {
     expect(JOURNAL_ROTATE_BYTES).toBeGreaterThanOrEqual(64 * 1024);
   });
 });
+
+describe("a hot schema: what a read that writes nothing back checks", () => {
+  /** The list's fields the fold reads, the rest (`note`) passed through unchecked. */
+  const HotSchema = z.looseObject({
+    version: z.literal(1),
+    items: z.array(z.string()),
+    journal: z.optional(z.object({ ino: z.number(), bytes: z.number() })),
+  });
+  const WithNoteSchema = z.object({ ...ListSchema.def.shape, note: z.optional(z.string()) });
+  /** A state whose field outside the hot schema does not pass the whole one. */
+  const coldBroken = (items: string[]) => ({ version: 1, items, note: 42 });
+
+  beforeEach(() => {
+    file = { ...listFile(), schema: WithNoteSchema, hotSchema: HotSchema };
+  });
+
+  it("appends without the lock on what it checks, and the locked reader still checks the rest, losing no line", async () => {
+    await appendState(file, line("a"));
+    const cursor = onDisk().journal;
+    writeFileSync(file.path, JSON.stringify({ ...coldBroken(["a"]), journal: cursor }));
+    const written = readFileSync(file.path, "utf8");
+    const { before, value } = await appendState(file, line("b"));
+    expect([before.items, value.items]).toEqual([["a"], ["a", "b"]]);
+    // The line was appended; the state it read was not written back.
+    expect(journalText()).toContain(line("b"));
+    expect(readFileSync(file.path, "utf8")).toBe(written);
+    // The whole schema, under the lock: the file is moved aside (kept, with "a") and rebuilt,
+    // the journal's lines folded into the new state (no cursor now: from the journal's start).
+    const { value: rebuilt, recovered } = await compact();
+    expect(recovered?.reason).toMatch(/does not match the schema at "note"/);
+    expect(readFileSync(recovered?.movedTo ?? "", "utf8")).toBe(written);
+    expect(rebuilt.items).toEqual(["b"]);
+    expect(onDisk().items).toEqual(["b"]);
+  });
+
+  it("a field it checks that does not pass goes the locked way, as without it", async () => {
+    await appendState(file, line("a"));
+    writeFileSync(file.path, JSON.stringify({ version: 1, items: "a" }));
+    const { value, recovered } = await appendState(file, line("b"));
+    expect(recovered?.reason).toMatch(/does not match the schema at "items"/);
+    expect(value.items).toEqual(["b"]);
+  });
+
+  it("readState checks with it only when asked, passing the rest through", async () => {
+    await appendState(file, line("a"));
+    writeFileSync(file.path, JSON.stringify(coldBroken(["a"])));
+    expect(await readState(file, { hot: true })).toEqual({
+      value: coldBroken(["a"]),
+      existed: true,
+    });
+    expect((await readState(file)).problem).toMatch(/does not match the schema at "note"/);
+  });
+});

@@ -24,6 +24,16 @@ export interface StateFile<T> {
   create: () => T;
   /** Changes appended beside the file without its lock (`appendState`), folded in by readers. */
   journal?: Journal<T>;
+  /**
+   * What a read that writes nothing back checks, when the whole `schema` costs more to build than
+   * the read is worth (a hook process builds each schema it parses): `appendState` without the
+   * lock, and `readState` asked for `{ hot: true }`. It checks the fields those readers and the
+   * journal's `fold` use, and passes the rest through unchecked (a loose object), so its value is
+   * a `T` only in what it checks. Such a value never reaches the file: every write is
+   * `updateState`'s, which parses the file with `schema` under the lock (and moves aside what
+   * does not pass).
+   */
+  hotSchema?: z.core.$ZodType;
 }
 
 /**
@@ -204,13 +214,24 @@ export function takeRecoveries(): Recovery[] {
  * API costs a hook process the loading of its stream modules (~5 ms) for nothing.
  */
 
-/** Reads a state file without locking: writers rename atomically, so a read sees a whole file. */
-export async function readState<T>(file: StateFile<T>): Promise<ReadResult<T>> {
-  return Promise.resolve(readStateSync(file));
+/**
+ * Reads a state file without locking: writers rename atomically, so a read sees a whole file.
+ * `hot`: checked with the file's `hotSchema` (when it has one), for a reader of those fields
+ * only that writes nothing back.
+ */
+export async function readState<T>(
+  file: StateFile<T>,
+  options: { hot?: boolean } = {},
+): Promise<ReadResult<T>> {
+  return Promise.resolve(readStateSync(file, options));
 }
 
 /** `readState`, for callers that are not async (a sharded state reads many files in one lock). */
-export function readStateSync<T>(file: StateFile<T>): ReadResult<T> {
+export function readStateSync<T>(
+  file: StateFile<T>,
+  options: { hot?: boolean } = {},
+): ReadResult<T> {
+  const schema = options.hot === true ? (file.hotSchema ?? file.schema) : file.schema;
   let text: string;
   try {
     text = readFileSync(file.path, "utf8");
@@ -218,7 +239,7 @@ export function readStateSync<T>(file: StateFile<T>): ReadResult<T> {
     if (isMissing(error)) return { value: file.create(), existed: false };
     return { value: file.create(), existed: true, problem: describeError(error) };
   }
-  const parsed = takePrefetched(file, text) ?? parseState(file, text);
+  const parsed = takePrefetched(file, text, schema) ?? parseState(file, text, schema);
   if (!parsed.ok) return { value: file.create(), existed: true, problem: parsed.reason };
   const value =
     file.journal === undefined ? parsed.value : foldUnlocked(file.journal, parsed.value);
@@ -298,7 +319,8 @@ export async function appendState<T>(file: StateFile<T>, line: string): Promise<
   } catch {
     return locked();
   }
-  const parsed = parseState(file, text);
+  // What this path reads is checked; it writes only the line, never the state it read.
+  const parsed = parseState(file, text, file.hotSchema ?? file.schema);
   if (!parsed.ok) return locked();
   const cursor = journal.cursor(parsed.value);
   if (cursor === undefined) return locked();
@@ -517,7 +539,11 @@ function createTemp(path: string): { path: string; fd: number } {
 
 type ParseOutcome<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-function parseState<T>(file: StateFile<T>, text: string): ParseOutcome<T> {
+function parseState<T>(
+  file: StateFile<T>,
+  text: string,
+  schema: z.core.$ZodType = file.schema,
+): ParseOutcome<T> {
   if (text.trim() === "") return { ok: false, reason: "the file is empty" };
   let json: unknown;
   try {
@@ -526,8 +552,9 @@ function parseState<T>(file: StateFile<T>, text: string): ParseOutcome<T> {
     return { ok: false, reason: "the file is not valid JSON" };
   }
   const version = (json as { version?: unknown } | null)?.version;
-  const parsed = z.safeParse(file.schema, json);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  const parsed = z.safeParse(schema, json);
+  // A hot schema's value is a T in what it checks (`StateFile.hotSchema`).
+  if (parsed.success) return { ok: true, value: parsed.data as T };
   if (typeof version === "number" && version > currentVersion(file)) {
     return { ok: false, reason: `it was written by a newer tailtest (schema version ${version})` };
   }
@@ -571,11 +598,15 @@ export function prefetchState<T>(file: StateFile<T>): void {
   }
 }
 
-function takePrefetched<T>(file: StateFile<T>, text: string): ParseOutcome<T> | undefined {
+function takePrefetched<T>(
+  file: StateFile<T>,
+  text: string,
+  schema: z.core.$ZodType = file.schema,
+): ParseOutcome<T> | undefined {
   const entry = prefetched.get(file.path);
   if (entry === undefined) return undefined;
   prefetched.delete(file.path);
-  return entry.text === text && entry.schema === file.schema
+  return entry.text === text && entry.schema === schema
     ? { ok: true, value: entry.value as T }
     : undefined;
 }
