@@ -11,7 +11,7 @@ import ignore, { type Ignore } from "ignore";
  */
 
 /** What `ignore`'s `test` says; `rule` only when a pattern matched. */
-export interface PathRuleResult {
+interface PathRuleResult {
   ignored: boolean;
   unignored: boolean;
   rule?: { pattern: string } | undefined;
