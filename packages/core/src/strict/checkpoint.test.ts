@@ -175,6 +175,8 @@ describe("the strict log's checkpoint", () => {
           expect(events.slice(split).some((event) => event.type === "edit_claim")).toBe(true);
           return;
         }
+        // Decided first, as a gate does: from the open claims, the closed ones not yet built.
+        expect(decisions(resumed.state)).toEqual(decisions(whole));
         expect(liveView(resumed.state)).toEqual(liveView(whole));
         expect(decisions(resumed.state)).toEqual(decisions(whole));
         expect(resumed.events).toBe(events.length);
@@ -257,6 +259,47 @@ describe("the strict log's checkpoint", () => {
     for (const closed of ["{", '[["c1","open","t",1]]', '[["c1","green","t",-1]]', "[1]"])
       expect(snapshotOfCheckpoint({ ...checkpoint, closed })).toBeUndefined();
     expect(snapshotOfCheckpoint({ ...checkpoint, run_ids: "[1]" })).toBeUndefined();
+  });
+
+  it("builds the closed claims only when something reads every claim", () => {
+    const claim = (id: string, test: string, file: string): StrictEvent => ({
+      ...base,
+      type: "edit_claim",
+      claim: id,
+      test_id: test,
+      edit_target: file,
+    });
+    const events: StrictEvent[] = [
+      run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),
+      claim("c1", TESTS[0] ?? "", "src/a.py"),
+      { ...base, type: "verify_result", scope: "claim", claim: "c1", status: "pass" },
+      run(TESTS[1] ?? "", "fail", HASHES[0] ?? ""),
+      claim("c2", TESTS[1] ?? "", "src/b.py"),
+    ];
+    const checkpoint = checkpointOf(snapshotOfEvents(events), {
+      ino: 1,
+      bytes: 1,
+      head: "0",
+      tail: "0",
+    });
+    const { state } = snapshotOfCheckpoint(checkpoint) as StrictSnapshot;
+    const built = () => Object.getOwnPropertyDescriptor(state, "claims")?.get === undefined;
+    expect(openClaims(state).map((open) => open.claim)).toEqual(["c2"]);
+    expect(
+      decideStrictEdit(state, { relPath: "src/b.py", fileClass: "prod", testHashes: new Map() }),
+    ).toMatchObject({ decision: "deny", code: "test_changed" });
+    expect(built()).toBe(false);
+    expect([...state.claims.keys()]).toEqual(["c1", "c2"]);
+    expect(built()).toBe(true);
+    expect(openClaims(state)[0]).toBe(state.claims.get("c2"));
+
+    // A claim both closed and open was not written by `checkpointOf`: the log is replayed.
+    const twice = { ...checkpoint, closed: JSON.stringify([["c2", "green", TESTS[1], 0]]) };
+    expect(snapshotOfCheckpoint(twice)).toBeUndefined();
+    const open = checkpoint.open[0];
+    expect(open).toBeDefined();
+    if (open !== undefined)
+      expect(snapshotOfCheckpoint({ ...checkpoint, open: [open, open] })).toBeUndefined();
   });
 
   it("hashes bytes with FNV-1a", () => {

@@ -8,6 +8,7 @@ import {
 } from "./strict-events.ts";
 import {
   applyStrictEvents,
+  deferClosedClaims,
   initialStrictState,
   type ClaimState,
   type ClaimStatus,
@@ -169,30 +170,37 @@ const CLAIM_STATUSES: ReadonlySet<string> = new Set<ClaimStatus>(["green", "esca
 
 /**
  * The snapshot a checkpoint holds, or undefined when its packed lists do not read as the writer
- * wrote them (the caller replays the log). Claims come back in the order they were made.
+ * wrote them (the caller replays the log). Claims come back in the order they were made. The
+ * closed claims are checked here but built only when something reads `state.claims`
+ * (`deferClosedClaims`): a gate reads the open ones.
  */
 export function snapshotOfCheckpoint(checkpoint: StrictCheckpoint): StrictSnapshot | undefined {
-  const closed = unpackClosed(checkpoint.closed);
+  const open: ClaimState[] = checkpoint.open.map((claim) => ({
+    claim: claim.claim,
+    test_id: claim.test_id,
+    targets: claim.targets,
+    index: claim.index,
+    status: "open" as const,
+    red: claim.red,
+    attempts: claim.attempts,
+    snapshots: new Map(claim.snapshots),
+  }));
+  const openIds = new Set(open.map((claim) => claim.claim));
+  // A claim is open or closed, once: anything else was not written by `checkpointOf`.
+  if (openIds.size !== open.length) return undefined;
+  const closed = unpackClosed(checkpoint.closed, openIds);
   const runIds = unpackStrings(checkpoint.run_ids);
   if (closed === undefined || runIds === undefined) return undefined;
-  const claims: ClaimState[] = [
-    ...closed,
-    ...checkpoint.open.map((claim) => ({
-      claim: claim.claim,
-      test_id: claim.test_id,
-      targets: claim.targets,
-      index: claim.index,
-      status: "open" as const,
-      red: claim.red,
-      attempts: claim.attempts,
-      snapshots: new Map(claim.snapshots),
-    })),
-  ].sort((a, b) => a.index - b.index);
-  const state = initialStrictState();
-  state.mode = checkpoint.mode;
-  for (const claim of claims) state.claims.set(claim.claim, claim);
+  open.sort((a, b) => a.index - b.index);
+  const runs: StrictState["runs"] = new Map();
   for (const run of checkpoint.runs)
-    state.runs.set(run.event.test_id, { index: run.index, event: run.event });
+    runs.set(run.event.test_id, { index: run.index, event: run.event });
+  const state = deferClosedClaims({ mode: checkpoint.mode, runs }, open, () => {
+    const claims: ClaimState[] = [...closed.map(closedClaim), ...open].sort(
+      (a, b) => a.index - b.index,
+    );
+    return new Map(claims.map((claim) => [claim.claim, claim]));
+  });
   return {
     state,
     modeChanged: checkpoint.mode_changed,
@@ -216,15 +224,18 @@ function unpackStrings(text: string): string[] | undefined {
   return list as string[];
 }
 
-function unpackClosed(text: string): ClaimState[] | undefined {
+type ClosedClaim = [claim: string, status: ClaimStatus, testId: string, index: number];
+
+/** The packed closed claims, checked item by item; none may share an id with an open claim. */
+function unpackClosed(text: string, openIds: ReadonlySet<string>): ClosedClaim[] | undefined {
   const list = parseJson(text);
   if (!Array.isArray(list)) return undefined;
-  const claims: ClaimState[] = [];
   for (const item of list) {
     if (!Array.isArray(item) || item.length !== 4) return undefined;
     const [claim, status, testId, index] = item as unknown[];
     if (
       typeof claim !== "string" ||
+      openIds.has(claim) ||
       typeof status !== "string" ||
       !CLAIM_STATUSES.has(status) ||
       typeof testId !== "string" ||
@@ -233,18 +244,21 @@ function unpackClosed(text: string): ClaimState[] | undefined {
       index < 0
     )
       return undefined;
-    claims.push({
-      claim,
-      test_id: testId,
-      targets: [],
-      index,
-      status: status as ClaimStatus,
-      red: undefined,
-      attempts: 0,
-      snapshots: new Map(),
-    });
   }
-  return claims;
+  return list as ClosedClaim[];
+}
+
+function closedClaim([claim, status, testId, index]: ClosedClaim): ClaimState {
+  return {
+    claim,
+    test_id: testId,
+    targets: [],
+    index,
+    status,
+    red: undefined,
+    attempts: 0,
+    snapshots: new Map(),
+  };
 }
 
 /** FNV-1a (32-bit) of some bytes, as hex: enough to tell a log's head or tail changed. */

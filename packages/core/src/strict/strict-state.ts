@@ -155,9 +155,52 @@ export function applyStrictEvents(
   });
 }
 
+/** Where a state built by `deferClosedClaims` keeps its open claims until `claims` is built. */
+const OPEN_ONLY = Symbol("open claims, before the closed ones are built");
+
+type Deferring = StrictState & { [OPEN_ONLY]?: ClaimState[] };
+
+/**
+ * A state whose `claims` map is built on its first touch by `build` (every claim, in the order
+ * they were made), while `openClaims` answers from `open` (oldest first) without building it: a
+ * checkpoint holds ~1,000 closed claims that a gate never reads (ADR 0010). `open` must be
+ * exactly the open claims `build` returns, the same objects; once `claims` is built, every reader
+ * goes through it.
+ */
+export function deferClosedClaims(
+  state: Omit<StrictState, "claims">,
+  open: ClaimState[],
+  build: () => Map<string, ClaimState>,
+): StrictState {
+  const deferring = state as Deferring;
+  const settle = (claims: Map<string, ClaimState>) => {
+    delete deferring[OPEN_ONLY];
+    Object.defineProperty(deferring, "claims", {
+      value: claims,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    return claims;
+  };
+  Object.defineProperty(deferring, OPEN_ONLY, {
+    value: open,
+    enumerable: false,
+    configurable: true,
+  });
+  Object.defineProperty(deferring, "claims", {
+    get: () => settle(build()),
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
+  return deferring;
+}
+
 /** Open claims, oldest first. */
 export function openClaims(state: StrictState): ClaimState[] {
-  return [...state.claims.values()].filter((claim) => claim.status === "open");
+  const open = (state as Deferring)[OPEN_ONLY] ?? state.claims.values();
+  return [...open].filter((claim) => claim.status === "open");
 }
 
 /** Open claims with edits not yet verified: what the end of the turn runs. */

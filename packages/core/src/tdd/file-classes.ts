@@ -1,6 +1,6 @@
-import ignore, { type Ignore } from "ignore";
 import type { Config } from "../config/config.ts";
 import { classifyFile } from "../filter/filter.ts";
+import { pathRules, type PathRules } from "./path-rules.ts";
 
 /**
  * What tdd mode makes of an edited file. `test` and `prod` are gated by the TDD state;
@@ -32,7 +32,7 @@ export const DEFAULT_E2E_PATTERNS: readonly string[] = [
   "*.cy.*",
 ];
 
-const defaultE2e = ignore().add([...DEFAULT_E2E_PATTERNS]);
+const defaultE2e = pathRules(DEFAULT_E2E_PATTERNS);
 
 /**
  * Normalises a project-relative path: `\` → `/`, no `./`, no `//`, `a/./b` and `a/x/../b`
@@ -108,22 +108,22 @@ export function tddPatternsFromConfig(
   };
 }
 
-const compiled = new Map<string, Ignore>();
+const compiled = new Map<string, PathRules>();
 
-function compile(list: readonly string[] | undefined): Ignore | undefined {
+function compile(list: readonly string[] | undefined): PathRules | undefined {
   const patterns = (list ?? []).filter((pattern) => pattern.trim() !== "");
   if (patterns.length === 0) return undefined;
   const key = JSON.stringify(patterns);
   let matcher = compiled.get(key);
   if (matcher === undefined) {
-    matcher = ignore().add(patterns);
+    matcher = pathRules(patterns);
     if (compiled.size > 64) compiled.clear();
     compiled.set(key, matcher);
   }
   return matcher;
 }
 
-function matchingRule(matcher: Ignore | undefined, path: string): string | undefined {
+function matchingRule(matcher: PathRules | undefined, path: string): string | undefined {
   if (matcher === undefined) return undefined;
   const result = matcher.test(path);
   if (!result.ignored) return undefined;

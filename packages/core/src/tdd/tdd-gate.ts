@@ -1,7 +1,8 @@
 import { redCommandFor } from "./declare.ts";
-import ignore, { type Ignore } from "ignore";
+import ignore from "ignore";
 import { capText } from "../notes/notes.ts";
 import { normaliseTddPath, type TddFileClass } from "./file-classes.ts";
+import { pathRules, type PathRules } from "./path-rules.ts";
 import type { TddState } from "./tdd-state.ts";
 
 export interface EditGateInput {
@@ -326,15 +327,15 @@ function shellWord(value: string): string {
   return /^[\w./@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-let protectedCache: { key: string; matcher: Ignore } | undefined;
+let protectedCache: { key: string; matcher: PathRules } | undefined;
 
-function protectedMatcher(extra: readonly string[]): Ignore {
+function protectedMatcher(extra: readonly string[]): PathRules {
   const key = JSON.stringify(extra);
   if (protectedCache?.key !== key) {
     // A negation could re-open a default, so extra patterns only ever add.
     const added = extra.filter((pattern) => pattern.trim() !== "" && !pattern.startsWith("!"));
     const patterns = [...DEFAULT_PROTECTED_PATHS, ...added];
-    protectedCache = { key, matcher: ignore({ ignorecase: true }).add(patterns) };
+    protectedCache = { key, matcher: pathRules(patterns, { ignorecase: true }) };
   }
   return protectedCache.matcher;
 }
