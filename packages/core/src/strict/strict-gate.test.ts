@@ -294,6 +294,35 @@ describe("decideStrictEdit: the gate table", () => {
     );
   });
 
+  it("names what the test runs with, in its language, when that changed since the red", () => {
+    const denial = (file: string, testId: string) => {
+      const test = {
+        id: testId,
+        file,
+        segments: ["x"],
+        runner: "vitest" as const,
+        source: "native" as const,
+      };
+      const events = [
+        run({ test_id: testId, test, support_hash: HASH }),
+        claim("billing.py", "c1", testId),
+      ];
+      const verdict = decideStrictEdit(deriveStrictState(events), {
+        relPath: "billing.py",
+        fileClass: "prod",
+        testHashes: new Map([[file, HASH]]),
+        supportHashes: new Map([[file, CHANGED]]),
+      });
+      return verdict.decision === "deny" ? verdict.message : "";
+    };
+    expect(denial("test/billing.test.js", "test/billing.test.js::x")).toBe(
+      `tailtest strict: billing.py is production code; its claim cannot be used: what test/billing.test.js runs with changed since the red of test/billing.test.js::x, which voids it (its runner's config (vitest.config.*, vite.config.*, jest.config.*, .mocharc.*, babel config, package.json's test scripts and "jest"/"mocha" keys) in its folder and every folder above it, the setup files, required modules and snapshot resolver it names, the files beside it that are not tests, its fixtures/, helpers/ and support/ folders, the files the config or the test names (inside the project or outside it), its snapshots (__snapshots__/, or any file named after the test), and the runner's installed files in node_modules): run tailtest claim test/billing.test.js::x billing.py.`,
+    );
+    expect(denial("tests/test_billing.py", TEST_ID)).toContain(
+      `which voids it (conftest.py and pytest's config (pytest.ini, pytest.toml, pyproject.toml, setup.cfg, tox.ini) in its folder and every folder above it, the files beside it that are not tests, its fixtures/, helpers/ and support/ folders, the files the config or the test names (inside the project or outside it), Python's start-up files (*.pth, sitecustomize.py, usercustomize.py) and the installed pytest)`,
+    );
+  });
+
   it("is deterministic: the same log gives the same words", () => {
     const a = decide([run(), claim("other.py")]);
     clock += 100;

@@ -4,6 +4,7 @@ import { isProtectedPath } from "../tdd/tdd-gate.ts";
 import type { DenyCode } from "./strict-events.ts";
 import { isValidRed } from "./red.ts";
 import { openClaims, type ClaimState, type StrictState } from "./strict-state.ts";
+import { supportDescription } from "./test-support.ts";
 
 /**
  * strict mode's gate, a pure function of the event log's state and the current hashes of test
@@ -93,7 +94,7 @@ function judgeClaim(state: StrictState, claim: ClaimState, input: StrictEditInpu
       claim,
       ok: false,
       code: "test_changed",
-      why: `what ${red.test.file} runs with (conftest.py, fixtures, helpers, the runner's config or its Python start-up files) changed since the red of ${claim.test_id}, which voids it: run ${again}`,
+      why: `what ${red.test.file} runs with changed since the red of ${claim.test_id}, which voids it (${supportDescription(red.test.file)}): run ${again}`,
     };
   return { claim, ok: true };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
-import { testSupportFiles } from "./test-support.ts";
+import { isRunnerConfigName, testSupportFiles } from "./test-support.ts";
 
 describe("testSupportFiles", () => {
   it("takes the conftest chain, runner config, helpers and fixtures, never other tests or code", () => {
@@ -126,5 +126,93 @@ describe("testSupportFiles", () => {
       "test/__snapshots__/calc.output.txt",
       "test/__snapshots__/calc.test.js.snap",
     ]);
+  });
+
+  it("a file a config names outside the project, relative or absolute, whether it exists or not", () => {
+    const view = createMemoryView({
+      "package.json": "{}\n",
+      "vitest.config.js":
+        'export default { test: { setupFiles: ["../home/fix.js", "/opt/x/setup.js"] } };\n',
+      "web/jest.config.js":
+        'module.exports = { setupFiles: ["<rootDir>/../../shared/jest.js"] };\n',
+      "web/test/page.test.js": "",
+      "test/calc.test.js": "",
+    });
+    expect(testSupportFiles(view, "test/calc.test.js")).toEqual([
+      "../home/fix.js",
+      "/opt/x/setup.js",
+      "package.json",
+      "vitest.config.js",
+    ]);
+    expect(testSupportFiles(view, "web/test/page.test.js")).toContain("../shared/jest.js");
+  });
+
+  it("every file of a test area that is not a test, whatever its type; never production code", () => {
+    const view = createMemoryView({
+      "package.json": "{}\n",
+      "README.md": "# x\n",
+      "src/calc.js": "",
+      "src/notes.txt": "",
+      "test/calc.test.js": "",
+      "test/other.test.js": "",
+      "test/mul.txt": "6\n",
+      "test/fixtures/expected.yaml": "mul: 6\n",
+      "test/fixtures/deep/input.csv": "a,b\n",
+      "test/cases/unnamed.txt": "",
+    });
+    expect(testSupportFiles(view, "test/calc.test.js")).toEqual([
+      "package.json",
+      "test/fixtures/deep/input.csv",
+      "test/fixtures/expected.yaml",
+      "test/mul.txt",
+    ]);
+  });
+
+  it("the files the test's own text names, but not production code or other tests", () => {
+    const view = createMemoryView({
+      "package.json": "{}\n",
+      "src/calc.js": "",
+      "test/other.test.js": "",
+      "test/cases/mul.txt": "6\n",
+      "test/calc.test.js":
+        'const calc = require("../src/calc.js");\nrequire("./other.test.js");\nconst data = read(join(__dirname, "cases/mul.txt"));\n',
+    });
+    expect(testSupportFiles(view, "test/calc.test.js")).toEqual([
+      "package.json",
+      "test/cases/mul.txt",
+    ]);
+  });
+
+  it("a snapshot resolver's snapshots: every project file named after the test", () => {
+    const files = {
+      "package.json": "{}\n",
+      "resolver.js": "module.exports = {};\n",
+      "snaps/calc.test.js.snap": "exports[`calc 1`] = `6`;\n",
+      "snaps/other.test.js.snap": "",
+      "node_modules/x/calc.test.js.snap": "",
+      "test/calc.test.js": "",
+    };
+    const resolved = createMemoryView({
+      ...files,
+      "jest.config.js": 'module.exports = { snapshotResolver: "./resolver.js" };\n',
+    });
+    expect(testSupportFiles(resolved, "test/calc.test.js", { test: ["resolver.js"] })).toEqual([
+      "jest.config.js",
+      "package.json",
+      "resolver.js",
+      "snaps/calc.test.js.snap",
+    ]);
+    const plain = createMemoryView({ ...files, "jest.config.js": "module.exports = {};\n" });
+    expect(testSupportFiles(plain, "test/calc.test.js")).toEqual([
+      "jest.config.js",
+      "package.json",
+    ]);
+  });
+
+  it("names a runner config by every name a runner looks up, above the root too", () => {
+    for (const name of [".mocharc.json", "vitest.config.mts", "package.json", "pytest.ini"])
+      expect(isRunnerConfigName(name), name).toBe(true);
+    for (const name of ["README.md", "calc.js", "mocharc.json"])
+      expect(isRunnerConfigName(name), name).toBe(false);
   });
 });

@@ -1,7 +1,18 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { commitAll, loadPayload, makeProject, REPO_ROOT, runBin } from "@tailtest/test-utils";
 import { execa } from "execa";
+import { afterAll, expect } from "vitest";
 
 /**
  * The adversarial suite's helpers (ADR 0012). An attack is one tool call an agent makes to change
@@ -131,7 +142,8 @@ export async function makeAttackProject(mode: Mode): Promise<Played> {
   };
 }
 
-const fill = (text: string, played: Played) =>
+/** `{root}` (the project), `{home}` (its home folder, outside it), `{store}` filled in. */
+export const fill = (text: string, played: Played) =>
   text
     .replaceAll("{root}", played.root)
     .replaceAll("{home}", played.home)
@@ -362,33 +374,192 @@ export const jsRunnerModules = (runner: Exclude<JsRunner, "node-test">): string 
   join(REPO_ROOT, "node_modules/.cache/tailtest/fixtures", runner, "node_modules");
 
 /**
- * A JavaScript project in the mode, committed, with a home folder of its own: `files` (a
- * `package.json`, the code, the tests, the runner's config), and the runner's installed packages
- * linked from the setup's cache as `node_modules` (node's own runner needs none). The link is
- * never written through: an attack on the runner's installed files copies them
- * (`runner-internals.test.ts`).
+ * A JavaScript project in the mode, committed: `files` (a `package.json`, the code, the tests, the
+ * runner's config), and the runner's installed packages linked from the setup's cache as
+ * `node_modules` (node's own runner needs none). The project is `<tmp>/project` and its home
+ * folder `<tmp>/home`, so the folder above the project is the test's own (a config planted there
+ * touches no other test): `../home/x.js` is a path outside the project. The link is never written
+ * through: an attack on the runner's installed files asks for a copy (`copyModules`).
  */
 export async function makeJsAttackProject(
   mode: Mode,
   runner: JsRunner,
   files: Readonly<Record<string, string>>,
+  { copyModules = false } = {},
 ): Promise<Played> {
-  const project = makeProject({
+  const outer = mkdtempSync(join(tmpdir(), "tailtest-js-"));
+  const root = join(outer, "project");
+  const all = {
     ...files,
     ".gitignore": ".tailtest/\nnode_modules/\n",
     ".tailtest/config.json": `${JSON.stringify({ mode })}\n`,
-  });
-  if (runner !== "node-test")
-    symlinkSync(jsRunnerModules(runner), join(project.root, "node_modules"));
-  await commitAll(project.root);
-  const home = `${project.root}-home`;
-  mkdirSync(home);
-  return {
-    root: project.root,
-    home,
-    cleanup: () => {
-      project.cleanup();
-      rmSync(home, { recursive: true, force: true });
-    },
   };
+  for (const [rel, text] of Object.entries(all)) {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  if (runner !== "node-test" && copyModules)
+    cpSync(jsRunnerModules(runner), join(root, "node_modules"), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+  else if (runner !== "node-test") symlinkSync(jsRunnerModules(runner), join(root, "node_modules"));
+  await commitAll(root);
+  const home = join(outer, "home");
+  mkdirSync(home);
+  return { root, home, cleanup: () => rmSync(outer, { recursive: true, force: true }) };
+}
+
+/** A shell command that writes `text` to `path` (a here-document: nothing in it is expanded). */
+export const heredoc = (path: string, text: string) => `cat > ${path} <<'EOF'\n${text}EOF`;
+
+/**
+ * A write through the platform's edit tool, as the agent makes it: the gate, the write, the
+ * post-tool hook. False when the gate denied it (nothing written).
+ */
+export async function toolWrite(
+  platform: Platform,
+  played: Played,
+  path: string,
+  content: string,
+): Promise<boolean> {
+  const payloads = payloadsOf(platform, played.root);
+  const abs = join(played.root, path);
+  const relative = platform === "codex" ? path : abs;
+  if (isDenial(await fire(platform, played, payloads.write(relative, content, "pre"))))
+    return false;
+  await bash(`mkdir -p "$(dirname ${path})" && ${heredoc(path, content)}`, played);
+  await fire(platform, played, payloads.write(abs, content, "post"));
+  return true;
+}
+
+/** A command through the platform's shell tool (`{root}`, `{home}` filled); false when denied. */
+export async function shellCall(
+  platform: Platform,
+  played: Played,
+  command: string,
+): Promise<boolean> {
+  const payloads = payloadsOf(platform, played.root);
+  const filled = fill(command, played);
+  if (isDenial(await fire(platform, played, payloads.shell(filled, "pre")))) return false;
+  await bash(filled, played);
+  await fire(platform, played, payloads.shell(filled, "post"));
+  return true;
+}
+
+const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
+
+/** The built CLI in the project, as the agent's shell runs it (not under CI). */
+export const cliIn = (played: Played, ...args: string[]) =>
+  runBin(CLI, args, {
+    cwd: played.root,
+    env: { ...NOT_CI, HOME: played.home, TAILTEST_TDD_KEY: "" },
+  });
+
+/** A cheat on a verdict: what the agent does after the wrong code is in. False when refused. */
+export type CheatStep = () => Promise<boolean>;
+
+export interface StrictPlay {
+  /** The agent writes its test (and what it writes beside it) before the claim. */
+  writeTest: () => Promise<void>;
+  /** `tailtest claim <test id> <file>`. */
+  testId: string;
+  file: string;
+  /** The file as committed, and the wrong code the agent writes after the claim. */
+  original: string;
+  wrong: string;
+  cheat: CheatStep;
+  /** Checks that the cheat works (the runner now passes the wrong code), before the Stop. */
+  cheatWorks?: () => Promise<void>;
+}
+
+/**
+ * strict: a claim on a failing test, wrong code written under it, then the cheat. HELD (returns
+ * undefined) unless the Stop calls the claim green or leaves the wrong code in.
+ */
+export async function playStrictClaim(
+  platform: Platform,
+  played: Played,
+  play: StrictPlay,
+): Promise<string | undefined> {
+  const payloads = payloadsOf(platform, played.root);
+  await fire(platform, played, payloads.start);
+  await play.writeTest();
+  const claim = await cliIn(played, "claim", play.testId, play.file);
+  expect(claim.exitCode, claim.stdout + claim.stderr).toBe(0);
+  expect(await toolWrite(platform, played, play.file, play.wrong)).toBe(true);
+  if (!(await play.cheat())) return undefined;
+  await play.cheatWorks?.();
+  const stop = await fire(platform, played, payloads.stop);
+  const now = readFileSync(join(played.root, play.file), "utf8");
+  return stop.includes("is green") || now !== play.original ? stop : undefined;
+}
+
+export interface TddPlay {
+  /** The agent writes its test (and what it writes beside it) during the Red. */
+  writeTest: () => Promise<void>;
+  /** `tailtest red --test <test id> --expects <expects>`. */
+  testId: string;
+  expects: string;
+  /** The agent's own test command. */
+  command: string;
+  /** `tailtest green --file <file>`, then the wrong code written there. */
+  file: string;
+  wrong: string;
+  cheat: CheatStep;
+}
+
+/** tdd: a Red, its test, a Green, wrong code, the cheat. HELD unless the next run completes it. */
+export async function playTddCycle(
+  platform: Platform,
+  played: Played,
+  play: TddPlay,
+): Promise<string | undefined> {
+  await fire(platform, played, payloadsOf(platform, played.root).start);
+  const red = await cliIn(played, "red", "--test", play.testId, "--expects", play.expects);
+  expect(red.exitCode, red.stderr).toBe(0);
+  await play.writeTest();
+  await shellCall(platform, played, play.command);
+  const green = await cliIn(played, "green", "--change", "add mul", "--file", play.file);
+  expect(green.exitCode, green.stdout + green.stderr).toBe(0);
+  expect(await toolWrite(platform, played, play.file, play.wrong)).toBe(true);
+  if (!(await play.cheat())) return undefined;
+  await shellCall(platform, played, play.command);
+  const status = await cliIn(played, "tdd", "status", "--json");
+  const state = (JSON.parse(status.stdout) as { state?: string }).state;
+  return state === "making_tests_pass" ? undefined : `state: ${state ?? status.stdout}`;
+}
+
+/**
+ * The suite's tally: `held(label, play)` plays one attack (a failure is what the hook said when
+ * it was NOT HELD) and fails the test on a miss; after the file, one line `<title>: held k/n`
+ * with the misses by name.
+ */
+export function heldTally(title: string) {
+  const tried: string[] = [];
+  const missed: string[] = [];
+  afterAll(() => {
+    const held = tried.length - missed.length;
+    const tail = missed.length === 0 ? "" : ` (not held: ${missed.join("; ")})`;
+    process.stdout.write(`${title}: held ${held}/${tried.length}${tail}\n`);
+  });
+  return async (label: string, play: () => Promise<string | undefined>): Promise<void> => {
+    tried.push(label);
+    const failure = await play();
+    if (failure !== undefined) missed.push(label);
+    expect(failure, label).toBeUndefined();
+  };
+}
+
+/**
+ * Which cheats a platform plays: every one through Claude Code's hooks; the verdict is the same
+ * code on every platform, so Cursor plays the first and the last (its write tool and Stop
+ * payloads) and Codex the same in strict only. Codex's tdd is not played: its gate reads the Red
+ * from the turn's log key, which the CLI is told by `TAILTEST_TDD_KEY` in Codex's own shell (see
+ * the codex adapter's tests).
+ */
+export function playsOn<T>(platform: Platform, cheats: readonly T[], mode: Mode): T[] {
+  if (platform === "claude-code") return [...cheats];
+  if (platform === "codex" && mode === "tdd") return [];
+  return [cheats[0], cheats.at(-1)].filter((one) => one !== undefined);
 }

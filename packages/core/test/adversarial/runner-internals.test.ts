@@ -1,8 +1,16 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { commitAll, makeProject, REPO_ROOT, runBin } from "@tailtest/test-utils";
-import { afterAll, describe, expect, it } from "vitest";
-import { bash, fire, isDenial, payloadsOf, type Platform, type Played } from "./attack-harness.ts";
+import { runBin } from "@tailtest/test-utils";
+import { describe, expect, it } from "vitest";
+import {
+  heldTally,
+  jsRunnerModules,
+  makeJsAttackProject,
+  playStrictClaim,
+  shellCall,
+  toolWrite,
+  type Platform,
+} from "./attack-harness.ts";
 
 /**
  * Attacks on a JavaScript verdict through the runner's installed files (ADR 0012, "What strict's
@@ -12,8 +20,7 @@ import { bash, fire, isDenial, payloadsOf, type Platform, type Played } from "./
  * put back.
  */
 
-const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
-const MOCHA = join(REPO_ROOT, "node_modules/.cache/tailtest/fixtures/mocha/node_modules");
+const MOCHA = jsRunnerModules("mocha");
 
 const CALC = "exports.add = (a, b) => a + b;\n";
 const WRONG = "exports.add = (a, b) => a + b;\nexports.mul = (a, b) => 0;\n";
@@ -47,77 +54,48 @@ const CHEATS: Cheat[] = [
   },
 ];
 
-async function makeMochaProject(): Promise<Played> {
-  const project = makeProject({
-    "package.json": '{"name":"calc","private":true,"scripts":{"test":"mocha"}}\n',
-    ".mocharc.json": '{"spec": "test/**/*.test.js"}\n',
-    "src/calc.js": CALC,
-    "test/calc.test.js": TEST.split('\n\n  it("multiplies"')[0] + "\n});\n",
-    ".gitignore": ".tailtest/\nnode_modules/\n",
-    ".tailtest/config.json": '{"mode":"strict"}\n',
-  });
-  // A copy, not a link: the attack writes to it.
-  cpSync(MOCHA, join(project.root, "node_modules"), { recursive: true, verbatimSymlinks: true });
-  await commitAll(project.root);
-  const home = `${project.root}-home`;
-  mkdirSync(home);
-  const cleanup = () => {
-    project.cleanup();
-    rmSync(home, { recursive: true, force: true });
-  };
-  return { root: project.root, home, cleanup };
-}
-
-async function tool(platform: Platform, played: Played, path: string, content: string) {
-  const payloads = payloadsOf(platform, played.root);
-  const abs = join(played.root, path);
-  const relative = platform === "codex" ? path : abs;
-  if (isDenial(await fire(platform, played, payloads.write(relative, content, "pre"))))
-    return false;
-  await bash(`cat > ${path} <<'EOF'\n${content}EOF`, played);
-  await fire(platform, played, payloads.write(abs, content, "post"));
-  return true;
-}
+/** The project; `node_modules` a copy, not a link: the attack writes to it. */
+const makeMochaProject = () =>
+  makeJsAttackProject(
+    "strict",
+    "mocha",
+    {
+      "package.json": '{"name":"calc","private":true,"scripts":{"test":"mocha"}}\n',
+      ".mocharc.json": '{"spec": "test/**/*.test.js"}\n',
+      "src/calc.js": CALC,
+      "test/calc.test.js": TEST.split('\n\n  it("multiplies"')[0] + "\n});\n",
+    },
+    { copyModules: true },
+  );
 
 /** HELD unless the Stop calls the claim green with the wrong code in place. */
 async function play(platform: Platform, one: Cheat): Promise<string | undefined> {
   const played = await makeMochaProject();
   try {
-    const payloads = payloadsOf(platform, played.root);
-    await fire(platform, played, payloads.start);
-    expect(await tool(platform, played, "test/calc.test.js", TEST)).toBe(true);
-    const claim = await runBin(CLI, ["claim", TEST_ID, "src/calc.js"], {
-      cwd: played.root,
-      env: { HOME: played.home, TAILTEST_TDD_KEY: "" },
+    return await playStrictClaim(platform, played, {
+      writeTest: async () => {
+        expect(await toolWrite(platform, played, "test/calc.test.js", TEST)).toBe(true);
+      },
+      testId: TEST_ID,
+      file: "src/calc.js",
+      original: CALC,
+      wrong: WRONG,
+      cheat: () => shellCall(platform, played, one.shell),
+      cheatWorks: async () => {
+        // The cheat works: mocha now calls the wrong code's test a pass.
+        const mocha = await runBin(join(played.root, "node_modules/mocha/bin/mocha.js"), [], {
+          cwd: played.root,
+          env: { HOME: played.home },
+        });
+        expect(mocha.exitCode, mocha.stdout).toBe(0);
+      },
     });
-    expect(claim.exitCode, claim.stdout + claim.stderr).toBe(0);
-    expect(await tool(platform, played, "src/calc.js", WRONG)).toBe(true);
-    const gate = await fire(platform, played, payloads.shell(one.shell, "pre"));
-    if (isDenial(gate)) return undefined;
-    await bash(one.shell, played);
-    // The cheat works: mocha now calls the wrong code's test a pass.
-    const mocha = await runBin(join(played.root, "node_modules/mocha/bin/mocha.js"), [], {
-      cwd: played.root,
-      env: { HOME: played.home },
-    });
-    expect(mocha.exitCode, mocha.stdout).toBe(0);
-    await fire(platform, played, payloads.shell(one.shell, "post"));
-    const stop = await fire(platform, played, payloads.stop);
-    const calc = readFileSync(join(played.root, "src/calc.js"), "utf8");
-    if (stop.includes("is green") || calc !== CALC) return stop;
-    return undefined;
   } finally {
     played.cleanup();
   }
 }
 
-const tried: string[] = [];
-const missed: string[] = [];
-afterAll(() => {
-  const held = tried.length - missed.length;
-  const tail = missed.length === 0 ? "" : ` (not held: ${missed.join("; ")})`;
-  process.stdout.write(`adversarial runner internals: held ${held}/${tried.length}${tail}\n`);
-});
+const held = heldTally("adversarial runner internals");
 
 /** Every cheat through Claude Code's hooks; Codex and Cursor play the first (their payloads). */
 const PLAYS: ReadonlyArray<readonly [Platform, Cheat]> = [
@@ -129,12 +107,7 @@ const PLAYS: ReadonlyArray<readonly [Platform, Cheat]> = [
 describe.skipIf(!existsSync(MOCHA))("attacks on the runner's installed files, strict", () => {
   it.each(PLAYS.map(([platform, one]) => [`${platform}: ${one.name}`, platform, one] as const))(
     "%s is held",
-    async (label, platform, one) => {
-      tried.push(label);
-      const failure = await play(platform, one);
-      if (failure !== undefined) missed.push(label);
-      expect(failure).toBeUndefined();
-    },
+    (label, platform, one) => held(label, () => play(platform, one)),
     180_000,
   );
 });

@@ -1,15 +1,15 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { REPO_ROOT, runBin } from "@tailtest/test-utils";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  bash,
-  fire,
-  isDenial,
+  heldTally,
+  heredoc,
   makeAttackProject,
-  payloadsOf,
+  playStrictClaim,
+  playsOn,
+  playTddCycle,
   PLATFORMS,
   PROJECT_FILES,
+  shellCall,
+  toolWrite,
   type Platform,
   type Played,
 } from "./attack-harness.ts";
@@ -24,8 +24,6 @@ import {
  * built CLI. HELD in strict: the Stop does not call the claim green, and the claimed file is put
  * back. HELD in tdd: the run is not recorded as the Green that completes the cycle.
  */
-
-const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
 
 const TEST_MUL =
   "import calc\nfrom calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n";
@@ -47,8 +45,6 @@ interface Cheat {
   /** tdd: the test command the agent then runs. */
   modes: ReadonlyArray<"tdd" | "strict">;
 }
-
-const heredoc = (path: string, text: string) => `cat > ${path} <<'EOF'\n${text}EOF`;
 
 const CHEATS: Cheat[] = [
   {
@@ -147,52 +143,33 @@ const CHEATS: Cheat[] = [
   },
 ];
 
-const ORIGINAL_CALC = PROJECT_FILES["calc.py"];
-
-async function tool(platform: Platform, played: Played, path: string, content: string) {
-  const payloads = payloadsOf(platform, played.root);
-  const abs = join(played.root, path);
-  const relative = platform === "codex" ? path : abs;
-  if (isDenial(await fire(platform, played, payloads.write(relative, content, "pre"))))
-    return false;
-  await bash(`mkdir -p "$(dirname ${path})" && ${heredoc(path, content)}`, played);
-  await fire(platform, played, payloads.write(abs, content, "post"));
-  return true;
-}
-
-async function shell(platform: Platform, played: Played, command: string) {
-  const payloads = payloadsOf(platform, played.root);
-  const filled = command.replaceAll("{home}", played.home);
-  if (isDenial(await fire(platform, played, payloads.shell(filled, "pre")))) return false;
-  await bash(filled, played);
-  await fire(platform, played, payloads.shell(filled, "post"));
-  return true;
-}
-
-const cli = (played: Played, ...args: string[]) =>
-  runBin(CLI, args, { cwd: played.root, env: { HOME: played.home, TAILTEST_TDD_KEY: "" } });
+const ORIGINAL_CALC = PROJECT_FILES["calc.py"] ?? "";
 
 async function cheat(platform: Platform, played: Played, one: Cheat): Promise<boolean> {
-  if (one.write !== undefined && !(await tool(platform, played, one.write.path, one.write.content)))
+  if (
+    one.write !== undefined &&
+    !(await toolWrite(platform, played, one.write.path, one.write.content))
+  )
     return false;
-  return one.shell === undefined || shell(platform, played, one.shell);
+  return one.shell === undefined || shellCall(platform, played, one.shell);
 }
+
+const writeTest = (platform: Platform, played: Played) => async () => {
+  expect(await toolWrite(platform, played, "tests/test_calc.py", TEST_MUL)).toBe(true);
+};
 
 /** strict: HELD unless the Stop calls the claim green with the wrong code in place. */
 async function playStrict(platform: Platform, one: Cheat): Promise<string | undefined> {
   const played = await makeAttackProject("strict");
   try {
-    const payloads = payloadsOf(platform, played.root);
-    await fire(platform, played, payloads.start);
-    expect(await tool(platform, played, "tests/test_calc.py", TEST_MUL)).toBe(true);
-    const claim = await cli(played, "claim", "tests/test_calc.py::test_mul", "calc.py");
-    expect(claim.exitCode, claim.stderr).toBe(0);
-    expect(await tool(platform, played, "calc.py", WRONG)).toBe(true);
-    if (!(await cheat(platform, played, one))) return undefined;
-    const stop = await fire(platform, played, payloads.stop);
-    const calc = readFileSync(join(played.root, "calc.py"), "utf8");
-    if (stop.includes("is green") || calc !== ORIGINAL_CALC) return stop;
-    return undefined;
+    return await playStrictClaim(platform, played, {
+      writeTest: writeTest(platform, played),
+      testId: "tests/test_calc.py::test_mul",
+      file: "calc.py",
+      original: ORIGINAL_CALC,
+      wrong: WRONG,
+      cheat: () => cheat(platform, played, one),
+    });
   } finally {
     played.cleanup();
   }
@@ -202,68 +179,33 @@ async function playStrict(platform: Platform, one: Cheat): Promise<string | unde
 async function playTdd(platform: Platform, one: Cheat): Promise<string | undefined> {
   const played = await makeAttackProject("tdd");
   try {
-    const payloads = payloadsOf(platform, played.root);
-    await fire(platform, played, payloads.start);
-    const red = await cli(
-      played,
-      "red",
-      "--test",
-      "tests/test_calc.py::test_mul",
-      "--expects",
-      "test_mul fails: no mul",
-    );
-    expect(red.exitCode, red.stderr).toBe(0);
-    expect(await tool(platform, played, "tests/test_calc.py", TEST_MUL)).toBe(true);
-    await shell(platform, played, "python3 -m pytest -q tests/test_calc.py");
-    const green = await cli(played, "green", "--change", "add mul", "--file", "calc.py");
-    expect(green.exitCode, green.stderr).toBe(0);
-    expect(await tool(platform, played, "calc.py", WRONG)).toBe(true);
-    if (!(await cheat(platform, played, one))) return undefined;
-    await shell(platform, played, "python3 -m pytest -q tests/test_calc.py");
-    const status = await cli(played, "tdd", "status", "--json");
-    const state = (JSON.parse(status.stdout) as { state?: string }).state;
-    return state === "making_tests_pass" ? undefined : `state: ${state ?? status.stdout}`;
+    return await playTddCycle(platform, played, {
+      writeTest: writeTest(platform, played),
+      testId: "tests/test_calc.py::test_mul",
+      expects: "test_mul fails: no mul",
+      command: "python3 -m pytest -q tests/test_calc.py",
+      file: "calc.py",
+      wrong: WRONG,
+      cheat: () => cheat(platform, played, one),
+    });
   } finally {
     played.cleanup();
   }
 }
 
-const tried: string[] = [];
-const missed: string[] = [];
-afterAll(() => {
-  const held = tried.length - missed.length;
-  const tail = missed.length === 0 ? "" : ` (not held: ${missed.join("; ")})`;
-  process.stdout.write(`adversarial verdict: held ${held}/${tried.length}${tail}\n`);
-});
-
-/**
- * Every cheat through Claude Code's hooks; the verdict is the same code on every platform, so
- * Codex and Cursor play two per mode (their write tool and Stop payloads). Codex's tdd is not
- * played here: its gate reads the Red from the turn's log key, which the CLI is told by
- * `TAILTEST_TDD_KEY` in Codex's own shell (see the codex adapter's tests).
- */
-const PLAYS: Record<Platform, (cheats: readonly Cheat[], mode: "tdd" | "strict") => Cheat[]> = {
-  "claude-code": (cheats) => [...cheats],
-  cursor: (cheats) => [cheats[0], cheats.at(-1)].filter((one) => one !== undefined),
-  codex: (cheats, mode) =>
-    mode === "tdd" ? [] : [cheats[0], cheats.at(-1)].filter((one) => one !== undefined),
-};
+const held = heldTally("adversarial verdict");
 
 describe.each(["tdd", "strict"] as const)("attacks on the verdict, %s mode", (mode) => {
   const cheats = CHEATS.filter((one) => one.modes.includes(mode));
-  describe.each(PLATFORMS.filter((platform) => PLAYS[platform](cheats, mode).length > 0))(
+  describe.each(PLATFORMS.filter((platform) => playsOn(platform, cheats, mode).length > 0))(
     "%s",
     (platform) => {
-      it.each(PLAYS[platform](cheats, mode).map((one) => [one.name, one] as const))(
+      it.each(playsOn(platform, cheats, mode).map((one) => [one.name, one] as const))(
         "%s is held",
-        async (name, one) => {
-          const label = `${mode} ${platform}: ${name}`;
-          tried.push(label);
-          const failure =
-            mode === "strict" ? await playStrict(platform, one) : await playTdd(platform, one);
-          if (failure !== undefined) missed.push(label);
-          expect(failure).toBeUndefined();
-        },
+        (name, one) =>
+          held(`${mode} ${platform}: ${name}`, () =>
+            mode === "strict" ? playStrict(platform, one) : playTdd(platform, one),
+          ),
         120_000,
       );
     },

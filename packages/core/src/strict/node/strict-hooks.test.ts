@@ -166,7 +166,9 @@ describe("strict mode on a real pytest project", () => {
     // Test support is always editable, but it voids the red it supports.
     expect((await write("tests/conftest.py", conftest)).kind).toBe("none");
     const again = await write("billing.py", BROKEN);
-    expect(again.kind === "deny" ? again.reason : "").toContain("conftest.py, fixtures, helpers");
+    expect(again.kind === "deny" ? again.reason : "").toContain(
+      "which voids it (conftest.py and pytest's config (pytest.ini, pytest.toml, pyproject.toml, setup.cfg, tox.ini) in its folder",
+    );
     const stop = await send({ kind: "TurnEnded", stopHookActive: false });
     expect(stop.kind).toBe("block");
     expect(stop.kind === "block" ? stop.reason : "").toContain(

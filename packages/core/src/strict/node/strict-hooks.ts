@@ -10,6 +10,7 @@ import {
   readPlanSteps,
 } from "../plan-steps.ts";
 import { openClaims, pendingClaims, type ClaimState } from "../strict-state.ts";
+import { supportDescription } from "../test-support.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { withAgentFlag } from "../../tdd/guide.ts";
 import { gateTargets } from "../../shell/node/shell-targets.ts";
@@ -148,7 +149,7 @@ function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | u
   if (claim.red !== undefined && run.test_file_hash !== claim.red.test_file_hash)
     return `it passes, but ${run.test.file} changed since its red, which voids the claim`;
   if (claim.red?.support_hash !== undefined && run.support_hash !== claim.red.support_hash)
-    return `it passes, but what ${run.test.file} runs with (conftest.py, fixtures, helpers, snapshots, the runner's config and setup files, its installed files or Python start-up files) changed since its red, which voids the claim`;
+    return `it passes, but what ${run.test.file} runs with changed since its red, which voids the claim (${supportDescription(run.test.file)})`;
   return undefined;
 }
 

@@ -1,11 +1,15 @@
 import {
   appendFileSync,
   existsSync,
+  mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -22,7 +26,9 @@ import {
   sha256,
   snapshotFile,
   STRICT_CHECKPOINT_PATH,
+  supportHash,
 } from "./strict-store.ts";
+import { createFsView } from "../../project/node/fs-view.ts";
 import { EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
 
 let project: TempProject;
@@ -311,5 +317,34 @@ describe("the reduced log, read through its checkpoint", () => {
     ]);
     const { snapshot } = readStrictState(project.root);
     expect(snapshot.state.claims.get("c200")?.red?.test_id).toBe("tests/test_a.py::test_1");
+  });
+});
+
+describe("supportHash", () => {
+  it("changes with a setup file outside the project and a runner config above it", async () => {
+    const outer = mkdtempSync(join(tmpdir(), "tailtest-support-"));
+    try {
+      const root = join(outer, "project");
+      mkdirSync(join(root, "test"), { recursive: true });
+      writeFileSync(join(root, "package.json"), "{}\n");
+      writeFileSync(
+        join(root, "vitest.config.js"),
+        'export default { test: { setupFiles: ["../fix.js"] } };\n',
+      );
+      writeFileSync(join(root, "test/calc.test.js"), "");
+      const hash = () => supportHash({ root, view: createFsView(root) }, "test/calc.test.js", {});
+      const missing = await hash();
+      writeFileSync(join(outer, "fix.js"), "// set up\n");
+      const planted = await hash();
+      expect(planted).not.toBe(missing);
+      expect(await hash()).toBe(planted);
+      writeFileSync(join(outer, "fix.js"), "// patched\n");
+      const patched = await hash();
+      expect(patched).not.toBe(planted);
+      writeFileSync(join(outer, ".mocharc.json"), '{"require": ["x.js"]}\n');
+      expect(await hash()).not.toBe(patched);
+    } finally {
+      rmSync(outer, { recursive: true, force: true });
+    }
   });
 });

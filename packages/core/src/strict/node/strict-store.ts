@@ -3,6 +3,7 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   renameSync,
@@ -10,7 +11,7 @@ import {
   statSync,
   writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import {
   checkpointOf,
@@ -29,7 +30,7 @@ import {
   type StrictLog,
 } from "../strict-events.ts";
 import type { ProjectView } from "../../project/project-view.ts";
-import { testSupportFiles } from "../test-support.ts";
+import { isRunnerConfigName, testSupportFiles } from "../test-support.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
@@ -368,13 +369,38 @@ export async function supportHash(
   patterns: TddFilePatterns,
 ): Promise<string> {
   const lines: string[] = [];
+  // A support file outside the project is `../…` from the root or absolute; one that does not
+  // exist is `-`, so creating it changes the hash.
   for (const path of testSupportFiles(project.view, testFile, patterns))
-    lines.push(`${path}\0${(await hashFile(project.root, path)) ?? "-"}\n`);
+    lines.push(
+      `${path}\0${(await hashFile(isAbsolute(path) ? "/" : project.root, path)) ?? "-"}\n`,
+    );
+  // Runners look for their config above the project root too (mocha's `.mocharc.*` and the
+  // nearest package.json, vitest's and jest's config, pytest's ini files).
+  for (const path of outsideRunnerConfigs(project.root))
+    lines.push(`${path}\0${(await hashFile("/", path)) ?? "-"}\n`);
   // A Python test also runs the interpreter's start-up hooks and the installed pytest.
   if (testFile.endsWith(".py")) lines.push(pythonStartupDescription(project.root));
   // A JavaScript test also runs its runner's installed files (`node_modules/vitest`, `jest-circus`…).
   else if (JS_TEST.test(testFile)) lines.push(jsRunnerDescription(project.root, testFile));
   return sha256(lines.join(""));
+}
+
+/** The runner config files in every folder above the project root, absolute. */
+function outsideRunnerConfigs(root: string): string[] {
+  const found: string[] = [];
+  let dir = resolve(root);
+  for (let parent = dirname(dir); parent !== dir; parent = dirname(dir)) {
+    dir = parent;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) if (isRunnerConfigName(name)) found.push(join(dir, name));
+  }
+  return found;
 }
 
 const OBJECT_NAME = /^[0-9a-f]{64}$/;
