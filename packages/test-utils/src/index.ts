@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -52,6 +53,19 @@ export async function commitAll(root: string): Promise<void> {
   await git("init", "-q");
   await git("add", "-A");
   await git("commit", "-q", "-m", "fixture", "--no-gpg-sign");
+}
+
+/**
+ * git run in `cwd` with a test identity, its output as text (stderr dropped): for tests that
+ * build a repository step by step and compare with what git itself answers.
+ */
+export function gitSync(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
 }
 
 export interface BinResult {

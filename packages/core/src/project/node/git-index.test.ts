@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gitSync } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { UNPLAIN_CONFIG, indexTracks, listsPath } from "./git-index.ts";
 import { quickTest, requiredLiterals } from "../../util/literal-guard.ts";
@@ -17,14 +17,6 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-}
-
 const FILES = [
   "a.py",
   "src/app/main.ts",
@@ -38,13 +30,13 @@ const FILES = [
 function repo(): string {
   const root = mkdtempSync(join(tmpdir(), "tailtest-git-index-"));
   dirs.push(root);
-  git(root, "init", "-q");
+  gitSync(root, "init", "-q");
   for (const file of FILES) {
     mkdirSync(join(root, file, ".."), { recursive: true });
     writeFileSync(join(root, file), "x\n");
   }
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "files");
+  gitSync(root, "add", "-A");
+  gitSync(root, "commit", "-qm", "files");
   return root;
 }
 
@@ -54,7 +46,7 @@ describe("indexTracks", () => {
   // git writes version 3 only for entries with extended flags (the next test).
   it.each([2, 4])("finds every tracked file in an index of version %i", (version) => {
     const root = repo();
-    git(root, "update-index", "--index-version", String(version));
+    gitSync(root, "update-index", "--index-version", String(version));
     const index = readFileSync(join(root, ".git/index"));
     expect(index.readUInt32BE(4)).toBe(version);
     for (const file of FILES) expect(indexTracks(root, file), file).toBe(true);
@@ -64,7 +56,7 @@ describe("indexTracks", () => {
   it("reads an entry with extended flags (intent to add, version 3)", () => {
     const root = repo();
     writeFileSync(join(root, "later.py"), "x\n");
-    git(root, "add", "-N", "later.py");
+    gitSync(root, "add", "-N", "later.py");
     expect(readFileSync(join(root, ".git/index")).readUInt32BE(4)).toBe(3);
     expect(indexTracks(root, "later.py")).toBe(true);
     for (const file of FILES) expect(indexTracks(root, file), file).toBe(true);
@@ -76,14 +68,14 @@ describe("indexTracks", () => {
     expect(indexTracks(join(root, "src"), "app/other.ts")).toBeUndefined();
     const linked = join(root, "..", `${root.split("/").pop() ?? ""}-linked`);
     dirs.push(linked);
-    git(root, "worktree", "add", "-q", linked);
+    gitSync(root, "worktree", "add", "-q", linked);
     expect(indexTracks(linked, "src/app/main.ts")).toBe(true);
     expect(indexTracks(linked, "b.py")).toBeUndefined();
   });
 
   it("leaves a split index and a file outside the work tree to git", () => {
     const root = repo();
-    git(root, "update-index", "--split-index");
+    gitSync(root, "update-index", "--split-index");
     expect(indexTracks(root, "a.py")).toBeUndefined();
     expect(gitStatusOf(root, "a.py")).toBe("existing");
     expect(indexTracks(root, "../elsewhere.py")).toBeUndefined();

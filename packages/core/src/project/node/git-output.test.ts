@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gitSync } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { eachGitChunk, gitOutputFile } from "./git-output.ts";
 
@@ -9,15 +9,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
-    cwd,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-}
 
 /** A work tree of `count` files with long paths (3,000: `git ls-files -z` is over 256 KiB). */
 function tree(count: number): string {
@@ -27,8 +18,8 @@ function tree(count: number): string {
   mkdirSync(join(root, folder), { recursive: true });
   for (let at = 0; at < count; at += 1)
     writeFileSync(join(root, folder, `module_${String(at).padStart(4, "0")}.py`), "");
-  git(root, "init", "-q");
-  git(root, "add", "-A");
+  gitSync(root, "init", "-q");
+  gitSync(root, "add", "-A");
   return root;
 }
 
@@ -39,7 +30,7 @@ describe("eachGitChunk", () => {
     expect(eachGitChunk(root, ["ls-files", "-z"], "\0", (text) => chunks.push(text))).toBe(true);
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) expect(chunk.endsWith("\0")).toBe(true);
-    expect(chunks.join("")).toBe(git(root, "ls-files", "-z"));
+    expect(chunks.join("")).toBe(gitSync(root, "ls-files", "-z"));
   });
 
   it("says false when git fails, and true with nothing for an empty answer", () => {
@@ -76,7 +67,7 @@ describe("gitOutputFile", () => {
       const first = read();
       expect(first.length).toBeGreaterThan(1);
       for (const chunk of first) expect(chunk.endsWith("\0")).toBe(true);
-      expect(first.join("")).toBe(git(root, "ls-files", "-z"));
+      expect(first.join("")).toBe(gitSync(root, "ls-files", "-z"));
       expect(read()).toEqual(first);
       output.close();
       expect(readdirSync(outside)).toEqual([]);
