@@ -232,22 +232,29 @@ export function prepare(project, dest) {
 
 /**
  * What `pip install -e .` leaves in site-packages besides the path: the distribution's metadata
- * with its entry points (Python-Markdown finds its extensions by entry point). Debian's
- * setuptools is too old for some projects' pyproject.toml and there is no index, so it is
- * written from `[project]` and `[project.entry-points.'group']` directly.
+ * (click's tests read its version through importlib.metadata) with its entry points
+ * (Python-Markdown finds its extensions by entry point). Debian's setuptools is too old for some
+ * projects' pyproject.toml and there is no index, so it is written from `[project]` and
+ * `[project.entry-points.'group']` directly.
  */
 function editableMetadata(dest, site) {
   const file = join(dest, "pyproject.toml");
   if (!existsSync(file)) return;
   const text = readFileSync(file, "utf8");
-  const name = /^\[project\]\s*\n(?:.*\n)*?name\s*=\s*["']([^"']+)["']/m.exec(text)?.[1];
+  const project = /^\[project\]\s*\n((?:[^[\n].*\n|\n)*)/m.exec(text)?.[1] ?? "";
+  const name = /^name\s*=\s*["']([^"']+)["']/m.exec(project)?.[1];
+  if (name === undefined) return;
+  const version = /^version\s*=\s*["']([^"']+)["']/m.exec(project)?.[1] ?? "0.dev0";
   const groups = [
     ...text.matchAll(/^\[project\.entry-points\.["']?([^\]"']+)["']?\]\n((?:[^[\n].*\n)*)/gm),
   ];
-  if (name === undefined || groups.length === 0) return;
-  const info = join(site, `${name.replace(/-/g, "_")}-0.dev0.dist-info`);
+  const info = join(site, `${name.replace(/-/g, "_")}-${version}.dist-info`);
   mkdirSync(info);
-  writeFileSync(join(info, "METADATA"), `Metadata-Version: 2.1\nName: ${name}\nVersion: 0.dev0\n`);
+  writeFileSync(
+    join(info, "METADATA"),
+    `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`,
+  );
+  if (groups.length === 0) return;
   const entries = groups.map(
     ([, group, body]) => `[${group}]\n${body.replace(/["']/g, "").replace(/ = /g, " = ")}`,
   );
