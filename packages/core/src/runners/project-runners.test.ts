@@ -98,6 +98,30 @@ describe("a test found by its name when it is not where the convention puts it",
       "lib/_parse.js",
       "lib/parse.test.js",
     ],
+    [
+      "a tests folder beside the sources (jest, ts-jest)",
+      {
+        "package.json": '{"scripts":{"test":"jest --coverage"}}',
+        "jest.config.js": 'module.exports = { roots: ["<rootDir>/src"] }\n',
+        "tsconfig.json": "{}",
+        "src/array.ts": "",
+        "src/tests/array.test.ts": "",
+      },
+      "typescript",
+      "src/array.ts",
+      "src/tests/array.test.ts",
+    ],
+    [
+      "a test folder beside the sources (mocha)",
+      {
+        "package.json": '{"scripts":{"test":"mocha lib/test"}}',
+        "lib/parse.js": "",
+        "lib/test/parse.test.js": "",
+      },
+      "javascript",
+      "lib/parse.js",
+      "lib/test/parse.test.js",
+    ],
   ] as const)("%s", (_name, files, language, source, test) => {
     const view = createMemoryView(files);
     const runner = resolveRunner(view, source, language).runner;

@@ -171,6 +171,9 @@ export function jsCandidates(
   const ext = jsTestExtension(src, ctx.typescript);
   const beside = kinds.map((kind) => joinRel(dir, `${stem}.${kind}${ext}`));
   const nested = joinRel(dir, "__tests__", `${stem}.test${ext}`);
+  // A tests folder beside the sources (`src/tests/array.test.ts` for `src/array.ts`): found when
+  // it exists, never proposed as the first test to write.
+  const sibling = ["tests", "test"].map((folder) => joinRel(dir, folder, `${stem}.test${ext}`));
   const inDir =
     testDir === undefined
       ? []
@@ -178,7 +181,9 @@ export function jsCandidates(
           joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), `${stem}.test${ext}`),
           joinRel(testDir, `${stem}.test${ext}`),
         ];
-  return testDir === undefined ? [...beside, nested] : [...inDir, ...beside, nested];
+  return testDir === undefined
+    ? [...beside, nested, ...sibling]
+    : [...inDir, ...beside, nested, ...sibling];
 }
 
 export function classNames(files: readonly string[]): string[] {
