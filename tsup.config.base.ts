@@ -143,9 +143,11 @@ export function cliBundleConfig(entry: string, name = "tailtest-main"): Options 
     // first lock only: `status` and `explain` take none.
     esbuildPlugins: [commanderLazyChildProcess, lazyProperLockfile],
     clean: false,
-    define: { "import.meta.url": "__tailtestUrl" },
+    // A getter, as in the hook bundles: `pathToFileURL` at the top cost every call node's URL
+    // functions compiled lazily, for a value no command's bundle reads on its way.
+    define: { "import.meta.url": "__tailtestMeta.url" },
     banner: {
-      js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
+      js: 'var __tailtestMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } }, __tailtestNodeRequire = require;',
     },
     async onSuccess() {
       const file = `dist/${name}.cjs`;
@@ -168,8 +170,10 @@ export function cliLauncherConfig(entry: string): Options {
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),
     clean: false,
-    define: { "import.meta.url": "__tailtestUrl" },
-    banner: { js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "__tailtestMeta.url" },
+    banner: {
+      js: 'var __tailtestMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+    },
   };
 }
 
