@@ -5,9 +5,11 @@ import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Options } from "tsup";
+import ts from "typescript";
 import { stampBuild } from "./packages/core/src/hook/node/code-cache.ts";
 import { launcherStub } from "./packages/core/src/hook/node/launcher-stub.ts";
 import { removeStaleCaches } from "./packages/core/src/hook/node/stale-caches.ts";
+import { requiredLiterals } from "./packages/core/src/util/literal-guard.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -110,6 +112,59 @@ const lazyProperLockfile: NonNullable<Options["esbuildPlugins"]>[number] = {
   },
 };
 
+const LITERAL_GUARD = fileURLToPath(
+  new URL("./packages/core/src/util/literal-guard.ts", import.meta.url),
+);
+
+/**
+ * Each core module that guards patterns with `quickTest` (util/literal-guard.ts) gets its regex
+ * literals' guards read here, at build time, and handed to `primeGuards` as it loads: reading ~65
+ * pattern sources on every `explain` cost ~5 M instructions. The guards are `requiredLiterals`'
+ * own answers for each literal's source and flags, keyed by both, so a guard can only be the one
+ * the call would have read; a pattern built at run time is read then, as before.
+ */
+const primedGuards: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "tailtest-primed-guards",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]packages[\\/]core[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      if (args.path === LITERAL_GUARD || args.path.endsWith(".test.ts")) return undefined;
+      const source = await readFile(args.path, "utf8");
+      if (!/from "[^"]*literal-guard\.ts"/.test(source)) return undefined;
+      const entries = primedGuardEntries(source, args.path);
+      if (entries.length === 0) return undefined;
+      const prime = `import { primeGuards as __tailtestPrimeGuards } from ${JSON.stringify(LITERAL_GUARD)};\n__tailtestPrimeGuards(${asciiJson(entries)});\n`;
+      return { contents: `${source}\n${prime}`, loader: "ts" };
+    });
+  },
+};
+
+/** `[flags/source, guard]` for each regex literal of a TypeScript module (see `primedGuards`). */
+export function primedGuardEntries(
+  source: string,
+  file = "module.ts",
+): [string, readonly string[] | null][] {
+  const entries = new Map<string, readonly string[] | null>();
+  const visit = (node: ts.Node): void => {
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const text = (node as ts.RegularExpressionLiteral).text;
+      const end = text.lastIndexOf("/");
+      const pattern = new RegExp(text.slice(1, end), text.slice(end + 1));
+      entries.set(`${pattern.flags}/${pattern.source}`, requiredLiterals(pattern) ?? null);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return [...entries];
+}
+
+/** JSON with every non-ASCII character escaped: the bundles stay ASCII (read as Latin-1). */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /**
  * The `tailtest` command as one minified CommonJS bundle (`tailtest-main.cjs`), which the bin's
  * launcher (packages/cli/src/launch.ts) evaluates with a V8 code cache per command, as the hooks
@@ -141,11 +196,13 @@ export function cliBundleConfig(entry: string, name = "tailtest-main"): Options 
     removeNodeProtocol: false,
     // proper-lockfile (with retry and signal-exit, which sets up its emitter as it loads) on the
     // first lock only: `status` and `explain` take none.
-    esbuildPlugins: [commanderLazyChildProcess, lazyProperLockfile],
+    esbuildPlugins: [commanderLazyChildProcess, lazyProperLockfile, primedGuards],
     clean: false,
-    define: { "import.meta.url": "__tailtestUrl" },
+    // A getter, as in the hook bundles: `pathToFileURL` at the top cost every call node's URL
+    // functions compiled lazily, for a value no command's bundle reads on its way.
+    define: { "import.meta.url": "__tailtestMeta.url" },
     banner: {
-      js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href, __tailtestNodeRequire = require;',
+      js: 'var __tailtestMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } }, __tailtestNodeRequire = require;',
     },
     async onSuccess() {
       const file = `dist/${name}.cjs`;
@@ -168,8 +225,10 @@ export function cliLauncherConfig(entry: string): Options {
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),
     clean: false,
-    define: { "import.meta.url": "__tailtestUrl" },
-    banner: { js: 'var __tailtestUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "__tailtestMeta.url" },
+    banner: {
+      js: 'var __tailtestMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+    },
   };
 }
 

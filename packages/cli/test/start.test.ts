@@ -19,21 +19,21 @@ const manifest = JSON.parse(readFileSync(join(CLI, "package.json"), "utf8")) as 
 };
 const BIN = join(CLI, manifest.bin["tailtest"] ?? "");
 
-/** The node modules the bin loaded beyond what `node -e 0` loads, stdout a pipe. */
-function builtinsLoaded(args: string[], cwd: string): string[] {
+/**
+ * The node modules the bin loaded beyond what `node -e 0` loads, stdout a pipe (or `/dev/null`,
+ * a character device that is no terminal).
+ */
+function builtinsLoaded(args: string[], cwd: string, stdout: "pipe" | "null" = "pipe"): string[] {
   // The list goes to fd 3, so the command's own output, into a pipe as for `| less`, stays out.
   const dump = `process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify(process.moduleLoadList)));`;
+  const into = stdout === "pipe" ? "| cat >/dev/null" : ">/dev/null";
   const loaded = (argv: string[]): string[] =>
     JSON.parse(
-      execFileSync(
-        "bash",
-        ["-c", 'exec 4>&1; "$0" "$@" 3>&4 | cat >/dev/null', process.execPath, ...argv],
-        {
-          cwd,
-          env: { ...process.env, NODE_OPTIONS: "" },
-          encoding: "utf8",
-        },
-      ),
+      execFileSync("bash", ["-c", `exec 4>&1; "$0" "$@" 3>&4 ${into}`, process.execPath, ...argv], {
+        cwd,
+        env: { ...process.env, NODE_OPTIONS: "" },
+        encoding: "utf8",
+      }),
     ) as string[];
   const before = new Set(loaded(["-e", dump]));
   // `node -e` leaves the arguments after the code in process.argv from index 1, as a bin has them.
@@ -71,6 +71,19 @@ describe("the published tailtest bin", () => {
       expect(heavy).toEqual([]);
     },
   );
+
+  it("status with its output at /dev/null loads no tty, stream or socket module", () => {
+    builtinsLoaded(["status"], project.root, "null");
+    const loaded = builtinsLoaded(["status"], project.root, "null");
+    expect(loaded.filter((name) => HEAVY.test(name))).toEqual([]);
+  });
+
+  it("explain with its output at /dev/null loads no tty", () => {
+    // This project has no import graph yet: git's child_process brings net and the streams.
+    builtinsLoaded(["explain", "calc.py"], project.root, "null");
+    const loaded = builtinsLoaded(["explain", "calc.py"], project.root, "null");
+    expect(loaded.filter((name) => EXPLAIN_HEAVY.test(name))).toEqual([]);
+  });
 
   it("explain with no import graph yet asks git, and loads neither crypto, perf_hooks nor a tty", () => {
     builtinsLoaded(["explain", "calc.py"], project.root);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   inspectEdit,
+  memoView,
   openProject,
   renderQueuedNote,
   runnerLabel,
@@ -25,7 +26,10 @@ export async function explainFiles(
   files: readonly string[],
   options: ExplainOptions,
 ): Promise<string> {
-  const project = openProject(options.root);
+  // One pass over a project that does not change meanwhile (explain writes nothing): runner
+  // detection, the filter and the selection ask the same manifests and folders again and again.
+  const opened = openProject(options.root);
+  const project = { ...opened, view: memoView(opened.view) };
   // A file that is not there is said so: what follows is what tailtest would do if it were.
   const insights = files.map((file) => ({
     ...inspectEdit(project, file),

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createMemoryView, memoView, type ProjectView } from "./project-view.ts";
+import { createMemoryView, joinRel, memoView, type ProjectView } from "./project-view.ts";
 
 /** A view that counts what it is asked, over an in-memory project. */
 function counted(files: Record<string, string>): { view: ProjectView; asked: string[] } {
@@ -43,5 +44,37 @@ describe("memoView", () => {
       expect(memo.readText("b.txt")).toBe(big);
     }
     expect(asked).toEqual(["readText a.txt", "readText b.txt", "readText b.txt"]);
+  });
+});
+
+describe("joinRel", () => {
+  // What it did before it skipped the paths that need no normalising: the same answer for any.
+  const normalised = (path: string): string =>
+    path
+      .replace(/\\/g, "/")
+      .replace(/^\.\/+/, "")
+      .replace(/\/+$/, "")
+      .replace(/\/{2,}/g, "/");
+
+  it.each([
+    [["src", "calc.py"], "src/calc.py"],
+    [["./src/", "calc.py"], "src/calc.py"],
+    [["a\\b", "c"], "a/b/c"],
+    [["", ".", "a//b/"], "a/b"],
+  ])("joins %j as %s", (parts, expected) => {
+    expect(joinRel(...parts)).toBe(expected);
+  });
+
+  it("normalises any path as the four replacements do", () => {
+    const part = fc
+      .array(fc.constantFrom("a", ".", "/", "\\", "b", ""), { maxLength: 7 })
+      .map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 4 }), (parts) => {
+        const joined = parts.filter((p) => p !== "" && p !== ".").join("/");
+        return joinRel(...parts) === normalised(joined);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

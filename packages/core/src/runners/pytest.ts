@@ -133,6 +133,16 @@ function customCollection(view: ProjectView, dir: string): string | undefined {
     : undefined;
 }
 
+/**
+ * pytest's default `python_files` (`test_*.py`, `*_test.py`) for a file name, as picomatch
+ * answers them (a leading `*` matches no leading dot): building picomatch's matcher for the
+ * defaults cost an `explain` ~1.4 M instructions (its parser and the regexes it compiles).
+ */
+export function isDefaultTestFileName(name: string): boolean {
+  if (name.startsWith("test_") && name.endsWith(".py") && name.length >= 8) return true;
+  return name.endsWith("_test.py") && !name.startsWith(".");
+}
+
 function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
   const testpaths = pytestSetting(view, dir, "testpaths")?.map((p) =>
     p.replace(/^\.\//, "").replace(/\/$/, ""),
@@ -140,7 +150,8 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
   const configured = pytestSetting(view, dir, "python_files");
   const django = view.exists(joinRel(dir, "manage.py"));
   const patterns = configured ?? ["test_*.py", "*_test.py"];
-  const names = picomatch(patterns, { basename: true });
+  const names =
+    configured === undefined ? isDefaultTestFileName : picomatch(patterns, { basename: true });
   const roots = testpaths?.filter((p) => p !== "." && p !== "");
   const opaque = customCollection(view, dir);
   const parts: string[] = [];

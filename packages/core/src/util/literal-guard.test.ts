@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quickTest, requiredLiterals } from "./literal-guard.ts";
+import { guardOf, primeGuards, quickTest, requiredLiterals } from "./literal-guard.ts";
 
 describe("requiredLiterals", () => {
   it.each([
@@ -79,5 +79,24 @@ describe("quickTest", () => {
   it("answers as the pattern does for a pattern without a guard", () => {
     expect(quickTest(/^\w+$/, "abc")).toBe(true);
     expect(quickTest(/^\w+$/, "a-c")).toBe(false);
+  });
+});
+
+describe("primeGuards", () => {
+  it("gives a pattern of that source and flags the guard read at build time", () => {
+    // A guard no reader would give this pattern, so the answer shows which one was used.
+    primeGuards([["i/primed-guard-check-(one|two)", ["never-in-the-text"]]]);
+    const pattern = /primed-guard-check-(one|two)/i;
+    expect(guardOf(pattern)).toEqual(["never-in-the-text"]);
+    expect(quickTest(pattern, "primed-guard-check-one")).toBe(false);
+    // Another flag is another pattern: read off its source.
+    const other = /primed-guard-check-(one|two)/;
+    expect(guardOf(other)).toEqual(["primed-guard-check-"]);
+    expect(quickTest(other, "primed-guard-check-two")).toBe(true);
+  });
+
+  it("keeps a build's answer of no guard", () => {
+    primeGuards([["/primed-no-guard-\\d+", null]]);
+    expect(guardOf(/primed-no-guard-\d+/)).toBeUndefined();
   });
 });

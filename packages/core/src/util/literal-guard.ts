@@ -238,6 +238,20 @@ function skipGroup(cursor: Cursor): void {
 const GUARDS = new WeakMap<RegExp, Required | null>();
 
 /**
+ * Guards read at build time off a module's own regex literals, by `flags/source`: the command's
+ * bundles call `primeGuards` as each module that uses `quickTest` loads (tsup.config.base.ts,
+ * `primedGuards`), so a call reads no pattern source it was built with.
+ */
+const PRIMED = new Map<string, readonly string[] | null>();
+
+/** Takes `[flags/source, requiredLiterals(pattern) ?? null]` pairs read at build time. */
+export function primeGuards(
+  entries: readonly (readonly [string, readonly string[] | null])[],
+): void {
+  for (const [key, literals] of entries) PRIMED.set(key, literals);
+}
+
+/**
  * `pattern.test(text)`, without running (or compiling) the pattern when `text` holds none of the
  * literals every match of it contains. Same answer as `pattern.test(text)`. `lower` is
  * `text.toLowerCase()` when the caller has it already (a case-insensitive pattern reads it).
@@ -256,7 +270,8 @@ export function quickTest(pattern: RegExp, text: string, lower?: string): boolea
 export function guardOf(pattern: RegExp): Required {
   let literals = GUARDS.get(pattern);
   if (literals === undefined) {
-    literals = requiredLiterals(pattern) ?? null;
+    literals = PRIMED.get(`${pattern.flags}/${pattern.source}`);
+    if (literals === undefined) literals = requiredLiterals(pattern) ?? null;
     GUARDS.set(pattern, literals);
   }
   return literals ?? undefined;

@@ -6,6 +6,7 @@
 export { inspectEdit, openProject, type EditInsight } from "../../project/node/project.ts";
 export { selectRelated, type Selection } from "../../selection/node/graph-selection.ts";
 export { renderQueuedNote } from "../../notes/notes.ts";
+export { memoView } from "../../project/project-view.ts";
 export { runnerLabel } from "../../runners/project-runners.ts";
 export type { Language } from "../../filter/languages.ts";
 export type { ScoreInputs } from "../../config/complexity.ts";
