@@ -108,6 +108,14 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : 1;
 }
 
+/**
+ * The whole-tree flag, and no TurboFan from here on: the walk and the copy are bound by their
+ * system calls, so the optimising compiler's threads and code are memory for nothing (a first
+ * strict session on 50,000 files peaked at 59.9-60.6 MiB with TurboFan off, 63.9-65.4 with it
+ * on, for 2% more instructions; ADR 0014).
+ */
+const SNAPSHOT_FLAGS = [...WHOLE_TREE_FLAGS, "--no-turbofan"];
+
 export function readTreeSnapshot(root: string): TreeSnapshot | undefined {
   try {
     const parsed = z.safeParse(
@@ -129,9 +137,8 @@ export async function takeTreeSnapshot(
   project: Project,
   options: { now: () => Date; keep: boolean; maxFiles?: number; maxBytes?: number },
 ): Promise<{ over?: string }> {
-  // Strict copies thousands of files: without these the process grows by megabytes
-  // (`WHOLE_TREE_FLAGS`).
-  addV8Flags(WHOLE_TREE_FLAGS);
+  // Strict copies thousands of files: without these the process grows by megabytes.
+  addV8Flags(SNAPSHOT_FLAGS);
   const maxFiles = options.maxFiles ?? MAX_FILES;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const root = project.root;
