@@ -5,6 +5,7 @@ import {
   buildIgnoreRules,
   classifyFile,
   isTestFile,
+  walkedFileIgnored,
 } from "./filter.ts";
 import { requiredLiterals } from "../util/literal-guard.ts";
 
@@ -555,5 +556,30 @@ describe("buildIgnoreRules: whether only folders are ignored", () => {
     [".env\n", undefined, false],
   ])("%j and %j → %s", (gitignore, tailtestIgnore, foldersOnly) => {
     expect(buildIgnoreRules({ gitignore, tailtestIgnore }).foldersOnly).toBe(foldersOnly);
+  });
+});
+
+describe("walkedFileIgnored: a walk's files, the matcher's answers not kept", () => {
+  it("answers as the matcher does, past each copy's batch of files", () => {
+    const rules = buildIgnoreRules({
+      gitignore: "*.log\n/local.py\n",
+      tailtestIgnore: "src/gen_*.py\n",
+    });
+    const ignored = walkedFileIgnored(rules);
+    const paths = Array.from(
+      { length: 5000 },
+      (_, i) =>
+        ["src/app.py", "x.log", "local.py", "lib/local.py", "src/gen_a.py", `m${i}.py`][i % 6] ??
+        "",
+    );
+    for (const path of paths) expect(ignored(path), path).toBe(rules.matcher.ignores(path));
+    expect(paths.filter(ignored)).toHaveLength(2500);
+  });
+
+  it("asks nothing when only folders are ignored: the walk never enters them", () => {
+    const rules = buildIgnoreRules({ gitignore: "node_modules/\nbuild/\n" });
+    expect(rules.foldersOnly).toBe(true);
+    expect(walkedFileIgnored(rules)("src/app.py")).toBe(false);
+    expect(walkedFileIgnored(undefined)("x.log")).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ export {
   classifyFile,
   isSkippedDir,
   isTestFile,
+  walkedFileIgnored,
 } from "./filter.ts";
 export {
   type Language,

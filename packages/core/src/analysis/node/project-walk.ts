@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../budget.ts";
-import { isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
+import { isSkippedDir, walkedFileIgnored, type IgnoreRules } from "../../filter/filter.ts";
 
 export interface WalkVisitor {
   /** A file (project-relative, `/` separators) that no ignore rule excludes. */
@@ -22,6 +22,7 @@ export function continueWalk(
   budget: Budget,
   visitor: WalkVisitor,
 ): boolean {
+  const ignored = walkedFileIgnored(rules);
   while (pending.length > 0) {
     if (budget.expired()) return false;
     const dir = pending.shift() ?? "";
@@ -36,7 +37,7 @@ export function continueWalk(
       const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!isSkippedDir(rel, rules)) pending.push(rel);
-      } else if (entry.isFile() && !rules.matcher.ignores(rel)) {
+      } else if (entry.isFile() && !ignored(rel)) {
         visitor.file(rel, entry.name);
       }
     }

@@ -48,7 +48,8 @@ function sneaky(path: string, content: string): void {
 describe("the tree snapshot", () => {
   it("keeps the production files only, by content", async () => {
     const p = setUp();
-    const snapshot = await takeTreeSnapshot(p, { now, keep: true });
+    expect(await takeTreeSnapshot(p, { now, keep: true })).toEqual({});
+    const snapshot = readSnapshot(p);
     expect(Object.keys(snapshot.files)).toEqual(["calc.py", "src/util.py"]);
     expect(snapshot.over).toBeUndefined();
   });
@@ -57,8 +58,8 @@ describe("the tree snapshot", () => {
     const p = setUp();
     symlinkSync(join("..", "..", "nowhere.py"), join(p.root, "src", "ghost.py"));
     symlinkSync("util.py", join(p.root, "src", "alias.py"));
-    const snapshot = await takeTreeSnapshot(p, { now, keep: true });
-    expect(Object.keys(snapshot.files)).toEqual(["calc.py", "src/util.py"]);
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(Object.keys(readSnapshot(p).files)).toEqual(["calc.py", "src/util.py"]);
     const { changed } = await compareTreeSnapshot(p, readSnapshot(p));
     expect(changed).toEqual([]);
   });
@@ -76,8 +77,8 @@ describe("the tree snapshot", () => {
 
   it("finds a change but never restores a kept object that is torn", async () => {
     const p = setUp();
-    const snapshot = await takeTreeSnapshot(p, { now, keep: true });
-    const id = snapshot.files["calc.py"]?.id ?? "";
+    await takeTreeSnapshot(p, { now, keep: true });
+    const id = readSnapshot(p).files["calc.py"]?.id ?? "";
     // Objects are written with no fsync: a crash can leave one short under its name.
     writeFileSync(join(p.root, ".tailtest/objects", id), CALC.slice(0, 10));
     sneaky(join(p.root, "calc.py"), WRONG);
@@ -117,12 +118,40 @@ describe("the tree snapshot", () => {
 
   it("says when a bound is passed, and a file past it is not called new", async () => {
     const p = setUp();
-    const snapshot = await takeTreeSnapshot(p, { now, keep: true, maxFiles: 1 });
-    expect(snapshot.over).toBe("2 production files, more than the 1 it copies");
-    expect((await compareTreeSnapshot(p, snapshot)).changed).toEqual([]);
+    const over = "more production files than the 1 it copies";
+    expect(await takeTreeSnapshot(p, { now, keep: true, maxFiles: 1 })).toEqual({ over });
+    expect(readSnapshot(p).over).toBe(over);
+    expect(Object.keys(readSnapshot(p).files)).toEqual(["calc.py"]);
+    writeFileSync(join(p.root, "src/new.py"), "x = 1\n");
+    expect((await compareTreeSnapshot(p, readSnapshot(p))).changed).toEqual([]);
     const bytes = await takeTreeSnapshot(p, { now, keep: true, maxBytes: 40 });
     expect(bytes.over).toBe("more than 0 MiB of production files");
-    expect(bytes.files["src/util.py"]?.kept).toBeUndefined();
+    expect(readSnapshot(p).files["src/util.py"]?.kept).toBeUndefined();
+  });
+
+  it("copies the first production files in the order their paths sort, ignored ones left out", async () => {
+    // `-` and `.` sort before `/`: a folder's files do not all come before its neighbours'.
+    project = makeProject({
+      ".tailtest/config.json": JSON.stringify({ mode: "strict" }),
+      ".gitignore": "*.gen.py\n",
+      "a.py": CALC,
+      "a/b.py": CALC,
+      "a/z.gen.py": CALC,
+      "a-b.py": CALC,
+      "a0.py": CALC,
+      "b.py": CALC,
+    });
+    const p = openProject(project.root);
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(Object.keys(readSnapshot(p).files)).toEqual([
+      "a-b.py",
+      "a.py",
+      "a/b.py",
+      "a0.py",
+      "b.py",
+    ]);
+    await takeTreeSnapshot(p, { now, keep: true, maxFiles: 3 });
+    expect(Object.keys(readSnapshot(p).files)).toEqual(["a-b.py", "a.py", "a/b.py"]);
   });
 
   it("`status` repeats the Stop's line while the copy is past a bound", async () => {
@@ -131,10 +160,10 @@ describe("the tree snapshot", () => {
     expect(copyStatusLine(p.root, "strict")).toBeUndefined();
     await takeTreeSnapshot(p, { now, keep: true, maxFiles: 1 });
     expect(copyStatusLine(p.root, "strict")).toBe(
-      "tailtest's copy of the production files is incomplete (2 production files, more than the 1 it copies): without git, a change outside the gate to a file past it is found only by its modification time and cannot be put back.",
+      "tailtest's copy of the production files is incomplete (more production files than the 1 it copies): without git, a change outside the gate to a file past it is found only by its modification time and cannot be put back.",
     );
     expect(copyStatusLine(p.root, "tdd")).toBe(
-      "tailtest's copy of the production files is incomplete (2 production files, more than the 1 it copies): without git, a change outside the gate to a file past it is found only by its modification time.",
+      "tailtest's copy of the production files is incomplete (more production files than the 1 it copies): without git, a change outside the gate to a file past it is found only by its modification time.",
     );
     // A copy left from an earlier strict session says nothing once the mode keeps none.
     expect(copyStatusLine(p.root, "follow")).toBeUndefined();

@@ -123,8 +123,8 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
  *   smaller scavenges instead).
  *
  * Not `--no-turbofan`: it took 4.5-6 MiB off the same peaks (TurboFan's threads and code) for a
- * fifth to a quarter more CPU in the cold search and strict's first session, and neither came
- * under 64 MiB with it (ADR 0014).
+ * fifth more CPU in the cold search (ADR 0014). Strict's copy of the production files, bound by
+ * its system calls once it no longer walked the whole tree, sets it (`tree-snapshot.ts`).
  *
  * Recorded in `V8_FLAGS_MARK`: a process that sets them after its bundle loaded keeps no code
  * cache made under them.

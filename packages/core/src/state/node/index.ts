@@ -20,5 +20,6 @@ export {
   updateState,
   withFileLock,
   writeAtomic,
+  writeAtomicPieces,
   writeAtomicSync,
 } from "./store.ts";

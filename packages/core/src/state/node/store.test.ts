@@ -12,6 +12,7 @@ import {
   updateState,
   withFileLock,
   writeAtomic,
+  writeAtomicPieces,
   type StateFile,
 } from "./store.ts";
 
@@ -241,5 +242,36 @@ describe("prefetchState", () => {
       value: file.create(),
       existed: false,
     });
+  });
+});
+
+describe("writeAtomicPieces", () => {
+  let dir: TempProject;
+  beforeEach(() => {
+    dir = makeProject({});
+  });
+  afterEach(() => dir.cleanup());
+
+  it("writes the pieces as one file, past its gathering size", async () => {
+    const path = join(dir.root, "state", "big.json");
+    const piece = `${"é".repeat(1000)}\n`;
+    await writeAtomicPieces(path, async (put) => {
+      for (let i = 0; i < 200; i += 1) put(piece);
+    });
+    expect(readFileSync(path, "utf8")).toBe(piece.repeat(200));
+    expect(readdirSync(join(dir.root, "state"))).toEqual(["big.json"]);
+  });
+
+  it("leaves the old file and no temp file when the pieces stop with an error", async () => {
+    const path = join(dir.root, "kept.json");
+    writeFileSync(path, "old\n");
+    await expect(
+      writeAtomicPieces(path, async (put) => {
+        put("x".repeat(100_000));
+        throw new Error("stopped");
+      }),
+    ).rejects.toThrow("stopped");
+    expect(readFileSync(path, "utf8")).toBe("old\n");
+    expect(readdirSync(dir.root).filter((name) => name.startsWith("kept"))).toEqual(["kept.json"]);
   });
 });

@@ -519,6 +519,49 @@ export function writeAtomicSync(path: string, content: string | Uint8Array): voi
   }
 }
 
+/**
+ * `writeAtomic` for a file too large to hold as one string: `fill` hands its text over piece by
+ * piece (`put`), written through as 64 KiB gather; the file appears whole, or not at all when
+ * `fill` throws.
+ */
+export async function writeAtomicPieces(
+  path: string,
+  fill: (put: (text: string) => void) => Promise<void>,
+): Promise<void> {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = createTemp(path);
+  try {
+    try {
+      let pending = "";
+      const flush = () => {
+        const data = Buffer.from(pending, "utf8");
+        pending = "";
+        let done = 0;
+        while (done < data.length) done += writeSync(temp.fd, data, done, data.length - done);
+      };
+      await fill((text) => {
+        pending += text;
+        if (pending.length >= PIECE_CHARS) flush();
+      });
+      flush();
+      fsyncSync(temp.fd);
+    } finally {
+      closeSync(temp.fd);
+    }
+    renameSync(temp.path, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp.path);
+    } catch {
+      // never created, or already gone
+    }
+    throw error;
+  }
+}
+
+/** What `writeAtomicPieces` gathers before a write. */
+const PIECE_CHARS = 64 * 1024;
+
 let tempCount = 0;
 
 /**
