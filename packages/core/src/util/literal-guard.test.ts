@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { quickTest, requiredLiterals } from "./literal-guard.ts";
+import { guardOf, quickTest, requiredLiterals } from "./literal-guard.ts";
+import { guardEntries } from "./literal-guard-table.ts";
 
 describe("requiredLiterals", () => {
   it.each([
@@ -79,5 +80,21 @@ describe("quickTest", () => {
   it("answers as the pattern does for a pattern without a guard", () => {
     expect(quickTest(/^\w+$/, "abc")).toBe(true);
     expect(quickTest(/^\w+$/, "a-c")).toBe(false);
+  });
+});
+
+describe("the guards written for core's patterns (scripts/literal-guards.ts)", () => {
+  const entries = guardEntries();
+
+  it("holds patterns", () => {
+    expect(entries.length).toBeGreaterThan(50);
+  });
+
+  it.each(entries)("%s: the guard requiredLiterals reads, and guardOf's", (key, literals) => {
+    const slash = key.indexOf("/");
+    const pattern = new RegExp(key.slice(slash + 1), key.slice(0, slash));
+    expect(`${pattern.flags}/${pattern.source}`).toBe(key);
+    expect(literals).toEqual(requiredLiterals(pattern) ?? null);
+    expect(guardOf(pattern)).toEqual(literals ?? undefined);
   });
 });

@@ -1,3 +1,5 @@
+import { guardEntries } from "./literal-guard-table.ts";
+
 /**
  * A regular expression is compiled by V8 the first time it runs, in every process, and a code
  * cache does not keep it: a hook that ran the filter's and the depth score's ~85 patterns spent
@@ -238,6 +240,12 @@ function skipGroup(cursor: Cursor): void {
 const GUARDS = new WeakMap<RegExp, Required | null>();
 
 /**
+ * The guards of core's own patterns, read when the table was written (scripts/literal-guards.ts):
+ * reading ~60 patterns' sources cost a queued edit ~4.6 M instructions in every hook (ADR 0010).
+ */
+let TABLE: Map<string, readonly string[] | null> | undefined;
+
+/**
  * `pattern.test(text)`, without running (or compiling) the pattern when `text` holds none of the
  * literals every match of it contains. Same answer as `pattern.test(text)`. `lower` is
  * `text.toLowerCase()` when the caller has it already (a case-insensitive pattern reads it).
@@ -252,11 +260,14 @@ export function quickTest(pattern: RegExp, text: string, lower?: string): boolea
   return pattern.test(text);
 }
 
-/** `requiredLiterals(pattern)`, read once per pattern. */
+/** `requiredLiterals(pattern)`, read once per pattern (core's own from the table written for them). */
 export function guardOf(pattern: RegExp): Required {
   let literals = GUARDS.get(pattern);
   if (literals === undefined) {
-    literals = requiredLiterals(pattern) ?? null;
+    TABLE ??= new Map(guardEntries());
+    // An entry is read off the pattern's flags and source alone: the same pattern, the same guard.
+    const read = TABLE.get(`${pattern.flags}/${pattern.source}`);
+    literals = read !== undefined ? read : (requiredLiterals(pattern) ?? null);
     GUARDS.set(pattern, literals);
   }
   return literals ?? undefined;
