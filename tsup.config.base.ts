@@ -118,8 +118,9 @@ const LITERAL_GUARD = fileURLToPath(
 
 /**
  * Each core module that guards patterns with `quickTest` (util/literal-guard.ts) gets its regex
- * literals' guards read here, at build time, and handed to `primeGuards` as it loads: reading ~65
- * pattern sources on every `explain` cost ~5 M instructions. The guards are `requiredLiterals`'
+ * literals' guards read here, at build time, and handed to `primeGuards` as it loads, in the
+ * command's and the hooks' bundles: reading ~65 pattern sources cost every `explain` ~5 M
+ * instructions and a queued edit ~7 M. The guards are `requiredLiterals`'
  * own answers for each literal's source and flags, keyed by both, so a guard can only be the one
  * the call would have read; a pattern built at run time is read then, as before.
  */
@@ -350,7 +351,7 @@ export function adapterConfig({ launcher, afterBuild }: AdapterBuild): Options[]
           assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
         };
       },
-      esbuildPlugins: [modules, lazyProperLockfile],
+      esbuildPlugins: [modules, lazyProperLockfile, primedGuards],
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url, worked
       // out when read: node's pathToFileURL costs a call that does not use it ~1.7 M instructions

@@ -239,8 +239,8 @@ const GUARDS = new WeakMap<RegExp, Required | null>();
 
 /**
  * Guards read at build time off a module's own regex literals, by `flags/source`: the command's
- * bundles call `primeGuards` as each module that uses `quickTest` loads (tsup.config.base.ts,
- * `primedGuards`), so a call reads no pattern source it was built with.
+ * and the hooks' bundles call `primeGuards` as each module that uses `quickTest` loads
+ * (tsup.config.base.ts, `primedGuards`), so a call reads no pattern source it was built with.
  */
 const PRIMED = new Map<string, readonly string[] | null>();
 

@@ -7,7 +7,6 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { constants, Script } from "node:vm";
 
@@ -99,7 +98,7 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
     filename: string,
     dirname: string,
   ) => void;
-  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  run.call(module.exports, module.exports, requireFor(bundle), module, bundle, dirname(bundle));
   return {
     exports: module.exports,
     cacheUsed,
@@ -194,7 +193,7 @@ export async function trainCodeCache<T>(
   const script = new Script(wrap(source), { ...SCRIPT_OPTIONS, filename: scriptName(bundle) });
   const module = { exports: {} as T };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  run.call(module.exports, module.exports, requireFor(bundle), module, bundle, dirname(bundle));
   await calls(module.exports);
   if (v8FlagsSet() !== flagsBefore)
     throw new Error(`training the ${route} route changed V8's flags: see FLAGGED_ROUTES`);
@@ -203,6 +202,24 @@ export async function trainCodeCache<T>(
   const data = script.createCachedData();
   writeWhole(cacheFile, data);
   return cacheFile;
+}
+
+/**
+ * The `require` a bundle is evaluated with, as node's loader would give it: one that resolves
+ * from the bundle's folder. In a CommonJS launcher beside the bundle (an adapter's `hook.cjs`,
+ * the `tailtest` bin) that is the launcher's own `require`, which resolves every name the same
+ * (node derives a module's lookup from its folder alone); anywhere else, `createRequire`. Node's
+ * `module` module is not loaded at start-up, and loading it cost every hook call ~5 M
+ * instructions (ADR 0010), though the bundles require node's own modules only.
+ */
+function requireFor(bundle: string): NodeJS.Require {
+  if (
+    typeof require === "function" &&
+    typeof __dirname === "string" &&
+    __dirname === dirname(bundle)
+  )
+    return require;
+  return process.getBuiltinModule("node:module").createRequire(bundle);
 }
 
 /**

@@ -338,9 +338,11 @@ export function toProjectPath(project: Project, file: string): string | undefine
   let rel = relative(project.root, abs);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
   try {
-    // A symlink inside the project that points outside it is treated as outside.
-    const real = realpathSync(abs);
-    const realRoot = realpathSync(project.root);
+    // A symlink inside the project that points outside it is treated as outside. The native
+    // realpath: one system call, where node's JavaScript one asks lstat of every folder up to the
+    // root, and is compiled on first use in every hook (ADR 0010).
+    const real = realpathSync.native(abs);
+    const realRoot = realpathSync.native(project.root);
     const realRel = relative(realRoot, real);
     if (realRel.startsWith("..") || isAbsolute(realRel)) return undefined;
   } catch {
