@@ -259,8 +259,8 @@ describe("validateConfig parses only the fields a config holds", () => {
   it.each(CONFIGS.map((config) => [JSON.stringify(config), config]))(
     "%s: the whole schema's config and errors",
     (_name, config) => {
-      const result = validateConfig(config as Record<string, unknown>);
-      const expected = viaWholeSchema(config as Record<string, unknown>);
+      const result = validateConfig(config);
+      const expected = viaWholeSchema(config);
       expect(result.config).toStrictEqual(expected.config);
       const errors = result.ok ? [] : result.errors;
       expect(errors).toHaveLength(expected.errors.length);

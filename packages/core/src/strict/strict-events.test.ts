@@ -41,7 +41,7 @@ const EVENTS: StrictEventInput[] = [
 ] as StrictEventInput[];
 
 describe("a strict event parsed by the option its type names (util/union-option.ts)", () => {
-  const lines = EVENTS.map((event) => ({ v: 1, ...event }) as Record<string, unknown>);
+  const lines = EVENTS.map((event) => ({ v: 1, ...event }));
 
   it("covers every type, one option each, the union's own", () => {
     expect(new Set(EVENTS.map((event) => event.type))).toEqual(STRICT_EVENT_TYPES);
