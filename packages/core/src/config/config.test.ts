@@ -220,3 +220,54 @@ describe("the tdd section", () => {
     expect(result.config.tdd).toEqual(DEFAULT_CONFIG.tdd);
   });
 });
+
+describe("validateConfig parses only the fields a config holds", () => {
+  /** The whole schema, as validateConfig parsed before: the answer the fields must give. */
+  function viaWholeSchema(json: Record<string, unknown>) {
+    const input = { ...json };
+    for (const key of Object.keys(input)) if (!(key in ConfigSchema.shape)) delete input[key];
+    const errors: string[] = [];
+    for (let pass = 0; pass < 16; pass += 1) {
+      const parsed = ConfigSchema.safeParse(input);
+      if (parsed.success) return { config: parsed.data, errors };
+      const issue = parsed.error.issues[0];
+      const field = issue?.path[0];
+      if (issue === undefined || typeof field !== "string") break;
+      // The message validateConfig writes names the path and the expectation: compare those.
+      errors.push(`${issue.path.join(".")} ${issue.code} ${issue.message}`);
+      delete input[field];
+    }
+    return { config: DEFAULT_CONFIG, errors };
+  }
+
+  const CONFIGS: Record<string, unknown>[] = [
+    {},
+    { mode: "tdd" },
+    { mode: "strict", depth: "thorough" },
+    { mode: "nope" },
+    { depth: 1, mode: 2, ramp_up_limit: "x", impact_depth: 9, notify: "sometimes" },
+    { runners: { python: { command: ["uv", "run", "pytest"] } } },
+    { runners: { cobol: { command: ["x"] } } },
+    { runners: { python: { command: [] } }, strict: { max_attempts: 0 } },
+    { tdd: { file_classes: { prod: ["lib/**"], test: [1] } } },
+    { tdd: { plan_review: { enabled: "yes" } }, file_classes: { exempt: "docs/" } },
+    { tdd: null, strict: [], select: "named", verify_budget_seconds: 4 },
+    { analysis_budget_ms: 10_000, test_timeout_seconds: 3600.5, stop_loop_budget: -1 },
+    { mode: undefined, depth: "adversarial", unknown_field: true },
+  ];
+
+  it.each(CONFIGS.map((config) => [JSON.stringify(config), config]))(
+    "%s: the whole schema's config and errors",
+    (_name, config) => {
+      const result = validateConfig(config);
+      const expected = viaWholeSchema(config);
+      expect(result.config).toStrictEqual(expected.config);
+      const errors = result.ok ? [] : result.errors;
+      expect(errors).toHaveLength(expected.errors.length);
+      for (const [index, line] of expected.errors.entries()) {
+        const [path] = line.split(" ");
+        expect(errors[index]).toContain(`"${path}" is `);
+      }
+    },
+  );
+});

@@ -133,75 +133,103 @@ export const StrictConfigSchema = lazy(() =>
   }),
 );
 
-export const ConfigSchema = lazy(() =>
-  z.object({
-    depth: described(z._default(DepthSchema, "standard"), "how many scenarios each test covers"),
-    mode: described(z._default(ModeSchema, "follow"), "follow, tdd (Red→Green→Refactor) or strict"),
-    ramp_up_limit: wholeNumber(
+/**
+ * Each top-level field's schema, built when first asked for (ADR 0010, "A config built for the
+ * fields it holds"): a config file names a few fields (`{"mode":"tdd"}`), and building the whole
+ * schema to read it cost a gate ~50 zod instances. `ConfigSchema` is made of these same schemas,
+ * so the reference generated from it and `validateConfig` read one definition.
+ */
+const CONFIG_FIELDS = {
+  depth: () =>
+    described(z._default(DepthSchema, "standard"), "how many scenarios each test covers"),
+  mode: () =>
+    described(z._default(ModeSchema, "follow"), "follow, tdd (Red→Green→Refactor) or strict"),
+  ramp_up_limit: () =>
+    wholeNumber(
       0,
       15,
       0,
       "follow mode: files the first session's coverage scan queues (untested files ranked by recent commits, path and size; package __init__.py files without a def or class and barrels left out); 0 turns the scan off",
     ),
-    impact_tracing: described(
+  impact_tracing: () =>
+    described(
       z._default(z.boolean(), false),
       "follow mode: the queued note names the files that import the edited one (Python, JS/TS; static parse, graph kept in .tailtest/graph/); tdd and strict modes queue nothing and skip it",
     ),
-    impact_depth: wholeNumber(
-      1,
-      5,
-      2,
-      "how many import hops impact tracing follows (1: direct importers only)",
-    ),
-    api_validation: described(
+  impact_depth: () =>
+    wholeNumber(1, 5, 2, "how many import hops impact tracing follows (1: direct importers only)"),
+  api_validation: () =>
+    described(
       z._default(z.boolean(), false),
       "follow mode: the queued note lists the public names an edited file declares (re-exports included), and a test that imports a name its source does not define is flagged (static parse, never imports the code); not in tdd or strict mode, where a Red test imports what does not exist yet",
     ),
-    style_sampling: described(
+  style_sampling: () =>
+    described(
       z._default(z.boolean(), false),
       "at session start, show the first lines of the newest tests per runner and the helper modules they import",
     ),
-    analysis_budget_ms: wholeNumber(
+  analysis_budget_ms: () =>
+    wholeNumber(
       50,
       10000,
       500,
       "time box of the analyses' project scans in one hook (session start; an edit gets a fifth); a scan cut short says so and goes on later",
     ),
-    runners: described(
+  runners: () =>
+    described(
       z._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({})),
       "per-language runner overrides",
     ),
-    test_timeout_seconds: wholeNumber(1, 3600, 300, "a test run is killed after this long"),
-    select: described(
+  test_timeout_seconds: () => wholeNumber(1, 3600, 300, "a test run is killed after this long"),
+  select: () =>
+    described(
       z._default(SelectSchema, "related"),
       "which tests the end of a turn runs for a changed file: related (the tests named after it, its test family or folder, the tests that import it directly or through the project's modules, a changed test itself, the tests a changed conftest or helper reaches), named (only the test named after it) or all (every suite of the runners involved)",
     ),
-    verify_budget_seconds: wholeNumber(
+  verify_budget_seconds: () =>
+    wholeNumber(
       5,
       3600,
       120,
       "estimated time (from earlier runs in .tailtest/runs.json) the end of a turn may spend on related tests; the most specific run first, and the answer names what was left out and the command that runs it",
     ),
-    stop_loop_budget: wholeNumber(
+  stop_loop_budget: () =>
+    wholeNumber(
       0,
       20,
       3,
       "how many times in a row the end of a turn may send the agent back to work",
     ),
-    notify: described(
+  notify: () =>
+    described(
       z._default(z.enum(["always", "failures", "never"]), "always"),
       'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
     ),
-    file_classes: z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),
-    tdd: z._default(TddConfigSchema, () => ({
+  file_classes: () =>
+    z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),
+  tdd: () =>
+    z._default(TddConfigSchema, () => ({
       file_classes: { e2e_test: [], test: [], prod: [], other: [] },
       plan_review: defaultPlanReview(),
     })),
-    strict: described(
+  strict: () =>
+    described(
       z._default(StrictConfigSchema, () => ({ max_attempts: 2 })),
       "strict mode: every production edit advances a claimed failing test",
     ),
-  }),
+};
+
+type ConfigFields = { [K in keyof typeof CONFIG_FIELDS]: ReturnType<(typeof CONFIG_FIELDS)[K]> };
+const CONFIG_KEYS = Object.keys(CONFIG_FIELDS) as (keyof ConfigFields)[];
+const builtFields: Partial<ConfigFields> = {};
+
+/** One field's schema, built once (the same object `ConfigSchema`'s shape holds). */
+function configField<K extends keyof ConfigFields>(key: K): ConfigFields[K] {
+  return (builtFields[key] ??= CONFIG_FIELDS[key]() as ConfigFields[K]);
+}
+
+export const ConfigSchema = lazy(() =>
+  z.object(Object.fromEntries(CONFIG_KEYS.map((key) => [key, configField(key)])) as ConfigFields),
 );
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -262,13 +290,13 @@ export function validateConfig(json: unknown): ConfigResult {
 
   const errors: string[] = [];
   for (let pass = 0; pass < MAX_REPAIR_PASSES; pass += 1) {
-    const parsed = ConfigSchema.safeParse(input);
+    const parsed = parseFields(input);
     if (parsed.success) {
       return errors.length === 0
         ? { ok: true, config: parsed.data, warnings }
         : { ok: false, config: parsed.data, errors, warnings };
     }
-    const issue = parsed.error.issues[0];
+    const issue = parsed.issue;
     const field = issue?.path[0];
     if (issue === undefined || typeof field !== "string") break;
     errors.push(describeIssue(issue, input));
@@ -295,8 +323,44 @@ export function parseConfigText(text: string): ConfigResult {
 }
 
 function unknownKeys(input: Record<string, unknown>): string[] {
-  const known = new Set(Object.keys(ConfigSchema.shape));
-  return Object.keys(input).filter((key) => !known.has(key));
+  return Object.keys(input).filter((key) => !Object.hasOwn(CONFIG_FIELDS, key));
+}
+
+type FieldsParse =
+  { success: true; data: Config } | { success: false; issue: z.core.$ZodIssue | undefined };
+
+/**
+ * What `ConfigSchema.safeParse(input)` gives (its data, or its first issue), each field parsed
+ * by its own schema and only the fields the input holds: zod's object parses each field alone,
+ * in the shape's order, and an absent one takes its default (a fresh copy of DEFAULT_CONFIG's,
+ * which config.test.ts holds to the schema's). `config.test.ts` holds the two to each other.
+ */
+function parseFields(input: Record<string, unknown>): FieldsParse {
+  const data: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = input[key];
+    if (value === undefined) {
+      data[key] = copyJson(DEFAULT_CONFIG[key]);
+      continue;
+    }
+    const parsed = z.safeParse(configField(key), value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return {
+        success: false,
+        issue: issue === undefined ? undefined : { ...issue, path: [key, ...issue.path] },
+      };
+    }
+    data[key] = parsed.data;
+  }
+  return { success: true, data: data as Config };
+}
+
+/** A copy of a JSON value (a default's arrays and objects are each config's own). */
+function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyJson(v)])) as T;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>): string {

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lazy } from "../util/lazy.ts";
 import { detectLanguage, extensionOf, LanguageSchema, type Language } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { has } from "./shared.ts";
@@ -8,18 +9,20 @@ import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
 export const RunnerIdSchema = z.enum(RUNNER_IDS);
 export type RunnerId = z.infer<typeof RunnerIdSchema>;
 
-export const DetectedRunnerSchema = z.object({
-  id: RunnerIdSchema,
-  languages: z.array(LanguageSchema).check(z.minLength(1)),
-  /** The package that owns the tests, relative to the project root ("" is the root). */
-  package_dir: z.string(),
-  /** The whole-suite command, run in package_dir. */
-  command: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
-  /** Where new test files go (relative to package_dir); absent means beside the source. */
-  test_dir: z.optional(z.string()),
-  /** What the detection saw, e.g. "pyproject.toml [tool.pytest.ini_options]". */
-  evidence: z.string(),
-});
+export const DetectedRunnerSchema = lazy(() =>
+  z.object({
+    id: RunnerIdSchema,
+    languages: z.array(LanguageSchema).check(z.minLength(1)),
+    /** The package that owns the tests, relative to the project root ("" is the root). */
+    package_dir: z.string(),
+    /** The whole-suite command, run in package_dir. */
+    command: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+    /** Where new test files go (relative to package_dir); absent means beside the source. */
+    test_dir: z.optional(z.string()),
+    /** What the detection saw, e.g. "pyproject.toml [tool.pytest.ini_options]". */
+    evidence: z.string(),
+  }),
+);
 export type DetectedRunner = z.infer<typeof DetectedRunnerSchema>;
 
 /** Where the test for a source file lives. */

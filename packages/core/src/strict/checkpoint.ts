@@ -33,7 +33,7 @@ import {
 
 export const STRICT_CHECKPOINT_VERSION = 1;
 
-const Count = z.number().check(z.int(), z.minimum(0));
+const Count = lazy(() => z.number().check(z.int(), z.minimum(0)));
 
 const OpenClaimSchema = lazy(() =>
   z.object({

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { lazy } from "../util/lazy.ts";
+import { optionOf } from "../util/union-option.ts";
 import { FailureKindSchema } from "../engine/results.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 
@@ -22,7 +23,7 @@ export const HostSchema = lazy(() => z.enum(["claude-code", "cursor", "codex", "
 export type Host = z.infer<typeof HostSchema>;
 
 /** A non-empty string. */
-const NonEmpty = z.string().check(z.minLength(1));
+const NonEmpty = lazy(() => z.string().check(z.minLength(1)));
 /** A project-relative POSIX path. */
 const RelPathSchema = lazy(() => z.string().check(z.minLength(1)));
 /** sha256 (hex) of a file's bytes, or null: the file did not exist. */
@@ -45,17 +46,22 @@ export const StrictTestSchema = lazy(() =>
 );
 export type StrictTest = z.infer<typeof StrictTestSchema>;
 
-const base = {
-  v: z.literal(STRICT_EVENT_VERSION),
-  ts: z.iso.datetime(),
-  /** The log key of the agent session that caused it (absent for the person's own CLI use). */
-  session: z.optional(z.string()),
-  host: z.optional(HostSchema),
-};
+let baseFields: ReturnType<typeof makeBase> | undefined;
+/** Every event's common fields, built with the first event schema (a gate may read none). */
+const base = () => (baseFields ??= makeBase());
+function makeBase() {
+  return {
+    v: z.literal(STRICT_EVENT_VERSION),
+    ts: z.iso.datetime(),
+    /** The log key of the agent session that caused it (absent for the person's own CLI use). */
+    session: z.optional(z.string()),
+    host: z.optional(HostSchema),
+  };
+}
 
 export const TestRunEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("test_run"),
     test_id: NonEmpty,
     test: StrictTestSchema,
@@ -86,7 +92,7 @@ export type TestRunEvent = z.infer<typeof TestRunEventSchema>;
 /** `tailtest claim`: the next edits to `edit_target` advance the red `test_id`. */
 export const EditClaimEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("edit_claim"),
     /** One claim command gives one id to all its targets: the claim group. */
     claim: NonEmpty,
@@ -99,7 +105,7 @@ export type EditClaimEvent = z.infer<typeof EditClaimEventSchema>;
 /** A file's content before the first edit of a claim's turn, kept in `.tailtest/objects`. */
 export const SnapshotEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("snapshot"),
     claim: NonEmpty,
     path: RelPathSchema,
@@ -110,7 +116,7 @@ export type SnapshotEvent = z.infer<typeof SnapshotEventSchema>;
 
 export const EditAppliedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("edit_applied"),
     path: RelPathSchema,
     /** The claims the gate allowed it under (empty in refactor mode). */
@@ -137,7 +143,7 @@ export type DenyCode = z.infer<typeof DenyCodeSchema>;
 
 export const EditDeniedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("edit_denied"),
     path: RelPathSchema,
     code: DenyCodeSchema,
@@ -148,7 +154,7 @@ export type EditDeniedEvent = z.infer<typeof EditDeniedEventSchema>;
 
 export const EditRevertedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("edit_reverted"),
     claim: NonEmpty,
     path: RelPathSchema,
@@ -163,7 +169,7 @@ export type EditRevertedEvent = z.infer<typeof EditRevertedEventSchema>;
 /** A claim's verification failed; the agent is sent back to try again (attempt 1, 2, …). */
 export const RepairEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("repair"),
     claim: NonEmpty,
     test_id: NonEmpty,
@@ -176,7 +182,7 @@ export type RepairEvent = z.infer<typeof RepairEventSchema>;
 /** A claim failed too often: reverted and handed to the person; it grants no more edits. */
 export const EscalatedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("escalated"),
     claim: NonEmpty,
     test_id: NonEmpty,
@@ -190,7 +196,7 @@ export type StrictMode = z.infer<typeof StrictModeSchema>;
 
 export const ModeChangedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("mode_changed"),
     mode: StrictModeSchema,
     /** What changed it: `tailtest refactor start|finish`, or a session finding the config. */
@@ -201,7 +207,7 @@ export type ModeChangedEvent = z.infer<typeof ModeChangedEventSchema>;
 
 export const VerifyResultEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("verify_result"),
     /** `claim`: one claim group's tests at the end of a turn; `refactor`: the verify command. */
     scope: z.enum(["claim", "refactor"]),
@@ -228,7 +234,7 @@ export type PlanStep = z.infer<typeof PlanStepSchema>;
 
 export const PlanRecordedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("plan_recorded"),
     steps: z.array(PlanStepSchema),
     accepted: z.boolean(),
@@ -239,7 +245,7 @@ export type PlanRecordedEvent = z.infer<typeof PlanRecordedEventSchema>;
 /** A production file changed in a turn without passing the gate (found by the end-of-turn sweep). */
 export const EditUnattributedEventSchema = lazy(() =>
   z.object({
-    ...base,
+    ...base(),
     type: z.literal("edit_unattributed"),
     path: RelPathSchema,
     /** Put back to the turn's start by content (strict's end-of-turn check). */
@@ -269,6 +275,33 @@ export const StrictEventSchema = lazy(() =>
 export type StrictEvent = z.infer<typeof StrictEventSchema>;
 export type StrictEventType = StrictEvent["type"];
 
+/** Each option of `StrictEventSchema` by its `type` (util/union-option.ts). */
+export const STRICT_EVENT_OPTIONS: ReadonlyMap<unknown, z.core.$ZodType> = new Map<
+  StrictEventType,
+  z.core.$ZodType
+>([
+  ["test_run", TestRunEventSchema],
+  ["edit_claim", EditClaimEventSchema],
+  ["snapshot", SnapshotEventSchema],
+  ["edit_applied", EditAppliedEventSchema],
+  ["edit_denied", EditDeniedEventSchema],
+  ["edit_reverted", EditRevertedEventSchema],
+  ["repair", RepairEventSchema],
+  ["escalated", EscalatedEventSchema],
+  ["mode_changed", ModeChangedEventSchema],
+  ["verify_result", VerifyResultEventSchema],
+  ["plan_recorded", PlanRecordedEventSchema],
+  ["edit_unattributed", EditUnattributedEventSchema],
+]);
+
+/**
+ * What `StrictEventSchema` makes of a value, through the option its `type` names: the same
+ * answer without building the other eleven (a gate reads a few kinds of line and writes one).
+ */
+function strictEventSchemaFor(value: unknown) {
+  return optionOf(value, "type", STRICT_EVENT_OPTIONS, StrictEventSchema);
+}
+
 /** An event before `v` is stamped on it (writers pass these). */
 export type StrictEventInput = StrictEvent extends infer E
   ? E extends StrictEvent
@@ -293,7 +326,8 @@ export const STRICT_EVENT_TYPES: ReadonlySet<string> = new Set<StrictEventType>(
 
 /** The line (without its newline) for an event; validated, so a bad event is never written. */
 export function formatStrictEvent(event: StrictEventInput): string {
-  return JSON.stringify(z.parse(StrictEventSchema, { v: STRICT_EVENT_VERSION, ...event }));
+  const line = { v: STRICT_EVENT_VERSION, ...event };
+  return JSON.stringify(z.parse(strictEventSchemaFor(line), line));
 }
 
 export interface StrictLogProblem {
@@ -348,7 +382,7 @@ export function parseStrictLog(text: string): StrictLog {
       problems.push({ line: index + 1, message: `written by a newer tailtest (v${fields.v})` });
       return;
     }
-    const parsed = z.safeParse(StrictEventSchema, json);
+    const parsed = z.safeParse(strictEventSchemaFor(json), json);
     if (parsed.success) events.push(parsed.data);
     else {
       const issue = parsed.error.issues[0];

@@ -1,7 +1,10 @@
+import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
+import { optionOf } from "../util/union-option.ts";
 import { oneLine } from "./declare.ts";
 import {
   escapeLogCommand,
+  EVENT_LINE_OPTIONS,
   EventLineSchema,
   formatLogTime,
   logTextView,
@@ -10,6 +13,7 @@ import {
   parseLogTime,
   renderLog,
   renderLogEntry,
+  TDD_ENTRY_OPTIONS,
   TddEntrySchema,
   toEventLine,
   UNKNOWN_LOG_TIME,
@@ -498,5 +502,51 @@ describe("parseEventLine", () => {
       expect(result.message.startsWith(start)).toBe(true);
       expect(result.message).not.toContain("\n");
     }
+  });
+});
+
+describe("each kind parsed by its own option (util/union-option.ts)", () => {
+  /** The map holds every option of the union under its value; each sample parses the same. */
+  function expectSameAsUnion(
+    union: z.core.$ZodType,
+    key: string,
+    options: ReadonlyMap<unknown, z.core.$ZodType>,
+    samples: readonly unknown[],
+  ) {
+    const def = union._zod.def as unknown as { options: z.core.$ZodType[] };
+    const expected = new Map<unknown, z.core.$ZodType>();
+    for (const option of def.options)
+      for (const value of option._zod.propValues?.[key] ?? []) expected.set(value, option);
+    expect(options.size).toBe(expected.size);
+    for (const [value, option] of expected) expect(options.get(value)).toBe(option);
+    for (const sample of samples) {
+      const viaUnion = z.safeParse(union, sample);
+      const viaOption = z.safeParse(optionOf(sample, key, options, union), sample);
+      expect(viaOption.success).toBe(viaUnion.success);
+      expect(viaOption.data).toEqual(viaUnion.data);
+      expect(viaOption.error?.issues).toEqual(viaUnion.error?.issues);
+    }
+  }
+  const entries: unknown[] = SEQUENCES.flat();
+  const broken = (value: unknown) => {
+    const fields = value as Record<string, unknown>;
+    return [
+      { ...fields, at: "today" },
+      { ...fields, path: "two\nlines", test: "", files: [], outcome: "maybe" },
+      Object.fromEntries(
+        Object.entries(fields).filter(([key]) => key === "kind" || key === "type"),
+      ),
+    ];
+  };
+
+  it("an entry by its kind", () => {
+    const samples = [...entries, ...entries.flatMap(broken), { kind: "blue" }, null, [], "red"];
+    expectSameAsUnion(TddEntrySchema, "kind", TDD_ENTRY_OPTIONS, samples);
+  });
+
+  it("an events.jsonl line by its type", () => {
+    const lines: unknown[] = SEQUENCES.flat().map((entry) => JSON.parse(toEventLine(entry)));
+    const samples = [...lines, ...lines.flatMap(broken), { v: 1, type: "tdd.blue" }, { v: 1 }, 7];
+    expectSameAsUnion(EventLineSchema, "type", EVENT_LINE_OPTIONS, samples);
   });
 });

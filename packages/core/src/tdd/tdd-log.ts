@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { lazy } from "../util/lazy.ts";
+import { optionOf } from "../util/union-option.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 import { SkipRedReasonSchema } from "../state/session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
@@ -118,7 +119,26 @@ export const TddEntrySchema = lazy(() =>
     FinishedEntrySchema,
   ]),
 );
+/** Each option of `TddEntrySchema` by its `kind` (util/union-option.ts). */
+export const TDD_ENTRY_OPTIONS: ReadonlyMap<unknown, z.core.$ZodType> = new Map<
+  TddEntry["kind"],
+  z.core.$ZodType
+>([
+  ["red", RedEntrySchema],
+  ["green", GreenEntrySchema],
+  ["test", TestRunEntrySchema],
+  ["edit", EditEntrySchema],
+  ["finished", FinishedEntrySchema],
+]);
 export type TddEntry = z.infer<typeof TddEntrySchema>;
+
+/**
+ * An entry checked by the option its `kind` names: what `TddEntrySchema.parse` gives, without
+ * building the other kinds' schemas (a gate reads and writes one kind of entry).
+ */
+export function parseTddEntry(entry: unknown): TddEntry {
+  return z.parse(optionOf(entry, "kind", TDD_ENTRY_OPTIONS, TddEntrySchema), entry);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The text log
@@ -496,34 +516,61 @@ const EVENT_TYPES = {
 
 const eventFields = { v: z.literal(EVENT_LINE_VERSION) };
 
+const RedLineSchema = lazy(() =>
+  z.extend(z.omit(RedEntrySchema, { kind: true }), {
+    ...eventFields,
+    type: z.literal(EVENT_TYPES.red),
+  }),
+);
+const GreenLineSchema = lazy(() =>
+  z.extend(z.omit(GreenEntrySchema, { kind: true }), {
+    ...eventFields,
+    type: z.literal(EVENT_TYPES.green),
+  }),
+);
+const TestRunLineSchema = lazy(() =>
+  z.extend(z.omit(TestRunEntrySchema, { kind: true }), {
+    ...eventFields,
+    type: z.literal(EVENT_TYPES.test),
+  }),
+);
+const EditLineSchema = lazy(() =>
+  z.extend(z.omit(EditEntrySchema, { kind: true }), {
+    ...eventFields,
+    type: z.literal(EVENT_TYPES.edit),
+  }),
+);
+const FinishedLineSchema = lazy(() =>
+  z.extend(z.omit(FinishedEntrySchema, { kind: true }), {
+    ...eventFields,
+    type: z.literal(EVENT_TYPES.finished),
+  }),
+);
+
 /**
  * One line of `.tailtest/events.jsonl`: an entry with every field, its kind as a namespaced
  * `type` (the file is shared with events other than TDD ones) and a version.
  */
 export const EventLineSchema = lazy(() =>
   z.discriminatedUnion("type", [
-    z.extend(z.omit(RedEntrySchema, { kind: true }), {
-      ...eventFields,
-      type: z.literal(EVENT_TYPES.red),
-    }),
-    z.extend(z.omit(GreenEntrySchema, { kind: true }), {
-      ...eventFields,
-      type: z.literal(EVENT_TYPES.green),
-    }),
-    z.extend(z.omit(TestRunEntrySchema, { kind: true }), {
-      ...eventFields,
-      type: z.literal(EVENT_TYPES.test),
-    }),
-    z.extend(z.omit(EditEntrySchema, { kind: true }), {
-      ...eventFields,
-      type: z.literal(EVENT_TYPES.edit),
-    }),
-    z.extend(z.omit(FinishedEntrySchema, { kind: true }), {
-      ...eventFields,
-      type: z.literal(EVENT_TYPES.finished),
-    }),
+    RedLineSchema,
+    GreenLineSchema,
+    TestRunLineSchema,
+    EditLineSchema,
+    FinishedLineSchema,
   ]),
 );
+/** Each option of `EventLineSchema` by its `type` (util/union-option.ts). */
+export const EVENT_LINE_OPTIONS: ReadonlyMap<unknown, z.core.$ZodType> = new Map<
+  string,
+  z.core.$ZodType
+>([
+  [EVENT_TYPES.red, RedLineSchema],
+  [EVENT_TYPES.green, GreenLineSchema],
+  [EVENT_TYPES.test, TestRunLineSchema],
+  [EVENT_TYPES.edit, EditLineSchema],
+  [EVENT_TYPES.finished, FinishedLineSchema],
+]);
 export type EventLine = z.infer<typeof EventLineSchema>;
 
 const KIND_OF_TYPE = Object.fromEntries(
@@ -546,7 +593,8 @@ export function parseEventLine(line: string): ParsedEventLine {
   } catch {
     return { ok: false, message: "not JSON" };
   }
-  const parsed = EventLineSchema.safeParse(json);
+  // The option its `type` names: the union's answer, without building the other kinds.
+  const parsed = z.safeParse(optionOf(json, "type", EVENT_LINE_OPTIONS, EventLineSchema), json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `;
@@ -555,6 +603,6 @@ export function parseEventLine(line: string): ParsedEventLine {
   // The entry schemas strip `v` and `type`; `kind` comes back from the type.
   return {
     ok: true,
-    entry: TddEntrySchema.parse({ ...parsed.data, kind: KIND_OF_TYPE[parsed.data.type] }),
+    entry: parseTddEntry({ ...parsed.data, kind: KIND_OF_TYPE[parsed.data.type] }),
   };
 }

@@ -4,3 +4,4 @@
 export { lazy } from "./lazy.ts";
 export { quickTest } from "./literal-guard.ts";
 export { ownEntry } from "./own-entry.ts";
+export { optionOf } from "./union-option.ts";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
+import { lazy } from "../../util/lazy.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { appendDurably } from "./tdd-store.ts";
 
@@ -30,12 +31,14 @@ export function contentId(root: string, relPath: string): string {
 
 const ABSENT = "absent";
 
-const AppliedLineSchema = z.object({
-  path: z.string(),
-  content: z.string(),
-  agent_key: z.string(),
-  at: z.iso.datetime(),
-});
+const AppliedLineSchema = lazy(() =>
+  z.object({
+    path: z.string(),
+    content: z.string(),
+    agent_key: z.string(),
+    at: z.iso.datetime(),
+  }),
+);
 
 /** Records what the files hold now, as left by `agentKey`'s allowed edit. */
 export async function recordApplied(

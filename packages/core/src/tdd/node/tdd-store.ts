@@ -18,7 +18,7 @@ import {
   parseEventLine,
   renderLogEntry,
   toEventLine,
-  TddEntrySchema,
+  parseTddEntry,
   type EditEntry,
   type TddEntry,
 } from "../tdd-log.ts";
@@ -233,7 +233,7 @@ async function withTddLock<R>(root: string, key: string, work: () => Promise<R>)
 
 async function writeEntries(root: string, key: string, entries: readonly TddEntry[]) {
   if (entries.length === 0) return;
-  const checked = entries.map((entry) => TddEntrySchema.parse(entry));
+  const checked = entries.map((entry) => parseTddEntry(entry));
   // events.jsonl first: it is what the state is derived from.
   await appendDurably(
     join(root, EVENTS_PATH),
