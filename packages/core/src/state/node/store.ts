@@ -501,8 +501,7 @@ export function writeAtomicSync(path: string, content: string | Uint8Array): voi
     try {
       const data = typeof content === "string" ? Buffer.from(content, "utf8") : content;
       if (!(data instanceof Uint8Array)) throw new TypeError("state is text or bytes");
-      let done = 0;
-      while (done < data.length) done += writeSync(temp.fd, data, done, data.length - done);
+      writeAll(temp.fd, data);
       fsyncSync(temp.fd);
     } finally {
       closeSync(temp.fd);
@@ -510,12 +509,22 @@ export function writeAtomicSync(path: string, content: string | Uint8Array): voi
     renameSync(temp.path, path);
   } catch (error) {
     // A full disk or a failed rename: the old file stays as it was, and no temp file is left.
-    try {
-      unlinkSync(temp.path);
-    } catch {
-      // never created, or already gone
-    }
+    removeTemp(temp.path);
     throw error;
+  }
+}
+
+/** Every byte of `data` to `fd`: a write may take fewer than it is given. */
+function writeAll(fd: number, data: Uint8Array): void {
+  let done = 0;
+  while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+}
+
+function removeTemp(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // never created, or already gone
   }
 }
 
@@ -534,10 +543,8 @@ export async function writeAtomicPieces(
     try {
       let pending = "";
       const flush = () => {
-        const data = Buffer.from(pending, "utf8");
+        writeAll(temp.fd, Buffer.from(pending, "utf8"));
         pending = "";
-        let done = 0;
-        while (done < data.length) done += writeSync(temp.fd, data, done, data.length - done);
       };
       await fill((text) => {
         pending += text;
@@ -550,11 +557,7 @@ export async function writeAtomicPieces(
     }
     renameSync(temp.path, path);
   } catch (error) {
-    try {
-      unlinkSync(temp.path);
-    } catch {
-      // never created, or already gone
-    }
+    removeTemp(temp.path);
     throw error;
   }
 }
