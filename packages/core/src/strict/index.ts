@@ -7,3 +7,4 @@ export * from "./plan-steps.ts";
 export * from "./red.ts";
 export * from "./strict-state.ts";
 export * from "./test-id.ts";
+export { supportDescription } from "./test-support.ts";

@@ -225,6 +225,9 @@ describe("measuredAgainstRed", () => {
     const measured = measuredAgainstRed({ outcome: "passed" }, "B", view);
     expect(measured).toMatchObject({ outcome: "failed", real_failure: false, support_hash: "B" });
     expect(measured.error).toContain("changed since its Red");
+    // In the test's own terms when the caller names them (strict's `supportDescription`).
+    const named = measuredAgainstRed({ outcome: "passed" }, "B", view, "conftest.py above it");
+    expect(named.error).toContain("what it runs with (conftest.py above it) changed since its Red");
     const recorded: TddEntry = { kind: "test", command: "npx vitest run", at: red.at, ...measured };
     expect(deriveTddState([red, run("failed", "A"), green, recorded]).state).toBe(
       "making_tests_pass",

@@ -167,6 +167,8 @@ export function measuredAgainstRed(
   measured: MeasuredRun,
   support: string,
   view: TddView,
+  /** What the test runs with, in its language's words (`supportDescription`). */
+  supportWords = "the runner's config, setup files, snapshots, conftest.py, helpers",
 ): MeasuredRun {
   const changed =
     view.state === "making_tests_pass" &&
@@ -177,8 +179,7 @@ export function measuredAgainstRed(
     outcome: "failed",
     real_failure: false,
     support_hash: support,
-    error:
-      "the declared test passes, but what it runs with (the runner's config, setup files, snapshots, conftest.py, helpers) changed since its Red: a Green needs it to pass with what it failed with",
+    error: `the declared test passes, but what it runs with (${supportWords}) changed since its Red: a Green needs it to pass with what it failed with`,
   };
 }
 

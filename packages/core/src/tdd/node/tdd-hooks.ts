@@ -35,6 +35,7 @@ import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 import { supportHash } from "../../strict/node/strict-store.ts";
+import { supportDescription } from "../../strict/test-support.ts";
 
 /**
  * tdd mode in the hooks (ADR 0007): the gate before every write (an edit tool, a shell command),
@@ -198,8 +199,8 @@ async function measureCycle(
       }),
     );
   const measured = readMeasuredRuns(results, planned.red);
-  if (support === undefined) return measured;
-  return measuredAgainstRed(measured, support, view);
+  if (support === undefined || planned.red === undefined) return measured;
+  return measuredAgainstRed(measured, support, view, supportDescription(planned.red.file));
 }
 
 function reportedOutcome(finished: FinishedCommand): MeasuredRun | undefined {
