@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { constants, Script } from "node:vm";
+import { createdState } from "./created-state.ts";
 
 /**
  * A hook is a fresh node process on every call, and most of what it cost was V8 compiling the
@@ -104,8 +105,9 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
     cacheUsed,
     cacheFile: cacheUsed ? cacheFile : local,
     keepCache() {
-      // A cache made after the call changed V8's flags would be rejected by the next load.
-      if (cacheUsed || v8FlagsSet() !== flagsAtLoad) return;
+      // A cache made after the call changed V8's flags would be rejected by the next load; one
+      // made by a call that created a state file holds what the calls after it never run.
+      if (cacheUsed || v8FlagsSet() !== flagsAtLoad || createdState()) return;
       writeQuietly(local, () => script.createCachedData());
     },
   };

@@ -15,6 +15,7 @@ import {
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
+import { markCreatedState } from "../../hook/node/created-state.ts";
 
 /** A JSON state file with a versioned schema and a way to build a fresh one. */
 export interface StateFile<T> {
@@ -260,6 +261,7 @@ export async function updateState<T, R = undefined>(
     const read = readForUpdate(file);
     if (read.ok) current = read.value;
     else {
+      markCreatedState();
       current = file.create();
       if (read.reason !== undefined) {
         recovered = moveAside(file.path, read.reason);
