@@ -243,7 +243,7 @@ describe("a hot schema: what a read that writes nothing back checks", () => {
         return value;
       }),
     );
-    file = { ...file, hotSchema: counting as unknown as typeof HotSchema };
+    file = { ...file, hotSchema: counting };
     await appendState(file, line("a"));
     await updateState(file, (list) => ({ value: list, result: undefined }));
     checks = 0;
