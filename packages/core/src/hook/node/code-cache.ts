@@ -1,5 +1,6 @@
 import {
   closeSync,
+  existsSync,
   openSync,
   readFileSync,
   renameSync,
@@ -171,9 +172,14 @@ function setRouteFlags(route: string): void {
 /** What a node writes for itself (a package's `files` leaves these out: see the adapters'). */
 export const LOCAL_SUFFIX = ".local.cache";
 
+/**
+ * A cache file, or undefined for none. Asked first rather than read: an install holds no shipped
+ * cache (ADR 0011), so every call looked for one that is not there, and each failed read was an
+ * exception (an Error with its stack) in every hook process.
+ */
 function readQuietly(path: string): Buffer | undefined {
   try {
-    return readFileSync(path);
+    return existsSync(path) ? readFileSync(path) : undefined;
   } catch {
     return undefined;
   }

@@ -289,11 +289,16 @@ const SESSION_FILES = [
   ".cursor/hooks/state/tailtest.json",
 ];
 
-/** A session file records a gating mode (read as text: the launcher loads no schema). */
+/**
+ * A session file records a gating mode (read as text: the launcher loads no schema). A file that
+ * is not there is asked first rather than read: most projects hold one of the three, and each
+ * failed read was an exception (an Error with its stack, ~8 KB of young objects) on every call.
+ */
 function sessionGates(root: string): boolean {
   return SESSION_FILES.some((file) => {
+    const path = join(root, file);
     try {
-      return /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(join(root, file), "utf8"));
+      return existsSync(path) && /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(path, "utf8"));
     } catch {
       return false;
     }
