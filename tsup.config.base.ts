@@ -87,30 +87,50 @@ const commanderLazyChildProcess: NonNullable<Options["esbuildPlugins"]>[number] 
 };
 
 /**
- * proper-lockfile in the hook bundles and the command's, loaded on its first lock
- * (scripts/hook-shims/lazy-proper-lockfile.cjs): the shim's own require gets the library,
- * resolved from core, which depends on it.
+ * A library in the hook bundles and the command's, loaded on its first call through a shim of
+ * scripts/hook-shims/ (each says why), for the importers `from` accepts: the shim's own require
+ * gets the library, resolved from core, which depends on it.
  */
-const lazyProperLockfile: NonNullable<Options["esbuildPlugins"]>[number] = {
-  name: "lazy-proper-lockfile",
-  setup(build) {
-    const shim = fileURLToPath(
-      new URL("./scripts/hook-shims/lazy-proper-lockfile.cjs", import.meta.url),
-    );
-    const core = fileURLToPath(new URL("./packages/core/", import.meta.url));
-    build.onResolve({ filter: /^proper-lockfile$/ }, async (args) => {
-      // build.resolve below comes through here again, marked: esbuild's own resolution then.
-      if ((args.pluginData as { real?: boolean } | undefined)?.real === true) return undefined;
-      if (args.importer !== shim) return { path: shim };
-      const real = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: core,
-        pluginData: { real: true },
+function lazyLibrary(
+  name: string,
+  shimFile: string,
+  from: (importer: string) => boolean = () => true,
+): EsbuildPlugin {
+  return {
+    name: `lazy-${name}`,
+    setup(build) {
+      const shim = fileURLToPath(new URL(`./scripts/hook-shims/${shimFile}`, import.meta.url));
+      const core = fileURLToPath(new URL("./packages/core/", import.meta.url));
+      // A package name: letters, digits and dashes, nothing a pattern would read otherwise.
+      const filter = new RegExp(`^${name}$`);
+      build.onResolve({ filter }, async (args) => {
+        // build.resolve below comes through here again, marked: esbuild's own resolution then.
+        if ((args.pluginData as { real?: boolean } | undefined)?.real === true) return undefined;
+        if (args.importer !== shim) return from(args.importer) ? { path: shim } : undefined;
+        const real = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: core,
+          pluginData: { real: true },
+        });
+        return real.errors.length > 0 ? { errors: real.errors } : { path: real.path };
       });
-      return real.errors.length > 0 ? { errors: real.errors } : { path: real.path };
-    });
-  },
-};
+    },
+  };
+}
+
+/**
+ * proper-lockfile, loaded on its first lock (scripts/hook-shims/lazy-proper-lockfile.cjs): with
+ * retry and signal-exit, which sets up its emitter as it loads; most calls take no lock.
+ */
+const lazyProperLockfile = lazyLibrary("proper-lockfile", "lazy-proper-lockfile.cjs");
+
+/**
+ * picomatch, for core's own modules, loaded on its first call
+ * (scripts/hook-shims/lazy-picomatch.cjs): core only calls it, and most calls match no glob.
+ */
+const lazyPicomatch = lazyLibrary("picomatch", "lazy-picomatch.cjs", (importer) =>
+  /[\\/]packages[\\/]core[\\/]src[\\/]/.test(importer),
+);
 
 const LITERAL_GUARD = fileURLToPath(
   new URL("./packages/core/src/util/literal-guard.ts", import.meta.url),
@@ -197,7 +217,7 @@ export function cliBundleConfig(entry: string, name = "tailtest-main"): Options 
     removeNodeProtocol: false,
     // proper-lockfile (with retry and signal-exit, which sets up its emitter as it loads) on the
     // first lock only: `status` and `explain` take none.
-    esbuildPlugins: [commanderLazyChildProcess, lazyProperLockfile, primedGuards],
+    esbuildPlugins: [commanderLazyChildProcess, lazyProperLockfile, lazyPicomatch, primedGuards],
     clean: false,
     // A getter, as in the hook bundles: `pathToFileURL` at the top cost every call node's URL
     // functions compiled lazily, for a value no command's bundle reads on its way.
@@ -351,7 +371,7 @@ export function adapterConfig({ launcher, afterBuild }: AdapterBuild): Options[]
           assert: fileURLToPath(new URL("./scripts/hook-shims/assert.cjs", import.meta.url)),
         };
       },
-      esbuildPlugins: [modules, lazyProperLockfile, primedGuards],
+      esbuildPlugins: [modules, lazyProperLockfile, lazyPicomatch, primedGuards],
       clean: false,
       // The shell parser finds its .wasm files beside the bundle through import.meta.url, worked
       // out when read: node's pathToFileURL costs a call that does not use it ~1.7 M instructions

@@ -159,13 +159,17 @@ function prepare(file) {
  * too (the later routes' caches were a third larger, deserialized by every call that used them).
  */
 const ROUTES = {
-  // After an edit in follow mode, from hook-post.cjs: the note, twice (the second time the file
-  // is already queued).
-  "post-follow": () =>
-    trainCodeCache(postBundle, "post", async (post) => {
-      const root = makeProject("post-follow", "follow");
-      await run(post, root, [...calls.post, ...calls.post]);
-    }),
+  // After an edit in follow mode, from hook-post.cjs: the note on a file already queued, the
+  // call an agent makes on nearly every edit. The session's first edit (its creation: the lock,
+  // proper-lockfile, the whole session schema) is played through node's own loading of the
+  // bundle, another script to V8, so the cache holds none of it: every call deserialises all of
+  // a cache, and a session's first edit is one call in many (its own local caches are never
+  // kept either, code-cache.ts `keepCache`).
+  "post-follow": async () => {
+    const root = makeProject("post-follow", "follow");
+    await run(createRequire(import.meta.url)(postBundle), root, calls.post);
+    return trainCodeCache(postBundle, "post", (post) => run(post, root, calls.post));
+  },
   // Around an edit in tdd and strict mode, from hook-gate.cjs: the gates before, the records
   // after.
   "gate-pre": () =>

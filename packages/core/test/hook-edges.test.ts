@@ -154,6 +154,33 @@ describe("an error that escapes (a stack overflow) is one stderr line and the po
   });
 });
 
+describe("stdin larger than one read", () => {
+  it("is read whole, a character split across the first read's edge decoded once", async () => {
+    const root = project("follow");
+    mkdirSync(join(root, "src"), { recursive: true });
+    const file = join(root, "src", "caf\u00e9.py");
+    writeFileSync(file, "x = 1\n");
+    const FIRST_READ = 64 * 1024;
+    const stdinFor = (pad: number) =>
+      JSON.stringify({
+        ...payload("claude-code", "context.PostToolUse-Write.json", root),
+        tool_input: { content: "x".repeat(pad), file_path: file },
+        tool_response: { type: "create" },
+      });
+    // The padding that puts the two bytes of "é" on either side of the first read's end.
+    const probe = stdinFor(0);
+    const before = Buffer.byteLength(probe.slice(0, probe.indexOf("caf\u00e9") + 3));
+    const stdin = stdinFor(FIRST_READ - 1 - before);
+    const at = Buffer.byteLength(stdin.slice(0, stdin.indexOf("caf\u00e9") + 3));
+    expect(at).toBe(FIRST_READ - 1);
+    const result = await hook("claude-code", root, stdin);
+    expect(result.exitCode).toBe(0);
+    const answer = protocolAnswer("claude-code", "PostToolUse", result.stdout, "follow");
+    expect(contextOf(answer), result.stdout).toContain("src/caf\u00e9.py queued (new");
+    expect(result.stderr).toBe("");
+  });
+});
+
 describe("stdin that is not a payload gets an answer shaped for its event", () => {
   /** A payload cut off mid-way, past its event's name (a platform's stdin torn on the way). */
   const truncated = (text: string) => {

@@ -9,6 +9,8 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
+import { runInThisContext } from "node:vm";
 import { dirname, join, resolve } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -504,5 +506,58 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
     // Without hook-main.cjs the launcher cannot decide, and a gate outside follow mode fails closed.
     expect(result.stderr).toMatch(/hook-main\.cjs did not load/);
     expect(result.stdout).toContain('"deny"');
+  });
+});
+
+describe("picomatch in the bundles: loaded on its first call (scripts/hook-shims/lazy-picomatch.cjs)", () => {
+  const CORE_SRC = join(REPO_ROOT, "packages/core/src");
+  const shimFile = join(REPO_ROOT, "scripts/hook-shims/lazy-picomatch.cjs");
+
+  it("core calls it as a function and through isMatch only, what the shim forwards", () => {
+    const users = readdirSync(CORE_SRC, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+      .map((file) => readFileSync(join(CORE_SRC, file), "utf8"))
+      .filter((source) => /^import picomatch from "picomatch";$/m.test(source));
+    expect(users.length).toBeGreaterThan(0);
+    for (const source of users) {
+      const code = source
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "")
+        .replace(/^import picomatch from "picomatch";$/m, "");
+      for (const use of code.matchAll(/\bpicomatch\b(\.\w+)?/g))
+        expect([undefined, ".isMatch"]).toContain(use[1]);
+      expect(code).not.toMatch(/\bpicomatch\b(?!\(|\.isMatch\()/);
+    }
+  });
+
+  it("answers as the library does, and loads it only when first called", () => {
+    // Evaluated as the bundle does: its require resolves from core, which depends on picomatch.
+    const from = createRequire(join(REPO_ROOT, "packages/core/package.json"));
+    const required: string[] = [];
+    const module = { exports: {} as unknown };
+    const wrapped = `(function (module, exports, require) {${readFileSync(shimFile, "utf8")}\n})`;
+    (runInThisContext(wrapped) as (...args: unknown[]) => void)(
+      module,
+      module.exports,
+      (name: string) => {
+        required.push(name);
+        return from(name) as unknown;
+      },
+    );
+    type Picomatch = ((glob: string) => (path: string) => boolean) & {
+      isMatch(path: string, glob: string): boolean;
+    };
+    const shim = module.exports as Picomatch;
+    expect(required).toEqual([]);
+    const library = from("picomatch") as Picomatch;
+    for (const [path, glob] of [
+      ["tests/test_calc.py", "tests/**/*.py"],
+      ["src/.hidden.py", "src/*.py"],
+      ["a/b.spec.ts", "**/*.test.ts"],
+    ] as const) {
+      expect(shim(glob)(path)).toBe(library(glob)(path));
+      expect(shim.isMatch(path, glob)).toBe(library.isMatch(path, glob));
+    }
+    expect(required).toEqual(["picomatch"]);
   });
 });

@@ -44,4 +44,17 @@ describe("lazy: a value built on first use", () => {
     expect(Object.getOwnPropertyDescriptor(base, "_zod")?.value).toBe(base._zod);
     expect("parse" in base).toBe(true);
   });
+
+  it("shows none of its own: every key, symbol or not, is the built value's, for each stand-in", () => {
+    const built = [{ a: 1, [Symbol.for("x")]: 2 }, { b: 3 }];
+    const stands = built.map((value) => lazy(() => value));
+    stands.forEach((stand, i) => {
+      expect(Reflect.ownKeys(stand)).toEqual(Reflect.ownKeys(built[i] ?? {}));
+      expect(Object.getOwnPropertySymbols(stand)).toEqual(
+        Object.getOwnPropertySymbols(built[i] ?? {}),
+      );
+    });
+    expect(stands[0]).toEqual({ a: 1, [Symbol.for("x")]: 2 });
+    expect((stands[1] as { b: number }).b).toBe(3);
+  });
 });

@@ -15,21 +15,46 @@
  * reader would miss (a registry entry made in `build` happens when it is first used).
  */
 export function lazy<T extends object>(build: () => T): T {
-  let built: T | undefined;
-  const real = (): T => (built ??= build());
-  return new Proxy({} as T, {
-    get: (_stand, key) => Reflect.get(real(), key),
-    set: (_stand, key, value) => Reflect.set(real(), key, value),
-    has: (_stand, key) => Reflect.has(real(), key),
-    ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor(stand, key) {
-      const found = Reflect.getOwnPropertyDescriptor(real(), key);
-      if (found?.configurable === false && !Object.hasOwn(stand, key))
-        Reflect.defineProperty(stand, key, found);
-      return found;
-    },
-    defineProperty: (_stand, key, descriptor) => Reflect.defineProperty(real(), key, descriptor),
-    deleteProperty: (_stand, key) => Reflect.deleteProperty(real(), key),
-    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
-  });
+  const stand: Stand = { [BUILD]: build };
+  return new Proxy(stand, FORWARD) as unknown as T;
 }
+
+/**
+ * The stand-in holds its builder, then what it built, under keys only this module has; one
+ * handler serves every stand-in. A handler and nine closures per value, as it was, were ~33 KB of
+ * young objects in every hook process for the ~80 lazy schemas a bundle holds (ADR 0010).
+ */
+const BUILD = Symbol("lazy build");
+const BUILT = Symbol("lazy built");
+
+interface Stand {
+  [BUILD]?: () => object;
+  [BUILT]?: object;
+}
+
+function real(stand: Stand): object {
+  let built = stand[BUILT];
+  if (built === undefined) {
+    const build = stand[BUILD] as () => object;
+    built = build();
+    stand[BUILT] = built;
+    stand[BUILD] = undefined;
+  }
+  return built;
+}
+
+const FORWARD: ProxyHandler<Stand> = {
+  get: (stand, key): unknown => Reflect.get(real(stand), key),
+  set: (stand, key, value) => Reflect.set(real(stand), key, value),
+  has: (stand, key) => Reflect.has(real(stand), key),
+  ownKeys: (stand) => Reflect.ownKeys(real(stand)),
+  getOwnPropertyDescriptor(stand, key) {
+    const found = Reflect.getOwnPropertyDescriptor(real(stand), key);
+    if (found?.configurable === false && !Object.hasOwn(stand, key))
+      Reflect.defineProperty(stand, key, found);
+    return found;
+  },
+  defineProperty: (stand, key, descriptor) => Reflect.defineProperty(real(stand), key, descriptor),
+  deleteProperty: (stand, key) => Reflect.deleteProperty(real(stand), key),
+  getPrototypeOf: (stand) => Reflect.getPrototypeOf(real(stand)),
+};

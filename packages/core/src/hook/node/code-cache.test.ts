@@ -36,16 +36,30 @@ const caches = () => readdirSync(dir).filter((name) => name.endsWith(".cache"));
  * One hook process's load, as the launcher does it: in a fresh node, since within one process V8
  * finds a source it compiled before in its own memory and never looks at a cache.
  */
-function loadInChild(route: string): { answer: string; cacheUsed: boolean; cacheFile: string } {
+function loadInChild(
+  route: string,
+  createsState = false,
+): { answer: string; cacheUsed: boolean; cacheFile: string } {
   const script = `
     import { loadBundle } from ${JSON.stringify(new URL("./code-cache.ts", import.meta.url).href)};
+    import { markCreatedState } from ${JSON.stringify(new URL("./created-state.ts", import.meta.url).href)};
     const loaded = loadBundle(process.argv[1], process.argv[2]);
     const answer = loaded.exports.answer();
+    if (process.argv[3] === "creates-state") markCreatedState();
     loaded.keepCache();
     console.log(JSON.stringify({ answer, cacheUsed: loaded.cacheUsed, cacheFile: loaded.cacheFile }));`;
   const out = execFileSync(
     process.execPath,
-    ["--import", "tsx", "--input-type=module", "-e", script, bundle, route],
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      script,
+      bundle,
+      route,
+      createsState ? "creates-state" : "",
+    ],
     { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } },
   );
   return JSON.parse(out) as { answer: string; cacheUsed: boolean; cacheFile: string };
@@ -77,6 +91,16 @@ describe("loadBundle", () => {
     writeFileSync(bundle, readFileSync(bundle, "utf8").replace("forty-two", "forty-six"));
     expect(loadInChild("post")).toMatchObject({ answer: "forty-six", cacheUsed: false });
     expect(caches()).toHaveLength(3);
+  });
+
+  it("a call that created a state file keeps no cache; the next call of its route writes it", () => {
+    expect(loadInChild("post", true)).toMatchObject({ answer: "forty-two", cacheUsed: false });
+    expect(caches()).toEqual([]);
+    const next = loadInChild("post");
+    expect(next).toMatchObject({ answer: "forty-two", cacheUsed: false });
+    expect(caches().map((name) => join(dir, name))).toEqual([next.cacheFile]);
+    // Once written, a cache is used whatever the call does.
+    expect(loadInChild("post", true)).toMatchObject({ cacheUsed: true });
   });
 
   it("a cache that cannot be written costs nothing but the time, and leaves nothing behind", () => {

@@ -1,5 +1,6 @@
 import {
   closeSync,
+  existsSync,
   openSync,
   readFileSync,
   renameSync,
@@ -9,6 +10,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { constants, Script } from "node:vm";
+import { createdState } from "./created-state.ts";
 
 /**
  * A hook is a fresh node process on every call, and most of what it cost was V8 compiling the
@@ -104,8 +106,9 @@ export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
     cacheUsed,
     cacheFile: cacheUsed ? cacheFile : local,
     keepCache() {
-      // A cache made after the call changed V8's flags would be rejected by the next load.
-      if (cacheUsed || v8FlagsSet() !== flagsAtLoad) return;
+      // A cache made after the call changed V8's flags would be rejected by the next load; one
+      // made by a call that created a state file holds what the calls after it never run.
+      if (cacheUsed || v8FlagsSet() !== flagsAtLoad || createdState()) return;
       writeQuietly(local, () => script.createCachedData());
     },
   };
@@ -169,9 +172,14 @@ function setRouteFlags(route: string): void {
 /** What a node writes for itself (a package's `files` leaves these out: see the adapters'). */
 export const LOCAL_SUFFIX = ".local.cache";
 
+/**
+ * A cache file, or undefined for none. Asked first rather than read: an install holds no shipped
+ * cache (ADR 0011), so every call looked for one that is not there, and each failed read was an
+ * exception (an Error with its stack) in every hook process.
+ */
 function readQuietly(path: string): Buffer | undefined {
   try {
-    return readFileSync(path);
+    return existsSync(path) ? readFileSync(path) : undefined;
   } catch {
     return undefined;
   }

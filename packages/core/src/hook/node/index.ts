@@ -2,5 +2,6 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { V8_FLAGS_MARK, WHOLE_TREE_FLAGS, addV8Flags } from "./code-cache.ts";
+export { markCreatedState } from "./created-state.ts";
 export { type HandleOptions } from "./handle-event.ts";
 export { HOOKS_OFF, findRoot } from "./launcher.ts";

@@ -136,6 +136,12 @@ describe("routeOf: which code cache a call uses", () => {
 });
 
 describe("the module", () => {
+  it("created-state.ts imports nothing (the launchers and the store both load it)", () => {
+    const source = readFileSync(new URL("./created-state.ts", import.meta.url), "utf8");
+    expect(source).not.toMatch(/^import /m);
+    expect(source).not.toContain("require(");
+  });
+
   it.each(["launcher.ts", "code-cache.ts"])(
     "%s imports only node's own modules (the launchers load it before anything else)",
     (file) => {
@@ -144,8 +150,10 @@ describe("the module", () => {
         .replace(/\/\/.*$/gm, "");
       const specifiers = [...source.matchAll(/^import [^;]* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(specifiers.length).toBeGreaterThan(0);
-      // The launcher's own code-cache loader is the one module of core it takes.
-      for (const specifier of specifiers) expect(specifier).toMatch(/^(node:|\.\/code-cache\.ts$)/);
+      // The launcher's own code-cache loader is the one module of core it takes, and the loader
+      // the mark a state-creating call leaves (created-state.ts, which imports nothing).
+      for (const specifier of specifiers)
+        expect(specifier).toMatch(/^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$)/);
       // The adapter's bundle is evaluated through vm.Script, never imported or required.
       expect(source).not.toMatch(/\bimport\(/);
       expect(source).not.toContain("require(");

@@ -289,11 +289,16 @@ const SESSION_FILES = [
   ".cursor/hooks/state/tailtest.json",
 ];
 
-/** A session file records a gating mode (read as text: the launcher loads no schema). */
+/**
+ * A session file records a gating mode (read as text: the launcher loads no schema). A file that
+ * is not there is asked first rather than read: most projects hold one of the three, and each
+ * failed read was an exception (an Error with its stack, ~8 KB of young objects) on every call.
+ */
 function sessionGates(root: string): boolean {
   return SESSION_FILES.some((file) => {
+    const path = join(root, file);
     try {
-      return /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(join(root, file), "utf8"));
+      return existsSync(path) && /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(path, "utf8"));
     } catch {
       return false;
     }
@@ -325,32 +330,42 @@ function isShellCall(stdin: string): boolean {
 
 /** More than this many bytes is more than PAYLOAD_LIMITS' 16 Mi characters, however encoded. */
 const STDIN_BYTE_CAP = 4 * 16 * 1024 * 1024 + 1;
+/** What the first read asks for: most payloads are a few kilobytes. */
+const STDIN_FIRST_READ = 64 * 1024;
 
 /**
  * The whole of stdin as text, read with plain system calls (no stream is set up). A stdin that
  * is non-blocking (EAGAIN) is read on through the stream instead. Reading stops past the cap:
  * the payload check refuses such a stdin anyway, and the hook's memory stays bounded.
+ *
+ * Into one buffer, grown only for a payload past 64 KiB, and decoded once: every node function a
+ * hook calls for the first time is compiled in that process (node's code cache holds only its
+ * modules' top levels), and `subarray` and `Buffer.concat` on every call cost ~0.5 M
+ * instructions that a payload of a few kilobytes never needed (ADR 0010).
  */
 export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
+  let buffer = Buffer.allocUnsafe(STDIN_FIRST_READ);
   let total = 0;
   for (;;) {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    if (total === buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, STDIN_BYTE_CAP));
+      buffer.copy(grown, 0, 0, total);
+      buffer = grown;
+    }
     let count: number;
     try {
-      count = readSync(0, buffer, 0, buffer.length, null);
+      count = readSync(0, buffer, total, buffer.length - total, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN") return readRestFromStream(chunks, total);
+      if (code === "EAGAIN") return readRestFromStream([buffer.subarray(0, total)], total);
       if (code === "EOF") break;
       throw error;
     }
     if (count === 0) break;
-    chunks.push(buffer.subarray(0, count));
     total += count;
     if (total >= STDIN_BYTE_CAP) break;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return buffer.toString("utf8", 0, total);
 }
 
 async function readRestFromStream(chunks: Buffer[], total: number): Promise<string> {

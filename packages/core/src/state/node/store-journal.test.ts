@@ -234,6 +234,31 @@ describe("a hot schema: what a read that writes nothing back checks", () => {
     expect(value.items).toEqual(["b"]);
   });
 
+  it("a hot read and the append after it check the same text once; a text written since, again", async () => {
+    let checks = 0;
+    const counting = z.pipe(
+      HotSchema,
+      z.transform((value) => {
+        checks += 1;
+        return value;
+      }),
+    );
+    file = { ...file, hotSchema: counting };
+    await appendState(file, line("a"));
+    await updateState(file, (list) => ({ value: list, result: undefined }));
+    checks = 0;
+    const read = await readState(file, { hot: true });
+    expect(read.value.items).toEqual(["a"]);
+    const { before, value } = await appendState(file, line("b"));
+    expect(checks).toBe(1);
+    expect(before.items).toEqual(["a"]);
+    expect(value.items).toEqual(["a", "b"]);
+    // Another process rewrote the state: its new text is checked, never the value kept before.
+    writeFileSync(file.path, JSON.stringify({ ...onDisk(), items: ["a", "z"] }));
+    expect((await readState(file, { hot: true })).value.items).toEqual(["a", "z", "b"]);
+    expect(checks).toBe(2);
+  });
+
   it("readState checks with it only when asked, passing the rest through", async () => {
     await appendState(file, line("a"));
     writeFileSync(file.path, JSON.stringify(coldBroken(["a"])));

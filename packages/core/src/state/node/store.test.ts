@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { CREATED_STATE_MARK, createdState } from "../../hook/node/created-state.ts";
 import { answerSafely } from "../../hook/node/hook-process.ts";
 import {
   prefetchState,
@@ -139,6 +140,28 @@ describe("state store", () => {
     await expect(writeAtomic(file.path, 42 as unknown as string)).rejects.toThrow();
     expect(readdirSync(join(project.root, ".tailtest"))).toEqual(["state.json"]);
     expect(readFileSync(file.path, "utf8")).toBe("old\n");
+  });
+});
+
+describe("a call that creates or rebuilds a state file", () => {
+  const marks = process as unknown as Record<symbol, unknown>;
+  afterEach(() => {
+    delete marks[CREATED_STATE_MARK];
+  });
+
+  it("is marked, so its code cache is not kept; an update of a good file is not", async () => {
+    delete marks[CREATED_STATE_MARK];
+    await readState(file);
+    expect(createdState()).toBe(false);
+    await updateState(file, bump("a"));
+    expect(createdState()).toBe(true);
+    delete marks[CREATED_STATE_MARK];
+    await updateState(file, bump("b"));
+    expect(createdState()).toBe(false);
+    writeFileSync(file.path, "not json");
+    await updateState(file, bump("c"));
+    expect(createdState()).toBe(true);
+    expect(takeRecoveries().at(-1)?.reason).toMatch(/not valid JSON/);
   });
 });
 

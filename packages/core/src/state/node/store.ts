@@ -15,6 +15,7 @@ import {
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
+import { markCreatedState } from "../../hook/node/created-state.ts";
 
 /** A JSON state file with a versioned schema and a way to build a fresh one. */
 export interface StateFile<T> {
@@ -239,7 +240,9 @@ export function readStateSync<T>(
     if (isMissing(error)) return { value: file.create(), existed: false };
     return { value: file.create(), existed: true, problem: describeError(error) };
   }
-  const parsed = takePrefetched(file, text, schema) ?? parseState(file, text, schema);
+  const parsed =
+    takePrefetched(file, text, schema) ??
+    (options.hot === true ? parseHot(file, text) : parseState(file, text, schema));
   if (!parsed.ok) return { value: file.create(), existed: true, problem: parsed.reason };
   const value =
     file.journal === undefined ? parsed.value : foldUnlocked(file.journal, parsed.value);
@@ -260,6 +263,7 @@ export async function updateState<T, R = undefined>(
     const read = readForUpdate(file);
     if (read.ok) current = read.value;
     else {
+      markCreatedState();
       current = file.create();
       if (read.reason !== undefined) {
         recovered = moveAside(file.path, read.reason);
@@ -320,7 +324,7 @@ export async function appendState<T>(file: StateFile<T>, line: string): Promise<
     return locked();
   }
   // What this path reads is checked; it writes only the line, never the state it read.
-  const parsed = parseState(file, text, file.hotSchema ?? file.schema);
+  const parsed = parseHot(file, text);
   if (!parsed.ok) return locked();
   const cursor = journal.cursor(parsed.value);
   if (cursor === undefined) return locked();
@@ -621,6 +625,25 @@ function readForUpdate<T>(
   }
   const parsed = takePrefetched(file, text) ?? parseState(file, text);
   return parsed.ok ? { ...parsed, text } : parsed;
+}
+
+/**
+ * The last lock-free read of each state file in this process (`readState` with `hot`, and
+ * `appendState`'s read before its line), by path: a queued edit reads the session in both, and the
+ * second parse of the same text is skipped. Only a text exactly the one parsed is taken, so a file
+ * another process wrote since is parsed again; the values are never changed in place (every
+ * change of a state is a new value), so handing the same one to both readers is safe.
+ */
+const hotReads = new Map<string, { text: string; schema: unknown; value: unknown }>();
+
+function parseHot<T>(file: StateFile<T>, text: string): ParseOutcome<T> {
+  const schema = file.hotSchema ?? file.schema;
+  const last = hotReads.get(file.path);
+  if (last !== undefined && last.text === text && last.schema === schema)
+    return { ok: true, value: last.value as T };
+  const parsed = parseState(file, text, schema);
+  if (parsed.ok) hotReads.set(file.path, { text, schema, value: parsed.value });
+  return parsed;
 }
 
 /** State files read and checked ahead of their use (`prefetchState`), by path: each taken once. */
