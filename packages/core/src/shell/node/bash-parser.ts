@@ -1,6 +1,5 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Node as SyntaxNode, Parser as TreeParser, TreeCursor } from "web-tree-sitter";
