@@ -1,13 +1,12 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import type { Node as SyntaxNode, Parser as TreeParser, TreeCursor } from "web-tree-sitter";
 import { inlineScriptOf, unwrapOnce, type Argv } from "../inline-interpreter.ts";
 import { parsePatchFiles, patchEffects } from "../../hook/apply-patch.ts";
 import { findScriptWrites } from "../inline-script-writes.ts";
 import { mayWriteFiles } from "../may-write.ts";
-import { V8_FLAGS_MARK } from "../../hook/node/code-cache.ts";
+import { addV8Flags } from "../../hook/node/code-cache.ts";
 import { ownEntry } from "../../util/own-entry.ts";
 
 /**
@@ -44,9 +43,9 @@ async function loadParser(): Promise<TreeParser> {
   // A hook is a short-lived process. With V8's default tiering the grammar's WebAssembly gets an
   // optimising compile that held a 2-core machine ~1.1 s before the next state write; the
   // baseline compiler parses just as well (a Codex Bash PostToolUse: 1.5 s → 0.4 s).
-  setFlagsFromString("--liftoff-only");
-  // The hook launcher keeps no code cache made under flags its next load will not have.
-  (process as unknown as Record<symbol, unknown>)[V8_FLAGS_MARK] = "--liftoff-only";
+  // A hook's shell routes set it before the bundle loads (code-cache.ts); the hook launcher
+  // keeps no code cache made under flags its next load will not have.
+  addV8Flags(["--liftoff-only"]);
   const { Parser, Language } = await import("web-tree-sitter");
   await Parser.init({
     locateFile: () => locateWasm("tree-sitter.wasm", "web-tree-sitter/tree-sitter.wasm"),
@@ -65,7 +64,7 @@ async function loadParser(): Promise<TreeParser> {
   return parser;
 }
 
-/** ES2024's resizable ArrayBuffer: in Node 20, not in the ES2023 library the project is typed by. */
+/** ES2024's resizable ArrayBuffer: Node 20 has it, the ES2023 library the project uses does not. */
 const ResizableBuffer = ArrayBuffer as unknown as new (
   length: number,
   options: { maxByteLength: number },
