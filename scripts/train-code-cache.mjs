@@ -53,6 +53,13 @@ const CALLS = {
         with: { tool_name: "Bash", tool_input: { command: SHELL_WRITE }, tool_response: {} },
       },
     ],
+    // No Bash PreToolUse was recorded from Claude Code either: the recorded Write, as one.
+    preShell: [
+      {
+        file: "context.PreToolUse-Write",
+        with: { tool_name: "Bash", tool_input: { command: SHELL_WRITE } },
+      },
+    ],
     other: ["context.SessionStart", "context.UserPromptSubmit", "context.Stop"],
   },
   codex: {
@@ -60,6 +67,7 @@ const CALLS = {
     pre: ["context.PreToolUse-apply_patch"],
     post: ["context.PostToolUse-apply_patch"],
     shell: ["shell.PostToolUse-Bash"],
+    preShell: ["shell.PreToolUse-Bash"],
     other: ["context.SessionStart", "context.UserPromptSubmit", "context.Stop"],
   },
   cursor: {
@@ -72,6 +80,7 @@ const CALLS = {
         with: { tool_input: { command: SHELL_WRITE } },
       },
     ],
+    preShell: ["gate.preToolUse-Shell"],
     other: ["edit.sessionStart", "edit.beforeSubmitPrompt", "edit.stop"],
   },
 };
@@ -218,6 +227,13 @@ const ROUTES = {
   shell: () =>
     trainCodeCache(bundle, "shell", async (main) => {
       await run(main, makeProject("shell", "follow"), calls.shell);
+    }),
+  // Before a shell command in tdd and strict mode: the gate and the bash grammar, under the
+  // same flags.
+  "pre-shell": () =>
+    trainCodeCache(bundle, "pre-shell", async (main) => {
+      await run(main, makeProject("pre-shell-tdd", "tdd"), calls.preShell);
+      await run(main, makeProject("pre-shell-strict", "strict"), calls.preShell);
     }),
 };
 

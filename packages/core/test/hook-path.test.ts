@@ -215,7 +215,7 @@ describe.each(ADAPTERS)("%s's built hook", (adapter) => {
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
     expect(text).not.toMatch(/\bimport\(/);
     const caches = readdirSync(dist).filter((name) => name.endsWith(".cache"));
-    for (const route of ["pre", "post", "shell", "other"])
+    for (const route of ["pre", "pre-shell", "post", "shell", "other"])
       expect(caches, route).toContainEqual(
         `hook-main.${stamp}-${process.versions.v8}-${process.arch}-${route}.cache`.replace(
           /[^\w.-]/g,

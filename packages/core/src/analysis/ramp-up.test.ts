@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   collectTestStems,
-  countCommits,
+  addCommits,
   hasNothingToTest,
   hasTestStem,
   MAX_SIZE_POINTS,
@@ -77,11 +77,17 @@ describe("scoring", () => {
     expect(sizePoints(lines)).toBe(points);
   });
 
-  it("counts commits per path", () => {
-    expect(countCommits("a.py\nb.py\n\na.py\n")).toEqual(
+  it("counts commits of the paths it is given, and only theirs", () => {
+    const counts = new Map([
+      ["a.py", 0],
+      ["c.py", 0],
+    ]);
+    addCommits("a.py\nb.py\n\n  a.py\n", counts);
+    addCommits("c.py\nb.py\n", counts);
+    expect(counts).toEqual(
       new Map([
         ["a.py", 2],
-        ["b.py", 1],
+        ["c.py", 1],
       ]),
     );
   });

@@ -109,14 +109,22 @@ export function sizePoints(lines: number): number {
   return 0;
 }
 
-/** Paths and commit counts from `git log --name-only --format=` output. */
-export function countCommits(log: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const line of log.split("\n")) {
-    const path = line.trim();
-    if (path !== "") counts.set(path, (counts.get(path) ?? 0) + 1);
+/**
+ * Counts `git log --name-only --format=` output (whole lines) into the paths `counts` already
+ * holds; other paths are not counted, and not kept: git names every file a commit touched (all
+ * of a large tree's, for its first commit), and only the untested sources are ranked.
+ */
+export function addCommits(log: string, counts: Map<string, number>): void {
+  // A line at a time, not split: a chunk's thousands of lines held at once outlived the young
+  // generation's collections and filled the old one with garbage nothing collected.
+  for (let start = 0; start < log.length;) {
+    const newline = log.indexOf("\n", start);
+    const end = newline === -1 ? log.length : newline;
+    const path = log.slice(start, end).trim();
+    const count = counts.get(path);
+    if (count !== undefined) counts.set(path, count + 1);
+    start = end + 1;
   }
-  return counts;
 }
 
 export interface RampUpCandidate {

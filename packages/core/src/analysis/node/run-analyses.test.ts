@@ -256,6 +256,25 @@ describe("the first session's coverage scan", () => {
     expect(await start(temp.root)).not.toContain("coverage scan");
   });
 
+  it("ranks the untested file git's recent commits changed most first", async () => {
+    temp = makeProject({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "src/a.py": lines(100),
+      "src/b.py": lines(100),
+      "src/c.py": lines(100),
+    });
+    await commitAll(temp.root);
+    // b.py changed in two more commits than a.py and c.py: by path alone a.py would come first.
+    for (const size of [101, 102]) {
+      temp.write("src/b.py", lines(size));
+      await commitAll(temp.root);
+    }
+    configure(temp.root, { ramp_up_limit: 2 });
+    expect(await start(temp.root)).toContain(
+      "2 untested file(s) queued (ramp-up): src/b.py, src/a.py.",
+    );
+  });
+
   it("says when its time box ran out, queues nothing, and tries again next session", async () => {
     const files: Record<string, string> = { "pyproject.toml": "[tool.pytest.ini_options]\n" };
     // Small files score alike, so no file can be ruled out unread: the scan must read them all.

@@ -136,12 +136,22 @@ export const WHOLE_TREE_FLAGS = ["--semi-space-growth-factor=1"] as const;
 /**
  * V8 takes a cache only under the flags it was made with, and the shell parser switches its
  * WebAssembly to the baseline compiler (`--liftoff-only`, see shell/node/bash-parser.ts) as it loads: a cache made
- * after that and checked before it was rejected on every call. The route that parses shell
- * commands sets the flag before its bundle is compiled, in the hooks and in the build's training
- * alike (node's v8 module loads its streams, so the other routes do not pay for it); a call that
- * changes the flags later keeps no cache.
+ * after that and checked before it was rejected on every call. The routes that parse shell
+ * commands (after one, and a tdd or strict gate before one) set their flags before the bundle is
+ * compiled, in the hooks and in the build's training alike (node's v8 module loads its streams,
+ * so the other routes do not pay for it); a call that changes the flags later keeps no cache.
+ *
+ * Their other two flags are for memory: a shell hook peaks as Liftoff compiles the grammar's
+ * lexer (one 160 KB function, ~5 MiB of compiler memory for a moment) on top of what the call
+ * holds by then. Without TurboFan, which optimised a path function of node's in the gate's
+ * project walk on a thread of its own, and with the young generation not doubled (WHOLE_TREE_FLAGS),
+ * the Codex shell-write gate peaked 1.5 MiB lower and ran fewer instructions (ADR 0010).
  */
-const FLAGGED_ROUTES: Readonly<Record<string, string>> = { shell: "--liftoff-only" };
+const SHELL_FLAGS = "--liftoff-only --no-turbofan --semi-space-growth-factor=1";
+const FLAGGED_ROUTES: Readonly<Record<string, string>> = {
+  shell: SHELL_FLAGS,
+  "pre-shell": SHELL_FLAGS,
+};
 
 /** Set on `process` by whoever changes V8's flags in a hook process (bash-parser.ts). */
 export const V8_FLAGS_MARK = Symbol.for("tailtest.v8-flags-set");

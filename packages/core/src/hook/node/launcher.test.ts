@@ -114,8 +114,8 @@ describe("routeOf: which code cache a call uses", () => {
     JSON.stringify({ hook_event_name: event, ...(tool === undefined ? {} : { tool_name: tool }) });
   it.each([
     [CLAUDE_CODE, call("PreToolUse", "Write"), "pre"],
-    // A shell command's gate keeps the pre cache: measured a little faster than the shell one.
-    [CLAUDE_CODE, call("PreToolUse", "Bash"), "pre"],
+    // A shell command's gate: the bash grammar under its own V8 flags (code-cache.ts).
+    [CLAUDE_CODE, call("PreToolUse", "Bash"), "pre-shell"],
     [CLAUDE_CODE, call("PostToolUse", "Edit"), "post"],
     [CLAUDE_CODE, call("PostToolUseFailure", "Bash"), "shell"],
     [CLAUDE_CODE, call("Stop"), "stop"],
@@ -125,7 +125,7 @@ describe("routeOf: which code cache a call uses", () => {
     [CODEX, call("Stop"), "stop"],
     [CODEX, call("UserPromptSubmit"), "other"],
     [CURSOR, call("preToolUse", "Write"), "pre"],
-    [CURSOR, call("preToolUse", "Shell"), "pre"],
+    [CURSOR, call("preToolUse", "Shell"), "pre-shell"],
     [CURSOR, call("afterFileEdit"), "post"],
     [CURSOR, call("stop"), "stop"],
     [CURSOR, call("subagentStop"), "stop"],

@@ -314,9 +314,10 @@ export function isFollowProject(root: string): boolean {
 export function routeOf(
   platform: QuietPlatform,
   stdin: string,
-): "pre" | "post" | "shell" | "stop" | "other" {
+): "pre" | "pre-shell" | "post" | "shell" | "stop" | "other" {
   const name = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin)?.[1];
-  if (name === platform.gateEvent) return "pre";
+  // A shell command's gate loads the bash grammar, under flags of its own (code-cache.ts).
+  if (name === platform.gateEvent) return isShellCall(stdin) ? "pre-shell" : "pre";
   if (name !== undefined && platform.stopEvents.includes(name)) return "stop";
   if (name === undefined || !platform.postEvents.includes(name)) return "other";
   // After a shell command: the bash grammar's loader and reader, which an edit never runs.
@@ -474,7 +475,7 @@ async function launch(
     return;
   }
   const route = routeOf(platform, stdin);
-  if (route === "pre") watchGate(platform, stdin);
+  if (route === "pre" || route === "pre-shell") watchGate(platform, stdin);
   const part = partFor(platform, bundles, route, stdin);
   if (part !== undefined && (await answeredByPart(part, route, stdin))) return;
   const main = bundles.main;
@@ -508,8 +509,9 @@ export function partFor(
   route: ReturnType<typeof routeOf>,
   stdin: string,
 ): string | undefined {
-  // A shell command's gate needs the bash parser: hook-gate.cjs would only hand it on.
-  if (route === "pre") return isShellCall(stdin) ? undefined : bundles.gate;
+  // A shell command's gate (`pre-shell`) needs the bash parser: hook-gate.cjs would only hand
+  // it on.
+  if (route === "pre") return bundles.gate;
   if (route !== "post") return undefined;
   let payload: unknown;
   try {

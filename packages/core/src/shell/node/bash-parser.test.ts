@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recogniseTestCommand } from "../../tdd/test-commands.ts";
-import { findShellWrites, listSimpleCommands } from "./bash-parser.ts";
+import { findShellWrites, listSimpleCommands, readReleasable } from "./bash-parser.ts";
 
 describe("findShellWrites", () => {
   it.each([
@@ -618,5 +621,34 @@ describe("a command nested deeper than any real one", () => {
     // A hundred subshells deep is still read.
     const nested = `${"( ".repeat(100)}echo x > calc.py${" )".repeat(100)}`;
     expect((await findShellWrites(nested)).written).toEqual(["calc.py"]);
+  });
+});
+
+describe("readReleasable: the grammar's bytes, handed back once loaded", () => {
+  it("reads a file whole, then gives its memory back through every view of it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tailtest-releasable-"));
+    try {
+      const file = join(dir, "grammar.wasm");
+      const content = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+      writeFileSync(file, content);
+      const read = readReleasable(file);
+      expect(Buffer.from(read.bytes).equals(content)).toBe(true);
+      const kept = read.bytes;
+      read.release();
+      // What a loader kept of the bytes is empty too: the memory went back, not a copy of it.
+      expect(kept.byteLength).toBe(0);
+      expect(kept.buffer.byteLength).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("loads the bash grammar from such bytes, and the parser still answers", async () => {
+    expect(await findShellWrites("echo 'x = 1' > calc.py")).toEqual({
+      written: ["calc.py"],
+      deleted: [],
+      into: [],
+      partial: false,
+    });
   });
 });

@@ -1,13 +1,12 @@
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import type { Node as SyntaxNode, Parser as TreeParser, TreeCursor } from "web-tree-sitter";
 import { inlineScriptOf, unwrapOnce, type Argv } from "../inline-interpreter.ts";
 import { parsePatchFiles, patchEffects } from "../../hook/apply-patch.ts";
 import { findScriptWrites } from "../inline-script-writes.ts";
 import { mayWriteFiles } from "../may-write.ts";
-import { V8_FLAGS_MARK } from "../../hook/node/code-cache.ts";
+import { addV8Flags } from "../../hook/node/code-cache.ts";
 import { ownEntry } from "../../util/own-entry.ts";
 
 /**
@@ -44,19 +43,56 @@ async function loadParser(): Promise<TreeParser> {
   // A hook is a short-lived process. With V8's default tiering the grammar's WebAssembly gets an
   // optimising compile that held a 2-core machine ~1.1 s before the next state write; the
   // baseline compiler parses just as well (a Codex Bash PostToolUse: 1.5 s → 0.4 s).
-  setFlagsFromString("--liftoff-only");
-  // The hook launcher keeps no code cache made under flags its next load will not have.
-  (process as unknown as Record<symbol, unknown>)[V8_FLAGS_MARK] = "--liftoff-only";
+  // A hook's shell routes set it before the bundle loads (code-cache.ts); the hook launcher
+  // keeps no code cache made under flags its next load will not have.
+  addV8Flags(["--liftoff-only"]);
   const { Parser, Language } = await import("web-tree-sitter");
   await Parser.init({
     locateFile: () => locateWasm("tree-sitter.wasm", "web-tree-sitter/tree-sitter.wasm"),
   });
-  const bash = await Language.load(
+  const grammar = readReleasable(
     locateWasm("tree-sitter-bash.wasm", "tree-sitter-bash/tree-sitter-bash.wasm"),
   );
+  let bash: Awaited<ReturnType<typeof Language.load>>;
+  try {
+    bash = await Language.load(grammar.bytes);
+  } finally {
+    grammar.release();
+  }
   const parser = new Parser();
   parser.setLanguage(bash);
   return parser;
+}
+
+/** ES2024's resizable ArrayBuffer: Node 20 has it, the ES2023 library the project uses does not. */
+const ResizableBuffer = ArrayBuffer as unknown as new (
+  length: number,
+  options: { maxByteLength: number },
+) => ArrayBuffer & { resize(length: number): void };
+
+/**
+ * A file's bytes in memory the process can hand back. web-tree-sitter's loader keeps the bytes
+ * of a grammar it loaded alive for the rest of the process (its scope holds a direct `eval`, so
+ * every closure it leaves keeps every variable), and V8 compiles from a copy of its own: the
+ * bash grammar's 1.3 MB stayed resident through the first parse, the hook's peak (ADR 0010).
+ * Read into a resizable ArrayBuffer, they are given back to the system by `release` (a resize
+ * to nothing), whatever still refers to the buffer.
+ */
+export function readReleasable(path: string): { bytes: Uint8Array; release(): void } {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = new ResizableBuffer(size, { maxByteLength: size });
+    const bytes = new Uint8Array(buffer);
+    for (let read = 0; read < size;) {
+      const count = readSync(fd, bytes, read, size - read, read);
+      if (count === 0) throw new Error(`${basename(path)} ended after ${read} of ${size} bytes`);
+      read += count;
+    }
+    return { bytes, release: () => buffer.resize(0) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Parses a bash command line once per process (the grammar loads on first use). */
