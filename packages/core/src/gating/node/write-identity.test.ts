@@ -95,9 +95,7 @@ describe("realTargets", () => {
     to: pathArb,
   });
 
-  function tree(
-    entries: ReadonlyArray<fc.RecordValue<{ at: string[]; kind: string; to: string[] }>>,
-  ) {
+  function tree(entries: ReadonlyArray<{ at: string[]; kind: string; to: string[] }>) {
     const base = mkdtempSync(join(tmpdir(), "tailtest-real-"));
     for (const { at, kind, to } of entries) {
       const path = join(base, ...at);
