@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import {
   checkpointOf,
   closedPartOf,
-  fnv1a,
   openIdsOf,
   readCheckpointPart,
   resumeSnapshot,
@@ -390,11 +389,5 @@ describe("the strict log's checkpoint", () => {
       expect(
         snapshotOfCheckpoint({ ...checkpoint, open: [open, open] }, closedPart),
       ).toBeUndefined();
-  });
-
-  it("hashes bytes with FNV-1a", () => {
-    expect(fnv1a(new Uint8Array())).toBe("811c9dc5");
-    expect(fnv1a(Buffer.from("a"))).toBe("e40c292c");
-    expect(fnv1a(Buffer.from("foobar"))).toBe("bf9cf968");
   });
 });

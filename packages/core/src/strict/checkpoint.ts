@@ -61,7 +61,7 @@ export const StrictCheckpointSchema = lazy(() =>
       bytes: Count,
       /** Strict events in those bytes: the next event's index. */
       events: Count,
-      /** FNV-1a of the first and of the last (up to) 4 KiB of those bytes. */
+      /** The first and the last (up to) 4 KiB of those bytes, base64. */
       head: z.string(),
       tail: z.string(),
     }),
@@ -361,14 +361,4 @@ function closedClaim([claim, status, testId, index]: ClosedClaim): ClaimState {
     attempts: 0,
     snapshots: new Map(),
   };
-}
-
-/** FNV-1a (32-bit) of some bytes, as hex: enough to tell a log's head or tail changed. */
-export function fnv1a(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
 }
