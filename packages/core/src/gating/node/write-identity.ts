@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /**
@@ -71,9 +71,15 @@ function resolveReal(path: string, depth: number, memo: RealMemo | undefined): R
   return found;
 }
 
+/*
+ * Most paths asked here do not exist, and a failed call throws an Error node builds with a
+ * message and a stack: `existsSync` and `throwIfNoEntry: false` ask without one. What they answer
+ * "missing" the throwing call would have failed on too, and the answers stay the same.
+ */
+
 function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resolved {
   try {
-    return { real: realpathSync.native(abs), whole: true };
+    if (existsSync(abs)) return { real: realpathSync.native(abs), whole: true };
   } catch {
     // Missing (or a dangling link): resolve the folder, then the last part.
   }
@@ -83,7 +89,7 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
   const realParent = resolveReal(parent, depth + 1, memo);
   const here = join(realParent.real, basename(abs));
   try {
-    if (lstatSync(here).isSymbolicLink()) {
+    if (lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
       const link = readlinkSync(here);
       const next = resolveReal(
         isAbsolute(link) ? link : join(realParent.real, link),
@@ -100,8 +106,8 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
 
 function inodeOf(path: string): string | undefined {
   try {
-    const stat = statSync(path);
-    return stat.isFile() ? `${stat.dev}:${stat.ino}` : undefined;
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat?.isFile() === true ? `${stat.dev}:${stat.ino}` : undefined;
   } catch {
     return undefined;
   }
@@ -109,7 +115,7 @@ function inodeOf(path: string): string | undefined {
 
 function listSafe(folder: string): string[] {
   try {
-    return readdirSync(folder);
+    return existsSync(folder) ? readdirSync(folder) : [];
   } catch {
     return [];
   }
