@@ -3,7 +3,9 @@ import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import {
   checkpointOf,
-  fnv1a,
+  closedPartOf,
+  openIdsOf,
+  readCheckpointPart,
   resumeSnapshot,
   snapshotOfCheckpoint,
   snapshotOfEvents,
@@ -149,16 +151,31 @@ function decisions(state: StrictState) {
   );
 }
 
-/** A snapshot through its checkpoint (as written to disk and read back), then the tail. */
-function throughCheckpoint(head: readonly StrictEvent[], tail: readonly StrictEvent[]) {
-  const checkpoint = checkpointOf(snapshotOfEvents(head), {
+/**
+ * A snapshot through its checkpoint (as written to disk and read back), then the tail. Its part
+ * is read back as written, or (`replayed`) rebuilt from a replay of the head, as the store does
+ * when the part cannot be used.
+ */
+function throughCheckpoint(
+  head: readonly StrictEvent[],
+  tail: readonly StrictEvent[],
+  replayed = false,
+) {
+  const { checkpoint, part } = checkpointOf(snapshotOfEvents(head), {
     ino: 1,
     bytes: 100,
     head: "0",
     tail: "0",
   });
   const read = z.parse(StrictCheckpointSchema, JSON.parse(JSON.stringify(checkpoint)));
-  const restored = snapshotOfCheckpoint(read);
+  const openIds = openIdsOf(read) ?? new Set<string>();
+  const closedPart = () => {
+    if (replayed) return closedPartOf(snapshotOfEvents(head), openIds);
+    const back = readCheckpointPart(JSON.stringify(part), read.log, openIds);
+    if (back.part === undefined) throw new Error("a part just written did not read back");
+    return back.part;
+  };
+  const restored = snapshotOfCheckpoint(read, closedPart);
   if (restored === undefined) throw new Error("a checkpoint just written did not read back");
   return resumeSnapshot(restored, tail);
 }
@@ -166,25 +183,30 @@ function throughCheckpoint(head: readonly StrictEvent[], tail: readonly StrictEv
 describe("the strict log's checkpoint", () => {
   it("a checkpoint then the lines after it give what the whole log gives, or say to replay it", () => {
     fc.assert(
-      fc.property(fc.array(eventArb, { maxLength: 40 }), fc.nat(), (events, at) => {
-        const split = events.length === 0 ? 0 : at % (events.length + 1);
-        const resumed = throughCheckpoint(events.slice(0, split), events.slice(split));
-        const whole = deriveStrictState(events);
-        if (resumed === undefined) {
-          // Only a claim on a test whose run the checkpoint left out asks for a replay.
-          expect(events.slice(split).some((event) => event.type === "edit_claim")).toBe(true);
-          return;
-        }
-        // Decided first, as a gate does: from the open claims, the closed ones not yet built.
-        expect(decisions(resumed.state)).toEqual(decisions(whole));
-        expect(liveView(resumed.state)).toEqual(liveView(whole));
-        expect(decisions(resumed.state)).toEqual(decisions(whole));
-        expect(resumed.events).toBe(events.length);
-        expect(resumed.modeChanged).toBe(events.some((event) => event.type === "mode_changed"));
-        expect([...resumed.runIds].sort()).toEqual(
-          [...new Set(events.flatMap((e) => (e.type === "test_run" ? [e.test_id] : [])))].sort(),
-        );
-      }),
+      fc.property(
+        fc.array(eventArb, { maxLength: 40 }),
+        fc.nat(),
+        fc.boolean(),
+        (events, at, replayed) => {
+          const split = events.length === 0 ? 0 : at % (events.length + 1);
+          const resumed = throughCheckpoint(events.slice(0, split), events.slice(split), replayed);
+          const whole = deriveStrictState(events);
+          if (resumed === undefined) {
+            // Only a claim on a test whose run the checkpoint left out asks for a replay.
+            expect(events.slice(split).some((event) => event.type === "edit_claim")).toBe(true);
+            return;
+          }
+          // Decided first, as a gate does: from the open claims, the closed ones not yet built.
+          expect(decisions(resumed.state)).toEqual(decisions(whole));
+          expect(liveView(resumed.state)).toEqual(liveView(whole));
+          expect(decisions(resumed.state)).toEqual(decisions(whole));
+          expect(resumed.events).toBe(events.length);
+          expect(resumed.modeChanged).toBe(events.some((event) => event.type === "mode_changed"));
+          expect([...resumed.runIds].sort()).toEqual(
+            [...new Set(events.flatMap((e) => (e.type === "test_run" ? [e.test_id] : [])))].sort(),
+          );
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -234,7 +256,7 @@ describe("the strict log's checkpoint", () => {
     expect(throughCheckpoint(head, tail)).toBeUndefined();
   });
 
-  it("keeps closed claims as one packed string, and refuses a packed list that does not read", () => {
+  it("keeps closed claims in its part, and refuses a part that does not read", () => {
     const events: StrictEvent[] = [
       run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),
       {
@@ -245,23 +267,69 @@ describe("the strict log's checkpoint", () => {
         edit_target: "src/a.py",
       },
       { ...base, type: "escalated", claim: "c1", test_id: TESTS[0] ?? "", attempts: 2 },
+      run(TESTS[1] ?? "", "fail", HASHES[0] ?? ""),
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c2",
+        test_id: TESTS[1] ?? "",
+        edit_target: "src/b.py",
+      },
     ];
-    const checkpoint = checkpointOf(snapshotOfEvents(events), {
-      ino: 1,
-      bytes: 1,
-      head: "0",
-      tail: "0",
+    const at = { ino: 1, bytes: 1, head: "0", tail: "0" };
+    const { checkpoint, part } = checkpointOf(snapshotOfEvents(events), at);
+    expect(part).toEqual({
+      version: checkpoint.version,
+      log: checkpoint.log,
+      closed: [["c1", "escalated", TESTS[0], 1]],
+      run_ids: [TESTS[0], TESTS[1]],
     });
-    expect(JSON.parse(checkpoint.closed)).toEqual([["c1", "escalated", TESTS[0], 1]]);
-    expect(checkpoint.open).toEqual([]);
-    const restored = snapshotOfCheckpoint(checkpoint) as StrictSnapshot;
-    expect(restored.state.claims.size).toBe(1);
-    for (const closed of ["{", '[["c1","open","t",1]]', '[["c1","green","t",-1]]', "[1]"])
-      expect(snapshotOfCheckpoint({ ...checkpoint, closed })).toBeUndefined();
-    expect(snapshotOfCheckpoint({ ...checkpoint, run_ids: "[1]" })).toBeUndefined();
+    expect(checkpoint.open.map((claim) => claim.claim)).toEqual(["c2"]);
+    expect(JSON.stringify(checkpoint)).not.toContain('"c1"');
+    const openIds = new Set(["c2"]);
+    const text = JSON.stringify(part);
+    const back = readCheckpointPart(text, checkpoint.log, openIds);
+    expect(back).toEqual({ part: { closed: part.closed, runIds: part.run_ids } });
+    const restored = snapshotOfCheckpoint(checkpoint, () => {
+      if (back.part === undefined) throw new Error("unread");
+      return back.part;
+    }) as StrictSnapshot;
+    expect([...restored.state.claims.keys()]).toEqual(["c1", "c2"]);
+    expect(restored.state.claims.get("c1")?.status).toBe("escalated");
+
+    const variant = (change: Record<string, unknown>) => JSON.stringify({ ...part, ...change });
+    const table: Array<[text: string, problem: "stale" | "corrupt"]> = [
+      ["", "corrupt"],
+      ["{", "corrupt"],
+      ["null", "corrupt"],
+      ["[]", "corrupt"],
+      ["{}", "stale"],
+      [variant({ version: 1 }), "stale"],
+      [variant({ log: { ...part.log, bytes: 2 } }), "stale"],
+      [variant({ log: { ...part.log, events: 4 } }), "stale"],
+      [variant({ log: { ...part.log, tail: "1" } }), "stale"],
+      [variant({ log: undefined }), "corrupt"],
+      [variant({ log: { ...part.log, ino: "1" } }), "corrupt"],
+      [variant({ closed: "[]" }), "corrupt"],
+      [variant({ closed: [["c1", "open", "t", 1]] }), "corrupt"],
+      [variant({ closed: [["c1", "green", "t", -1]] }), "corrupt"],
+      [variant({ closed: [["c1", "green", "t", 1.5]] }), "corrupt"],
+      [variant({ closed: [["c1", "green", 3, 1]] }), "corrupt"],
+      [variant({ closed: [["c1", "green", "t"]] }), "corrupt"],
+      [variant({ closed: [1] }), "corrupt"],
+      // A claim both closed and open was not written by `checkpointOf`.
+      [variant({ closed: [["c2", "green", "t", 1]] }), "corrupt"],
+      [variant({ run_ids: [1] }), "corrupt"],
+      [variant({ run_ids: "x" }), "corrupt"],
+    ];
+    for (const [bad, problem] of table)
+      expect(readCheckpointPart(bad, checkpoint.log, openIds), bad).toEqual({
+        part: undefined,
+        problem,
+      });
   });
 
-  it("builds the closed claims only when something reads every claim", () => {
+  it("reads its part only when something reads every claim or every tested id", () => {
     const claim = (id: string, test: string, file: string): StrictEvent => ({
       ...base,
       type: "edit_claim",
@@ -276,35 +344,50 @@ describe("the strict log's checkpoint", () => {
       run(TESTS[1] ?? "", "fail", HASHES[0] ?? ""),
       claim("c2", TESTS[1] ?? "", "src/b.py"),
     ];
-    const checkpoint = checkpointOf(snapshotOfEvents(events), {
+    const { checkpoint, part } = checkpointOf(snapshotOfEvents(events), {
       ino: 1,
       bytes: 1,
       head: "0",
       tail: "0",
     });
-    const { state } = snapshotOfCheckpoint(checkpoint) as StrictSnapshot;
+    let reads = 0;
+    const closedPart = () => {
+      reads += 1;
+      return { closed: part.closed, runIds: part.run_ids };
+    };
+    const snapshot = snapshotOfCheckpoint(checkpoint, closedPart) as StrictSnapshot;
+    const { state } = snapshot;
     const built = () => Object.getOwnPropertyDescriptor(state, "claims")?.get === undefined;
     expect(openClaims(state).map((open) => open.claim)).toEqual(["c2"]);
     expect(
       decideStrictEdit(state, { relPath: "src/b.py", fileClass: "prod", testHashes: new Map() }),
     ).toMatchObject({ decision: "deny", code: "test_changed" });
+    // Lines a gate appends (refusals) and a run of an open claim's test need no part either.
+    const refused = resumeSnapshot(snapshot, [
+      { ...base, type: "edit_denied", path: "src/a.py", code: "no_claim", reason: "no claim" },
+    ]);
+    expect(refused).toBe(snapshot);
     expect(built()).toBe(false);
+    expect(reads).toBe(0);
     expect([...state.claims.keys()]).toEqual(["c1", "c2"]);
     expect(built()).toBe(true);
     expect(openClaims(state)[0]).toBe(state.claims.get("c2"));
+    expect([...snapshot.runIds]).toEqual([TESTS[0], TESTS[1]]);
+    expect(reads).toBe(1);
 
-    // A claim both closed and open was not written by `checkpointOf`: the log is replayed.
-    const twice = { ...checkpoint, closed: JSON.stringify([["c2", "green", TESTS[1], 0]]) };
-    expect(snapshotOfCheckpoint(twice)).toBeUndefined();
+    // The tested ids alone read it too, once.
+    reads = 0;
+    const other = snapshotOfCheckpoint(checkpoint, closedPart) as StrictSnapshot;
+    expect(other.runIds.has(TESTS[0] ?? "")).toBe(true);
+    expect(other.state.claims.size).toBe(2);
+    expect(reads).toBe(1);
+
+    // An open claim there twice was not written by `checkpointOf`: the log is replayed.
     const open = checkpoint.open[0];
     expect(open).toBeDefined();
     if (open !== undefined)
-      expect(snapshotOfCheckpoint({ ...checkpoint, open: [open, open] })).toBeUndefined();
-  });
-
-  it("hashes bytes with FNV-1a", () => {
-    expect(fnv1a(new Uint8Array())).toBe("811c9dc5");
-    expect(fnv1a(Buffer.from("a"))).toBe("e40c292c");
-    expect(fnv1a(Buffer.from("foobar"))).toBe("bf9cf968");
+      expect(
+        snapshotOfCheckpoint({ ...checkpoint, open: [open, open] }, closedPart),
+      ).toBeUndefined();
   });
 });

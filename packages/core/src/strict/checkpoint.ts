@@ -24,14 +24,17 @@ import {
  * not match.
  *
  * What a checkpoint keeps is what a hook reads: the mode, whether the mode was ever recorded,
- * every open claim whole, the latest run of each open claim's test, and, packed into one string
- * each, the closed claims (id, status, test, position) and the tests that have a run at all.
- * A closed claim never opens again (`green` and `escalated` are final), so its red and snapshots
- * are not kept; a test's older runs are only needed when a claim in the appended lines names a
- * test whose run the checkpoint left out, and then the caller replays the whole log.
+ * every open claim whole and the latest run of each open claim's test; its part (a file of its
+ * own, `StrictCheckpointPart`) keeps the closed claims (id, status, test, position) and the tests
+ * that have a run at all, which a gate refusing an edit never reads, so it never reads the part
+ * either (ADR 0010). A closed claim never opens again (`green` and `escalated` are final), so its
+ * red and snapshots are not kept; a test's older runs are only needed when a claim in the appended
+ * lines names a test whose run the checkpoint left out, and then the caller replays the whole log.
+ * A part that is missing, unreadable or taken at another point of the log is rebuilt from the
+ * log's prefix the checkpoint covers when something first reads it (node/strict-store.ts).
  */
 
-export const STRICT_CHECKPOINT_VERSION = 1;
+export const STRICT_CHECKPOINT_VERSION = 2;
 
 const Count = lazy(() => z.number().check(z.int(), z.minimum(0)));
 
@@ -58,7 +61,7 @@ export const StrictCheckpointSchema = lazy(() =>
       bytes: Count,
       /** Strict events in those bytes: the next event's index. */
       events: Count,
-      /** FNV-1a of the first and of the last (up to) 4 KiB of those bytes. */
+      /** The first and the last (up to) 4 KiB of those bytes, base64. */
       head: z.string(),
       tail: z.string(),
     }),
@@ -67,13 +70,29 @@ export const StrictCheckpointSchema = lazy(() =>
     open: z.array(OpenClaimSchema),
     /** The latest run of each open claim's test. */
     runs: z.array(z.object({ index: Count, event: TestRunEventSchema })),
-    /** JSON of `[claim, status, test_id, index][]`: every closed claim. */
-    closed: z.string(),
-    /** JSON of `string[]`: every test id with a run in the log. */
-    run_ids: z.string(),
   }),
 );
 export type StrictCheckpoint = z.infer<typeof StrictCheckpointSchema>;
+
+/**
+ * The checkpoint's part that only some calls read: written before the checkpoint, and used only
+ * for the log (`log`, the same fields) the checkpoint was taken at. Checked by hand as it is read
+ * (`readCheckpointPart`): 1,000 closed claims through a schema would cost what the split saves.
+ */
+export interface StrictCheckpointPart {
+  version: typeof STRICT_CHECKPOINT_VERSION;
+  log: CheckpointLog;
+  /** Every closed claim: `[claim, status, test_id, index]`. */
+  closed: ClosedClaim[];
+  /** Every test id with a run in the log. */
+  run_ids: string[];
+}
+
+/** What the part holds, as a snapshot uses it. */
+export interface ClosedPart {
+  closed: ClosedClaim[];
+  runIds: string[];
+}
 
 /** The reduced log as the hooks use it. */
 export interface StrictSnapshot {
@@ -82,7 +101,10 @@ export interface StrictSnapshot {
   modeChanged: boolean;
   /** Strict events reduced: the next one's index. */
   events: number;
-  /** Every test id with a run in the log (the state's `runs` may hold only the live ones). */
+  /**
+   * Every test id with a run in the log (the state's `runs` may hold only the live ones). From a
+   * checkpoint, built from its part on first touch.
+   */
   runIds: Set<string>;
 }
 
@@ -110,16 +132,18 @@ export function resumeSnapshot(
   snapshot: StrictSnapshot,
   events: readonly StrictEvent[],
 ): StrictSnapshot | undefined {
-  const { state, runIds } = snapshot;
+  const { state } = snapshot;
+  // `runIds` and `state.claims` are read only where an event needs them: from a checkpoint, the
+  // first touch reads its part.
   for (const event of events) {
     if (
       event.type === "edit_claim" &&
       !state.claims.has(event.claim) &&
       !state.runs.has(event.test_id) &&
-      runIds.has(event.test_id)
+      snapshot.runIds.has(event.test_id)
     )
       return undefined;
-    if (event.type === "test_run") runIds.add(event.test_id);
+    if (event.type === "test_run") snapshot.runIds.add(event.test_id);
     if (event.type === "mode_changed") snapshot.modeChanged = true;
     applyStrictEvents(state, [event], snapshot.events);
     snapshot.events += 1;
@@ -127,20 +151,17 @@ export function resumeSnapshot(
   return snapshot;
 }
 
-/** The checkpoint of a snapshot taken at `log`. */
+/** The checkpoint of a snapshot taken at `log`, and its part. */
 export function checkpointOf(
   snapshot: StrictSnapshot,
-  log: Omit<CheckpointLog, "events">,
-): StrictCheckpoint {
+  at: Omit<CheckpointLog, "events">,
+): { checkpoint: StrictCheckpoint; part: StrictCheckpointPart } {
   const { state } = snapshot;
+  const log = { ...at, events: snapshot.events };
   const open: StrictCheckpoint["open"] = [];
-  const closed: Array<[string, ClaimStatus, string, number]> = [];
   const runs: StrictCheckpoint["runs"] = [];
   for (const claim of state.claims.values()) {
-    if (claim.status !== "open") {
-      closed.push([claim.claim, claim.status, claim.test_id, claim.index]);
-      continue;
-    }
+    if (claim.status !== "open") continue;
     open.push({
       claim: claim.claim,
       test_id: claim.test_id,
@@ -155,26 +176,62 @@ export function checkpointOf(
       runs.push({ index: run.index, event: run.event });
   }
   return {
-    version: STRICT_CHECKPOINT_VERSION,
-    log: { ...log, events: snapshot.events },
-    mode: state.mode,
-    mode_changed: snapshot.modeChanged,
-    open,
-    runs,
-    closed: JSON.stringify(closed),
-    run_ids: JSON.stringify([...snapshot.runIds]),
+    checkpoint: {
+      version: STRICT_CHECKPOINT_VERSION,
+      log,
+      mode: state.mode,
+      mode_changed: snapshot.modeChanged,
+      open,
+      runs,
+    },
+    part: checkpointPart(log, closedPartOf(snapshot, new Set())),
   };
+}
+
+/** The part of a checkpoint taken at `log`, as written (the same bytes whoever writes it). */
+export function checkpointPart(log: CheckpointLog, part: ClosedPart): StrictCheckpointPart {
+  const { ino, bytes, events, head, tail } = log;
+  return {
+    version: STRICT_CHECKPOINT_VERSION,
+    log: { ino, bytes, events, head, tail },
+    closed: part.closed,
+    run_ids: part.runIds,
+  };
+}
+
+/**
+ * The closed claims and tested ids of a snapshot (a replay of the prefix a checkpoint covers,
+ * when its part cannot be used), leaving out the ids the checkpoint holds open.
+ */
+export function closedPartOf(snapshot: StrictSnapshot, openIds: ReadonlySet<string>): ClosedPart {
+  const closed: ClosedClaim[] = [];
+  for (const claim of snapshot.state.claims.values())
+    if (claim.status !== "open" && !openIds.has(claim.claim))
+      closed.push([claim.claim, claim.status, claim.test_id, claim.index]);
+  return { closed, runIds: [...snapshot.runIds] };
 }
 
 const CLAIM_STATUSES: ReadonlySet<string> = new Set<ClaimStatus>(["green", "escalated"]);
 
+/** The open claims' ids, or undefined when one is there twice (not written by `checkpointOf`). */
+export function openIdsOf(checkpoint: StrictCheckpoint): ReadonlySet<string> | undefined {
+  const ids = new Set(checkpoint.open.map((claim) => claim.claim));
+  return ids.size === checkpoint.open.length ? ids : undefined;
+}
+
 /**
- * The snapshot a checkpoint holds, or undefined when its packed lists do not read as the writer
+ * The snapshot a checkpoint holds, or undefined when its open claims do not read as the writer
  * wrote them (the caller replays the log). Claims come back in the order they were made. The
- * closed claims are checked here but built only when something reads `state.claims`
- * (`deferClosedClaims`): a gate reads the open ones.
+ * closed claims and tested ids come from `closedPart`, called once, on the first touch of
+ * `state.claims` or `runIds` (`deferClosedClaims`): a gate reads the open ones. `closedPart`
+ * answers the part's content or throws; it must never leave out what the log holds.
  */
-export function snapshotOfCheckpoint(checkpoint: StrictCheckpoint): StrictSnapshot | undefined {
+export function snapshotOfCheckpoint(
+  checkpoint: StrictCheckpoint,
+  closedPart: () => ClosedPart,
+): StrictSnapshot | undefined {
+  const openIds = openIdsOf(checkpoint);
+  if (openIds === undefined) return undefined;
   const open: ClaimState[] = checkpoint.open.map((claim) => ({
     claim: claim.claim,
     test_id: claim.test_id,
@@ -185,67 +242,112 @@ export function snapshotOfCheckpoint(checkpoint: StrictCheckpoint): StrictSnapsh
     attempts: claim.attempts,
     snapshots: new Map(claim.snapshots),
   }));
-  const openIds = new Set(open.map((claim) => claim.claim));
-  // A claim is open or closed, once: anything else was not written by `checkpointOf`.
-  if (openIds.size !== open.length) return undefined;
-  const closed = unpackClosed(checkpoint.closed, openIds);
-  const runIds = unpackStrings(checkpoint.run_ids);
-  if (closed === undefined || runIds === undefined) return undefined;
   open.sort((a, b) => a.index - b.index);
+  let part: ClosedPart | undefined;
+  const read = () => (part ??= closedPart());
   const runs: StrictState["runs"] = new Map();
   for (const run of checkpoint.runs)
     runs.set(run.event.test_id, { index: run.index, event: run.event });
   const state = deferClosedClaims({ mode: checkpoint.mode, runs }, open, () => {
-    const claims: ClaimState[] = [...closed.map(closedClaim), ...open].sort(
-      (a, b) => a.index - b.index,
-    );
+    const claims: ClaimState[] = [
+      ...read()
+        .closed.filter(([claim]) => !openIds.has(claim))
+        .map(closedClaim),
+      ...open,
+    ].sort((a, b) => a.index - b.index);
     return new Map(claims.map((claim) => [claim.claim, claim]));
   });
-  return {
+  const snapshot = {
     state,
     modeChanged: checkpoint.mode_changed,
     events: checkpoint.log.events,
-    runIds: new Set(runIds),
+  } as StrictSnapshot;
+  const settle = (runIds: Set<string>) => {
+    Object.defineProperty(snapshot, "runIds", {
+      value: runIds,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    return runIds;
   };
+  Object.defineProperty(snapshot, "runIds", {
+    get: () => settle(new Set(read().runIds)),
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
+  return snapshot;
 }
 
-function parseJson(text: string): unknown {
+/** Why a part was not used: another point of the log (or version), or bytes that do not read. */
+export type PartReading = { part: ClosedPart } | { part: undefined; problem: "stale" | "corrupt" };
+
+/**
+ * A part's text, checked item by item as `checkpointOf` writes it: for the log the checkpoint
+ * was taken at, no closed claim also open, every status final, every id a string.
+ */
+export function readCheckpointPart(
+  text: string,
+  log: CheckpointLog,
+  openIds: ReadonlySet<string>,
+): PartReading {
+  const corrupt = { part: undefined, problem: "corrupt" } as const;
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
-    return undefined;
+    return corrupt;
   }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return corrupt;
+  const { version, log: at, closed, run_ids: runIds } = json as Record<string, unknown>;
+  const stale = { part: undefined, problem: "stale" } as const;
+  if (version !== STRICT_CHECKPOINT_VERSION) return stale;
+  if (!isLog(at)) return corrupt;
+  if (!sameLog(at, log)) return stale;
+  if (!Array.isArray(closed) || !Array.isArray(runIds)) return corrupt;
+  for (const item of closed) if (!isClosedClaim(item, openIds)) return corrupt;
+  for (const id of runIds) if (typeof id !== "string") return corrupt;
+  return { part: { closed: closed as ClosedClaim[], runIds: runIds as string[] } };
 }
 
-function unpackStrings(text: string): string[] | undefined {
-  const list = parseJson(text);
-  if (!Array.isArray(list)) return undefined;
-  for (const item of list) if (typeof item !== "string") return undefined;
-  return list as string[];
+function isLog(at: unknown): at is CheckpointLog {
+  if (typeof at !== "object" || at === null) return false;
+  const { ino, bytes, events, head, tail } = at as Record<string, unknown>;
+  return (
+    typeof ino === "number" &&
+    typeof bytes === "number" &&
+    typeof events === "number" &&
+    typeof head === "string" &&
+    typeof tail === "string"
+  );
+}
+
+function sameLog(at: CheckpointLog, log: CheckpointLog): boolean {
+  return (
+    at.ino === log.ino &&
+    at.bytes === log.bytes &&
+    at.events === log.events &&
+    at.head === log.head &&
+    at.tail === log.tail
+  );
 }
 
 type ClosedClaim = [claim: string, status: ClaimStatus, testId: string, index: number];
 
-/** The packed closed claims, checked item by item; none may share an id with an open claim. */
-function unpackClosed(text: string, openIds: ReadonlySet<string>): ClosedClaim[] | undefined {
-  const list = parseJson(text);
-  if (!Array.isArray(list)) return undefined;
-  for (const item of list) {
-    if (!Array.isArray(item) || item.length !== 4) return undefined;
-    const [claim, status, testId, index] = item as unknown[];
-    if (
-      typeof claim !== "string" ||
-      openIds.has(claim) ||
-      typeof status !== "string" ||
-      !CLAIM_STATUSES.has(status) ||
-      typeof testId !== "string" ||
-      typeof index !== "number" ||
-      !Number.isInteger(index) ||
-      index < 0
-    )
-      return undefined;
-  }
-  return list as ClosedClaim[];
+function isClosedClaim(item: unknown, openIds: ReadonlySet<string>): boolean {
+  if (!Array.isArray(item) || item.length !== 4) return false;
+  const [claim, status, testId, index] = item as unknown[];
+  return (
+    typeof claim === "string" &&
+    !openIds.has(claim) &&
+    typeof status === "string" &&
+    CLAIM_STATUSES.has(status) &&
+    typeof testId === "string" &&
+    typeof index === "number" &&
+    Number.isInteger(index) &&
+    index >= 0
+  );
 }
 
 function closedClaim([claim, status, testId, index]: ClosedClaim): ClaimState {
@@ -259,14 +361,4 @@ function closedClaim([claim, status, testId, index]: ClosedClaim): ClaimState {
     attempts: 0,
     snapshots: new Map(),
   };
-}
-
-/** FNV-1a (32-bit) of some bytes, as hex: enough to tell a log's head or tail changed. */
-export function fnv1a(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
 }

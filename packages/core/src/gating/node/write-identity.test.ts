@@ -1,8 +1,10 @@
-import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { judgeTarget, protectionFor, realTarget } from "./write-identity.ts";
+import { judgeTarget, protectionFor, realTarget, realTargets } from "./write-identity.ts";
 
 /** Targets judged by where they lead, on a real tree with real links (ADR 0012). */
 
@@ -79,5 +81,72 @@ describe("judgeTarget", () => {
       protectedAs: undefined,
     });
     expect(realTarget(join(root, "build/x/new.py"))).toBe(join(realTarget(root), "src/new.py"));
+  });
+});
+
+describe("realTargets", () => {
+  const NAMES = ["a", "b", "c"];
+  /** A path of one to four names under `base`, or `base` itself. */
+  const pathArb = fc.array(fc.constantFrom(...NAMES, ".."), { maxLength: 4 });
+  /** What a tree holds at a path: a folder, a file, or a link (relative, absolute, to itself). */
+  const entryArb = fc.record({
+    at: fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }),
+    kind: fc.constantFrom("folder", "file", "relative link", "absolute link"),
+    to: pathArb,
+  });
+
+  function tree(entries: ReadonlyArray<{ at: string[]; kind: string; to: string[] }>) {
+    const base = mkdtempSync(join(tmpdir(), "tailtest-real-"));
+    for (const { at, kind, to } of entries) {
+      const path = join(base, ...at);
+      try {
+        mkdirSync(join(path, ".."), { recursive: true });
+        if (kind === "folder") mkdirSync(path, { recursive: true });
+        else if (kind === "file") writeFileSync(path, "x");
+        else if (kind === "relative link") symlinkSync(to.length === 0 ? "." : join(...to), path);
+        else symlinkSync(join(base, ...to), path);
+      } catch {
+        // Taken already, or under a file or a link: the tree is what it is.
+      }
+    }
+    return base;
+  }
+
+  it("answers what realTarget answers path by path, links, loops and missing paths alike", () => {
+    fc.assert(
+      fc.property(
+        fc.array(entryArb, { maxLength: 12 }),
+        fc.array(pathArb, { minLength: 1, maxLength: 12 }),
+        (entries, asked) => {
+          const base = tree(entries);
+          try {
+            const paths = asked.map((names) => join(base, ...names, "x.json"));
+            const all = [...paths, ...asked.map((names) => join(base, ...names))];
+            expect(realTargets(all)).toEqual(all.map((path) => realTarget(path)));
+          } finally {
+            rmSync(base, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a chain of links past the bound answers the same whichever link is asked first", () => {
+    const base = mkdtempSync(join(tmpdir(), "tailtest-real-"));
+    try {
+      // l0 → l1 → … → l49 → missing: the walk from l0 stops at the bound, from l30 it does not.
+      for (let i = 0; i < 50; i += 1) symlinkSync(join(base, `l${i + 1}`), join(base, `l${i}`));
+      const links = [0, 30, 5, 45, 0, 49].map((i) => join(base, `l${i}`, "settings.json"));
+      for (const order of [links, [...links].reverse()])
+        expect(realTargets(order)).toEqual(order.map((path) => realTarget(path)));
+      // A loop never ends anywhere but where the bound cuts it, asked first or last.
+      symlinkSync(join(base, "m1"), join(base, "m0"));
+      symlinkSync(join(base, "m0"), join(base, "m1"));
+      const loop = [join(base, "m0/x"), join(base, "m1/x"), join(base, "m0")];
+      expect(realTargets(loop)).toEqual(loop.map((path) => realTarget(path)));
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /**
@@ -33,32 +33,81 @@ const MAX_LINKS = 40;
  * Where a path leads: every symbolic link on the way followed, also a dangling one at the end
  * (a link to a file that does not exist yet is a write to that file). Never throws.
  */
-export function realTarget(path: string, depth = 0): string {
+export function realTarget(path: string): string {
+  return resolveReal(path, 0, undefined).real;
+}
+
+/**
+ * `realTarget` of each path, in one look at the tree: the ~40 protected paths share their missing
+ * folders (`.claude`, `.codex`, the home folder's), and each was resolved up its parents again,
+ * a `realpath(3)`, `dirname`, `join` and `resolve` per level. The same answers as `realTarget`
+ * path by path while the tree does not change.
+ */
+export function realTargets(paths: readonly string[]): string[] {
+  const memo: RealMemo = new Map();
+  return paths.map((path) => resolveReal(path, 0, memo).real);
+}
+
+/**
+ * What `resolveReal` found for a path asked at `depth`, kept only when no step on the way hit
+ * the link bound: the same path asked again at that depth or a smaller one leads to the same
+ * place, one asked deeper may hit the bound and is resolved afresh.
+ */
+type RealMemo = Map<string, { real: string; depth: number }>;
+
+interface Resolved {
+  real: string;
+  /** False when the link bound cut the walk short (a loop, or a chain of over 40 links). */
+  whole: boolean;
+}
+
+/** `realTarget`, through a memo of the paths already resolved when one is given. */
+function resolveReal(path: string, depth: number, memo: RealMemo | undefined): Resolved {
   const abs = resolve(path);
+  const known = memo?.get(abs);
+  if (known !== undefined && depth <= known.depth) return { real: known.real, whole: true };
+  const found = walkReal(abs, depth, memo);
+  if (memo !== undefined && found.whole) memo.set(abs, { real: found.real, depth });
+  return found;
+}
+
+/*
+ * Most paths asked here do not exist, and a failed call throws an Error node builds with a
+ * message and a stack: `existsSync` and `throwIfNoEntry: false` ask without one. What they answer
+ * "missing" the throwing call would have failed on too, and the answers stay the same.
+ */
+
+function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resolved {
   try {
-    return realpathSync.native(abs);
+    if (existsSync(abs)) return { real: realpathSync.native(abs), whole: true };
   } catch {
     // Missing (or a dangling link): resolve the folder, then the last part.
   }
   const parent = dirname(abs);
-  if (parent === abs || depth > MAX_LINKS) return abs;
-  const realParent = realTarget(parent, depth + 1);
-  const here = join(realParent, basename(abs));
+  if (parent === abs) return { real: abs, whole: true };
+  if (depth > MAX_LINKS) return { real: abs, whole: false };
+  const realParent = resolveReal(parent, depth + 1, memo);
+  const here = join(realParent.real, basename(abs));
   try {
-    if (lstatSync(here).isSymbolicLink()) {
+    if (lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
       const link = readlinkSync(here);
-      return realTarget(isAbsolute(link) ? link : join(realParent, link), depth + 1);
+      const next = resolveReal(
+        isAbsolute(link) ? link : join(realParent.real, link),
+        depth + 1,
+        memo,
+      );
+      return { real: next.real, whole: realParent.whole && next.whole };
     }
   } catch {
     // Not there at all: the path as its real folder names it.
   }
-  return here;
+  return { real: here, whole: realParent.whole };
 }
 
 function inodeOf(path: string): string | undefined {
   try {
-    const stat = statSync(path);
-    return stat.isFile() ? `${stat.dev}:${stat.ino}` : undefined;
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat?.isFile() === true ? `${stat.dev}:${stat.ino}` : undefined;
   } catch {
     return undefined;
   }
@@ -66,7 +115,7 @@ function inodeOf(path: string): string | undefined {
 
 function listSafe(folder: string): string[] {
   try {
-    return readdirSync(folder);
+    return existsSync(folder) ? readdirSync(folder) : [];
   } catch {
     return [];
   }
@@ -134,26 +183,30 @@ export function protectionFor(root: string, env: NodeJS.ProcessEnv = process.env
   const codexHome = env.CODEX_HOME === "" ? undefined : env.CODEX_HOME;
   // `CLAUDE_CONFIG_DIR` replaces `~/.claude` for Claude Code's user settings.
   const claudeDir = env.CLAUDE_CONFIG_DIR === "" ? undefined : env.CLAUDE_CONFIG_DIR;
-  const folders = [
+  const folderPaths = [
     join(root, ".tailtest"),
     join(root, ".cursor", "hooks", "state"),
     ...bundleFolders(root),
     ...SYSTEM_SETTINGS_FOLDERS,
-  ].map((path) => realTarget(path));
-  const files = [
+  ];
+  const filePaths = [
     ...settingsFiles(root),
     ...(home === undefined ? [] : settingsFiles(home, codexHome)),
     ...(codexHome === undefined || home === undefined ? [] : settingsFiles(home)),
     ...(claudeDir === undefined ? [] : claudeSettings(claudeDir)),
     ...SYSTEM_SETTINGS_FILES,
-  ].map((path) => realTarget(path));
+  ];
+  // One look at the tree: a folder the paths share is resolved once.
+  const real = realTargets([...folderPaths, ...filePaths, ...(home === undefined ? [] : [home])]);
+  const folders = real.slice(0, folderPaths.length);
+  const files = real.slice(folderPaths.length, folderPaths.length + filePaths.length);
   const inodes = new Set(files.map(inodeOf).filter((inode) => inode !== undefined));
   for (const folder of folders) for (const inode of folderInodes(folder)) inodes.add(inode);
   return {
     folders: unique(folders),
     files: unique(files),
     inodes,
-    home: home === undefined ? undefined : realTarget(home),
+    home: home === undefined ? undefined : real[real.length - 1],
   };
 }
 

@@ -25,9 +25,12 @@ import {
   restoreFile,
   sha256,
   snapshotFile,
+  STRICT_CHECKPOINT_PART_PATH,
   STRICT_CHECKPOINT_PATH,
   supportHash,
 } from "./strict-store.ts";
+import { takeRecoveries } from "../../state/node/store.ts";
+import { openClaims } from "../strict-state.ts";
 import { createFsView } from "../../project/node/fs-view.ts";
 import { EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
 
@@ -300,6 +303,83 @@ describe("the reduced log, read through its checkpoint", () => {
       }
     appendFileSync(join(project.root, EVENTS_PATH), '{"v":2,"type":"edit_claim","ts":"x"}\n');
     expect(view(project.root).newer).toBe(true);
+  });
+
+  const partPath = () => join(project.root, STRICT_CHECKPOINT_PART_PATH);
+  /** Every claim's id and status, and every tested id, as a whole replay of the log gives them. */
+  const everything = (root: string) => {
+    const { snapshot } = readStrictState(root);
+    return {
+      claims: [...snapshot.state.claims.values()].map((claim) => [claim.claim, claim.status]),
+      runIds: [...snapshot.runIds].sort(),
+    };
+  };
+
+  it("keeps the closed claims in a part that a gate refusing an edit never reads", async () => {
+    await history();
+    await appendStrictEvents(project.root, claimed("c101", "tests/test_a.py::test_101"));
+    const whole = everything(project.root);
+    expect(whole.claims).toHaveLength(101);
+    expect(existsSync(partPath())).toBe(true);
+    expect(readFileSync(checkpointPath(), "utf8")).not.toContain('"c50"');
+    expect(readFileSync(partPath(), "utf8")).toContain('"c50"');
+    // What a gate reads: the open claims. With the part gone, nothing reads or rebuilds it.
+    unlinkSync(partPath());
+    const { snapshot } = readStrictState(project.root);
+    expect(openClaims(snapshot.state).map((claim) => claim.claim)).toEqual(["c101"]);
+    expect(existsSync(partPath())).toBe(false);
+    // The first read of every claim rebuilds it from the log, the same as a whole replay.
+    expect([...snapshot.state.claims.keys()]).toHaveLength(101);
+    expect(existsSync(partPath())).toBe(true);
+    expect(everything(project.root)).toEqual(whole);
+  });
+
+  it("rebuilds a missing, stale or unreadable part from the log, and moves a bad one aside", async () => {
+    await history();
+    const whole = everything(project.root);
+    const good = readFileSync(partPath(), "utf8");
+    const stale = good.replace(/"bytes":\d+/, '"bytes":1');
+    takeRecoveries();
+    for (const part of [
+      undefined,
+      stale,
+      "",
+      "{",
+      '{"version":2}',
+      good.replace('"green"', '"open"'),
+    ]) {
+      if (part === undefined) unlinkSync(partPath());
+      else writeFileSync(partPath(), part);
+      expect(everything(project.root)).toEqual(whole);
+      expect(readFileSync(partPath(), "utf8")).toBe(good);
+      const asides = readdirSync(join(project.root, ".tailtest")).filter((name) =>
+        name.startsWith("strict-closed.json.corrupt-"),
+      );
+      // Only a part that does not read is moved aside (and said so); a missing or stale one is
+      // only rewritten.
+      const bad = part !== undefined && part !== stale;
+      expect(takeRecoveries().length).toBe(bad ? 1 : 0);
+      for (const name of asides) {
+        expect(readFileSync(join(project.root, ".tailtest", name), "utf8")).toBe(part);
+        unlinkSync(join(project.root, ".tailtest", name));
+      }
+      expect(asides.length).toBe(bad ? 1 : 0);
+    }
+  });
+
+  it("replays the log when the part is read after the log was replaced, or blocks", async () => {
+    await history();
+    await appendStrictEvents(project.root, claimed("c101", "tests/test_a.py::test_101"));
+    view(project.root);
+    unlinkSync(partPath());
+    const { snapshot } = readStrictState(project.root);
+    // Another log under the same name while the call runs: no part can be rebuilt from it.
+    const text = log();
+    unlinkSync(join(project.root, EVENTS_PATH));
+    writeFileSync(join(project.root, EVENTS_PATH), text.replaceAll('"claim":"c1"', '"claim":"c0"'));
+    expect(() => snapshot.state.claims).toThrow(/changed under its checkpoint/);
+    // The next call sees another log and replays it whole.
+    expect(view(project.root).size).toBe(101);
   });
 
   it("a claim on a test whose run only the older log holds is read right", async () => {

@@ -15,11 +15,16 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import {
   checkpointOf,
-  fnv1a,
+  checkpointPart,
+  closedPartOf,
+  openIdsOf,
+  readCheckpointPart,
   resumeSnapshot,
   snapshotOfCheckpoint,
   snapshotOfEvents,
   StrictCheckpointSchema,
+  type CheckpointLog,
+  type ClosedPart,
   type StrictCheckpoint,
   type StrictSnapshot,
 } from "../checkpoint.ts";
@@ -36,6 +41,7 @@ import { STATE_DIR } from "../../project/node/project.ts";
 import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
 import {
   APPEND_LOCK,
+  setAside,
   STATE_LOCK,
   withFileLock,
   writeAtomic,
@@ -79,6 +85,8 @@ export async function readStrictLog(root: string): Promise<StrictLog> {
 
 /** The checkpoint of the reduced log (strict/checkpoint.ts): a cache, rebuilt from the log. */
 export const STRICT_CHECKPOINT_PATH = `${STATE_DIR}/strict-state.json`;
+/** Its part: the closed claims and tested ids, read only by a call that needs them. */
+export const STRICT_CHECKPOINT_PART_PATH = `${STATE_DIR}/strict-closed.json`;
 
 /** Events appended since the checkpoint before a reader writes a newer one. */
 const CHECKPOINT_EVERY = 64;
@@ -96,7 +104,9 @@ export interface StrictLogState {
  * replayed when the checkpoint is missing, unreadable, or does not match the log (another file,
  * shorter, or other bytes at either end of what it covers). Whoever replays more than a few
  * lines writes a new checkpoint, without the log's lock: a checkpoint only says what some prefix
- * of the log reduces to, so any complete one is right, and the last rename wins.
+ * of the log reduces to, so any complete one is right, and the last rename wins. Two writers can
+ * leave one's checkpoint beside the other's part: a part names the point of the log it was taken
+ * at, and one taken elsewhere is rebuilt from the log when read (`readClosedPart`).
  */
 export function readStrictState(root: string): StrictLogState {
   const path = join(root, EVENTS_PATH);
@@ -113,7 +123,7 @@ export function readStrictState(root: string): StrictLogState {
     const checkpoint = readCheckpoint(root);
     const usable =
       checkpoint !== undefined && matchesLog(fd, checkpoint.log, ino, size)
-        ? snapshotOfCheckpoint(checkpoint)
+        ? snapshotOfCheckpoint(checkpoint, () => readClosedPart(root, checkpoint))
         : undefined;
     if (usable !== undefined && checkpoint !== undefined) {
       const tail = readLines(fd, checkpoint.log.bytes, size);
@@ -199,6 +209,59 @@ function readCheckpoint(root: string): StrictCheckpoint | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * The checkpoint's part (closed claims, tested ids), read when something first needs it: after
+ * `readStrictState` returned, so it opens the log again. A part that is missing, taken at
+ * another point of the log, or unreadable is rebuilt from the prefix of the log the checkpoint
+ * covers (an unreadable one is moved aside first, never deleted) and written back. Throws only
+ * when that prefix is no longer the one the checkpoint was taken of (the log was replaced since
+ * the call began): a gate that cannot decide blocks.
+ */
+function readClosedPart(root: string, checkpoint: StrictCheckpoint): ClosedPart {
+  const openIds = openIdsOf(checkpoint) ?? new Set<string>();
+  const path = join(root, STRICT_CHECKPOINT_PART_PATH);
+  let text: string | undefined;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) {
+    const read = readCheckpointPart(text, checkpoint.log, openIds);
+    if (read.part !== undefined) return read.part;
+    if (read.problem === "corrupt")
+      try {
+        setAside(path, "the strict checkpoint's closed claims do not read");
+      } catch {
+        // Gone already (another reader moved it): rebuilt below all the same.
+      }
+  }
+  const part = closedPartOf(replayPrefix(root, checkpoint.log), openIds);
+  try {
+    writeAtomicSync(path, `${JSON.stringify(checkpointPart(checkpoint.log, part))}\n`);
+  } catch {
+    // A read-only or full disk: the next reader replays the prefix again.
+  }
+  return part;
+}
+
+/** The snapshot of the log's prefix a checkpoint covers, checked to be that same prefix. */
+function replayPrefix(root: string, log: CheckpointLog): StrictSnapshot {
+  const fd = openSync(join(root, EVENTS_PATH), "r");
+  try {
+    const { ino, size } = fstatSync(fd);
+    if (!matchesLog(fd, log, ino, size))
+      throw new Error("the strict event log changed under its checkpoint");
+    const prefix = parseStrictLog(readLines(fd, 0, log.bytes).text);
+    const snapshot = snapshotOfEvents(prefix.events);
+    if (prefix.newer || snapshot.events !== log.events)
+      throw new Error("the strict event log changed under its checkpoint");
+    return snapshot;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readBytes(fd: number, from: number, to: number): Buffer {
   const buffer = Buffer.allocUnsafe(Math.max(0, to - from));
   let done = 0;
@@ -217,10 +280,15 @@ function readLines(fd: number, from: number, size: number): { text: string; end:
   return { text: bytes.toString("utf8", 0, last + 1), end: from + last + 1 };
 }
 
+/**
+ * The first and last (up to) 4 KiB of the log's first `bytes`, as base64: compared whole, a copy
+ * and a string compare in node's own code, where hashing 8 KiB a byte at a time in JavaScript
+ * cost every strict gate ~4.7 M instructions (ADR 0010).
+ */
 function edges(fd: number, bytes: number): { head: string; tail: string } {
   return {
-    head: fnv1a(readBytes(fd, 0, Math.min(EDGE_BYTES, bytes))),
-    tail: fnv1a(readBytes(fd, Math.max(0, bytes - EDGE_BYTES), bytes)),
+    head: readBytes(fd, 0, Math.min(EDGE_BYTES, bytes)).toString("base64"),
+    tail: readBytes(fd, Math.max(0, bytes - EDGE_BYTES), bytes).toString("base64"),
   };
 }
 
@@ -230,7 +298,10 @@ function matchesLog(fd: number, log: StrictCheckpoint["log"], ino: number, size:
   return now.head === log.head && now.tail === log.tail;
 }
 
-/** Writes a checkpoint for the log's first `bytes`; a failure only costs the next call a replay. */
+/**
+ * Writes a checkpoint for the log's first `bytes`, its part first (a checkpoint is only used with
+ * a part taken at the same point); a failure only costs the next call a replay.
+ */
 function saveCheckpoint(
   root: string,
   fd: number,
@@ -239,7 +310,8 @@ function saveCheckpoint(
   bytes: number,
 ): void {
   try {
-    const checkpoint = checkpointOf(snapshot, { ino, bytes, ...edges(fd, bytes) });
+    const { checkpoint, part } = checkpointOf(snapshot, { ino, bytes, ...edges(fd, bytes) });
+    writeAtomicSync(join(root, STRICT_CHECKPOINT_PART_PATH), `${JSON.stringify(part)}\n`);
     writeAtomicSync(join(root, STRICT_CHECKPOINT_PATH), `${JSON.stringify(checkpoint)}\n`);
   } catch {
     // A read-only or full disk: the log is still read whole.
