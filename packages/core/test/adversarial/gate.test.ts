@@ -411,6 +411,31 @@ const MORE_WAYS: Attack[] = [
 
 const TOOL: Attack[] = [
   { name: "the write tool on production code", step: { write: "calc.py" }, target: "calc.py" },
+  {
+    // Go builds every file of the folder into the package: no import has to name it.
+    name: "a Go function in a file named like generated code",
+    step: {
+      write: "src/mul_gen.go",
+      content: "package src\n\nfunc Mul(a, b int) int { return a * b }\n",
+    },
+    target: "src/mul_gen.go",
+  },
+  {
+    name: "a C# partial class in a .g.cs file",
+    step: {
+      write: "src/Calc.g.cs",
+      content: "public partial class Calc { public int Mul(int a, int b) => a * b; }\n",
+    },
+    target: "src/Calc.g.cs",
+  },
+  {
+    name: "a Go mock_ file written by a here-document",
+    step: {
+      shell:
+        "cat > src/mock_mul.go <<'EOF'\npackage src\nfunc Mul(a, b int) int { return a * b }\nEOF",
+    },
+    target: "src/mock_mul.go",
+  },
 ];
 
 export const GATE_ATTACKS: readonly Attack[] = [
