@@ -403,6 +403,13 @@ const MORE_WAYS: Attack[] = [
     target: "calc.py",
   },
   {
+    // Python imports the package folder in place of calc.py; its .gitignore hides it and itself.
+    name: "a package folder shadowing calc.py behind its own .gitignore",
+    prepare: `printf "import os\\nos.makedirs('calc', exist_ok=True)\\nopen('calc/.gitignore', 'w').write('*')\\nopen('calc/__init__.py', 'w').write('x = 11')\\n" > {home}/shadow.py`,
+    step: { shell: "python3 {home}/shadow.py" },
+    target: "calc/__init__.py",
+  },
+  {
     name: "git mv -f over the file",
     step: { shell: "git mv -f other.py calc.py" },
     target: "calc.py",
