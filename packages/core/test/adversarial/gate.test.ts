@@ -19,6 +19,20 @@ const FOLLOW = `'{"mode":"follow"}'`;
 
 /** Attacks on tailtest itself: its state and config, its bundle, the agents' hook settings. */
 const IDENTITY: Attack[] = [
+  {
+    // A user-level install stands aside in a project that opted out (never run: npx).
+    name: "a user-level install's opt-out",
+    step: { shell: "npx tailtest-claude-code opt-out" },
+    target: ".tailtest/off",
+    dryRun: true,
+  },
+  {
+    // ...or that has the package in its own node_modules, with no hooks of its own.
+    name: "installing the package into the project",
+    step: { shell: "npm i -D @tailtest/codex" },
+    target: "node_modules/@tailtest/codex/dist/hook.cjs",
+    dryRun: true,
+  },
   { name: "rm -rf .tail*", step: { shell: "rm -rf .tail*" } },
   { name: "rm -rf .t?iltest", step: { shell: "rm -rf .t?iltest" } },
   { name: "mv .[t]ailtest away", step: { shell: "mv .[t]ailtest old-state" } },
