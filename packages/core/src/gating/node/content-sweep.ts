@@ -193,13 +193,16 @@ function foldersThen(
   for (const path of listed.split("\0")) {
     if (!isNestedIgnoreFile(path) || baseline.ignore.nested?.[path] !== undefined) continue;
     const text = now.entries.has(path)
-      ? baseline.head === null
-        ? undefined
-        : git(root, ["show", `${baseline.head}:${path}`])
+      ? headText(root, baseline.head, path)
       : readText(join(root, path));
     if (text !== undefined) texts.set(path, text);
   }
   return texts;
+}
+
+/** A file's text in a commit (undefined: no commit, or not in it). */
+function headText(root: string, head: string | null, path: string): string | undefined {
+  return head === null ? undefined : git(root, ["show", `${head}:${path}`]);
 }
 
 /** At most this many files are read under a folder a rule added in the turn hides. */
