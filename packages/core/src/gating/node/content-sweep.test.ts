@@ -159,6 +159,22 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
     expect(read(root, "pkg/local.py")).toBe("SECRET = 1\n");
   });
 
+  it("a virtual environment and a test cache that ignore themselves are not blamed", async () => {
+    const root = await start(mode);
+    // virtualenv and pytest write a `.gitignore` holding `*` into the folders they make.
+    mkdirSync(join(root, ".venv/lib/python3.12/site-packages"), { recursive: true });
+    writeFileSync(join(root, ".venv/.gitignore"), "*\n");
+    writeFileSync(join(root, ".venv/lib/python3.12/site-packages/calc.py"), BROKEN);
+    mkdirSync(join(root, ".pytest_cache/v/cache"), { recursive: true });
+    writeFileSync(
+      join(root, ".pytest_cache/.gitignore"),
+      "# Created by pytest automatically.\n*\n",
+    );
+    writeFileSync(join(root, ".pytest_cache/v/cache/nodeids"), "[]\n");
+    expect(await endTurn(root)).toEqual({ kind: "none" });
+    expect(existsSync(join(root, ".venv/lib/python3.12/site-packages/calc.py"))).toBe(true);
+  });
+
   it("sees a change committed in the turn", async () => {
     const root = await start(mode);
     appendFileSync(join(root, "other.py"), "\n\ndef more():\n    return 2\n");

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { buildIgnoreRules, type IgnoreRules } from "../../filter/filter.ts";
+import { buildIgnoreRules, isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
 import {
   compareWithBaseline,
   ignoreChanged,
@@ -203,6 +203,12 @@ function foldersThen(
 /** A file's text in a commit (undefined: no commit, or not in it). */
 function headText(root: string, head: string | null, path: string): string | undefined {
   return head === null ? undefined : git(root, ["show", `${head}:${path}`]);
+}
+
+/** A folder no source file is judged in (a virtual environment, a cache), or one under it. */
+function skippedFolder(dir: string, rules: IgnoreRules): boolean {
+  const parts = dir.replace(/\/$/, "").split("/");
+  return parts.some((_, index) => isSkippedDir(parts.slice(0, index + 1).join("/"), rules));
 }
 
 /** At most this many files are read under a folder a rule added in the turn hides. */
@@ -418,7 +424,8 @@ export function checkTurn(
     if (!entry.ignored) entries.set(path, entry);
     else if (!rulesChanged || thenRules.matcher.ignores(path)) continue;
     else if (!path.endsWith("/")) entries.set(path, entry);
-    else for (const file of filesUnder(root, path)) entries.set(file, entry);
+    else if (!skippedFolder(path, thenRules))
+      for (const file of filesUnder(root, path)) entries.set(file, entry);
   }
   const now: WorkTreeStatus = { head: status.head, entries };
   const input = { baseline, now, headChanges: changes, relevant };
