@@ -269,6 +269,8 @@ describe("tdd mode through the built Codex hook: its own tool shapes", () => {
     "npx tailtest-codex init --mode follow",
     "node_modules/.bin/tailtest-codex uninstall",
     "npx -y @tailtest/codex init",
+    "npx tailtest-codex opt-out",
+    "npm i -D @tailtest/codex",
   ])(
     "the agent may not run a tailtest installer: %s",
     async (command) => {
@@ -276,7 +278,7 @@ describe("tdd mode through the built Codex hook: its own tool shapes", () => {
       const { root } = project;
       const reason = denied(await hook(preBash(root, command), root));
       expect(reason).toMatch(
-        /^tailtest tdd: agents may not run tailtest's installers \(init\/uninstall\)/,
+        /^tailtest tdd: agents may not run tailtest's installers \(init, uninstall, opt-out\), install its packages/,
       );
     },
     30_000,

@@ -13,6 +13,18 @@ describe("runsInstaller: the agent runs an installer or confirms a mode", () => 
     [["tailtest mode confirm"], true],
     [["npx @tailtest/cli mode confirm"], true],
     [["ls", "npx tailtest-codex uninstall"], true],
+    // A user-level install stands aside in a project that opted out, or that installed the
+    // package itself (its own hooks answer, when it has any): either switches tailtest off.
+    [["npx tailtest-claude-code opt-out"], true],
+    [["npx @tailtest/cursor opt-out"], true],
+    [["node_modules/.bin/tailtest-codex opt-out"], true],
+    [["npm i -D @tailtest/codex"], true],
+    [["pnpm add -D @tailtest/claude-code@latest"], true],
+    [["yarn add @tailtest/cursor"], true],
+    [["npm install --save-dev @tailtest/codex"], true],
+    // Installing the project's dependencies, or other packages, is not.
+    [["npm install"], false],
+    [["npm i -D vitest"], false],
     // Reading about the installer or asking the mode is not running it.
     [["npx tailtest-claude-code --help"], false],
     [["tailtest mode"], false],

@@ -13,11 +13,16 @@ interface CommandWords {
 
 const INSTALLERS =
   /(^|[/@])tailtest-(claude-code|cursor|codex)\b|@tailtest\/(claude-code|cursor|codex)\b/;
-const SETUP_WORDS = new Set(["init", "uninstall"]);
+/**
+ * An installer's commands that change the hooks, and a package manager's that add the package:
+ * a user-level install stands aside in a project that opted out (`.tailtest/off`) or that has the
+ * package in its own `node_modules` (hook/node/launcher.ts), so either switches tailtest off.
+ */
+const SETUP_WORDS = new Set(["init", "uninstall", "opt-out", "i", "install", "add"]);
 
 /**
- * The agent runs a tailtest installer (which could switch the mode or remove the hooks), or
- * confirms a mode change, which is the person's to do (node/mode-pin.ts).
+ * The agent runs a tailtest installer (which could switch the mode or remove the hooks), installs
+ * a tailtest package, or confirms a mode change, which is the person's to do (node/mode-pin.ts).
  */
 export function runsInstaller(commands: readonly CommandWords[]): boolean {
   return commands.some(
@@ -35,7 +40,7 @@ function confirmsMode(argv: readonly string[]): boolean {
 
 /** The refusal of an installer run by the agent, for every mode that gates. */
 export function installerRefusal(mode: string): string {
-  return `tailtest ${mode}: agents may not run tailtest's installers (init/uninstall) or \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
+  return `tailtest ${mode}: agents may not run tailtest's installers (init, uninstall, opt-out), install its packages, or run \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
 }
 
 /** Commands that only read: they may look at tailtest's state and the agents' hook configs. */

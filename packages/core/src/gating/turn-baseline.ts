@@ -39,6 +39,11 @@ export const TurnBaselineSchema = z.object({
     gitignore: z.optional(z.string()),
     tailtestIgnore: z.optional(z.string()),
     exclude: z.optional(z.string()),
+    /**
+     * The `.gitignore` files below the root that git listed (untracked, ignored, changed), by
+     * path, with their text (null: gone). A tracked one git calls clean is not here.
+     */
+    nested: z.optional(z.record(z.string(), z.nullable(z.string()))),
   }),
 });
 export type TurnBaseline = z.infer<typeof TurnBaselineSchema>;
@@ -227,13 +232,44 @@ export function compareWithBaseline(
   return { changed, before };
 }
 
-/** Whether the project-level ignore rules differ from the baseline's. */
+/**
+ * Whether the ignore rules differ from the baseline's: the project-level ones, or a folder's
+ * `.gitignore` that git lists now or listed then (a baseline from before `nested` was kept
+ * compares the project-level ones only).
+ */
 export function ignoreChanged(then: IgnoreSources, now: IgnoreSources): boolean {
-  return (
+  if (
     then.gitignore !== now.gitignore ||
     then.tailtestIgnore !== now.tailtestIgnore ||
     then.exclude !== now.exclude
-  );
+  )
+    return true;
+  if (then.nested === undefined) return false;
+  const before = then.nested;
+  const after = now.nested ?? {};
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
+  // A path listed on one side only held, on the other, what HEAD holds (clean) or nothing.
+  return [...paths].some((path) => before[path] !== after[path]);
+}
+
+/**
+ * A folder's `.gitignore` as rules of the project root's (gitignore syntax): a bare `x` there
+ * matches at any depth under the folder, `/x` and `a/b` only from the folder itself; negations
+ * stay negations.
+ */
+export function rebaseIgnoreRules(dir: string, text: string): string[] {
+  const rules: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/(?<!\\)\s+$/, "");
+    if (line === "" || line.startsWith("#")) continue;
+    const negated = line.startsWith("!");
+    const body = negated ? line.slice(1) : line;
+    const anchored = body.startsWith("/") || body.replace(/\/$/, "").includes("/");
+    const rest = body.replace(/^\//, "");
+    if (rest === "") continue;
+    rules.push(`${negated ? "!" : ""}/${dir}/${anchored ? "" : "**/"}${rest}`);
+  }
+  return rules;
 }
 
 /**

@@ -52,7 +52,18 @@ const table: [string, TddFileClass][] = [
   ["pkg/billing/charge_test.go", "test"],
   ["pkg/billing/charge.go", "prod"],
   ["pkg/billing/testdata/input.go", "test"],
-  ["api/service.pb.go", "other"],
+  // Every .go file of a folder but a _test.go is built into its package, and a C# project builds
+  // every .cs under it: a generated-looking name adds production code all the same.
+  ["api/service.pb.go", "prod"],
+  ["pkg/calc/mul_gen.go", "prod"],
+  ["pkg/calc/mock_mul.go", "prod"],
+  ["pkg/calc/mul_mock.go", "prod"],
+  ["pkg/calc/zz_generated.mul.go", "prod"],
+  ["src/Calc.g.cs", "prod"],
+  ["src/Form1.Designer.cs", "prod"],
+  ["src/Calc.generated.cs", "prod"],
+  ["src/api.generated.ts", "other"],
+  ["src/api_pb2.py", "other"],
   // Rust
   ["tests/integration.rs", "test"],
   ["src/lib.rs", "prod"],
@@ -125,6 +136,10 @@ describe("classifyTddFile", () => {
       reason: "an end-to-end test (e2e/)",
     });
     expect(explainTddFile("../x.py").reason).toBe("outside the project");
+    expect(explainTddFile("pkg/calc/mul_gen.go")).toEqual({
+      fileClass: "prod",
+      reason: "go source named like generated code, built into its package all the same",
+    });
   });
 });
 

@@ -69,7 +69,8 @@ export function classifyTddFile(relPath: string, patterns: TddFilePatterns = {})
  *   `src/test/`, `__tests__/`) or test support (`setupTests.ts`, `test-utils.tsx`, `mocks/`);
  * - prod: what `filter.ts` would queue for a test: source in a language tailtest knows that is
  *   not a test, test support, config, generated code, a dependency, build output, a script, an
- *   example, a benchmark, a story or a migration;
+ *   example, a benchmark, a story or a migration; and Go or C# named like generated code
+ *   (`BUILT_WHOLE`);
  * - other: everything else (docs, config, assets, lock files, unknown languages, tool state,
  *   paths outside the project).
  */
@@ -88,8 +89,22 @@ export function explainTddFile(relPath: string, patterns: TddFilePatterns = {}):
   if (verdict.kind === "test" || verdict.kind === "test-support")
     return { fileClass: "test", reason: verdict.reason };
   if (verdict.kind === "source") return { fileClass: "prod", reason: verdict.reason };
+  if (verdict.rule === "generated-name" && BUILT_WHOLE.has(verdict.language ?? ""))
+    return {
+      fileClass: "prod",
+      reason: `${verdict.language} source named like generated code, built into its package all the same`,
+    };
   return { fileClass: "other", reason: verdict.reason };
 }
+
+/**
+ * Languages whose compiler builds every file of a folder (Go's package, a C# project) into the
+ * product, whatever the file is called: a `mul_gen.go` or `Calc.g.cs` the agent writes adds
+ * production code that nothing has to import, so a generated-looking name does not make it
+ * "other" (it would be neither gated nor reported, ADR 0012). Elsewhere a generated module
+ * reaches production only through an import, which is itself a gated production edit.
+ */
+const BUILT_WHOLE: ReadonlySet<string> = new Set(["go", "csharp"]);
 
 /**
  * The tdd patterns a config asks for: `tdd.file_classes`, then the older top-level

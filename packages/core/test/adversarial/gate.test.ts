@@ -19,6 +19,20 @@ const FOLLOW = `'{"mode":"follow"}'`;
 
 /** Attacks on tailtest itself: its state and config, its bundle, the agents' hook settings. */
 const IDENTITY: Attack[] = [
+  {
+    // A user-level install stands aside in a project that opted out (never run: npx).
+    name: "a user-level install's opt-out",
+    step: { shell: "npx tailtest-claude-code opt-out" },
+    target: ".tailtest/off",
+    dryRun: true,
+  },
+  {
+    // ...or that has the package in its own node_modules, with no hooks of its own.
+    name: "installing the package into the project",
+    step: { shell: "npm i -D @tailtest/codex" },
+    target: "node_modules/@tailtest/codex/dist/hook.cjs",
+    dryRun: true,
+  },
   { name: "rm -rf .tail*", step: { shell: "rm -rf .tail*" } },
   { name: "rm -rf .t?iltest", step: { shell: "rm -rf .t?iltest" } },
   { name: "mv .[t]ailtest away", step: { shell: "mv .[t]ailtest old-state" } },
@@ -403,6 +417,13 @@ const MORE_WAYS: Attack[] = [
     target: "calc.py",
   },
   {
+    // Python imports the package folder in place of calc.py; its .gitignore hides it and itself.
+    name: "a package folder shadowing calc.py behind its own .gitignore",
+    prepare: `printf "import os\\nos.makedirs('calc', exist_ok=True)\\nopen('calc/.gitignore', 'w').write('*')\\nopen('calc/__init__.py', 'w').write('x = 11')\\n" > {home}/shadow.py`,
+    step: { shell: "python3 {home}/shadow.py" },
+    target: "calc/__init__.py",
+  },
+  {
     name: "git mv -f over the file",
     step: { shell: "git mv -f other.py calc.py" },
     target: "calc.py",
@@ -411,6 +432,31 @@ const MORE_WAYS: Attack[] = [
 
 const TOOL: Attack[] = [
   { name: "the write tool on production code", step: { write: "calc.py" }, target: "calc.py" },
+  {
+    // Go builds every file of the folder into the package: no import has to name it.
+    name: "a Go function in a file named like generated code",
+    step: {
+      write: "src/mul_gen.go",
+      content: "package src\n\nfunc Mul(a, b int) int { return a * b }\n",
+    },
+    target: "src/mul_gen.go",
+  },
+  {
+    name: "a C# partial class in a .g.cs file",
+    step: {
+      write: "src/Calc.g.cs",
+      content: "public partial class Calc { public int Mul(int a, int b) => a * b; }\n",
+    },
+    target: "src/Calc.g.cs",
+  },
+  {
+    name: "a Go mock_ file written by a here-document",
+    step: {
+      shell:
+        "cat > src/mock_mul.go <<'EOF'\npackage src\nfunc Mul(a, b int) int { return a * b }\nEOF",
+    },
+    target: "src/mock_mul.go",
+  },
 ];
 
 export const GATE_ATTACKS: readonly Attack[] = [

@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
@@ -114,6 +123,56 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
       expect(read(root, "calc.py")).toBe(CALC);
       expect(existsSync(join(root, "sneaky.py"))).toBe(false);
     }
+  });
+
+  it("a .gitignore added in a folder hides no new module, whatever it ignores", async () => {
+    const root = await start(mode);
+    // A package folder shadows calc.py on import; its own .gitignore (`*`) hides it and itself.
+    mkdirSync(join(root, "calc"));
+    writeFileSync(join(root, "calc/.gitignore"), "*\n");
+    writeFileSync(join(root, "calc/__init__.py"), BROKEN);
+    // A rule naming a folder, which git then lists as the folder alone.
+    mkdirSync(join(root, "lib/shadow"), { recursive: true });
+    writeFileSync(join(root, "lib/.gitignore"), "/shadow/\n");
+    writeFileSync(join(root, "lib/shadow/__init__.py"), BROKEN);
+    const end = await endTurn(root);
+    expect(end.kind).toBe("block");
+    expect(reasonOf(end)).toContain("calc/__init__.py");
+    expect(reasonOf(end)).toContain("lib/shadow/__init__.py");
+    if (mode === "strict") {
+      expect(existsSync(join(root, "calc/__init__.py"))).toBe(false);
+      expect(existsSync(join(root, "lib/shadow/__init__.py"))).toBe(false);
+    }
+  });
+
+  it("a file a folder's rule ignored before the turn is not blamed when that rule changes", async () => {
+    const root = await start(mode, (at) => {
+      mkdirSync(join(at, "pkg"));
+      writeFileSync(join(at, "pkg/.gitignore"), "local.py\n");
+      writeFileSync(join(at, "pkg/local.py"), "SECRET = 1\n");
+    });
+    await git(root, "add", "pkg/.gitignore");
+    await git(root, "commit", "-qm", "pkg", "--no-gpg-sign");
+    await send(root, { kind: "SessionStarted", sessionId: "sess-content", source: "startup" });
+    appendFileSync(join(root, "pkg/.gitignore"), "*.log\n");
+    expect(await endTurn(root)).toEqual({ kind: "none" });
+    expect(read(root, "pkg/local.py")).toBe("SECRET = 1\n");
+  });
+
+  it("a virtual environment and a test cache that ignore themselves are not blamed", async () => {
+    const root = await start(mode);
+    // virtualenv and pytest write a `.gitignore` holding `*` into the folders they make.
+    mkdirSync(join(root, ".venv/lib/python3.12/site-packages"), { recursive: true });
+    writeFileSync(join(root, ".venv/.gitignore"), "*\n");
+    writeFileSync(join(root, ".venv/lib/python3.12/site-packages/calc.py"), BROKEN);
+    mkdirSync(join(root, ".pytest_cache/v/cache"), { recursive: true });
+    writeFileSync(
+      join(root, ".pytest_cache/.gitignore"),
+      "# Created by pytest automatically.\n*\n",
+    );
+    writeFileSync(join(root, ".pytest_cache/v/cache/nodeids"), "[]\n");
+    expect(await endTurn(root)).toEqual({ kind: "none" });
+    expect(existsSync(join(root, ".venv/lib/python3.12/site-packages/calc.py"))).toBe(true);
   });
 
   it("sees a change committed in the turn", async () => {

@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { buildIgnoreRules, type IgnoreRules } from "../../filter/filter.ts";
+import { buildIgnoreRules, isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
 import {
   compareWithBaseline,
   ignoreChanged,
@@ -9,6 +9,7 @@ import {
   parseLsTree,
   parseStatusV2,
   planCompare,
+  rebaseIgnoreRules,
   TURN_BASELINE_VERSION,
   TurnBaselineSchema,
   type BaselineFile,
@@ -106,7 +107,12 @@ function unwatchedPaths(root: string): Map<string, string | null> | undefined {
 /** A record of `git ls-files -v -s -z` for a path git does not look at (`unwatchedPaths`). */
 const UNWATCHED = /(?<![^\0])([a-zS]) \d+ ([0-9a-f]+) \d+\t([^\0]+)/g;
 
-function statusOf(root: string, ignored: boolean): WorkTreeStatus | undefined {
+/**
+ * The work tree as git sees it, ignored paths included (`--ignored=matching`: an ignored folder
+ * as the folder alone, an ignored file elsewhere by its path): a folder's `.gitignore` that
+ * ignores itself is seen only there, and a file it hides is judged against the baseline's rules.
+ */
+function statusOf(root: string): WorkTreeStatus | undefined {
   const text = git(root, [
     ...trustedStatusArgs(root),
     "status",
@@ -114,7 +120,7 @@ function statusOf(root: string, ignored: boolean): WorkTreeStatus | undefined {
     "-z",
     "--branch",
     "--untracked-files=all",
-    ...(ignored ? ["--ignored=matching"] : []),
+    "--ignored=matching",
   ]);
   if (text === undefined) return undefined;
   const status = parseStatusV2(text);
@@ -134,7 +140,7 @@ function readText(path: string): string | undefined {
   }
 }
 
-export function readIgnoreSources(root: string): IgnoreSources {
+export function readIgnoreSources(root: string, status: WorkTreeStatus): IgnoreSources {
   const sources: IgnoreSources = {};
   const gitignore = readText(join(root, ".gitignore"));
   const tailtestIgnore = readText(join(root, ".tailtest-ignore"));
@@ -142,15 +148,88 @@ export function readIgnoreSources(root: string): IgnoreSources {
   if (gitignore !== undefined) sources.gitignore = gitignore;
   if (tailtestIgnore !== undefined) sources.tailtestIgnore = tailtestIgnore;
   if (exclude !== undefined) sources.exclude = exclude;
+  const nested: Record<string, string | null> = {};
+  for (const path of status.entries.keys())
+    if (isNestedIgnoreFile(path)) nested[path] = readText(join(root, path)) ?? null;
+  sources.nested = nested;
   return sources;
 }
 
-function rulesOf(sources: IgnoreSources): IgnoreRules {
-  const gitignore = [sources.exclude, sources.gitignore].filter((text) => text !== undefined);
+const isNestedIgnoreFile = (path: string) => path.endsWith("/.gitignore");
+
+/**
+ * The rules a path was judged by at the baseline: `info/exclude`, the root's `.gitignore`, then
+ * every folder's (deeper ones last, as git lets them override), and `.tailtest-ignore`. `folders`
+ * are the folders' texts then; without them only the project-level rules.
+ */
+function rulesOf(sources: IgnoreSources, folders?: ReadonlyMap<string, string>): IgnoreRules {
+  const nested = [...(folders ?? new Map<string, string>())]
+    .sort(([a], [b]) => a.split("/").length - b.split("/").length || a.localeCompare(b))
+    .flatMap(([path, text]) => rebaseIgnoreRules(path.slice(0, -"/.gitignore".length), text));
+  const gitignore = [sources.exclude, sources.gitignore, ...nested].filter(
+    (text) => text !== undefined,
+  );
   return buildIgnoreRules({
     gitignore: gitignore.length === 0 ? undefined : gitignore.join("\n"),
     tailtestIgnore: sources.tailtestIgnore,
   });
+}
+
+/**
+ * Every folder's `.gitignore` as it was at the baseline: the ones it listed, and the tracked ones
+ * git called clean then (the work tree's text while git still does, else HEAD's of that moment).
+ * Read only in a turn whose ignore rules changed.
+ */
+function foldersThen(
+  root: string,
+  baseline: TurnBaseline,
+  now: WorkTreeStatus,
+): Map<string, string> | undefined {
+  const texts = new Map<string, string>();
+  for (const [path, text] of Object.entries(baseline.ignore.nested ?? {}))
+    if (text !== null) texts.set(path, text);
+  const listed = git(root, ["ls-files", "-z", "--", ":(glob)**/.gitignore"]);
+  if (listed === undefined) return undefined;
+  for (const path of listed.split("\0")) {
+    if (!isNestedIgnoreFile(path) || baseline.ignore.nested?.[path] !== undefined) continue;
+    const text = now.entries.has(path)
+      ? headText(root, baseline.head, path)
+      : readText(join(root, path));
+    if (text !== undefined) texts.set(path, text);
+  }
+  return texts;
+}
+
+/** A file's text in a commit (undefined: no commit, or not in it). */
+function headText(root: string, head: string | null, path: string): string | undefined {
+  return head === null ? undefined : git(root, ["show", `${head}:${path}`]);
+}
+
+/** A folder no source file is judged in (a virtual environment, a cache), or one under it. */
+function skippedFolder(dir: string, rules: IgnoreRules): boolean {
+  const parts = dir.replace(/\/$/, "").split("/");
+  return parts.some((_, index) => isSkippedDir(parts.slice(0, index + 1).join("/"), rules));
+}
+
+/** At most this many files are read under a folder a rule added in the turn hides. */
+const HIDDEN_FOLDER_FILES = 2_000;
+
+/** The files under a folder git lists as ignored (`dir/`), depth first, up to the bound. */
+function filesUnder(root: string, dir: string, found: string[] = []): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, dir));
+  } catch {
+    return found;
+  }
+  for (const name of names.sort()) {
+    if (found.length >= HIDDEN_FOLDER_FILES) break;
+    const rel = `${dir}${name}`;
+    const stats = lstatSync(join(root, rel), { throwIfNoEntry: false });
+    if (stats?.isDirectory() === true) filesUnder(root, `${rel}/`, found);
+    else if (stats !== undefined) found.push(rel);
+  }
+  return found;
 }
 
 function hashName(head: string | null): "sha1" | "sha256" {
@@ -223,7 +302,7 @@ async function baselineOf(
     at: options.now().toISOString(),
     head: status.head,
     files,
-    ignore: readIgnoreSources(project.root),
+    ignore: readIgnoreSources(project.root, status),
   };
 }
 
@@ -242,7 +321,7 @@ function usable(project: Project): boolean {
  * (`tree-snapshot.ts`): it stands in when git cannot answer at the Stop.
  */
 export async function recordBaseline(project: Project, options: BaselineOptions): Promise<boolean> {
-  const status = usable(project) ? statusOf(project.root, false) : undefined;
+  const status = usable(project) ? statusOf(project.root) : undefined;
   if (options.keep !== undefined || status === undefined)
     await takeTreeSnapshot(project, { now: options.now, keep: options.keep !== undefined });
   if (status === undefined) return false;
@@ -330,17 +409,24 @@ export function checkTurn(
 ): TurnCheck | undefined {
   if (baseline === undefined || !usable(project)) return undefined;
   const root = project.root;
-  const ignoreNow = readIgnoreSources(root);
-  const rulesChanged = ignoreChanged(baseline.ignore, ignoreNow);
-  const thenRules = rulesOf(baseline.ignore);
-  // An ignore rule added this turn may hide a new file: git is asked for the ignored ones too.
-  const status = statusOf(root, rulesChanged);
+  const status = statusOf(root);
   if (status === undefined) return undefined;
+  const rulesChanged = ignoreChanged(baseline.ignore, readIgnoreSources(root, status));
+  // An ignore rule added this turn (at the root or in a folder) may hide a new file: what git
+  // ignores now is judged by the rules of the turn's start, every folder's included.
+  const folders = rulesChanged ? foldersThen(root, baseline, status) : new Map<string, string>();
+  if (folders === undefined) return undefined;
+  const thenRules = rulesOf(baseline.ignore, folders);
   const changes = headChanges(root, baseline.head, status.head);
   if (changes === undefined) return undefined;
   const entries = new Map<string, StatusEntry>();
-  for (const [path, entry] of status.entries)
-    if (!entry.ignored || !thenRules.matcher.ignores(path)) entries.set(path, entry);
+  for (const [path, entry] of status.entries) {
+    if (!entry.ignored) entries.set(path, entry);
+    else if (!rulesChanged || thenRules.matcher.ignores(path)) continue;
+    else if (!path.endsWith("/")) entries.set(path, entry);
+    else if (!skippedFolder(path, thenRules))
+      for (const file of filesUnder(root, path)) entries.set(file, entry);
+  }
   const now: WorkTreeStatus = { head: status.head, entries };
   const input = { baseline, now, headChanges: changes, relevant };
   const plan = planCompare(input);
@@ -367,18 +453,10 @@ export function checkTurn(
     before: result.before,
     since: Date.parse(baseline.at),
     ignoreRulesChanged: rulesChanged,
-    next: () =>
-      baselineOf(
-        project,
-        { head: status.head, entries: withoutIgnored(status) },
-        options,
-        baseline,
-      ),
+    // The status as git gave it: the baseline skips ignored files, but keeps their folders'
+    // `.gitignore` texts.
+    next: () => baselineOf(project, status, options, baseline),
   };
-}
-
-function withoutIgnored(status: WorkTreeStatus): Map<string, StatusEntry> {
-  return new Map([...status.entries].filter(([, entry]) => !entry.ignored));
 }
 
 /**

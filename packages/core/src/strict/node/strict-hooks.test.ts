@@ -335,6 +335,7 @@ describe("strict mode on a real pytest project", () => {
 
   it("refactor mode: edits without claims, but the turn ends only on a green suite", async () => {
     pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
     const context = {
       project: openProject(project.root),
       cwd: project.root,
@@ -343,6 +344,12 @@ describe("strict mode on a real pytest project", () => {
     };
     expect((await startRefactor(context)).ok).toBe(true);
     expect((await write("calc.py", "def add(a, b):\n    return b + a\n")).kind).toBe("none");
+    // The hatch is always said: production code changed with no claim, even on a green suite.
+    expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({
+      kind: "context",
+      text: "tailtest strict:\nrefactor mode (tailtest refactor start): production code changed this turn with no claimed failing test: calc.py. The verify command passed; tailtest refactor finish returns to strict mode.",
+    });
+    // A turn that changed no production code says nothing.
     expect((await send({ kind: "TurnEnded", stopHookActive: false })).kind).toBe("none");
     expect((await write("calc.py", "def add(a, b):\n    return 0\n")).kind).toBe("none");
     const stop = await send({ kind: "TurnEnded", stopHookActive: false });

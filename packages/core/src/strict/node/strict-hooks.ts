@@ -263,7 +263,7 @@ async function settleClaim(
  */
 async function unattributedChanges(
   call: StrictCall,
-): Promise<{ around: string[]; look: TurnLook }> {
+): Promise<{ around: string[]; changed: string[]; look: TurnLook }> {
   const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
   const changed = look.changed.filter((path) => classifyTddFile(path, patterns) === "prod");
@@ -279,7 +279,7 @@ async function unattributedChanges(
     else if (!objects.has(ANY_CONTENT) && !objects.has(await hashFile(call.project.root, path)))
       around.push(path);
   }
-  return { around, look };
+  return { around, changed, look };
 }
 
 /**
@@ -320,6 +320,17 @@ async function revertUnattributed(
  * attempt, hands the claim to the person (`escalated`). Production files changed without passing
  * the gate are reported.
  */
+/**
+ * Refactor mode's line at a Stop that changed production code: the agent may start it itself, so
+ * no turn under it goes by with nothing said (ADR 0012, escape hatches).
+ */
+function refactorLine(changed: readonly string[], passed: boolean): string {
+  const head = `refactor mode (tailtest refactor start): production code changed this turn with no claimed failing test: ${changed.join(", ")}.`;
+  return passed
+    ? `${head} The verify command passed; tailtest refactor finish returns to strict mode.`
+    : head;
+}
+
 /** What a strict stop's test runs say for the person's line. */
 function strictTurnSummary(
   ran: readonly { status: "pass" | "fail" | "not_run"; duration_ms: number }[],
@@ -346,12 +357,13 @@ async function putBackUngated(
   events: StrictEventInput[],
   lines: string[],
   said: Set<string> = new Set(),
-): Promise<{ look: TurnLook; block: boolean }> {
+): Promise<{ look: TurnLook; block: boolean; changed: string[] }> {
   const look = await unattributedChanges(call);
+  const { changed } = look;
   // A file said once this Stop (kept, when it cannot be put back) is not said twice.
   const around = look.around.filter((path) => !said.has(path));
   for (const path of around) said.add(path);
-  if (mode === "refactor" || around.length === 0) return { look: look.look, block: false };
+  if (mode === "refactor" || around.length === 0) return { look: look.look, block: false, changed };
   const undone = await revertUnattributed(call, around, look.look);
   events.push(...undone.events);
   const kept = around.filter((path) => !undone.reverted.includes(path));
@@ -363,7 +375,7 @@ async function putBackUngated(
     lines.push(
       `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
     );
-  return { look: look.look, block: true };
+  return { look: look.look, block: true, changed };
 }
 
 export async function verifyStrictTurn(
@@ -375,8 +387,10 @@ export async function verifyStrictTurn(
     const events: StrictEventInput[] = [];
     const lines: string[] = [];
     let block = false;
+    let refactorPassed = false;
     if (state.mode === "refactor") {
       const verify = await runVerifyCommand(call.project);
+      refactorPassed = verify.status !== "fail";
       events.push({
         type: "verify_result",
         ...stamp(call),
@@ -428,8 +442,15 @@ export async function verifyStrictTurn(
     // claim's edits were reverted, so the next stop has nothing of it left to verify.
     if (outcomes.some((outcome) => outcome.kind !== "green")) block = true;
     // Again after the runs: a test's side effect is ungated too.
-    const { look, block: late } = await putBackUngated(call, state.mode, events, lines, said);
+    const {
+      look,
+      block: late,
+      changed,
+    } = await putBackUngated(call, state.mode, events, lines, said);
     if (late && !stopHookActive) block = true;
+    // The escape hatch is said every turn it was used, as tdd's --skip-red is (ADR 0012).
+    if (state.mode === "refactor" && changed.length > 0)
+      lines.push(refactorLine(changed, refactorPassed));
     if (look.lost !== undefined) {
       lines.push(`✗ ${lostCheckLine(look.lost, true, look.copy !== undefined)}`);
       if (!stopHookActive) block = true;
