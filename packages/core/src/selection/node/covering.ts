@@ -293,7 +293,7 @@ export function packageTests(
     return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
   const related: RelatedTest[] = [];
   if (HAS_TEST_MODULE.test(view.readText(file) ?? ""))
-    related.push({ path: file, evidence: "self", detail: "its own #[cfg(test)] module", hops: 0 });
+    related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
   related.push(...unitTestsReaching(project, joinRel(runner.package_dir, "src"), file));
   const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
   const integration = view
@@ -311,7 +311,8 @@ export function packageTests(
   ];
 }
 
-const HAS_TEST_MODULE = /#\[cfg\(test\)\]/;
+/** Unit tests in a Rust file: a `#[cfg(test)]` module, or `#[test]` functions at its top level. */
+const HAS_TEST_MODULE = /#\[(?:cfg\(test\)|test)\]/;
 /** The source files of a crate read to find who reaches a module; past it, none are named. */
 const CRATE_FILES = 1000;
 
