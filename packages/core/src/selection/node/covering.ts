@@ -294,7 +294,10 @@ export function packageTests(
   const related: RelatedTest[] = [];
   if (HAS_TEST_MODULE.test(view.readText(file) ?? ""))
     related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
-  related.push(...unitTestsReaching(project, joinRel(runner.package_dir, "src"), file));
+  const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
+  related.push(...reach.tests);
+  // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet.
+  if (reach.detached) return related;
   const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
   const integration = view
     .list(tests)
@@ -323,7 +326,11 @@ const CRATE_FILES = 1000;
  * of its own (httparse's `iter.rs`, `macros.rs`) is tested there, and naming that file is what
  * brings the crate's unit tests (`--lib`) into the Stop beside its integration tests.
  */
-function unitTestsReaching(project: Project, src: string, file: string): RelatedTest[] {
+function unitTestsReaching(
+  project: Project,
+  src: string,
+  file: string,
+): { tests: RelatedTest[]; detached: boolean } {
   const view = project.view;
   const files: string[] = [];
   const walk = (dir: string): void => {
@@ -334,14 +341,17 @@ function unitTestsReaching(project: Project, src: string, file: string): Related
       else if (!name.startsWith(".") && view.isDirectory(path)) walk(path);
     }
   };
-  if (!file.startsWith(`${src}/`)) return [];
+  if (!file.startsWith(`${src}/`) || moduleName(src, file) === undefined)
+    return { tests: [], detached: false };
   walk(src);
-  if (files.length >= CRATE_FILES) return [];
+  if (files.length >= CRATE_FILES) return { tests: [], detached: false };
   const texts = new Map(files.map((path) => [path, view.readText(path) ?? ""]));
   const found: RelatedTest[] = [];
   const seen = new Set([file]);
   let level = [file];
+  let rooted = false;
   for (let hops = 1; level.length > 0; hops += 1) {
+    if (level.some((path) => moduleName(src, path) === undefined)) rooted = true;
     const names = level.flatMap((path) => moduleName(src, path) ?? []);
     if (names.length === 0) break;
     const uses = new RegExp(
@@ -359,7 +369,9 @@ function unitTestsReaching(project: Project, src: string, file: string): Related
         });
     }
   }
-  return found;
+  // Only when no file could declare a module out of the walk's sight (`#[path]`, `include!`).
+  const unusual = [...texts.values()].some((text) => /#\[path\b|\binclude!/.test(text));
+  return { tests: found, detached: !rooted && !unusual };
 }
 
 /** A Rust source file's module name (`iter` for src/iter.rs, `simd` for src/simd/mod.rs). */

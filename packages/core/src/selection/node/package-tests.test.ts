@@ -2,6 +2,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject } from "../../project/node/project.ts";
 import { packageTests } from "./covering.ts";
+import { selectRelated } from "./graph-selection.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => {
@@ -57,5 +58,41 @@ describe("packageTests: a Rust file's tests", () => {
       ["tests/uri.rs", "imports-via", 2],
     ]);
     expect(related(temp.root, "tests/uri.rs")).toEqual([["tests/uri.rs", "self", 0]]);
+  });
+
+  it("a module no `mod` declares yet is compiled by nothing: no test reaches it", () => {
+    temp = makeProject({ ...crate, "src/chunk.rs": "pub fn size() -> u8 { 1 }\n" });
+    expect(related(temp.root, "src/chunk.rs")).toEqual([]);
+    // Its own tests are still its own.
+    temp.write("src/chunk.rs", "pub fn size() -> u8 { 1 }\n\n#[test]\nfn sized() {}\n");
+    expect(related(temp.root, "src/chunk.rs")).toEqual([["src/chunk.rs", "self", 0]]);
+    // Declared, the crate's tests reach it.
+    temp.write("src/lib.rs", `mod chunk;\n${crate["src/lib.rs"]}`);
+    expect(related(temp.root, "src/chunk.rs")).toEqual([
+      ["src/chunk.rs", "self", 0],
+      ["src/lib.rs", "imports", 1],
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
+  });
+
+  it("with none, the selection says where the first test goes (explain's related row)", async () => {
+    temp = makeProject({ ...crate, "src/chunk.rs": "pub fn size() -> u8 { 1 }\n" });
+    const selection = await selectRelated(openProject(temp.root), ["src/chunk.rs"], {
+      write: false,
+      cachedLists: true,
+    });
+    expect(selection.related.get("src/chunk.rs")).toEqual([]);
+    expect(selection.suggested.get("src/chunk.rs")).toBe("src/chunk.rs");
+  });
+
+  it("a crate that declares modules by #[path] keeps its integration tests for any file", () => {
+    temp = makeProject({
+      ...crate,
+      "src/lib.rs": `#[path = "gen/chunk_impl.rs"]\nmod chunked;\n${crate["src/lib.rs"]}`,
+      "src/gen/chunk_impl.rs": "pub fn size() -> u8 { 1 }\n",
+    });
+    expect(related(temp.root, "src/gen/chunk_impl.rs")).toEqual([
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
   });
 });
