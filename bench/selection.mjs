@@ -281,18 +281,24 @@ export function runnerArgv(meta, cwd, files) {
       return ["node", "--test", "--test-reporter=tap", ...some];
     case "mocha":
       return ["node_modules/.bin/mocha", "--reporter", "json", ...some];
-    case "cargo":
-      // As tailtest's plan does: integration tests by target, a source file's inline tests by
-      // running every target (cargo cannot pick tests by source file).
+    case "cargo": {
+      // As tailtest's plan does (runners/cargo.ts): integration tests by target, with a source
+      // file among them the crate's unit tests too; source files alone run every target (cargo
+      // cannot pick tests by source file).
+      const integration = some.filter((file) => file.startsWith("tests/"));
+      const unit =
+        integration.length > 0 && integration.length < some.length
+          ? [existsSync(join(cwd, "src/lib.rs")) ? "--lib" : "--bins"]
+          : [];
       return [
         "cargo",
         "test",
         "--offline",
         "--no-fail-fast",
-        ...some
-          .filter((file) => file.startsWith("tests/"))
-          .flatMap((file) => ["--test", file.slice("tests/".length, -".rs".length)]),
+        ...unit,
+        ...integration.flatMap((file) => ["--test", file.slice("tests/".length, -".rs".length)]),
       ];
+    }
     case "go":
       return ["go", "test", "-count=1", "./..."];
     default:
@@ -316,7 +322,10 @@ function runRunner(meta, cwd, files) {
 }
 
 /** The test files a run reported red, read from the runner's own output. */
-function failingFiles(meta, cwd, output) {
+function failingFiles(meta, cwd, coloured) {
+  // vitest 4 colours its report even into a pipe when CI is set.
+  // eslint-disable-next-line no-control-regex
+  const output = coloured.replace(/\x1b\[[0-9;]*m/g, "");
   const found = new Set();
   const add = (file) => found.add(file.startsWith(cwd) ? file.slice(cwd.length + 1) : file);
   const each = (regex, pick = (m) => m[1]) => {

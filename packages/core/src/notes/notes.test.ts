@@ -98,6 +98,27 @@ describe("queued note", () => {
     ).toBe(
       "tailtest: src/eval.rs queued (new, rust). covered by existing tests tests/test_version_req.rs (its test family): update them for this change (tailtest runs them at the end of the turn). runner: cargo test.",
     );
+    // Tests in a row with the same evidence say it once (python-fire: twenty tests reach a
+    // module through testutils.py; each one's "(they import it through other modules)" made
+    // the note five times that long).
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "fire/parser.py",
+        covering: {
+          tests: [
+            { path: "fire/parser_test.py", evidence: "name" },
+            { path: "fire/core_test.py", evidence: "imports-via" },
+            { path: "fire/fire_test.py", evidence: "imports-via" },
+            { path: "fire/helptext_test.py", evidence: "imports" },
+            { path: "fire/trace_test.py", evidence: "imports-via" },
+            { path: "fire/main_test.py", evidence: "imports-via" },
+          ],
+        },
+      }),
+    ).toBe(
+      "tailtest: fire/parser.py queued (new, python). covered by existing tests fire/parser_test.py (named after it), fire/core_test.py, fire/fire_test.py (they import it through other modules), fire/helptext_test.py (they import it), fire/trace_test.py (they import it through other modules) and 1 more: update them for this change (tailtest runs them at the end of the turn). runner: pytest.",
+    );
     // None: its own test module is still the place.
     expect(
       renderQueuedNote({

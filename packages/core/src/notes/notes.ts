@@ -65,15 +65,21 @@ const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
   self: "the test itself",
 };
 
-/** "covered by existing tests a, b (they import it): update them" — or where to write one. */
+/**
+ * "covered by existing tests a (named after it), b, c (they import it): update them" — or where
+ * to write one. Tests in a row with the same evidence share its words, said once after them.
+ */
 function renderCovering(covering: Covering, fallback: string): string {
   if (covering.tests.length === 0) return `write test to ${covering.suggested ?? fallback}`;
   const [only] = covering.tests;
   if (covering.tests.length === 1 && only?.evidence === "name" && only.path === fallback)
     return `update existing test at ${only.path}`;
-  const shown = covering.tests
-    .slice(0, 5)
-    .map((test) => `${test.path} (${EVIDENCE_WORDS[test.evidence] ?? test.evidence})`);
+  const listed = covering.tests.slice(0, 5);
+  const shown = listed.map((test, i) =>
+    listed[i + 1]?.evidence === test.evidence
+      ? test.path
+      : `${test.path} (${EVIDENCE_WORDS[test.evidence] ?? test.evidence})`,
+  );
   const more = covering.tests.length > 5 ? ` and ${covering.tests.length - 5} more` : "";
   return `covered by existing tests ${shown.join(", ")}${more}: update them for this change (tailtest runs them at the end of the turn)`;
 }

@@ -52,9 +52,15 @@ export function tomlStrings(text: string, table: string, key: string): string[] 
   const end = rest.findIndex((line) => /^\s*\[/.test(line));
   const body = (end === -1 ? rest : rest.slice(0, end)).join("\n");
   if (!body.includes(key)) return undefined;
-  const match = new RegExp(`^\\s*${key}\\s*=\\s*(\\[[^\\]]*\\]|"[^"]*"|'[^']*')`, "m").exec(body);
+  // An array's strings may hold a `]` (`"--ignore-glob=*_[0-9].py"`): it ends at a `]` outside them.
+  const match = new RegExp(
+    `^\\s*${key}\\s*=\\s*(\\[(?:[^\\]"'#]|"[^"]*"|'[^']*'|#[^\\n]*)*\\]|"[^"]*"|'[^']*')`,
+    "m",
+  ).exec(body);
   if (match === null) return undefined;
-  return [...(match[1] ?? "").matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? "");
+  return [...(match[1] ?? "").matchAll(/"([^"]*)"|'([^']*)'|#[^\n]*/g)].flatMap((m) =>
+    m[0].startsWith("#") ? [] : [m[1] ?? m[2] ?? ""],
+  );
 }
 
 export function splitWords(value: string | undefined): string[] | undefined {

@@ -154,9 +154,11 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
     configured === undefined ? isDefaultTestFileName : picomatch(patterns, { basename: true });
   const roots = testpaths?.filter((p) => p !== "." && p !== "");
   const opaque = customCollection(view, dir);
+  const ignored = ignoredByAddopts(pytestSetting(view, dir, "addopts") ?? []);
   const parts: string[] = [];
   if (testpaths !== undefined) parts.push("testpaths");
   if (configured !== undefined) parts.push("python_files");
+  if (ignored !== undefined) parts.push("addopts --ignore");
   return {
     evidence:
       parts.length === 0
@@ -170,6 +172,7 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
         );
         if (!under) return false;
       }
+      if (ignored?.(path) === true) return false;
       if (names(baseName(path))) return true;
       // Django keeps an app's tests in tests.py or a tests/ package, collected with pytest-django's
       // python_files; without a config saying so, pytest itself does not collect tests.py.
@@ -177,4 +180,59 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
     },
     ...(opaque === undefined ? {} : { opaque }),
   };
+}
+
+/**
+ * What pytest's `addopts` tell it never to collect, as a test of a package-relative path:
+ * `--ignore` (a file, or a folder and all below it) and `--ignore-glob` (fnmatch, whose `*`
+ * crosses folders; pytest anchors a relative pattern at the directory it runs in). A file the
+ * project's own run never collects is no test of its: run by name it may not even import (a
+ * fuzz test whose package is not installed), and one such file turns every Stop red.
+ */
+export function ignoredByAddopts(
+  addopts: readonly string[],
+): ((path: string) => boolean) | undefined {
+  const words = addopts.flatMap((one) => one.split(/\s+/)).filter((word) => word !== "");
+  const paths: string[] = [];
+  const globs: RegExp[] = [];
+  const clean = (value: string) =>
+    value
+      .replace(/^["']|["']$/g, "")
+      .replace(/^\.\//, "")
+      .replace(/\/+$/, "");
+  for (let i = 0; i < words.length; i += 1) {
+    const option = /^(--ignore(?:-glob)?)(?:=(.*))?$/.exec(words[i] ?? "");
+    if (option === null) continue;
+    let value = option[2];
+    if (value === undefined) {
+      i += 1;
+      value = words[i];
+    }
+    if (value === undefined) continue;
+    const rel = clean(value);
+    if (rel === "" || rel.startsWith("/")) continue;
+    if (option[1] === "--ignore") paths.push(rel);
+    else globs.push(fnmatchRegex(rel));
+  }
+  if (paths.length === 0 && globs.length === 0) return undefined;
+  return (path) =>
+    paths.some((one) => path === one || path.startsWith(`${one}/`)) ||
+    globs.some((glob) => glob.test(path));
+}
+
+/** Python's fnmatch as a regex: `*` any run of characters (`/` too), `?` one, `[!…]` negated. */
+function fnmatchRegex(pattern: string): RegExp {
+  let source = "";
+  for (let i = 0; i < pattern.length; i += 1) {
+    const char = pattern[i] ?? "";
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else if (char === "[" && pattern.indexOf("]", i + 2) !== -1) {
+      const end = pattern.indexOf("]", i + 2);
+      const body = pattern.slice(i + 1, end).replace(/\\/g, "\\\\");
+      source += body.startsWith("!") ? `[^${body.slice(1)}]` : `[${body}]`;
+      i = end;
+    } else source += char.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
 }

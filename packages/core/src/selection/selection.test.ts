@@ -150,6 +150,21 @@ describe("suiteShape: the project's test files as its runner sees them", () => {
       ["tests/test_a.py", "other/check_b.py"],
     ],
     [
+      "pytest addopts --ignore and --ignore-glob in pyproject.toml",
+      {
+        "pyproject.toml":
+          '[tool.pytest.ini_options]\naddopts = [\n  "--ignore=pkg/fuzz_test.py",\n  "-ra --ignore ./slow/ --ignore-glob=*_py2[0-9]_test.py",\n]\n',
+      },
+      ["pkg/core_test.py", "tests/test_fuzz.py", "slower/test_a.py"],
+      ["pkg/fuzz_test.py", "slow/test_b.py", "slow/deep/c_test.py", "pkg/x/a_py27_test.py"],
+    ],
+    [
+      "pytest addopts --ignore in a pytest.ini, over continuation lines",
+      { "pytest.ini": "[pytest]\naddopts =\n    -q\n    --ignore=tests/manual\n" },
+      ["tests/test_a.py", "tests/manual_test.py"],
+      ["tests/manual/test_b.py"],
+    ],
+    [
       "pytest python_files over several lines of setup.cfg",
       { "setup.cfg": "[tool:pytest]\npython_files =\n    tests.py\n    test_*.py\n" },
       ["app/tests.py", "app/tests/test_views.py"],
@@ -257,6 +272,12 @@ describe("config readers", () => {
       '[tool.x]\ntestpaths = ["no"]\n[tool.pytest.ini_options]\ntestpaths = [\n "a",\n \'b\'\n]\n';
     expect(tomlStrings(text, "tool.pytest.ini_options", "testpaths")).toEqual(["a", "b"]);
     expect(tomlStrings(text, "tool.none", "testpaths")).toBeUndefined();
+    const brackets =
+      '[tool.pytest.ini_options]\naddopts = [\n  "--ignore-glob=*_[0-9].py",  # a ] and a "quote"\n  "-q",\n]\n';
+    expect(tomlStrings(brackets, "tool.pytest.ini_options", "addopts")).toEqual([
+      "--ignore-glob=*_[0-9].py",
+      "-q",
+    ]);
   });
   it("reads literal string arrays from JS configs", () => {
     expect(jsConfigStrings("include: ['a/**', \"b\"],", "include")).toEqual(["a/**", "b"]);

@@ -98,7 +98,7 @@ describe("a project's first session builds the import graph", () => {
     temp.write("random.go", "package calc\n\nfunc NewRandom() int { return 4 }\n");
     temp.write("z_test.go", "package calc\n\nfunc TestZ(t *testing.T) { NewRandom() }\n");
     expect(await edit(temp.root, "random.go")).toContain(
-      "covered by existing tests z_test.go (its test family), a_test.go",
+      "covered by existing tests z_test.go, a_test.go, calc_test.go (its test family)",
     );
     temp.cleanup();
     temp = makeProject({

@@ -292,8 +292,12 @@ export function packageTests(
   if (file.startsWith(`${tests}/`))
     return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
   const related: RelatedTest[] = [];
-  if (/#\[cfg\(test\)\]/.test(view.readText(file) ?? ""))
-    related.push({ path: file, evidence: "self", detail: "its own #[cfg(test)] module", hops: 0 });
+  if (HAS_TEST_MODULE.test(view.readText(file) ?? ""))
+    related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
+  const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
+  related.push(...reach.tests);
+  // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet.
+  if (reach.detached) return related;
   const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
   const integration = view
     .list(tests)
@@ -308,6 +312,74 @@ export function packageTests(
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
   ];
+}
+
+/** Unit tests in a Rust file: a `#[cfg(test)]` module, or `#[test]` functions at its top level. */
+const HAS_TEST_MODULE = /#\[(?:cfg\(test\)|test)\]/;
+/** The source files of a crate read to find who reaches a module; past it, none are named. */
+const CRATE_FILES = 1000;
+
+/**
+ * The crate's other source files whose own #[cfg(test)] module reaches a Rust file through the
+ * module tree, nearest first: `lib.rs` declares `mod macros;` (its tests run every macro),
+ * `simd/mod.rs` declares `mod runtime;` and `lib.rs` in turn `mod simd;`. A module with no test
+ * of its own (httparse's `iter.rs`, `macros.rs`) is tested there, and naming that file is what
+ * brings the crate's unit tests (`--lib`) into the Stop beside its integration tests.
+ */
+function unitTestsReaching(
+  project: Project,
+  src: string,
+  file: string,
+): { tests: RelatedTest[]; detached: boolean } {
+  const view = project.view;
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of view.list(dir)) {
+      if (files.length >= CRATE_FILES) return;
+      const path = joinRel(dir, name);
+      if (name.endsWith(".rs")) files.push(path);
+      else if (!name.startsWith(".") && view.isDirectory(path)) walk(path);
+    }
+  };
+  if (!file.startsWith(`${src}/`) || moduleName(src, file) === undefined)
+    return { tests: [], detached: false };
+  walk(src);
+  if (files.length >= CRATE_FILES) return { tests: [], detached: false };
+  const texts = new Map(files.map((path) => [path, view.readText(path) ?? ""]));
+  const found: RelatedTest[] = [];
+  const seen = new Set([file]);
+  let level = [file];
+  let rooted = false;
+  for (let hops = 1; level.length > 0; hops += 1) {
+    if (level.some((path) => moduleName(src, path) === undefined)) rooted = true;
+    const names = level.flatMap((path) => moduleName(src, path) ?? []);
+    if (names.length === 0) break;
+    const uses = new RegExp(
+      `\\bmod\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})::|::(?:${names.join("|")})\\b`,
+    );
+    level = files.filter((path) => !seen.has(path) && uses.test(texts.get(path) ?? ""));
+    for (const path of level) {
+      seen.add(path);
+      if (HAS_TEST_MODULE.test(texts.get(path) ?? ""))
+        found.push({
+          path,
+          evidence: "imports",
+          detail: `its #[cfg(test)] module reaches ${baseName(file)}`,
+          hops,
+        });
+    }
+  }
+  // Only when no file could declare a module out of the walk's sight (`#[path]`, `include!`).
+  const unusual = [...texts.values()].some((text) => /#\[path\b|\binclude!/.test(text));
+  return { tests: found, detached: !rooted && !unusual };
+}
+
+/** A Rust source file's module name (`iter` for src/iter.rs, `simd` for src/simd/mod.rs). */
+function moduleName(src: string, path: string): string | undefined {
+  const rel = path.slice(src.length + 1);
+  if (rel === "lib.rs" || rel === "main.rs" || rel.startsWith("bin/")) return undefined;
+  const name = rel.endsWith("/mod.rs") ? (rel.split("/").at(-2) ?? "") : baseName(rel).slice(0, -3);
+  return /^[A-Za-z_]\w*$/.test(name) ? name : undefined;
 }
 
 /** Tests read for a name when nothing else relates a file, and how long that may take. */

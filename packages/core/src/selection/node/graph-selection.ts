@@ -15,7 +15,12 @@ import { loadJsLexers } from "../../analysis/js-module.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import type { RelatedTest } from "../related.ts";
-import { runnerLabel, type DetectedRunner } from "../../runners/project-runners.ts";
+import {
+  findTestTarget,
+  resolveRunner,
+  runnerLabel,
+  type DetectedRunner,
+} from "../../runners/project-runners.ts";
 import { askedKey, askRunners } from "../../runners/node/runner-lists.ts";
 import {
   BY_PACKAGE,
@@ -188,7 +193,13 @@ function selectByPackage(project: Project, files: readonly string[], selection: 
     const language = detectLanguage(file);
     if (language === undefined || !BY_PACKAGE.has(language)) continue;
     const related = packageTests(project, file, language);
-    if (related !== undefined) selection.related.set(file, related);
+    if (related === undefined) continue;
+    selection.related.set(file, related);
+    // With none (a Rust module no `mod` declares yet), where its first test goes, for explain.
+    if (related.length > 0) continue;
+    const runner = resolveRunner(project.view, file, language, project.config.runners).runner;
+    if (runner !== undefined)
+      selection.suggested.set(file, findTestTarget(project.view, runner, file).path);
   }
 }
 

@@ -1,0 +1,98 @@
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { openProject } from "../../project/node/project.ts";
+import { packageTests } from "./covering.ts";
+import { selectRelated } from "./graph-selection.ts";
+
+let temp: TempProject | undefined;
+afterEach(() => {
+  temp?.cleanup();
+  temp = undefined;
+});
+
+const related = (root: string, file: string) =>
+  (packageTests(openProject(root), file, "rust") ?? []).map((t) => [t.path, t.evidence, t.hops]);
+
+describe("packageTests: a Rust file's tests", () => {
+  // httparse's layout: lib.rs holds the unit tests and declares the modules it parses with.
+  const crate = {
+    "Cargo.toml": '[package]\nname = "hp"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs":
+      "#[macro_use]\nmod macros;\nmod iter;\nmod simd;\nuse crate::iter::Bytes;\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {}\n}\n",
+    "src/macros.rs": "macro_rules! next { () => {} }\n",
+    "src/iter.rs": "pub struct Bytes;\nuse core::iter::Iterator;\n",
+    "src/simd/mod.rs": "mod runtime;\nmod swar;\npub use self::runtime::*;\n",
+    "src/simd/runtime.rs": "use super::swar;\npub fn pick() {}\n",
+    // swar.rs's tests are #[test] functions at its top level, with no #[cfg(test)] module.
+    "src/simd/swar.rs": "pub fn run() {}\n\n#[test]\nfn runs() {}\n",
+    "tests/uri.rs": "#[test]\nfn uri() { hp::parse(); }\n",
+  };
+
+  it("a module with no tests of its own: the unit tests of the files that declare it", () => {
+    temp = makeProject(crate);
+    expect(related(temp.root, "src/macros.rs")).toEqual([
+      ["src/lib.rs", "imports", 1],
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
+    expect(related(temp.root, "src/iter.rs")[0]).toEqual(["src/lib.rs", "imports", 1]);
+  });
+
+  it("through a folder's mod.rs, and a module's own tests first", () => {
+    temp = makeProject(crate);
+    // runtime.rs ← simd/mod.rs (no tests) ← lib.rs; swar.rs does not reach runtime.rs.
+    expect(related(temp.root, "src/simd/runtime.rs")).toEqual([
+      ["src/lib.rs", "imports", 2],
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
+    // swar.rs ← runtime.rs and simd/mod.rs (neither has tests) ← lib.rs.
+    expect(related(temp.root, "src/simd/swar.rs").slice(0, 2)).toEqual([
+      ["src/simd/swar.rs", "self", 0],
+      ["src/lib.rs", "imports", 2],
+    ]);
+  });
+
+  it("the crate root's own tests, and an integration test as itself", () => {
+    temp = makeProject(crate);
+    expect(related(temp.root, "src/lib.rs")).toEqual([
+      ["src/lib.rs", "self", 0],
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
+    expect(related(temp.root, "tests/uri.rs")).toEqual([["tests/uri.rs", "self", 0]]);
+  });
+
+  it("a module no `mod` declares yet is compiled by nothing: no test reaches it", () => {
+    temp = makeProject({ ...crate, "src/chunk.rs": "pub fn size() -> u8 { 1 }\n" });
+    expect(related(temp.root, "src/chunk.rs")).toEqual([]);
+    // Its own tests are still its own.
+    temp.write("src/chunk.rs", "pub fn size() -> u8 { 1 }\n\n#[test]\nfn sized() {}\n");
+    expect(related(temp.root, "src/chunk.rs")).toEqual([["src/chunk.rs", "self", 0]]);
+    // Declared, the crate's tests reach it.
+    temp.write("src/lib.rs", `mod chunk;\n${crate["src/lib.rs"]}`);
+    expect(related(temp.root, "src/chunk.rs")).toEqual([
+      ["src/chunk.rs", "self", 0],
+      ["src/lib.rs", "imports", 1],
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
+  });
+
+  it("with none, the selection says where the first test goes (explain's related row)", async () => {
+    temp = makeProject({ ...crate, "src/chunk.rs": "pub fn size() -> u8 { 1 }\n" });
+    const selection = await selectRelated(openProject(temp.root), ["src/chunk.rs"], {
+      write: false,
+      cachedLists: true,
+    });
+    expect(selection.related.get("src/chunk.rs")).toEqual([]);
+    expect(selection.suggested.get("src/chunk.rs")).toBe("src/chunk.rs");
+  });
+
+  it("a crate that declares modules by #[path] keeps its integration tests for any file", () => {
+    temp = makeProject({
+      ...crate,
+      "src/lib.rs": `#[path = "gen/chunk_impl.rs"]\nmod chunked;\n${crate["src/lib.rs"]}`,
+      "src/gen/chunk_impl.rs": "pub fn size() -> u8 { 1 }\n",
+    });
+    expect(related(temp.root, "src/gen/chunk_impl.rs")).toEqual([
+      ["tests/uri.rs", "imports-via", 2],
+    ]);
+  });
+});
