@@ -154,6 +154,41 @@ describe("an error that escapes (a stack overflow) is one stderr line and the po
   });
 });
 
+describe("a hook started in a folder that was removed", () => {
+  // An agent's shell can delete the folder it stands in; node's process.cwd() then throws.
+  it.each(PLATFORMS)("%s: the tdd gate still decides, with no stack trace", async (platform) => {
+    const root = project("tdd");
+    const facts = FACTS[platform];
+    const gone = join(root, "gone");
+    mkdirSync(gone);
+    const stdin = JSON.stringify(payload(platform, facts.gate.name, root));
+    const result = await execa(
+      "sh",
+      [
+        "-c",
+        'cd "$1" && rmdir "$1" && exec "$2" "$3"',
+        "sh",
+        gone,
+        process.execPath,
+        bin(platform),
+      ],
+      {
+        cwd: root,
+        input: stdin,
+        env: { ...userShellEnv(), ...facts.env(root) },
+        extendEnv: false,
+        reject: false,
+        timeout: 120_000,
+      },
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    const answer = protocolAnswer(platform, facts.gate.event, result.stdout, platform);
+    expect(isDeny(answer), result.stdout).toBe(true);
+    expect(result.stderr).not.toMatch(/uv_cwd|\bat /);
+    atMostOneLine(result.stderr, platform);
+  });
+});
+
 describe("stdin larger than one read", () => {
   it("is read whole, a character split across the first read's edge decoded once", async () => {
     const root = project("follow");

@@ -22,6 +22,7 @@ import {
   type Project,
 } from "../../project/node/project.ts";
 import { HOOKS_OFF } from "./launcher.ts";
+import { workingDir } from "./working-dir.ts";
 
 /** One hook call's input. */
 export interface HookIO {
@@ -122,7 +123,7 @@ export async function answerHookPart(
 }
 
 function ioOf(stdin: string): HookIO {
-  return { stdin, env: process.env, cwd: process.cwd() };
+  return { stdin, env: process.env, cwd: workingDir() };
 }
 
 function openOptions(platform: HookPlatform): { sessionPath?: string } {

@@ -151,9 +151,12 @@ describe("the module", () => {
       const specifiers = [...source.matchAll(/^import [^;]* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(specifiers.length).toBeGreaterThan(0);
       // The launcher's own code-cache loader is the one module of core it takes, and the loader
-      // the mark a state-creating call leaves (created-state.ts, which imports nothing).
+      // the mark a state-creating call leaves (created-state.ts, which imports nothing), and the
+      // working folder's reader (working-dir.ts, node's path alone).
       for (const specifier of specifiers)
-        expect(specifier).toMatch(/^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$)/);
+        expect(specifier).toMatch(
+          /^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$|\.\/working-dir\.ts$)/,
+        );
       // The adapter's bundle is evaluated through vm.Script, never imported or required.
       expect(source).not.toMatch(/\bimport\(/);
       expect(source).not.toContain("require(");

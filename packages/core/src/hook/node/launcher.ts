@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { loadBundle } from "./code-cache.ts";
+import { workingDir } from "./working-dir.ts";
 
 /** The bundle loader, for the adapters' `tailtest` launcher (packages/cli/src/launch.ts). */
 export { loadBundle } from "./code-cache.ts";
@@ -42,7 +43,7 @@ export function userHookStandsAside(platform: QuietPlatform, stdin: string, env:
     return false;
   }
   if (!isObject(json)) return false;
-  const root = platform.projectRoot(json, env, process.cwd());
+  const root = platform.projectRoot(json, env, workingDir());
   if (root === undefined) return false;
   return (
     existsSync(join(root, OPT_OUT_FILE)) ||
@@ -185,7 +186,7 @@ export function answersNothing(
   platform: QuietPlatform,
   stdin: string,
   env: Env,
-  cwd: string = process.cwd(),
+  cwd: string = workingDir(),
 ): boolean {
   if (env[HOOKS_OFF] === "1") return true;
   const root = gateRoot(platform, stdin, env, cwd);
@@ -201,7 +202,7 @@ export function unreachableGateAnswer(
   stdin: string,
   env: Env,
   why: string,
-  cwd: string = process.cwd(),
+  cwd: string = workingDir(),
 ): string | undefined {
   const root = gateRoot(platform, stdin, env, cwd);
   if (root === undefined || isFollowProject(root)) return undefined;
@@ -520,7 +521,7 @@ export function partFor(
     return undefined;
   }
   if (!isObject(payload)) return undefined;
-  const root = platform.projectRoot(payload, process.env, process.cwd());
+  const root = platform.projectRoot(payload, process.env, workingDir());
   const mode = root === undefined ? undefined : launcherMode(root);
   if (mode === "follow") return bundles.post;
   return mode === undefined ? undefined : bundles.gate;
@@ -561,7 +562,7 @@ export const GATE_DEADLINE_MS = 20_000;
 /** Arms the gate's deadline for a gate call outside follow mode (nothing for any other call). */
 function watchGate(platform: QuietPlatform, stdin: string): void {
   if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return;
-  const root = gateRoot(platform, stdin, process.env, process.cwd());
+  const root = gateRoot(platform, stdin, process.env, workingDir());
   if (root === undefined || isFollowProject(root)) return;
   // process.uptime, not performance: the global's first use loads perf_hooks (~12 M instructions).
   const left = GATE_DEADLINE_MS - process.uptime() * 1000;
@@ -629,7 +630,7 @@ export function failedAnswer(
   stdin: string,
   env: Env,
   error: unknown,
-  cwd: string = process.cwd(),
+  cwd: string = workingDir(),
 ): string {
   try {
     const root = gateRoot(platform, stdin, env, cwd);
