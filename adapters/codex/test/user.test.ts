@@ -197,6 +197,23 @@ describe("tailtest-codex init --user, from the packed tarball", () => {
     expect(await fire(recorded("context.SessionStart.json", project))).toBeDefined();
   });
 
+  it("does not take an opt-out in tdd mode: the gate still denies", async () => {
+    // A program the agent wrote can leave .tailtest/off as the opt-out does; in a gating mode it
+    // is a weaker mode, which only the person ends (ADR 0012).
+    writeFileSync(join(project, ".tailtest/config.json"), '{ "mode": "tdd" }\n');
+    onTestFinished(() => {
+      rmSync(join(project, ".tailtest/config.json"), { force: true });
+      rmSync(join(project, ".tailtest/off"), { force: true });
+    });
+    const out = await run(["opt-out"], project);
+    expect(out.stdout.split("\n")).toEqual([
+      ".tailtest/off: now opted out",
+      'This project is in tdd or strict mode, which an opt-out does not end: set "mode": "follow" in .tailtest/config.json and run `tailtest mode confirm` first.',
+    ]);
+    const answer = await fire(recorded("context.PreToolUse-apply_patch.json", project));
+    expect(JSON.stringify(answer)).toMatch(/"permissionDecision":"deny"/);
+  });
+
   it("uninstall --user leaves config.toml byte for byte as it was and removes the copy", async () => {
     const uninstall = await run(["uninstall", "--user"]);
     expect(uninstall.exitCode, uninstall.stderr).toBe(0);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ModeSchema, type Mode } from "@tailtest/core";
-import { confirmMode, type SetupReport } from "@tailtest/core/node";
+import { confirmMode, isFollowProject, type SetupReport } from "@tailtest/core/node";
 import { oneLine } from "./usage-line.ts";
 import { Command, CommanderError, Option } from "commander";
 
@@ -143,7 +143,8 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
       )
       .option("--root <dir>", rootHelp)
       .action((options: { root?: string }) => {
-        const file = join(rootFolder(spec, io, options.root), OPT_OUT_FILE);
+        const root = rootFolder(spec, io, options.root);
+        const file = join(root, OPT_OUT_FILE);
         const there = existsSync(file);
         if (off && !there) {
           mkdirSync(dirname(file), { recursive: true });
@@ -152,6 +153,10 @@ export function createInstallerProgram(spec: InstallerSpec, io: InstallerIO): Co
         if (!off && there) rmSync(file);
         const done = off === there ? "already" : "now";
         io.stdout(`${OPT_OUT_FILE}: ${done} ${off ? "opted out" : "opted in"}\n`);
+        if (off && !isFollowProject(root))
+          io.stdout(
+            `This project is in tdd or strict mode, which an opt-out does not end: set "mode": "follow" in .tailtest/config.json and run \`tailtest mode confirm\` first.\n`,
+          );
       });
 
   return program;

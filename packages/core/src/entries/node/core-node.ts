@@ -116,7 +116,7 @@ export {
   type TddRead,
 } from "../../tdd/node/tdd-store.ts";
 // From the launcher's module, so an adapter reading it does not evaluate the plan review.
-export { HOOKS_OFF as HOOKS_OFF_ENV } from "../../hook/node/launcher.ts";
+export { HOOKS_OFF as HOOKS_OFF_ENV, isFollowProject } from "../../hook/node/launcher.ts";
 export {
   DEFAULT_PLAN_REVIEW_KEY,
   MAX_REVIEWED_SESSIONS,

@@ -33,7 +33,9 @@ export const OPT_OUT_FILE = join(STATE_DIR, "off");
 /**
  * A user-level hook (ADR 0011) has no opinion in a project that opted out (`.tailtest/off`) or
  * that installed the package itself, whose own hooks answer instead; a payload that names no
- * project goes the whole way (the bundle reports it).
+ * project goes the whole way (the bundle reports it). An opt-out is a mode weaker than any: in a
+ * project whose config or session gates (tdd, strict) it is not taken, as a weaker config is not
+ * (ADR 0012's mode pin), so a program that writes `.tailtest/off` cannot switch a gate off.
  */
 export function userHookStandsAside(platform: QuietPlatform, stdin: string, env: Env): boolean {
   let json: unknown;
@@ -46,7 +48,7 @@ export function userHookStandsAside(platform: QuietPlatform, stdin: string, env:
   const root = platform.projectRoot(json, env, workingDir());
   if (root === undefined) return false;
   return (
-    existsSync(join(root, OPT_OUT_FILE)) ||
+    (existsSync(join(root, OPT_OUT_FILE)) && isFollowProject(root)) ||
     existsSync(join(root, "node_modules", platform.packageName, "dist", "hook.cjs"))
   );
 }
