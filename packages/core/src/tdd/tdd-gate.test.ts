@@ -308,6 +308,18 @@ describe("the large-allowlist warning", () => {
     expect(test.warning).toContain("declares 6 files");
   });
 
+  it.each([
+    [["**"], "a pattern (**)"],
+    [["src/**", "a.ts"], "a pattern (src/**)"],
+    [["src/", "lib/*.ts"], "patterns (src/, lib/*.ts)"],
+  ])("goes with allowed edits when a Green declares %j", (allowlist, named) => {
+    const result = decideEdit(edit({ state: "making_tests_pass", relPath: "src/a.ts", allowlist }));
+    expect(result.decision).toBe("allow");
+    expect(result.warning).toBe(
+      `tailtest tdd: this Green declares ${named}, not files: it can cover any number of them, which is a big step. Name each file the failing test needs, and split the rest into further Red→Green cycles.`,
+    );
+  });
+
   it("is absent at 5 files, on denials, on files that are not gated and outside Green", () => {
     const five = six.slice(0, 5);
     expect(

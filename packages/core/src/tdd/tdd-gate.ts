@@ -260,6 +260,12 @@ function judgeProd(input: EditGateInput, path: string): Verdict {
 function allowlistWarning(input: Omit<EditGateInput, "fileClass" | "relPath">): string | undefined {
   if (input.state !== "making_tests_pass") return undefined;
   const entries = displayList(input.allowlist);
+  // A glob or a folder is one entry that can cover any number of files (`--file '**'`).
+  const patterns = entries.filter((entry) => /[*?[]/.test(entry) || entry.endsWith("/"));
+  if (entries.length <= ALLOWLIST_WARNING_THRESHOLD && patterns.length > 0)
+    return capText(
+      `tailtest tdd: this Green declares ${patterns.length === 1 ? "a pattern" : "patterns"} (${patterns.join(", ")}), not files: it can cover any number of them, which is a big step. Name each file the failing test needs, and split the rest into further Red→Green cycles.`,
+    );
   if (entries.length <= ALLOWLIST_WARNING_THRESHOLD) return undefined;
   return capText(
     `tailtest tdd: this Green declares ${entries.length} files (${entries.join(", ")}); more than ${ALLOWLIST_WARNING_THRESHOLD} is a big step. Make the failing test pass with as few files as you can, and split the rest into further Red→Green cycles.`,
