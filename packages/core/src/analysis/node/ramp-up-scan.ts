@@ -167,10 +167,18 @@ function recentCommits(
   if (timeout <= 0) return new Map();
   const counts = new Map<string, number>();
   for (const path of candidates) counts.set(path, 0);
-  const args = ["log", "--relative", "--name-only", "--no-merges", `--max-count=${GIT_LOG_MAX}`];
   const read = eachGitChunk(
     root,
-    [...args, "--format=", "--", "."],
+    [
+      "log",
+      "--relative",
+      "--name-only",
+      "--no-merges",
+      `--max-count=${GIT_LOG_MAX}`,
+      "--format=",
+      "--",
+      ".",
+    ],
     "\n",
     (text) => addCommits(text, counts),
     timeout,

@@ -314,13 +314,6 @@ async function revertUnattributed(
 }
 
 /**
- * The end of the main agent's turn. Refactor mode: the verify command must pass. Otherwise every
- * claim with edits since its last verification has its test run (one process per runner); a green
- * closes the claim, a red reverts its files and sends the agent back (`repair`) or, at the last
- * attempt, hands the claim to the person (`escalated`). Production files changed without passing
- * the gate are reported.
- */
-/**
  * Refactor mode's line at a Stop that changed production code: the agent may start it itself, so
  * no turn under it goes by with nothing said (ADR 0012, escape hatches).
  */
@@ -378,6 +371,13 @@ async function putBackUngated(
   return { look: look.look, block: true, changed };
 }
 
+/**
+ * The end of the main agent's turn. Refactor mode: the verify command must pass. Otherwise every
+ * claim with edits since its last verification has its test run (one process per runner); a green
+ * closes the claim, a red reverts its files and sends the agent back (`repair`) or, at the last
+ * attempt, hands the claim to the person (`escalated`). Production files changed without passing
+ * the gate are reported.
+ */
 export async function verifyStrictTurn(
   call: StrictCall,
   stopHookActive: boolean,
@@ -390,7 +390,7 @@ export async function verifyStrictTurn(
     let refactorPassed = false;
     if (state.mode === "refactor") {
       const verify = await runVerifyCommand(call.project);
-      refactorPassed = verify.status !== "fail";
+      refactorPassed = verify.status === "pass";
       events.push({
         type: "verify_result",
         ...stamp(call),
