@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { runInNewContext } from "node:vm";
 import type { Budget } from "../budget.ts";
 import { loadJsLexers, scanJsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
@@ -16,6 +17,7 @@ import {
   sizePoints,
   type RampUpProgress,
   type RampUpState,
+  type UnreadCandidate,
 } from "../ramp-up.ts";
 import { classifyFile, isTestFile } from "../../filter/filter.ts";
 import { baseName, extensionOf } from "../../filter/languages.ts";
@@ -29,6 +31,7 @@ import {
 import { readSmallFile } from "./project-walk.ts";
 import { eachGitChunk } from "../../project/node/git-output.ts";
 import { readState, updateState, type StateFile } from "../../state/node/store.ts";
+import { addV8Flags } from "../../hook/node/code-cache.ts";
 
 /** The first session's coverage scan: the edge (git log, file sizes, the queue). */
 
@@ -56,6 +59,11 @@ export interface WalkedFiles {
   files: readonly string[];
   /** False when the walk that found them was cut short. */
   complete: boolean;
+  /**
+   * True when nothing after the scan reads `files`: the scan lets go of the list (`files` becomes
+   * empty) once it has sorted it, so the commits and the reading reuse its memory.
+   */
+  last?: boolean;
 }
 
 /**
@@ -71,37 +79,26 @@ export async function runRampUp(
   now: () => Date,
 ): Promise<string> {
   const limit = project.config.ramp_up_limit;
-  const extra = project.config.file_classes.test;
   const total = walk.files.length;
   if (!walk.complete) return recordCut(project, budget, { stage: "listing", found: total });
-  const tests: string[] = [];
-  const sources: string[] = [];
-  let sorted = 0;
-  for (const file of walk.files) {
-    // The walk already left out ignored files: the filter's name rules are all that is left.
-    if (isTestFile(file, extra)) tests.push(file);
-    else if (classifyFile(file, { extraTestPatterns: extra }).queue) sources.push(file);
-    sorted += 1;
-    if (sorted % 512 === 0 && sorted < total && budget.expired())
-      return recordCut(project, budget, { stage: "sorting", done: sorted, total });
+  const sorted = untestedSources(walk.files, project.config.file_classes.test, budget);
+  if (sorted.untested === undefined)
+    return recordCut(project, budget, { stage: "sorting", done: sorted.done, total });
+  if (walk.last === true) {
+    walk.files = [];
+    if (total >= LARGE_TREE) collectGarbage();
   }
-  const stems = collectTestStems(tests);
-  const untested = sources.filter((source) => !hasTestStem(stems, source));
   const reading = (done: number): RampUpProgress => ({
     stage: "reading",
     done,
-    total: untested.length,
+    total: sorted.count,
   });
   if (budget.expired()) return recordCut(project, budget, reading(0));
-  const commits = recentCommits(project.root, untested, budget);
+  const candidates = rankedWithoutSize(project.root, sorted.untested, budget);
+  sorted.untested = undefined;
   if (budget.expired()) return recordCut(project, budget, reading(0));
-  if (untested.some(isJsFile)) await loadJsLexers();
-  const picked = pickTop(
-    untested.map((path) => ({ path, partial: scoreWithoutSize(path, commits.get(path) ?? 0) })),
-    limit,
-    (path) => readSizePoints(project, path),
-    budget,
-  );
+  if (sorted.js) await loadJsLexers();
+  const picked = pickTop(candidates, limit, (path) => readSizePoints(project, path), budget);
   if (!picked.complete) return recordCut(project, budget, reading(picked.read));
   const queued = picked.top.map((entry) => entry.path);
   const file = sessionFile(project, now);
@@ -112,6 +109,68 @@ export async function runRampUp(
     result: undefined,
   }));
   return renderRampUpNote(queued);
+}
+
+/** A walk of at least this many files is collected once sorted (`collectGarbage`). */
+const LARGE_TREE = 10_000;
+
+/**
+ * One full collection, once the walk's list is let go: the paths of every file (50,000 on a
+ * large tree), the test files' among them, and the sort's garbage are then dead, and a collection
+ * here gives their pages back before git's counts and the reading allocate more (without it a
+ * first session on 50,000 files grew 4-5 MiB past the sort; V8 collects the old generation only
+ * once it has grown). The gc function is V8's own, exposed for the rest of the process; never throws.
+ */
+function collectGarbage(): void {
+  try {
+    addV8Flags(["--expose-gc"]);
+    const gc: unknown = runInNewContext("gc");
+    if (typeof gc === "function") gc();
+  } catch {
+    // Only memory: the scan goes on as it would have.
+  }
+}
+
+/**
+ * The project's source files no test file names (by stem), sorted from the walk's list; or how
+ * many files were sorted when the box ran out. Only the untested paths outlive it: the test
+ * files' paths and the sorted-out ones are garbage once it returns.
+ */
+function untestedSources(
+  files: readonly string[],
+  extra: readonly string[],
+  budget: Budget,
+): { untested?: string[] | undefined; count: number; js: boolean; done: number } {
+  const tests: string[] = [];
+  const sources: string[] = [];
+  let done = 0;
+  for (const file of files) {
+    // The walk already left out ignored files: the filter's name rules are all that is left.
+    if (isTestFile(file, extra)) tests.push(file);
+    else if (classifyFile(file, { extraTestPatterns: extra }).queue) sources.push(file);
+    done += 1;
+    if (done % 512 === 0 && done < files.length && budget.expired())
+      return { count: 0, js: false, done };
+  }
+  const stems = collectTestStems(tests);
+  const untested = sources.filter((source) => !hasTestStem(stems, source));
+  return { untested, count: untested.length, js: untested.some(isJsFile), done };
+}
+
+/**
+ * The candidates with the part of their score known without reading them (commits and path);
+ * git's counts are dropped once scored.
+ */
+function rankedWithoutSize(
+  root: string,
+  untested: readonly string[],
+  budget: Budget,
+): UnreadCandidate[] {
+  const commits = recentCommits(root, untested, budget);
+  return untested.map((path) => ({
+    path,
+    partial: scoreWithoutSize(path, commits.get(path) ?? 0),
+  }));
 }
 
 const JS_EXTENSIONS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"]);

@@ -370,6 +370,39 @@ describe("a coverage scan cut by its time box says how far it got", () => {
   });
 });
 
+describe("a coverage scan given the walk's list to keep", () => {
+  const open = { ms: 60_000, expired: () => false, remaining: () => 60_000 };
+  // Past the size at which the scan collects its garbage once sorted (10,000 files).
+  const project = {
+    "pyproject.toml": "[tool.pytest.ini_options]\n",
+    "src/shop/billing.py": "def f(x):\n    return x\n".repeat(40),
+  };
+  const files = [
+    "pyproject.toml",
+    ...Array.from({ length: 6000 }, (_, i) => `src/shop/m${i}.py`),
+    ...Array.from({ length: 6000 }, (_, i) => `tests/test_m${i}.py`),
+    "src/shop/billing.py",
+  ];
+
+  it("lets go of it once sorted when nothing after the scan reads it, and queues the same", async () => {
+    temp = makeProject(project);
+    configure(temp.root, { ramp_up_limit: 5 });
+    const kept = { files, complete: true };
+    const note = await runRampUp(openProject(temp.root), kept, open, () => new Date());
+    expect(note).toBe(
+      "tailtest: first-session coverage scan: 1 untested file(s) queued (ramp-up): src/shop/billing.py. Write tests for them as for any queued file.",
+    );
+    expect(kept.files).toBe(files);
+    temp.cleanup();
+    temp = makeProject(project);
+    configure(temp.root, { ramp_up_limit: 5 });
+    const last = { files, complete: true, last: true };
+    expect(await runRampUp(openProject(temp.root), last, open, () => new Date())).toBe(note);
+    expect(last.files).toEqual([]);
+    expect(files).toHaveLength(12_002);
+  });
+});
+
 describe("style sampling", () => {
   it("shows the newest tests' first lines per runner and the helpers they use", async () => {
     temp = copyFixture("analysis/python-app");
