@@ -125,7 +125,7 @@ function collectGarbage(): void {
   try {
     addV8Flags(["--expose-gc"]);
     const gc: unknown = runInNewContext("gc");
-    if (typeof gc === "function") gc();
+    if (typeof gc === "function") (gc as () => void)();
   } catch {
     // Only memory: the scan goes on as it would have.
   }

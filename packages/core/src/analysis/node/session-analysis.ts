@@ -43,8 +43,7 @@ export async function analyseSessionStart(
   // built by the ends of turns, within their box, and costs its first session nothing more).
   const walk = walkProject(project, budget, first && !others, rampUpDue);
   const graph = tracing || (first && walk.small);
-  // Nothing after the ramp-up scan reads the list: the scan lets go of it as it sorts it.
-  walk.last = !config.style_sampling && !graph;
+  walk.last = readByRampUpAlone(project, graph);
   const notes: string[] = [];
   if (rampUp !== undefined && rampUpDue)
     notes.push(await rampUp.runRampUp(project, walk, budget, input.now));
@@ -63,6 +62,11 @@ export async function analyseSessionStart(
     if (note !== undefined && config.impact_tracing) notes.push(note);
   }
   return notes;
+}
+
+/** Nothing after the ramp-up scan reads the walk's list: the scan lets go of it once sorted. */
+function readByRampUpAlone(project: Project, graph: boolean): boolean {
+  return !project.config.style_sampling && !graph;
 }
 
 /** Whether the start builds the import graph for impact tracing, or as the project's first. */
