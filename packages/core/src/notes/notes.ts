@@ -138,8 +138,13 @@ export function renderRunnerList(runners: readonly DetectedRunner[]): string {
   if (runners.length === 0) return "none detected";
   const shown = runners.slice(0, 8).map((runner) => {
     const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
-    const tests = runner.test_dir === undefined ? "beside the source" : `${runner.test_dir}/`;
-    return `${runner.languages.join("/")}: ${runnerLabel(runner.id)}${where} (tests ${tests === "beside the source" ? tests : `in ${tests}`})`;
+    const tests =
+      runner.test_dir === undefined
+        ? "tests beside the source"
+        : runner.test_dir_missing === true
+          ? `no ${runner.test_dir}/ folder`
+          : `tests in ${runner.test_dir}/`;
+    return `${runner.languages.join("/")}: ${runnerLabel(runner.id)}${where} (${tests})`;
   });
   const more = runners.length > shown.length ? `, (+${runners.length - shown.length} more)` : "";
   return `${shown.join(", ")}${more}`;
