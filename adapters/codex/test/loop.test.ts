@@ -94,7 +94,9 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     expect(second["stop_hook_active"]).toBe(true);
     // Green: nothing for the agent; the person's line as systemMessage.
     expect(await hook(second, root)).toEqual({
-      systemMessage: expect.stringMatching(/^tailtest: 1 edited file, 1 test passed \(\d+(\.\d)? m?s\)$/),
+      systemMessage: expect.stringMatching(
+        /^tailtest: 1 edited file, 1 test passed \(\d+(\.\d)? m?s\)$/,
+      ),
     });
     expect(readJson<Session>(root, ".tailtest/session.json").pending_files).toEqual([]);
 
