@@ -126,9 +126,10 @@ async function run(main, root, files) {
     if (output === undefined)
       throw new Error(`training call ${JSON.stringify(file)}: not answered`);
     // Cursor writes what only the person reads to stderr, its hooks output channel: the end of
-    // a turn's line ("tailtest: 1 file, 1 test passed (40 ms)") and strict's word on an edit its
+    // a turn's line ("tailtest: 1 edited file, 1 test passed (40 ms)") and strict's word on an edit its
     // gate did not let through (a training edit comes with no claim). Anything else is a failure.
-    const personLine = /^tailtest(: \d+ files?, | strict: \S+ changed without a claim)[^\n]*\n$/;
+    const personLine =
+      /^tailtest(: \d+ edited files?, | strict: \S+ changed without a claim)[^\n]*\n$/;
     if (output.exitCode !== 0 || (output.stderr !== "" && !personLine.test(output.stderr)))
       throw new Error(`training call ${JSON.stringify(file)} failed: ${output.stderr}`);
   }

@@ -476,7 +476,7 @@ describe("renderDecision", () => {
   });
 
   it("the person's line at the end of a turn is systemMessage, beside whatever the agent gets", () => {
-    const line = "tailtest: 3 files, 41 tests passed (2.1 s)";
+    const line = "tailtest: 3 edited files, 41 tests passed (2.1 s)";
     expect(JSON.parse(renderDecision("Stop", { kind: "none", userMessage: line }))).toEqual({
       systemMessage: line,
     });

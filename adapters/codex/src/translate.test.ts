@@ -605,7 +605,7 @@ describe("renderDecision", () => {
   });
 
   it("the person's line at the end of a turn is systemMessage, a key Codex accepts there", () => {
-    const line = "tailtest: 3 files, 41 tests passed (2.1 s)";
+    const line = "tailtest: 3 edited files, 41 tests passed (2.1 s)";
     expect(renderDecision("Stop", { kind: "none", userMessage: line })).toBe(
       JSON.stringify({ systemMessage: line }),
     );

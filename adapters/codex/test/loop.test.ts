@@ -74,7 +74,7 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     const blocked = await hook(recorded("stopblock.Stop.json", root), root);
     // The block for the agent, and the person's line beside it.
     expect(Object.keys(blocked ?? {})).toEqual(["decision", "reason", "systemMessage"]);
-    expect(blocked?.["systemMessage"]).toBe("tailtest: 1 file, 1 missing test");
+    expect(blocked?.["systemMessage"]).toBe("tailtest: 1 edited file, 1 missing test");
     expect(blocked?.["decision"]).toBe("block");
     expect(blocked?.["reason"]).toContain(
       "MISSING src/billing.py: no test at tests/test_billing.py",
@@ -94,7 +94,9 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     expect(second["stop_hook_active"]).toBe(true);
     // Green: nothing for the agent; the person's line as systemMessage.
     expect(await hook(second, root)).toEqual({
-      systemMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/),
+      systemMessage: expect.stringMatching(
+        /^tailtest: 1 edited file, 1 test passed \(\d+(\.\d)? m?s\)$/,
+      ),
     });
     expect(readJson<Session>(root, ".tailtest/session.json").pending_files).toEqual([]);
 
@@ -155,7 +157,7 @@ describe("a whole Codex follow-mode session through the built hook", () => {
     // The person's line first, then the note: both for the person, none wakes the agent.
     expect(third).toEqual({
       systemMessage: expect.stringMatching(
-        /^tailtest: 1 file, 1 test: 0 passed, 1 failed \([^)]+\)\ntailtest: still red after the last round, recorded as failed: src\/billing\.py\. Tell the user\.$/,
+        /^tailtest: 1 edited file, 1 test: 0 passed, 1 failed \([^)]+\)\ntailtest: still red after the last round, recorded as failed: src\/billing\.py\. Tell the user\.$/,
       ),
     });
     expect(existsSync(join(root, ".tailtest/session.json"))).toBe(true);

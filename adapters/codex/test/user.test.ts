@@ -172,7 +172,7 @@ describe("tailtest-codex init --user, from the packed tarball", () => {
       },
     });
     expect(await fire(recorded("context.Stop.json", project))).toEqual({
-      systemMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(/) as unknown,
+      systemMessage: expect.stringMatching(/^tailtest: 1 edited file, 1 test passed \(/) as unknown,
     });
     expect(await fire(recorded("context.SessionEnd.json", project))).toBeUndefined();
     const history = JSON.parse(readFileSync(join(project, ".tailtest/history.json"), "utf8")) as {

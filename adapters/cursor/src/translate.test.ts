@@ -399,9 +399,9 @@ describe("renderDecision", () => {
     // The person's line at the end of a turn: the Hooks output channel, never a followup.
     [
       "stop",
-      { kind: "none", userMessage: "tailtest: 1 file, 2 tests passed (40 ms)" },
+      { kind: "none", userMessage: "tailtest: 1 edited file, 2 tests passed (40 ms)" },
       "{}",
-      "tailtest: 1 file, 2 tests passed (40 ms)\n",
+      "tailtest: 1 edited file, 2 tests passed (40 ms)\n",
     ],
     // Sent back: the followup the person sees in the chat says it; no second line.
     ["stop", { ...block, userMessage: "line" }, '{"followup_message":"why"}', ""],

@@ -104,7 +104,7 @@ describe.skipIf(!pytest.available)("a whole follow-mode session through the buil
     expect((await fire("edit.postToolUse-Write-2.json")).output).toEqual({});
     const { output, stderr } = await fire("edit.stop-2.json");
     expect(output).toEqual({});
-    expect(stderr).toMatch(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/);
+    expect(stderr).toMatch(/^tailtest: 1 edited file, 1 test passed \(\d+(\.\d)? m?s\)$/);
     const state = session();
     expect(state.pending_files).toEqual([]);
     expect(state.results["src/billing.py"]).toMatchObject({

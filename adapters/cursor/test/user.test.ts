@@ -138,7 +138,7 @@ describe("tailtest-cursor init --user, from the packed tarball", () => {
     expect(post.answer["additional_context"]).toContain("src/billing.py queued");
     expect((await fire("afterFileEdit", "edit.afterFileEdit.json")).answer).toEqual({});
     const stop = await fire("stop", "edit.stop.json");
-    expect(stop.stderr).toMatch(/^tailtest: 1 file, 1 test passed \(/);
+    expect(stop.stderr).toMatch(/^tailtest: 1 edited file, 1 test passed \(/);
     expect(stop.answer).toEqual({});
     expect((await fire("sessionEnd", "edit.sessionEnd.json")).answer).toEqual({});
     const history = JSON.parse(readFileSync(join(project, ".tailtest/history.json"), "utf8")) as {

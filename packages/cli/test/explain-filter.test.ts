@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { commitAll, copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 
 const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
@@ -48,6 +48,30 @@ describe("tailtest explain: which rule decided, and the score's inputs", () => {
         publicFunctions: 1,
         runtimeCode: true,
       });
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("says whether a Rust file has unit tests of its own, is covered, or has none", async () => {
+    const project = copyFixture("runners/cargo");
+    try {
+      project.write(
+        "src/lib.rs",
+        "mod extra;\n\npub fn add(a: i32, b: i32) -> i32 {\n    a + extra::twice(b) - b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 3), 5);\n    }\n}\n",
+      );
+      project.write("src/extra.rs", "pub fn twice(a: i32) -> i32 {\n    a * 2\n}\n");
+      project.write("src/orphan.rs", "pub fn thrice(a: i32) -> i32 {\n    a * 3\n}\n");
+      await commitAll(project.root);
+      const files = ["src/lib.rs", "src/extra.rs", "src/orphan.rs"];
+      const { stdout, stderr } = await runBin(BIN, ["explain", ...files], { cwd: project.root });
+      expect(stderr).toBe("");
+      const tests = [...stdout.matchAll(/^ {2}test {4}(.+)$/gm)].map((match) => match[1]);
+      expect(tests).toEqual([
+        "src/lib.rs (inline: its own unit tests)",
+        "src/extra.rs (no unit tests of its own; the related tests below cover it)",
+        "src/orphan.rs (no unit tests yet: a first one goes in a #[cfg(test)] module in it)",
+      ]);
     } finally {
       project.cleanup();
     }

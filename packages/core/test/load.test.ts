@@ -185,7 +185,7 @@ function answerOf(fired: Fired): Payload {
   expect(fired.exitCode, `${what}: ${fired.stderr}`).toBe(0);
   // Cursor's stop writes the person's end-of-turn line to stderr, its hooks output channel.
   const personLine = fired.platform === "cursor" && /stop/i.test(fired.event);
-  if (personLine) expect(fired.stderr, what).toMatch(/^(tailtest: \d+ files?, [^\n]*\n?)?$/);
+  if (personLine) expect(fired.stderr, what).toMatch(/^(tailtest: \d+ edited files?, [^\n]*\n?)?$/);
   else expect(fired.stderr, what).toBe("");
   return protocolAnswer(fired.platform, fired.event, fired.stdout, what);
 }

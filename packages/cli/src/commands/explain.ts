@@ -162,6 +162,19 @@ function depthRows(
   ];
 }
 
+/**
+ * A Rust file's own tests, as the related tests found them: its unit tests when it has some;
+ * when the selection did not run (no graph, no git), the file is only where they would go.
+ */
+function inlineState(related: RelatedView, covered: boolean): string {
+  const tests = related.related_tests;
+  if (tests === undefined) return "inline: its #[cfg(test)] module, if it has one";
+  if (tests.some((test) => test.evidence === "self")) return "inline: its own unit tests";
+  return covered
+    ? "no unit tests of its own; the related tests below cover it"
+    : "no unit tests yet: a first one goes in a #[cfg(test)] module in it";
+}
+
 export function renderInsight(
   insight: EditInsight,
   related: RelatedView = {},
@@ -192,7 +205,7 @@ export function renderInsight(
       let state = insight.target.exists ? "exists" : "to write";
       if (!insight.target.exists && covered)
         state = "none of this name; the related tests below cover it";
-      if (insight.target.kind === "inline") state = "inline #[cfg(test)] block";
+      if (insight.target.kind === "inline") state = inlineState(related, covered);
       // Where the note and the end of a turn want a first test: the project's own convention.
       const path =
         !insight.target.exists && insight.target.kind !== "inline"

@@ -203,7 +203,7 @@ const CONFIG_FIELDS = {
   notify: () =>
     described(
       z._default(z.enum(["always", "failures", "never"]), "always"),
-      'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
+      'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 edited files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
     ),
   file_classes: () =>
     z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),

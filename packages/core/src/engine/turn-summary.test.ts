@@ -48,43 +48,43 @@ describe("summariseCounts", () => {
     [
       "all green",
       { files: 3, passed: 41, durationMs: 2100 },
-      "tailtest: 3 files, 41 tests passed (2.1 s)",
+      "tailtest: 3 edited files, 41 tests passed (2.1 s)",
       true,
     ],
     [
       "one test",
       { files: 1, passed: 1, durationMs: 40 },
-      "tailtest: 1 file, 1 test passed (40 ms)",
+      "tailtest: 1 edited file, 1 test passed (40 ms)",
       true,
     ],
     [
       "red",
       { files: 2, passed: 39, failed: 2, durationMs: 2100 },
-      "tailtest: 2 files, 41 tests: 39 passed, 2 failed (2.1 s)",
+      "tailtest: 2 edited files, 41 tests: 39 passed, 2 failed (2.1 s)",
       false,
     ],
     [
       "a missing test, nothing ran: no time",
       { files: 1, missing: 1 },
-      "tailtest: 1 file, 1 missing test",
+      "tailtest: 1 edited file, 1 missing test",
       false,
     ],
     [
       "green and a missing test",
       { files: 2, passed: 4, missing: 1, durationMs: 900 },
-      "tailtest: 2 files, 4 tests passed, 1 missing test (900 ms)",
+      "tailtest: 2 edited files, 4 tests passed, 1 missing test (900 ms)",
       false,
     ],
     [
       "the runner could not start",
       { files: 1, envErrors: 1, durationMs: 30 },
-      "tailtest: 1 file, an environment error (30 ms)",
+      "tailtest: 1 edited file, an environment error (30 ms)",
       false,
     ],
     [
       "a timeout and an error",
       { files: 2, timeouts: 1, errors: 1, durationMs: 65_000 },
-      "tailtest: 2 files, a timeout, a run that did not finish (1 min 5 s)",
+      "tailtest: 2 edited files, a timeout, a run that did not finish (1 min 5 s)",
       false,
     ],
   ])("%s", (_name, counts, line, clean) => {
@@ -100,10 +100,10 @@ describe("turnSummaryLine", () => {
 
   it("counts tests from the engine's results", () => {
     expect(turnSummaryLine(green, 2100, { files: 2 })).toBe(
-      "tailtest: 2 files, 5 tests passed (2.1 s)",
+      "tailtest: 2 edited files, 5 tests passed (2.1 s)",
     );
     expect(turnSummaryLine([run("env_error", 0)], 10, { files: 1 })).toBe(
-      "tailtest: 1 file, an environment error (10 ms)",
+      "tailtest: 1 edited file, an environment error (10 ms)",
     );
     expect(turnSummaryLine([], 0, {})).toBeUndefined();
   });

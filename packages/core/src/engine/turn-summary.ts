@@ -2,7 +2,7 @@ import type { Decision } from "../hook/hook-event.ts";
 import type { RunResult } from "./summarize.ts";
 
 /**
- * The person's line at the end of a verified turn ("tailtest: 3 files, 41 tests passed (2.1 s)"):
+ * The person's line at the end of a verified turn ("tailtest: 3 edited files, 41 tests passed (2.1 s)"):
  * what ran and how it ended, for the person and never the agent (it is rendered where the agent
  * is not woken: Claude Code's and Codex's `systemMessage`, Cursor's hooks output). A turn with
  * nothing to verify says nothing. Pure: the results and their times come in.
@@ -57,7 +57,8 @@ export function summariseCounts(counts: TurnCounts): TurnSummary | undefined {
   const problems = envErrors + timeouts + errors;
   if (passed + failed + missing + problems === 0 && (counts.files ?? 0) === 0) return undefined;
   const parts: string[] = [];
-  if (counts.files !== undefined && counts.files > 0) parts.push(plural(counts.files, "file"));
+  if (counts.files !== undefined && counts.files > 0)
+    parts.push(plural(counts.files, "edited file"));
   if (failed > 0)
     parts.push(`${plural(passed + failed, "test")}: ${passed} passed, ${failed} failed`);
   else if (passed > 0 || problems + missing === 0) parts.push(`${plural(passed, "test")} passed`);

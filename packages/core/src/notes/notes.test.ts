@@ -163,6 +163,17 @@ describe("queued note", () => {
 });
 
 describe("startup note", () => {
+  it("does not say a runner's tests are in a folder the project does not have", () => {
+    const note = renderStartupNote({
+      runners: [{ ...pytest, test_dir_missing: true }],
+      depth: "standard",
+      mode: "follow",
+    });
+    expect(note).toBe(
+      "tailtest: session started. Runners: python: pytest (no tests/ folder). Depth: standard. Mode: follow.",
+    );
+  });
+
   it("lists runners, depth, mode and history lines", () => {
     const note = renderStartupNote({
       runners: [

@@ -134,12 +134,18 @@ export interface StartupNoteInput {
   notices?: readonly string[] | undefined;
 }
 
+/** Where a runner's tests are, said only of a folder the project has. */
+function testsWhere(runner: DetectedRunner): string {
+  if (runner.test_dir === undefined) return "tests beside the source";
+  if (runner.test_dir_missing === true) return `no ${runner.test_dir}/ folder`;
+  return `tests in ${runner.test_dir}/`;
+}
+
 export function renderRunnerList(runners: readonly DetectedRunner[]): string {
   if (runners.length === 0) return "none detected";
   const shown = runners.slice(0, 8).map((runner) => {
     const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
-    const tests = runner.test_dir === undefined ? "beside the source" : `${runner.test_dir}/`;
-    return `${runner.languages.join("/")}: ${runnerLabel(runner.id)}${where} (tests ${tests === "beside the source" ? tests : `in ${tests}`})`;
+    return `${runner.languages.join("/")}: ${runnerLabel(runner.id)}${where} (${testsWhere(runner)})`;
   });
   const more = runners.length > shown.length ? `, (+${runners.length - shown.length} more)` : "";
   return `${shown.join(", ")}${more}`;

@@ -146,3 +146,41 @@ describe("pytest: a conftest.py that changes collection", () => {
     expect(pytest.listTests?.parse("Traceback (most recent call last):\n", "/p")).toBeUndefined();
   });
 });
+
+describe("vitest's test.include, not a nested block's include", () => {
+  const runner: DetectedRunner = {
+    id: "vitest",
+    languages: ["typescript"],
+    package_dir: "",
+    command: ["vitest", "run"],
+    evidence: "",
+  };
+  const cases: [string, string, string[]][] = [
+    [
+      "coverage.include lists the sources: the defaults stand",
+      "export default defineConfig({\n  test: {\n    globals: true,\n    coverage: {\n      include: ['src/**/*'],\n      exclude: ['**/__tests__/**'],\n    },\n  },\n})\n",
+      ["src/__tests__/command.test.ts"],
+    ],
+    [
+      "an include after the coverage block is the test block's own",
+      "export default { test: { coverage: { include: ['src/**'] }, include: ['checks/**/*.ts'] } };",
+      ["checks/a.ts"],
+    ],
+    [
+      "a brace inside a string or a comment does not end the block",
+      "export default { test: { name: '}', /* { */ include: ['checks/**/*.ts'] } };",
+      ["checks/a.ts"],
+    ],
+    [
+      "a key of a later top-level block is not the test block's",
+      "export default { test: { globals: true }, server: { include: ['src/**'] } };",
+      ["src/__tests__/command.test.ts"],
+    ],
+  ];
+  it.each(cases)("%s", (_name, text, tests) => {
+    const view = createMemoryView({ "vitest.config.ts": text });
+    const shape = vitest.suite(view, runner);
+    const files = ["src/command.ts", "src/__tests__/command.test.ts", "checks/a.ts"];
+    expect(files.filter((file) => shape.isTest(file))).toEqual(tests);
+  });
+});

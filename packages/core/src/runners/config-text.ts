@@ -69,6 +69,40 @@ export function splitWords(value: string | undefined): string[] | undefined {
   return words.length === 0 ? undefined : words;
 }
 
+/**
+ * The top level of an object literal's body (`body` starts just inside its `{`): the text up to
+ * its closing brace with every nested `{ … }` left out, so a key read from it is the object's own
+ * (vitest's `test.include`, not `test.coverage.include`). Braces inside strings and comments are
+ * skipped.
+ */
+export function jsTopLevel(body: string): string {
+  let depth = 0;
+  let out = "";
+  for (let i = 0; i < body.length; i += 1) {
+    const ch = body[i] as string;
+    const next = body[i + 1];
+    let end = i;
+    if (ch === '"' || ch === "'" || ch === "`") {
+      end = i + 1;
+      while (end < body.length && body[end] !== ch) end += body[end] === "\\" ? 2 : 1;
+    } else if (ch === "/" && next === "/") {
+      end = body.indexOf("\n", i);
+      if (end === -1) end = body.length;
+    } else if (ch === "/" && next === "*") {
+      end = body.indexOf("*/", i + 2);
+      end = end === -1 ? body.length : end + 1;
+    } else if (ch === "{") depth += 1;
+    else if (ch === "}") {
+      if (depth === 0) break;
+      depth -= 1;
+      continue;
+    }
+    if (depth === 0) out += body.slice(i, end + 1);
+    i = end;
+  }
+  return out;
+}
+
 /** String literals inside `key: [ … ]` or `key: "…"` of a JS/TS config, if written literally. */
 export function jsConfigStrings(text: string, key: string): string[] | undefined {
   const match = new RegExp(`\\b${key}\\s*:\\s*(\\[[^\\]]*\\]|"[^"]*"|'[^']*'|\`[^\`]*\`)`).exec(

@@ -282,6 +282,24 @@ describe("detection rules", () => {
     expect(runner?.evidence).toMatch(/command from config/);
   });
 
+  it.each([
+    ["tests beside the modules: the default folder is missing", { "fire/core_test.py": "" }, true],
+    ["a tests/ folder", { "tests/test_core.py": "" }, undefined],
+    ["a test/ folder (one of pytest's folders)", { "test/test_core.py": "" }, undefined],
+  ])("says whether the runner's test folder exists: %s", (_name, files, missing) => {
+    const view = createMemoryView({ "pyproject.toml": "[tool.pytest.ini_options]\n", ...files });
+    const [runner] = detectPackageRunners(view, "");
+    expect(runner?.test_dir).toBe(Object.keys(files)[0]?.startsWith("test/") ? "test" : "tests");
+    expect(runner?.test_dir_missing).toBe(missing);
+  });
+
+  it("a configured test folder the project lacks is missing too", () => {
+    const view = createMemoryView({ "pytest.ini": "", "checks/test_a.py": "" });
+    const [there] = detectPackageRunners(view, "", { python: { test_dir: "checks" } });
+    const [absent] = detectPackageRunners(view, "", { python: { test_dir: "specs" } });
+    expect([there?.test_dir_missing, absent?.test_dir_missing]).toEqual([undefined, true]);
+  });
+
   it("python without any manifest falls back to unittest; other languages report no runner", () => {
     const view = createMemoryView({ "tool.py": "x = 1" });
     const py = resolveRunner(view, "tool.py", "python");

@@ -19,6 +19,8 @@ export const DetectedRunnerSchema = lazy(() =>
     command: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
     /** Where new test files go (relative to package_dir); absent means beside the source. */
     test_dir: z.optional(z.string()),
+    /** Set when test_dir is a runner's default or a configured folder the project lacks. */
+    test_dir_missing: z.optional(z.literal(true)),
     /** What the detection saw, e.g. "pyproject.toml [tool.pytest.ini_options]". */
     evidence: z.string(),
   }),
@@ -94,16 +96,22 @@ export function detectPackageRunners(
     for (const language of languages) claimed.add(language);
     const override = overrides[languages[0] as Language];
     const command = override?.command ?? detection.command ?? spec.command(view, dir);
-    const testDir =
-      override?.test_dir ??
-      spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ??
-      spec.fallbackTestDir;
+    const existing =
+      override?.test_dir === undefined
+        ? spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate)))
+        : undefined;
+    const testDir = override?.test_dir ?? existing ?? spec.fallbackTestDir;
+    // A runner's default folder is where a new test would go, not where the tests are: a note
+    // must not say "tests in tests/" of a project that keeps them beside the source.
+    const missing =
+      testDir !== undefined && existing === undefined && !view.isDirectory(joinRel(dir, testDir));
     found.push({
       id: spec.id,
       languages,
       package_dir: dir,
       command,
       ...(testDir === undefined ? {} : { test_dir: testDir }),
+      ...(missing ? { test_dir_missing: true as const } : {}),
       evidence:
         override?.command === undefined
           ? detection.evidence

@@ -3,6 +3,7 @@ import { joinRel, type ProjectView } from "../project/project-view.ts";
 import {
   firstConfigFile,
   jsConfigStrings,
+  jsTopLevel,
   jsonArrayIn,
   opaqueJsConfig,
   packageRelative,
@@ -112,7 +113,9 @@ function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
   const text = config?.text;
   const testBlock =
     text === undefined ? undefined : (/\btest\s*:\s*\{([\s\S]*)/.exec(text)?.[1] ?? undefined);
-  const include = testBlock === undefined ? undefined : jsConfigStrings(testBlock, "include");
+  // `test.include` only: `test.coverage.include` lists sources, not tests.
+  const include =
+    testBlock === undefined ? undefined : jsConfigStrings(jsTopLevel(testBlock), "include");
   const globs = include ?? VITEST_DEFAULT;
   const match = picomatch(
     globs.map((g) => g.replace(/^\.\//, "")),

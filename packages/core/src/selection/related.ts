@@ -207,6 +207,8 @@ const GENERIC = new Set([
   "main",
   "mod",
   "lib",
+  // `src/index.ts` stands for `src`, the sources' root, not a module with tests of its folder.
+  "src",
   "init",
   "app",
   "types",

@@ -538,6 +538,35 @@ describe("relatedTests: repeated module names across apps", () => {
   });
 });
 
+describe("a package's src/index.ts is not a per-module folder", () => {
+  it("takes no test in src/__tests__/ as its family; its own importers still come", () => {
+    const tests = [
+      "src/__tests__/index.test.ts",
+      "src/__tests__/command.test.ts",
+      "src/__tests__/variable.test.ts",
+      "test/datetime/format.test.ts",
+    ];
+    const related = relatedTests({
+      file: "src/index.ts",
+      tests,
+      isTest: (rel) => tests.includes(rel),
+      isSupport: () => false,
+      importers: () => [["src/__tests__/index.test.ts"]],
+    });
+    expect(related.map((test) => [test.path, test.evidence])).toEqual([
+      ["src/__tests__/index.test.ts", "imports"],
+    ]);
+    // A module's own folder still gathers its tests.
+    const datetime = relatedTests({
+      file: "src/datetime/index.ts",
+      tests,
+      isTest: (rel) => tests.includes(rel),
+      isSupport: () => false,
+    });
+    expect(datetime.map((test) => test.path)).toEqual(["test/datetime/format.test.ts"]);
+  });
+});
+
 describe("nameWord: only tests whose path spells the name can match it by name", () => {
   const tests = [
     "tests/test_cached.py",

@@ -73,7 +73,9 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(await stop(true)).toEqual({
       kind: "none",
       // billing.py; its test file, edited too, was run for it and is not a file of its own.
-      userMessage: expect.stringMatching(/^tailtest: 1 file, 1 test passed \(\d+(\.\d)? m?s\)$/),
+      userMessage: expect.stringMatching(
+        /^tailtest: 1 edited file, 1 test passed \(\d+(\.\d)? m?s\)$/,
+      ),
     });
     const after = await session();
     expect(after.pending_files).toEqual([]);
@@ -119,7 +121,7 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(spent).toEqual({
       kind: "context",
       text: "tailtest: still red after the last round, recorded as failed: billing.py. Tell the user.",
-      userMessage: expect.stringMatching(/^tailtest: 1 file, 1 test: 0 passed, 1 failed \(/),
+      userMessage: expect.stringMatching(/^tailtest: 1 edited file, 1 test: 0 passed, 1 failed \(/),
     });
     const state = await session();
     expect(state.results["billing.py"]?.outcome).toBe("failed");
@@ -135,7 +137,10 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
       kind: "context",
     });
     expect((await session()).pending_files.map((entry) => entry.status)).toEqual(["existing"]);
-    expect(await stop()).toEqual({ kind: "none", userMessage: "tailtest: 1 file, 1 missing test" });
+    expect(await stop()).toEqual({
+      kind: "none",
+      userMessage: "tailtest: 1 edited file, 1 missing test",
+    });
     const state = await session();
     expect(state.results["legacy.py"]?.outcome).toBe("missing_test");
     expect(state.pending_files).toEqual([]);

@@ -44,6 +44,13 @@ const PYTEST_CLASS: Expected[] = [
   ["tests/test_calc.py", ["TestCalc", "test_add[2-2-5]"], "fail", "assertion"],
   ["tests/test_calc.py", ["TestCalc", "test_skipped"], "skip"],
 ];
+// TestChild (tests/pkg/test_child.py) inherits test_value from TestBase (tests/pkg/test_base.py),
+// which test_child.py also imports: every case's `file` is test_base.py, where it is written.
+const PYTEST_INHERITED: Expected[] = [
+  ["tests/pkg/test_base.py", ["TestBase", "test_value"], "pass"],
+  ["tests/pkg/test_child.py", ["TestBase", "test_value"], "pass"],
+  ["tests/pkg/test_child.py", ["TestChild", "test_value"], "fail", "assertion"],
+];
 const PYTEST_COLLECTION = [
   {
     kind: "collection" as const,
@@ -96,6 +103,12 @@ const CASES: SampleCase[] = [
     runner: "pytest",
     tests: PYTEST_CLASS,
     failure: "assert 4 == 5",
+  },
+  {
+    sample: "pytest/inherited.xml",
+    runner: "pytest",
+    tests: PYTEST_INHERITED,
+    failure: "assert 2 == 1",
   },
   { sample: "pytest/collection-error.xml", runner: "pytest", tests: [], errors: PYTEST_COLLECTION },
   {

@@ -300,12 +300,15 @@ function locatePytest(site: CaseSite): Location {
       return { file, segments: [...classname.slice(module.length + 1).split("."), name] };
     }
   }
-  // xunit2 has no `file`: trailing CamelCase parts of classname are classes, the rest the module.
+  // xunit2 has no `file`, and a test a class inherits from another file (`class TestB(TestA)`,
+  // TestA written in test_a.py) has the `file` it is written in, not the one pytest collected
+  // it from: classname spells the node id, so its trailing CamelCase parts are classes and the
+  // rest the module pytest reruns it by.
   let split = parts.length;
   while (split > 1 && /^[A-Z]/.test(parts[split - 1] ?? "")) split -= 1;
   const classes = parts.slice(split);
   return {
-    file: file ?? (split === 0 ? "" : pythonModuleFile(parts.slice(0, split).join("."))),
+    file: split === 0 ? (file ?? "") : pythonModuleFile(parts.slice(0, split).join(".")),
     segments: [...classes, name],
   };
 }

@@ -58,7 +58,7 @@ describe("session lifecycle", () => {
       now: clock,
     });
     expect(started.note).toBe(
-      "tailtest: session started. Runners: python: pytest (tests in tests/). Depth: standard. Mode: follow.",
+      "tailtest: session started. Runners: python: pytest (no tests/ folder). Depth: standard. Mode: follow.",
     );
     expect(started).toMatchObject({ resumed: false, flushed: 0, session: { session_id: "s1" } });
   });
