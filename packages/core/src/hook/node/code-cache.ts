@@ -215,7 +215,8 @@ export async function trainCodeCache<T>(
   await calls(module.exports);
   if (v8FlagsSet() !== flagsBefore)
     throw new Error(`training the ${route} route changed V8's flags: see FLAGGED_ROUTES`);
-  // The build trains with no node flags, so this is the name a plain `node hook.cjs` looks for.
+  // The build trains each route under its hook command's node flags (launcher.ts
+  // `hookNodeFlags`), so this is the name the commands `init` writes look for.
   const cacheFile = cachePathFor(bundle, source, route, flagFlavour());
   const data = script.createCachedData();
   writeWhole(cacheFile, data);
