@@ -60,7 +60,12 @@ export function cachePathFor(bundle: string, source: string, route: string, flav
  * flag gets a cache of its own instead of rejecting (and rewriting) the shared one every call.
  */
 function flagFlavour(): string {
-  const flags = [...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join(" ").trim();
+  return flavourOf([...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join(" "));
+}
+
+/** The part of a cache's name that node's flags (`execArgv`, then NODE_OPTIONS) give it. */
+export function flavourOf(nodeFlags: string): string {
+  const flags = nodeFlags.trim();
   if (flags === "") return "";
   let hash = 0;
   for (let i = 0; i < flags.length; i += 1) hash = (hash * 31 + flags.charCodeAt(i)) >>> 0;
