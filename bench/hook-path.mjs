@@ -10,7 +10,7 @@ import {
   baselineCase,
   benchArgs,
   benchEnv,
-  hookBin,
+  hookArgs,
   measure,
   report,
   scratch,
@@ -128,7 +128,8 @@ const env = benchEnv(args);
 const hook = (name, adapter, root, payload, target, expect) => ({
   name,
   command: process.execPath,
-  args: [hookBin(adapter)],
+  // As the command `init` writes runs it: the hook flags, the file, the event.
+  args: hookArgs(adapter, payload.hook_event_name),
   input: JSON.stringify(payload),
   cwd: root,
   env: { ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root },

@@ -5,9 +5,20 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hookNodeFlags } from "../packages/core/dist/node/quiet.js";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const hookBin = (adapter) => join(REPO, "adapters", adapter, "dist/hook.cjs");
+/**
+ * Node's arguments for an adapter's hook as the command `init` writes for `event` runs it: its
+ * node flags (core's launcher.ts `hookNodeFlags`), the hook file, `--event=`. A bench runs
+ * exactly what users get, never a flag they do not have.
+ */
+export const hookArgs = (adapter, event) => [
+  ...hookNodeFlags(event),
+  hookBin(adapter),
+  `--event=${event}`,
+];
 
 /**
  * `--runs N` (at least 10: a median of fewer says little), `--env-as-is`, `--json FILE`,

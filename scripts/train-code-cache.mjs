@@ -32,6 +32,14 @@ const adapter = basename(resolve(dirname(bundle), ".."));
 const { stampBuild, trainCodeCache } = await import(
   pathToFileURL(join(repo, "packages/core/dist/node/code-cache.js")).href
 );
+// The node flags the hook commands around a tool call run with (launcher.ts `hookNodeFlags`):
+// V8 takes a cache only under the flags it was made with, and a cache's name carries them, so
+// each route trains under its calls' flags. The end of a turn and the rest (a session's start, a
+// turn's start) run with none.
+const { HOOK_NODE_FLAGS } = await import(
+  pathToFileURL(join(repo, "packages/core/dist/node/quiet.js")).href
+);
+const UNFLAGGED_ROUTES = new Set(["stop", "other"]);
 
 /**
  * The recorded payloads each agent's calls are made of (fixtures/payloads, see its README), per
@@ -251,10 +259,11 @@ try {
     prepare(gateBundle);
     const script = fileURLToPath(import.meta.url);
     const written = Object.keys(ROUTES).map((name) =>
-      execFileSync(process.execPath, [script, bundle, "--route", name], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      }).trim(),
+      execFileSync(
+        process.execPath,
+        [...(UNFLAGGED_ROUTES.has(name) ? [] : HOOK_NODE_FLAGS), script, bundle, "--route", name],
+        { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+      ).trim(),
     );
     // Caches of earlier builds of this bundle are of no use to anyone.
     for (const name of readdirSync(dirname(bundle)))

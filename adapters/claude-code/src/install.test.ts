@@ -43,9 +43,15 @@ describe("projectHookCommand", () => {
     (event) => {
       const command = projectHookCommand(event);
       expect(command).toMatch(
-        /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$CLAUDE_PROJECT_DIR\/node_modules\/@tailtest\/claude-code\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f" --event=([A-Za-z]+); fi; exec node -e '[^']+'$/,
+        /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$CLAUDE_PROJECT_DIR\/node_modules\/@tailtest\/claude-code\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec (node[^"]*) "\$f" --event=([A-Za-z]+); fi; exec node -e '[^']+'$/,
       );
       expect(/ --event=([A-Za-z]+);/.exec(command)?.[1]).toBe(event);
+      // Node's young generation sized for a call around a tool only (core's hookNodeFlags).
+      expect(/; then exec (node[^"]*) "/.exec(command)?.[1]).toBe(
+        ["PreToolUse", "PostToolUse", "PostToolUseFailure"].includes(event)
+          ? "node --min-semi-space-size=2"
+          : "node",
+      );
       expect(command).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
       // Only the gate reads the mode without node; only the session's start says the gate is off.
       expect(command.includes("config.json")).toBe(
@@ -145,6 +151,25 @@ describe("install.ts on core's hook groups", () => {
     );
   });
 
+  it("a command from before the hook's node flags is updated to carry them on init", () => {
+    const current = projectHookCommand("PostToolUse");
+    const before = current.replace("exec node --min-semi-space-size=2 ", "exec node ");
+    expect(before).not.toBe(current);
+    const settings: Settings = {
+      hooks: {
+        PostToolUse: [
+          { matcher: POST_MATCHER, hooks: [{ type: "command", command: before, timeout: 660 }] },
+        ],
+      },
+    };
+    const change = addTailtestHooks(settings);
+    expect(change.updated).toEqual(["PostToolUse"]);
+    expect(change.settings.hooks?.["PostToolUse"]).toEqual([
+      { matcher: POST_MATCHER, hooks: [ours(660)] },
+    ]);
+    expect(ours(660).command).toBe(current);
+  });
+
   it("an install from before tdd mode (PostToolUse on edits only, 30 s) moves to the new matcher", () => {
     const before: Settings = {
       hooks: {
@@ -192,7 +217,7 @@ describe("the plugin", () => {
     for (const { event } of TAILTEST_HOOKS)
       expect(pluginHookCommand(event)).toMatch(
         new RegExp(
-          `^command -v node >/dev/null 2>&1 \\|\\| \\{[^']+; exit 0; \\}; exec node "\\$\\{CLAUDE_PLUGIN_ROOT\\}/dist/hook\\.cjs" --event=${event}$`,
+          `^command -v node >/dev/null 2>&1 \\|\\| \\{[^']+; exit 0; \\}; exec node( --min-semi-space-size=2)? "\\$\\{CLAUDE_PLUGIN_ROOT\\}/dist/hook\\.cjs" --event=${event}$`,
         ),
       );
   });

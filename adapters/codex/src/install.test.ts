@@ -61,7 +61,7 @@ describe("hookCommand", () => {
     );
     const gateNoNode = String.raw`command -v node >/dev/null 2>&1 || { m=; for c in "$d/.tailtest/config.json" "$d/.tailtest/session.json" "$d/.tailtest/cursor-session.json" "$d/.cursor/hooks/state/tailtest.json"; do [ -r "$c" ] || continue; while IFS= read -r l || [ -n "$l" ]; do case $l in *\"mode\":\"tdd\"*|*\"mode\":\ \"tdd\"*|*\"mode\":\"strict\"*|*\"mode\":\ \"strict\"*) m=1;; esac; done < "$c"; done; if [ -n "$m" ]; then echo "tailtest: node not found on the PATH agent hooks run with, so tailtest cannot decide and blocks this call (tdd and strict fail closed)" >&2; exit 2; fi; echo "tailtest: node not found on the PATH agent hooks run with: its hooks do nothing until it is" >&2; exit 0; }`;
     expect(hookCommand("PreToolUse")).toBe(
-      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; if [ -f "$f" ]; then ${gateNoNode}; exec node "$f" --event=PreToolUse; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
+      `sh -c 'd=$PWD; while :; do f="$d/node_modules/@tailtest/codex/dist/hook.cjs"; if [ -f "$f" ]; then ${gateNoNode}; exec node --min-semi-space-size=2 "$f" --event=PreToolUse; fi; [ -n "$d" ] || break; d=\${d%/*}; done; echo "tailtest: @tailtest/codex is not installed here (npm i -D @tailtest/codex)" >&2'`,
     );
   });
 

@@ -13,7 +13,13 @@ import {
   type Parsed,
 } from "@tailtest/core";
 import type { UserHook } from "@tailtest/cli/installer";
-import { EVENT_FLAG, installedHookCommand, nodeGuardScript, USER_FLAG } from "@tailtest/core/quiet";
+import {
+  EVENT_FLAG,
+  hookNode,
+  installedHookCommand,
+  nodeGuardScript,
+  USER_FLAG,
+} from "@tailtest/core/quiet";
 import * as z from "zod";
 
 /** tailtest's own handlers are the ones whose command contains this, whatever else changed. */
@@ -39,7 +45,7 @@ export function hookScript(event: HookEventName): string {
   const guard = nodeGuardScript({ ...GUARD, projectDir: "$d", event });
   return [
     "d=$PWD",
-    `while :; do f="$d/node_modules/${HOOK_MARKER}"; if [ -f "$f" ]; then ${guard}; exec node "$f" ${EVENT_FLAG}${event}; fi; [ -n "$d" ] || break; d=\${d%/*}; done`,
+    `while :; do f="$d/node_modules/${HOOK_MARKER}"; if [ -f "$f" ]; then ${guard}; exec ${hookNode(event)} "$f" ${EVENT_FLAG}${event}; fi; [ -n "$d" ] || break; d=\${d%/*}; done`,
     `echo "${NOT_INSTALLED_LINE}" >&2`,
   ].join("; ");
 }

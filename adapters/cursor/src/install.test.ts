@@ -33,9 +33,15 @@ describe("hookCommand", () => {
     (event) => {
       const command = hookCommand(event);
       expect(command).toMatch(
-        /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$\{CURSOR_PROJECT_DIR:-\.\}\/node_modules\/@tailtest\/cursor\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec node "\$f" --event=[A-Za-z]+; fi; exec node -e '[^']+'$/,
+        /^command -v node >\/dev\/null 2>&1 \|\| \{[^']+; exit 0; \}; f="\$\{CURSOR_PROJECT_DIR:-\.\}\/node_modules\/@tailtest\/cursor\/dist\/hook\.cjs"; if \[ -f "\$f" \]; then exec (node[^"]*) "\$f" --event=[A-Za-z]+; fi; exec node -e '[^']+'$/,
       );
       expect(command).toContain(` --event=${event};`);
+      // Node's young generation sized for a call around a tool only (core's hookNodeFlags).
+      expect(/; then exec (node[^"]*) "/.exec(command)?.[1]).toBe(
+        ["preToolUse", "postToolUse", "afterFileEdit"].includes(event)
+          ? "node --min-semi-space-size=2"
+          : "node",
+      );
       expect(command).not.toMatch(/npx|\/(home|root|tmp|work|Users)\//);
       expect(command.includes("exit 2")).toBe(event === "preToolUse");
     },

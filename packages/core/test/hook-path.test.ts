@@ -15,6 +15,8 @@ import { dirname, join, resolve } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImportGraph, packGraph, setFileImports } from "../src/analysis/import-graph.ts";
+import { flavourOf } from "../src/hook/node/code-cache.ts";
+import { HOOK_NODE_FLAGS, hookNodeFlags } from "../src/hook/node/launcher.ts";
 
 /**
  * What keeps a hook near the cost of `node -e 0` (docs/performance.md): the guards here fail on
@@ -215,9 +217,14 @@ describe.each(ADAPTERS)("%s's built hook", (adapter) => {
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
     expect(text).not.toMatch(/\bimport\(/);
     const caches = readdirSync(dist).filter((name) => name.endsWith(".cache"));
-    for (const route of ["pre", "pre-shell", "post", "shell", "other"])
+    // Each route's cache is made under the node flags its hook command runs with (launcher.ts
+    // hookNodeFlags: the calls around a tool), the name V8's flag check needs.
+    const around = flavourOf(HOOK_NODE_FLAGS.join(" "));
+    expect(around).not.toBe("");
+    const routes = { pre: around, "pre-shell": around, post: around, shell: around, other: "" };
+    for (const [route, flavour] of Object.entries(routes))
       expect(caches, route).toContainEqual(
-        `hook-main.${stamp}-${process.versions.v8}-${process.arch}-${route}.cache`.replace(
+        `hook-main.${stamp}-${process.versions.v8}-${process.arch}-${route}${flavour === "" ? "" : `-${flavour}`}.cache`.replace(
           /[^\w.-]/g,
           "_",
         ),
@@ -391,6 +398,28 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
     expect(fromPost.stdout).toContain("queued (new, python)");
     expect(fromPost.stdout.replaceAll(a, "<root>")).toBe(fromMain.stdout.replaceAll(b, "<root>"));
     expect(readFileSync(join(a, ".tailtest/session.json"), "utf8")).toContain('"src/billing.py"');
+  });
+
+  it("a queued edit run as its command runs it (node's flags) takes the build's cache", () => {
+    const bin = hookCopy("claude-code", "hook-main");
+    const dist = dirname(bin);
+    const locals = () => readdirSync(dist).filter((n) => /^hook-post.*\.local\.cache$/.test(n));
+    const run = (flags: readonly string[], root: string) =>
+      spawnSync(process.execPath, [...flags, bin, "--event=PostToolUse"], {
+        input: edit(root),
+        cwd: root,
+        env: { ...process.env, CLAUDE_PROJECT_DIR: root, NODE_OPTIONS: "" },
+        encoding: "utf8",
+      });
+    // The session's first edit writes no cache (it created state); a later one would, had V8
+    // rejected the build's cache or found none under these flags.
+    const root = project(undefined);
+    for (let i = 0; i < 2; i += 1)
+      expect(run(hookNodeFlags("PostToolUse"), root).stdout).toContain("queued");
+    expect(locals()).toEqual([]);
+    // Without them the build's cache has another name, and the call writes one of its own.
+    for (let i = 0; i < 2; i += 1) expect(run([], root).stdout).toContain("queued");
+    expect(locals()).toHaveLength(1);
   });
 
   it("a later edit is one journal line: no lock, session.json not rewritten (ADR 0010)", () => {

@@ -60,7 +60,12 @@ export function cachePathFor(bundle: string, source: string, route: string, flav
  * flag gets a cache of its own instead of rejecting (and rewriting) the shared one every call.
  */
 function flagFlavour(): string {
-  const flags = [...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join(" ").trim();
+  return flavourOf([...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join(" "));
+}
+
+/** The part of a cache's name that node's flags (`execArgv`, then NODE_OPTIONS) give it. */
+export function flavourOf(nodeFlags: string): string {
+  const flags = nodeFlags.trim();
   if (flags === "") return "";
   let hash = 0;
   for (let i = 0; i < flags.length; i += 1) hash = (hash * 31 + flags.charCodeAt(i)) >>> 0;
@@ -215,7 +220,8 @@ export async function trainCodeCache<T>(
   await calls(module.exports);
   if (v8FlagsSet() !== flagsBefore)
     throw new Error(`training the ${route} route changed V8's flags: see FLAGGED_ROUTES`);
-  // The build trains with no node flags, so this is the name a plain `node hook.cjs` looks for.
+  // The build trains each route under its hook command's node flags (launcher.ts
+  // `hookNodeFlags`), so this is the name the commands `init` writes look for.
   const cacheFile = cachePathFor(bundle, source, route, flagFlavour());
   const data = script.createCachedData();
   writeWhole(cacheFile, data);

@@ -10,7 +10,11 @@ import {
   CURSOR,
   escapedLine,
   findRoot,
+  HOOK_NODE_FLAGS,
+  hookNode,
+  hookNodeFlags,
   HOOKS_OFF,
+  installedHookCommand,
   invokedEvent,
   partFor,
   unreadableCall,
@@ -106,6 +110,37 @@ describe("Claude Code: unreachableGateAnswer (hook-main.cjs missing)", () => {
     expect(unreachableGateAnswer(preToolUse(project()), {}, "gone")).toBeUndefined();
     const stop = JSON.stringify({ session_id: "s", cwd: tdd, hook_event_name: "Stop" });
     expect(unreachableGateAnswer(stop, {}, "gone")).toBeUndefined();
+  });
+});
+
+describe("hookNodeFlags: node's flags in a hook command", () => {
+  it("sizes the young generation for the calls around a tool call, on every platform, and no other", () => {
+    expect(HOOK_NODE_FLAGS).toEqual(["--min-semi-space-size=2"]);
+    for (const platform of [CLAUDE_CODE, CODEX, CURSOR])
+      for (const event of [platform.gateEvent, ...platform.postEvents]) {
+        expect(hookNodeFlags(event)).toEqual(HOOK_NODE_FLAGS);
+        expect(hookNode(event)).toBe("node --min-semi-space-size=2");
+      }
+    for (const event of ["SessionStart", "sessionStart", "Stop", "stop", "UserPromptSubmit", "x"])
+      expect(hookNode(event)).toBe("node");
+  });
+
+  it("puts them before the hook file, which keeps its event and flags after it", () => {
+    const options = {
+      projectDir: "$d",
+      gateEvent: "PreToolUse",
+      noOpinion: "",
+      hookPath: "/h.cjs",
+    };
+    const gate = installedHookCommand({ ...options, event: "PreToolUse", flags: ["--user"] });
+    expect(
+      gate.endsWith('; exec node --min-semi-space-size=2 "/h.cjs" --user --event=PreToolUse'),
+    ).toBe(true);
+    expect(
+      installedHookCommand({ ...options, event: "Stop" }).endsWith(
+        '; exec node "/h.cjs" --event=Stop',
+      ),
+    ).toBe(true);
   });
 });
 

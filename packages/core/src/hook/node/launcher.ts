@@ -589,6 +589,34 @@ function gateTimeoutReason(): string {
 export const EVENT_FLAG = "--event=";
 
 /**
+ * Node's flags in the hook commands `init` writes for the calls around a tool call (each
+ * platform's gate event and post events: a queued edit, a gate), before the hook file. V8 sizes
+ * its young generation as the heap is made, so no hook can set this itself: a queued edit's
+ * allocations (~1.4 MB with node's own) sat at the edge of the first 1 MB semi-space and ran one
+ * scavenge, and starting at 2 MB runs none (ADR 0010, fifth round). Not for the session's start
+ * or the end of a turn: their walks of a large tree would hold the larger young generation (a
+ * SessionStart on 50,000 files peaked 2.6 MiB higher). Every node from 20.19 to 24 takes it (an
+ * unknown flag makes node exit 9, which would wedge every hook). V8 checks a code cache against
+ * its flags, so the caches' names carry them (code-cache.ts) and the build trains under them.
+ */
+export const HOOK_NODE_FLAGS = ["--min-semi-space-size=2"] as const;
+
+/** The events around a tool call, on any platform: their commands carry `HOOK_NODE_FLAGS`. */
+const TOOL_CALL_EVENTS: ReadonlySet<string> = new Set(
+  [CLAUDE_CODE, CODEX, CURSOR].flatMap((platform) => [platform.gateEvent, ...platform.postEvents]),
+);
+
+/** Node's flags in the command for `event`'s hook (the benches run hooks with these too). */
+export function hookNodeFlags(event: string): readonly string[] {
+  return TOOL_CALL_EVENTS.has(event) ? HOOK_NODE_FLAGS : [];
+}
+
+/** How `event`'s hook command starts node on the hook file: `node [flags] "<hook.cjs>" …`. */
+export function hookNode(event: string): string {
+  return ["node", ...hookNodeFlags(event)].join(" ");
+}
+
+/**
  * The event a call is for: the command's `--event=` when it passes one, else the payload's
  * `hook_event_name` read off the text (a truncated payload still names it).
  */
@@ -774,7 +802,7 @@ export function projectHookCommand(options: NotInstalledOptions): string {
     event: options.event,
     noOpinion: options.noOpinion,
   });
-  return `${guard}; f="${options.hookPath}"; if [ -f "$f" ]; then exec node "$f" ${EVENT_FLAG}${options.event}; fi; exec node -e '${notice}'`;
+  return `${guard}; f="${options.hookPath}"; if [ -f "$f" ]; then exec ${hookNode(options.event)} "$f" ${EVENT_FLAG}${options.event}; fi; exec node -e '${notice}'`;
 }
 
 /** A hook command that runs a hook file installed outside the project (ADR 0011). */
@@ -792,5 +820,5 @@ export interface InstalledHookOptions extends NodeGuardOptions {
  */
 export function installedHookCommand(options: InstalledHookOptions): string {
   const args = [...(options.flags ?? []), `${EVENT_FLAG}${options.event}`].join(" ");
-  return `${nodeGuardScript(options)}; exec node "${options.hookPath}" ${args}`;
+  return `${nodeGuardScript(options)}; exec ${hookNode(options.event)} "${options.hookPath}" ${args}`;
 }
