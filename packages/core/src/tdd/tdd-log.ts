@@ -514,6 +514,9 @@ const EVENT_TYPES = {
   finished: "tdd.finished",
 } as const satisfies Record<TddEntry["kind"], string>;
 
+/** The `type` of the gate's audit lines (`edit` entries), which never move the state. */
+export const EDIT_EVENT_TYPE = EVENT_TYPES.edit;
+
 const eventFields = { v: z.literal(EVENT_LINE_VERSION) };
 
 const RedLineSchema = lazy(() =>
