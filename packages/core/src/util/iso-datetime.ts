@@ -56,23 +56,32 @@ function daysIn(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/**
- * True exactly when zod's default datetime pattern matches: `YYYY-MM-DDTHH:MM:SS`, optionally
- * `.` and one or more digits, then `Z`; hours 00–23, minutes and seconds 00–59.
- */
-export function isIsoDateTime(text: string): boolean {
-  const length = text.length;
-  if (length < 20 || text.charCodeAt(length - 1) !== 90 /* Z */) return false;
-  if (text[4] !== "-" || text[7] !== "-" || text[10] !== "T") return false;
-  if (text[13] !== ":" || text[16] !== ":") return false;
+/** `YYYY-MM-DD` at the start of `text`, a real calendar date. */
+function isDate(text: string): boolean {
+  if (text[4] !== "-" || text[7] !== "-") return false;
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 2);
   const day = digits(text, 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
+  return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+}
+
+/** `HH:MM:SS` at `text[11]`: hours 00–23, minutes and seconds 00–59. */
+function isTime(text: string): boolean {
+  if (text[13] !== ":" || text[16] !== ":") return false;
   const hour = digits(text, 11, 2);
   const minute = digits(text, 14, 2);
   const second = digits(text, 17, 2);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
+}
+
+/**
+ * True exactly when zod's default datetime pattern matches: `YYYY-MM-DDTHH:MM:SS`, optionally
+ * `.` and one or more digits, then `Z`.
+ */
+export function isIsoDateTime(text: string): boolean {
+  const length = text.length;
+  if (length < 20 || text.charCodeAt(length - 1) !== 90 /* Z */ || text[10] !== "T") return false;
+  if (!isDate(text) || !isTime(text)) return false;
   // Then `Z` at once, or a fraction of at least one digit before it.
   if (length === 20) return true;
   return text[19] === "." && length > 21 && digits(text, 20, length - 21) >= 0;
