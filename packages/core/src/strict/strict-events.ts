@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { lazy } from "../util/lazy.ts";
 import { optionOf } from "../util/union-option.ts";
+import { isoDateTime } from "../util/iso-datetime.ts";
 import { FailureKindSchema } from "../engine/results.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 
@@ -52,7 +53,7 @@ const base = () => (baseFields ??= makeBase());
 function makeBase() {
   return {
     v: z.literal(STRICT_EVENT_VERSION),
-    ts: z.iso.datetime(),
+    ts: isoDateTime(),
     /** The log key of the agent session that caused it (absent for the person's own CLI use). */
     session: z.optional(z.string()),
     host: z.optional(HostSchema),

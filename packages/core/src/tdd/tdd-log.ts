@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { lazy } from "../util/lazy.ts";
 import { optionOf } from "../util/union-option.ts";
+import { isoDateTime } from "../util/iso-datetime.ts";
 import { RunnerIdSchema } from "../runners/project-runners.ts";
 import { SkipRedReasonSchema } from "../state/session-record.ts";
 import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
@@ -23,7 +24,7 @@ import { OverrideFromSchema, TddStateSchema } from "./tdd-state.ts";
  */
 
 /** When an entry happened: UTC ISO 8601, passed in (core never reads the clock). */
-export const TddTimeSchema = lazy(() => z.iso.datetime());
+export const TddTimeSchema = lazy(() => isoDateTime());
 
 /** A value the text log keeps on one line: no line breaks and no surrounding blanks. */
 export const OneLineSchema = lazy(() =>
@@ -513,6 +514,9 @@ const EVENT_TYPES = {
   edit: "tdd.edit",
   finished: "tdd.finished",
 } as const satisfies Record<TddEntry["kind"], string>;
+
+/** The `type` of the gate's audit lines (`edit` entries), which never move the state. */
+export const EDIT_EVENT_TYPE = EVENT_TYPES.edit;
 
 const eventFields = { v: z.literal(EVENT_LINE_VERSION) };
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { lazy } from "../../util/lazy.ts";
+import { isoDateTime } from "../../util/iso-datetime.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { appendDurably } from "./tdd-store.ts";
 
@@ -36,7 +37,7 @@ const AppliedLineSchema = lazy(() =>
     path: z.string(),
     content: z.string(),
     agent_key: z.string(),
-    at: z.iso.datetime(),
+    at: isoDateTime(),
   }),
 );
 

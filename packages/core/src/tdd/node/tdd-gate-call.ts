@@ -31,6 +31,18 @@ export async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view
   return { entries, view: deriveTddState(entries) };
 }
 
+/**
+ * The agent's state alone, as `viewOf` derives it, without reading its `edit` entries: the
+ * gate's audit never moves the state, and an agent's log is mostly that audit.
+ */
+async function stateViewOf(call: TddCall): Promise<TddView> {
+  const read = await readTddEntries(call.project.root, keyOf(call), {
+    mineOnly: true,
+    stateOnly: true,
+  });
+  return deriveTddState(read.entries);
+}
+
 export interface GatedFile {
   relPath: string;
   fileClass: TddFileClass;
@@ -76,7 +88,7 @@ export function gatedFiles(
 export async function gateWrites(call: TddCall, paths: readonly string[], base?: string) {
   const files = gatedFiles(call, paths, base ?? call.project.root);
   if (files.length === 0) return { kind: "none" } as const satisfies Decision;
-  const { view } = await viewOf(call);
+  const view = await stateViewOf(call);
   const gate = { state: view.state, allowlist: view.allowlist, skipRed: view.skipRed };
   const decision = decideFiles({ ...gate, files });
   // One file reads better as the single-edit message (the same verdict).

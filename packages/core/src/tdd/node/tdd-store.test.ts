@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSession } from "../../state/session.ts";
 import { declareGreen, declareRed } from "../declare.ts";
@@ -180,6 +181,50 @@ describe("appendTddEntries / readTddEntries", () => {
       torn: false,
     });
     expect(readEventText(text, "s", true).entries).toEqual([]);
+  });
+
+  it("reads the same state without the agent's edit lines (the gate's reading)", () => {
+    const edit = (decision: string, extra = {}) =>
+      JSON.stringify({
+        v: 1,
+        type: "tdd.edit",
+        agent_key: "s1",
+        path: "src/a.ts",
+        file_class: "prod",
+        state: "red",
+        decision,
+        at: AT,
+        ...extra,
+      });
+    const line = (entry: TddEntry, key = "s1") => {
+      const { kind, ...fields } = entry;
+      return JSON.stringify({ v: 1, type: `tdd.${kind}`, agent_key: key, ...fields });
+    };
+    const passed: TddEntry = { kind: "test", command: "npx vitest", outcome: "passed", at: AT };
+    const lines = [
+      line(red),
+      line(failed),
+      line(green),
+      line(passed),
+      line({ kind: "finished", at: AT }),
+      line(red, "other"),
+      edit("allowed"),
+      edit("blocked"),
+      edit("maybe"),
+      edit("allowed", { at: "yesterday" }),
+      edit("allowed", { agent_key: "other" }),
+      JSON.stringify({ v: 1, type: "tdd.red", agent_key: "s1", test: "", expects: "e", at: AT }),
+      "garbage",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...lines), { maxLength: 12 }), (picked) => {
+        const text = picked.map((one) => `${one}\n`).join("");
+        const all = readEventText(text, "s1", true);
+        const state = readEventText(text, "s1", true, true);
+        expect(state.entries).toEqual(all.entries.filter((entry) => entry.kind !== "edit"));
+        expect(deriveTddState(state.entries)).toEqual(deriveTddState(all.entries));
+      }),
+    );
   });
 });
 

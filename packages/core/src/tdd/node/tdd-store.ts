@@ -15,6 +15,7 @@ import * as z from "zod/mini";
 import { SessionStateSchema } from "../../state/session.ts";
 import type { Declared } from "../declare.ts";
 import {
+  EDIT_EVENT_TYPE,
   parseEventLine,
   renderLogEntry,
   toEventLine,
@@ -119,11 +120,14 @@ interface LineFields {
  * The entries of one agent, from events.jsonl, oldest first. A missing file has none. With
  * `mineOnly` (the hooks), lines that do not name the agent's key are skipped unparsed: the file
  * holds every agent's and every mode's events, and only grows; their problems go unreported.
+ * With `stateOnly` too (the gate, which reads only the state), the agent's own `tdd.edit` lines
+ * are skipped after their JSON is read: the gate's audit entries never move the state
+ * (`applyTddEntry`), and they are most of an agent's lines (one per gated write).
  */
 export async function readTddEntries(
   root: string,
   key: string,
-  options: { mineOnly?: boolean } = {},
+  options: { mineOnly?: boolean; stateOnly?: boolean } = {},
 ): Promise<TddRead> {
   checkKey(key);
   let text: string;
@@ -135,11 +139,17 @@ export async function readTddEntries(
     }
     throw error;
   }
-  return readEventText(text, key, options.mineOnly === true);
+  const mineOnly = options.mineOnly === true;
+  return readEventText(text, key, mineOnly, mineOnly && options.stateOnly === true);
 }
 
 /** The part of `readTddEntries` that reads text: exported for the store's own tests. */
-export function readEventText(text: string, key: string, mineOnly = false): TddRead {
+export function readEventText(
+  text: string,
+  key: string,
+  mineOnly = false,
+  stateOnly = false,
+): TddRead {
   // eventLineFor writes the key as `"agent_key":"<key>"` (a key needs no JSON escape).
   const mark = `"agent_key":${JSON.stringify(key)}`;
   const lines = text.split("\n");
@@ -166,6 +176,7 @@ export function readEventText(text: string, key: string, mineOnly = false): TddR
     // Another agent's line, or an event that is not a TDD one (the file is shared).
     if (fields.agent_key !== key) return;
     if (typeof fields.type !== "string" || !fields.type.startsWith("tdd.")) return;
+    if (stateOnly && fields.type === EDIT_EVENT_TYPE) return;
     const parsed = parseEventLine(line);
     if (parsed.ok) entries.push(parsed.entry);
     else problems.push({ line: index + 1, message: parsed.message });
