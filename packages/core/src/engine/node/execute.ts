@@ -1,6 +1,8 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pythonRunEnv } from "../../runners/node/python-cache.ts";
+import { specOf } from "../../runners/table.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
@@ -57,7 +59,11 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
     let parsers: Promise<ParsersModule> | undefined;
-    const outcome = await runProcess(argv, cwd, plan.env, options, () => {
+    // A Python run reads no bytecode the project's tree holds (`python-cache.ts`).
+    const env = specOf(plan.runner.id).languages.includes("python")
+      ? { ...plan.env, ...pythonRunEnv(options.root) }
+      : plan.env;
+    const outcome = await runProcess(argv, cwd, env, options, () => {
       parsers = import("../parsers/index.ts");
       try {
         options.whileRunning?.();
