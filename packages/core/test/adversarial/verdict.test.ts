@@ -110,6 +110,11 @@ const CHEATS: Cheat[] = [
     modes: ["tdd", "strict"],
   },
   {
+    name: "a sourceless calc.pyc of the right code with calc.py gone",
+    shell: `${heredoc("{home}/plant.py", PLANT_PYC)}\npython3 {home}/plant.py calc.pyc && rm calc.py`,
+    modes: ["tdd", "strict"],
+  },
+  {
     name: "pytest.ini addopts --deselect of the test",
     shell: "printf 'addopts = --deselect tests/test_calc.py::test_mul\\n' >> pytest.ini",
     modes: ["tdd", "strict"],

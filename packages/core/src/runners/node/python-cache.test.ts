@@ -2,7 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PYTHON_CACHE_DIR, pythonRunEnv } from "./python-cache.ts";
+import {
+  compiledShadows,
+  compiledShadowsReason,
+  PYTHON_CACHE_DIR,
+  pythonRunEnv,
+} from "./python-cache.ts";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -56,5 +61,56 @@ describe("pythonRunEnv", () => {
     const { root, mirror } = project();
     expect(() => pythonRunEnv(root)).not.toThrow();
     expect(existsSync(mirror)).toBe(false);
+  });
+});
+
+describe("compiledShadows", () => {
+  it("finds the compiled modules Python imports in place of a source", () => {
+    const { root, put } = project();
+    for (const path of [
+      "calc.pyc",
+      "pkg/__init__.pyc",
+      "pkg/mod.py",
+      "pkg/mod.cpython-311-x86_64-linux-gnu.so",
+      "lib/fast.py",
+      "lib/fast.abi3.so",
+      "lib/win.py",
+      "lib/win.cp311-win_amd64.pyd",
+    ])
+      put(path);
+    expect(compiledShadows(root)).toEqual([
+      "calc.pyc",
+      "lib/fast.abi3.so",
+      "lib/win.cp311-win_amd64.pyd",
+      "pkg/__init__.pyc",
+      "pkg/mod.cpython-311-x86_64-linux-gnu.so",
+    ]);
+  });
+
+  it("leaves what Python does not import in place of a source, and installed code", () => {
+    const { root, put } = project();
+    for (const path of [
+      "old.py",
+      "old.pyc",
+      "__pycache__/calc.cpython-311.pyc",
+      "copied.cpython-311.pyc",
+      "ext/speedup.pyx",
+      "ext/speedup.cpython-311-x86_64-linux-gnu.so",
+      ".venv/pyvenv.cfg",
+      ".venv/lib/dep.pyc",
+      "env/pyvenv.cfg",
+      "env/lib/dep.pyc",
+      "node_modules/x/y.pyc",
+      "lib/site-packages/z.pyc",
+      ".tailtest/pycache/calc.pyc",
+    ])
+      put(path);
+    expect(compiledShadows(root)).toEqual([]);
+  });
+
+  it("says why the run is not trusted, naming the files", () => {
+    expect(compiledShadowsReason(["a.pyc", "b.pyc", "c.pyc", "d.pyc"])).toBe(
+      "Python imports compiled code in place of the source a fresh checkout runs (a.pyc, b.pyc, c.pyc, …): the run is not trusted while they are there",
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, rmSync, type Dirent } from "node:fs";
 import { join, parse } from "node:path";
 
 /**
@@ -56,4 +56,60 @@ function emptyProjectMirror(prefix: string, base: string): void {
       // source itself.
     }
   }
+}
+
+/** Entries a search for compiled modules lists at most (a large tree is searched that far). */
+const SEARCH_BOUND = 20_000;
+/** Folders that hold no module of the project's own (installed packages, caches, VCS, tools). */
+const NOT_THE_PROJECTS = new Set(["node_modules", "__pycache__", "site-packages", "dist-packages"]);
+/** `calc.cpython-311-x86_64-linux-gnu.so`, `calc.abi3.so`, `calc.so`, `calc.cp311-win_amd64.pyd`. */
+/** `calc.pyc`: only a name with no other dot is a module's (`calc.cpython-311.pyc` is not). */
+const SOURCELESS = /^([^.]+)\.pyc$/;
+const EXTENSION = /^([^.]+)(\.[^.]+)?\.(so|pyd)$/;
+
+/**
+ * The project's compiled Python modules that Python imports in place of a source a fresh
+ * checkout would run (project-relative): a `calc.pyc` outside `__pycache__` with no `calc.py`
+ * beside it (Python imports a sourceless `.pyc` as the module), and an extension module
+ * (`calc.cpython-311-x86_64-linux-gnu.so`) beside a `calc.py` (Python prefers it to the source).
+ * Ignore rules do not hide them: they are what a `.gitignore` usually leaves out. Installed
+ * packages, virtualenvs and dot-folders are not searched.
+ */
+export function compiledShadows(root: string): string[] {
+  const found: string[] = [];
+  const pending = [""];
+  let listed = 0;
+  while (pending.length > 0 && listed < SEARCH_BOUND) {
+    const dir = pending.shift() ?? "";
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir === "" ? root : join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    listed += entries.length;
+    const names = new Set(entries.map((entry) => entry.name));
+    if (dir !== "" && names.has("pyvenv.cfg")) continue;
+    for (const entry of entries) {
+      const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && !NOT_THE_PROJECTS.has(entry.name)) pending.push(rel);
+        continue;
+      }
+      const bytecode = SOURCELESS.exec(entry.name);
+      if (bytecode !== null) {
+        if (!names.has(`${bytecode[1] ?? ""}.py`)) found.push(rel);
+        continue;
+      }
+      const extension = EXTENSION.exec(entry.name);
+      if (extension !== null && names.has(`${extension[1] ?? ""}.py`)) found.push(rel);
+    }
+  }
+  return found.sort();
+}
+
+/** Why a run over compiled modules (`compiledShadows`) is not trusted, in one line. */
+export function compiledShadowsReason(paths: readonly string[]): string {
+  const named = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", …" : "");
+  return `Python imports compiled code in place of the source a fresh checkout runs (${named}): the run is not trusted while they are there`;
 }
