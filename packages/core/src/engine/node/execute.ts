@@ -1,11 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  compiledShadows,
-  compiledShadowsReason,
-  pythonRunEnv,
-} from "../../runners/node/python-cache.ts";
+import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
@@ -63,10 +59,10 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
     let parsers: Promise<ParsersModule> | undefined;
-    // A Python run reads no bytecode the project's tree holds (`python-cache.ts`).
+    // A Python run reads no bytecode the project's tree held (`python-cache.ts`).
     const python = specOf(plan.runner.id).languages.includes("python");
-    const env = python ? { ...plan.env, ...pythonRunEnv(options.root) } : plan.env;
-    const outcome = await runProcess(argv, cwd, env, options, () => {
+    const shadows = python ? prepareForPython(options.root) : [];
+    const outcome = await runProcess(argv, cwd, plan.env, options, () => {
       parsers = import("../parsers/index.ts");
       try {
         options.whileRunning?.();
@@ -98,8 +94,6 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       parsed,
       outcome,
     );
-    // Looked for after the run: a test may write one as it runs.
-    const shadows = python ? compiledShadows(options.root) : [];
     if (restored.length === 0 && shadows.length === 0) return result;
     // Whatever the runner reported, a run that touched tailtest's files, or that ran compiled
     // Python in place of the project's source, is not a pass.
