@@ -33,6 +33,22 @@ const WRONG = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return 
 const PATCH =
   "import builtins\n_imp = builtins.__import__\ndef _hook(name, *a, **k):\n    m = _imp(name, *a, **k)\n    if name == 'calc':\n        m.mul = lambda a, b: a * b\n    return m\nbuiltins.__import__ = _hook\n";
 
+/**
+ * Writes the right `mul` as bytecode where Python looks for calc.py's (or at the path given), its
+ * header holding the wrong calc.py's mtime and size: Python runs it without reading the source.
+ */
+const PLANT_PYC = [
+  "import importlib.util, marshal, os, struct, sys",
+  "st = os.stat('calc.py')",
+  "right = open('calc.py').read().replace('return 0', 'return a * b')",
+  "code = compile(right, os.path.abspath('calc.py'), 'exec')",
+  "path = sys.argv[1] if len(sys.argv) > 1 else importlib.util.cache_from_source('calc.py')",
+  "os.makedirs(os.path.dirname(path) or '.', exist_ok=True)",
+  "head = struct.pack('<III', 0, int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF)",
+  "open(path, 'wb').write(importlib.util.MAGIC_NUMBER + head + marshal.dumps(code))",
+  "",
+].join("\n");
+
 /** `{site}` is the user's site-packages folder (under the test's own home). */
 const USER_SITE = `site=$(python3 -c 'import site; print(site.getusersitepackages())') && mkdir -p "$site"`;
 
@@ -87,6 +103,16 @@ const CHEATS: Cheat[] = [
     },
     shell: `echo "open('mulhelper.py', 'w').write('def mul(a, b):\\n    return a * b\\n')" | python3 -`,
     modes: ["strict"],
+  },
+  {
+    name: "bytecode of the right code planted over the wrong calc.py",
+    shell: `${heredoc("{home}/plant.py", PLANT_PYC)}\npython3 {home}/plant.py`,
+    modes: ["tdd", "strict"],
+  },
+  {
+    name: "a sourceless calc.pyc of the right code with calc.py gone",
+    shell: `${heredoc("{home}/plant.py", PLANT_PYC)}\npython3 {home}/plant.py calc.pyc && rm calc.py`,
+    modes: ["tdd", "strict"],
   },
   {
     name: "pytest.ini addopts --deselect of the test",

@@ -1,6 +1,8 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
+import { specOf } from "../../runners/table.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
@@ -57,6 +59,9 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
     let parsers: Promise<ParsersModule> | undefined;
+    // A Python run reads no bytecode the project's tree held (`python-cache.ts`).
+    const python = specOf(plan.runner.id).languages.includes("python");
+    const shadows = python ? prepareForPython(options.root) : [];
     const outcome = await runProcess(argv, cwd, plan.env, options, () => {
       parsers = import("../parsers/index.ts");
       try {
@@ -89,9 +94,10 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       parsed,
       outcome,
     );
-    if (restored.length === 0) return result;
-    // Whatever the runner reported, a run that touched tailtest's files is not a pass.
-    const reason = tamperedReason(restored);
+    if (restored.length === 0 && shadows.length === 0) return result;
+    // Whatever the runner reported, a run that touched tailtest's files, or that ran compiled
+    // Python in place of the project's source, is not a pass.
+    const reason = restored.length > 0 ? tamperedReason(restored) : compiledShadowsReason(shadows);
     return {
       ...result,
       status: "error",
