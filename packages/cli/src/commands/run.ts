@@ -76,7 +76,12 @@ export async function runTests(
     const progress = startProgress(`${runnerLabel(run.runner.id)} in ${run.cwd || "."}`, io);
     try {
       results.push(
-        await executePlan(run, { root: project.root, timeoutMs, onOutput: progress.tick }),
+        await executePlan(run, {
+          root: project.root,
+          timeoutMs,
+          onOutput: progress.tick,
+          trustCompiled: project.config.mode === "follow",
+        }),
       );
     } finally {
       progress.stop();

@@ -32,6 +32,13 @@ export interface ExecuteOptions {
    * process, another core) instead of after it exits. Its failure is its own: never thrown.
    */
   whileRunning?: () => void;
+  /**
+   * Follow mode: a Python run imports what the project's tree holds, bytecode caches included,
+   * as the person's own run would. Otherwise (tdd, strict: the default) the project's
+   * `__pycache__` folders are removed first and a run over compiled modules standing in for a
+   * source is not a pass (`python-cache.ts`, ADR 0012): an agent could plant them.
+   */
+  trustCompiled?: boolean;
 }
 
 const DEFAULT_OUTPUT_CAP = 256 * 1024;
@@ -59,8 +66,9 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
     let parsers: Promise<ParsersModule> | undefined;
-    // A Python run reads no bytecode the project's tree held (`python-cache.ts`).
-    const python = specOf(plan.runner.id).languages.includes("python");
+    // A gating mode's Python run reads no bytecode the project's tree held (`python-cache.ts`).
+    const python =
+      options.trustCompiled !== true && specOf(plan.runner.id).languages.includes("python");
     const shadows = python ? prepareForPython(options.root) : [];
     const outcome = await runProcess(argv, cwd, plan.env, options, () => {
       parsers = import("../parsers/index.ts");

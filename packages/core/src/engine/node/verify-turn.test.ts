@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -171,6 +172,16 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     const red = await stop();
     expect(red.kind).toBe("block");
   }, 60_000);
+
+  it("in follow mode the project's bytecode caches are left as the person's own run keeps them", async () => {
+    // tdd and strict remove them before a run (an agent could plant bytecode there: ADR 0012);
+    // follow mode runs what the person's own pytest would, caches included.
+    project.write("tests/test_billing.py", GREEN_TEST);
+    project.write("__pycache__/kept.cpython-311.pyc", "not bytecode");
+    expect((await edit("billing.py", BILLING)).kind).toBe("context");
+    expect((await stop()).kind).toBe("none");
+    expect(existsSync(join(project.root, "__pycache__/kept.cpython-311.pyc"))).toBe(true);
+  });
 
   it("nothing queued → no opinion, no test run", async () => {
     expect(await stop()).toEqual({ kind: "none" });

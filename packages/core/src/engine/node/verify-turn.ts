@@ -77,6 +77,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       await executePlan(run, {
         root: project.root,
         timeoutMs: project.config.test_timeout_seconds * 1000,
+        trustCompiled: project.config.mode === "follow",
         // The run log is read and checked while the tests run: the record after them reuses it.
         whileRunning: () => prefetchState(runLogFile(project)),
       }),
