@@ -61,9 +61,17 @@ interface Resolved {
   whole: boolean;
 }
 
-/** `realTarget`, through a memo of the paths already resolved when one is given. */
-function resolveReal(path: string, depth: number, memo: RealMemo | undefined): Resolved {
-  const abs = resolve(path);
+/**
+ * `realTarget`, through a memo of the paths already resolved when one is given. `absolute` says
+ * `path` is already what `resolve` makes of it (a walk's own parent): no second pass over it.
+ */
+function resolveReal(
+  path: string,
+  depth: number,
+  memo: RealMemo | undefined,
+  absolute = false,
+): Resolved {
+  const abs = absolute ? path : resolve(path);
   const known = memo?.get(abs);
   if (known !== undefined && depth <= known.depth) return { real: known.real, whole: true };
   const found = walkReal(abs, depth, memo);
@@ -86,8 +94,11 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
   const parent = dirname(abs);
   if (parent === abs) return { real: abs, whole: true };
   if (depth > MAX_LINKS) return { real: abs, whole: false };
-  const realParent = resolveReal(parent, depth + 1, memo);
-  const here = join(realParent.real, basename(abs));
+  // `abs` is resolved, so its folder is too, and its last part is a plain name: the parent and
+  // the path under the real parent are taken as strings (V8 compiles node's path normaliser once
+  // it has run long enough in a process, and the ~40 protected paths' walks took it there).
+  const realParent = resolveReal(parent, depth + 1, memo, true);
+  const here = childPath(realParent.real, basename(abs));
   try {
     if (lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
       const link = readlinkSync(here);
@@ -102,6 +113,14 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
     // Not there at all: the path as its real folder names it.
   }
   return { real: here, whole: realParent.whole };
+}
+
+/**
+ * `join(folder, name)` for a resolved absolute folder (a real path) and a name without a
+ * separator that is not `.` or `..`: the same string without normalising it again.
+ */
+export function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
 }
 
 function inodeOf(path: string): string | undefined {
