@@ -17,6 +17,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   childPath,
+  isResolved,
   judgeTarget,
   protectionFor,
   realTarget,
@@ -199,6 +200,19 @@ describe("realTargets", () => {
         const name = basename(named_);
         expect(childPath(real, name)).toBe(join(real, name));
       }),
+    );
+  });
+
+  it("isResolved says a path is resolved exactly when resolve answers it unchanged", () => {
+    const part = fc.constantFrom("a", "b", "..", ".", "", "...", ".x", "x.", "c d");
+    const spelt = fc.tuple(fc.constantFrom("/", "", "//"), fc.array(part, { maxLength: 6 }));
+    fc.assert(
+      fc.property(spelt, ([lead, parts]) => {
+        const path = `${lead}${parts.join("/")}`;
+        expect(isResolved(path)).toBe(path === resolve(path));
+        expect(isResolved(resolve(path))).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -71,7 +71,7 @@ function resolveReal(
   memo: RealMemo | undefined,
   absolute = false,
 ): Resolved {
-  const abs = absolute ? path : resolve(path);
+  const abs = absolute || isResolved(path) ? path : resolve(path);
   const known = memo?.get(abs);
   if (known !== undefined && depth <= known.depth) return { real: known.real, whole: true };
   const found = walkReal(abs, depth, memo);
@@ -113,6 +113,24 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
     // Not there at all: the path as its real folder names it.
   }
   return { real: here, whole: realParent.whole };
+}
+
+/**
+ * Whether `resolve` would answer `path` itself: an absolute POSIX path without an empty, `.` or
+ * `..` part and no trailing separator. The protected paths are built so (`join` under resolved
+ * folders); looked at with the engine's own string search, not a second normalising pass.
+ */
+export function isResolved(path: string): boolean {
+  if (sep !== "/" || !path.startsWith("/")) return false;
+  if (path === "/") return true;
+  return !(
+    path.endsWith("/") ||
+    path.endsWith("/.") ||
+    path.endsWith("/..") ||
+    path.includes("//") ||
+    path.includes("/./") ||
+    path.includes("/../")
+  );
 }
 
 /**
