@@ -22,6 +22,7 @@ import {
   protectionFor,
   realTarget,
   realTargets,
+  under,
 } from "./write-identity.ts";
 
 /** Targets judged by where they lead, on a real tree with real links (ADR 0012). */
@@ -199,6 +200,9 @@ describe("realTargets", () => {
         if (named_ === "/") return;
         const name = basename(named_);
         expect(childPath(real, name)).toBe(join(real, name));
+        expect(under(real, name, "hooks.json")).toBe(join(real, name, "hooks.json"));
+        const spelt = [...folder, ""].join("/");
+        expect(under(spelt, name)).toBe(join(spelt, name));
       }),
     );
   });

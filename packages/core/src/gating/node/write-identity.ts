@@ -141,6 +141,15 @@ export function childPath(folder: string, name: string): string {
   return folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
 }
 
+/**
+ * `join(folder, ...names)` for plain names (a file name, none `.`, `..` or with a separator):
+ * under a folder already resolved, the same string built without normalising it again, which
+ * for the folders above a deep project ran the normaliser over the whole path at every level.
+ */
+export function under(folder: string, ...names: string[]): string {
+  return isResolved(folder) ? names.reduce(childPath, folder) : join(folder, ...names);
+}
+
 function inodeOf(path: string): string | undefined {
   try {
     const stat = statSync(path, { throwIfNoEntry: false });
@@ -177,18 +186,18 @@ const SYSTEM_SETTINGS_FILES: readonly string[] = ["/Library/Application Support/
 function claudeSettings(claude: string): string[] {
   const named = listSafe(claude)
     .filter((name) => /^settings.*\.json$/i.test(name))
-    .map((name) => join(claude, name));
-  return [join(claude, "settings.json"), join(claude, "settings.local.json"), ...named];
+    .map((name) => under(claude, name));
+  return [under(claude, "settings.json"), under(claude, "settings.local.json"), ...named];
 }
 
 /** The hook settings files of one agent folder set (a project root or the home folder). */
 function settingsFiles(base: string, codexHome?: string): string[] {
-  const codex = codexHome ?? join(base, ".codex");
+  const codex = codexHome ?? under(base, ".codex");
   return [
-    ...claudeSettings(join(base, ".claude")),
-    join(base, ".cursor", "hooks.json"),
-    join(codex, "hooks.json"),
-    join(codex, "config.toml"),
+    ...claudeSettings(under(base, ".claude")),
+    under(base, ".cursor", "hooks.json"),
+    under(codex, "hooks.json"),
+    under(codex, "config.toml"),
   ];
 }
 
@@ -197,9 +206,9 @@ function bundleFolders(root: string): string[] {
   const found: string[] = [];
   let dir = root;
   for (;;) {
-    const scope = join(dir, "node_modules", "@tailtest");
+    const scope = under(dir, "node_modules", "@tailtest");
     const names = listSafe(scope);
-    if (names.length > 0) found.push(scope, ...names.map((name) => join(scope, name)));
+    if (names.length > 0) found.push(scope, ...names.map((name) => under(scope, name)));
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
@@ -221,8 +230,8 @@ export function protectionFor(root: string, env: NodeJS.ProcessEnv = process.env
   // `CLAUDE_CONFIG_DIR` replaces `~/.claude` for Claude Code's user settings.
   const claudeDir = env.CLAUDE_CONFIG_DIR === "" ? undefined : env.CLAUDE_CONFIG_DIR;
   const folderPaths = [
-    join(root, ".tailtest"),
-    join(root, ".cursor", "hooks", "state"),
+    under(root, ".tailtest"),
+    under(root, ".cursor", "hooks", "state"),
     ...bundleFolders(root),
     ...SYSTEM_SETTINGS_FOLDERS,
   ];
