@@ -1,10 +1,29 @@
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import fc from "fast-check";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { judgeTarget, protectionFor, realTarget, realTargets } from "./write-identity.ts";
+import {
+  childPath,
+  isResolved,
+  judgeTarget,
+  protectionFor,
+  realTarget,
+  realTargets,
+  under,
+} from "./write-identity.ts";
 
 /** Targets judged by where they lead, on a real tree with real links (ADR 0012). */
 
@@ -129,6 +148,75 @@ describe("realTargets", () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  /** The walk as it was before its parents and children were taken as strings. */
+  function joinedTarget(path: string, depth = 0): { real: string; whole: boolean } {
+    const abs = resolve(path);
+    if (existsSync(abs)) return { real: realpathSync.native(abs), whole: true };
+    const parent = dirname(abs);
+    if (parent === abs) return { real: abs, whole: true };
+    if (depth > 40) return { real: abs, whole: false };
+    const realParent = joinedTarget(parent, depth + 1);
+    const here = join(realParent.real, basename(abs));
+    try {
+      if (lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+        const link = readlinkSync(here);
+        const to = isAbsolute(link) ? link : join(realParent.real, link);
+        const next = joinedTarget(to, depth + 1);
+        return { real: next.real, whole: realParent.whole && next.whole };
+      }
+    } catch {
+      // Not there at all (under a file).
+    }
+    return { real: here, whole: realParent.whole };
+  }
+
+  it("answers what the walk through join and resolve answered, spelt any way", () => {
+    const spelt = fc.array(fc.constantFrom(...NAMES, "..", ".", "", "x.json"), { maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 12 }), fc.array(spelt), (entries, asked) => {
+        const base = tree(entries);
+        try {
+          const paths = asked.map((names) => [base, ...names].join("/"));
+          const reference = paths.map((path) => joinedTarget(path).real);
+          expect(paths.map((path) => realTarget(path))).toEqual(reference);
+          expect(realTargets(paths)).toEqual(reference);
+        } finally {
+          rmSync(base, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("childPath is join for a resolved folder and a plain name", () => {
+    const segment = fc.constantFrom("a", "b", "..", ".", "", "c d", ".x");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 5 }), fc.array(segment), (folder, named) => {
+        const real = resolve("/", ...folder);
+        const named_ = resolve("/", ...named);
+        if (named_ === "/") return;
+        const name = basename(named_);
+        expect(childPath(real, name)).toBe(join(real, name));
+        expect(under(real, name, "hooks.json")).toBe(join(real, name, "hooks.json"));
+        const spelt = [...folder, ""].join("/");
+        expect(under(spelt, name)).toBe(join(spelt, name));
+      }),
+    );
+  });
+
+  it("isResolved says a path is resolved exactly when resolve answers it unchanged", () => {
+    const part = fc.constantFrom("a", "b", "..", ".", "", "...", ".x", "x.", "c d");
+    const spelt = fc.tuple(fc.constantFrom("/", "", "//"), fc.array(part, { maxLength: 6 }));
+    fc.assert(
+      fc.property(spelt, ([lead, parts]) => {
+        const path = `${lead}${parts.join("/")}`;
+        expect(isResolved(path)).toBe(path === resolve(path));
+        expect(isResolved(resolve(path))).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -61,9 +61,17 @@ interface Resolved {
   whole: boolean;
 }
 
-/** `realTarget`, through a memo of the paths already resolved when one is given. */
-function resolveReal(path: string, depth: number, memo: RealMemo | undefined): Resolved {
-  const abs = resolve(path);
+/**
+ * `realTarget`, through a memo of the paths already resolved when one is given. `absolute` says
+ * `path` is already what `resolve` makes of it (a walk's own parent): no second pass over it.
+ */
+function resolveReal(
+  path: string,
+  depth: number,
+  memo: RealMemo | undefined,
+  absolute = false,
+): Resolved {
+  const abs = absolute || isResolved(path) ? path : resolve(path);
   const known = memo?.get(abs);
   if (known !== undefined && depth <= known.depth) return { real: known.real, whole: true };
   const found = walkReal(abs, depth, memo);
@@ -86,8 +94,11 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
   const parent = dirname(abs);
   if (parent === abs) return { real: abs, whole: true };
   if (depth > MAX_LINKS) return { real: abs, whole: false };
-  const realParent = resolveReal(parent, depth + 1, memo);
-  const here = join(realParent.real, basename(abs));
+  // `abs` is resolved, so its folder is too, and its last part is a plain name: the parent and
+  // the path under the real parent are taken as strings (V8 compiles node's path normaliser once
+  // it has run long enough in a process, and the ~40 protected paths' walks took it there).
+  const realParent = resolveReal(parent, depth + 1, memo, true);
+  const here = childPath(realParent.real, basename(abs));
   try {
     if (lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
       const link = readlinkSync(here);
@@ -102,6 +113,41 @@ function walkReal(abs: string, depth: number, memo: RealMemo | undefined): Resol
     // Not there at all: the path as its real folder names it.
   }
   return { real: here, whole: realParent.whole };
+}
+
+/**
+ * Whether `resolve` would answer `path` itself: an absolute POSIX path without an empty, `.` or
+ * `..` part and no trailing separator. The protected paths are built so (`join` under resolved
+ * folders); looked at with the engine's own string search, not a second normalising pass.
+ */
+export function isResolved(path: string): boolean {
+  if (sep !== "/" || !path.startsWith("/")) return false;
+  if (path === "/") return true;
+  return !(
+    path.endsWith("/") ||
+    path.endsWith("/.") ||
+    path.endsWith("/..") ||
+    path.includes("//") ||
+    path.includes("/./") ||
+    path.includes("/../")
+  );
+}
+
+/**
+ * `join(folder, name)` for a resolved absolute folder (a real path) and a name without a
+ * separator that is not `.` or `..`: the same string without normalising it again.
+ */
+export function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
+}
+
+/**
+ * `join(folder, ...names)` for plain names (a file name, none `.`, `..` or with a separator):
+ * under a folder already resolved, the same string built without normalising it again, which
+ * for the folders above a deep project ran the normaliser over the whole path at every level.
+ */
+export function under(folder: string, ...names: string[]): string {
+  return isResolved(folder) ? names.reduce(childPath, folder) : join(folder, ...names);
 }
 
 function inodeOf(path: string): string | undefined {
@@ -140,18 +186,18 @@ const SYSTEM_SETTINGS_FILES: readonly string[] = ["/Library/Application Support/
 function claudeSettings(claude: string): string[] {
   const named = listSafe(claude)
     .filter((name) => /^settings.*\.json$/i.test(name))
-    .map((name) => join(claude, name));
-  return [join(claude, "settings.json"), join(claude, "settings.local.json"), ...named];
+    .map((name) => under(claude, name));
+  return [under(claude, "settings.json"), under(claude, "settings.local.json"), ...named];
 }
 
 /** The hook settings files of one agent folder set (a project root or the home folder). */
 function settingsFiles(base: string, codexHome?: string): string[] {
-  const codex = codexHome ?? join(base, ".codex");
+  const codex = codexHome ?? under(base, ".codex");
   return [
-    ...claudeSettings(join(base, ".claude")),
-    join(base, ".cursor", "hooks.json"),
-    join(codex, "hooks.json"),
-    join(codex, "config.toml"),
+    ...claudeSettings(under(base, ".claude")),
+    under(base, ".cursor", "hooks.json"),
+    under(codex, "hooks.json"),
+    under(codex, "config.toml"),
   ];
 }
 
@@ -160,9 +206,9 @@ function bundleFolders(root: string): string[] {
   const found: string[] = [];
   let dir = root;
   for (;;) {
-    const scope = join(dir, "node_modules", "@tailtest");
+    const scope = under(dir, "node_modules", "@tailtest");
     const names = listSafe(scope);
-    if (names.length > 0) found.push(scope, ...names.map((name) => join(scope, name)));
+    if (names.length > 0) found.push(scope, ...names.map((name) => under(scope, name)));
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
@@ -184,8 +230,8 @@ export function protectionFor(root: string, env: NodeJS.ProcessEnv = process.env
   // `CLAUDE_CONFIG_DIR` replaces `~/.claude` for Claude Code's user settings.
   const claudeDir = env.CLAUDE_CONFIG_DIR === "" ? undefined : env.CLAUDE_CONFIG_DIR;
   const folderPaths = [
-    join(root, ".tailtest"),
-    join(root, ".cursor", "hooks", "state"),
+    under(root, ".tailtest"),
+    under(root, ".cursor", "hooks", "state"),
     ...bundleFolders(root),
     ...SYSTEM_SETTINGS_FOLDERS,
   ];
