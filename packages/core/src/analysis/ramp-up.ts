@@ -70,15 +70,18 @@ function parentName(path: string): string {
  */
 export function collectTestStems(testFiles: readonly string[]): Set<string> {
   const stems = new Set<string>();
-  for (const file of testFiles) {
-    const stem = testStemOf(file);
-    if (stem === undefined) continue;
-    const parent = parentName(file);
-    stems.add(
-      TEST_ROOTS.has(parent) ? `${familyOf(file)}:${stem}` : `${familyOf(file)}:${stem}@${parent}`,
-    );
-  }
+  for (const file of testFiles) addTestStem(stems, file);
   return stems;
+}
+
+/** Adds a test file's stem to `stems` (`collectTestStems`); a file with no test stem adds none. */
+export function addTestStem(stems: Set<string>, file: string): void {
+  const stem = testStemOf(file);
+  if (stem === undefined) return;
+  const parent = parentName(file);
+  stems.add(
+    TEST_ROOTS.has(parent) ? `${familyOf(file)}:${stem}` : `${familyOf(file)}:${stem}@${parent}`,
+  );
 }
 
 export function hasTestStem(stems: ReadonlySet<string>, source: string): boolean {
@@ -94,11 +97,21 @@ export const MAX_SIZE_POINTS = 30;
 
 /** Commits and path: the part of the score known without reading the file. */
 export function scoreWithoutSize(path: string, commits: number): number {
-  const dirs = path.split("/").slice(0, -1);
-  let pathPoints = 0;
-  if (dirs.some((dir) => STRONG_DIRS.has(dir))) pathPoints = 30;
-  else if (dirs.some((dir) => MEDIUM_DIRS.has(dir))) pathPoints = 20;
-  return Math.min(commits, MAX_COMMITS) * 2 + pathPoints;
+  const slash = path.lastIndexOf("/");
+  return scoreOfCommits(commits) + folderPoints(slash === -1 ? "" : path.slice(0, slash));
+}
+
+/** The commits' part of a score. */
+export function scoreOfCommits(commits: number): number {
+  return Math.min(commits, MAX_COMMITS) * 2;
+}
+
+/** The path's part of a score, by the folders a file is in (`dir`, `""` for the root). */
+export function folderPoints(dir: string): number {
+  const dirs = dir === "" ? [] : dir.split("/");
+  if (dirs.some((name) => STRONG_DIRS.has(name))) return 30;
+  if (dirs.some((name) => MEDIUM_DIRS.has(name))) return 20;
+  return 0;
 }
 
 /** The size signal: tiny files score down, mid-sized ones up. */
@@ -110,19 +123,17 @@ export function sizePoints(lines: number): number {
 }
 
 /**
- * Counts `git log --name-only --format=` output (whole lines) into the paths `counts` already
- * holds; other paths are not counted, and not kept: git names every file a commit touched (all
- * of a large tree's, for its first commit), and only the untested sources are ranked.
+ * Counts `git log --name-only --format=` output (whole lines) into `counts`, which counts only
+ * the paths it ranks: git names every file a commit touched (all of a large tree's, for its first
+ * commit), and only the untested sources are ranked.
  */
-export function addCommits(log: string, counts: Map<string, number>): void {
+export function addCommits(log: string, counts: { addCommit(path: string): void }): void {
   // A line at a time, not split: a chunk's thousands of lines held at once outlived the young
   // generation's collections and filled the old one with garbage nothing collected.
   for (let start = 0; start < log.length;) {
     const newline = log.indexOf("\n", start);
     const end = newline === -1 ? log.length : newline;
-    const path = log.slice(start, end).trim();
-    const count = counts.get(path);
-    if (count !== undefined) counts.set(path, count + 1);
+    counts.addCommit(log.slice(start, end).trim());
     start = end + 1;
   }
 }
@@ -170,27 +181,65 @@ export function pickTop(
   readSizePoints: ReadSizePoints,
   budget?: { expired(): boolean },
 ): PickedTop {
-  if (limit <= 0) return { top: [], read: 0, complete: true };
   const ordered = [...candidates].sort(
     (a, b) => b.partial - a.partial || (a.path < b.path ? -1 : 1),
   );
+  const groups: CandidateGroup[] = [];
+  for (let at = 0; at < ordered.length;) {
+    const partial = ordered[at]?.partial ?? 0;
+    let end = at;
+    while (end < ordered.length && ordered[end]?.partial === partial) end += 1;
+    const paths = ordered.slice(at, end).map((candidate) => candidate.path);
+    groups.push({ partial, paths: () => paths });
+    at = end;
+  }
+  return pickTopOf(groups, limit, readSizePoints, budget);
+}
+
+/** The candidates that share one `partial` score, their paths in order (made when asked for). */
+export interface CandidateGroup {
+  partial: number;
+  paths(): Iterable<string>;
+}
+
+/**
+ * `pickTop` of candidates grouped by `partial`, best first, each group's paths in order: a group
+ * below the bar is never asked for its paths, so candidates the ranking never reaches need
+ * never be made.
+ */
+export function pickTopOf(
+  groups: Iterable<CandidateGroup>,
+  limit: number,
+  readSizePoints: ReadSizePoints,
+  budget?: { expired(): boolean },
+): PickedTop {
+  if (limit <= 0) return { top: [], read: 0, complete: true };
   const top: RampUpCandidate[] = [];
   let read = 0;
-  for (const candidate of ordered) {
-    const floor = top.length < limit ? undefined : top[top.length - 1];
-    const best = candidate.partial + MAX_SIZE_POINTS;
+  for (const group of groups) {
+    const best = group.partial + MAX_SIZE_POINTS;
+    const bar = (): RampUpCandidate | undefined =>
+      top.length < limit ? undefined : top[top.length - 1];
     // A full top list's last entry is the bar; an unfilled one's bar is a score of 1.
-    if (best <= 0 || (floor !== undefined && best < floor.score)) break;
-    if (floor !== undefined && !ranksBefore({ path: candidate.path, score: best }, floor)) continue;
-    if (budget?.expired() === true) return { top, read, complete: false };
-    read += 1;
-    const points = readSizePoints(candidate.path);
-    if (points === undefined) continue;
-    const entry = { path: candidate.path, score: candidate.partial + points };
-    if (entry.score <= 0 || (floor !== undefined && !ranksBefore(entry, floor))) continue;
-    const at = top.findIndex((other) => ranksBefore(entry, other));
-    top.splice(at === -1 ? top.length : at, 0, entry);
-    if (top.length > limit) top.pop();
+    const below = (): boolean => {
+      const floor = bar();
+      return best <= 0 || (floor !== undefined && best < floor.score);
+    };
+    if (below()) break;
+    for (const path of group.paths()) {
+      if (below()) return { top, read, complete: true };
+      const floor = bar();
+      if (floor !== undefined && !ranksBefore({ path, score: best }, floor)) continue;
+      if (budget?.expired() === true) return { top, read, complete: false };
+      read += 1;
+      const points = readSizePoints(path);
+      if (points === undefined) continue;
+      const entry = { path, score: group.partial + points };
+      if (entry.score <= 0 || (floor !== undefined && !ranksBefore(entry, floor))) continue;
+      const at = top.findIndex((other) => ranksBefore(entry, other));
+      top.splice(at === -1 ? top.length : at, 0, entry);
+      if (top.length > limit) top.pop();
+    }
   }
   return { top, read, complete: true };
 }
@@ -216,18 +265,17 @@ export function renderRampUpNote(queued: readonly string[]): string {
   return `tailtest: first-session coverage scan: ${queued.length} untested file(s) queued (ramp-up): ${queued.join(", ")}. Write tests for them as for any queued file.`;
 }
 
-/** How far a cut scan got: listing files, sorting them, or reading candidates. */
+/**
+ * How far a cut scan got: listing the project's files (the walk sorts each into tests and sources
+ * as it finds it), or reading candidates.
+ */
 export type RampUpProgress =
-  | { stage: "listing"; found: number }
-  | { stage: "sorting"; done: number; total: number }
-  | { stage: "reading"; done: number; total: number };
+  { stage: "listing"; found: number } | { stage: "reading"; done: number; total: number };
 
 export function renderRampUpCut(budgetMs: number, progress: RampUpProgress): string {
   let where: string;
   if (progress.stage === "listing")
     where = `while listing the project's files (${progress.found} found so far)`;
-  else if (progress.stage === "sorting")
-    where = `after sorting ${progress.done} of ${progress.total} files into sources and tests`;
   else where = `after reading ${progress.done} of ${progress.total} untested source files`;
   return `tailtest: first-session coverage scan stopped at its time box (${budgetMs} ms) ${where}; nothing was queued, and it runs again next session.`;
 }

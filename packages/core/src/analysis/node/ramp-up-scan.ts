@@ -4,23 +4,19 @@ import type { Budget } from "../budget.ts";
 import { loadJsLexers, scanJsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
 import {
-  collectTestStems,
   addCommits,
   createRampUpState,
   hasNothingToTest,
-  hasTestStem,
-  pickTop,
+  pickTopOf,
   RampUpStateSchema,
   renderRampUpCut,
   renderRampUpNote,
-  scoreWithoutSize,
   sizePoints,
   type RampUpProgress,
   type RampUpState,
-  type UnreadCandidate,
 } from "../ramp-up.ts";
-import { classifyFile, isTestFile } from "../../filter/filter.ts";
-import { baseName, extensionOf } from "../../filter/languages.ts";
+import { isJsFile, UntestedSources, type Candidates } from "../untested-sources.ts";
+import { baseName } from "../../filter/languages.ts";
 import {
   inspectEdit,
   queueEdit,
@@ -29,7 +25,7 @@ import {
   type Project,
 } from "../../project/node/project.ts";
 import { readSmallFile } from "./project-walk.ts";
-import { eachGitChunk } from "../../project/node/git-output.ts";
+import { gitOutputFile, type GitOutputFile } from "../../project/node/git-output.ts";
 import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 import { addV8Flags } from "../../hook/node/code-cache.ts";
 
@@ -55,50 +51,85 @@ export async function isRampUpDue(project: Project): Promise<boolean> {
 const SIZE_CAP = 256 * 1024;
 const GIT_LOG_MAX = 500;
 
-export interface WalkedFiles {
-  files: readonly string[];
+/** What the session start gives the scan: every file its walk found, sorted as it went. */
+export interface WalkedSources {
+  sources: UntestedSources;
   /** False when the walk that found them was cut short. */
   complete: boolean;
-  /**
-   * True when nothing after the scan reads `files`: the scan lets go of the list (`files` becomes
-   * empty) once it has sorted it, so the commits and the reading reuse its memory.
-   */
-  last?: boolean;
+  /** git's recent commits (`startCommitLog`); none outside git. */
+  log?: GitOutputFile | undefined;
+}
+
+/** The sort the walk feeds, a file at a time (`sortFile`). */
+export function createSourceSort(project: Project): UntestedSources {
+  return new UntestedSources(project.config.file_classes.test);
+}
+
+/** One file the walk found, into the sort; a large tree is collected as it goes. */
+export function sortFile(sources: UntestedSources, path: string): void {
+  sources.add(path);
+  if (sources.files % LARGE_TREE === 0) collectGarbage();
+}
+
+/**
+ * The files each of the last 500 non-merge commits touched, in a file the scan reads once the
+ * walk is done; undefined outside git or past the box. Run before the walk: node starts git as a
+ * copy of itself, and the copy's memory counts as the hook's (a whole process's peak includes its
+ * children's), so it is started while the process is small (on 50,000 files, started after the
+ * walk it was the hook's peak, 1.5 MiB above the process's own). The caller closes it.
+ */
+export function startCommitLog(project: Project, budget: Budget): GitOutputFile | undefined {
+  const timeout = Math.floor(budget.remaining());
+  if (timeout <= 0) return undefined;
+  return gitOutputFile(
+    project.root,
+    [
+      "log",
+      "--relative",
+      "--name-only",
+      "--no-merges",
+      `--max-count=${GIT_LOG_MAX}`,
+      "--format=",
+      "--",
+      ".",
+    ],
+    timeout,
+  );
 }
 
 /**
  * Ranks the project's untested source files and queues the best `ramp_up_limit` as "ramp-up".
  * Linear: the test stems are one set, the commits one `git log`, and files are read (for their
  * size, and whether they have code of their own) only while they can still make the top
- * (`pickTop`, best-first by the score known without reading).
+ * (`pickTopOf`, best-first by the score known without reading).
  */
 export async function runRampUp(
   project: Project,
-  walk: WalkedFiles,
+  walk: WalkedSources,
   budget: Budget,
   now: () => Date,
 ): Promise<string> {
   const limit = project.config.ramp_up_limit;
-  const total = walk.files.length;
-  if (!walk.complete) return recordCut(project, budget, { stage: "listing", found: total });
-  const sorted = untestedSources(walk.files, project.config.file_classes.test, budget);
-  if (sorted.untested === undefined)
-    return recordCut(project, budget, { stage: "sorting", done: sorted.done, total });
-  if (walk.last === true) {
-    walk.files = [];
-    if (total >= LARGE_TREE) collectGarbage();
-  }
+  if (!walk.complete)
+    return recordCut(project, budget, { stage: "listing", found: walk.sources.files });
+  const candidates = walk.sources.finish();
   const reading = (done: number): RampUpProgress => ({
     stage: "reading",
     done,
-    total: sorted.count,
+    total: candidates.count,
   });
   if (budget.expired()) return recordCut(project, budget, reading(0));
-  const candidates = rankedWithoutSize(project.root, sorted.untested, budget);
-  sorted.untested = undefined;
+  if (walk.log !== undefined) countCommits(walk.log, candidates);
   if (budget.expired()) return recordCut(project, budget, reading(0));
-  if (sorted.js) await loadJsLexers();
-  const picked = pickTop(candidates, limit, (path) => readSizePoints(project, path), budget);
+  // The sort's and git's lines' garbage, gone before the reading (`collectGarbage`).
+  if (walk.sources.files >= LARGE_TREE) collectGarbage();
+  if (candidates.js) await loadJsLexers();
+  const picked = pickTopOf(
+    candidates.groups(),
+    limit,
+    (path) => readSizePoints(project, path),
+    budget,
+  );
   if (!picked.complete) return recordCut(project, budget, reading(picked.read));
   const queued = picked.top.map((entry) => entry.path);
   const file = sessionFile(project, now);
@@ -109,74 +140,6 @@ export async function runRampUp(
     result: undefined,
   }));
   return renderRampUpNote(queued);
-}
-
-/** A walk of at least this many files is collected once sorted (`collectGarbage`). */
-const LARGE_TREE = 10_000;
-
-/**
- * One full collection, once the walk's list is let go: the paths of every file (50,000 on a
- * large tree), the test files' among them, and the sort's garbage are then dead, and a collection
- * here gives their pages back before git's counts and the reading allocate more (without it a
- * first session on 50,000 files grew 4-5 MiB past the sort; V8 collects the old generation only
- * once it has grown). The gc function is V8's own, exposed for the rest of the process; never throws.
- */
-function collectGarbage(): void {
-  try {
-    addV8Flags(["--expose-gc"]);
-    const gc: unknown = runInNewContext("gc");
-    if (typeof gc === "function") (gc as () => void)();
-  } catch {
-    // Only memory: the scan goes on as it would have.
-  }
-}
-
-/**
- * The project's source files no test file names (by stem), sorted from the walk's list; or how
- * many files were sorted when the box ran out. Only the untested paths outlive it: the test
- * files' paths and the sorted-out ones are garbage once it returns.
- */
-function untestedSources(
-  files: readonly string[],
-  extra: readonly string[],
-  budget: Budget,
-): { untested?: string[] | undefined; count: number; js: boolean; done: number } {
-  const tests: string[] = [];
-  const sources: string[] = [];
-  let done = 0;
-  for (const file of files) {
-    // The walk already left out ignored files: the filter's name rules are all that is left.
-    if (isTestFile(file, extra)) tests.push(file);
-    else if (classifyFile(file, { extraTestPatterns: extra }).queue) sources.push(file);
-    done += 1;
-    if (done % 512 === 0 && done < files.length && budget.expired())
-      return { count: 0, js: false, done };
-  }
-  const stems = collectTestStems(tests);
-  const untested = sources.filter((source) => !hasTestStem(stems, source));
-  return { untested, count: untested.length, js: untested.some(isJsFile), done };
-}
-
-/**
- * The candidates with the part of their score known without reading them (commits and path);
- * git's counts are dropped once scored.
- */
-function rankedWithoutSize(
-  root: string,
-  untested: readonly string[],
-  budget: Budget,
-): UnreadCandidate[] {
-  const commits = recentCommits(root, untested, budget);
-  return untested.map((path) => ({
-    path,
-    partial: scoreWithoutSize(path, commits.get(path) ?? 0),
-  }));
-}
-
-const JS_EXTENSIONS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"]);
-
-function isJsFile(path: string): boolean {
-  return JS_EXTENSIONS.has(extensionOf(path));
 }
 
 /**
@@ -213,40 +176,39 @@ async function recordCut(
 /**
  * Commits per untested source over the last 500 non-merge commits; none outside git. git's list
  * names every file each commit touched (50,000 lines for a large tree's first commit): it is read
- * from a file a chunk at a time and only the candidates are counted, not held whole, split into
- * a string per line and counted into a map of every path (that step grew a first session on
- * 50,000 files by 6.7 MiB; by 2.1-2.5 MiB now, mostly the candidates' map).
+ * from a file a chunk at a time and only the candidates are counted (`Candidates.addCommit`), not
+ * held whole, split into a string per line and counted into a map of every path (that step grew
+ * a first session on 50,000 files by 6.7 MiB; a map of the candidates' paths, by 2 MiB).
  */
-function recentCommits(
-  root: string,
-  candidates: readonly string[],
-  budget: Budget,
-): Map<string, number> {
-  const timeout = Math.floor(budget.remaining());
-  if (timeout <= 0) return new Map();
-  const counts = new Map<string, number>();
-  for (const path of candidates) counts.set(path, 0);
-  const read = eachGitChunk(
-    root,
-    [
-      "log",
-      "--relative",
-      "--name-only",
-      "--no-merges",
-      `--max-count=${GIT_LOG_MAX}`,
-      "--format=",
-      "--",
-      ".",
-    ],
-    "\n",
-    (text) => addCommits(text, counts),
-    timeout,
-  );
-  return read ? counts : new Map<string, number>();
+function countCommits(log: GitOutputFile, candidates: Candidates): void {
+  const read = log.eachChunk("\n", (chunk) => addCommits(chunk.toString("utf8"), candidates));
+  // git's output not read to its end counts nothing (as outside git).
+  if (!read) candidates.forgetCommits();
 }
 
 function countLines(text: string): number {
   let lines = text.length > 0 && !text.endsWith("\n") ? 1 : 0;
   for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) lines += 1;
   return lines;
+}
+
+/** A tree of at least this many files is collected as it is sorted, and once counted. */
+const LARGE_TREE = 10_000;
+
+/**
+ * One full collection. Sorting a large tree's files leaves garbage in V8's old generation
+ * (what outlives two young collections), which V8 collects only once that has grown by megabytes,
+ * and never on its own within a hook's life: on 50,000 files, collecting every 10,000 files
+ * sorted and once after git's counts kept the first session's peak 2-3 MiB lower, for 50-80 ms
+ * of CPU (ADR 0014). The gc function is V8's own, exposed for the rest of the process; never
+ * throws.
+ */
+function collectGarbage(): void {
+  try {
+    addV8Flags(["--expose-gc"]);
+    const gc: unknown = runInNewContext("gc");
+    if (typeof gc === "function") (gc as () => void)();
+  } catch {
+    // Only memory: the scan goes on as it would have.
+  }
 }

@@ -7,7 +7,7 @@ import { steppingClock } from "../budget.ts";
 import { runStartAnalyses } from "./run-analyses.ts";
 import { FIRST_GRAPH_FILES } from "./session-analysis.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
-import { isRampUpDue, rampUpFile, runRampUp } from "./ramp-up-scan.ts";
+import { createSourceSort, isRampUpDue, rampUpFile, runRampUp } from "./ramp-up-scan.ts";
 import { openProject, sessionFile } from "../../project/node/project.ts";
 import { readState } from "../../state/node/store.ts";
 
@@ -351,55 +351,25 @@ describe("a coverage scan cut by its time box says how far it got", () => {
 
   it("while the walk was listing files", async () => {
     temp = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n" });
-    const walk = { files: ["pyproject.toml", "lib/a.py", "lib/b.py"], complete: false };
-    expect(await runRampUp(openProject(temp.root), walk, spent, () => new Date())).toBe(
+    const project = openProject(temp.root);
+    const sources = createSourceSort(project);
+    for (const file of ["pyproject.toml", "lib/a.py", "lib/b.py"]) sources.add(file);
+    expect(await runRampUp(project, { sources, complete: false }, spent, () => new Date())).toBe(
       "tailtest: first-session coverage scan stopped at its time box (50 ms) while listing the project's files (3 found so far); nothing was queued, and it runs again next session.",
     );
     expect(await isRampUpDue(openProject(temp.root))).toBe(true);
   });
 
-  it("while sorting files into sources and tests", async () => {
+  it("before reading, once the walk is done", async () => {
     temp = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n" });
-    const files = Array.from({ length: 600 }, (_, i) => `lib/m${i}.py`);
-    const walk = { files, complete: true };
-    expect(await runRampUp(openProject(temp.root), walk, spent, () => new Date())).toBe(
-      "tailtest: first-session coverage scan stopped at its time box (50 ms) after sorting 512 of 600 files into sources and tests; nothing was queued, and it runs again next session.",
+    const project = openProject(temp.root);
+    const sources = createSourceSort(project);
+    for (let i = 0; i < 600; i += 1) sources.add(`lib/m${i}.py`);
+    expect(await runRampUp(project, { sources, complete: true }, spent, () => new Date())).toBe(
+      "tailtest: first-session coverage scan stopped at its time box (50 ms) after reading 0 of 600 untested source files; nothing was queued, and it runs again next session.",
     );
     const state = await readState(rampUpFile(openProject(temp.root)));
     expect(state.value).toMatchObject({ done: false, cut: 1, queued: [] });
-  });
-});
-
-describe("a coverage scan given the walk's list to keep", () => {
-  const open = { ms: 60_000, expired: () => false, remaining: () => 60_000 };
-  // Past the size at which the scan collects its garbage once sorted (10,000 files).
-  const project = {
-    "pyproject.toml": "[tool.pytest.ini_options]\n",
-    "src/shop/billing.py": "def f(x):\n    return x\n".repeat(40),
-  };
-  const files = [
-    "pyproject.toml",
-    ...Array.from({ length: 6000 }, (_, i) => `src/shop/m${i}.py`),
-    ...Array.from({ length: 6000 }, (_, i) => `tests/test_m${i}.py`),
-    "src/shop/billing.py",
-  ];
-
-  it("lets go of it once sorted when nothing after the scan reads it, and queues the same", async () => {
-    temp = makeProject(project);
-    configure(temp.root, { ramp_up_limit: 5 });
-    const kept = { files, complete: true };
-    const note = await runRampUp(openProject(temp.root), kept, open, () => new Date());
-    expect(note).toBe(
-      "tailtest: first-session coverage scan: 1 untested file(s) queued (ramp-up): src/shop/billing.py. Write tests for them as for any queued file.",
-    );
-    expect(kept.files).toBe(files);
-    temp.cleanup();
-    temp = makeProject(project);
-    configure(temp.root, { ramp_up_limit: 5 });
-    const last = { files, complete: true, last: true };
-    expect(await runRampUp(openProject(temp.root), last, open, () => new Date())).toBe(note);
-    expect(last.files).toEqual([]);
-    expect(files).toHaveLength(12_002);
   });
 });
 

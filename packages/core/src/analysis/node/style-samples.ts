@@ -19,7 +19,6 @@ import { runnerLabel, type DetectedRunner } from "../../runners/project-runners.
 import { readHead } from "../../project/node/fs-view.ts";
 import { lookupContext } from "./impact.ts";
 import type { Project } from "../../project/node/project.ts";
-import type { WalkedFiles } from "./ramp-up-scan.ts";
 
 /** Read of each sampled test: enough for its first lines and its imports. */
 const SAMPLE_HEAD = 32 * 1024;
@@ -32,7 +31,7 @@ const SAMPLE_HEAD = 32 * 1024;
 export async function sampleStyle(
   project: Project,
   runners: readonly DetectedRunner[],
-  walk: WalkedFiles,
+  walk: { files: readonly string[]; complete: boolean },
   budget: Budget,
 ): Promise<string | undefined> {
   await loadJsLexers();

@@ -2,7 +2,7 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { readHead } from "./fs-view.ts";
-export { eachGitChunk, gitOutputFile } from "./git-output.ts";
+export { type GitOutputFile, eachGitChunk, gitOutputFile } from "./git-output.ts";
 export * from "./mtime-sweep.ts";
 export {
   type EditInsight,
