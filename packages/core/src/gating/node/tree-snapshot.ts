@@ -6,7 +6,7 @@ import { detectLanguage } from "../../filter/languages.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { writeAtomicPieces } from "../../state/node/store.ts";
-import { hashFile, snapshotFile } from "../../strict/node/strict-store.ts";
+import { hashFile, keepObjects } from "../../strict/node/strict-store.ts";
 import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 
 /**
@@ -130,8 +130,9 @@ export function readTreeSnapshot(root: string): TreeSnapshot | undefined {
 
 /**
  * Takes the snapshot (a turn's start, the end of a checked turn): what did not change since
- * `previous` is not read again. `keep`: copy the bytes to put back (strict). The file is written
- * entry by entry as the files are read, never held whole; what it returns is why it is not whole.
+ * `previous` is not read again. `keep`: copy the bytes to put back (strict), into one pack past
+ * the first few (`keepObjects`). The file is written entry by entry as the files are read, never
+ * held whole; what it returns is why it is not whole.
  */
 export async function takeTreeSnapshot(
   project: Project,
@@ -142,36 +143,44 @@ export async function takeTreeSnapshot(
   const maxFiles = options.maxFiles ?? MAX_FILES;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const root = project.root;
-  const previous = readTreeSnapshot(root);
   let bytes = 0;
   let over: string | undefined;
   const listed = productionFiles(project, maxFiles);
   if (listed.more) over = `more production files than the ${maxFiles} it copies`;
-  await writeAtomicPieces(join(root, TREE_SNAPSHOT_PATH), async (put) => {
-    put(`{"v":1,"at":${JSON.stringify(options.now().toISOString())},"files":{`);
-    let first = true;
-    for (const path of listed.files) {
-      const stat = statKey(root, path);
-      if (stat === undefined) continue;
-      const size = Number(stat.split(":")[1]);
-      const known = previous?.files[path];
-      const keep = options.keep && bytes + size <= maxBytes;
-      if (options.keep && !keep && over === undefined)
-        over = `more than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB of production files`;
-      if (keep) bytes += size;
-      let entry: TreeSnapshot["files"][string] | undefined;
-      if (known !== undefined && known.stat === stat && (known.kept === true || !keep))
-        entry = known;
-      else {
-        const id = keep ? await snapshotFile(root, path) : await hashFile(root, path);
-        if (id === null) continue;
-        entry = keep ? { stat, id, kept: true } : { stat, id };
+  const previous = readTreeSnapshot(root);
+  const objects = options.keep ? keepObjects(root) : undefined;
+  try {
+    await writeAtomicPieces(join(root, TREE_SNAPSHOT_PATH), async (put) => {
+      put(`{"v":1,"at":${JSON.stringify(options.now().toISOString())},"files":{`);
+      let first = true;
+      for (const path of listed.files) {
+        const stat = statKey(root, path);
+        if (stat === undefined) continue;
+        const size = Number(stat.split(":")[1]);
+        const known = previous?.files[path];
+        const keep = options.keep && bytes + size <= maxBytes;
+        if (options.keep && !keep && over === undefined)
+          over = `more than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB of production files`;
+        if (keep) bytes += size;
+        let entry: TreeSnapshot["files"][string] | undefined;
+        if (known !== undefined && known.stat === stat && (known.kept === true || !keep))
+          entry = known;
+        else {
+          const id =
+            keep && objects !== undefined ? objects.keep(path) : await hashFile(root, path);
+          if (id === null) continue;
+          entry = keep ? { stat, id, kept: true } : { stat, id };
+        }
+        put(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(entry)}`);
+        first = false;
       }
-      put(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(entry)}`);
-      first = false;
-    }
-    put(`}${over === undefined ? "" : `,"over":${JSON.stringify(over)}`}}\n`);
-  });
+      // What went into the pack is kept before the snapshot that says so is in place.
+      objects?.finish();
+      put(`}${over === undefined ? "" : `,"over":${JSON.stringify(over)}`}}\n`);
+    });
+  } finally {
+    objects?.discard();
+  }
   return over === undefined ? {} : { over };
 }
 
