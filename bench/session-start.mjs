@@ -1,7 +1,8 @@
 // SessionStart on a generated project of 50,000 files (bench/analysis-project.mjs, a git work
 // tree) as whole Claude Code hook processes against `node -e 0` in the same run: a project's
-// first session (no .tailtest/ yet), a later one, and a first session with the coverage scan
-// (ramp-up) on, which the original tailtest took past 30 s on such a project. Run after a build:
+// first session (no .tailtest/ yet), a later one, the first in tdd, the first and a later one in
+// strict, and a first session with the coverage scan (ramp-up) on, which the original tailtest
+// took past 30 s on such a project. Run after a build:
 //   node bench/session-start.mjs [--runs N] [--json out.json] [--only TEXT]
 // (--only: the cases whose name holds TEXT, and the `node -e 0` baseline)
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -91,6 +92,14 @@ const cases = [
       rmSync(join(state, "objects"), { recursive: true, force: true });
       rmSync(join(state, "tree-snapshot.json"), { force: true });
     },
+    /session started/,
+  ),
+  // A later strict session reads the copy the one before left (5,000 files' entries) and copies
+  // only what changed since.
+  startCase(
+    "SessionStart, 50,000 files, then a later one in strict",
+    "startup",
+    configured({ mode: "strict" }),
     /session started/,
   ),
   startCase(

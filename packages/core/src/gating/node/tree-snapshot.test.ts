@@ -1,5 +1,6 @@
 import {
   existsSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -14,6 +15,7 @@ import { revertToBaseline } from "./content-sweep.ts";
 import { openProject } from "../../project/node/project.ts";
 import { compareTreeSnapshot, readTreeSnapshot, takeTreeSnapshot } from "./tree-snapshot.ts";
 import { copyStatusLine } from "./copy-status.ts";
+import { readObject, sha256 } from "../../strict/node/strict-store.ts";
 
 /**
  * tailtest's own copy of the production files (no git): what it finds by content and what strict
@@ -152,6 +154,71 @@ describe("the tree snapshot", () => {
     ]);
     await takeTreeSnapshot(p, { now, keep: true, maxFiles: 3 });
     expect(Object.keys(readSnapshot(p).files)).toEqual(["a-b.py", "a.py", "a/b.py"]);
+  });
+
+  it("keeps a large tree in a pack: a change behind the gate is put back from it", async () => {
+    const p = setUp();
+    // Past the first few, which are kept loose, the copy goes into one pack.
+    for (let n = 0; n < 40; n += 1) project.write(`src/m${n}.py`, `X = ${n}\n`);
+    await takeTreeSnapshot(p, { now, keep: true });
+    const packs = readdirSync(join(p.root, ".tailtest/objects/packs"));
+    expect(packs.filter((name) => name.endsWith(".pack"))).toHaveLength(1);
+    sneaky(join(p.root, "src/m9.py"), "X = 0\n");
+    const { changed, before } = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(changed).toEqual(["src/m9.py"]);
+    expect(await revertToBaseline(p, "src/m9.py", was(before, "src/m9.py"))).toBeDefined();
+    expect(readFileSync(join(p.root, "src/m9.py"), "utf8")).toBe("X = 9\n");
+    // A pack a crash left torn: the change is still found, and never put back from it.
+    for (const name of packs) writeFileSync(join(p.root, ".tailtest/objects/packs", name), "");
+    sneaky(join(p.root, "src/m9.py"), "X = 0\n");
+    const torn = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(torn.changed).toEqual(["src/m9.py"]);
+    expect(await revertToBaseline(p, "src/m9.py", was(torn.before, "src/m9.py"))).toBeUndefined();
+    expect(readFileSync(join(p.root, "src/m9.py"), "utf8")).toBe("X = 0\n");
+  });
+
+  it("reads the snapshot before a line at a time: only what changed is copied again", async () => {
+    const p = setUp();
+    // Over 64 KiB of entries, so the earlier snapshot is read across several chunks.
+    for (let n = 0; n < 500; n += 1) project.write(`src/pkg${n % 7}/mod_é${n}.py`, `X = ${n}\n`);
+    await takeTreeSnapshot(p, { now, keep: true });
+    const text = readFileSync(join(p.root, ".tailtest/tree-snapshot.json"), "utf8");
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    // One JSON document, one file a line.
+    expect(text.split("\n")).toHaveLength(Object.keys(readSnapshot(p).files).length + 3);
+    const objects = () => readdirSync(join(p.root, ".tailtest/objects/packs")).length;
+    const packs = objects();
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(objects()).toBe(packs);
+    expect(readFileSync(join(p.root, ".tailtest/tree-snapshot.json"), "utf8").slice(60)).toBe(
+      text.slice(60),
+    );
+    // The last file, written with the old mtime put back: copied again, and kept.
+    const last = Object.keys(readSnapshot(p).files).at(-1) ?? "";
+    sneaky(join(p.root, last), "X = 7\n");
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(readSnapshot(p).files[last]?.id).toBe(sha256("X = 7\n"));
+    expect(readObject(p.root, sha256("X = 7\n"))?.toString()).toBe("X = 7\n");
+  });
+
+  it("an entry before that does not read, or a snapshot in one line, loses nothing", async () => {
+    const p = setUp();
+    for (let n = 0; n < 30; n += 1) project.write(`src/m${n}.py`, `X = ${n}\n`);
+    await takeTreeSnapshot(p, { now, keep: true });
+    const whole = readSnapshot(p);
+    const path = join(p.root, ".tailtest/tree-snapshot.json");
+    const lines = readFileSync(path, "utf8").split("\n");
+    lines[5] = '"src/m12.py":{"stat":';
+    writeFileSync(path, lines.join("\n"));
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(readSnapshot(p).files).toEqual(whole.files);
+    // As an earlier tailtest wrote it: the whole document in one line.
+    writeFileSync(path, `${JSON.stringify(whole)}\n`);
+    sneaky(join(p.root, "src/m3.py"), "X = 4\n");
+    await takeTreeSnapshot(p, { now, keep: true });
+    const after = readSnapshot(p);
+    expect(after.files["src/m3.py"]?.id).toBe(sha256("X = 4\n"));
+    expect({ ...after.files, "src/m3.py": whole.files["src/m3.py"] }).toEqual(whole.files);
   });
 
   it("`status` repeats the Stop's line while the copy is past a bound", async () => {

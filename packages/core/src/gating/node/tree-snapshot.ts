@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { isSkippedDir, walkedFileIgnored } from "../../filter/filter.ts";
@@ -6,7 +6,7 @@ import { detectLanguage } from "../../filter/languages.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { writeAtomicPieces } from "../../state/node/store.ts";
-import { hashFile, snapshotFile } from "../../strict/node/strict-store.ts";
+import { hashFile, keepObjects } from "../../strict/node/strict-store.ts";
 import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 
 /**
@@ -129,9 +129,11 @@ export function readTreeSnapshot(root: string): TreeSnapshot | undefined {
 }
 
 /**
- * Takes the snapshot (a turn's start, the end of a checked turn): what did not change since
- * `previous` is not read again. `keep`: copy the bytes to put back (strict). The file is written
- * entry by entry as the files are read, never held whole; what it returns is why it is not whole.
+ * Takes the snapshot (a turn's start, the end of a checked turn): what did not change since the
+ * one before is not read again. `keep`: copy the bytes to put back (strict), into one pack past
+ * the first few (`keepObjects`). The file is written entry by entry as the files are read, one
+ * entry a line, and the one before is read a line at a time beside the walk (both are in the
+ * walk's order): neither is ever held whole. What it returns is why it is not whole.
  */
 export async function takeTreeSnapshot(
   project: Project,
@@ -142,37 +144,131 @@ export async function takeTreeSnapshot(
   const maxFiles = options.maxFiles ?? MAX_FILES;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const root = project.root;
-  const previous = readTreeSnapshot(root);
   let bytes = 0;
   let over: string | undefined;
   const listed = productionFiles(project, maxFiles);
   if (listed.more) over = `more production files than the ${maxFiles} it copies`;
-  await writeAtomicPieces(join(root, TREE_SNAPSHOT_PATH), async (put) => {
-    put(`{"v":1,"at":${JSON.stringify(options.now().toISOString())},"files":{`);
-    let first = true;
-    for (const path of listed.files) {
-      const stat = statKey(root, path);
-      if (stat === undefined) continue;
-      const size = Number(stat.split(":")[1]);
-      const known = previous?.files[path];
-      const keep = options.keep && bytes + size <= maxBytes;
-      if (options.keep && !keep && over === undefined)
-        over = `more than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB of production files`;
-      if (keep) bytes += size;
-      let entry: TreeSnapshot["files"][string] | undefined;
-      if (known !== undefined && known.stat === stat && (known.kept === true || !keep))
-        entry = known;
-      else {
-        const id = keep ? await snapshotFile(root, path) : await hashFile(root, path);
-        if (id === null) continue;
-        entry = keep ? { stat, id, kept: true } : { stat, id };
+  const previous = earlierSnapshot(root);
+  const objects = options.keep ? keepObjects(root) : undefined;
+  try {
+    await writeAtomicPieces(join(root, TREE_SNAPSHOT_PATH), async (put) => {
+      put(`{"v":1,"at":${JSON.stringify(options.now().toISOString())},"files":{`);
+      let first = true;
+      for (const path of listed.files) {
+        const stat = statKey(root, path);
+        if (stat === undefined) continue;
+        const size = Number(stat.split(":")[1]);
+        const known = previous.find(path);
+        const keep = options.keep && bytes + size <= maxBytes;
+        if (options.keep && !keep && over === undefined)
+          over = `more than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB of production files`;
+        if (keep) bytes += size;
+        let entry: TreeSnapshot["files"][string] | undefined;
+        if (known !== undefined && known.stat === stat && (known.kept === true || !keep))
+          entry = known;
+        else {
+          const id =
+            keep && objects !== undefined ? objects.keep(path) : await hashFile(root, path);
+          if (id === null) continue;
+          entry = keep ? { stat, id, kept: true } : { stat, id };
+        }
+        put(`${first ? "\n" : ",\n"}${JSON.stringify(path)}:${JSON.stringify(entry)}`);
+        first = false;
       }
-      put(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(entry)}`);
-      first = false;
-    }
-    put(`}${over === undefined ? "" : `,"over":${JSON.stringify(over)}`}}\n`);
-  });
+      // What went into the pack is kept before the snapshot that says so is in place.
+      objects?.finish();
+      put(`\n}${over === undefined ? "" : `,"over":${JSON.stringify(over)}`}}\n`);
+    });
+  } finally {
+    previous.close();
+    objects?.discard();
+  }
   return over === undefined ? {} : { over };
+}
+
+/** The earlier snapshot's entry of a path, asked in the walk's order. */
+interface EarlierSnapshot {
+  find: (path: string) => TreeSnapshot["files"][string] | undefined;
+  close: () => void;
+}
+
+/** The bytes a line of the earlier snapshot is read by. */
+const LINE_CHUNK = 64 * 1024;
+/** A line longer than this is not one entry: the file is read whole (an older layout). */
+const MAX_LINE = 1024 * 1024;
+const SNAPSHOT_HEAD = /^\{"v":1,"at":"[^"]*","files":\{$/;
+
+/**
+ * The snapshot before, for `takeTreeSnapshot`: read a line (one file's entry) at a time as the
+ * walk asks for paths in the same order it wrote them, so a later session never holds the 5,000
+ * entries at once (844 KB of JSON on the bench's project, held and checked whole, was a later
+ * strict session's peak). An entry that does not read ends the reading: the files after it are
+ * read again, as if new. A snapshot in one line (written by an earlier tailtest) is read whole.
+ */
+function earlierSnapshot(root: string): EarlierSnapshot {
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(root, TREE_SNAPSHOT_PATH), "r");
+  } catch {
+    return { find: () => undefined, close: () => undefined };
+  }
+  const source = fd;
+  const chunk = Buffer.allocUnsafe(LINE_CHUNK);
+  let pending: Buffer = Buffer.alloc(0);
+  let done = false;
+  const nextLine = (): string | undefined => {
+    for (;;) {
+      const end = pending.indexOf(10);
+      if (end !== -1) {
+        const line = pending.toString("utf8", 0, end);
+        pending = pending.subarray(end + 1);
+        return line;
+      }
+      if (done || pending.length > MAX_LINE) return undefined;
+      const count = readSync(source, chunk, 0, chunk.length, null);
+      if (count === 0) done = true;
+      else pending = Buffer.concat([pending, chunk.subarray(0, count)]);
+    }
+  };
+  const head = nextLine();
+  if (head === undefined || !SNAPSHOT_HEAD.test(head)) {
+    closeSync(source);
+    const whole = readTreeSnapshot(root);
+    return { find: (path) => whole?.files[path], close: () => undefined };
+  }
+  let current: { path: string; entry: TreeSnapshot["files"][string] } | undefined;
+  let ended = false;
+  const advance = () => {
+    current = undefined;
+    const line = ended ? undefined : nextLine();
+    const parsed = line === undefined ? undefined : entryOf(line);
+    if (parsed === undefined) ended = true;
+    else current = parsed;
+  };
+  advance();
+  return {
+    find: (path) => {
+      while (current !== undefined && current.path < path) advance();
+      return current?.path === path ? current.entry : undefined;
+    },
+    close: () => closeSync(source),
+  };
+}
+
+/** One line of the snapshot's files: `"path":{…}`, with a comma after all but the last. */
+function entryOf(line: string): { path: string; entry: TreeSnapshot["files"][string] } | undefined {
+  if (!line.startsWith('"')) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(`{${line.endsWith(",") ? line.slice(0, -1) : line}}`);
+  } catch {
+    return undefined;
+  }
+  const keys = Object.keys(json as object);
+  const path = keys[0];
+  if (keys.length !== 1 || path === undefined) return undefined;
+  const entry = z.safeParse(SnapshotFileSchema, (json as Record<string, unknown>)[path]);
+  return entry.success ? { path, entry: entry.data } : undefined;
 }
 
 export interface TreeCompare {

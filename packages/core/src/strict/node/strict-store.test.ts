@@ -18,7 +18,9 @@ import {
   appendStrictEvents,
   appendStrictEventsFrom,
   hashFile,
+  keepObjects,
   OBJECTS_DIR,
+  PACKS_DIR,
   readObject,
   readStrictLog,
   readStrictState,
@@ -202,6 +204,102 @@ describe("snapshots", () => {
     writeFileSync(join(project.root, "src/a.ts"), now);
     expect(await restoreFile(project.root, "src/a.ts", object)).toBe(true);
     expect(readFileSync(join(project.root, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
+  });
+});
+
+describe("packs", () => {
+  /** Files a batch keeps: `n.txt` holds its own text, so each has its own hash. */
+  const files = (count: number) =>
+    Array.from({ length: count }, (_, n) => {
+      project.write(`f/${n}.txt`, `file ${n}\n`);
+      return `f/${n}.txt`;
+    });
+  const packs = () => readdirSync(join(project.root, PACKS_DIR)).sort();
+
+  it("keeps the first files loose and the rest in one pack, each restorable", async () => {
+    const paths = files(5);
+    const batch = keepObjects(project.root, 2);
+    const ids = paths.map((path) => batch.keep(path));
+    expect(ids).toEqual(paths.map((_, n) => sha256(`file ${n}\n`)));
+    expect(batch.keep("f/missing.txt")).toBeNull();
+    // Until it is finished, what went into the pack is not kept.
+    expect(readObject(project.root, ids[4] ?? "")).toBeUndefined();
+    batch.finish();
+    const loose = readdirSync(join(project.root, OBJECTS_DIR)).filter((name) => name !== "packs");
+    expect(loose.sort()).toEqual([ids[0], ids[1]].sort());
+    expect(packs()).toHaveLength(2);
+    expect(packs()[0]).toMatch(/\.idx$/);
+    expect(packs()[1]).toMatch(/\.pack$/);
+    for (const [n, path] of paths.entries()) {
+      writeFileSync(join(project.root, path), "changed");
+      expect(await restoreFile(project.root, path, ids[n] ?? null)).toBe(true);
+      expect(readFileSync(join(project.root, path), "utf8")).toBe(`file ${n}\n`);
+    }
+  });
+
+  it("keeps bytes exactly across the pack's writes: large, empty and repeated files", async () => {
+    const big = Buffer.alloc(700 * 1024 + 3);
+    for (let i = 0; i < big.length; i += 1) big[i] = (i * 7) % 253;
+    writeFileSync(join(project.root, "big.bin"), big);
+    writeFileSync(join(project.root, "empty.py"), "");
+    writeFileSync(join(project.root, "same.py"), "export const a = 1;\n");
+    const batch = keepObjects(project.root, 0);
+    const ids = ["src/a.ts", "big.bin", "empty.py", "same.py", "src/a.ts"].map((path) =>
+      batch.keep(path),
+    );
+    batch.finish();
+    expect(ids[0]).toBe(ids[3]);
+    expect(ids[1]).toBe(sha256(big));
+    expect(ids[2]).toBe(sha256(""));
+    const index = readFileSync(join(project.root, PACKS_DIR, packs()[0] ?? ""), "utf8");
+    // One line per content: the same bytes are packed once.
+    expect(index.trim().split("\n")).toHaveLength(3);
+    expect(readObject(project.root, ids[1] ?? "")?.equals(big)).toBe(true);
+    expect(readObject(project.root, ids[2] ?? "")?.length).toBe(0);
+    expect(readObject(project.root, ids[0] ?? "")?.toString()).toBe("export const a = 1;\n");
+  });
+
+  it("never restores from a pack that is torn, altered or missing its index", async () => {
+    const paths = files(3);
+    const batch = keepObjects(project.root, 0);
+    const ids = paths.map((path) => batch.keep(path) ?? "");
+    batch.finish();
+    const [index = "", pack = ""] = packs();
+    const packPath = join(project.root, PACKS_DIR, pack);
+    const indexPath = join(project.root, PACKS_DIR, index);
+    const bytes = readFileSync(packPath);
+    for (const path of paths) writeFileSync(join(project.root, path), "now");
+    const restores = async () =>
+      Promise.all(paths.map((path, n) => restoreFile(project.root, path, ids[n] ?? null)));
+
+    // Torn by a crash (no fsync): the last object is cut short.
+    writeFileSync(packPath, bytes.subarray(0, bytes.length - 2));
+    expect(await restores()).toEqual([true, true, false]);
+    expect(readFileSync(join(project.root, "f/2.txt"), "utf8")).toBe("now");
+    // The same length, other bytes.
+    writeFileSync(packPath, Buffer.from(bytes.toString().replace("file 1", "file 9")));
+    expect(readObject(project.root, ids[1] ?? "")).toBeUndefined();
+    // An index that points elsewhere, or is torn, or gone.
+    writeFileSync(packPath, bytes);
+    const lines = readFileSync(indexPath, "utf8").split("\n");
+    writeFileSync(indexPath, [lines[0]?.replace(/ 0 /, " 1 "), lines[1]].join("\n"));
+    expect(readObject(project.root, ids[0] ?? "")).toBeUndefined();
+    expect(readObject(project.root, ids[1] ?? "")).toBeUndefined();
+    unlinkSync(indexPath);
+    expect(readObject(project.root, ids[2] ?? "")).toBeUndefined();
+    expect(await restoreFile(project.root, "f/2.txt", ids[2] ?? null)).toBe(false);
+    expect(readFileSync(join(project.root, "f/2.txt"), "utf8")).toBe("now");
+  });
+
+  it("an unfinished batch leaves no pack and no temp file", () => {
+    const paths = files(3);
+    const batch = keepObjects(project.root, 0);
+    for (const path of paths) batch.keep(path);
+    expect(packs()).toHaveLength(2);
+    batch.discard();
+    expect(packs()).toEqual([]);
+    batch.finish();
+    expect(packs()).toEqual([]);
   });
 });
 

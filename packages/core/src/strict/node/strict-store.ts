@@ -52,8 +52,8 @@ import { appendDurably, EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
 
 /**
  * The node edge of strict mode: appending events to `.tailtest/events.jsonl` under a lock, reading
- * them back, and the content-addressed store of file snapshots (`.tailtest/objects/<sha256>`)
- * that a failed verification restores from. See ADR 0008.
+ * them back, and the content-addressed store of file snapshots (`.tailtest/objects/<sha256>`, and
+ * packs of many in `objects/packs/`) that a failed verification restores from. See ADR 0008.
  */
 
 /** Project-relative folder of file snapshots, one file per sha256 of the content. */
@@ -506,13 +506,17 @@ function createObjectTemp(dir: string): { path: string; fd: number } {
  * fits in one chunk and whose object is already there is not written again.
  */
 export async function snapshotFile(root: string, relPath: string): Promise<string | null> {
+  return keepLoose(root, relPath);
+}
+
+/** `snapshotFile`, synchronous: a batch keeps its first files so (`keepObjects`). */
+function keepLoose(root: string, relPath: string): string | null {
   const source = openIfFile(join(root, relPath));
   if (source === null) return null;
   const dir = join(root, OBJECTS_DIR);
   let temp: { path: string; fd: number } | undefined;
   let open = false;
   try {
-    const { createHash } = process.getBuiltinModule("node:crypto");
     const hash = createHash("sha256");
     const buffer = chunk();
     let filled = 0;
@@ -554,19 +558,207 @@ export async function snapshotFile(root: string, relPath: string): Promise<strin
   }
 }
 
+/** node:crypto's createHash, loaded by the first call that hashes. */
+function createHash(algorithm: "sha256") {
+  return process.getBuiltinModule("node:crypto").createHash(algorithm);
+}
+
 /**
- * A kept object's bytes, or undefined when it is not to be had: missing, unreadable, or bytes
- * that do not hash to its name (torn by a crash, changed by hand). Never a wrong file's bytes.
+ * Packs: many objects in one file, `<name>.pack`, with its index `<name>.idx` (a line
+ * `<sha256> <offset> <length>` per object). tailtest's copy of the production files
+ * (`tree-snapshot.ts`) keeps thousands of files at a project's first strict session: one new file
+ * each was most of that session's start (the file system's work to create 5,000 of them).
  */
-export function readObject(root: string, object: string): Buffer | undefined {
-  if (!OBJECT_NAME.test(object)) return undefined;
-  let bytes: Buffer;
+export const PACKS_DIR = `${OBJECTS_DIR}/packs`;
+/** What a pack gathers before a write. */
+const PACK_BUFFER_BYTES = 256 * 1024;
+/** A batch writes its first objects loose; only a batch that keeps more than these makes a pack. */
+const LOOSE_FIRST = 16;
+const INDEX_LINE = /^([0-9a-f]{64}) (\d+) (\d+)$/;
+
+export interface ObjectBatch {
+  /** Keeps a project file's current bytes (as `snapshotFile`): its hash, or null if absent. */
+  keep: (relPath: string) => string | null;
+  /** Puts the pack and its index in place: until then, what went into the pack is not kept. */
+  finish: () => void;
+  /** Removes an unfinished pack (after an error); nothing once finished. */
+  discard: () => void;
+}
+
+/**
+ * Keeps many files' bytes at once (`tree-snapshot.ts`): the first `looseFirst` as loose objects
+ * (a turn that changed a few files adds no pack), the rest into one pack, each file read once
+ * into the pack's buffer and hashed there. Like a loose object, a pack and its index are renamed
+ * into place with no fsync: every read checks the bytes against the hash (`readObject`), so a
+ * torn or missing pack, a torn index or a wrong offset only make its objects not kept.
+ */
+export function keepObjects(root: string, looseFirst = LOOSE_FIRST): ObjectBatch {
+  const dir = join(root, PACKS_DIR);
+  let loose = 0;
+  /** The pack and its index under temp names, opened by the first object packed. */
+  let files:
+    { pack: { path: string; fd: number }; index: { path: string; fd: number } } | undefined;
+  let buffer: Buffer | undefined;
+  let filled = 0;
+  /** Bytes of the pack already written. */
+  let written = 0;
+  /** Index lines not written yet. */
+  let lines = "";
+  const packed = new Set<string>();
+  const flush = () => {
+    if (files === undefined || buffer === undefined) return;
+    writeAll(files.pack.fd, buffer.subarray(0, filled));
+    written += filled;
+    filled = 0;
+    writeAll(files.index.fd, Buffer.from(lines, "latin1"));
+    lines = "";
+  };
+  const open = () => {
+    const pack = createObjectTemp(dir);
+    try {
+      return { pack, index: createObjectTemp(dir) };
+    } catch (error) {
+      closeSync(pack.fd);
+      rmSync(pack.path, { force: true });
+      throw error;
+    }
+  };
+  const intoPack = (relPath: string): string | null => {
+    const source = openIfFile(join(root, relPath));
+    if (source === null) return null;
+    try {
+      files ??= open();
+      buffer ??= Buffer.allocUnsafe(PACK_BUFFER_BYTES);
+      const start = written + filled;
+      const hash = createHash("sha256");
+      for (;;) {
+        if (filled === buffer.length) flush();
+        const count = readSync(source, buffer, filled, buffer.length - filled, null);
+        if (count === 0) break;
+        hash.update(buffer.subarray(filled, filled + count));
+        filled += count;
+      }
+      const id = hash.digest("hex");
+      if (!packed.has(id)) {
+        packed.add(id);
+        lines += `${id} ${start} ${written + filled - start}\n`;
+      } else if (start >= written) filled = start - written;
+      return id;
+    } finally {
+      closeSync(source);
+    }
+  };
+  /** Closes the temp files; with `name`, renames them into place first. */
+  const close = (name?: string) => {
+    if (files === undefined) return;
+    const { pack, index } = files;
+    files = undefined;
+    try {
+      closeSync(pack.fd);
+      closeSync(index.fd);
+      if (name !== undefined) {
+        renameSync(pack.path, join(dir, `${name}.pack`));
+        renameSync(index.path, join(dir, `${name}.idx`));
+      }
+    } finally {
+      // Whatever did not reach its name (discarded, or after an error) is removed.
+      rmSync(pack.path, { force: true });
+      rmSync(index.path, { force: true });
+    }
+  };
+  return {
+    keep: (relPath) => {
+      if (loose < looseFirst) {
+        const id = keepLoose(root, relPath);
+        if (id !== null) loose += 1;
+        return id;
+      }
+      return intoPack(relPath);
+    },
+    finish: () => {
+      if (files === undefined) return;
+      flush();
+      close(`${Date.now().toString(36)}-${process.pid}-${(tempCount += 1)}`);
+    },
+    discard: () => close(),
+  };
+}
+
+/** A packed object's bytes, checked against its hash; undefined when no pack holds it whole. */
+function readPacked(root: string, object: string): Buffer | undefined {
+  const dir = join(root, PACKS_DIR);
+  let names: string[];
   try {
-    bytes = readFileSync(join(root, OBJECTS_DIR, object));
+    names = readdirSync(dir);
   } catch {
     return undefined;
   }
-  return sha256(bytes) === object ? bytes : undefined;
+  for (const name of names.sort().reverse()) {
+    if (!name.endsWith(".idx")) continue;
+    const place = findInIndex(join(dir, name), object);
+    if (place === undefined) continue;
+    const bytes = readAt(join(dir, `${name.slice(0, -".idx".length)}.pack`), place);
+    if (bytes !== undefined && sha256(bytes) === object) return bytes;
+  }
+  return undefined;
+}
+
+function findInIndex(path: string, object: string): { at: number; length: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "latin1");
+  } catch {
+    return undefined;
+  }
+  for (let from = 0; ;) {
+    const at = text.indexOf(object, from);
+    if (at === -1) return undefined;
+    from = at + object.length;
+    if (at > 0 && text[at - 1] !== "\n") continue;
+    const end = text.indexOf("\n", at);
+    const line = INDEX_LINE.exec(text.slice(at, end === -1 ? text.length : end));
+    if (line === null || end === -1) continue;
+    return { at: Number(line[2]), length: Number(line[3]) };
+  }
+}
+
+function readAt(path: string, place: { at: number; length: number }): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const bytes = Buffer.allocUnsafe(place.length);
+    let done = 0;
+    while (done < place.length) {
+      const count = readSync(fd, bytes, done, place.length - done, place.at + done);
+      if (count === 0) return undefined;
+      done += count;
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A kept object's bytes, loose or from a pack, or undefined when it is not to be had: missing,
+ * unreadable, or bytes that do not hash to its name (torn by a crash, changed by hand). Never a
+ * wrong file's bytes.
+ */
+export function readObject(root: string, object: string): Buffer | undefined {
+  if (!OBJECT_NAME.test(object)) return undefined;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(join(root, OBJECTS_DIR, object));
+  } catch {
+    bytes = undefined;
+  }
+  return bytes !== undefined && sha256(bytes) === object ? bytes : readPacked(root, object);
 }
 
 /**
