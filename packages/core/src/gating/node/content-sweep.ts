@@ -494,11 +494,19 @@ export async function revertToBaseline(
   return { discarded };
 }
 
-/** What a baseline keeps in strict mode: the production files' bytes, to revert to. */
+/** What a baseline keeps in strict mode: the production and test files' bytes, to revert to. */
 export function baselineOptions(project: Project, now: () => Date): BaselineOptions {
   if (project.config.mode !== "strict") return { now };
   const patterns = tddPatternsFromConfig(project.config);
-  return { now, keep: (path) => classifyTddFile(path, patterns) === "prod" };
+  // Test files too: one that production code imports is put back like production code
+  // (`test-imports.ts`), and one already dirty at the turn's start has no other copy.
+  return {
+    now,
+    keep: (path) => {
+      const fileClass = classifyTddFile(path, patterns);
+      return fileClass === "prod" || fileClass === "test";
+    },
+  };
 }
 
 export interface TurnLook {

@@ -26,6 +26,7 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
+import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import {
   lookAtTurn,
   lostCheckLine,
@@ -261,12 +262,23 @@ async function settleClaim(
  * the gate saw counts only while it holds what the gate last saw: a write after a gated edit (by
  * any agent, or after a gate that timed out) is not covered by it.
  */
-async function unattributedChanges(
-  call: StrictCall,
-): Promise<{ around: string[]; changed: string[]; look: TurnLook }> {
+async function unattributedChanges(call: StrictCall): Promise<{
+  around: string[];
+  changed: string[];
+  look: TurnLook;
+  imported: Map<string, string[]>;
+}> {
   const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
-  const changed = look.changed.filter((path) => classifyTddFile(path, patterns) === "prod");
+  // Test code that production code imports is production here: no claim can name it, so a
+  // change to it is never gated (`gating/node/test-imports.ts`).
+  const imported = await productionImported(
+    call.project,
+    look.changed.filter((path) => classifyTddFile(path, patterns) === "test"),
+  );
+  const changed = look.changed.filter(
+    (path) => imported.has(path) || classifyTddFile(path, patterns) === "prod",
+  );
   // What the gate saw this turn, read from the log only when something changed at all.
   const seen =
     changed.length === 0
@@ -279,7 +291,7 @@ async function unattributedChanges(
     else if (!objects.has(ANY_CONTENT) && !objects.has(await hashFile(call.project.root, path)))
       around.push(path);
   }
-  return { around, changed, look };
+  return { around, changed, look, imported };
 }
 
 /**
@@ -360,13 +372,23 @@ async function putBackUngated(
   const undone = await revertUnattributed(call, around, look.look);
   events.push(...undone.events);
   const kept = around.filter((path) => !undone.reverted.includes(path));
+  const named = (paths: readonly string[]) =>
+    paths
+      .map((path) => {
+        const importers = look.imported.get(path);
+        return importers === undefined ? path : importedLine(path, importers);
+      })
+      .join(", ");
+  const testCode = around.some((path) => look.imported.has(path))
+    ? " Test code that production code imports is production code here, and no claim can name it: move what production needs out of the test area (through a claim), or use tailtest refactor start."
+    : "";
   if (undone.reverted.length > 0)
     lines.push(
-      `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${undone.reverted.join(", ")}. Claim a failing test and redo the change through the edit tools.`,
+      `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${named(undone.reverted)}. Claim a failing test and redo the change through the edit tools.${testCode}`,
     );
   if (kept.length > 0)
     lines.push(
-      `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+      `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${named(kept)}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.${testCode}`,
     );
   return { look: look.look, block: true, changed };
 }

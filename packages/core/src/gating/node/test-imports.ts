@@ -1,0 +1,65 @@
+import { createBudget } from "../../analysis/budget.ts";
+import { loadJsLexers } from "../../analysis/js-module.ts";
+import { isGraphSource } from "../../analysis/node/impact.ts";
+import type { Project } from "../../project/node/project.ts";
+import { reverseImporters, sourceIndex } from "../../selection/node/reverse-lookup.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+
+/**
+ * Test code that production code imports (ADR 0012): a test file is always editable in strict
+ * and during a Red in tdd, so a helper in a test area (`tests/helpers.py`, `test/helpers.js`, a
+ * module under a folder named `testing/`) that a production file imports was a way to change
+ * what production does with no failing test first. Refusing every production import of a test
+ * area would refuse `numpy/testing` and `django/test`; instead, at the end of a turn, a test-area
+ * file that changed is asked who imports it, and one that production code reaches is judged as
+ * production code (`productionImported`). Only the changed test files are asked, so a turn that
+ * wrote no test code pays nothing.
+ */
+
+/** Hops from the test file up its importers: production through another test file counts. */
+const HOPS = 4;
+/** The search's time box; past it what was found is kept (the Stop says nothing more). */
+const BUDGET_MS = 5_000;
+
+/**
+ * The changed test-class files (Python and JavaScript/TypeScript) that production code imports,
+ * each with the production files that reach it within `HOPS` imports (sorted). A file deleted in
+ * the turn is still found: an import of it is what makes its deletion a production change.
+ */
+export async function productionImported(
+  project: Project,
+  changed: readonly string[],
+  clock: () => number = Date.now,
+): Promise<Map<string, string[]>> {
+  const patterns = tddPatternsFromConfig(project.config);
+  const isProd = (rel: string) => classifyTddFile(rel, patterns) === "prod";
+  const candidates = changed.filter(
+    (rel) => isGraphSource(rel) && classifyTddFile(rel, patterns) === "test",
+  );
+  const found = new Map<string, string[]>();
+  if (candidates.length === 0) return found;
+  await loadJsLexers();
+  const budget = createBudget(BUDGET_MS, clock);
+  const listed = sourceIndex(project, budget);
+  if (listed === undefined) return found;
+  // A helper git ignores, or one deleted, is still a file an import resolves to.
+  const asked = new Set(candidates);
+  const index = { ...listed, has: (rel: string) => asked.has(rel) || listed.has(rel) };
+  try {
+    for (const file of candidates) {
+      const { levels } = reverseImporters(project, index, file, HOPS, budget);
+      const importers = levels.flat().filter(isProd).sort();
+      if (importers.length > 0) found.set(file, importers);
+    }
+  } finally {
+    listed.close();
+  }
+  return found;
+}
+
+/** How a Stop names a test-area file production code imports. */
+export function importedLine(path: string, importers: readonly string[]): string {
+  const shown = importers.slice(0, 3).join(", ");
+  const more = importers.length > 3 ? ` and ${importers.length - 3} more` : "";
+  return `${path} (test code that production code imports: ${shown}${more})`;
+}
