@@ -86,6 +86,17 @@ describe("productionImported", () => {
     expect(found).toEqual({ "test/helpers.js": ["src/calc.js"] });
   });
 
+  it.each([
+    ["generated-looking", "mul_pb2.py", "from mul_pb2 import mul\n"],
+    ["a script", "scripts/helper.py", "from scripts.helper import mul\n"],
+    ["end-to-end", "src/playwright/driver.py", "from src.playwright.driver import mul\n"],
+  ])("finds %s code that production imports (%s)", async (_, helper, calc) => {
+    const found = await importedIn({ "calc.py": calc, [helper]: HELPER, "src/__init__.py": "" }, [
+      helper,
+    ]);
+    expect(found).toEqual({ [helper]: ["calc.py"] });
+  });
+
   it("leaves test code that only tests import, and files of no class", async () => {
     const found = await importedIn(
       {
@@ -118,7 +129,7 @@ describe("productionImported", () => {
 describe("importedLine", () => {
   it("names the importers, three at most", () => {
     expect(importedLine("tests/helpers.py", ["a.py", "b.py", "c.py", "d.py", "e.py"])).toBe(
-      "tests/helpers.py (test code that production code imports: a.py, b.py, c.py and 2 more)",
+      "tests/helpers.py (imported by production code: a.py, b.py, c.py and 2 more)",
     );
   });
 });

@@ -6,14 +6,15 @@ import { reverseImporters, sourceIndex } from "../../selection/node/reverse-look
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 
 /**
- * Test code that production code imports (ADR 0012): a test file is always editable in strict
- * and during a Red in tdd, so a helper in a test area (`tests/helpers.py`, `test/helpers.js`, a
- * module under a folder named `testing/`) that a production file imports was a way to change
- * what production does with no failing test first. Refusing every production import of a test
- * area would refuse `numpy/testing` and `django/test`; instead, at the end of a turn, a test-area
- * file that changed is asked who imports it, and one that production code reaches is judged as
- * production code (`productionImported`). Only the changed test files are asked, so a turn that
- * wrote no test code pays nothing.
+ * Code outside the production class that production code imports (ADR 0012): a test file is
+ * always editable in strict and during a Red in tdd, and a file of no class (generated-looking
+ * `mul_pb2.py` or `src/mul.generated.ts`, `scripts/`, `tools/`) or an end-to-end one
+ * (`src/playwright/driver.py`) is never gated, so a helper there that a production file imports
+ * was a way to change what production does with no failing test first. Refusing every production
+ * import of a test area would refuse `numpy/testing` and `django/test`; instead, at the end of a
+ * turn, each such source file that changed is asked who imports it, and one that production code
+ * reaches is judged as production code (`productionImported`). Only the changed files are asked,
+ * so a turn that wrote no code outside production pays nothing.
  */
 
 /** Hops from the test file up its importers: production through another test file counts. */
@@ -22,9 +23,10 @@ const HOPS = 4;
 const BUDGET_MS = 5_000;
 
 /**
- * The changed test-class files (Python and JavaScript/TypeScript) that production code imports,
- * each with the production files that reach it within `HOPS` imports (sorted). A file deleted in
- * the turn is still found: an import of it is what makes its deletion a production change.
+ * The changed Python and JavaScript/TypeScript files outside the production class that production
+ * code imports, each with the production files that reach it within `HOPS` imports (sorted). A
+ * file deleted in the turn is still found: an import of it is what makes its deletion a
+ * production change.
  */
 export async function productionImported(
   project: Project,
@@ -34,7 +36,7 @@ export async function productionImported(
   const patterns = tddPatternsFromConfig(project.config);
   const isProd = (rel: string) => classifyTddFile(rel, patterns) === "prod";
   const candidates = changed.filter(
-    (rel) => isGraphSource(rel) && classifyTddFile(rel, patterns) === "test",
+    (rel) => isGraphSource(rel) && classifyTddFile(rel, patterns) !== "prod",
   );
   const found = new Map<string, string[]>();
   if (candidates.length === 0) return found;
@@ -57,9 +59,9 @@ export async function productionImported(
   return found;
 }
 
-/** How a Stop names a test-area file production code imports. */
+/** How a Stop names a file outside the production class that production code imports. */
 export function importedLine(path: string, importers: readonly string[]): string {
   const shown = importers.slice(0, 3).join(", ");
   const more = importers.length > 3 ? ` and ${importers.length - 3} more` : "";
-  return `${path} (test code that production code imports: ${shown}${more})`;
+  return `${path} (imported by production code: ${shown}${more})`;
 }

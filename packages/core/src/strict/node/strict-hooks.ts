@@ -270,12 +270,9 @@ async function unattributedChanges(call: StrictCall): Promise<{
 }> {
   const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
-  // Test code that production code imports is production here: no claim can name it, so a
-  // change to it is never gated (`gating/node/test-imports.ts`).
-  const imported = await productionImported(
-    call.project,
-    look.changed.filter((path) => classifyTddFile(path, patterns) === "test"),
-  );
+  // Code outside the production class that production code imports is production here: no
+  // claim can name it, so a change to it is never gated (`gating/node/test-imports.ts`).
+  const imported = await productionImported(call.project, look.changed);
   const changed = look.changed.filter(
     (path) => imported.has(path) || classifyTddFile(path, patterns) === "prod",
   );
@@ -380,7 +377,7 @@ async function putBackUngated(
       })
       .join(", ");
   const testCode = around.some((path) => look.imported.has(path))
-    ? " Test code that production code imports is production code here, and no claim can name it: move what production needs out of the test area (through a claim), or use tailtest refactor start."
+    ? " A test, script or generated file that production code imports is production code here, and no claim can name it: move what production needs into production code (through a claim), or use tailtest refactor start."
     : "";
   if (undone.reverted.length > 0)
     lines.push(

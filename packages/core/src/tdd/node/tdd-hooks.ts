@@ -246,23 +246,19 @@ export async function finishSubagent(call: TddCall): Promise<void> {
 export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise<Decision> {
   const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
+  // Code outside the production class that production code imports changes production: the
+  // gate let it through as a test (or did not gate it), which covers it only under a Green, the
+  // state where production may change (`gating/node/test-imports.ts`).
+  const imported = await productionImported(call.project, look.changed);
   const gated = look.changed.filter((path) => {
     const fileClass = classifyTddFile(path, patterns);
-    return fileClass === "prod" || fileClass === "test";
+    return fileClass === "prod" || fileClass === "test" || imported.has(path);
   });
   // Read everything before the look is recorded: a look that fails is done again next time.
   const sinceIso = new Date(look.since - SWEEP_SLACK_MS).toISOString();
   const none = gated.length === 0;
   const allowed = none ? new Set<string>() : await readAllowedEdits(call.project.root, sinceIso);
   const applied = none ? new Map<string, Set<string>>() : readApplied(call.project.root, sinceIso);
-  // Test code that production code imports changes production: the gate let it through as a
-  // test file, which covers it only under a Green (the state where production may change).
-  const imported = none
-    ? new Map<string, string[]>()
-    : await productionImported(
-        call.project,
-        gated.filter((path) => classifyTddFile(path, patterns) === "test"),
-      );
   const underGreen =
     imported.size === 0
       ? new Set<string>()
@@ -306,7 +302,7 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
     around.length === 0
       ? []
       : [
-          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.${!around.some((path) => imported.has(path)) ? "" : " Test code that production code imports is production code here: change it under a Green (tailtest green --skip-red --reason refactoring --file <it>), or move what production needs out of the test area."}`,
+          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.${!around.some((path) => imported.has(path)) ? "" : " A test, script or generated file that production code imports is production code here: change it under a Green (tailtest green --skip-red --reason refactoring --file <it>), or move what production needs into production code."}`,
         ];
   const text = capText([...changed, ...lost, ...(hatch === undefined ? [] : [hatch])].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
