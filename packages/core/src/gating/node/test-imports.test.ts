@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject } from "../../project/node/project.ts";
@@ -111,6 +113,27 @@ describe("productionImported", () => {
     expect(found).toEqual({});
   });
 
+  it.each([
+    ["a module of the same name in production", { "helpers.py": HELPER }, "import helpers\n"],
+    [
+      "a relative import",
+      { "app/__init__.py": "", "app/helpers.py": HELPER },
+      "from .helpers import mul\n",
+    ],
+  ])("does not take %s for the test helper", async (_, beside, calc) => {
+    const at = "helpers.py" in beside ? "calc.py" : "app/calc.py";
+    const found = await importedIn(
+      {
+        ...beside,
+        [at]: calc,
+        "tests/helpers.py": HELPER,
+        "tests/test_calc.py": `import helpers\n${PY_TEST}`,
+      },
+      ["tests/helpers.py", "tests/test_calc.py"],
+    );
+    expect(found).toEqual({});
+  });
+
   it("judges the classes the config gives", async () => {
     const files = {
       "calc.py": "from support.helpers import mul\n",
@@ -123,6 +146,30 @@ describe("productionImported", () => {
     expect(await importedIn(files, ["support/helpers.py"], config)).toEqual({
       "support/helpers.py": ["calc.py"],
     });
+  });
+});
+
+describe("productionImported at one Stop", () => {
+  it("answers a file asked again from what the Stop already found", async () => {
+    const files = { "calc.py": "from tests.helpers import mul\n", "tests/helpers.py": HELPER };
+    project = makeProject({ ...files, ".tailtest/config.json": '{"mode":"strict"}' });
+    await commitAll(project.root);
+    const answered = new Map<string, string[]>();
+    const first = await productionImported(
+      openProject(project.root),
+      ["tests/helpers.py"],
+      answered,
+    );
+    writeFileSync(join(project.root, "calc.py"), "def mul(a, b):\n    return a * b\n");
+    const again = await productionImported(
+      openProject(project.root),
+      ["tests/helpers.py"],
+      answered,
+    );
+    const afresh = await productionImported(openProject(project.root), ["tests/helpers.py"]);
+    expect(Object.fromEntries(first)).toEqual({ "tests/helpers.py": ["calc.py"] });
+    expect(Object.fromEntries(again)).toEqual({ "tests/helpers.py": ["calc.py"] });
+    expect(Object.fromEntries(afresh)).toEqual({});
   });
 });
 

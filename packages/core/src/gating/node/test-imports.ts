@@ -31,6 +31,11 @@ const BUDGET_MS = 5_000;
 export async function productionImported(
   project: Project,
   changed: readonly string[],
+  /**
+   * Answers already found at this Stop (strict looks before the claims' tests run and after
+   * them): a file asked again is not searched again.
+   */
+  answered: Map<string, string[]> = new Map(),
   clock: () => number = Date.now,
 ): Promise<Map<string, string[]>> {
   const patterns = tddPatternsFromConfig(project.config);
@@ -39,19 +44,25 @@ export async function productionImported(
     (rel) => isGraphSource(rel) && classifyTddFile(rel, patterns) !== "prod",
   );
   const found = new Map<string, string[]>();
-  if (candidates.length === 0) return found;
+  const fresh = candidates.filter((rel) => !answered.has(rel));
+  for (const rel of candidates) {
+    const known = answered.get(rel);
+    if (known !== undefined && known.length > 0) found.set(rel, known);
+  }
+  if (fresh.length === 0) return found;
   await loadJsLexers();
   const budget = createBudget(BUDGET_MS, clock);
   const listed = sourceIndex(project, budget);
   if (listed === undefined) return found;
   // A helper git ignores, or one deleted, is still a file an import resolves to.
-  const asked = new Set(candidates);
+  const asked = new Set(fresh);
   const index = { ...listed, has: (rel: string) => asked.has(rel) || listed.has(rel) };
   try {
-    for (const file of candidates) {
-      const { levels } = reverseImporters(project, index, file, HOPS, budget);
+    for (const file of fresh) {
+      const { levels, complete } = reverseImporters(project, index, file, HOPS, budget);
       const importers = levels.flat().filter(isProd).sort();
       if (importers.length > 0) found.set(file, importers);
+      if (complete) answered.set(file, importers);
     }
   } finally {
     listed.close();

@@ -262,7 +262,10 @@ async function settleClaim(
  * the gate saw counts only while it holds what the gate last saw: a write after a gated edit (by
  * any agent, or after a gate that timed out) is not covered by it.
  */
-async function unattributedChanges(call: StrictCall): Promise<{
+async function unattributedChanges(
+  call: StrictCall,
+  answered?: Map<string, string[]>,
+): Promise<{
   around: string[];
   changed: string[];
   look: TurnLook;
@@ -272,7 +275,7 @@ async function unattributedChanges(call: StrictCall): Promise<{
   const patterns = tddPatternsFromConfig(call.project.config);
   // Code outside the production class that production code imports is production here: no
   // claim can name it, so a change to it is never gated (`gating/node/test-imports.ts`).
-  const imported = await productionImported(call.project, look.changed);
+  const imported = await productionImported(call.project, look.changed, answered);
   const changed = look.changed.filter(
     (path) => imported.has(path) || classifyTddFile(path, patterns) === "prod",
   );
@@ -359,8 +362,10 @@ async function putBackUngated(
   events: StrictEventInput[],
   lines: string[],
   said: Set<string> = new Set(),
+  /** What this Stop already found production code imports (`test-imports.ts`). */
+  answered?: Map<string, string[]>,
 ): Promise<{ look: TurnLook; block: boolean; changed: string[] }> {
-  const look = await unattributedChanges(call);
+  const look = await unattributedChanges(call, answered);
   const { changed } = look;
   // A file said once this Stop (kept, when it cannot be put back) is not said twice.
   const around = look.around.filter((path) => !said.has(path));
@@ -430,8 +435,9 @@ export async function verifyStrictTurn(
     // Ungated production changes go back before the claims' tests run: a verdict must rest on
     // the gated edits alone (a helper a script wrote would verify a claim green, then be reverted).
     const said = new Set<string>();
+    const answered = new Map<string, string[]>();
     if (pendingClaims(state).length > 0) {
-      const early = await putBackUngated(call, state.mode, events, lines, said);
+      const early = await putBackUngated(call, state.mode, events, lines, said, answered);
       if (early.block && !stopHookActive) block = true;
     }
     const pending = pendingClaims(state);
@@ -465,7 +471,7 @@ export async function verifyStrictTurn(
       look,
       block: late,
       changed,
-    } = await putBackUngated(call, state.mode, events, lines, said);
+    } = await putBackUngated(call, state.mode, events, lines, said, answered);
     if (late && !stopHookActive) block = true;
     // The escape hatch is said every turn it was used, as tdd's --skip-red is (ADR 0012).
     if (state.mode === "refactor" && changed.length > 0)
