@@ -13,6 +13,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 const SLOW_SRC_TESTS = [
   "packages/core/src/gating/node/bypass.test.ts",
+  "packages/core/src/gating/node/test-imports.test.ts",
   "packages/core/src/hook/node/code-cache.test.ts",
   "packages/core/src/hook/node/launcher-stub.test.ts",
   "packages/core/src/tdd/node/plan-review.test.ts",

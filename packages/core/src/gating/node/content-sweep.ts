@@ -20,6 +20,7 @@ import {
 } from "../turn-baseline.ts";
 import type { SessionState } from "../../state/session.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { detectLanguage } from "../../filter/languages.ts";
 import { sessionFile, STATE_DIR, type Project } from "../../project/node/project.ts";
 import { readState, updateState, writeAtomic } from "../../state/node/store.ts";
 import { restoreFile, snapshotFile } from "../../strict/node/strict-store.ts";
@@ -494,11 +495,18 @@ export async function revertToBaseline(
   return { discarded };
 }
 
-/** What a baseline keeps in strict mode: the production files' bytes, to revert to. */
+/** What a baseline keeps in strict mode: the source and test files' bytes, to revert to. */
 export function baselineOptions(project: Project, now: () => Date): BaselineOptions {
   if (project.config.mode !== "strict") return { now };
   const patterns = tddPatternsFromConfig(project.config);
-  return { now, keep: (path) => classifyTddFile(path, patterns) === "prod" };
+  // Tests and other source files too: one that production code imports is put back like
+  // production code (`test-imports.ts`), and one already dirty at the turn's start has no other
+  // copy.
+  return {
+    now,
+    keep: (path) =>
+      detectLanguage(path) !== undefined || classifyTddFile(path, patterns) !== "other",
+  };
 }
 
 export interface TurnLook {

@@ -4,4 +4,5 @@
 export * from "./content-sweep.ts";
 export { guarded } from "./gate-answer.ts";
 export { type ModePin, pinLine, pinOf, pinnedProject } from "./mode-pin.ts";
+export { importedLine, productionImported } from "./test-imports.ts";
 export { judgeTarget, protectionFor } from "./write-identity.ts";

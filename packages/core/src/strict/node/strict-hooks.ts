@@ -26,6 +26,7 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
+import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import {
   lookAtTurn,
   lostCheckLine,
@@ -263,10 +264,21 @@ async function settleClaim(
  */
 async function unattributedChanges(
   call: StrictCall,
-): Promise<{ around: string[]; changed: string[]; look: TurnLook }> {
+  answered?: Map<string, string[]>,
+): Promise<{
+  around: string[];
+  changed: string[];
+  look: TurnLook;
+  imported: Map<string, string[]>;
+}> {
   const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
-  const changed = look.changed.filter((path) => classifyTddFile(path, patterns) === "prod");
+  // Code outside the production class that production code imports is production here: no
+  // claim can name it, so a change to it is never gated (`gating/node/test-imports.ts`).
+  const imported = await productionImported(call.project, look.changed, answered);
+  const changed = look.changed.filter(
+    (path) => imported.has(path) || classifyTddFile(path, patterns) === "prod",
+  );
   // What the gate saw this turn, read from the log only when something changed at all.
   const seen =
     changed.length === 0
@@ -279,7 +291,7 @@ async function unattributedChanges(
     else if (!objects.has(ANY_CONTENT) && !objects.has(await hashFile(call.project.root, path)))
       around.push(path);
   }
-  return { around, changed, look };
+  return { around, changed, look, imported };
 }
 
 /**
@@ -350,8 +362,10 @@ async function putBackUngated(
   events: StrictEventInput[],
   lines: string[],
   said: Set<string> = new Set(),
+  /** What this Stop already found production code imports (`test-imports.ts`). */
+  answered?: Map<string, string[]>,
 ): Promise<{ look: TurnLook; block: boolean; changed: string[] }> {
-  const look = await unattributedChanges(call);
+  const look = await unattributedChanges(call, answered);
   const { changed } = look;
   // A file said once this Stop (kept, when it cannot be put back) is not said twice.
   const around = look.around.filter((path) => !said.has(path));
@@ -360,13 +374,23 @@ async function putBackUngated(
   const undone = await revertUnattributed(call, around, look.look);
   events.push(...undone.events);
   const kept = around.filter((path) => !undone.reverted.includes(path));
+  const named = (paths: readonly string[]) =>
+    paths
+      .map((path) => {
+        const importers = look.imported.get(path);
+        return importers === undefined ? path : importedLine(path, importers);
+      })
+      .join(", ");
+  const testCode = around.some((path) => look.imported.has(path))
+    ? " A test, script or generated file that production code imports is production code here, and no claim can name it: move what production needs into production code (through a claim), or use tailtest refactor start."
+    : "";
   if (undone.reverted.length > 0)
     lines.push(
-      `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${undone.reverted.join(", ")}. Claim a failing test and redo the change through the edit tools.`,
+      `✗ ${plural(undone.reverted.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, a test run, or a tool it does not see), put back to the turn's start (what they held is kept in .tailtest/objects): ${named(undone.reverted)}. Claim a failing test and redo the change through the edit tools.${testCode}`,
     );
   if (kept.length > 0)
     lines.push(
-      `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${kept.join(", ")}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.`,
+      `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${named(kept)}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.${testCode}`,
     );
   return { look: look.look, block: true, changed };
 }
@@ -411,8 +435,9 @@ export async function verifyStrictTurn(
     // Ungated production changes go back before the claims' tests run: a verdict must rest on
     // the gated edits alone (a helper a script wrote would verify a claim green, then be reverted).
     const said = new Set<string>();
+    const answered = new Map<string, string[]>();
     if (pendingClaims(state).length > 0) {
-      const early = await putBackUngated(call, state.mode, events, lines, said);
+      const early = await putBackUngated(call, state.mode, events, lines, said, answered);
       if (early.block && !stopHookActive) block = true;
     }
     const pending = pendingClaims(state);
@@ -446,7 +471,7 @@ export async function verifyStrictTurn(
       look,
       block: late,
       changed,
-    } = await putBackUngated(call, state.mode, events, lines, said);
+    } = await putBackUngated(call, state.mode, events, lines, said, answered);
     if (late && !stopHookActive) block = true;
     // The escape hatch is said every turn it was used, as tdd's --skip-red is (ADR 0012).
     if (state.mode === "refactor" && changed.length > 0)

@@ -5,6 +5,7 @@ import { decideEdit, decideFiles, isProtectedPath } from "../tdd-gate.ts";
 import { withAgentFlag } from "../guide.ts";
 import type { EditEntry, TddEntry } from "../tdd-log.ts";
 import { deriveTddState, type TddView } from "../tdd-state.ts";
+import { detectLanguage } from "../../filter/languages.ts";
 import { judgeTarget, protectionFor } from "../../gating/node/write-identity.ts";
 import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
 import type { Project } from "../../project/node/project.ts";
@@ -102,6 +103,9 @@ export async function gateWrites(call: TddCall, paths: readonly string[], base?:
         file.decision === "deny" ||
         file.fileClass === "test" ||
         file.fileClass === "prod" ||
+        // Source of no class or an end-to-end one: production code may import it, and the end
+        // of the turn then asks whether a Green let it through (`test-imports.ts`).
+        detectLanguage(file.relPath) !== undefined ||
         files[index]?.protectedAs !== undefined ||
         isProtectedPath(file.relPath),
     )
@@ -123,7 +127,7 @@ export async function gateWrites(call: TddCall, paths: readonly string[], base?:
 }
 
 /**
- * After a tool ran: what the production and test files among `paths` hold now, for those this
+ * After a tool ran: what the production, test and other source files among `paths` hold now, for those this
  * agent's gate allowed last (tdd-applied.ts), so the end of the turn can tell the gated edit from
  * a write after it. A file the gate did not allow is left to the end of the turn to report.
  */
@@ -134,7 +138,10 @@ export async function recordTddEdits(
 ): Promise<Decision> {
   const files = gatedFiles(call, paths, base ?? call.project.root).filter(
     (file) =>
-      file.protectedAs === undefined && (file.fileClass === "prod" || file.fileClass === "test"),
+      file.protectedAs === undefined &&
+      (file.fileClass === "prod" ||
+        file.fileClass === "test" ||
+        detectLanguage(file.relPath) !== undefined),
   );
   if (files.length === 0) return { kind: "none" };
   const { entries } = await viewOf(call);

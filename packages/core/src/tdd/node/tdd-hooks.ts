@@ -31,6 +31,7 @@ import {
 } from "../../shell/node/bash-parser.ts";
 import { lookAtTurn, lostCheckLine, partialCopyLine } from "../../gating/node/content-sweep.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
+import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
@@ -245,20 +246,31 @@ export async function finishSubagent(call: TddCall): Promise<void> {
 export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise<Decision> {
   const look = await lookAtTurn(call.project, call.now);
   const patterns = tddPatternsFromConfig(call.project.config);
+  // Code outside the production class that production code imports changes production: the
+  // gate let it through as a test (or did not gate it), which covers it only under a Green, the
+  // state where production may change (`gating/node/test-imports.ts`).
+  const imported = await productionImported(call.project, look.changed);
   const gated = look.changed.filter((path) => {
     const fileClass = classifyTddFile(path, patterns);
-    return fileClass === "prod" || fileClass === "test";
+    return fileClass === "prod" || fileClass === "test" || imported.has(path);
   });
   // Read everything before the look is recorded: a look that fails is done again next time.
   const sinceIso = new Date(look.since - SWEEP_SLACK_MS).toISOString();
   const none = gated.length === 0;
   const allowed = none ? new Set<string>() : await readAllowedEdits(call.project.root, sinceIso);
   const applied = none ? new Map<string, Set<string>>() : readApplied(call.project.root, sinceIso);
+  const underGreen =
+    imported.size === 0
+      ? new Set<string>()
+      : await readAllowedEdits(call.project.root, sinceIso, "making_tests_pass");
   await look.finish();
   // An allowance is for the edit the gate saw: a file that holds anything else was written
   // after it (another agent, a write after a gate that timed out), and is reported too.
   const around = gated.filter(
-    (path) => !allowed.has(path) || !holdsApplied(call.project.root, path, applied),
+    (path) =>
+      !allowed.has(path) ||
+      !holdsApplied(call.project.root, path, applied) ||
+      (imported.has(path) && !underGreen.has(path)),
   );
   const lost = [
     ...(look.lost === undefined
@@ -272,19 +284,25 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
     call,
     gated.filter(
       (path) =>
-        allowed.has(path) && !around.includes(path) && classifyTddFile(path, patterns) === "prod",
+        allowed.has(path) &&
+        !around.includes(path) &&
+        (imported.has(path) || classifyTddFile(path, patterns) === "prod"),
     ),
   );
   if (around.length === 0 && lost.length === 0)
     return hatch === undefined ? { kind: "none" } : { kind: "context", text: hatch };
   const list = around
-    .map((path) => `- ${path}${allowed.has(path) ? " (changed again after its gated edit)" : ""}`)
+    .map((path) => {
+      const importers = imported.get(path);
+      if (importers !== undefined) return `- ${importedLine(path, importers)}`;
+      return `- ${path}${allowed.has(path) ? " (changed again after its gated edit)" : ""}`;
+    })
     .join("\n");
   const changed =
     around.length === 0
       ? []
       : [
-          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.`,
+          `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.${!around.some((path) => imported.has(path)) ? "" : " A test, script or generated file that production code imports is production code here: change it under a Green (tailtest green --skip-red --reason refactoring --file <it>), or move what production needs into production code."}`,
         ];
   const text = capText([...changed, ...lost, ...(hatch === undefined ? [] : [hatch])].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };

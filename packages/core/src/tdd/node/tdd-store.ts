@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { SessionStateSchema } from "../../state/session.ts";
 import type { Declared } from "../declare.ts";
+import type { TddState } from "../tdd-state.ts";
 import {
   EDIT_EVENT_TYPE,
   parseEventLine,
@@ -188,7 +189,12 @@ export function readEventText(
  * The project paths any agent was allowed to edit at or after `sinceIso` (the gate's `edit`
  * entries, every agent's): what the end-of-turn sweep compares changed files against.
  */
-export async function readAllowedEdits(root: string, sinceIso: string): Promise<Set<string>> {
+export async function readAllowedEdits(
+  root: string,
+  sinceIso: string,
+  /** Only the edits allowed while the agent's cycle was in this state. */
+  state?: TddState,
+): Promise<Set<string>> {
   let text: string;
   try {
     text = readFileSync(join(root, EVENTS_PATH), "utf8");
@@ -203,8 +209,8 @@ export async function readAllowedEdits(root: string, sinceIso: string): Promise<
     if (!raw.includes('"tdd.edit"') || !raw.includes('"allowed"')) continue;
     const parsed = parseEventLine(raw.trim());
     if (!parsed.ok || parsed.entry.kind !== "edit") continue;
-    if (parsed.entry.decision === "allowed" && Date.parse(parsed.entry.at) >= since)
-      allowed.add(parsed.entry.path);
+    if (parsed.entry.decision !== "allowed" || Date.parse(parsed.entry.at) < since) continue;
+    if (state === undefined || parsed.entry.state === state) allowed.add(parsed.entry.path);
   }
   return allowed;
 }
