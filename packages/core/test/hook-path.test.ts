@@ -422,6 +422,20 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
     expect(locals()).toHaveLength(1);
   });
 
+  it("an edit answered by hook-post.cjs ends with process.exit, whose exit listeners still run", () => {
+    const bin = hookCopy("claude-code", "hook-main");
+    const launcherCaches = () =>
+      readdirSync(dirname(bin)).filter((n) => /^hook\.[^-]+-.*\.local\.cache$/.test(n));
+    expect(launcherCaches()).toEqual([]);
+    const root = project(undefined);
+    const first = call(bin, root);
+    expect([first.status, first.stderr]).toEqual([0, ""]);
+    expect(first.stdout).toContain("queued (new, python)");
+    // The launcher stub writes its own cache on `exit`: process.exit emits it, reallyExit would not.
+    expect(launcherCaches()).toHaveLength(1);
+    expect(call(bin, root).stdout).toContain("queued");
+  });
+
   it("a later edit is one journal line: no lock, session.json not rewritten (ADR 0010)", () => {
     const root = project(undefined);
     writeFileSync(join(root, "src/other.py"), "def other():\n    return 1\n");

@@ -11,6 +11,7 @@ import {
   type EditInsight,
   type Project,
 } from "../../project/node/project.ts";
+import { memoView } from "../../project/project-view.ts";
 import { readState, updateState } from "../../state/node/store.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
 
@@ -80,6 +81,10 @@ export async function queueFiles(
   analyse: (project: Project, insight: EditInsight) => Promise<EditInsight> = (_, insight) =>
     Promise.resolve(insight),
 ): Promise<Decision> {
+  // One view for the call, each folder listed and manifest read once: runner detection and the
+  // note ask the same ones several times over (strace: `package.json` seven times), and the
+  // project's files do not change while the agent waits for this answer.
+  project = { ...project, view: memoView(project.view) };
   const file = sessionFile(project, now);
   const gone = deleted
     .map((path) => toProjectPath(project, path))

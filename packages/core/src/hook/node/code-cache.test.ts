@@ -39,12 +39,13 @@ const caches = () => readdirSync(dir).filter((name) => name.endsWith(".cache"));
 function loadInChild(
   route: string,
   createsState = false,
+  method = "answer",
 ): { answer: string; cacheUsed: boolean; cacheFile: string } {
   const script = `
     import { loadBundle } from ${JSON.stringify(new URL("./code-cache.ts", import.meta.url).href)};
     import { markCreatedState } from ${JSON.stringify(new URL("./created-state.ts", import.meta.url).href)};
     const loaded = loadBundle(process.argv[1], process.argv[2]);
-    const answer = loaded.exports.answer();
+    const answer = loaded.exports[process.argv[4]]();
     if (process.argv[3] === "creates-state") markCreatedState();
     loaded.keepCache();
     console.log(JSON.stringify({ answer, cacheUsed: loaded.cacheUsed, cacheFile: loaded.cacheFile }));`;
@@ -59,6 +60,7 @@ function loadInChild(
       bundle,
       route,
       createsState ? "creates-state" : "",
+      method,
     ],
     { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } },
   );
@@ -110,6 +112,26 @@ describe("loadBundle", () => {
     expect(() => loaded.keepCache()).not.toThrow();
     expect(loaded.exports.answer()).toBe("forty-two");
     expect(readdirSync(dir).sort()).toEqual([basename(loaded.cacheFile), "hook-main.cjs"].sort());
+  });
+
+  it("a bundle larger than its cache: the cache read over the text's buffer leaves the text whole", () => {
+    // `late` sits where the cache's bytes land in the buffer the text was read into, and only
+    // the second process compiles it (lazily, from the text): a text still sharing that buffer
+    // would hand V8 the cache's bytes instead.
+    writeFileSync(
+      bundle,
+      `"use strict";
+module.exports = {
+  late: () => ["late", "ly"].join(""),
+  answer: () => "forty-two",
+};
+/* ${"padding ".repeat(40_000)} */
+`,
+    );
+    stampBuild(bundle);
+    const first = loadInChild("post");
+    expect(readFileSync(first.cacheFile).length).toBeLessThan(readFileSync(bundle).length / 10);
+    expect(loadInChild("post", false, "late")).toMatchObject({ answer: "lately", cacheUsed: true });
   });
 
   it("a corrupt cache is rejected by V8 and replaced", () => {

@@ -1,8 +1,10 @@
 import {
   closeSync,
   existsSync,
+  fstatSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -49,8 +51,11 @@ export interface LoadedBundle<T> {
  * and the hash keeps builds apart (V8 itself would take a same-length stale one).
  */
 export function cachePathFor(bundle: string, source: string, route: string, flavour = ""): string {
+  return cachePathOf(bundle, buildIdOf(source), route, flavour);
+}
+
+function cachePathOf(bundle: string, hash: string, route: string, flavour: string): string {
   const stem = basename(bundle).replace(/\.c?js$/, "");
-  const hash = buildIdOf(source);
   const tag = `${hash}-${process.versions.v8}-${process.arch}-${route}${flavour === "" ? "" : `-${flavour}`}`;
   return join(dirname(bundle), `${stem}.${tag.replace(/[^\w.-]/g, "_")}.cache`);
 }
@@ -80,18 +85,15 @@ export function flavourOf(nodeFlags: string): string {
 export function loadBundle<T>(bundle: string, route: string): LoadedBundle<T> {
   setRouteFlags(route);
   const flagsAtLoad = v8FlagsSet();
-  const source = readSource(bundle);
   const flavour = flagFlavour();
-  const shipped = cachePathFor(bundle, source, route, flavour);
-  // A cache this node wrote itself sits apart from the build's: it never ships with a package.
-  const local = shipped.replace(/\.cache$/, LOCAL_SUFFIX);
-  let cacheFile = shipped;
-  let cached = readQuietly(shipped);
-  if (cached === undefined) {
-    cacheFile = local;
-    cached = readQuietly(local);
-  }
-  const script = new Script(wrap(source), {
+  let local = "";
+  const { wrapped, cached, cacheFile } = readBundle(bundle, (id) => {
+    const shipped = cachePathOf(bundle, id, route, flavour);
+    // A cache this node wrote itself sits apart from the build's: it never ships with a package.
+    local = shipped.replace(/\.cache$/, LOCAL_SUFFIX);
+    return [shipped, local];
+  });
+  const script = new Script(wrapped, {
     ...SCRIPT_OPTIONS,
     filename: scriptName(bundle),
     ...(cached === undefined ? {} : { cachedData: cached }),
@@ -187,16 +189,112 @@ function setRouteFlags(route: string): void {
 /** What a node writes for itself (a package's `files` leaves these out: see the adapters'). */
 export const LOCAL_SUFFIX = ".local.cache";
 
+/** What `readBundle` read: the text to compile, and the cache found (`cacheFile`) if any. */
+interface BundleRead {
+  wrapped: string;
+  cached: Buffer | undefined;
+  cacheFile: string;
+}
+
 /**
- * A cache file, or undefined for none. Asked first rather than read: an install holds no shipped
- * cache (ADR 0011), so every call looked for one that is not there, and each failed read was an
- * exception (an Error with its stack) in every hook process.
+ * A bundle's text inside node's CommonJS wrapper, and the first of the code caches `cacheFor`
+ * names for its build id that is there (`cached` undefined: none, or unreadable). The text is read into a buffer that already holds
+ * the wrapper around it and decoded once, so V8 gets one flat string: the wrapper added by
+ * concatenation made a string V8 copied again, whole, before it compiled (~60 pages of a 230 KB
+ * bundle). The cache is then read into the same buffer (the string is a copy), sized for
+ * both, so a call touches one buffer's pages, not two: each new page is a page fault (ADR 0010,
+ * sixth round).
+ *
+ * The cache is asked for before it is opened: an install holds no shipped cache (ADR 0011), and
+ * each failed open was an exception (an Error with its stack) in every hook process.
  */
-function readQuietly(path: string): Buffer | undefined {
+function readBundle(bundle: string, cacheFor: (id: string) => readonly string[]): BundleRead {
+  const fd = openSync(bundle, "r");
+  let cache: { fd: number; size: number; file: string } | undefined;
+  let buffer: Buffer;
+  let end: number;
+  let ascii: boolean;
+  let cacheFile: string;
   try {
-    return existsSync(path) ? readFileSync(path) : undefined;
+    const size = fstatSync(fd).size;
+    const head = Buffer.allocUnsafe(Math.min(size, STAMP_BYTES));
+    readFully(fd, head, 0, head.length, 0);
+    const stamp = stampOf(head.toString("latin1"));
+    // A bundle the build did not stamp: its id is a hash of its whole text (`buildIdOf`).
+    if (stamp === undefined) return unstampedBundle(bundle, cacheFor);
+    ascii = stamp.ascii;
+    const files = cacheFor(stamp.id);
+    cache = openFirst(files);
+    cacheFile = cache?.file ?? files[files.length - 1] ?? "";
+    end = WRAP_HEAD.length + size + WRAP_TAIL.length;
+    // Past half of node's 8 KiB pool, a buffer of its own; `allocUnsafe` is what the launcher
+    // already compiled for stdin (each node function a call uses first is compiled in it).
+    buffer = Buffer.allocUnsafe(Math.max(end, cache?.size ?? 0));
+    putAscii(buffer, WRAP_HEAD, 0);
+    readFully(fd, buffer, WRAP_HEAD.length, size, 0);
+    putAscii(buffer, WRAP_TAIL, WRAP_HEAD.length + size);
+  } catch (error) {
+    if (cache !== undefined) closeSync(cache.fd);
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+  // A copy (V8 never keeps node's buffer as a string's text), so the buffer is free again.
+  const wrapped = buffer.toString(ascii ? "latin1" : "utf8", 0, end);
+  if (cache === undefined) return { wrapped, cached: undefined, cacheFile };
+  try {
+    readFully(cache.fd, buffer, 0, cache.size, 0);
+    return { wrapped, cached: buffer.subarray(0, cache.size), cacheFile };
   } catch {
-    return undefined;
+    return { wrapped, cached: undefined, cacheFile };
+  } finally {
+    closeSync(cache.fd);
+  }
+}
+
+/** The first of `files` that is there and opens, with its size. */
+function openFirst(
+  files: readonly string[],
+): { fd: number; size: number; file: string } | undefined {
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, "r");
+      return { fd, size: fstatSync(fd).size, file };
+    } catch {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+  return undefined;
+}
+
+function unstampedBundle(bundle: string, cacheFor: (id: string) => readonly string[]): BundleRead {
+  const source = readFileSync(bundle, "utf8");
+  const files = cacheFor(buildIdOf(source));
+  for (const file of files) {
+    try {
+      if (existsSync(file))
+        return { wrapped: wrap(source), cached: readFileSync(file), cacheFile: file };
+    } catch {
+      // Unreadable: the next one, or none.
+    }
+  }
+  return { wrapped: wrap(source), cached: undefined, cacheFile: files[files.length - 1] ?? "" };
+}
+
+/** ASCII `text` into `buffer` at `offset` (a loop: no encoder of node's to compile for 60 bytes). */
+function putAscii(buffer: Buffer, text: string, offset: number): void {
+  for (let i = 0; i < text.length; i += 1) buffer[offset + i] = text.charCodeAt(i);
+}
+
+/** Reads `length` bytes at `position` into `buffer` at `offset`; a file cut short throws. */
+function readFully(fd: number, buffer: Buffer, offset: number, length: number, position: number) {
+  let done = 0;
+  while (done < length) {
+    const count = readSync(fd, buffer, offset + done, length - done, position + done);
+    if (count === 0) throw new Error("the file ended early");
+    done += count;
   }
 }
 
@@ -213,6 +311,7 @@ export async function trainCodeCache<T>(
   setRouteFlags(route);
   const flagsBefore = v8FlagsSet();
   const source = readSource(bundle);
+  // The same text `loadBundle` compiles: V8 checks a cache against its source's length.
   const script = new Script(wrap(source), { ...SCRIPT_OPTIONS, filename: scriptName(bundle) });
   const module = { exports: {} as T };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
@@ -282,12 +381,20 @@ function hashOf(text: string): string {
 
 /** The stamped hash of a bundle's text, or the hash itself for a bundle without a stamp. */
 export function buildIdOf(source: string): string {
-  if (source.startsWith(BUILD_MARK)) {
-    const end = source.indexOf(BUILD_MARK_END);
-    const id = end === -1 ? "" : source.slice(BUILD_MARK.length, end).replace(ASCII_MARK, "");
-    if (/^[0-9a-f]{16}$/.test(id)) return id;
-  }
-  return hashOf(source);
+  return stampOf(source)?.id ?? hashOf(source);
+}
+
+/** More than a stamp's length: `/*tailtest-build:<16 hex>:ascii*\/` and its newline. */
+const STAMP_BYTES = 64;
+
+/** The build's stamp at the start of a bundle's text, or undefined for none. */
+function stampOf(text: string): { id: string; ascii: boolean } | undefined {
+  if (!text.startsWith(BUILD_MARK)) return undefined;
+  const end = text.indexOf(BUILD_MARK_END);
+  if (end === -1 || end > STAMP_BYTES - BUILD_MARK_END.length) return undefined;
+  const mark = text.slice(BUILD_MARK.length, end);
+  const id = mark.replace(ASCII_MARK, "");
+  return /^[0-9a-f]{16}$/.test(id) ? { id, ascii: mark.includes(ASCII_MARK) } : undefined;
 }
 
 /**
@@ -308,8 +415,11 @@ export function stampBuild(bundle: string): { id: string; ascii: boolean } {
 }
 
 /** Node's CommonJS wrapper, on one line so the bundle's line numbers stay as they are. */
+const WRAP_HEAD = "(function (exports, require, module, __filename, __dirname) { ";
+const WRAP_TAIL = "\n});";
+
 function wrap(source: string): string {
-  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  return `${WRAP_HEAD}${source}${WRAP_TAIL}`;
 }
 
 function writeQuietly(path: string, data: () => Buffer): void {
