@@ -2,7 +2,7 @@
 // `node -e 0` in the same run (a hook is a fresh process on every edit). Run after a build:
 //   node bench/hook-path.mjs [--runs N] [--only TEXT] [--env-as-is] [--json out.json]
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   HOOK_MIB,
@@ -44,7 +44,8 @@ const strict = project("strict", "strict", (root) =>
 );
 
 // 4,000 test files in 400 folders and a new source file no test is named after: the note's
-// search for a test with its name elsewhere in the test folders reads up to its bound.
+// search for a test with its name elsewhere in the test folders reads up to its bound, then keeps
+// what it listed (`.tailtest/test-names.txt`) for the turn's next notes; the end of a turn drops it.
 const wide = project("wide", undefined, (root) => {
   for (let area = 0; area < 40; area += 1)
     for (let sub = 0; sub < 10; sub += 1) {
@@ -178,6 +179,27 @@ const cases = [
     GATE,
     QUEUED,
   ),
+  {
+    ...hook(
+      "claude-code PostToolUse Write, a new file without a test, 4,000 test files, nothing kept",
+      "claude-code",
+      wide,
+      claude(wide, "PostToolUse", "Write", writeInput(wide, "fresh.py"), {
+        tool_response: { type: "create" },
+      }),
+      undefined,
+      QUEUED,
+    ),
+    // The turn's first such note: no listing kept yet, so the search reads the folders.
+    next: () => {
+      rmSync(join(wide, ".tailtest/test-names.txt"), { force: true });
+      return JSON.stringify(
+        claude(wide, "PostToolUse", "Write", writeInput(wide, "fresh.py"), {
+          tool_response: { type: "create" },
+        }),
+      );
+    },
+  },
   hook(
     "cursor afterFileEdit, a queued file",
     "cursor",

@@ -7,6 +7,7 @@ export {
   DetectedRunnerSchema,
   type RunnerId,
   RunnerIdSchema,
+  type TestNameMemo,
   type TestTarget,
   commandForTestFiles,
   describeTestTarget,

@@ -11,6 +11,7 @@ import {
   findTestTarget,
   resolveRunner,
   RunnerIdSchema,
+  type TestNameMemo,
 } from "./project-runners.ts";
 
 describe("runner detection on the fixture projects", () => {
@@ -546,5 +547,108 @@ describe("the name-matched Python test follows the project's naming", () => {
     ["src/pkg/__init__.py", "tests/test_pkg.py", false],
   ])("%s → %s", (source, path, exists) => {
     expect(findTestTarget(view, runner, source)).toEqual({ kind: "file", path, exists });
+  });
+});
+
+describe("the name search answered from a kept listing", () => {
+  /** A memo in memory: what `keep` was given, answered as `test-names.ts` answers from its file. */
+  const memoryMemo = () => {
+    const kept = new Map<string, readonly string[]>();
+    const memo: TestNameMemo & { kept: typeof kept } = {
+      kept,
+      first: (roots, names) => {
+        const files = kept.get(roots.join("\n"));
+        if (files === undefined) return undefined;
+        return files.find((path) => names.has(path.slice(path.lastIndexOf("/") + 1))) ?? null;
+      },
+      keep: (roots, listing) =>
+        void kept.set(
+          roots.join("\n"),
+          listing.flatMap(({ dir, files }) => files.map((name) => `${dir}/${name}`)),
+        ),
+    };
+    return memo;
+  };
+  const files = {
+    "pyproject.toml": "[tool.pytest.ini_options]\n",
+    "tests/test_calc.py": "",
+    "tests/unit/test_signer.py": "",
+    "tests/unit/deep/test_signer.py": "",
+    "tests/unit/deep/er/test_cache.py": "",
+    "tests/unit/a.b/test_dotted.py": "",
+    "tests/unit/test_box.py/keep.txt": "",
+    "tests/zz/test_box.py": "",
+    "tests/.hidden/test_hidden.py": "",
+    "test/test_second.py": "",
+  };
+  const sources = [
+    "src/pkg/fresh.py",
+    "src/pkg/signer.py",
+    "src/pkg/_cache.py",
+    "src/pkg/dotted.py",
+    "src/pkg/box.py",
+    "src/pkg/hidden.py",
+    "src/pkg/second.py",
+    "calc.py",
+  ];
+
+  it("answers every file as the search on disk does, after one whole search kept its listing", () => {
+    const view = createMemoryView(files);
+    const runner = detectPackageRunners(view, "")[0]!;
+    const memo = memoryMemo();
+    expect(findTestTarget(view, runner, "src/pkg/fresh.py", memo)).toEqual({
+      kind: "file",
+      path: "tests/test_fresh.py",
+      exists: false,
+    });
+    expect([...memo.kept.keys()]).toEqual(["tests\ntest"]);
+    const listing = memo.kept.get("tests\ntest")!;
+    // The folders gone into are not listed; a folder with a source's name is, as a file.
+    expect(listing).toContain("tests/unit/deep/er/test_cache.py");
+    expect(listing).toContain("tests/unit/test_box.py");
+    expect(listing).not.toContain("tests/unit");
+    for (const source of sources)
+      expect(findTestTarget(view, runner, source, memo), source).toEqual(
+        findTestTarget(view, runner, source),
+      );
+    expect(findTestTarget(view, runner, "src/pkg/box.py", memo).path).toBe("tests/zz/test_box.py");
+  });
+
+  it("a kept test since deleted is looked for on disk again", () => {
+    const memo = memoryMemo();
+    const before = createMemoryView(files);
+    const runner = detectPackageRunners(before, "")[0]!;
+    findTestTarget(before, runner, "src/pkg/fresh.py", memo);
+    const after = createMemoryView(
+      Object.fromEntries(
+        Object.entries(files).filter(([path]) => path !== "tests/unit/test_signer.py"),
+      ),
+    );
+    expect(findTestTarget(after, runner, "src/pkg/signer.py", memo).path).toBe(
+      "tests/unit/deep/test_signer.py",
+    );
+  });
+
+  it("a listing kept before a test was added does not know it: dropping it is the keeper's part", () => {
+    const memo = memoryMemo();
+    const before = createMemoryView(files);
+    const runner = detectPackageRunners(before, "")[0]!;
+    findTestTarget(before, runner, "src/pkg/fresh.py", memo);
+    const after = createMemoryView({ ...files, "tests/unit/deep/test_fresh.py": "" });
+    expect(findTestTarget(after, runner, "src/pkg/fresh.py", memo).exists).toBe(false);
+    memo.kept.clear();
+    expect(findTestTarget(after, runner, "src/pkg/fresh.py", memo)).toEqual({
+      kind: "file",
+      path: "tests/unit/deep/test_fresh.py",
+      exists: true,
+    });
+  });
+
+  it("a search that finds the name keeps nothing", () => {
+    const memo = memoryMemo();
+    const view = createMemoryView(files);
+    const runner = detectPackageRunners(view, "")[0]!;
+    findTestTarget(view, runner, "src/pkg/signer.py", memo);
+    expect(memo.kept.size).toBe(0);
   });
 });

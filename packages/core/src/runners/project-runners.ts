@@ -215,6 +215,8 @@ export function findTestTarget(
   view: ProjectView,
   runner: DetectedRunner,
   relFile: string,
+  /** Kept answers of the name search below (the post-edit note's: `runners/node/test-names.ts`). */
+  names?: TestNameMemo,
 ): TestTarget {
   const spec = specOf(runner.id);
   const pkg = runner.package_dir;
@@ -234,13 +236,35 @@ export function findTestTarget(
   const withRoot = candidates.map((candidate) => joinRel(pkg, candidate));
   const existing =
     withRoot.find((candidate) => view.exists(candidate)) ??
-    findByName(view, runner, spec, src, candidates, typescript);
+    findByName(view, runner, spec, src, candidates, typescript, names);
   return { kind: "file", path: existing ?? withRoot[0] ?? relFile, exists: existing !== undefined };
 }
 
 /** Folders read and entries looked at when a test is searched for by its name. */
 const NAME_SEARCH_DEPTH = 4;
 const NAME_SEARCH_ENTRIES = 4000;
+
+/**
+ * What one whole name search listed, kept between calls: the search reads the same folders in
+ * the same order whatever names it looks for, so the first listed file with one of the names is
+ * the file a search of an unchanged tree would stop at. What keeps it, and what drops it when the
+ * tree may have changed: `runners/node/test-names.ts`.
+ */
+export interface TestNameMemo {
+  /**
+   * The first kept file named one of `names` (null: none is), or undefined when no listing of
+   * exactly these folders is kept.
+   */
+  first(roots: readonly string[], names: ReadonlySet<string>): string | null | undefined;
+  /** What a whole search of `roots` listed, in its order (it found none of its names). */
+  keep(roots: readonly string[], listing: readonly ListedFolder[]): void;
+}
+
+/** A folder the name search read, and its entries it did not go into, in order. */
+export interface ListedFolder {
+  dir: string;
+  files: readonly string[];
+}
 
 /**
  * A test with a conventional name that sits elsewhere in the test folders
@@ -254,6 +278,7 @@ function findByName(
   src: string,
   candidates: readonly string[],
   typescript: boolean,
+  memo?: TestNameMemo,
 ): string | undefined {
   const slash = src.lastIndexOf("/");
   const bare = `${src.slice(0, slash + 1)}${src.slice(slash + 1).replace(/^_+/, "")}`;
@@ -273,6 +298,29 @@ function findByName(
     .filter((dir): dir is string => dir !== undefined)
     .map((dir) => joinRel(pkg, dir))
     .filter((dir, index, all) => all.indexOf(dir) === index && view.isDirectory(dir));
+  if (roots.length === 0) return undefined;
+  const kept = memo?.first(roots, names);
+  if (kept === null) return undefined;
+  // A kept file since deleted (or a folder of that name): the search on disk answers.
+  if (kept !== undefined && view.exists(kept) && !view.isDirectory(kept)) return kept;
+  // Everything the search lists but the folders it goes into, for the memo.
+  const listed: ListedFolder[] | undefined = memo === undefined ? undefined : [];
+  const hit = searchByName(view, roots, names, listed);
+  if (hit === undefined && listed !== undefined) memo?.keep(roots, listed);
+  return hit;
+}
+
+/**
+ * The test folders read breadth first, each folder's entries in order, to the first file named
+ * one of `names`; the entries read are pushed onto `listed` (all but the folders gone into). The
+ * folders read and their order do not depend on `names`, which is what lets a listing be kept.
+ */
+function searchByName(
+  view: ProjectView,
+  roots: readonly string[],
+  names: ReadonlySet<string>,
+  listed: ListedFolder[] | undefined,
+): string | undefined {
   let budget = NAME_SEARCH_ENTRIES;
   let level = roots;
   for (let depth = 0; depth < NAME_SEARCH_DEPTH && level.length > 0 && budget > 0; depth += 1) {
@@ -282,18 +330,28 @@ function findByName(
       budget -= entries.length;
       const hit = entries.find((name) => names.has(name) && !view.isDirectory(joinRel(dir, name)));
       if (hit !== undefined) return joinRel(dir, hit);
+      const files: string[] = [];
       for (const name of entries) {
-        if (name.startsWith(".") || name === "node_modules" || name === "__pycache__") continue;
         // A source file's name is taken for a file: a large test tree costs no stat per test.
-        if (detectLanguage(name) !== undefined) continue;
-        if (view.isDirectory(joinRel(dir, name))) next.push(joinRel(dir, name));
+        if (!SKIPPED.has(name) && !name.startsWith(".") && detectLanguage(name) === undefined) {
+          const path = joinRel(dir, name);
+          if (view.isDirectory(path)) {
+            next.push(path);
+            continue;
+          }
+        }
+        files.push(name);
       }
+      listed?.push({ dir, files });
       if (budget <= 0) break;
     }
     level = next;
   }
   return undefined;
 }
+
+/** Folders the name search does not go into (besides dot-folders). */
+const SKIPPED: ReadonlySet<string> = new Set(["node_modules", "__pycache__"]);
 
 /** Whether a `node --test` command loads TypeScript itself (Node before 22.6 does not). */
 export function hasTsLoader(command: readonly string[]): boolean {

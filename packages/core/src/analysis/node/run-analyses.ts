@@ -85,5 +85,5 @@ async function guard(
  * (`covering.ts`). Before the graph is complete the note keeps the name-matched test.
  */
 export async function withCovering(project: Project, insight: EditInsight): Promise<EditInsight> {
-  return coveringAnalysis(project)(project, insight);
+  return coveringAnalysis()(project, insight);
 }

@@ -14,6 +14,7 @@ import {
 import { memoView } from "../../project/project-view.ts";
 import { readState, updateState } from "../../state/node/store.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
+import { forgetTestNames, keptTestNames } from "../../runners/node/test-names.ts";
 
 /**
  * Follow mode's answer to an edit, on its own: the call an agent makes on every edit, which a
@@ -41,7 +42,7 @@ export async function answerFollowEdit(
     event.agentId,
     now,
     event.created,
-    coveringAnalysis(project),
+    coveringAnalysis(),
   );
   return capDecision(decision, NOTE_CAP - MODE_LINE_ROOM);
 }
@@ -89,6 +90,12 @@ export async function queueFiles(
   const gone = deleted
     .map((path) => toProjectPath(project, path))
     .filter((path): path is string => path !== undefined);
+  // A new file's note looks for a test with its name in the test folders: what that search
+  // listed is kept for the next note (test-names.ts), unless this edit may change what it saw
+  // before the note is written (several files, a deletion); a test or any other file that is
+  // not a source to queue drops it below.
+  const named: Project = { ...project, testNames: keptTestNames(project.root) };
+  if (paths.length > 1 || gone.length > 0) forgetTestNames(project.root);
   if (gone.length > 0)
     await updateState(file, (session) => ({
       value: unqueueFiles(session, gone),
@@ -106,9 +113,11 @@ export async function queueFiles(
     const rel = known.size === 0 ? undefined : toProjectPath(project, path);
     const status = (rel === undefined ? undefined : known.get(rel)) ?? newIf(made.has(path));
     const insight = await analyse(
-      project,
-      inspectEdit(project, path, status === undefined ? {} : { status }),
+      named,
+      inspectEdit(named, path, status === undefined ? {} : { status }),
     );
+    if (!insight.verdict.queue && insight.verdict.language !== undefined)
+      forgetTestNames(project.root);
     const queued = await queueEdit(project, insight, file, agentId);
     if (queued !== undefined) notes.push(queued.note);
     else if (insight.notes !== undefined) notes.push(...insight.notes);

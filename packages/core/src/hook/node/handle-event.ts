@@ -8,6 +8,7 @@ import { runStartAnalyses, withEditAnalyses } from "../../analysis/node/run-anal
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "../../follow/node/follow-edit.ts";
 import { guarded } from "../../gating/node/gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "../../project/node/project.ts";
+import { forgetTestNames } from "../../runners/node/test-names.ts";
 import { loosens } from "../../gating/gate-strength.ts";
 import { pinLine, pinnedProject, pinOf, type ModePin } from "../../gating/node/mode-pin.ts";
 import { boundLockWaits, readState, updateState } from "../../state/node/store.ts";
@@ -179,6 +180,9 @@ async function dispatch(
   options: HandleOptions,
   now: () => Date,
 ): Promise<Decision> {
+  // The post-edit note's kept test names (test-names.ts) last no longer than a turn, nor past a
+  // shell command that may have written files the hooks are not told of.
+  if (mayChangeTests(event)) forgetTestNames(project.root);
   if (project.config.mode === "tdd") return handleTdd(project, event, options, now);
   if (project.config.mode === "strict") return handleStrict(project, event, options, now);
   switch (event.kind) {
@@ -233,6 +237,19 @@ async function dispatch(
     case "SessionEnded":
       await (await lazy.lifecycle()).endSession(project, now);
       return { kind: "none" };
+  }
+}
+
+function mayChangeTests(event: HookEvent): boolean {
+  switch (event.kind) {
+    case "SessionStarted":
+    case "TurnStarted":
+    case "TurnEnded":
+      return true;
+    case "CommandFinished":
+      return mayWriteFiles(event.command);
+    default:
+      return false;
   }
 }
 

@@ -52,6 +52,19 @@ describe("createFsView: nothing outside the project through a link", () => {
     expect(view.readText("node_modules/lib/index.js")).toBe("export {};\n");
   });
 
+  it("a path spelled with `.`, a doubled `/` or a root with a trailing one reads the same file", () => {
+    const { project } = layout();
+    for (const view of [createFsView(project), createFsView(`${project}/`)]) {
+      expect(view.readText("src/real/a.py")).toBe("x = 1\n");
+      expect(view.readText("src/./real/a.py")).toBe("x = 1\n");
+      expect(view.readText("src//real/a.py")).toBe("x = 1\n");
+      expect(view.isDirectory("src/real/")).toBe(true);
+      expect(view.list("./src")).toEqual(["alias", "b.py", "real"]);
+      expect(view.readText("src/real/../../../outside/secret.txt")).toBeUndefined();
+      expect(view.exists("src/real/..")).toBe(false);
+    }
+  });
+
   it("runner detection does not find a runner in a folder outside", () => {
     const view = createFsView(layout().project);
     expect(detectPackageRunners(view, "elsewhere")).toEqual([]);

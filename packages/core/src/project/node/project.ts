@@ -37,6 +37,7 @@ import {
   isPackageDir,
   resolveRunner,
   type DetectedRunner,
+  type TestNameMemo,
   type TestTarget,
 } from "../../runners/project-runners.ts";
 import {
@@ -89,6 +90,11 @@ export interface Project {
   ignoreRules: IgnoreRules;
   /** Project-relative path of this platform's session file. */
   sessionPath: string;
+  /**
+   * Kept answers of the test name search (`runners/node/test-names.ts`): set by a post-edit
+   * note's caller only; everything else searches the disk.
+   */
+  testNames?: TestNameMemo;
 }
 
 export interface OpenOptions {
@@ -436,7 +442,7 @@ export function inspectEdit(
   };
   if (resolution.runner !== undefined) {
     insight.runner = resolution.runner;
-    insight.target = findTestTarget(project.view, resolution.runner, rel);
+    insight.target = findTestTarget(project.view, resolution.runner, rel, project.testNames);
   }
   return insight;
 }

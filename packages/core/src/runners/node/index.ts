@@ -3,3 +3,4 @@
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { compiledShadowsReason, prepareForPython } from "./python-cache.ts";
 export { askRunners, askedKey } from "./runner-lists.ts";
+export { forgetTestNames, keptTestNames } from "./test-names.ts";

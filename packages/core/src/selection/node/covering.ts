@@ -96,11 +96,13 @@ export function sessionRunners(project: Project): DetectedRunner[] | undefined {
  * the graph once for all the call's files. With no graph, or one still being built, the note
  * keeps the name-matched test.
  */
-export function coveringAnalysis(
+export function coveringAnalysis(): (
   project: Project,
-): (project: Project, insight: EditInsight) => Promise<EditInsight> {
+  insight: EditInsight,
+) => Promise<EditInsight> {
   let graph: GraphView | undefined | null = null;
-  return (_, insight) => {
+  // The project each call is given: it carries the edit's kept test names (follow-edit.ts).
+  return (project, insight) => {
     if (!wantsCovering(insight)) return Promise.resolve(insight);
     if (!canSayCovering(project, insight.path))
       return Promise.resolve(graphWouldSay(project, insight.path) ? unknown(insight) : insight);
@@ -211,7 +213,7 @@ export function selectOne(
   // A graph still being built may not list every test yet: the name-matched test on disk
   // still counts, so an unfinished graph never makes a tested file look untested.
   if (related.length === 0 && own !== undefined && !graph.complete) {
-    const named = findTestTarget(project.view, own, file);
+    const named = findTestTarget(project.view, own, file, project.testNames);
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
@@ -219,7 +221,7 @@ export function selectOne(
     related.push(...mentionedBy(project, file, allTests()));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
     return { related };
-  const fallback = findTestTarget(project.view, own, file);
+  const fallback = findTestTarget(project.view, own, file, project.testNames);
   const ownTests = allTests().filter((rel) =>
     family.some(({ runner, shape }) => sameRunner(runner, own) && shape.isTest(rel)),
   );

@@ -1,0 +1,130 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import type { HookEvent } from "../../hook/hook-event.ts";
+import { handleEvent } from "../../hook/node/handle-event.ts";
+import { openProject } from "../../project/node/project.ts";
+import { forgetTestNames, KEEP_FROM, keptTestNames, TEST_NAMES_PATH } from "./test-names.ts";
+
+let project: TempProject | undefined;
+afterEach(() => project?.cleanup());
+
+const PYTEST = { "pyproject.toml": "[tool.pytest.ini_options]\n", "calc.py": "x = 1\n" };
+const names = (...list: string[]) => new Set(list);
+/** Enough tests in `tests/area/sub/` that a search of them is kept. */
+const SUITE = Object.fromEntries(
+  Array.from({ length: KEEP_FROM }, (_, i) => [`tests/area/sub/test_m${i}.py`, ""]),
+);
+const FILLER = {
+  dir: "tests/area/sub",
+  files: Object.keys(SUITE).map((path) => path.slice(path.lastIndexOf("/") + 1)),
+};
+
+describe("the kept listing's file", () => {
+  it("answers the first listed file with one of the names, and none when none is listed", () => {
+    project = makeProject({ ...PYTEST, "tests/a/test_x.py": "", "tests/b/test_y.py": "" });
+    const memo = keptTestNames(project.root);
+    expect(memo.first(["tests"], names("test_x.py"))).toBeUndefined();
+    memo.keep(
+      ["tests"],
+      [
+        FILLER,
+        { dir: "tests/a", files: ["test_x.py"] },
+        { dir: "tests/b", files: ["end", "test_y.py", "test_x.py"] },
+      ],
+    );
+    const again = keptTestNames(project.root);
+    expect(again.first(["tests"], names("test_y.py", "test_x.py"))).toBe("tests/a/test_x.py");
+    expect(again.first(["tests"], names("test_y.py"))).toBe("tests/b/test_y.py");
+    expect(again.first(["tests"], names("x.py", "test_z.py", "tests", "b"))).toBeNull();
+    expect(again.first(["tests"], names("end"))).toBe("tests/b/end");
+    // Another search's folders are not this listing.
+    expect(again.first(["tests", "test"], names("test_x.py"))).toBeUndefined();
+  });
+
+  it("keeps nothing of a search that listed a few entries: reading them again costs less", () => {
+    project = makeProject(PYTEST);
+    const memo = keptTestNames(project.root);
+    memo.keep(["tests"], [{ dir: FILLER.dir, files: FILLER.files.slice(1) }]);
+    expect(existsSync(join(project.root, TEST_NAMES_PATH))).toBe(false);
+    // Nor one whose entries could not be told apart by line.
+    memo.keep(["tests"], [FILLER, { dir: "tests/b", files: ["\ttest_x.py"] }]);
+    memo.keep(["tests"], [FILLER, { dir: "tests/b", files: ["a\ntest_x.py"] }]);
+    expect(existsSync(join(project.root, TEST_NAMES_PATH))).toBe(false);
+  });
+
+  it("is not used once a searched folder's own entries change, nor when cut short", () => {
+    project = makeProject({ ...PYTEST, "tests/a/test_x.py": "" });
+    const memo = keptTestNames(project.root);
+    memo.first(["tests"], names("test_q.py"));
+    memo.keep(["tests"], [{ dir: "tests/a", files: ["test_x.py"] }, FILLER]);
+    expect(keptTestNames(project.root).first(["tests"], names("test_q.py"))).toBeNull();
+    const file = join(project.root, TEST_NAMES_PATH);
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.slice(0, -4));
+    expect(keptTestNames(project.root).first(["tests"], names("test_q.py"))).toBeUndefined();
+    writeFileSync(file, text);
+    expect(keptTestNames(project.root).first(["tests"], names("test_q.py"))).toBeNull();
+    project.write("tests/test_q.py", "");
+    expect(keptTestNames(project.root).first(["tests"], names("test_q.py"))).toBeUndefined();
+    forgetTestNames(project.root);
+    expect(existsSync(file)).toBe(false);
+    forgetTestNames(project.root);
+  });
+});
+
+describe("a new file's note in follow mode", () => {
+  const send = (event: HookEvent) =>
+    handleEvent(openProject(project!.root), event, {
+      platform: "claude-code",
+      identity: { sessionId: "n" },
+    });
+  const wrote = (rel: string): HookEvent => {
+    const path = project!.write(
+      rel,
+      rel.includes("test_") ? "def test_x():\n    pass\n" : "x = 1\n",
+    );
+    return { kind: "FilesEdited", paths: [path], created: [path] };
+  };
+  const noteOf = async (event: HookEvent) => {
+    const decision = await send(event);
+    return decision.kind === "context" ? decision.text : "";
+  };
+  const kept = () => existsSync(join(project!.root, TEST_NAMES_PATH));
+
+  it("keeps what its search listed, and a test written through the hooks drops it", async () => {
+    project = makeProject({ ...PYTEST, ...SUITE });
+    expect(await noteOf(wrote("fresh.py"))).toContain("write test to tests/test_fresh.py");
+    expect(kept()).toBe(true);
+    expect(await noteOf(wrote("again.py"))).toContain("write test to tests/test_again.py");
+    await send(wrote("tests/area/sub/test_later.py"));
+    expect(kept()).toBe(false);
+    expect(await noteOf(wrote("later.py"))).toContain(
+      "update existing test at tests/area/sub/test_later.py",
+    );
+  });
+
+  it("a test made behind the hooks' back is seen once the turn ends or a new one starts", async () => {
+    project = makeProject({ ...PYTEST, ...SUITE });
+    await noteOf(wrote("fresh.py"));
+    project.write("tests/area/sub/test_made.py", "");
+    // The listing does not know it yet (a folder below the test folder changed, not the folder).
+    expect(await noteOf(wrote("made.py"))).toContain("write test to tests/test_made.py");
+    await send({ kind: "TurnStarted" });
+    expect(kept()).toBe(false);
+    expect(await noteOf(wrote("made.py"))).toContain(
+      "update existing test at tests/area/sub/test_made.py",
+    );
+  });
+
+  it("an edit of several files drops the listing before its notes", async () => {
+    project = makeProject({ ...PYTEST, ...SUITE });
+    await noteOf(wrote("fresh.py"));
+    expect(kept()).toBe(true);
+    const test = project.write("tests/area/sub/test_pair.py", "");
+    const source = project.write("pair.py", "x = 1\n");
+    const note = await noteOf({ kind: "FilesEdited", paths: [source, test], created: [source] });
+    expect(note).toContain("update existing test at tests/area/sub/test_pair.py");
+  });
+});
