@@ -24,11 +24,19 @@ export const unittest: RunnerSpec = {
   argv: ({ runner, files, ids }) => {
     const command = runner.command;
     const base = command.slice(0, command.indexOf("unittest") + 1);
+    // A doctest (one dotted segment) cannot be named from its test module: that module runs it.
     const selectors =
       ids.length > 0
-        ? ids.map((id) =>
-            [id.file.replace(/\.py$/, "").replace(/\//g, "."), ...id.segments].join("."),
-          )
+        ? [
+            ...new Set(
+              ids.map((id) =>
+                [
+                  id.file.replace(/\.py$/, "").replace(/\//g, "."),
+                  ...(id.segments.length === 1 ? [] : id.segments),
+                ].join("."),
+              ),
+            ),
+          ]
         : files;
     const argv = selectors.length > 0 ? [...base, "-v", ...selectors] : [...command, "-v"];
     return { argv, format: "unittest-text", report: OUTPUT_REPORT };
