@@ -24,19 +24,18 @@ export const unittest: RunnerSpec = {
   argv: ({ runner, files, ids }) => {
     const command = runner.command;
     const base = command.slice(0, command.indexOf("unittest") + 1);
-    // A doctest (one dotted segment) cannot be named from its test module: that module runs it.
+    // A doctest (its dotted name as its one segment) cannot be named from its test module: that
+    // module runs it.
+    const doctest = (segments: readonly string[]): boolean =>
+      segments.length === 1 && (segments[0] ?? "").includes(".");
     const selectors =
       ids.length > 0
-        ? [
-            ...new Set(
-              ids.map((id) =>
-                [
-                  id.file.replace(/\.py$/, "").replace(/\//g, "."),
-                  ...(id.segments.length === 1 ? [] : id.segments),
-                ].join("."),
-              ),
-            ),
-          ]
+        ? ids.map((id) =>
+            [
+              id.file.replace(/\.py$/, "").replace(/\//g, "."),
+              ...(doctest(id.segments) ? [] : id.segments),
+            ].join("."),
+          )
         : files;
     const argv = selectors.length > 0 ? [...base, "-v", ...selectors] : [...command, "-v"];
     return { argv, format: "unittest-text", report: OUTPUT_REPORT };
