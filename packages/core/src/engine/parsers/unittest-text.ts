@@ -110,21 +110,26 @@ function readResultLine(state: RunState, line: string, next: string): void {
   const subtest = (header[4] ?? "") !== "";
   const verdict = /^ \.\.\. ?(.*)$/.exec(header[5] ?? "")?.[1]?.trim() ?? "";
   if (!subtest) {
-    const test = registerTest(state.tests, ident, state.context);
-    if (test !== undefined && ident.doctest !== undefined) {
-      // The dotted name is the source module: the suite that ran it is the test file around it.
-      if (state.lastFile !== undefined) test.id.file = state.lastFile;
-      else state.orphans.push(test);
-    } else if (test !== undefined) {
-      state.lastFile = test.id.file;
-      for (const orphan of state.orphans.splice(0)) orphan.id.file = test.id.file;
-    }
+    placeTest(state, ident, registerTest(state.tests, ident, state.context));
     state.waiting = ident;
   }
   if (VERDICT.test(verdict)) {
     settle(state, ident, verdict, subtest);
     if (!subtest) state.waiting = undefined;
   }
+}
+
+/** A doctest goes to the test file around it; an ordinary test is the file the next ones join. */
+function placeTest(state: RunState, ident: Ident, test: TestResult | undefined): void {
+  if (test === undefined) return;
+  if (ident.doctest !== undefined) {
+    // The dotted name is the source module: the suite that ran it is the test file around it.
+    if (state.lastFile !== undefined) test.id.file = state.lastFile;
+    else state.orphans.push(test);
+    return;
+  }
+  state.lastFile = test.id.file;
+  for (const orphan of state.orphans.splice(0)) orphan.id.file = test.id.file;
 }
 
 function settle(state: RunState, ident: Ident, verdict: string, subtest: boolean): void {
