@@ -61,7 +61,17 @@ const Project = z.strictObject({
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   license: z.string().min(1),
   license_file: z.string().min(1),
-  runner: z.enum(["pytest", "unittest", "vitest", "jest", "node-test", "mocha", "cargo", "go"]),
+  runner: z.enum([
+    "pytest",
+    "unittest",
+    "vitest",
+    "jest",
+    "node-test",
+    "mocha",
+    "tap",
+    "cargo",
+    "go",
+  ]),
   setup: z.enum(["venv", "npm", "none"]),
   /** The full suite's wall time with the project's runner (--verify prints it), for reference. */
   full_suite_seconds: z.number().positive(),
@@ -281,6 +291,8 @@ export function runnerArgv(meta, cwd, files) {
       return ["node", "--test", "--test-reporter=tap", ...some];
     case "mocha":
       return ["node_modules/.bin/mocha", "--reporter", "json", ...some];
+    case "tap":
+      return ["node_modules/.bin/tap", "--no-coverage", "--reporter=tap", ...some];
     case "cargo": {
       // As tailtest's plan does (runners/cargo.ts): integration tests by target, with a source
       // file among them the crate's unit tests too; source files alone run every target (cargo
@@ -338,7 +350,13 @@ function failingFiles(meta, cwd, coloured) {
     case "unittest":
       // "FAIL: test_x (tests.test_apis.TestBlockParser.test_x)": the longest dotted prefix that
       // is a file of the project is the test file.
-      for (const match of output.matchAll(/^(?:FAIL|ERROR): \S+ \(([\w.]+)\)/gm)) {
+      for (const match of output.matchAll(/^(?:FAIL|ERROR): \S+ \(([\w.]+)\)(\nDoctest: )?/gm)) {
+        // A doctest names its source module: the test file whose load_tests adds it is red.
+        if (match[2] !== undefined) {
+          const loader = doctestLoader(cwd, match[1]);
+          if (loader !== undefined) found.add(loader);
+          continue;
+        }
         const parts = match[1].split(".");
         for (let n = parts.length; n > 0; n -= 1) {
           const file = `${parts.slice(0, n).join("/")}.py`;
@@ -353,11 +371,16 @@ function failingFiles(meta, cwd, coloured) {
       each(/^\s*(?:FAIL|×)\s+(\S+\.[cm]?[jt]sx?)/gm);
       break;
     case "jest":
-      each(/^FAIL (\S+)/gm);
+      // "FAIL test/x.test.js", or with a project's displayName "FAIL Unit Tests __tests__/x.test.js".
+      each(/^FAIL\s+(?:.*\s)?(\S+\.[cm]?[jt]sx?)\b/gm);
       break;
     case "node-test":
       // Node 20's tap names suites, not files: a failure's YAML block has its location.
       each(/^\s*not ok \d+ - .*\n\s*---\n(?:\s+.*\n)*?\s+location: '([^']+?):\d+:\d+'/gm);
+      break;
+    case "tap":
+      // tap's own report: each file is a top-level subtest, "not ok 3 - test/x.js # time=…".
+      each(/^not ok \d+ - (\S+\.[cm]?[jt]s)\b/gm);
       break;
     case "mocha": {
       const start = output.indexOf("{");
@@ -383,6 +406,24 @@ function failingFiles(meta, cwd, coloured) {
       break;
   }
   return [...found].sort();
+}
+
+/** The test file under tests/ that adds a module's doctests (`DocTestSuite('pkg.module')`). */
+function doctestLoader(cwd, module) {
+  const walk = (dir) =>
+    readdirSync(join(cwd, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? walk(join(dir, entry.name))
+        : /^test.*\.py$/.test(entry.name)
+          ? [join(dir, entry.name)]
+          : [],
+    );
+  const tail = module.split(".").at(-1);
+  return walk("tests").find((file) =>
+    new RegExp(`DocTestSuite\\(\\s*(['"]${module.replace(/\./g, "\\.")}['"]|${tail}\\b)`).test(
+      readFileSync(join(cwd, file), "utf8"),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -171,6 +171,12 @@ describe("selecting single tests by id", () => {
       ["-v", "tests.test_a.TestA.test_x"],
     ],
     [
+      // A doctest its test module's load_tests adds: only that module can run it again.
+      { "setup.py": "", "tests/test_a.py": "" },
+      id("unittest", "tests/test_a.py", "calc.Counter.bump"),
+      ["-v", "tests.test_a"],
+    ],
+    [
       { "package.json": '{"devDependencies":{"jest":"30"}}', "a.test.js": "" },
       id("jest", "a.test.js", "calc", "adds"),
       ["-t", "^(?:calc adds)$"],

@@ -183,6 +183,30 @@ describe("renderFailureExcerpt", () => {
     expect(text).toContain("collected 1 item");
   });
 
+  it("a run that wrote no report says so, and the error that ended it, not its first lines", () => {
+    // jest ran the tests, then a project reporter threw in onRunComplete before the report.
+    const output = [
+      "PASS Unit Tests __tests__/a.test.js",
+      "  ✓ adds (3 ms)",
+      "Test Suites: 1 passed, 1 total",
+      "Tests:       1 passed, 1 total",
+      'Ran all test suites within paths "__tests__/a.test.js".',
+      "Error: EISDIR: illegal operation on a directory, open '/proj/junit.xml'",
+      "    at Object.writeFileSync (node:fs:2380:20)",
+      "    at processor (/proj/index.js:38:6)",
+    ].join("\n");
+    const broken = summarizeRun(
+      plan("jest"),
+      parsed([], [{ kind: "crash", message: "jest wrote no report" }]),
+      { ...exit(1), output },
+    );
+    expect(broken.reason).toBe("jest exited 1: jest wrote no report");
+    const text = renderFailureExcerpt([broken], [], { replacePaths: [["/proj/", ""]] });
+    expect(text).toBe(
+      "ERROR jest: jest exited 1: jest wrote no report\n  Error: EISDIR: illegal operation on a directory, open 'junit.xml'",
+    );
+  });
+
   const failure = [
     "\u001b[31mAssertionError: expected 4 to be 5\u001b[0m",
     "    at /home/me/project/src/a.test.ts:3:7",

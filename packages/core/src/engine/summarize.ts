@@ -110,7 +110,11 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
       return {
         ...base,
         status: "error",
-        reason: `${label} exited ${String(outcome.exitCode)} without running a test`,
+        // Without a report nothing says whether tests ran (a reporter may have crashed after them).
+        reason:
+          crash[0] === undefined
+            ? `${label} exited ${String(outcome.exitCode)} without running a test`
+            : `${label} exited ${String(outcome.exitCode)}: ${crash[0].message}`,
       };
     }
     return {
@@ -269,7 +273,7 @@ export function formatId(id: TestId): string {
 
 /** Lines that name a cause: pytest's `E   …` lines, `XError:`, rustc's `error[E…]`, missing modules. */
 const CAUSE =
-  /^\s*E\s{2,}\S|\b[A-Z]\w*(Error|Exception)\b:|^\s*error(\[E\d+\])?:|Cannot find module|No module named|SyntaxError|ERR_MODULE_NOT_FOUND/;
+  /^\s*E\s{2,}\S|\b(?:[A-Z]\w*)?(Error|Exception)\b:|^\s*error(\[E\d+\])?:|Cannot find module|No module named|SyntaxError|ERR_MODULE_NOT_FOUND/;
 /** A frame in the project: a relative path with a line number (outside frames become `…/`). */
 const PROJECT_FRAME =
   /^\s*(?!\u2026)(?:File ")?[\w@][\w./@-]*\.(py|[cm]?[jt]sx?|rs|go|rb|php|java|kt|cs|swift)"?(:\d+|, line \d+)/;

@@ -1,7 +1,12 @@
 import picomatch from "picomatch";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { firstConfig, JS_EXT, jsConfigStrings, scriptArgs, yamlList } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
+import {
+  detectByPackageJson,
+  jsCandidates,
+  jsToolCommand,
+  suffixlessCandidates,
+} from "./shared.ts";
 import {
   anchoredAlternation,
   FILE_REPORT,
@@ -25,7 +30,10 @@ export const mocha: RunnerSpec = {
   command: (view, dir) => jsToolCommand(view, dir, "mocha"),
   testDirs: ["test", "tests", "__tests__"],
   fallbackTestDir: "test",
-  testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
+  testCandidates: (src, testDir, ctx) => [
+    ...jsCandidates(src, testDir, ctx, ["test", "spec"]),
+    ...suffixlessCandidates(src, testDir),
+  ],
   fileCommand: (command, files) => [...command, ...files],
   argv: ({ runner, files, ids }) => {
     const filter = ids.length > 0 ? ["--grep", anchoredAlternation(idNames(ids, " "))] : [];

@@ -113,6 +113,30 @@ describe("a test found by its name when it is not where the convention puts it",
       "src/tests/array.test.ts",
     ],
     [
+      // npm/node-semver: one module per function, each tested at the same path under test/.
+      "a mirrored test tree without a .test suffix (tap)",
+      {
+        "package.json": '{"scripts":{"test":"tap"},"devDependencies":{"tap":"^16.0.0"}}',
+        "functions/diff.js": "",
+        "test/functions/diff.js": "",
+      },
+      "javascript",
+      "functions/diff.js",
+      "test/functions/diff.js",
+    ],
+    [
+      // jshttp/negotiator: lib/<header>.js tested by test/<header>.js, mocha's default spec.
+      "a flat test folder without a .test suffix (mocha)",
+      {
+        "package.json": '{"scripts":{"test":"mocha"},"devDependencies":{"mocha":"9"}}',
+        "lib/charset.js": "",
+        "test/charset.js": "",
+      },
+      "javascript",
+      "lib/charset.js",
+      "test/charset.js",
+    ],
+    [
       "a test folder beside the sources (mocha)",
       {
         "package.json": '{"scripts":{"test":"mocha lib/test"}}',

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { extensionOf, stemOf } from "../filter/languages.ts";
+import { baseName, extensionOf, stemOf } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import type { CandidateContext, Detection, RunnerSpec } from "./spec.ts";
 import { lazy } from "../util/lazy.ts";
@@ -184,6 +184,20 @@ export function jsCandidates(
   return testDir === undefined
     ? [...beside, nested, ...sibling]
     : [...inDir, ...beside, nested, ...sibling];
+}
+
+/**
+ * A runner that runs every file of its test folder (tap, mocha's `./test`) needs no `.test`
+ * suffix: `test/functions/cmp.js` (mirrored) or `test/cmp.js` for `functions/cmp.js`. Found when
+ * they exist, never proposed as the first test to write.
+ */
+export function suffixlessCandidates(src: string, testDir: string | undefined): string[] {
+  if (testDir === undefined) return [];
+  const name = baseName(src);
+  return [
+    joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), name),
+    joinRel(testDir, name),
+  ];
 }
 
 export function classNames(files: readonly string[]): string[] {

@@ -1,6 +1,11 @@
 import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { firstConfig, globShape, yamlList } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
+import {
+  detectByPackageJson,
+  jsCandidates,
+  jsToolCommand,
+  suffixlessCandidates,
+} from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type RunnerSpec, type SuiteMatcher } from "./spec.ts";
 
 /**
@@ -18,7 +23,10 @@ export const tap: RunnerSpec = {
   command: (view, dir) => jsToolCommand(view, dir, "tap"),
   testDirs: ["test", "tests", "__tests__"],
   fallbackTestDir: "test",
-  testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
+  testCandidates: (src, testDir, ctx) => [
+    ...jsCandidates(src, testDir, ctx, ["test", "spec"]),
+    ...suffixlessCandidates(src, testDir),
+  ],
   fileCommand: (command, files) => [...command, ...files],
   argv: ({ view, runner, files }) => ({
     argv: [...runner.command, "--reporter=tap", coverageOff(view, runner.package_dir), ...files],

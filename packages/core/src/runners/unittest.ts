@@ -24,10 +24,17 @@ export const unittest: RunnerSpec = {
   argv: ({ runner, files, ids }) => {
     const command = runner.command;
     const base = command.slice(0, command.indexOf("unittest") + 1);
+    // A doctest (its dotted name as its one segment) cannot be named from its test module: that
+    // module runs it.
+    const doctest = (segments: readonly string[]): boolean =>
+      segments.length === 1 && (segments[0] ?? "").includes(".");
     const selectors =
       ids.length > 0
         ? ids.map((id) =>
-            [id.file.replace(/\.py$/, "").replace(/\//g, "."), ...id.segments].join("."),
+            [
+              id.file.replace(/\.py$/, "").replace(/\//g, "."),
+              ...(doctest(id.segments) ? [] : id.segments),
+            ].join("."),
           )
         : files;
     const argv = selectors.length > 0 ? [...base, "-v", ...selectors] : [...command, "-v"];

@@ -458,6 +458,21 @@ describe("suggestTestPath: the project's own convention", () => {
         fallback: "",
       }),
     ).toBe("src/a/__tests__/b.test.ts");
+    // jest-community/jest-junit: a root __tests__/ tree of the utils/ modules' tests, flat (a
+    // utils/__tests__/ would not even match its jest config's testMatch).
+    const jest = runnerOf({ "package.json": '{"devDependencies":{"jest":"27"}}' });
+    expect(
+      suggestTestPath({
+        file: "utils/addOne.js",
+        runner: jest,
+        tests: [
+          "__tests__/buildJsonResults.test.js",
+          "__tests__/getOptions.test.js",
+          "integration-tests/reporter/__tests__/simple.test.js",
+        ],
+        fallback: "",
+      }),
+    ).toBe("__tests__/addOne.test.js");
   });
   it("python: test_x.py or x_test.py, a leading underscore dropped", () => {
     const pytest = runnerOf({ "pytest.ini": "" });

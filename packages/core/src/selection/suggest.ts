@@ -72,8 +72,10 @@ function placeOf(src: string, tests: readonly string[]): string {
   const dir = dirnameRel(src);
   const places = tests.map((test) => {
     const parts = test.split("/");
-    if (parts.includes("__tests__")) return "__tests__";
+    // A `__tests__/` at the root is a test tree (jest-junit's for `utils/`), one inside the
+    // sources sits beside them (`src/__tests__/`).
     if (TEST_ROOTS.has(parts[0] ?? "")) return `root:${parts[0]}`;
+    if (parts.includes("__tests__")) return "__tests__";
     // A package's own test folder (`h11/tests/test_io.py`, `pkg/sub/tests/...`).
     const inner = parts.slice(1, -1).find((part) => TEST_ROOTS.has(part));
     return inner === undefined ? "beside" : `inner:${inner}`;

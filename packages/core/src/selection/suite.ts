@@ -45,6 +45,8 @@ export interface AskedTests {
   files?: ReadonlySet<string>;
   /** For `explain`: "vitest list --filesOnly", or why there is no answer. */
   note: string;
+  /** Asked now, not an earlier answer reused: a list that worked is said once, not every turn. */
+  asked?: boolean;
   /** A package-relative file created after the list: judged by the config as read. */
   isNewer?(path: string): boolean;
 }

@@ -42,6 +42,12 @@ export interface ExecuteOptions {
 }
 
 const DEFAULT_OUTPUT_CAP = 256 * 1024;
+/**
+ * Where the output is the report (TAP, unittest's text, mocha's and node's JSON), a middle cut
+ * out of it breaks its structure: a subtest opened before the cut never closes, and what came
+ * after was read as nested inside it (npm/node-semver's 44 tap files write 530 KB).
+ */
+const REPORT_OUTPUT_CAP = 8 * 1024 * 1024;
 
 /**
  * Starts one planned runner process, with an argument array (no shell ever sees a file name),
@@ -70,7 +76,13 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const python =
       options.trustCompiled !== true && specOf(plan.runner.id).languages.includes("python");
     const shadows = python ? prepareForPython(options.root) : [];
-    const outcome = await runProcess(argv, cwd, plan.env, options, () => {
+    const readsOutput =
+      plan.report.kind === "output" || READS_OUTPUT_WITHOUT_REPORT.has(plan.format);
+    const capped =
+      options.outputCapBytes === undefined && readsOutput
+        ? { ...options, outputCapBytes: REPORT_OUTPUT_CAP }
+        : options;
+    const outcome = await runProcess(argv, cwd, plan.env, capped, () => {
       parsers = import("../parsers/index.ts");
       try {
         options.whileRunning?.();

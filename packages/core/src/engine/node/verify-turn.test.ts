@@ -194,3 +194,61 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(sub.kind).toBe("block");
   }, 60_000);
 });
+
+describe("end of turn: red tests the report files under no selected test file", () => {
+  // unittest only (no pytest configuration): a module's doctests run by its test's load_tests,
+  // and a TestCase class a test module imports from a helper (reported under the helper).
+  const CALC =
+    'def add(a, b):\n    """Add.\n\n    >>> add(2, 3)\n    5\n    """\n    return a + b\n';
+  let unit: TempProject;
+  beforeEach(() => {
+    unit = makeProject({
+      "setup.py": "from setuptools import setup\n\nsetup(name='calc')\n",
+      "calc.py": CALC,
+      "tests/__init__.py": "",
+      "tests/shared.py":
+        "import unittest\n\nfrom calc import add\n\n\nclass SharedCalcTests(unittest.TestCase):\n    def test_adds_negative(self):\n        self.assertEqual(add(-1, -1), -2)\n",
+      "tests/test_calc.py":
+        "import doctest\nimport unittest\n\nimport calc\nfrom tests.shared import SharedCalcTests  # noqa: F401\n\n\ndef load_tests(loader, tests, ignore):\n    tests.addTests(doctest.DocTestSuite(calc))\n    return tests\n\n\nclass TestCalc(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(calc.add(2, 3), 5)\n",
+      "tests/test_other.py":
+        "import unittest\n\nfrom calc import add\n\n\nclass TestOther(unittest.TestCase):\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n",
+    });
+  });
+  afterEach(() => unit.cleanup());
+  const editUnit = (content: string) => {
+    unit.write("calc.py", content);
+    return handleEvent(
+      openProject(unit.root),
+      { kind: "FilesEdited", paths: [join(unit.root, "calc.py")] },
+      { platform: "claude-code", now: clock },
+    );
+  };
+  const stopUnit = () =>
+    handleEvent(
+      openProject(unit.root),
+      { kind: "TurnEnded", stopHookActive: false },
+      { platform: "claude-code", now: clock },
+    );
+
+  it("a failing doctest blocks under the test file that runs it, with its re-run command", async () => {
+    await commitAll(unit.root);
+    await editUnit(CALC.replace("    5\n", "    6\n"));
+    const red = await stopUnit();
+    expect(red.kind).toBe("block");
+    if (red.kind !== "block") return;
+    expect(red.reason).toContain("FAIL tests/test_calc.py::calc.add");
+    expect(red.reason).toContain(
+      "FAIL tests/test_calc.py::calc.add\n  Failed example:\n      add(2, 3)\n  Expected:\n      6\n  Got:\n      5\n",
+    );
+    expect(red.reason).toMatch(/\nRe-run them: \S*python\S* -m unittest tests\/test_calc\.py\n/);
+  }, 60_000);
+
+  it("a failing test imported from a helper module blocks though the helper is no test file", async () => {
+    await commitAll(unit.root);
+    await editUnit(CALC.replace("return a + b", "return a + b if a >= 0 else a - b"));
+    const red = await stopUnit();
+    expect(red.kind).toBe("block");
+    if (red.kind !== "block") return;
+    expect(red.reason).toContain("FAIL tests/shared.py::SharedCalcTests::test_adds_negative");
+  }, 60_000);
+});

@@ -286,6 +286,9 @@ function outcomesOf(
       if (result === undefined) return;
       const testFiles = testFilesOf(run, source);
       if (result.status === "env_error" && testFiles.length > 0) environment = true;
+      // A red test the report puts in no test file the run was given (a doctest under its
+      // source module, a helper's path) is still red: it counts against every source checked.
+      if (testFiles.length > 0 && unclaimedFailure(run, result, sources)) failed ??= "assertion";
       for (const testFile of testFiles) {
         // A Rust file's own unit tests report under the crate's lib or bin, not the file.
         const whole = run.test_files.length === 1 || testFile === source;
@@ -315,6 +318,19 @@ function outcomesOf(
       outcomes[source] = "missing_test";
   }
   return { outcomes, unloaded: [...unloaded] };
+}
+
+/** Whether a run reports a red test that belongs to none of the test files it was given. */
+function unclaimedFailure(run: RunPlan, result: RunResult, sources: readonly string[]): boolean {
+  if (result.status === "env_error") return false;
+  const given = new Set([
+    ...run.test_files,
+    ...sources.flatMap((source) => testFilesOf(run, source)),
+  ]);
+  const claims = (file: string): boolean =>
+    given.has(file) || [...given].some((testFile) => dirnameRel(testFile) === file);
+  if (given.size === 1) return false;
+  return result.tests.some((test) => test.status === "fail" && !claims(test.id.file));
 }
 
 /** The test files a run checked a source through: its related tests, its named test, or itself. */

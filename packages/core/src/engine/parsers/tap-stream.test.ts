@@ -94,6 +94,25 @@ describe("parseTap: node-tap's nested TAP 14", () => {
     expect(run.tests[0]?.failure).toContain("not ok - top level");
   });
 
+  it("a subtest whose end was cut out of the output closes at the next point around it", () => {
+    // What a capped output keeps of a long run: the start, a cut, the end (here from inside the
+    // failing subtest of calc.test.js to inside ok.test.js's test).
+    const lines = readRunnerOutput("tap", "mixed.tap").split("\n");
+    const cutFrom = lines.findIndex((line) => line === "          ...") + 1;
+    const cutTo = lines.findIndex((line) => line.startsWith("    ok 1 - fine"));
+    const cut = [...lines.slice(0, cutFrom), "… (2048 characters cut) …", ...lines.slice(cutTo)];
+    const run = parseTap(cut.join("\n"), tap);
+    expect(testRows(run)).toEqual([
+      ["ttest/calc.test.js", ["adds"], "pass"],
+      // Its failed assertion was read before the cut: still red.
+      ["ttest/calc.test.js", ["subtracts"], "fail"],
+      // Its file's `# Subtest:` line was cut: it stays with the file open before the cut.
+      ["ttest/calc.test.js", ["fine"], "pass"],
+    ]);
+    expect(run.tests[1]?.failure).toContain("not ok - should be equal");
+    expect(run.errors).toEqual([]);
+  });
+
   it("says it found no TAP rather than reporting an empty pass", () => {
     const run = parseTap("some crash\nat somewhere\n", tap);
     expect(run.tests).toEqual([]);

@@ -140,11 +140,41 @@ function readTap(lines: readonly string[], context: ParseContext): ParsedRun {
   return { tests: reading.tests, errors: reading.errors };
 }
 
+/**
+ * Subtests whose end never came (the output was cut in the middle, or a file was killed inside
+ * one): a point less indented than them, or beside them under another name, closes them. One
+ * with failed assertions is still a red test; the others are dropped.
+ */
+function closeUnended(reading: Reading, point: Point, context: ParseContext): void {
+  const { stack } = reading;
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+    const beside = top.indent === point.indent && top.name !== point.name;
+    if (top.indent <= point.indent && !beside) return;
+    stack.pop();
+    const parent = stack.at(-1);
+    if (parent !== undefined) parent.children += 1;
+    if (top.children === 0 && top.failures.length > 0) {
+      const unended: Point = { ...point, ok: false, directive: undefined, yaml: [] };
+      const names = [...stack.map((frame) => frame.name), top.name];
+      reading.tests.push(nestedTest(names, unended, context, top.failures));
+    }
+  }
+}
+
 /** One `ok`/`not ok` line: a subtest's end, a skipped subtest, an assertion, or a flat test. */
 function takePoint(reading: Reading, point: Point, context: ParseContext): void {
   const { stack, tests } = reading;
+  const before = stack.length;
+  closeUnended(reading, point, context);
   const top = stack[stack.length - 1];
-  if (top !== undefined && top.indent === point.indent && top.name === point.name) {
+  if (top === undefined && stack.length < before && looksLikeFile(point.name)) {
+    // A file's end whose `# Subtest:` line was cut: its tests were read (or cut) already.
+    if (!point.ok) tests.push(nestedTest([point.name], point, context));
+  } else if (top !== undefined && point.indent > top.indent && stack.length < before) {
+    // The point closes a subtest whose `# Subtest:` line was cut: a test of its own.
+    top.children += 1;
+    tests.push(nestedTest([...stack.map((frame) => frame.name), point.name], point, context));
+  } else if (top !== undefined && top.indent === point.indent && top.name === point.name) {
     stack.pop();
     closeSubtest(top, point, stack, tests, reading.errors, context);
   } else if (top !== undefined && point.indent > top.indent && point.directive !== undefined) {

@@ -24,6 +24,48 @@ describe("parseUnittestText", () => {
     expect(run.errors).toEqual([]);
   });
 
+  it("counts a doctest added by load_tests against the test file that ran it, report whole", () => {
+    const files = ["tests/test_calc.py", "tests/test_later.py"];
+    const run = parseUnittestText(readRunnerOutput("unittest", "doctest.txt"), {
+      ...context,
+      packageAbs: "/tmp/tt/unittest-doctest",
+      files,
+    });
+    expect(testRows(run)).toEqual([
+      ["tests/test_calc.py", ["TestCalc", "test_adds_two_numbers"], "pass"],
+      ["tests/test_calc.py", ["TestCalc", "test_fails_on_purpose"], "fail"],
+      ["tests/test_calc.py", ["calc.Counter.bump"], "pass"],
+      ["tests/test_calc.py", ["calc.add"], "pass"],
+      ["tests/test_calc.py", ["calc.double"], "fail"],
+      ["tests/test_later.py", ["TestLater", "test_adds_zero"], "pass"],
+    ]);
+    const double = run.tests.find((test) => test.id.segments[0] === "calc.double");
+    // The doctest's own report (below its dashes), not doctest's traceback: what was expected,
+    // what came, then where.
+    expect(double?.failure).toBe(
+      'Failed example:\n    double(2)\nExpected:\n    5\nGot:\n    4\nFile "/tmp/tt/unittest-doctest/calc.py", line 13, in calc.double',
+    );
+    expect(run.errors).toEqual([]);
+  });
+
+  it("puts doctests before any ordinary test in the next test file, or the only file run", () => {
+    const text = readRunnerOutput("unittest", "doctest.txt");
+    const lines = text.split("\n");
+    // The doctests first (a load_tests that adds them before the module's own tests).
+    const reordered = [...lines.slice(2, 8), ...lines.slice(0, 2), ...lines.slice(8)].join("\n");
+    const rows = testRows(parseUnittestText(reordered, { ...context, files: [] }));
+    expect(rows.filter(([, segments]) => segments.length === 1).map(([file]) => file)).toEqual([
+      "tests/test_calc.py",
+      "tests/test_calc.py",
+      "tests/test_calc.py",
+    ]);
+    const alone = lines.filter((line) => !line.startsWith("test_")).join("\n");
+    const single = parseUnittestText(alone, { ...context, files: ["tests/test_calc.py"] });
+    expect(new Set(single.tests.map((test) => test.id.file))).toEqual(
+      new Set(["tests/test_calc.py"]),
+    );
+  });
+
   it("reads the pre-3.11 name format", () => {
     const text = readRunnerOutput("unittest", "pass-fail.txt").replace(
       / \((tests\.test_calc\.TestCalc)\.test_\w+\)/g,

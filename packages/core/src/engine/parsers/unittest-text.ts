@@ -15,6 +15,10 @@ import { crashed, stripAnsi } from "./_shared.ts";
  * line. The `FAIL:` / `ERROR:` blocks after the run hold the tracebacks. The file is the dotted
  * module as a path (`tests.test_calc` → `tests/test_calc.py`), relative to where unittest ran. A
  * module that failed to import shows up as a `unittest.loader._FailedTest`: a collection error.
+ * A doctest a test module adds through `load_tests` (`DocTestSuite`) is `name (package.module)`
+ * with a `Doctest: package.module.name` line: its dotted name is the source module holding the
+ * example, so it is counted against the test file whose suite ran it (the one whose tests come
+ * before it, else after it, else the only file the run was given).
  */
 export function parseUnittestText(text: string, context: ParseContext): ParsedRun {
   try {
@@ -39,7 +43,11 @@ interface Ident {
   module: string;
   className: string;
   name: string;
+  /** A doctest's full dotted name (`package.module.Class.name`). */
+  doctest?: string;
 }
+
+const DOCTEST = /^Doctest: ([\w.]+)/;
 
 interface RunState {
   tests: Map<string, TestResult>;
@@ -47,6 +55,10 @@ interface RunState {
   /** The test whose verdict is still to come (after its docstring, output or subtests). */
   waiting: Ident | undefined;
   context: ParseContext;
+  /** The test file of the last ordinary test read: the suite a doctest after it belongs to. */
+  lastFile: string | undefined;
+  /** Doctests read before any ordinary test: they belong to the next test file. */
+  orphans: TestResult[];
 }
 
 function readRun(text: string, context: ParseContext): ParsedRun {
@@ -56,13 +68,19 @@ function readRun(text: string, context: ParseContext): ParsedRun {
     loadFailures: new Map(),
     waiting: undefined,
     context,
+    lastFile: undefined,
+    orphans: [],
   };
   let index = 0;
   for (; index < lines.length; index += 1) {
     const line = lines[index] ?? "";
     if (/^={20,}$/.test(line) || RAN.test(line)) break;
-    readResultLine(state, line);
+    readResultLine(state, line, lines[index + 1] ?? "");
   }
+  // Doctests no ordinary test came before (or none came at all): the only file given, else
+  // the source module holding the example.
+  const only = context.files?.length === 1 ? context.files[0] : undefined;
+  for (const test of state.orphans) if (only !== undefined) test.id.file = only;
   readBlocks(lines.slice(index), state.tests, state.loadFailures, context);
   const tests = [...state.tests.values()];
   const errors = [...state.loadFailures.entries()].map(([key, message]) =>
@@ -74,11 +92,11 @@ function readRun(text: string, context: ParseContext): ParsedRun {
   return { tests, errors };
 }
 
-function readResultLine(state: RunState, line: string): void {
+function readResultLine(state: RunState, line: string, next: string): void {
   const header = HEADER.exec(line);
   const ident =
     header?.[2] !== undefined && header[3] !== undefined
-      ? identify(header[2], header[3])
+      ? identify(header[2], header[3], next)
       : undefined;
   if (header === null || ident === undefined) {
     // A docstring line or the test's own printing pushes the verdict to a later line.
@@ -92,13 +110,26 @@ function readResultLine(state: RunState, line: string): void {
   const subtest = (header[4] ?? "") !== "";
   const verdict = /^ \.\.\. ?(.*)$/.exec(header[5] ?? "")?.[1]?.trim() ?? "";
   if (!subtest) {
-    registerTest(state.tests, ident, state.context);
+    placeTest(state, ident, registerTest(state.tests, ident, state.context));
     state.waiting = ident;
   }
   if (VERDICT.test(verdict)) {
     settle(state, ident, verdict, subtest);
     if (!subtest) state.waiting = undefined;
   }
+}
+
+/** A doctest goes to the test file around it; an ordinary test is the file the next ones join. */
+function placeTest(state: RunState, ident: Ident, test: TestResult | undefined): void {
+  if (test === undefined) return;
+  if (ident.doctest !== undefined) {
+    // The dotted name is the source module: the suite that ran it is the test file around it.
+    if (state.lastFile !== undefined) test.id.file = state.lastFile;
+    else state.orphans.push(test);
+    return;
+  }
+  state.lastFile = test.id.file;
+  for (const orphan of state.orphans.splice(0)) orphan.id.file = test.id.file;
 }
 
 function settle(state: RunState, ident: Ident, verdict: string, subtest: boolean): void {
@@ -115,26 +146,35 @@ function settle(state: RunState, ident: Ident, verdict: string, subtest: boolean
   if (status === "fail") test.failure_kind = verdict === "ERROR" ? "crash" : "assertion";
 }
 
-function registerTest(tests: Map<string, TestResult>, ident: Ident, context: ParseContext): void {
-  if (FIXTURES.has(ident.name) || isFailedImport(ident)) return;
-  testFor(tests, ident, context);
+function registerTest(
+  tests: Map<string, TestResult>,
+  ident: Ident,
+  context: ParseContext,
+): TestResult | undefined {
+  if (FIXTURES.has(ident.name) || isFailedImport(ident)) return undefined;
+  return testFor(tests, ident, context);
 }
 
 function testFor(tests: Map<string, TestResult>, ident: Ident, context: ParseContext): TestResult {
   let test = tests.get(ident.key);
   if (test === undefined) {
     const file = toProjectFile(`${ident.module.replace(/\./g, "/")}.py`, context);
-    test = {
-      id: { runner: context.runner, file, segments: [ident.className, ident.name] },
-      status: "not_run",
-    };
+    // A doctest keeps its dotted name whole: `[Class, name]` would not select it again.
+    const segments = ident.doctest === undefined ? [ident.className, ident.name] : [ident.doctest];
+    test = { id: { runner: context.runner, file, segments }, status: "not_run" };
     tests.set(ident.key, test);
   }
   return test;
 }
 
-/** `tests.test_calc.TestCalc.test_x` (3.11+) or `tests.test_calc.TestCalc` (older) for test `test_x`. */
-function identify(name: string, qualified: string): Ident | undefined {
+/**
+ * `tests.test_calc.TestCalc.test_x` (3.11+) or `tests.test_calc.TestCalc` (older) for test
+ * `test_x`; a doctest, `add (calc)` followed by `Doctest: calc.add`, by its dotted name.
+ */
+function identify(name: string, qualified: string, next = ""): Ident | undefined {
+  const doctest = DOCTEST.exec(next)?.[1];
+  if (doctest === `${qualified}.${name}`)
+    return { key: `${qualified}\u0000${name}`, module: qualified, className: "", name, doctest };
   const owner = qualified.endsWith(`.${name}`)
     ? qualified.slice(0, qualified.length - name.length - 1)
     : qualified;
@@ -172,8 +212,14 @@ function readBlocks(
   let inBody = false;
   const flush = (): void => {
     if (target === undefined) return;
-    const body = target.lines.join("\n").trim();
     const { ident } = target;
+    let body = target.lines
+      .join("\n")
+      .replace(/(\s*-{20,})+\s*$/, "")
+      .trim();
+    // A doctest's traceback is doctest's own machinery: its report (the example, what was
+    // expected, what came) says what broke, so it comes first and where it is comes last.
+    if (ident.doctest !== undefined) body = doctestReport(body);
     if (FIXTURES.has(ident.name) || isFailedImport(ident)) loadFailures.set(ident.key, body);
     else {
       const test = testFor(tests, ident, context);
@@ -183,10 +229,12 @@ function readBlocks(
     }
     target = undefined;
   };
-  for (const line of lines) {
+  for (const [at, line] of lines.entries()) {
     const start = BLOCK_START.exec(line);
     const ident =
-      start?.[2] !== undefined && start[3] !== undefined ? identify(start[2], start[3]) : undefined;
+      start?.[2] !== undefined && start[3] !== undefined
+        ? identify(start[2], start[3], lines[at + 1] ?? "")
+        : undefined;
     if (ident !== undefined && start?.[1] !== undefined) {
       flush();
       target = { ident, lines: [] };
@@ -195,8 +243,10 @@ function readBlocks(
     }
     if (RAN.test(line)) break;
     if (RULE.test(line)) {
-      // The dashes under a block's title open its body; the next rule of either kind closes it.
+      // The dashes under a block's title open its body and the next `=` rule closes it; dashes
+      // inside a body are its own (a doctest's report has them), the last ones end the run.
       if (target !== undefined && !inBody && line.startsWith("-")) inBody = true;
+      else if (target !== undefined && inBody && line.startsWith("-")) target.lines.push(line);
       else flush();
       continue;
     }
@@ -223,4 +273,19 @@ function loadError(key: string, body: string, context: ParseContext): FileError 
     message: body === "" ? `${name} (${owner}) failed` : body,
     kind: name.startsWith("tearDown") ? "crash" : "collection",
   };
+}
+
+/**
+ * A failed doctest's report without doctest's traceback: `Failed example: … Expected: … Got: …`
+ * (or `Exception raised: …`) per example, then each example's `File "calc.py", line 4, in …`.
+ */
+function doctestReport(body: string): string {
+  const lines = body
+    .replace(/^Traceback \(most recent call last\):\n[\s\S]*?\nAssertionError: /, "")
+    .split("\n")
+    .filter((line) => !RULE.test(line));
+  if (lines[0]?.startsWith("Failed doctest test for "))
+    lines.splice(0, /^\s+File "/.test(lines[1] ?? "") ? 2 : 1);
+  const where = (line: string): boolean => /^File ".*", line \d+, in /.test(line);
+  return [...lines.filter((line) => !where(line)), ...lines.filter(where)].join("\n").trim();
 }

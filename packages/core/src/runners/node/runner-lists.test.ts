@@ -115,6 +115,10 @@ describe("asking vitest for its tests when its config is a function", () => {
     expect(selection.notes.join("\n")).toMatch(
       /tailtest: vitest: vitest\.config\.ts exports a function: `.*` listed 1 test files\./,
     );
+    // The list reused at the next turn is not said again (a green turn says one line).
+    const again = await selectRelated(openProject(project.root), ["src/calc.ts"]);
+    expect(again.related.get("src/calc.ts")?.map((test) => test.path)).toEqual(["checks/calc.ts"]);
+    expect(again.notes.join("\n")).not.toContain("listed");
   });
 
   it("a config read as text is not asked about", async () => {

@@ -84,11 +84,12 @@ export async function askRunners(
     const fresh =
       entry?.key === key && (entry.files !== undefined || clock() - entry.at < RETRY_AFTER_MS);
     if (options.cachedOnly === true && (entry === undefined || !fresh)) continue;
+    const asked = entry === undefined || !fresh;
     if (entry === undefined || !fresh) {
       entry = await ask(project, runner, opaque, key, options.timeoutMs ?? LIST_TIMEOUT_MS, clock);
       await store(project, askedKey(runner), entry);
     }
-    answers.set(askedKey(runner), answerOf(project, runner, entry));
+    answers.set(askedKey(runner), { ...answerOf(project, runner, entry), asked });
   }
   return answers;
 }

@@ -96,7 +96,9 @@ export interface SelectOptions {
 
 /**
  * Each runner's test files as it sees them; a runner whose config cannot be read as text is
- * asked for its tests (`runner-lists.ts`, or its cached answer), and what it said is noted.
+ * asked for its tests (`runner-lists.ts`, or its cached answer), and what it said is noted: a
+ * list it gave is noted when it was asked, not every turn it is reused (a green turn says
+ * nothing more than its one line); no list (its defaults used) every time.
  */
 async function askedShapes(
   project: Project,
@@ -107,7 +109,7 @@ async function askedShapes(
   const asked = await askRunners(project, runners, { cachedOnly: options.cachedLists === true });
   for (const runner of runners) {
     const answer = asked.get(askedKey(runner));
-    if (answer === undefined) continue;
+    if (answer === undefined || (answer.files !== undefined && answer.asked === false)) continue;
     const where = runner.package_dir === "" ? "" : ` in ${runner.package_dir}/`;
     notes.push(`tailtest: ${runnerLabel(runner.id)}${where}: ${answer.note}.`);
   }

@@ -33,7 +33,7 @@ beforeAll(async () => {
 const unlimited = () => createBudget(60_000, () => performance.now());
 
 describe("importWords: what an import of a file must spell", () => {
-  const folder = [`"."`, `'.'`, `".."`, `'..'`, `"./"`, `'./'`, `"../"`, `'../'`];
+  const folder = [`"."`, `'.'`, `"./"`, `'./'`, `.."`, `..'`, `../"`, `../'`];
   it.each<[string, string[]]>([
     ["src/shop/billing.py", ["billing"]],
     ["src/shop/__init__.py", ["shop", "__init__", "from ."]],
@@ -169,6 +169,20 @@ describe("the cold path finds the importers the graph holds", () => {
     await commitAll(temp.root);
     const found = compare(openProject(temp.root));
     expect(found.importers).toBeGreaterThan(8);
+  });
+
+  it("finds a package's entry required from two folders down (`require('../../')`)", async () => {
+    temp = makeProject({
+      "package.json": '{ "name": "pkg", "main": "index.js" }\n',
+      "index.js": "module.exports = require('./lib/a.js')\n",
+      "lib/a.js": "module.exports = 1\n",
+      "test/deep/slash.js": "const pkg = require('../../')\n",
+      "test/deep/bare.js": 'const pkg = require("../..")\n',
+    });
+    await commitAll(temp.root);
+    const found = compare(openProject(temp.root));
+    // index.js's two importers and lib/a.js's one, plus those two again one level up.
+    expect(found.importers).toBe(5);
   });
 
   it("the Perl and the POSIX import-line patterns pick the same lines", async () => {
