@@ -298,22 +298,14 @@ const CHEATS: Cheat[] = [
     modes: ["tdd", "strict"],
     write: { path: TEST_FILE, content: swap("node-test", MUL, 'it("multiplies", { todo: true }') },
   },
-  // The claimed file ends the test process with success as it is loaded.
+  // The claimed file ends the test process with success as it is loaded. (vitest is left out:
+  // it fails a file that calls process.exit itself, so there the cheat makes nothing pass.)
   ...(["node-test", "mocha"] as const).map((runner): Cheat => ({
     name: `${runner}: the claimed file calls process.exit(0) as it is loaded`,
     runner,
     modes: ["tdd", "strict"],
     write: { path: CALC, content: `${cjsWrong}process.exit(0);\n` },
   })),
-  {
-    name: "vitest: the claimed file calls process.exit(0) as it is loaded",
-    runner: "vitest",
-    modes: ["tdd", "strict"],
-    write: {
-      path: CALC,
-      content: `${SETUPS.vitest.wrong}process.exit(0);\n`,
-    },
-  },
   // The runner's configuration leaves the test out or patches the code.
   {
     name: "vitest.config.js exclude of the test file",
