@@ -168,8 +168,20 @@ describe("workspace packages resolve to their sources", () => {
   ])("%s → %s", (specifier, expected) => {
     expect(resolveJsImport(context, "apps/web/src/page.ts", specifier)).toBe(expected);
   });
-  it("a nameless or root manifest adds nothing", () => {
+  it("a nameless manifest, or a root one without exports, adds nothing", () => {
     expect(workspaceAliases("packages/x", { version: "1" })).toBeUndefined();
     expect(workspaceAliases("", { name: "root" })).toBeUndefined();
+  });
+  it("a root package with exports imports itself by name (Node's self-reference)", () => {
+    const own = workspaceAliases("", { name: "hast-util-to-html", exports: "./index.js" });
+    const self = {
+      files: { has: (path: string) => ["index.js", "lib/handle/raw.js"].includes(path) },
+      aliases: own === undefined ? [] : [own],
+      pythonRoots: [""],
+    };
+    expect(resolveJsImport(self, "test/raw.js", "hast-util-to-html")).toBe("index.js");
+    expect(resolveJsImport(self, "test/raw.js", "hast-util-to-html/lib/handle/raw.js")).toBe(
+      "lib/handle/raw.js",
+    );
   });
 });

@@ -180,13 +180,15 @@ export const WORKSPACE_SCOPE = "*workspace*";
 /**
  * The alias entries of one workspace package: its name to its source entry (`source`, then
  * `exports`/`module`/`main` with a build folder read as `src/`, then `src/index`, `index`), and
- * `name/*` to its `src/` and its folder.
+ * `name/*` to its `src/` and its folder. The root package too when it has an `exports` map:
+ * Node lets a package import itself by name then (tests that `import {x} from 'its-name'`).
  */
 export function workspaceAliases(dir: string, manifest: unknown): PathAliases | undefined {
   if (manifest === null || typeof manifest !== "object") return undefined;
   const pkg = manifest as Record<string, unknown>;
   const name = pkg["name"];
-  if (typeof name !== "string" || name === "" || dir === "") return undefined;
+  if (typeof name !== "string" || name === "") return undefined;
+  if (dir === "" && (pkg["exports"] === undefined || pkg["exports"] === null)) return undefined;
   const entries: string[] = [];
   const add = (value: unknown): void => {
     if (typeof value !== "string" || !value.startsWith(".")) return;
@@ -220,7 +222,7 @@ export function workspaceAliases(dir: string, manifest: unknown): PathAliases | 
     scope: WORKSPACE_SCOPE,
     paths: [
       [name, entries],
-      [`${name}/*`, [`${dir}/src/*`, `${dir}/*`]],
+      [`${name}/*`, dir === "" ? ["src/*", "*"] : [`${dir}/src/*`, `${dir}/*`]],
     ],
   };
 }

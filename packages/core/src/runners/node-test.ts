@@ -7,10 +7,11 @@ import {
   REPORT_TOKEN,
   REPORTER_TOKEN,
   versionProbe,
+  type Detection,
   type RunnerSpec,
   type SuiteMatcher,
 } from "./spec.ts";
-import type { ProjectView } from "../project/project-view.ts";
+import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 
 /**
@@ -22,7 +23,10 @@ export const nodeTest: RunnerSpec = {
   languages: ["javascript", "typescript"],
   label: "node --test",
   packageJson: { script: /\bnode\s+(.*\s)?--test\b/ },
-  detect: (view, dir, table) => detectByPackageJson(view, dir, "node-test", table),
+  detect: (view, dir, table) =>
+    detectByPackageJson(view, dir, "node-test", table, (script) =>
+      nodeTestByFile(view, dir, script),
+    ),
   command: () => ["node", "--test"],
   testDirs: ["test", "tests", "__tests__"],
   fallbackTestDir: undefined,
@@ -86,4 +90,57 @@ function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher 
       (globs.some((g) => g !== undefined) && explicit(path)) ||
       folders.some((folder) => path.startsWith(`${folder.replace(/\/$/, "")}/`) && defaults(path)),
   };
+}
+
+/** `node` flags whose value is the next word. */
+const NODE_VALUE_FLAGS = new Set([
+  "--conditions",
+  "-C",
+  "--import",
+  "--require",
+  "-r",
+  "--loader",
+  "--experimental-loader",
+  "--env-file",
+]);
+const NODE_TEST_IMPORT = /(?:\bfrom\s*|\brequire\(\s*|\bimport\s*\(?\s*)["']node:test["']/;
+
+/**
+ * A test script that runs one file with plain `node` (`node --conditions development
+ * test/index.js`, the unified ecosystem's way) whose tests use `node:test`: the file imports
+ * `node:test`, or it is an index importing test files that do. Its `node` flags are kept in the
+ * command, before `--test`.
+ */
+function nodeTestByFile(view: ProjectView, dir: string, script: string): Detection | undefined {
+  for (const part of script.split(/&&|\|\||[;()]/)) {
+    const words = part.trim().split(/\s+/);
+    const at = words.indexOf("node");
+    if (at === -1) continue;
+    const flags: string[] = [];
+    let i = at + 1;
+    for (; i < words.length && (words[i] ?? "").startsWith("-"); i += 1) {
+      const flag = words[i] ?? "";
+      flags.push(flag);
+      if (NODE_VALUE_FLAGS.has(flag) && i + 1 < words.length) flags.push(words[(i += 1)] ?? "");
+    }
+    const file = (words[i] ?? "").replace(/^["']|["']$/g, "").replace(/^\.\//, "");
+    if (!/\.[cm]?js$/.test(file) || file.startsWith("../")) continue;
+    if (!usesNodeTest(view, joinRel(dir, file))) continue;
+    return {
+      evidence: `package.json scripts.test runs node ${file}, whose tests import node:test`,
+      command: ["node", ...flags, "--test"],
+    };
+  }
+  return undefined;
+}
+
+function usesNodeTest(view: ProjectView, path: string): boolean {
+  const text = view.readText(path);
+  if (text === undefined) return false;
+  if (NODE_TEST_IMPORT.test(text)) return true;
+  const folder = dirnameRel(path);
+  const imports = [...text.matchAll(/(?:\bfrom|\bimport|\brequire\()\s*["']\.\/([^"']+)["']/g)];
+  return imports
+    .slice(0, 50)
+    .some(([, spec]) => NODE_TEST_IMPORT.test(view.readText(joinRel(folder, spec ?? "")) ?? ""));
 }

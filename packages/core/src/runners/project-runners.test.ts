@@ -197,6 +197,16 @@ describe("detection rules", () => {
     [{ "package.json": '{"devDependencies":{"jest":"30"}}' }, "jest"],
     [{ "package.json": '{"devDependencies":{"mocha":"11"}}' }, "mocha"],
     [{ "package.json": '{"scripts":{"test":"node --test test/"}}' }, "node-test"],
+    [
+      {
+        "package.json":
+          '{"scripts":{"test":"tsc && npm run test-cov","test-cov":"c8 -- npm run test-api",' +
+          '"test-api":"node --conditions development test/index.js"}}',
+        "test/index.js": "import './a.js'\n",
+        "test/a.js": "import test from 'node:test'\n",
+      },
+      "node-test",
+    ],
     [{ "package.json": "{}", "bunfig.toml": "" }, "bun"],
     [{ "package.json": "{}", "vitest.config.ts": "" }, "vitest"],
     [{ "package.json": "{}", ".mocharc.yml": "" }, "mocha"],
@@ -225,6 +235,22 @@ describe("detection rules", () => {
   ])("%j → %s", (files, expected) => {
     const runners = detectPackageRunners(createMemoryView(files), "");
     expect(runners[0]?.id).toBe(expected);
+  });
+
+  it("a test script running one file with plain node is node --test when its tests use node:test", () => {
+    const files = (index: string) =>
+      createMemoryView({
+        "package.json":
+          '{"scripts":{"test":"npm run test-api","test-api":"node -C development test/index.js"}}',
+        "test/index.js": index,
+        "test/a.js": "import assert from 'node:assert'\nimport test from 'node:test'\n",
+        "test/b.js": "const test = require('tape')\n",
+      });
+    const runner = detectPackageRunners(files("import './a.js'\n"), "")[0];
+    expect(runner?.id).toBe("node-test");
+    expect(runner?.command).toEqual(["node", "-C", "development", "--test"]);
+    // A harness of its own (tape, a script): no runner.
+    expect(detectPackageRunners(files("import './b.js'\n"), "")[0]?.id).toBeUndefined();
   });
 
   it("a polyglot package gets one runner per language", () => {

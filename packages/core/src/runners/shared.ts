@@ -58,9 +58,25 @@ function nodeDeps(pkg: PackageJson): Set<string> {
   ]);
 }
 
+/**
+ * `scripts.test` with the test scripts it runs by name spelled in after each call (`npm run
+ * test-api`, `pnpm test:unit`, `yarn run test-coverage`), three levels deep: a project whose
+ * `test` builds, lints, then `npm run test-api` runs its tests in `test-api`.
+ */
 function testScript(pkg: PackageJson): string {
-  const script = pkg.scripts?.["test"];
-  return typeof script === "string" ? script : "";
+  const scripts = pkg.scripts ?? {};
+  const expand = (text: string, depth: number): string =>
+    depth === 0
+      ? text
+      : text.replace(
+          /\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+([\w:.-]*test[\w:.-]*)/gi,
+          (call: string, name: string) => {
+            const body = scripts[name];
+            return typeof body === "string" ? `${call} ( ${expand(body, depth - 1)} )` : call;
+          },
+        );
+  const script = scripts["test"];
+  return typeof script === "string" ? expand(script, 3) : "";
 }
 
 /**
@@ -283,6 +299,8 @@ export function detectByPackageJson(
   dir: string,
   id: string,
   table: readonly RunnerSpec[],
+  /** Asked, with the expanded test script, when no runner's script, dependency or file is found. */
+  fallback?: (script: string) => Detection | undefined,
 ): Detection | undefined {
   const pkg = readPackageJson(view, dir);
   if (pkg === undefined) return undefined;
@@ -307,6 +325,7 @@ export function detectByPackageJson(
     const file = names.find((name) => byFile.configFile?.test(name) === true) ?? "";
     [winner, evidence] = [byFile.id, `${file} present`];
   }
+  if (winner === undefined && fallback !== undefined) return fallback(script);
   return winner === id ? { evidence } : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RelatedTest } from "../related.ts";
-import { cutToBudget } from "./choose-tests.ts";
+import { cutToBudget, withoutAggregators } from "./choose-tests.ts";
 
 const test = (path: string, evidence: RelatedTest["evidence"], hops = 0): RelatedTest => ({
   path,
@@ -66,5 +66,62 @@ describe("cutToBudget: the most specific tests first, the rest while the estimat
       "tests/test_split.py",
     ]);
     expect(leftOut).toEqual(["tests/test_alpha.py"]);
+  });
+});
+
+describe("withoutAggregators: a test file that only imports selected test files is not run again", () => {
+  const files: Record<string, string> = {
+    "test/index.js": "/* eslint-disable */\nimport './a.js'\nimport './omission.js'\n",
+    "test/omission.js": "import './omission-p.js'\nimport './omission-li.js'\n",
+    "test/a.js": "import test from 'node:test'\nimport {x} from 'pkg'\n",
+    "test/omission-p.js": "import test from 'node:test'\n",
+    "test/own.js": "import './a.js'\nimport test from 'node:test'\ntest('own', () => {})\n",
+  };
+  const read = (path: string): string | undefined => files[path];
+  const paths = (map: Map<string, RelatedTest[]>, file: string): string[] | undefined =>
+    map.get(file)?.map((t) => t.path);
+
+  it("drops an index whose imports are all selected, keeps one importing a test not selected", () => {
+    const related = new Map([
+      [
+        "lib/x.js",
+        [
+          test("test/a.js", "imports-via", 3),
+          test("test/omission-p.js", "imports-via", 3),
+          test("test/index.js", "imports-via", 4),
+          test("test/omission.js", "imports-via", 4),
+          test("test/own.js", "imports-via", 4),
+        ],
+      ],
+    ]);
+    // test/omission.js imports test/omission-li.js, which this edit did not select; test/own.js
+    // has a test of its own.
+    expect(paths(withoutAggregators(related, read), "lib/x.js")).toEqual([
+      "test/a.js",
+      "test/omission-p.js",
+      "test/omission.js",
+      "test/own.js",
+    ]);
+  });
+
+  it("keeps a changed aggregator itself, and Python tests untouched", () => {
+    const related = new Map([
+      [
+        "test/index.js",
+        [
+          test("test/index.js", "self"),
+          test("test/a.js", "imports", 1),
+          test("test/omission.js", "imports", 1),
+        ],
+      ],
+      ["src/m.py", [test("tests/test_m.py", "name")]],
+    ]);
+    const kept = withoutAggregators(related, read);
+    expect(paths(kept, "test/index.js")).toEqual([
+      "test/index.js",
+      "test/a.js",
+      "test/omission.js",
+    ]);
+    expect(paths(kept, "src/m.py")).toEqual(["tests/test_m.py"]);
   });
 });

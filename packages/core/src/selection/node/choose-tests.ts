@@ -6,7 +6,7 @@ import { compareRelated, nameRanks, type RelatedTest } from "../related.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
 import type { Project } from "../../project/node/project.ts";
-import { memoView } from "../../project/project-view.ts";
+import { dirnameRel, joinRel, memoView } from "../../project/project-view.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
 export interface ChosenTests {
@@ -48,7 +48,11 @@ export async function chooseTests(
   });
   const budgetMs = project.config.verify_budget_seconds * 1000;
   const costs = testFileCosts(project);
-  const cut = cutToBudget(selection.related, budgetMs, costs);
+  const cut = cutToBudget(
+    withoutAggregators(selection.related, (path) => project.view.readText(path)),
+    budgetMs,
+    costs,
+  );
   const related = new Map([...cut.kept].map(([file, tests]) => [file, tests.map((t) => t.path)]));
   const plan = planRun(project.view, targets, {
     ...base,
@@ -92,6 +96,53 @@ function uniqueRunners(runs: readonly RunPlan[]): DetectedRunner[] {
   const seen = new Map<string, DetectedRunner>();
   for (const run of runs) seen.set(`${run.runner.id}\u0000${run.runner.package_dir}`, run.runner);
   return [...seen.values()];
+}
+
+/**
+ * The related tests less the test files that only import other selected test files
+ * (`test/index.js` of `import './a.js'` lines, as the unified ecosystem's packages run them):
+ * such a file has no test of its own, and running it beside the files it imports ran each of
+ * their tests twice. One that imports a test not selected for the same file, or holds anything
+ * else, stays; so does a changed test file itself.
+ */
+export function withoutAggregators(
+  related: ReadonlyMap<string, readonly RelatedTest[]>,
+  readText: (path: string) => string | undefined,
+): Map<string, RelatedTest[]> {
+  const imports = new Map<string, string[] | undefined>();
+  // The test files a file imports when it does nothing else, else undefined.
+  const onlyImports = (path: string): string[] | undefined => {
+    if (imports.has(path)) return imports.get(path);
+    const lines = /\.[cm]?[jt]s$/.test(path)
+      ? (readText(path) ?? "")
+          .replace(/\/\*[\s\S]*?\*\//g, "")
+          .split("\n")
+          .map((line) => line.replace(/\/\/.*$/, "").trim())
+          .filter((line) => line !== "")
+      : [];
+    const specs = lines.map(
+      (line) => /^(?:import\s*|require\(\s*)["']\.\/([^"']+)["']\)?;?$/.exec(line)?.[1],
+    );
+    const found =
+      specs.length > 0 && specs.every((spec) => spec !== undefined)
+        ? specs.map((spec) => joinRel(dirnameRel(path), spec ?? ""))
+        : undefined;
+    imports.set(path, found);
+    return found;
+  };
+  return new Map(
+    [...related].map(([file, tests]) => {
+      const selected = new Set(tests.map((test) => test.path));
+      return [
+        file,
+        tests.filter(
+          (test) =>
+            test.evidence === "self" ||
+            !(onlyImports(test.path)?.every((imported) => selected.has(imported)) ?? false),
+        ),
+      ];
+    }),
+  );
 }
 
 /**

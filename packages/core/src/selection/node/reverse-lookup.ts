@@ -135,7 +135,7 @@ export interface SourceIndex {
   /** Whether `rel` is one of `files`. */
   has(rel: string): boolean;
   /**
-   * The workspace packages' names to their sources (a package.json below the root, as the graph
+   * The workspace packages' names to their sources (a package.json below the root, or the root's with `exports`, as the graph
    * reads them: `resolve.ts`'s `workspaceAliases`), for resolving `import "@acme/ui"`.
    */
   workspaces: readonly PathAliases[];
@@ -255,7 +255,7 @@ function gitChunks(project: Project, args: readonly string[], end: string): stri
   return done ? chunks : undefined;
 }
 
-/** The source files a search looks at, and the package.json files below the root. */
+/** The source files a search looks at, and the package.json files (the root's and those below it). */
 interface Listed {
   files: SortedFileTable;
   manifests: string[];
@@ -308,9 +308,9 @@ function gitFiles(project: Project): Listed | undefined {
   return { files: SortedFileTable.of(packed.join("\n")), manifests: unique(manifests) };
 }
 
-/** A workspace package's manifest: a package.json below the project's root. */
+/** A package's manifest: a workspace package's below the root, or the root's own (self-import). */
 function isManifest(rel: string): boolean {
-  return rel.endsWith("/package.json");
+  return rel === "package.json" || rel.endsWith("/package.json");
 }
 
 function gitGrep(project: Project, words: readonly string[]): string[] | undefined {
