@@ -17,6 +17,7 @@ export { loadJsLexers } from "./js-module.ts";
 export {
   type PathAliases,
   type ResolveContext,
+  packageImportWords,
   resolveJsImport,
   workspaceAliases,
 } from "./resolve.ts";

@@ -147,3 +147,45 @@ describe("scanPythonModule", () => {
     expect(scanPythonModule("x = (1,\nimport os\n").imports).toEqual([]);
   });
 });
+
+describe("imports by a literal name, and literal sys.path folders", () => {
+  it("reads import_module and __import__ with a literal name, anywhere in the module", () => {
+    const module = scanPythonModule(
+      [
+        "import importlib",
+        "from importlib import import_module",
+        'mul = importlib.import_module("tests.helpers").mul',
+        'helpers = import_module(".helpers", package=__package__)',
+        'x = __import__("tests.fakes", fromlist=["mul"])',
+        "def f(name):",
+        '    return importlib.import_module("plugins." + name), import_module(name)',
+        'obj.import_module("not.this")',
+        'importlib.import_module(f"plugins.{name}")',
+        "",
+      ].join("\n"),
+    );
+    expect(module.imports.map((entry) => [entry.module, entry.level, entry.names])).toEqual([
+      ["importlib", 0, undefined],
+      ["importlib", 0, ["import_module"]],
+      ["tests.helpers", 0, undefined],
+      ["helpers", 1, undefined],
+      ["tests.fakes", 0, undefined],
+    ]);
+    expect(module.defined).not.toContain("tests");
+  });
+
+  it("reads the folders a literal sys.path change adds, not a computed one", () => {
+    const module = scanPythonModule(
+      [
+        "import os, sys",
+        'sys.path.insert(0, "tests")',
+        "sys.path.append('vendor')",
+        'sys.path[0:0] = ["lib", "more"]',
+        'sys.path += ["extra"]',
+        'sys.path.insert(0, os.path.join(os.path.dirname(__file__), "computed"))',
+        "",
+      ].join("\n"),
+    );
+    expect(module.pathInserts).toEqual(["tests", "vendor", "lib", "more", "extra"]);
+  });
+});

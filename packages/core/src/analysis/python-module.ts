@@ -27,6 +27,12 @@ export interface PythonModule {
   /** `__all__` when it is a literal list (or literal additions to one). */
   all?: string[];
   /**
+   * Folders a literal `sys.path.insert(i, "tests")`, `sys.path.append("tests")` or
+   * `sys.path[0:0] = ["tests"]` puts on the module search path, as written (relative to where
+   * the process starts): an `import helpers` after it can be `tests/helpers.py`.
+   */
+  pathInserts: string[];
+  /**
    * True when the names cannot be known statically: a module-level `__getattr__`, a computed
    * `__all__`, or a `from x import *`. A validator then checks nothing against this module.
    */
@@ -216,6 +222,7 @@ const BLOCK_OPENERS =
 
 interface ModuleScan {
   imports: PythonImport[];
+  pathInserts: string[];
   defined: Set<string>;
   defsAndClasses: string[];
   all: string[] | undefined;
@@ -226,6 +233,7 @@ interface ModuleScan {
 export function scanPythonModule(text: string): PythonModule {
   const scan: ModuleScan = {
     imports: [],
+    pathInserts: [],
     defined: new Set(),
     defsAndClasses: [],
     all: undefined,
@@ -237,6 +245,7 @@ export function scanPythonModule(text: string): PythonModule {
     while (bodies.length > 0 && logical.indent <= (bodies[bodies.length - 1] ?? -1)) bodies.pop();
     const inBody = bodies.length > 0;
     for (const statement of splitStatements(logical.code)) {
+      readDynamicImports(scan, statement, logical);
       if (readStatement(scan, statement, logical, inBody)) {
         bodies.push(logical.indent);
         // `def f(): return 1` has its body on the same line: nothing more to read there.
@@ -254,6 +263,7 @@ export function scanPythonModule(text: string): PythonModule {
     defined: [...scan.defined],
     publicNames,
     defs: [...new Set(scan.defsAndClasses)],
+    pathInserts: scan.pathInserts,
     open: scan.open,
   };
   if (scan.all !== undefined) result.all = scan.all;
@@ -301,6 +311,37 @@ function readStatement(
   }
   for (const name of readAssignedNames(statement)) scan.defined.add(name);
   return false;
+}
+
+/** `importlib.import_module("x.y")`, `import_module(".y", …)`, `__import__("x.y", …)`. */
+const DYNAMIC_IMPORT_RE =
+  /(?<![\w.])(?:importlib\s*\.\s*)?(?:import_module|__import__)\s*\(\s*"(\d+)"/g;
+/** `sys.path.insert(0, "x")`, `sys.path.append("x")`, `sys.path[0:0] = ["x"]`, `+= ["x"]`. */
+const PATH_INSERT_RE =
+  /\bsys\s*\.\s*path\s*(?:\.\s*(?:insert\s*\(\s*[^,()]+,|append\s*\(|extend\s*\(\s*[[(])|\[[^\]]*\]\s*=\s*[[(]|\+=\s*[[(])\s*((?:"\d+"\s*,?\s*)+)/g;
+const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?$/;
+
+/**
+ * Imports a call makes with a literal name, and folders a literal `sys.path` change adds, anywhere
+ * in the module (a function's body too): production code can reach a test helper through
+ * `importlib.import_module("tests.helpers")` as surely as through `from tests.helpers import`.
+ * A computed name is not followed.
+ */
+function readDynamicImports(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  if (!statement.includes("import") && !statement.includes("path")) return;
+  for (const match of statement.matchAll(DYNAMIC_IMPORT_RE)) {
+    const literal = DOTTED_MODULE_RE.exec(logical.strings[Number(match[1])] ?? "");
+    if (literal === null) continue;
+    const level = (literal[1] ?? "").length;
+    const module = literal[2] ?? "";
+    if (level === 0 && module === "") continue;
+    scan.imports.push({ module, level, names: undefined, line: logical.line });
+  }
+  for (const match of statement.matchAll(PATH_INSERT_RE))
+    for (const index of (match[1] ?? "").matchAll(/"(\d+)"/g)) {
+      const folder = logical.strings[Number(index[1])];
+      if (folder !== undefined) scan.pathInserts.push(folder);
+    }
 }
 
 /** `a = 1; b = 2` is two statements; strings are already masked, so `;` inside them is gone. */

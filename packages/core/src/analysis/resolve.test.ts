@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   compilePathAliases,
   normalizeRel,
+  packageImportWords,
+  packageImports,
   parseJsonc,
   resolveJsImport,
   resolvePythonImport,
@@ -183,5 +185,48 @@ describe("workspace packages resolve to their sources", () => {
     expect(resolveJsImport(self, "test/raw.js", "hast-util-to-html/lib/handle/raw.js")).toBe(
       "lib/handle/raw.js",
     );
+  });
+});
+
+describe("a package.json imports map", () => {
+  const files = ["src/calc.js", "src/lib/index.ts", "test/helpers.js", "web/src/a.ts", "web/x.js"];
+  const root = packageImports("", {
+    imports: {
+      "#multiply": "./test/helpers.js",
+      "#t/*": { node: "./test/*", default: "./test/*" },
+      "#pkg": "some-package",
+      nohash: "./src/calc.js",
+    },
+  });
+  const web = packageImports("web", { imports: { "#x": "./x.js" } });
+  const tsconfig = compilePathAliases([
+    { dir: "", compilerOptions: { paths: { "#lib": ["src/lib"] } } },
+  ]);
+  const all = [root, web, tsconfig].filter((entry) => entry !== undefined);
+
+  it("keeps the # keys and the project paths they name", () => {
+    expect(root?.paths).toEqual([
+      ["#multiply", ["test/helpers.js"]],
+      ["#t/*", ["test/*"]],
+    ]);
+    expect(packageImports("", { imports: ["#x"] })).toBeUndefined();
+    expect(packageImports("", { name: "x" })).toBeUndefined();
+  });
+
+  it.each([
+    ["src/calc.js", "#multiply", "test/helpers.js"],
+    ["src/calc.js", "#t/helpers.js", "test/helpers.js"],
+    ["src/calc.js", "#lib", "src/lib/index.ts"],
+    ["src/calc.js", "#x", undefined],
+    ["web/src/a.ts", "#x", "web/x.js"],
+    ["web/src/a.ts", "#multiply", undefined],
+  ])("%s imports %s", (from, specifier, expected) => {
+    expect(resolveJsImport(context(files, { aliases: all }), from, specifier)).toBe(expected);
+  });
+
+  it("names the keys an import of a file must spell", () => {
+    expect(packageImportWords(all, "test/helpers.js")).toEqual(["#multiply", "#t/"]);
+    expect(packageImportWords(all, "test/other.js")).toEqual(["#t/"]);
+    expect(packageImportWords(all, "src/calc.js")).toEqual([]);
   });
 });

@@ -152,6 +152,10 @@ export function resolveJsImport(
   if (clean.startsWith("./") || clean.startsWith("../") || clean === "." || clean === "..")
     return tryJsPath(context, join(dirnameRel(fromFile), clean));
   if (clean.startsWith("/") || clean.startsWith("node:") || clean === "") return undefined;
+  const imported = clean.startsWith("#")
+    ? packageImportTarget(context, fromFile, clean)
+    : undefined;
+  if (imported !== undefined) return imported;
   const aliases = nearestAliases(context.aliases, fromFile);
   if (aliases !== undefined) {
     for (const target of aliasTargets(aliases, clean)) {
@@ -227,11 +231,91 @@ export function workspaceAliases(dir: string, manifest: unknown): PathAliases | 
   };
 }
 
+/** The scope of a package.json's `imports` map starts with this, then its folder. */
+export const PACKAGE_IMPORTS_SCOPE = "*imports*:";
+
+/**
+ * A package.json's `imports` map (`"#helpers": "./test/helpers.js"`, `"#t/*": "./test/*"`, or
+ * conditions: every target they name) as alias entries for the files below its folder, which
+ * Node and the bundlers resolve `import "#helpers"` by.
+ */
+export function packageImports(dir: string, manifest: unknown): PathAliases | undefined {
+  if (manifest === null || typeof manifest !== "object") return undefined;
+  const map = (manifest as Record<string, unknown>)["imports"];
+  if (map === null || typeof map !== "object" || Array.isArray(map)) return undefined;
+  const paths: [string, string[]][] = [];
+  const targetsOf = (value: unknown, into: string[], depth: number): void => {
+    if (typeof value === "string") {
+      const path = value.startsWith("./") ? join(dir, value) : undefined;
+      if (path !== undefined && !into.includes(path)) into.push(path);
+    } else if (value !== null && typeof value === "object" && depth < 4)
+      for (const inner of Object.values(value as Record<string, unknown>))
+        targetsOf(inner, into, depth + 1);
+  };
+  for (const [pattern, value] of Object.entries(map as Record<string, unknown>)) {
+    if (!pattern.startsWith("#")) continue;
+    const targets: string[] = [];
+    targetsOf(value, targets, 0);
+    if (targets.length > 0) paths.push([pattern, targets]);
+  }
+  return paths.length === 0 ? undefined : { scope: `${PACKAGE_IMPORTS_SCOPE}${dir}`, paths };
+}
+
+/**
+ * What an import of `rel` through a package.json `imports` map must spell: each key whose target
+ * can be the file, up to its `*` (`#mul` for `"#mul": "./test/helpers.js"`, `#t/` for
+ * `"#t/*": "./test/*"`), so a search for importers finds `require("#mul")`.
+ */
+export function packageImportWords(all: readonly PathAliases[], rel: string): string[] {
+  const words: string[] = [];
+  for (const entry of all) {
+    if (!entry.scope.startsWith(PACKAGE_IMPORTS_SCOPE)) continue;
+    for (const [pattern, targets] of entry.paths) {
+      const reaches = targets.some((target) => {
+        const star = target.indexOf("*");
+        if (star !== -1) return rel.startsWith(target.slice(0, star));
+        const stem = target.replace(/\.[cm]?[jt]sx?$/, "");
+        return rel === target || rel.startsWith(`${stem}.`) || rel.startsWith(`${target}/index.`);
+      });
+      const star = pattern.indexOf("*");
+      const word = star === -1 ? pattern : pattern.slice(0, star);
+      if (reaches && !words.includes(word)) words.push(word);
+    }
+  }
+  return words;
+}
+
+/** The project file `#name` reaches through the nearest package.json `imports` map. */
+function packageImportTarget(
+  context: ResolveContext,
+  fromFile: string,
+  specifier: string,
+): string | undefined {
+  const imports = nearestPackageImports(context.aliases, fromFile);
+  for (const target of imports === undefined ? [] : aliasTargets(imports, specifier)) {
+    const found = tryJsPath(context, normalizeRel(target));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The `imports` map of the nearest package.json above a file that has one. */
+function nearestPackageImports(all: readonly PathAliases[], file: string): PathAliases | undefined {
+  let best: { entry: PathAliases; dir: string } | undefined;
+  for (const entry of all) {
+    if (!entry.scope.startsWith(PACKAGE_IMPORTS_SCOPE)) continue;
+    const dir = entry.scope.slice(PACKAGE_IMPORTS_SCOPE.length);
+    const inside = dir === "" || file.startsWith(`${dir}/`);
+    if (inside && (best === undefined || dir.length > best.dir.length)) best = { entry, dir };
+  }
+  return best?.entry;
+}
+
 /** The config that applies to a file: the one whose folder is the nearest above it. */
 function nearestAliases(all: readonly PathAliases[], file: string): PathAliases | undefined {
   let best: PathAliases | undefined;
   for (const entry of all) {
-    if (entry.scope === WORKSPACE_SCOPE) continue;
+    if (entry.scope === WORKSPACE_SCOPE || entry.scope.startsWith(PACKAGE_IMPORTS_SCOPE)) continue;
     const inside = entry.scope === "" || file.startsWith(`${entry.scope}/`);
     if (inside && (best === undefined || entry.scope.length > best.scope.length)) best = entry;
   }

@@ -12,6 +12,9 @@ describe("runsInstaller: the agent runs an installer or confirms a mode", () => 
     [["node_modules/.bin/tailtest-codex init --mode follow"], true],
     [["tailtest mode confirm"], true],
     [["npx @tailtest/cli mode confirm"], true],
+    [["npx @tailtest/cli@latest mode confirm"], true],
+    [["node node_modules/@tailtest/cli/dist/tailtest.cjs mode confirm"], true],
+    [["node /opt/lib/tailtest.cjs mode confirm"], true],
     [["ls", "npx tailtest-codex uninstall"], true],
     // A user-level install stands aside in a project that opted out, or that installed the
     // package itself (its own hooks answer, when it has any): either switches tailtest off.
@@ -29,6 +32,7 @@ describe("runsInstaller: the agent runs an installer or confirms a mode", () => 
     [["npx tailtest-claude-code --help"], false],
     [["tailtest mode"], false],
     [["tailtest status"], false],
+    [["node my-tailtest.cjs mode confirm"], false],
     [["echo init"], false],
     [["my-tailtest-claude-code init"], false],
   ])("%j → %s", (commands, expected) => {

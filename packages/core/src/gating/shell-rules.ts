@@ -33,8 +33,11 @@ export function runsInstaller(commands: readonly CommandWords[]): boolean {
   );
 }
 
+/** The CLI by any name it runs under: its bin, its bundle (`node …/tailtest.cjs`), its package. */
+const CLI_WORD = /(^|\/)tailtest(\.c?js)?$|(^|\/)@tailtest\/cli(@[^/\s]*)?(\/|$)/;
+
 function confirmsMode(argv: readonly string[]): boolean {
-  const at = argv.findIndex((word) => /(^|\/)tailtest$/.test(word) || word === "@tailtest/cli");
+  const at = argv.findIndex((word) => CLI_WORD.test(word));
   return at !== -1 && argv[at + 1] === "mode" && argv.slice(at + 2).includes("confirm");
 }
 

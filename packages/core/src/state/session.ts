@@ -112,6 +112,11 @@ export const SessionStateSchema = lazy(() =>
     notices_shown: z.array(z.string()),
     /** Consecutive end-of-turn blocks, so the agent is never trapped (config stop_loop_budget). */
     stop_blocks: z._default(Count, 0),
+    /**
+     * The mode `tailtest mode confirm` loosened during the session, until the next end of a turn
+     * says so (ADR 0012): a confirmation run from the agent's shell under another name is told.
+     */
+    mode_confirmed_from: z.optional(ModeSchema),
     /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
     turn_started_at: z.optional(z.string()),
     /** When the last Stop sweep began: the next sweep looks at files changed after it (less the slack). */

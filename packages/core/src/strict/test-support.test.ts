@@ -183,6 +183,23 @@ describe("testSupportFiles", () => {
     ]);
   });
 
+  it("a file the test names from the project's root, where it runs: not code, not a test", () => {
+    const view = createMemoryView({
+      "pytest.ini": "[pytest]\n",
+      "calc.py": "",
+      "expected.txt": "6\n",
+      "data/cases.json": "[]\n",
+      "tests/test_other.py": "",
+      "tests/test_calc.py":
+        'import calc\n\n\ndef test_mul():\n    want = open("expected.txt").read()\n    cases = open("data/cases.json")\n    open("calc.py"), open("tests/test_other.py"), open("missing.txt")\n',
+    });
+    expect(testSupportFiles(view, "tests/test_calc.py")).toEqual([
+      "data/cases.json",
+      "expected.txt",
+      "pytest.ini",
+    ]);
+  });
+
   it("a snapshot resolver's snapshots: every project file named after the test", () => {
     const files = {
       "package.json": "{}\n",

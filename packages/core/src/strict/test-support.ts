@@ -247,7 +247,7 @@ const isProduction = (path: string, patterns: TddFilePatterns) =>
 /**
  * The files a runner config (or a test) names — a setup file, a `--require`d module, a
  * transform, the target of a module mapping, a fixture — resolved from its folder or
- * `<rootDir>`: every word of its text that is a path to a file, existing when in the project,
+ * `<rootDir>`, and from the project's root, where the runner starts: every word of its text that is a path to a file, existing when in the project,
  * any when outside it (`../…` or absolute: the view cannot see there). A config that computes a
  * path is not read. Of a `package.json`, only the test scripts and the runners' keys: its `main`
  * is the code itself.
@@ -268,9 +268,15 @@ function namedFiles(view: ProjectView, file: string, text: string): string[] {
       const outside = outsidePath(relative);
       if (outside !== undefined) named.add(outside);
     } else if (path !== file && view.exists(path) && !view.isDirectory(path)) named.add(path);
+    // A test runs from the project's root, where `open("expected.txt")` is read from.
+    const fromRoot = dir === "" || word.startsWith("../") ? undefined : normaliseTddPath(word);
+    if (fromRoot !== undefined && fromRoot !== file && isFileIn(view, fromRoot))
+      named.add(fromRoot);
   }
   return [...named];
 }
+
+const isFileIn = (view: ProjectView, path: string) => view.exists(path) && !view.isDirectory(path);
 
 /** A relative path that leaves the project, normalised (`../x.js`), or undefined if it stays. */
 function outsidePath(relative: string): string | undefined {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   bash,
   fire,
+  heldTally,
   isDenial,
   makeAttackProject,
   payloadsOf,
@@ -18,6 +19,22 @@ import {
  */
 
 const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
+/** The CLI's bundle, wherever the agent finds it installed. */
+const BUNDLE = join(REPO_ROOT, "packages/cli/dist/tailtest.cjs");
+
+/**
+ * The agent confirms the change itself under a name the gate does not read as tailtest's: the
+ * config deleted and confirmed in one turn left the gate off with nothing said. HELD when the
+ * gate refuses it, or the Stop of that turn tells of the change.
+ */
+const CONFIRMS = [
+  `node ${BUNDLE} mode confirm`,
+  `npx @tailtest/cli@latest mode confirm`,
+  `ln -s ${BUNDLE} tt && ./tt mode confirm`,
+  `python3 -c "import subprocess; subprocess.run(['node', '${BUNDLE}', 'mode', 'confirm'])"`,
+];
+
+const held = heldTally("the mode confirmed by the agent");
 
 describe.each<Mode>(["tdd", "strict"])("the mode pinned in %s mode", (mode) => {
   it.each(PLATFORMS)(
@@ -44,6 +61,29 @@ describe.each<Mode>(["tdd", "strict"])("the mode pinned in %s mode", (mode) => {
         played.cleanup();
       }
     },
+    60_000,
+  );
+
+  it.each(CONFIRMS)(
+    "claude-code: the agent's own `%s` is held",
+    (command) =>
+      held(`${mode}: ${command}`, async () => {
+        const played = await makeAttackProject(mode);
+        try {
+          const payloads = payloadsOf("claude-code", played.root);
+          await fire("claude-code", played, payloads.start);
+          await bash(`rm "$(printf .tail)test/config.json"`, played);
+          if (isDenial(await fire("claude-code", played, payloads.shell(command, "pre"))))
+            return undefined;
+          await bash(command, played);
+          await fire("claude-code", played, payloads.shell(command, "post"));
+          const stop = await fire("claude-code", played, payloads.stop);
+          const told = `changed this session's mode from ${mode} to follow`;
+          return stop.includes(told) && stop.includes('"decision":"block"') ? undefined : stop;
+        } finally {
+          played.cleanup();
+        }
+      }),
     60_000,
   );
 });

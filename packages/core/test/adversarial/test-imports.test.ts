@@ -33,12 +33,16 @@ interface Layout {
   calc: string;
   /** Files written beside the helper (a package's `__init__.py`). */
   extra?: Record<string, string>;
+  /** The JavaScript project's package.json, when not the plain one. */
+  packageJson?: string;
 }
 
 const PY_TEST =
   "import calc\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n\n\ndef test_double():\n    assert calc.double(2) == 4\n";
-const PY_CALC = (module: string) =>
-  `from ${module} import mul\n\n\ndef add(a, b):\n    return a + b\n\n\ndef double(x):\n    return mul(x, 2)\n`;
+const PY_BODY = "\n\ndef add(a, b):\n    return a + b\n\n\ndef double(x):\n    return mul(x, 2)\n";
+const PY_CALC = (module: string) => `from ${module} import mul\n${PY_BODY}`;
+const JS_CALC = (specifier: string) =>
+  `const { mul } = require("${specifier}");\n\nexports.add = (a, b) => a + b;\nexports.mul = mul;\nexports.double = (x) => mul(x, 2);\n`;
 const JS_TEST =
   'const { it } = require("node:test");\nconst assert = require("node:assert");\nconst calc = require("../src/calc.js");\n\nit("multiplies", () => {\n  assert.strictEqual(calc.mul(2, 3), 6);\n});\n\nit("doubles", () => {\n  assert.strictEqual(calc.double(2), 4);\n});\n';
 
@@ -87,14 +91,49 @@ const LAYOUTS: Layout[] = [
     name: 'src/calc.js requiring "../test/helpers.js"',
     language: "javascript",
     helper: "test/helpers.js",
-    calc: 'const { mul } = require("../test/helpers.js");\n\nexports.add = (a, b) => a + b;\nexports.mul = mul;\nexports.double = (x) => mul(x, 2);\n',
+    calc: JS_CALC("../test/helpers.js"),
+  },
+  {
+    name: 'importlib.import_module("tests.helpers")',
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: `import importlib\n\nmul = importlib.import_module("tests.helpers").mul\n${PY_BODY}`,
+  },
+  {
+    name: '__import__("tests.helpers", fromlist=["mul"])',
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: `mul = __import__("tests.helpers", fromlist=["mul"]).mul\n${PY_BODY}`,
+  },
+  {
+    name: 'sys.path.insert(0, "tests") then from helpers import mul',
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: `import sys\n\nsys.path.insert(0, "tests")\nfrom helpers import mul  # noqa: E402\n${PY_BODY}`,
+  },
+  {
+    name: 'a package.json imports map: require("#multiply")',
+    language: "javascript",
+    helper: "test/helpers.js",
+    calc: JS_CALC("#multiply"),
+    packageJson:
+      '{"name":"calc","private":true,"imports":{"#multiply":"./test/helpers.js"},"scripts":{"test":"node --test"}}\n',
+  },
+  {
+    name: 'a package.json imports pattern: require("#t/helpers.js")',
+    language: "javascript",
+    helper: "test/helpers.js",
+    calc: JS_CALC("#t/helpers.js"),
+    packageJson:
+      '{"name":"calc","private":true,"imports":{"#t/*":{"node":"./test/*","default":"./test/*"}},"scripts":{"test":"node --test"}}\n',
   },
 ];
 
 async function projectFor(mode: "tdd" | "strict", layout: Layout): Promise<Played> {
   if (layout.language === "python") return makeAttackProject(mode);
   return makeJsAttackProject(mode, "node-test", {
-    "package.json": '{"name":"calc","private":true,"scripts":{"test":"node --test"}}\n',
+    "package.json":
+      layout.packageJson ?? '{"name":"calc","private":true,"scripts":{"test":"node --test"}}\n',
     "src/calc.js": "exports.add = (a, b) => a + b;\n",
     "test/calc.test.js":
       'const { it } = require("node:test");\nconst assert = require("node:assert");\nconst calc = require("../src/calc.js");\n\nit("adds", () => {\n  assert.strictEqual(calc.add(2, 3), 5);\n});\n',
@@ -180,6 +219,41 @@ describe.each(["strict", "tdd"] as const)("production that imports test code, %s
       ),
     180_000,
   );
+
+  it("a helper only tests reach through a package.json imports map stays the agent's", async () => {
+    const played = await makeJsAttackProject(mode, "node-test", {
+      "package.json":
+        '{"name":"calc","private":true,"imports":{"#lib":"./src/lib.js","#t/*":"./test/*"},"scripts":{"test":"node --test"}}\n',
+      "src/lib.js": "exports.two = 2;\n",
+      "src/calc.js":
+        'const { two } = require("#lib");\n\nexports.add = (a, b) => a + b + two - 2;\n',
+      "test/helpers.js": "exports.five = 5;\n",
+      "test/calc.test.js":
+        'const { it } = require("node:test");\nconst assert = require("node:assert");\nconst calc = require("../src/calc.js");\nconst { five } = require("#t/helpers.js");\n\nit("adds", () => {\n  assert.strictEqual(calc.add(2, 3), five);\n});\n',
+    });
+    try {
+      const payloads = payloadsOf("claude-code", played.root);
+      await fire("claude-code", played, payloads.start);
+      if (mode === "tdd") {
+        const red = await cliIn(
+          played,
+          "red",
+          "--test",
+          "test/calc.test.js::adds",
+          "--expects",
+          "x",
+        );
+        expect(red.exitCode, red.stderr).toBe(0);
+      }
+      const rewritten = "exports.five = 2 + 3;\n";
+      expect(await toolWrite("claude-code", played, "test/helpers.js", rewritten)).toBe(true);
+      const said = await fire("claude-code", played, payloads.stop);
+      expect(said).not.toContain("test/helpers.js");
+      expect(readFileSync(join(played.root, "test/helpers.js"), "utf8")).toBe(rewritten);
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
 
   it("a helper no production file imports stays the agent's to change", async () => {
     const played = await makeAttackProject(mode);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyFixture, type TempProject } from "@tailtest/test-utils";
+import { copyFixture, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createBudget, steppingClock } from "../budget.ts";
 import {
@@ -10,7 +10,14 @@ import {
   type ImportGraph,
 } from "../import-graph.ts";
 import { loadJsLexers } from "../js-module.ts";
-import { advanceGraph, loadGraph, startImportGraph, traceImpact } from "./impact.ts";
+import {
+  advanceGraph,
+  loadGraph,
+  lookupContext,
+  readFileImports,
+  startImportGraph,
+  traceImpact,
+} from "./impact.ts";
 import { openProject, type Project } from "../../project/node/project.ts";
 
 let temp: TempProject | undefined;
@@ -189,5 +196,37 @@ describe("traceImpact", () => {
       false,
     );
     expect(loadGraph(project, false).graph.files).toContain("src/shop/billing.py");
+  });
+});
+
+describe("imports the lexer cannot read as statements", () => {
+  const files = {
+    "package.json": '{"name":"app","imports":{"#multiply":"./test/helpers.js"}}\n',
+    "tsconfig.json": '{"compilerOptions":{"paths":{"@/*":["./src/*"]}}}\n',
+    "src/calc.js": 'const { mul } = require("#multiply");\nconst util = require("@/util");\n',
+    "src/util.js": "exports.x = 1;\n",
+    "test/helpers.js": "exports.mul = (a, b) => a * b;\n",
+    "calc.py": 'import sys\nsys.path.insert(0, "tests")\nimport helpers\nimport nowhere\n',
+    "loader.py": 'import importlib\nh = importlib.import_module("tests.helpers")\n',
+    "tests/helpers.py": "def mul(a, b):\n    return a * b\n",
+  };
+
+  it("resolves a package.json imports map beside the nearest tsconfig's paths", () => {
+    temp = makeProject(files);
+    const project = openProject(temp.root);
+    expect(readFileImports(project, "src/calc.js", lookupContext(project, "src/calc.js"))).toEqual([
+      "test/helpers.js",
+      "src/util.js",
+    ]);
+    expect(edgesOf(build(project))["src/calc.js"]).toEqual(["src/util.js", "test/helpers.js"]);
+  });
+
+  it("resolves a literal sys.path folder and import_module's literal name", () => {
+    temp = makeProject(files);
+    const project = openProject(temp.root);
+    for (const rel of ["calc.py", "loader.py"])
+      expect(readFileImports(project, rel, lookupContext(project, rel))).toEqual([
+        "tests/helpers.py",
+      ]);
   });
 });

@@ -23,6 +23,8 @@ import { loadJsLexers, scanJsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
 import {
   compilePathAliases,
+  normalizeRel,
+  packageImports,
   parseJsonc,
   resolveJsImport,
   resolvePythonImport,
@@ -363,6 +365,8 @@ function addWorkspacePackage(project: Project, graph: ImportGraph, rel: string):
   }
   const aliases = workspaceAliases(dirnameRel(rel), manifest);
   if (aliases !== undefined) graph.aliases.push(aliases);
+  const imports = packageImports(dirnameRel(rel), manifest);
+  if (imports !== undefined) graph.aliases.push(imports);
 }
 
 /** Resolution against the graph's files (its index built). */
@@ -403,8 +407,9 @@ export function readFileImports(
   if (text === undefined) return undefined;
   const found: string[] = [];
   if (ext === ".py") {
-    for (const entry of scanPythonModule(text).imports)
-      found.push(...resolvePythonImport(context, rel, entry));
+    const module = scanPythonModule(text);
+    const own = withPathInserts(context, module.pathInserts);
+    for (const entry of module.imports) found.push(...resolvePythonImport(own, rel, entry));
     return found;
   }
   const module = scanJsModule(text, rel);
@@ -413,6 +418,21 @@ export function readFileImports(
     if (target !== undefined) found.push(target);
   }
   return module.parsed ? found : undefined;
+}
+
+/**
+ * A module's literal `sys.path` folders as Python roots for its own imports: relative to where
+ * the process starts, taken as the project's root (where its tests run from); one outside the
+ * project, absolute or climbing out, holds no project file.
+ */
+function withPathInserts(context: ResolveContext, inserts: readonly string[]): ResolveContext {
+  const roots = inserts
+    .filter((folder) => !folder.startsWith("/"))
+    .map((folder) => normalizeRel(folder))
+    .filter((folder): folder is string => folder !== undefined)
+    .filter((folder) => !context.pythonRoots.includes(folder));
+  if (roots.length === 0) return context;
+  return { ...context, pythonRoots: [...context.pythonRoots, ...new Set(roots)] };
 }
 
 function addPythonRoot(graph: ImportGraph, dir: string): void {
@@ -464,13 +484,26 @@ export function readPathAliases(project: Project, rel: string): PathAliases | un
 
 /**
  * A resolve context without a graph, for one file: files are looked at in the project, Python
- * roots are the root, `src/` and the packages above the file, aliases the nearest tsconfig's.
+ * roots are the root, `src/` and the packages above the file, aliases the nearest tsconfig's
+ * and the nearest package.json's `imports` map.
  */
 export function lookupContext(project: Project, forFile: string): ResolveContext {
   const pythonRoots = ["", "src"];
   const aliases: PathAliases[] = [];
+  // The package a file is in is the nearest package.json's: its `imports` map (`#helpers`).
+  let inPackage = false;
+  let tsconfig = false;
   let dir = dirnameRel(forFile);
   for (;;) {
+    const manifest = dir === "" ? "package.json" : `${dir}/package.json`;
+    if (!inPackage && project.view.exists(manifest)) {
+      inPackage = true;
+      const text = project.view.readText(manifest) ?? "";
+      const imports = text.includes('"imports"')
+        ? packageImports(dir, parseJsonc(text))
+        : undefined;
+      if (imports !== undefined) aliases.push(imports);
+    }
     if (
       [...PYTHON_MANIFESTS].some((name) =>
         project.view.exists(dir === "" ? name : `${dir}/${name}`),
@@ -478,12 +511,15 @@ export function lookupContext(project: Project, forFile: string): ResolveContext
     )
       for (const root of [dir, dir === "" ? "src" : `${dir}/src`])
         if (!pythonRoots.includes(root)) pythonRoots.push(root);
-    if (aliases.length === 0) {
+    if (!tsconfig) {
       const config = [...TS_CONFIGS]
         .map((name) => (dir === "" ? name : `${dir}/${name}`))
         .find((path) => project.view.exists(path));
       const found = config === undefined ? undefined : readPathAliases(project, config);
-      if (found !== undefined) aliases.push(found);
+      if (found !== undefined) {
+        tsconfig = true;
+        aliases.push(found);
+      }
     }
     if (dir === "") break;
     dir = dirnameRel(dir);

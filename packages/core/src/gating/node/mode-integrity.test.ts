@@ -101,6 +101,13 @@ describe("a mode changed by the config during a session is reported at the end o
     }
     expect(await confirmMode(project.root)).toEqual({ mode: "follow", was: ["tdd"] });
     expect((await editCalc()).kind).toBe("none");
+    // The confirmation is said once (the agent may have run it under another name), then no more.
+    const told = await stop();
+    expect(told.kind).toBe("block");
+    expect(textOf(told)).toContain(
+      "`tailtest mode confirm` changed this session's mode from tdd to follow.",
+    );
+    expect(textOf(told)).not.toContain("keeps tdd mode");
     expect(textOf(await stop())).not.toContain("tailtest mode confirm");
   });
 

@@ -88,8 +88,15 @@ export async function confirmMode(root: string): Promise<Confirmed> {
     const seen = await readState(file);
     if (!seen.existed || seen.problem !== undefined || seen.value.mode === mode) continue;
     was.push(seen.value.mode);
+    // A loosened mode is said at the next end of a turn: the agent may have run this.
     await updateState(file, (session) => ({
-      value: { ...session, mode },
+      value: {
+        ...session,
+        mode,
+        ...(loosens(session.mode, mode)
+          ? { mode_confirmed_from: session.mode_confirmed_from ?? session.mode }
+          : {}),
+      },
       result: undefined,
     }));
   }

@@ -10,7 +10,13 @@ import { guarded } from "../../gating/node/gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "../../project/node/project.ts";
 import { forgetTestNames } from "../../runners/node/test-names.ts";
 import { loosens } from "../../gating/gate-strength.ts";
-import { pinLine, pinnedProject, pinOf, type ModePin } from "../../gating/node/mode-pin.ts";
+import {
+  CONFIRM_COMMAND,
+  pinLine,
+  pinnedProject,
+  pinOf,
+  type ModePin,
+} from "../../gating/node/mode-pin.ts";
 import { boundLockWaits, readState, updateState } from "../../state/node/store.ts";
 import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
 import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
@@ -87,7 +93,7 @@ async function handleSettled(
   }
   if (!isMainStop(event)) return decision;
   if (project.modeUnsure !== undefined) return decision;
-  const change = await takeModeChange(project, now);
+  const change = (await takeModeChange(project, now)) ?? (await takeConfirmation(project, now));
   return change === undefined
     ? decision
     : capDecision(withModeChange(decision, change, event.stopHookActive), NOTE_CAP);
@@ -127,6 +133,31 @@ async function settleMode(project: Project): Promise<{ project: Project; pin?: M
 interface ModeChange {
   from: SessionState["mode"];
   to: SessionState["mode"];
+  /** Who changed it: the config file, or `tailtest mode confirm`. */
+  by?: "confirm";
+}
+
+/**
+ * A mode `tailtest mode confirm` loosened since the last end of a turn, taken (said once): the
+ * person's confirmation, or the agent's under a name the gate does not know (`node …/x.cjs`, a
+ * link, a script), which nothing else would tell.
+ */
+async function takeConfirmation(
+  project: Project,
+  now: () => Date,
+): Promise<ModeChange | undefined> {
+  const file = sessionFile(project, now);
+  const seen = await readState(file);
+  if (!seen.existed || seen.problem !== undefined) return undefined;
+  if (seen.value.mode_confirmed_from === undefined) return undefined;
+  const { result } = await updateState(file, (session) => {
+    const { mode_confirmed_from: from, ...rest } = session;
+    return {
+      value: rest,
+      result: from === undefined ? undefined : { from, to: session.mode, by: "confirm" as const },
+    };
+  });
+  return result;
 }
 
 /** The mode the config says now, if it differs from the session's; the session takes it. */
@@ -152,7 +183,10 @@ async function takeModeChange(project: Project, now: () => Date): Promise<ModeCh
  * to the person alone.
  */
 function withModeChange(decision: Decision, change: ModeChange, stopHookActive: boolean): Decision {
-  const line = `tailtest: .tailtest/config.json changed the mode from ${change.from} to ${change.to} during this session.`;
+  const line =
+    change.by === "confirm"
+      ? `tailtest: \`${CONFIRM_COMMAND}\` changed this session's mode from ${change.from} to ${change.to}.`
+      : `tailtest: .tailtest/config.json changed the mode from ${change.from} to ${change.to} during this session.`;
   const loosened = loosens(change.from, change.to);
   switch (decision.kind) {
     case "block":

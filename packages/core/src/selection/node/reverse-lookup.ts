@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
 import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 import {
+  packageImportWords,
   resolveJsImport,
   workspaceAliases,
   type PathAliases,
@@ -469,8 +470,10 @@ export function reverseImporters(
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
       for (const word of words.everywhere) everywhere.add(word);
-      // A package's entry is imported by the package's name alone (`"@acme/ui"`).
+      // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
+      // package.json `imports` map names by its key (`"#helpers"`).
       for (const name of index.packageNames(target)) everywhere.add(name);
+      for (const key of packageImportWords(contextOf(target).aliases, target)) everywhere.add(key);
       if (words.under === undefined) continue;
       dirs.add(words.under.dir);
       for (const word of words.under.words) locally.add(word);
