@@ -481,10 +481,10 @@ async function launch(
     return;
   }
   const route = routeOf(platform, stdin);
-  const gateMode = route === "pre" || route === "pre-shell" ? watchGate(platform, stdin) : undefined;
+  const gateMode =
+    route === "pre" || route === "pre-shell" ? watchGate(platform, stdin) : undefined;
   const part = partFor(platform, bundles, route, stdin);
-  if (part !== undefined && (await answeredByPart(part, partRoute(route, gateMode), stdin)))
-    return;
+  if (part !== undefined && (await answeredByPart(part, partRoute(route, gateMode), stdin))) return;
   const main = bundles.main;
   let loaded: ReturnType<typeof loadBundle<HookMain>>;
   try {
@@ -549,11 +549,7 @@ export function partRoute(
  * Answers from a smaller bundle when it takes the call; false when it leaves the call to
  * `hook-main.cjs`, having written nothing, or cannot be loaded at all.
  */
-async function answeredByPart(
-  bundle: string,
-  route: string,
-  stdin: string,
-): Promise<boolean> {
+async function answeredByPart(bundle: string, route: string, stdin: string): Promise<boolean> {
   let loaded: ReturnType<typeof loadBundle<HookPart>>;
   try {
     loaded = loadBundle<HookPart>(bundle, route);
