@@ -123,7 +123,5 @@ export function isoString(date: Date): string {
   const seconds = Math.floor(inDay / 1000);
   return `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}T${pad2(
     Math.floor(seconds / 3600),
-  )}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}.${
-    milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : `${milli}`
-  }Z`;
+  )}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}.${String(milli).padStart(3, "0")}Z`;
 }
