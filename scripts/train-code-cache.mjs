@@ -189,12 +189,23 @@ const ROUTES = {
     return trainCodeCache(postBundle, "post", (post) => run(post, root, calls.post));
   },
   // Around an edit in tdd and strict mode, from hook-gate.cjs: the gates before, the records
-  // after.
-  "gate-pre": () =>
-    trainCodeCache(gateBundle, "pre", async (gate) => {
-      await run(gate, makeProject("gate-pre-tdd", "tdd"), calls.pre);
-      await run(gate, makeProject("gate-pre-strict", "strict"), calls.pre);
-    }),
+  // after. The gate before an edit has a cache per mode (launcher.ts `partRoute`): `pre` for
+  // tdd's, `pre-strict` for strict's, so neither deserialises the other's functions. Each is
+  // trained on a gate in a project with state, as nearly every gate is: the agent's tdd log
+  // already there, strict's log read from its checkpoint and the lines since. A project's first
+  // gate (which creates the state) and strict's first reading of a log (which replays it and
+  // writes the checkpoint) are played through node's own loading of the bundle, another script
+  // to V8, so the cache holds none of what they alone run.
+  "gate-pre": async () => {
+    const root = makeProject("gate-pre-tdd", "tdd");
+    await run(createRequire(import.meta.url)(gateBundle), root, calls.pre);
+    return trainCodeCache(gateBundle, "pre", (gate) => run(gate, root, calls.pre));
+  },
+  "gate-pre-strict": async () => {
+    const root = makeProject("gate-pre-strict", "strict");
+    await run(createRequire(import.meta.url)(gateBundle), root, [...calls.pre, ...calls.pre]);
+    return trainCodeCache(gateBundle, "pre-strict", (gate) => run(gate, root, calls.pre));
+  },
   "gate-post": () =>
     trainCodeCache(gateBundle, "post", async (gate) => {
       await run(gate, makeProject("gate-post-tdd", "tdd"), calls.post);

@@ -422,6 +422,28 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
     expect(locals()).toHaveLength(1);
   });
 
+  it("a tdd and a strict gate run as their command takes the build's cache for its mode", () => {
+    const bin = hookCopy("claude-code", "hook-main");
+    const dist = dirname(bin);
+    const locals = () => readdirSync(dist).filter((n) => /^hook-gate.*\.local\.cache$/.test(n));
+    const gate = (root: string) =>
+      spawnSync(process.execPath, [...hookNodeFlags("PreToolUse"), bin, "--event=PreToolUse"], {
+        input: JSON.stringify(
+          loadPayload("claude-2.1.330", "context.PreToolUse-Write.json", root).stdin,
+        ),
+        cwd: root,
+        env: { ...process.env, CLAUDE_PROJECT_DIR: root, NODE_OPTIONS: "" },
+        encoding: "utf8",
+      });
+    // Each mode's gate, again and again: a call whose route has no cache of the build's (or one
+    // V8 rejects) writes one of its own.
+    for (const mode of ["tdd", "strict"]) {
+      const root = project({ mode });
+      for (let i = 0; i < 3; i += 1) expect(gate(root).stdout).toContain('"deny"');
+    }
+    expect(locals()).toEqual([]);
+  });
+
   it("an edit answered by hook-post.cjs ends with process.exit, whose exit listeners still run", () => {
     const bin = hookCopy("claude-code", "hook-main");
     const launcherCaches = () =>

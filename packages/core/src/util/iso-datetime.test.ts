@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { isIsoDateTime, isoDateTime } from "./iso-datetime.ts";
+import { isIsoDateTime, isoDateTime, isoString } from "./iso-datetime.ts";
 
 const zodPattern = z.iso.datetime()._zod.def.pattern as RegExp;
 
@@ -91,5 +91,40 @@ describe("isoDateTime", () => {
     expect(z.safeParse(ours, "2026-11-23").success).toBe(false);
     expect(test).toHaveBeenCalledWith("2026-11-23");
     test.mockRestore();
+  });
+});
+
+describe("isoString", () => {
+  const check = (ms: number) => {
+    expect(isoString(new Date(ms))).toBe(new Date(ms).toISOString());
+  };
+
+  it("is toISOString on any instant of the years 0000-9999", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), check),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("is toISOString at the edges: the epoch, leap days, centuries, the ends of the range", () => {
+    for (const text of [
+      "1970-01-01T00:00:00.000Z",
+      "1969-12-31T23:59:59.999Z",
+      "2000-02-29T12:00:00.005Z",
+      "2024-02-29T23:59:59.999Z",
+      "2100-03-01T00:00:00.050Z",
+      "1900-02-28T00:00:00.000Z",
+      "2400-02-29T00:00:00.000Z",
+      "0000-01-01T00:00:00.000Z",
+      "9999-12-31T23:59:59.999Z",
+    ])
+      check(Date.parse(text));
+    check(Date.now());
+  });
+
+  it("leaves the years outside 0000-9999 and an invalid date to toISOString", () => {
+    check(-62_167_219_200_001);
+    check(253_402_300_800_000);
+    expect(() => isoString(new Date(Number.NaN))).toThrow(RangeError);
   });
 });

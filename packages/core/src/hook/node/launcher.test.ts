@@ -6,6 +6,7 @@ import {
   answersNothing as answersNothingOn,
   CLAUDE_CODE,
   CODEX,
+  partRoute,
   routeOf,
   CURSOR,
   escapedLine,
@@ -167,6 +168,20 @@ describe("routeOf: which code cache a call uses", () => {
     [CURSOR, "not json", "other"],
   ] as const)("call %#, to the %2$s route", (platform, stdin, route) => {
     expect(routeOf(platform, stdin)).toBe(route);
+  });
+});
+
+describe("partRoute: which code cache a smaller bundle's call uses", () => {
+  it.each([
+    ["pre", "tdd", "pre"],
+    // strict's gate has a cache of its own: neither gate deserialises the other's functions.
+    ["pre", "strict", "pre-strict"],
+    // A mode the launcher cannot tell is settled in the bundle, under the shared name.
+    ["pre", undefined, "pre"],
+    ["post", "strict", "post"],
+    ["post", undefined, "post"],
+  ] as const)("%s in %s mode: %s", (route, mode, expected) => {
+    expect(partRoute(route, mode)).toBe(expected);
   });
 });
 

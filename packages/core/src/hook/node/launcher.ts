@@ -481,9 +481,10 @@ async function launch(
     return;
   }
   const route = routeOf(platform, stdin);
-  if (route === "pre" || route === "pre-shell") watchGate(platform, stdin);
+  const gateMode =
+    route === "pre" || route === "pre-shell" ? watchGate(platform, stdin) : undefined;
   const part = partFor(platform, bundles, route, stdin);
-  if (part !== undefined && (await answeredByPart(part, route, stdin))) return;
+  if (part !== undefined && (await answeredByPart(part, partRoute(route, gateMode), stdin))) return;
   const main = bundles.main;
   let loaded: ReturnType<typeof loadBundle<HookMain>>;
   try {
@@ -533,14 +534,22 @@ export function partFor(
 }
 
 /**
+ * The code cache a smaller bundle's call uses: hook-gate.cjs keeps strict's gate apart from tdd's
+ * (`pre-strict`), so neither gate deserialises the other's functions (ADR 0010, seventh round).
+ * A mode the launcher cannot tell (the bundle then settles it) keeps `pre`.
+ */
+export function partRoute(
+  route: ReturnType<typeof routeOf>,
+  gateMode: ReturnType<typeof launcherMode>,
+): string {
+  return route === "pre" && gateMode === "strict" ? "pre-strict" : route;
+}
+
+/**
  * Answers from a smaller bundle when it takes the call; false when it leaves the call to
  * `hook-main.cjs`, having written nothing, or cannot be loaded at all.
  */
-async function answeredByPart(
-  bundle: string,
-  route: ReturnType<typeof routeOf>,
-  stdin: string,
-): Promise<boolean> {
+async function answeredByPart(bundle: string, route: string, stdin: string): Promise<boolean> {
   let loaded: ReturnType<typeof loadBundle<HookPart>>;
   try {
     loaded = loadBundle<HookPart>(bundle, route);
@@ -577,11 +586,19 @@ function exitAnswered(): void {
  */
 export const GATE_DEADLINE_MS = 20_000;
 
-/** Arms the gate's deadline for a gate call outside follow mode (nothing for any other call). */
-function watchGate(platform: QuietPlatform, stdin: string): void {
-  if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return;
+/**
+ * Arms the gate's deadline for a gate call outside follow mode (nothing for any other call).
+ * Returns the mode the launcher reads for the call's project (undefined: none read, or unsure).
+ */
+function watchGate(
+  platform: QuietPlatform,
+  stdin: string,
+): ReturnType<typeof launcherMode> | undefined {
+  if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return undefined;
   const root = gateRoot(platform, stdin, process.env, workingDir());
-  if (root === undefined || isFollowProject(root)) return;
+  if (root === undefined) return undefined;
+  const mode = launcherMode(root);
+  if (mode === "follow") return mode;
   // process.uptime, not performance: the global's first use loads perf_hooks (~12 M instructions).
   const left = GATE_DEADLINE_MS - process.uptime() * 1000;
   const timer = setTimeout(
@@ -595,6 +612,7 @@ function watchGate(platform: QuietPlatform, stdin: string): void {
     Math.max(0, left),
   );
   timer.unref();
+  return mode;
 }
 
 function gateTimeoutReason(): string {

@@ -17,6 +17,7 @@ import {
 } from "./strict-store.ts";
 import { gatedFiles } from "../../tdd/node/tdd-gate-call.ts";
 import { agentKey, type AgentIdentity } from "../../tdd/node/tdd-store.ts";
+import { isoString } from "../../util/iso-datetime.ts";
 
 /**
  * strict mode's gate before a write (ADR 0008), on its own: what `handleEvent` runs for it, and
@@ -34,7 +35,7 @@ export interface StrictCall {
 
 export function stamp(call: StrictCall) {
   return {
-    ts: call.now().toISOString(),
+    ts: isoString(call.now()),
     ...(call.session === undefined ? {} : { session: call.session }),
     host: call.host,
   };

@@ -10,6 +10,7 @@ import { judgeTarget, protectionFor } from "../../gating/node/write-identity.ts"
 import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
 import type { Project } from "../../project/node/project.ts";
 import { agentKey, appendTddAudit, readTddEntries, type AgentIdentity } from "./tdd-store.ts";
+import { isoString } from "../../util/iso-datetime.ts";
 
 /**
  * tdd mode's gate before a write (ADR 0007), on its own: what `handleEvent` runs for it, and
@@ -96,7 +97,7 @@ export async function gateWrites(call: TddCall, paths: readonly string[], base?:
   const only = files.length === 1 ? files[0] : undefined;
   const single = only === undefined ? undefined : decideEdit({ ...gate, ...only });
   const message = single?.message ?? decision.message;
-  const at = call.now().toISOString();
+  const at = isoString(call.now());
   const audited: EditEntry[] = decision.files
     .filter(
       (file, index) =>
