@@ -69,16 +69,26 @@ export function keptTestNames(root: string): TestNameMemo {
       return `${dir}/${bytes.toString("utf8", first + 1, first + 1 + length)}`;
     },
     keep: (roots, listing) => {
-      const lines: string[] = [];
+      const parts: string[] = [];
+      let entries = 0;
       for (const { dir, files } of listing) {
         // An entry with a line break, or one that starts as a folder's line does, could not be
-        // told from the lines around it: such a listing is not kept.
-        if (dir.includes("\n") || files.some(unplain)) return;
-        lines.push(`\t${dir}`, ...files);
+        // told from the lines around it: such a listing is not kept. No entry's name holds a
+        // `/`, so the names joined by one show both with one search each, not a call per name.
+        const joined = files.join("/");
+        if (
+          dir.includes("\n") ||
+          joined.includes("\n") ||
+          joined.startsWith("\t") ||
+          joined.includes("/\t")
+        )
+          return;
+        parts.push(files.length === 0 ? `\t${dir}` : `\t${dir}\n${files.join("\n")}`);
+        entries += files.length;
       }
       // A few entries are read again sooner than the file is.
-      if (lines.length - listing.length < KEEP_FROM) return;
-      const text = `${HEADER}${stamp(root, roots)}\n${lines.join("\n")}${TRAILER}`;
+      if (entries < KEEP_FROM) return;
+      const text = `${HEADER}${stamp(root, roots)}\n${parts.join("\n")}${TRAILER}`;
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         mkdirSync(`${root}/${STATE_DIR}`, { recursive: true });
@@ -115,10 +125,6 @@ function stamp(root: string, roots: readonly string[]): string {
   return JSON.stringify(
     roots.map((dir) => [dir, statSync(`${root}/${dir}`, { throwIfNoEntry: false })?.mtimeMs ?? 0]),
   );
-}
-
-function unplain(name: string): boolean {
-  return name.includes("\n") || name.startsWith("\t");
 }
 
 function startsWith(bytes: Buffer, prefix: Buffer): boolean {
