@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { FIXTURES_DIR, RUNNER_FIXTURES } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
-import { createMemoryView } from "../project/project-view.ts";
+import { createMemoryView, type ProjectView } from "../project/project-view.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,
@@ -666,6 +666,22 @@ describe("the name search answered from a kept listing", () => {
       path: "tests/unit/deep/test_fresh.py",
       exists: true,
     });
+  });
+
+  it("lists each folder it goes into as one `isDirectory` has just answered for", () => {
+    // A file system view then asks no second `lstat` per folder (fs-view.ts `list`).
+    const disk = createMemoryView(files);
+    const unchecked: string[] = [];
+    const view: ProjectView = {
+      ...disk,
+      list: (rel, checked) => {
+        if (checked !== true) unchecked.push(rel);
+        return disk.list(rel);
+      },
+    };
+    const runner = detectPackageRunners(disk, "")[0]!;
+    expect(findTestTarget(view, runner, "src/pkg/fresh.py").path).toBe("tests/test_fresh.py");
+    expect(unchecked).toEqual([]);
   });
 
   it("a search that finds the name keeps nothing", () => {

@@ -326,7 +326,8 @@ function searchByName(
   for (let depth = 0; depth < NAME_SEARCH_DEPTH && level.length > 0 && budget > 0; depth += 1) {
     const next: string[] = [];
     for (const dir of level) {
-      const entries = [...view.list(dir)].sort();
+      // Every folder here was found one by `isDirectory` just before (the roots too).
+      const entries = [...view.list(dir, true)].sort();
       budget -= entries.length;
       const hit = entries.find((name) => names.has(name) && !view.isDirectory(joinRel(dir, name)));
       if (hit !== undefined) return joinRel(dir, hit);
