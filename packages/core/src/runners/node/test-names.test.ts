@@ -58,6 +58,23 @@ describe("the kept listing's file", () => {
     expect(again.first(["tests", "test"], names("test_x.py"))).toBeUndefined();
   });
 
+  it("answers nothing outside the searched folders, whatever the file says", () => {
+    project = makeProject({ ...PYTEST, "tests/a/test_x.py": "" });
+    keptTestNames(project.root).keep(["tests"], [FILLER, { dir: "tests/a", files: ["test_x.py"] }]);
+    const file = join(project.root, TEST_NAMES_PATH);
+    const text = readFileSync(file, "utf8");
+    expect(keptTestNames(project.root).first(["tests"], names("test_x.py"))).toBe(
+      "tests/a/test_x.py",
+    );
+    for (const folder of ["tests/../src", "src", "tests//a", "testsuite", "tests/./a"]) {
+      writeFileSync(file, text.replace("\ttests/a\n", `\t${folder}\n`));
+      expect(
+        keptTestNames(project.root).first(["tests"], names("test_x.py")),
+        folder,
+      ).toBeUndefined();
+    }
+  });
+
   it("keeps nothing of a search that listed a few entries: reading them again costs less", () => {
     project = makeProject(PYTEST);
     const memo = keptTestNames(project.root);

@@ -7,6 +7,8 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import * as z from "zod/mini";
+import { lazy } from "../../util/lazy.ts";
 import type { TestNameMemo } from "../project-runners.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 
@@ -26,6 +28,21 @@ import { STATE_DIR } from "../../project/node/project.ts";
  * test folder is not missed. The end of a turn still searches the disk (`plan.ts`), so the tests
  * it runs never depend on this file.
  */
+
+/**
+ * What a kept listing may answer (the file's one value used as read; its header and trailer are
+ * compared byte for byte with the ones this search would write): a project path with no empty,
+ * `.` or `..` folder in it. Built when a listing first names a file (most notes find none).
+ */
+const KeptPathSchema = lazy(() =>
+  z
+    .string()
+    .check(
+      z.refine((path) =>
+        path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
+      ),
+    ),
+);
 
 /** Where the listing is kept: one, for the folders of the last search that kept one. */
 export const TEST_NAMES_PATH = `${STATE_DIR}/test-names.txt`;
@@ -66,7 +83,11 @@ export function keptTestNames(root: string): TestNameMemo {
       const folder = bytes.lastIndexOf("\n\t", first);
       if (folder < header.length - 1) return undefined;
       const dir = bytes.toString("utf8", folder + 2, bytes.indexOf(10, folder + 2));
-      return `${dir}/${bytes.toString("utf8", first + 1, first + 1 + length)}`;
+      const name = bytes.toString("utf8", first + 1, first + 1 + length);
+      const path = dir === "" ? name : `${dir}/${name}`;
+      // Read as written, not trusted: an answer outside the searched folders is no answer.
+      const inside = roots.some((at) => at === "" || dir === at || dir.startsWith(`${at}/`));
+      return inside && KeptPathSchema.safeParse(path).success ? path : undefined;
     },
     keep: (roots, listing) => {
       const parts: string[] = [];
