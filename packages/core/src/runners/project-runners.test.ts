@@ -668,6 +668,37 @@ describe("the name search answered from a kept listing", () => {
     });
   });
 
+  it("in a large tree, goes into a folder named like no source, whatever folders of tests hold", () => {
+    // Past 64 listed entries a folder of source names alone is told apart by one regex: a folder
+    // whose name ends like a source's but is none (`.pyc`, `.py.bak`) is still gone into.
+    const large = {
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      ...Object.fromEntries(
+        Array.from({ length: 70 }, (_, i) => [`tests/a/test_m${i}.py`, ""] as const),
+      ),
+      "tests/b/Test_B.PY": "",
+      "tests/b/mod.pyc/test_fresh.py": "",
+      "tests/b/x.py.bak/test_other.py": "",
+      "tests/c/TEST_C.Py": "",
+    };
+    const view = createMemoryView(large);
+    const runner = detectPackageRunners(view, "")[0]!;
+    const memo = memoryMemo();
+    expect(findTestTarget(view, runner, "src/pkg/fresh.py", memo).path).toBe(
+      "tests/b/mod.pyc/test_fresh.py",
+    );
+    expect(findTestTarget(view, runner, "src/pkg/other.py", memo).path).toBe(
+      "tests/b/x.py.bak/test_other.py",
+    );
+    expect(findTestTarget(view, runner, "src/pkg/nowhere.py", memo).path).toBe(
+      "tests/test_nowhere.py",
+    );
+    const listing = [...memo.kept.values()][0]!;
+    expect(listing).toContain("tests/a/test_m69.py");
+    expect(listing).toContain("tests/c/TEST_C.Py");
+    expect(listing).not.toContain("tests/b/mod.pyc");
+  });
+
   it("lists each folder it goes into as one `isDirectory` has just answered for", () => {
     // A file system view then asks no second `lstat` per folder (fs-view.ts `list`).
     const disk = createMemoryView(files);
