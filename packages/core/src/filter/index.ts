@@ -11,6 +11,7 @@ export {
   walkedFileIgnored,
 } from "./filter.ts";
 export {
+  EXTENSION_LANGUAGES,
   type Language,
   LanguageSchema,
   baseName,

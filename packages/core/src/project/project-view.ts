@@ -8,8 +8,11 @@ export interface ProjectView {
   isDirectory(relPath: string): boolean;
   /** File text, or undefined when missing or unreadable. Large files may be cut short. */
   readText(relPath: string): string | undefined;
-  /** Entry names in a directory (files and folders), or [] when missing. */
-  list(relDir: string): readonly string[];
+  /**
+   * Entry names in a directory (files and folders), or [] when missing. `checked`: the caller has
+   * just had `isDirectory` answer true for it, so the view need not ask the file system again.
+   */
+  list(relDir: string, checked?: boolean): readonly string[];
   /**
    * The machine around the project, where known: whether a tool is on PATH, an environment
    * variable. Absent (an in-memory view): no tool is assumed present and no variable set.
@@ -71,7 +74,7 @@ export function memoView(view: ProjectView): ProjectView {
     ...(view.host === undefined ? {} : { host: view.host }),
     exists: (rel) => once(exists, rel, (at) => view.exists(at)),
     isDirectory: (rel) => once(isDirectory, rel, (at) => view.isDirectory(at)),
-    list: (rel) => once(lists, rel, (at) => view.list(at)),
+    list: (rel, checked) => once(lists, rel, (at) => view.list(at, checked)),
     readText: (rel) => {
       if (texts.has(rel)) return texts.get(rel);
       const text = view.readText(rel);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { FIXTURES_DIR, RUNNER_FIXTURES } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
-import { createMemoryView } from "../project/project-view.ts";
+import { createMemoryView, type ProjectView } from "../project/project-view.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,
@@ -692,6 +692,53 @@ describe("the name search answered from a kept listing", () => {
       path: "tests/unit/deep/test_fresh.py",
       exists: true,
     });
+  });
+
+  it("in a large tree, goes into a folder named like no source, whatever folders of tests hold", () => {
+    // Past 64 listed entries a folder of source names alone is told apart by one regex: a folder
+    // whose name ends like a source's but is none (`.pyc`, `.py.bak`) is still gone into.
+    const large = {
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      ...Object.fromEntries(
+        Array.from({ length: 70 }, (_, i) => [`tests/a/test_m${i}.py`, ""] as const),
+      ),
+      "tests/b/Test_B.PY": "",
+      "tests/b/mod.pyc/test_fresh.py": "",
+      "tests/b/x.py.bak/test_other.py": "",
+      "tests/c/TEST_C.Py": "",
+    };
+    const view = createMemoryView(large);
+    const runner = detectPackageRunners(view, "")[0]!;
+    const memo = memoryMemo();
+    expect(findTestTarget(view, runner, "src/pkg/fresh.py", memo).path).toBe(
+      "tests/b/mod.pyc/test_fresh.py",
+    );
+    expect(findTestTarget(view, runner, "src/pkg/other.py", memo).path).toBe(
+      "tests/b/x.py.bak/test_other.py",
+    );
+    expect(findTestTarget(view, runner, "src/pkg/nowhere.py", memo).path).toBe(
+      "tests/test_nowhere.py",
+    );
+    const listing = [...memo.kept.values()][0]!;
+    expect(listing).toContain("tests/a/test_m69.py");
+    expect(listing).toContain("tests/c/TEST_C.Py");
+    expect(listing).not.toContain("tests/b/mod.pyc");
+  });
+
+  it("lists each folder it goes into as one `isDirectory` has just answered for", () => {
+    // A file system view then asks no second `lstat` per folder (fs-view.ts `list`).
+    const disk = createMemoryView(files);
+    const unchecked: string[] = [];
+    const view: ProjectView = {
+      ...disk,
+      list: (rel, checked) => {
+        if (checked !== true) unchecked.push(rel);
+        return disk.list(rel);
+      },
+    };
+    const runner = detectPackageRunners(disk, "")[0]!;
+    expect(findTestTarget(view, runner, "src/pkg/fresh.py").path).toBe("tests/test_fresh.py");
+    expect(unchecked).toEqual([]);
   });
 
   it("a search that finds the name keeps nothing", () => {

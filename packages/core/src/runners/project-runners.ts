@@ -1,6 +1,12 @@
 import * as z from "zod/mini";
 import { lazy } from "../util/lazy.ts";
-import { detectLanguage, extensionOf, LanguageSchema, type Language } from "../filter/languages.ts";
+import {
+  detectLanguage,
+  EXTENSION_LANGUAGES,
+  extensionOf,
+  LanguageSchema,
+  type Language,
+} from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { has } from "./shared.ts";
 import type { RunnerSpec } from "./spec.ts";
@@ -326,10 +332,19 @@ function searchByName(
   for (let depth = 0; depth < NAME_SEARCH_DEPTH && level.length > 0 && budget > 0; depth += 1) {
     const next: string[] = [];
     for (const dir of level) {
-      const entries = [...view.list(dir)].sort();
+      // Every folder here was found one by `isDirectory` just before (the roots too).
+      const entries = [...view.list(dir, true)].sort();
       budget -= entries.length;
       const hit = entries.find((name) => names.has(name) && !view.isDirectory(joinRel(dir, name)));
       if (hit !== undefined) return joinRel(dir, hit);
+      // A test folder's entries are mostly tests: a folder of source names alone has no folder
+      // the search goes into, and costs no call per entry once the search is large enough to
+      // repay compiling the regex.
+      if (NAME_SEARCH_ENTRIES - budget > ONE_REGEX_FROM && allSourceNames(entries)) {
+        listed?.push({ dir, files: entries });
+        if (budget <= 0) break;
+        continue;
+      }
       const files: string[] = [];
       for (const name of entries) {
         // A source file's name is taken for a file: a large test tree costs no stat per test.
@@ -349,6 +364,25 @@ function searchByName(
   }
   return undefined;
 }
+
+/**
+ * Whether every entry is a source file's name (`detectLanguage` answers for it), by one regex over
+ * the names joined, built from the extension table on first use. It matches a line that does not
+ * end in a known extension after at least one character; its case folding is ASCII's alone, so it
+ * can only take a source name for another (the caller then asks per entry), never the reverse.
+ */
+function allSourceNames(entries: readonly string[]): boolean {
+  notSourceLine ??= new RegExp(
+    `^(?![^\\n]+\\.(?:${Object.keys(EXTENSION_LANGUAGES)
+      .map((extension) => extension.slice(1))
+      .join("|")})$)`,
+    "im",
+  );
+  return !notSourceLine.test(entries.join("\n"));
+}
+let notSourceLine: RegExp | undefined;
+/** Entries a search lists before its folders are told apart by one regex (a small one never is). */
+const ONE_REGEX_FROM = 64;
 
 /** Folders the name search does not go into (besides dot-folders). */
 const SKIPPED: ReadonlySet<string> = new Set(["node_modules", "__pycache__"]);

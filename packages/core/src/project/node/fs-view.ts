@@ -74,8 +74,10 @@ export function createFsView(root: string): ProjectView {
     exists: (rel) => look(rel) !== undefined,
     isDirectory: (rel) => look(rel)?.isDirectory() === true,
     readText: (rel) => (look(rel)?.isFile() === true ? readHead(abs(rel), READ_CAP) : undefined),
-    list: (rel) => {
-      if (look(rel)?.isDirectory() !== true) return [];
+    list: (rel, checked) => {
+      // A folder `isDirectory` has just seen (the name search goes into each) costs no second
+      // `lstat`: that answer is as old as this one would be by the time it is read.
+      if (checked !== true && look(rel)?.isDirectory() !== true) return [];
       try {
         return readdirSync(abs(rel)).sort();
       } catch {

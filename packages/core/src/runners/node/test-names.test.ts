@@ -30,10 +30,25 @@ describe("the kept listing's file", () => {
       ["tests"],
       [
         FILLER,
+        { dir: "tests/empty", files: [] },
         { dir: "tests/a", files: ["test_x.py"] },
         { dir: "tests/b", files: ["end", "test_y.py", "test_x.py"] },
       ],
     );
+    // A folder's line, then its entries one a line (an empty folder's line alone), then `end`.
+    expect(readFileSync(join(project.root, TEST_NAMES_PATH), "utf8").split("\n").slice(1)).toEqual([
+      `\t${FILLER.dir}`,
+      ...FILLER.files,
+      "\ttests/empty",
+      "\ttests/a",
+      "test_x.py",
+      "\ttests/b",
+      "end",
+      "test_y.py",
+      "test_x.py",
+      "end",
+      "",
+    ]);
     const again = keptTestNames(project.root);
     expect(again.first(["tests"], names("test_y.py", "test_x.py"))).toBe("tests/a/test_x.py");
     expect(again.first(["tests"], names("test_y.py"))).toBe("tests/b/test_y.py");
@@ -41,6 +56,23 @@ describe("the kept listing's file", () => {
     expect(again.first(["tests"], names("end"))).toBe("tests/b/end");
     // Another search's folders are not this listing.
     expect(again.first(["tests", "test"], names("test_x.py"))).toBeUndefined();
+  });
+
+  it("answers nothing outside the searched folders, whatever the file says", () => {
+    project = makeProject({ ...PYTEST, "tests/a/test_x.py": "" });
+    keptTestNames(project.root).keep(["tests"], [FILLER, { dir: "tests/a", files: ["test_x.py"] }]);
+    const file = join(project.root, TEST_NAMES_PATH);
+    const text = readFileSync(file, "utf8");
+    expect(keptTestNames(project.root).first(["tests"], names("test_x.py"))).toBe(
+      "tests/a/test_x.py",
+    );
+    for (const folder of ["tests/../src", "src", "tests//a", "testsuite", "tests/./a"]) {
+      writeFileSync(file, text.replace("\ttests/a\n", `\t${folder}\n`));
+      expect(
+        keptTestNames(project.root).first(["tests"], names("test_x.py")),
+        folder,
+      ).toBeUndefined();
+    }
   });
 
   it("keeps nothing of a search that listed a few entries: reading them again costs less", () => {
@@ -51,6 +83,8 @@ describe("the kept listing's file", () => {
     // Nor one whose entries could not be told apart by line.
     memo.keep(["tests"], [FILLER, { dir: "tests/b", files: ["\ttest_x.py"] }]);
     memo.keep(["tests"], [FILLER, { dir: "tests/b", files: ["a\ntest_x.py"] }]);
+    memo.keep(["tests"], [FILLER, { dir: "tests/b", files: ["a", "\ttest_x.py"] }]);
+    memo.keep(["tests"], [FILLER, { dir: "tests/b\ntests/c", files: ["test_x.py"] }]);
     expect(existsSync(join(project.root, TEST_NAMES_PATH))).toBe(false);
   });
 

@@ -7,6 +7,8 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import * as z from "zod/mini";
+import { lazy } from "../../util/lazy.ts";
 import type { TestNameMemo } from "../project-runners.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 
@@ -26,6 +28,21 @@ import { STATE_DIR } from "../../project/node/project.ts";
  * test folder is not missed. The end of a turn still searches the disk (`plan.ts`), so the tests
  * it runs never depend on this file.
  */
+
+/**
+ * What a kept listing may answer (the file's one value used as read; its header and trailer are
+ * compared byte for byte with the ones this search would write): a project path with no empty,
+ * `.` or `..` folder in it. Built when a listing first names a file (most notes find none).
+ */
+const KeptPathSchema = lazy(() =>
+  z
+    .string()
+    .check(
+      z.refine((path) =>
+        path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
+      ),
+    ),
+);
 
 /** Where the listing is kept: one, for the folders of the last search that kept one. */
 export const TEST_NAMES_PATH = `${STATE_DIR}/test-names.txt`;
@@ -66,19 +83,33 @@ export function keptTestNames(root: string): TestNameMemo {
       const folder = bytes.lastIndexOf("\n\t", first);
       if (folder < header.length - 1) return undefined;
       const dir = bytes.toString("utf8", folder + 2, bytes.indexOf(10, folder + 2));
-      return `${dir}/${bytes.toString("utf8", first + 1, first + 1 + length)}`;
+      const name = bytes.toString("utf8", first + 1, first + 1 + length);
+      const path = dir === "" ? name : `${dir}/${name}`;
+      // Read as written, not trusted: an answer outside the searched folders is no answer.
+      const inside = roots.some((at) => at === "" || dir === at || dir.startsWith(`${at}/`));
+      return inside && KeptPathSchema.safeParse(path).success ? path : undefined;
     },
     keep: (roots, listing) => {
-      const lines: string[] = [];
+      const parts: string[] = [];
+      let entries = 0;
       for (const { dir, files } of listing) {
         // An entry with a line break, or one that starts as a folder's line does, could not be
-        // told from the lines around it: such a listing is not kept.
-        if (dir.includes("\n") || files.some(unplain)) return;
-        lines.push(`\t${dir}`, ...files);
+        // told from the lines around it: such a listing is not kept. No entry's name holds a
+        // `/`, so the names joined by one show both with one search each, not a call per name.
+        const joined = files.join("/");
+        if (
+          dir.includes("\n") ||
+          joined.includes("\n") ||
+          joined.startsWith("\t") ||
+          joined.includes("/\t")
+        )
+          return;
+        parts.push(files.length === 0 ? `\t${dir}` : `\t${dir}\n${files.join("\n")}`);
+        entries += files.length;
       }
       // A few entries are read again sooner than the file is.
-      if (lines.length - listing.length < KEEP_FROM) return;
-      const text = `${HEADER}${stamp(root, roots)}\n${lines.join("\n")}${TRAILER}`;
+      if (entries < KEEP_FROM) return;
+      const text = `${HEADER}${stamp(root, roots)}\n${parts.join("\n")}${TRAILER}`;
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         mkdirSync(`${root}/${STATE_DIR}`, { recursive: true });
@@ -115,10 +146,6 @@ function stamp(root: string, roots: readonly string[]): string {
   return JSON.stringify(
     roots.map((dir) => [dir, statSync(`${root}/${dir}`, { throwIfNoEntry: false })?.mtimeMs ?? 0]),
   );
-}
-
-function unplain(name: string): boolean {
-  return name.includes("\n") || name.startsWith("\t");
 }
 
 function startsWith(bytes: Buffer, prefix: Buffer): boolean {
