@@ -10,7 +10,7 @@ export {
   pinWithWitness,
   pinnedProject,
 } from "./mode-pin.ts";
-export { witnessPath } from "./mode-witness-path.ts";
+export { witnessNames } from "./mode-witness-path.ts";
 export { raiseWitness, readWitness, setWitness } from "./mode-witness.ts";
 export { importedLine, productionImported } from "./test-imports.ts";
 export { judgeTarget, protectionFor } from "./write-identity.ts";

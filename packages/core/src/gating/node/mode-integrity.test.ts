@@ -6,6 +6,7 @@ import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { confirmMode } from "./mode-pin.ts";
 import { readWitness, setWitness } from "./mode-witness.ts";
+import { answerGatedEdit } from "./gated-edit.ts";
 import { configuredMode, openProject } from "../../project/node/project.ts";
 
 /**
@@ -165,6 +166,21 @@ describe("a session file rewritten behind tailtest's back keeps the mode tailtes
     // Said at every end of a turn, the stop held once per turn (a stop the hook already held goes).
     expect((await stop(true)).kind).toBe("context");
     expect((await editCalc()).kind).toBe("deny");
+  });
+
+  it("strict's config and session file both rewritten to tdd: strict still gates", async () => {
+    replaceConfig(JSON.stringify({ mode: "strict" }));
+    await start();
+    replaceConfig(JSON.stringify({ mode: "tdd" }));
+    rewriteMode("tdd");
+    // The gate bundle hands the call to the whole hook, which reads the copy.
+    const edit = { kind: "EditRequested" as const, paths: [join(project.root, "calc.py")] };
+    const options = { platform: "claude-code" as const, identity };
+    expect(await answerGatedEdit(openProject(project.root), edit, options)).toBeUndefined();
+    expect(textOf(await editCalc())).toContain("strict");
+    expect(textOf(await stop())).toContain(
+      ".tailtest/session.json says tdd, but tailtest pinned this session to strict mode",
+    );
   });
 
   it("the person's confirmation clears the copy, and the next stop says the change once", async () => {

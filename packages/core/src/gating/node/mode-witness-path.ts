@@ -1,10 +1,12 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
  * Where the copy of a session's pinned mode lives (mode-witness.ts, ADR 0012): outside the
  * project, in the person's state folder (`$XDG_STATE_HOME/tailtest/pins`, else
  * `~/.local/state/tailtest/pins`), one small file per project and session file. This module
- * loads nothing but `node:path`: the hooks' launcher reads the copy on every follow-mode call.
+ * loads nothing but node's path and fs: the hooks' launcher reads the copy on every follow-mode
+ * call.
  */
 
 export type WitnessEnv = Readonly<Record<string, string | undefined>>;
@@ -25,6 +27,26 @@ export function witnessPath(
 ): string | undefined {
   const folder = witnessFolder(env);
   return folder === undefined ? undefined : join(folder, `${witnessKey(root, sessionPath)}.json`);
+}
+
+/**
+ * Whether the copy for a root and session file names one of `modes`, read as text (no schema: a caller
+ * that finds it hands the call to the hook that reads it whole). False when there is none.
+ */
+export function witnessNames(
+  root: string,
+  sessionPath: string,
+  modes: readonly string[],
+  env: WitnessEnv = process.env,
+): boolean {
+  const path = witnessPath(root, sessionPath, env);
+  try {
+    if (path === undefined || !existsSync(path)) return false;
+    const text = readFileSync(path, "utf8");
+    return modes.some((mode) => text.includes(`"mode":${JSON.stringify(mode)}`));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { loadBundle } from "./code-cache.ts";
 import { workingDir } from "./working-dir.ts";
-import { witnessPath } from "../../gating/node/mode-witness-path.ts";
+import { witnessNames } from "../../gating/node/mode-witness-path.ts";
 
 /** The bundle loader, for the adapters' `tailtest` launcher (packages/cli/src/launch.ts). */
 export { loadBundle } from "./code-cache.ts";
@@ -317,11 +317,10 @@ function gatingModeIn(path: string): boolean {
  * settles the mode.
  */
 function witnessGates(root: string): boolean {
-  return WITNESSED_SESSIONS.some((file) => {
-    const path = witnessPath(root, file);
-    return path !== undefined && gatingModeIn(path);
-  });
+  return WITNESSED_SESSIONS.some((file) => witnessNames(root, file, GATING));
 }
+
+const GATING = ["tdd", "strict"];
 
 /** Core's SESSION_PATHS: the session files whose mode has a copy. */
 const WITNESSED_SESSIONS = [".tailtest/session.json", ".tailtest/cursor-session.json"];
