@@ -51,6 +51,24 @@ export default defineConfig({
       ],
     },
     {
+      what: "vitest resolve.alias resolved from the working folder (eslint-plugin-import-lite)",
+      rel: "vitest.config.ts",
+      text: `export default defineConfig({
+  resolve: {
+    alias: {
+      '~test': resolve('test'),
+      '~': resolve('src'),
+    },
+  },
+}) as ViteUserConfig`,
+      paths: [
+        ["~test", ["test"]],
+        ["~test/*", ["test/*"]],
+        ["~", ["src"]],
+        ["~/*", ["src/*"]],
+      ],
+    },
+    {
       what: "vite test.alias through new URL, and the array form",
       rel: "pkg/vite.config.mts",
       text: `export default defineConfig({
