@@ -455,6 +455,11 @@ export function reverseImporters(
   depth: number,
   budget: Budget,
   importsOf: (rel: string) => readonly string[] = importReader(project, index),
+  /**
+   * Search a Python module's bare name everywhere too (`helpers` for `tests/helpers.py` in a
+   * package): a folder put on `sys.path` lets any module import it so.
+   */
+  bareNames = false,
 ): { levels: string[][]; complete: boolean } {
   const isFile = (rel: string): boolean => index.has(rel);
   const contextOf = contextReader(project, index);
@@ -470,6 +475,7 @@ export function reverseImporters(
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
       for (const word of words.everywhere) everywhere.add(word);
+      if (bareNames && extensionOf(target) === ".py") everywhere.add(stemOf(target));
       // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
       // package.json `imports` map names by its key (`"#helpers"`).
       for (const name of index.packageNames(target)) everywhere.add(name);
@@ -503,13 +509,18 @@ export function reverseImporters(
 function contextReader(
   project: Project,
   index?: Pick<SourceIndex, "has" | "workspaces">,
+  extraRoots: readonly string[] = [],
 ): (rel: string) => ResolveContext {
   const contexts = new Map<string, ResolveContext>();
   return (rel) => {
     const dir = dirnameRel(rel);
     let context = contexts.get(dir);
     if (context === undefined) {
-      const own = lookupContext(project, rel);
+      const found = lookupContext(project, rel);
+      const own = {
+        ...found,
+        pythonRoots: [...new Set([...found.pythonRoots, ...extraRoots])],
+      };
       context =
         index === undefined
           ? own
@@ -524,13 +535,17 @@ function contextReader(
   };
 }
 
-/** The project files a file imports, each file read and lexed once. */
+/**
+ * The project files a file imports, each file read and lexed once; `extraRoots` are Python
+ * roots tried after the project's own (the folders pytest puts on `sys.path`).
+ */
 export function importReader(
   project: Project,
   index?: Pick<SourceIndex, "has" | "workspaces">,
+  extraRoots: readonly string[] = [],
 ): (rel: string) => readonly string[] {
   const imports = new Map<string, readonly string[]>();
-  const contextOf = contextReader(project, index);
+  const contextOf = contextReader(project, index, extraRoots);
   return (rel) => {
     let found = imports.get(rel);
     if (found === undefined) {
