@@ -347,14 +347,7 @@ const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_
  * A computed name is not followed.
  */
 function readDynamicImports(scan: ModuleScan, statement: string, logical: LogicalLine): void {
-  if (statement.includes("__file__"))
-    for (const match of statement.matchAll(OWN_FOLDER_RE)) {
-      const parts = [...(match[1] ?? match[2] ?? "").matchAll(/"(\d+)"/g)].map(
-        (index) => logical.strings[Number(index[1])] ?? "",
-      );
-      if (parts.length > 0 && parts.every((part) => part !== "" && !part.startsWith("/")))
-        scan.ownFolders.push(parts.join("/"));
-    }
+  if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
   if (!statement.includes("import") && !statement.includes("path")) return;
   if (/\bsys\s*\.\s*path\b/.test(statement)) scan.changesPath = true;
   for (const match of statement.matchAll(DYNAMIC_IMPORT_RE)) {
@@ -370,6 +363,17 @@ function readDynamicImports(scan: ModuleScan, statement: string, logical: Logica
       const folder = logical.strings[Number(index[1])];
       if (folder !== undefined) scan.pathInserts.push(folder);
     }
+}
+
+/** Folders named from the module's own place (`ownInserts`), relative to its folder. */
+function readOwnFolders(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  for (const match of statement.matchAll(OWN_FOLDER_RE)) {
+    const parts = [...(match[1] ?? match[2] ?? "").matchAll(/"(\d+)"/g)].map(
+      (index) => logical.strings[Number(index[1])] ?? "",
+    );
+    if (parts.length > 0 && parts.every((part) => part !== "" && !part.startsWith("/")))
+      scan.ownFolders.push(parts.join("/"));
+  }
 }
 
 /** `a = 1; b = 2` is two statements; strings are already masked, so `;` inside them is gone. */

@@ -602,6 +602,10 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
   // Without git's answer, the production files are compared with tailtest's own copy.
   const snapshot = readTreeSnapshot(project.root);
   const tree = snapshot === undefined ? undefined : await compareTreeSnapshot(project, snapshot);
+  // A baseline git cannot compare with now, or one a program removed (tailtest never does).
+  let lost: string | undefined;
+  if (baseline !== undefined) lost = lostReason(project);
+  else if (session.baseline_kept === true) lost = BASELINE_GONE;
   return {
     // A production file in the copy counts by content only (a `touch` changes nothing there).
     changed: [
@@ -619,11 +623,7 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
       ? {}
       : { copy: snapshot.over === undefined ? {} : { over: snapshot.over } }),
     ignoreRulesChanged: false,
-    ...(baseline !== undefined
-      ? { lost: lostReason(project) }
-      : session.baseline_kept === true
-        ? { lost: BASELINE_GONE }
-        : {}),
+    ...(lost === undefined ? {} : { lost }),
     finish: async () => {
       const kept = await recordBaseline(project, options);
       await markSession({

@@ -474,12 +474,8 @@ export function reverseImporters(
     const dirs = new Set<string>();
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
-      for (const word of words.everywhere) everywhere.add(word);
-      if (bareNames && extensionOf(target) === ".py") everywhere.add(stemOf(target));
-      // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
-      // package.json `imports` map names by its key (`"#helpers"`).
-      for (const name of index.packageNames(target)) everywhere.add(name);
-      for (const key of packageImportWords(contextOf(target).aliases, target)) everywhere.add(key);
+      for (const word of wordsEverywhere(index, target, words.everywhere, contextOf, bareNames))
+        everywhere.add(word);
       if (words.under === undefined) continue;
       dirs.add(words.under.dir);
       for (const word of words.under.words) locally.add(word);
@@ -499,6 +495,24 @@ export function reverseImporters(
     frontier = next;
   }
   return { levels, complete: !budget.expired() };
+}
+
+/** The words searched for everywhere to find the importers of `target`. */
+function wordsEverywhere(
+  index: SourceIndex,
+  target: string,
+  words: readonly string[],
+  contextOf: (rel: string) => ResolveContext,
+  bareNames: boolean,
+): string[] {
+  return [
+    ...words,
+    ...(bareNames && extensionOf(target) === ".py" ? [stemOf(target)] : []),
+    // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
+    // package.json `imports` map names by its key (`"#helpers"`).
+    ...index.packageNames(target),
+    ...packageImportWords(contextOf(target).aliases, target),
+  ];
 }
 
 /**
