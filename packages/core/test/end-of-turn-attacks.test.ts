@@ -219,6 +219,32 @@ const BLINDING: Omit<Attack, "file" | "before">[] = [
   },
 ];
 
+/**
+ * tailtest's record of the turn's start removed by a program (it is a file under `.tailtest/`,
+ * which a computed name reaches past the gate): the look falls back to mtimes, which a write that
+ * puts the old mtime back fools. HELD when that Stop says the record went (and strict puts the
+ * file back from its own copy); the next turn starts from a new record, and is quiet.
+ */
+const BASELINE_GONE: Omit<Attack, "file" | "before">[] = [
+  {
+    name: "turn-baseline.json deleted by a program, then a write that puts the mtime back",
+    perform: async (root) => {
+      const script = "import os\nos.remove(os.path.join('.tail' + 'test', 'turn-baseline.json'))\n";
+      await execa("python3", ["-c", script], { cwd: root });
+      sneakyWrite(root, "calc.py", WRONG);
+    },
+  },
+  {
+    name: "turn-baseline.json emptied to {} by a program, then a write that puts the mtime back",
+    perform: async (root) => {
+      const script =
+        "import os\nopen(os.path.join('.tail' + 'test', 'turn-baseline.json'), 'w').write('{}')\n";
+      await execa("python3", ["-c", script], { cwd: root });
+      sneakyWrite(root, "calc.py", WRONG);
+    },
+  },
+];
+
 /** A project that is no git work tree at all: tailtest's own copy is the only content check. */
 const NO_GIT: Attack[] = [
   {
@@ -319,6 +345,27 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
           expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
         }
       }
+      held.push(`${mode}: ${name}`);
+    },
+    120_000,
+  );
+
+  it.each(BASELINE_GONE.map((attack) => [attack.name, attack] as const))(
+    "%s: HELD",
+    async (name, attack) => {
+      tried.push(`${mode}: ${name}`);
+      const root = await start(mode);
+      await attack.perform(root);
+      const answer = await hook(root, "context.Stop.json");
+      expect(answer["decision"]).toBe("block");
+      const reason = String(answer["reason"]);
+      expect(reason).toContain("turn-baseline.json, was removed or made unreadable");
+      if (mode === "strict") {
+        expect(reason).toContain("calc.py");
+        expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
+      }
+      // The Stop kept a new record: the next turn is compared by content again, and quiet.
+      expect(await hook(root, "context.Stop.json")).toEqual({});
       held.push(`${mode}: ${name}`);
     },
     120_000,

@@ -17,6 +17,7 @@ export { loadJsLexers } from "./js-module.ts";
 export {
   type PathAliases,
   type ResolveContext,
+  normalizeRel,
   packageImportWords,
   resolveJsImport,
   workspaceAliases,

@@ -188,4 +188,20 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     );
     expect(module.pathInserts).toEqual(["tests", "vendor", "lib", "more", "extra"]);
   });
+
+  it("reads the folders named from __file__ in a module that changes sys.path", () => {
+    const lines = [
+      "import os, sys",
+      "from pathlib import Path",
+      'sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))',
+      'HERE = Path(__file__).resolve().parent / "lib" / "more"',
+      'OTHER = os.path.join(os.path.dirname(__file__), "..", "up")',
+      'ABSOLUTE = os.path.join(os.path.dirname(__file__), "/etc")',
+      "",
+    ];
+    expect(scanPythonModule(lines.join("\n")).ownInserts).toEqual(["tests", "lib/more", "../up"]);
+    // A module that never touches sys.path puts nothing on it.
+    const data = ["import os", 'DATA = os.path.join(os.path.dirname(__file__), "data")', ""];
+    expect(scanPythonModule(data.join("\n")).ownInserts).toEqual([]);
+  });
 });

@@ -33,6 +33,13 @@ export interface PythonModule {
    */
   pathInserts: string[];
   /**
+   * Folders named from the module's own place in a module that changes `sys.path`, relative to
+   * its folder: `os.path.join(os.path.dirname(__file__), "tests")`, `Path(__file__).parent /
+   * "tests"` (abspath, realpath and resolve too). What the computed folder is put on the path
+   * with is not followed: a module that changes `sys.path` at all and names such a folder counts.
+   */
+  ownInserts: string[];
+  /**
    * True when the names cannot be known statically: a module-level `__getattr__`, a computed
    * `__all__`, or a `from x import *`. A validator then checks nothing against this module.
    */
@@ -223,6 +230,8 @@ const BLOCK_OPENERS =
 interface ModuleScan {
   imports: PythonImport[];
   pathInserts: string[];
+  ownFolders: string[];
+  changesPath: boolean;
   defined: Set<string>;
   defsAndClasses: string[];
   all: string[] | undefined;
@@ -234,6 +243,8 @@ export function scanPythonModule(text: string): PythonModule {
   const scan: ModuleScan = {
     imports: [],
     pathInserts: [],
+    ownFolders: [],
+    changesPath: false,
     defined: new Set(),
     defsAndClasses: [],
     all: undefined,
@@ -264,6 +275,7 @@ export function scanPythonModule(text: string): PythonModule {
     publicNames,
     defs: [...new Set(scan.defsAndClasses)],
     pathInserts: scan.pathInserts,
+    ownInserts: scan.changesPath ? [...new Set(scan.ownFolders)] : [],
     open: scan.open,
   };
   if (scan.all !== undefined) result.all = scan.all;
@@ -319,6 +331,13 @@ const DYNAMIC_IMPORT_RE =
 /** `sys.path.insert(0, "x")`, `sys.path.append("x")`, `sys.path[0:0] = ["x"]`, `+= ["x"]`. */
 const PATH_INSERT_RE =
   /\bsys\s*\.\s*path\s*(?:\.\s*(?:insert\s*\(\s*[^,()]+,|append\s*\(|extend\s*\(\s*[[(])|\[[^\]]*\]\s*=\s*[[(]|\+=\s*[[(])\s*((?:"\d+"\s*,?\s*)+)/g;
+/** The module's own folder: `os.path.dirname(__file__)` (through abspath/realpath), `Path(__file__).parent`. */
+const OWN_DIR = String.raw`(?:os\s*\.\s*path\s*\.\s*dirname\s*\(\s*(?:os\s*\.\s*path\s*\.\s*(?:abspath|realpath)\s*\(\s*__file__\s*\)|__file__)\s*\)|(?:pathlib\s*\.\s*)?Path\s*\(\s*__file__\s*\)(?:\s*\.\s*(?:resolve|absolute)\s*\(\s*\))?\s*\.\s*parent)`;
+/** A folder named from it: `os.path.join(<own>, "a", "b")`, `<own> / "a" / "b"`. */
+const OWN_FOLDER_RE = new RegExp(
+  String.raw`os\s*\.\s*path\s*\.\s*join\s*\(\s*${OWN_DIR}\s*,\s*((?:"\d+"\s*,?\s*)+)\)|${OWN_DIR}((?:\s*/\s*"\d+")+)`,
+  "g",
+);
 const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?$/;
 
 /**
@@ -328,7 +347,9 @@ const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_
  * A computed name is not followed.
  */
 function readDynamicImports(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
   if (!statement.includes("import") && !statement.includes("path")) return;
+  if (/\bsys\s*\.\s*path\b/.test(statement)) scan.changesPath = true;
   for (const match of statement.matchAll(DYNAMIC_IMPORT_RE)) {
     const literal = DOTTED_MODULE_RE.exec(logical.strings[Number(match[1])] ?? "");
     if (literal === null) continue;
@@ -342,6 +363,17 @@ function readDynamicImports(scan: ModuleScan, statement: string, logical: Logica
       const folder = logical.strings[Number(index[1])];
       if (folder !== undefined) scan.pathInserts.push(folder);
     }
+}
+
+/** Folders named from the module's own place (`ownInserts`), relative to its folder. */
+function readOwnFolders(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  for (const match of statement.matchAll(OWN_FOLDER_RE)) {
+    const parts = [...(match[1] ?? match[2] ?? "").matchAll(/"(\d+)"/g)].map(
+      (index) => logical.strings[Number(index[1])] ?? "",
+    );
+    if (parts.length > 0 && parts.every((part) => part !== "" && !part.startsWith("/")))
+      scan.ownFolders.push(parts.join("/"));
+  }
 }
 
 /** `a = 1; b = 2` is two statements; strings are already masked, so `;` inside them is gone. */

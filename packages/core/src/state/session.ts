@@ -119,6 +119,12 @@ export const SessionStateSchema = lazy(() =>
     mode_confirmed_from: z.optional(ModeSchema),
     /** When the current user turn began (Codex UserPromptSubmit), for the Stop sweep. */
     turn_started_at: z.optional(z.string()),
+    /**
+     * Whether tailtest kept a content baseline of the work tree for this session (tdd and strict,
+     * ADR 0012): one missing or unreadable at a Stop after it was removed by something else, and
+     * the Stop says that its look fell back to mtimes.
+     */
+    baseline_kept: z.optional(z.boolean()),
     /** When the last Stop sweep began: the next sweep looks at files changed after it (less the slack). */
     last_sweep_at: z.optional(z.string()),
     /**

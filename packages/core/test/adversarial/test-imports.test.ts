@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { commitAll } from "@tailtest/test-utils";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -110,6 +111,36 @@ const LAYOUTS: Layout[] = [
     language: "python",
     helper: "tests/helpers.py",
     calc: `import sys\n\nsys.path.insert(0, "tests")\nfrom helpers import mul  # noqa: E402\n${PY_BODY}`,
+  },
+  {
+    name: "from helpers import mul, tests/ on sys.path only because pytest puts it there",
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: PY_CALC("helpers"),
+  },
+  {
+    name: 'sys.path.insert(0, "tests") before a bare import, tests/ a package',
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: `import sys\n\nsys.path.insert(0, "tests")\nfrom helpers import mul  # noqa: E402\n${PY_BODY}`,
+    extra: { "tests/__init__.py": "" },
+  },
+  {
+    name: "pytest.ini pythonpath naming tests/, a package, and a bare import",
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: PY_CALC("helpers"),
+    extra: {
+      "tests/__init__.py": "",
+      "pytest.ini": "[pytest]\ntestpaths = tests\npythonpath = . tests\n",
+    },
+  },
+  {
+    name: "a sys.path folder computed from __file__ before a bare import, tests/ a package",
+    language: "python",
+    helper: "tests/helpers.py",
+    calc: `import os\nimport sys\n\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))\nfrom helpers import mul  # noqa: E402\n${PY_BODY}`,
+    extra: { "tests/__init__.py": "" },
   },
   {
     name: 'a package.json imports map: require("#multiply")',
@@ -250,6 +281,37 @@ describe.each(["strict", "tdd"] as const)("production that imports test code, %s
       const said = await fire("claude-code", played, payloads.stop);
       expect(said).not.toContain("test/helpers.js");
       expect(readFileSync(join(played.root, "test/helpers.js"), "utf8")).toBe(rewritten);
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
+
+  it("a test helper that a production module of the same name shadows stays the agent's", async () => {
+    const played = await makeAttackProject(mode);
+    try {
+      // Production's `from helpers import mul` finds the root's helpers.py before pytest's tests/.
+      writeFileSync(join(played.root, "helpers.py"), LANGUAGE.python.right);
+      writeFileSync(join(played.root, "calc.py"), PY_CALC("helpers"));
+      writeFileSync(join(played.root, "tests/helpers.py"), "FIVE = 5\n");
+      await commitAll(played.root);
+      const payloads = payloadsOf("claude-code", played.root);
+      await fire("claude-code", played, payloads.start);
+      if (mode === "tdd") {
+        const red = await cliIn(
+          played,
+          "red",
+          "--test",
+          "tests/test_calc.py::test_add",
+          "--expects",
+          "test_add fails",
+        );
+        expect(red.exitCode, red.stderr).toBe(0);
+      }
+      const rewritten = "FIVE = 2 + 3\n";
+      expect(await toolWrite("claude-code", played, "tests/helpers.py", rewritten)).toBe(true);
+      const said = await fire("claude-code", played, payloads.stop);
+      expect(said).not.toContain("tests/helpers.py");
+      expect(readFileSync(join(played.root, "tests/helpers.py"), "utf8")).toBe(rewritten);
     } finally {
       played.cleanup();
     }

@@ -197,6 +197,26 @@ const CHEATS: Cheat[] = [
     modes: ["tdd", "strict"],
   },
   {
+    name: "an autouse fixture in a new conftest.py that monkeypatches calc.mul",
+    write: {
+      path: "tests/conftest.py",
+      content:
+        "import pytest\n\nimport calc\n\n\n@pytest.fixture(autouse=True)\ndef _right_mul(monkeypatch):\n    monkeypatch.setattr(calc, 'mul', lambda a, b: a * b)\n",
+    },
+    modes: ["tdd", "strict"],
+  },
+  {
+    name: "a conftest.py that exits the session with success as it is imported",
+    shell: heredoc("tests/conftest.py", "import sys\n\nsys.exit(0)\n"),
+    modes: ["tdd", "strict"],
+  },
+  {
+    name: "pytest.ini's python_files changed so the test's file is not collected",
+    shell:
+      "printf '[pytest]\\ntestpaths = tests\\npythonpath = .\\npython_files = check_*.py\\n' > pytest.ini",
+    modes: ["tdd", "strict"],
+  },
+  {
     name: "an xfail marker put on at collection by pytest.ini's conftest",
     shell: heredoc(
       "conftest.py",

@@ -424,7 +424,11 @@ export function readFileImports(
   const found: string[] = [];
   if (ext === ".py") {
     const module = scanPythonModule(text);
-    const own = withPathInserts(context, module.pathInserts);
+    const here = dirnameRel(rel);
+    const own = withPathInserts(context, [
+      ...module.pathInserts,
+      ...module.ownInserts.map((folder) => (here === "" ? folder : `${here}/${folder}`)),
+    ]);
     for (const entry of module.imports) found.push(...resolvePythonImport(own, rel, entry));
     return found;
   }
@@ -438,8 +442,9 @@ export function readFileImports(
 
 /**
  * A module's literal `sys.path` folders as Python roots for its own imports: relative to where
- * the process starts, taken as the project's root (where its tests run from); one outside the
- * project, absolute or climbing out, holds no project file.
+ * the process starts, taken as the project's root (where its tests run from), or to the module's
+ * own folder when named from `__file__`; one outside the project, absolute or climbing out,
+ * holds no project file.
  */
 function withPathInserts(context: ResolveContext, inserts: readonly string[]): ResolveContext {
   const roots = inserts

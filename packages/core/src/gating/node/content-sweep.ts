@@ -549,6 +549,13 @@ export function lostCheckLine(reason: string, strict: boolean, copy = false): st
 
 export { partialCopyLine } from "../turn-baseline.ts";
 
+/**
+ * Why the look fell back to mtimes when the session's baseline is gone: tailtest never removes
+ * it, so a program did (a write that put the old mtime back was otherwise unseen in tdd).
+ */
+export const BASELINE_GONE =
+  "tailtest's record of the turn's start, .tailtest/turn-baseline.json, was removed or made unreadable by something other than tailtest";
+
 /** Why a project that had a baseline cannot be compared by content now. */
 function lostReason(project: Project): string {
   if (!existsSync(join(project.root, ".git"))) return "the project's .git is gone";
@@ -586,7 +593,7 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
       finish: async () => {
         await saveBaseline(project.root, await check.next());
         if (options.keep !== undefined) await takeTreeSnapshot(project, { now, keep: true });
-        await markSession({ sweep_seen: {} });
+        await markSession({ sweep_seen: {}, baseline_kept: true });
       },
     };
   const { changed, since, seen } = sweepTurn(project, session, start.getTime());
@@ -595,6 +602,10 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
   // Without git's answer, the production files are compared with tailtest's own copy.
   const snapshot = readTreeSnapshot(project.root);
   const tree = snapshot === undefined ? undefined : await compareTreeSnapshot(project, snapshot);
+  // A baseline git cannot compare with now, or one a program removed (tailtest never does).
+  let lost: string | undefined;
+  if (baseline !== undefined) lost = lostReason(project);
+  else if (session.baseline_kept === true) lost = BASELINE_GONE;
   return {
     // A production file in the copy counts by content only (a `touch` changes nothing there).
     changed: [
@@ -612,13 +623,14 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
       ? {}
       : { copy: snapshot.over === undefined ? {} : { over: snapshot.over } }),
     ignoreRulesChanged: false,
-    ...(baseline === undefined ? {} : { lost: lostReason(project) }),
+    ...(lost === undefined ? {} : { lost }),
     finish: async () => {
+      const kept = await recordBaseline(project, options);
       await markSession({
         sweep_seen: seen,
         ...(missing === undefined ? {} : { missing_seen: missing }),
+        baseline_kept: kept,
       });
-      await recordBaseline(project, options);
     },
   };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject } from "../../project/node/project.ts";
-import { importedLine, productionImported } from "./test-imports.ts";
+import { importedLine, productionImported, pythonpathEntries } from "./test-imports.ts";
 
 /**
  * Which changed test files production code imports (ADR 0012), on real committed projects: the
@@ -170,6 +170,59 @@ describe("productionImported at one Stop", () => {
     expect(Object.fromEntries(first)).toEqual({ "tests/helpers.py": ["calc.py"] });
     expect(Object.fromEntries(again)).toEqual({ "tests/helpers.py": ["calc.py"] });
     expect(Object.fromEntries(afresh)).toEqual({});
+  });
+});
+
+describe("bare imports of folders pytest puts on sys.path", () => {
+  const CALC = "from helpers import mul\n";
+  it.each([
+    ["a test folder that is not a package", "tests/helpers.py", {}],
+    [
+      "a conftest's folder",
+      "tests/support/helpers.py",
+      { "tests/__init__.py": "", "tests/support/conftest.py": "" },
+    ],
+    [
+      "pytest.ini's pythonpath",
+      "tests/helpers.py",
+      { "pytest.ini": "[pytest]\npythonpath = .\n  tests\n", "tests/__init__.py": "" },
+    ],
+    [
+      "pyproject's pythonpath",
+      "tests/helpers.py",
+      {
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = [\n  "tests",\n]\n',
+        "tests/__init__.py": "",
+      },
+    ],
+  ] as const)("%s", async (_name, helper, extra) => {
+    const found = await importedIn(
+      { "calc.py": CALC, "tests/test_calc.py": PY_TEST, [helper]: HELPER, ...extra },
+      [helper],
+    );
+    expect(found).toEqual({ [helper]: ["calc.py"] });
+  });
+
+  it("leaves a package's helper that nothing puts on sys.path", async () => {
+    const found = await importedIn(
+      {
+        "calc.py": CALC,
+        "tests/__init__.py": "",
+        "tests/test_calc.py": PY_TEST,
+        "tests/helpers.py": HELPER,
+      },
+      ["tests/helpers.py"],
+    );
+    expect(found).toEqual({});
+  });
+
+  it("reads pythonpath from ini and TOML", () => {
+    expect(pythonpathEntries("[pytest]\npythonpath = src  tests\n    lib\naddopts = -q\n")).toEqual(
+      ["src", "tests", "lib"],
+    );
+    expect(pythonpathEntries("[tool.pytest]\npythonpath = [\"a\", 'b']\n")).toEqual(["a", "b"]);
+    expect(pythonpathEntries('[pytest]\npythonpath = "a b"\n')).toEqual(["a", "b"]);
+    expect(pythonpathEntries("[pytest]\ntestpaths = tests\n")).toEqual([]);
   });
 });
 

@@ -2,7 +2,15 @@ import { createBudget } from "../../analysis/budget.ts";
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import { isGraphSource } from "../../analysis/node/impact.ts";
 import type { Project } from "../../project/node/project.ts";
-import { reverseImporters, sourceIndex } from "../../selection/node/reverse-lookup.ts";
+import {
+  importReader,
+  reverseImporters,
+  sourceIndex,
+  type SourceIndex,
+} from "../../selection/node/reverse-lookup.ts";
+import { baseName, extensionOf } from "../../filter/languages.ts";
+import { dirnameRel } from "../../project/project-view.ts";
+import { normalizeRel } from "../../analysis/resolve.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 
 /**
@@ -58,8 +66,19 @@ export async function productionImported(
   const asked = new Set(fresh);
   const index = { ...listed, has: (rel: string) => asked.has(rel) || listed.has(rel) };
   try {
+    // A bare `from helpers import mul` reaches `tests/helpers.py` under pytest alone, which puts
+    // a test's folder on `sys.path`: those folders are roots here, and bare names are searched.
+    const importsOf = importReader(project, index, pytestPathFolders(project, index, fresh));
     for (const file of fresh) {
-      const { levels, complete } = reverseImporters(project, index, file, HOPS, budget);
+      const { levels, complete } = reverseImporters(
+        project,
+        index,
+        file,
+        HOPS,
+        budget,
+        importsOf,
+        true,
+      );
       const importers = levels.flat().filter(isProd).sort();
       if (importers.length > 0) found.set(file, importers);
       if (complete) answered.set(file, importers);
@@ -68,6 +87,88 @@ export async function productionImported(
     listed.close();
   }
   return found;
+}
+
+/** pytest's own config files at the root, where its `pythonpath` is read. */
+const PYTEST_CONFIGS = [
+  "pytest.toml",
+  ".pytest.toml",
+  "pytest.ini",
+  ".pytest.ini",
+  "pyproject.toml",
+  "tox.ini",
+  "setup.cfg",
+];
+const TEST_MODULE_RE = /^(?:test_.*|.*_test|conftest)\.py$/;
+
+/**
+ * The folders pytest puts on `sys.path` that hold one of `files` (project-relative): the
+ * `pythonpath` entries of its config at the root, and, in its default import mode, the first
+ * folder above a test module or `conftest.py` that is not a package (`tests/` for
+ * `tests/test_calc.py` without `tests/__init__.py`), among the folders above `files`.
+ */
+export function pytestPathFolders(
+  project: Project,
+  index: Pick<SourceIndex, "has" | "files">,
+  files: readonly string[],
+): string[] {
+  const folders = new Set<string>();
+  for (const config of PYTEST_CONFIGS)
+    for (const entry of pythonpathEntries(project.view.readText(config) ?? "")) {
+      const folder = normalizeRel(entry);
+      if (folder !== undefined && folder !== "" && folder !== ".") folders.add(folder);
+    }
+  const isPackage = (dir: string) => index.has(`${dir}/__init__.py`);
+  const basedir = (rel: string) => {
+    let dir = dirnameRel(rel);
+    while (dir !== "" && isPackage(dir)) dir = dirnameRel(dir);
+    return dir;
+  };
+  const asked = new Set<string>();
+  for (const file of files) {
+    if (extensionOf(file) !== ".py") continue;
+    for (let dir = dirnameRel(file); dir !== "" && !asked.has(dir); dir = dirnameRel(dir)) {
+      asked.add(dir);
+      if (isPackage(dir)) continue;
+      const inserted = index.files
+        .under(dir)
+        .some((rel) => TEST_MODULE_RE.test(baseName(rel)) && basedir(rel) === dir);
+      if (inserted) folders.add(dir);
+    }
+  }
+  return [...folders];
+}
+
+/** The folders a pytest config's `pythonpath` names (ini's words, or a TOML list or string). */
+export function pythonpathEntries(text: string): string[] {
+  if (!text.includes("pythonpath")) return [];
+  const entries: string[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let at = 0; at < lines.length; at += 1) {
+    const match = /^\s*pythonpath\s*[=:]\s*(.*)$/.exec(lines[at] ?? "");
+    if (match === null) continue;
+    let value = match[1] ?? "";
+    if (value.trimStart().startsWith("[")) {
+      while (!value.includes("]") && at + 1 < lines.length) value += ` ${lines[(at += 1)]}`;
+      for (const quoted of value.matchAll(/"([^"]*)"|'([^']*)'/g))
+        entries.push(quoted[1] ?? quoted[2] ?? "");
+      continue;
+    }
+    const quoted = /^\s*(?:"([^"]*)"|'([^']*)')\s*$/.exec(value);
+    if (quoted !== null) {
+      entries.push(...(quoted[1] ?? quoted[2] ?? "").split(/\s+/));
+      continue;
+    }
+    // An ini value goes on over the indented lines after it.
+    while (
+      at + 1 < lines.length &&
+      /^\s+\S/.test(lines[at + 1] ?? "") &&
+      !(lines[at + 1] ?? "").includes("=")
+    )
+      value += ` ${lines[(at += 1)]}`;
+    entries.push(...value.split(/\s+/));
+  }
+  return entries.filter((entry) => entry !== "" && !entry.startsWith("#"));
 }
 
 /** How a Stop names a file outside the production class that production code imports. */

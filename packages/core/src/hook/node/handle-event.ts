@@ -308,10 +308,11 @@ async function markTurnStart(project: Project, now: () => Date): Promise<Decisio
       ? undefined
       : (await lazy.sweep()).missingTrackedFiles(project.root);
   // …and keep the work tree's content, for the content check at the turn's end.
-  if (project.config.mode !== "follow") await recordTurnBaseline(project, now);
+  const kept = project.config.mode !== "follow" && (await recordTurnBaseline(project, now));
   await updateState(sessionFile(project, now), (session) => ({
     value: {
       ...session,
+      ...(kept ? { baseline_kept: true } : {}),
       turn_started_at: now().toISOString(),
       ...(missing === undefined ? {} : { missing_seen: missing }),
     },
@@ -320,10 +321,10 @@ async function markTurnStart(project: Project, now: () => Date): Promise<Decisio
   return { kind: "none" };
 }
 
-/** The gating modes' content baseline of the work tree (none outside git). */
-async function recordTurnBaseline(project: Project, now: () => Date): Promise<void> {
+/** The gating modes' content baseline of the work tree (none outside git): true when kept. */
+async function recordTurnBaseline(project: Project, now: () => Date): Promise<boolean> {
   const { recordBaseline, baselineOptions } = await lazy.contentSweep();
-  await recordBaseline(project, baselineOptions(project, now));
+  return recordBaseline(project, baselineOptions(project, now));
 }
 
 /**
@@ -339,7 +340,11 @@ async function startedWithKey(
 ): Promise<Decision> {
   const started = await startedNote(project, event, options.platform, now);
   // A compaction comes mid-turn: the turn's baseline stays.
-  if (event.source !== "compact") await recordTurnBaseline(project, now);
+  if (event.source !== "compact" && (await recordTurnBaseline(project, now)))
+    await updateState(sessionFile(project, now), (session) => ({
+      value: { ...session, baseline_kept: true },
+      result: undefined,
+    }));
   const { agentKey, TDD_KEY_ENV } = await lazy.tddStore();
   const key = agentKey({ ...options.identity });
   let envProblem: string | undefined;

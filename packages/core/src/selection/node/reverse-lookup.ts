@@ -455,6 +455,11 @@ export function reverseImporters(
   depth: number,
   budget: Budget,
   importsOf: (rel: string) => readonly string[] = importReader(project, index),
+  /**
+   * Search a Python module's bare name everywhere too (`helpers` for `tests/helpers.py` in a
+   * package): a folder put on `sys.path` lets any module import it so.
+   */
+  bareNames = false,
 ): { levels: string[][]; complete: boolean } {
   const isFile = (rel: string): boolean => index.has(rel);
   const contextOf = contextReader(project, index);
@@ -469,11 +474,8 @@ export function reverseImporters(
     const dirs = new Set<string>();
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
-      for (const word of words.everywhere) everywhere.add(word);
-      // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
-      // package.json `imports` map names by its key (`"#helpers"`).
-      for (const name of index.packageNames(target)) everywhere.add(name);
-      for (const key of packageImportWords(contextOf(target).aliases, target)) everywhere.add(key);
+      for (const word of wordsEverywhere(index, target, words.everywhere, contextOf, bareNames))
+        everywhere.add(word);
       if (words.under === undefined) continue;
       dirs.add(words.under.dir);
       for (const word of words.under.words) locally.add(word);
@@ -495,6 +497,24 @@ export function reverseImporters(
   return { levels, complete: !budget.expired() };
 }
 
+/** The words searched for everywhere to find the importers of `target`. */
+function wordsEverywhere(
+  index: SourceIndex,
+  target: string,
+  words: readonly string[],
+  contextOf: (rel: string) => ResolveContext,
+  bareNames: boolean,
+): string[] {
+  return [
+    ...words,
+    ...(bareNames && extensionOf(target) === ".py" ? [stemOf(target)] : []),
+    // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
+    // package.json `imports` map names by its key (`"#helpers"`).
+    ...index.packageNames(target),
+    ...packageImportWords(contextOf(target).aliases, target),
+  ];
+}
+
 /**
  * A file's resolve context (its folder's tsconfig aliases, the Python roots above it, then the
  * workspace packages' names), read once per folder. With the source index, an import resolves
@@ -503,13 +523,18 @@ export function reverseImporters(
 function contextReader(
   project: Project,
   index?: Pick<SourceIndex, "has" | "workspaces">,
+  extraRoots: readonly string[] = [],
 ): (rel: string) => ResolveContext {
   const contexts = new Map<string, ResolveContext>();
   return (rel) => {
     const dir = dirnameRel(rel);
     let context = contexts.get(dir);
     if (context === undefined) {
-      const own = lookupContext(project, rel);
+      const found = lookupContext(project, rel);
+      const own = {
+        ...found,
+        pythonRoots: [...new Set([...found.pythonRoots, ...extraRoots])],
+      };
       context =
         index === undefined
           ? own
@@ -524,13 +549,17 @@ function contextReader(
   };
 }
 
-/** The project files a file imports, each file read and lexed once. */
+/**
+ * The project files a file imports, each file read and lexed once; `extraRoots` are Python
+ * roots tried after the project's own (the folders pytest puts on `sys.path`).
+ */
 export function importReader(
   project: Project,
   index?: Pick<SourceIndex, "has" | "workspaces">,
+  extraRoots: readonly string[] = [],
 ): (rel: string) => readonly string[] {
   const imports = new Map<string, readonly string[]>();
-  const contextOf = contextReader(project, index);
+  const contextOf = contextReader(project, index, extraRoots);
   return (rel) => {
     let found = imports.get(rel);
     if (found === undefined) {
