@@ -71,34 +71,37 @@ export function createFsView(root: string): ProjectView {
     return match !== null && lstatSafe(abs(`${match[1] ?? ""}/pyvenv.cfg`))?.isFile() === true;
   };
   // What each folder's last `isDirectory` saw, and what each listed folder was before its read.
-  const seenFolders = new Map<string, Stats>();
-  const listed = new Map<string, Stats>();
+  // (Four numbers each, not the `Stats`: its dates would outlive the young generation.)
+  const seenFolders = new Map<string, FolderStamp>();
+  const listed = new Map<string, FolderStamp>();
   return {
     host: hostFacts(),
     exists: (rel) => look(rel) !== undefined,
     isDirectory: (rel) => {
       const seen = look(rel);
       if (seen?.isDirectory() !== true) return false;
-      seenFolders.set(rel, seen);
+      seenFolders.set(rel, folderStamp(seen));
       return true;
     },
     readText: (rel) => (look(rel)?.isFile() === true ? readHead(abs(rel), READ_CAP) : undefined),
     list: (rel, checked) => {
       // A folder `isDirectory` has just seen (the name search goes into each) costs no second
       // `lstat`: that answer is as old as this one would be by the time it is read.
-      const seen = checked === true ? seenFolders.get(rel) : look(rel);
-      if (checked !== true && seen?.isDirectory() !== true) return [];
-      if (seen !== undefined) listed.set(rel, seen);
+      if (checked === true) {
+        const seen = seenFolders.get(rel);
+        if (seen !== undefined) listed.set(rel, seen);
+      } else {
+        const seen = look(rel);
+        if (seen?.isDirectory() !== true) return [];
+        listed.set(rel, folderStamp(seen));
+      }
       try {
         return readdirSync(abs(rel)).sort();
       } catch {
         return [];
       }
     },
-    listedStamp: (rel) => {
-      const seen = listed.get(rel);
-      return seen === undefined ? undefined : folderStamp(seen);
-    },
+    listedStamp: (rel) => listed.get(rel),
   };
 }
 
@@ -108,9 +111,11 @@ export function createFsView(root: string): ProjectView {
  * put in its place (or a link to one) has another inode. A coarse clock can hide a change made in
  * the same tick as the look: callers distrust a time as new as their own record of it.
  */
-export function folderStamp(stats: Stats): [number, number, number, number] {
+export function folderStamp(stats: Stats): FolderStamp {
   return [stats.dev, stats.ino, stats.mtimeMs, stats.ctimeMs];
 }
+
+type FolderStamp = readonly [number, number, number, number];
 
 /** What `createFsView` sees of the folder at `abs` (a link followed), or undefined: no folder. */
 export function statFolder(abs: string): Stats | undefined {
