@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -36,6 +39,9 @@ export default defineConfig({
   },
   test: {
     reporters: ["default", "./scripts/summary-reporter.ts"],
+    // The copies of the sessions' modes (mode-witness.ts) go to a folder of the run's own, not
+    // the person's ~/.local/state; processes the tests start inherit it.
+    env: { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "tailtest-state-")) },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [

@@ -103,6 +103,28 @@ describe("tailtest status in strict with tailtest's copy past its bound", () => 
   });
 });
 
+describe("tailtest status with a session file rewritten behind tailtest's back", () => {
+  it("shows the mode tailtest set and says the file was changed", async () => {
+    const project = await makeTestedProject();
+    cleanups.push(project.cleanup);
+    project.write(".tailtest/config.json", '{"mode":"tdd"}\n');
+    await handleEvent(
+      openProject(project.root),
+      { kind: "SessionStarted", sessionId: "s1", source: "startup" },
+      { platform: "claude-code" },
+    );
+    rmSync(join(project.root, ".tailtest/config.json"));
+    const path = join(project.root, ".tailtest/session.json");
+    const session = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify({ ...session, mode: "follow" }));
+    const json = await statusJson(project.root);
+    expect(json.mode.value).toBe("tdd");
+    expect(json.mode.problems.join("\n")).toContain(
+      ".tailtest/session.json says follow, but tailtest pinned this session to tdd mode",
+    );
+  });
+});
+
 describe("tailtest status: hooks and Codex trust", () => {
   it("shows which platforms' hooks are installed, and Codex trust pending, then done", async () => {
     const project = await makeTestedProject();

@@ -14,8 +14,9 @@ import {
   createFsView,
   openProject,
   pinLine,
-  pinOf,
+  pinWithWitness,
   readActivity,
+  readWitness,
   SESSION_PATHS,
   sessionModeOf,
 } from "@tailtest/core/node/status";
@@ -68,9 +69,11 @@ export async function runStatus(options: StatusOptions, io: StatusIO): Promise<n
   const activity = await readActivity(project);
   const config = parseJsonObject(readText(join(root, DOCTOR_CONFIG_PATH)));
   // A session pinned to a stricter mode than the config says (ADR 0012) is what gates now.
-  const pin = SESSION_PATHS.map((path) => pinOf(project, sessionModeOf(join(root, path)))).find(
-    (found) => found !== undefined,
-  );
+  // A session file that says less than the copy of its mode kept outside the project (or is
+  // gone) was changed by something else: the copy's mode gates.
+  const pin = SESSION_PATHS.map((path) =>
+    pinWithWitness(project, path, sessionModeOf(join(root, path)), readWitness(root, path, io.env)),
+  ).find((found) => found !== undefined);
   const mode = pin?.pinned ?? project.config.mode;
   // Said every time, as every Stop says it, until the copy is whole again.
   const copy = copyStatusLine(root, mode);

@@ -157,23 +157,34 @@ export function resolveJsImport(
     : undefined;
   if (imported !== undefined) return imported;
   const aliases = nearestAliases(context.aliases, fromFile);
-  if (aliases !== undefined) {
-    for (const target of aliasTargets(aliases, clean)) {
-      const found = tryJsPath(context, normalizeRel(target));
-      if (found !== undefined) return found;
-    }
-    if (aliases.base_url !== undefined) {
-      const found = tryJsPath(context, join(aliases.base_url, clean));
-      if (found !== undefined) return found;
-    }
+  const viaConfig = aliases === undefined ? undefined : aliasedPath(context, aliases, clean);
+  if (viaConfig !== undefined) return viaConfig;
+  if (aliases?.base_url !== undefined) {
+    const found = tryJsPath(context, join(aliases.base_url, clean));
+    if (found !== undefined) return found;
   }
+  // A runner config's aliases (jest `moduleNameMapper`, vite `resolve.alias`), the nearest one.
+  const runner = nearestScoped(context.aliases, RUNNER_ALIAS_SCOPE, fromFile);
+  const viaRunner = runner === undefined ? undefined : aliasedPath(context, runner, clean);
+  if (viaRunner !== undefined) return viaRunner;
   // A monorepo's own packages, by their package.json names, resolve to their sources.
   for (const workspace of context.aliases) {
     if (workspace.scope !== WORKSPACE_SCOPE) continue;
-    for (const target of aliasTargets(workspace, clean)) {
-      const found = tryJsPath(context, normalizeRel(target));
-      if (found !== undefined) return found;
-    }
+    const found = aliasedPath(context, workspace, clean);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first project file an alias entry's targets for `specifier` name. */
+function aliasedPath(
+  context: ResolveContext,
+  aliases: PathAliases,
+  specifier: string,
+): string | undefined {
+  for (const target of aliasTargets(aliases, specifier)) {
+    const found = tryJsPath(context, normalizeRel(target));
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -230,6 +241,9 @@ export function workspaceAliases(dir: string, manifest: unknown): PathAliases | 
     ],
   };
 }
+
+/** The scope of a runner config's aliases (`runner-aliases.ts`) starts with this, then its folder. */
+export const RUNNER_ALIAS_SCOPE = "*runner*:";
 
 /** The scope of a package.json's `imports` map starts with this, then its folder. */
 export const PACKAGE_IMPORTS_SCOPE = "*imports*:";
@@ -301,10 +315,19 @@ function packageImportTarget(
 
 /** The `imports` map of the nearest package.json above a file that has one. */
 function nearestPackageImports(all: readonly PathAliases[], file: string): PathAliases | undefined {
+  return nearestScoped(all, PACKAGE_IMPORTS_SCOPE, file);
+}
+
+/** Of the entries whose scope is `kind` then a folder, the one nearest above `file`. */
+function nearestScoped(
+  all: readonly PathAliases[],
+  kind: string,
+  file: string,
+): PathAliases | undefined {
   let best: { entry: PathAliases; dir: string } | undefined;
   for (const entry of all) {
-    if (!entry.scope.startsWith(PACKAGE_IMPORTS_SCOPE)) continue;
-    const dir = entry.scope.slice(PACKAGE_IMPORTS_SCOPE.length);
+    if (!entry.scope.startsWith(kind)) continue;
+    const dir = entry.scope.slice(kind.length);
     const inside = dir === "" || file.startsWith(`${dir}/`);
     if (inside && (best === undefined || dir.length > best.dir.length)) best = { entry, dir };
   }
@@ -315,7 +338,12 @@ function nearestPackageImports(all: readonly PathAliases[], file: string): PathA
 function nearestAliases(all: readonly PathAliases[], file: string): PathAliases | undefined {
   let best: PathAliases | undefined;
   for (const entry of all) {
-    if (entry.scope === WORKSPACE_SCOPE || entry.scope.startsWith(PACKAGE_IMPORTS_SCOPE)) continue;
+    if (
+      entry.scope === WORKSPACE_SCOPE ||
+      entry.scope.startsWith(PACKAGE_IMPORTS_SCOPE) ||
+      entry.scope.startsWith(RUNNER_ALIAS_SCOPE)
+    )
+      continue;
     const inside = entry.scope === "" || file.startsWith(`${entry.scope}/`);
     if (inside && (best === undefined || entry.scope.length > best.scope.length)) best = entry;
   }

@@ -87,6 +87,16 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
   const listed = input.isListedTest ?? ((rel: string) => testSet?.has(rel) === true);
   levels.forEach((level, index) => {
     for (const importer of level) {
+      // A conftest.py that imports it hands it to tests as fixtures: the tests in its folder and
+      // below may use it without importing anything (`def test_x(version): …`).
+      if (baseName(importer) === "conftest.py" && !listed(importer))
+        for (const test of supportScope(importer, input.allTests?.() ?? input.tests))
+          add({
+            path: test,
+            evidence: "imports-via",
+            detail: `runs with ${importer}, which imports it`,
+            hops: index + 2,
+          });
       if (!listed(importer)) continue;
       add({
         path: importer,

@@ -402,6 +402,29 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
     expect(pick("tests/api/conftest.py", tests)).toEqual([["tests/api/test_b.py", "support"]]);
   });
 
+  it("a module a conftest.py imports reaches the tests below it, which may use only its fixtures", () => {
+    // python-semver: tests/test_immutable.py imports nothing of the package; it takes a Version
+    // from conftest.py's `version` fixture.
+    const tests = ["tests/test_immutable.py", "tests/test_bump.py", "other/test_c.py"];
+    const related = relatedTests(
+      input("src/semver/version.py", tests, {
+        "src/semver/version.py": [
+          ["src/semver/__init__.py"],
+          ["tests/conftest.py", "tests/test_bump.py"],
+        ],
+      }),
+    );
+    expect(related.map((t) => [t.path, t.evidence, t.hops, t.detail])).toEqual([
+      ["tests/test_bump.py", "imports-via", 2, "imports it through the project's modules (2 hops)"],
+      [
+        "tests/test_immutable.py",
+        "imports-via",
+        3,
+        "runs with tests/conftest.py, which imports it",
+      ],
+    ]);
+  });
+
   it("a helper is related to the tests that import it", () => {
     expect(
       pick("tests/helpers.py", ["tests/test_a.py", "tests/test_b.py"], {

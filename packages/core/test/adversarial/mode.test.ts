@@ -35,6 +35,20 @@ const CONFIRMS = [
 ];
 
 const held = heldTally("the mode confirmed by the agent");
+const heldTamper = heldTally("the session file's mode rewritten by a program");
+
+/**
+ * A program rewrites what the session file says (the config deleted first): it named no
+ * protected path, so no gate refused it, and every hook then ran in follow mode with nothing
+ * said. HELD when the next production write is still denied and the Stop holds, telling of it.
+ */
+const SESSION = "os.path.join('.tail' + 'test', SESSION_NAME)";
+const TAMPERS = [
+  `import json, os; p = ${SESSION}; d = json.load(open(p)); d['mode'] = 'follow'; open(p, 'w').write(json.dumps(d))`,
+  `import os; os.remove(${SESSION})`,
+  `import os; open(${SESSION}, 'w').write('{}')`,
+  `import json, os; p = ${SESSION}; d = json.load(open(p)); d['mode'] = 'tdd'; open(p, 'w').write(json.dumps(d))`,
+];
 
 describe.each<Mode>(["tdd", "strict"])("the mode pinned in %s mode", (mode) => {
   it.each(PLATFORMS)(
@@ -80,6 +94,40 @@ describe.each<Mode>(["tdd", "strict"])("the mode pinned in %s mode", (mode) => {
           const stop = await fire("claude-code", played, payloads.stop);
           const told = `changed this session's mode from ${mode} to follow`;
           return stop.includes(told) && stop.includes('"decision":"block"') ? undefined : stop;
+        } finally {
+          played.cleanup();
+        }
+      }),
+    60_000,
+  );
+
+  it.each(
+    PLATFORMS.flatMap((platform) =>
+      // tdd played over tdd is no loosening.
+      TAMPERS.filter(
+        (tamper, i) =>
+          (platform === "claude-code" || i < 2) && !(mode === "tdd" && tamper.includes("'tdd'")),
+      ).map((tamper) => [platform, tamper] as const),
+    ),
+  )(
+    "%s: a program that runs `%s` is held",
+    (platform, tamper) =>
+      heldTamper(`${mode} ${platform}: ${tamper}`, async () => {
+        const played = await makeAttackProject(mode);
+        try {
+          const payloads = payloadsOf(platform, played.root);
+          const name = platform === "cursor" ? "cursor-session.json" : "session.json";
+          const write = payloads.write(join(played.root, "calc.py"), "x = 1\n", "pre");
+          await fire(platform, played, payloads.start);
+          await bash(`rm "$(printf .tail)test/config.json"`, played);
+          const script = `SESSION_NAME = '${name}'\n${tamper.replaceAll("; ", "\n")}`;
+          await bash(`python3 - <<'PY'\n${script}\nPY`, played);
+          if (!isDenial(await fire(platform, played, write))) return "the write was let through";
+          const stop = await fire(platform, played, payloads.stop);
+          if (!stop.includes("something other than tailtest changed it")) return stop;
+          if (platform !== "codex" && !/"decision":"block"|"followup_message"/.test(stop))
+            return stop;
+          return undefined;
         } finally {
           played.cleanup();
         }

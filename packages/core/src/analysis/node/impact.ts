@@ -21,6 +21,7 @@ import {
 } from "../import-graph.ts";
 import { loadJsLexers, scanJsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
+import { RUNNER_ALIAS_CONFIG, runnerAliases } from "../runner-aliases.ts";
 import {
   compilePathAliases,
   normalizeRel,
@@ -33,7 +34,7 @@ import {
   type ResolveContext,
 } from "../resolve.ts";
 import { baseName, extensionOf } from "../../filter/languages.ts";
-import { dirnameRel } from "../../project/project-view.ts";
+import { dirnameRel, joinRel } from "../../project/project-view.ts";
 import {
   GRAPH_VERSION,
   GraphShardSchema,
@@ -351,6 +352,7 @@ export function advanceGraph(project: Project, graph: ImportGraph, budget: Budge
 function addWalkedFile(project: Project, graph: ImportGraph, rel: string, name: string): void {
   if (isGraphSource(rel)) addFile(graph, rel);
   if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
+  if (RUNNER_ALIAS_CONFIG.test(name)) addRunnerAliases(project, graph, rel);
   if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
   if (name === "package.json") addWorkspacePackage(project, graph, rel);
 }
@@ -367,6 +369,20 @@ function addWorkspacePackage(project: Project, graph: ImportGraph, rel: string):
   if (aliases !== undefined) graph.aliases.push(aliases);
   const imports = packageImports(dirnameRel(rel), manifest);
   if (imports !== undefined) graph.aliases.push(imports);
+  addRunnerAliases(project, graph, rel);
+}
+
+/** A jest `moduleNameMapper` or vite `alias` of a runner config (or package.json's `jest`). */
+function addRunnerAliases(project: Project, graph: ImportGraph, rel: string): void {
+  const found = readRunnerAliases(project, rel);
+  if (found === undefined) return;
+  // A folder's configs are read in the order its files are walked: the first with aliases wins.
+  if (!graph.aliases.some((entry) => entry.scope === found.scope)) graph.aliases.push(found);
+}
+
+function readRunnerAliases(project: Project, rel: string): PathAliases | undefined {
+  const text = project.view.readText(rel);
+  return text === undefined ? undefined : runnerAliases(rel, text);
 }
 
 /** Resolution against the graph's files (its index built). */
@@ -493,9 +509,20 @@ export function lookupContext(project: Project, forFile: string): ResolveContext
   // The package a file is in is the nearest package.json's: its `imports` map (`#helpers`).
   let inPackage = false;
   let tsconfig = false;
+  let runner = false;
   let dir = dirnameRel(forFile);
   for (;;) {
     const manifest = dir === "" ? "package.json" : `${dir}/package.json`;
+    if (!runner) {
+      const configs = project.view.list(dir).filter((name) => RUNNER_ALIAS_CONFIG.test(name));
+      for (const rel of [...configs.sort().map((name) => joinRel(dir, name)), manifest]) {
+        const found = project.view.exists(rel) ? readRunnerAliases(project, rel) : undefined;
+        if (found === undefined) continue;
+        runner = true;
+        aliases.push(found);
+        break;
+      }
+    }
     if (!inPackage && project.view.exists(manifest)) {
       inPackage = true;
       const text = project.view.readText(manifest) ?? "";

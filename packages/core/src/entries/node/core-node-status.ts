@@ -4,6 +4,7 @@
  */
 export { createFsView } from "../../project/node/fs-view.ts";
 export { openProject, SESSION_PATHS, sessionModeOf } from "../../project/node/project.ts";
-export { pinLine, pinOf } from "../../gating/node/mode-pin.ts";
+export { pinLine, pinOf, pinWithWitness } from "../../gating/node/mode-pin.ts";
+export { readWitness } from "../../gating/node/mode-witness.ts";
 export { copyStatusLine } from "../../gating/node/copy-status.ts";
 export { readActivity } from "../../views/node/activity.ts";

@@ -3,6 +3,7 @@ import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { NOTE_CAP } from "../../notes/notes.ts";
 import { capDecision, MODE_LINE_ROOM } from "../../follow/node/follow-edit.ts";
 import { guarded } from "./gate-answer.ts";
+import { witnessNames } from "./mode-witness-path.ts";
 import type { HandleOptions } from "../../hook/node/handle-event.ts";
 import { sessionModeOf, type Project } from "../../project/node/project.ts";
 import { boundLockWaits } from "../../state/node/store.ts";
@@ -13,8 +14,12 @@ import {
 } from "../../strict/node/strict-gate-call.ts";
 import { gateWrites, recordTddEdits, tddCallOf } from "../../tdd/node/tdd-gate-call.ts";
 
-function pinnedMode(project: Project) {
-  return sessionModeOf(join(project.root, project.sessionPath));
+function pinnedStrict(project: Project): boolean {
+  return (
+    sessionModeOf(join(project.root, project.sessionPath)) === "strict" ||
+    // The copy of the session's mode (mode-witness.ts): a session file rewritten to tdd too.
+    witnessNames(project.root, project.sessionPath, ["strict"])
+  );
 }
 
 /**
@@ -35,7 +40,7 @@ export async function answerGatedEdit(
   const mode = project.config.mode;
   if (mode === "follow") return undefined;
   // A session pinned to a stricter mode than the config says: handleEvent settles that too.
-  if (mode === "tdd" && pinnedMode(project) === "strict") return undefined;
+  if (mode === "tdd" && pinnedStrict(project)) return undefined;
   if (event.kind !== "EditRequested" && event.kind !== "FilesEdited") return undefined;
   const now = options.now ?? (() => new Date());
   // A gate answers in time: a lock it cannot get soon is a deny, not a timed-out hook.

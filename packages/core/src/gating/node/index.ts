@@ -3,6 +3,14 @@
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export * from "./content-sweep.ts";
 export { guarded } from "./gate-answer.ts";
-export { CONFIRM_COMMAND, type ModePin, pinLine, pinOf, pinnedProject } from "./mode-pin.ts";
+export {
+  CONFIRM_COMMAND,
+  type ModePin,
+  pinLine,
+  pinWithWitness,
+  pinnedProject,
+} from "./mode-pin.ts";
+export { witnessNames } from "./mode-witness-path.ts";
+export { raiseWitness, readWitness, setWitness } from "./mode-witness.ts";
 export { importedLine, productionImported } from "./test-imports.ts";
 export { judgeTarget, protectionFor } from "./write-identity.ts";

@@ -1,10 +1,12 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { confirmMode } from "./mode-pin.ts";
+import { readWitness, setWitness } from "./mode-witness.ts";
+import { answerGatedEdit } from "./gated-edit.ts";
 import { configuredMode, openProject } from "../../project/node/project.ts";
 
 /**
@@ -136,5 +138,87 @@ describe("a mode changed by the config during a session is reported at the end o
     expect(said.kind).not.toBe("none");
     expect(textOf(said)).toContain("changed the mode from tdd to strict");
     expect(said.kind === "block" && textOf(said).includes("Tell the person")).toBe(false);
+  });
+});
+
+describe("a session file rewritten behind tailtest's back keeps the mode tailtest set", () => {
+  const SESSION_FILE = ".tailtest/session.json";
+  const sessionPath = () => join(project.root, SESSION_FILE);
+  const rewriteMode = (mode: string) => {
+    const session = JSON.parse(readFileSync(sessionPath(), "utf8")) as Record<string, unknown>;
+    writeFileSync(sessionPath(), JSON.stringify({ ...session, mode }));
+  };
+
+  it.each([
+    ["says follow", () => rewriteMode("follow")],
+    ["is deleted", () => rmSync(sessionPath())],
+    ["is not JSON", () => writeFileSync(sessionPath(), "{ torn")],
+  ])("a session file that %s, the config gone: the gate stays on", async (_what, tamper) => {
+    await start();
+    rmSync(join(project.root, CONFIG));
+    tamper();
+    expect(readWitness(project.root, SESSION_FILE)).toBe("tdd");
+    expect((await editCalc()).kind).toBe("deny");
+    const told = await stop();
+    expect(told.kind).toBe("block");
+    expect(textOf(told)).toContain("something other than tailtest changed it");
+    expect(textOf(told)).toContain("keeps tdd mode");
+    // Said at every end of a turn, the stop held once per turn (a stop the hook already held goes).
+    expect((await stop(true)).kind).toBe("context");
+    expect((await editCalc()).kind).toBe("deny");
+  });
+
+  it("strict's config and session file both rewritten to tdd: strict still gates", async () => {
+    replaceConfig(JSON.stringify({ mode: "strict" }));
+    await start();
+    replaceConfig(JSON.stringify({ mode: "tdd" }));
+    rewriteMode("tdd");
+    // The gate bundle hands the call to the whole hook, which reads the copy.
+    const edit = { kind: "EditRequested" as const, paths: [join(project.root, "calc.py")] };
+    const options = { platform: "claude-code" as const, identity };
+    expect(await answerGatedEdit(openProject(project.root), edit, options)).toBeUndefined();
+    expect(textOf(await editCalc())).toContain("strict");
+    expect(textOf(await stop())).toContain(
+      ".tailtest/session.json says tdd, but tailtest pinned this session to strict mode",
+    );
+  });
+
+  it("the person's confirmation clears the copy, and the next stop says the change once", async () => {
+    await start();
+    rmSync(join(project.root, CONFIG));
+    rewriteMode("follow");
+    expect(await confirmMode(project.root)).toEqual({ mode: "follow", was: ["tdd"] });
+    expect(readWitness(project.root, SESSION_FILE)).toBeUndefined();
+    expect((await editCalc()).kind).toBe("none");
+    const told = await stop();
+    expect(textOf(told)).toContain("changed this session's mode from tdd to follow");
+    expect(textOf(await stop())).not.toContain("tdd");
+  });
+
+  it("a deleted session file confirmed by the person is recreated to say so at the stop", async () => {
+    await start();
+    rmSync(join(project.root, CONFIG));
+    rmSync(sessionPath());
+    expect(await confirmMode(project.root)).toEqual({ mode: "follow", was: ["tdd"] });
+    expect(textOf(await stop())).toContain("changed this session's mode from tdd to follow");
+  });
+
+  it("a new session in follow mode leaves no copy; one in tdd keeps one", async () => {
+    await start();
+    expect(readWitness(project.root, SESSION_FILE)).toBe("tdd");
+    replaceConfig(JSON.stringify({ mode: "follow" }));
+    await confirmMode(project.root);
+    await send({ kind: "SessionStarted", sessionId: "sess-next", source: "startup" });
+    expect(readWitness(project.root, SESSION_FILE)).toBeUndefined();
+    rewriteMode("follow");
+    expect((await editCalc()).kind).toBe("none");
+  });
+
+  it("a session started before the copy existed gets one at its next call", async () => {
+    await start();
+    setWitness(project.root, SESSION_FILE, "follow");
+    expect(readWitness(project.root, SESSION_FILE)).toBeUndefined();
+    await editCalc();
+    expect(readWitness(project.root, SESSION_FILE)).toBe("tdd");
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfigText, type Mode } from "../../config/config.ts";
-import { loosens } from "../gate-strength.ts";
+import { GATE_STRENGTH, loosens } from "../gate-strength.ts";
 import {
   openProject,
   sessionFile,
@@ -10,6 +10,7 @@ import {
   type Project,
 } from "../../project/node/project.ts";
 import { readState, updateState } from "../../state/node/store.ts";
+import { readWitness, setWitness } from "./mode-witness.ts";
 
 /**
  * The mode is pinned for the session (ADR 0012): a gating mode ends only when the person says
@@ -26,6 +27,12 @@ export interface ModePin {
   pinned: Mode;
   /** What the config says instead, in words: "says follow", "is missing", "does not say…". */
   configSays: string;
+  /**
+   * Set when the session file itself says less than the copy tailtest keeps of its mode
+   * (mode-witness.ts): the file (project-relative) and what it says ("says follow", "is
+   * missing"). Something other than tailtest changed it.
+   */
+  sessionFile?: { path: string; says: string };
 }
 
 /** The pin, if the config says less than the session's mode (undefined: the config rules). */
@@ -39,8 +46,33 @@ export function pinOf(project: Project, sessionMode: Mode | undefined): ModePin 
   return { pinned: sessionMode, configSays: exists ? `says ${mode}` : "is missing" };
 }
 
+/**
+ * `pinOf`, with the copy of the session's mode that tailtest keeps outside the project
+ * (mode-witness.ts): a session file that says a weaker mode than its copy, or is gone, was
+ * changed by something else, and the copy's mode is kept, as a weaker config's would be. A config
+ * that says the copy's mode or a stricter one rules as before.
+ */
+export function pinWithWitness(
+  project: Project,
+  sessionPath: string,
+  sessionMode: Mode | undefined,
+  witness: Mode | undefined,
+): ModePin | undefined {
+  const tampered =
+    witness !== undefined &&
+    witness !== "follow" &&
+    (sessionMode === undefined || loosens(witness, sessionMode));
+  if (!tampered) return pinOf(project, sessionMode);
+  const pin = pinOf(project, witness);
+  if (pin === undefined) return undefined;
+  const says = sessionMode === undefined ? "is missing or unreadable" : `says ${sessionMode}`;
+  return { ...pin, sessionFile: { path: sessionPath, says } };
+}
+
 /** The line the person reads at every end of a turn while the pin holds. */
 export function pinLine(pin: ModePin): string {
+  if (pin.sessionFile !== undefined)
+    return `tailtest: ${pin.sessionFile.path} ${pin.sessionFile.says}, but tailtest pinned this session to ${pin.pinned} mode: something other than tailtest changed it. The session keeps ${pin.pinned} mode (.tailtest/config.json ${pin.configSays}) until the person runs \`${CONFIRM_COMMAND}\` (an agent may not).`;
   return `tailtest: .tailtest/config.json ${pin.configSays}, but this session keeps ${pin.pinned} mode until the person runs \`${CONFIRM_COMMAND}\` (an agent may not).`;
 }
 
@@ -83,22 +115,36 @@ export async function confirmMode(root: string): Promise<Confirmed> {
     );
   const was: Mode[] = [];
   for (const sessionPath of SESSION_PATHS) {
-    if (!existsSync(join(root, sessionPath))) continue;
+    // The copy of each session's mode (mode-witness.ts) follows the person's word; a session
+    // file that says less than its copy (or is gone) had the copy's mode in force.
+    const kept = readWitness(root, sessionPath);
+    setWitness(root, sessionPath, mode);
+    const exists = existsSync(join(root, sessionPath));
+    if (!exists && (kept === undefined || kept === "follow")) continue;
     const file = sessionFile(openProject(root, { sessionPath }));
     const seen = await readState(file);
-    if (!seen.existed || seen.problem !== undefined || seen.value.mode === mode) continue;
-    was.push(seen.value.mode);
+    if (seen.existed && seen.problem !== undefined && kept === undefined) continue;
+    const said = seen.existed && seen.problem === undefined ? seen.value.mode : undefined;
+    const before = strongerOf(said, kept);
+    if (before === undefined || (before === mode && said === mode)) continue;
+    if (before !== mode) was.push(before);
     // A loosened mode is said at the next end of a turn: the agent may have run this.
     await updateState(file, (session) => ({
       value: {
         ...session,
         mode,
-        ...(loosens(session.mode, mode)
-          ? { mode_confirmed_from: session.mode_confirmed_from ?? session.mode }
+        ...(loosens(before, mode)
+          ? { mode_confirmed_from: session.mode_confirmed_from ?? before }
           : {}),
       },
       result: undefined,
     }));
   }
   return { mode, was };
+}
+
+function strongerOf(a: Mode | undefined, b: Mode | undefined): Mode | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return GATE_STRENGTH[b] > GATE_STRENGTH[a] ? b : a;
 }

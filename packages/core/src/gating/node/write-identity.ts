@@ -1,10 +1,12 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { witnessFolder } from "./mode-witness-path.ts";
 
 /**
  * What a write really lands on, and whether it is one of the things an agent may never change
  * (ADR 0012): tailtest's state and config (`.tailtest/`, Cursor's `.cursor/hooks/state/`), its
  * installed bundle (`node_modules/@tailtest/*`, and the folder of the hook bin that is running),
+ * the copies of the sessions' modes in the person's state folder (`mode-witness.ts`),
  * and the agents' hook settings at project, user and machine level (`.claude/settings*.json`,
  * `.cursor/hooks.json`, `.codex/hooks.json`, `.codex/config.toml`, under the project and under the
  * home folder, `$CODEX_HOME` or `$CLAUDE_CONFIG_DIR`; Claude Code's managed settings, Cursor's
@@ -229,9 +231,12 @@ export function protectionFor(root: string, env: NodeJS.ProcessEnv = process.env
   const codexHome = env.CODEX_HOME === "" ? undefined : env.CODEX_HOME;
   // `CLAUDE_CONFIG_DIR` replaces `~/.claude` for Claude Code's user settings.
   const claudeDir = env.CLAUDE_CONFIG_DIR === "" ? undefined : env.CLAUDE_CONFIG_DIR;
+  // The copies of the sessions' modes (mode-witness.ts), kept outside the project.
+  const witnesses = witnessFolder(env);
   const folderPaths = [
     under(root, ".tailtest"),
     under(root, ".cursor", "hooks", "state"),
+    ...(witnesses === undefined ? [] : [witnesses]),
     ...bundleFolders(root),
     ...SYSTEM_SETTINGS_FOLDERS,
   ];

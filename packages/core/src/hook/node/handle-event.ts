@@ -14,9 +14,10 @@ import {
   CONFIRM_COMMAND,
   pinLine,
   pinnedProject,
-  pinOf,
+  pinWithWitness,
   type ModePin,
 } from "../../gating/node/mode-pin.ts";
+import { raiseWitness, readWitness } from "../../gating/node/mode-witness.ts";
 import { boundLockWaits, readState, updateState } from "../../state/node/store.ts";
 import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
 import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
@@ -85,8 +86,12 @@ async function handleSettled(
   // A pinned mode is said at every start and every end of the main agent's turn (ADR 0012).
   if (pin !== undefined && (event.kind === "SessionStarted" || isMainStop(event))) {
     const line = pinLine(pin);
-    // Cursor's stop shows the person nothing but what the agent is sent back with.
-    const toAgent = isMainStop(event) && !event.stopHookActive && options.platform === "cursor";
+    // Cursor's stop shows the person nothing but what the agent is sent back with; a session
+    // file changed behind tailtest's back holds every platform's stop once, as a loosened config.
+    const toAgent =
+      isMainStop(event) &&
+      !event.stopHookActive &&
+      (options.platform === "cursor" || pin.sessionFile !== undefined);
     if (toAgent && (decision.kind === "none" || decision.kind === "context"))
       return capDecision({ kind: "block", reason: `${line} Tell the person.` }, NOTE_CAP);
     return capDecision(withLine(decision, line), NOTE_CAP);
@@ -125,8 +130,14 @@ function withLine(decision: Decision, line: string): Decision {
 async function settleMode(project: Project): Promise<{ project: Project; pin?: ModePin }> {
   if (project.modeUnsure === undefined && project.config.mode === "strict") return { project };
   const session = await readState(sessionFile(project));
-  if (!session.existed || session.problem !== undefined) return { project };
-  const pin = pinOf(project, session.value.mode);
+  const sessionMode =
+    session.existed && session.problem === undefined ? session.value.mode : undefined;
+  // The copy tailtest keeps of the session's mode (mode-witness.ts): a session file that says
+  // less, or is gone, was changed by something else.
+  const witness = readWitness(project.root, project.sessionPath);
+  if (sessionMode !== undefined && sessionMode !== "follow" && witness === undefined)
+    raiseWitness(project.root, project.sessionPath, sessionMode);
+  const pin = pinWithWitness(project, project.sessionPath, sessionMode, witness);
   return pin === undefined ? { project } : { project: pinnedProject(project, pin), pin };
 }
 
@@ -165,6 +176,8 @@ async function takeModeChange(project: Project, now: () => Date): Promise<ModeCh
   const file = sessionFile(project, now);
   const seen = await readState(file);
   if (!seen.existed || seen.problem !== undefined) return undefined;
+  // The copy of the session's mode rises with it (a pinned mode is not taken here).
+  raiseWitness(project.root, project.sessionPath, project.config.mode);
   if (seen.value.mode === project.config.mode) return undefined;
   const { result } = await updateState(file, (session) => ({
     value: { ...session, mode: project.config.mode },

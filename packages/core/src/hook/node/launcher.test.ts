@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ import {
   unreadableCall,
   unreachableGateAnswer as unreachableGateAnswerOn,
 } from "./launcher.ts";
+import { setWitness } from "../../gating/node/mode-witness.ts";
 
 type Env = Record<string, string | undefined>;
 // Claude Code's launcher, as the adapter's own launcher was before it moved here.
@@ -72,6 +73,17 @@ describe("Claude Code: answersNothing (the launcher's shortcut)", () => {
     expect(answersNothing(preToolUse(root), { CLAUDE_PROJECT_DIR: root })).toBe(quiet);
     // Without CLAUDE_PROJECT_DIR the payload's cwd is the project.
     expect(answersNothing(preToolUse(root), {})).toBe(quiet);
+  });
+
+  it("a session file that says follow beside a gating copy of its mode goes the whole way", () => {
+    const root = project();
+    mkdirSync(join(root, ".tailtest"), { recursive: true });
+    writeFileSync(join(root, ".tailtest/session.json"), '{ "mode": "follow" }');
+    expect(answersNothing(preToolUse(root), {})).toBe(true);
+    setWitness(root, ".tailtest/session.json", "strict");
+    expect(answersNothing(preToolUse(root), {})).toBe(false);
+    setWitness(root, ".tailtest/session.json", "follow");
+    expect(answersNothing(preToolUse(root), {})).toBe(true);
   });
 
   it("CLAUDE_PROJECT_DIR wins over the payload's cwd", () => {
@@ -192,7 +204,7 @@ describe("the module", () => {
     expect(source).not.toContain("require(");
   });
 
-  it.each(["launcher.ts", "code-cache.ts"])(
+  it.each(["launcher.ts", "code-cache.ts", "../../gating/node/mode-witness-path.ts"])(
     "%s imports only node's own modules (the launchers load it before anything else)",
     (file) => {
       const source = readFileSync(new URL(`./${file}`, import.meta.url), "utf8")
@@ -202,10 +214,11 @@ describe("the module", () => {
       expect(specifiers.length).toBeGreaterThan(0);
       // The launcher's own code-cache loader is the one module of core it takes, and the loader
       // the mark a state-creating call leaves (created-state.ts, which imports nothing), and the
-      // working folder's reader (working-dir.ts, node's path alone).
+      // working folder's reader (working-dir.ts, node's path alone), and where the copy of a
+      // session's mode lives (mode-witness-path.ts, node's path alone).
       for (const specifier of specifiers)
         expect(specifier).toMatch(
-          /^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$|\.\/working-dir\.ts$)/,
+          /^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$|\.\/working-dir\.ts$|\.\.\/\.\.\/gating\/node\/mode-witness-path\.ts$)/,
         );
       // The adapter's bundle is evaluated through vm.Script, never imported or required.
       expect(source).not.toMatch(/\bimport\(/);

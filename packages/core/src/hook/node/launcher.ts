@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { loadBundle } from "./code-cache.ts";
 import { workingDir } from "./working-dir.ts";
+import { witnessNames } from "../../gating/node/mode-witness-path.ts";
 
 /** The bundle loader, for the adapters' `tailtest` launcher (packages/cli/src/launch.ts). */
 export { loadBundle } from "./code-cache.ts";
@@ -298,15 +299,31 @@ const SESSION_FILES = [
  * failed read was an exception (an Error with its stack, ~8 KB of young objects) on every call.
  */
 function sessionGates(root: string): boolean {
-  return SESSION_FILES.some((file) => {
-    const path = join(root, file);
-    try {
-      return existsSync(path) && /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(path, "utf8"));
-    } catch {
-      return false;
-    }
-  });
+  return SESSION_FILES.some((file) => gatingModeIn(join(root, file))) || witnessGates(root);
 }
+
+/** A file read as text that records a gating mode; one not there is asked first, not read. */
+function gatingModeIn(path: string): boolean {
+  try {
+    return existsSync(path) && /"mode"\s*:\s*"(tdd|strict)"/.test(readFileSync(path, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The copy of a session's gating mode kept outside the project (mode-witness.ts): a session
+ * file rewritten to follow, or deleted, with the config gone leaves the copy, and the bundle
+ * settles the mode.
+ */
+function witnessGates(root: string): boolean {
+  return WITNESSED_SESSIONS.some((file) => witnessNames(root, file, GATING));
+}
+
+const GATING = ["tdd", "strict"];
+
+/** Core's SESSION_PATHS: the session files whose mode has a copy. */
+const WITNESSED_SESSIONS = [".tailtest/session.json", ".tailtest/cursor-session.json"];
 
 /** No config, or one that parses and leaves `mode` at follow. */
 export function isFollowProject(root: string): boolean {

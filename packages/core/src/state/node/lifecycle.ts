@@ -23,6 +23,7 @@ import {
 import type { Project } from "../../project/node/project.ts";
 import { historyFile, sessionFile } from "../../project/node/project.ts";
 import { updateState, type Recovery } from "./store.ts";
+import { setWitness } from "../../gating/node/mode-witness.ts";
 import { groupTddEntries } from "../../views/node/activity.ts";
 import { EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
 
@@ -103,6 +104,9 @@ export async function startSession(
     };
   });
   if (update.recovered !== undefined) recovered.push(update.recovered);
+  // A new session's mode is copied outside the project (ADR 0012): a session file later
+  // rewritten to a weaker mode, or deleted, is told by the copy.
+  if (!update.result.resumed) setWitness(project.root, project.sessionPath, update.value.mode);
 
   const flush = await flushToHistory(project, update.result.ended, now);
   if (flush.recovered !== undefined) recovered.push(flush.recovered);

@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, unlinkSync } from "node:fs";
+import * as z from "zod/mini";
+import { ModeSchema, type Mode } from "../../config/config.ts";
+import { GATE_STRENGTH } from "../gate-strength.ts";
+import { writeAtomicSync } from "../../state/node/store.ts";
+import { lazy } from "../../util/lazy.ts";
+import { witnessPath, type WitnessEnv } from "./mode-witness-path.ts";
+
+/**
+ * A copy of each session's pinned mode, kept where the session file is not (ADR 0012, eighth
+ * round). The session file is the pin, and a program in the agent's shell could rewrite its
+ * `"mode"` to follow (or delete it) with the config deleted: every hook then ran in follow mode
+ * and nothing was said. The copy is written by tailtest alone, when a session starts, when the
+ * session takes a stricter mode, and when the person confirms a mode; a session file that says
+ * less than its copy is one something else changed, and the copy's mode stays in force (said at
+ * every start and end of a turn) until the person runs `tailtest mode confirm`.
+ *
+ * Outside the project, so a search of the project does not find it, and among the paths an
+ * agent's command may not write (write-identity.ts). A copy that cannot be written (no home
+ * folder, a read-only one) is left out: the session file alone pins, as before.
+ */
+
+const WitnessSchema = lazy(() =>
+  z.object({ root: z.string(), session: z.string(), mode: ModeSchema }),
+);
+
+/** The mode the copy says for a root and session file; undefined when there is none. */
+export function readWitness(
+  root: string,
+  sessionPath: string,
+  env: WitnessEnv = process.env,
+): Mode | undefined {
+  const path = witnessPath(root, sessionPath, env);
+  // Asked first rather than read: a follow-mode call has none, and a failed read is an Error.
+  if (path === undefined || !existsSync(path)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = WitnessSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return undefined;
+    const { data } = parsed;
+    return data.root === root && data.session === sessionPath ? data.mode : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The copy says `mode` from now on (a new session, the person's confirmation); follow removes
+ * it. Never throws: without a copy the session file alone pins.
+ */
+export function setWitness(
+  root: string,
+  sessionPath: string,
+  mode: Mode,
+  env: WitnessEnv = process.env,
+): void {
+  const path = witnessPath(root, sessionPath, env);
+  if (path === undefined) return;
+  try {
+    if (mode === "follow") unlinkSync(path);
+    else writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
+  } catch {
+    // no copy (already none, or the folder cannot be written)
+  }
+}
+
+/** The copy takes `mode` when it is stricter than what the copy says (or there is none). */
+export function raiseWitness(
+  root: string,
+  sessionPath: string,
+  mode: Mode,
+  env: WitnessEnv = process.env,
+): void {
+  if (mode === "follow") return;
+  const kept = readWitness(root, sessionPath, env);
+  if (kept !== undefined && GATE_STRENGTH[kept] >= GATE_STRENGTH[mode]) return;
+  setWitness(root, sessionPath, mode, env);
+}
