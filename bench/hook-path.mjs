@@ -2,7 +2,7 @@
 // `node -e 0` in the same run (a hook is a fresh process on every edit). Run after a build:
 //   node bench/hook-path.mjs [--runs N] [--only TEXT] [--env-as-is] [--json out.json]
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   HOOK_MIB,
@@ -45,7 +45,8 @@ const strict = project("strict", "strict", (root) =>
 
 // 4,000 test files in 400 folders and a new source file no test is named after: the note's
 // search for a test with its name elsewhere in the test folders reads up to its bound, then keeps
-// what it listed (`.tailtest/test-names.txt`) for the turn's next notes; the end of a turn drops it.
+// what it listed (`.tailtest/test-names.txt`) for the turn's next notes; the end of a turn sets it
+// aside, for the next turn's first note to take back once it finds each folder unchanged.
 const wide = project("wide", undefined, (root) => {
   for (let area = 0; area < 40; area += 1)
     for (let sub = 0; sub < 10; sub += 1) {
@@ -190,9 +191,37 @@ const cases = [
       undefined,
       QUEUED,
     ),
-    // The turn's first such note: no listing kept yet, so the search reads the folders.
+    // No listing kept, this turn's or an earlier one's: the search reads the folders.
     next: () => {
       rmSync(join(wide, ".tailtest/test-names.txt"), { force: true });
+      rmSync(join(wide, ".tailtest/test-names.earlier.txt"), { force: true });
+      return JSON.stringify(
+        claude(wide, "PostToolUse", "Write", writeInput(wide, "fresh.py"), {
+          tool_response: { type: "create" },
+        }),
+      );
+    },
+  },
+  {
+    ...hook(
+      "claude-code PostToolUse Write, a new file without a test, 4,000 test files, the turn's first",
+      "claude-code",
+      wide,
+      claude(wide, "PostToolUse", "Write", writeInput(wide, "fresh.py"), {
+        tool_response: { type: "create" },
+      }),
+      undefined,
+      QUEUED,
+    ),
+    // The turn's first such note: the turn's start set the listing aside (`forgetTestNames`), so
+    // the note checks each folder it read, unchanged since, and takes it back.
+    next: () => {
+      rmSync(join(wide, ".tailtest/test-names.earlier.txt"), { force: true });
+      if (existsSync(join(wide, ".tailtest/test-names.txt")))
+        renameSync(
+          join(wide, ".tailtest/test-names.txt"),
+          join(wide, ".tailtest/test-names.earlier.txt"),
+        );
       return JSON.stringify(
         claude(wide, "PostToolUse", "Write", writeInput(wide, "fresh.py"), {
           tool_response: { type: "create" },

@@ -14,6 +14,12 @@ export interface ProjectView {
    */
   list(relDir: string, checked?: boolean): readonly string[];
   /**
+   * The folder as the view saw it just before its last `list` read its entries: its device,
+   * inode, modification and change times (ms), or undefined when not listed or not known. The same
+   * four later mean the same entries, unread (`runners/node/test-names.ts`).
+   */
+  listedStamp?(relDir: string): readonly [number, number, number, number] | undefined;
+  /**
    * The machine around the project, where known: whether a tool is on PATH, an environment
    * variable. Absent (an in-memory view): no tool is assumed present and no variable set.
    */
@@ -75,6 +81,7 @@ export function memoView(view: ProjectView): ProjectView {
     exists: (rel) => once(exists, rel, (at) => view.exists(at)),
     isDirectory: (rel) => once(isDirectory, rel, (at) => view.isDirectory(at)),
     list: (rel, checked) => once(lists, rel, (at) => view.list(at, checked)),
+    ...(view.listedStamp === undefined ? {} : { listedStamp: (rel) => view.listedStamp?.(rel) }),
     readText: (rel) => {
       if (texts.has(rel)) return texts.get(rel);
       const text = view.readText(rel);

@@ -270,6 +270,8 @@ export interface TestNameMemo {
 export interface ListedFolder {
   dir: string;
   files: readonly string[];
+  /** The folder as it was before its entries were read (`ProjectView.listedStamp`), if known. */
+  stamp?: readonly [number, number, number, number] | undefined;
 }
 
 /**
@@ -341,7 +343,7 @@ function searchByName(
       // the search goes into, and costs no call per entry once the search is large enough to
       // repay compiling the regex.
       if (NAME_SEARCH_ENTRIES - budget > ONE_REGEX_FROM && allSourceNames(entries)) {
-        listed?.push({ dir, files: entries });
+        listed?.push({ dir, files: entries, stamp: view.listedStamp?.(dir) });
         if (budget <= 0) break;
         continue;
       }
@@ -357,7 +359,7 @@ function searchByName(
         }
         files.push(name);
       }
-      listed?.push({ dir, files });
+      listed?.push({ dir, files, stamp: view.listedStamp?.(dir) });
       if (budget <= 0) break;
     }
     level = next;

@@ -227,8 +227,9 @@ async function dispatch(
   options: HandleOptions,
   now: () => Date,
 ): Promise<Decision> {
-  // The post-edit note's kept test names (test-names.ts) last no longer than a turn, nor past a
-  // shell command that may have written files the hooks are not told of.
+  // The post-edit note's kept test names (test-names.ts) are set aside at a turn's edges and after
+  // a shell command that may have written files the hooks are not told of: the next note takes
+  // them back only if no folder they came from has changed.
   if (mayChangeTests(event)) forgetTestNames(project.root);
   if (project.config.mode === "tdd") return handleTdd(project, event, options, now);
   if (project.config.mode === "strict") return handleStrict(project, event, options, now);

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { detectPackageRunners } from "../../runners/project-runners.ts";
-import { createFsView } from "./fs-view.ts";
+import { memoView } from "../project-view.ts";
+import { createFsView, statFolder } from "./fs-view.ts";
 
 let base: string | undefined;
 afterEach(() => {
@@ -78,5 +79,31 @@ describe("createFsView: nothing outside the project through a link", () => {
     expect(view.readText("src/real/a.py")).toBe("x = 1\n");
     expect(view.readText("src/alias/a.py")).toBe("x = 1\n");
     expect(view.readText("secret.txt")).toBeUndefined();
+  });
+});
+
+describe("createFsView: a listed folder's stamp", () => {
+  it("is the folder as seen before its entries were read, a link followed", () => {
+    const { project } = layout();
+    const view = memoView(createFsView(project));
+    expect(view.listedStamp?.("src/real")).toBeUndefined();
+    view.list("src/real");
+    const real = lstatSync(join(project, "src/real"));
+    expect(view.listedStamp?.("src/real")).toEqual([
+      real.dev,
+      real.ino,
+      real.mtimeMs,
+      real.ctimeMs,
+    ]);
+    // A folder `isDirectory` saw is listed as it saw it; an entry added after the read is not in
+    // what was read, and the stamp is the older one, so a later look tells the two apart.
+    expect(view.isDirectory("src/alias")).toBe(true);
+    view.list("src/alias", true);
+    writeFileSync(join(project, "src/real/later.py"), "");
+    expect(view.listedStamp?.("src/alias")).toEqual(view.listedStamp?.("src/real"));
+    expect(statFolder(join(project, "src/alias"))?.mtimeMs).not.toBe(real.mtimeMs);
+    // Nothing listed outside the project.
+    expect(view.list("elsewhere")).toEqual([]);
+    expect(view.listedStamp?.("elsewhere")).toBeUndefined();
   });
 });

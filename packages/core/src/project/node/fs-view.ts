@@ -8,6 +8,7 @@ import {
   readSync,
   realpathSync,
   statSync,
+  type Stats,
 } from "node:fs";
 import { delimiter, join, sep } from "node:path";
 import type { ProjectView } from "../project-view.ts";
@@ -53,7 +54,7 @@ export function createFsView(root: string): ProjectView {
     return inside;
   };
   /** The entry's stat, following a link only when it stays inside; undefined when unseen. */
-  const look = (rel: string): ReturnType<typeof statSync> | undefined => {
+  const look = (rel: string): Stats | undefined => {
     if (rel === "") return statSafe(root);
     const slash = rel.lastIndexOf("/");
     if (rel.slice(slash + 1) === "..") return undefined;
@@ -69,22 +70,58 @@ export function createFsView(root: string): ProjectView {
     const match = /^(.*)\/bin\/python[0-9.]*$/.exec(rel);
     return match !== null && lstatSafe(abs(`${match[1] ?? ""}/pyvenv.cfg`))?.isFile() === true;
   };
+  // What each folder's last `isDirectory` saw, and what each listed folder was before its read.
+  // (Four numbers each, not the `Stats`: its dates would outlive the young generation.)
+  const seenFolders = new Map<string, FolderStamp>();
+  const listed = new Map<string, FolderStamp>();
   return {
     host: hostFacts(),
     exists: (rel) => look(rel) !== undefined,
-    isDirectory: (rel) => look(rel)?.isDirectory() === true,
+    isDirectory: (rel) => {
+      const seen = look(rel);
+      if (seen?.isDirectory() !== true) return false;
+      seenFolders.set(rel, folderStamp(seen));
+      return true;
+    },
     readText: (rel) => (look(rel)?.isFile() === true ? readHead(abs(rel), READ_CAP) : undefined),
     list: (rel, checked) => {
       // A folder `isDirectory` has just seen (the name search goes into each) costs no second
       // `lstat`: that answer is as old as this one would be by the time it is read.
-      if (checked !== true && look(rel)?.isDirectory() !== true) return [];
+      if (checked === true) {
+        const seen = seenFolders.get(rel);
+        if (seen !== undefined) listed.set(rel, seen);
+      } else {
+        const seen = look(rel);
+        if (seen?.isDirectory() !== true) return [];
+        listed.set(rel, folderStamp(seen));
+      }
       try {
         return readdirSync(abs(rel)).sort();
       } catch {
         return [];
       }
     },
+    listedStamp: (rel) => listed.get(rel),
   };
+}
+
+/**
+ * A folder's device, inode, modification and change times: the same four later mean the same
+ * entries, since adding, removing or renaming an entry changes its modification time, and a folder
+ * put in its place (or a link to one) has another inode. A coarse clock can hide a change made in
+ * the same tick as the look: callers distrust a time as new as their own record of it.
+ */
+export function folderStamp(stats: Stats): FolderStamp {
+  return [stats.dev, stats.ino, stats.mtimeMs, stats.ctimeMs];
+}
+
+type FolderStamp = readonly [number, number, number, number];
+
+/** What `createFsView` sees of the folder at `abs` (a link followed), or undefined: no folder. */
+export function statFolder(abs: string): Stats | undefined {
+  const entry = lstatSafe(abs);
+  const seen = entry?.isSymbolicLink() === true ? statSafe(abs) : entry;
+  return seen?.isDirectory() === true ? seen : undefined;
 }
 
 /** What the machine offers: tools on PATH (looked up once each), environment variables. */
@@ -143,7 +180,7 @@ function realpathSafe(path: string): string | undefined {
 // A missing file is the common answer (a runner's manifests, a config looked for up the tree):
 // `throwIfNoEntry: false` says so without building an exception with its stack trace, ~65 K
 // instructions each, which an `explain` asked ~90 times. Anything else still throws here.
-function statSafe(path: string): ReturnType<typeof statSync> | undefined {
+function statSafe(path: string): Stats | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });
   } catch {
@@ -151,7 +188,7 @@ function statSafe(path: string): ReturnType<typeof statSync> | undefined {
   }
 }
 
-function lstatSafe(path: string): ReturnType<typeof lstatSync> | undefined {
+function lstatSafe(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch {

@@ -1,11 +1,26 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HookEvent } from "../../hook/hook-event.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject } from "../../project/node/project.ts";
-import { forgetTestNames, KEEP_FROM, keptTestNames, TEST_NAMES_PATH } from "./test-names.ts";
+import {
+  EARLIER_TEST_NAMES_PATH,
+  forgetTestNames,
+  KEEP_FROM,
+  keptTestNames,
+  TEST_NAMES_PATH,
+} from "./test-names.ts";
 
 let project: TempProject | undefined;
 afterEach(() => project?.cleanup());
@@ -36,7 +51,9 @@ describe("the kept listing's file", () => {
       ],
     );
     // A folder's line, then its entries one a line (an empty folder's line alone), then `end`.
+    // A listing not read through a file view has no folder stamps: no later turn takes it back.
     expect(readFileSync(join(project.root, TEST_NAMES_PATH), "utf8").split("\n").slice(1)).toEqual([
+      "{}",
       `\t${FILLER.dir}`,
       ...FILLER.files,
       "\ttests/empty",
@@ -160,5 +177,88 @@ describe("a new file's note in follow mode", () => {
     const source = project.write("pair.py", "x = 1\n");
     const note = await noteOf({ kind: "FilesEdited", paths: [source, test], created: [source] });
     expect(note).toContain("update existing test at tests/area/sub/test_pair.py");
+  });
+
+  describe("the next turn's first note", () => {
+    const earlier = () => join(project!.root, EARLIER_TEST_NAMES_PATH);
+    /** A listing kept, the turn ended, and what `change` did to the tree since. */
+    const afterTurn = async (change: (root: string) => void, trusted = true) => {
+      project = makeProject({ ...PYTEST, ...SUITE, "tests/area/other/test_o.py": "" });
+      // A whole second, which a folder's time can be set back to exactly.
+      utimesSync(join(project.root, "tests/area/sub"), WHOLE, WHOLE);
+      expect(await noteOf(wrote("fresh.py"))).toContain("write test to tests/test_fresh.py");
+      await send({ kind: "TurnStarted" });
+      expect(kept()).toBe(false);
+      expect(existsSync(earlier())).toBe(true);
+      change(project.root);
+      // Its folders' times older than the second it was written in: a coarse clock hid nothing.
+      if (trusted) {
+        const later = new Date(Date.now() + 3_600_000);
+        utimesSync(earlier(), later, later);
+      }
+    };
+
+    it("takes the earlier listing back when no folder it read changed", async () => {
+      await afterTurn((root) => writeFileSync(join(root, "tests/area/sub/test_m0.py"), "# more"));
+      expect(await noteOf(wrote("made.py"))).toContain("write test to tests/test_made.py");
+      expect(kept()).toBe(true);
+      expect(existsSync(earlier())).toBe(false);
+    });
+
+    const SUB = "tests/area/sub/test_made.py";
+    const WHOLE = new Date("2026-01-01T00:00:00Z");
+    it.each([
+      [
+        "a test made in a folder it read",
+        SUB,
+        (root: string) => writeFileSync(join(root, SUB), ""),
+      ],
+      [
+        "a test renamed",
+        SUB,
+        (root: string) => renameSync(join(root, "tests/area/sub/test_m1.py"), join(root, SUB)),
+      ],
+      [
+        "a test in a new folder",
+        "tests/area/sub/deeper/test_made.py",
+        (root: string) => {
+          mkdirSync(join(root, "tests/area/sub/deeper"));
+          writeFileSync(join(root, "tests/area/sub/deeper/test_made.py"), "");
+        },
+      ],
+      [
+        "a folder replaced by a link to one with the test",
+        "tests/area/other/test_made.py",
+        (root: string) => {
+          mkdirSync(join(root, "elsewhere"));
+          writeFileSync(join(root, "elsewhere/test_made.py"), "");
+          rmSync(join(root, "tests/area/other"), { recursive: true });
+          symlinkSync(join(root, "elsewhere"), join(root, "tests/area/other"));
+        },
+      ],
+      [
+        "a test made, its folder's modification time set back (its change time moves on)",
+        SUB,
+        (root: string) => {
+          writeFileSync(join(root, SUB), "");
+          utimesSync(join(root, "tests/area/sub"), WHOLE, WHOLE);
+        },
+      ],
+    ])("is not used after %s", async (_, test, change) => {
+      await afterTurn(change);
+      expect(await noteOf(wrote("made.py"))).toContain(`update existing test at ${test}`);
+    });
+
+    it("is not used after a test is deleted that the listing named", async () => {
+      await afterTurn((root) => rmSync(join(root, "tests/area/other/test_o.py")));
+      expect(await noteOf(wrote("o.py"))).toContain("write test to tests/test_o.py");
+    });
+
+    it("is not used when a folder's time is as new as the second it was written in", async () => {
+      // Made in the same second as the listing: a coarse clock could hide a change since.
+      await afterTurn(() => {}, false);
+      expect(await noteOf(wrote("made.py"))).toContain("write test to tests/test_made.py");
+      expect(existsSync(earlier())).toBe(true);
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
 import * as z from "zod/mini";
 import { lazy } from "../../util/lazy.ts";
 import type { TestNameMemo } from "../project-runners.ts";
+import { statFolder } from "../../project/node/fs-view.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 
 /**
@@ -19,10 +20,13 @@ import { STATE_DIR } from "../../project/node/project.ts";
  * first search that finds no name keeps what it listed; the next answers from it with a search of
  * the file's bytes, and looks on disk only at the file it names.
  *
- * It is a cache of the tree, so it is dropped whenever the tree may have changed in a way the
+ * It is a cache of the tree, so it is set aside whenever the tree may have changed in a way the
  * listing would miss (`forgetTestNames`): at a session's start, a turn's start and end, after a
  * shell command that may write, and when an edit names more than one file or any file that is not
- * a source to queue (a test, its support, a config). What is left is a test made behind the hooks'
+ * a source to queue (a test, its support, a config). The next note takes it back only if every
+ * folder it listed is the same folder with the same modification and change times as before its
+ * read (`unchangedListing`: an `lstat` per folder instead of a `readdir`, the sorting and the
+ * write); otherwise it searches the disk and keeps a new listing. What is left is a test made behind the hooks'
  * back in a sub-folder during the turn (by a person or another program), which the listing misses
  * until the turn ends; the roots' own modification times are checked, so one made directly in a
  * test folder is not missed. The end of a turn still searches the disk (`plan.ts`), so the tests
@@ -46,34 +50,44 @@ const KeptPathSchema = lazy(() =>
 
 /** Where the listing is kept: one, for the folders of the last search that kept one. */
 export const TEST_NAMES_PATH = `${STATE_DIR}/test-names.txt`;
-const HEADER = "tailtest test names 2\t";
+/** Where `forgetTestNames` sets it aside, for a later note that finds its folders unchanged. */
+export const EARLIER_TEST_NAMES_PATH = `${STATE_DIR}/test-names.earlier.txt`;
+const HEADER = "tailtest test names 3\t";
 const TRAILER = "\nend\n";
 
 /**
- * The file: a header line naming the searched folders and their times, then each listed folder
- * as a line `\t<folder>` followed by its entries one a line, then `end`. An entry is found by one
- * search of the bytes for its line, its folder by the nearest folder line before it.
+ * The file: a header line naming the searched folders and their times, a line of JSON with each
+ * listed folder's stamp (for a later turn's check), then each listed folder as a line `\t<folder>`
+ * followed by its entries one a line, then `end`. An entry is found by one search of the bytes for
+ * its line, its folder by the nearest folder line before it.
  */
 export function keptTestNames(root: string): TestNameMemo {
   const file = `${root}/${TEST_NAMES_PATH}`;
+  const earlier = `${root}/${EARLIER_TEST_NAMES_PATH}`;
   return {
     first: (roots, names) => {
-      if (!existsSync(file)) return undefined;
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(file);
-      } catch {
-        return undefined;
-      }
+      const now = existsSync(file);
+      if (!now && !existsSync(earlier)) return undefined;
       const header = Buffer.from(`${HEADER}${stamp(root, roots)}\n`);
-      // Another search's folders, a tree changed since, or a file cut short: not this listing.
-      if (!startsWith(bytes, header) || !endsWith(bytes, TRAILER)) return undefined;
+      let bytes = now ? readListing(file, header) : undefined;
+      if (bytes === undefined) {
+        // The turn's first note: an earlier turn's listing, if each folder it read is unchanged.
+        bytes = unchangedListing(root, earlier, header);
+        if (bytes === undefined) return undefined;
+        try {
+          renameSync(earlier, file);
+        } catch {
+          // Another call took it back first, or dropped it: this answer was checked either way.
+        }
+      }
+      // The folders' line holds no entry.
+      const from = bytes.indexOf(10, header.length);
       // The trailer's line is no entry's.
       const end = bytes.length - TRAILER.length;
       let first = -1;
       let length = 0;
       for (const name of names) {
-        const at = bytes.indexOf(`\n${name}\n`, header.length - 1);
+        const at = bytes.indexOf(`\n${name}\n`, from);
         if (at !== -1 && at < end && (first === -1 || at < first)) {
           first = at;
           length = Buffer.byteLength(name);
@@ -81,7 +95,7 @@ export function keptTestNames(root: string): TestNameMemo {
       }
       if (first === -1) return null;
       const folder = bytes.lastIndexOf("\n\t", first);
-      if (folder < header.length - 1) return undefined;
+      if (folder < from) return undefined;
       const dir = bytes.toString("utf8", folder + 2, bytes.indexOf(10, folder + 2));
       const name = bytes.toString("utf8", first + 1, first + 1 + length);
       const path = dir === "" ? name : `${dir}/${name}`;
@@ -92,7 +106,10 @@ export function keptTestNames(root: string): TestNameMemo {
     keep: (roots, listing) => {
       const parts: string[] = [];
       let entries = 0;
-      for (const { dir, files } of listing) {
+      const dirs: string[] = [];
+      const stats = new Float64Array(listing.length * 4);
+      let newest = 0;
+      for (const { dir, files, stamp: seen } of listing) {
         // An entry with a line break, or one that starts as a folder's line does, could not be
         // told from the lines around it: such a listing is not kept. No entry's name holds a
         // `/`, so the names joined by one show both with one search each, not a call per name.
@@ -106,10 +123,20 @@ export function keptTestNames(root: string): TestNameMemo {
           return;
         parts.push(files.length === 0 ? `\t${dir}` : `\t${dir}\n${files.join("\n")}`);
         entries += files.length;
+        if (seen !== undefined) {
+          dirs.push(dir);
+          stats.set(seen, (dirs.length - 1) * 4);
+          newest = Math.max(newest, seen[2]);
+        }
       }
       // A few entries are read again sooner than the file is.
       if (entries < KEEP_FROM) return;
-      const text = `${HEADER}${stamp(root, roots)}\n${parts.join("\n")}${TRAILER}`;
+      // Each folder as it was before its read, for a later turn's check (none if one is unknown).
+      const checks =
+        dirs.length === listing.length
+          ? JSON.stringify({ newest, dirs, stats: Buffer.from(stats.buffer).toString("base64") })
+          : "{}";
+      const text = `${HEADER}${stamp(root, roots)}\n${checks}\n${parts.join("\n")}${TRAILER}`;
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         mkdirSync(`${root}/${STATE_DIR}`, { recursive: true });
@@ -130,16 +157,83 @@ export function keptTestNames(root: string): TestNameMemo {
 /** How many listed entries make a search worth keeping (its folders cost a read each). */
 export const KEEP_FROM = 64;
 
-/** Drops the kept listing: the project's tree may have changed where it cannot tell. */
+/**
+ * Sets the kept listing aside: the project's tree may have changed where the turn's notes cannot
+ * tell. The next note uses it only once each folder it read is seen unchanged.
+ */
 export function forgetTestNames(root: string): void {
   const file = `${root}/${TEST_NAMES_PATH}`;
   if (!existsSync(file)) return;
   try {
-    unlinkSync(file);
+    renameSync(file, `${root}/${EARLIER_TEST_NAMES_PATH}`);
   } catch {
-    // Gone already, or not ours to remove: a listing that stays is still checked by its roots.
+    try {
+      unlinkSync(file);
+    } catch {
+      // Gone already, or not ours to remove: a listing that stays is still checked by its roots.
+    }
   }
 }
+
+/** The file at `path` if it is a whole listing of the search `header` names. */
+function readListing(path: string, header: Buffer): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  // Another search's folders, a tree changed since, or a file cut short: not this listing.
+  return startsWith(bytes, header) && endsWith(bytes, TRAILER) ? bytes : undefined;
+}
+
+/**
+ * An earlier turn's listing at `path`, if every folder it read is the same folder with the same
+ * times now: its entries, and so the search's reads, are then those it listed. A time as new as
+ * the second the file was written may hide a change made in the same tick of a coarse clock, so
+ * such a listing is not used (the search then reads the disk and keeps a newer one).
+ */
+function unchangedListing(root: string, path: string, header: Buffer): Buffer | undefined {
+  const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  const bytes = written === undefined ? undefined : readListing(path, header);
+  if (bytes === undefined || written === undefined) return undefined;
+  let checks: unknown;
+  try {
+    checks = JSON.parse(bytes.toString("utf8", header.length, bytes.indexOf(10, header.length)));
+  } catch {
+    return undefined;
+  }
+  const parsed = ChecksSchema.safeParse(checks);
+  if (!parsed.success) return undefined;
+  const { newest, dirs } = parsed.data;
+  const packed = Buffer.from(parsed.data.stats, "base64");
+  if (newest >= Math.floor(written / 1000) * 1000 || packed.length !== dirs.length * 32)
+    return undefined;
+  // The numbers as written, bit for bit: no text per number either way.
+  const stats = new Float64Array(new Uint8Array(packed).buffer);
+  for (let at = 0; at < dirs.length; at += 1) {
+    const dir = dirs[at] as string;
+    const seen = statFolder(dir === "" ? root : `${root}/${dir}`);
+    if (
+      seen === undefined ||
+      seen.dev !== stats[at * 4] ||
+      seen.ino !== stats[at * 4 + 1] ||
+      seen.mtimeMs !== stats[at * 4 + 2] ||
+      seen.ctimeMs !== stats[at * 4 + 3]
+    )
+      return undefined;
+  }
+  return bytes;
+}
+
+/**
+ * A listing's check line: the newest folder modification time, each folder read, and its
+ * device, inode, modification and change times four by four (`ProjectView.listedStamp`), as the
+ * base64 of their doubles: formatting ~1,800 numbers as text cost the walk that keeps it ~10 M.
+ */
+const ChecksSchema = lazy(() =>
+  z.object({ newest: z.number(), dirs: z.array(z.string()), stats: z.string() }),
+);
 
 /** The searched folders and their modification times: a file added to or taken from one changes it. */
 function stamp(root: string, roots: readonly string[]): string {
