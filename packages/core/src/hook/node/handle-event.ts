@@ -17,7 +17,7 @@ import {
   pinWithWitness,
   type ModePin,
 } from "../../gating/node/mode-pin.ts";
-import { raiseWitness, readWitness } from "../../gating/node/mode-witness.ts";
+import { raiseWitness, readWitness, setWitness } from "../../gating/node/mode-witness.ts";
 import { boundLockWaits, readState, updateState } from "../../state/node/store.ts";
 import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
 import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
@@ -135,8 +135,9 @@ async function settleMode(project: Project): Promise<{ project: Project; pin?: M
   // The copy tailtest keeps of the session's mode (mode-witness.ts): a session file that says
   // less, or is gone, was changed by something else.
   const witness = readWitness(project.root, project.sessionPath);
+  // None yet (a session started before copies were kept): the session's own mode is the copy.
   if (sessionMode !== undefined && sessionMode !== "follow" && witness === undefined)
-    raiseWitness(project.root, project.sessionPath, sessionMode);
+    setWitness(project.root, project.sessionPath, sessionMode);
   const pin = pinWithWitness(project, project.sessionPath, sessionMode, witness);
   return pin === undefined ? { project } : { project: pinnedProject(project, pin), pin };
 }

@@ -20,8 +20,10 @@ import {
   partFor,
   unreadableCall,
   unreachableGateAnswer as unreachableGateAnswerOn,
+  WITNESSED_SESSIONS,
 } from "./launcher.ts";
 import { setWitness } from "../../gating/node/mode-witness.ts";
+import { SESSION_PATHS } from "../../project/node/project.ts";
 
 type Env = Record<string, string | undefined>;
 // Claude Code's launcher, as the adapter's own launcher was before it moved here.
@@ -225,6 +227,10 @@ describe("the module", () => {
       expect(source).not.toContain("require(");
     },
   );
+
+  it("asks the mode copy of every session file core keeps (its own list, since it imports no core)", () => {
+    expect([...WITNESSED_SESSIONS].sort()).toEqual([...SESSION_PATHS].sort());
+  });
 });
 
 const MODES: [string, string | undefined, boolean][] = [

@@ -322,8 +322,8 @@ function witnessGates(root: string): boolean {
 
 const GATING = ["tdd", "strict"];
 
-/** Core's SESSION_PATHS: the session files whose mode has a copy. */
-const WITNESSED_SESSIONS = [".tailtest/session.json", ".tailtest/cursor-session.json"];
+/** Core's SESSION_PATHS (a test keeps the two equal): the session files whose mode has a copy. */
+export const WITNESSED_SESSIONS = [".tailtest/session.json", ".tailtest/cursor-session.json"];
 
 /** No config, or one that parses and leaves `mode` at follow. */
 export function isFollowProject(root: string): boolean {
