@@ -307,16 +307,33 @@ async function start(mode: Mode, withGit = true): Promise<string> {
   return project.root;
 }
 
+/** A session in `mode`, the attack performed, the Stop that must hold: its root and reason. */
+async function attackedStop(
+  mode: Mode,
+  name: string,
+  attack: { perform: (root: string) => Promise<void> | void },
+): Promise<{ root: string; reason: string }> {
+  tried.push(`${mode}: ${name}`);
+  const root = await start(mode);
+  await attack.perform(root);
+  const answer = await hook(root, "context.Stop.json");
+  expect(answer["decision"]).toBe("block");
+  return { root, reason: String(answer["reason"]) };
+}
+
+/** In strict, the Stop named the turn's production edit and put it back. */
+function expectCalcPutBack(mode: Mode, root: string, reason: string): void {
+  if (mode !== "strict") return;
+  expect(reason).toContain("calc.py");
+  expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
+}
+
 describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mode) => {
   it.each(ATTACKS.map((attack) => [attack.name, attack] as const))(
     "%s: HELD",
     async (name, attack) => {
-      tried.push(`${mode}: ${name}`);
-      const root = await start(mode);
-      await attack.perform(root);
-      const answer = await hook(root, "context.Stop.json");
-      expect(answer["decision"]).toBe("block");
-      expect(String(answer["reason"])).toContain(attack.file);
+      const { root, reason } = await attackedStop(mode, name, attack);
+      expect(reason).toContain(attack.file);
       if (mode === "strict") {
         const path = join(root, attack.file);
         if (attack.before === undefined) expect(existsSync(path)).toBe(false);
@@ -340,10 +357,7 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
         expect(reason).toMatch(
           /could not be compared (by content )?with the turn's start|could not be compared by content/,
         );
-        if (mode === "strict" && turn === 0) {
-          expect(reason).toContain("calc.py");
-          expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
-        }
+        if (turn === 0) expectCalcPutBack(mode, root, reason);
       }
       held.push(`${mode}: ${name}`);
     },
@@ -353,17 +367,9 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
   it.each(BASELINE_GONE.map((attack) => [attack.name, attack] as const))(
     "%s: HELD",
     async (name, attack) => {
-      tried.push(`${mode}: ${name}`);
-      const root = await start(mode);
-      await attack.perform(root);
-      const answer = await hook(root, "context.Stop.json");
-      expect(answer["decision"]).toBe("block");
-      const reason = String(answer["reason"]);
+      const { root, reason } = await attackedStop(mode, name, attack);
       expect(reason).toContain("turn-baseline.json, was removed or made unreadable");
-      if (mode === "strict") {
-        expect(reason).toContain("calc.py");
-        expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
-      }
+      expectCalcPutBack(mode, root, reason);
       // The Stop kept a new record: the next turn is compared by content again, and quiet.
       expect(await hook(root, "context.Stop.json")).toEqual({});
       held.push(`${mode}: ${name}`);

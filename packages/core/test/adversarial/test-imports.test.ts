@@ -239,6 +239,33 @@ async function playTdd(platform: Platform, layout: Layout): Promise<string | und
   }
 }
 
+/** In tdd, a Red declared for `test` through the CLI, as the agent declares one. */
+async function redIn(mode: "strict" | "tdd", played: Played, test: string): Promise<void> {
+  if (mode !== "tdd") return;
+  const red = await cliIn(played, "red", "--test", test, "--expects", `${test} fails`);
+  expect(red.exitCode, red.stderr).toBe(0);
+}
+
+/**
+ * A session started (and in tdd a Red for `test`), `file` written with `content`: the write is
+ * let through and the Stop neither names nor puts back the file.
+ */
+async function keptWrite(
+  mode: "strict" | "tdd",
+  played: Played,
+  test: string,
+  file: string,
+  content: string,
+): Promise<void> {
+  const payloads = payloadsOf("claude-code", played.root);
+  await fire("claude-code", played, payloads.start);
+  await redIn(mode, played, test);
+  expect(await toolWrite("claude-code", played, file, content)).toBe(true);
+  const said = await fire("claude-code", played, payloads.stop);
+  expect(said).not.toContain(file);
+  expect(readFileSync(join(played.root, file), "utf8")).toBe(content);
+}
+
 const held = heldTally("production importing test code");
 
 describe.each(["strict", "tdd"] as const)("production that imports test code, %s", (mode) => {
@@ -263,24 +290,13 @@ describe.each(["strict", "tdd"] as const)("production that imports test code, %s
         'const { it } = require("node:test");\nconst assert = require("node:assert");\nconst calc = require("../src/calc.js");\nconst { five } = require("#t/helpers.js");\n\nit("adds", () => {\n  assert.strictEqual(calc.add(2, 3), five);\n});\n',
     });
     try {
-      const payloads = payloadsOf("claude-code", played.root);
-      await fire("claude-code", played, payloads.start);
-      if (mode === "tdd") {
-        const red = await cliIn(
-          played,
-          "red",
-          "--test",
-          "test/calc.test.js::adds",
-          "--expects",
-          "x",
-        );
-        expect(red.exitCode, red.stderr).toBe(0);
-      }
-      const rewritten = "exports.five = 2 + 3;\n";
-      expect(await toolWrite("claude-code", played, "test/helpers.js", rewritten)).toBe(true);
-      const said = await fire("claude-code", played, payloads.stop);
-      expect(said).not.toContain("test/helpers.js");
-      expect(readFileSync(join(played.root, "test/helpers.js"), "utf8")).toBe(rewritten);
+      await keptWrite(
+        mode,
+        played,
+        "test/calc.test.js::adds",
+        "test/helpers.js",
+        "exports.five = 2 + 3;\n",
+      );
     } finally {
       played.cleanup();
     }
@@ -294,24 +310,13 @@ describe.each(["strict", "tdd"] as const)("production that imports test code, %s
       writeFileSync(join(played.root, "calc.py"), PY_CALC("helpers"));
       writeFileSync(join(played.root, "tests/helpers.py"), "FIVE = 5\n");
       await commitAll(played.root);
-      const payloads = payloadsOf("claude-code", played.root);
-      await fire("claude-code", played, payloads.start);
-      if (mode === "tdd") {
-        const red = await cliIn(
-          played,
-          "red",
-          "--test",
-          "tests/test_calc.py::test_add",
-          "--expects",
-          "test_add fails",
-        );
-        expect(red.exitCode, red.stderr).toBe(0);
-      }
-      const rewritten = "FIVE = 2 + 3\n";
-      expect(await toolWrite("claude-code", played, "tests/helpers.py", rewritten)).toBe(true);
-      const said = await fire("claude-code", played, payloads.stop);
-      expect(said).not.toContain("tests/helpers.py");
-      expect(readFileSync(join(played.root, "tests/helpers.py"), "utf8")).toBe(rewritten);
+      await keptWrite(
+        mode,
+        played,
+        "tests/test_calc.py::test_add",
+        "tests/helpers.py",
+        "FIVE = 2 + 3\n",
+      );
     } finally {
       played.cleanup();
     }
@@ -322,32 +327,12 @@ describe.each(["strict", "tdd"] as const)("production that imports test code, %s
     try {
       const payloads = payloadsOf("claude-code", played.root);
       await fire("claude-code", played, payloads.start);
-      if (mode === "tdd") {
-        const red = await cliIn(
-          played,
-          "red",
-          "--test",
-          "tests/test_calc.py::test_mul",
-          "--expects",
-          "test_mul fails: no mul",
-        );
-        expect(red.exitCode, red.stderr).toBe(0);
-      }
+      await redIn(mode, played, "tests/test_calc.py::test_mul");
       expect(
         await toolWrite("claude-code", played, "tests/helpers.py", LANGUAGE.python.right),
       ).toBe(true);
       await fire("claude-code", played, payloads.stop);
-      if (mode === "tdd") {
-        const red = await cliIn(
-          played,
-          "red",
-          "--test",
-          "tests/test_calc.py::test_add",
-          "--expects",
-          "test_add fails",
-        );
-        expect(red.exitCode, red.stderr).toBe(0);
-      }
+      await redIn(mode, played, "tests/test_calc.py::test_add");
       expect(
         await toolWrite("claude-code", played, "tests/helpers.py", LANGUAGE.python.wrong),
       ).toBe(true);
