@@ -79,6 +79,8 @@ const Project = z.strictObject({
   changes: z.array(z.string()),
   source_root: z.string().optional(),
   npm: z.record(z.string(), z.string()).optional(),
+  /** What the project's own test script names for the whole suite, when not the runner's default. */
+  suite: z.array(z.string()).optional(),
   modules_evidence: z.string().min(1),
   modules: z.record(z.string(), z.array(z.string()).min(1)),
   seeds: z.array(Seed).min(1),
@@ -275,7 +277,7 @@ const python = (cwd) => join(cwd, ".venv/bin/python");
 
 /** The argv that runs the whole suite, or only `files`, with the project's own runner. */
 export function runnerArgv(meta, cwd, files) {
-  const some = files ?? [];
+  const some = files ?? meta.suite ?? [];
   switch (meta.runner) {
     case "pytest":
       return [python(cwd), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", ...some];
