@@ -370,7 +370,9 @@ function failingFiles(meta, cwd, coloured) {
       }
       break;
     case "vitest":
-      each(/^\s*(?:FAIL|×)\s+(\S+\.[cm]?[jt]sx?)/gm);
+      // A named project prefixes its files: "FAIL  |zustand| tests/x.test.tsx", or without
+      // the bars once colours are stripped.
+      each(/^\s*(?:FAIL|×)\s+(?:(?:\|[^|\n]+\||[^\s/]+)\s+)?(\S+\.[cm]?[jt]sx?)\b/gm);
       break;
     case "jest":
       // "FAIL test/x.test.js", or with a project's displayName "FAIL Unit Tests __tests__/x.test.js".
