@@ -78,6 +78,8 @@ const Project = z.strictObject({
   layout: z.string().min(1),
   changes: z.array(z.string()),
   source_root: z.string().optional(),
+  /** false: the venv gets no .pth and no metadata, the project's own config finds its sources. */
+  editable: z.boolean().optional(),
   npm: z.record(z.string(), z.string()).optional(),
   /** What the project's own test script names for the whole suite, when not the runner's default. */
   suite: z.array(z.string()).optional(),
@@ -215,8 +217,10 @@ export function prepare(project, dest) {
     execFileSync(python, ["-m", "venv", "--system-site-packages", join(dest, ".venv")]);
     const lib = join(dest, ".venv/lib");
     const site = join(lib, readdirSync(lib)[0], "site-packages");
-    writeFileSync(join(site, "corpus-source.pth"), `${join(dest, meta.source_root ?? "")}\n`);
-    editableMetadata(dest, site);
+    if (meta.editable !== false) {
+      writeFileSync(join(site, "corpus-source.pth"), `${join(dest, meta.source_root ?? "")}\n`);
+      editableMetadata(dest, site);
+    }
   }
   if (meta.setup === "npm") {
     const modules = join(npmCache(name, meta), "node_modules");
