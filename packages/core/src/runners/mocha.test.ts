@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import { flatYaml, mocha, withoutConfigSpec } from "./mocha.ts";
-import type { DetectedRunner } from "./spec.ts";
+import type { DetectedRunner } from "./project-runners.ts";
 
-const runner = {
+const runner: DetectedRunner = {
   id: "mocha",
   languages: ["javascript"],
   package_dir: "",
   command: ["node_modules/.bin/mocha"],
   test_dir: "test",
   evidence: "package.json depends on mocha",
-} as unknown as DetectedRunner;
+};
 
 const argvOf = (files: Record<string, string>, chosen: string[]) =>
   mocha.argv({ view: createMemoryView(files), runner, files: chosen, ids: [] }).argv;
