@@ -31,7 +31,7 @@ describe("a run of chosen files with a mocha config that declares spec", () => {
     ],
     [
       ".mocharc.json",
-      '{ "spec": ["test/**/*.spec.js"], "ui": "tdd", "exit": false, "reporter": "dot" }',
+      '{ "$schema": "x", "spec": ["test/**/*.spec.js"], "ui": "tdd", "exit": false, "reporter": "dot" }',
       ["--no-config", "--ui=tdd", "--no-exit"],
     ],
     [".mocharc.yaml", "# spec only\nspec: [test/a.js, test/b.js]\n", ["--no-config"]],

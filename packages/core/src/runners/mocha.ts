@@ -98,7 +98,7 @@ const MOCHARC = /^\.mocharc\.(js|cjs|mjs|yaml|yml|jsonc|json)$/;
 
 /** Options an rc file may hold that a run of chosen files must not take on. */
 const NOT_CARRIED =
-  /^(spec|reporter|reporter-options?|R|O|watch|w|watch-files|watch-ignore|config|package)$/;
+  /^(spec|reporter|reporter-options?|R|O|watch|w|watch-files|watch-ignore|config|package|\$.*)$/;
 
 /**
  * mocha adds the `spec` of its rc file or package.json's `mocha` key to the files named on the
