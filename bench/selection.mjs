@@ -78,7 +78,11 @@ const Project = z.strictObject({
   layout: z.string().min(1),
   changes: z.array(z.string()),
   source_root: z.string().optional(),
+  /** false: the venv gets no .pth and no metadata, the project's own config finds its sources. */
+  editable: z.boolean().optional(),
   npm: z.record(z.string(), z.string()).optional(),
+  /** What the project's own test script names for the whole suite, when not the runner's default. */
+  suite: z.array(z.string()).optional(),
   modules_evidence: z.string().min(1),
   modules: z.record(z.string(), z.array(z.string()).min(1)),
   seeds: z.array(Seed).min(1),
@@ -213,8 +217,10 @@ export function prepare(project, dest) {
     execFileSync(python, ["-m", "venv", "--system-site-packages", join(dest, ".venv")]);
     const lib = join(dest, ".venv/lib");
     const site = join(lib, readdirSync(lib)[0], "site-packages");
-    writeFileSync(join(site, "corpus-source.pth"), `${join(dest, meta.source_root ?? "")}\n`);
-    editableMetadata(dest, site);
+    if (meta.editable !== false) {
+      writeFileSync(join(site, "corpus-source.pth"), `${join(dest, meta.source_root ?? "")}\n`);
+      editableMetadata(dest, site);
+    }
   }
   if (meta.setup === "npm") {
     const modules = join(npmCache(name, meta), "node_modules");
@@ -275,7 +281,7 @@ const python = (cwd) => join(cwd, ".venv/bin/python");
 
 /** The argv that runs the whole suite, or only `files`, with the project's own runner. */
 export function runnerArgv(meta, cwd, files) {
-  const some = files ?? [];
+  const some = files ?? meta.suite ?? [];
   switch (meta.runner) {
     case "pytest":
       return [python(cwd), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", ...some];
@@ -368,7 +374,9 @@ function failingFiles(meta, cwd, coloured) {
       }
       break;
     case "vitest":
-      each(/^\s*(?:FAIL|×)\s+(\S+\.[cm]?[jt]sx?)/gm);
+      // A named project prefixes its files: "FAIL  |zustand| tests/x.test.tsx", or without
+      // the bars once colours are stripped.
+      each(/^\s*(?:FAIL|×)\s+(?:(?:\|[^|\n]+\||[^\s/]+)\s+)?(\S+\.[cm]?[jt]sx?)\b/gm);
       break;
     case "jest":
       // "FAIL test/x.test.js", or with a project's displayName "FAIL Unit Tests __tests__/x.test.js".

@@ -149,6 +149,29 @@ describe("tailtest run <test file>", () => {
   }, 120_000);
 });
 
+describe("tailtest run on a mocha project whose .mocharc declares spec", () => {
+  it("runs only the chosen files, not the config's whole spec", async () => {
+    const tool = findToolchain("node");
+    if (!tool.available) return;
+    // fixtures/runners/mocha's .mocharc.json has spec test/**/*.test.js; mocha adds it to the
+    // files on the command line.
+    const project = copyFixtureWithDeps("runners/mocha");
+    try {
+      project.write(
+        "test/other.test.js",
+        'const assert = require("node:assert");\nit("is red elsewhere", () => assert.fail("no"));\n',
+      );
+      project.write(".tailtest/config.json", "{}\n");
+      const result = await runBin(BIN, ["run", "--json", "src/calc.js"], { cwd: project.root });
+      const json = JSON.parse(result.stdout) as RunJson;
+      const files = new Set(json.runs.flatMap((run) => run.tests.map((test) => test.id.file)));
+      expect(files).toEqual(new Set(["test/calc.test.js"]));
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+});
+
 describe("tailtest run with no paths", () => {
   it("runs what any agent queued, Cursor's queue included", async () => {
     const project = copyFixtureWithDeps("runners/pytest-pyproject");

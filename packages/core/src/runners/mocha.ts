@@ -1,6 +1,13 @@
 import picomatch from "picomatch";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
-import { firstConfig, JS_EXT, jsConfigStrings, scriptArgs, yamlList } from "./config-text.ts";
+import {
+  firstConfig,
+  firstConfigFile,
+  JS_EXT,
+  jsConfigStrings,
+  scriptArgs,
+  yamlList,
+} from "./config-text.ts";
 import {
   detectByPackageJson,
   jsCandidates,
@@ -35,11 +42,12 @@ export const mocha: RunnerSpec = {
     ...suffixlessCandidates(src, testDir),
   ],
   fileCommand: (command, files) => [...command, ...files],
-  argv: ({ runner, files, ids }) => {
+  argv: ({ view, runner, files, ids }) => {
     const filter = ids.length > 0 ? ["--grep", anchoredAlternation(idNames(ids, " "))] : [];
     return {
       argv: [
         ...runner.command,
+        ...(files.length > 0 ? withoutConfigSpec(view, runner.package_dir) : []),
         "--reporter",
         "json",
         "--reporter-option",
@@ -83,4 +91,109 @@ function mochaShape(view: ProjectView, dir: string): SuiteMatcher {
     evidence: spec === undefined ? "mocha defaults (test/*.js)" : "mocha spec",
     isTest: (path) => match(path),
   };
+}
+
+/** The rc file names mocha looks for, in its own order. */
+const MOCHARC = /^\.mocharc\.(js|cjs|mjs|yaml|yml|jsonc|json)$/;
+
+/** Options an rc file may hold that a run of chosen files must not take on. */
+const NOT_CARRIED =
+  /^(spec|reporter|reporter-options?|R|O|watch|w|watch-files|watch-ignore|config|package|\$.*)$/;
+
+/**
+ * mocha adds the `spec` of its rc file or package.json's `mocha` key to the files named on the
+ * command line, so `mocha test/a.test.js` runs the whole suite when a config declares `spec`.
+ * For those configs the run of chosen files turns that config off (`--no-config`,
+ * `--no-package`) and gives its other options as flags. A config mocha reads by running it
+ * (`.mocharc.js`), or one this cannot read whole, is left alone (the whole suite runs).
+ */
+export function withoutConfigSpec(view: ProjectView, dir: string): string[] {
+  const out: string[] = [];
+  const rc = firstConfigFile(view, dir, MOCHARC);
+  if (rc !== undefined) {
+    let options: Record<string, unknown> | undefined;
+    if (/\.ya?ml$/.test(rc.name)) options = flatYaml(rc.text);
+    else if (/\.jsonc?$/.test(rc.name)) options = jsonObject(rc.text);
+    const flags = options === undefined ? undefined : optionFlags(options);
+    if (flags !== undefined) out.push("--no-config", ...flags);
+  }
+  const pkg = jsonObject(view.readText(joinRel(dir, "package.json")) ?? "");
+  const inPackage = pkg?.["mocha"];
+  if (inPackage !== null && typeof inPackage === "object" && !Array.isArray(inPackage)) {
+    const flags = optionFlags(inPackage as Record<string, unknown>);
+    if (flags !== undefined) out.push("--no-package", ...flags);
+  }
+  return out;
+}
+
+/** An rc's options as command-line flags when it declares `spec` and every value is plain. */
+function optionFlags(options: Record<string, unknown>): string[] | undefined {
+  if (!("spec" in options)) return undefined;
+  const flags: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (NOT_CARRIED.test(key)) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const one of values) {
+      if (one === true) flags.push(`--${key}`);
+      else if (one === false) flags.push(`--no-${key}`);
+      else if (typeof one === "string" || typeof one === "number") flags.push(`--${key}=${one}`);
+      else return undefined;
+    }
+  }
+  return flags;
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A YAML rc of top-level `key: value`, `key: [a, b]` and `key:` then `- item` lines (what mocha's
+ * own examples use); undefined for anything else (nested maps, block strings, anchors).
+ */
+export function flatYaml(text: string): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let list: unknown[] | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\s+#.*$/, "").replace(/^#.*$/, "");
+    if (line.trim() === "" || line.trim() === "---") continue;
+    const item = /^\s+-\s+(.+)$/.exec(line) ?? /^-\s+(.+)$/.exec(line);
+    if (item !== null) {
+      if (list === undefined) return undefined;
+      list.push(scalar(item[1] ?? ""));
+      continue;
+    }
+    const pair = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(line);
+    if (pair === null) return undefined;
+    const key = pair[1] ?? "";
+    const value = (pair[2] ?? "").trim();
+    list = undefined;
+    if (value === "") out[key] = list = [];
+    else if (value.startsWith("[") && value.endsWith("]"))
+      out[key] = value
+        .slice(1, -1)
+        .split(",")
+        .map((part) => part.trim())
+        .filter((part) => part !== "")
+        .map(scalar);
+    else if (/^[[{|>&*!]/.test(value)) return undefined;
+    else out[key] = scalar(value);
+  }
+  return out;
+}
+
+function scalar(text: string): unknown {
+  const value = text.trim();
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  if (quoted !== null) return quoted[2] ?? "";
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return value;
 }

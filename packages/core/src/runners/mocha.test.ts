@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryView } from "../project/project-view.ts";
+import { flatYaml, mocha, withoutConfigSpec } from "./mocha.ts";
+import type { DetectedRunner } from "./project-runners.ts";
+
+const runner: DetectedRunner = {
+  id: "mocha",
+  languages: ["javascript"],
+  package_dir: "",
+  command: ["node_modules/.bin/mocha"],
+  test_dir: "test",
+  evidence: "package.json depends on mocha",
+};
+
+const argvOf = (files: Record<string, string>, chosen: string[]) =>
+  mocha.argv({ view: createMemoryView(files), runner, files: chosen, ids: [] }).argv;
+
+describe("a run of chosen files with a mocha config that declares spec", () => {
+  // mocha adds a config's spec to the files on its command line: the whole suite would run.
+  it.each([
+    [
+      ".mocharc.yml",
+      "spec: 'lib/*.test.js'\ntimeout: 5000\nrequire:\n  - ./test/setup.js\n  - source-map-support/register\nrecursive: true\n",
+      [
+        "--no-config",
+        "--timeout=5000",
+        "--require=./test/setup.js",
+        "--require=source-map-support/register",
+        "--recursive",
+      ],
+    ],
+    [
+      ".mocharc.json",
+      '{ "$schema": "x", "spec": ["test/**/*.spec.js"], "ui": "tdd", "exit": false, "reporter": "dot" }',
+      ["--no-config", "--ui=tdd", "--no-exit"],
+    ],
+    [".mocharc.yaml", "# spec only\nspec: [test/a.js, test/b.js]\n", ["--no-config"]],
+  ])("%s: its other options become flags", (name, text, flags) => {
+    const argv = argvOf({ "package.json": "{}", [name]: text }, ["test/one.test.js"]);
+    expect(argv.slice(1, 1 + flags.length)).toEqual(flags);
+    expect(argv.at(-1)).toBe("test/one.test.js");
+  });
+
+  it("package.json's mocha key: --no-package", () => {
+    const pkg = JSON.stringify({ mocha: { spec: "test/**/*.js", timeout: 200 } });
+    expect(withoutConfigSpec(createMemoryView({ "package.json": pkg }), "")).toEqual([
+      "--no-package",
+      "--timeout=200",
+    ]);
+  });
+
+  it.each([
+    ["no spec", { ".mocharc.yml": "timeout: 5000\n" }],
+    ["a JS config (mocha runs it)", { ".mocharc.js": "module.exports = { spec: 'x' };\n" }],
+    ["a nested map", { ".mocharc.yml": "spec: a.js\nnode-option:\n  foo: bar\n" }],
+    ["JSON with comments", { ".mocharc.jsonc": '// c\n{ "spec": "a.js" }' }],
+    ["an object value", { ".mocharc.json": '{ "spec": "a.js", "x": { "y": 1 } }' }],
+  ])("left alone: %s", (_why, files) => {
+    expect(withoutConfigSpec(createMemoryView({ "package.json": "{}", ...files }), "")).toEqual([]);
+  });
+
+  it("the whole suite keeps the config", () => {
+    const argv = argvOf({ "package.json": "{}", ".mocharc.yml": "spec: lib/*.test.js\n" }, []);
+    expect(argv).not.toContain("--no-config");
+  });
+});
+
+describe("flatYaml", () => {
+  it("reads scalars, inline and block lists, and refuses the rest", () => {
+    expect(flatYaml("a: 1\nb: 'x y'\nc: [p, \"q\"]\nd:\n  - r\n# note\ne: true # on\n")).toEqual({
+      a: "1",
+      b: "x y",
+      c: ["p", "q"],
+      d: ["r"],
+      e: true,
+    });
+    expect(flatYaml("a: |\n  text\n")).toBeUndefined();
+    expect(flatYaml("- loose\n")).toBeUndefined();
+  });
+});
