@@ -191,9 +191,21 @@ export function answersNothing(
   env: Env,
   cwd: string = workingDir(),
 ): boolean {
-  if (env[HOOKS_OFF] === "1") return true;
+  return env[HOOKS_OFF] === "1" || gateOf(platform, stdin, env, cwd)?.mode === "follow";
+}
+
+/**
+ * A well-formed gate call's project and the mode the launcher reads for it, else undefined. The
+ * launcher reads them once a call: both its shortcut and the gate's deadline ask.
+ */
+function gateOf(
+  platform: QuietPlatform,
+  stdin: string,
+  env: Env,
+  cwd: string,
+): { mode: ReturnType<typeof launcherMode> } | undefined {
   const root = gateRoot(platform, stdin, env, cwd);
-  return root !== undefined && isFollowProject(root);
+  return root === undefined ? undefined : { mode: launcherMode(root) };
 }
 
 /**
@@ -490,8 +502,12 @@ async function launch(
     writeOut(2, unread);
     return;
   }
+  // The payload parsed and the config read once for both the shortcut and the gate's deadline.
+  const off = process.env[HOOKS_OFF] === "1";
+  const gate = off ? undefined : gateOf(platform, stdin, process.env, workingDir());
   if (
-    answersNothing(platform, stdin, process.env) ||
+    off ||
+    gate?.mode === "follow" ||
     (process.argv.includes(USER_FLAG) && userHookStandsAside(platform, stdin, process.env))
   ) {
     writeOut(1, platform.noOpinion);
@@ -499,7 +515,7 @@ async function launch(
   }
   const route = routeOf(platform, stdin);
   const gateMode =
-    route === "pre" || route === "pre-shell" ? watchGate(platform, stdin) : undefined;
+    route === "pre" || route === "pre-shell" ? watchGate(platform, stdin, gate) : undefined;
   const part = partFor(platform, bundles, route, stdin);
   if (part !== undefined && (await answeredByPart(part, partRoute(route, gateMode), stdin))) return;
   const main = bundles.main;
@@ -604,17 +620,18 @@ function exitAnswered(): void {
 export const GATE_DEADLINE_MS = 20_000;
 
 /**
- * Arms the gate's deadline for a gate call outside follow mode (nothing for any other call).
- * Returns the mode the launcher reads for the call's project (undefined: none read, or unsure).
+ * Arms the gate's deadline for a gate call outside follow mode (nothing for any other call):
+ * `gate` is what `gateOf` read for it (undefined: not a well-formed gate call). Returns the mode
+ * the launcher reads for the call's project (undefined: none read, or unsure).
  */
 function watchGate(
   platform: QuietPlatform,
   stdin: string,
+  gate: ReturnType<typeof gateOf>,
 ): ReturnType<typeof launcherMode> | undefined {
   if (/"tool_name"\s*:\s*"ExitPlanMode"/.test(stdin)) return undefined;
-  const root = gateRoot(platform, stdin, process.env, workingDir());
-  if (root === undefined) return undefined;
-  const mode = launcherMode(root);
+  if (gate === undefined) return undefined;
+  const mode = gate.mode;
   if (mode === "follow") return mode;
   // process.uptime, not performance: the global's first use loads perf_hooks (~12 M instructions).
   const left = GATE_DEADLINE_MS - process.uptime() * 1000;

@@ -179,10 +179,12 @@ function realpathSafe(path: string): string | undefined {
 
 // A missing file is the common answer (a runner's manifests, a config looked for up the tree):
 // `throwIfNoEntry: false` says so without building an exception with its stack trace, ~65 K
-// instructions each, which an `explain` asked ~90 times. Anything else still throws here.
+// instructions each, which an `explain` asked ~90 times. Anything else still throws here. One
+// options object for every call: a later turn's check of a kept listing asks hundreds of folders.
+const NO_ENTRY = { throwIfNoEntry: false } as const;
 function statSafe(path: string): Stats | undefined {
   try {
-    return statSync(path, { throwIfNoEntry: false });
+    return statSync(path, NO_ENTRY);
   } catch {
     return undefined;
   }
@@ -190,7 +192,7 @@ function statSafe(path: string): Stats | undefined {
 
 function lstatSafe(path: string): Stats | undefined {
   try {
-    return lstatSync(path, { throwIfNoEntry: false });
+    return lstatSync(path, NO_ENTRY);
   } catch {
     return undefined;
   }

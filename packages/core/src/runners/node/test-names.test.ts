@@ -13,6 +13,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HookEvent } from "../../hook/hook-event.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
+import { folderStamp, statFolder } from "../../project/node/fs-view.ts";
 import { openProject } from "../../project/node/project.ts";
 import {
   EARLIER_TEST_NAMES_PATH,
@@ -53,7 +54,7 @@ describe("the kept listing's file", () => {
     // A folder's line, then its entries one a line (an empty folder's line alone), then `end`.
     // A listing not read through a file view has no folder stamps: no later turn takes it back.
     expect(readFileSync(join(project.root, TEST_NAMES_PATH), "utf8").split("\n").slice(1)).toEqual([
-      "{}",
+      "-",
       `\t${FILLER.dir}`,
       ...FILLER.files,
       "\ttests/empty",
@@ -103,6 +104,43 @@ describe("the kept listing's file", () => {
     memo.keep(["tests"], [FILLER, { dir: "tests/b", files: ["a", "\ttest_x.py"] }]);
     memo.keep(["tests"], [FILLER, { dir: "tests/b\ntests/c", files: ["test_x.py"] }]);
     expect(existsSync(join(project.root, TEST_NAMES_PATH))).toBe(false);
+  });
+
+  it("is taken back by a later turn only with one unchanged stamp per folder line", () => {
+    project = makeProject({ ...PYTEST, ...SUITE, "tests/a/test_x.py": "" });
+    const root = project.root;
+    const old = new Date("2026-01-01T00:00:00Z");
+    const listing = [FILLER, { dir: "tests/a", files: ["test_x.py"] }].map((folder) => {
+      utimesSync(join(root, folder.dir), old, old);
+      const seen = statFolder(join(root, folder.dir));
+      return { ...folder, stamp: seen === undefined ? undefined : folderStamp(seen) };
+    });
+    keptTestNames(root).keep(["tests"], listing);
+    forgetTestNames(root);
+    const earlier = join(root, EARLIER_TEST_NAMES_PATH);
+    const text = readFileSync(earlier, "utf8");
+    const later = new Date(Date.now() + 3_600_000);
+    const takeBack = (written: string) => {
+      writeFileSync(earlier, written);
+      utimesSync(earlier, later, later);
+      rmSync(join(root, TEST_NAMES_PATH), { force: true });
+      return keptTestNames(root).first(["tests"], names("test_x.py"));
+    };
+    expect(takeBack(text)).toBe("tests/a/test_x.py");
+    // A folder line more or less than the stamps, or stamps cut short: the disk is searched.
+    const extra = text.replace("\ttests/a\n", "\ttests/b\n\ttests/a\n");
+    expect(takeBack(extra)).toBeUndefined();
+    expect(takeBack(text.replace("\ttests/a\ntest_x.py\n", ""))).toBeUndefined();
+    const [head, checks, ...rest] = text.split("\n");
+    expect(takeBack([head, checks?.slice(0, 44), ...rest].join("\n"))).toBeUndefined();
+    expect(takeBack([head, "{}", ...rest].join("\n"))).toBeUndefined();
+    // Each folder line's own stamp: the same stamps, the folders' lines swapped, are not its.
+    const swapped = text
+      .replace(`\t${FILLER.dir}\n`, "\tSWAP\n")
+      .replace("\ttests/a\n", `\t${FILLER.dir}\n`)
+      .replace("\tSWAP\n", "\ttests/a\n");
+    expect(takeBack(swapped)).toBeUndefined();
+    expect(takeBack(text)).toBe("tests/a/test_x.py");
   });
 
   it("is not used once a searched folder's own entries change, nor when cut short", () => {

@@ -52,13 +52,13 @@ const KeptPathSchema = lazy(() =>
 export const TEST_NAMES_PATH = `${STATE_DIR}/test-names.txt`;
 /** Where `forgetTestNames` sets it aside, for a later note that finds its folders unchanged. */
 export const EARLIER_TEST_NAMES_PATH = `${STATE_DIR}/test-names.earlier.txt`;
-const HEADER = "tailtest test names 3\t";
+const HEADER = "tailtest test names 4\t";
 const TRAILER = "\nend\n";
 
 /**
- * The file: a header line naming the searched folders and their times, a line of JSON with each
- * listed folder's stamp (for a later turn's check), then each listed folder as a line `\t<folder>`
- * followed by its entries one a line, then `end`. An entry is found by one search of the bytes for
+ * The file: a header line naming the searched folders and their times, a line with each listed
+ * folder's stamp in the order of its folder lines (for a later turn's check: base64, or `-`), then
+ * each listed folder as a line `\t<folder>` followed by its entries one a line, then `end`. An entry is found by one search of the bytes for
  * its line, its folder by the nearest folder line before it.
  */
 export function keptTestNames(root: string): TestNameMemo {
@@ -106,9 +106,8 @@ export function keptTestNames(root: string): TestNameMemo {
     keep: (roots, listing) => {
       const parts: string[] = [];
       let entries = 0;
-      const dirs: string[] = [];
       const stats = new Float64Array(listing.length * 4);
-      let newest = 0;
+      let stamped = 0;
       for (const { dir, files, stamp: seen } of listing) {
         // An entry with a line break, or one that starts as a folder's line does, could not be
         // told from the lines around it: such a listing is not kept. No entry's name holds a
@@ -124,18 +123,16 @@ export function keptTestNames(root: string): TestNameMemo {
         parts.push(files.length === 0 ? `\t${dir}` : `\t${dir}\n${files.join("\n")}`);
         entries += files.length;
         if (seen !== undefined) {
-          dirs.push(dir);
-          stats.set(seen, (dirs.length - 1) * 4);
-          newest = Math.max(newest, seen[2]);
+          stats.set(seen, stamped * 4);
+          stamped += 1;
         }
       }
       // A few entries are read again sooner than the file is.
       if (entries < KEEP_FROM) return;
-      // Each folder as it was before its read, for a later turn's check (none if one is unknown).
+      // Each folder as it was before its read, in the order of the folder lines, for a later
+      // turn's check (none if one is unknown).
       const checks =
-        dirs.length === listing.length
-          ? JSON.stringify({ newest, dirs, stats: Buffer.from(stats.buffer).toString("base64") })
-          : "{}";
+        stamped === listing.length ? Buffer.from(stats.buffer).toString("base64") : NO_CHECKS;
       const text = `${HEADER}${stamp(root, roots)}\n${checks}\n${parts.join("\n")}${TRAILER}`;
       const temporary = `${file}.${process.pid}.tmp`;
       try {
@@ -197,43 +194,48 @@ function unchangedListing(root: string, path: string, header: Buffer): Buffer | 
   const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
   const bytes = written === undefined ? undefined : readListing(path, header);
   if (bytes === undefined || written === undefined) return undefined;
-  let checks: unknown;
-  try {
-    checks = JSON.parse(bytes.toString("utf8", header.length, bytes.indexOf(10, header.length)));
-  } catch {
-    return undefined;
-  }
-  const parsed = ChecksSchema.safeParse(checks);
-  if (!parsed.success) return undefined;
-  const { newest, dirs } = parsed.data;
-  const packed = Buffer.from(parsed.data.stats, "base64");
-  if (newest >= Math.floor(written / 1000) * 1000 || packed.length !== dirs.length * 32)
-    return undefined;
+  const lineEnd = bytes.indexOf(10, header.length);
+  const checks = bytes.toString("latin1", header.length, lineEnd);
+  if (checks === NO_CHECKS || !ChecksSchema.safeParse(checks).success) return undefined;
+  const packed = Buffer.from(checks, "base64");
+  if (packed.length % 32 !== 0) return undefined;
   // The numbers as written, bit for bit: no text per number either way.
   const stats = new Float64Array(new Uint8Array(packed).buffer);
-  for (let at = 0; at < dirs.length; at += 1) {
-    const dir = dirs[at] as string;
+  // A time in the second the file was written may hide a change made in the same tick.
+  const racy = Math.floor(written / 1000) * 1000;
+  // The folders are the listing's folder lines, in order: each follows a line break and a tab,
+  // which no entry starts with and no folder holds, and the trailer holds neither.
+  const text = bytes.toString("utf8", lineEnd);
+  let at = 0;
+  for (let line = text.indexOf("\n\t"); line !== -1; line = text.indexOf("\n\t", line + 2)) {
+    const end = text.indexOf("\n", line + 2);
+    const dir = text.slice(line + 2, end);
+    if (at + 4 > stats.length) return undefined;
     const seen = statFolder(dir === "" ? root : `${root}/${dir}`);
     if (
       seen === undefined ||
-      seen.dev !== stats[at * 4] ||
-      seen.ino !== stats[at * 4 + 1] ||
-      seen.mtimeMs !== stats[at * 4 + 2] ||
-      seen.ctimeMs !== stats[at * 4 + 3]
+      seen.dev !== stats[at] ||
+      seen.ino !== stats[at + 1] ||
+      seen.mtimeMs !== stats[at + 2] ||
+      seen.ctimeMs !== stats[at + 3] ||
+      seen.mtimeMs >= racy
     )
       return undefined;
+    at += 4;
   }
-  return bytes;
+  return at === stats.length ? bytes : undefined;
 }
 
+/** A listing's check line when a folder's stamp is unknown: no later turn takes it back. */
+const NO_CHECKS = "-";
+
 /**
- * A listing's check line: the newest folder modification time, each folder read, and its
- * device, inode, modification and change times four by four (`ProjectView.listedStamp`), as the
- * base64 of their doubles: formatting ~1,800 numbers as text cost the walk that keeps it ~10 M.
+ * A listing's check line: each listed folder's device, inode, modification and change times four
+ * by four (`ProjectView.listedStamp`), in the order of its folder lines, as the base64 of their
+ * doubles: formatting ~1,800 numbers as text cost the walk that keeps it ~10 M, and the folders'
+ * names are the listing's own lines (a JSON list of them cost the check ~3 M to read).
  */
-const ChecksSchema = lazy(() =>
-  z.object({ newest: z.number(), dirs: z.array(z.string()), stats: z.string() }),
-);
+const ChecksSchema = lazy(() => z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/)));
 
 /** The searched folders and their modification times: a file added to or taken from one changes it. */
 function stamp(root: string, roots: readonly string[]): string {
