@@ -91,6 +91,7 @@ export {
   type FinishedCommand,
 } from "../../tdd/node/tdd-hooks.ts";
 export { gateWrites, type TddCall } from "../../tdd/node/tdd-gate-call.ts";
+export { copyInForce, copyPath } from "../../gating/node/state-copy.ts";
 export {
   activeTddKey,
   agentKey,
