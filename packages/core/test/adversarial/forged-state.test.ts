@@ -1,16 +1,19 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatStrictEvent, type StrictEventInput } from "../../src/index.ts";
 import { eventLineFor } from "../../src/entries/node/core-node.ts";
 import {
   bash,
+  cliIn,
   fire,
   heldTally,
   isDenial,
   makeAttackProject,
   payloadsOf,
+  shellCall,
+  toolWrite,
   type Mode,
   type Platform,
   type Played,
@@ -115,4 +118,74 @@ describe.each<Mode>(["tdd", "strict"])("forged state lines in %s mode", (mode) =
       }),
     60_000,
   );
+});
+
+const TEST_MUL =
+  "from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
+const CALC_MUL = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+const PYTEST = "python3 -m pytest -q tests/test_calc.py";
+
+/**
+ * Honest work is never wedged by the copy: a Red, its failing run, a Green and the production
+ * write (tdd), a claim on a failing test and the write under it (strict), through Claude Code's
+ * built hooks and the CLI, with a state folder and with none that can be written (no copy: the
+ * project's logs, as before).
+ */
+describe.each([
+  ["a state folder", undefined],
+  ["no state folder that can be written", "/dev/null/state"],
+] as const)("honest work with %s", (_, stateHome) => {
+  const before = process.env["XDG_STATE_HOME"];
+  beforeAll(() => {
+    if (stateHome !== undefined) process.env["XDG_STATE_HOME"] = stateHome;
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env["XDG_STATE_HOME"];
+    else process.env["XDG_STATE_HOME"] = before;
+  });
+
+  it("tdd: Red, its failing run, Green, then the production write passes", async () => {
+    const played = await makeAttackProject("tdd");
+    try {
+      const payloads = payloadsOf("claude-code", played.root);
+      await fire("claude-code", played, payloads.start);
+      const red = await cliIn(
+        played,
+        "red",
+        "--test",
+        "tests/test_calc.py::test_mul",
+        "--expects",
+        "test_mul fails: no mul",
+      );
+      expect(red.exitCode, red.stderr).toBe(0);
+      expect(await toolWrite("claude-code", played, "tests/test_calc.py", TEST_MUL)).toBe(true);
+      expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
+      const green = await cliIn(played, "green", "--change", "add mul", "--file", "calc.py");
+      expect(green.exitCode, green.stdout + green.stderr).toBe(0);
+      expect(await toolWrite("claude-code", played, "calc.py", CALC_MUL)).toBe(true);
+      expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
+      const stop = await fire("claude-code", played, payloads.stop);
+      expect(stop).not.toContain("not written by tailtest");
+      expect(stop).not.toContain('"decision":"block"');
+    } finally {
+      played.cleanup();
+    }
+  }, 60_000);
+
+  it("strict: a claim on a failing test, then the write under it, green at the Stop", async () => {
+    const played = await makeAttackProject("strict");
+    try {
+      const payloads = payloadsOf("claude-code", played.root);
+      await fire("claude-code", played, payloads.start);
+      expect(await toolWrite("claude-code", played, "tests/test_calc.py", TEST_MUL)).toBe(true);
+      const claim = await cliIn(played, "claim", "tests/test_calc.py::test_mul", "calc.py");
+      expect(claim.exitCode, claim.stdout + claim.stderr).toBe(0);
+      expect(await toolWrite("claude-code", played, "calc.py", CALC_MUL)).toBe(true);
+      const stop = await fire("claude-code", played, payloads.stop);
+      expect(stop).toContain("is green");
+      expect(stop).not.toContain("not written by tailtest");
+    } finally {
+      played.cleanup();
+    }
+  }, 60_000);
 });
