@@ -43,6 +43,9 @@ const strict = project("strict", "strict", (root) =>
   writeFileSync(join(root, ".tailtest/events.jsonl"), strictHistory(1000)),
 );
 
+/** The state folder the hooks keep their copies in (mode-witness.ts, state-copy.ts): the bench's own. */
+const state = join(box, "state");
+
 // 4,000 test files in 400 folders and a new source file no test is named after: the note's
 // search for a test with its name elsewhere in the test folders reads up to its bound, then keeps
 // what it listed (`.tailtest/test-names.txt`) for the turn's next notes; the end of a turn sets it
@@ -127,6 +130,15 @@ const update = (file) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-x\n+y\
 const writeInput = (root, file) => ({ file_path: join(root, file), content: "x = 1\n" });
 
 const env = benchEnv(args);
+// The gated projects as a session that started in their mode leaves them: a session file, and
+// the copies of its mode and of the state logs outside the project, which the gates then read.
+for (const root of [tdd, strict])
+  execFileSync(process.execPath, hookArgs("claude-code", "SessionStart"), {
+    input: JSON.stringify({ ...claude(root, "SessionStart"), source: "startup" }),
+    cwd: root,
+    env: { ...env, CLAUDE_PROJECT_DIR: root, XDG_STATE_HOME: state },
+    stdio: ["pipe", "ignore", "ignore"],
+  });
 const hook = (name, adapter, root, payload, target, expect) => ({
   name,
   command: process.execPath,
@@ -134,7 +146,7 @@ const hook = (name, adapter, root, payload, target, expect) => ({
   args: hookArgs(adapter, payload.hook_event_name),
   input: JSON.stringify(payload),
   cwd: root,
-  env: { ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root },
+  env: { ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root, XDG_STATE_HOME: state },
   target: target ?? ANY,
   expect,
 });

@@ -98,9 +98,21 @@ if (calls === undefined) throw new Error(`no training calls for adapter ${adapte
 
 const box = mkdtempSync(join(tmpdir(), "tailtest-train-"));
 const saved = { cwd: process.cwd(), env: { ...process.env } };
+/**
+ * The state folder of the training's sessions: the gate bundle's tdd and strict projects get the
+ * copy of their session's mode there, as a started session leaves it, so their gates read and
+ * append tailtest's copies of the state logs (state-copy.ts), as nearly every gate does.
+ */
+const state = join(box, "state");
+const { setWitness } = await import(
+  pathToFileURL(join(repo, "packages/core/dist/node/index.js")).href
+);
 
-/** A git project with the pytest fixture and the files the recorded payloads name. */
-function makeProject(name, mode) {
+/**
+ * A git project with the pytest fixture and the files the recorded payloads name; `witnessed`:
+ * with the copy of its session's mode (the gate bundle alone reads nothing else of a session).
+ */
+function makeProject(name, mode, witnessed = false) {
   const root = join(box, name, "project");
   cpSync(join(repo, "fixtures/runners/pytest-pyproject"), root, { recursive: true });
   mkdirSync(join(root, "src"), { recursive: true });
@@ -111,6 +123,8 @@ function makeProject(name, mode) {
   git("init", "-q");
   git("add", "-A");
   git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "fixture");
+  if (witnessed && mode !== "follow")
+    setWitness(root, ".tailtest/session.json", mode, { XDG_STATE_HOME: state });
   return root;
 }
 
@@ -129,7 +143,13 @@ async function run(main, root, files) {
   for (const file of files) {
     const { stdin, env } = payload(file, root);
     process.chdir(root);
-    process.env = { ...saved.env, ...env, CLAUDE_PROJECT_DIR: root, CURSOR_PROJECT_DIR: root };
+    process.env = {
+      ...saved.env,
+      ...env,
+      CLAUDE_PROJECT_DIR: root,
+      CURSOR_PROJECT_DIR: root,
+      XDG_STATE_HOME: state,
+    };
     const output = await main.answerHook(JSON.stringify(stdin));
     if (output === undefined)
       throw new Error(`training call ${JSON.stringify(file)}: not answered`);
@@ -197,19 +217,19 @@ const ROUTES = {
   // writes the checkpoint) are played through node's own loading of the bundle, another script
   // to V8, so the cache holds none of what they alone run.
   "gate-pre": async () => {
-    const root = makeProject("gate-pre-tdd", "tdd");
+    const root = makeProject("gate-pre-tdd", "tdd", true);
     await run(createRequire(import.meta.url)(gateBundle), root, calls.pre);
     return trainCodeCache(gateBundle, "pre", (gate) => run(gate, root, calls.pre));
   },
   "gate-pre-strict": async () => {
-    const root = makeProject("gate-pre-strict", "strict");
+    const root = makeProject("gate-pre-strict", "strict", true);
     await run(createRequire(import.meta.url)(gateBundle), root, [...calls.pre, ...calls.pre]);
     return trainCodeCache(gateBundle, "pre-strict", (gate) => run(gate, root, calls.pre));
   },
   "gate-post": () =>
     trainCodeCache(gateBundle, "post", async (gate) => {
-      await run(gate, makeProject("gate-post-tdd", "tdd"), calls.post);
-      await run(gate, makeProject("gate-post-strict", "strict"), calls.post);
+      await run(gate, makeProject("gate-post-tdd", "tdd", true), calls.post);
+      await run(gate, makeProject("gate-post-strict", "strict", true), calls.post);
     }),
   // Before a tool, what hook-gate.cjs leaves (a gate whose config does not say the mode).
   pre: () =>

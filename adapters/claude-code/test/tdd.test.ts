@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPayload, REPO_ROOT, runBin, type BinResult } from "@tailtest/test-utils";
+import { stateLogFiles } from "@tailtest/test-utils/state-lines";
 import {
   cleanupTddProjects,
   describeTddSuite,
@@ -281,11 +282,17 @@ describe("internal errors in tdd and strict modes (ADR 0002)", () => {
     expect(result.stdout + result.stderr).not.toContain(root);
   }
 
-  /** A started tdd session whose shared event log then became a folder: reading it fails. */
+  /**
+   * A started tdd session whose shared event log then became a folder, and tailtest's copy of it
+   * that the gates read (state-copy.ts): reading it fails.
+   */
   async function brokenLog(mode = "tdd") {
     const t = await tddProject({ mode });
     await t.fire(t.payloads.sessionStart());
-    mkdirSync(join(t.root, ".tailtest/events.jsonl"));
+    for (const file of stateLogFiles(t.root)) {
+      rmSync(file, { force: true });
+      mkdirSync(file);
+    }
     return t;
   }
 

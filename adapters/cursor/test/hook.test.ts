@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { copyFixture, REPO_ROOT, runBin, type TempProject } from "@tailtest/test-utils";
+import { stateLogFiles } from "@tailtest/test-utils/state-lines";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPayload, PAYLOAD_FILES, writtenFile } from "./payloads.ts";
 
@@ -145,10 +146,15 @@ describe("cursor hook bin: internal errors in tdd and strict modes (ADR 0002)", 
     jamSession(broken.root);
   }
 
-  /** The shared event log became a folder: every strict-mode read and append fails. */
+  /**
+   * The shared event log became a folder, and tailtest's copy of it that the gates read
+   * (state-copy.ts): every strict-mode read and append fails.
+   */
   function breakLog(broken: TempProject): void {
-    rmSync(join(broken.root, ".tailtest/events.jsonl"), { force: true });
-    mkdirSync(join(broken.root, ".tailtest/events.jsonl"));
+    for (const file of stateLogFiles(broken.root)) {
+      rmSync(file, { force: true });
+      mkdirSync(file);
+    }
   }
 
   async function fire(name: string, change: object = {}, extraEnv: Record<string, string> = {}) {

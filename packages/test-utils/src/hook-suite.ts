@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeProject, runBin, type BinResult, type TempProject } from "./index.ts";
+import { stateLogFiles } from "./state-lines.ts";
 
 /**
  * The hook failure policy and switches (ADR 0002), run against every platform's built hook: what
@@ -221,9 +222,12 @@ export function describeHookPolicySuite(platform: HookPolicyPlatform): void {
     it("strict mode, an end of turn whose event log cannot be read: held once, then no opinion", async () => {
       const t = open("strict");
       expect((await t.fire(t.payloads.sessionStart)).exitCode).toBe(0);
-      // strict's end of turn reads the event log for the claims to verify: make it a folder.
-      rmSync(join(t.root, ".tailtest/events.jsonl"), { force: true });
-      mkdirSync(join(t.root, ".tailtest/events.jsonl"));
+      // strict's end of turn reads the event log for the claims to verify (tailtest's copy of it
+      // while the session's mode copy is in force): make both folders.
+      for (const file of stateLogFiles(t.root)) {
+        rmSync(file, { force: true });
+        mkdirSync(file);
+      }
       const first = await t.fire(t.payloads.stop(0));
       expect(first.exitCode).toBe(0);
       expect(platform.sentBack(first.stdout)).toMatch(NOT_CHECKED("strict"));

@@ -91,6 +91,8 @@ export {
   type FinishedCommand,
 } from "../../tdd/node/tdd-hooks.ts";
 export { gateWrites, type TddCall } from "../../tdd/node/tdd-gate-call.ts";
+export { copyInForce, copyPath } from "../../gating/node/state-copy.ts";
+export { setWitness } from "../../gating/node/mode-witness.ts";
 export {
   activeTddKey,
   agentKey,

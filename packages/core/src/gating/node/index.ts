@@ -2,6 +2,7 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export * from "./content-sweep.ts";
+export * from "./forged-lines.ts";
 export { guarded } from "./gate-answer.ts";
 export {
   CONFIRM_COMMAND,
@@ -12,5 +13,6 @@ export {
 } from "./mode-pin.ts";
 export { witnessNames } from "./mode-witness-path.ts";
 export { raiseWitness, readWitness, setWitness } from "./mode-witness.ts";
+export { copyInForce, copyPath, readPath } from "./state-copy.ts";
 export { importedLine, productionImported } from "./test-imports.ts";
 export { judgeTarget, protectionFor } from "./write-identity.ts";

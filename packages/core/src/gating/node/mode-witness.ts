@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, unlinkSync } from "node:fs";
+import { constants, copyFileSync, existsSync, readFileSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import * as z from "zod/mini";
 import { ModeSchema, type Mode } from "../../config/config.ts";
 import { GATE_STRENGTH } from "../gate-strength.ts";
 import { writeAtomicSync } from "../../state/node/store.ts";
 import { lazy } from "../../util/lazy.ts";
 import { witnessPath, type WitnessEnv } from "./mode-witness-path.ts";
+import { copyPath } from "./state-copy.ts";
 
 /**
  * A copy of each session's pinned mode, kept where the session file is not (ADR 0012, eighth
@@ -63,9 +65,29 @@ export function setWitness(
   if (path === undefined) return;
   try {
     if (mode === "follow") unlinkSync(path);
-    else writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
+    else {
+      writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
+      seedCopies(root, env);
+    }
   } catch {
     // no copy (already none, or the folder cannot be written)
+  }
+}
+
+/**
+ * The copies of the state logs (state-copy.ts) start, the first time a session of the project
+ * gates, as the project's logs then are: lines an older tailtest wrote are not named as forged.
+ * A copy already there is never replaced.
+ */
+function seedCopies(root: string, env: WitnessEnv): void {
+  for (const log of [".tailtest/events.jsonl", ".tailtest/tdd-applied.jsonl"]) {
+    const copy = copyPath(root, log, env);
+    if (copy === undefined || existsSync(copy) || !existsSync(join(root, log))) continue;
+    try {
+      copyFileSync(join(root, log), copy, constants.COPYFILE_EXCL);
+    } catch {
+      // Another hook seeded it, or the folder cannot be written.
+    }
   }
 }
 

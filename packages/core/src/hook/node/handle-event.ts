@@ -41,6 +41,7 @@ const lazy = {
   contentSweep: () => import("../../gating/node/content-sweep.ts"),
   verify: () => import("../../engine/node/verify-turn.ts"),
   lifecycle: () => import("../../state/node/lifecycle.ts"),
+  forged: () => import("../../gating/node/forged-lines.ts"),
 };
 
 export interface HandleOptions {
@@ -79,9 +80,10 @@ async function handleSettled(
   const now = options.now ?? (() => new Date());
   const { project, pin } = await settleMode(given);
   // Room is kept for the mode-change line, which must not be the part that is cut.
-  const decision = capDecision(
-    await dispatch(project, event, options, now),
-    NOTE_CAP - MODE_LINE_ROOM,
+  const decision = await withForgedLines(
+    project,
+    event,
+    capDecision(await dispatch(project, event, options, now), NOTE_CAP - MODE_LINE_ROOM),
   );
   // A pinned mode is said at every start and every end of the main agent's turn (ADR 0012).
   if (pin !== undefined && (event.kind === "SessionStarted" || isMainStop(event))) {
@@ -102,6 +104,30 @@ async function handleSettled(
   return change === undefined
     ? decision
     : capDecision(withModeChange(decision, change, event.stopHookActive), NOTE_CAP);
+}
+
+/**
+ * At the end of a main agent's turn in tdd or strict mode, state lines in the project's logs that
+ * tailtest's copy lacks (state-copy.ts): ignored by the gates, named here, and the Stop held once
+ * each time there are more of them (ADR 0012, tenth round).
+ */
+async function withForgedLines(
+  project: Project,
+  event: HookEvent,
+  decision: Decision,
+): Promise<Decision> {
+  if (!isMainStop(event) || project.config.mode === "follow") return decision;
+  const { foreignLines, foreignLine } = await lazy.forged();
+  const found = foreignLines(project.root);
+  if (found === undefined) return decision;
+  const line = foreignLine(found);
+  if (decision.kind === "block" || decision.kind === "deny" || !found.grown || event.stopHookActive)
+    return capDecision(withLine(decision, line), NOTE_CAP - MODE_LINE_ROOM);
+  const said = decision.kind === "context" ? `${decision.text}\n` : "";
+  return capDecision(
+    { userMessage: decision.userMessage, kind: "block", reason: `${said}${line}` },
+    NOTE_CAP - MODE_LINE_ROOM,
+  );
 }
 
 function isMainStop(event: HookEvent): event is Extract<HookEvent, { kind: "TurnEnded" }> {

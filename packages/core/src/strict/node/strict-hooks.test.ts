@@ -6,6 +6,7 @@ import {
   makeProject,
   type TempProject,
 } from "@tailtest/test-utils";
+import { writeStateLines } from "@tailtest/test-utils/state-lines";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import type { StrictEvent } from "../strict-events.ts";
@@ -388,7 +389,7 @@ describe("strict mode on a real pytest project", () => {
 
   it("fails closed on a log written by a newer tailtest", async () => {
     pytestProject();
-    project.write(".tailtest/events.jsonl", '{"v":99,"type":"edit_claim"}\n');
+    writeStateLines(project.root, '{"v":99,"type":"edit_claim"}\n', { replace: true });
     const gate = await send({ kind: "EditRequested", paths: [abs("calc.py")] });
     expect(gate.kind === "deny" ? gate.reason : "").toContain("newer tailtest");
     // The end of the turn too: the adapters' failure policy turns the error into one block.

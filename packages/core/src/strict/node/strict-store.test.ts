@@ -1,5 +1,4 @@
 import {
-  appendFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -12,6 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { writeStateLines } from "@tailtest/test-utils/state-lines";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StrictEventInput } from "../strict-events.ts";
 import {
@@ -85,7 +85,7 @@ describe("the strict event log", () => {
 
   it("keeps a torn last line, closes it, and reads on", async () => {
     await appendStrictEvents(project.root, [mode("2026-11-23T10:00:00.000Z")]);
-    appendFileSync(join(project.root, EVENTS_PATH), '{"v":1,"type":"mode_chan');
+    writeStateLines(project.root, '{"v":1,"type":"mode_chan');
     // The torn tail is not read as an event, and no problem either: a writer may still be on it.
     expect((await readStrictLog(project.root)).events).toHaveLength(1);
     await appendStrictEvents(project.root, [mode("2026-11-23T10:00:01.000Z")]);
@@ -364,9 +364,12 @@ describe("the reduced log, read through its checkpoint", () => {
     // again: garbling it changes nothing.
     const text = log();
     const middle = text.indexOf('"claim":"c50"');
-    writeFileSync(
-      join(project.root, EVENTS_PATH),
+    writeStateLines(
+      project.root,
       `${text.slice(0, middle)}"claim":"cXX"${text.slice(middle + 13)}`,
+      {
+        replace: true,
+      },
     );
     await appendStrictEvents(project.root, claimed("c101", "tests/test_a.py::test_101"));
     expect(view(project.root)).toEqual({ newer: false, size: 101, open: ["c101"], events: 302 });
@@ -379,15 +382,14 @@ describe("the reduced log, read through its checkpoint", () => {
     // Another log of the same length (its last claim rewritten): the tail hash differs.
     const text = log();
     const at = text.lastIndexOf('"claim":"c100"');
-    writeFileSync(
-      join(project.root, EVENTS_PATH),
-      `${text.slice(0, at)}"claim":"c999"${text.slice(at + 14)}`,
-    );
+    writeStateLines(project.root, `${text.slice(0, at)}"claim":"c999"${text.slice(at + 14)}`, {
+      replace: true,
+    });
     expect(view(project.root).size).toBe(100);
     expect(readFileSync(checkpointPath(), "utf8")).not.toBe(before);
     // A shorter log (cut back to 150 events): replayed, never read past its end.
     const lines = log().split("\n").slice(0, 150);
-    writeFileSync(join(project.root, EVENTS_PATH), `${lines.join("\n")}\n`);
+    writeStateLines(project.root, `${lines.join("\n")}\n`, { replace: true });
     expect(view(project.root)).toEqual({ newer: false, size: 50, open: [], events: 150 });
   });
 
@@ -399,7 +401,7 @@ describe("the reduced log, read through its checkpoint", () => {
         writeFileSync(checkpointPath(), checkpoint);
         expect(view(project.root).size).toBe(100);
       }
-    appendFileSync(join(project.root, EVENTS_PATH), '{"v":2,"type":"edit_claim","ts":"x"}\n');
+    writeStateLines(project.root, '{"v":2,"type":"edit_claim","ts":"x"}\n');
     expect(view(project.root).newer).toBe(true);
   });
 

@@ -48,7 +48,8 @@ import {
   writeAtomicSync,
   type LockWait,
 } from "../../state/node/store.ts";
-import { appendDurably, EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
+import { appendLogged, EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
+import { copyInForce, copyPath } from "../../gating/node/state-copy.ts";
 
 /**
  * The node edge of strict mode: appending events to `.tailtest/events.jsonl` under a lock, reading
@@ -70,11 +71,36 @@ const VERIFY_LOCK: LockWait = {
   maxDelayMs: 2_000,
 };
 
+/**
+ * The files strict mode's state is read from: the project's log and checkpoint, or, while a
+ * session's mode copy is in force, tailtest's copies of them outside the project
+ * (state-copy.ts): a line or a checkpoint a program wrote into `.tailtest/` then moves nothing.
+ */
+interface StrictFiles {
+  log: string;
+  checkpoint: string;
+  part: string;
+}
+
+function strictFiles(root: string): StrictFiles {
+  const own = {
+    log: join(root, EVENTS_PATH),
+    checkpoint: join(root, STRICT_CHECKPOINT_PATH),
+    part: join(root, STRICT_CHECKPOINT_PART_PATH),
+  };
+  if (!copyInForce(root)) return own;
+  return {
+    log: copyPath(root, EVENTS_PATH) ?? own.log,
+    checkpoint: copyPath(root, STRICT_CHECKPOINT_PATH) ?? own.checkpoint,
+    part: copyPath(root, STRICT_CHECKPOINT_PART_PATH) ?? own.part,
+  };
+}
+
 /** Every strict event of the project, oldest first. A missing log has none. */
 export async function readStrictLog(root: string): Promise<StrictLog> {
   let text: string;
   try {
-    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(strictFiles(root).log, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { events: [], problems: [], newer: false };
@@ -109,10 +135,10 @@ export interface StrictLogState {
  * at, and one taken elsewhere is rebuilt from the log when read (`readClosedPart`).
  */
 export function readStrictState(root: string): StrictLogState {
-  const path = join(root, EVENTS_PATH);
+  const files = strictFiles(root);
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(files.log, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { snapshot: snapshotOfEvents([]), newer: false };
@@ -120,10 +146,10 @@ export function readStrictState(root: string): StrictLogState {
   }
   try {
     const { size, ino } = fstatSync(fd);
-    const checkpoint = readCheckpoint(root);
+    const checkpoint = readCheckpoint(files);
     const usable =
       checkpoint !== undefined && matchesLog(fd, checkpoint.log, ino, size)
-        ? snapshotOfCheckpoint(checkpoint, () => readClosedPart(root, checkpoint))
+        ? snapshotOfCheckpoint(checkpoint, () => readClosedPart(files, checkpoint))
         : undefined;
     if (usable !== undefined && checkpoint !== undefined) {
       const tail = readLines(fd, checkpoint.log.bytes, size);
@@ -131,7 +157,8 @@ export function readStrictState(root: string): StrictLogState {
       if (log.newer) return { snapshot: usable, newer: true };
       const resumed = resumeSnapshot(usable, log.events);
       if (resumed !== undefined) {
-        if (log.events.length >= CHECKPOINT_EVERY) saveCheckpoint(root, fd, resumed, ino, tail.end);
+        if (log.events.length >= CHECKPOINT_EVERY)
+          saveCheckpoint(files, fd, resumed, ino, tail.end);
         return { snapshot: resumed, newer: false };
       }
     }
@@ -139,7 +166,7 @@ export function readStrictState(root: string): StrictLogState {
     const log = parseStrictLog(whole.text);
     if (log.newer) return { snapshot: snapshotOfEvents(log.events), newer: true };
     const snapshot = snapshotOfEvents(log.events);
-    if (whole.end > 0) saveCheckpoint(root, fd, snapshot, ino, whole.end);
+    if (whole.end > 0) saveCheckpoint(files, fd, snapshot, ino, whole.end);
     return { snapshot, newer: false };
   } finally {
     closeSync(fd);
@@ -165,7 +192,7 @@ export function readStrictEditsSince(
   const seen = new Map<string, Set<string | null>>();
   let text: string;
   try {
-    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(strictFiles(root).log, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return seen;
     throw error;
@@ -192,10 +219,10 @@ export function readStrictEditsSince(
   return seen;
 }
 
-function readCheckpoint(root: string): StrictCheckpoint | undefined {
+function readCheckpoint(files: StrictFiles): StrictCheckpoint | undefined {
   let text: string;
   try {
-    text = readFileSync(join(root, STRICT_CHECKPOINT_PATH), "utf8");
+    text = readFileSync(files.checkpoint, "utf8");
   } catch {
     return undefined;
   }
@@ -217,9 +244,9 @@ function readCheckpoint(root: string): StrictCheckpoint | undefined {
  * when that prefix is no longer the one the checkpoint was taken of (the log was replaced since
  * the call began): a gate that cannot decide blocks.
  */
-function readClosedPart(root: string, checkpoint: StrictCheckpoint): ClosedPart {
+function readClosedPart(files: StrictFiles, checkpoint: StrictCheckpoint): ClosedPart {
   const openIds = openIdsOf(checkpoint) ?? new Set<string>();
-  const path = join(root, STRICT_CHECKPOINT_PART_PATH);
+  const path = files.part;
   let text: string | undefined;
   try {
     text = readFileSync(path, "utf8");
@@ -236,7 +263,7 @@ function readClosedPart(root: string, checkpoint: StrictCheckpoint): ClosedPart 
         // Gone already (another reader moved it): rebuilt below all the same.
       }
   }
-  const part = closedPartOf(replayPrefix(root, checkpoint.log), openIds);
+  const part = closedPartOf(replayPrefix(files, checkpoint.log), openIds);
   try {
     writeAtomicSync(path, `${JSON.stringify(checkpointPart(checkpoint.log, part))}\n`);
   } catch {
@@ -246,8 +273,8 @@ function readClosedPart(root: string, checkpoint: StrictCheckpoint): ClosedPart 
 }
 
 /** The snapshot of the log's prefix a checkpoint covers, checked to be that same prefix. */
-function replayPrefix(root: string, log: CheckpointLog): StrictSnapshot {
-  const fd = openSync(join(root, EVENTS_PATH), "r");
+function replayPrefix(files: StrictFiles, log: CheckpointLog): StrictSnapshot {
+  const fd = openSync(files.log, "r");
   try {
     const { ino, size } = fstatSync(fd);
     if (!matchesLog(fd, log, ino, size))
@@ -303,7 +330,7 @@ function matchesLog(fd: number, log: StrictCheckpoint["log"], ino: number, size:
  * a part taken at the same point); a failure only costs the next call a replay.
  */
 function saveCheckpoint(
-  root: string,
+  files: StrictFiles,
   fd: number,
   snapshot: StrictSnapshot,
   ino: number,
@@ -311,8 +338,8 @@ function saveCheckpoint(
 ): void {
   try {
     const { checkpoint, part } = checkpointOf(snapshot, { ino, bytes, ...edges(fd, bytes) });
-    writeAtomicSync(join(root, STRICT_CHECKPOINT_PART_PATH), `${JSON.stringify(part)}\n`);
-    writeAtomicSync(join(root, STRICT_CHECKPOINT_PATH), `${JSON.stringify(checkpoint)}\n`);
+    writeAtomicSync(files.part, `${JSON.stringify(part)}\n`);
+    writeAtomicSync(files.checkpoint, `${JSON.stringify(checkpoint)}\n`);
   } catch {
     // A read-only or full disk: the log is still read whole.
   }
@@ -329,7 +356,7 @@ export async function appendStrictEvents(
   if (events.length === 0) return;
   const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
   const path = join(root, EVENTS_PATH);
-  await withFileLock(path, APPEND_LOCK, () => appendDurably(path, text));
+  await withFileLock(path, APPEND_LOCK, () => appendLogged(root, EVENTS_PATH, text));
 }
 
 /**
@@ -344,7 +371,7 @@ export async function appendStrictRefusals(
 ): Promise<void> {
   if (events.length === 0) return;
   const text = events.map((event) => `${formatStrictEvent(event)}\n`).join("");
-  await appendDurably(join(root, EVENTS_PATH), text);
+  await appendLogged(root, EVENTS_PATH, text);
 }
 
 /**
@@ -360,7 +387,11 @@ export async function appendStrictEventsFrom<R>(
   return withFileLock(path, STATE_LOCK, async () => {
     const { events, result } = build(readStrictState(root));
     if (events.length > 0)
-      await appendDurably(path, events.map((event) => `${formatStrictEvent(event)}\n`).join(""));
+      await appendLogged(
+        root,
+        EVENTS_PATH,
+        events.map((event) => `${formatStrictEvent(event)}\n`).join(""),
+      );
     return result;
   });
 }

@@ -4,7 +4,8 @@ import * as z from "zod/mini";
 import { lazy } from "../../util/lazy.ts";
 import { isoDateTime } from "../../util/iso-datetime.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
-import { appendDurably } from "./tdd-store.ts";
+import { appendLogged } from "./tdd-store.ts";
+import { readPath } from "../../gating/node/state-copy.ts";
 
 /**
  * What tdd mode's gated edits left in the files (ADR 0012): after a tool the gate allowed has
@@ -12,7 +13,8 @@ import { appendDurably } from "./tdd-store.ts";
  * counts a changed file as gated only while it holds one of these: an allowance is for the edit
  * the gate saw, not for the path, so a subagent's allowed edit does not cover the main agent's
  * ungated write to the same file, nor does an edit before cover a write after a gate that timed
- * out. One line per file, appended (whole lines in one O_APPEND write), never rewritten.
+ * out. One line per file, appended (whole lines in one O_APPEND write), never rewritten; read
+ * from tailtest's copy while a session's mode copy is in force (state-copy.ts), like events.jsonl.
  */
 export const APPLIED_PATH = `${STATE_DIR}/tdd-applied.jsonl`;
 
@@ -53,7 +55,7 @@ export async function recordApplied(
     (path) =>
       `${JSON.stringify({ path, content: contentId(root, path), agent_key: agentKey, at })}\n`,
   );
-  await appendDurably(join(root, APPLIED_PATH), lines.join(""));
+  await appendLogged(root, APPLIED_PATH, lines.join(""));
 }
 
 type AppliedLine = z.infer<typeof AppliedLineSchema>;
@@ -62,7 +64,7 @@ type AppliedLine = z.infer<typeof AppliedLineSchema>;
 export function readAppliedLines(root: string): AppliedLine[] {
   let text: string;
   try {
-    text = readFileSync(join(root, APPLIED_PATH), "utf8");
+    text = readFileSync(readPath(root, APPLIED_PATH), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;

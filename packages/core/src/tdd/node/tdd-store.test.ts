@@ -1,7 +1,8 @@
-import { appendFileSync, readFileSync, utimesSync } from "node:fs";
+import { readFileSync, utimesSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
+import { writeStateLines } from "@tailtest/test-utils/state-lines";
 import { execa } from "execa";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -132,10 +133,7 @@ describe("appendTddEntries / readTddEntries", () => {
 
   it("skips a torn final line, and the next append does not glue onto it", async () => {
     await appendTddEntries(project.root, "s1", [red]);
-    appendFileSync(
-      join(project.root, EVENTS_PATH),
-      '{"v":1,"type":"tdd.test","agent_key":"s1","com',
-    );
+    writeStateLines(project.root, '{"v":1,"type":"tdd.test","agent_key":"s1","com');
     const torn = await readTddEntries(project.root, "s1");
     expect(torn).toEqual({ entries: [red], problems: [], torn: true });
 

@@ -26,6 +26,7 @@ import {
 } from "../tdd-log.ts";
 import { SESSION_PATHS, STATE_DIR } from "../../project/node/project.ts";
 import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../state/node/store.ts";
+import { copyInForce, copyPath, readPath } from "../../gating/node/state-copy.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
@@ -34,7 +35,9 @@ import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../state/no
  * Every agent (the main one, and each subagent) has its own key. Its entries are kept twice: the
  * human log `.tailtest/tdd/<key>.log`, and one JSON line each in the shared, append-only
  * `.tailtest/events.jsonl`, where every line carries `agent_key`. The state is derived from
- * events.jsonl (the text cannot carry everything: see tdd-log.ts).
+ * events.jsonl (the text cannot carry everything: see tdd-log.ts), or, while a session's mode
+ * copy says tdd or strict, from tailtest's own copy of it outside the project (state-copy.ts):
+ * a line a program appended to the project's file moves nothing.
  */
 
 /** Project-relative folder of the per-agent human logs. */
@@ -133,7 +136,7 @@ export async function readTddEntries(
   checkKey(key);
   let text: string;
   try {
-    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(readPath(root, EVENTS_PATH), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       return { entries: [], problems: [], torn: false };
@@ -197,7 +200,7 @@ export async function readAllowedEdits(
 ): Promise<Set<string>> {
   let text: string;
   try {
-    text = readFileSync(join(root, EVENTS_PATH), "utf8");
+    text = readFileSync(readPath(root, EVENTS_PATH), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Set();
     throw error;
@@ -244,6 +247,22 @@ export async function appendDurably(path: string, text: string): Promise<void> {
   }
 }
 
+/**
+ * Appends whole lines to a project log (`relPath`) and, while a session's mode copy is in force,
+ * to tailtest's copy of it (state-copy.ts): the same text, each in one fsynced O_APPEND write. A
+ * copy that cannot be written is left out: what it lacks reads as not done (a stricter gate).
+ */
+export async function appendLogged(root: string, relPath: string, text: string): Promise<void> {
+  await appendDurably(join(root, relPath), text);
+  const copy = copyInForce(root) ? copyPath(root, relPath) : undefined;
+  if (copy === undefined) return;
+  try {
+    await appendDurably(copy, text);
+  } catch {
+    // No copy: the state folder cannot be written.
+  }
+}
+
 async function withTddLock<R>(root: string, key: string, work: () => Promise<R>): Promise<R> {
   return withFileLock(join(root, tddLogPath(key)), STATE_LOCK, work);
 }
@@ -252,8 +271,9 @@ async function writeEntries(root: string, key: string, entries: readonly TddEntr
   if (entries.length === 0) return;
   const checked = entries.map((entry) => parseTddEntry(entry));
   // events.jsonl first: it is what the state is derived from.
-  await appendDurably(
-    join(root, EVENTS_PATH),
+  await appendLogged(
+    root,
+    EVENTS_PATH,
     checked.map((entry) => `${eventLineFor(key, entry)}\n`).join(""),
   );
   await appendDurably(join(root, tddLogPath(key)), checked.map(renderLogEntry).join(""));

@@ -1,0 +1,93 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { writeStateLines } from "@tailtest/test-utils/state-lines";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { formatStrictEvent } from "../../strict/strict-events.ts";
+import { appendStrictEvents, readStrictState } from "../../strict/node/strict-store.ts";
+import { appendTddEntries, eventLineFor, readTddEntries } from "../../tdd/node/tdd-store.ts";
+import { readApplied, recordApplied } from "../../tdd/node/tdd-applied.ts";
+import type { TddEntry } from "../../tdd/tdd-log.ts";
+import { foreignLine, foreignLines } from "./forged-lines.ts";
+import { setWitness } from "./mode-witness.ts";
+import { copyInForce, copyPath } from "./state-copy.ts";
+
+const SESSION = ".tailtest/session.json";
+const EVENTS = ".tailtest/events.jsonl";
+const AT = "2026-12-03T06:00:00.000Z";
+const RED: TddEntry = { kind: "red", test: "tests/test_a.py", expects: "a fails", at: AT };
+const GREEN: TddEntry = { kind: "green", change: "fix", files: ["a.py"], at: AT };
+
+/** A claim as a forger writes it into the project's log alone. */
+const claimLine = () =>
+  `${formatStrictEvent({ type: "edit_claim", ts: AT, claim: "c9", test_id: "t", edit_target: "a.py" })}\n`;
+
+let project: TempProject;
+beforeEach(() => {
+  project = makeProject({ "a.py": "x = 1\n" });
+});
+afterEach(() => {
+  setWitness(project.root, SESSION, "follow");
+  project.cleanup();
+});
+
+describe("tailtest's copy of the state logs (ADR 0012, tenth round)", () => {
+  it("while a session's mode copy is in force, a line only the project's log holds moves nothing", async () => {
+    setWitness(project.root, SESSION, "tdd");
+    expect(copyInForce(project.root)).toBe(true);
+    await appendTddEntries(project.root, "k", [RED]);
+    // The forger's Green, in the project's log alone.
+    const text = readFileSync(join(project.root, EVENTS), "utf8");
+    writeFileSync(join(project.root, EVENTS), `${text}${eventLineFor("k", GREEN)}\n`);
+    const kinds = (await readTddEntries(project.root, "k")).entries.map((entry) => entry.kind);
+    expect(kinds).toEqual(["red"]);
+    // What tailtest writes (the helper) is read.
+    writeStateLines(project.root, `${eventLineFor("k", GREEN)}\n`);
+    const after = (await readTddEntries(project.root, "k")).entries.map((entry) => entry.kind);
+    expect(after).toEqual(["red", "green"]);
+  });
+
+  it("without a mode copy (follow, no state folder) the project's log is read, as before", async () => {
+    expect(copyInForce(project.root)).toBe(false);
+    project.write(EVENTS, `${eventLineFor("k", RED)}\n`);
+    expect((await readTddEntries(project.root, "k")).entries).toHaveLength(1);
+  });
+
+  it("strict: a forged claim is not read, and the checkpoint is kept beside the copy", async () => {
+    setWitness(project.root, SESSION, "strict");
+    await appendStrictEvents(project.root, [
+      { type: "mode_changed", ts: AT, mode: "strict", by: "config" },
+    ]);
+    project.write(EVENTS, `${readFileSync(join(project.root, EVENTS), "utf8")}${claimLine()}`);
+    const { snapshot } = readStrictState(project.root);
+    expect(snapshot.state.claims.size).toBe(0);
+    expect(existsSync(join(project.root, ".tailtest/strict-state.json"))).toBe(false);
+    expect(existsSync(copyPath(project.root, ".tailtest/strict-state.json") ?? "")).toBe(true);
+    // Not in force: the project's log, forged line and all, as before.
+    setWitness(project.root, SESSION, "follow");
+    expect(readStrictState(project.root).snapshot.state.claims.size).toBe(1);
+  });
+
+  it("tdd-applied.jsonl: a line only the project's file holds is not an applied edit", async () => {
+    setWitness(project.root, SESSION, "tdd");
+    await recordApplied(project.root, "k", ["a.py"], AT);
+    const forged = { path: "b.py", content: "absent", agent_key: "k", at: AT };
+    const applied = join(project.root, ".tailtest/tdd-applied.jsonl");
+    writeFileSync(applied, `${readFileSync(applied, "utf8")}${JSON.stringify(forged)}\n`);
+    expect([...readApplied(project.root, AT).keys()]).toEqual(["a.py"]);
+  });
+
+  it("the Stop's count of lines tailtest did not write grows once, then stays said", async () => {
+    setWitness(project.root, SESSION, "tdd");
+    await appendTddEntries(project.root, "k", [RED]);
+    expect(foreignLines(project.root)).toBeUndefined();
+    const text = readFileSync(join(project.root, EVENTS), "utf8");
+    writeFileSync(join(project.root, EVENTS), `${text}${eventLineFor("k", GREEN)}\n`);
+    const first = foreignLines(project.root);
+    expect(first?.grown).toBe(true);
+    expect(first && foreignLine(first)).toBe(
+      "tailtest: 1 tdd/strict line in .tailtest/events.jsonl was not written by tailtest; ignored. Tell the person: if they did not write them, something in this turn did.",
+    );
+    expect(foreignLines(project.root)?.grown).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import { witnessFolder, witnessKey, witnessNames, type WitnessEnv } from "./mode-witness-path.ts";
+
+/**
+ * tailtest's own copy of the project state files that open a tdd or strict gate (ADR 0012, tenth
+ * round): `.tailtest/events.jsonl` (Reds, runs, Greens, claims, the gate's audit),
+ * `.tailtest/tdd-applied.jsonl`, and strict's checkpoint beside them. A program the agent runs can
+ * append a Red or a claim to the project's files under a name no shell rule reads; the copy is
+ * kept where the mode's copy is (mode-witness-path.ts), outside the project. Every line tailtest
+ * appends to a project log is appended to its copy too; while a session's mode copy says tdd or
+ * strict, the gates and the Stop read the copy alone, so a line only the project's file holds
+ * moves nothing. A copy missing then reads as no Red and no claim: a stricter gate, never a
+ * looser one. With no state folder (no home), no session is witnessed and the project's files
+ * are read, as before.
+ *
+ * Loads nothing but node's path and what mode-witness-path.ts loads: the gates read it.
+ */
+
+/** The session files whose mode has a copy (core's SESSION_PATHS). */
+const WITNESSED = [".tailtest/session.json", ".tailtest/cursor-session.json"];
+const GATING = ["tdd", "strict"];
+
+/**
+ * Where the copy of a project file (project-relative) lives, whether or not it is in force:
+ * one name per project and file, in the folder of the mode copies. Undefined without a folder.
+ */
+export function copyPath(
+  root: string,
+  relPath: string,
+  env: WitnessEnv = process.env,
+): string | undefined {
+  const folder = witnessFolder(env);
+  if (folder === undefined) return undefined;
+  const name = relPath.slice(relPath.lastIndexOf("/") + 1);
+  return join(folder, `${witnessKey(root, ".tailtest")}.${name}`);
+}
+
+/** Whether a session of the project has a mode copy that says tdd or strict. */
+export function copyInForce(root: string, env: WitnessEnv = process.env): boolean {
+  return WITNESSED.some((file) => witnessNames(root, file, GATING, env));
+}
+
+/**
+ * The file a gate reads for a project file: its copy while the copy is in force, else the
+ * project's own.
+ */
+export function readPath(root: string, relPath: string, env: WitnessEnv = process.env): string {
+  if (!copyInForce(root, env)) return join(root, relPath);
+  return copyPath(root, relPath, env) ?? join(root, relPath);
+}
