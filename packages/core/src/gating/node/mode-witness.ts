@@ -1,4 +1,4 @@
-import { constants, copyFileSync, existsSync, readFileSync, unlinkSync } from "node:fs";
+import { constants, copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { ModeSchema, type Mode } from "../../config/config.ts";
@@ -6,7 +6,7 @@ import { GATE_STRENGTH } from "../gate-strength.ts";
 import { writeAtomicSync } from "../../state/node/store.ts";
 import { lazy } from "../../util/lazy.ts";
 import { witnessPath, type WitnessEnv } from "./mode-witness-path.ts";
-import { copyPath } from "./state-copy.ts";
+import { copyInForce, copyPath } from "./state-copy.ts";
 
 /**
  * A copy of each session's pinned mode, kept where the session file is not (ADR 0012, eighth
@@ -64,8 +64,10 @@ export function setWitness(
   const path = witnessPath(root, sessionPath, env);
   if (path === undefined) return;
   try {
-    if (mode === "follow") unlinkSync(path);
-    else {
+    if (mode === "follow") {
+      rmSync(path, { force: true });
+      dropCopies(root, env);
+    } else {
       writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
       seedCopies(root, env);
     }
@@ -87,6 +89,33 @@ function seedCopies(root: string, env: WitnessEnv): void {
       copyFileSync(join(root, log), copy, constants.COPYFILE_EXCL);
     } catch {
       // Another hook seeded it, or the folder cannot be written.
+    }
+  }
+}
+
+/** What state-copy.ts keeps for a project: the logs, strict's checkpoint, the Stop's count. */
+const COPIED = [
+  ".tailtest/events.jsonl",
+  ".tailtest/tdd-applied.jsonl",
+  ".tailtest/strict-state.json",
+  ".tailtest/strict-closed.json",
+  ".tailtest/foreign-lines",
+];
+
+/**
+ * Once no session of the project gates (the person confirmed follow, a session started in
+ * follow), its copies go: the next gating session seeds them afresh from the project's files, so
+ * what tailtest wrote meanwhile, while no copy was in force, is not named as forged then.
+ */
+function dropCopies(root: string, env: WitnessEnv): void {
+  if (copyInForce(root, env)) return;
+  for (const file of COPIED) {
+    const copy = copyPath(root, file, env);
+    if (copy === undefined) return;
+    try {
+      rmSync(copy, { force: true });
+    } catch {
+      // The folder cannot be written: the copies stay, and are read only while one gates.
     }
   }
 }

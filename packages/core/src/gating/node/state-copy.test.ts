@@ -90,4 +90,20 @@ describe("tailtest's copy of the state logs (ADR 0012, tenth round)", () => {
     );
     expect(foreignLines(project.root)?.grown).toBe(false);
   });
+
+  it("what tailtest wrote while no session gated is not named once a session gates again", async () => {
+    setWitness(project.root, SESSION, "tdd");
+    await appendTddEntries(project.root, "k", [RED]);
+    // The person confirms follow: no session gates, tailtest's lines go to the project alone.
+    setWitness(project.root, SESSION, "follow");
+    expect(existsSync(copyPath(project.root, EVENTS) ?? "")).toBe(false);
+    await appendTddEntries(project.root, "k", [GREEN]);
+    setWitness(project.root, SESSION, "tdd");
+    expect(foreignLines(project.root)).toBeUndefined();
+    // A second session file still gating keeps the copies for it.
+    setWitness(project.root, ".tailtest/cursor-session.json", "strict");
+    setWitness(project.root, SESSION, "follow");
+    expect(existsSync(copyPath(project.root, EVENTS) ?? "")).toBe(true);
+    setWitness(project.root, ".tailtest/cursor-session.json", "follow");
+  });
 });
