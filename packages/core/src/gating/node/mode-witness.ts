@@ -106,6 +106,8 @@ function seedCopies(root: string, env: WitnessEnv): void {
       // Another hook seeded it, or the folder cannot be written.
     }
   }
+  // Only a mode copy the gates read (state-copy.ts's session files) puts the copies in force.
+  if (!witnessGates(root, env)) return;
   try {
     mkdirSync(dirname(mark), { recursive: true });
     writeFileSync(mark, "tailtest keeps a copy of this project's tdd/strict state\n", {
