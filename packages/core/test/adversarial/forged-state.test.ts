@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatStrictEvent, type StrictEventInput } from "../../src/index.ts";
@@ -120,6 +120,59 @@ describe.each<Mode>(["tdd", "strict"])("forged state lines in %s mode", (mode) =
   );
 });
 
+/** The state folder, found as a program finds it: the environment, else the XDG default. */
+const STATE = "os.environ.get('XDG_' + 'STATE_HOME') or os.path.expanduser('~/.local/st' + 'ate')";
+const APPEND = FORMS[0] ?? "";
+/** Remove tailtest's copies outside the project, then forge (ADR 0012, eleventh round). */
+const REMOVALS = [
+  `python3 -c "import shutil, os; shutil.rmtree(${STATE})" && ${APPEND}`,
+  `${APPEND} && python3 -c "import os, glob; [os.remove(f) for f in glob.glob(os.path.join(${STATE}, '*', '*', '*'))]"`,
+];
+
+/** Runs `work` with the hooks' state folder inside the test's home, where a program can reach it. */
+async function withOwnStateHome<T>(played: Played, work: () => Promise<T>): Promise<T> {
+  const before = process.env["XDG_STATE_HOME"];
+  process.env["XDG_STATE_HOME"] = join(played.home, ".local", "state");
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env["XDG_STATE_HOME"];
+    else process.env["XDG_STATE_HOME"] = before;
+  }
+}
+
+describe.each<Mode>(["tdd", "strict"])("state folder removed, then forged lines, in %s", (mode) => {
+  it.each(REMOVALS)(
+    "`%s` is held",
+    (form) =>
+      heldForged(`${mode} removed copies: ${form.slice(0, 50)}`, async () => {
+        const platform: Platform = "claude-code";
+        const played = await makeAttackProject(mode);
+        try {
+          return await withOwnStateHome(played, async () => {
+            const payloads = payloadsOf(platform, played.root);
+            await fire(platform, played, payloads.start);
+            const at = new Date().toISOString();
+            writeFileSync(join(played.home, "forged.txt"), forgedLines(mode, played, platform, at));
+            if (isDenial(await fire(platform, played, payloads.shell(form, "pre"))))
+              return undefined;
+            await bash(form, played);
+            await fire(platform, played, payloads.shell(form, "post"));
+            const write = payloads.write(join(played.root, "calc.py"), "x = 1\n", "pre");
+            if (!isDenial(await fire(platform, played, write))) return "the write was let through";
+            const stop = await fire(platform, played, payloads.stop);
+            if (!stop.includes("was removed by something other than tailtest")) return stop;
+            if (!stop.includes('"decision":"block"')) return stop;
+            return undefined;
+          });
+        } finally {
+          played.cleanup();
+        }
+      }),
+    60_000,
+  );
+});
+
 const TEST_MUL =
   "from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
 const CALC_MUL = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
@@ -189,3 +242,39 @@ describe.each([
     }
   }, 60_000);
 });
+
+/**
+ * The person cleared their state folder between turns: the Stop says it once, and a new Red, its
+ * failing run and a Green still open the production write (the copies start again, empty).
+ */
+it("tdd: after the state folder was removed, a new cycle still opens the write", async () => {
+  const played = await makeAttackProject("tdd");
+  try {
+    await withOwnStateHome(played, async () => {
+      const payloads = payloadsOf("claude-code", played.root);
+      await fire("claude-code", played, payloads.start);
+      rmSync(join(played.home, ".local", "state"), { recursive: true, force: true });
+      const first = await fire("claude-code", played, payloads.stop);
+      expect(first).toContain("was removed by something other than tailtest");
+      const red = await cliIn(
+        played,
+        "red",
+        "--test",
+        "tests/test_calc.py::test_mul",
+        "--expects",
+        "test_mul fails: no mul",
+      );
+      expect(red.exitCode, red.stderr).toBe(0);
+      expect(await toolWrite("claude-code", played, "tests/test_calc.py", TEST_MUL)).toBe(true);
+      expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
+      const green = await cliIn(played, "green", "--change", "add mul", "--file", "calc.py");
+      expect(green.exitCode, green.stdout + green.stderr).toBe(0);
+      expect(await toolWrite("claude-code", played, "calc.py", CALC_MUL)).toBe(true);
+      const stop = await fire("claude-code", played, payloads.stop);
+      expect(stop).not.toContain("was removed");
+      expect(stop).not.toContain('"decision":"block"');
+    });
+  } finally {
+    played.cleanup();
+  }
+}, 60_000);

@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyInForce, copyPath } from "./state-copy.ts";
+import { copyInForce, copyPath, REMOVED_NOTE, witnessGates } from "./state-copy.ts";
 
 /**
  * The lines of the project's state logs that tailtest's copy lacks (state-copy.ts, ADR 0012 tenth
@@ -16,12 +16,26 @@ export interface ForeignLines {
   counts: { path: string; lines: number }[];
   /** Their number has grown since the last Stop that said it. */
   grown: boolean;
+  /**
+   * The project says copies were kept, yet no session's mode copy gated (now, or when a hook
+   * wrote one again): the state folder was removed by something else (tailtest removes the mode
+   * copies only with the mark).
+   */
+  removed: boolean;
 }
 
 /** Undefined when no copy is in force, or every line was written by tailtest. */
 export function foreignLines(root: string): ForeignLines | undefined {
   if (!copyInForce(root)) return undefined;
   const counts: ForeignLines["counts"] = [];
+  const note = copyPath(root, REMOVED_NOTE);
+  const removed = !witnessGates(root) || (note !== undefined && existsSync(note));
+  if (note !== undefined && removed)
+    try {
+      rmSync(note, { force: true });
+    } catch {
+      // Said again at the next Stop.
+    }
   for (const path of LOGS) {
     const copy = copyPath(root, path);
     if (copy === undefined) return undefined;
@@ -29,7 +43,7 @@ export function foreignLines(root: string): ForeignLines | undefined {
     const lines = wholeLines(join(root, path)).filter((line) => !kept.has(line)).length;
     if (lines > 0) counts.push({ path, lines });
   }
-  if (counts.length === 0) return undefined;
+  if (counts.length === 0 && !removed) return undefined;
   const total = counts.reduce((sum, count) => sum + count.lines, 0);
   const mark = copyPath(root, ".tailtest/foreign-lines");
   const said = mark === undefined ? 0 : Number.parseInt(readText(mark) ?? "0", 10) || 0;
@@ -39,7 +53,7 @@ export function foreignLines(root: string): ForeignLines | undefined {
     } catch {
       // Said again at the next Stop.
     }
-  return { counts, grown: total > said };
+  return { counts, grown: total > said || removed, removed };
 }
 
 /** The line the Stop says. */
@@ -47,7 +61,16 @@ export function foreignLine(found: ForeignLines): string {
   const parts = found.counts.map(
     ({ path, lines }) => `${lines} tdd/strict line${lines === 1 ? "" : "s"} in ${path}`,
   );
-  return `tailtest: ${parts.join(" and ")} ${found.counts.length === 1 && (found.counts[0]?.lines ?? 0) === 1 ? "was" : "were"} not written by tailtest; ignored. Tell the person: if they did not write them, something in this turn did.`;
+  const one = found.counts.length === 1 && (found.counts[0]?.lines ?? 0) === 1;
+  const lines =
+    parts.length === 0
+      ? ""
+      : `${parts.join(" and ")} ${one ? "was" : "were"} not written by tailtest; ignored.`;
+  const removed = found.removed
+    ? "tailtest's copy of this project's tdd/strict state, kept outside the project, was removed by something other than tailtest: Reds, Greens and claims from before it are not read."
+    : "";
+  const said = [removed, lines].filter((part) => part !== "").join(" ");
+  return `tailtest: ${said} Tell the person: if they did not ${found.removed ? "do this" : "write them"}, something in this turn did.`;
 }
 
 function readText(path: string): string | undefined {

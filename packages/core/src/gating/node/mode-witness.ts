@@ -1,12 +1,20 @@
-import { constants, copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { ModeSchema, type Mode } from "../../config/config.ts";
 import { GATE_STRENGTH } from "../gate-strength.ts";
 import { writeAtomicSync } from "../../state/node/store.ts";
 import { lazy } from "../../util/lazy.ts";
 import { witnessPath, type WitnessEnv } from "./mode-witness-path.ts";
-import { copyInForce, copyPath } from "./state-copy.ts";
+import { COPY_MARK, copyPath, REMOVED_NOTE, witnessGates } from "./state-copy.ts";
 
 /**
  * A copy of each session's pinned mode, kept where the session file is not (ADR 0012, eighth
@@ -68,7 +76,11 @@ export function setWitness(
       rmSync(path, { force: true });
       dropCopies(root, env);
     } else {
+      // Copies were kept (the project's mark) yet no mode copy gates: they were removed.
+      const removed = existsSync(join(root, COPY_MARK)) && !witnessGates(root, env);
       writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
+      const note = removed ? copyPath(root, REMOVED_NOTE, env) : undefined;
+      if (note !== undefined) writeFileSync(note, "removed\n");
       seedCopies(root, env);
     }
   } catch {
@@ -79,9 +91,12 @@ export function setWitness(
 /**
  * The copies of the state logs (state-copy.ts) start, the first time a session of the project
  * gates, as the project's logs then are: lines an older tailtest wrote are not named as forged.
- * A copy already there is never replaced.
+ * A copy already there is never replaced; once the project says copies were kept (`COPY_MARK`),
+ * none is seeded again: a copy missing then was removed, and the project's lines are not taken.
  */
 function seedCopies(root: string, env: WitnessEnv): void {
+  const mark = join(root, COPY_MARK);
+  if (existsSync(mark)) return;
   for (const log of [".tailtest/events.jsonl", ".tailtest/tdd-applied.jsonl"]) {
     const copy = copyPath(root, log, env);
     if (copy === undefined || existsSync(copy) || !existsSync(join(root, log))) continue;
@@ -90,6 +105,16 @@ function seedCopies(root: string, env: WitnessEnv): void {
     } catch {
       // Another hook seeded it, or the folder cannot be written.
     }
+  }
+  // Only a mode copy the gates read (state-copy.ts's session files) puts the copies in force.
+  if (!witnessGates(root, env)) return;
+  try {
+    mkdirSync(dirname(mark), { recursive: true });
+    writeFileSync(mark, "tailtest keeps a copy of this project's tdd/strict state\n", {
+      flag: "wx",
+    });
+  } catch {
+    // Another hook wrote it, or the project cannot be written (nor then its logs).
   }
 }
 
@@ -100,6 +125,7 @@ const COPIED = [
   ".tailtest/strict-state.json",
   ".tailtest/strict-closed.json",
   ".tailtest/foreign-lines",
+  REMOVED_NOTE,
 ];
 
 /**
@@ -108,7 +134,12 @@ const COPIED = [
  * what tailtest wrote meanwhile, while no copy was in force, is not named as forged then.
  */
 function dropCopies(root: string, env: WitnessEnv): void {
-  if (copyInForce(root, env)) return;
+  if (witnessGates(root, env)) return;
+  try {
+    rmSync(join(root, COPY_MARK), { force: true });
+  } catch {
+    // The project cannot be written: the copies stay in force, read as tailtest wrote them.
+  }
   for (const file of COPIED) {
     const copy = copyPath(root, file, env);
     if (copy === undefined) return;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { writeStateLines } from "@tailtest/test-utils/state-lines";
@@ -10,6 +10,7 @@ import { readApplied, recordApplied } from "../../tdd/node/tdd-applied.ts";
 import type { TddEntry } from "../../tdd/tdd-log.ts";
 import { foreignLine, foreignLines } from "./forged-lines.ts";
 import { setWitness } from "./mode-witness.ts";
+import { witnessFolder } from "./mode-witness-path.ts";
 import { copyInForce, copyPath } from "./state-copy.ts";
 
 const SESSION = ".tailtest/session.json";
@@ -105,5 +106,28 @@ describe("tailtest's copy of the state logs (ADR 0012, tenth round)", () => {
     setWitness(project.root, SESSION, "follow");
     expect(existsSync(copyPath(project.root, EVENTS) ?? "")).toBe(true);
     setWitness(project.root, ".tailtest/cursor-session.json", "follow");
+  });
+
+  it("the state folder removed by a program (ADR 0012, eleventh round): still in force, read as empty", async () => {
+    setWitness(project.root, SESSION, "tdd");
+    await appendTddEntries(project.root, "k", [RED]);
+    // The mode copies and the log copies go; a forged Green lands in the project's log.
+    rmSync(witnessFolder() ?? "", { recursive: true, force: true });
+    const text = readFileSync(join(project.root, EVENTS), "utf8");
+    writeFileSync(join(project.root, EVENTS), `${text}${eventLineFor("k", GREEN)}\n`);
+    expect(copyInForce(project.root)).toBe(true);
+    expect((await readTddEntries(project.root, "k")).entries).toEqual([]);
+    const found = foreignLines(project.root);
+    expect(found?.removed).toBe(true);
+    expect(found?.grown).toBe(true);
+    expect(found && foreignLine(found)).toBe(
+      "tailtest: tailtest's copy of this project's tdd/strict state, kept outside the project, was removed by something other than tailtest: Reds, Greens and claims from before it are not read. 2 tdd/strict lines in .tailtest/events.jsonl were not written by tailtest; ignored. Tell the person: if they did not do this, something in this turn did.",
+    );
+    // The mode copy written again (the next hook) does not take the project's lines, and the
+    // removal is said once more: a hook may have written it again before any Stop looked.
+    setWitness(project.root, SESSION, "tdd");
+    expect((await readTddEntries(project.root, "k")).entries).toEqual([]);
+    expect(foreignLines(project.root)?.removed).toBe(true);
+    expect(foreignLines(project.root)?.removed).toBe(false);
   });
 });

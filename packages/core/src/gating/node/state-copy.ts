@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { witnessFolder, witnessKey, witnessNames, type WitnessEnv } from "./mode-witness-path.ts";
 
@@ -11,7 +12,9 @@ import { witnessFolder, witnessKey, witnessNames, type WitnessEnv } from "./mode
  * strict, the gates and the Stop read the copy alone, so a line only the project's file holds
  * moves nothing. A copy missing then reads as no Red and no claim: a stricter gate, never a
  * looser one. With no state folder (no home), no session is witnessed and the project's files
- * are read, as before.
+ * are read, as before. Once a copy was kept, the project says so (`COPY_MARK`): a state folder
+ * removed with its mode copies then leaves the copy in force, read as empty (ADR 0012, eleventh
+ * round), rather than sending the gates back to the project's files.
  *
  * Loads nothing but node's path and what mode-witness-path.ts loads: the gates read it.
  */
@@ -35,9 +38,20 @@ export function copyPath(
   return join(folder, `${witnessKey(root, ".tailtest")}.${name}`);
 }
 
+/** In the project: a copy of its state was kept (written with the copies, removed with them). */
+export const COPY_MARK = ".tailtest/state-copied";
+
+/** Beside the copies: the mode copies were found removed (mode-witness.ts), for the Stop to say. */
+export const REMOVED_NOTE = ".tailtest/copy-removed";
+
 /** Whether a session of the project has a mode copy that says tdd or strict. */
-export function copyInForce(root: string, env: WitnessEnv = process.env): boolean {
+export function witnessGates(root: string, env: WitnessEnv = process.env): boolean {
   return WITNESSED.some((file) => witnessNames(root, file, GATING, env));
+}
+
+/** Whether the copies are read: a session's mode copy gates, or the project says one was kept. */
+export function copyInForce(root: string, env: WitnessEnv = process.env): boolean {
+  return witnessGates(root, env) || existsSync(join(root, COPY_MARK));
 }
 
 /**
