@@ -3,6 +3,7 @@ import { FIXTURES_DIR, RUNNER_FIXTURES } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
 import { createMemoryView, type ProjectView } from "../project/project-view.ts";
+import { suiteShape } from "../selection/suite.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,
@@ -183,6 +184,26 @@ describe("a sub-folder with only a requirements file", () => {
     expect(
       detectProjectRunners(createMemoryView(files)).map((r) => `${r.id}@${r.package_dir}`),
     ).toEqual(["unittest@", "unittest@tools"]);
+  });
+});
+
+describe("unittest with its tests inside the package", () => {
+  it("discovers from the project's folder, so the package's test files are tests", () => {
+    const view = createMemoryView({
+      "setup.py": "setup()",
+      "tox.ini": "[testenv]\ncommands = python -m unittest discover flakes\n",
+      "flakes/__init__.py": "",
+      "flakes/checker.py": "",
+      "flakes/test/__init__.py": "",
+      "flakes/test/harness.py": "from flakes import checker\n",
+      "flakes/test/test_api.py": "from flakes.test.harness import TestCase\n",
+    });
+    const [runner] = detectPackageRunners(view, "");
+    expect(runner?.command.slice(-5)).toEqual(["discover", "-s", ".", "-t", "."]);
+    const shape = suiteShape(view, runner!);
+    expect(shape.isTest("flakes/test/test_api.py")).toBe(true);
+    expect(shape.isTest("flakes/test/harness.py")).toBe(false);
+    expect(shape.isTest("flakes/checker.py")).toBe(false);
   });
 });
 

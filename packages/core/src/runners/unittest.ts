@@ -13,8 +13,10 @@ export const unittest: RunnerSpec = {
   label: "unittest",
   detect: detectUnittest,
   command: (view, dir) => {
-    const testDir =
-      TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? "tests";
+    // No tests/ or test/ beside the manifest: the tests live inside the package
+    // (`pyflakes/test/`), which discovery from the project's folder finds, as a bare
+    // `python -m unittest` does.
+    const testDir = TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? ".";
     return [...pythonCommand(view, dir, "unittest"), "discover", "-s", testDir, "-t", "."];
   },
   testDirs: TEST_DIRS,
