@@ -5,7 +5,12 @@ import { ModeSchema, type Mode } from "../../config/config.ts";
 import { GATE_STRENGTH } from "../gate-strength.ts";
 import { writeAtomicSync } from "../../state/node/store.ts";
 import { lazy } from "../../util/lazy.ts";
-import { witnessPath, type WitnessEnv } from "./mode-witness-path.ts";
+import {
+  forgetWitnessReads,
+  witnessPath,
+  witnessText,
+  type WitnessEnv,
+} from "./mode-witness-path.ts";
 import { copyInForce, copyPath } from "./state-copy.ts";
 
 /**
@@ -33,14 +38,8 @@ export function readWitness(
   env: WitnessEnv = process.env,
 ): Mode | undefined {
   const path = witnessPath(root, sessionPath, env);
-  // Asked first rather than read: a follow-mode call has none, and a failed read is an Error.
-  if (path === undefined || !existsSync(path)) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = path === undefined ? undefined : witnessText(path);
+  if (text === undefined) return undefined;
   try {
     const parsed = WitnessSchema.safeParse(JSON.parse(text));
     if (!parsed.success) return undefined;
@@ -66,13 +65,18 @@ export function setWitness(
   try {
     if (mode === "follow") {
       rmSync(path, { force: true });
+      forgetWitnessReads();
       dropCopies(root, env);
     } else {
       writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
+      forgetWitnessReads();
       seedCopies(root, env);
     }
   } catch {
     // no copy (already none, or the folder cannot be written)
+  } finally {
+    // What this call read of the copies is not what they say now (a write that failed midway).
+    forgetWitnessReads();
   }
 }
 

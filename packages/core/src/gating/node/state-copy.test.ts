@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { writeStateLines } from "@tailtest/test-utils/state-lines";
@@ -10,7 +10,8 @@ import { readApplied, recordApplied } from "../../tdd/node/tdd-applied.ts";
 import type { TddEntry } from "../../tdd/tdd-log.ts";
 import { foreignLine, foreignLines } from "./forged-lines.ts";
 import { setWitness } from "./mode-witness.ts";
-import { copyInForce, copyPath } from "./state-copy.ts";
+import { holdWitnessReads, witnessNames, witnessPath } from "./mode-witness-path.ts";
+import { copiesInForce, copyInForce, copyPath } from "./state-copy.ts";
 
 const SESSION = ".tailtest/session.json";
 const EVENTS = ".tailtest/events.jsonl";
@@ -105,5 +106,38 @@ describe("tailtest's copy of the state logs (ADR 0012, tenth round)", () => {
     setWitness(project.root, SESSION, "follow");
     expect(existsSync(copyPath(project.root, EVENTS) ?? "")).toBe(true);
     setWitness(project.root, ".tailtest/cursor-session.json", "follow");
+  });
+});
+
+describe("one reading of the mode copies per hook call", () => {
+  it("a held call keeps what it read until this process writes or removes a copy", () => {
+    setWitness(project.root, SESSION, "tdd");
+    const path = witnessPath(project.root, SESSION) ?? "";
+    const release = holdWitnessReads();
+    try {
+      expect(copyInForce(project.root)).toBe(true);
+      // Removed behind the call's back: the call answers from what it read.
+      rmSync(path);
+      expect(copyInForce(project.root)).toBe(true);
+      setWitness(project.root, SESSION, "strict");
+      expect(witnessNames(project.root, SESSION, ["strict"])).toBe(true);
+      setWitness(project.root, SESSION, "follow");
+      expect(copyInForce(project.root)).toBe(false);
+    } finally {
+      release();
+    }
+    // Outside a call every question reads the file.
+    setWitness(project.root, SESSION, "tdd");
+    expect(copyInForce(project.root)).toBe(true);
+    rmSync(path);
+    expect(copyInForce(project.root)).toBe(false);
+  });
+
+  it("copiesInForce names each file's copy as copyPath does, and nothing without a copy", () => {
+    expect(copiesInForce(project.root)).toBeUndefined();
+    setWitness(project.root, SESSION, "strict");
+    const copy = copiesInForce(project.root);
+    for (const file of [EVENTS, ".tailtest/strict-state.json", ".tailtest/tdd-applied.jsonl"])
+      expect(copy?.(file)).toBe(copyPath(project.root, file));
   });
 });
