@@ -41,7 +41,9 @@ export function witnessNames(
 ): boolean {
   const path = witnessPath(root, sessionPath, env);
   const text = path === undefined ? undefined : witnessText(path);
-  return text !== undefined && modes.some((mode) => text.includes(`"mode":${JSON.stringify(mode)}`));
+  return (
+    text !== undefined && modes.some((mode) => text.includes(`"mode":${JSON.stringify(mode)}`))
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { constants, copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { constants, copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { ModeSchema, type Mode } from "../../config/config.ts";
