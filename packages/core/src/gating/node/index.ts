@@ -11,8 +11,8 @@ export {
   pinWithWitness,
   pinnedProject,
 } from "./mode-pin.ts";
-export { witnessNames } from "./mode-witness-path.ts";
+export { holdWitnessReads, witnessNames } from "./mode-witness-path.ts";
 export { raiseWitness, readWitness, setWitness } from "./mode-witness.ts";
-export { copyInForce, copyPath, readPath } from "./state-copy.ts";
+export { copiesInForce, readPath } from "./state-copy.ts";
 export { importedLine, productionImported } from "./test-imports.ts";
 export { judgeTarget, protectionFor } from "./write-identity.ts";

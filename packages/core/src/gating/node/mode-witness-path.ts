@@ -40,13 +40,51 @@ export function witnessNames(
   env: WitnessEnv = process.env,
 ): boolean {
   const path = witnessPath(root, sessionPath, env);
+  const text = path === undefined ? undefined : witnessText(path);
+  return (
+    text !== undefined && modes.some((mode) => text.includes(`"mode":${JSON.stringify(mode)}`))
+  );
+}
+
+/**
+ * Each copy's text as a hook call first read it (null: none there), while a call holds the
+ * reads (`holdWitnessReads`): the gates ask for it on every read and append of a state log, and
+ * one call's answer comes from one reading of it. Cleared when the last holder ends and whenever
+ * this process writes or removes a copy (`forgetWitnessReads`).
+ */
+const reads = new Map<string, string | null>();
+let holders = 0;
+
+/** Holds the copies' reads for one hook call; the function returned ends the hold. */
+export function holdWitnessReads(): () => void {
+  holders += 1;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    holders -= 1;
+    if (holders === 0) reads.clear();
+  };
+}
+
+/** Forgets what the held reads saw: this process wrote or removed a copy. */
+export function forgetWitnessReads(): void {
+  reads.clear();
+}
+
+/** A copy's text; undefined when there is none or it cannot be read. */
+export function witnessText(path: string): string | undefined {
+  const known = holders > 0 ? reads.get(path) : undefined;
+  if (known !== undefined) return known ?? undefined;
+  let text: string | null = null;
   try {
-    if (path === undefined || !existsSync(path)) return false;
-    const text = readFileSync(path, "utf8");
-    return modes.some((mode) => text.includes(`"mode":${JSON.stringify(mode)}`));
+    // Asked first rather than read: a follow-mode call has none, and a failed read is an Error.
+    if (existsSync(path)) text = readFileSync(path, "utf8");
   } catch {
-    return false;
+    text = null;
   }
+  if (holders > 0) reads.set(path, text);
+  return text ?? undefined;
 }
 
 /**
@@ -55,8 +93,20 @@ export function witnessNames(
  */
 export function witnessKey(root: string, sessionPath: string): string {
   const text = `${root}\0${sessionPath}`;
-  return `${fnv(text, 0x811c9dc5)}${fnv(text, 0x050c5d1f)}`;
+  const known = keys.get(text);
+  if (known !== undefined) return known;
+  const key = `${fnv(text, 0x811c9dc5)}${fnv(text, 0x050c5d1f)}`;
+  // A hook asks for a few; a long-lived process (the CLI, a test run) for any number.
+  if (keys.size >= 64) keys.clear();
+  keys.set(text, key);
+  return key;
 }
+
+/**
+ * The keys this process computed: a gate asks for its project's on every read and append of a
+ * state log (state-copy.ts), and each hash walks the root's characters in the interpreter.
+ */
+const keys = new Map<string, string>();
 
 function fnv(text: string, seed: number): string {
   let hash = seed;

@@ -1,19 +1,16 @@
-import {
-  constants,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { constants, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { ModeSchema, type Mode } from "../../config/config.ts";
 import { GATE_STRENGTH } from "../gate-strength.ts";
 import { writeAtomicSync } from "../../state/node/store.ts";
 import { lazy } from "../../util/lazy.ts";
-import { witnessPath, type WitnessEnv } from "./mode-witness-path.ts";
+import {
+  forgetWitnessReads,
+  witnessPath,
+  witnessText,
+  type WitnessEnv,
+} from "./mode-witness-path.ts";
 import { COPY_MARK, copyPath, REMOVED_NOTE, witnessGates } from "./state-copy.ts";
 
 /**
@@ -41,14 +38,8 @@ export function readWitness(
   env: WitnessEnv = process.env,
 ): Mode | undefined {
   const path = witnessPath(root, sessionPath, env);
-  // Asked first rather than read: a follow-mode call has none, and a failed read is an Error.
-  if (path === undefined || !existsSync(path)) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = path === undefined ? undefined : witnessText(path);
+  if (text === undefined) return undefined;
   try {
     const parsed = WitnessSchema.safeParse(JSON.parse(text));
     if (!parsed.success) return undefined;
@@ -74,17 +65,22 @@ export function setWitness(
   try {
     if (mode === "follow") {
       rmSync(path, { force: true });
+      forgetWitnessReads();
       dropCopies(root, env);
     } else {
       // Copies were kept (the project's mark) yet no mode copy gates: they were removed.
       const removed = existsSync(join(root, COPY_MARK)) && !witnessGates(root, env);
       writeAtomicSync(path, `${JSON.stringify({ root, session: sessionPath, mode })}\n`);
+      forgetWitnessReads();
       const note = removed ? copyPath(root, REMOVED_NOTE, env) : undefined;
       if (note !== undefined) writeFileSync(note, "removed\n");
       seedCopies(root, env);
     }
   } catch {
     // no copy (already none, or the folder cannot be written)
+  } finally {
+    // What this call read of the copies is not what they say now (a write that failed midway).
+    forgetWitnessReads();
   }
 }
 

@@ -10,8 +10,8 @@ import { readApplied, recordApplied } from "../../tdd/node/tdd-applied.ts";
 import type { TddEntry } from "../../tdd/tdd-log.ts";
 import { foreignLine, foreignLines } from "./forged-lines.ts";
 import { setWitness } from "./mode-witness.ts";
-import { witnessFolder } from "./mode-witness-path.ts";
-import { copyInForce, copyPath } from "./state-copy.ts";
+import { holdWitnessReads, witnessFolder, witnessNames, witnessPath } from "./mode-witness-path.ts";
+import { copiesInForce, copyInForce, copyPath, witnessGates } from "./state-copy.ts";
 
 const SESSION = ".tailtest/session.json";
 const EVENTS = ".tailtest/events.jsonl";
@@ -129,5 +129,38 @@ describe("tailtest's copy of the state logs (ADR 0012, tenth round)", () => {
     expect((await readTddEntries(project.root, "k")).entries).toEqual([]);
     expect(foreignLines(project.root)?.removed).toBe(true);
     expect(foreignLines(project.root)?.removed).toBe(false);
+  });
+});
+
+describe("one reading of the mode copies per hook call", () => {
+  it("a held call keeps what it read until this process writes or removes a copy", () => {
+    setWitness(project.root, SESSION, "tdd");
+    const path = witnessPath(project.root, SESSION) ?? "";
+    const release = holdWitnessReads();
+    try {
+      expect(witnessGates(project.root)).toBe(true);
+      // Removed behind the call's back: the call answers from what it read.
+      rmSync(path);
+      expect(witnessGates(project.root)).toBe(true);
+      setWitness(project.root, SESSION, "strict");
+      expect(witnessNames(project.root, SESSION, ["strict"])).toBe(true);
+      setWitness(project.root, SESSION, "follow");
+      expect(witnessGates(project.root)).toBe(false);
+    } finally {
+      release();
+    }
+    // Outside a call every question reads the file.
+    setWitness(project.root, SESSION, "tdd");
+    expect(witnessGates(project.root)).toBe(true);
+    rmSync(path);
+    expect(witnessGates(project.root)).toBe(false);
+  });
+
+  it("copiesInForce names each file's copy as copyPath does, and nothing without a copy", () => {
+    expect(copiesInForce(project.root)).toBeUndefined();
+    setWitness(project.root, SESSION, "strict");
+    const copy = copiesInForce(project.root);
+    for (const file of [EVENTS, ".tailtest/strict-state.json", ".tailtest/tdd-applied.jsonl"])
+      expect(copy?.(file)).toBe(copyPath(project.root, file));
   });
 });

@@ -55,10 +55,25 @@ export function copyInForce(root: string, env: WitnessEnv = process.env): boolea
 }
 
 /**
+ * Where the copies of the project's files are while the copy is in force (a project-relative
+ * path to its copy's path), else undefined: one reading of the mode copies and one key for any
+ * number of files (strict's log, checkpoint and its part; an append's log).
+ */
+export function copiesInForce(
+  root: string,
+  env: WitnessEnv = process.env,
+): ((relPath: string) => string) | undefined {
+  if (!copyInForce(root, env)) return undefined;
+  const folder = witnessFolder(env);
+  if (folder === undefined) return undefined;
+  const prefix = join(folder, `${witnessKey(root, ".tailtest")}.`);
+  return (relPath) => `${prefix}${relPath.slice(relPath.lastIndexOf("/") + 1)}`;
+}
+
+/**
  * The file a gate reads for a project file: its copy while the copy is in force, else the
  * project's own.
  */
 export function readPath(root: string, relPath: string, env: WitnessEnv = process.env): string {
-  if (!copyInForce(root, env)) return join(root, relPath);
-  return copyPath(root, relPath, env) ?? join(root, relPath);
+  return copiesInForce(root, env)?.(relPath) ?? join(root, relPath);
 }

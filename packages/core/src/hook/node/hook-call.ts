@@ -21,6 +21,7 @@ import {
   openProject,
   type Project,
 } from "../../project/node/project.ts";
+import { holdWitnessReads } from "../../gating/node/mode-witness-path.ts";
 import { HOOKS_OFF } from "./launcher.ts";
 import { workingDir } from "./working-dir.ts";
 
@@ -49,6 +50,20 @@ export type Handler = (
  * nested agents) is no opinion at once. Undefined: the handler left the call to another bundle.
  */
 export async function runHookCall(
+  platform: HookPlatform,
+  io: HookIO,
+  handle: Handler,
+): Promise<HookAnswer | undefined> {
+  // One reading of the session's mode copies answers the whole call (mode-witness-path.ts).
+  const release = holdWitnessReads();
+  try {
+    return await runHeldCall(platform, io, handle);
+  } finally {
+    release();
+  }
+}
+
+async function runHeldCall(
   platform: HookPlatform,
   io: HookIO,
   handle: Handler,

@@ -49,7 +49,7 @@ import {
   type LockWait,
 } from "../../state/node/store.ts";
 import { appendLogged, EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
-import { copyInForce, copyPath } from "../../gating/node/state-copy.ts";
+import { copiesInForce } from "../../gating/node/state-copy.ts";
 
 /**
  * The node edge of strict mode: appending events to `.tailtest/events.jsonl` under a lock, reading
@@ -83,16 +83,17 @@ interface StrictFiles {
 }
 
 function strictFiles(root: string): StrictFiles {
-  const own = {
-    log: join(root, EVENTS_PATH),
-    checkpoint: join(root, STRICT_CHECKPOINT_PATH),
-    part: join(root, STRICT_CHECKPOINT_PART_PATH),
-  };
-  if (!copyInForce(root)) return own;
+  const copy = copiesInForce(root);
+  if (copy === undefined)
+    return {
+      log: join(root, EVENTS_PATH),
+      checkpoint: join(root, STRICT_CHECKPOINT_PATH),
+      part: join(root, STRICT_CHECKPOINT_PART_PATH),
+    };
   return {
-    log: copyPath(root, EVENTS_PATH) ?? own.log,
-    checkpoint: copyPath(root, STRICT_CHECKPOINT_PATH) ?? own.checkpoint,
-    part: copyPath(root, STRICT_CHECKPOINT_PART_PATH) ?? own.part,
+    log: copy(EVENTS_PATH),
+    checkpoint: copy(STRICT_CHECKPOINT_PATH),
+    part: copy(STRICT_CHECKPOINT_PART_PATH),
   };
 }
 

@@ -26,7 +26,7 @@ import {
 } from "../tdd-log.ts";
 import { SESSION_PATHS, STATE_DIR } from "../../project/node/project.ts";
 import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../state/node/store.ts";
-import { copyInForce, copyPath, readPath } from "../../gating/node/state-copy.ts";
+import { copiesInForce, readPath } from "../../gating/node/state-copy.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
@@ -254,7 +254,7 @@ export async function appendDurably(path: string, text: string): Promise<void> {
  */
 export async function appendLogged(root: string, relPath: string, text: string): Promise<void> {
   await appendDurably(join(root, relPath), text);
-  const copy = copyInForce(root) ? copyPath(root, relPath) : undefined;
+  const copy = copiesInForce(root)?.(relPath);
   if (copy === undefined) return;
   try {
     await appendDurably(copy, text);
