@@ -202,20 +202,7 @@ describe.each([
     try {
       const payloads = payloadsOf("claude-code", played.root);
       await fire("claude-code", played, payloads.start);
-      const red = await cliIn(
-        played,
-        "red",
-        "--test",
-        "tests/test_calc.py::test_mul",
-        "--expects",
-        "test_mul fails: no mul",
-      );
-      expect(red.exitCode, red.stderr).toBe(0);
-      expect(await toolWrite("claude-code", played, "tests/test_calc.py", TEST_MUL)).toBe(true);
-      expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
-      const green = await cliIn(played, "green", "--change", "add mul", "--file", "calc.py");
-      expect(green.exitCode, green.stdout + green.stderr).toBe(0);
-      expect(await toolWrite("claude-code", played, "calc.py", CALC_MUL)).toBe(true);
+      await honestCycle(played);
       expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
       const stop = await fire("claude-code", played, payloads.stop);
       expect(stop).not.toContain("not written by tailtest");
@@ -256,20 +243,7 @@ it("tdd: after the state folder was removed, a new cycle still opens the write",
       rmSync(join(played.home, ".local", "state"), { recursive: true, force: true });
       const first = await fire("claude-code", played, payloads.stop);
       expect(first).toContain("was removed by something other than tailtest");
-      const red = await cliIn(
-        played,
-        "red",
-        "--test",
-        "tests/test_calc.py::test_mul",
-        "--expects",
-        "test_mul fails: no mul",
-      );
-      expect(red.exitCode, red.stderr).toBe(0);
-      expect(await toolWrite("claude-code", played, "tests/test_calc.py", TEST_MUL)).toBe(true);
-      expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
-      const green = await cliIn(played, "green", "--change", "add mul", "--file", "calc.py");
-      expect(green.exitCode, green.stdout + green.stderr).toBe(0);
-      expect(await toolWrite("claude-code", played, "calc.py", CALC_MUL)).toBe(true);
+      await honestCycle(played);
       const stop = await fire("claude-code", played, payloads.stop);
       expect(stop).not.toContain("was removed");
       expect(stop).not.toContain('"decision":"block"');
@@ -278,3 +252,21 @@ it("tdd: after the state folder was removed, a new cycle still opens the write",
     played.cleanup();
   }
 }, 60_000);
+
+/** tdd's honest cycle through the built hook: Red, the test, its failing run, Green, the write. */
+async function honestCycle(played: Played): Promise<void> {
+  const red = await cliIn(
+    played,
+    "red",
+    "--test",
+    "tests/test_calc.py::test_mul",
+    "--expects",
+    "test_mul fails: no mul",
+  );
+  expect(red.exitCode, red.stderr).toBe(0);
+  expect(await toolWrite("claude-code", played, "tests/test_calc.py", TEST_MUL)).toBe(true);
+  expect(await shellCall("claude-code", played, PYTEST)).toBe(true);
+  const green = await cliIn(played, "green", "--change", "add mul", "--file", "calc.py");
+  expect(green.exitCode, green.stdout + green.stderr).toBe(0);
+  expect(await toolWrite("claude-code", played, "calc.py", CALC_MUL)).toBe(true);
+}
