@@ -1,6 +1,13 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyInForce, copyPath, REMOVED_NOTE, witnessGates } from "./state-copy.ts";
+import {
+  copyInForce,
+  copyPath,
+  FOREIGN_COUNT,
+  REMOVED_NOTE,
+  STATE_LOGS,
+  witnessGates,
+} from "./state-copy.ts";
 
 /**
  * The lines of the project's state logs that tailtest's copy lacks (state-copy.ts, ADR 0012 tenth
@@ -8,8 +15,6 @@ import { copyInForce, copyPath, REMOVED_NOTE, witnessGates } from "./state-copy.
  * in force they move nothing; the end of the turn names them, and holds the Stop once each time
  * their number grows.
  */
-
-const LOGS = [".tailtest/events.jsonl", ".tailtest/tdd-applied.jsonl"] as const;
 
 export interface ForeignLines {
   /** Per project log, the lines its copy does not hold (only logs with some). */
@@ -36,7 +41,7 @@ export function foreignLines(root: string): ForeignLines | undefined {
     } catch {
       // Said again at the next Stop.
     }
-  for (const path of LOGS) {
+  for (const path of STATE_LOGS) {
     const copy = copyPath(root, path);
     if (copy === undefined) return undefined;
     const kept = new Set(wholeLines(copy));
@@ -45,7 +50,7 @@ export function foreignLines(root: string): ForeignLines | undefined {
   }
   if (counts.length === 0 && !removed) return undefined;
   const total = counts.reduce((sum, count) => sum + count.lines, 0);
-  const mark = copyPath(root, ".tailtest/foreign-lines");
+  const mark = copyPath(root, FOREIGN_COUNT);
   const said = mark === undefined ? 0 : Number.parseInt(readText(mark) ?? "0", 10) || 0;
   if (total > said && mark !== undefined)
     try {

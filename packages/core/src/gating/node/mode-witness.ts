@@ -11,7 +11,14 @@ import {
   witnessText,
   type WitnessEnv,
 } from "./mode-witness-path.ts";
-import { COPY_MARK, copyPath, REMOVED_NOTE, witnessGates } from "./state-copy.ts";
+import {
+  COPY_MARK,
+  copyPath,
+  FOREIGN_COUNT,
+  REMOVED_NOTE,
+  STATE_LOGS,
+  witnessGates,
+} from "./state-copy.ts";
 
 /**
  * A copy of each session's pinned mode, kept where the session file is not (ADR 0012, eighth
@@ -93,7 +100,7 @@ export function setWitness(
 function seedCopies(root: string, env: WitnessEnv): void {
   const mark = join(root, COPY_MARK);
   if (existsSync(mark)) return;
-  for (const log of [".tailtest/events.jsonl", ".tailtest/tdd-applied.jsonl"]) {
+  for (const log of STATE_LOGS) {
     const copy = copyPath(root, log, env);
     if (copy === undefined || existsSync(copy) || !existsSync(join(root, log))) continue;
     try {
@@ -116,11 +123,10 @@ function seedCopies(root: string, env: WitnessEnv): void {
 
 /** What state-copy.ts keeps for a project: the logs, strict's checkpoint, the Stop's count. */
 const COPIED = [
-  ".tailtest/events.jsonl",
-  ".tailtest/tdd-applied.jsonl",
+  ...STATE_LOGS,
   ".tailtest/strict-state.json",
   ".tailtest/strict-closed.json",
-  ".tailtest/foreign-lines",
+  FOREIGN_COUNT,
   REMOVED_NOTE,
 ];
 

@@ -38,6 +38,12 @@ export function copyPath(
   return join(folder, `${witnessKey(root, ".tailtest")}.${name}`);
 }
 
+/** The project's append-only state logs that have a copy. */
+export const STATE_LOGS = [".tailtest/events.jsonl", ".tailtest/tdd-applied.jsonl"] as const;
+
+/** Beside the copies: how many lines the Stop last said tailtest did not write (forged-lines.ts). */
+export const FOREIGN_COUNT = ".tailtest/foreign-lines";
+
 /** In the project: a copy of its state was kept (written with the copies, removed with them). */
 export const COPY_MARK = ".tailtest/state-copied";
 
