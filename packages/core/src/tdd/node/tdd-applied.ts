@@ -60,26 +60,52 @@ export async function recordApplied(
 
 type AppliedLine = z.infer<typeof AppliedLineSchema>;
 
-/** Every line recorded, oldest first (a line that does not parse is skipped). */
-export function readAppliedLines(root: string): AppliedLine[] {
-  let text: string;
+/**
+ * Every line recorded, oldest first (a line that does not parse is skipped); with `agentKey`,
+ * only the lines that name it, found by a search of the bytes: the file holds every session's
+ * lines and only grows, and the post-edit call reads its own.
+ */
+export function readAppliedLines(
+  root: string,
+  agentKey?: string,
+  /** Only lines stamped at or after this time (ms), told apart before their schema is run. */
+  sinceMs = Number.NEGATIVE_INFINITY,
+): AppliedLine[] {
+  let bytes: Buffer;
   try {
-    text = readFileSync(readPath(root, APPLIED_PATH), "utf8");
+    bytes = readFileSync(readPath(root, APPLIED_PATH));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
   const lines: AppliedLine[] = [];
-  for (const raw of text.split("\n")) {
-    if (raw.trim() === "") continue;
+  const add = (raw: string) => {
+    if (raw.trim() === "") return;
     let json: unknown;
     try {
       json = JSON.parse(raw);
     } catch {
-      continue;
+      return;
     }
+    // Most of a long-lived project's lines are older than the turn: a stamp is read first.
+    const at = (json as { at?: unknown } | null)?.at;
+    if (typeof at === "string" && Date.parse(at) < sinceMs) return;
     const line = AppliedLineSchema.safeParse(json);
-    if (line.success) lines.push(line.data);
+    if (line.success && (agentKey === undefined || line.data.agent_key === agentKey))
+      lines.push(line.data);
+  };
+  if (agentKey === undefined) {
+    for (const raw of bytes.toString("utf8").split("\n")) add(raw);
+    return lines;
+  }
+  // `recordApplied` writes the key as `"agent_key":"<key>"` (a key is ASCII with no escapes).
+  const mark = Buffer.from(`"agent_key":${JSON.stringify(agentKey)}`, "latin1");
+  for (let at = bytes.indexOf(mark); at !== -1;) {
+    const start = at === 0 ? 0 : bytes.lastIndexOf(0x0a, at - 1) + 1;
+    const found = bytes.indexOf(0x0a, at);
+    const stop = found === -1 ? bytes.length : found;
+    add(bytes.toString("utf8", start, stop));
+    at = found === -1 ? -1 : bytes.indexOf(mark, stop + 1);
   }
   return lines;
 }
@@ -88,7 +114,7 @@ export function readAppliedLines(root: string): AppliedLine[] {
 export function readApplied(root: string, sinceIso: string): Map<string, Set<string>> {
   const applied = new Map<string, Set<string>>();
   const since = Date.parse(sinceIso);
-  for (const line of readAppliedLines(root)) {
+  for (const line of readAppliedLines(root, undefined, since)) {
     if (Date.parse(line.at) < since) continue;
     const contents = applied.get(line.path) ?? new Set<string>();
     contents.add(line.content);
@@ -103,8 +129,7 @@ export function readApplied(root: string, sinceIso: string): Map<string, Set<str
  */
 export function lastAppliedAt(root: string, agentKey: string): Map<string, number> {
   const last = new Map<string, number>();
-  for (const line of readAppliedLines(root))
-    if (line.agent_key === agentKey) last.set(line.path, Date.parse(line.at));
+  for (const line of readAppliedLines(root, agentKey)) last.set(line.path, Date.parse(line.at));
   return last;
 }
 

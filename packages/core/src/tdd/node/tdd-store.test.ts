@@ -224,6 +224,48 @@ describe("appendTddEntries / readTddEntries", () => {
       }),
     );
   });
+  it("finds the agent's lines by its key's bytes as a reading of every line would", () => {
+    // The hooks' reading searches the bytes for the key; reading every line and keeping those
+    // that name it (what it replaced) must give the same entries, problems and line numbers.
+    const byLines = (text: string, key: string, stateOnly: boolean) => {
+      const all = readEventText(text, key, false, stateOnly);
+      const mark = `"agent_key":${JSON.stringify(key)}`;
+      const lines = text.split("\n");
+      lines.pop();
+      const named = new Set(lines.flatMap((raw, index) => (raw.includes(mark) ? [index + 1] : [])));
+      return { ...all, problems: all.problems.filter((problem) => named.has(problem.line)) };
+    };
+    const line = (entry: TddEntry, key = "s1") => {
+      const { kind, ...fields } = entry;
+      return JSON.stringify({ v: 1, type: `tdd.${kind}`, agent_key: key, ...fields });
+    };
+    const pieces = [
+      line(red),
+      line(green),
+      line(failed, "s10"),
+      line(red, "other"),
+      `${line({ kind: "finished", at: AT })}\r`,
+      JSON.stringify({ v: 1, type: "tdd.red", agent_key: "s1", test: "", expects: "e", at: AT }),
+      '{"agent_key":"s1", "broken',
+      '{"v":1,"type":"tdd.red","agent_key":"other","test":"\\"agent_key\\":\\"s1\\""}',
+      JSON.stringify({ v: 1, type: "tdd.edit", agent_key: "s1", path: "é/ü.py", at: AT }),
+      "garbage",
+      "",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 14 }),
+        fc.constantFrom("", '{"agent_key":"s1","type":"tdd.red"', "partial"),
+        fc.boolean(),
+        (picked, tail, stateOnly) => {
+          const text = `${picked.map((one) => `${one}\n`).join("")}${tail}`;
+          const found = readEventText(Buffer.from(text), "s1", true, stateOnly);
+          expect(found).toEqual(byLines(text, "s1", stateOnly));
+          expect(readEventText(text, "s1", true, stateOnly)).toEqual(found);
+        },
+      ),
+    );
+  });
 });
 
 describe("declareTddEntry", () => {
