@@ -38,6 +38,12 @@ function project(name, mode, extra = () => {}) {
 
 const follow = project("follow", undefined);
 const tdd = project("tdd", "tdd");
+// A project in tdd mode for months: 20,000 lines of earlier sessions in events.jsonl (the gate's
+// audit, Reds, runs) and 5,000 in tdd-applied.jsonl; the gate reads only its own session's.
+const tddLong = project("tdd-long", "tdd", (root) => {
+  writeFileSync(join(root, ".tailtest/events.jsonl"), tddHistory(20_000));
+  writeFileSync(join(root, ".tailtest/tdd-applied.jsonl"), appliedHistory(5_000));
+});
 // 1,000 verified claims (5,000 events), none open: the gate reads the whole log and denies.
 const strict = project("strict", "strict", (root) =>
   writeFileSync(join(root, ".tailtest/events.jsonl"), strictHistory(1000)),
@@ -60,6 +66,59 @@ const wide = project("wide", undefined, (root) => {
     }
 });
 for (const root of [follow, wide]) writeFileSync(join(root, "fresh.py"), "x = 1\n");
+
+function tddHistory(lines) {
+  const at = "2026-11-23T10:00:00.000Z";
+  const out = [];
+  for (let i = 0; i < lines; i += 1) {
+    const agent_key = `earlier-session-${Math.floor(i / 200)}`;
+    const line =
+      i % 10 === 0
+        ? {
+            v: 1,
+            type: "tdd.red",
+            agent_key,
+            test: `tests/test_calc.py::test_${i}`,
+            expects: "fails",
+            at,
+          }
+        : i % 10 === 1
+          ? {
+              v: 1,
+              type: "tdd.test",
+              agent_key,
+              command: "python -m pytest",
+              outcome: "failed",
+              at,
+            }
+          : {
+              v: 1,
+              type: "tdd.edit",
+              agent_key,
+              path: `mod${i % 64}.py`,
+              file_class: "prod",
+              state: "red",
+              decision: "allowed",
+              at,
+            };
+    out.push(`${JSON.stringify(line)}\n`);
+  }
+  return out.join("");
+}
+
+function appliedHistory(lines) {
+  const out = [];
+  for (let i = 0; i < lines; i += 1) {
+    const line = {
+      path: `mod${i % 64}.py`,
+      content: "a".repeat(40),
+      agent_key: `earlier-session-${Math.floor(i / 50)}`,
+      at: "2026-11-23T10:00:00.000Z",
+    };
+    out.push(`${JSON.stringify(line)}\n`);
+  }
+  return out.join("");
+}
 
 function strictHistory(claims) {
   const ts = "2026-11-23T10:00:00.000Z";
@@ -132,7 +191,7 @@ const writeInput = (root, file) => ({ file_path: join(root, file), content: "x =
 const env = benchEnv(args);
 // The gated projects as a session that started in their mode leaves them: a session file, and
 // the copies of its mode and of the state logs outside the project, which the gates then read.
-for (const root of [tdd, strict])
+for (const root of [tdd, tddLong, strict])
   execFileSync(process.execPath, hookArgs("claude-code", "SessionStart"), {
     input: JSON.stringify({ ...claude(root, "SessionStart"), source: "startup" }),
     cwd: root,
@@ -327,6 +386,24 @@ const cases = [
     claude(tdd, "PreToolUse", "Write", writeInput(tdd, "calc.py")),
     GATE,
     DENIED,
+  ),
+  hook(
+    "claude-code PreToolUse Write, tdd gate (denied), 20,000 lines of earlier sessions",
+    "claude-code",
+    tddLong,
+    claude(tddLong, "PreToolUse", "Write", writeInput(tddLong, "calc.py")),
+    GATE,
+    DENIED,
+  ),
+  hook(
+    "claude-code PostToolUse Write, tdd, 20,000 lines of earlier sessions",
+    "claude-code",
+    tddLong,
+    claude(tddLong, "PostToolUse", "Write", writeInput(tddLong, "calc.py"), {
+      tool_response: { type: "update" },
+    }),
+    GATE,
+    /^$/,
   ),
   hook(
     "codex PreToolUse apply_patch, tdd gate (denied)",
