@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   copyFixture,
@@ -150,26 +150,54 @@ describe("tailtest run <test file>", () => {
 });
 
 describe("tailtest run on a mocha project whose .mocharc declares spec", () => {
-  it("runs only the chosen files, not the config's whole spec", async () => {
-    const tool = findToolchain("node");
-    if (!tool.available) return;
-    // fixtures/runners/mocha's .mocharc.json has spec test/**/*.test.js; mocha adds it to the
-    // files on the command line.
-    const project = copyFixtureWithDeps("runners/mocha");
-    try {
-      project.write(
-        "test/other.test.js",
-        'const assert = require("node:assert");\nit("is red elsewhere", () => assert.fail("no"));\n',
-      );
-      project.write(".tailtest/config.json", "{}\n");
-      const result = await runBin(BIN, ["run", "--json", "src/calc.js"], { cwd: project.root });
-      const json = JSON.parse(result.stdout) as RunJson;
-      const files = new Set(json.runs.flatMap((run) => run.tests.map((test) => test.id.file)));
-      expect(files).toEqual(new Set(["test/calc.test.js"]));
-    } finally {
-      project.cleanup();
-    }
-  }, 120_000);
+  // fixtures/runners/mocha's .mocharc.json has spec test/**/*.test.js; mocha adds a config's spec
+  // to the files on the command line. A JS config (mocha runs it) keeps its other options: here a
+  // setup file the chosen test checks for.
+  const JS_CONFIG =
+    'module.exports = { spec: ["test/**/*.test.js"], require: ["./test/setup.cjs"], timeout: 5000 };\n';
+  it.each([
+    [".mocharc.json", undefined],
+    [".mocharc.js", JS_CONFIG],
+    [".mocharc.cjs", JS_CONFIG],
+  ])(
+    "%s: runs only the chosen files, not the config's whole spec",
+    async (name, text) => {
+      const tool = findToolchain("node");
+      if (!tool.available) return;
+      const project = copyFixtureWithDeps("runners/mocha");
+      try {
+        project.write(
+          "test/other.test.js",
+          'const assert = require("node:assert");\nit("is red elsewhere", () => assert.fail("no"));\n',
+        );
+        if (text !== undefined) {
+          rmSync(join(project.root, ".mocharc.json"));
+          project.write(name, text);
+          project.write("test/setup.cjs", "globalThis.setupRan = true;\n");
+          const test = join(project.root, "test/calc.test.js");
+          writeFileSync(
+            test,
+            `${readFileSync(test, "utf8")}\nit("ran the config's setup", () => require("node:assert").ok(globalThis.setupRan));\n`,
+          );
+        }
+        project.write(".tailtest/config.json", "{}\n");
+        const result = await runBin(BIN, ["run", "--json", "src/calc.js"], { cwd: project.root });
+        const json = JSON.parse(result.stdout) as RunJson;
+        const tests = json.runs.flatMap((run) => run.tests);
+        expect(new Set(tests.map((test) => test.id.file))).toEqual(new Set(["test/calc.test.js"]));
+        // The fixture's own red test fails; with a JS config, the setup its require ran passes.
+        const passed = tests.filter((test) => test.status === "pass");
+        expect(passed.map((test) => test.id.segments.at(-1)).sort()).toEqual(
+          text === undefined
+            ? ["adds two numbers"]
+            : ["adds two numbers", "ran the config's setup"],
+        );
+      } finally {
+        project.cleanup();
+      }
+    },
+    120_000,
+  );
 });
 
 describe("tailtest run with no paths", () => {

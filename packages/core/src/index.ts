@@ -135,6 +135,7 @@ export {
   OutputFormatSchema,
   planRun,
   planSuites,
+  displayArg,
   REPORT_TOKEN,
   REPORTER_TOKEN,
   ReportSourceSchema,

@@ -8,8 +8,7 @@ import {
   planRun,
   planSuites,
   runnerLabel,
-  REPORT_TOKEN,
-  REPORTER_TOKEN,
+  displayArg,
   renderFailureExcerpt,
   SessionStateSchema,
   summariseRunRecord,
@@ -181,9 +180,7 @@ function displayPlan(plan: Plan): Plan {
     ...plan,
     runs: plan.runs.map((run) => ({
       ...run,
-      argv: run.argv.map((arg) =>
-        arg.split(REPORT_TOKEN).join("<report>").split(REPORTER_TOKEN).join("<reporter>"),
-      ),
+      argv: run.argv.map(displayArg),
     })),
   };
 }

@@ -17,7 +17,14 @@ import { notAnOption } from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
 import type { BuiltArgv } from "../runners/spec.ts";
 
-export { escapeRegex, REPORT_TOKEN, REPORTER_TOKEN } from "../runners/spec.ts";
+export {
+  CONFIG_WITHOUT_SPEC_TOKEN,
+  configWithoutSpecSource,
+  displayArg,
+  escapeRegex,
+  REPORT_TOKEN,
+  REPORTER_TOKEN,
+} from "../runners/spec.ts";
 export type { BuiltArgv } from "../runners/spec.ts";
 
 export const OutputFormatSchema = z.enum([

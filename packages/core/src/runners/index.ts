@@ -21,11 +21,14 @@ export {
 export { notAnOption } from "./shared.ts";
 export {
   type BuiltArgv,
+  CONFIG_WITHOUT_SPEC_TOKEN,
   type JunitDialect,
   REPORTER_TOKEN,
   REPORT_TOKEN,
   type RunnerProbe,
   type SuiteMatcher,
+  configWithoutSpecSource,
+  displayArg,
   escapeRegex,
 } from "./spec.ts";
 export { runnerSpecs, specOf } from "./table.ts";

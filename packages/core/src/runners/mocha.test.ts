@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import { flatYaml, mocha, withoutConfigSpec } from "./mocha.ts";
+import { CONFIG_WITHOUT_SPEC_TOKEN, configWithoutSpecSource, displayArg } from "./spec.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 
 const runner: DetectedRunner = {
@@ -51,13 +52,30 @@ describe("a run of chosen files with a mocha config that declares spec", () => {
 
   it.each([
     ["no spec", { ".mocharc.yml": "timeout: 5000\n" }],
-    ["a JS config (mocha runs it)", { ".mocharc.js": "module.exports = { spec: 'x' };\n" }],
+    [
+      "an ES module config (mocha cannot load it)",
+      { ".mocharc.mjs": "export const spec = 'x';\n" },
+    ],
+    ["a JS config with no spec", { ".mocharc.js": "module.exports = { timeout: 5 };\n" }],
     ["a nested map", { ".mocharc.yml": "spec: a.js\nnode-option:\n  foo: bar\n" }],
     ["JSON with comments", { ".mocharc.jsonc": '// c\n{ "spec": "a.js" }' }],
     ["an object value", { ".mocharc.json": '{ "spec": "a.js", "x": { "y": 1 } }' }],
   ])("left alone: %s", (_why, files) => {
     expect(withoutConfigSpec(createMemoryView({ "package.json": "{}", ...files }), "")).toEqual([]);
   });
+
+  it.each([".mocharc.js", ".mocharc.cjs"])(
+    "%s: the run's own config loads it less its spec",
+    (name) => {
+      const text = "module.exports = { spec: ['test/*.spec.js'], timeout: 5000 };\n";
+      const argv = argvOf({ "package.json": "{}", [name]: text }, ["test/one.spec.js"]);
+      expect(argv.slice(1, 3)).toEqual(["--config", `${CONFIG_WITHOUT_SPEC_TOKEN}${name}`]);
+      expect(displayArg(argv[2] ?? "")).toBe(`<${name} less its spec>`);
+      const source = configWithoutSpecSource("/p/.mocharc.js");
+      expect(source).toContain('require("/p/.mocharc.js")');
+      expect(source).toContain("delete config.spec;");
+    },
+  );
 
   it("the whole suite keeps the config", () => {
     const argv = argvOf({ "package.json": "{}", ".mocharc.yml": "spec: lib/*.test.js\n" }, []);

@@ -16,6 +16,7 @@ import {
 } from "./shared.ts";
 import {
   anchoredAlternation,
+  CONFIG_WITHOUT_SPEC_TOKEN,
   FILE_REPORT,
   idNames,
   REPORT_TOKEN,
@@ -104,8 +105,10 @@ const NOT_CARRIED =
  * mocha adds the `spec` of its rc file or package.json's `mocha` key to the files named on the
  * command line, so `mocha test/a.test.js` runs the whole suite when a config declares `spec`.
  * For those configs the run of chosen files turns that config off (`--no-config`,
- * `--no-package`) and gives its other options as flags. A config mocha reads by running it
- * (`.mocharc.js`), or one this cannot read whole, is left alone (the whole suite runs).
+ * `--no-package`) and gives its other options as flags. A config mocha runs (`.mocharc.js`,
+ * `.cjs`) is given as a config of the run's own that loads it and deletes `spec`
+ * (`CONFIG_WITHOUT_SPEC_TOKEN`); an ES module one (`.mjs`, which mocha cannot load), or a YAML or
+ * JSON one this cannot read whole, is left alone (the whole suite runs).
  */
 export function withoutConfigSpec(view: ProjectView, dir: string): string[] {
   const out: string[] = [];
@@ -116,6 +119,10 @@ export function withoutConfigSpec(view: ProjectView, dir: string): string[] {
     else if (/\.jsonc?$/.test(rc.name)) options = jsonObject(rc.text);
     const flags = options === undefined ? undefined : optionFlags(options);
     if (flags !== undefined) out.push("--no-config", ...flags);
+    // A config mocha runs (CommonJS: mocha requires it) that may set `spec`: the run's own copy
+    // of it requires the project's and deletes `spec`, every other option as mocha reads it.
+    else if (/\.c?js$/.test(rc.name) && /\bspec\b/.test(rc.text))
+      out.push("--config", `${CONFIG_WITHOUT_SPEC_TOKEN}${rc.name}`);
   }
   const pkg = jsonObject(view.readText(joinRel(dir, "package.json")) ?? "");
   const inPackage = pkg?.["mocha"];

@@ -120,6 +120,31 @@ export type JunitDialect = "pytest" | "php" | "jvm" | "bun" | "deno" | "swift" |
  */
 export const REPORT_TOKEN = "\u0000tailtest-report\u0000";
 export const REPORTER_TOKEN = "\u0000tailtest-reporter\u0000";
+/**
+ * `CONFIG_WITHOUT_SPEC_TOKEN` then a JS config file (relative to the run's folder) is replaced by
+ * the path of a CommonJS config written for the run that loads that file and leaves out its
+ * `spec`: mocha adds a config's `spec` to the files it is given, so a run of chosen files would
+ * run the whole suite.
+ */
+export const CONFIG_WITHOUT_SPEC_TOKEN = "\u0000tailtest-config-without-spec\u0000";
+
+/** A planned argument as a person reads it: each stand-in named for what it becomes. */
+export function displayArg(arg: string): string {
+  if (arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN))
+    return `<${arg.slice(CONFIG_WITHOUT_SPEC_TOKEN.length)} less its spec>`;
+  return arg.split(REPORT_TOKEN).join("<report>").split(REPORTER_TOKEN).join("<reporter>");
+}
+
+/** The config `CONFIG_WITHOUT_SPEC_TOKEN` stands for: `config` (absolute) less its `spec`. */
+export function configWithoutSpecSource(config: string): string {
+  return [
+    "// tailtest: the project's config less its spec (the files to run are on the command line).",
+    `const config = Object.assign({}, require(${JSON.stringify(config)}));`,
+    "delete config.spec;",
+    "module.exports = config;",
+    "",
+  ].join("\n");
+}
 
 export const FILE_REPORT: ReportSource = { kind: "file" };
 export const OUTPUT_REPORT: ReportSource = { kind: "output" };

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
-import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
+import {
+  CONFIG_WITHOUT_SPEC_TOKEN,
+  configWithoutSpecSource,
+  displayArg,
+  REPORT_TOKEN,
+  REPORTER_TOKEN,
+  type RunPlan,
+} from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
 import type * as Parsers from "../parsers/index.ts";
 import { guardState, tamperedReason } from "./state-guard.ts";
@@ -65,8 +72,17 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       reporterPath = join(scratch, "node-test-reporter.mjs");
       await writeFile(reporterPath, NODE_TEST_REPORTER_SOURCE);
     }
+    let configPath = "";
+    const wrapped = plan.argv.find((arg) => arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN));
+    if (wrapped !== undefined) {
+      configPath = join(scratch, "config-without-spec.cjs");
+      const config = join(cwd, wrapped.slice(CONFIG_WITHOUT_SPEC_TOKEN.length));
+      await writeFile(configPath, configWithoutSpecSource(config));
+    }
     const argv = plan.argv.map((arg) =>
-      arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
+      arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN)
+        ? configPath
+        : arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
     );
     const started = Date.now();
     const guard = guardState(options.root, options.guard);
@@ -140,10 +156,6 @@ async function readGoModule(plan: RunPlan, cwd: string): Promise<string | undefi
   } catch {
     return undefined;
   }
-}
-
-function displayArg(arg: string): string {
-  return arg.split(REPORT_TOKEN).join("<report>").split(REPORTER_TOKEN).join("<reporter>");
 }
 
 export async function runProcess(

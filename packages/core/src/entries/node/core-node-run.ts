@@ -11,7 +11,14 @@ export {
   type OverallStatus,
   type RunResult,
 } from "../../engine/summarize.ts";
-export { planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN, type Plan } from "../../engine/plan.ts";
+export {
+  displayArg,
+  planRun,
+  planSuites,
+  REPORT_TOKEN,
+  REPORTER_TOKEN,
+  type Plan,
+} from "../../engine/plan.ts";
 export { isTestFile } from "../../filter/filter.ts";
 export { SessionStateSchema } from "../../state/session.ts";
 export { summariseRunRecord } from "../../state/run-log.ts";
