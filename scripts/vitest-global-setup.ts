@@ -14,6 +14,7 @@ export const JS_FIXTURES = [
   "jest",
   "mocha",
   "ava",
+  "uvu",
   "tap",
   "monorepo/packages/web",
 ] as const;

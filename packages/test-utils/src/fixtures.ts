@@ -94,6 +94,14 @@ export const RUNNER_FIXTURES: readonly RunnerFixture[] = [
     evidence: /scripts\.test runs ava/,
   },
   {
+    dir: "uvu",
+    runner: "uvu",
+    language: "javascript",
+    source: "src/calc.js",
+    test: "test/calc.js",
+    evidence: /scripts\.test runs uvu/,
+  },
+  {
     dir: "tap",
     runner: "tap",
     language: "javascript",

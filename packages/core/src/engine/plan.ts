@@ -33,6 +33,7 @@ export const OutputFormatSchema = z.enum([
   "minitest-text",
   "unittest-text",
   "tap",
+  "uvu-text",
 ]);
 export type OutputFormat = z.infer<typeof OutputFormatSchema>;
 

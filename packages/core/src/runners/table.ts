@@ -20,6 +20,7 @@ import { rspec } from "./rspec.ts";
 import { swift } from "./swift.ts";
 import { tap } from "./tap.ts";
 import { unittest } from "./unittest.ts";
+import { uvu } from "./uvu.ts";
 import { vitest } from "./vitest.ts";
 
 /** Every runner's id: what state files, results and the config may name. */
@@ -31,6 +32,7 @@ export const RUNNER_IDS = [
   "mocha",
   "node-test",
   "ava",
+  "uvu",
   "tap",
   "bun",
   "deno",
@@ -61,6 +63,7 @@ const BUILT_IN: readonly RunnerSpec[] = [
   bun,
   nodeTest,
   ava,
+  uvu,
   tap,
   deno,
   go,

@@ -11,6 +11,7 @@ import { parseRspecJson } from "./rspec-json.ts";
 import { parseTap } from "./tap-stream.ts";
 import { parseTrx } from "./trx.ts";
 import { parseUnittestText } from "./unittest-text.ts";
+import { parseUvuText } from "./uvu-text.ts";
 
 const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContext) => ParsedRun>> =
   {
@@ -26,6 +27,7 @@ const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContex
     "minitest-text": parseMinitestText,
     "unittest-text": parseUnittestText,
     tap: parseTap,
+    "uvu-text": parseUvuText,
   };
 
 /** Reads one runner's machine output in the format its plan asked for. */
