@@ -15,6 +15,7 @@ export const JS_FIXTURES = [
   "mocha",
   "ava",
   "uvu",
+  "jasmine",
   "tap",
   "monorepo/packages/web",
 ] as const;

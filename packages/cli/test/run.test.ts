@@ -45,6 +45,7 @@ const MUST_RUN: Readonly<Record<string, string>> = {
   mocha: "node",
   ava: "node",
   uvu: "node",
+  jasmine: "node",
   tap: "node",
   "node-test": "node",
   cargo: "cargo",

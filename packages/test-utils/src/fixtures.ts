@@ -102,6 +102,14 @@ export const RUNNER_FIXTURES: readonly RunnerFixture[] = [
     evidence: /scripts\.test runs uvu/,
   },
   {
+    dir: "jasmine",
+    runner: "jasmine",
+    language: "javascript",
+    source: "src/calc.js",
+    test: "spec/calc.spec.js",
+    evidence: /scripts\.test runs jasmine/,
+  },
+  {
     dir: "tap",
     runner: "tap",
     language: "javascript",

@@ -34,6 +34,7 @@ export const OutputFormatSchema = z.enum([
   "unittest-text",
   "tap",
   "uvu-text",
+  "jasmine-events",
 ]);
 export type OutputFormat = z.infer<typeof OutputFormatSchema>;
 

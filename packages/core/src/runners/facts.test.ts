@@ -52,6 +52,7 @@ const COMMANDS: Readonly<Record<RunnerId, readonly (readonly string[])[]>> = {
   "node-test": [["node", "--test"], ["node", "--import", "tsx", "--test", "test/"], ["node"]],
   ava: [["node_modules/.bin/ava"]],
   uvu: [["node_modules/.bin/uvu"]],
+  jasmine: [["node_modules/.bin/jasmine"]],
   tap: [["npx", "--no-install", "tap"]],
   bun: [["bun", "test"]],
   deno: [["deno", "test", "-A"]],

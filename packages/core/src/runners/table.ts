@@ -6,6 +6,7 @@ import { deno } from "./deno.ts";
 import { dotnet } from "./dotnet.ts";
 import { go } from "./go.ts";
 import { gradle } from "./gradle.ts";
+import { jasmine } from "./jasmine.ts";
 import { jest } from "./jest.ts";
 import { maven } from "./maven.ts";
 import { minitest } from "./minitest.ts";
@@ -33,6 +34,7 @@ export const RUNNER_IDS = [
   "node-test",
   "ava",
   "uvu",
+  "jasmine",
   "tap",
   "bun",
   "deno",
@@ -64,6 +66,7 @@ const BUILT_IN: readonly RunnerSpec[] = [
   nodeTest,
   ava,
   uvu,
+  jasmine,
   tap,
   deno,
   go,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
+import { JASMINE_REPORTER_SOURCE } from "../parsers/jasmine-reporter.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { REPORT_TOKEN, REPORTER_TOKEN, type RunPlan } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
@@ -62,8 +63,10 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   try {
     let reporterPath = "";
     if (plan.argv.some((arg) => arg.includes(REPORTER_TOKEN))) {
-      reporterPath = join(scratch, "node-test-reporter.mjs");
-      await writeFile(reporterPath, NODE_TEST_REPORTER_SOURCE);
+      // The reporter module tailtest hands the runner (node --test, jasmine), by report format.
+      const jasmine = plan.format === "jasmine-events";
+      reporterPath = join(scratch, jasmine ? "jasmine-reporter.mjs" : "node-test-reporter.mjs");
+      await writeFile(reporterPath, jasmine ? JASMINE_REPORTER_SOURCE : NODE_TEST_REPORTER_SOURCE);
     }
     const argv = plan.argv.map((arg) =>
       arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),

@@ -1,6 +1,7 @@
 import type { OutputFormat } from "../plan.ts";
 import type { ParseContext, ParsedRun } from "../results.ts";
 import { parseGoTestJson } from "./go-test.ts";
+import { parseJasmineEvents } from "./jasmine-events.ts";
 import { parseJestJson } from "./jest-json.ts";
 import { parseJunitXml } from "./junit.ts";
 import { parseLibtestText, parseNextestText } from "./cargo-test.ts";
@@ -28,6 +29,7 @@ const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContex
     "unittest-text": parseUnittestText,
     tap: parseTap,
     "uvu-text": parseUvuText,
+    "jasmine-events": parseJasmineEvents,
   };
 
 /** Reads one runner's machine output in the format its plan asked for. */
