@@ -415,11 +415,9 @@ function failingFiles(meta, cwd, coloured) {
       break;
     case "jasmine": {
       // The console reporter's "Failures:" list: each failure's stack names its spec file.
-      const failures = output.slice(output.indexOf("\nFailures:"));
       if (output.includes("\nFailures:"))
         each(/(?:file:\/\/)?(\/\S+?\.[cm]?js):\d+:\d+/g, (m) => m[1]);
       for (const file of [...found]) if (!/spec\.[cm]?js$/.test(file)) found.delete(file);
-      void failures;
       break;
     }
     case "uvu": {
