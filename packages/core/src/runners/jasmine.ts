@@ -60,7 +60,7 @@ export const jasmine: RunnerSpec = {
 };
 
 /** The config file the test script gives jasmine (`--config=jasmine.json`), if any. */
-export function jasmineConfigFlag(view: ProjectView, dir: string): string | undefined {
+function jasmineConfigFlag(view: ProjectView, dir: string): string | undefined {
   const script = packageTestScript(view, dir);
   const at = /(^|[\s&|;(])jasmine\s+([^&|;]*)/.exec(script);
   const flag = /--config[=\s]+(["']?)([^\s"']+)\1/.exec(at?.[2] ?? "");

@@ -90,7 +90,7 @@ function withAnswer(read: SuiteMatcher, asked: AskedTests | undefined): SuiteMat
   if (files === undefined) return { ...read, evidence: `${read.evidence}; ${asked.note}` };
   return {
     evidence: asked.note,
-    ...(read.isSetup === undefined ? {} : { isSetup: read.isSetup }),
+    isSetup: (path) => read.isSetup?.(path) === true,
     isTest: (path) => files.has(path) || (asked.isNewer?.(path) === true && read.isTest(path)),
   };
 }

@@ -8,8 +8,6 @@ import {
 } from "../results.ts";
 import { crashed, parseJsonLine } from "./_shared.ts";
 
-export { JASMINE_REPORTER_SOURCE } from "./jasmine-reporter.ts";
-
 const MARK = "tailtest-jasmine ";
 
 const Failure = z.object({
@@ -64,50 +62,60 @@ export function parseJasmineEvents(text: string, context: ParseContext): ParsedR
     const parsed = EventSchema.safeParse(parseJsonLine(line.slice(MARK.length)));
     if (!parsed.success) continue;
     const event = parsed.data;
-    const message = (failures: z.infer<typeof Failure>[]) =>
-      failures
-        .map((failure) => [failure.message, failure.stack].filter(Boolean).join("\n"))
-        .join("\n\n")
-        .trim();
-    if (event.event === "spec") {
-      const status = STATUS[event.status] ?? "skip";
-      tests.push({
-        id: {
-          runner: context.runner,
-          file: event.file === undefined ? "" : toProjectFile(event.file, context),
-          segments: event.path,
-        },
-        status,
-        ...(event.duration == null ? {} : { duration_ms: Math.round(event.duration) }),
-        ...(status === "fail"
-          ? { failure: message(event.failures), failure_kind: "assertion" as const }
-          : {}),
-      });
-    } else if (event.event === "suite") {
+    if (event.event === "spec") tests.push(specResult(event, context));
+    else if (event.event === "suite")
       errors.push({
         ...(event.file === undefined ? {} : { file: toProjectFile(event.file, context) }),
-        message: `${event.path.join(" > ")}: ${message(event.failures)}`,
+        message: `${event.path.join(" > ")}: ${failureText(event.failures)}`,
         kind: "crash",
       });
-    } else {
+    else {
       done = true;
-      for (const failure of event.failures) {
-        const file =
-          failure.filename ?? loadedFile(failure.stack ?? failure.message ?? "", context);
-        errors.push({
-          ...(file === undefined ? {} : { file: toProjectFile(file, context) }),
-          message: message([failure]),
-          kind: /load|import|require|Cannot find|SyntaxError/i.test(failure.message ?? "")
-            ? "collection"
-            : "crash",
-        });
-      }
+      errors.push(...event.failures.map((failure) => runError(failure, context)));
     }
   }
   if (!marked) return notReported(text, context);
   if (!done && tests.length === 0 && errors.length === 0)
     return crashed("jasmine's report ended before any spec");
   return { tests, errors };
+}
+
+type Event = z.infer<typeof EventSchema>;
+type FailureItem = z.infer<typeof Failure>;
+
+function failureText(failures: readonly FailureItem[]): string {
+  return failures
+    .map((failure) => [failure.message, failure.stack].filter(Boolean).join("\n"))
+    .join("\n\n")
+    .trim();
+}
+
+function specResult(event: Extract<Event, { event: "spec" }>, context: ParseContext): TestResult {
+  const status = STATUS[event.status] ?? "skip";
+  return {
+    id: {
+      runner: context.runner,
+      file: event.file === undefined ? "" : toProjectFile(event.file, context),
+      segments: event.path,
+    },
+    status,
+    ...(event.duration == null ? {} : { duration_ms: Math.round(event.duration) }),
+    ...(status === "fail"
+      ? { failure: failureText(event.failures), failure_kind: "assertion" as const }
+      : {}),
+  };
+}
+
+/** An error of the whole run (a spec file that did not load, an unhandled rejection). */
+function runError(failure: FailureItem, context: ParseContext): FileError {
+  const file = failure.filename ?? loadedFile(failure.stack ?? failure.message ?? "", context);
+  return {
+    ...(file === undefined ? {} : { file: toProjectFile(file, context) }),
+    message: failureText([failure]),
+    kind: /load|import|require|Cannot find|SyntaxError/i.test(failure.message ?? "")
+      ? "collection"
+      : "crash",
+  };
 }
 
 /**
