@@ -69,6 +69,9 @@ const Project = z.strictObject({
     "node-test",
     "mocha",
     "tap",
+    "ava",
+    "uvu",
+    "jasmine",
     "cargo",
     "go",
   ]),
@@ -299,6 +302,19 @@ export function runnerArgv(meta, cwd, files) {
       return ["node_modules/.bin/mocha", "--reporter", "json", ...some];
     case "tap":
       return ["node_modules/.bin/tap", "--no-coverage", "--reporter=tap", ...some];
+    case "ava":
+      return ["node_modules/.bin/ava", "--tap", ...some];
+    case "jasmine":
+      // The config's spec_files are replaced by files named on the command line.
+      return ["node_modules/.bin/jasmine", ...(meta.suite ?? []), ...(files ?? [])];
+    case "uvu": {
+      // uvu takes a folder and a pattern, not files: chosen files are one anchored pattern from
+      // the root, with the suite's preloaded modules (`-r esm`).
+      if (files === undefined) return ["node_modules/.bin/uvu", "-c", "false", ...some];
+      const requires = uvuRequires(meta.suite ?? []);
+      const pattern = `^(${files.map((file) => file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+      return ["node_modules/.bin/uvu", "-c", "false", ...requires, ".", pattern];
+    }
     case "cargo": {
       // As tailtest's plan does (runners/cargo.ts): integration tests by target, with a source
       // file among them the crate's unit tests too; source files alone run every target (cargo
@@ -322,6 +338,13 @@ export function runnerArgv(meta, cwd, files) {
     default:
       throw new Error(`no runner ${meta.runner}`);
   }
+}
+
+/** The modules a uvu suite preloads (`-r esm`), for a run of chosen files. */
+function uvuRequires(suite) {
+  return suite.flatMap((arg, i) =>
+    /^(-r|--require)$/.test(suite[i - 1] ?? "") ? ["-r", arg] : [],
+  );
 }
 
 function runRunner(meta, cwd, files) {
@@ -386,6 +409,31 @@ function failingFiles(meta, cwd, coloured) {
       // Node 20's tap names suites, not files: a failure's YAML block has its location.
       each(/^\s*not ok \d+ - .*\n\s*---\n(?:\s+.*\n)*?\s+location: '([^']+?):\d+:\d+'/gm);
       break;
+    case "ava":
+      // ava's TAP titles a test by its file's name under test/: "not ok 3 - chalk › title".
+      each(/^not ok \d+ - (.+?) › /gm, (m) => `test/${m[1].replace(/ › /g, "/")}.js`);
+      break;
+    case "jasmine": {
+      // The console reporter's "Failures:" list: each failure's stack names its spec file.
+      if (output.includes("\nFailures:"))
+        each(/(?:file:\/\/)?(\/\S+?\.[cm]?js):\d+:\d+/g, (m) => m[1]);
+      for (const file of [...found]) if (!/spec\.[cm]?js$/.test(file)) found.delete(file);
+      break;
+    }
+    case "uvu": {
+      // uvu prints each file's name (relative to the folder it was given) before its suites.
+      const folder = (meta.suite ?? []).find(
+        (arg, i, all) =>
+          !arg.startsWith("-") && !/^-[ri]$|^--(require|ignore)$/.test(all[i - 1] ?? ""),
+      );
+      let file;
+      for (const line of output.split("\n")) {
+        if (/^\S+\.[cm]?[jt]sx?$/.test(line))
+          file = [line, join(folder ?? ".", line)].find((path) => existsSync(join(cwd, path)));
+        else if (/^\s+FAIL\s/.test(line)) found.add(file ?? "<uvu file>");
+      }
+      break;
+    }
     case "tap":
       // tap's own report: each file is a top-level subtest, "not ok 3 - test/x.js # time=…".
       each(/^not ok \d+ - (\S+\.[cm]?[jt]s)\b/gm);

@@ -14,6 +14,8 @@ export const JS_FIXTURES = [
   "jest",
   "mocha",
   "ava",
+  "uvu",
+  "jasmine",
   "tap",
   "monorepo/packages/web",
 ] as const;

@@ -94,6 +94,22 @@ export const RUNNER_FIXTURES: readonly RunnerFixture[] = [
     evidence: /scripts\.test runs ava/,
   },
   {
+    dir: "uvu",
+    runner: "uvu",
+    language: "javascript",
+    source: "src/calc.js",
+    test: "test/calc.js",
+    evidence: /scripts\.test runs uvu/,
+  },
+  {
+    dir: "jasmine",
+    runner: "jasmine",
+    language: "javascript",
+    source: "src/calc.js",
+    test: "spec/calc.spec.js",
+    evidence: /scripts\.test runs jasmine/,
+  },
+  {
     dir: "tap",
     runner: "tap",
     language: "javascript",

@@ -40,6 +40,8 @@ export const OutputFormatSchema = z.enum([
   "minitest-text",
   "unittest-text",
   "tap",
+  "uvu-text",
+  "jasmine-events",
 ]);
 export type OutputFormat = z.infer<typeof OutputFormatSchema>;
 

@@ -51,6 +51,8 @@ const COMMANDS: Readonly<Record<RunnerId, readonly (readonly string[])[]>> = {
   mocha: [["npx", "--no-install", "mocha"]],
   "node-test": [["node", "--test"], ["node", "--import", "tsx", "--test", "test/"], ["node"]],
   ava: [["node_modules/.bin/ava"]],
+  uvu: [["node_modules/.bin/uvu"]],
+  jasmine: [["node_modules/.bin/jasmine"]],
   tap: [["npx", "--no-install", "tap"]],
   bun: [["bun", "test"]],
   deno: [["deno", "test", "-A"]],

@@ -79,6 +79,12 @@ function testScript(pkg: PackageJson): string {
   return typeof script === "string" ? expand(script, 3) : "";
 }
 
+/** A package's expanded test script (`testScript`), "" without a package.json or a script. */
+export function packageTestScript(view: ProjectView, dir: string): string {
+  const pkg = readPackageJson(view, dir);
+  return pkg === undefined ? "" : testScript(pkg);
+}
+
 /**
  * The Python that has the project's dependencies: the project's virtualenv (`.venv/`, `venv/`,
  * in the package or at the root), the active `$VIRTUAL_ENV`, then a project tool's environment

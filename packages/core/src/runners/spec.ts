@@ -90,6 +90,11 @@ export interface BuiltArgv {
 
 export interface SuiteMatcher {
   isTest(path: string): boolean;
+  /**
+   * A file the runner loads before every test file of this suite, named by its config (jasmine's
+   * `helpers`): what it imports reaches every test, as a conftest.py's imports reach its folder.
+   */
+  isSetup?(path: string): boolean;
   /** Where the shape came from, for `explain`: "pyproject.toml testpaths", "vitest defaults". */
   evidence: string;
   /** The config could not be read statically: only the runner itself knows its tests. */

@@ -6,6 +6,7 @@ import { deno } from "./deno.ts";
 import { dotnet } from "./dotnet.ts";
 import { go } from "./go.ts";
 import { gradle } from "./gradle.ts";
+import { jasmine } from "./jasmine.ts";
 import { jest } from "./jest.ts";
 import { maven } from "./maven.ts";
 import { minitest } from "./minitest.ts";
@@ -20,6 +21,7 @@ import { rspec } from "./rspec.ts";
 import { swift } from "./swift.ts";
 import { tap } from "./tap.ts";
 import { unittest } from "./unittest.ts";
+import { uvu } from "./uvu.ts";
 import { vitest } from "./vitest.ts";
 
 /** Every runner's id: what state files, results and the config may name. */
@@ -31,6 +33,8 @@ export const RUNNER_IDS = [
   "mocha",
   "node-test",
   "ava",
+  "uvu",
+  "jasmine",
   "tap",
   "bun",
   "deno",
@@ -61,6 +65,8 @@ const BUILT_IN: readonly RunnerSpec[] = [
   bun,
   nodeTest,
   ava,
+  uvu,
+  jasmine,
   tap,
   deno,
   go,

@@ -59,6 +59,11 @@ export interface RelatedInput {
   isTest(rel: string): boolean;
   isSupport(rel: string): boolean;
   /**
+   * The tests a file reaches because their runner loads it before each of them (a jasmine
+   * helper named by its config), or none: what such a file imports reaches them all.
+   */
+  setupScope?: (rel: string) => readonly string[];
+  /**
    * The project files that import `file`, nearest first (`[direct, one hop further, …]`), or
    * undefined when no import graph is known.
    */
@@ -89,8 +94,12 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     for (const importer of level) {
       // A conftest.py that imports it hands it to tests as fixtures: the tests in its folder and
       // below may use it without importing anything (`def test_x(version): …`).
-      if (baseName(importer) === "conftest.py" && !listed(importer))
-        for (const test of supportScope(importer, input.allTests?.() ?? input.tests))
+      // A runner's helper (jasmine's config `helpers`) loads before every test the same way.
+      if (!listed(importer))
+        for (const test of [
+          ...supportScope(importer, input.allTests?.() ?? input.tests),
+          ...(input.setupScope?.(importer) ?? []),
+        ])
           add({
             path: test,
             evidence: "imports-via",
@@ -110,7 +119,10 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     }
   });
   if (input.isSupport(input.file)) {
-    for (const test of supportScope(input.file, input.allTests?.() ?? input.tests)) {
+    for (const test of [
+      ...supportScope(input.file, input.allTests?.() ?? input.tests),
+      ...(input.setupScope?.(input.file) ?? []),
+    ]) {
       add({
         path: test,
         evidence: "support",

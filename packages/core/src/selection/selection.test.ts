@@ -425,6 +425,45 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
     ]);
   });
 
+  it("a module a runner's helper imports reaches every test the runner loads it before", () => {
+    // marked under jasmine: test/specs/run-spec.js imports no source; jasmine.json's `helpers`
+    // loads test/helpers/helpers.js, which imports src/marked.js, before every spec.
+    const tests = ["test/specs/run-spec.js", "test/unit/Lexer-spec.js"];
+    const setup = (rel: string) => (rel === "test/helpers/helpers.js" ? tests : []);
+    const graph = {
+      "src/helpers.js": [["src/Lexer.js"], ["src/marked.js", "test/unit/Lexer-spec.js"]],
+      "src/marked.js": [["test/helpers/helpers.js"]],
+    };
+    const withSetup = (file: string) =>
+      relatedTests({
+        ...input(file, tests, {
+          ...graph,
+          "src/helpers.js": [...graph["src/helpers.js"], ["test/helpers/helpers.js"]],
+        }),
+        setupScope: setup,
+        isSupport: (rel) => rel.startsWith("test/helpers/"),
+      }).map((t) => [t.path, t.evidence, t.detail]);
+    expect(withSetup("src/helpers.js")).toEqual([
+      [
+        "test/unit/Lexer-spec.js",
+        "imports-via",
+        "imports it through the project's modules (2 hops)",
+      ],
+      [
+        "test/specs/run-spec.js",
+        "imports-via",
+        "runs with test/helpers/helpers.js, which imports it",
+      ],
+    ]);
+    // The helper itself, changed: every test it is loaded before.
+    expect(
+      withSetup("test/helpers/helpers.js").map(([path, evidence]) => [path, evidence]),
+    ).toEqual([
+      ["test/specs/run-spec.js", "support"],
+      ["test/unit/Lexer-spec.js", "support"],
+    ]);
+  });
+
   it("a helper is related to the tests that import it", () => {
     expect(
       pick("tests/helpers.py", ["tests/test_a.py", "tests/test_b.py"], {

@@ -20,6 +20,8 @@ export interface TestSuiteShape {
   isTest(rel: string): boolean;
   /** Whether a project-relative path is test support: conftest, helpers, fixtures, setup. */
   isSupport(rel: string): boolean;
+  /** Whether the runner loads a project-relative file before every one of its tests (its config's helpers). */
+  isSetup(rel: string): boolean;
   /** Where the shape came from, for `explain`: "pyproject.toml testpaths", "vitest defaults". */
   evidence: string;
 }
@@ -74,6 +76,10 @@ export function suiteShape(
         path !== undefined && !quickTest(NEVER, path) && !inner.isTest(path) && isSupportFile(path)
       );
     },
+    isSetup: (rel) => {
+      const path = local(rel);
+      return path !== undefined && inner.isSetup?.(path) === true && !inner.isTest(path);
+    },
   };
 }
 
@@ -84,6 +90,7 @@ function withAnswer(read: SuiteMatcher, asked: AskedTests | undefined): SuiteMat
   if (files === undefined) return { ...read, evidence: `${read.evidence}; ${asked.note}` };
   return {
     evidence: asked.note,
+    isSetup: (path) => read.isSetup?.(path) === true,
     isTest: (path) => files.has(path) || (asked.isNewer?.(path) === true && read.isTest(path)),
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
+import { JASMINE_REPORTER_SOURCE } from "../parsers/jasmine-reporter.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import {
   CONFIG_WITHOUT_SPEC_TOKEN,
@@ -69,8 +70,10 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   try {
     let reporterPath = "";
     if (plan.argv.some((arg) => arg.includes(REPORTER_TOKEN))) {
-      reporterPath = join(scratch, "node-test-reporter.mjs");
-      await writeFile(reporterPath, NODE_TEST_REPORTER_SOURCE);
+      // The reporter module tailtest hands the runner (node --test, jasmine), by report format.
+      const jasmine = plan.format === "jasmine-events";
+      reporterPath = join(scratch, jasmine ? "jasmine-reporter.mjs" : "node-test-reporter.mjs");
+      await writeFile(reporterPath, jasmine ? JASMINE_REPORTER_SOURCE : NODE_TEST_REPORTER_SOURCE);
     }
     let configPath = "";
     const wrapped = plan.argv.find((arg) => arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN));

@@ -1,6 +1,7 @@
 import type { OutputFormat } from "../plan.ts";
 import type { ParseContext, ParsedRun } from "../results.ts";
 import { parseGoTestJson } from "./go-test.ts";
+import { parseJasmineEvents } from "./jasmine-events.ts";
 import { parseJestJson } from "./jest-json.ts";
 import { parseJunitXml } from "./junit.ts";
 import { parseLibtestText, parseNextestText } from "./cargo-test.ts";
@@ -11,6 +12,7 @@ import { parseRspecJson } from "./rspec-json.ts";
 import { parseTap } from "./tap-stream.ts";
 import { parseTrx } from "./trx.ts";
 import { parseUnittestText } from "./unittest-text.ts";
+import { parseUvuText } from "./uvu-text.ts";
 
 const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContext) => ParsedRun>> =
   {
@@ -26,6 +28,8 @@ const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContex
     "minitest-text": parseMinitestText,
     "unittest-text": parseUnittestText,
     tap: parseTap,
+    "uvu-text": parseUvuText,
+    "jasmine-events": parseJasmineEvents,
   };
 
 /** Reads one runner's machine output in the format its plan asked for. */

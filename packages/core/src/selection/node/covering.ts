@@ -200,6 +200,13 @@ export function selectOne(
   const tests = near === undefined ? allTests() : graph.filesMatching(near).filter(isListed);
   const isSupport = (rel: string): boolean =>
     !isTest(rel) && family.some(({ shape }) => shape.isSupport(rel));
+  // A file a runner loads before each of its tests reaches every test of that runner.
+  const setupScope = (rel: string): string[] => {
+    const loaders = family.filter(({ shape }) => shape.isSetup(rel));
+    return loaders.length === 0
+      ? []
+      : allTests().filter((test) => loaders.some(({ shape }) => shape.isTest(test)));
+  };
   // A test deleted since the graph saw it is not run (a runner fails on a missing path).
   const related = relatedTests({
     file,
@@ -208,6 +215,7 @@ export function selectOne(
     isListedTest: isListed,
     isTest,
     isSupport,
+    setupScope,
     importers: (rel) => graph.importers(rel),
   }).filter((test) => test.path === file || project.view.exists(test.path));
   // A graph still being built may not list every test yet: the name-matched test on disk

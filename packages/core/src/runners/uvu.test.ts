@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { runnerArgv } from "../engine/plan.ts";
+import { createMemoryView } from "../project/project-view.ts";
+import { suiteShape } from "../selection/suite.ts";
+import { detectPackageRunners, findTestTarget } from "./project-runners.ts";
+import { uvuScript } from "./uvu.ts";
+
+/** A package run by uvu the way lukeed's packages are (klona: `uvu -r esm test -i suites`). */
+const project = (test: string, extra: Record<string, string> = {}) =>
+  createMemoryView({
+    "package.json": JSON.stringify({ scripts: { test }, devDependencies: { uvu: "0.5.2" } }),
+    "node_modules/.bin/uvu": "",
+    "src/lite.js": "export function klona(x) { return x; }\n",
+    "test/lite.js": "import { klona } from '../src/lite';\n",
+    "test/suites/date.js": "export default function () {}\n",
+    "test/nested/deep.test.js": "",
+    ...extra,
+  });
+
+describe("a package whose test script runs uvu", () => {
+  it("is run by uvu, with the test script's preloaded modules and one pattern for the files", () => {
+    const view = project("uvu -r esm test -i suites");
+    const [runner] = detectPackageRunners(view, "");
+    expect(runner?.id).toBe("uvu");
+    expect(
+      runnerArgv(view, runner!, ["test/lite.js", "test/nested/deep.test.js"], []).argv,
+    ).toEqual([
+      "node_modules/.bin/uvu",
+      "-c",
+      "false",
+      "-r",
+      "esm",
+      "test",
+      "^(lite\\.js|nested\\/deep\\.test\\.js)$",
+    ]);
+    // The whole suite: the script's own folder, pattern and ignores.
+    expect(runnerArgv(view, runner!, [], []).argv.slice(3)).toEqual([
+      "-r",
+      "esm",
+      "test",
+      "-i",
+      "suites",
+    ]);
+  });
+
+  it("counts as tests the files under its folder less the ignored ones", () => {
+    const view = project("npm run build && uvu -r esm test -i suites");
+    const [runner] = detectPackageRunners(view, "");
+    const shape = suiteShape(view, runner!);
+    expect(shape.isTest("test/lite.js")).toBe(true);
+    expect(shape.isTest("test/nested/deep.test.js")).toBe(true);
+    expect(shape.isTest("test/suites/date.js")).toBe(false);
+    expect(shape.isTest("src/lite.js")).toBe(false);
+    expect(findTestTarget(view, runner!, "src/lite.js")).toMatchObject({
+      path: "test/lite.js",
+      exists: true,
+    });
+  });
+
+  it.each([
+    ["uvu", ["test/lite.js", "src/a.test.js", "test.js"], ["src/lite.js", "test/lite.md"]],
+    [
+      'uvu src "\\.test\\.ts$" -r tsm -i deno',
+      ["src/a.test.ts", "src/x/b.test.ts"],
+      ["src/a.ts", "test/lite.js", "src/deno/c.test.ts"],
+    ],
+  ])("`%s`: uvu's own defaults, or its folder and pattern", (script, tests, others) => {
+    const view = project(script);
+    const shape = suiteShape(view, detectPackageRunners(view, "")[0]!);
+    for (const file of tests) expect(shape.isTest(file), file).toBe(true);
+    for (const file of others) expect(shape.isTest(file), file).toBe(false);
+  });
+
+  it("reads the script as uvu's command line: quoted pattern, repeated and --long options", () => {
+    const view = project(
+      "uvu packages '^(a|b)\\.js$' --require=tsm -r dotenv/config --ignore fixtures -b | tap-spec",
+    );
+    expect(uvuScript(view, "")).toEqual({
+      dir: "packages",
+      pattern: "^(a|b)\\.js$",
+      ignores: ["fixtures"],
+      requires: ["tsm", "dotenv/config"],
+    });
+  });
+});
