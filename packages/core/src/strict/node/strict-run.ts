@@ -200,10 +200,13 @@ export async function runStrictTests(
   });
   // A pass while the test's support rewrites what runs report proves nothing: a verification's
   // pass fails. A claim's check keeps the runner's answer (a pass there refuses the claim).
+  const rewrites = new Map<string, string | undefined>();
   if (options.purpose !== "claim")
     for (const event of events) {
       if (event.status !== "pass") continue;
-      const reason = supportRewriteReason(project, event.test.file, patterns);
+      const file = event.test.file;
+      if (!rewrites.has(file)) rewrites.set(file, supportRewriteReason(project, file, patterns));
+      const reason = rewrites.get(file);
       if (reason === undefined) continue;
       event.status = "fail";
       event.message = reason;
