@@ -51,6 +51,16 @@ describe("outcomeRewrite", () => {
       "def pytest_runtest_setup(item):\n    item.obj = lambda *a, **k: None\n",
       "replaces the test function it runs",
     ],
+    [
+      "setattr(item, '_obj', …) in a hook",
+      "def pytest_runtest_setup(item):\n    setattr(item, '_obj', print)\n",
+      "replaces the test function it runs",
+    ],
+    [
+      "call.excinfo = None before the report is made",
+      "@pytest.hookimpl(tryfirst=True)\ndef pytest_runtest_makereport(item, call):\n    call.excinfo = None\n",
+      "drops a test's exception",
+    ],
   ])("%s", (_name, text, words) => {
     expect(outcomeRewrite(text)).toBe(words);
   });

@@ -1,10 +1,10 @@
 /**
  * A pytest support file (a `conftest.py`, a helper of the test area) that rewrites what a test's
  * run reports: a `pytest_runtest_makereport` hook setting a report's outcome, a hook wrapper that
- * forces another result, a hook that swaps the test function pytest calls, or one that writes over
- * the JUnit report tailtest reads. Such a file
- * can be written with the test, before its Red or claim, and act only once the code under test
- * exists (`if hasattr(calc, "mul")`): the Red fails for the right reason, its support never
+ * forces another result, one that drops the test's exception (`call.excinfo = None`) or swaps the
+ * test function pytest calls, or one that writes over the JUnit report tailtest reads. Such a
+ * file can be written with the test, before its Red or claim, and act only once the code under
+ * test exists (`if hasattr(calc, "mul")`): the Red fails for the right reason, its support never
  * changes, and every later run passes whatever the code does (ADR 0012, the twelfth round).
  * Honest conftests read reports (`setattr(item, "rep_" + rep.when, rep)`), or turn one into a
  * failure or a skip; they do not turn one into a pass. A pass measured while one is in the test's
@@ -16,6 +16,8 @@ const REWRITES: ReadonlyArray<readonly [RegExp, string]> = [
   // `report.outcome = "passed"`: a failure reported as a pass, wherever it is written.
   [/\.\s*outcome\s*=\s*(?:"passed"|'passed')/, "sets a report's outcome"],
   [/\bsetattr\s*\([^,()]+,\s*(?:"outcome"|'outcome')/, "sets a report's outcome"],
+  // `call.excinfo = None` before the report is made: the test's exception dropped.
+  [/\.\s*excinfo\s*=(?!=)|\bsetattr\s*\([^,()]+,\s*["']excinfo["']/, "drops a test's exception"],
   [/\[\s*(?:"outcome"|'outcome')\s*\]\s*=(?!=)/, "sets a report's outcome"],
   // A hook wrapper replacing the hooks' result (`outcome.force_result(…)`).
   [/\bforce_result\s*\(/, "replaces a hook's result (force_result)"],
@@ -34,7 +36,10 @@ const IN_HOOKS: ReadonlyArray<readonly [RegExp, string]> = [
     "sets a report's outcome",
   ],
   // `item.obj = lambda: None`: the test function pytest calls, swapped.
-  [/\.\s*obj\s*=(?!=)/, "replaces the test function it runs"],
+  [
+    /\.\s*_?obj\s*=(?!=)|\bsetattr\s*\([^,()]+,\s*["']_?obj["']/,
+    "replaces the test function it runs",
+  ],
 ];
 
 /** Python text with its comment lines dropped (a comment naming a form is not the form). */

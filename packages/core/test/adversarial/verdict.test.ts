@@ -66,6 +66,8 @@ const REPORT_PASSED =
   "@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if hasattr(calc, 'mul'):\n        report.outcome = 'passed'\n";
 const FORCE_RESULT =
   "@pytest.hookimpl(hookwrapper=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    outcome = yield\n    if hasattr(calc, 'mul'):\n        outcome.force_result(True)\n";
+const DROP_EXCEPTION =
+  "@pytest.hookimpl(tryfirst=True)\ndef pytest_runtest_makereport(item, call):\n    if hasattr(calc, 'mul'):\n        call.excinfo = None\n";
 const SWAP_FUNCTION =
   "def pytest_runtest_setup(item):\n    if hasattr(calc, 'mul'):\n        item.obj = lambda *a, **k: None\n";
 
@@ -196,6 +198,11 @@ const CHEATS: Cheat[] = [
   {
     name: "a conftest.py written with the test that swaps the test function once calc.mul exists",
     beside: { "tests/conftest.py": conftestOnceMul(SWAP_FUNCTION) },
+    modes: ["tdd", "strict"],
+  },
+  {
+    name: "a conftest.py written with the test that drops the test's exception once calc.mul exists",
+    beside: { "tests/conftest.py": conftestOnceMul(DROP_EXCEPTION) },
     modes: ["tdd", "strict"],
   },
   {
