@@ -9,7 +9,7 @@ import { firstErrorLine } from "../../tdd/tdd-log.ts";
 import { executePlan } from "../../engine/node/execute.ts";
 import type { Project } from "../../project/node/project.ts";
 import { guardState, tamperedReason } from "../../engine/node/state-guard.ts";
-import { hashFile, supportHash, supportRewriteReason } from "./strict-store.ts";
+import { hashFile, supportHash } from "./strict-store.ts";
 
 /**
  * Runs strict mode's tests through the test engine (one process per runner and package, every
@@ -198,19 +198,6 @@ export async function runStrictTests(
       { ...options, root: project.root },
     );
   });
-  // A pass while the test's support rewrites what runs report proves nothing: a verification's
-  // pass fails. A claim's check keeps the runner's answer (a pass there refuses the claim).
-  const rewrites = new Map<string, string | undefined>();
-  if (options.purpose !== "claim")
-    for (const event of events) {
-      if (event.status !== "pass") continue;
-      const file = event.test.file;
-      if (!rewrites.has(file)) rewrites.set(file, supportRewriteReason(project, file, patterns));
-      const reason = rewrites.get(file);
-      if (reason === undefined) continue;
-      event.status = "fail";
-      event.message = reason;
-    }
   return { events, results };
 }
 
