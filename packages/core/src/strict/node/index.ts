@@ -3,4 +3,11 @@
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export * from "./strict-gate-call.ts";
 export * from "./strict-hooks.ts";
-export { hashFile, keepObjects, restoreFile, snapshotFile, supportHash } from "./strict-store.ts";
+export {
+  hashFile,
+  keepObjects,
+  restoreFile,
+  snapshotFile,
+  supportHash,
+  supportRewriteReason,
+} from "./strict-store.ts";

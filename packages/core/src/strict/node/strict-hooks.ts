@@ -23,6 +23,7 @@ import {
   readStrictEditsSince,
   restoreFile,
   snapshotFile,
+  supportRewriteReason,
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
@@ -187,13 +188,28 @@ function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[
   return [...objects].map((object) => `${OBJECTS_DIR}/${object}`);
 }
 
+/**
+ * Why a pass that would make the claim green proves nothing: the test's support rewrites what
+ * runs report (`strict/outcome-rewrite.ts`), a conftest written before the claim that acts only
+ * once the code exists. Undefined otherwise.
+ */
+function untrustedPass(call: StrictCall, run: TestRunInput | undefined): string | undefined {
+  if (run?.status !== "pass") return undefined;
+  const reason = supportRewriteReason(
+    call.project,
+    run.test.file,
+    tddPatternsFromConfig(call.project.config),
+  );
+  return reason === undefined ? undefined : `it passes, but ${reason}`;
+}
+
 async function settleClaim(
   call: StrictCall,
   claim: ClaimState,
   run: TestRunInput | undefined,
   events: StrictEventInput[],
 ): Promise<ClaimOutcome> {
-  const failure = failureOf(claim, run);
+  const failure = failureOf(claim, run) ?? untrustedPass(call, run);
   const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
   if (failure === undefined) {
     const after: Record<string, string | null> = {};

@@ -36,6 +36,7 @@ import {
 } from "../strict-events.ts";
 import type { ProjectView } from "../../project/project-view.ts";
 import { isRunnerConfigName, testSupportFiles } from "../test-support.ts";
+import { outcomeRewrite, outcomeRewriteReason } from "../outcome-rewrite.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
@@ -488,6 +489,31 @@ export async function supportHash(
   // A JavaScript test also runs its runner's installed files (`node_modules/vitest`, `jest-circus`…).
   else if (JS_TEST.test(testFile)) lines.push(jsRunnerDescription(project.root, testFile));
   return sha256(lines.join(""));
+}
+
+/**
+ * Why a pass of a Python test is not trusted: a Python file of its support (the `conftest.py`
+ * chain, the helpers of its test areas) rewrites what a run reports (`outcome-rewrite.ts`).
+ * Undefined for a JavaScript test, or when none does. Read only after a pass.
+ */
+export function supportRewriteReason(
+  project: { root: string; view: ProjectView },
+  testFile: string,
+  patterns: TddFilePatterns,
+): string | undefined {
+  if (!testFile.endsWith(".py")) return undefined;
+  for (const path of testSupportFiles(project.view, testFile, patterns)) {
+    if (!path.endsWith(".py")) continue;
+    let text: string;
+    try {
+      text = readFileSync(isAbsolute(path) ? path : join(project.root, path), "utf8");
+    } catch {
+      continue;
+    }
+    const words = outcomeRewrite(text);
+    if (words !== undefined) return outcomeRewriteReason(path, words);
+  }
+  return undefined;
 }
 
 /** The runner config files in every folder above the project root, absolute. */

@@ -35,7 +35,7 @@ import { importedLine, productionImported } from "../../gating/node/test-imports
 import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
-import { supportHash } from "../../strict/node/strict-store.ts";
+import { supportHash, supportRewriteReason } from "../../strict/node/strict-store.ts";
 import { supportDescription } from "../../strict/test-support.ts";
 
 /**
@@ -201,7 +201,17 @@ async function measureCycle(
     );
   const measured = readMeasuredRuns(results, planned.red);
   if (support === undefined || planned.red === undefined) return measured;
-  return measuredAgainstRed(measured, support, view, supportDescription(planned.red.file));
+  const against = measuredAgainstRed(measured, support, view, supportDescription(planned.red.file));
+  if (against.outcome !== "passed") return against;
+  // A support file that rewrites what runs report makes any code pass (`outcome-rewrite.ts`).
+  const rewrite = supportRewriteReason(
+    call.project,
+    planned.red.file,
+    tddPatternsFromConfig(call.project.config),
+  );
+  return rewrite === undefined
+    ? against
+    : { ...against, outcome: "failed", real_failure: false, error: rewrite };
 }
 
 function reportedOutcome(finished: FinishedCommand): MeasuredRun | undefined {
