@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
+import { normalizeRel } from "../../analysis/resolve.ts";
 import { dirnameRel, joinRel } from "../../project/project-view.ts";
 import {
   DetectedRunnerSchema,
@@ -298,22 +299,37 @@ export function packageTests(
     related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
   const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
   related.push(...reach.tests);
-  // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet.
-  if (reach.detached) return related;
   const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
   const integration = view
     .list(tests)
     .filter((name) => name.endsWith(".rs"))
     .map((name): RelatedTest => {
       const path = joinRel(tests, name);
-      return module.test(view.readText(path) ?? "") && stem !== "lib" && stem !== "main"
+      const text = view.readText(path) ?? "";
+      if (pathModules(text, tests).includes(file))
+        return { path, evidence: "imports", detail: `compiles ${baseName(file)} in`, hops: 0 };
+      return module.test(text) && stem !== "lib" && stem !== "main"
         ? { path, evidence: "imports", detail: `names ${stem}`, hops: 1 }
         : { path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 };
     });
+  // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet,
+  // but for an integration test that compiles the file into itself by `#[path]`.
+  if (reach.detached) return [...related, ...integration.filter((test) => test.hops === 0)];
   return [
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
   ];
+}
+
+/**
+ * The files a Rust crate root in `dir` declares as modules by `#[path = "…"]`: ryu's
+ * `tests/s2f_test.rs` compiles `../src/s2f.rs`, which no `mod` of the library declares.
+ */
+function pathModules(text: string, dir: string): string[] {
+  const declared = /#\[path\s*=\s*"([^"]+)"\s*\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s/g;
+  return [...text.matchAll(declared)].flatMap(
+    ([, target = ""]) => normalizeRel(`${dir}/${target}`) ?? [],
+  );
 }
 
 /** Unit tests in a Rust file: a `#[cfg(test)]` module, or `#[test]` functions at its top level. */

@@ -85,6 +85,23 @@ describe("packageTests: a Rust file's tests", () => {
     expect(selection.suggested.get("src/chunk.rs")).toBe("src/chunk.rs");
   });
 
+  it("a source file an integration test compiles in by #[path], and no `mod` declares", () => {
+    // ryu's layout: src/s2f.rs is in no module of the library, only in tests/s2f_test.rs.
+    temp = makeProject({
+      ...crate,
+      "src/s2f.rs": "pub fn s2f() -> f32 { 1.0 }\n",
+      "tests/s2f_test.rs":
+        '#[path = "../src/s2f.rs"]\nmod s2f;\n\n#[test]\nfn parses() { s2f::s2f(); }\n',
+      "tests/other.rs": '#[path = "../src/iter.rs"]\nmod iter;\n',
+    });
+    expect(related(temp.root, "src/s2f.rs")).toEqual([["tests/s2f_test.rs", "imports", 0]]);
+    // A declared module compiled in by a test: that test first.
+    expect(related(temp.root, "src/iter.rs").slice(0, 2)).toEqual([
+      ["src/lib.rs", "imports", 1],
+      ["tests/other.rs", "imports", 0],
+    ]);
+  });
+
   it("a crate that declares modules by #[path] keeps its integration tests for any file", () => {
     temp = makeProject({
       ...crate,
