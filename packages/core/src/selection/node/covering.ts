@@ -11,6 +11,7 @@ import {
   resolveRunner,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
+import { cargoTestTarget } from "../../runners/shared.ts";
 import { importerLevelsOf } from "../importers.ts";
 import { mentions, mentionTokens, nameWord, relatedTests, type RelatedTest } from "../related.ts";
 import { suggestTestPath } from "../suggest.ts";
@@ -292,8 +293,12 @@ export function packageTests(
       .map(({ path, evidence, detail, hops }) => ({ path, evidence, detail, hops }));
   }
   const tests = joinRel(runner.package_dir, "tests");
-  if (file.startsWith(`${tests}/`))
-    return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+  if (file.startsWith(`${tests}/`)) {
+    const inTests = file.slice(runner.package_dir === "" ? 0 : runner.package_dir.length + 1);
+    if (cargoTestTarget(inTests) !== undefined)
+      return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+    return sharedTestModule(project, tests, file);
+  }
   const related: RelatedTest[] = [];
   if (HAS_TEST_MODULE.test(view.readText(file) ?? ""))
     related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
@@ -319,6 +324,48 @@ export function packageTests(
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
   ];
+}
+
+/**
+ * The integration tests that compile a module of `tests/` that is no target itself
+ * (`tests/common/mod.rs`, `tests/macros/mod.rs`): those declaring its folder with `mod`, or the
+ * file by `#[path]`; every integration test of the crate when none is seen to.
+ */
+function sharedTestModule(project: Project, tests: string, file: string): RelatedTest[] {
+  const view = project.view;
+  const folder = file.slice(tests.length + 1).split("/")[0] ?? "";
+  const declares = new RegExp(`\\bmod\\s+${folder.replace(/\.rs$/, "").replace(/\W/g, "")}\\s*;`);
+  const targets = view
+    .list(tests)
+    .flatMap((name) =>
+      name.endsWith(".rs")
+        ? [joinRel(tests, name)]
+        : view.exists(joinRel(tests, name, "main.rs"))
+          ? [joinRel(tests, name, "main.rs")]
+          : [],
+    )
+    .filter((path) => path !== file);
+  // A module of a folder target (`tests/cli/support.rs` beside `tests/cli/main.rs`): that target.
+  const root = joinRel(tests, folder, "main.rs");
+  if (targets.includes(root))
+    return [{ path: root, evidence: "support", detail: `declares ${baseName(file)}`, hops: 1 }];
+  const declaring = targets.filter((path) => {
+    const text = view.readText(path) ?? "";
+    return declares.test(text) || pathModules(text, dirnameRel(path)).includes(file);
+  });
+  if (declaring.length > 0)
+    return declaring.map((path) => ({
+      path,
+      evidence: "support",
+      detail: `declares ${baseName(file)} as a module`,
+      hops: 1,
+    }));
+  return targets.map((path) => ({
+    path,
+    evidence: "imports-via",
+    detail: "an integration test of the crate",
+    hops: 2,
+  }));
 }
 
 /**

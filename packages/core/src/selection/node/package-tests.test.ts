@@ -102,6 +102,35 @@ describe("packageTests: a Rust file's tests", () => {
     ]);
   });
 
+  it("a module the integration tests share: the tests that declare it, never itself", () => {
+    // ryu's tests/macros/mod.rs, the Rust book's tests/common/mod.rs: no target of their own.
+    temp = makeProject({
+      ...crate,
+      "tests/macros/mod.rs": "macro_rules! check { () => {} }\n",
+      "tests/d2s.rs": "mod macros;\n#[test]\nfn d() { check!(); }\n",
+      "tests/f2s.rs": "#[macro_use]\nmod macros;\n",
+      "tests/cli/main.rs": "mod support;\n",
+      "tests/cli/support.rs": "pub fn run() {}\n",
+    });
+    expect(related(temp.root, "tests/macros/mod.rs")).toEqual([
+      ["tests/d2s.rs", "support", 1],
+      ["tests/f2s.rs", "support", 1],
+    ]);
+    // A target in a folder is itself, and the target of the modules beside it.
+    expect(related(temp.root, "tests/cli/main.rs")).toEqual([["tests/cli/main.rs", "self", 0]]);
+    expect(related(temp.root, "tests/cli/support.rs")).toEqual([
+      ["tests/cli/main.rs", "support", 1],
+    ]);
+    // A shared module that no test is seen to declare: every integration test.
+    temp.write("tests/util/mod.rs", "pub fn helper() {}\n");
+    expect(related(temp.root, "tests/util/mod.rs").map(([path]) => path)).toEqual([
+      "tests/cli/main.rs",
+      "tests/d2s.rs",
+      "tests/f2s.rs",
+      "tests/uri.rs",
+    ]);
+  });
+
   it("a crate that declares modules by #[path] keeps its integration tests for any file", () => {
     temp = makeProject({
       ...crate,
