@@ -221,6 +221,8 @@ export function selectOne(
   }
   if (related.length === 0 && !isTest(file))
     related.push(...mentionedBy(project, file, allTests()));
+  if (related.length === 0 && language === "python" && isSupport(file))
+    related.push(...packageImporters(project, file, graph, isListed));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
     return { related };
   const fallback = findTestTarget(project.view, own, file, project.testNames);
@@ -445,6 +447,35 @@ function moduleName(src: string, path: string): string | undefined {
   if (rel === "lib.rs" || rel === "main.rs" || rel.startsWith("bin/")) return undefined;
   const name = rel.endsWith("/mod.rs") ? (rel.split("/").at(-2) ?? "") : baseName(rel).slice(0, -3);
   return /^[A-Za-z_]\w*$/.test(name) ? name : undefined;
+}
+
+/**
+ * For a test helper nothing imports by name: the tests that import its package, nearest package
+ * first. venusian's tests import `tests.fixtures.two` and scan it, which imports
+ * `tests/fixtures/two/mod2.py` through pkgutil; no import statement names the module.
+ */
+function packageImporters(
+  project: Project,
+  file: string,
+  graph: GraphView,
+  isListed: (rel: string) => boolean,
+): RelatedTest[] {
+  for (let dir = dirnameRel(file); dir !== ""; dir = dirnameRel(dir)) {
+    const init = joinRel(dir, "__init__.py");
+    if (init === file) continue;
+    if (!project.view.exists(init)) return [];
+    const levels = graph.importers(init) ?? [];
+    const found = levels.flatMap((level, index) =>
+      level.filter(isListed).map((path): RelatedTest => ({
+        path,
+        evidence: "imports-via",
+        detail: `imports its package ${dir.replace(/\//g, ".")}`,
+        hops: index + 2,
+      })),
+    );
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** Tests read for a name when nothing else relates a file, and how long that may take. */
