@@ -339,14 +339,8 @@ function sharedTestModule(project: Project, tests: string, file: string): Relate
   const declares = new RegExp(`\\bmod\\s+${folder.replace(/\.rs$/, "").replace(/\W/g, "")}\\s*;`);
   const targets = view
     .list(tests)
-    .flatMap((name) =>
-      name.endsWith(".rs")
-        ? [joinRel(tests, name)]
-        : view.exists(joinRel(tests, name, "main.rs"))
-          ? [joinRel(tests, name, "main.rs")]
-          : [],
-    )
-    .filter((path) => path !== file);
+    .map((name) => (name.endsWith(".rs") ? joinRel(tests, name) : joinRel(tests, name, "main.rs")))
+    .filter((path) => path !== file && (!path.endsWith("/main.rs") || view.exists(path)));
   // A module of a folder target (`tests/cli/support.rs` beside `tests/cli/main.rs`): that target.
   const root = joinRel(tests, folder, "main.rs");
   if (targets.includes(root))
