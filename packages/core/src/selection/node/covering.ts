@@ -306,18 +306,23 @@ export function packageTests(
     related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
   const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
   related.push(...reach.tests);
-  const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
+  const name = stem === "mod" ? baseName(dirnameRel(file)) : stem;
+  const module = new RegExp(`\\b${name.replace(/[^\w]/g, "")}\\b`);
+  const library = libraryNames(project, runner.package_dir);
   const integration = view
     .list(tests)
-    .filter((name) => name.endsWith(".rs"))
-    .map((name): RelatedTest => {
-      const path = joinRel(tests, name);
+    .filter((entry) => entry.endsWith(".rs"))
+    .flatMap((entry): RelatedTest[] => {
+      const path = joinRel(tests, entry);
       const text = view.readText(path) ?? "";
       if (pathModules(text, tests).includes(file))
-        return { path, evidence: "imports", detail: `compiles ${baseName(file)} in`, hops: 0 };
+        return [{ path, evidence: "imports", detail: `compiles ${baseName(file)} in`, hops: 0 }];
+      // A test that never names the library, nor declares a module that could, does not use it:
+      // ryu's s2d_test.rs compiles the sources it tests into itself.
+      if (library !== undefined && !mayUseLibrary(text, library)) return [];
       return module.test(text) && stem !== "lib" && stem !== "main"
-        ? { path, evidence: "imports", detail: `names ${stem}`, hops: 1 }
-        : { path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 };
+        ? [{ path, evidence: "imports", detail: `names ${name}`, hops: 1 }]
+        : [{ path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 }];
     });
   // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet,
   // but for an integration test that compiles the file into itself by `#[path]`.
@@ -326,6 +331,44 @@ export function packageTests(
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
   ];
+}
+
+/**
+ * The names an integration test uses a crate's library by (`my_lib`, `my-lib` as the manifest
+ * spells it, `[lib] name`); undefined unless the crate is a library alone (a binary's tests run
+ * it by a path or a name in any spelling).
+ */
+function libraryNames(project: Project, dir: string): string[] | undefined {
+  const view = project.view;
+  if (!view.exists(joinRel(dir, "src/lib.rs"))) return undefined;
+  if (view.exists(joinRel(dir, "src/main.rs")) || view.isDirectory(joinRel(dir, "src/bin")))
+    return undefined;
+  const manifest = view.readText(joinRel(dir, "Cargo.toml")) ?? "";
+  if (/^\s*\[\[bin\]\]/m.test(manifest)) return undefined;
+  const names = ["package", "lib"].flatMap((table) => {
+    const body =
+      new RegExp(`^\\s*\\[${table}\\]\\s*$([\\s\\S]*?)(?=^\\s*\\[|(?![\\s\\S]))`, "m").exec(
+        manifest,
+      )?.[1] ?? "";
+    const name = /^\s*name\s*=\s*"([\w-]+)"/m.exec(body)?.[1];
+    return name === undefined ? [] : [name, name.replace(/-/g, "_")];
+  });
+  return names.length === 0 ? undefined : [...new Set(names)];
+}
+
+/**
+ * Whether an integration test may use the library: it names it, declares a module of `tests/`
+ * (which may), or includes code by `include!`. `#[path]` modules are the test's own copies.
+ */
+function mayUseLibrary(source: string, names: readonly string[]): boolean {
+  // Comments are no use (ryu's tests credit the C original by a URL ending in `/ryu`).
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");
+  if (names.some((name) => new RegExp(`(^|[^\\w-])${name}($|[^\\w-])`).test(text))) return true;
+  const own = text.replace(
+    /#\[path\s*=\s*"[^"]*"\s*\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;/g,
+    "",
+  );
+  return /\bmod\s+\w+\s*;|\binclude!/.test(own);
 }
 
 /**

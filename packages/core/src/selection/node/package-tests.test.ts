@@ -102,6 +102,29 @@ describe("packageTests: a Rust file's tests", () => {
     ]);
   });
 
+  it("an integration test that never names the library is not one of its tests", () => {
+    // ryu: s2d_test.rs compiles the sources it tests in by #[path] and never uses the crate.
+    const files = {
+      ...crate,
+      "src/s2d.rs": "pub fn s2d() {}\n",
+      "tests/s2d_test.rs":
+        '// Translated from https://example.com/hp\n#[path = "../src/s2d.rs"]\nmod s2d;\n#[test]\nfn t() { s2d::s2d(); }\n',
+      "tests/shared.rs": "mod common;\n#[test]\nfn t() { common::go(); }\n",
+      "tests/common/mod.rs": "pub fn go() { hp::parse(); }\n",
+    };
+    temp = makeProject(files);
+    expect(related(temp.root, "src/iter.rs").map(([path]) => path)).toEqual([
+      "src/lib.rs",
+      "tests/shared.rs",
+      "tests/uri.rs",
+    ]);
+    expect(related(temp.root, "src/s2d.rs")).toEqual([["tests/s2d_test.rs", "imports", 0]]);
+    temp.cleanup();
+    // A crate with a binary: its tests may run it by any name, so every one stays.
+    temp = makeProject({ ...files, "src/main.rs": "fn main() {}\n" });
+    expect(related(temp.root, "src/iter.rs").map(([path]) => path)).toContain("tests/s2d_test.rs");
+  });
+
   it("a module the integration tests share: the tests that declare it, never itself", () => {
     // ryu's tests/macros/mod.rs, the Rust book's tests/common/mod.rs: no target of their own.
     temp = makeProject({
