@@ -1,7 +1,6 @@
-import { stemOf } from "../filter/languages.ts";
 import { joinRel } from "../project/project-view.ts";
 import { globShape } from "./config-text.ts";
-import { has, rustCandidates, rustFileCommand } from "./shared.ts";
+import { cargoTestTarget, has, rustCandidates, rustFileCommand } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type ArgvInput, type RunnerSpec } from "./spec.ts";
 
 /** `cargo test`: libtest's text on stdout; unit tests live inline in the source. */
@@ -38,7 +37,7 @@ export const cargo: RunnerSpec = {
  * leave them out).
  */
 export function cargoTargets({ view, runner, files }: ArgvInput): string[] {
-  const integration = [...new Set(files.filter((file) => file.startsWith("tests/")).map(stemOf))];
+  const integration = [...new Set(files.flatMap((file) => cargoTestTarget(file) ?? []))];
   const unit =
     integration.length > 0 && files.some((file) => !file.startsWith("tests/"))
       ? [view.exists(joinRel(runner.package_dir, "src/lib.rs")) ? "--lib" : "--bins"]

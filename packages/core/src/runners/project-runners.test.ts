@@ -571,6 +571,14 @@ describe("commands for single test files", () => {
       ["cargo", "test", "--test", "api"],
     ],
     [
+      // A module shared by the tests (tests/common/mod.rs) is no target: `--test mod` fails.
+      { "Cargo.toml": "" },
+      "rust",
+      "src/a.rs",
+      ["tests/api.rs", "tests/common/mod.rs", "tests/cli/main.rs"],
+      ["cargo", "test", "--test", "api", "--test", "cli"],
+    ],
+    [
       { "pom.xml": "" },
       "java",
       "A.java",

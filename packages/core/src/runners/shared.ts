@@ -248,8 +248,18 @@ export function rustCandidates(src: string): string[] {
 }
 
 export function rustFileCommand(command: readonly string[], files: readonly string[]): string[] {
-  const integration = files.filter((file) => file.startsWith("tests/")).map((file) => stemOf(file));
+  const integration = files.flatMap((file) => cargoTestTarget(file) ?? []);
   return [...command, ...integration.flatMap((name) => ["--test", name])];
+}
+
+/**
+ * The integration test target a file under `tests/` is, as cargo finds them: `tests/x.rs` is
+ * `x`, `tests/x/main.rs` is `x`; a module beside them (`tests/common/mod.rs`, shared by the
+ * tests that declare `mod common;`) is none, and `--test mod` would fail the whole run.
+ */
+export function cargoTestTarget(file: string): string | undefined {
+  const match = /^tests\/(?:([^/]+)\.rs|([^/]+)\/main\.rs)$/.exec(file);
+  return match === null ? undefined : (match[1] ?? match[2]);
 }
 
 export function phpCandidates(src: string, testDir: string, ctx: CandidateContext): string[] {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
+import { normalizeRel } from "../../analysis/resolve.ts";
 import { dirnameRel, joinRel } from "../../project/project-view.ts";
 import {
   DetectedRunnerSchema,
@@ -10,6 +11,7 @@ import {
   resolveRunner,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
+import { cargoTestTarget } from "../../runners/shared.ts";
 import { importerLevelsOf } from "../importers.ts";
 import { mentions, mentionTokens, nameWord, relatedTests, type RelatedTest } from "../related.ts";
 import { suggestTestPath } from "../suggest.ts";
@@ -227,6 +229,8 @@ export function selectOne(
   }
   if (related.length === 0 && !isTest(file))
     related.push(...mentionedBy(project, file, allTests()));
+  if (related.length === 0 && language === "python" && isSupport(file))
+    related.push(...packageImporters(project, file, graph, isListed));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
     return { related };
   const fallback = findTestTarget(project.view, own, file, project.testNames);
@@ -299,29 +303,127 @@ export function packageTests(
       .map(({ path, evidence, detail, hops }) => ({ path, evidence, detail, hops }));
   }
   const tests = joinRel(runner.package_dir, "tests");
-  if (file.startsWith(`${tests}/`))
-    return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+  if (file.startsWith(`${tests}/`)) {
+    const inTests = file.slice(runner.package_dir === "" ? 0 : runner.package_dir.length + 1);
+    if (cargoTestTarget(inTests) !== undefined)
+      return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
+    return sharedTestModule(project, tests, file);
+  }
   const related: RelatedTest[] = [];
   if (HAS_TEST_MODULE.test(view.readText(file) ?? ""))
     related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
   const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
   related.push(...reach.tests);
-  // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet.
-  if (reach.detached) return related;
-  const module = new RegExp(`\\b${stem.replace(/[^\w]/g, "")}\\b`);
+  const name = stem === "mod" ? baseName(dirnameRel(file)) : stem;
+  const module = new RegExp(`\\b${name.replace(/[^\w]/g, "")}\\b`);
+  const library = libraryNames(project, runner.package_dir);
   const integration = view
     .list(tests)
-    .filter((name) => name.endsWith(".rs"))
-    .map((name): RelatedTest => {
-      const path = joinRel(tests, name);
-      return module.test(view.readText(path) ?? "") && stem !== "lib" && stem !== "main"
-        ? { path, evidence: "imports", detail: `names ${stem}`, hops: 1 }
-        : { path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 };
+    .filter((entry) => entry.endsWith(".rs"))
+    .flatMap((entry): RelatedTest[] => {
+      const path = joinRel(tests, entry);
+      const text = view.readText(path) ?? "";
+      if (pathModules(text, tests).includes(file))
+        return [{ path, evidence: "imports", detail: `compiles ${baseName(file)} in`, hops: 0 }];
+      // A test that never names the library, nor declares a module that could, does not use it:
+      // ryu's s2d_test.rs compiles the sources it tests into itself.
+      if (library !== undefined && !mayUseLibrary(text, library)) return [];
+      return module.test(text) && stem !== "lib" && stem !== "main"
+        ? [{ path, evidence: "imports", detail: `names ${name}`, hops: 1 }]
+        : [{ path, evidence: "imports-via", detail: "an integration test of the crate", hops: 2 }];
     });
+  // A module no `mod` declares (a file just written) is not compiled: no test reaches it yet,
+  // but for an integration test that compiles the file into itself by `#[path]`.
+  if (reach.detached) return [...related, ...integration.filter((test) => test.hops === 0)];
   return [
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
   ];
+}
+
+/**
+ * The names an integration test uses a crate's library by (`my_lib`, `my-lib` as the manifest
+ * spells it, `[lib] name`); undefined unless the crate is a library alone (a binary's tests run
+ * it by a path or a name in any spelling).
+ */
+function libraryNames(project: Project, dir: string): string[] | undefined {
+  const view = project.view;
+  if (!view.exists(joinRel(dir, "src/lib.rs"))) return undefined;
+  if (view.exists(joinRel(dir, "src/main.rs")) || view.isDirectory(joinRel(dir, "src/bin")))
+    return undefined;
+  const manifest = view.readText(joinRel(dir, "Cargo.toml")) ?? "";
+  if (/^\s*\[\[bin\]\]/m.test(manifest)) return undefined;
+  const names = ["package", "lib"].flatMap((table) => {
+    const body =
+      new RegExp(`^\\s*\\[${table}\\]\\s*$([\\s\\S]*?)(?=^\\s*\\[|(?![\\s\\S]))`, "m").exec(
+        manifest,
+      )?.[1] ?? "";
+    const name = /^\s*name\s*=\s*"([\w-]+)"/m.exec(body)?.[1];
+    return name === undefined ? [] : [name, name.replace(/-/g, "_")];
+  });
+  return names.length === 0 ? undefined : [...new Set(names)];
+}
+
+/**
+ * Whether an integration test may use the library: it names it, declares a module of `tests/`
+ * (which may), or includes code by `include!`. `#[path]` modules are the test's own copies.
+ */
+function mayUseLibrary(source: string, names: readonly string[]): boolean {
+  // Comments are no use (ryu's tests credit the C original by a URL ending in `/ryu`).
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");
+  if (names.some((name) => new RegExp(`(^|[^\\w-])${name}($|[^\\w-])`).test(text))) return true;
+  const own = text.replace(
+    /#\[path\s*=\s*"[^"]*"\s*\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;/g,
+    "",
+  );
+  return /\bmod\s+\w+\s*;|\binclude!/.test(own);
+}
+
+/**
+ * The integration tests that compile a module of `tests/` that is no target itself
+ * (`tests/common/mod.rs`, `tests/macros/mod.rs`): those declaring its folder with `mod`, or the
+ * file by `#[path]`; every integration test of the crate when none is seen to.
+ */
+function sharedTestModule(project: Project, tests: string, file: string): RelatedTest[] {
+  const view = project.view;
+  const folder = file.slice(tests.length + 1).split("/")[0] ?? "";
+  const declares = new RegExp(`\\bmod\\s+${folder.replace(/\.rs$/, "").replace(/\W/g, "")}\\s*;`);
+  const targets = view
+    .list(tests)
+    .map((name) => (name.endsWith(".rs") ? joinRel(tests, name) : joinRel(tests, name, "main.rs")))
+    .filter((path) => path !== file && (!path.endsWith("/main.rs") || view.exists(path)));
+  // A module of a folder target (`tests/cli/support.rs` beside `tests/cli/main.rs`): that target.
+  const root = joinRel(tests, folder, "main.rs");
+  if (targets.includes(root))
+    return [{ path: root, evidence: "support", detail: `declares ${baseName(file)}`, hops: 1 }];
+  const declaring = targets.filter((path) => {
+    const text = view.readText(path) ?? "";
+    return declares.test(text) || pathModules(text, dirnameRel(path)).includes(file);
+  });
+  if (declaring.length > 0)
+    return declaring.map((path) => ({
+      path,
+      evidence: "support",
+      detail: `declares ${baseName(file)} as a module`,
+      hops: 1,
+    }));
+  return targets.map((path) => ({
+    path,
+    evidence: "imports-via",
+    detail: "an integration test of the crate",
+    hops: 2,
+  }));
+}
+
+/**
+ * The files a Rust crate root in `dir` declares as modules by `#[path = "…"]`: ryu's
+ * `tests/s2f_test.rs` compiles `../src/s2f.rs`, which no `mod` of the library declares.
+ */
+function pathModules(text: string, dir: string): string[] {
+  const declared = /#\[path\s*=\s*"([^"]+)"\s*\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s/g;
+  return [...text.matchAll(declared)].flatMap(
+    ([, target = ""]) => normalizeRel(`${dir}/${target}`) ?? [],
+  );
 }
 
 /** Unit tests in a Rust file: a `#[cfg(test)]` module, or `#[test]` functions at its top level. */
@@ -390,6 +492,35 @@ function moduleName(src: string, path: string): string | undefined {
   if (rel === "lib.rs" || rel === "main.rs" || rel.startsWith("bin/")) return undefined;
   const name = rel.endsWith("/mod.rs") ? (rel.split("/").at(-2) ?? "") : baseName(rel).slice(0, -3);
   return /^[A-Za-z_]\w*$/.test(name) ? name : undefined;
+}
+
+/**
+ * For a test helper nothing imports by name: the tests that import its package, nearest package
+ * first. venusian's tests import `tests.fixtures.two` and scan it, which imports
+ * `tests/fixtures/two/mod2.py` through pkgutil; no import statement names the module.
+ */
+function packageImporters(
+  project: Project,
+  file: string,
+  graph: GraphView,
+  isListed: (rel: string) => boolean,
+): RelatedTest[] {
+  for (let dir = dirnameRel(file); dir !== ""; dir = dirnameRel(dir)) {
+    const init = joinRel(dir, "__init__.py");
+    if (init === file) continue;
+    if (!project.view.exists(init)) return [];
+    const levels = graph.importers(init) ?? [];
+    const found = levels.flatMap((level, index) =>
+      level.filter(isListed).map((path): RelatedTest => ({
+        path,
+        evidence: "imports-via",
+        detail: `imports its package ${dir.replace(/\//g, ".")}`,
+        hops: index + 2,
+      })),
+    );
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** Tests read for a name when nothing else relates a file, and how long that may take. */

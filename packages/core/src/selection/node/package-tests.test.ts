@@ -85,6 +85,75 @@ describe("packageTests: a Rust file's tests", () => {
     expect(selection.suggested.get("src/chunk.rs")).toBe("src/chunk.rs");
   });
 
+  it("a source file an integration test compiles in by #[path], and no `mod` declares", () => {
+    // ryu's layout: src/s2f.rs is in no module of the library, only in tests/s2f_test.rs.
+    temp = makeProject({
+      ...crate,
+      "src/s2f.rs": "pub fn s2f() -> f32 { 1.0 }\n",
+      "tests/s2f_test.rs":
+        '#[path = "../src/s2f.rs"]\nmod s2f;\n\n#[test]\nfn parses() { s2f::s2f(); }\n',
+      "tests/other.rs": '#[path = "../src/iter.rs"]\nmod iter;\n',
+    });
+    expect(related(temp.root, "src/s2f.rs")).toEqual([["tests/s2f_test.rs", "imports", 0]]);
+    // A declared module compiled in by a test: that test first.
+    expect(related(temp.root, "src/iter.rs").slice(0, 2)).toEqual([
+      ["src/lib.rs", "imports", 1],
+      ["tests/other.rs", "imports", 0],
+    ]);
+  });
+
+  it("an integration test that never names the library is not one of its tests", () => {
+    // ryu: s2d_test.rs compiles the sources it tests in by #[path] and never uses the crate.
+    const files = {
+      ...crate,
+      "src/s2d.rs": "pub fn s2d() {}\n",
+      "tests/s2d_test.rs":
+        '// Translated from https://example.com/hp\n#[path = "../src/s2d.rs"]\nmod s2d;\n#[test]\nfn t() { s2d::s2d(); }\n',
+      "tests/shared.rs": "mod common;\n#[test]\nfn t() { common::go(); }\n",
+      "tests/common/mod.rs": "pub fn go() { hp::parse(); }\n",
+    };
+    temp = makeProject(files);
+    expect(related(temp.root, "src/iter.rs").map(([path]) => path)).toEqual([
+      "src/lib.rs",
+      "tests/shared.rs",
+      "tests/uri.rs",
+    ]);
+    expect(related(temp.root, "src/s2d.rs")).toEqual([["tests/s2d_test.rs", "imports", 0]]);
+    temp.cleanup();
+    // A crate with a binary: its tests may run it by any name, so every one stays.
+    temp = makeProject({ ...files, "src/main.rs": "fn main() {}\n" });
+    expect(related(temp.root, "src/iter.rs").map(([path]) => path)).toContain("tests/s2d_test.rs");
+  });
+
+  it("a module the integration tests share: the tests that declare it, never itself", () => {
+    // ryu's tests/macros/mod.rs, the Rust book's tests/common/mod.rs: no target of their own.
+    temp = makeProject({
+      ...crate,
+      "tests/macros/mod.rs": "macro_rules! check { () => {} }\n",
+      "tests/d2s.rs": "mod macros;\n#[test]\nfn d() { check!(); }\n",
+      "tests/f2s.rs": "#[macro_use]\nmod macros;\n",
+      "tests/cli/main.rs": "mod support;\n",
+      "tests/cli/support.rs": "pub fn run() {}\n",
+    });
+    expect(related(temp.root, "tests/macros/mod.rs")).toEqual([
+      ["tests/d2s.rs", "support", 1],
+      ["tests/f2s.rs", "support", 1],
+    ]);
+    // A target in a folder is itself, and the target of the modules beside it.
+    expect(related(temp.root, "tests/cli/main.rs")).toEqual([["tests/cli/main.rs", "self", 0]]);
+    expect(related(temp.root, "tests/cli/support.rs")).toEqual([
+      ["tests/cli/main.rs", "support", 1],
+    ]);
+    // A shared module that no test is seen to declare: every integration test.
+    temp.write("tests/util/mod.rs", "pub fn helper() {}\n");
+    expect(related(temp.root, "tests/util/mod.rs").map(([path]) => path)).toEqual([
+      "tests/cli/main.rs",
+      "tests/d2s.rs",
+      "tests/f2s.rs",
+      "tests/uri.rs",
+    ]);
+  });
+
   it("a crate that declares modules by #[path] keeps its integration tests for any file", () => {
     temp = makeProject({
       ...crate,

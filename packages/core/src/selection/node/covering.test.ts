@@ -1,0 +1,49 @@
+import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { openProject } from "../../project/node/project.ts";
+import { selectRelated } from "./graph-selection.ts";
+
+let temp: TempProject | undefined;
+afterEach(() => {
+  temp?.cleanup();
+  temp = undefined;
+});
+
+describe("a Python test helper no import names", () => {
+  // venusian's layout: tests scan fixture packages, whose modules pkgutil imports.
+  const files = {
+    "setup.cfg": "[tool:pytest]\ntestpaths =\n    tests\naddopts = --ignore=tests/fixtures/\n",
+    "src/scan/__init__.py": "def scan(package):\n    return package\n",
+    "tests/__init__.py": "",
+    "tests/fixtures/__init__.py": "",
+    "tests/fixtures/two/__init__.py": "",
+    "tests/fixtures/two/mod1.py": "class Class:\n    pass\n",
+    "tests/fixtures/two/mod2.py": "from .mod1 import Class\n",
+    "tests/test_scan.py":
+      "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_two(self):\n        from tests.fixtures import two\n        from tests.fixtures.two.mod1 import Class\n        from scan import scan\n        scan(two)\n",
+    "tests/test_other.py": "def test_other():\n    assert True\n",
+  };
+
+  it("is run by the tests that import its package", async () => {
+    temp = makeProject(files);
+    const selection = await selectRelated(openProject(temp.root), ["tests/fixtures/two/mod2.py"], {
+      write: false,
+    });
+    expect(selection.related.get("tests/fixtures/two/mod2.py")).toEqual([
+      {
+        path: "tests/test_scan.py",
+        evidence: "imports-via",
+        detail: "imports its package tests.fixtures.two",
+        hops: 2,
+      },
+    ]);
+    // A module some test imports keeps that evidence alone.
+    const direct = await selectRelated(openProject(temp.root), ["tests/fixtures/two/mod1.py"], {
+      write: false,
+    });
+    expect(direct.related.get("tests/fixtures/two/mod1.py")?.map((t) => t.path)).toEqual([
+      "tests/test_scan.py",
+    ]);
+    expect(direct.related.get("tests/fixtures/two/mod1.py")?.[0]?.evidence).toBe("imports");
+  });
+});
