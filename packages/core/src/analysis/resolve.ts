@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { dirnameRel } from "../project/project-view.ts";
+import { dirnameRel, normalizeRel } from "../project/project-view.ts";
 import type { PythonImport } from "./python-module.ts";
 
 /**
@@ -27,18 +27,9 @@ export interface ResolveContext {
   pythonRoots: readonly string[];
 }
 
-/** Folds `.` and `..` out of a project-relative path; undefined when it climbs out. */
-export function normalizeRel(path: string): string | undefined {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(part);
-  }
-  return out.join("/");
-}
+// Kept in project-view.ts, which the hooks' bundles load anyway: a hook importing it from here
+// would evaluate this module's schemas on every call.
+export { normalizeRel };
 
 function join(dir: string, rest: string): string | undefined {
   return normalizeRel(dir === "" ? rest : `${dir}/${rest}`);

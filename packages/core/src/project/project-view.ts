@@ -98,6 +98,19 @@ export function joinRel(...parts: readonly string[]): string {
   return normalize(parts.filter((part) => part !== "" && part !== ".").join("/"));
 }
 
+/** Folds `.` and `..` out of a project-relative path; undefined when it climbs out. */
+export function normalizeRel(path: string): string | undefined {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+
 export function dirnameRel(relPath: string): string {
   const slash = relPath.lastIndexOf("/");
   return slash === -1 ? "" : relPath.slice(0, slash);

@@ -27,7 +27,7 @@ export function parseUvuText(text: string, context: ParseContext): ParsedRun {
 }
 
 const FILE_LINE = /^(\S[^\s]*\.[cm]?[jt]sx?)\s*$/;
-const SUITE_LINE = /^\s*(.*?)\s*((?:[•✘] ?)+)\s*\((\d+) \/ (\d+)\)\s*$/;
+const SUITE_LINE = /^\s*(.*?)\s*((?:[\u2022\u2718] ?)+)\s*\((\d+) \/ (\d+)\)\s*$/;
 const FAIL_LINE = /^\s*FAIL\s+(?:(.*?)\s+)?"(.*)"\s*$/;
 const TOTAL_LINE = /^\s*Total:\s+\d+/;
 
@@ -65,7 +65,7 @@ function readRun(text: string, context: ParseContext): ParsedRun {
       const marks = (suiteLine[2] ?? "").replace(/\s/g, "");
       pending = [];
       [...marks].forEach((mark, index) => {
-        const failed = mark === "✘";
+        const failed = mark === "\u2718";
         const result: TestResult = {
           id: {
             runner: context.runner,

@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
-import { normalizeRel } from "../../analysis/resolve.ts";
-import { dirnameRel, joinRel } from "../../project/project-view.ts";
+import { dirnameRel, joinRel, normalizeRel } from "../../project/project-view.ts";
 import {
   DetectedRunnerSchema,
   detectProjectRunners,
