@@ -77,6 +77,11 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     const known = found.get(test.path);
     if (known === undefined || compareRelated(test, known) < 0) found.set(test.path, test);
   };
+  // The tests a file is loaded before: a conftest.py's folder, or a runner's setup helper's.
+  const loadedBefore = (file: string): string[] => [
+    ...supportScope(file, input.allTests?.() ?? input.tests),
+    ...(input.setupScope?.(file) ?? []),
+  ];
   if (input.isTest(input.file)) {
     add({ path: input.file, evidence: "self", detail: "the changed file is a test", hops: 0 });
   }
@@ -96,10 +101,7 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
       // below may use it without importing anything (`def test_x(version): …`).
       // A runner's helper (jasmine's config `helpers`) loads before every test the same way.
       if (!listed(importer))
-        for (const test of [
-          ...supportScope(importer, input.allTests?.() ?? input.tests),
-          ...(input.setupScope?.(importer) ?? []),
-        ])
+        for (const test of loadedBefore(importer))
           add({
             path: test,
             evidence: "imports-via",
@@ -119,10 +121,7 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
     }
   });
   if (input.isSupport(input.file)) {
-    for (const test of [
-      ...supportScope(input.file, input.allTests?.() ?? input.tests),
-      ...(input.setupScope?.(input.file) ?? []),
-    ]) {
+    for (const test of loadedBefore(input.file)) {
       add({
         path: test,
         evidence: "support",
