@@ -124,6 +124,8 @@ function seedCopies(root: string, env: WitnessEnv): void {
 /** What state-copy.ts keeps for a project: the logs, strict's checkpoint, the Stop's count. */
 const COPIED = [
   ...STATE_LOGS,
+  // Where each agent's lines start in a copy (keyed-read.ts): they go with the copy.
+  ...STATE_LOGS.map((log) => `${log}.starts`),
   ".tailtest/strict-state.json",
   ".tailtest/strict-closed.json",
   FOREIGN_COUNT,

@@ -4,7 +4,8 @@ import * as z from "zod/mini";
 import { lazy } from "../../util/lazy.ts";
 import { isoDateTime } from "../../util/iso-datetime.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
-import { appendLogged } from "./tdd-store.ts";
+import { appendLogged, keyMark } from "./tdd-store.ts";
+import { readKeyedLog } from "../../gating/node/keyed-read.ts";
 import { readPath } from "../../gating/node/state-copy.ts";
 
 /**
@@ -73,7 +74,12 @@ export function readAppliedLines(
 ): AppliedLine[] {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(readPath(root, APPLIED_PATH));
+    // An agent's lines are read from its first (keyed-read.ts); every agent's, whole.
+    bytes =
+      agentKey === undefined
+        ? readFileSync(readPath(root, APPLIED_PATH))
+        : readKeyedLog(root, APPLIED_PATH, agentKey, keyMark(agentKey), join(root, APPLIED_PATH))
+            .bytes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
@@ -99,7 +105,7 @@ export function readAppliedLines(
     return lines;
   }
   // `recordApplied` writes the key as `"agent_key":"<key>"` (a key is ASCII with no escapes).
-  const mark = Buffer.from(`"agent_key":${JSON.stringify(agentKey)}`, "latin1");
+  const mark = keyMark(agentKey);
   for (let at = bytes.indexOf(mark); at !== -1;) {
     const start = at === 0 ? 0 : bytes.lastIndexOf(0x0a, at - 1) + 1;
     const found = bytes.indexOf(0x0a, at);

@@ -27,6 +27,7 @@ import {
 import { SESSION_PATHS, STATE_DIR } from "../../project/node/project.ts";
 import { APPEND_LOCK, readState, STATE_LOCK, withFileLock } from "../../state/node/store.ts";
 import { copiesInForce, readPath } from "../../gating/node/state-copy.ts";
+import { readKeyedLog } from "../../gating/node/keyed-read.ts";
 
 /**
  * The node edge of tdd mode: where each agent's TDD log lives, how it is appended to, and which
@@ -135,18 +136,26 @@ export async function readTddEntries(
 ): Promise<TddRead> {
   checkKey(key);
   const mineOnly = options.mineOnly === true;
-  let bytes: Buffer;
+  const stateOnly = options.stateOnly === true;
   try {
-    bytes = readFileSync(readPath(root, EVENTS_PATH));
+    if (!mineOnly) return readEventText(readFileSync(readPath(root, EVENTS_PATH), "utf8"), key);
+    // From the agent's first line when the copy knows where it starts (keyed-read.ts).
+    const part = readKeyedLog(root, EVENTS_PATH, key, keyMark(key), join(root, EVENTS_PATH));
+    const read = readEventText(part.bytes, key, true, stateOnly);
+    // A problem's line number counts from the file's start: read it whole to say it.
+    if (part.offset === 0 || read.problems.length === 0) return read;
+    return readEventText(readFileSync(readPath(root, EVENTS_PATH)), key, true, stateOnly);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       return { entries: [], problems: [], torn: false };
     }
     throw error;
   }
-  return mineOnly
-    ? readEventText(bytes, key, true, options.stateOnly === true)
-    : readEventText(bytes.toString("utf8"), key);
+}
+
+/** How `eventLineFor` and `recordApplied` spell an agent's key: a key is ASCII, needing no escape. */
+export function keyMark(key: string): Buffer {
+  return Buffer.from(`"agent_key":${JSON.stringify(key)}`, "latin1");
 }
 
 /**
@@ -168,7 +177,7 @@ export function readEventText(
     const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
     // eventLineFor writes the key as `"agent_key":"<key>"` (a key needs no JSON escape, and is
     // ASCII, so its bytes are found only where its characters are).
-    const mark = Buffer.from(`"agent_key":${JSON.stringify(key)}`, "latin1");
+    const mark = keyMark(key);
     // Every whole line ends with "\n"; what follows the last one is a write cut short.
     const end = bytes.lastIndexOf(0x0a) + 1;
     const torn = bytes.toString("utf8", end).trim() !== "";
