@@ -11,6 +11,7 @@ import {
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
+import { goImporterTests } from "./go-importers.ts";
 import { importerLevelsOf } from "../importers.ts";
 import { mentions, mentionTokens, nameWord, relatedTests, type RelatedTest } from "../related.ts";
 import { suggestTestPath } from "../suggest.ts";
@@ -166,7 +167,8 @@ function coveringOf(
   file: string,
   language: Language,
 ): { related: RelatedTest[]; suggested?: string } | undefined {
-  if (BY_PACKAGE.has(language)) return { related: packageTests(project, file, language) ?? [] };
+  if (BY_PACKAGE.has(language))
+    return { related: packageTests(project, file, language, "untested") ?? [] };
   if (!SELECTABLE.has(language) || graph === undefined || !graph.complete) return undefined;
   return selectOne(project, graph, shapesOf(project), file, language);
 }
@@ -255,7 +257,8 @@ export const BY_PACKAGE: ReadonlySet<Language> = new Set(["go", "rust"]);
 
 /**
  * Go and Rust tests by their package's layout: a Go file's package is its folder, whose
- * `*_test.go` files are its tests (the name-matched one first); a Rust file's tests are its own
+ * `*_test.go` files are its tests (the name-matched one first), then the tests of the packages
+ * importing it (go-importers.ts); a Rust file's tests are its own
  * `#[cfg(test)]` module and the crate's integration tests (`tests/*.rs`), those that name the
  * module first. Undefined when no runner owns the file (the plan says why).
  */
@@ -263,6 +266,8 @@ export function packageTests(
   project: Project,
   file: string,
   language: Language,
+  /** Go: the importing packages' tests always, or only when the package has none. */
+  importers: "always" | "untested" = "always",
 ): RelatedTest[] | undefined {
   const runner = resolveRunner(project.view, file, language, project.config.runners).runner;
   if (runner === undefined) return undefined;
@@ -278,7 +283,7 @@ export function packageTests(
       const text = view.readText(path) ?? "";
       return declared.some((name) => new RegExp(`\\b${name}\\b`).test(text));
     };
-    return view
+    const own = view
       .list(dir)
       .filter((name) => name.endsWith("_test.go"))
       .map((name): RelatedTest & { uses: boolean } => {
@@ -299,7 +304,11 @@ export function packageTests(
           Number(b.uses) - Number(a.uses) ||
           a.path.localeCompare(b.path),
       )
-      .map(({ path, evidence, detail, hops }) => ({ path, evidence, detail, hops }));
+      .map(({ path, evidence, detail, hops }): RelatedTest => ({ path, evidence, detail, hops }));
+    // The tests of the packages importing this one: read from the module's files, so an edit's
+    // note (`untested`) reads them only for a package with no tests of its own.
+    if (importers === "untested" && own.length > 0) return own;
+    return [...own, ...goImporterTests(view, runner.package_dir, file, IMPORT_HOPS)];
   }
   const tests = joinRel(runner.package_dir, "tests");
   if (file.startsWith(`${tests}/`)) {
