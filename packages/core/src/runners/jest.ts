@@ -6,6 +6,7 @@ import {
   jsonArrayIn,
   opaqueJsConfig,
   packageRelative,
+  setupFilesMatcher,
 } from "./config-text.ts";
 import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
 import {
@@ -117,8 +118,31 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
   )
     ?.map((root) => root.replace(/^<rootDir>\/?/, "").replace(/\/$/, ""))
     .filter((root) => root !== "");
+  // What jest loads before each test file: what those files import reaches every test.
+  const isSetup = setupFilesMatcher(
+    text === undefined
+      ? []
+      : ["setupFiles", "setupFilesAfterEnv"].flatMap(
+          (key) => jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), key) ?? [],
+        ),
+  );
+  // testPathIgnorePatterns: regexes over a test's path (jest-dom's '/__tests__/helpers/').
+  const ignored = (
+    text === undefined
+      ? []
+      : (jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testPathIgnorePatterns") ?? [])
+  ).flatMap((source) => {
+    try {
+      return [new RegExp(source.replace(/\\\\/g, "\\").replace(/^<rootDir>\/?/, "^/"))];
+    } catch {
+      return [];
+    }
+  });
   const inRoots = (path: string): boolean =>
-    roots === undefined || roots.length === 0 || roots.some((root) => path.startsWith(`${root}/`));
+    !ignored.some((regex) => regex.test(`/${path}`)) &&
+    (roots === undefined ||
+      roots.length === 0 ||
+      roots.some((root) => path.startsWith(`${root}/`)));
   if (testRegex !== undefined) {
     const regexes = testRegex.flatMap((source) => {
       try {
@@ -129,6 +153,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
     });
     return {
       evidence: "jest testRegex",
+      isSetup,
       isTest: (path) => inRoots(path) && regexes.some((regex) => regex.test(`/${path}`)),
       ...(opaque === undefined ? {} : { opaque }),
     };
@@ -138,6 +163,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
   return {
     evidence:
       testMatch === undefined ? "jest defaults (__tests__/, *.test.*, *.spec.*)" : "jest testMatch",
+    isSetup,
     isTest: (path) => inRoots(path) && match(path),
     ...(opaque === undefined ? {} : { opaque }),
   };
