@@ -86,6 +86,8 @@ const Project = z.strictObject({
   npm: z.record(z.string(), z.string()).optional(),
   /** What the project's own test script names for the whole suite, when not the runner's default. */
   suite: z.array(z.string()).optional(),
+  /** Variables the project's test script sets for its runner (`cross-env FORCE_COLOR=2 vitest`). */
+  env: z.record(z.string(), z.string()).optional(),
   modules_evidence: z.string().min(1),
   modules: z.record(z.string(), z.array(z.string()).min(1)),
   seeds: z.array(Seed).min(1),
@@ -352,7 +354,7 @@ function runRunner(meta, cwd, files) {
   const started = process.hrtime.bigint();
   const result = spawnSync(command, args, {
     cwd,
-    env: { ...process.env, CI: "true" },
+    env: { ...process.env, ...meta.env, CI: "true" },
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     timeout: 600_000,
@@ -402,8 +404,9 @@ function failingFiles(meta, cwd, coloured) {
       each(/^\s*(?:FAIL|×)\s+(?:(?:\|[^|\n]+\||[^\s/]+)\s+)?(\S+\.[cm]?[jt]sx?)\b/gm);
       break;
     case "jest":
-      // "FAIL test/x.test.js", or with a project's displayName "FAIL Unit Tests __tests__/x.test.js".
-      each(/^FAIL\s+(?:.*\s)?(\S+\.[cm]?[jt]sx?)\b/gm);
+      // "FAIL test/x.test.js", or with a project's displayName "FAIL Unit Tests __tests__/x.test.js";
+      // " FAIL " in inverse video, uncoloured, when the suite forces colours (--color=true).
+      each(/^ ?FAIL\s+(?:.*\s)?(\S+\.[cm]?[jt]sx?)\b/gm);
       break;
     case "node-test":
       // Node 20's tap names suites, not files: a failure's YAML block has its location.

@@ -204,6 +204,52 @@ describe("tailtest run on a mocha project whose .mocharc declares spec", () => {
   );
 });
 
+describe("tailtest run with the options and variables the test script gives its runner", () => {
+  // jest-extended (`jest --color=true`) and vitest-axe (`cross-env FORCE_COLOR=2 vitest`) keep
+  // snapshots of coloured messages: a run without the script's colours is red whatever the edit.
+  it.each([
+    [
+      "jest",
+      "TAILTEST_SCRIPT_VAR=set jest --color=true",
+      "src/calc.test.js",
+      // jest colours a failure message only when told to: its output is not a terminal here.
+      'test("sees the script", () => {\n  expect(process.env.TAILTEST_SCRIPT_VAR).toBe("set");\n  expect(() => expect(1).toBe(2)).toThrow(/\\u001b\\[/);\n});\n',
+    ],
+    [
+      "vitest",
+      "TAILTEST_SCRIPT_VAR=set vitest run",
+      "src/calc.test.ts",
+      'it("sees the script", () => {\n  expect(process.env.TAILTEST_SCRIPT_VAR).toBe("set");\n});\n',
+    ],
+  ])(
+    "%s",
+    async (runner, script, file, extra) => {
+      const tool = findToolchain("node");
+      if (!tool.available) return;
+      const project = copyFixtureWithDeps(`runners/${runner}`);
+      try {
+        const pkg = JSON.parse(readFileSync(join(project.root, "package.json"), "utf8")) as {
+          scripts: Record<string, string>;
+        };
+        pkg.scripts["test"] = script;
+        project.write("package.json", JSON.stringify(pkg, null, 2));
+        const test = join(project.root, file);
+        writeFileSync(test, `${readFileSync(test, "utf8")}\n${extra}`);
+        project.write(".tailtest/config.json", "{}\n");
+        const result = await runBin(BIN, ["run", "--json", file], { cwd: project.root });
+        const json = JSON.parse(result.stdout) as RunJson;
+        const seen = json.runs
+          .flatMap((run) => run.tests)
+          .find((t) => t.id.segments.at(-1) === "sees the script");
+        expect(seen?.status, seen?.failure).toBe("pass");
+      } finally {
+        project.cleanup();
+      }
+    },
+    120_000,
+  );
+});
+
 describe("tailtest run with no paths", () => {
   it("runs what any agent queued, Cursor's queue included", async () => {
     const project = copyFixtureWithDeps("runners/pytest-pyproject");

@@ -13,7 +13,7 @@ import {
 } from "../runners/project-runners.ts";
 import type { Config } from "../config/config.ts";
 import type { Language } from "../filter/languages.ts";
-import { notAnOption } from "../runners/shared.ts";
+import { notAnOption, scriptEnv } from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
 import type { BuiltArgv } from "../runners/spec.ts";
 
@@ -286,8 +286,9 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     cwd: runner.package_dir,
     argv: built.argv,
     // CI=1: runners neither prompt nor write new snapshots. Colour is left as the project's tests
-    // expect it (a suite may test FORCE_COLOR itself); the text parsers strip ANSI codes.
-    env: { CI: "1", ...built.env },
+    // expect it (a suite may test FORCE_COLOR itself, or its test script set it: the variables
+    // the script gives the runner's command come along); the text parsers strip ANSI codes.
+    env: { ...testScriptEnv(view, runner), CI: "1", ...built.env },
     format: built.format,
     report: built.report,
     test_files: files,
@@ -318,6 +319,12 @@ export function runnerArgv(
   ids: readonly TestId[],
 ): BuiltArgv {
   return specOf(runner.id).argv({ view, runner, files: files.map(notAnOption), ids: [...ids] });
+}
+
+/** What the package's test script sets for this runner's command (`cross-env FORCE_COLOR=2 vitest`). */
+function testScriptEnv(view: ProjectView, runner: DetectedRunner): Record<string, string> {
+  const runs = specOf(runner.id).packageJson?.script;
+  return runs === undefined ? {} : scriptEnv(view, runner.package_dir, runs);
 }
 
 function runnerLanguage(id: RunnerId): Language | undefined {

@@ -182,6 +182,24 @@ export function opaqueJsConfig(
   return undefined;
 }
 
+/**
+ * The files a JS runner's config names to load before every test file (jest's `setupFiles` and
+ * `setupFilesAfterEnv`, vitest's `test.setupFiles`), as a matcher of package-relative paths. A
+ * path may start with `<rootDir>/` or `./` and may leave out its extension, as `require` does; a
+ * package name (`jest-canvas-mock`) names no file of the project and matches nothing.
+ */
+export function setupFilesMatcher(paths: readonly string[]): (path: string) => boolean {
+  const wanted = new Set(
+    paths
+      .map((path) => path.replace(/^<rootDir>\/?/, "").replace(/^\.\//, ""))
+      .filter((path) => path !== "" && !path.startsWith("/")),
+  );
+  return (path) =>
+    wanted.has(path) ||
+    wanted.has(path.replace(/\.[cm]?[jt]sx?$/, "")) ||
+    wanted.has(path.replace(/\/index\.[cm]?[jt]sx?$/, ""));
+}
+
 /** The first file in `dir` whose name matches, with its text. */
 export function firstConfigFile(
   view: ProjectView,

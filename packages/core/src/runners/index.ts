@@ -18,7 +18,7 @@ export {
   resolveRunner,
   runnerLabel,
 } from "./project-runners.ts";
-export { cargoTestTarget, notAnOption } from "./shared.ts";
+export { cargoTestTarget, notAnOption, scriptEnv } from "./shared.ts";
 export {
   type BuiltArgv,
   CONFIG_WITHOUT_SPEC_TOKEN,

@@ -6,8 +6,9 @@ import {
   jsonArrayIn,
   opaqueJsConfig,
   packageRelative,
+  setupFilesMatcher,
 } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
+import { detectByPackageJson, jsCandidates, jsToolCommand, packageTestScript } from "./shared.ts";
 import {
   anchoredAlternation,
   FILE_REPORT,
@@ -49,12 +50,13 @@ export const jest: RunnerSpec = {
   fallbackTestDir: undefined,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
   fileCommand: (command, files) => [...command, "--runTestsByPath", ...files],
-  argv: ({ runner, files, ids }) => {
+  argv: ({ view, runner, files, ids }) => {
     const filter = ids.length > 0 ? ["-t", anchoredAlternation(idNames(ids, " "))] : [];
     const paths = files.length > 0 ? ["--runTestsByPath", ...files] : [];
     return {
       argv: [
         ...runner.command,
+        ...jestScriptOptions(view, runner.package_dir),
         "--json",
         `--outputFile=${REPORT_TOKEN}`,
         "--testLocationInResults",
@@ -74,6 +76,32 @@ export const jest: RunnerSpec = {
   shellPrograms: { jest: "jest" },
   listTests: listJestTests,
 };
+
+/**
+ * The options of the test script's jest command that change what a test sees, kept for every
+ * run: its colours (`jest --color=true`: a snapshot of a coloured failure message fails without
+ * them, and jest colours nothing when its output is not a terminal) and the config it names
+ * (`--config jest.unit.js`, `-c x`). The rest (reporters, coverage, watch) is left to tailtest.
+ */
+export function jestScriptOptions(view: ProjectView, dir: string): string[] {
+  // Words, quotes kept together; a shell operator ends the command (`jest … && tsc`).
+  const tokens =
+    packageTestScript(view, dir).match(/"[^"]*"|'[^']*'|&&|\|\||[;|()]|[^\s;|&()]+/g) ?? [];
+  const start = tokens.findIndex((word) => /^(\S*\/)?jest$/.test(word));
+  if (start === -1) return [];
+  const kept: string[] = [];
+  for (let i = start + 1; i < tokens.length; i++) {
+    const word = (tokens[i] ?? "").replace(/^(["'])(.*)\1$/, "$2");
+    if (/^(&&|\|\||[;|()])$/.test(word)) break;
+    if (/^--(no-)?colou?rs?(=(true|false))?$/.test(word) || /^--config=./.test(word))
+      kept.push(word);
+    else if ((word === "--config" || word === "-c") && i + 1 < tokens.length) {
+      const value = (tokens[(i += 1)] ?? "").replace(/^(["'])(.*)\1$/, "$2");
+      kept.push(`--config=${value}`);
+    }
+  }
+  return kept;
+}
 
 const JEST_DEFAULT = ["**/__tests__/**/*.[jt]s?(x)", "**/?(*.)+(spec|test).[jt]s?(x)"];
 
@@ -117,8 +145,31 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
   )
     ?.map((root) => root.replace(/^<rootDir>\/?/, "").replace(/\/$/, ""))
     .filter((root) => root !== "");
+  // What jest loads before each test file: what those files import reaches every test.
+  const isSetup = setupFilesMatcher(
+    text === undefined
+      ? []
+      : ["setupFiles", "setupFilesAfterEnv"].flatMap(
+          (key) => jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), key) ?? [],
+        ),
+  );
+  // testPathIgnorePatterns: regexes over a test's path (jest-dom's '/__tests__/helpers/').
+  const ignored = (
+    text === undefined
+      ? []
+      : (jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testPathIgnorePatterns") ?? [])
+  ).flatMap((source) => {
+    try {
+      return [new RegExp(source.replace(/\\\\/g, "\\").replace(/^<rootDir>\/?/, "^/"))];
+    } catch {
+      return [];
+    }
+  });
   const inRoots = (path: string): boolean =>
-    roots === undefined || roots.length === 0 || roots.some((root) => path.startsWith(`${root}/`));
+    !ignored.some((regex) => regex.test(`/${path}`)) &&
+    (roots === undefined ||
+      roots.length === 0 ||
+      roots.some((root) => path.startsWith(`${root}/`)));
   if (testRegex !== undefined) {
     const regexes = testRegex.flatMap((source) => {
       try {
@@ -129,6 +180,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
     });
     return {
       evidence: "jest testRegex",
+      isSetup,
       isTest: (path) => inRoots(path) && regexes.some((regex) => regex.test(`/${path}`)),
       ...(opaque === undefined ? {} : { opaque }),
     };
@@ -138,6 +190,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
   return {
     evidence:
       testMatch === undefined ? "jest defaults (__tests__/, *.test.*, *.spec.*)" : "jest testMatch",
+    isSetup,
     isTest: (path) => inRoots(path) && match(path),
     ...(opaque === undefined ? {} : { opaque }),
   };

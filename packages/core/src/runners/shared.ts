@@ -85,6 +85,42 @@ export function packageTestScript(view: ProjectView, dir: string): string {
   return pkg === undefined ? "" : testScript(pkg);
 }
 
+/** Programs that only set variables for the command after them in a script. */
+const ENV_WRAPPERS = new Set(["cross-env", "cross-env-shell", "env"]);
+
+/**
+ * The variables a package's test script sets for its runner's command, the one `runs` matches:
+ * `cross-env FORCE_COLOR=2 vitest`, `NODE_OPTIONS=--expose-gc jest`. A suite may need them to be
+ * green (vitest-axe's snapshots hold the colours `FORCE_COLOR=2` turns on), so a run of chosen
+ * files gets them too. {} without a script, or when the runner's command sets none.
+ */
+export function scriptEnv(view: ProjectView, dir: string, runs: RegExp): Record<string, string> {
+  const script = packageTestScript(view, dir);
+  // Words, quotes kept together; a shell operator ends a command.
+  const tokens = script.match(/(?:[^\s"'&|;()]|"[^"]*"|'[^']*')+|&&|\|\||[;|()]/g) ?? [];
+  let command: string[] = [];
+  const found: Record<string, string> = {};
+  const take = (words: readonly string[]): boolean => {
+    if (!runs.test(words.join(" "))) return false;
+    for (const word of words) {
+      if (ENV_WRAPPERS.has(word)) continue;
+      const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word);
+      if (assignment === null) break;
+      found[assignment[1] as string] = (assignment[2] as string).replace(/^(["'])(.*)\1$/, "$2");
+    }
+    return true;
+  };
+  for (const token of [...tokens, ";"]) {
+    if (!/^(&&|\|\||[;|()])$/.test(token)) {
+      command.push(token);
+      continue;
+    }
+    if (take(command)) return found;
+    command = [];
+  }
+  return found;
+}
+
 /**
  * The Python that has the project's dependencies: the project's virtualenv (`.venv/`, `venv/`,
  * in the package or at the root), the active `$VIRTUAL_ENV`, then a project tool's environment

@@ -7,6 +7,7 @@ import {
   jsonArrayIn,
   opaqueJsConfig,
   packageRelative,
+  setupFilesMatcher,
 } from "./config-text.ts";
 import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
 import {
@@ -116,6 +117,10 @@ function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
   // `test.include` only: `test.coverage.include` lists sources, not tests.
   const include =
     testBlock === undefined ? undefined : jsConfigStrings(jsTopLevel(testBlock), "include");
+  // `test.setupFiles` run before each test file: what they import reaches every test.
+  const setupFiles =
+    testBlock === undefined ? undefined : jsConfigStrings(jsTopLevel(testBlock), "setupFiles");
+  const isSetup = setupFilesMatcher(setupFiles ?? []);
   const globs = include ?? VITEST_DEFAULT;
   const match = picomatch(
     globs.map((g) => g.replace(/^\.\//, "")),
@@ -129,6 +134,7 @@ function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
   const opaque = workspace === undefined ? fromConfig : `${workspace.name} lists projects`;
   return {
     evidence: include === undefined ? "vitest defaults (*.test.*, *.spec.*)" : "vitest include",
+    isSetup,
     isTest: (path) => match(path),
     ...(opaque === undefined ? {} : { opaque }),
   };

@@ -47,3 +47,51 @@ describe("a Python test helper no import names", () => {
     expect(direct.related.get("tests/fixtures/two/mod1.py")?.[0]?.evidence).toBe("imports");
   });
 });
+
+describe("a module only a jest setup file reaches", () => {
+  // jest-dom's layout: setupFilesAfterEnv imports src/index.js, which registers every matcher
+  // with expect.extend; the tests in src/__tests__/ call the matchers and import no source.
+  const files = {
+    "package.json": JSON.stringify({
+      scripts: { test: "jest" },
+      devDependencies: { jest: "29.7.0" },
+    }),
+    "jest.config.js":
+      "module.exports = {\n  setupFilesAfterEnv: ['<rootDir>/tests/setup-env.js'],\n  testPathIgnorePatterns: ['/__tests__/helpers/'],\n}\n",
+    "tests/setup-env.js": "import '../src/index'\n",
+    "src/index.js": "import * as matchers from './matchers'\nexpect.extend(matchers)\n",
+    "src/matchers.js":
+      "export {toBeChecked} from './to-be-checked'\nexport {toHaveClass} from './to-have-class'\n",
+    "src/utils.js": "export const getTag = (el) => el.tagName.toLowerCase()\n",
+    "src/to-be-checked.js":
+      "import {getTag} from './utils'\nexport function toBeChecked(el) { return {pass: getTag(el) === 'input'} }\n",
+    "src/to-have-class.js": "export function toHaveClass(el) { return {pass: true} }\n",
+    "src/__tests__/to-be-checked.js":
+      "test('checked', () => expect({tagName: 'INPUT'}).toBeChecked())\n",
+    "src/__tests__/to-have-class.js": "test('class', () => expect({}).toHaveClass())\n",
+  };
+
+  it("is run by every test of that runner, through the setup file", async () => {
+    temp = makeProject(files);
+    const selection = await selectRelated(
+      openProject(temp.root),
+      ["src/utils.js", "src/matchers.js"],
+      {
+        write: false,
+      },
+    );
+    expect(selection.related.get("src/matchers.js")?.map((t) => [t.path, t.evidence])).toEqual([
+      ["src/__tests__/to-be-checked.js", "imports-via"],
+      ["src/__tests__/to-have-class.js", "imports-via"],
+    ]);
+    expect(selection.related.get("src/matchers.js")?.[0]?.detail).toBe(
+      "runs with tests/setup-env.js, which imports it",
+    );
+    expect(
+      selection.related
+        .get("src/utils.js")
+        ?.map((t) => t.path)
+        .sort(),
+    ).toEqual(["src/__tests__/to-be-checked.js", "src/__tests__/to-have-class.js"]);
+  });
+});

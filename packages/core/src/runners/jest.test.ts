@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { planSuites, REPORT_TOKEN, runnerArgv } from "../engine/plan.ts";
+import { createMemoryView } from "../project/project-view.ts";
+import { suiteShape } from "../selection/suite.ts";
+import { detectPackageRunners } from "./project-runners.ts";
+
+/** The argv of a run of one chosen file in a package whose test script is `test`. */
+const argvFor = (test: string) => {
+  const view = createMemoryView({
+    "package.json": JSON.stringify({ scripts: { test }, devDependencies: { jest: "30.2.0" } }),
+    "node_modules/.bin/jest": "",
+    "jest.unit.js": "module.exports = {}\n",
+  });
+  const runner = detectPackageRunners(view, "").find((r) => r.id === "jest");
+  return runnerArgv(view, runner!, ["test/a.test.ts"], []).argv;
+};
+
+describe("a jest run keeps the test script's colours and config", () => {
+  it.each([
+    // jest-extended: snapshots of coloured messages are red when jest colours nothing.
+    ["jest --color=true", ["--color=true"]],
+    ["jest --colors --ci --coverage", ["--colors"]],
+    ["jest --no-color", ["--no-color"]],
+    ["jest --config jest.unit.js --runInBand", ["--config=jest.unit.js"]],
+    ["jest -c 'jest.unit.js' && tsc --noEmit --color", ["--config=jest.unit.js"]],
+    ["npm run lint && jest --config=jest.unit.js --color", ["--config=jest.unit.js", "--color"]],
+    ["jest", []],
+    ["kcd-scripts test", []],
+  ])("%s", (script, kept) => {
+    expect(argvFor(script)).toEqual([
+      "node_modules/.bin/jest",
+      ...kept,
+      "--json",
+      `--outputFile=${REPORT_TOKEN}`,
+      "--testLocationInResults",
+      "--runTestsByPath",
+      "test/a.test.ts",
+    ]);
+  });
+});
+
+describe("jest's testPathIgnorePatterns", () => {
+  it.each([
+    [
+      "a helpers folder under __tests__ (jest-dom)",
+      "module.exports = {\n  testPathIgnorePatterns: ['/node_modules/', '/__tests__/helpers/'],\n}\n",
+      ["src/__tests__/to-be-checked.js"],
+      ["src/__tests__/helpers/document.js", "node_modules/x/__tests__/a.js"],
+    ],
+    [
+      "<rootDir> anchors a pattern at the package",
+      "module.exports = {\n  testPathIgnorePatterns: ['<rootDir>/e2e/'],\n}\n",
+      ["test/a.test.js", "src/e2e/a.test.js"],
+      ["e2e/a.test.js"],
+    ],
+  ])("%s", (_name, config, tests, ignored) => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({ scripts: { test: "jest" }, devDependencies: { jest: "1" } }),
+      "jest.config.js": config,
+    });
+    const shape = suiteShape(
+      view,
+      detectPackageRunners(view, "").find((r) => r.id === "jest")!,
+    );
+    for (const path of tests) expect(shape.isTest(path), path).toBe(true);
+    for (const path of ignored) expect(shape.isTest(path), path).toBe(false);
+  });
+});
+
+describe("the variables a test script sets for its runner", () => {
+  it.each([
+    // vitest-axe: its snapshots hold the colours FORCE_COLOR=2 turns on.
+    ["cross-env FORCE_COLOR=2 vitest", "vitest", { FORCE_COLOR: "2" }],
+    [
+      "NODE_OPTIONS='--expose-gc' TZ=UTC jest --ci",
+      "jest",
+      { NODE_OPTIONS: "--expose-gc", TZ: "UTC" },
+    ],
+    ["env LANG=C node --test test/", "node-test", { LANG: "C" }],
+    ["cross-env NODE_ENV=production npm run build && jest", "jest", {}],
+    ["jest FOO=1", "jest", {}],
+    ["vitest", "vitest", {}],
+  ])("%s", (test, id, env) => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({
+        scripts: { test },
+        devDependencies: { [id === "node-test" ? "x" : id]: "1" },
+      }),
+      "test/a.test.js": "import test from 'node:test'\n",
+    });
+    const runner = detectPackageRunners(view, "").find((r) => r.id === id);
+    expect(planSuites(view, [runner!]).runs[0]?.env).toEqual({ ...env, CI: "1" });
+  });
+});
