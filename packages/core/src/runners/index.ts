@@ -18,6 +18,7 @@ export {
   resolveRunner,
   runnerLabel,
 } from "./project-runners.ts";
+export { dependentCrates, hasDocTests } from "./rust-crates.ts";
 export { cargoTestTarget, notAnOption } from "./shared.ts";
 export {
   type BuiltArgv,
