@@ -286,8 +286,22 @@ const python = (cwd) => join(cwd, ".venv/bin/python");
 export function runnerArgv(meta, cwd, files) {
   const some = files ?? meta.suite ?? [];
   switch (meta.runner) {
-    case "pytest":
-      return [python(cwd), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", ...some];
+    case "pytest": {
+      // Chosen files run with the doctest collection the project's own suite asks for.
+      const doctests = files !== undefined && (meta.suite ?? []).includes("--doctest-modules");
+      const extra = doctests ? ["--doctest-modules"] : [];
+      return [
+        python(cwd),
+        "-m",
+        "pytest",
+        "-q",
+        "-rfE",
+        "-p",
+        "no:cacheprovider",
+        ...extra,
+        ...some,
+      ];
+    }
     case "unittest":
       return some.length > 0
         ? [python(cwd), "-m", "unittest", ...some]
