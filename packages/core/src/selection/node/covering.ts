@@ -10,6 +10,7 @@ import {
   resolveRunner,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
+import { hasPythonDoctests, pytestRunsDoctests } from "../../runners/doctests.ts";
 import { dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
 import { importerLevelsOf } from "../importers.ts";
@@ -227,6 +228,7 @@ export function selectOne(
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
+  if (!isTest(file)) related.unshift(...ownDoctests(project, own, file));
   if (related.length === 0 && !isTest(file))
     related.push(...mentionedBy(project, file, allTests()));
   if (related.length === 0 && language === "python" && isSupport(file))
@@ -241,6 +243,17 @@ export function selectOne(
     related,
     suggested: suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
   };
+}
+
+/** A module whose doctests the project runs with pytest (`--doctest-modules`) is its own test. */
+function ownDoctests(
+  project: Project,
+  runner: DetectedRunner | undefined,
+  file: string,
+): RelatedTest[] {
+  if (runner?.id !== "pytest" || !pytestRunsDoctests(project.view, runner.package_dir)) return [];
+  if (!hasPythonDoctests(project.view.readText(file) ?? "")) return [];
+  return [{ path: file, evidence: "self", detail: "its own doctests", hops: 0 }];
 }
 
 /** The exported functions and types a Go file declares (`func NewRandom`, `func (u UUID) URN`). */
@@ -372,7 +385,8 @@ function testsIn(view: ProjectView, path: string, read?: string): string | undef
   const unit = HAS_TEST_MODULE.test(text);
   const doc = hasDocTests(text, docInclude(view, path));
   if (unit && doc) return "unit and doc tests";
-  return unit ? "unit tests" : doc ? "doc tests" : undefined;
+  if (unit) return "unit tests";
+  return doc ? "doc tests" : undefined;
 }
 
 /**
