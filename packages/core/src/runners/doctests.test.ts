@@ -32,7 +32,7 @@ describe("pytestRunsDoctests: where a project asks pytest for its modules' docte
       },
       true,
     ],
-    [{ "tox.ini": "[testenv]\ncommands = python -m py.test --doctest-modules src\n" }, true],
+    [{ "tox.ini": "[testenv]\ncommands = python -m py.test --doctest-modules boltons\n" }, true],
     // pluggy: a commented-out option, and addopts without it.
     [{ "tox.ini": "[pytest]\n#--pyargs --doctest-modules --ignore=.tox\naddopts=-r a\n" }, false],
     [
@@ -40,8 +40,19 @@ describe("pytestRunsDoctests: where a project asks pytest for its modules' docte
       false,
     ],
     [{ "setup.cfg": "[flake8]\naddopts = --doctest-modules\n" }, false],
+    // validators: the flag, but pytest collects tests/ alone, never the package's doctests.
+    [
+      {
+        "pyproject.toml":
+          '[tool.pytest.ini_options]\ntestpaths = "tests"\naddopts = ["--doctest-modules"]\n',
+      },
+      false,
+    ],
+    [{ "pytest.ini": "[pytest]\ntestpaths = boltons tests\naddopts = --doctest-modules\n" }, true],
+    // A tox command given other paths does not collect this one.
+    [{ "tox.ini": "[testenv]\ncommands = pytest --doctest-modules docs tests\n" }, false],
   ])("%j → %s", (files, expected) => {
-    expect(pytestRunsDoctests(createMemoryView(files), "")).toBe(expected);
+    expect(pytestRunsDoctests(createMemoryView(files), "", "boltons/strutils.py")).toBe(expected);
   });
 });
 

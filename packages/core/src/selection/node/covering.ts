@@ -251,7 +251,9 @@ function ownDoctests(
   runner: DetectedRunner | undefined,
   file: string,
 ): RelatedTest[] {
-  if (runner?.id !== "pytest" || !pytestRunsDoctests(project.view, runner.package_dir)) return [];
+  const dir = runner?.package_dir ?? "";
+  const rel = dir === "" ? file : file.slice(dir.length + 1);
+  if (runner?.id !== "pytest" || !pytestRunsDoctests(project.view, dir, rel)) return [];
   if (!hasPythonDoctests(project.view.readText(file) ?? "")) return [];
   return [{ path: file, evidence: "self", detail: "its own doctests", hops: 0 }];
 }
