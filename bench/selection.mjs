@@ -333,10 +333,12 @@ export function runnerArgv(meta, cwd, files) {
       // As tailtest's plan does (runners/cargo.ts): integration tests by target, with a source
       // file among them the crate's unit tests too; source files alone run every target (cargo
       // cannot pick tests by source file).
-      // A source file with doc tests runs every target (`--doc` cannot be mixed with others).
+      // A source file with doc tests (not the crate root) runs every target (`--doc` cannot be
+      // mixed with others).
       const doc = some.some(
         (file) =>
           !file.startsWith("tests/") &&
+          !/^src\/(lib|main)\.rs$/.test(file) &&
           /^\s*\/\/[/!]\s*```|#!?\[doc\s*=\s*include_str!/m.test(
             readFileSync(join(cwd, file), "utf8"),
           ),

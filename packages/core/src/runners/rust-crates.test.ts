@@ -110,6 +110,10 @@ describe("cargo's argv when a selected source holds doc tests", () => {
       "test",
       "--no-fail-fast",
     ]);
+    // The crate root's overview examples alone do not: it is selected for its unit tests.
+    expect(
+      argv("//! ```\n//! fx::clear();\n//! ```\nmod plain;\n", ["src/lib.rs", "tests/suite.rs"]),
+    ).toEqual(["cargo", "test", "--no-fail-fast", "--lib", "--test", "suite"]);
     // Without doc tests among them, the targets are named as before.
     expect(argv("mod plain;\n", ["src/plain.rs", "tests/suite.rs"])).toEqual([
       "cargo",
