@@ -288,8 +288,22 @@ const python = (cwd) => join(cwd, ".venv/bin/python");
 export function runnerArgv(meta, cwd, files) {
   const some = files ?? meta.suite ?? [];
   switch (meta.runner) {
-    case "pytest":
-      return [python(cwd), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", ...some];
+    case "pytest": {
+      // Chosen files run with the doctest collection the project's own suite asks for.
+      const doctests = files !== undefined && (meta.suite ?? []).includes("--doctest-modules");
+      const extra = doctests ? ["--doctest-modules"] : [];
+      return [
+        python(cwd),
+        "-m",
+        "pytest",
+        "-q",
+        "-rfE",
+        "-p",
+        "no:cacheprovider",
+        ...extra,
+        ...some,
+      ];
+    }
     case "unittest":
       return some.length > 0
         ? [python(cwd), "-m", "unittest", ...some]
@@ -321,7 +335,17 @@ export function runnerArgv(meta, cwd, files) {
       // As tailtest's plan does (runners/cargo.ts): integration tests by target, with a source
       // file among them the crate's unit tests too; source files alone run every target (cargo
       // cannot pick tests by source file).
-      const integration = some.filter((file) => file.startsWith("tests/"));
+      // A source file with doc tests (not the crate root) runs every target (`--doc` cannot be
+      // mixed with others).
+      const doc = some.some(
+        (file) =>
+          !file.startsWith("tests/") &&
+          !/^src\/(lib|main)\.rs$/.test(file) &&
+          /^\s*\/\/[/!]\s*```|#!?\[doc\s*=\s*include_str!/m.test(
+            readFileSync(join(cwd, file), "utf8"),
+          ),
+      );
+      const integration = doc ? [] : some.filter((file) => file.startsWith("tests/"));
       const unit =
         integration.length > 0 && integration.length < some.length
           ? [existsSync(join(cwd, "src/lib.rs")) ? "--lib" : "--bins"]
@@ -350,6 +374,27 @@ function uvuRequires(suite) {
 }
 
 function runRunner(meta, cwd, files) {
+  // A Cargo workspace's files run per crate, from its folder, as tailtest's plan does.
+  if (meta.runner === "cargo" && files !== undefined) {
+    const crates = new Map();
+    for (const file of files) {
+      let dir = dirname(file);
+      while (dir !== "." && !existsSync(join(cwd, dir, "Cargo.toml"))) dir = dirname(dir);
+      const rel = dir === "." ? file : file.slice(dir.length + 1);
+      crates.set(dir, [...(crates.get(dir) ?? []), rel]);
+    }
+    if (crates.size > 1 || !crates.has(".")) {
+      const runs = [...crates].map(([dir, some]) => runOne(meta, join(cwd, dir), some));
+      const output = runs.map((run) => run.output).join("\n");
+      const ms = runs.reduce((sum, run) => sum + run.ms, 0);
+      const status = runs.find((run) => run.status !== 0)?.status ?? 0;
+      return { ms, status, output, failing: failingFiles(meta, cwd, output) };
+    }
+  }
+  return runOne(meta, cwd, files);
+}
+
+function runOne(meta, cwd, files) {
   const [command, ...args] = runnerArgv(meta, cwd, files);
   const started = process.hrtime.bigint();
   const result = spawnSync(command, args, {
@@ -451,12 +496,21 @@ function failingFiles(meta, cwd, coloured) {
       }
       break;
     }
-    case "cargo":
-      // cargo's own summary on stderr: "error: test failed, to rerun pass `--test test_version`"
-      each(/to rerun pass `--test (\w+)`/g, (m) => `tests/${m[1]}.rs`);
-      each(/to rerun pass `--lib`/g, () => "src/lib.rs");
+    case "cargo": {
+      // cargo's own summary on stderr: "error: test failed, to rerun pass `--test test_version`",
+      // in a workspace with the package: "`-p anstyle-git --lib`"; a doc test by its file:
+      // "---- crates/anstyle/src/effect.rs - effect::Effects::clear (line 119) stdout ----".
+      const crates = cargoPackages(cwd);
+      const at = (name) => {
+        const dir = name === undefined ? "" : (crates.get(name) ?? name);
+        return dir === "" ? "" : `${dir}/`;
+      };
+      each(/to rerun pass `(?:-p ([\w-]+) )?--test (\w+)`/g, (m) => `${at(m[1])}tests/${m[2]}.rs`);
+      each(/to rerun pass `(?:-p ([\w-]+) )?--lib`/g, (m) => `${at(m[1])}src/lib.rs`);
+      each(/^---- (\S+\.rs) - .* \(line \d+\) stdout ----$/gm);
       if (/^error(\[E\d+\]: |: could not compile)/m.test(output)) found.add("<compile error>");
       break;
+    }
     case "go":
       each(/^\s+(\w+_test\.go):\d+:/gm);
       if (/^FAIL\s/m.test(output) && found.size === 0) found.add("<go package>");
@@ -465,6 +519,25 @@ function failingFiles(meta, cwd, coloured) {
       break;
   }
   return [...found].sort();
+}
+
+/** A Cargo workspace's packages by name → folder (manifests up to three folders down). */
+function cargoPackages(cwd) {
+  const found = new Map();
+  const walk = (dir, depth) => {
+    for (const entry of readdirSync(join(cwd, dir), { withFileTypes: true })) {
+      const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory() && depth < 3 && !/^(\.|target$|node_modules$)/.test(entry.name))
+        walk(rel, depth + 1);
+      else if (entry.name === "Cargo.toml") {
+        const text = readFileSync(join(cwd, rel), "utf8");
+        const name = /^\[package\][^[]*?^name\s*=\s*"([\w-]+)"/ms.exec(text)?.[1];
+        if (name !== undefined) found.set(name, dir);
+      }
+    }
+  };
+  walk("", 0);
+  return found;
 }
 
 /** The test file under tests/ that adds a module's doctests (`DocTestSuite('pkg.module')`). */

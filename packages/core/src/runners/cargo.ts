@@ -1,5 +1,6 @@
-import { joinRel } from "../project/project-view.ts";
+import { dirnameRel, joinRel, normalizeRel } from "../project/project-view.ts";
 import { globShape } from "./config-text.ts";
+import { hasDocTests } from "./rust-crates.ts";
 import { cargoTestTarget, has, rustCandidates, rustFileCommand } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type ArgvInput, type RunnerSpec } from "./spec.ts";
 
@@ -20,8 +21,10 @@ export const cargo: RunnerSpec = {
     const { runner, ids } = input;
     const exact =
       ids.length > 0 ? ["--", "--exact", ...ids.map((id) => id.segments.join("::"))] : [];
+    // Doc tests run only when no target is named (`--doc` cannot be mixed with `--lib`/`--test`).
+    const targets = ids.length === 0 && reachesDocTests(input) ? [] : cargoTargets(input);
     return {
-      argv: [...runner.command, "--no-fail-fast", ...cargoTargets(input), ...exact],
+      argv: [...runner.command, "--no-fail-fast", ...targets, ...exact],
       format: "libtest-text",
       report: OUTPUT_REPORT,
     };
@@ -43,4 +46,25 @@ export function cargoTargets({ view, runner, files }: ArgvInput): string[] {
       ? [view.exists(joinRel(runner.package_dir, "src/lib.rs")) ? "--lib" : "--bins"]
       : [];
   return [...unit, ...integration.flatMap((name) => ["--test", name])];
+}
+
+/**
+ * Whether a selected source file holds doc tests: then the whole crate runs, its doc tests with
+ * it, since naming targets leaves them out (a bug only a `///` example catches ended green).
+ * Not the crate root's: it is selected for its unit tests whenever any module changes, and its
+ * overview examples would make every edit a run of the whole crate (httparse's Stops took
+ * 60-90 s at load 11 instead of a few seconds).
+ */
+function reachesDocTests({ view, runner, files }: ArgvInput): boolean {
+  return files.some((file) => {
+    const rel = file.replace(/^\.\//, "");
+    if (rel.startsWith("tests/") || !rel.endsWith(".rs")) return false;
+    if (rel === "src/lib.rs" || rel === "src/main.rs") return false;
+    const path = joinRel(runner.package_dir, rel);
+    const include = (target: string): string | undefined => {
+      const included = normalizeRel(joinRel(dirnameRel(path), target));
+      return included === undefined ? undefined : view.readText(included);
+    };
+    return hasDocTests(view.readText(path) ?? "", include);
+  });
 }

@@ -2,6 +2,7 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { JS_EXT, iniValue, jsConfigStrings, tomlStrings } from "./config-text.ts";
+export { hasPythonDoctests, pytestRunsDoctests } from "./doctests.ts";
 export {
   type DetectedRunner,
   DetectedRunnerSchema,
@@ -18,6 +19,7 @@ export {
   resolveRunner,
   runnerLabel,
 } from "./project-runners.ts";
+export { dependentCrates, hasDocTests } from "./rust-crates.ts";
 export { cargoTestTarget, notAnOption, scriptEnv } from "./shared.ts";
 export {
   type BuiltArgv,

@@ -2,6 +2,7 @@ import picomatch from "picomatch";
 import { baseName } from "../filter/languages.ts";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { iniValue, packageRelative, splitWords, tomlStrings } from "./config-text.ts";
+import { hasPythonDoctests } from "./doctests.ts";
 import {
   has,
   notAnOption,
@@ -29,7 +30,7 @@ export const pytest: RunnerSpec = {
   fallbackTestDir: "tests",
   testCandidates: (src, testDir) => pythonCandidates(src, testDir ?? "tests"),
   fileCommand: (command, files) => [...command, ...files],
-  argv: ({ runner, files, ids }) => {
+  argv: ({ view, runner, files, ids }) => {
     const selectors =
       ids.length > 0 ? ids.map((id) => [notAnOption(id.file), ...id.segments].join("::")) : files;
     return {
@@ -41,6 +42,9 @@ export const pytest: RunnerSpec = {
         // One test module that cannot import (a missing package, a broken conftest import) must
         // not stop the others: pytest otherwise runs nothing and a real red test goes unseen.
         "--continue-on-collection-errors",
+        ...(ids.length === 0 && runsModuleDoctests(view, runner.package_dir, files)
+          ? ["--doctest-modules"]
+          : []),
         ...selectors,
       ],
       format: "junit",
@@ -74,6 +78,20 @@ export const pytest: RunnerSpec = {
   noTestsRan: (exitCode, output) =>
     exitCode === 5 || (exitCode === 4 && /ERROR: not found:/.test(output)),
 };
+
+/**
+ * Whether the files include a source module (no test by the project's pytest config) with
+ * doctests: selection names one only when the project runs its doctests, and pytest collects them
+ * only with `--doctest-modules` (the project may pass it in tox.ini rather than in its config).
+ */
+function runsModuleDoctests(view: ProjectView, dir: string, files: readonly string[]): boolean {
+  const shape = pytestShape(view, dir);
+  return files.some(
+    (file) =>
+      !shape.isTest(file.replace(/^\.\//, "")) &&
+      hasPythonDoctests(view.readText(joinRel(dir, file)) ?? ""),
+  );
+}
 
 function detectPytest(view: ProjectView, dir: string): Detection | undefined {
   const pyproject = read(view, dir, "pyproject.toml");

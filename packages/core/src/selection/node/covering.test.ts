@@ -95,3 +95,32 @@ describe("a module only a jest setup file reaches", () => {
     ).toEqual(["src/__tests__/to-be-checked.js", "src/__tests__/to-have-class.js"]);
   });
 });
+
+describe("a Python module whose doctests the project runs", () => {
+  // boltons' layout: tox runs `pytest --doctest-modules boltons tests`; camel2under has no other test.
+  const files = {
+    "tox.ini": "[testenv]\ncommands = pytest --doctest-modules boltons tests\n",
+    "boltons/__init__.py": "",
+    "boltons/strutils.py":
+      'def camel2under(s):\n    """\n    >>> camel2under(\'AB\')\n    \'a_b\'\n    """\n    return s\n',
+    "boltons/plain.py": "def f():\n    return 1\n",
+    "tests/__init__.py": "",
+    "tests/test_strutils.py":
+      "from boltons import strutils\n\n\ndef test_x():\n    assert strutils\n",
+  };
+
+  it("is its own test, first; a module without doctests, or a project without them, is not", async () => {
+    temp = makeProject(files);
+    const select = async (file: string) =>
+      (await selectRelated(openProject(temp!.root), [file], { write: false })).related
+        .get(file)
+        ?.map((test) => [test.path, test.evidence]);
+    expect(await select("boltons/strutils.py")).toEqual([
+      ["boltons/strutils.py", "self"],
+      ["tests/test_strutils.py", "name"],
+    ]);
+    expect(await select("boltons/plain.py")).not.toContainEqual(["boltons/plain.py", "self"]);
+    temp.write("tox.ini", "[testenv]\ncommands = pytest boltons tests\n");
+    expect(await select("boltons/strutils.py")).toEqual([["tests/test_strutils.py", "name"]]);
+  });
+});

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
-import { dirnameRel, joinRel, normalizeRel } from "../../project/project-view.ts";
+import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../../project/project-view.ts";
 import {
   DetectedRunnerSchema,
   detectProjectRunners,
@@ -10,6 +10,8 @@ import {
   resolveRunner,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
+import { hasPythonDoctests, pytestRunsDoctests } from "../../runners/doctests.ts";
+import { dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
 import { goImporterTests } from "./go-importers.ts";
 import { importerLevelsOf } from "../importers.ts";
@@ -228,6 +230,7 @@ export function selectOne(
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
+  if (!isTest(file)) related.unshift(...ownDoctests(project, own, file));
   if (related.length === 0 && !isTest(file))
     related.push(...mentionedBy(project, file, allTests()));
   if (related.length === 0 && language === "python" && isSupport(file))
@@ -242,6 +245,19 @@ export function selectOne(
     related,
     suggested: suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
   };
+}
+
+/** A module whose doctests the project runs with pytest (`--doctest-modules`) is its own test. */
+function ownDoctests(
+  project: Project,
+  runner: DetectedRunner | undefined,
+  file: string,
+): RelatedTest[] {
+  const dir = runner?.package_dir ?? "";
+  const rel = dir === "" ? file : file.slice(dir.length + 1);
+  if (runner?.id !== "pytest" || !pytestRunsDoctests(project.view, dir, rel)) return [];
+  if (!hasPythonDoctests(project.view.readText(file) ?? "")) return [];
+  return [{ path: file, evidence: "self", detail: "its own doctests", hops: 0 }];
 }
 
 /** The exported functions and types a Go file declares (`func NewRandom`, `func (u UUID) URN`). */
@@ -318,8 +334,9 @@ export function packageTests(
     return sharedTestModule(project, tests, file);
   }
   const related: RelatedTest[] = [];
-  if (HAS_TEST_MODULE.test(view.readText(file) ?? ""))
-    related.push({ path: file, evidence: "self", detail: "its own unit tests", hops: 0 });
+  const own = testsIn(view, file);
+  if (own !== undefined)
+    related.push({ path: file, evidence: "self", detail: `its own ${own}`, hops: 0 });
   const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
   related.push(...reach.tests);
   const name = stem === "mod" ? baseName(dirnameRel(file)) : stem;
@@ -346,7 +363,65 @@ export function packageTests(
   return [
     ...related,
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
+    ...dependentsTests(project, runner.package_dir, file),
   ];
+}
+
+/** Whether a crate has any test: integration tests, or unit or doc tests in its sources. */
+function crateHasTests(view: ProjectView, dir: string): boolean {
+  if (view.list(joinRel(dir, "tests")).some((name) => name.endsWith(".rs") || !name.includes(".")))
+    return true;
+  let read = 0;
+  const walk = (at: string): boolean =>
+    view.list(at).some((name) => {
+      const path = joinRel(at, name);
+      if (name.endsWith(".rs"))
+        return (read += 1) > CRATE_FILES || testsIn(view, path) !== undefined;
+      return !name.startsWith(".") && view.isDirectory(path) && walk(path);
+    });
+  return walk(joinRel(dir, "src"));
+}
+
+/** Reads a file a Rust source includes as docs (`include_str!("../README.md")`), by its path. */
+function docInclude(view: ProjectView, file: string): (path: string) => string | undefined {
+  return (path) => {
+    const rel = normalizeRel(joinRel(dirnameRel(file), path));
+    return rel === undefined ? undefined : view.readText(rel);
+  };
+}
+
+/** What tests a Rust file holds: "unit tests", "doc tests", both, or none (undefined). */
+function testsIn(view: ProjectView, path: string, read?: string): string | undefined {
+  const text = read ?? view.readText(path) ?? "";
+  const unit = HAS_TEST_MODULE.test(text);
+  const doc = hasDocTests(text, docInclude(view, path));
+  if (unit && doc) return "unit and doc tests";
+  if (unit) return "unit tests";
+  return doc ? "doc tests" : undefined;
+}
+
+/**
+ * For a library source of a workspace crate, the crates that depend on it by path, each by its
+ * crate root: naming that file runs the dependent crate's whole suite (`cargo test` with no
+ * target), whose tests use the edited crate through its public API. Other files of the crate
+ * (tests, benches, examples) are no part of what the dependents build.
+ */
+function dependentsTests(project: Project, dir: string, file: string): RelatedTest[] {
+  const view = project.view;
+  const inCrate = dir === "" ? file : file.slice(dir.length + 1);
+  if (!inCrate.startsWith("src/") && inCrate !== "build.rs") return [];
+  if (!view.exists(joinRel(dir, "src/lib.rs"))) return [];
+  const manifest = view.readText(joinRel(dir, "Cargo.toml")) ?? "";
+  const name = /^\s*name\s*=\s*"([\w-]+)"/m.exec(manifest)?.[1] ?? baseName(dir);
+  return dependentCrates(view, dir).flatMap((crate): RelatedTest[] => {
+    const root = ["src/lib.rs", "src/main.rs"]
+      .map((path) => joinRel(crate.dir, path))
+      .find((path) => view.exists(path));
+    if (root === undefined || !crateHasTests(view, crate.dir)) return [];
+    const via = crate.hops === 1 ? "" : ` (through ${crate.hops - 1} other crate(s))`;
+    const detail = `crate ${crate.name} depends on ${name}${via}: its tests`;
+    return [{ path: root, evidence: "imports-via", detail, hops: 2 + crate.hops }];
+  });
 }
 
 /**
@@ -480,11 +555,12 @@ function unitTestsReaching(
     level = files.filter((path) => !seen.has(path) && uses.test(texts.get(path) ?? ""));
     for (const path of level) {
       seen.add(path);
-      if (HAS_TEST_MODULE.test(texts.get(path) ?? ""))
+      const tests = testsIn(view, path, texts.get(path));
+      if (tests !== undefined)
         found.push({
           path,
           evidence: "imports",
-          detail: `its #[cfg(test)] module reaches ${baseName(file)}`,
+          detail: `its ${tests} reach ${baseName(file)}`,
           hops,
         });
     }

@@ -2,6 +2,7 @@ import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject } from "../../project/node/project.ts";
 import { packageTests } from "./covering.ts";
+import { chooseTests } from "./choose-tests.ts";
 import { selectRelated } from "./graph-selection.ts";
 
 let temp: TempProject | undefined;
@@ -9,6 +10,13 @@ afterEach(() => {
   temp?.cleanup();
   temp = undefined;
 });
+
+/** Where each run of the end of a turn starts, and its argv. */
+const planFor = async (root: string, files: string[]) =>
+  (await chooseTests(openProject(root), files, { write: false })).plan.runs.map((run) => [
+    run.cwd,
+    run.argv,
+  ]);
 
 const related = (root: string, file: string) =>
   (packageTests(openProject(root), file, "rust") ?? []).map((t) => [t.path, t.evidence, t.hops]);
@@ -162,6 +170,63 @@ describe("packageTests: a Rust file's tests", () => {
     });
     expect(related(temp.root, "src/gen/chunk_impl.rs")).toEqual([
       ["tests/uri.rs", "imports-via", 2],
+    ]);
+  });
+
+  it("a module with doc tests is its own test, and so is a file whose doc tests reach it", () => {
+    temp = makeProject({
+      ...crate,
+      "src/iter.rs": "/// ```\n/// let b = hp::Bytes;\n/// ```\npub struct Bytes;\n",
+      "src/lib.rs": `//! \`\`\`\n//! hp::parse();\n//! \`\`\`\n${crate["src/lib.rs"]}`,
+    });
+    expect(related(temp.root, "src/iter.rs").slice(0, 2)).toEqual([
+      ["src/iter.rs", "self", 0],
+      ["src/lib.rs", "imports", 1],
+    ]);
+    expect(packageTests(openProject(temp.root), "src/iter.rs", "rust")?.[0]?.detail).toBe(
+      "its own doc tests",
+    );
+  });
+});
+
+describe("packageTests: a crate other crates of its workspace depend on", () => {
+  // anstyle's shape: anstyle-git and anstyle-ls parse into anstyle's Style, and test that.
+  const workspace = {
+    "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
+    "crates/style/Cargo.toml": '[package]\nname = "style"\nversion = "1.0.0"\n',
+    "crates/style/src/lib.rs": "mod effect;\npub use effect::Effects;\n",
+    "crates/style/src/effect.rs": "pub struct Effects;\n",
+    "crates/style/tests/suite.rs": "#[test]\nfn t() { let _ = style::Effects; }\n",
+    "crates/git/Cargo.toml":
+      '[package]\nname = "style-git"\nversion = "1.0.0"\n\n[dependencies]\nstyle = { path = "../style" }\n',
+    "crates/git/src/lib.rs":
+      "pub fn parse() -> style::Effects { style::Effects }\n#[cfg(test)]\nmod tests {}\n",
+    "crates/lossy/Cargo.toml":
+      '[package]\nname = "style-lossy"\nversion = "1.0.0"\n\n[dependencies]\nstyle = { path = "../style" }\n',
+    "crates/lossy/src/lib.rs": "pub fn lossy() {}\n",
+  };
+
+  it("a source of the crate: its own tests, then each dependent crate with tests by its root", () => {
+    temp = makeProject(workspace);
+    expect(related(temp.root, "crates/style/src/effect.rs")).toEqual([
+      ["crates/style/tests/suite.rs", "imports-via", 2],
+      ["crates/git/src/lib.rs", "imports-via", 3],
+    ]);
+    expect(
+      packageTests(openProject(temp.root), "crates/style/src/effect.rs", "rust")?.at(-1)?.detail,
+    ).toBe("crate style-git depends on style: its tests");
+    // An integration test of the crate is nothing the dependents build.
+    expect(related(temp.root, "crates/style/tests/suite.rs")).toEqual([
+      ["crates/style/tests/suite.rs", "self", 0],
+    ]);
+  });
+
+  it("the end of a turn runs each dependent crate whole, from its folder", async () => {
+    temp = makeProject(workspace);
+    const plan = await planFor(temp.root, ["crates/style/src/effect.rs"]);
+    expect(plan).toEqual([
+      ["crates/style", ["cargo", "test", "--no-fail-fast", "--test", "suite"]],
+      ["crates/git", ["cargo", "test", "--no-fail-fast"]],
     ]);
   });
 });
