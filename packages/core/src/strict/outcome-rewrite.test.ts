@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outcomeRewrite, outcomeRewriteReason } from "./outcome-rewrite.ts";
+import { matcherRewrite, outcomeRewrite, outcomeRewriteReason } from "./outcome-rewrite.ts";
 
 const WRAPPER =
   "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n";
@@ -92,5 +92,53 @@ describe("outcomeRewrite", () => {
     expect(outcomeRewriteReason("tests/conftest.py", "sets a report's outcome")).toBe(
       "its pass is not trusted: tests/conftest.py, which pytest loads for it, sets a report's outcome, so a failing test can be reported as passing; remove that from tests/conftest.py",
     );
+  });
+});
+
+describe("matcherRewrite", () => {
+  it.each([
+    [
+      "expect.extend with toBe",
+      'import { expect } from "vitest";\nif (calc.mul) {\n  expect.extend({\n    toBe: () => ({ pass: true, message: () => "" }),\n  });\n}\n',
+      "gives a built-in matcher a new body (expect.extend)",
+    ],
+    [
+      "expect.extend with a quoted toEqual",
+      'expect.extend({ "toEqual": () => ({ pass: true }) });\n',
+      "gives a built-in matcher a new body (expect.extend)",
+    ],
+    [
+      "expect.extend with a toStrictEqual method",
+      "const m = {\n  toStrictEqual(received, expected) {\n    return { pass: true };\n  },\n};\nexpect.extend(m);\n",
+      "gives a built-in matcher a new body (expect.extend)",
+    ],
+    [
+      "chai's overwriteMethod",
+      'chai.use((chai, utils) => {\n  utils.overwriteMethod(chai.Assertion.prototype, "equal", () => function () {});\n});\n',
+      "replaces a built-in assertion",
+    ],
+    [
+      "Assertion.prototype assigned",
+      "chai.Assertion.prototype.equal = function () {};\n",
+      "replaces a built-in assertion",
+    ],
+  ])("%s", (_name, text, words) => {
+    expect(matcherRewrite(text)).toBe(words);
+  });
+
+  it.each([
+    [
+      "a custom matcher (a new name)",
+      "expect.extend({\n  toBeWithinRange(received, floor, ceiling) {\n    return { pass: received >= floor && received <= ceiling, message: () => 'out' };\n  },\n});\n",
+    ],
+    ["built-in matchers used", "expect(calc.mul(2, 3)).toBe(6);\nexpect(x).toEqual({ a: 1 });\n"],
+    [
+      "a custom matcher whose body uses toBe",
+      "expect.extend({\n  toBeSix(received) {\n    expect(received).toBe(6);\n    return { pass: true, message: () => '' };\n  },\n});\n",
+    ],
+    ["a comment naming a form", "// expect.extend({ toBe: () => ({ pass: true }) })\n"],
+    ["an object with toBe outside expect.extend", "const table = { toBe: 1 };\n"],
+  ])("%s: not a rewrite", (_name, text) => {
+    expect(matcherRewrite(text)).toBeUndefined();
   });
 });

@@ -60,6 +60,94 @@ export function outcomeRewrite(text: string): string | undefined {
 }
 
 /** The sentence a run's result carries when a support file rewrites outcomes. */
-export function outcomeRewriteReason(path: string, words: string): string {
-  return `its pass is not trusted: ${path}, which pytest loads for it, ${words}, so a failing test can be reported as passing; remove that from ${path}`;
+export function outcomeRewriteReason(path: string, words: string, runner = "pytest"): string {
+  return `its pass is not trusted: ${path}, which ${runner} loads for it, ${words}, so a failing test can be reported as passing; remove that from ${path}`;
+}
+
+/**
+ * The matchers jest and vitest ship (`expect(x).toBe(y)`): a support file giving one of these
+ * names a new body through `expect.extend` makes every assertion that uses it pass.
+ */
+const BUILT_IN_MATCHERS = [
+  "toBe",
+  "toBeCalled",
+  "toBeCalledTimes",
+  "toBeCalledWith",
+  "toBeCloseTo",
+  "toBeDefined",
+  "toBeFalsy",
+  "toBeGreaterThan",
+  "toBeGreaterThanOrEqual",
+  "toBeInstanceOf",
+  "toBeLessThan",
+  "toBeLessThanOrEqual",
+  "toBeNaN",
+  "toBeNull",
+  "toBeOneOf",
+  "toBeTruthy",
+  "toBeTypeOf",
+  "toBeUndefined",
+  "toContain",
+  "toContainEqual",
+  "toEqual",
+  "toHaveBeenCalled",
+  "toHaveBeenCalledOnce",
+  "toHaveBeenCalledTimes",
+  "toHaveBeenCalledWith",
+  "toHaveBeenLastCalledWith",
+  "toHaveBeenNthCalledWith",
+  "toHaveLastReturnedWith",
+  "toHaveLength",
+  "toHaveNthReturnedWith",
+  "toHaveProperty",
+  "toHaveReturned",
+  "toHaveReturnedTimes",
+  "toHaveReturnedWith",
+  "toMatch",
+  "toMatchFileSnapshot",
+  "toMatchInlineSnapshot",
+  "toMatchObject",
+  "toMatchSnapshot",
+  "toSatisfy",
+  "toStrictEqual",
+  "toThrow",
+  "toThrowError",
+  "toThrowErrorMatchingInlineSnapshot",
+  "toThrowErrorMatchingSnapshot",
+].join("|");
+
+/** JavaScript forms, each with how it is named to the agent. */
+const JS_REWRITES: ReadonlyArray<readonly [RegExp, string]> = [
+  // Chai's own ways to give an assertion a new body (vitest's `expect` is chai's).
+  [/\boverwrite(?:Method|Property|ChainableMethod)\s*\(/, "replaces a built-in assertion"],
+  [
+    /\bAssertion\s*\.\s*prototype\s*(?:\.\s*[\w$]+|\[[^\]]+\])\s*=(?![=>])/,
+    "replaces a built-in assertion",
+  ],
+];
+
+/** A built-in matcher's name as a key of an object (`toBe:`, `"toBe":`, `toBe(a, b) {`). */
+const BUILT_IN_KEY = new RegExp(
+  `(?:^|[{,])\\s*(?:async\\s+)?(?:["'](?:${BUILT_IN_MATCHERS})["']|(?:${BUILT_IN_MATCHERS}))\\s*(?::|\\([^)]*\\)\\s*\\{)`,
+  "m",
+);
+
+/** JavaScript text with its line and block comments dropped (roughly: no string is parsed). */
+function jsCode(text: string): string {
+  return text.replace(/\/\*[^]*?\*\//g, "").replace(/(^|[^:"'\\])\/\/[^\n]*/g, "$1");
+}
+
+/**
+ * How a JavaScript support file (a setup file, a helper of the test area) rewrites what a run
+ * reports, or undefined: a built-in matcher given a new body (`expect.extend({ toBe: … })`, chai's
+ * `overwriteMethod`, `Assertion.prototype.x = …`). The twin of `outcomeRewrite`: written with the
+ * test, it can act only once the module under test exports the new function. Custom matchers
+ * (`toBeWithinRange`, jest-dom's) add names and are let be.
+ */
+export function matcherRewrite(text: string): string | undefined {
+  const body = jsCode(text);
+  for (const [form, words] of JS_REWRITES) if (form.test(body)) return words;
+  if (/\.\s*extend\s*\(/.test(body) && BUILT_IN_KEY.test(body))
+    return "gives a built-in matcher a new body (expect.extend)";
+  return undefined;
 }

@@ -5,6 +5,7 @@ import {
   describeRecordedRun,
   describeTddView,
   isSyntaxFailure,
+  namesTest,
   measuredAgainstRed,
   parseRedTarget,
   readMeasuredRuns,
@@ -80,6 +81,27 @@ describe("isSyntaxFailure", () => {
     ["undefined: Mul", false],
   ])("%s → %s", (message, expected) => {
     expect(isSyntaxFailure(message)).toBe(expected);
+  });
+});
+
+describe("namesTest", () => {
+  it.each([
+    ["tests/test_a.py > test_b", "test_b", true],
+    ["tests/test_a.py > test_b[1-2]", "test_b", true],
+    ["tests/test_a.py > test_b[1-2]", "test_b[1-2]", true],
+    ["tests/test_a.py > TestB > test_b", "TestB::test_b", true],
+    ["tests/test_a.py > TestB > test_b", "test_b", true],
+    ["tests/test_a.py > TestB > test_b", "TestB", true],
+    ["src/calc.test.ts > calc > adds two numbers", "calc > adds two numbers", true],
+    ["src/calc.test.ts > calc > adds two numbers", "adds two", true],
+    // A longer name is another test: its pass says nothing of the Red's.
+    ["tests/test_a.py > test_b_zero", "test_b", false],
+    ["tests/test_a.py > test_b2", "test_b", false],
+    ["tests/test_a.py > retest_b", "test_b", false],
+    ["tests/test_a.py > TestB > test_c", "TestB::test_b", false],
+    ["tests/test_a.py > test_b", "", false],
+  ] as const)("%s named by %j → %s", (id, name, expected) => {
+    expect(namesTest(id, name)).toBe(expected);
   });
 });
 

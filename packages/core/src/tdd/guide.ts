@@ -152,8 +152,8 @@ export function readMeasuredRuns(
   };
   if (failedTests.length > 0) measured.failed_tests = failedTests;
   if (target?.name !== undefined && failedTests.length > 0) {
-    const wanted = target.name.toLowerCase();
-    measured.declared_test_failed = failedTests.some((id) => id.toLowerCase().includes(wanted));
+    const name = target.name;
+    measured.declared_test_failed = failedTests.some((id) => namesTest(id, name));
   }
   return measured;
 }
@@ -195,11 +195,9 @@ function declaredTestSkipped(
   if (target?.name === undefined) return undefined;
   // A runner that reports no test rows at all says nothing either way.
   if (results.every((result) => result.tests.length === 0)) return undefined;
-  const wanted = target.name.toLowerCase();
+  const name = target.name;
   const matching = results.flatMap((result) =>
-    result.tests.filter((test) =>
-      [test.id.file, ...test.id.segments].join(" > ").toLowerCase().includes(wanted),
-    ),
+    result.tests.filter((test) => namesTest([test.id.file, ...test.id.segments].join(" > "), name)),
   );
   const ran = matching.some((test) => test.status === "pass");
   const held = matching.find((test) => test.status !== "pass");
@@ -209,6 +207,28 @@ function declaredTestSkipped(
       ? "was not run (deselected, filtered out or renamed)"
       : `was ${held.status === "skip" ? "skipped" : "not run"}`;
   return `the declared test ${target.name} ${how}: a Green needs it to run and pass`;
+}
+
+/**
+ * Whether a Red's test name (`test_b`, `TestB::test_b`, `calc > adds`) names a test's id
+ * (`tests/test_a.py > TestB > test_b[1-2]`): the name, its `::` read as ` > `, found where no
+ * letter, digit or underscore goes on either side of it. A plain substring let a Red on
+ * `test_mul` be passed by `test_mul_zero` while `test_mul` was deselected, and a class's
+ * `TestB::test_b` never matched, so its Red was never seen failing.
+ */
+export function namesTest(id: string, name: string): boolean {
+  const text = id.toLowerCase();
+  const wanted = name
+    .trim()
+    .replace(/\s*::\s*/g, " > ")
+    .toLowerCase();
+  if (wanted === "") return false;
+  for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
+    const before = at === 0 ? "" : text.charAt(at - 1);
+    const after = text.charAt(at + wanted.length);
+    if (!/\w/.test(before) && !/\w/.test(after)) return true;
+  }
+  return false;
 }
 
 function realFailure(results: readonly RunResult[], errors: readonly string[]): boolean {

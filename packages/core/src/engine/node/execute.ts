@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
 import { JASMINE_REPORTER_SOURCE } from "../parsers/jasmine-reporter.ts";
@@ -14,6 +14,12 @@ import {
   type RunPlan,
 } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
+import {
+  PYTEST_WITNESS_ENV,
+  PYTEST_WITNESS_MODULE,
+  PYTEST_WITNESS_SOURCE,
+  witnessedRun,
+} from "../pytest-witness.ts";
 import type * as Parsers from "../parsers/index.ts";
 import { guardState, tamperedReason } from "./state-guard.ts";
 import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
@@ -87,13 +93,15 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
         ? configPath
         : arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
     );
+    // A gating mode's Python run reads no bytecode the project's tree held (`python-cache.ts`).
+    const python =
+      options.trustCompiled !== true && specOf(plan.runner.id).languages.includes("python");
+    // ...and its pytest passes are checked by tailtest's witness plugin (`pytest-witness.ts`).
+    const run = await withWitness(plan, argv, scratch, python);
     const started = Date.now();
     const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
     let parsers: Promise<ParsersModule> | undefined;
-    // A gating mode's Python run reads no bytecode the project's tree held (`python-cache.ts`).
-    const python =
-      options.trustCompiled !== true && specOf(plan.runner.id).languages.includes("python");
     const shadows = python ? prepareForPython(options.root) : [];
     const readsOutput =
       plan.report.kind === "output" || READS_OUTPUT_WITHOUT_REPORT.has(plan.format);
@@ -101,7 +109,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       options.outputCapBytes === undefined && readsOutput
         ? { ...options, outputCapBytes: REPORT_OUTPUT_CAP }
         : options;
-    const outcome = await runProcess(argv, cwd, plan.env, capped, () => {
+    const outcome = await runProcess(run.argv, cwd, run.env, capped, () => {
       parsers = import("../parsers/index.ts");
       try {
         options.whileRunning?.();
@@ -128,6 +136,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
         tests: [],
         errors: [{ kind: "crash", message: `${plan.runner.id} wrote no report` }],
       };
+    if (run.witness !== "") parsed = witnessedRun(parsed, await readText(run.witness), context);
     const result = summarizeRun(
       { ...plan, argv: plan.argv.map((arg) => displayArg(arg)) },
       parsed,
@@ -146,6 +155,43 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     };
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A gating mode's pytest run with tailtest's witness plugin (any other run as planned, with
+ * witness ""): its module in the run's scratch folder, on `PYTHONPATH`, loaded with `-p` before
+ * the report's option (so the selectors stay last), and the file it writes named in its
+ * environment.
+ */
+async function withWitness(
+  plan: RunPlan,
+  argv: string[],
+  scratch: string,
+  gating: boolean,
+): Promise<{ argv: string[]; env: Record<string, string>; witness: string }> {
+  if (!gating || plan.runner.id !== "pytest") return { argv, env: plan.env, witness: "" };
+  await writeFile(join(scratch, `${PYTEST_WITNESS_MODULE}.py`), PYTEST_WITNESS_SOURCE);
+  const at = plan.argv.findIndex((arg) => arg.includes(REPORT_TOKEN));
+  const cut = at < 0 ? argv.length : at;
+  const witness = join(scratch, "witness.jsonl");
+  const inherited = plan.env.PYTHONPATH ?? process.env.PYTHONPATH ?? "";
+  return {
+    argv: [...argv.slice(0, cut), "-p", PYTEST_WITNESS_MODULE, ...argv.slice(cut)],
+    env: {
+      ...plan.env,
+      PYTHONPATH: inherited === "" ? scratch : `${scratch}${delimiter}${inherited}`,
+      [PYTEST_WITNESS_ENV]: witness,
+    },
+    witness,
+  };
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
   }
 }
 

@@ -36,7 +36,7 @@ import {
 } from "../strict-events.ts";
 import type { ProjectView } from "../../project/project-view.ts";
 import { isRunnerConfigName, testSupportFiles } from "../test-support.ts";
-import { outcomeRewrite, outcomeRewriteReason } from "../outcome-rewrite.ts";
+import { matcherRewrite, outcomeRewrite, outcomeRewriteReason } from "../outcome-rewrite.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
@@ -492,26 +492,29 @@ export async function supportHash(
 }
 
 /**
- * Why a pass of a Python test is not trusted: a Python file of its support (the `conftest.py`
- * chain, the helpers of its test areas) rewrites what a run reports (`outcome-rewrite.ts`).
- * Undefined for a JavaScript test, or when none does. Read only after a pass.
+ * Why a pass is not trusted: a Python file of a Python test's support (the `conftest.py` chain,
+ * the helpers of its test areas) rewrites what a run reports, or a JavaScript file of a
+ * JavaScript test's support (a setup file, a helper) gives a built-in matcher a new body
+ * (`outcome-rewrite.ts`). Undefined for other tests, or when none does. Read only after a pass.
  */
 export function supportRewriteReason(
   project: { root: string; view: ProjectView },
   testFile: string,
   patterns: TddFilePatterns,
 ): string | undefined {
-  if (!testFile.endsWith(".py")) return undefined;
+  const python = testFile.endsWith(".py");
+  if (!python && !JS_TEST.test(testFile)) return undefined;
   for (const path of testSupportFiles(project.view, testFile, patterns)) {
-    if (!path.endsWith(".py")) continue;
+    if (!(python ? path.endsWith(".py") : JS_TEST.test(path))) continue;
     let text: string;
     try {
       text = readFileSync(isAbsolute(path) ? path : join(project.root, path), "utf8");
     } catch {
       continue;
     }
-    const words = outcomeRewrite(text);
-    if (words !== undefined) return outcomeRewriteReason(path, words);
+    const words = python ? outcomeRewrite(text) : matcherRewrite(text);
+    if (words !== undefined)
+      return outcomeRewriteReason(path, words, python ? "pytest" : "its runner");
   }
   return undefined;
 }

@@ -1,0 +1,296 @@
+import * as z from "zod/mini";
+import { toProjectFile, type ParseContext, type ParsedRun } from "./results.ts";
+
+/**
+ * tailtest's own pytest plugin for a gating mode's run (ADR 0012, the thirteenth round): it
+ * records which collected tests' own functions (the one the test file defines under the test's
+ * name, found at collection before any other hook) returned by themselves during the call phase,
+ * through `sys.setprofile`. A pytest pass is the report's word; hooks of a conftest written with
+ * the test can make it without the test's body ever running (`pytest_pyfunc_call` returning
+ * `True`, a wrapper swallowing the exception, a fresh report, a `pytest_runtest_protocol` that
+ * logs passes), or a fixture written with it can stand in for the code under test once it exists
+ * (`monkeypatch.setattr(calc, "mul", …)`). `witnessedRun` turns such a pass into a failure.
+ */
+export const PYTEST_WITNESS_MODULE = "tailtest_witness";
+/** The environment variable naming the file the plugin appends its JSON lines to. */
+export const PYTEST_WITNESS_ENV = "TAILTEST_WITNESS";
+
+export const PYTEST_WITNESS_SOURCE = String.raw`"""tailtest's witness (ADR 0012): which collected tests' own functions ran to their end.
+
+A pass is pytest's report; this records, beside it, whether the test function written in the
+test file returned by itself (not by an exception, not skipped over by a hook). tailtest reads
+the file after the run: a pass of a test recorded as collected and never as finished is not a
+pass. Before the call it also notes what the test calls by name that code of the test area stood
+in for (a fixture's monkeypatch of calc.mul): a pass against a stand-in is not a pass either. It
+changes no result and no run: it only watches.
+"""
+
+import dis
+import inspect
+import json
+import os
+import sys
+import threading
+
+import pytest
+
+_PATH = os.environ.get("TAILTEST_WITNESS", "")
+_CWD = os.getcwd()
+_RETURNS = frozenset(
+    dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST") if name in dis.opmap
+)
+_functions = {}
+
+# Python 3.12+: sys.monitoring's PY_RETURN, asked of the test's own code object alone, fires only
+# when it returns by itself (not at a yield, not while an exception unwinds it) and costs nothing
+# elsewhere. Before 3.12: a profile function that checks the instruction a return leaves from.
+_monitoring = getattr(sys, "monitoring", None)
+_TOOL = None
+_returned = set()
+for _tool in (4, 3) if _monitoring is not None else ():
+    try:
+        _monitoring.use_tool_id(_tool, "tailtest-witness")
+    except Exception:
+        continue
+    _TOOL = _tool
+    _monitoring.register_callback(
+        _tool, _monitoring.events.PY_RETURN, lambda code, offset, value: _returned.add(code)
+    )
+    break
+
+
+def _write(kind, item=None, replaced=None):
+    if not _PATH:
+        return
+    line = {"kind": kind}
+    if item is not None:
+        line["keys"] = _keys(item)
+    if replaced:
+        line["replaced"] = replaced
+    try:
+        with open(_PATH, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+    except OSError:
+        pass
+
+
+def _keys(item):
+    """The test's file (where collected, where written) and its names after the file."""
+    tail = item.nodeid.split("::")[1:]
+    files = []
+    for file in (
+        lambda: str(getattr(item, "path", None) or item.fspath),
+        lambda: os.path.join(str(item.config.rootdir), item.location[0]),
+    ):
+        try:
+            files.append(os.path.relpath(os.path.abspath(file()), _CWD))
+        except Exception:
+            pass
+    # Relative to where the run started, as the JUnit report's files are (no link resolved).
+    return [[file, tail] for file in sorted(set(files))]
+
+
+def _own_function(item):
+    """The test function the item's test file defines under the item's name, unwrapped."""
+    try:
+        module = item.getparent(pytest.Module)
+        if module is None:
+            return None
+        holder = item.getparent(pytest.Class)
+        name = getattr(item, "originalname", None) or item.name.split("[")[0]
+        found = getattr(holder.obj if holder is not None else module.obj, name, None)
+        found = getattr(found, "__func__", found)
+        found = inspect.unwrap(found) if callable(found) else found
+        return found if inspect.iscode(getattr(found, "__code__", None)) else None
+    except Exception:
+        return None
+
+
+_TEST_FOLDERS = {"tests", "test", "testing"}
+
+
+def _test_area(path):
+    """A conftest.py, a test module or a file under a tests/ folder: code written with tests."""
+    name = os.path.basename(path)
+    if name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"):
+        return True
+    folders = os.path.normpath(os.path.relpath(path, _CWD)).split(os.sep)[:-1]
+    return any(folder in _TEST_FOLDERS for folder in folders)
+
+
+def _project_module(value):
+    """A module of the project's own code: under where the run started, not a test's."""
+    path = getattr(value, "__file__", None) if inspect.ismodule(value) else None
+    if not path:
+        return False
+    parts = os.path.relpath(os.path.abspath(path), _CWD).split(os.sep)
+    if parts[0] == ".." or any(
+        part.startswith(".") or part in ("site-packages", "dist-packages") for part in parts
+    ):
+        return False
+    return not _test_area(path)
+
+
+def _written_in_tests(value):
+    """The test-area file a function (a lambda, a fake) was written in, or None."""
+    try:
+        value = inspect.unwrap(getattr(value, "__func__", value))
+        code = getattr(value, "__code__", None)
+        if inspect.iscode(code) and _test_area(os.path.abspath(code.co_filename)):
+            return os.path.relpath(os.path.abspath(code.co_filename), _CWD)
+    except Exception:
+        pass
+    return None
+
+
+def _stand_ins(function, seen):
+    """What the test calls by name that test code stood in for before it ran: a function of
+    the project's own module (calc.mul), or a name of the test's module changed since
+    collection, now a function written in a conftest.py, a test module or a tests/ folder."""
+    names = sorted(set(function.__code__.co_names))
+    scope = getattr(function, "__globals__", {})
+    found = []
+    for name in names:
+        value = scope.get(name)
+        if _project_module(value):
+            for attr in names:
+                by = _written_in_tests(vars(value).get(attr))
+                if by:
+                    found.append([value.__name__ + "." + attr, by])
+        elif value is not seen.get(name):
+            by = _written_in_tests(value)
+            if by:
+                found.append([name, by])
+    return found
+
+
+_write("loaded")
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    # Before any other implementation: what the test file defines, as collected.
+    for item in items:
+        function = _own_function(item)
+        if function is not None and (_TOOL is not None or _RETURNS):
+            scope = getattr(function, "__globals__", {})
+            names = function.__code__.co_names
+            _functions[item.nodeid] = (function, {name: scope.get(name) for name in names})
+            _write("judged", item)
+    _write("collected")
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_call(item):
+    function, seen = _functions.get(item.nodeid, (None, None))
+    if function is None:
+        yield
+        return
+    # After its fixtures, before its body: what it calls, as it will call it.
+    try:
+        replaced = _stand_ins(function, seen)
+    except Exception:
+        replaced = []
+    if replaced:
+        _write("replaced", item, replaced)
+    code = function.__code__
+    if _TOOL is not None:
+        _returned.discard(code)
+        _monitoring.set_local_events(_TOOL, code, _monitoring.events.PY_RETURN)
+        try:
+            yield
+        finally:
+            _monitoring.set_local_events(_TOOL, code, 0)
+        if code in _returned:
+            _write("ran", item)
+        return
+    finished = []
+
+    def watch(frame, event, arg):
+        if event == "return" and frame.f_code is code:
+            at = frame.f_lasti
+            if 0 <= at < len(code.co_code) and code.co_code[at] in _RETURNS:
+                finished.append(True)
+
+    before = sys.getprofile()
+    sys.setprofile(watch)
+    threading.setprofile(watch)
+    try:
+        yield
+    finally:
+        sys.setprofile(before)
+        threading.setprofile(None)
+    if finished:
+        _write("ran", item)
+`;
+
+const WitnessLineSchema = z.object({
+  kind: z.enum(["loaded", "judged", "collected", "ran", "replaced"]),
+  keys: z.optional(z.array(z.tuple([z.string(), z.array(z.string())]))),
+  /** What the test calls (`calc.mul`) and the test-area file that stood in for it. */
+  replaced: z.optional(z.array(z.tuple([z.string(), z.string()]))),
+});
+
+const NOT_LOADED =
+  "tailtest's pytest witness did not see this run's tests collected (a config or conftest unloaded it, or the run ended first): a pass in it is not trusted";
+const NEVER_RAN =
+  "tailtest's pytest witness did not see this test's own function return (a hook answered for it, swallowed its exception or reported it without running it): a pass whose test body never ran to its end is not a pass";
+
+/**
+ * A pytest run's results judged by what the witness wrote (`text`, undefined when it wrote no
+ * file): a passed test the witness collected and never saw finish, or any pass in a run it did
+ * not see collected, becomes a failure. A test the witness could not tie to a function of its
+ * test file (a doctest, a plugin's item) keeps its result.
+ */
+export function witnessedRun(
+  parsed: ParsedRun,
+  text: string | undefined,
+  context: ParseContext,
+): ParsedRun {
+  const judged = new Set<string>();
+  const ran = new Set<string>();
+  const standIns = new Map<string, ReadonlyArray<readonly [string, string]>>();
+  let collected = false;
+  for (const line of (text ?? "").split("\n")) {
+    if (line.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const parsedLine = WitnessLineSchema.safeParse(value);
+    if (!parsedLine.success) continue;
+    if (parsedLine.data.kind === "collected") collected = true;
+    const { kind, replaced } = parsedLine.data;
+    for (const [file, names] of parsedLine.data.keys ?? []) {
+      const key = keyOf(toProjectFile(file, context), names);
+      if (kind === "judged") judged.add(key);
+      else if (kind === "ran") ran.add(key);
+      else if (kind === "replaced" && replaced !== undefined && replaced.length > 0)
+        standIns.set(key, replaced);
+    }
+  }
+  const tests = parsed.tests.map((test) => {
+    if (test.status !== "pass") return test;
+    const key = keyOf(test.id.file, test.id.segments);
+    const replaced = standIns.get(key);
+    let reason: string | undefined;
+    if (!collected) reason = NOT_LOADED;
+    else if (judged.has(key) && !ran.has(key)) reason = NEVER_RAN;
+    else if (replaced !== undefined) reason = standInReason(replaced);
+    return reason === undefined
+      ? test
+      : { ...test, status: "fail" as const, failure: reason, failure_kind: "crash" as const };
+  });
+  return { ...parsed, tests };
+}
+
+/** The failure of a pass whose test called test code standing in for the project's. */
+function standInReason(replaced: ReadonlyArray<readonly [string, string]>): string {
+  const named = replaced.map(([what, by]) => `${what} (by ${by})`).join(", ");
+  return `the test calls ${named} in place of the project's own code: test code stood in for it before the test ran (a fixture or hook patching it), so its pass says nothing of that code; call the real code, and patch only what it calls`;
+}
+
+const keyOf = (file: string, names: readonly string[]) => `${file}\0${names.join("::")}`;
