@@ -235,3 +235,22 @@ export function packageRelative(file: string, packageAbs: string): string | unde
   if (path.startsWith("/") || /^[A-Za-z]:\//.test(path)) return undefined;
   return path.replace(/^\.\//, "");
 }
+
+/** A pytest setting from the config pytest reads (pyproject.toml, pytest.ini, tox.ini, setup.cfg). */
+export function pytestSetting(view: ProjectView, dir: string, key: string): string[] | undefined {
+  const pyproject = view.readText(joinRel(dir, "pyproject.toml"));
+  const fromToml =
+    pyproject === undefined ? undefined : tomlStrings(pyproject, "tool.pytest.ini_options", key);
+  if (fromToml !== undefined) return fromToml;
+  for (const [file, section] of [
+    ["pytest.ini", "pytest"],
+    ["tox.ini", "pytest"],
+    ["setup.cfg", "tool:pytest"],
+  ] as const) {
+    const text = view.readText(joinRel(dir, file));
+    if (text === undefined) continue;
+    const words = splitWords(iniValue(text, section, key));
+    if (words !== undefined) return words;
+  }
+  return undefined;
+}

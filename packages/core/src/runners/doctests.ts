@@ -1,5 +1,5 @@
 import { joinRel, type ProjectView } from "../project/project-view.ts";
-import { iniValue, tomlStrings } from "./config-text.ts";
+import { pytestSetting } from "./config-text.ts";
 
 /**
  * Python doctests as pytest runs them: a project that collects its modules' doctests
@@ -10,24 +10,6 @@ import { iniValue, tomlStrings } from "./config-text.ts";
 /** Whether a Python source holds a doctest example (a `>>> ` line). */
 export function hasPythonDoctests(source: string): boolean {
   return /^[ \t]*>>>(?:[ \t]|$)/m.test(source);
-}
-
-/** A pytest setting from the config pytest reads (pyproject.toml, pytest.ini, tox.ini, setup.cfg). */
-function setting(view: ProjectView, dir: string, key: string): string[] | undefined {
-  const pyproject = view.readText(joinRel(dir, "pyproject.toml"));
-  const fromToml =
-    pyproject === undefined ? undefined : tomlStrings(pyproject, "tool.pytest.ini_options", key);
-  if (fromToml !== undefined) return fromToml;
-  for (const [file, section] of [
-    ["pytest.ini", "pytest"],
-    ["tox.ini", "pytest"],
-    ["setup.cfg", "tool:pytest"],
-  ] as const) {
-    const text = view.readText(joinRel(dir, file));
-    const value = text === undefined ? undefined : iniValue(text, section, key);
-    if (value !== undefined) return value.split(/\s+/).filter((word) => word !== "");
-  }
-  return undefined;
 }
 
 /** Whether a package-relative file is under a path a pytest run is given (`boltons`, `src/`). */
@@ -46,8 +28,8 @@ const FLAG = /(^|\s)--doctest-modules(\s|$)/;
  * {envsitepackagesdir}/boltons tests`).
  */
 export function pytestRunsDoctests(view: ProjectView, dir: string, file: string): boolean {
-  if (setting(view, dir, "addopts")?.some((option) => FLAG.test(option)) === true) {
-    const roots = setting(view, dir, "testpaths");
+  if (pytestSetting(view, dir, "addopts")?.some((option) => FLAG.test(option)) === true) {
+    const roots = pytestSetting(view, dir, "testpaths");
     if (roots === undefined || roots.some((root) => under(file, root))) return true;
   }
   const tox = view.readText(joinRel(dir, "tox.ini")) ?? "";

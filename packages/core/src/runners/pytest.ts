@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { baseName } from "../filter/languages.ts";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
-import { iniValue, packageRelative, splitWords, tomlStrings } from "./config-text.ts";
+import { packageRelative, pytestSetting } from "./config-text.ts";
 import { hasPythonDoctests } from "./doctests.ts";
 import {
   has,
@@ -117,24 +117,6 @@ function detectPytest(view: ProjectView, dir: string): Detection | undefined {
   if (/\bpytest\b/.test(read(view, dir, "setup.py") ?? ""))
     return { evidence: "setup.py lists pytest" };
   if (has(view, dir, "conftest.py")) return { evidence: "conftest.py" };
-  return undefined;
-}
-
-function pytestSetting(view: ProjectView, dir: string, key: string): string[] | undefined {
-  const pyproject = view.readText(joinRel(dir, "pyproject.toml"));
-  const fromToml =
-    pyproject === undefined ? undefined : tomlStrings(pyproject, "tool.pytest.ini_options", key);
-  if (fromToml !== undefined) return fromToml;
-  for (const [file, section] of [
-    ["pytest.ini", "pytest"],
-    ["tox.ini", "pytest"],
-    ["setup.cfg", "tool:pytest"],
-  ] as const) {
-    const text = view.readText(joinRel(dir, file));
-    if (text === undefined) continue;
-    const words = splitWords(iniValue(text, section, key));
-    if (words !== undefined) return words;
-  }
   return undefined;
 }
 
