@@ -29,6 +29,7 @@ import dis
 import inspect
 import json
 import os
+import re
 import sys
 import threading
 
@@ -154,14 +155,28 @@ def _stand_ins(function, seen):
         value = scope.get(name)
         if _project_module(value):
             for attr in names:
-                by = _written_in_tests(vars(value).get(attr))
-                if by:
+                now = vars(value).get(attr)
+                by = _written_in_tests(now)
+                # The module's own code (a def of its own), or not what it held at collection:
+                # a module that itself imports a test helper chose that code (the gate's matter).
+                if by and (_defines(value, attr) or now is not seen.get(name + "." + attr, now)):
                     found.append([value.__name__ + "." + attr, by])
         elif value is not seen.get(name):
             by = _written_in_tests(value)
             if by:
                 found.append([name, by])
     return found
+
+
+def _defines(module, name):
+    """Whether a project module's own source defines name with a def or a class."""
+    try:
+        with open(module.__file__, encoding="utf-8") as handle:
+            source = handle.read()
+    except Exception:
+        return True
+    pattern = r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+" + re.escape(name) + r"\b"
+    return re.search(pattern, source, re.M) is not None
 
 
 _write("loaded")
@@ -175,7 +190,13 @@ def pytest_collection_modifyitems(session, config, items):
         if function is not None and (_TOOL is not None or _RETURNS):
             scope = getattr(function, "__globals__", {})
             names = function.__code__.co_names
-            _functions[item.nodeid] = (function, {name: scope.get(name) for name in names})
+            seen = {name: scope.get(name) for name in names}
+            for name in names:
+                value = scope.get(name)
+                if _project_module(value):
+                    for attr in names:
+                        seen[name + "." + attr] = vars(value).get(attr)
+            _functions[item.nodeid] = (function, seen)
             _write("judged", item)
     _write("collected")
     yield

@@ -172,8 +172,10 @@ describe("strict mode on a real pytest project", () => {
     );
     const stop = await send({ kind: "TurnEnded", stopHookActive: false });
     expect(stop.kind).toBe("block");
+    // tailtest's pytest witness (ADR 0012, thirteenth round) sees the faked pass before the
+    // support check does: the test's own function raised, it never returned.
     expect(stop.kind === "block" ? stop.reason : "").toContain(
-      "it passes, but what tests/test_billing.py runs with",
+      "tailtest's pytest witness did not see this test's own function return",
     );
     expect(existsSync(abs("billing.py"))).toBe(false);
     const verdicts = (await events()).filter((event) => event.type === "verify_result");
