@@ -81,6 +81,27 @@ describe("Go: the tests of the packages importing a file's package (ADR 0013)", 
     expect(insight.covering?.tests.map((test) => test.path)).toContain("calc/calc_test.go");
   });
 
+  it("reads the module's files once for every file of a turn", () => {
+    temp = makeProject(module);
+    const project = openProject(temp.root);
+    let reads = 0;
+    const view = {
+      ...project.view,
+      readText: (rel: string) => {
+        if (rel.endsWith(".go")) reads += 1;
+        return project.view.readText(rel);
+      },
+    };
+    const counted = { ...project, view };
+    packageTests(counted, "internal/mathx/mathx.go", "go");
+    const once = reads;
+    packageTests(counted, "util/util.go", "go");
+    packageTests(counted, "calc/calc.go", "go");
+    // Only each file's own text again (its declarations, its package's tests): no module walk.
+    expect(reads - once).toBeLessThan(6);
+    expect(once).toBeGreaterThanOrEqual(9);
+  });
+
   it("reads import lines the ways Go writes them", () => {
     expect(
       goImports(

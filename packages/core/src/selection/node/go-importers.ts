@@ -96,8 +96,21 @@ interface ModuleImports {
   testsOf: Map<string, string[]>;
 }
 
-/** Who imports each of the module's packages, from its files' import lines. */
+/** Each view's modules read: a turn's Stop asks once per edited Go file, the answer is one. */
+const readModules = new WeakMap<ProjectView, Map<string, ModuleImports>>();
+
+/** Who imports each of the module's packages, from its files' import lines (once per view). */
 function moduleImports(view: ProjectView, moduleDir: string, module: string): ModuleImports {
+  const modules = readModules.get(view) ?? new Map<string, ModuleImports>();
+  readModules.set(view, modules);
+  const known = modules.get(`${moduleDir}\0${module}`);
+  if (known !== undefined) return known;
+  const found = readModuleImports(view, moduleDir, module);
+  modules.set(`${moduleDir}\0${module}`, found);
+  return found;
+}
+
+function readModuleImports(view: ProjectView, moduleDir: string, module: string): ModuleImports {
   const found: ModuleImports = {
     testsImporting: new Map(),
     packagesImporting: new Map(),
@@ -116,7 +129,11 @@ function moduleImports(view: ProjectView, moduleDir: string, module: string): Mo
       if (read >= MAX_GO_FILES) break;
       read += 1;
       const test = name.endsWith("_test.go");
-      if (test) found.testsOf.set(dir, [...(found.testsOf.get(dir) ?? []), path]);
+      if (test) {
+        const tests = found.testsOf.get(dir) ?? [];
+        tests.push(path);
+        found.testsOf.set(dir, tests);
+      }
       for (const imported of goImports(view.readText(path) ?? "")) {
         if (imported !== module && !imported.startsWith(`${module}/`)) continue;
         const into = test ? found.testsImporting : found.packagesImporting;
