@@ -1,7 +1,14 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * The copies of the sessions' modes (mode-witness.ts) go to a folder of the run's own, not the
+ * person's ~/.local/state; processes the tests start inherit it. Removed when the run ends.
+ */
+const STATE_HOME = mkdtempSync(join(tmpdir(), "tailtest-state-"));
+process.once("exit", () => rmSync(STATE_HOME, { recursive: true, force: true }));
 
 /**
  * Two projects. `fast`: the pure and in-process tests beside the code (`src/**`), no build and
@@ -39,9 +46,7 @@ export default defineConfig({
   },
   test: {
     reporters: ["default", "./scripts/summary-reporter.ts"],
-    // The copies of the sessions' modes (mode-witness.ts) go to a folder of the run's own, not
-    // the person's ~/.local/state; processes the tests start inherit it.
-    env: { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "tailtest-state-")) },
+    env: { XDG_STATE_HOME: STATE_HOME },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [

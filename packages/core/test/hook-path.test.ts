@@ -7,9 +7,11 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { runInThisContext } from "node:vm";
 import { dirname, join, resolve } from "node:path";
 import { loadPayload, makeProject, REPO_ROOT, type TempProject } from "@tailtest/test-utils";
@@ -349,19 +351,25 @@ describe("a tdd or strict gate loads no crypto, no os, no perf_hooks and no lock
 
 describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in tdd and strict mode, hook-main.cjs for the rest", () => {
   let work: TempProject;
+  /** Where the hook copies and project copies go: outside the project, removed at the end. */
+  let scratch: string;
   beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), "tailtest-routed-"));
     work = makeProject({
       "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n",
       "src/billing.py": "def charge(amount):\n    return amount\n",
       "tests/test_billing.py": "def test_charge():\n    assert True\n",
     });
   });
-  afterAll(() => work.cleanup());
+  afterAll(() => {
+    work.cleanup();
+    rmSync(scratch, { recursive: true, force: true });
+  });
 
   /** A copy of an adapter's hook files, without the bundle named by `without`. */
   function hookCopy(adapter: Adapter, without: string): string {
     const dist = join(REPO_ROOT, "adapters", adapter, "dist");
-    const bin = mkdtempSync(join(work.root, "..", `bin-${adapter}-`));
+    const bin = mkdtempSync(join(scratch, `bin-${adapter}-`));
     for (const name of readdirSync(dist))
       if (/^hook/.test(name) && !name.startsWith(without) && !name.endsWith(".local.cache"))
         copyFileSync(join(dist, name), join(bin, name));
@@ -369,7 +377,7 @@ describe("who answers an edit: hook-post.cjs in follow mode, hook-gate.cjs in td
   }
 
   function project(config: Record<string, unknown> | undefined): string {
-    const root = mkdtempSync(join(work.root, "..", "routed-"));
+    const root = mkdtempSync(join(scratch, "routed-"));
     cpSync(work.root, root, { recursive: true });
     if (config !== undefined) {
       mkdirSync(join(root, ".tailtest"), { recursive: true });
