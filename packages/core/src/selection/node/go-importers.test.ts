@@ -1,4 +1,6 @@
-import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { cpSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURES_DIR, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject } from "../../project/node/project.ts";
 import { withCovering, packageTests } from "./covering.ts";
@@ -51,6 +53,20 @@ describe("Go: the tests of the packages importing a file's package (ADR 0013)", 
     );
     // Its note too: the package has no test, so the importers are read for it.
     expect(related(temp.root, "internal/mathx/mathx.go", "untested")).toHaveLength(3);
+  });
+
+  it("BurntSushi/toml (the corpus snapshot): internal packages with no tests reach the root's", () => {
+    temp = makeProject({});
+    cpSync(join(FIXTURES_DIR, "projects/burntsushi-toml"), temp.root, { recursive: true });
+    // internal/tag is imported by toml_test.go alone (the commands importing it have no tests).
+    expect(related(temp.root, "internal/tag/add.go")).toEqual([["toml_test.go", "imports", 1]]);
+    // internal is imported by the root package's code (parse.go, encode.go) and decode_test.go,
+    // and by internal/tag: every root test, decode_test.go first by its own import line.
+    const zone = related(temp.root, "internal/tz.go");
+    expect(zone[0]).toEqual(["decode_test.go", "imports", 1]);
+    expect(zone.map(([path]) => path)).toEqual(
+      expect.arrayContaining(["toml_test.go", "encode_test.go", "error_test.go"]),
+    );
   });
 
   it("a package with tests: its own first, then its importers'; the note reads only its own", () => {
