@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // The selection acceptance run on the real-project corpus (fixtures/projects/): installs the
-// packed Claude Code adapter the way a user does, and per seeded edit fires Claude Code's real
-// hook sequence (SessionStart, PreToolUse(Edit), the edit, PostToolUse(Edit), Stop) through the
-// installed hook command. Reports per project and overall: seeded bugs caught (the Stop blocks),
+// packed adapter of an agent the way a user does (Claude Code unless --agent names codex or
+// cursor), and per seeded edit fires that agent's real hook sequence through the hook commands
+// its `init` wrote (Claude Code: SessionStart, PreToolUse(Edit), the edit, PostToolUse(Edit),
+// Stop; Codex: the same with apply_patch; Cursor: sessionStart, preToolUse(Write), the edit,
+// postToolUse(Write), afterFileEdit, stop). Reports per project and overall: seeded bugs caught (the Stop blocks),
 // false blocks on harmless edits, existing modules mapped to a test that really covers them
 // (`tailtest explain --json`), edits whose note names a test that really covers the file, and
 // the Stop's wall time against running the same selected test files directly with the
 // project's runner in the same run.
 //
-//   node bench/selection.mjs [--project NAME]... [--check] [--json FILE] [--keep]
+//   node bench/selection.mjs [--project NAME]... [--agent claude-code|codex|cursor] [--check]
+//                            [--json FILE] [--keep]
 //   node bench/selection.mjs --verify [--project NAME]...   (seeds against the project's own runner)
 //
 // --check exits 1 when catch < 95 %, a harmless edit blocked, or mapped < 95 %.
@@ -33,14 +36,12 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = join(REPO, "fixtures/projects");
-const PAYLOADS = join(REPO, "fixtures/payloads/claude-2.1.330");
 const CACHE = join(REPO, "node_modules/.cache/tailtest/projects");
-const ADAPTER = join(REPO, "adapters/claude-code");
 const z = createRequire(join(REPO, "packages/core/package.json"))("zod");
 
 const TARGETS = { catch: 0.95, falseBlocks: 0, mapped: 0.95, stopRatio: 1.2 };
@@ -105,6 +106,7 @@ function parseArgs(argv) {
     verify: false,
     write: false,
     keep: false,
+    agent: "claude-code",
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -115,8 +117,11 @@ function parseArgs(argv) {
     else if (arg === "--write") args.write = true;
     else if (arg === "--seed") args.seeds.push(argv[(i += 1)]);
     else if (arg === "--json") args.json = argv[(i += 1)];
+    else if (arg === "--agent") args.agent = argv[(i += 1)];
     else throw new Error(`unknown argument ${arg}`);
   }
+  if (!Object.hasOwn(AGENTS, args.agent))
+    throw new Error(`--agent: one of ${Object.keys(AGENTS).join(", ")}, not ${args.agent}`);
   return args;
 }
 
@@ -626,9 +631,187 @@ function verify(projects, write = false) {
 // ---------------------------------------------------------------------------------------------
 // The acceptance run: the packed adapter and Claude Code's hook sequence
 
-function payload(name, run) {
-  const text = readFileSync(join(PAYLOADS, `${name}.json`), "utf8");
+/** A recorded payload of an agent's (`fixtures/payloads/`), its run folder filled in. */
+function payload(agent, name, run) {
+  const text = readFileSync(
+    join(REPO, "fixtures/payloads", agent.payloads, `${name}.json`),
+    "utf8",
+  );
   return JSON.parse(text.replaceAll("<run>", run)).stdin;
+}
+
+/** Codex's apply_patch text replacing `find` with `replace` in `rel`, one hunk. */
+function patchOf(rel, find, replace) {
+  const lines = (text, sign) =>
+    text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((line) => `${sign}${line}`);
+  return [
+    "*** Begin Patch",
+    `*** Update File: ${rel}`,
+    "@@",
+    ...lines(find, "-"),
+    ...lines(replace, "+"),
+    "*** End Patch",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The agents a seed can be sent through: where each one's adapter is built, its recorded
+ * payloads, where `init` writes its hook commands, one turn's payloads shaped as its own (a
+ * session start, the edit's gate, what follows the edit, the end of the turn), and how its
+ * answers read: the end of a turn blocking, its reason, the note an edit gets.
+ */
+const AGENTS = {
+  "claude-code": {
+    adapter: "adapters/claude-code",
+    payloads: "claude-2.1.330",
+    commands: (project) => groupedCommands(join(project, ".claude/settings.json")),
+    env: (project) => ({ CLAUDE_PROJECT_DIR: project }),
+    turn({ run, cwd, session, path, seed, original }) {
+      const base = (name) => ({ ...payload(this, name, run), session_id: session, cwd });
+      const input = {
+        file_path: path,
+        old_string: seed.find,
+        new_string: seed.replace,
+        replace_all: false,
+      };
+      return {
+        start: ["SessionStart", base("context.SessionStart")],
+        pre: [
+          "PreToolUse",
+          { ...base("context.PreToolUse-Write"), tool_name: "Edit", tool_input: input },
+        ],
+        after: [
+          [
+            "PostToolUse",
+            {
+              ...base("context.PostToolUse-Write"),
+              tool_name: "Edit",
+              tool_input: input,
+              tool_response: {
+                filePath: path,
+                oldString: seed.find,
+                newString: seed.replace,
+                originalFile: original,
+                structuredPatch: [],
+                userModified: false,
+                replaceAll: false,
+              },
+            },
+          ],
+        ],
+        stop: ["Stop", { ...base("context.Stop"), stop_hook_active: false }],
+      };
+    },
+    blocked: (answer) => answer.decision === "block",
+    reason: (answer) => String(answer.reason ?? ""),
+    note: (answer) => String(answer.hookSpecificOutput?.additionalContext ?? ""),
+    opening: (answer) =>
+      String(answer.hookSpecificOutput?.additionalContext ?? answer.systemMessage ?? ""),
+  },
+  codex: {
+    adapter: "adapters/codex",
+    payloads: "codex-0.169.0",
+    commands: (project) => groupedCommands(join(project, ".codex/hooks.json")),
+    env: () => ({}),
+    turn({ run, cwd, session, seed }) {
+      const turn = `${session}-turn`;
+      // A session's start carries no turn; every event of the turn carries the same one.
+      const base = (name) => ({
+        ...payload(this, name, run),
+        session_id: session,
+        ...(name.endsWith("SessionStart") ? {} : { turn_id: turn }),
+        cwd,
+      });
+      const command = patchOf(seed.file, seed.find, seed.replace);
+      return {
+        start: ["SessionStart", base("context.SessionStart")],
+        pre: ["PreToolUse", { ...base("context.PreToolUse-apply_patch"), tool_input: { command } }],
+        after: [
+          [
+            "PostToolUse",
+            {
+              ...base("context.PostToolUse-apply_patch"),
+              tool_input: { command },
+              tool_response: `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM ${seed.file}\n`,
+            },
+          ],
+        ],
+        stop: ["Stop", { ...base("context.Stop"), stop_hook_active: false }],
+      };
+    },
+    blocked: (answer) => answer.decision === "block",
+    reason: (answer) => String(answer.reason ?? ""),
+    note: (answer) => String(answer.hookSpecificOutput?.additionalContext ?? ""),
+    opening: (answer) =>
+      String(answer.hookSpecificOutput?.additionalContext ?? answer.systemMessage ?? ""),
+  },
+  cursor: {
+    adapter: "adapters/cursor",
+    payloads: "cursor",
+    commands(project) {
+      const config = JSON.parse(readFileSync(join(project, ".cursor/hooks.json"), "utf8"));
+      return Object.fromEntries(
+        Object.entries(config.hooks).map(([event, hooks]) => [event, hooks[0].command]),
+      );
+    },
+    env: (project) => ({ CURSOR_PROJECT_DIR: project }),
+    turn({ run, session, path, seed, original }) {
+      const base = (name) => ({
+        ...payload(this, name, run),
+        conversation_id: session,
+        session_id: session,
+      });
+      const content = original.replace(seed.find, seed.replace);
+      return {
+        start: ["sessionStart", base("edit.sessionStart")],
+        pre: [
+          "preToolUse",
+          { ...base("gate.preToolUse-Write"), tool_input: { file_path: path, content } },
+        ],
+        after: [
+          [
+            "postToolUse",
+            {
+              ...base("edit.postToolUse-Write"),
+              tool_input: { file_path: path, content },
+              tool_output: `Wrote ${content.split("\n").length} lines to ${seed.file}`,
+            },
+          ],
+          [
+            "afterFileEdit",
+            {
+              ...base("edit.afterFileEdit"),
+              file_path: path,
+              edits: [{ old_string: seed.find, new_string: seed.replace }],
+            },
+          ],
+        ],
+        stop: ["stop", { ...base("edit.stop"), status: "completed", loop_count: 0 }],
+      };
+    },
+    // A green end of a turn is one line in Cursor's Hooks output channel (its stderr).
+    says: (event, stderr) => event === "Stop" && /^tailtest: [^\n]*\n?$/.test(stderr),
+    blocked: (answer) =>
+      typeof answer.followup_message === "string" && answer.followup_message !== "",
+    reason: (answer) => String(answer.followup_message ?? ""),
+    note: (answer) => String(answer.additional_context ?? ""),
+    opening: (answer) => String(answer.additional_context ?? answer.user_message ?? ""),
+  },
+};
+
+/** Each event's first hook command in Claude Code's and Codex's shape (`hooks.<event>[].hooks[]`). */
+function groupedCommands(file) {
+  const settings = JSON.parse(readFileSync(file, "utf8"));
+  return Object.fromEntries(
+    Object.entries(settings.hooks).map(([event, groups]) => [
+      event,
+      groups.flatMap((group) => group.hooks.map((hook) => hook.command))[0],
+    ]),
+  );
 }
 
 /**
@@ -637,10 +820,11 @@ function payload(name, run) {
  * of `@tailtest/cli`, which owns the `tailtest` command the adapter depends on, both installed
  * together offline.
  */
-function installAdapter(scratch) {
-  if (!existsSync(join(ADAPTER, "dist/hook.cjs")))
+function installAdapter(scratch, agent) {
+  const adapterDir = join(REPO, agent.adapter);
+  if (!existsSync(join(adapterDir, "dist/hook.cjs")))
     throw new Error("build first: npx -y pnpm@10.34.9 build");
-  const tarballs = [ADAPTER, join(REPO, "packages/cli")].map((dir) => {
+  const tarballs = [adapterDir, join(REPO, "packages/cli")].map((dir) => {
     const before = new Set(readdirSync(scratch));
     execFileSync(
       "npx",
@@ -662,22 +846,14 @@ function installAdapter(scratch) {
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
-  return join(prefix, "node_modules/@tailtest/claude-code");
+  return join(prefix, "node_modules/@tailtest", basename(agent.adapter));
 }
 
-function hookCommands(project) {
-  const settings = JSON.parse(readFileSync(join(project, ".claude/settings.json"), "utf8"));
-  const commands = {};
-  for (const [event, groups] of Object.entries(settings.hooks))
-    commands[event] = groups.flatMap((group) => group.hooks.map((hook) => hook.command))[0];
-  return commands;
-}
-
-function fire(command, project, stdin) {
+function fire(agent, command, project, stdin) {
   const started = process.hrtime.bigint();
   const result = spawnSync("bash", ["-c", command], {
     cwd: project,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    env: { ...process.env, ...agent.env(project) },
     input: JSON.stringify(stdin),
     encoding: "utf8",
     timeout: 600_000,
@@ -722,50 +898,35 @@ function edited(seed, original) {
   return original.replace(seed.find, seed.replace);
 }
 
-function runSeed(project, cwd, commands, seed, index) {
+function runSeed(agent, project, cwd, commands, seed, index) {
   const run = dirname(cwd);
   const session = `corpus-${project.name}-${index}`;
-  const base = (name) => ({ ...payload(name, run), session_id: session, cwd });
   const path = join(cwd, seed.file);
   const original = readFileSync(path, "utf8");
-  const input = {
-    file_path: path,
-    old_string: seed.find,
-    new_string: seed.replace,
-    replace_all: false,
-  };
-  const pre = { ...base("context.PreToolUse-Write"), tool_name: "Edit", tool_input: input };
-  const post = {
-    ...base("context.PostToolUse-Write"),
-    tool_name: "Edit",
-    tool_input: input,
-    tool_response: {
-      filePath: path,
-      oldString: seed.find,
-      newString: seed.replace,
-      originalFile: original,
-      structuredPatch: [],
-      userModified: false,
-      replaceAll: false,
-    },
-  };
+  const turn = agent.turn({ run, cwd, session, path, seed, original });
+  const send = ([event, stdin]) => fire(agent, commands[event], cwd, stdin);
   const answers = {};
-  answers.SessionStart = fire(commands.SessionStart, cwd, { ...base("context.SessionStart") });
-  answers.PreToolUse = fire(commands.PreToolUse, cwd, pre);
+  answers.SessionStart = send(turn.start);
+  answers.PreToolUse = send(turn.pre);
   writeFileSync(path, edited(seed, original));
-  answers.PostToolUse = fire(commands.PostToolUse, cwd, post);
-  const stop = fire(commands.Stop, cwd, { ...base("context.Stop"), stop_hook_active: false });
+  const after = turn.after.map(send);
+  answers.PostToolUse = after[0];
+  after.slice(1).forEach((answer, i) => (answers[turn.after[i + 1][0]] = answer));
+  const stop = send(turn.stop);
   answers.Stop = stop;
   // The edit's note names a test that really covers the file (its failing tests, or the tests
   // the metadata lists for it), judged for source edits the hook queued.
-  const fullNote = String(answers.PostToolUse.output.hookSpecificOutput?.additionalContext ?? "");
+  const fullNote = agent.note(answers.PostToolUse.output);
   const truth = [...seed.failing, ...(project.meta.modules[seed.file] ?? [])];
   const noteJudged = /\bqueued\b/.test(fullNote) && seed.kind !== "test-break" && truth.length > 0;
-  const blocked = stop.output.decision === "block";
-  const reason = String(stop.output.reason ?? "");
+  const blocked = agent.blocked(stop.output);
+  const reason = agent.reason(stop.output);
   const named = [seed.file, ...seed.failing].some((file) => reason.includes(file));
   const problems = Object.entries(answers)
-    .filter(([, answer]) => answer.status !== 0 || answer.stderr.trim() !== "")
+    .filter(
+      ([event, answer]) =>
+        answer.status !== 0 || (answer.stderr.trim() !== "" && !agent.says?.(event, answer.stderr)),
+    )
     .map(
       ([event, answer]) =>
         `${event}: exit ${answer.status} ${answer.stderr.trim().split("\n")[0] ?? ""}`,
@@ -778,7 +939,8 @@ function runSeed(project, cwd, commands, seed, index) {
   const direct = selected.length > 0 ? runRunner(project.meta, cwd, selected) : undefined;
   writeFileSync(path, original);
   // Each seed starts from the snapshot: tailtest's state of the last seed goes.
-  rmSync(join(cwd, ".tailtest/session.json"), { force: true });
+  for (const file of readdirSync(join(cwd, ".tailtest")))
+    if (/^(cursor-)?session\b/.test(file)) rmSync(join(cwd, ".tailtest", file), { force: true });
   return {
     id: seed.id,
     kind: seed.kind,
@@ -793,11 +955,7 @@ function runSeed(project, cwd, commands, seed, index) {
     problems,
     // What the person and the agent read, whole: the session's opening line, the edit's note
     // and the Stop's block text.
-    session_start: String(
-      answers.SessionStart.output.hookSpecificOutput?.additionalContext ??
-        answers.SessionStart.output.systemMessage ??
-        "",
-    ),
+    session_start: agent.opening(answers.SessionStart.output),
     note: fullNote,
     reason,
   };
@@ -807,7 +965,9 @@ function acceptance(projects, args) {
   const scratch = mkdtempSync(join(tmpdir(), "tailtest-selection-"));
   const results = [];
   try {
-    const adapter = installAdapter(scratch);
+    const agent = AGENTS[args.agent];
+    const adapter = installAdapter(scratch, agent);
+    const name = basename(agent.adapter);
     for (const project of projects) {
       const missing = missingToolchain(project.meta);
       if (missing !== undefined) {
@@ -820,16 +980,16 @@ function acceptance(projects, args) {
       mkdirSync(run);
       prepare(project, cwd);
       mkdirSync(join(cwd, "node_modules/@tailtest"), { recursive: true });
-      symlinkSync(adapter, join(cwd, "node_modules/@tailtest/claude-code"));
+      symlinkSync(adapter, join(cwd, "node_modules/@tailtest", name));
       // The `tailtest` command comes with the adapter, from the package that owns it.
       symlinkSync(join(dirname(adapter), "cli"), join(cwd, "node_modules/@tailtest/cli"));
-      execFileSync("node", [join(cwd, "node_modules/@tailtest/claude-code/dist/cli.js"), "init"], {
+      execFileSync("node", [join(cwd, "node_modules/@tailtest", name, "dist/cli.js"), "init"], {
         cwd,
         stdio: ["ignore", "ignore", "pipe"],
       });
-      const commands = hookCommands(cwd);
+      const commands = agent.commands(cwd);
       const seeds = project.meta.seeds.map((seed, index) =>
-        runSeed(project, cwd, commands, seed, index),
+        runSeed(agent, project, cwd, commands, seed, index),
       );
       const modules = Object.entries(project.meta.modules).map(([file, truth]) => {
         const { tests, cost, error } = explain(cwd, file);

@@ -61,6 +61,36 @@ describe("bench/selection.mjs", () => {
     }
   }, 300_000);
 
+  it.each(["codex", "cursor"])(
+    "sends a bug and a comment through %s's hooks: the bug blocks the turn, the comment does not",
+    async (agent) => {
+      const out = join(scratch, `negotiator-${agent}.json`);
+      await run(
+        "node",
+        [
+          SCRIPT,
+          ...["--project", "negotiator", "--agent", agent],
+          ...["--seed", "charset-picks-last", "--seed", "index-comment", "--json", out],
+        ],
+        { cwd: REPO_ROOT, timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
+      );
+      const report = JSON.parse(readFileSync(out, "utf8")) as {
+        results: (Summary & {
+          seeds: { id: string; caught?: boolean; false_block?: boolean; note_true?: boolean }[];
+        })[];
+      };
+      const seeds = report.results[0]?.seeds ?? [];
+      expect(seeds.map((seed) => seed.id)).toEqual(["charset-picks-last", "index-comment"]);
+      const [bug, comment] = seeds;
+      expect(bug?.caught, JSON.stringify(bug)).toBe(true);
+      expect(comment?.false_block, JSON.stringify(comment)).toBe(false);
+      // The note reached the agent on its channel and named a test that covers the file.
+      expect(bug?.note_true, JSON.stringify(bug)).toBe(true);
+      for (const seed of report.results[0]?.seeds ?? []) expect(seed.problems, seed.id).toEqual([]);
+    },
+    300_000,
+  );
+
   it.runIf(process.env["TAILTEST_SELECTION_CORPUS"] === "1")(
     "meets the selection targets on the whole corpus (--check)",
     async () => {
