@@ -158,6 +158,30 @@ describe("an agent's part of a state log (keyed-read.ts, ADR 0010 thirteenth rou
     expect(readFileSync(startsPath(copy), "latin1").match(/^none-yet /gm)).toHaveLength(1);
   });
 
+  it("past 64 KiB the starts file keeps its newest lines, and an older key finds its start again", async () => {
+    await history();
+    const copy = copyOf(EVENTS_PATH);
+    const starts = startsPath(copy);
+    // Two thousand earlier sessions' starts, k's among the oldest.
+    read("k");
+    const older = Array.from({ length: 2000 }, (_, i) => `gone${i} ${fileOf(copy)} ~70000\n`);
+    writeFileSync(starts, readFileSync(starts, "latin1") + older.join(""), "latin1");
+    expect(statSync(starts).size).toBeGreaterThan(64 * 1024);
+    // The next start kept rewrites the file: whole lines, the newest, about half the cap.
+    read("fresh");
+    const kept = readFileSync(starts, "latin1");
+    expect(kept.length).toBeLessThanOrEqual(32 * 1024);
+    expect(kept.length).toBeGreaterThan(30 * 1024);
+    expect(kept.startsWith("gone")).toBe(true);
+    expect(kept.endsWith(`\nfresh ${fileOf(copy)} ~${statSync(copy).size}\n`)).toBe(true);
+    expect(kept).not.toMatch(/^k /m);
+    // k's start went with the oldest lines: its read is whole again, and keeps the start anew.
+    expect(read("k").offset).toBe(0);
+    const again = read("k");
+    expect(again.offset).toBeGreaterThan(0);
+    expect((await readTddEntries(project.root, "k", { mineOnly: true })).entries).toHaveLength(3);
+  });
+
   it("a kept '~' start that is not at a line's start is not used", async () => {
     await history();
     const copy = copyOf(EVENTS_PATH);

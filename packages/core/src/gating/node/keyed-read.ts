@@ -1,4 +1,14 @@
-import { appendFileSync, closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { copiesInForce } from "./state-copy.ts";
 
 /**
@@ -9,7 +19,8 @@ import { copiesInForce } from "./state-copy.ts";
  * the copy is in force (state-copy.ts), where the agent's first line starts is kept beside the
  * copy, in `<copy>.starts` (a `<key> <file> <offset>` line, appended when a read first finds the
  * key; before the key has a line, `<key> <file> ~<offset>`: none of its lines starts before
- * there, kept once that skips 64 KiB), and the next read starts there.
+ * there, kept once that skips 64 KiB), and the next read starts there. Past 64 KiB, the starts
+ * file keeps its newest half.
  *
  * The copy is only appended to by tailtest, and is only ever replaced by a new file (seeded once,
  * removed with its `.starts` when no session gates, mode-witness.ts), so an agent's first line
@@ -132,13 +143,29 @@ function keptStart(
 
 /**
  * Keeps a start: one whole line in one O_APPEND write. Not fsynced: a start lost is found again
- * by the next read of the whole log, which the start only saves.
+ * by the next read of the whole log, which the start only saves. Each session's agents add a
+ * line or two, so past `STARTS_CAP` the file is rewritten with its newest lines (the sessions
+ * most likely still running); an older key's next read reads the whole log and keeps its start
+ * again. A line another process appends while the file is rewritten may be lost the same way.
  */
 function keepStart(starts: string, key: string, ino: string, at: number, line: boolean): void {
   if (at === 0) return;
   try {
     appendFileSync(starts, `${key} ${ino} ${line ? "" : "~"}${at}\n`);
+    if (statSync(starts).size > STARTS_CAP) compactStarts(starts);
   } catch {
     // The folder cannot be written: the next read reads the whole log again.
   }
+}
+
+/** The size past which `.starts` keeps only its newest lines (about half of it). */
+const STARTS_CAP = 64 * 1024;
+
+/** Rewrites `.starts` with the whole lines of its last `STARTS_CAP / 2` bytes, by a rename. */
+function compactStarts(starts: string): void {
+  const text = readFileSync(starts, "latin1");
+  const cut = text.indexOf("\n", text.length - STARTS_CAP / 2 - 1) + 1;
+  const scratch = `${starts}.${process.pid}.tmp`;
+  writeFileSync(scratch, text.slice(cut), "latin1");
+  renameSync(scratch, starts);
 }
