@@ -84,6 +84,11 @@ const Project = z.strictObject({
   source_root: z.string().optional(),
   /** false: the venv gets no .pth and no metadata, the project's own config finds its sources. */
   editable: z.boolean().optional(),
+  /** The oldest pytest the project's config accepts (its `minversion`), when it is past Debian's. */
+  pytest_min: z
+    .string()
+    .regex(/^\d+(\.\d+)*$/)
+    .optional(),
   npm: z.record(z.string(), z.string()).optional(),
   /** What the project's own test script names for the whole suite, when not the runner's default. */
   suite: z.array(z.string()).optional(),
@@ -163,10 +168,20 @@ export function loadCorpus(only = []) {
 const has = (command, args = ["--version"]) =>
   spawnSync(command, args, { stdio: "ignore" }).status === 0;
 
-/** Debian's python3 first: its pytest (and pytest-django) come from python3-pytest*. */
-function systemPython() {
+/**
+ * Debian's python3 first: its pytest (and pytest-django, freezegun, hypothesis) come from
+ * python3-*; then the PATH's, for a project whose pytest `minversion` Debian's pytest is
+ * older than (`pytest_min`).
+ */
+function systemPython(meta = {}) {
+  const least = meta.pytest_min?.split(".").map(Number);
+  // A pre-release's parts ("9.0.0rc1") stop at the first that is not a number.
+  const recent =
+    least === undefined
+      ? ""
+      : `\nimport itertools\nv = tuple(int(p) for p in itertools.takewhile(str.isdigit, pytest.__version__.split(".")))\nassert v >= (${least.join(", ")},)`;
   for (const python of ["/usr/bin/python3", "python3"])
-    if (has(python, ["-c", "import pytest"])) return python;
+    if (has(python, ["-c", `import pytest${recent}`])) return python;
   return undefined;
 }
 
@@ -174,8 +189,11 @@ export function missingToolchain(meta) {
   switch (meta.runner) {
     case "pytest":
     case "unittest": {
-      const python = systemPython();
-      if (python === undefined) return "no python3 with pytest (Debian: python3-pytest)";
+      const python = systemPython(meta);
+      if (python === undefined)
+        return meta.pytest_min === undefined
+          ? "no python3 with pytest (Debian: python3-pytest)"
+          : `no python3 with pytest ${meta.pytest_min} or later`;
       if (meta.npm === undefined && meta.layout.includes("django"))
         if (!has(python, ["-c", "import django, pytest_django"]))
           return "no Django with pytest-django (Debian: python3-django python3-pytest-django)";
@@ -223,7 +241,7 @@ export function prepare(project, dest) {
   const { name, dir, meta } = project;
   cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
   if (meta.setup === "venv") {
-    const python = systemPython();
+    const python = systemPython(meta);
     execFileSync(python, ["-m", "venv", "--system-site-packages", join(dest, ".venv")]);
     const lib = join(dest, ".venv/lib");
     const site = join(lib, readdirSync(lib)[0], "site-packages");
