@@ -340,8 +340,19 @@ describe("environmentProblem: the runner itself could not start", () => {
     ["sh: 1: vitest: command not found", 127],
     ["npm error could not determine executable to run", 1],
     ["anything at all", 127],
+    [
+      "ERROR: usage error\nUsageError: /p/tox.ini: 'minversion' requires pytest-8.0, actual pytest-7.2.1'",
+      4,
+    ],
   ])("%s (exit %i)", (output, code) => {
     expect(environmentProblem(outcome(output, code))).toBeDefined();
+  });
+  it("pytest's other usage errors are not the environment's", () => {
+    expect(
+      environmentProblem(
+        outcome("ERROR: usage: pytest [options]\npytest: error: unrecognized arguments: --frob", 4),
+      ),
+    ).toBe(undefined);
   });
   it("a test's own ImportError is not the environment's", () => {
     expect(environmentProblem(outcome("E   ModuleNotFoundError: No module named 'pkg'", 2))).toBe(

@@ -141,12 +141,15 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
 
 /**
  * The line that says the runner itself could not start, when a run ended without a test: the
- * shell's 127, an interpreter without the runner module, a package runner with nothing installed.
+ * shell's 127, an interpreter without the runner module, a package runner with nothing installed,
+ * a pytest older than the project's `minversion`.
  */
 export function environmentProblem(outcome: ProcessOutcome): string | undefined {
   const output = stripAnsi(outcome.output);
   const patterns = [
     /^.*No module named '?(pytest|unittest)'?.*$/m,
+    // pytest older than the project's config asks for (`minversion`): the environment's pytest.
+    /^.*'minversion' requires pytest-[\w.]+, actual pytest-[\w.]+.*$/m,
     /^.*: command not found.*$/m,
     /^.*npm (ERR!|error) could not determine executable to run.*$/m,
     /^.*Cannot find module '[^']*(vitest|jest|mocha)[^']*'.*$/m,
