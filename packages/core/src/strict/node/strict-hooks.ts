@@ -20,6 +20,7 @@ import {
   appendStrictEvents,
   hashFile,
   OBJECTS_DIR,
+  readObject,
   readStrictEditsSince,
   restoreFile,
   snapshotFile,
@@ -141,6 +142,54 @@ interface ClaimOutcome {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * The claimed Python files of these claims that changed since their snapshot and still exist,
+ * with their content at the snapshot (null: new, or not kept whole), per claim. The verification
+ * asks pytest's witness which of them had changed code run while the claimed test ran: a claim
+ * naming a file its test never runs covers nothing there (ADR 0012, the fourteenth round).
+ */
+async function changedClaimedPython(
+  root: string,
+  claims: readonly ClaimState[],
+): Promise<{
+  byClaim: Map<ClaimState, string[]>;
+  watch: { file: string; before: string | null }[];
+}> {
+  const byClaim = new Map<ClaimState, string[]>();
+  const watch = new Map<string, string | null>();
+  for (const claim of claims) {
+    const files: string[] = [];
+    for (const [path, object] of claim.snapshots) {
+      if (!path.endsWith(".py")) continue;
+      const now = await hashFile(root, path);
+      if (now === null || now === object) continue;
+      files.push(path);
+      if (!watch.has(path))
+        watch.set(
+          path,
+          object === null ? null : (readObject(root, object)?.toString("utf8") ?? null),
+        );
+    }
+    byClaim.set(claim, files);
+  }
+  return { byClaim, watch: [...watch].map(([file, before]) => ({ file, before })) };
+}
+
+/** A pass whose claimed files changed where the test never ran (pytest's witness said). */
+function unreachedReason(
+  changed: readonly string[],
+  run: TestRunInput | undefined,
+): string | undefined {
+  if (run?.status !== "pass" || run.reached === undefined) return undefined;
+  const missed = changed.filter((file) => !run.reached?.includes(file));
+  // One changed file made the red test pass (an ungated change was put back before the run).
+  // None seen at all: the test runs its code in another process, where the witness sees nothing.
+  if (changed.length < 2 || missed.length === 0 || missed.length === changed.length)
+    return undefined;
+  const one = missed.length === 1;
+  return `it passes, but ${missed.join(", ")} changed and none of ${one ? "its" : "their"} changed code ran while ${run.test.file} ran: a claim covers only the files its test runs, so make ${one ? "that change" : "those changes"} under a claim of a failing test that runs ${one ? "it" : "them"}`;
+}
+
 /** Why a verification failed, in one line; undefined when the claim is green. */
 function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | undefined {
   if (run === undefined) return "it was not run";
@@ -208,8 +257,10 @@ async function settleClaim(
   claim: ClaimState,
   run: TestRunInput | undefined,
   events: StrictEventInput[],
+  changed: readonly string[] = [],
 ): Promise<ClaimOutcome> {
-  const failure = failureOf(claim, run) ?? untrustedPass(call, run);
+  const failure =
+    failureOf(claim, run) ?? untrustedPass(call, run) ?? unreachedReason(changed, run);
   const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
   if (failure === undefined) {
     const after: Record<string, string | null> = {};
@@ -459,6 +510,7 @@ export async function verifyStrictTurn(
     const pending = pendingClaims(state);
     const tests = pending.map(testOf).filter((test): test is StrictTest => test !== undefined);
     const unique = [...new Map(tests.map((test) => [test.id, test])).values()];
+    const claimed = await changedClaimedPython(call.project.root, pending);
     const ran =
       unique.length === 0
         ? []
@@ -469,13 +521,14 @@ export async function verifyStrictTurn(
               session: call.session,
               host: call.host,
               guard: revertObjects(call, pending),
+              ...(claimed.watch.length === 0 ? {} : { watch: claimed.watch }),
             })
           ).events;
     events.push(...ran);
     const outcomes: ClaimOutcome[] = [];
     for (const claim of pending) {
       const run = ran.find((event) => event.test_id === claim.test_id);
-      outcomes.push(await settleClaim(call, claim, run, events));
+      outcomes.push(await settleClaim(call, claim, run, events, claimed.byClaim.get(claim)));
     }
     lines.push(...outcomes.map((outcome) => outcome.line));
     // A repair sends the agent back to fix; an escalation sends it back once, only to tell the

@@ -1,0 +1,162 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  bash,
+  cliIn,
+  fire,
+  heldTally,
+  heredoc,
+  makeAttackProject,
+  payloadsOf,
+  PROJECT_FILES,
+  toolWrite,
+  type Played,
+} from "./attack-harness.ts";
+
+/**
+ * A strict claim naming more files than its test runs (ADR 0012, the fourteenth round): the agent
+ * claims `tests/test_calc.py::test_mul calc.py other.py`, writes the right `mul`, and under the
+ * same claim changes `other.py`, code the claimed test never runs. The Stop called the claim
+ * green before; tailtest's pytest witness now reports which claimed files' changed code ran while
+ * the claimed test ran, and a claimed Python file whose change never ran fails the claim. Played
+ * through Claude Code's built hook and the built CLI with real pytest.
+ */
+
+const TEST_MUL =
+  "import calc\nfrom calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n";
+const RIGHT = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+const OTHER = PROJECT_FILES["other.py"] ?? "";
+
+interface ReachPlay {
+  name: string;
+  /** The claimed files after the test's, and what the agent writes into each under the claim. */
+  writes: Record<string, string>;
+  /** Written (and committed) before the session, when the play needs more than the project. */
+  before?: Record<string, string>;
+  test?: string;
+}
+
+async function playClaim(played: Played, play: ReachPlay): Promise<string> {
+  for (const [path, content] of Object.entries(play.before ?? {}))
+    await bash(`mkdir -p "$(dirname ${path})" && ${heredoc(path, content)}`, played);
+  if (play.before !== undefined) await bash("git add -A && git commit -qm before", played);
+  const payloads = payloadsOf("claude-code", played.root);
+  await fire("claude-code", played, payloads.start);
+  expect(await toolWrite("claude-code", played, "tests/test_calc.py", play.test ?? TEST_MUL)).toBe(
+    true,
+  );
+  const files = Object.keys(play.writes);
+  const claim = await cliIn(played, "claim", "tests/test_calc.py::test_mul", ...files);
+  expect(claim.exitCode, claim.stdout + claim.stderr).toBe(0);
+  for (const [path, content] of Object.entries(play.writes))
+    expect(await toolWrite("claude-code", played, path, content), path).toBe(true);
+  return fire("claude-code", played, payloads.stop);
+}
+
+/** Code in a claimed file that the claimed test never runs. */
+const ATTACKS: readonly ReachPlay[] = [
+  {
+    name: "a new function in other.py, a module nothing imports",
+    writes: {
+      "calc.py": RIGHT,
+      "other.py": `${OTHER}\n\ndef div(a, b):\n    return a // b\n`,
+    },
+  },
+  {
+    name: "an existing function of other.py rewritten, other.py imported by calc.py",
+    writes: {
+      "calc.py": `import other\n\n\n${RIGHT}`,
+      "other.py": "def other():\n    return 2\n",
+    },
+  },
+  {
+    name: "a function of a module the test imports, the test never calling it",
+    test: `import other\n${TEST_MUL}`,
+    writes: {
+      "calc.py": RIGHT,
+      "other.py": "def other():\n    return 7\n",
+    },
+  },
+];
+
+describe("strict: a claim naming a file its test does not run (claude-code)", () => {
+  const held = heldTally("strict claim reach (claude-code)");
+  for (const play of ATTACKS)
+    it(
+      play.name,
+      async () => {
+        const played = await makeAttackProject("strict");
+        try {
+          await held(play.name, async () => {
+            const stop = await playClaim(played, play);
+            const other = readFileSync(join(played.root, "other.py"), "utf8");
+            if (stop.includes("is green") || other !== OTHER) return stop;
+            expect(stop).toContain("other.py");
+            expect(stop).toContain("none of its changed code ran");
+            return undefined;
+          });
+        } finally {
+          played.cleanup();
+        }
+      },
+      120_000,
+    );
+});
+
+/** Honest claims of two files: both changes run while the claimed test runs. */
+const HONEST: readonly ReachPlay[] = [
+  {
+    name: "calc.mul calling a new function of other.py",
+    writes: {
+      "calc.py": `from other import times\n\n\n${RIGHT.replace("return a * b", "return times(a, b)")}`,
+      "other.py": `${OTHER}\n\ndef times(a, b):\n    return a * b\n`,
+    },
+  },
+  {
+    name: "a package's __init__.py re-exporting the new function (module code only)",
+    test: TEST_MUL.replace("import calc\n", "import calc\nimport pkg\n").replace(
+      "assert calc.mul(2, 3) == 6",
+      "assert calc.mul(2, 3) == pkg.times(2, 3) == 6",
+    ),
+    before: { "pkg/__init__.py": "", "pkg/core.py": "def one():\n    return 1\n" },
+    writes: {
+      "calc.py": RIGHT,
+      "pkg/core.py": "def one():\n    return 1\n\n\ndef times(a, b):\n    return a * b\n",
+      "pkg/__init__.py": "from pkg.core import times\n",
+    },
+  },
+  {
+    name: "a constant of other.py that calc.mul reads",
+    writes: {
+      "calc.py": `import other\n\n\n${RIGHT.replace("return a * b", "return a * b * other.SCALE")}`,
+      "other.py": `${OTHER}\n\nSCALE = 1\n`,
+    },
+  },
+  {
+    name: "a comment added to other.py beside calc.mul (no code of other.py changed)",
+    writes: {
+      "calc.py": RIGHT,
+      "other.py": `# helpers beside calc\n${OTHER}`,
+    },
+  },
+  {
+    name: "a test running its code in a subprocess (the witness sees no code of either file)",
+    test: `import subprocess\nimport sys\n\n\ndef test_mul():\n    out = subprocess.run([sys.executable, "-c", "import calc, other; print(calc.mul(2, other.other() + 2))"], capture_output=True, text=True)\n    assert out.stdout.strip() == "6"\n`,
+    writes: {
+      "calc.py": RIGHT,
+      "other.py": "def other():\n    return 1\n\n\ndef unused():\n    return 0\n",
+    },
+  },
+];
+
+describe.each(HONEST)("honest strict claim of two files: $name", (play) => {
+  it("verifies green", async () => {
+    const played = await makeAttackProject("strict");
+    try {
+      expect(await playClaim(played, play)).toContain("is green");
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
+});
