@@ -28,6 +28,7 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
+import { JS_SOURCE, reachedByImports } from "./claim-reach.ts";
 import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import {
   lookAtTurn,
@@ -143,12 +144,13 @@ interface ClaimOutcome {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
- * The claimed Python files of these claims that changed since their snapshot and still exist,
- * with their content at the snapshot (null: new, or not kept whole), per claim. The verification
- * asks pytest's witness which of them had changed code run while the claimed test ran: a claim
- * naming a file its test never runs covers nothing there (ADR 0012, the fourteenth round).
+ * The claimed Python and JavaScript/TypeScript files of these claims that changed since their
+ * snapshot and still exist, per claim; and the Python ones with their content at the snapshot
+ * (null: new, or not kept whole). The verification asks pytest's witness which of them had
+ * changed code run while the claimed test ran, and a JavaScript test's imports which they reach:
+ * a claim naming a file its test never runs covers nothing there (ADR 0012, the fourteenth round).
  */
-async function changedClaimedPython(
+async function changedClaimed(
   root: string,
   claims: readonly ClaimState[],
 ): Promise<{
@@ -160,11 +162,12 @@ async function changedClaimedPython(
   for (const claim of claims) {
     const files: string[] = [];
     for (const [path, object] of claim.snapshots) {
-      if (!path.endsWith(".py")) continue;
+      const python = path.endsWith(".py");
+      if (!python && !JS_SOURCE.test(path)) continue;
       const now = await hashFile(root, path);
       if (now === null || now === object) continue;
       files.push(path);
-      if (!watch.has(path))
+      if (python && !watch.has(path))
         watch.set(
           path,
           object === null ? null : (readObject(root, object)?.toString("utf8") ?? null),
@@ -175,19 +178,43 @@ async function changedClaimedPython(
   return { byClaim, watch: [...watch].map(([file, before]) => ({ file, before })) };
 }
 
-/** A pass whose claimed files changed where the test never ran (pytest's witness said). */
-function unreachedReason(
+/**
+ * What a passing claimed test reached of its claim's changed files: pytest's witness's word for a
+ * Python test (on the run), the test's imports for a JavaScript one; undefined when not known.
+ */
+async function reachedOf(
+  call: StrictCall,
   changed: readonly string[],
   run: TestRunInput | undefined,
+): Promise<string[] | undefined> {
+  if (run?.status !== "pass" || changed.length < 2) return undefined;
+  if (run.test.file.endsWith(".py")) return run.reached;
+  if (!JS_SOURCE.test(run.test.file)) return undefined;
+  const scripts = changed.filter((file) => JS_SOURCE.test(file));
+  if (scripts.length < 2) return undefined;
+  return reachedByImports(call.project, run.test.file, scripts);
+}
+
+/** A pass whose claim changed files the test never runs (its witness, or its imports, said). */
+function unreachedReason(
+  changed: readonly string[],
+  reached: readonly string[] | undefined,
+  run: TestRunInput | undefined,
 ): string | undefined {
-  if (run?.status !== "pass" || run.reached === undefined) return undefined;
-  const missed = changed.filter((file) => !run.reached?.includes(file));
+  if (run?.status !== "pass" || reached === undefined) return undefined;
+  const asked = run.test.file.endsWith(".py")
+    ? changed.filter((file) => file.endsWith(".py"))
+    : changed.filter((file) => JS_SOURCE.test(file));
+  const missed = asked.filter((file) => !reached.includes(file));
   // One changed file made the red test pass (an ungated change was put back before the run).
-  // None seen at all: the test runs its code in another process, where the witness sees nothing.
-  if (changed.length < 2 || missed.length === 0 || missed.length === changed.length)
-    return undefined;
+  // None seen at all: the test runs its code where this cannot see (another process, a computed
+  // import).
+  if (asked.length < 2 || missed.length === 0 || missed.length === asked.length) return undefined;
   const one = missed.length === 1;
-  return `it passes, but ${missed.join(", ")} changed and none of ${one ? "its" : "their"} changed code ran while ${run.test.file} ran: a claim covers only the files its test runs, so make ${one ? "that change" : "those changes"} under a claim of a failing test that runs ${one ? "it" : "them"}`;
+  const how = run.test.file.endsWith(".py")
+    ? `none of ${one ? "its" : "their"} changed code ran while ${run.test.file} ran`
+    : `${run.test.file}'s imports never reach ${one ? "it" : "them"}`;
+  return `it passes, but ${missed.join(", ")} changed and ${how}: a claim covers only the files its test runs, so make ${one ? "that change" : "those changes"} under a claim of a failing test that runs ${one ? "it" : "them"}`;
 }
 
 /** Why a verification failed, in one line; undefined when the claim is green. */
@@ -260,7 +287,9 @@ async function settleClaim(
   changed: readonly string[] = [],
 ): Promise<ClaimOutcome> {
   const failure =
-    failureOf(claim, run) ?? untrustedPass(call, run) ?? unreachedReason(changed, run);
+    failureOf(claim, run) ??
+    untrustedPass(call, run) ??
+    unreachedReason(changed, await reachedOf(call, changed, run), run);
   const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
   if (failure === undefined) {
     const after: Record<string, string | null> = {};
@@ -510,7 +539,7 @@ export async function verifyStrictTurn(
     const pending = pendingClaims(state);
     const tests = pending.map(testOf).filter((test): test is StrictTest => test !== undefined);
     const unique = [...new Map(tests.map((test) => [test.id, test])).values()];
-    const claimed = await changedClaimedPython(call.project.root, pending);
+    const claimed = await changedClaimed(call.project.root, pending);
     const ran =
       unique.length === 0
         ? []
