@@ -67,7 +67,24 @@ for _key, _entry in list(_watch.items()):
 _file_keys = {}
 _started = set()
 _recording = False
+_spawned = False
 _changed = {}
+# A process the test starts runs code this process never sees: such a test reached whatever it
+# could have (the audit events of every way Python starts a process).
+_SPAWNS = frozenset(
+    ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
+     "os.forkpty", "os.startfile", "pty.spawn")
+)
+
+
+def _audit(event, args):
+    global _spawned
+    if _recording and event in _SPAWNS:
+        _spawned = True
+
+
+if _watch:
+    sys.addaudithook(_audit)
 
 # Python 3.12+: sys.monitoring's PY_RETURN, asked of the test's own code object alone, fires only
 # when it returns by itself (not at a yield, not while an exception unwinds it) and costs nothing
@@ -353,8 +370,9 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def _start_recording():
-    global _recording
+    global _recording, _spawned
     _started.clear()
+    _spawned = False
     _recording = True
     if _TOOL is not None:
         _monitoring.restart_events()
@@ -400,7 +418,7 @@ def pytest_runtest_call(item):
     finally:
         _stop_recording()
     try:
-        files = _reached()
+        files = sorted(_watch) if _spawned else _reached()
     except Exception:
         files = sorted(_watch)
     _write("reached", item, files=files)

@@ -187,8 +187,9 @@ async function reachedOf(
   changed: readonly string[],
   run: TestRunInput | undefined,
 ): Promise<string[] | undefined> {
-  if (run?.status !== "pass" || changed.length < 2) return undefined;
+  if (run?.status !== "pass") return undefined;
   if (run.test.file.endsWith(".py")) return run.reached;
+  if (changed.length < 2) return undefined;
   if (!JS_SOURCE.test(run.test.file)) return undefined;
   const scripts = changed.filter((file) => JS_SOURCE.test(file));
   if (scripts.length < 2) return undefined;
@@ -206,14 +207,19 @@ function unreachedReason(
     ? changed.filter((file) => file.endsWith(".py"))
     : changed.filter((file) => JS_SOURCE.test(file));
   const missed = asked.filter((file) => !reached.includes(file));
-  // One changed file made the red test pass (an ungated change was put back before the run).
-  // None seen at all: the test runs its code where this cannot see (another process, a computed
-  // import).
-  if (asked.length < 2 || missed.length === 0 || missed.length === asked.length) return undefined;
+  if (missed.length === 0) return undefined;
+  // A JavaScript test's imports are all that is known: one changed file made the red test pass
+  // (an ungated change was put back before the run), and none reached is a test loading its code
+  // where the imports do not say (a computed path, another process). pytest's witness sees the
+  // code run, and counts every claimed file for a test that started a process.
+  const python = run.test.file.endsWith(".py");
+  if (!python && (asked.length < 2 || missed.length === asked.length)) return undefined;
   const one = missed.length === 1;
-  const how = run.test.file.endsWith(".py")
+  const how = python
     ? `none of ${one ? "its" : "their"} changed code ran while ${run.test.file} ran`
     : `${run.test.file}'s imports never reach ${one ? "it" : "them"}`;
+  if (python && missed.length === asked.length)
+    return `it passes, but none of the code it claims (${missed.join(", ")}) ran while ${run.test.file} ran: a pass that never runs the changed code (a helper or fixture answering in its place) proves nothing of it; make the test call the real code`;
   return `it passes, but ${missed.join(", ")} changed and ${how}: a claim covers only the files its test runs, so make ${one ? "that change" : "those changes"} under a claim of a failing test that runs ${one ? "it" : "them"}`;
 }
 
