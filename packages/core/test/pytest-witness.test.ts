@@ -266,6 +266,30 @@ def test_static():
     ]);
   }, 60_000);
 
+  it("counts a new import binding a name the test uses, not a statement binding none", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write("tests/helpers.py", "def mul(a, b):\n    return a * b\n");
+    project.write(
+      "calc.py",
+      "from tests.helpers import mul\n\n\ndef add(a, b):\n    return a + b\n\n\ndef double(x):\n    return mul(x, 2)\n",
+    );
+    project.write(
+      "other.py",
+      "_ = 1\n\n\ndef add(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a // b\n",
+    );
+    project.write(
+      "tests/test_calc.py",
+      "import calc\nimport other\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n",
+    );
+    const before = "def add(a, b):\n    return a + b\n";
+    const [test] = await runAll(project, false, [
+      { file: "calc.py", before },
+      { file: "other.py", before },
+    ]);
+    expect(test?.status).toBe("pass");
+    expect(test?.reached).toEqual(["calc.py"]);
+  }, 60_000);
+
   it("counts a module-level change of an imported module, and a change of no code at all", async () => {
     project = copyFixture("runners/pytest-pyproject");
     project.write("calc.py", "import other\n\n\ndef mul(a, b):\n    return a * b * other.SCALE\n");

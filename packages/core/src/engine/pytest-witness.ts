@@ -66,6 +66,8 @@ for _key, _entry in list(_watch.items()):
         _watch.pop(_key, None)
 _file_keys = {}
 _started = set()
+_names_ran = set()
+_bound = {}
 _recording = False
 _spawned = False
 _changed = {}
@@ -122,6 +124,7 @@ def _note_start(code):
     if key is not None:
         # Before 3.11 a code object has no qualified name: its first line tells it apart.
         _started.add((key, getattr(code, "co_qualname", None), code.co_firstlineno))
+        _names_ran.update(code.co_names)
 
 
 def _on_start(code, offset):
@@ -276,6 +279,21 @@ def _functions_of(source):
     return found
 
 
+def _module_statements(source):
+    """Each top-level statement but a def or a class, by its syntax: the names it binds."""
+    found = {}
+    for statement in ast.parse(source).body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        names = found.setdefault(ast.dump(statement), set())
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+    return found
+
+
 def _changed_functions(key):
     """The functions of a watched file whose code differs from its source at the claim: a dict
     of qualified name to first line; None when the file cannot be read or parsed, or its code
@@ -298,6 +316,13 @@ def _changed_functions(key):
         if same:
             _changed[key] = None
             return None
+        try:
+            earlier = _module_statements(entry["before"] or "")
+            _bound[key] = set().union(
+                *(names for syntax, names in _module_statements(source).items() if syntax not in earlier)
+            )
+        except Exception:
+            _bound[key] = set()
         _changed[key] = {
             name: first
             for name, (syntax, first) in now.items()
@@ -319,9 +344,12 @@ def _imported(path):
     return False
 
 
-def _reached():
+def _reached(names):
     """The watched files whose changed code ran while the test ran: one of its changed functions
-    started (or, when only its module-level code changed, the module is loaded)."""
+    started, or the module is loaded and only its module-level code changed, or a module-level
+    statement new since the claim binds a name the test's function or the file's code that ran
+    uses (from tests.helpers import mul, for a test calling calc.mul)."""
+    names = set(names) | _names_ran
     found = []
     for key in sorted(_watch):
         changed = _changed_functions(key)
@@ -337,6 +365,8 @@ def _reached():
             else name in changed or any(name.startswith(each + ".<locals>.") for each in changed)
             for name, first in ran
         ):
+            found.append(key)
+        elif _bound.get(key, set()) & names and _imported(_watch[key]["path"]):
             found.append(key)
     return found
 
@@ -372,6 +402,7 @@ def pytest_collection_modifyitems(session, config, items):
 def _start_recording():
     global _recording, _spawned
     _started.clear()
+    _names_ran.clear()
     _spawned = False
     _recording = True
     if _TOOL is not None:
@@ -418,7 +449,9 @@ def pytest_runtest_call(item):
     finally:
         _stop_recording()
     try:
-        files = sorted(_watch) if _spawned else _reached()
+        function = _functions.get(item.nodeid, (None, None))[0]
+        own = function.__code__.co_names if function is not None else ()
+        files = sorted(_watch) if _spawned else _reached(own)
     except Exception:
         files = sorted(_watch)
     _write("reached", item, files=files)
