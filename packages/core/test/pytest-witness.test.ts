@@ -127,7 +127,11 @@ const CHEATS: ReadonlyArray<readonly [string, string]> = [
   ],
 ];
 
-async function runAll(p: TempProject, follow = false): Promise<TestResult[]> {
+async function runAll(
+  p: TempProject,
+  follow = false,
+  watch?: ReadonlyArray<{ file: string; before: string | null }>,
+): Promise<TestResult[]> {
   const plan = planRun(createFsView(p.root), [{ kind: "file", path: "tests/test_calc.py" }]);
   expect(plan.runs).toHaveLength(1);
   const result = await executePlan(plan.runs[0]!, {
@@ -135,6 +139,7 @@ async function runAll(p: TempProject, follow = false): Promise<TestResult[]> {
     timeoutMs: 60_000,
     killGraceMs: 500,
     trustCompiled: follow,
+    ...(watch === undefined ? {} : { watch }),
   });
   return result.tests;
 }
@@ -203,4 +208,103 @@ describe("tailtest's pytest witness, real pytest runs", () => {
     },
     60_000,
   );
+});
+
+/**
+ * What a strict verification asks of the witness (ADR 0012, the fourteenth round): which watched
+ * claimed files had changed code run while each test ran. A function called from a fixture, a
+ * static method, a module-level constant of an imported module and a comment count; a changed
+ * function no test calls does not.
+ */
+describe("tailtest's pytest witness: which claimed files' changed code ran", () => {
+  const BEFORE =
+    "SCALE = 1\n\n\ndef other():\n    return 1\n\n\nclass K:\n    @staticmethod\n    def helper():\n        return 4\n";
+  const NOW =
+    "SCALE = 1\n\n\ndef other():\n    return 2\n\n\nclass K:\n    @staticmethod\n    def helper():\n        return 3\n\n\ndef unused():\n    return 0\n";
+  const TESTS = `import pytest
+
+import calc
+import other
+
+
+@pytest.fixture
+def two():
+    return other.other()
+
+
+def test_mul():
+    assert calc.mul(2, 3) == 6
+
+
+def test_fixture(two):
+    assert two == 2
+
+
+def test_static():
+    assert other.K.helper() == 3
+`;
+
+  it("names, per test, the watched files whose changed functions ran", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write("calc.py", "def mul(a, b):\n    return a * b\n");
+    project.write("other.py", NOW);
+    project.write("tests/test_calc.py", TESTS);
+    const tests = await runAll(project, false, [{ file: "other.py", before: BEFORE }]);
+    const reached = Object.fromEntries(
+      tests.map((test) => [test.id.segments.join("::"), test.reached]),
+    );
+    expect(reached).toEqual({
+      test_mul: [],
+      test_fixture: ["other.py"],
+      test_static: ["other.py"],
+    });
+    // Not asked: nothing said.
+    expect((await runAll(project)).map((test) => test.reached)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  }, 60_000);
+
+  it("counts a new import binding a name the test uses, not a statement binding none", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write("tests/helpers.py", "def mul(a, b):\n    return a * b\n");
+    project.write(
+      "calc.py",
+      "from tests.helpers import mul\n\n\ndef add(a, b):\n    return a + b\n\n\ndef double(x):\n    return mul(x, 2)\n",
+    );
+    project.write(
+      "other.py",
+      "_ = 1\n\n\ndef add(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a // b\n",
+    );
+    project.write(
+      "tests/test_calc.py",
+      "import calc\nimport other\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n",
+    );
+    const before = "def add(a, b):\n    return a + b\n";
+    const [test] = await runAll(project, false, [
+      { file: "calc.py", before },
+      { file: "other.py", before },
+    ]);
+    expect(test?.status).toBe("pass");
+    expect(test?.reached).toEqual(["calc.py"]);
+  }, 60_000);
+
+  it("counts a module-level change of an imported module, and a change of no code at all", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write("calc.py", "import other\n\n\ndef mul(a, b):\n    return a * b * other.SCALE\n");
+    project.write("other.py", BEFORE.replace("SCALE = 1", "SCALE = 1  # kept\nLIMIT = 9"));
+    project.write("comment.py", "# a note\nX = 1\n");
+    project.write(
+      "tests/test_calc.py",
+      "import calc\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n",
+    );
+    const [test] = await runAll(project, false, [
+      { file: "other.py", before: BEFORE },
+      { file: "comment.py", before: "X = 1\n" },
+      { file: "calc.py", before: null },
+    ]);
+    expect(test?.status).toBe("pass");
+    expect(test?.reached).toEqual(["calc.py", "comment.py", "other.py"]);
+  }, 60_000);
 });

@@ -14,6 +14,12 @@ import { toProjectFile, type ParseContext, type ParsedRun } from "./results.ts";
 export const PYTEST_WITNESS_MODULE = "tailtest_witness";
 /** The environment variable naming the file the plugin appends its JSON lines to. */
 export const PYTEST_WITNESS_ENV = "TAILTEST_WITNESS";
+/**
+ * The environment variable naming a JSON file of the claimed files a strict verification asks
+ * about (`{file: {path, before}}`): the plugin then says, per test, which of them had changed
+ * code run while the test ran (`reached`).
+ */
+export const PYTEST_WITNESS_WATCH_ENV = "TAILTEST_WITNESS_WATCH";
 
 export const PYTEST_WITNESS_SOURCE = String.raw`"""tailtest's witness (ADR 0012): which collected tests' own functions ran to their end.
 
@@ -25,6 +31,7 @@ in for (a fixture's monkeypatch of calc.mul): a pass against a stand-in is not a
 changes no result and no run: it only watches.
 """
 
+import ast
 import dis
 import inspect
 import json
@@ -41,6 +48,45 @@ _RETURNS = frozenset(
     dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST") if name in dis.opmap
 )
 _functions = {}
+
+# A strict verification names the claimed files that changed (TAILTEST_WITNESS_WATCH: a JSON file
+# of {claimed file: {"path": absolute path, "before": its source at the claim's snapshot, or
+# null}}); for each test it records which of them had changed code run while the test ran.
+_watch = {}
+try:
+    with open(os.environ.get("TAILTEST_WITNESS_WATCH", ""), encoding="utf-8") as _handle:
+        _watch = json.load(_handle)
+except Exception:
+    _watch = {}
+_by_path = {}
+for _key, _entry in list(_watch.items()):
+    try:
+        _by_path[os.path.realpath(_entry["path"])] = _key
+    except Exception:
+        _watch.pop(_key, None)
+_file_keys = {}
+_started = set()
+_names_ran = set()
+_bound = {}
+_recording = False
+_spawned = False
+_changed = {}
+# A process the test starts runs code this process never sees: such a test reached whatever it
+# could have (the audit events of every way Python starts a process).
+_SPAWNS = frozenset(
+    ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
+     "os.forkpty", "os.startfile", "pty.spawn")
+)
+
+
+def _audit(event, args):
+    global _spawned
+    if _recording and event in _SPAWNS:
+        _spawned = True
+
+
+if _watch:
+    sys.addaudithook(_audit)
 
 # Python 3.12+: sys.monitoring's PY_RETURN, asked of the test's own code object alone, fires only
 # when it returns by itself (not at a yield, not while an exception unwinds it) and costs nothing
@@ -60,7 +106,39 @@ for _tool in (4, 3) if _monitoring is not None else ():
     break
 
 
-def _write(kind, item=None, replaced=None):
+def _watched_key(filename):
+    """The watched claimed file a code object's file is, or None (cached per file name)."""
+    try:
+        return _file_keys[filename]
+    except KeyError:
+        try:
+            key = _by_path.get(os.path.realpath(os.path.abspath(filename)))
+        except Exception:
+            key = None
+        _file_keys[filename] = key
+        return key
+
+
+def _note_start(code):
+    key = _watched_key(code.co_filename)
+    if key is not None:
+        # Before 3.11 a code object has no qualified name: its first line tells it apart.
+        _started.add((key, getattr(code, "co_qualname", None), code.co_firstlineno))
+        _names_ran.update(code.co_names)
+
+
+def _on_start(code, offset):
+    if _recording:
+        _note_start(code)
+    # Once per code object and test: restart_events() at the next test's setup.
+    return _monitoring.DISABLE
+
+
+if _TOOL is not None and _watch:
+    _monitoring.register_callback(_TOOL, _monitoring.events.PY_START, _on_start)
+
+
+def _write(kind, item=None, replaced=None, files=None):
     if not _PATH:
         return
     line = {"kind": kind}
@@ -68,6 +146,8 @@ def _write(kind, item=None, replaced=None):
         line["keys"] = _keys(item)
     if replaced:
         line["replaced"] = replaced
+    if files is not None:
+        line["files"] = files
     try:
         with open(_PATH, "a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
@@ -179,6 +259,123 @@ def _defines(module, name):
     return re.search(pattern, source, re.M) is not None
 
 
+def _functions_of(source):
+    """Each function a module's source defines, by qualified name: (its syntax, its first line)."""
+    found = {}
+
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = prefix + child.name
+                first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                found[name] = (ast.dump(child), first)
+                walk(child, name + ".<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                walk(child, prefix + child.name + ".")
+            else:
+                walk(child, prefix)
+
+    walk(ast.parse(source), "")
+    return found
+
+
+def _module_statements(source):
+    """Each top-level statement but a def or a class, by its syntax: the names it binds."""
+    found = {}
+    for statement in ast.parse(source).body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        names = found.setdefault(ast.dump(statement), set())
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+    return found
+
+
+def _changed_functions(key):
+    """The functions of a watched file whose code differs from its source at the claim: a dict
+    of qualified name to first line; None when the file cannot be read or parsed, or its code
+    did not change (not judged)."""
+    if key not in _changed:
+        entry = _watch[key]
+        try:
+            with open(entry["path"], encoding="utf-8") as handle:
+                source = handle.read()
+            now = _functions_of(source)
+        except Exception:
+            _changed[key] = None
+            return None
+        try:
+            before = _functions_of(entry["before"]) if entry.get("before") is not None else {}
+            same = ast.dump(ast.parse(source)) == ast.dump(ast.parse(entry["before"]))
+        except Exception:
+            before, same = {}, False
+        # No code changed (a comment, a blank line): nothing to run.
+        if same:
+            _changed[key] = None
+            return None
+        try:
+            earlier = _module_statements(entry["before"] or "")
+            _bound[key] = set().union(
+                *(names for syntax, names in _module_statements(source).items() if syntax not in earlier)
+            )
+        except Exception:
+            _bound[key] = set()
+        _changed[key] = {
+            name: first
+            for name, (syntax, first) in now.items()
+            if before.get(name, (None,))[0] != syntax
+        }
+    return _changed[key]
+
+
+def _imported(path):
+    """Whether a module loaded from path is in sys.modules (its module code ran in this run)."""
+    real = os.path.realpath(path)
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        try:
+            if file and os.path.realpath(file) == real:
+                return True
+        except Exception:
+            pass
+    return False
+
+
+def _reached(names):
+    """The watched files whose changed code ran while the test ran: one of its changed functions
+    started, or the module is loaded and only its module-level code changed, or a module-level
+    statement new since the claim binds a name the test's function or the file's code that ran
+    uses (from tests.helpers import mul, for a test calling calc.mul)."""
+    names = set(names) | _names_ran
+    found = []
+    for key in sorted(_watch):
+        changed = _changed_functions(key)
+        ran = [(name, first) for (at, name, first) in _started if at == key]
+        if changed is None:
+            found.append(key)
+        elif not changed:
+            if ran or _imported(_watch[key]["path"]):
+                found.append(key)
+        elif any(
+            first in changed.values()
+            if name is None
+            else name in changed or any(name.startswith(each + ".<locals>.") for each in changed)
+            for name, first in ran
+        ):
+            found.append(key)
+        elif _bound.get(key, set()) & names and _imported(_watch[key]["path"]):
+            found.append(key)
+    return found
+
+
+def _record_profile(frame, event, arg):
+    if event == "call":
+        _note_start(frame.f_code)
+
+
 _write("loaded")
 
 
@@ -202,10 +399,75 @@ def pytest_collection_modifyitems(session, config, items):
     yield
 
 
+def _start_recording():
+    global _recording, _spawned
+    _started.clear()
+    _names_ran.clear()
+    _spawned = False
+    _recording = True
+    if _TOOL is not None:
+        _monitoring.restart_events()
+        _monitoring.set_events(_TOOL, _monitoring.events.PY_START)
+
+
+def _stop_recording():
+    global _recording
+    _recording = False
+    if _TOOL is not None:
+        _monitoring.set_events(_TOOL, 0)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_setup(item):
+    # A fixture's code runs for the test too: recording starts with its setup.
+    if not _watch:
+        yield
+        return
+    _start_recording()
+    if _TOOL is None:
+        before = sys.getprofile()
+        sys.setprofile(_record_profile)
+        threading.setprofile(_record_profile)
+        try:
+            yield
+        finally:
+            sys.setprofile(before)
+            threading.setprofile(None)
+    else:
+        yield
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_call(item):
+    if not _watch:
+        yield from _call(item)
+        return
+    if not _recording:
+        _start_recording()
+    try:
+        yield from _call(item)
+    finally:
+        _stop_recording()
+    try:
+        function = _functions.get(item.nodeid, (None, None))[0]
+        own = function.__code__.co_names if function is not None else ()
+        files = sorted(_watch) if _spawned else _reached(own)
+    except Exception:
+        files = sorted(_watch)
+    _write("reached", item, files=files)
+
+
+def _call(item):
     function, seen = _functions.get(item.nodeid, (None, None))
     if function is None:
+        if _watch and _TOOL is None:
+            before = sys.getprofile()
+            sys.setprofile(_record_profile)
+            try:
+                yield
+            finally:
+                sys.setprofile(before)
+            return
         yield
         return
     # After its fixtures, before its body: what it calls, as it will call it.
@@ -229,6 +491,8 @@ def pytest_runtest_call(item):
     finished = []
 
     def watch(frame, event, arg):
+        if event == "call" and _recording:
+            _note_start(frame.f_code)
         if event == "return" and frame.f_code is code:
             at = frame.f_lasti
             if 0 <= at < len(code.co_code) and code.co_code[at] in _RETURNS:
@@ -247,10 +511,12 @@ def pytest_runtest_call(item):
 `;
 
 const WitnessLineSchema = z.object({
-  kind: z.enum(["loaded", "judged", "collected", "ran", "replaced"]),
+  kind: z.enum(["loaded", "judged", "collected", "ran", "replaced", "reached"]),
   keys: z.optional(z.array(z.tuple([z.string(), z.array(z.string())]))),
   /** What the test calls (`calc.mul`) and the test-area file that stood in for it. */
   replaced: z.optional(z.array(z.tuple([z.string(), z.string()]))),
+  /** The watched claimed files whose changed code ran while the test ran. */
+  files: z.optional(z.array(z.string())),
 });
 
 const NOT_LOADED =
@@ -262,13 +528,17 @@ const NEVER_RAN =
  * A pytest run's results judged by what the witness wrote (`text`, undefined when it wrote no
  * file): a passed test the witness collected and never saw finish, or any pass in a run it did
  * not see collected, becomes a failure. A test the witness could not tie to a function of its
- * test file (a doctest, a plugin's item) keeps its result.
+ * test file (a doctest, a plugin's item) keeps its result. When the run watched claimed files
+ * (`watching`), each pass carries `reached`: those whose changed code ran while it ran (none when
+ * the witness said nothing of it).
  */
 export function witnessedRun(
   parsed: ParsedRun,
   text: string | undefined,
   context: ParseContext,
+  watching = false,
 ): ParsedRun {
+  const reachedBy = new Map<string, string[]>();
   const judged = new Set<string>();
   const ran = new Set<string>();
   const standIns = new Map<string, ReadonlyArray<readonly [string, string]>>();
@@ -284,10 +554,11 @@ export function witnessedRun(
     const parsedLine = WitnessLineSchema.safeParse(value);
     if (!parsedLine.success) continue;
     if (parsedLine.data.kind === "collected") collected = true;
-    const { kind, replaced } = parsedLine.data;
+    const { kind, replaced, files } = parsedLine.data;
     for (const [file, names] of parsedLine.data.keys ?? []) {
       const key = keyOf(toProjectFile(file, context), names);
       if (kind === "judged") judged.add(key);
+      else if (kind === "reached") reachedBy.set(key, files ?? []);
       else if (kind === "ran") ran.add(key);
       else if (kind === "replaced" && replaced !== undefined && replaced.length > 0)
         standIns.set(key, replaced);
@@ -296,6 +567,7 @@ export function witnessedRun(
   const tests = parsed.tests.map((test) => {
     if (test.status !== "pass") return test;
     const key = keyOf(test.id.file, test.id.segments);
+    if (watching) test = { ...test, reached: reachedBy.get(key) ?? [] };
     const replaced = standIns.get(key);
     let reason: string | undefined;
     if (!collected) reason = NOT_LOADED;

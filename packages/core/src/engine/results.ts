@@ -30,6 +30,11 @@ export const TestResultSchema = lazy(() =>
     /** The runner's failure message and stack, raw (excerpts are made later, deterministically). */
     failure: z.optional(z.string()),
     failure_kind: z.optional(FailureKindSchema),
+    /**
+     * A strict verification's claimed files whose changed code ran while the test ran (pytest's
+     * witness, `engine/pytest-witness.ts`); absent when the run did not ask.
+     */
+    reached: z.optional(z.array(z.string())),
   }),
 );
 export type TestResult = z.infer<typeof TestResultSchema>;

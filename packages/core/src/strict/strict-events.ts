@@ -84,6 +84,11 @@ export const TestRunEventSchema = lazy(() =>
      * runner config, helpers, fixtures): a red is void once it changes. Absent in older logs.
      */
     support_hash: z.optional(z.string()),
+    /**
+     * A verification's claimed Python files whose changed code ran while the test ran (pytest's
+     * witness); absent when not asked. A changed claimed file not in it fails the claim.
+     */
+    reached: z.optional(z.array(z.string())),
     /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
     purpose: z.enum(["claim", "verify", "run"]),
   }),

@@ -18,6 +18,7 @@ import {
   PYTEST_WITNESS_ENV,
   PYTEST_WITNESS_MODULE,
   PYTEST_WITNESS_SOURCE,
+  PYTEST_WITNESS_WATCH_ENV,
   witnessedRun,
 } from "../pytest-witness.ts";
 import type * as Parsers from "../parsers/index.ts";
@@ -53,6 +54,12 @@ export interface ExecuteOptions {
    * source is not a pass (`python-cache.ts`, ADR 0012): an agent could plant them.
    */
   trustCompiled?: boolean;
+  /**
+   * strict's verification: the claimed files that changed (project-relative) and their content
+   * at the claim's snapshot (null: they did not exist). A gating pytest run's witness then says
+   * which of them had changed code run while each test ran (`reached`, ADR 0012).
+   */
+  watch?: ReadonlyArray<{ file: string; before: string | null }>;
 }
 
 const DEFAULT_OUTPUT_CAP = 256 * 1024;
@@ -97,7 +104,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const python =
       options.trustCompiled !== true && specOf(plan.runner.id).languages.includes("python");
     // ...and its pytest passes are checked by tailtest's witness plugin (`pytest-witness.ts`).
-    const run = await withWitness(plan, argv, scratch, python);
+    const run = await withWitness(plan, argv, scratch, python, options);
     const started = Date.now();
     const guard = guardState(options.root, options.guard);
     // The parsers load while the runner runs (another process, another core), not before it.
@@ -136,7 +143,8 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
         tests: [],
         errors: [{ kind: "crash", message: `${plan.runner.id} wrote no report` }],
       };
-    if (run.witness !== "") parsed = witnessedRun(parsed, await readText(run.witness), context);
+    if (run.witness !== "")
+      parsed = witnessedRun(parsed, await readText(run.witness), context, run.watching);
     const result = summarizeRun(
       { ...plan, argv: plan.argv.map((arg) => displayArg(arg)) },
       parsed,
@@ -169,21 +177,35 @@ async function withWitness(
   argv: string[],
   scratch: string,
   gating: boolean,
-): Promise<{ argv: string[]; env: Record<string, string>; witness: string }> {
-  if (!gating || plan.runner.id !== "pytest") return { argv, env: plan.env, witness: "" };
+  options: ExecuteOptions,
+): Promise<{ argv: string[]; env: Record<string, string>; witness: string; watching: boolean }> {
+  if (!gating || plan.runner.id !== "pytest")
+    return { argv, env: plan.env, witness: "", watching: false };
   await writeFile(join(scratch, `${PYTEST_WITNESS_MODULE}.py`), PYTEST_WITNESS_SOURCE);
   const at = plan.argv.findIndex((arg) => arg.includes(REPORT_TOKEN));
   const cut = at < 0 ? argv.length : at;
   const witness = join(scratch, "witness.jsonl");
   const inherited = plan.env.PYTHONPATH ?? process.env.PYTHONPATH ?? "";
+  const watched = options.watch ?? [];
+  const watch: Record<string, string> = {};
+  if (watched.length > 0) {
+    const entries = watched.map(({ file, before }) => [
+      file,
+      { path: join(options.root, file), before },
+    ]);
+    watch[PYTEST_WITNESS_WATCH_ENV] = join(scratch, "watch.json");
+    await writeFile(watch[PYTEST_WITNESS_WATCH_ENV], JSON.stringify(Object.fromEntries(entries)));
+  }
   return {
     argv: [...argv.slice(0, cut), "-p", PYTEST_WITNESS_MODULE, ...argv.slice(cut)],
     env: {
       ...plan.env,
       PYTHONPATH: inherited === "" ? scratch : `${scratch}${delimiter}${inherited}`,
       [PYTEST_WITNESS_ENV]: witness,
+      ...watch,
     },
     witness,
+    watching: watched.length > 0,
   };
 }
 

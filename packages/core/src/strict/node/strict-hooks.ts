@@ -20,6 +20,7 @@ import {
   appendStrictEvents,
   hashFile,
   OBJECTS_DIR,
+  readObject,
   readStrictEditsSince,
   restoreFile,
   snapshotFile,
@@ -27,6 +28,7 @@ import {
   withVerifyLock,
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
+import { JS_SOURCE, reachedByImports } from "./claim-reach.ts";
 import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import {
   lookAtTurn,
@@ -141,6 +143,86 @@ interface ClaimOutcome {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * The claimed Python and JavaScript/TypeScript files of these claims that changed since their
+ * snapshot and still exist, per claim; and the Python ones with their content at the snapshot
+ * (null: new, or not kept whole). The verification asks pytest's witness which of them had
+ * changed code run while the claimed test ran, and a JavaScript test's imports which they reach:
+ * a claim naming a file its test never runs covers nothing there (ADR 0012, the fourteenth round).
+ */
+async function changedClaimed(
+  root: string,
+  claims: readonly ClaimState[],
+): Promise<{
+  byClaim: Map<ClaimState, string[]>;
+  watch: { file: string; before: string | null }[];
+}> {
+  const byClaim = new Map<ClaimState, string[]>();
+  const watch = new Map<string, string | null>();
+  for (const claim of claims) {
+    const files: string[] = [];
+    for (const [path, object] of claim.snapshots) {
+      const python = path.endsWith(".py");
+      if (!python && !JS_SOURCE.test(path)) continue;
+      const now = await hashFile(root, path);
+      if (now === null || now === object) continue;
+      files.push(path);
+      if (python && !watch.has(path))
+        watch.set(
+          path,
+          object === null ? null : (readObject(root, object)?.toString("utf8") ?? null),
+        );
+    }
+    byClaim.set(claim, files);
+  }
+  return { byClaim, watch: [...watch].map(([file, before]) => ({ file, before })) };
+}
+
+/**
+ * What a passing claimed test reached of its claim's changed files: pytest's witness's word for a
+ * Python test (on the run), the test's imports for a JavaScript one; undefined when not known.
+ */
+async function reachedOf(
+  call: StrictCall,
+  changed: readonly string[],
+  run: TestRunInput | undefined,
+): Promise<string[] | undefined> {
+  if (run?.status !== "pass") return undefined;
+  if (run.test.file.endsWith(".py")) return run.reached;
+  if (changed.length < 2) return undefined;
+  if (!JS_SOURCE.test(run.test.file)) return undefined;
+  const scripts = changed.filter((file) => JS_SOURCE.test(file));
+  if (scripts.length < 2) return undefined;
+  return reachedByImports(call.project, run.test.file, scripts);
+}
+
+/** A pass whose claim changed files the test never runs (its witness, or its imports, said). */
+function unreachedReason(
+  changed: readonly string[],
+  reached: readonly string[] | undefined,
+  run: TestRunInput | undefined,
+): string | undefined {
+  if (run?.status !== "pass" || reached === undefined) return undefined;
+  const asked = run.test.file.endsWith(".py")
+    ? changed.filter((file) => file.endsWith(".py"))
+    : changed.filter((file) => JS_SOURCE.test(file));
+  const missed = asked.filter((file) => !reached.includes(file));
+  if (missed.length === 0) return undefined;
+  // A JavaScript test's imports are all that is known: one changed file made the red test pass
+  // (an ungated change was put back before the run), and none reached is a test loading its code
+  // where the imports do not say (a computed path, another process). pytest's witness sees the
+  // code run, and counts every claimed file for a test that started a process.
+  const python = run.test.file.endsWith(".py");
+  if (!python && (asked.length < 2 || missed.length === asked.length)) return undefined;
+  const one = missed.length === 1;
+  const how = python
+    ? `none of ${one ? "its" : "their"} changed code ran while ${run.test.file} ran`
+    : `${run.test.file}'s imports never reach ${one ? "it" : "them"}`;
+  if (python && missed.length === asked.length)
+    return `it passes, but none of the code it claims (${missed.join(", ")}) ran while ${run.test.file} ran: a pass that never runs the changed code (a helper or fixture answering in its place) proves nothing of it; make the test call the real code`;
+  return `it passes, but ${missed.join(", ")} changed and ${how}: a claim covers only the files its test runs, so make ${one ? "that change" : "those changes"} under a claim of a failing test that runs ${one ? "it" : "them"}`;
+}
+
 /** Why a verification failed, in one line; undefined when the claim is green. */
 function failureOf(claim: ClaimState, run: TestRunInput | undefined): string | undefined {
   if (run === undefined) return "it was not run";
@@ -208,8 +290,12 @@ async function settleClaim(
   claim: ClaimState,
   run: TestRunInput | undefined,
   events: StrictEventInput[],
+  changed: readonly string[] = [],
 ): Promise<ClaimOutcome> {
-  const failure = failureOf(claim, run) ?? untrustedPass(call, run);
+  const failure =
+    failureOf(claim, run) ??
+    untrustedPass(call, run) ??
+    unreachedReason(changed, await reachedOf(call, changed, run), run);
   const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
   if (failure === undefined) {
     const after: Record<string, string | null> = {};
@@ -459,6 +545,7 @@ export async function verifyStrictTurn(
     const pending = pendingClaims(state);
     const tests = pending.map(testOf).filter((test): test is StrictTest => test !== undefined);
     const unique = [...new Map(tests.map((test) => [test.id, test])).values()];
+    const claimed = await changedClaimed(call.project.root, pending);
     const ran =
       unique.length === 0
         ? []
@@ -469,13 +556,14 @@ export async function verifyStrictTurn(
               session: call.session,
               host: call.host,
               guard: revertObjects(call, pending),
+              ...(claimed.watch.length === 0 ? {} : { watch: claimed.watch }),
             })
           ).events;
     events.push(...ran);
     const outcomes: ClaimOutcome[] = [];
     for (const claim of pending) {
       const run = ran.find((event) => event.test_id === claim.test_id);
-      outcomes.push(await settleClaim(call, claim, run, events));
+      outcomes.push(await settleClaim(call, claim, run, events, claimed.byClaim.get(claim)));
     }
     lines.push(...outcomes.map((outcome) => outcome.line));
     // A repair sends the agent back to fix; an escalation sends it back once, only to tell the

@@ -29,6 +29,8 @@ export interface StrictRunOptions {
   host?: Host | undefined;
   /** Project files the run may not remove or change (the snapshots a revert needs). */
   guard?: readonly string[];
+  /** Claimed files that changed, and their content before: which ran (`reached`). */
+  watch?: ReadonlyArray<{ file: string; before: string | null }>;
 }
 
 const MESSAGE_MAX = 300;
@@ -65,6 +67,7 @@ interface Outcome {
   status: TestRunEvent["status"];
   fail_reason?: TestRunEvent["fail_reason"];
   failure?: string;
+  reached?: string[];
 }
 
 /** What one run says of one requested test. */
@@ -77,8 +80,11 @@ function outcomeOf(result: RunResult, id: TestId): Outcome {
       fail_reason: failed.failure_kind ?? "assertion",
       failure: failed.failure ?? "",
     };
-  if (matching.length > 0 && matching.every((test) => test.status === "pass"))
-    return { status: "pass" };
+  if (matching.length > 0 && matching.every((test) => test.status === "pass")) {
+    const asked = matching.filter((test) => test.reached !== undefined);
+    if (asked.length === 0) return { status: "pass" };
+    return { status: "pass", reached: [...new Set(asked.flatMap((test) => test.reached ?? []))] };
+  }
   if (result.status === "timeout")
     return { status: "fail", fail_reason: "timeout", failure: result.reason };
   // A file that could not load has no per-test row: its failure is the test's (mechanic 3).
@@ -113,6 +119,7 @@ function toEvent(
     purpose: options.purpose,
   };
   if (outcome.fail_reason !== undefined) event.fail_reason = outcome.fail_reason;
+  if (outcome.reached !== undefined) event.reached = outcome.reached;
   const failure = outcome.failure ?? "";
   // No absolute path of this machine in what the agent reads: project paths become relative.
   const root = options.root;
@@ -166,6 +173,7 @@ export async function runStrictTests(
         root: project.root,
         timeoutMs: project.config.test_timeout_seconds * 1000,
         ...(options.guard === undefined ? {} : { guard: options.guard }),
+        ...(options.watch === undefined ? {} : { watch: options.watch }),
       }),
     );
   const events = tests.map((test) => {
