@@ -198,6 +198,7 @@ describe("workspace packages whose exports hold conditions or subpaths", () => {
     "packages/util-symbol/lib/default.js",
     "packages/kit/src/icons/star.ts",
     "packages/kit/src/index.ts",
+    "packages/kit/src/vanilla.ts",
   ]);
   const aliases = [
     workspaceAliases("packages/micromark", {
@@ -218,7 +219,11 @@ describe("workspace packages whose exports hold conditions or subpaths", () => {
     }),
     workspaceAliases("packages/kit", {
       name: "@acme/kit",
-      exports: { ".": "./dist/index.js", "./icons/*": { import: "./dist/icons/*.js" } },
+      exports: {
+        ".": "./dist/index.js",
+        "./icons/*": { import: "./dist/icons/*.js" },
+        "./vanilla": "./vanilla.mjs",
+      },
     }),
   ].filter((entry) => entry !== undefined);
   const context = { files: { has: (path: string) => files.has(path) }, aliases, pythonRoots: [""] };
@@ -230,6 +235,8 @@ describe("workspace packages whose exports hold conditions or subpaths", () => {
     ["micromark-util-symbol", "packages/util-symbol/lib/default.js"],
     ["@acme/kit", "packages/kit/src/index.ts"],
     ["@acme/kit/icons/star", "packages/kit/src/icons/star.ts"],
+    // A subpath naming a build folder the source does not mirror: where `name/*` looks.
+    ["@acme/kit/vanilla", "packages/kit/src/vanilla.ts"],
     ["micromark/missing", undefined],
   ])("%s → %s", (specifier, expected) => {
     expect(resolveJsImport(context, "test/io/text/code.js", specifier)).toBe(expected);

@@ -260,8 +260,12 @@ function exportSubpaths(
   const paths: [string, string[]][] = [];
   for (const [key, value] of Object.entries(map)) {
     if (!key.startsWith("./") || key === "./package.json") continue;
+    const sub = key.slice(2);
+    // Then where `name/*` would look, so a subpath naming only a build still finds its source.
     const found = exportTargets(dir, value, [], 0);
-    if (found.length > 0) paths.push([`${name}/${key.slice(2)}`, found]);
+    for (const fallback of [join(dir, `src/${sub}`), join(dir, sub)])
+      if (fallback !== undefined && !found.includes(fallback)) found.push(fallback);
+    paths.push([`${name}/${sub}`, found]);
   }
   return paths;
 }
