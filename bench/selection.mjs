@@ -25,10 +25,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -36,7 +38,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -255,6 +257,7 @@ export function prepare(project, dest) {
     mkdirSync(join(dest, "node_modules"));
     for (const entry of readdirSync(modules))
       symlinkSync(join(modules, entry), join(dest, "node_modules", entry));
+    linkWorkspaces(dest);
   }
   writeFileSync(
     join(dest, ".gitignore"),
@@ -272,6 +275,40 @@ export function prepare(project, dest) {
     "-qm",
     "snapshot",
   );
+}
+
+/**
+ * What `npm install` does for an npm workspace (package.json `workspaces`, folders or `dir/*`):
+ * each package linked into the root's node_modules by its name, so `import 'micromark'` from a
+ * test or from another package reaches the package's folder, as in the developer's checkout.
+ */
+function linkWorkspaces(dest) {
+  const root = JSON.parse(readFileSync(join(dest, "package.json"), "utf8"));
+  const listed = Array.isArray(root.workspaces)
+    ? root.workspaces
+    : (root.workspaces?.packages ?? []);
+  const folders = listed.flatMap((entry) => {
+    if (!entry.endsWith("/*")) return [entry];
+    const parent = entry.slice(0, -2);
+    return readdirSync(join(dest, parent)).map((child) => `${parent}/${child}`);
+  });
+  for (const folder of folders) {
+    const manifest = join(dest, folder, "package.json");
+    if (!existsSync(manifest)) continue;
+    const { name } = JSON.parse(readFileSync(manifest, "utf8"));
+    const link = join(dest, "node_modules", name);
+    if (typeof name !== "string" || existsSync(link)) continue;
+    const scope = dirname(link);
+    if (existsSync(scope) && lstatSync(scope).isSymbolicLink()) {
+      // A scope linked whole from the cache: a folder of links instead, so the cache is not written.
+      const cached = realpathSync(scope);
+      rmSync(scope);
+      mkdirSync(scope);
+      for (const entry of readdirSync(cached)) symlinkSync(join(cached, entry), join(scope, entry));
+    }
+    mkdirSync(scope, { recursive: true });
+    symlinkSync(relative(dirname(link), join(dest, folder)), link);
+  }
 }
 
 /**

@@ -188,6 +188,61 @@ describe("workspace packages resolve to their sources", () => {
   });
 });
 
+describe("workspace packages whose exports hold conditions or subpaths", () => {
+  // micromark's layout: the conditions are the exports object itself (no "." key), the default
+  // names a build that is not in the tree, and `micromark/stream` is a subpath of its own.
+  const files = new Set([
+    "packages/micromark/dev/index.js",
+    "packages/micromark/dev/stream.js",
+    "packages/util-character/dev/index.js",
+    "packages/util-symbol/lib/default.js",
+    "packages/kit/src/icons/star.ts",
+    "packages/kit/src/index.ts",
+    "packages/kit/src/vanilla.ts",
+  ]);
+  const aliases = [
+    workspaceAliases("packages/micromark", {
+      name: "micromark",
+      exports: {
+        ".": { development: "./dev/index.js", default: "./index.js" },
+        "./stream": { development: "./dev/stream.js", default: "./stream.js" },
+        "./package.json": "./package.json",
+      },
+    }),
+    workspaceAliases("packages/util-character", {
+      name: "micromark-util-character",
+      exports: { types: "./dev/index.d.ts", development: "./dev/index.js", default: "./index.js" },
+    }),
+    workspaceAliases("packages/util-symbol", {
+      name: "micromark-util-symbol",
+      exports: "./lib/default.js",
+    }),
+    workspaceAliases("packages/kit", {
+      name: "@acme/kit",
+      exports: {
+        ".": "./dist/index.js",
+        "./icons/*": { import: "./dist/icons/*.js" },
+        "./vanilla": "./vanilla.mjs",
+      },
+    }),
+  ].filter((entry) => entry !== undefined);
+  const context = { files: { has: (path: string) => files.has(path) }, aliases, pythonRoots: [""] };
+
+  it.each([
+    ["micromark", "packages/micromark/dev/index.js"],
+    ["micromark/stream", "packages/micromark/dev/stream.js"],
+    ["micromark-util-character", "packages/util-character/dev/index.js"],
+    ["micromark-util-symbol", "packages/util-symbol/lib/default.js"],
+    ["@acme/kit", "packages/kit/src/index.ts"],
+    ["@acme/kit/icons/star", "packages/kit/src/icons/star.ts"],
+    // A subpath naming a build folder the source does not mirror: where `name/*` looks.
+    ["@acme/kit/vanilla", "packages/kit/src/vanilla.ts"],
+    ["micromark/missing", undefined],
+  ])("%s → %s", (specifier, expected) => {
+    expect(resolveJsImport(context, "test/io/text/code.js", specifier)).toBe(expected);
+  });
+});
+
 describe("a package.json imports map", () => {
   const files = ["src/calc.js", "src/lib/index.ts", "test/helpers.js", "web/src/a.ts", "web/x.js"];
   const root = packageImports("", {

@@ -183,11 +183,25 @@ function aliasedPath(
 /** The scope of the alias entries that map workspace package names to their folders. */
 export const WORKSPACE_SCOPE = "*workspace*";
 
+/** The export conditions whose targets are read, most source-like first. */
+const EXPORT_CONDITIONS = [
+  "source",
+  "development",
+  "import",
+  "module",
+  "node",
+  "default",
+  "require",
+];
+
 /**
  * The alias entries of one workspace package: its name to its source entry (`source`, then
- * `exports`/`module`/`main` with a build folder read as `src/`, then `src/index`, `index`), and
- * `name/*` to its `src/` and its folder. The root package too when it has an `exports` map:
- * Node lets a package import itself by name then (tests that `import {x} from 'its-name'`).
+ * `exports`/`module`/`main` with a build folder read as `src/`, then `src/index`, `index`),
+ * each subpath of its `exports` map (`"./stream": {"development": "./dev/stream.js"}` for
+ * `name/stream`, `./*` patterns too), and `name/*` to its `src/` and its folder. An `exports`
+ * object whose keys are all conditions is the `"."` entry (Node's shorthand). The root package
+ * too when it has an `exports` map: Node lets a package import itself by name then (tests that
+ * `import {x} from 'its-name'`).
  */
 export function workspaceAliases(dir: string, manifest: unknown): PathAliases | undefined {
   if (manifest === null || typeof manifest !== "object") return undefined;
@@ -195,42 +209,65 @@ export function workspaceAliases(dir: string, manifest: unknown): PathAliases | 
   const name = pkg["name"];
   if (typeof name !== "string" || name === "") return undefined;
   if (dir === "" && (pkg["exports"] === undefined || pkg["exports"] === null)) return undefined;
-  const entries: string[] = [];
-  const add = (value: unknown): void => {
-    if (typeof value !== "string" || !value.startsWith(".")) return;
+  const entries = exportTargets(dir, pkg["source"], [], 0);
+  const exported = pkg["exports"];
+  const map =
+    exported !== null && typeof exported === "object" && !Array.isArray(exported)
+      ? (exported as Record<string, unknown>)
+      : undefined;
+  const subpaths = map !== undefined && Object.keys(map).some((key) => key.startsWith("."));
+  for (const value of [subpaths ? map["."] : exported, pkg["module"], pkg["main"]])
+    exportTargets(dir, value, entries, 0);
+  for (const fallback of ["src/index", "index"]) {
+    const path = join(dir, fallback);
+    if (path !== undefined && !entries.includes(path)) entries.push(path);
+  }
+  const paths: [string, string[]][] = [[name, entries]];
+  if (subpaths && map !== undefined) paths.push(...exportSubpaths(dir, name, map));
+  paths.push([`${name}/*`, dir === "" ? ["src/*", "*"] : [`${dir}/src/*`, `${dir}/*`]]);
+  return { scope: WORKSPACE_SCOPE, paths };
+}
+
+/**
+ * The project paths an `exports`/`main` value names: a `./` string as written and with its build
+ * folder read as `src/` (extension dropped), or a conditions object's targets, most source-like
+ * condition first (nested up to three deep).
+ */
+function exportTargets(dir: string, value: unknown, into: string[], depth: number): string[] {
+  if (typeof value === "string") {
+    if (!value.startsWith(".")) return into;
     const clean = value.replace(/^\.\//, "").replace(/\.d\.ts$/, "");
     const source = clean
       .replace(/^(dist|build|lib|out|esm|cjs)\//, "src/")
       .replace(/\.[cm]?js$/, "");
     for (const entry of [clean, source]) {
       const path = join(dir, entry);
-      if (path !== undefined && !entries.includes(path)) entries.push(path);
+      if (path !== undefined && !into.includes(path)) into.push(path);
     }
-  };
-  add(pkg["source"]);
-  const exported = pkg["exports"];
-  let dot: unknown = exported;
-  if (exported !== null && typeof exported === "object")
-    dot = (exported as Record<string, unknown>)["."];
-  if (typeof dot === "string") add(dot);
-  else if (dot !== null && typeof dot === "object") {
-    const conditions = dot as Record<string, unknown>;
-    for (const key of ["source", "development", "import", "module", "default", "require"])
-      add(conditions[key]);
+  } else if (value !== null && typeof value === "object" && !Array.isArray(value) && depth < 3) {
+    const conditions = value as Record<string, unknown>;
+    for (const key of EXPORT_CONDITIONS) exportTargets(dir, conditions[key], into, depth + 1);
   }
-  add(pkg["module"]);
-  add(pkg["main"]);
-  for (const fallback of ["src/index", "index"]) {
-    const path = join(dir, fallback);
-    if (path !== undefined && !entries.includes(path)) entries.push(path);
+  return into;
+}
+
+/** An `exports` map's subpaths (`./stream`, `./icons/*`) as alias entries of `name/...`. */
+function exportSubpaths(
+  dir: string,
+  name: string,
+  map: Record<string, unknown>,
+): [string, string[]][] {
+  const paths: [string, string[]][] = [];
+  for (const [key, value] of Object.entries(map)) {
+    if (!key.startsWith("./") || key === "./package.json") continue;
+    const sub = key.slice(2);
+    // Then where `name/*` would look, so a subpath naming only a build still finds its source.
+    const found = exportTargets(dir, value, [], 0);
+    for (const fallback of [join(dir, `src/${sub}`), join(dir, sub)])
+      if (fallback !== undefined && !found.includes(fallback)) found.push(fallback);
+    paths.push([`${name}/${sub}`, found]);
   }
-  return {
-    scope: WORKSPACE_SCOPE,
-    paths: [
-      [name, entries],
-      [`${name}/*`, dir === "" ? ["src/*", "*"] : [`${dir}/src/*`, `${dir}/*`]],
-    ],
-  };
+  return paths;
 }
 
 /** The scope of a runner config's aliases (`runner-aliases.ts`) starts with this, then its folder. */

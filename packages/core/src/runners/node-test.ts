@@ -75,12 +75,16 @@ function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher 
     runner.command
       .slice(runner.command.indexOf("--test") + 1)
       .filter((arg) => !arg.startsWith("-"));
-  const defaults = picomatch(NODE_TEST_DEFAULT, { dot: false });
+  // With a loader in the command, the files it loads count where Node's own patterns look.
+  const patterns = hasLoader(runner.command)
+    ? NODE_TEST_DEFAULT.map((glob) => glob.replace(/\?\(c\|m\)js$/, "?(c|m)[jt]s?(x)"))
+    : NODE_TEST_DEFAULT;
+  const defaults = picomatch(patterns, { dot: false });
   if (args.length === 0)
     return { evidence: "node --test defaults", isTest: (path) => defaults(path) };
   const globs = args.map((arg) => (/[*?{[]/.test(arg) ? arg : undefined));
-  const patterns = globs.filter((g): g is string => g !== undefined);
-  const explicit = patterns.length === 0 ? () => false : picomatch(patterns, { dot: false });
+  const named = globs.filter((g): g is string => g !== undefined);
+  const explicit = named.length === 0 ? () => false : picomatch(named, { dot: false });
   const folders = args.filter((arg) => !/[*?{[]/.test(arg) && !/\.[cm]?[jt]s$/.test(arg));
   const files = new Set(args.filter((arg) => /\.[cm]?[jt]s$/.test(arg)));
   return {
@@ -90,6 +94,13 @@ function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher 
       (globs.some((g) => g !== undefined) && explicit(path)) ||
       folders.some((folder) => path.startsWith(`${folder.replace(/\/$/, "")}/`) && defaults(path)),
   };
+}
+
+/** Whether `node` flags load code before the tests (`--loader x`, `--import=tsx`, `-r`). */
+function hasLoader(words: readonly string[]): boolean {
+  return words.some((word) =>
+    /^(--loader|--experimental-loader|--import|--require|-r)(=|$)/.test(word),
+  );
 }
 
 /** `node` flags whose value is the next word. */
@@ -124,7 +135,10 @@ function nodeTestByFile(view: ProjectView, dir: string, script: string): Detecti
       if (NODE_VALUE_FLAGS.has(flag) && i + 1 < words.length) flags.push(words[(i += 1)] ?? "");
     }
     const file = (words[i] ?? "").replace(/^["']|["']$/g, "").replace(/^\.\//, "");
-    if (!/\.[cm]?js$/.test(file) || file.startsWith("../")) continue;
+    // A JSX or TypeScript file runs through the loader the script names (mdx-js/mdx's
+    // `--loader=../../script/jsx-loader.js test/index.jsx`).
+    const runs = hasLoader(flags) ? /\.[cm]?[jt]sx?$/ : /\.[cm]?js$/;
+    if (!runs.test(file) || file.startsWith("../")) continue;
     if (!usesNodeTest(view, joinRel(dir, file))) continue;
     return {
       evidence: `package.json scripts.test runs node ${file}, whose tests import node:test`,

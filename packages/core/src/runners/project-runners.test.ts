@@ -188,7 +188,7 @@ describe("a sub-folder with only a requirements file", () => {
 });
 
 describe("unittest with its tests inside the package", () => {
-  it("discovers from the project's folder, so the package's test files are tests", () => {
+  it("discovers from the folder tox names, so the package's test files are tests", () => {
     const view = createMemoryView({
       "setup.py": "setup()",
       "tox.ini": "[testenv]\ncommands = python -m unittest discover flakes\n",
@@ -199,11 +199,57 @@ describe("unittest with its tests inside the package", () => {
       "flakes/test/test_api.py": "from flakes.test.harness import TestCase\n",
     });
     const [runner] = detectPackageRunners(view, "");
-    expect(runner?.command.slice(-5)).toEqual(["discover", "-s", ".", "-t", "."]);
+    expect(runner?.command.slice(-5)).toEqual(["discover", "-s", "flakes", "-t", "."]);
     const shape = suiteShape(view, runner!);
     expect(shape.isTest("flakes/test/test_api.py")).toBe(true);
     expect(shape.isTest("flakes/test/harness.py")).toBe(false);
     expect(shape.isTest("flakes/checker.py")).toBe(false);
+  });
+
+  it("without a discover command, discovers from the project's folder", () => {
+    const view = createMemoryView({
+      "setup.py": "setup()",
+      "flakes/__init__.py": "",
+      "flakes/test/__init__.py": "",
+      "flakes/test/test_api.py": "",
+    });
+    const [runner] = detectPackageRunners(view, "");
+    expect(runner?.command.slice(-5)).toEqual(["discover", "-s", ".", "-t", "."]);
+    expect(suiteShape(view, runner!).isTest("flakes/test/test_api.py")).toBe(true);
+  });
+});
+
+describe("a package script running a JSX test through a loader (mdx-js/mdx's React package)", () => {
+  const view = (script: string) =>
+    createMemoryView({
+      "package.json": JSON.stringify({ scripts: { test: "npm run test-api", "test-api": script } }),
+      "lib/index.js": "export const x = 1\n",
+      "test/index.jsx": "import {test} from 'node:test'\nimport {x} from '../lib/index.js'\n",
+      "test/helper.js": "",
+    });
+
+  it("is node:test with the script's flags, and its .jsx files are tests", () => {
+    const project = view(
+      "node --conditions development --loader=../../script/jsx-loader.js test/index.jsx",
+    );
+    const [runner] = detectPackageRunners(project, "");
+    expect(runner?.id).toBe("node-test");
+    expect(runner?.command).toEqual([
+      "node",
+      "--conditions",
+      "development",
+      "--loader=../../script/jsx-loader.js",
+      "--test",
+    ]);
+    const shape = suiteShape(project, runner!);
+    expect(shape.isTest("test/index.jsx")).toBe(true);
+    expect(shape.isTest("test/helper.js")).toBe(true);
+    expect(shape.isTest("lib/index.js")).toBe(false);
+  });
+
+  it("without a loader, plain node cannot run the .jsx file: no node:test runner from it", () => {
+    const [runner] = detectPackageRunners(view("node --conditions development test/index.jsx"), "");
+    expect(runner?.id).not.toBe("node-test");
   });
 });
 

@@ -1,4 +1,4 @@
-import { baseName } from "../filter/languages.ts";
+import picomatch from "picomatch";
 import { joinRel } from "../project/project-view.ts";
 import { firstExisting, pythonCandidates, pythonCommand, requirementFiles } from "./shared.ts";
 import { OUTPUT_REPORT, type Detection, type RunnerSpec } from "./spec.ts";
@@ -13,11 +13,24 @@ export const unittest: RunnerSpec = {
   label: "unittest",
   detect: detectUnittest,
   command: (view, dir) => {
-    // No tests/ or test/ beside the manifest: the tests live inside the package
+    // The project's own discovery (`python -m unittest discover -p "*_test.py"` in its Makefile)
+    // first. Else no tests/ or test/ beside the manifest: the tests live inside the package
     // (`pyflakes/test/`), which discovery from the project's folder finds, as a bare
     // `python -m unittest` does.
-    const testDir = TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? ".";
-    return [...pythonCommand(view, dir, "unittest"), "discover", "-s", testDir, "-t", "."];
+    const own = projectDiscovery(view, dir);
+    const testDir =
+      own?.start ?? TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? ".";
+    const pattern = own?.pattern === undefined ? [] : ["-p", own.pattern];
+    const top = own?.top ?? ".";
+    return [
+      ...pythonCommand(view, dir, "unittest"),
+      "discover",
+      "-s",
+      testDir,
+      ...pattern,
+      "-t",
+      top,
+    ];
   },
   testDirs: TEST_DIRS,
   fallbackTestDir: "tests",
@@ -43,13 +56,19 @@ export const unittest: RunnerSpec = {
     return { argv, format: "unittest-text", report: OUTPUT_REPORT };
   },
   suite: (_view, runner) => {
-    const at = runner.command.indexOf("-s");
-    const start = at === -1 ? "" : (runner.command[at + 1] ?? "");
-    const root = start === "." ? "" : start;
+    const option = (flag: string): string | undefined => {
+      const at = runner.command.indexOf(flag);
+      return at === -1 ? undefined : runner.command[at + 1];
+    };
+    const start = option("-s") ?? "";
+    const root = start === "." ? "" : start.replace(/^\.\//, "").replace(/\/$/, "");
+    const pattern = option("-p") ?? DEFAULT_PATTERN;
+    // unittest matches the pattern against a file's name (fnmatch), never its folders.
+    const named = picomatch(pattern, { basename: true, dot: true });
     return {
-      evidence: "unittest discover (test*.py)",
+      evidence: `unittest discover (${pattern})`,
       isTest: (path) =>
-        (root === "" || path.startsWith(`${root}/`)) && /^test.*\.py$/.test(baseName(path)),
+        (root === "" || path.startsWith(`${root}/`)) && path.endsWith(".py") && named(path),
     };
   },
   probe: (runner) => ({ argv: [runner.command[0] ?? runner.id, "--version"], collects: false }),
@@ -72,4 +91,74 @@ function hasTests(view: ProjectView, dir: string): boolean {
     TEST_DIRS.some((candidate) => view.isDirectory(joinRel(dir, candidate))) ||
     view.list(dir).some((name) => /^test.*\.py$/.test(name))
   );
+}
+
+/** unittest's own discovery pattern. */
+const DEFAULT_PATTERN = "test*.py";
+
+/** Where a project spells its test command: make, tox, nox and just files. */
+const COMMAND_FILES = ["Makefile", "makefile", "GNUmakefile", "tox.ini", "noxfile.py", "justfile"];
+
+/** What a project's own `python -m unittest discover` names (`-s`, `-p`, `-t` or positionally). */
+export interface Discovery {
+  start?: string;
+  pattern?: string;
+  top?: string;
+}
+
+/**
+ * The first `-m unittest discover` command of the project's make, tox, nox or just file, its
+ * start folder, pattern and top folder as unittest reads them: options (`-s`, `-p`, `-t` and
+ * their long names) or positionally in that order. Quotes and a nox file's commas are dropped
+ * (`session.run("python", "-m", "unittest", "discover", "-p", "*_test.py")`); a make variable
+ * (`$(TESTS)`) is not a value.
+ */
+export function projectDiscovery(view: ProjectView, dir: string): Discovery | undefined {
+  for (const name of COMMAND_FILES) {
+    const text = view.readText(joinRel(dir, name));
+    if (text === undefined) continue;
+    for (const line of text.split("\n")) {
+      if (/^\s*#/.test(line)) continue;
+      const words = (line.match(/\$[({][^)}]*[)}]|"[^"]*"|'[^']*'|[^\s,()[\]]+/g) ?? []).map(
+        (word) => word.replace(/^(["'])(.*)\1$/, "$2"),
+      );
+      const at = words.findIndex(
+        (word, i) => word === "discover" && words[i - 1] === "unittest" && words[i - 2] === "-m",
+      );
+      if (at === -1) continue;
+      return discoveryArgs(words.slice(at + 1));
+    }
+  }
+  return undefined;
+}
+
+const DISCOVERY_OPTIONS: Record<string, keyof Discovery> = {
+  "-s": "start",
+  "--start-directory": "start",
+  "-p": "pattern",
+  "--pattern": "pattern",
+  "-t": "top",
+  "--top-level-directory": "top",
+};
+
+function discoveryArgs(words: readonly string[]): Discovery {
+  const found: Discovery = {};
+  const positional: (keyof Discovery)[] = ["start", "pattern", "top"];
+  const usable = (value: string | undefined): value is string =>
+    value !== undefined && value !== "" && !value.includes("$") && !value.includes("{");
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    if (/^(&&|\|\||;|\||>)/.test(word)) break;
+    const [flag, inline] = word.startsWith("--") ? word.split("=", 2) : [word, undefined];
+    const key = DISCOVERY_OPTIONS[flag ?? ""];
+    if (key !== undefined) {
+      const value = inline ?? words[(i += 1)];
+      if (usable(value)) found[key] = value;
+    } else if (word === "-k") i += 1;
+    else if (!word.startsWith("-")) {
+      const key = positional.find((name) => found[name] === undefined);
+      if (key !== undefined && usable(word)) found[key] = word;
+    }
+  }
+  return found;
 }
