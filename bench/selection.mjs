@@ -719,6 +719,15 @@ function patchOf(rel, find, replace) {
  * session start, the edit's gate, what follows the edit, the end of the turn), and how its
  * answers read: the end of a turn blocking, its reason, the note an edit gets.
  */
+/** How Claude Code's and Codex's answers read: one JSON protocol. */
+const JSON_ANSWERS = {
+  blocked: (answer) => answer.decision === "block",
+  reason: (answer) => String(answer.reason ?? ""),
+  note: (answer) => String(answer.hookSpecificOutput?.additionalContext ?? ""),
+  opening: (answer) =>
+    String(answer.hookSpecificOutput?.additionalContext ?? answer.systemMessage ?? ""),
+};
+
 const AGENTS = {
   "claude-code": {
     adapter: "adapters/claude-code",
@@ -761,11 +770,7 @@ const AGENTS = {
         stop: ["Stop", { ...base("context.Stop"), stop_hook_active: false }],
       };
     },
-    blocked: (answer) => answer.decision === "block",
-    reason: (answer) => String(answer.reason ?? ""),
-    note: (answer) => String(answer.hookSpecificOutput?.additionalContext ?? ""),
-    opening: (answer) =>
-      String(answer.hookSpecificOutput?.additionalContext ?? answer.systemMessage ?? ""),
+    ...JSON_ANSWERS,
   },
   codex: {
     adapter: "adapters/codex",
@@ -798,11 +803,7 @@ const AGENTS = {
         stop: ["Stop", { ...base("context.Stop"), stop_hook_active: false }],
       };
     },
-    blocked: (answer) => answer.decision === "block",
-    reason: (answer) => String(answer.reason ?? ""),
-    note: (answer) => String(answer.hookSpecificOutput?.additionalContext ?? ""),
-    opening: (answer) =>
-      String(answer.hookSpecificOutput?.additionalContext ?? answer.systemMessage ?? ""),
+    ...JSON_ANSWERS,
   },
   cursor: {
     adapter: "adapters/cursor",

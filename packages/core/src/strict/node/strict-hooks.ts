@@ -189,7 +189,6 @@ async function reachedOf(
 ): Promise<string[] | undefined> {
   if (run?.status !== "pass") return undefined;
   if (run.test.file.endsWith(".py")) return run.reached;
-  if (changed.length < 2) return undefined;
   if (!JS_SOURCE.test(run.test.file)) return undefined;
   const scripts = changed.filter((file) => JS_SOURCE.test(file));
   if (scripts.length < 2) return undefined;
@@ -203,16 +202,14 @@ function unreachedReason(
   run: TestRunInput | undefined,
 ): string | undefined {
   if (run?.status !== "pass" || reached === undefined) return undefined;
-  const asked = run.test.file.endsWith(".py")
-    ? changed.filter((file) => file.endsWith(".py"))
-    : changed.filter((file) => JS_SOURCE.test(file));
+  const python = run.test.file.endsWith(".py");
+  const asked = changed.filter((file) => (python ? file.endsWith(".py") : JS_SOURCE.test(file)));
   const missed = asked.filter((file) => !reached.includes(file));
   if (missed.length === 0) return undefined;
   // A JavaScript test's imports are all that is known: one changed file made the red test pass
   // (an ungated change was put back before the run), and none reached is a test loading its code
   // where the imports do not say (a computed path, another process). pytest's witness sees the
   // code run, and counts every claimed file for a test that started a process.
-  const python = run.test.file.endsWith(".py");
   if (!python && (asked.length < 2 || missed.length === asked.length)) return undefined;
   const one = missed.length === 1;
   const how = python
