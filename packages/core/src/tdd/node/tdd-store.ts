@@ -299,6 +299,9 @@ export async function appendDurably(path: string, text: string): Promise<void> {
       readSync(fd, last, 0, 1, size - 1);
       if (last[0] !== 0x0a) prefix = "\n";
     }
+    // The last byte is read without a lock: while another process's write of more than a page
+    // is landing, the size can end inside its line, and this write then begins with a newline
+    // that leaves a blank line after it. Readers skip blank lines; no line is ever torn.
     // One write: O_APPEND puts it at the end as a whole, whatever other agents append meanwhile.
     const data = Buffer.from(`${prefix}${text}`, "utf8");
     let done = 0;
