@@ -11,6 +11,7 @@ import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
+import { setAsideExpected, type ExpectedRed } from "../expected-red.ts";
 import { redSummary, rerunCommands } from "../rerun.ts";
 import { recordRun, runLogFile } from "../../state/node/run-log-store.ts";
 import { sessionFile, type Project } from "../../project/node/project.ts";
@@ -23,6 +24,16 @@ export interface VerifyOptions {
   now?: () => Date;
   /** Who ran it, as `.tailtest/runs.json` records it (default: the end of an agent's turn). */
   source?: Extract<RunSource, "hook" | "watch">;
+  /**
+   * Tests the mode expects to be red at this stop (tdd's declared Red, strict's open claims):
+   * their failures neither block nor count as the file's outcome, and its file stays queued.
+   */
+  expected?: readonly ExpectedRed[];
+  /**
+   * Whether a new file must come with a test (follow mode). The gating modes say no: their own
+   * rules put tests first, and a new file without one is reported like an existing one.
+   */
+  newNeedsTest?: boolean;
 }
 
 export interface Verification {
@@ -85,19 +96,39 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   }
   const failures: Record<string, FileFailure> = {};
   const changed = mine.map((entry) => entry.path);
-  const { outcomes, unloaded } = outcomesOf(
-    changed,
-    plan.runs,
-    results,
-    plan.missing,
-    plan.skipped.map((s) => s.path),
-    failures,
-    (error) => missingPackageOf(project, error, changed),
-  );
+  const expected = options.expected ?? [];
+  // What decides: the runs with the failures the mode expects set aside. What is recorded and
+  // told to the person: the runs as they were.
+  const judged = results.map((result) => setAsideExpected(result, expected));
+  const outcomesFrom = (runs: readonly RunResult[], into: Record<string, FileFailure>) =>
+    outcomesOf(
+      changed,
+      plan.runs,
+      runs,
+      plan.missing,
+      plan.skipped.map((s) => s.path),
+      into,
+      (error) => missingPackageOf(project, error, changed),
+    );
+  const { outcomes, unloaded } = outcomesFrom(judged, failures);
+  if (judged.some((result, index) => result !== results[index])) {
+    // A file green only with an expected failure set aside is neither red nor green: it stays
+    // queued, its last outcome untouched, until its tests pass as they are.
+    const raw = outcomesFrom(results, {}).outcomes;
+    for (const [path, outcome] of Object.entries(outcomes))
+      if (raw[path] !== outcome) {
+        delete outcomes[path];
+        delete failures[path];
+      }
+  }
   // An existing file without a test is reported, not forced: only new files must come with one.
   const untestedExisting = new Set(
     mine
-      .filter((entry) => entry.status === "existing" && outcomes[entry.path] === "missing_test")
+      .filter(
+        (entry) =>
+          (entry.status === "existing" || options.newNeedsTest === false) &&
+          outcomes[entry.path] === "missing_test",
+      )
       .map((entry) => entry.path),
   );
   const runOnly = new Set(runOnlyPaths);
@@ -172,7 +203,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     };
   }
   const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
-  const excerpt = renderFailureExcerpt(results, missing, {
+  const excerpt = renderFailureExcerpt(judged, missing, {
     replacePaths: relativePaths(project),
   });
   const reason =
@@ -180,8 +211,8 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       excerpt,
       round: after.stop_blocks,
       budget,
-      summary: redSummary(results),
-      rerun: rerunCommands(plan.runs, results).map((command) =>
+      summary: redSummary(judged),
+      rerun: rerunCommands(plan.runs, judged).map((command) =>
         command.split(`${project.root}/`).join(""),
       ),
     }) + notes;

@@ -8,6 +8,7 @@ import { runStartAnalyses, withEditAnalyses } from "../../analysis/node/run-anal
 import { capDecision, MODE_LINE_ROOM, queueFiles } from "../../follow/node/follow-edit.ts";
 import { guarded } from "../../gating/node/gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "../../project/node/project.ts";
+import type { ExpectedRed } from "../../engine/expected-red.ts";
 import { forgetTestNames } from "../../runners/node/test-names.ts";
 import { loosens } from "../../gating/gate-strength.ts";
 import {
@@ -328,6 +329,49 @@ function mayChangeTests(event: HookEvent): boolean {
   }
 }
 
+/**
+ * A gating mode's stop, after the mode's own checks: what the turn changed is queued and its
+ * tests run as in follow mode, less the failures the mode expects (ADR 0007 and 0008, "The
+ * turn's tests"). A gated edit that breaks another test is not a finished turn.
+ */
+async function testTurn(
+  project: Project,
+  changed: readonly string[],
+  tests: { expected: readonly ExpectedRed[]; alsoRun?: readonly string[] },
+  stopHookActive: boolean,
+  now: () => Date,
+): Promise<Decision> {
+  const file = sessionFile(project, now);
+  for (const path of new Set([...changed, ...(tests.alsoRun ?? [])]))
+    await queueEdit(project, inspectEdit(project, path), file);
+  const { decision } = await (
+    await lazy.verify()
+  ).verifyTurn(project, { stopHookActive, now, expected: tests.expected, newNeedsTest: false });
+  if (decision.kind !== "block") return decision;
+  // The fix is an edit the mode gates: say how to make one.
+  const how =
+    project.config.mode === "strict"
+      ? "In strict mode a fix needs a claim: `tailtest claim <failing test id> <file…>` names the red test and the files to change, then edit them."
+      : "In tdd mode a fix is a cycle: `tailtest red --test <the failing test> --expects …` (it already fails), then `tailtest green`, then edit.";
+  return { ...decision, reason: `${decision.reason}\n\n${how}` };
+}
+
+/** Two answers of one stop as one: a block wins, every text is kept, and the person's line. */
+function joined(first: Decision, second: Decision): Decision {
+  const textOf = (decision: Decision): string[] => {
+    if (decision.kind === "context") return [decision.text];
+    return decision.kind === "block" ? [decision.reason] : [];
+  };
+  const texts = [...textOf(first), ...textOf(second)];
+  const userMessage = second.userMessage ?? first.userMessage;
+  const person = userMessage === undefined ? {} : { userMessage };
+  if (texts.length === 0) return { kind: "none", ...person };
+  const text = capText(texts.join("\n\n"));
+  if (first.kind === "block" || second.kind === "block")
+    return { kind: "block", reason: text, ...person };
+  return { kind: "context", text, ...person };
+}
+
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
 async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
   // The gating modes also note which tracked files are already missing, to see deletions later.
@@ -404,7 +448,7 @@ async function decideTdd(
   event: HookEvent,
   options: HandleOptions,
 ): Promise<Decision> {
-  const { finishSubagent, gateCommand, recordCommand, sweepGate, tddSessionNote } =
+  const { finishSubagent, gateCommand, recordCommand, sweepTurn, tddSessionNote, turnTestsOf } =
     await lazy.tdd();
   const { gateWrites, recordTddEdits } = await lazy.tddGate();
   switch (event.kind) {
@@ -436,7 +480,16 @@ async function decideTdd(
         return { kind: "none" };
       }
       if (event.interrupted === true) return { kind: "none" };
-      return sweepGate(call, event.stopHookActive);
+      {
+        const swept = await sweepTurn(call, event.stopHookActive);
+        // Changes that went round the gate come first: their tests run at the next stop.
+        if (swept.decision.kind === "block") return swept.decision;
+        const tests = await turnTestsOf(call, swept.changed);
+        return joined(
+          swept.decision,
+          await testTurn(call.project, swept.changed, tests, event.stopHookActive, call.now),
+        );
+      }
     case "SessionEnded":
       await (await lazy.lifecycle()).endSession(call.project, call.now);
       return { kind: "none" };
@@ -464,7 +517,7 @@ async function decideStrict(
     recordStrictCommand,
     reviewStrictPlan,
     strictSessionNote,
-    verifyStrictTurn,
+    verifyStrictTurnWith,
   } = await lazy.strict();
   const { gateStrictWrites, recordStrictEdits } = await lazy.strictGate();
   switch (event.kind) {
@@ -487,7 +540,21 @@ async function decideStrict(
     case "TurnEnded":
       // Claims are the project's: the main agent's stop verifies them, a subagent's does not.
       if (event.agentId !== undefined || event.interrupted === true) return { kind: "none" };
-      return verifyStrictTurn(call, event.stopHookActive);
+      {
+        const verified = await verifyStrictTurnWith(call, event.stopHookActive);
+        // A claim to repair comes first: the turn's other tests run at the next stop.
+        if (verified.decision.kind === "block") return verified.decision;
+        return joined(
+          verified.decision,
+          await testTurn(
+            call.project,
+            verified.changed,
+            { expected: verified.expected },
+            event.stopHookActive,
+            call.now,
+          ),
+        );
+      }
     case "SessionEnded":
       await (await lazy.lifecycle()).endSession(call.project, call.now);
       return { kind: "none" };

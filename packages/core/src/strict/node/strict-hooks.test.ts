@@ -144,6 +144,27 @@ describe("strict mode on a real pytest project", () => {
     expect((await write("billing.py", BROKEN)).kind).toBe("deny");
   }, 60_000);
 
+  it("a claim's green edit that breaks another test blocks the stop, naming it (the turn's tests)", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    const withMul = `${read("tests/test_calc.py")}\n\ndef test_mul():\n    from calc import mul\n\n    assert mul(2, 3) == 6\n`;
+    expect((await write("tests/test_calc.py", withMul)).kind).toBe("none");
+    expect(await claim("tests/test_calc.py::test_mul", ["calc.py"])).toMatchObject({ ok: true });
+    // The claimed test is expected to fail until its edit: a turn may end there.
+    const waiting = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(waiting.kind).not.toBe("block");
+
+    await send({ kind: "TurnStarted" });
+    const breaking = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n";
+    expect((await write("calc.py", breaking)).kind).toBe("none");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    const reason = stop.kind === "block" ? stop.reason : "";
+    expect(reason).toContain("✓ tests/test_calc.py::test_mul passes");
+    expect(reason).toContain("test_add");
+    expect(reason).toContain("In strict mode a fix needs a claim");
+  }, 60_000);
+
   it("a conftest.py that turns failures into passes voids the claim: never green, reverted", async () => {
     pytestProject();
     await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });

@@ -3,13 +3,14 @@ import type { Decision } from "../../hook/hook-event.ts";
 import { capText } from "../../notes/notes.ts";
 import { SWEEP_SLACK_MS } from "../../state/session.ts";
 import type { StrictEventInput, StrictTest } from "../strict-events.ts";
+import type { ExpectedRed } from "../../engine/expected-red.ts";
 import {
   describePlanVerdict,
   describePlanWarnings,
   judgePlan,
   readPlanSteps,
 } from "../plan-steps.ts";
-import { openClaims, pendingClaims, type ClaimState } from "../strict-state.ts";
+import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict-state.ts";
 import { supportDescription } from "../test-support.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { withAgentFlag } from "../../tdd/guide.ts";
@@ -282,6 +283,27 @@ function untrustedPass(call: StrictCall, run: TestRunInput | undefined): string 
   return reason === undefined ? undefined : `it passes, but ${reason}`;
 }
 
+/**
+ * What the turn's tests need (`verifyStrictTurnWith`): the files it changed, tests too (one an
+ * agent broke is red like any other), none in refactor mode; and the tests of the claims this
+ * stop left open, expected to fail at the turn's end.
+ */
+function turnTests(
+  state: StrictState,
+  outcomes: readonly ClaimOutcome[],
+  look: TurnLook,
+): { changed: readonly string[]; expected: ExpectedRed[] } {
+  const closed = new Set(
+    outcomes.filter((outcome) => outcome.kind === "green").map((outcome) => outcome.claim),
+  );
+  const expected = openClaims(state)
+    .filter((claim) => !closed.has(claim))
+    .map(testOf)
+    .filter((test): test is StrictTest => test !== undefined)
+    .map((test) => ({ file: test.file, name: test.segments.join(" > ") }));
+  return { changed: state.mode === "refactor" ? [] : look.changed, expected };
+}
+
 async function settleClaim(
   call: StrictCall,
   claim: ClaimState,
@@ -505,6 +527,18 @@ export async function verifyStrictTurn(
   call: StrictCall,
   stopHookActive: boolean,
 ): Promise<Decision> {
+  return (await verifyStrictTurnWith(call, stopHookActive)).decision;
+}
+
+/**
+ * `verifyStrictTurn`, with what the turn's own tests need next (ADR 0008, "The turn's tests"):
+ * the files it changed (none in refactor mode, whose verify command ran the suite) and the tests
+ * of the claims still open, which are expected to fail.
+ */
+export async function verifyStrictTurnWith(
+  call: StrictCall,
+  stopHookActive: boolean,
+): Promise<{ decision: Decision; changed: readonly string[]; expected: ExpectedRed[] }> {
   return withVerifyLock(call.project.root, async () => {
     const { state } = judgeableSnapshot(call);
     const events: StrictEventInput[] = [];
@@ -586,9 +620,11 @@ export async function verifyStrictTurn(
     await appendStrictEvents(call.project.root, events);
     // The person's line (turn-summary.ts; `notify` in the config): the claimed tests this stop ran.
     const line = notifyLine(strictTurnSummary(ran), call.project.config.notify);
-    if (lines.length === 0) return withUserMessage({ kind: "none" }, line);
+    const next = turnTests(state, outcomes, look);
+    if (lines.length === 0) return { decision: withUserMessage({ kind: "none" }, line), ...next };
     // With lines of its own (the claims' verdicts), the stop already tells the person.
     const text = capText(`tailtest strict:\n${lines.join("\n")}`);
-    return block ? { kind: "block", reason: text } : { kind: "context", text };
+    const decision: Decision = block ? { kind: "block", reason: text } : { kind: "context", text };
+    return { decision, ...next };
   });
 }

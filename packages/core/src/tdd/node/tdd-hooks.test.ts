@@ -391,7 +391,9 @@ describe("the end-of-turn sweep", () => {
     await send({ kind: "FilesEdited", paths: [abs("calc.py")] });
     expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({
       kind: "context",
-      text: "tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red, reason: refactoring): calc.py. Run its tests before you finish.",
+      text: "tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red, reason: refactoring): calc.py.",
+      // …and its tests ran at this stop.
+      userMessage: expect.stringMatching(/^tailtest: 1 edited file, 1 test passed/),
     });
     // A turn with no edit under it says nothing.
     expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({ kind: "none" });
@@ -400,6 +402,64 @@ describe("the end-of-turn sweep", () => {
   it("ignores files changed before the session started", async () => {
     await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
     expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({ kind: "none" });
+  });
+});
+
+describe("the turn's tests", () => {
+  const MUL_TEST = "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
+
+  async function confirmedRed(): Promise<void> {
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    await red("tests/test_mul.py::test_mul");
+    await send({ kind: "EditRequested", paths: [abs("tests/test_mul.py")] });
+    project.write("tests/test_mul.py", MUL_TEST);
+    await send({ kind: "FilesEdited", paths: [abs("tests/test_mul.py")] });
+    await send({ kind: "CommandFinished", command: pytest("tests/test_mul.py"), failed: true });
+    expect((await stateOf()).state).toBe("red");
+  }
+
+  async function greenEdit(content: string): Promise<void> {
+    await green(["calc.py"]);
+    expect((await send({ kind: "EditRequested", paths: [abs("calc.py")] })).kind).toBe("none");
+    project.write("calc.py", content);
+    await send({ kind: "FilesEdited", paths: [abs("calc.py")] });
+  }
+
+  it("lets a turn end on its declared Red, which is expected to fail", async () => {
+    await confirmedRed();
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).not.toBe("block");
+  });
+
+  it("blocks a Green's edit that makes its test pass but breaks another, naming that test", async () => {
+    await confirmedRed();
+    await greenEdit("def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    const reason = (stop as { reason: string }).reason;
+    expect(reason).toContain("test_add");
+    expect(reason).not.toContain("test_mul.py::test_mul FAILED");
+    expect(reason).toContain("In tdd mode a fix is a cycle");
+  });
+
+  it("blocks a Green whose declared test still fails after the production edit", async () => {
+    await confirmedRed();
+    await greenEdit("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    expect((stop as { reason: string }).reason).toContain("test_mul");
+    // The stop hook's own budget ends it: the next stop after a block does not loop for ever.
+    let last: Decision = stop;
+    for (let round = 0; round < 5 && last.kind === "block"; round += 1)
+      last = await send({ kind: "TurnEnded", stopHookActive: true });
+    expect(last.kind).not.toBe("block");
+  });
+
+  it("says nothing more when the Green's edit passes every test", async () => {
+    await confirmedRed();
+    await greenEdit("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).not.toBe("block");
   });
 });
 

@@ -6,6 +6,7 @@ import { SWEEP_SLACK_MS } from "../../state/session.ts";
 import { planRun, type RunTarget } from "../../engine/plan.ts";
 import { detectProjectRunners } from "../../runners/project-runners.ts";
 import type { RunResult } from "../../engine/summarize.ts";
+import type { ExpectedRed } from "../../engine/expected-red.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../file-classes.ts";
 import {
   cycleRed,
@@ -254,7 +255,24 @@ export async function finishSubagent(call: TddCall): Promise<void> {
  * active, then to the person.
  */
 export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise<Decision> {
+  return (await sweepTurn(call, stopHookActive)).decision;
+}
+
+/** `sweepGate`, with the files the turn changed (for the turn's tests, `turnTestsOf`). */
+export async function sweepTurn(
+  call: TddCall,
+  stopHookActive: boolean,
+): Promise<{ decision: Decision; changed: readonly string[] }> {
   const look = await lookAtTurn(call.project, call.now);
+  const decision = await sweptDecision(call, stopHookActive, look);
+  return { decision, changed: look.changed };
+}
+
+async function sweptDecision(
+  call: TddCall,
+  stopHookActive: boolean,
+  look: Awaited<ReturnType<typeof lookAtTurn>>,
+): Promise<Decision> {
   const patterns = tddPatternsFromConfig(call.project.config);
   // Code outside the production class that production code imports changes production: the
   // gate let it through as a test (or did not gate it), which covers it only under a Green, the
@@ -333,5 +351,27 @@ async function skipRedLine(call: TddCall, changed: readonly string[]): Promise<s
   const edited = changed.filter((path) => since.has(path));
   if (edited.length === 0) return undefined;
   const reason = green.skip_red?.reason;
-  return `tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red${reason === undefined ? "" : `, reason: ${reason}`}): ${edited.join(", ")}. Run its tests before you finish.`;
+  return `tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red${reason === undefined ? "" : `, reason: ${reason}`}): ${edited.join(", ")}.`;
+}
+
+/**
+ * What the turn's tests must say at its end (ADR 0007, "The turn's tests"): the declared Red's
+ * test is expected to fail until its Green is declared; under a Green whose production files this
+ * turn changed, it must pass, so it runs even when selection would not pick it.
+ */
+export async function turnTestsOf(
+  call: TddCall,
+  changed: readonly string[],
+): Promise<{ expected: ExpectedRed[]; alsoRun: string[] }> {
+  const { entries, view } = await viewOf(call);
+  const red = cycleRed(entries, view);
+  const target = red === undefined ? undefined : parseRedTarget(red.test);
+  const file = target === undefined ? undefined : toProjectPath(call.project, target.file);
+  if (target === undefined || file === undefined) return { expected: [], alsoRun: [] };
+  if (view.state === "writing_tests" || view.state === "red")
+    return { expected: [{ file, name: target.name }], alsoRun: [] };
+  if (view.state !== "making_tests_pass") return { expected: [], alsoRun: [] };
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const production = changed.some((path) => classifyTddFile(path, patterns) === "prod");
+  return { expected: [], alsoRun: production && call.project.view.exists(file) ? [file] : [] };
 }

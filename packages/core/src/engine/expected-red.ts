@@ -1,0 +1,61 @@
+import { namesTest } from "../tdd/guide.ts";
+import type { RunResult } from "./summarize.ts";
+
+/**
+ * A test a gating mode expects to fail at the end of a turn: tdd's declared Red before its Green,
+ * strict's open claims. A file alone means every test of that file.
+ */
+export interface ExpectedRed {
+  file: string;
+  name?: string | undefined;
+}
+
+function isExpected(
+  id: { file: string; segments: readonly string[] },
+  expected: readonly ExpectedRed[],
+) {
+  return expected.some(
+    (red) =>
+      red.file === id.file &&
+      (red.name === undefined || namesTest([id.file, ...id.segments].join(" > "), red.name)),
+  );
+}
+
+/**
+ * A run with the failures the mode expects set aside: those tests' rows and their files' load
+ * errors dropped, and the status read again from what is left. Anything else that failed, a
+ * timeout, an environment error or a crash stays as it was; so does a run nothing was set aside
+ * from (the same object).
+ */
+export function setAsideExpected(result: RunResult, expected: readonly ExpectedRed[]): RunResult {
+  if (expected.length === 0 || (result.status !== "failed" && result.status !== "error"))
+    return result;
+  const tests = result.tests.filter(
+    (test) => test.status === "pass" || test.status === "skip" || !isExpected(test.id, expected),
+  );
+  const errors = result.errors.filter(
+    (error) => error.file === undefined || !expected.some((red) => red.file === error.file),
+  );
+  if (tests.length === result.tests.length && errors.length === result.errors.length) return result;
+  const stillRed =
+    tests.some((test) => test.status === "fail") ||
+    errors.length > 0 ||
+    // Killed by a signal (no exit code), or a non-zero exit with nothing red: not explained by
+    // what was set aside.
+    result.exit_code === null ||
+    (result.status === "error" &&
+      result.tests.every((test) => test.status !== "fail") &&
+      result.errors.length === 0);
+  if (stillRed) return { ...result, tests, errors };
+  const ran = tests.filter((test) => test.status === "pass").length;
+  return {
+    ...result,
+    tests,
+    errors,
+    status: ran === 0 ? "no_tests" : "passed",
+    reason:
+      ran === 0
+        ? "only the test expected to fail ran"
+        : `${ran} tests passed, besides the test expected to fail`,
+  };
+}
