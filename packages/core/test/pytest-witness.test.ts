@@ -258,6 +258,15 @@ def test_static():
       test_fixture: ["other.py"],
       test_static: ["other.py"],
     });
+    // …and which of their changed functions did not start (ADR 0008, fifteenth round).
+    const unran = Object.fromEntries(
+      tests.map((test) => [test.id.segments.join("::"), test.unran]),
+    );
+    expect(unran).toEqual({
+      test_mul: { "other.py": ["K.helper", "other", "unused"] },
+      test_fixture: { "other.py": ["K.helper", "unused"] },
+      test_static: { "other.py": ["other", "unused"] },
+    });
     // Not asked: nothing said.
     expect((await runAll(project)).map((test) => test.reached)).toEqual([
       undefined,

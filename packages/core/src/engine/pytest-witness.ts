@@ -138,7 +138,7 @@ if _TOOL is not None and _watch:
     _monitoring.register_callback(_TOOL, _monitoring.events.PY_START, _on_start)
 
 
-def _write(kind, item=None, replaced=None, files=None):
+def _write(kind, item=None, replaced=None, files=None, unran=None):
     if not _PATH:
         return
     line = {"kind": kind}
@@ -148,6 +148,8 @@ def _write(kind, item=None, replaced=None, files=None):
         line["replaced"] = replaced
     if files is not None:
         line["files"] = files
+    if unran:
+        line["unran"] = unran
     try:
         with open(_PATH, "a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
@@ -371,6 +373,30 @@ def _reached(names):
     return found
 
 
+def _unran():
+    """Per watched file, its changed functions that did not start while the test ran (a function
+    counts as run when one defined inside it did): [[file, [qualified names]], ...]."""
+    found = []
+    for key in sorted(_watch):
+        changed = _changed_functions(key)
+        if not changed:
+            continue
+        ran = [(name, first) for (at, name, first) in _started if at == key]
+        missed = sorted(
+            each
+            for each, line in changed.items()
+            if not any(
+                first == line
+                if name is None
+                else name == each or name.startswith(each + ".<locals>.")
+                for name, first in ran
+            )
+        )
+        if missed:
+            found.append([key, missed])
+    return found
+
+
 def _record_profile(frame, event, arg):
     if event == "call":
         _note_start(frame.f_code)
@@ -452,9 +478,11 @@ def pytest_runtest_call(item):
         function = _functions.get(item.nodeid, (None, None))[0]
         own = function.__code__.co_names if function is not None else ()
         files = sorted(_watch) if _spawned else _reached(own)
+        # A test that starts a process runs code this one never sees: nothing is called unrun.
+        unran = [] if _spawned else _unran()
     except Exception:
-        files = sorted(_watch)
-    _write("reached", item, files=files)
+        files, unran = sorted(_watch), []
+    _write("reached", item, files=files, unran=unran)
 
 
 def _call(item):
@@ -517,6 +545,8 @@ const WitnessLineSchema = z.object({
   replaced: z.optional(z.array(z.tuple([z.string(), z.string()]))),
   /** The watched claimed files whose changed code ran while the test ran. */
   files: z.optional(z.array(z.string())),
+  /** Per watched file, its changed functions that did not start while the test ran. */
+  unran: z.optional(z.array(z.tuple([z.string(), z.array(z.string())]))),
 });
 
 const NOT_LOADED =
@@ -539,6 +569,7 @@ export function witnessedRun(
   watching = false,
 ): ParsedRun {
   const reachedBy = new Map<string, string[]>();
+  const unranBy = new Map<string, Record<string, string[]>>();
   const judged = new Set<string>();
   const ran = new Set<string>();
   const standIns = new Map<string, ReadonlyArray<readonly [string, string]>>();
@@ -554,12 +585,14 @@ export function witnessedRun(
     const parsedLine = WitnessLineSchema.safeParse(value);
     if (!parsedLine.success) continue;
     if (parsedLine.data.kind === "collected") collected = true;
-    const { kind, replaced, files } = parsedLine.data;
+    const { kind, replaced, files, unran } = parsedLine.data;
     for (const [file, names] of parsedLine.data.keys ?? []) {
       const key = keyOf(toProjectFile(file, context), names);
       if (kind === "judged") judged.add(key);
-      else if (kind === "reached") reachedBy.set(key, files ?? []);
-      else if (kind === "ran") ran.add(key);
+      else if (kind === "reached") {
+        reachedBy.set(key, files ?? []);
+        unranBy.set(key, Object.fromEntries(unran ?? []));
+      } else if (kind === "ran") ran.add(key);
       else if (kind === "replaced" && replaced !== undefined && replaced.length > 0)
         standIns.set(key, replaced);
     }
@@ -567,7 +600,14 @@ export function witnessedRun(
   const tests = parsed.tests.map((test) => {
     if (test.status !== "pass") return test;
     const key = keyOf(test.id.file, test.id.segments);
-    if (watching) test = { ...test, reached: reachedBy.get(key) ?? [] };
+    if (watching) {
+      const unran = unranBy.get(key);
+      test = {
+        ...test,
+        reached: reachedBy.get(key) ?? [],
+        ...(unran === undefined || Object.keys(unran).length === 0 ? {} : { unran }),
+      };
+    }
     const replaced = standIns.get(key);
     let reason: string | undefined;
     if (!collected) reason = NOT_LOADED;

@@ -35,6 +35,8 @@ export const TestResultSchema = lazy(() =>
      * witness, `engine/pytest-witness.ts`); absent when the run did not ask.
      */
     reached: z.optional(z.array(z.string())),
+    /** The same run's claimed files with changed functions that did not start while it ran. */
+    unran: z.optional(z.record(z.string(), z.array(z.string()))),
   }),
 );
 export type TestResult = z.infer<typeof TestResultSchema>;

@@ -89,6 +89,11 @@ export const TestRunEventSchema = lazy(() =>
      * witness); absent when not asked. A changed claimed file not in it fails the claim.
      */
     reached: z.optional(z.array(z.string())),
+    /**
+     * Those files' changed functions that did not start while the test ran (pytest's witness):
+     * a claim covers only the functions its test runs. Absent when none, or not asked.
+     */
+    unran: z.optional(z.record(z.string(), z.array(z.string()))),
     /** Why it ran: a claim's red check, the end-of-turn verification, or a plain run. */
     purpose: z.enum(["claim", "verify", "run"]),
   }),

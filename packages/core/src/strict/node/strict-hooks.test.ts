@@ -147,7 +147,8 @@ describe("strict mode on a real pytest project", () => {
   it("a claim's green edit that breaks another test blocks the stop, naming it (the turn's tests)", async () => {
     pytestProject();
     await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
-    const withMul = `${read("tests/test_calc.py")}\n\ndef test_mul():\n    from calc import mul\n\n    assert mul(2, 3) == 6\n`;
+    // The claimed test runs calc.add too, so a change to it is the claim's to make (the witness).
+    const withMul = `${read("tests/test_calc.py")}\n\ndef test_mul():\n    from calc import mul\n\n    assert add(1, 1) == 2\n    assert mul(2, 3) == 6\n`;
     expect((await write("tests/test_calc.py", withMul)).kind).toBe("none");
     expect(await claim("tests/test_calc.py::test_mul", ["calc.py"])).toMatchObject({ ok: true });
     // The claimed test is expected to fail until its edit: a turn may end there.
@@ -155,7 +156,8 @@ describe("strict mode on a real pytest project", () => {
     expect(waiting.kind).not.toBe("block");
 
     await send({ kind: "TurnStarted" });
-    const breaking = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n";
+    const breaking =
+      "def add(a, b):\n    return 0 if a == 2 else a + b\n\n\ndef mul(a, b):\n    return a * b\n";
     expect((await write("calc.py", breaking)).kind).toBe("none");
     const stop = await send({ kind: "TurnEnded", stopHookActive: false });
     expect(stop.kind).toBe("block");

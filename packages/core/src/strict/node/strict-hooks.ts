@@ -284,6 +284,29 @@ function untrustedPass(call: StrictCall, run: TestRunInput | undefined): string 
 }
 
 /**
+ * Per claimed Python file, the changed functions no passing claimed test of this stop ran (each
+ * run's witness lists what its test did not start; a function another claim's test on the same
+ * file ran is covered).
+ */
+function unranAcross(runs: readonly StrictEventInput[]): Map<string, Set<string>> {
+  const unran = new Map<string, Set<string>>();
+  const seen = new Set<string>();
+  for (const run of runs) {
+    if (run.type !== "test_run" || run.status !== "pass" || run.reached === undefined) continue;
+    for (const file of run.reached) {
+      const missed = new Set(run.unran?.[file] ?? []);
+      const before = unran.get(file);
+      unran.set(
+        file,
+        !seen.has(file) ? missed : new Set([...(before ?? [])].filter((name) => missed.has(name))),
+      );
+      seen.add(file);
+    }
+  }
+  return unran;
+}
+
+/**
  * What the turn's tests need (`verifyStrictTurnWith`): the files it changed, tests too (one an
  * agent broke is red like any other), none in refactor mode; and the tests of the claims this
  * stop left open, expected to fail at the turn's end.
@@ -304,17 +327,34 @@ function turnTests(
   return { changed: state.mode === "refactor" ? [] : look.changed, expected };
 }
 
+/** A pass whose claim changed functions its test never started (pytest's witness said). */
+function unranReason(
+  changed: readonly string[],
+  unran: ReadonlyMap<string, ReadonlySet<string>>,
+  run: TestRunInput | undefined,
+): string | undefined {
+  if (run?.status !== "pass" || !run.test.file.endsWith(".py")) return undefined;
+  const missed = changed.flatMap((file) =>
+    [...(unran.get(file) ?? [])].map((name) => `${name} (${file})`),
+  );
+  if (missed.length === 0) return undefined;
+  const one = missed.length === 1;
+  return `it passes, but ${missed.join(", ")} changed and never ran while ${run.test.file} ran: a claim covers only the functions its test runs, so put ${one ? "that change" : "those changes"} back, or make ${one ? "it" : "them"} under a claim of a failing test that runs ${one ? "it" : "them"}`;
+}
+
 async function settleClaim(
   call: StrictCall,
   claim: ClaimState,
   run: TestRunInput | undefined,
   events: StrictEventInput[],
   changed: readonly string[] = [],
+  unran: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): Promise<ClaimOutcome> {
   const failure =
     failureOf(claim, run) ??
     untrustedPass(call, run) ??
-    unreachedReason(changed, await reachedOf(call, changed, run), run);
+    unreachedReason(changed, await reachedOf(call, changed, run), run) ??
+    unranReason(changed, unran, run);
   const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };
   if (failure === undefined) {
     const after: Record<string, string | null> = {};
@@ -592,9 +632,10 @@ export async function verifyStrictTurnWith(
           ).events;
     events.push(...ran);
     const outcomes: ClaimOutcome[] = [];
+    const unran = unranAcross(ran);
     for (const claim of pending) {
       const run = ran.find((event) => event.test_id === claim.test_id);
-      outcomes.push(await settleClaim(call, claim, run, events, claimed.byClaim.get(claim)));
+      outcomes.push(await settleClaim(call, claim, run, events, claimed.byClaim.get(claim), unran));
     }
     lines.push(...outcomes.map((outcome) => outcome.line));
     // A repair sends the agent back to fix; an escalation sends it back once, only to tell the

@@ -68,6 +68,7 @@ interface Outcome {
   fail_reason?: TestRunEvent["fail_reason"];
   failure?: string;
   reached?: string[];
+  unran?: Record<string, string[]>;
 }
 
 /** What one run says of one requested test. */
@@ -83,7 +84,22 @@ function outcomeOf(result: RunResult, id: TestId): Outcome {
   if (matching.length > 0 && matching.every((test) => test.status === "pass")) {
     const asked = matching.filter((test) => test.reached !== undefined);
     if (asked.length === 0) return { status: "pass" };
-    return { status: "pass", reached: [...new Set(asked.flatMap((test) => test.reached ?? []))] };
+    const reached = [...new Set(asked.flatMap((test) => test.reached ?? []))];
+    // A function is unrun only when no case of the test ran it (a parametrised test's cases).
+    const unran = Object.fromEntries(
+      Object.entries(asked[0]?.unran ?? {})
+        .map(
+          ([file, names]) =>
+            [
+              file,
+              names.filter((name) =>
+                asked.every((test) => test.unran?.[file]?.includes(name) === true),
+              ),
+            ] as const,
+        )
+        .filter(([, names]) => names.length > 0),
+    );
+    return { status: "pass", reached, ...(Object.keys(unran).length === 0 ? {} : { unran }) };
   }
   if (result.status === "timeout")
     return { status: "fail", fail_reason: "timeout", failure: result.reason };
@@ -120,6 +136,7 @@ function toEvent(
   };
   if (outcome.fail_reason !== undefined) event.fail_reason = outcome.fail_reason;
   if (outcome.reached !== undefined) event.reached = outcome.reached;
+  if (outcome.unran !== undefined) event.unran = outcome.unran;
   const failure = outcome.failure ?? "";
   // No absolute path of this machine in what the agent reads: project paths become relative.
   const root = options.root;
