@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setAsideExpected } from "./expected-red.ts";
+import { flakyTests, setAsideExpected, worthRerunning } from "./expected-red.ts";
 import type { RunResult } from "./summarize.ts";
 
 const test = (file: string, name: string, status: "pass" | "fail" | "skip" | "not_run") => ({
@@ -89,5 +89,51 @@ describe("setAsideExpected", () => {
   it("says no test ran when the expected one was all there was", () => {
     const result = run({ tests: [test("tests/test_a.py", "test_new", "fail")] });
     expect(setAsideExpected(result, [{ file: "tests/test_a.py" }]).status).toBe("no_tests");
+  });
+});
+
+describe("flakyTests", () => {
+  it("names the tests that failed, then passed when the same run was made again", () => {
+    const first = run({
+      tests: [
+        test("tests/test_a.py", "test_slow", "fail"),
+        test("tests/test_a.py", "test_bug", "fail"),
+      ],
+    });
+    const second = run({
+      tests: [
+        test("tests/test_a.py", "test_slow", "pass"),
+        test("tests/test_a.py", "test_bug", "fail"),
+      ],
+    });
+    const flaky = flakyTests(first, second);
+    expect(flaky).toEqual([{ file: "tests/test_a.py", name: "test_slow", exact: true }]);
+    // Set aside by its whole name only: test_slow_path, red, stays red.
+    const beside = run({
+      tests: [
+        test("tests/test_a.py", "test_slow", "fail"),
+        test("tests/test_a.py", "test_slow_path", "fail"),
+      ],
+    });
+    expect(setAsideExpected(beside, flaky).tests.map((row) => row.id.segments[0])).toEqual([
+      "test_slow_path",
+    ]);
+  });
+
+  it("runs again only a run red with a few failed tests and nothing else wrong", () => {
+    expect(worthRerunning(run({ tests: [test("t.py", "a", "fail")] }))).toBe(true);
+    expect(
+      worthRerunning(
+        run({
+          tests: [test("t.py", "a", "fail")],
+          errors: [{ file: "t.py", message: "ImportError", kind: "collection" }],
+        }),
+      ),
+    ).toBe(false);
+    expect(worthRerunning(run({ status: "timeout", tests: [test("t.py", "a", "fail")] }))).toBe(
+      false,
+    );
+    const many = Array.from({ length: 11 }, (_, index) => test("t.py", `t${index}`, "fail"));
+    expect(worthRerunning(run({ tests: many }))).toBe(false);
   });
 });

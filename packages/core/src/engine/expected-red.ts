@@ -8,6 +8,8 @@ import type { RunResult } from "./summarize.ts";
 export interface ExpectedRed {
   file: string;
   name?: string | undefined;
+  /** The name is the test's whole name (a flaky test), not a part of it to look for. */
+  exact?: boolean;
 }
 
 function isExpected(
@@ -17,7 +19,10 @@ function isExpected(
   return expected.some(
     (red) =>
       red.file === id.file &&
-      (red.name === undefined || namesTest([id.file, ...id.segments].join(" > "), red.name)),
+      (red.name === undefined ||
+        (red.exact === true
+          ? id.segments.join(" > ") === red.name
+          : namesTest([id.file, ...id.segments].join(" > "), red.name))),
   );
 }
 
@@ -34,7 +39,9 @@ export function setAsideExpected(result: RunResult, expected: readonly ExpectedR
     (test) => test.status === "pass" || test.status === "skip" || !isExpected(test.id, expected),
   );
   const errors = result.errors.filter(
-    (error) => error.file === undefined || !expected.some((red) => red.file === error.file),
+    (error) =>
+      error.file === undefined ||
+      !expected.some((red) => red.exact !== true && red.file === error.file),
   );
   if (tests.length === result.tests.length && errors.length === result.errors.length) return result;
   const stillRed =
@@ -58,4 +65,33 @@ export function setAsideExpected(result: RunResult, expected: readonly ExpectedR
         ? "only the test expected to fail ran"
         : `${ran} tests passed, besides the test expected to fail`,
   };
+}
+
+/** How many failing tests of one run are run again to tell a flaky test from a red one. */
+export const FLAKY_RERUN_MAX_FAILURES = 10;
+
+/** Whether a run's red is only failed tests (no load error, timeout or crash) few enough to run again. */
+export function worthRerunning(result: RunResult): boolean {
+  const failed = result.tests.filter((test) => test.status === "fail").length;
+  return (
+    result.status === "failed" &&
+    result.errors.length === 0 &&
+    failed > 0 &&
+    failed <= FLAKY_RERUN_MAX_FAILURES
+  );
+}
+
+/**
+ * The tests that failed in `first` and passed when the same run was made again (`second`): flaky,
+ * each named by its file and its full name. A test red in both, or absent from the second, is not.
+ */
+export function flakyTests(first: RunResult, second: RunResult): ExpectedRed[] {
+  const key = (id: { file: string; segments: readonly string[] }) =>
+    `${id.file}\0${id.segments.join("\0")}`;
+  const passed = new Set(
+    second.tests.filter((test) => test.status === "pass").map((test) => key(test.id)),
+  );
+  return first.tests
+    .filter((test) => test.status === "fail" && passed.has(key(test.id)))
+    .map((test) => ({ file: test.id.file, name: test.id.segments.join(" > "), exact: true }));
 }

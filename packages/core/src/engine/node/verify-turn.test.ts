@@ -183,6 +183,32 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(existsSync(join(project.root, "__pycache__/kept.cpython-311.pyc"))).toBe(true);
   });
 
+  it("a test that fails, then passes when run again, is told as flaky, never red nor green", async () => {
+    // Fails on its first run in this project, passes on every run after (a timing bound, say).
+    const flaky =
+      "import os\n\nfrom billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 12\n\n\ndef test_timing():\n    first = not os.path.exists('ran-once')\n    open('ran-once', 'w').close()\n    assert not first, 'took too long'\n";
+    project.write("tests/test_billing.py", flaky);
+    await edit("billing.py", BILLING);
+    const decision = await stop();
+    expect(decision.kind).toBe("context");
+    expect(decision.kind === "context" ? decision.text : "").toContain(
+      "tailtest: tests/test_billing.py > test_timing failed, then passed when run again: a flaky test, not counted as red.",
+    );
+    // Not called green: the file stays queued, and its first run's failure is what is recorded.
+    expect((await session()).pending_files.map((entry) => entry.path)).toEqual(["billing.py"]);
+    expect(decision.userMessage).toMatch(/1 failed/);
+  });
+
+  it("a test that fails twice is red, whatever runs beside it", async () => {
+    const twice =
+      "from billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 13\n";
+    project.write("tests/test_billing.py", twice);
+    await edit("billing.py", BILLING);
+    const decision = await stop();
+    expect(decision.kind).toBe("block");
+    expect(decision.kind === "block" ? decision.reason : "").not.toContain("flaky");
+  });
+
   it("nothing queued → no opinion, no test run", async () => {
     expect(await stop()).toEqual({ kind: "none" });
   });

@@ -11,7 +11,7 @@ import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
-import { setAsideExpected, type ExpectedRed } from "../expected-red.ts";
+import { flakyTests, setAsideExpected, worthRerunning, type ExpectedRed } from "../expected-red.ts";
 import { redSummary, rerunCommands } from "../rerun.ts";
 import { recordRun, runLogFile } from "../../state/node/run-log-store.ts";
 import { sessionFile, type Project } from "../../project/node/project.ts";
@@ -83,20 +83,27 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   );
   const plan = chosen.plan;
   const results: RunResult[] = [];
-  for (const run of plan.runs) {
-    results.push(
-      await executePlan(run, {
-        root: project.root,
-        timeoutMs: project.config.test_timeout_seconds * 1000,
-        trustCompiled: project.config.mode === "follow",
-        // The run log is read and checked while the tests run: the record after them reuses it.
-        whileRunning: () => prefetchState(runLogFile(project)),
-      }),
-    );
-  }
+  const execution = {
+    root: project.root,
+    timeoutMs: project.config.test_timeout_seconds * 1000,
+    trustCompiled: project.config.mode === "follow",
+    // The run log is read and checked while the tests run: the record after them reuses it.
+    whileRunning: () => prefetchState(runLogFile(project)),
+  };
+  for (const run of plan.runs) results.push(await executePlan(run, execution));
   const failures: Record<string, FileFailure> = {};
   const changed = mine.map((entry) => entry.path);
-  const expected = options.expected ?? [];
+  // A test that fails, then passes when its run is made again, is flaky: told, never red, and
+  // never green either (its file stays queued). Only a run red with a few failed tests, besides
+  // those the mode expects, is made again.
+  const flaky: ExpectedRed[] = [];
+  for (const [index, run] of plan.runs.entries()) {
+    const result = results[index];
+    if (result === undefined || !worthRerunning(setAsideExpected(result, options.expected ?? [])))
+      continue;
+    flaky.push(...flakyTests(result, await executePlan(run, execution)));
+  }
+  const expected = [...(options.expected ?? []), ...flaky];
   // What decides: the runs with the failures the mode expects set aside. What is recorded and
   // told to the person: the runs as they were.
   const judged = results.map((result) => setAsideExpected(result, expected));
@@ -177,7 +184,14 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     environment.push(
       `tailtest: environment error, not a test result: ${unloaded.join(", ")} could not import a package that is not installed; those tests did not run. The person should install the project's test dependencies.`,
     );
-  const allNotes = [...environment, ...chosen.notes];
+  const allNotes = [
+    ...environment,
+    ...flaky.map(
+      (test) =>
+        `tailtest: ${test.file} > ${test.name ?? ""} failed, then passed when run again: a flaky test, not counted as red. Make it deterministic (a timing bound, an order, a shared state).`,
+    ),
+    ...chosen.notes,
+  ];
   const notes = allNotes.length === 0 ? "" : `\n\n${allNotes.join("\n")}`;
   if (red.length === 0)
     return {
