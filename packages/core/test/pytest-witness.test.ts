@@ -316,4 +316,36 @@ def test_static():
     expect(test?.status).toBe("pass");
     expect(test?.reached).toEqual(["calc.py", "comment.py", "other.py"]);
   }, 60_000);
+
+  it("takes in what a Python child of the test ran; another process reaches nothing", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    project.write("calc.py", "def mul(a, b):\n    return a * b\n");
+    project.write("other.py", NOW);
+    project.write(
+      "tests/test_calc.py",
+      [
+        "import subprocess",
+        "import sys",
+        "",
+        "",
+        "def test_child():",
+        '    code = "import other; print(other.other())"',
+        "    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)",
+        '    assert out.stdout.strip() == "2"',
+        "",
+        "",
+        "def test_true():",
+        '    subprocess.run(["true"], check=True)',
+        "",
+      ].join("\n"),
+    );
+    const tests = await runAll(project, false, [{ file: "other.py", before: BEFORE }]);
+    const seen = Object.fromEntries(
+      tests.map((test) => [test.id.segments.join("::"), [test.reached, test.unran]]),
+    );
+    expect(seen).toEqual({
+      test_child: [["other.py"], { "other.py": ["K.helper", "unused"] }],
+      test_true: [[], { "other.py": ["K.helper", "other", "unused"] }],
+    });
+  }, 60_000);
 });

@@ -21,6 +21,91 @@ export const PYTEST_WITNESS_ENV = "TAILTEST_WITNESS";
  */
 export const PYTEST_WITNESS_WATCH_ENV = "TAILTEST_WITNESS_WATCH";
 
+/**
+ * The folder (`PYTHONPATH`) of the child witness, set for the processes a watched test starts:
+ * a Python child records which watched files' code it started and appends it at exit to the file
+ * the parent names in `TAILTEST_WITNESS_CHILD` (ADR 0008, fifteenth round).
+ */
+export const PYTEST_WITNESS_CHILD_DIR_ENV = "TAILTEST_WITNESS_CHILD_DIR";
+
+/** `sitecustomize.py` of the child witness: it then runs the `sitecustomize` it stands before. */
+export const PYTEST_WITNESS_CHILD_SOURCE = String.raw`"""tailtest's child witness: what a process a watched test started ran of the watched files."""
+
+import os
+import sys
+
+
+def _tailtest_child_witness():
+    out = os.environ.get("TAILTEST_WITNESS_CHILD")
+    watch = os.environ.get("TAILTEST_WITNESS_WATCH")
+    if not out or not watch:
+        return
+    import atexit
+    import json
+    import threading
+
+    with open(watch, encoding="utf-8") as handle:
+        paths = {os.path.realpath(entry["path"]): key for key, entry in json.load(handle).items()}
+    keys = {}
+    seen = set()
+
+    def key_of(filename):
+        try:
+            return keys[filename]
+        except KeyError:
+            try:
+                key = paths.get(os.path.realpath(os.path.abspath(filename)))
+            except Exception:
+                key = None
+            keys[filename] = key
+            return key
+
+    def record(frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            key = key_of(code.co_filename)
+            if key is not None:
+                seen.add((key, getattr(code, "co_qualname", None), code.co_firstlineno, code.co_names))
+
+    def flush():
+        sys.setprofile(None)
+        threading.setprofile(None)
+        try:
+            with open(out, "a", encoding="utf-8") as handle:
+                for key, name, first, names in seen:
+                    handle.write(json.dumps([key, name, first, list(names)]) + "\n")
+        except OSError:
+            pass
+
+    atexit.register(flush)
+    sys.setprofile(record)
+    threading.setprofile(record)
+
+
+try:
+    _tailtest_child_witness()
+except Exception:
+    pass
+
+
+def _tailtest_next_sitecustomize():
+    import importlib.machinery
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    rest = [entry for entry in sys.path if os.path.abspath(entry or ".") != here]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
+    if spec is not None and spec.loader is not None:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+
+
+try:
+    _tailtest_next_sitecustomize()
+except Exception:
+    pass
+`;
+
 export const PYTEST_WITNESS_SOURCE = String.raw`"""tailtest's witness (ADR 0012): which collected tests' own functions ran to their end.
 
 A pass is pytest's report; this records, beside it, whether the test function written in the
@@ -69,24 +154,10 @@ _started = set()
 _names_ran = set()
 _bound = {}
 _recording = False
-_spawned = False
 _changed = {}
-# A process the test starts runs code this process never sees: such a test reached whatever it
-# could have (the audit events of every way Python starts a process).
-_SPAWNS = frozenset(
-    ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
-     "os.forkpty", "os.startfile", "pty.spawn")
-)
-
-
-def _audit(event, args):
-    global _spawned
-    if _recording and event in _SPAWNS:
-        _spawned = True
-
-
-if _watch:
-    sys.addaudithook(_audit)
+# A process the test starts runs code this process never sees. A Python child reports what it ran
+# of the watched files (the child witness, on PYTHONPATH while a test records, _children_in);
+# any other process reaches nothing.
 
 # Python 3.12+: sys.monitoring's PY_RETURN, asked of the test's own code object alone, fires only
 # when it returns by itself (not at a yield, not while an exception unwinds it) and costs nothing
@@ -425,12 +496,54 @@ def pytest_collection_modifyitems(session, config, items):
     yield
 
 
+_CHILD_DIR = os.environ.get("TAILTEST_WITNESS_CHILD_DIR", "")
+_CHILD_OUT = _PATH + ".children" if _PATH else ""
+_saved_env = {}
+
+
+def _children_in():
+    """While a test records, the processes it starts load the child witness (PYTHONPATH)."""
+    if not (_watch and _CHILD_DIR and _CHILD_OUT):
+        return
+    for name in ("PYTHONPATH", "TAILTEST_WITNESS_CHILD"):
+        _saved_env[name] = os.environ.get(name)
+    inherited = os.environ.get("PYTHONPATH", "")
+    os.environ["PYTHONPATH"] = _CHILD_DIR + (os.pathsep + inherited if inherited else "")
+    os.environ["TAILTEST_WITNESS_CHILD"] = _CHILD_OUT
+
+
+def _children_out():
+    """The environment back as it was, and what the test's Python children ran, taken in."""
+    for name, value in list(_saved_env.items()):
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    _saved_env.clear()
+    if not _CHILD_OUT:
+        return
+    try:
+        with open(_CHILD_OUT, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        os.remove(_CHILD_OUT)
+    except OSError:
+        return
+    for line in lines:
+        try:
+            key, name, first, names = json.loads(line)
+        except Exception:
+            continue
+        if key in _watch:
+            _started.add((key, name, first))
+            _names_ran.update(names)
+
+
 def _start_recording():
-    global _recording, _spawned
+    global _recording
     _started.clear()
     _names_ran.clear()
-    _spawned = False
     _recording = True
+    _children_in()
     if _TOOL is not None:
         _monitoring.restart_events()
         _monitoring.set_events(_TOOL, _monitoring.events.PY_START)
@@ -439,6 +552,7 @@ def _start_recording():
 def _stop_recording():
     global _recording
     _recording = False
+    _children_out()
     if _TOOL is not None:
         _monitoring.set_events(_TOOL, 0)
 
@@ -477,11 +591,11 @@ def pytest_runtest_call(item):
     try:
         function = _functions.get(item.nodeid, (None, None))[0]
         own = function.__code__.co_names if function is not None else ()
-        files = sorted(_watch) if _spawned else _reached(own)
-        # A test that starts a process runs code this one never sees: nothing is called unrun.
-        unran = [] if _spawned else _unran()
+        # What its Python children ran is in _started too; other processes reach nothing.
+        files = _reached(own)
+        unran = _unran()
     except Exception:
-        files, unran = sorted(_watch), []
+        files, unran = [], []
     _write("reached", item, files=files, unran=unran)
 
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
@@ -15,6 +15,8 @@ import {
 } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
 import {
+  PYTEST_WITNESS_CHILD_DIR_ENV,
+  PYTEST_WITNESS_CHILD_SOURCE,
   PYTEST_WITNESS_ENV,
   PYTEST_WITNESS_MODULE,
   PYTEST_WITNESS_SOURCE,
@@ -182,6 +184,7 @@ async function withWitness(
   if (!gating || plan.runner.id !== "pytest")
     return { argv, env: plan.env, witness: "", watching: false };
   await writeFile(join(scratch, `${PYTEST_WITNESS_MODULE}.py`), PYTEST_WITNESS_SOURCE);
+  const child = join(scratch, "child");
   const at = plan.argv.findIndex((arg) => arg.includes(REPORT_TOKEN));
   const cut = at < 0 ? argv.length : at;
   const witness = join(scratch, "witness.jsonl");
@@ -195,6 +198,10 @@ async function withWitness(
     ]);
     watch[PYTEST_WITNESS_WATCH_ENV] = join(scratch, "watch.json");
     await writeFile(watch[PYTEST_WITNESS_WATCH_ENV], JSON.stringify(Object.fromEntries(entries)));
+    // The processes a watched test starts report what they ran (the child witness).
+    await mkdir(child, { recursive: true });
+    await writeFile(join(child, "sitecustomize.py"), PYTEST_WITNESS_CHILD_SOURCE);
+    watch[PYTEST_WITNESS_CHILD_DIR_ENV] = child;
   }
   return {
     argv: [...argv.slice(0, cut), "-p", PYTEST_WITNESS_MODULE, ...argv.slice(cut)],

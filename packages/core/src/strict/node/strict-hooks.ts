@@ -119,7 +119,7 @@ export async function strictSessionNote(call: StrictCall): Promise<string> {
     "tailtest strict: every production edit must advance a failing test.",
     "1. Write the failing test (test files are always editable).",
     "2. Run `tailtest claim <test_id> <file…>`: it runs the test and records the claim only if it fails on an assertion, or because a claimed file (or a name in it) does not exist yet.",
-    "3. Edit only the claimed files. At the end of your turn tailtest runs every claimed test: if one is still red, that claim's edits are reverted; a second failure hands the claim to the person.",
+    "3. Edit only the claimed files, and in them only code a claimed test runs (a function no claimed test starts fails its claim: claim a test for each). At the end of your turn tailtest runs every claimed test: if one is still red, that claim's edits are reverted; a second failure hands the claim to the person. Then the tests of every file the turn changed run, as at any turn's end.",
     "Test ids: `tests/test_x.py::test_y`, `tests/test_x.py::TestX::test_y`, `src/x.test.ts::suite > case`, or the slug of a `tailtest-id: <slug>` comment above the test.",
     "Restructuring with no failing test (docs, config, renames): `tailtest refactor start`, then `tailtest refactor finish`; the full test run must pass before the turn ends.",
   ];
