@@ -34,7 +34,7 @@ import {
  * log's prefix the checkpoint covers when something first reads it (node/strict-store.ts).
  */
 
-export const STRICT_CHECKPOINT_VERSION = 2;
+export const STRICT_CHECKPOINT_VERSION = 3;
 
 const Count = lazy(() => z.number().check(z.int(), z.minimum(0)));
 

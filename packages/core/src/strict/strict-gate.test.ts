@@ -160,6 +160,18 @@ describe("decideStrictEdit: the gate table", () => {
       expected: "allow",
     },
     {
+      name: "a pass the verification did not accept (a function it never ran) keeps the red: the edits were reverted",
+      events: () => [
+        run(),
+        claim(),
+        event({ type: "snapshot", claim: "c1", path: "billing.py", object: null }),
+        run({ purpose: "verify", status: "pass", fail_reason: undefined }),
+        event({ type: "verify_result", scope: "claim", claim: "c1", status: "fail" }),
+        event({ type: "repair", claim: "c1", test_id: TEST_ID, attempt: 1, reason: "never ran" }),
+      ],
+      expected: "allow",
+    },
+    {
       name: "an escalated claim grants nothing",
       events: () => [
         run(),

@@ -114,6 +114,15 @@ function applyStrictEvent(state: StrictState, event: StrictEvent, index: number)
     case "escalated": {
       const claim = state.claims.get(event.claim);
       if (claim !== undefined) applyClaimEvent(claim, event);
+      // A pass the verification did not accept (a function or file its test never ran, a
+      // voided red) was measured on code the repair put back: it says nothing of now, and the
+      // claim's red stands, so the claim can be used again.
+      if (
+        event.type === "repair" &&
+        claim !== undefined &&
+        state.runs.get(claim.test_id)?.event.status === "pass"
+      )
+        state.runs.delete(claim.test_id);
       return;
     }
     case "verify_result": {

@@ -33,6 +33,7 @@ import {
 } from "./strict-store.ts";
 import { takeRecoveries } from "../../state/node/store.ts";
 import { openClaims } from "../strict-state.ts";
+import { STRICT_CHECKPOINT_VERSION } from "../checkpoint.ts";
 import { createFsView } from "../../project/node/fs-view.ts";
 import { EVENTS_PATH } from "../../tdd/node/tdd-store.ts";
 
@@ -396,7 +397,12 @@ describe("the reduced log, read through its checkpoint", () => {
   it("replays the log when the checkpoint is unreadable, and a newer line still stops decisions", async () => {
     await history();
     view(project.root);
-    for (const garbage of ["", "{", '{"version":1}', '{"version":2,"log":{}}'])
+    for (const garbage of [
+      "",
+      "{",
+      '{"version":1}',
+      `{"version":${STRICT_CHECKPOINT_VERSION},"log":{}}`,
+    ])
       for (const checkpoint of [garbage, readFileSync(checkpointPath(), "utf8")]) {
         writeFileSync(checkpointPath(), checkpoint);
         expect(view(project.root).size).toBe(100);
@@ -445,7 +451,7 @@ describe("the reduced log, read through its checkpoint", () => {
       stale,
       "",
       "{",
-      '{"version":2}',
+      `{"version":${STRICT_CHECKPOINT_VERSION}}`,
       good.replace('"green"', '"open"'),
     ]) {
       if (part === undefined) unlinkSync(partPath());
