@@ -97,6 +97,20 @@ function applyClaimEvent(
   }
 }
 
+function applyToClaim(
+  state: StrictState,
+  event: Extract<StrictEvent, { type: "snapshot" | "edit_reverted" | "repair" | "escalated" }>,
+): void {
+  const claim = state.claims.get(event.claim);
+  if (claim === undefined) return;
+  applyClaimEvent(claim, event);
+  // A pass the verification did not accept (a function or file its test never ran, a voided
+  // red) was measured on code the repair put back: it says nothing of now, and the claim's red
+  // stands, so the claim can be used again.
+  if (event.type === "repair" && state.runs.get(claim.test_id)?.event.status === "pass")
+    state.runs.delete(claim.test_id);
+}
+
 /** Applies one event in place (the reducer's step; `deriveStrictState` owns the state). */
 function applyStrictEvent(state: StrictState, event: StrictEvent, index: number): void {
   switch (event.type) {
@@ -111,20 +125,9 @@ function applyStrictEvent(state: StrictState, event: StrictEvent, index: number)
     case "snapshot":
     case "edit_reverted":
     case "repair":
-    case "escalated": {
-      const claim = state.claims.get(event.claim);
-      if (claim !== undefined) applyClaimEvent(claim, event);
-      // A pass the verification did not accept (a function or file its test never ran, a
-      // voided red) was measured on code the repair put back: it says nothing of now, and the
-      // claim's red stands, so the claim can be used again.
-      if (
-        event.type === "repair" &&
-        claim !== undefined &&
-        state.runs.get(claim.test_id)?.event.status === "pass"
-      )
-        state.runs.delete(claim.test_id);
+    case "escalated":
+      applyToClaim(state, event);
       return;
-    }
     case "verify_result": {
       const claim = event.claim === undefined ? undefined : state.claims.get(event.claim);
       if (event.scope === "refactor" || claim === undefined) return;
