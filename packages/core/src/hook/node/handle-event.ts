@@ -356,14 +356,17 @@ async function testTurn(
   return { ...decision, reason: `${decision.reason}\n\n${how}` };
 }
 
-/** Two answers of one stop as one: a block wins, every text is kept, and the person's line. */
+/** Two answers of one stop as one: a block wins, and every text is kept. */
 function joined(first: Decision, second: Decision): Decision {
   const textOf = (decision: Decision): string[] => {
     if (decision.kind === "context") return [decision.text];
     return decision.kind === "block" ? [decision.reason] : [];
   };
   const texts = [...textOf(first), ...textOf(second)];
-  const userMessage = second.userMessage ?? first.userMessage;
+  // A stop whose mode already told the person (a claim's verdict, the sweep's line) adds no line
+  // of the turn's tests: those speak only when red, flaky or not run.
+  const userMessage =
+    textOf(first).length > 0 ? first.userMessage : (second.userMessage ?? first.userMessage);
   const person = userMessage === undefined ? {} : { userMessage };
   if (texts.length === 0) return { kind: "none", ...person };
   const text = capText(texts.join("\n\n"));

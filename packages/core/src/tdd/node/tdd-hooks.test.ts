@@ -392,8 +392,6 @@ describe("the end-of-turn sweep", () => {
     expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({
       kind: "context",
       text: "tailtest tdd: production code changed this turn with no failing test first (tailtest green --skip-red, reason: refactoring): calc.py.",
-      // …and its tests ran at this stop.
-      userMessage: expect.stringMatching(/^tailtest: 1 edited file, 1 test passed/),
     });
     // A turn with no edit under it says nothing.
     expect(await send({ kind: "TurnEnded", stopHookActive: false })).toEqual({ kind: "none" });
