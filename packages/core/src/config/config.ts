@@ -203,7 +203,7 @@ const CONFIG_FIELDS = {
   notify: () =>
     described(
       z._default(z.enum(["always", "failures", "never"]), "always"),
-      'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 edited files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures), or never; a turn with nothing to verify is silent',
+      'the person\'s one line at the end of a verified turn (e.g. "tailtest: 3 edited files, 41 tests passed (2.1 s)"): always, only when something did not pass (failures: a red, flaky or missing test, a run that could not start or finish; a failure tdd or strict mode expects, such as the declared Red, is named as an expected failure and does not count), or never; a turn with nothing to verify is silent',
     ),
   file_classes: () =>
     z._default(FileClassesSchema, () => ({ test: [], production: [], exempt: [] })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flakyTests, setAsideExpected, worthRerunning } from "./expected-red.ts";
+import { countSetAside, flakyTests, setAsideExpected, worthRerunning } from "./expected-red.ts";
 import type { RunResult } from "./summarize.ts";
 
 const test = (file: string, name: string, status: "pass" | "fail" | "skip" | "not_run") => ({
@@ -135,5 +135,33 @@ describe("flakyTests", () => {
     );
     const many = Array.from({ length: 11 }, (_, index) => test("t.py", `t${index}`, "fail"));
     expect(worthRerunning(run({ tests: many }))).toBe(false);
+  });
+});
+
+describe("countSetAside", () => {
+  it("counts the failed tests and load errors each run lost, and nothing for a run kept whole", () => {
+    const loadError = {
+      file: "tests/test_new.py",
+      message: "ImportError: cannot import name 'mul'",
+      kind: "collection" as const,
+    };
+    const runs = [
+      run({
+        status: "error",
+        tests: [test("tests/test_a.py", "test_old", "pass")],
+        errors: [loadError],
+      }),
+      run({
+        tests: [
+          test("tests/test_b.py", "test_new", "fail"),
+          test("tests/test_b.py", "test_other", "fail"),
+        ],
+      }),
+      run({ status: "passed", tests: [test("tests/test_c.py", "test_c", "pass")] }),
+    ];
+    const expected = [{ file: "tests/test_new.py" }, { file: "tests/test_b.py", name: "test_new" }];
+    const judged = runs.map((result) => setAsideExpected(result, expected));
+    expect(countSetAside(runs, judged)).toBe(2);
+    expect(countSetAside(runs, runs)).toBe(0);
   });
 });

@@ -67,6 +67,19 @@ export function setAsideExpected(result: RunResult, expected: readonly ExpectedR
   };
 }
 
+/**
+ * How many failures `judged` set aside from `results` (the same runs, in order, through
+ * `setAsideExpected`): failed tests and files that would not load, counted one each.
+ */
+export function countSetAside(results: readonly RunResult[], judged: readonly RunResult[]): number {
+  const failures = (result: RunResult) =>
+    result.tests.filter((test) => test.status === "fail").length + result.errors.length;
+  return results.reduce(
+    (sum, result, index) => sum + failures(result) - failures(judged[index] ?? result),
+    0,
+  );
+}
+
 /** How many failing tests of one run are run again to tell a flaky test from a red one. */
 export const FLAKY_RERUN_MAX_FAILURES = 10;
 

@@ -87,6 +87,36 @@ describe("summariseCounts", () => {
       "tailtest: 2 edited files, a timeout, a run that did not finish (1 min 5 s)",
       false,
     ],
+    [
+      "tdd's Red, expected to fail, beside green tests: named, and still clean",
+      { files: 1, passed: 4, expected: 1, durationMs: 1200 },
+      "tailtest: 1 edited file, 4 tests passed, 1 expected failure (1.2 s)",
+      true,
+    ],
+    [
+      "only the expected failure ran",
+      { files: 1, expected: 2, durationMs: 300 },
+      "tailtest: 1 edited file, 2 expected failures (300 ms)",
+      true,
+    ],
+    [
+      "a flaky test: named, not clean",
+      { files: 1, passed: 1, flaky: 1, durationMs: 300 },
+      "tailtest: 1 edited file, 1 test passed, 1 flaky test (300 ms)",
+      false,
+    ],
+    [
+      "an expected failure beside a red test: the red test still counts",
+      { files: 1, passed: 1, failed: 1, expected: 1, durationMs: 300 },
+      "tailtest: 1 edited file, 2 tests: 1 passed, 1 failed, 1 expected failure (300 ms)",
+      false,
+    ],
+    [
+      "many of each problem",
+      { files: 3, envErrors: 2, timeouts: 2, errors: 2, missing: 2, durationMs: 10 },
+      "tailtest: 3 edited files, 2 missing tests, 2 environment errors, 2 timeouts, 2 runs that did not finish (10 ms)",
+      false,
+    ],
   ])("%s", (_name, counts, line, clean) => {
     const summary = summariseCounts({ ...none, ...counts });
     expect(summary?.line).toBe(line);

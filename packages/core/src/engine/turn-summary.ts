@@ -16,11 +16,18 @@ export interface TurnSummaryExtra {
   files?: number | undefined;
   /** Of those, files whose test file does not exist. */
   missing?: number | undefined;
+  /** Failures the mode expects, set aside from the results (expected-red.ts): tdd's Red, strict's open claims. */
+  expected?: number | undefined;
+  /** Failed tests that passed when run again, set aside from the results. */
+  flaky?: number | undefined;
 }
 
 export interface TurnSummary {
   line: string;
-  /** Everything ran and passed: no red test, no missing test, no runner that could not start. */
+  /**
+   * Everything ran and passed: no red or flaky test, no missing test, no runner that could not
+   * start. A failure the mode expects (tdd's Red) leaves a turn clean: it is the mode's step.
+   */
   clean: boolean;
 }
 
@@ -48,35 +55,59 @@ export interface TurnCounts {
   timeouts: number;
   /** Runs that ended in an error of their own (a test file that would not load, a crash). */
   errors: number;
+  /** Failures the mode expects (a failed test or a file that would not load), not counted above. */
+  expected?: number | undefined;
+  /** Failed tests that passed when run again, not counted above. */
+  flaky?: number | undefined;
   durationMs: number;
+}
+
+/** `count` of `word` as a part of the line (`one` when there is one, `many` past one), or none. */
+function counted(count: number, word: string, one?: string, many = `${word}s`): string[] {
+  if (count === 0) return [];
+  return [count === 1 ? (one ?? `1 ${word}`) : `${count} ${many}`];
+}
+
+/** The tests that ran: "41 tests passed", "41 tests: 39 passed, 2 failed", or nothing besides `other`. */
+function testParts(passed: number, failed: number, other: number): string[] {
+  if (failed > 0) return [`${plural(passed + failed, "test")}: ${passed} passed, ${failed} failed`];
+  return passed > 0 || other === 0 ? [`${plural(passed, "test")} passed`] : [];
 }
 
 /** The summary of `counts`, or undefined when nothing ran and nothing was found missing. */
 export function summariseCounts(counts: TurnCounts): TurnSummary | undefined {
   const { passed, failed, missing, envErrors, timeouts, errors } = counts;
+  const expected = counts.expected ?? 0;
+  const flaky = counts.flaky ?? 0;
   const problems = envErrors + timeouts + errors;
-  if (passed + failed + missing + problems === 0 && (counts.files ?? 0) === 0) return undefined;
-  const parts: string[] = [];
+  const setAside = expected + flaky;
+  if (passed + failed + missing + problems + setAside === 0 && (counts.files ?? 0) === 0)
+    return undefined;
+  const parts = [
+    ...testParts(passed, failed, problems + missing + setAside),
+    // Never folded into "passed": a Red the mode expects is still red, a flaky test failed once.
+    ...counted(expected, "expected failure"),
+    ...counted(flaky, "flaky test"),
+    ...counted(missing, "missing test"),
+    ...counted(envErrors, "environment error", "an environment error"),
+    ...counted(timeouts, "timeout", "a timeout"),
+    ...counted(errors, "run", "a run that did not finish", "runs that did not finish"),
+  ];
   if (counts.files !== undefined && counts.files > 0)
-    parts.push(plural(counts.files, "edited file"));
-  if (failed > 0)
-    parts.push(`${plural(passed + failed, "test")}: ${passed} passed, ${failed} failed`);
-  else if (passed > 0 || problems + missing === 0) parts.push(`${plural(passed, "test")} passed`);
-  if (missing > 0) parts.push(plural(missing, "missing test"));
-  if (envErrors > 0)
-    parts.push(envErrors === 1 ? "an environment error" : `${envErrors} environment errors`);
-  if (timeouts > 0) parts.push(timeouts === 1 ? "a timeout" : `${timeouts} timeouts`);
-  if (errors > 0)
-    parts.push(errors === 1 ? "a run that did not finish" : `${errors} runs that did not finish`);
+    parts.unshift(plural(counts.files, "edited file"));
   // A time only for what ran: a turn that only found a test missing ran nothing.
-  const ran = passed + failed + problems > 0;
+  const ran = passed + failed + problems + setAside > 0;
   return {
     line: `tailtest: ${parts.join(", ")}${ran ? ` (${formatDuration(counts.durationMs)})` : ""}`,
-    clean: failed + missing + problems === 0,
+    clean: failed + missing + problems + flaky === 0,
   };
 }
 
-/** The turn's summary from the engine's results, or undefined when nothing was run or missing. */
+/**
+ * The turn's summary from the engine's results, or undefined when nothing was run or missing.
+ * Results with failures set aside (expected-red.ts) come with how many were: `extra.expected`,
+ * `extra.flaky`.
+ */
 export function summariseTurn(
   results: readonly RunResult[],
   durationMs: number,
@@ -94,6 +125,8 @@ export function summariseTurn(
     envErrors: runs("env_error"),
     timeouts: runs("timeout"),
     errors: runs("error"),
+    expected: extra.expected,
+    flaky: extra.flaky,
     durationMs,
   });
 }

@@ -11,7 +11,13 @@ import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
-import { flakyTests, setAsideExpected, worthRerunning, type ExpectedRed } from "../expected-red.ts";
+import {
+  countSetAside,
+  flakyTests,
+  setAsideExpected,
+  worthRerunning,
+  type ExpectedRed,
+} from "../expected-red.ts";
 import { redSummary, rerunCommands } from "../rerun.ts";
 import { recordRun, runLogFile } from "../../state/node/run-log-store.ts";
 import { sessionFile, type Project } from "../../project/node/project.ts";
@@ -44,6 +50,11 @@ export interface Verification {
   outcomes: Record<string, FileResult["outcome"]>;
   /** Queued files that were only run (tests, helpers): no file of the project's history. */
   runOnly: string[];
+  /**
+   * The runs as they judged the turn, with the failures the mode expects and the flaky tests set
+   * aside (`results` holds them as they were), and how many of each were.
+   */
+  judged?: { results: RunResult[]; expected: number; flaky: number };
 }
 
 /**
@@ -53,15 +64,18 @@ export interface Verification {
  */
 export async function verifyTurn(project: Project, options: VerifyOptions): Promise<Verification> {
   const verified = await verifyQueued(project, options);
-  // The person's line: what ran and how it ended (turn-summary.ts; `notify` in the config).
+  // The person's line: what ran and how it ended (turn-summary.ts; `notify` in the config). A
+  // failure the mode expects is named as one, not as a red test or a run that did not finish.
   const line = turnSummaryLine(
-    verified.results,
+    verified.judged?.results ?? verified.results,
     verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
     {
       files: Object.keys(verified.outcomes).filter((path) => !verified.runOnly.includes(path))
         .length,
       missing: verified.missing.length,
       notify: project.config.notify,
+      expected: verified.judged?.expected,
+      flaky: verified.judged?.flaky,
     },
   );
   return { ...verified, decision: withUserMessage(verified.decision, line) };
@@ -107,6 +121,12 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   // What decides: the runs with the failures the mode expects set aside. What is recorded and
   // told to the person: the runs as they were.
   const judged = results.map((result) => setAsideExpected(result, expected));
+  const setAside = countSetAside(results, judged);
+  const judgedRuns = {
+    results: judged,
+    expected: Math.max(0, setAside - flaky.length),
+    flaky: Math.min(flaky.length, setAside),
+  };
   const outcomesFrom = (runs: readonly RunResult[], into: Record<string, FileFailure>) =>
     outcomesOf(
       changed,
@@ -200,6 +220,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       missing: plan.missing,
       outcomes,
       runOnly: runOnlyPaths,
+      judged: judgedRuns,
     };
   if (after.stop_blocks === 0) {
     return {
@@ -214,6 +235,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       missing: plan.missing,
       outcomes,
       runOnly: runOnlyPaths,
+      judged: judgedRuns,
     };
   }
   const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
@@ -236,6 +258,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     missing: plan.missing,
     outcomes,
     runOnly: runOnlyPaths,
+    judged: judgedRuns,
   };
 }
 

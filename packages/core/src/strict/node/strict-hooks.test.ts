@@ -154,6 +154,7 @@ describe("strict mode on a real pytest project", () => {
     // The claimed test is expected to fail until its edit: a turn may end there.
     const waiting = await send({ kind: "TurnEnded", stopHookActive: false });
     expect(waiting.kind).not.toBe("block");
+    expect(waiting.userMessage ?? "").not.toMatch(/did not finish|\d failed/);
 
     await send({ kind: "TurnStarted" });
     const breaking =

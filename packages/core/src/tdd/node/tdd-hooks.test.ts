@@ -427,6 +427,9 @@ describe("the turn's tests", () => {
     await confirmedRed();
     const stop = await send({ kind: "TurnEnded", stopHookActive: false });
     expect(stop.kind).not.toBe("block");
+    // The person is told the Red is the one the mode expects: not a red test, not a crashed run.
+    expect(stop.userMessage).toMatch(/^tailtest: .*1 expected failure \(/);
+    expect(stop.userMessage).not.toMatch(/did not finish|failed/);
   });
 
   it("blocks a Green's edit that makes its test pass but breaks another, naming that test", async () => {
