@@ -164,6 +164,21 @@ describe("tailtest's pytest witness, real pytest runs", () => {
     ]);
   }, 60_000);
 
+  it("watches a plain test's return without a profile function on the calls it makes", async () => {
+    // A profile function runs on every call and return the test makes (h11's suite ran 3x
+    // slower under it); a plain test, in a class or not, is called through a wrapper instead.
+    project = copyFixture("runners/pytest-pyproject");
+    project.write(
+      "tests/test_calc.py",
+      "import sys\n\nfrom calc import add\n\n\ndef test_plain():\n    assert sys.getprofile() is None\n    assert add(2, 3) == 5\n\n\nclass TestInClass:\n    def test_method(self):\n        assert sys.getprofile() is None\n\n\ndef test_raises():\n    assert add(2, 3) == 6\n",
+    );
+    expect(names(await runAll(project))).toEqual([
+      "TestInClass::test_method pass",
+      "test_plain pass",
+      "test_raises fail",
+    ]);
+  }, 60_000);
+
   it("keeps the pass of a test whose fixture patches what the code calls, not the code", async () => {
     project = copyFixture("runners/pytest-pyproject");
     project.write(
