@@ -11,9 +11,13 @@
 // project's runner in the same run.
 //
 //   node bench/selection.mjs [--project NAME]... [--agent claude-code|codex|cursor] [--check]
-//                            [--json FILE] [--keep]
+//                            [--json FILE] [--keep] [--mode follow|tdd]
 //   node bench/selection.mjs --verify [--project NAME]...   (seeds against the project's own runner)
 //
+// --mode tdd plays the same seeds in tdd mode: each production edit under a Green declared with
+// the refactoring escape hatch (`tailtest green --skip-red`), so the gate lets it through and the
+// Stop's run of the turn's tests must judge it; a test-break seed, which needs a Red that expects
+// its test to fail, is not played. A gate that denies a seed's edit is a hook problem.
 // --check exits 1 when catch < 95 %, a harmless edit blocked, or mapped < 95 %.
 // --verify applies every seed to a copy and runs the project's full suite with its own runner:
 // a `block` seed must make exactly its `failing` files red (at least them), a `pass` seed must
@@ -114,6 +118,7 @@ function parseArgs(argv) {
     write: false,
     keep: false,
     agent: "claude-code",
+    mode: "follow",
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -125,10 +130,13 @@ function parseArgs(argv) {
     else if (arg === "--seed") args.seeds.push(argv[(i += 1)]);
     else if (arg === "--json") args.json = argv[(i += 1)];
     else if (arg === "--agent") args.agent = argv[(i += 1)];
+    else if (arg === "--mode") args.mode = argv[(i += 1)];
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Object.hasOwn(AGENTS, args.agent))
     throw new Error(`--agent: one of ${Object.keys(AGENTS).join(", ")}, not ${args.agent}`);
+  if (!["follow", "tdd"].includes(args.mode))
+    throw new Error(`--mode: follow or tdd, not ${args.mode}`);
   return args;
 }
 
@@ -954,7 +962,35 @@ function edited(seed, original) {
   return original.replace(seed.find, seed.replace);
 }
 
-function runSeed(agent, project, cwd, commands, seed, index) {
+/**
+ * In tdd mode (`--mode tdd`), the turn's production edit comes under a Green the agent declares
+ * with the escape hatch for a change that adds no behaviour, as an agent refactoring would: the
+ * gate lets the edit through, and the Stop's own run of the turn's tests (ADR 0007, "The turn's
+ * tests") must still catch a seeded bug and stay quiet on a harmless edit.
+ */
+function declareGreen(agent, cwd, seed) {
+  const result = spawnSync(
+    "node",
+    [
+      join(cwd, "node_modules/@tailtest/cli/dist/bin.js"),
+      ...["green", "--skip-red", "--reason", "refactoring"],
+      ...["--change", `seeded edit ${seed.id}`, "--file", seed.file],
+    ],
+    { cwd, env: { ...process.env, ...agent.env(cwd) }, encoding: "utf8", timeout: 120_000 },
+  );
+  return {
+    ms: 0,
+    status: result.status,
+    stderr: result.status === 0 ? "" : result.stderr,
+    output: {},
+  };
+}
+
+/** Whether a gate's answer refused the edit, in any agent's shape. */
+const denied = (answer) =>
+  /"(permissionDecision|permission|decision)":"deny"/.test(JSON.stringify(answer.output));
+
+function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
   const run = dirname(cwd);
   const session = `corpus-${project.name}-${index}`;
   const path = join(cwd, seed.file);
@@ -963,7 +999,11 @@ function runSeed(agent, project, cwd, commands, seed, index) {
   const send = ([event, stdin]) => fire(agent, commands[event], cwd, stdin);
   const answers = {};
   answers.SessionStart = send(turn.start);
+  if (mode === "tdd") answers.green = declareGreen(agent, cwd, seed);
   answers.PreToolUse = send(turn.pre);
+  // A gate that refuses the edit is a problem of the run: the agent could not make it.
+  if (mode !== "follow" && denied(answers.PreToolUse))
+    answers.PreToolUse = { ...answers.PreToolUse, status: 2, stderr: "the gate denied the edit" };
   writeFileSync(path, edited(seed, original));
   const after = turn.after.map(send);
   answers.PostToolUse = after[0];
@@ -1000,6 +1040,7 @@ function runSeed(agent, project, cwd, commands, seed, index) {
   return {
     id: seed.id,
     kind: seed.kind,
+    mode,
     expect: seed.expect,
     blocked,
     caught: seed.expect === "block" ? blocked && named : undefined,
@@ -1015,6 +1056,14 @@ function runSeed(agent, project, cwd, commands, seed, index) {
     note: fullNote,
     reason,
   };
+}
+
+/** The project's config in a gating mode, everything else `init` wrote kept. */
+function gateProject(cwd, mode) {
+  const file = join(cwd, ".tailtest/config.json");
+  const config = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...config, mode }, null, 2)}\n`);
 }
 
 function acceptance(projects, args) {
@@ -1044,8 +1093,17 @@ function acceptance(projects, args) {
         stdio: ["ignore", "ignore", "pipe"],
       });
       const commands = agent.commands(cwd);
-      const seeds = project.meta.seeds.map((seed, index) =>
-        runSeed(agent, project, cwd, commands, seed, index),
+      if (args.mode !== "follow") gateProject(cwd, args.mode);
+      // A test's own edit in tdd mode comes under a Red, which expects that test to fail.
+      const played = project.meta.seeds.filter(
+        (seed) => args.mode !== "tdd" || seed.kind !== "test-break",
+      );
+      if (played.length < project.meta.seeds.length)
+        console.log(
+          `${project.name}: ${project.meta.seeds.length - played.length} test-break seed(s) not played in ${args.mode} mode`,
+        );
+      const seeds = played.map((seed, index) =>
+        runSeed(agent, project, cwd, commands, seed, index, args.mode),
       );
       const modules = Object.entries(project.meta.modules).map(([file, truth]) => {
         const { tests, cost, error } = explain(cwd, file);

@@ -91,6 +91,34 @@ describe("bench/selection.mjs", () => {
     300_000,
   );
 
+  it("plays a bug and a comment in tdd mode: the turn's tests catch the bug under a Green", async () => {
+    const out = join(scratch, "negotiator-tdd.json");
+    await run(
+      "node",
+      [
+        SCRIPT,
+        ...["--project", "negotiator", "--mode", "tdd"],
+        ...["--seed", "charset-picks-last", "--seed", "index-comment", "--json", out],
+      ],
+      { cwd: REPO_ROOT, timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    const report = JSON.parse(readFileSync(out, "utf8")) as {
+      results: (Summary & {
+        seeds: { id: string; mode: string; caught?: boolean; false_block?: boolean }[];
+      })[];
+    };
+    const seeds = report.results[0]?.seeds ?? [];
+    expect(seeds.map((seed) => [seed.id, seed.mode])).toEqual([
+      ["charset-picks-last", "tdd"],
+      ["index-comment", "tdd"],
+    ]);
+    const [bug, comment] = seeds;
+    // The gate let each edit through under its Green (a denial is a problem), and the Stop judged it.
+    for (const seed of seeds) expect(seed.problems, seed.id).toEqual([]);
+    expect(bug?.caught, JSON.stringify(bug)).toBe(true);
+    expect(comment?.false_block, JSON.stringify(comment)).toBe(false);
+  }, 300_000);
+
   it.runIf(process.env["TAILTEST_SELECTION_CORPUS"] === "1")(
     "meets the selection targets on the whole corpus (--check)",
     async () => {
