@@ -11,13 +11,15 @@
 // project's runner in the same run.
 //
 //   node bench/selection.mjs [--project NAME]... [--agent claude-code|codex|cursor] [--check]
-//                            [--json FILE] [--keep] [--mode follow|tdd]
+//                            [--json FILE] [--keep] [--mode follow|tdd|strict]
 //   node bench/selection.mjs --verify [--project NAME]...   (seeds against the project's own runner)
 //
 // --mode tdd plays the same seeds in tdd mode: each production edit under a Green declared with
 // the refactoring escape hatch (`tailtest green --skip-red`), so the gate lets it through and the
 // Stop's run of the turn's tests must judge it; a test-break seed, which needs a Red that expects
-// its test to fail, is not played. A gate that denies a seed's edit is a hook problem.
+// its test to fail, is not played. --mode strict plays every seed in strict mode: a production
+// edit under `tailtest refactor start` (the Stop runs the full suite), a test's edit as it is
+// (the Stop runs the turn's tests). A gate that denies a seed's edit is a hook problem.
 // --check exits 1 when catch < 95 %, a harmless edit blocked, or mapped < 95 %.
 // --verify applies every seed to a copy and runs the project's full suite with its own runner:
 // a `block` seed must make exactly its `failing` files red (at least them), a `pass` seed must
@@ -135,8 +137,8 @@ function parseArgs(argv) {
   }
   if (!Object.hasOwn(AGENTS, args.agent))
     throw new Error(`--agent: one of ${Object.keys(AGENTS).join(", ")}, not ${args.agent}`);
-  if (!["follow", "tdd"].includes(args.mode))
-    throw new Error(`--mode: follow or tdd, not ${args.mode}`);
+  if (!["follow", "tdd", "strict"].includes(args.mode))
+    throw new Error(`--mode: follow, tdd or strict, not ${args.mode}`);
   return args;
 }
 
@@ -963,21 +965,30 @@ function edited(seed, original) {
 }
 
 /**
- * In tdd mode (`--mode tdd`), the turn's production edit comes under a Green the agent declares
- * with the escape hatch for a change that adds no behaviour, as an agent refactoring would: the
- * gate lets the edit through, and the Stop's own run of the turn's tests (ADR 0007, "The turn's
- * tests") must still catch a seeded bug and stay quiet on a harmless edit.
+ * What the agent declares before a seed's edit in a gating mode, as an agent would: in tdd, a
+ * Green with the escape hatch for a change that adds no behaviour (`green --skip-red`), so the
+ * gate lets the edit through and the Stop's run of the turn's tests (ADR 0007) must judge it; in
+ * strict, `refactor start` for a production file (the Stop then runs the verify command, the full
+ * suite, ADR 0008) and nothing for a test file, which strict lets the agent edit (the Stop runs
+ * the turn's tests). The answer is a hook-like result, so a refusal is a problem of the run.
  */
-function declareGreen(agent, cwd, seed) {
-  const result = spawnSync(
-    "node",
-    [
-      join(cwd, "node_modules/@tailtest/cli/dist/bin.js"),
-      ...["green", "--skip-red", "--reason", "refactoring"],
-      ...["--change", `seeded edit ${seed.id}`, "--file", seed.file],
-    ],
-    { cwd, env: { ...process.env, ...agent.env(cwd) }, encoding: "utf8", timeout: 120_000 },
-  );
+function declare(agent, cwd, seed, mode) {
+  const argv =
+    mode === "tdd"
+      ? [
+          ...["green", "--skip-red", "--reason", "refactoring"],
+          ...["--change", `seeded edit ${seed.id}`, "--file", seed.file],
+        ]
+      : seed.kind === "test-break"
+        ? undefined
+        : ["refactor", "start"];
+  if (argv === undefined) return undefined;
+  const result = spawnSync("node", [join(cwd, "node_modules/@tailtest/cli/dist/bin.js"), ...argv], {
+    cwd,
+    env: { ...process.env, ...agent.env(cwd) },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return {
     ms: 0,
     status: result.status,
@@ -999,7 +1010,8 @@ function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
   const send = ([event, stdin]) => fire(agent, commands[event], cwd, stdin);
   const answers = {};
   answers.SessionStart = send(turn.start);
-  if (mode === "tdd") answers.green = declareGreen(agent, cwd, seed);
+  const declared = mode === "follow" ? undefined : declare(agent, cwd, seed, mode);
+  if (declared !== undefined) answers.declared = declared;
   answers.PreToolUse = send(turn.pre);
   // A gate that refuses the edit is a problem of the run: the agent could not make it.
   if (mode !== "follow" && denied(answers.PreToolUse))

@@ -103,9 +103,15 @@ describe("bench/selection.mjs", () => {
       { cwd: REPO_ROOT, timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
     );
     const report = JSON.parse(readFileSync(out, "utf8")) as {
-      results: (Summary & {
-        seeds: { id: string; mode: string; caught?: boolean; false_block?: boolean }[];
-      })[];
+      results: {
+        seeds: {
+          id: string;
+          mode: string;
+          caught?: boolean;
+          false_block?: boolean;
+          problems: string[];
+        }[];
+      }[];
     };
     const seeds = report.results[0]?.seeds ?? [];
     expect(seeds.map((seed) => [seed.id, seed.mode])).toEqual([

@@ -13,6 +13,7 @@ export {
   planRun,
   planSuites,
 } from "./plan.ts";
+export { redSummary } from "./rerun.ts";
 export { FailureKindSchema, type TestId, type TestResult, TestStatusSchema } from "./results.ts";
 export {
   type ExcerptOptions,
@@ -22,5 +23,6 @@ export {
   causeLines,
   firstLines,
   formatId,
+  renderFailureExcerpt,
 } from "./summarize.ts";
 export { type TurnSummary, notifyLine, summariseCounts, withUserMessage } from "./turn-summary.ts";

@@ -205,7 +205,7 @@ export async function finishRefactor(context: StrictCliContext): Promise<Refacto
     return {
       ok: false,
       verify,
-      message: `still in refactor mode: the verify command failed (${verify.reason}). Fix it or revert the change, then run tailtest refactor finish again.`,
+      message: `still in refactor mode: the verify command failed (${verify.reason}). Fix it or revert the change, then run tailtest refactor finish again.${verify.failures === undefined ? "" : `\n${verify.failures}`}`,
     };
   }
   await appendStrictEvents(context.project.root, [

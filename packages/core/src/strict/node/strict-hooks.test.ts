@@ -383,11 +383,16 @@ describe("strict mode on a real pytest project", () => {
     expect(stop.kind === "block" ? stop.reason : "").toContain(
       "refactor mode: the verify command failed",
     );
+    // Which test failed and how, as the end of a turn shows it: no second run to find it.
+    expect(stop.kind === "block" ? stop.reason : "").toMatch(
+      /FAIL tests\/test_calc\.py::test_add\n[^]*assert 0 == /,
+    );
     // Blocked once: the stop that follows goes to the person, so the agent cannot loop.
     const again = await send({ kind: "TurnEnded", stopHookActive: true });
     expect(again.kind === "context" ? again.text : "").toContain("the verify command failed");
     const finish = await finishRefactor(context);
     expect(finish.ok).toBe(false);
+    expect(finish.message).toContain("FAIL tests/test_calc.py::test_add");
     writeFileSync(abs("calc.py"), "def add(a, b):\n    return a + b\n");
     expect((await finishRefactor(context)).ok).toBe(true);
     expect((await write("calc.py", "x = 1\n")).kind).toBe("deny");

@@ -306,6 +306,15 @@ function unranAcross(runs: readonly StrictEventInput[]): Map<string, Set<string>
   return unran;
 }
 
+/** A failed refactor check's lines: the rule, then which tests failed, so the agent need not run
+ * the whole suite again to find them. */
+function refactorFailed(verify: Awaited<ReturnType<typeof runVerifyCommand>>): string[] {
+  return [
+    `✗ refactor mode: the verify command failed (${verify.reason}). A refactor must leave every test passing: fix it, or revert the change, before the turn ends. \`tailtest refactor finish\` returns to strict mode once it passes.`,
+    ...(verify.failures === undefined ? [] : [verify.failures]),
+  ];
+}
+
 /**
  * What the turn's tests need (`verifyStrictTurnWith`): the files it changed, tests too (one an
  * agent broke is red like any other), none in refactor mode; and the tests of the claims this
@@ -600,9 +609,7 @@ export async function verifyStrictTurnWith(
       if (verify.status === "fail") {
         // Once per failing stretch: a stop that follows our own block goes to the person.
         block = !stopHookActive;
-        lines.push(
-          `✗ refactor mode: the verify command failed (${verify.reason}). A refactor must leave every test passing: fix it, or revert the change, before the turn ends. \`tailtest refactor finish\` returns to strict mode once it passes.`,
-        );
+        lines.push(...refactorFailed(verify));
       }
     }
     // Ungated production changes go back before the claims' tests run: a verdict must rest on

@@ -3,7 +3,8 @@ import type { TestId, TestResult } from "../../engine/results.ts";
 import { detectProjectRunners, type RunnerId } from "../../runners/project-runners.ts";
 import type { Host, StrictTest, TestRunEvent } from "../strict-events.ts";
 import { readFailure, resolveMissing } from "../red.ts";
-import { answersRequest, type RunResult } from "../../engine/summarize.ts";
+import { answersRequest, renderFailureExcerpt, type RunResult } from "../../engine/summarize.ts";
+import { redSummary } from "../../engine/rerun.ts";
 import { tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { firstErrorLine } from "../../tdd/tdd-log.ts";
 import { executePlan } from "../../engine/node/execute.ts";
@@ -231,6 +232,29 @@ export interface VerifyOutcome {
   command: string;
   duration_ms: number;
   reason: string;
+  /**
+   * When the full test run failed (no verify command configured): which tests, with the first
+   * lines of each failure, as the end of a turn shows them, so the agent need not run the suite
+   * again to find them.
+   */
+  failures?: string;
+}
+
+/** What failed in the suites' runs, bounded, with the project's paths made relative. */
+function failuresOf(project: Project, results: readonly RunResult[]): string | undefined {
+  const text = [
+    redSummary(results),
+    renderFailureExcerpt(results, [], {
+      replacePaths: [
+        [`${project.root}/`, ""],
+        [project.root, "."],
+      ],
+      maxChars: 2000,
+    }),
+  ]
+    .filter((part) => part !== "")
+    .join("\n");
+  return text === "" ? undefined : text;
 }
 
 /**
@@ -285,15 +309,19 @@ export async function runVerifyCommand(project: Project): Promise<VerifyOutcome>
   const plan = planSuites(project.view, runners);
   const failures: string[] = [];
   const commands: string[] = [];
+  const results: RunResult[] = [];
   for (const run of plan.runs) {
     const result = await executePlan(run, { root: project.root, timeoutMs: timeout });
+    results.push(result);
     commands.push(result.command.join(" "));
     if (result.status !== "passed") failures.push(`${result.runner}: ${result.reason}`);
   }
+  const failed = failures.length === 0 ? undefined : failuresOf(project, results);
   return {
     status: failures.length === 0 ? "pass" : "fail",
     command: commands.join(" && "),
     duration_ms: Date.now() - started,
     reason: failures.length === 0 ? "every suite passed" : failures.join("; "),
+    ...(failed === undefined ? {} : { failures: failed }),
   };
 }
