@@ -256,6 +256,33 @@ describe("the strict log's checkpoint", () => {
     expect(throughCheckpoint(head, tail)).toBeUndefined();
   });
 
+  it("a replay keeps a claim made after a repair dropped its test's pass, and all after it", () => {
+    const events: StrictEvent[] = [
+      run(TESTS[1] ?? "", "pass", HASHES[0] ?? ""),
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c1",
+        test_id: TESTS[1] ?? "",
+        edit_target: "src/a.py",
+      },
+      { ...base, type: "repair", claim: "c1", test_id: TESTS[1] ?? "", attempt: 1, reason: "x" },
+      {
+        ...base,
+        type: "edit_claim",
+        claim: "c4",
+        test_id: TESTS[1] ?? "",
+        edit_target: "src/b.py",
+      },
+      { ...base, type: "mode_changed", mode: "refactor", by: "config" },
+    ];
+    const snapshot = snapshotOfEvents(events);
+    expect(snapshot.events).toBe(events.length);
+    expect(snapshot.state.mode).toBe("refactor");
+    expect(liveView(snapshot.state)).toEqual(liveView(deriveStrictState(events)));
+    expect(openClaims(snapshot.state).map((claim) => claim.claim)).toEqual(["c1", "c4"]);
+  });
+
   it("keeps closed claims in its part, and refuses a part that does not read", () => {
     const events: StrictEvent[] = [
       run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),

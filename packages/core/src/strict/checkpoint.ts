@@ -119,24 +119,28 @@ export function snapshotOfEvents(events: readonly StrictEvent[]): StrictSnapshot
     events: 0,
     runIds: new Set(),
   };
-  // Never undefined: the snapshot holds every run there is.
-  return resumeSnapshot(snapshot, events) ?? snapshot;
+  // Never undefined: a replay from the start holds every run there is.
+  return resumeSnapshot(snapshot, events, true) ?? snapshot;
 }
 
 /**
  * The snapshot after `events` more, or undefined when one of them claims a test whose latest
  * run the snapshot does not hold (it has one in `runIds`, left out of a checkpoint): the caller
- * then replays the whole log. The given snapshot is changed in place.
+ * then replays the whole log. `whole`: the snapshot is a replay from the log's start, so a test
+ * in `runIds` without a run has none to leave out (a `repair` dropped a pass it did not accept),
+ * and no event asks for a replay. The given snapshot is changed in place.
  */
 export function resumeSnapshot(
   snapshot: StrictSnapshot,
   events: readonly StrictEvent[],
+  whole = false,
 ): StrictSnapshot | undefined {
   const { state } = snapshot;
   // `runIds` and `state.claims` are read only where an event needs them: from a checkpoint, the
   // first touch reads its part.
   for (const event of events) {
     if (
+      !whole &&
       event.type === "edit_claim" &&
       !state.claims.has(event.claim) &&
       !state.runs.has(event.test_id) &&
