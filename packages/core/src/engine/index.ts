@@ -24,5 +24,6 @@ export {
   firstLines,
   formatId,
   renderFailureExcerpt,
+  rootPaths,
 } from "./summarize.ts";
 export { type TurnSummary, notifyLine, summariseCounts, withUserMessage } from "./turn-summary.ts";

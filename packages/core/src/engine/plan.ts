@@ -70,6 +70,8 @@ export const RunPlanSchema = z.object({
   sources: z.record(z.string(), z.string()),
   /** Source file → every related test file of it in this run (selection by evidence). */
   related: z.optional(z.record(z.string(), z.array(z.string()))),
+  /** The folder, relative to `cwd`, the runner names test files from (uvu); absent: `cwd`. */
+  names_from: z.optional(z.string()),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
@@ -295,6 +297,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     requested: ids,
     sources: group.sources,
     ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
+    ...(built.namesFrom === undefined ? {} : { names_from: built.namesFrom }),
   };
 }
 

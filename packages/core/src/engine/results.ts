@@ -72,6 +72,8 @@ export interface ParseContext {
   goModule?: string | undefined;
   /** The test files the run was given (project-relative), for runners that name none (ava). */
   files?: readonly string[] | undefined;
+  /** The folder, relative to the package, the runner names files from (uvu's folder). */
+  namesFrom?: string | undefined;
 }
 
 /**

@@ -227,6 +227,14 @@ export interface ExcerptOptions {
   maxChars?: number;
 }
 
+/** The replacements that write the project's absolute paths as relative ones in an excerpt. */
+export function rootPaths(root: string): readonly (readonly [string, string])[] {
+  return [
+    [`${root}/`, ""],
+    [root, "."],
+  ];
+}
+
 /**
  * A short, deterministic account of what failed: per failing test its id and the first lines
  * of its message; per load error its file and message; then missing tests. No durations,

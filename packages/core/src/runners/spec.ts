@@ -86,6 +86,11 @@ export interface BuiltArgv {
   format: OutputFormat;
   report: ReportSource;
   env?: Record<string, string>;
+  /**
+   * The folder, relative to the package, the runner names test files from in its output when
+   * it names them relative to a folder it was given (uvu); absent: from the package.
+   */
+  namesFrom?: string;
 }
 
 export interface SuiteMatcher {

@@ -41,6 +41,10 @@ describe("a package whose test script runs uvu", () => {
       "-i",
       "suites",
     ]);
+    // uvu names each file from the folder it was given, for the parser to put back.
+    expect(runnerArgv(view, runner!, [], []).namesFrom).toBe("test");
+    expect(runnerArgv(view, runner!, ["test/lite.js"], []).namesFrom).toBe("test");
+    expect(runnerArgv(project("uvu"), runner!, [], []).namesFrom).toBeUndefined();
   });
 
   it("counts as tests the files under its folder less the ignored ones", () => {

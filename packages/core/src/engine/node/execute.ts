@@ -135,6 +135,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       packageAbs: cwd,
       goModule: await readGoModule(plan, cwd),
       files: plan.test_files,
+      namesFrom: plan.names_from,
     };
     let parsed: ParsedRun;
     if (raw !== undefined) parsed = parseRunOutput(plan.format, raw, context);

@@ -4,7 +4,7 @@ import type { FileError } from "../results.ts";
 import { chooseTests } from "../../selection/node/choose-tests.ts";
 import type { RelatedTest } from "../../selection/related.ts";
 import type { FileFailure, FileResult, SessionState } from "../../state/session.ts";
-import { renderFailureExcerpt, type RunResult } from "../summarize.ts";
+import { renderFailureExcerpt, rootPaths, type RunResult } from "../summarize.ts";
 import { renderBudgetSpent, renderVerifyBlock } from "../../notes/verify-note.ts";
 import type { Decision } from "../../hook/hook-event.ts";
 import { overallStatus } from "../summarize.ts";
@@ -189,7 +189,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     results,
     missing: plan.missing,
     sessionId: after.session_id,
-    replacePaths: relativePaths(project),
+    replacePaths: rootPaths(project.root),
     selected: whySelected(chosen),
     leftOut: chosen.leftOut.tests,
   });
@@ -240,7 +240,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   }
   const missing = plan.missing.filter((item) => !untestedExisting.has(item.source));
   const excerpt = renderFailureExcerpt(judged, missing, {
-    replacePaths: relativePaths(project),
+    replacePaths: rootPaths(project.root),
   });
   const reason =
     renderVerifyBlock({
@@ -263,13 +263,6 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
 }
 
 /** The project's absolute paths as the record and the excerpt show them: relative. */
-function relativePaths(project: Project): readonly (readonly [string, string])[] {
-  return [
-    [`${project.root}/`, ""],
-    [project.root, "."],
-  ];
-}
-
 /**
  * Why each changed file's tests ran: its related tests with the selection's evidence, less what
  * the budget left out; a file selection has nothing for, its named test.

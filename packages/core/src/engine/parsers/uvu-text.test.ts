@@ -47,6 +47,14 @@ describe("parseUvuText", () => {
     ]);
   });
 
+  it("reads a whole-suite run's headers from the folder uvu was given", () => {
+    const run = parseUvuText(readRunnerOutput("uvu", "pass-fail.txt"), {
+      ...context([], "pkg"),
+      namesFrom: "test",
+    });
+    expect(testRows(run).map((row) => row[0])).toEqual(["pkg/test/calc.js", "pkg/test/calc.js"]);
+  });
+
   it("calls a run that stopped before its summary a collection error of the file named", () => {
     const run = parseUvuText(
       readRunnerOutput("uvu", "import-error.txt"),

@@ -12,6 +12,8 @@ import { crashed, stripAnsi } from "./_shared.ts";
  * relative to the folder uvu was given, then one line per suite: its name, a mark per test in
  * order (`•` passed, `✘` failed) and `(passed / total)`; each failure follows its suite as a
  * block `FAIL  <suite>  "<test>"` with the assertion and stack; a `Total:` summary ends the run.
+ * A header that is none of the given files (a whole-suite run) is read from the folder uvu was
+ * given (`namesFrom`).
  *
  * uvu names only failing tests: a passing one is kept as its position in the suite (`#2`). A
  * file header is matched to the test files the run was given by its tail, since uvu prints it
@@ -35,7 +37,9 @@ function fileOf(header: string, context: ParseContext): string {
   const given = (context.files ?? []).find(
     (file) => file === header || file.endsWith(`/${header}`),
   );
-  return given ?? toProjectFile(header, context);
+  if (given !== undefined) return given;
+  const from = (context.namesFrom ?? "").replace(/^\.?\/?$/, "").replace(/\/$/, "");
+  return toProjectFile(from === "" ? header : `${from}/${header}`, context);
 }
 
 function readRun(text: string, context: ParseContext): ParsedRun {

@@ -3,7 +3,12 @@ import type { TestId, TestResult } from "../../engine/results.ts";
 import { detectProjectRunners, type RunnerId } from "../../runners/project-runners.ts";
 import type { Host, StrictTest, TestRunEvent } from "../strict-events.ts";
 import { readFailure, resolveMissing } from "../red.ts";
-import { answersRequest, renderFailureExcerpt, type RunResult } from "../../engine/summarize.ts";
+import {
+  answersRequest,
+  renderFailureExcerpt,
+  rootPaths,
+  type RunResult,
+} from "../../engine/summarize.ts";
 import { redSummary } from "../../engine/rerun.ts";
 import { tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { firstErrorLine } from "../../tdd/tdd-log.ts";
@@ -245,10 +250,7 @@ function failuresOf(project: Project, results: readonly RunResult[]): string | u
   const text = [
     redSummary(results),
     renderFailureExcerpt(results, [], {
-      replacePaths: [
-        [`${project.root}/`, ""],
-        [project.root, "."],
-      ],
+      replacePaths: rootPaths(project.root),
       maxChars: 2000,
     }),
   ]
