@@ -197,7 +197,9 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     // Not called green: the file stays queued, and its first run's failure is what is recorded.
     expect((await session()).pending_files.map((entry) => entry.path)).toEqual(["billing.py"]);
     // The person hears of it too, as flaky: not as a red test, not as a pass.
-    expect(decision.userMessage).toMatch(/^tailtest: 1 test passed, 1 flaky test \(/);
+    expect(decision.userMessage).toMatch(
+      /^tailtest: 1 edited file, 1 test passed, 1 flaky test \(/,
+    );
   });
 
   it("a test that fails twice is red, whatever runs beside it", async () => {

@@ -52,9 +52,10 @@ export interface Verification {
   runOnly: string[];
   /**
    * The runs as they judged the turn, with the failures the mode expects and the flaky tests set
-   * aside (`results` holds them as they were), and how many of each were.
+   * aside (`results` holds them as they were), how many of each were, and how many source
+   * files the turn verified (a file kept queued by a set-aside failure among them).
    */
-  judged?: { results: RunResult[]; expected: number; flaky: number };
+  judged?: { results: RunResult[]; expected: number; flaky: number; files: number };
 }
 
 /**
@@ -70,8 +71,9 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     verified.judged?.results ?? verified.results,
     verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
     {
-      files: Object.keys(verified.outcomes).filter((path) => !verified.runOnly.includes(path))
-        .length,
+      files:
+        verified.judged?.files ??
+        Object.keys(verified.outcomes).filter((path) => !verified.runOnly.includes(path)).length,
       missing: verified.missing.length,
       notify: project.config.notify,
       expected: verified.judged?.expected,
@@ -126,6 +128,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     results: judged,
     expected: Math.max(0, setAside - flaky.length),
     flaky: Math.min(flaky.length, setAside),
+    files: 0,
   };
   const outcomesFrom = (runs: readonly RunResult[], into: Record<string, FileFailure>) =>
     outcomesOf(
@@ -138,6 +141,8 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       (error) => missingPackageOf(project, error, changed),
     );
   const { outcomes, unloaded } = outcomesFrom(judged, failures);
+  // Counted before a file kept queued leaves `outcomes`: the person's line still counts it.
+  judgedRuns.files = Object.keys(outcomes).filter((path) => !runOnlyPaths.includes(path)).length;
   if (judged.some((result, index) => result !== results[index])) {
     // A file green only with an expected failure set aside is neither red nor green: it stays
     // queued, its last outcome untouched, until its tests pass as they are.
