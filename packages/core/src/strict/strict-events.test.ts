@@ -84,4 +84,27 @@ describe("a strict event parsed by the option its type names (util/union-option.
     expect(problems[0]?.line).toBe(1);
     expect(problems[0]?.message.startsWith("path: ")).toBe(true);
   });
+
+  it("read for the state, counts a line the reducer passes over without checking its fields", () => {
+    const text = [
+      ...EVENTS.map((event) => formatStrictEvent(event)),
+      `{"v":1,"type":"edit_denied","ts":"${ts}"}`,
+      `{"v":1,"type":"snapshot","ts":"${ts}","claim":"c1"}`,
+      `{"v":2,"type":"edit_applied","ts":"${ts}"}`,
+    ]
+      .map((line) => `${line}\n`)
+      .join("");
+    const checked = parseStrictLog(text);
+    const forState = parseStrictLog(text, { forState: true });
+    // The short edit_denied line is an event for the state, a problem otherwise; a bad line of
+    // a kind that moves the state, and a newer tailtest's line, are what they always were.
+    expect(checked.problems.map((problem) => problem.line)).toEqual([13, 14, 15]);
+    expect(forState.problems.map((problem) => problem.line)).toEqual([14, 15]);
+    expect(forState.newer).toBe(true);
+    expect(forState.events.map((event) => event.type)).toEqual([
+      ...EVENTS.map((event) => event.type),
+      "edit_denied",
+    ]);
+    expect(forState.events.slice(0, EVENTS.length)).toEqual(checked.events);
+  });
 });

@@ -116,6 +116,9 @@ export const STRICT_CHECKPOINT_PATH = `${STATE_DIR}/strict-state.json`;
 /** Its part: the closed claims and tested ids, read only by a call that needs them. */
 export const STRICT_CHECKPOINT_PART_PATH = `${STATE_DIR}/strict-closed.json`;
 
+/** How every reader of the reduced state reads the log (`parseStrictLog`), checkpoints and all. */
+const FOR_STATE = { forState: true } as const;
+
 /** Events appended since the checkpoint before a reader writes a newer one. */
 const CHECKPOINT_EVERY = 64;
 /** How much of the log's start and end a checkpoint's hashes cover. */
@@ -155,7 +158,7 @@ export function readStrictState(root: string): StrictLogState {
         : undefined;
     if (usable !== undefined && checkpoint !== undefined) {
       const tail = readLines(fd, checkpoint.log.bytes, size);
-      const log = parseStrictLog(tail.text);
+      const log = parseStrictLog(tail.text, FOR_STATE);
       if (log.newer) return { snapshot: usable, newer: true };
       const resumed = resumeSnapshot(usable, log.events);
       if (resumed !== undefined) {
@@ -165,7 +168,7 @@ export function readStrictState(root: string): StrictLogState {
       }
     }
     const whole = readLines(fd, 0, size);
-    const log = parseStrictLog(whole.text);
+    const log = parseStrictLog(whole.text, FOR_STATE);
     if (log.newer) return { snapshot: snapshotOfEvents(log.events), newer: true };
     const snapshot = snapshotOfEvents(log.events);
     if (whole.end > 0) saveCheckpoint(files, fd, snapshot, ino, whole.end);
@@ -281,7 +284,7 @@ function replayPrefix(files: StrictFiles, log: CheckpointLog): StrictSnapshot {
     const { ino, size } = fstatSync(fd);
     if (!matchesLog(fd, log, ino, size))
       throw new Error("the strict event log changed under its checkpoint");
-    const prefix = parseStrictLog(readLines(fd, 0, log.bytes).text);
+    const prefix = parseStrictLog(readLines(fd, 0, log.bytes).text, FOR_STATE);
     const snapshot = snapshotOfEvents(prefix.events);
     if (prefix.newer || snapshot.events !== log.events)
       throw new Error("the strict event log changed under its checkpoint");
