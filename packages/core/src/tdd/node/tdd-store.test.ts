@@ -213,6 +213,11 @@ describe("appendTddEntries / readTddEntries", () => {
       edit("allowed", { agent_key: "other" }),
       JSON.stringify({ v: 1, type: "tdd.red", agent_key: "s1", test: "", expects: "e", at: AT }),
       "garbage",
+      // Told apart from an audit entry without parsing only when it is one: a second `type`
+      // key (JSON.parse reads the last) is parsed, and so is a path holding the word.
+      `${edit("allowed").slice(0, -1)},"type":"tdd.finished"}`,
+      edit("allowed", { path: 'src/"type".ts' }),
+      '{"v":1,"type":"tdd.edit","agent_key":"s1",broken}',
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...lines), { maxLength: 12 }), (picked) => {

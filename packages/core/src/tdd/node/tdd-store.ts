@@ -17,6 +17,7 @@ import type { Declared } from "../declare.ts";
 import type { TddState } from "../tdd-state.ts";
 import {
   EDIT_EVENT_TYPE,
+  EVENT_LINE_VERSION,
   parseEventLine,
   renderLogEntry,
   toEventLine,
@@ -222,6 +223,23 @@ function lineCounter(bytes: Buffer): (start: number) => number {
   };
 }
 
+/** How `toEventLine` starts a gate's audit entry: its version, then its type. */
+const EDIT_LINE_START = `{"v":${EVENT_LINE_VERSION},"type":"${EDIT_EVENT_TYPE}",`;
+
+/**
+ * A line `toEventLine` wrote for a gate's audit entry, told without parsing it: its start, one
+ * `"type"` key (an unescaped quote only ever opens or closes a key or a string, so a second
+ * `"type":` would be a second key, which JSON.parse would read instead) and a closing brace.
+ * A line that is not one is parsed as any other.
+ */
+function isEditLine(text: string): boolean {
+  return (
+    text.startsWith(EDIT_LINE_START) &&
+    text.endsWith("}") &&
+    !text.includes('"type"', EDIT_LINE_START.length)
+  );
+}
+
 /** One line of events.jsonl: an entry of the agent's, a problem, or nothing (not its line). */
 function readEventLine(
   raw: string,
@@ -230,6 +248,7 @@ function readEventLine(
 ): void {
   const text = raw.trim();
   if (text === "") return;
+  if (into.stateOnly && isEditLine(text)) return;
   let fields: LineFields;
   try {
     fields = JSON.parse(text) as LineFields;
