@@ -267,7 +267,6 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   };
 }
 
-/** The project's absolute paths as the record and the excerpt show them: relative. */
 /**
  * Why each changed file's tests ran: its related tests with the selection's evidence, less what
  * the budget left out; a file selection has nothing for, its named test.
