@@ -41,6 +41,11 @@ function run(testId: string, status: TestRunEvent["status"], hash: string): Test
 
 const base = { v: STRICT_EVENT_VERSION, ts: TS } as const;
 
+/** A claim's event as `tailtest claim` writes it. */
+function claimed(claim: string, testId: string, target: string): StrictEvent {
+  return { ...base, type: "edit_claim", claim, test_id: testId, edit_target: target };
+}
+
 /** Every kind of event the reducer reads, over a few tests, files and claim ids. */
 const eventArb: fc.Arbitrary<StrictEvent> = fc.oneof(
   fc
@@ -214,24 +219,12 @@ describe("the strict log's checkpoint", () => {
   it("a claim made as `tailtest claim` makes it (its run, then the claim) never needs a replay", () => {
     const head: StrictEvent[] = [
       run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c1",
-        test_id: TESTS[0] ?? "",
-        edit_target: "src/a.py",
-      },
+      claimed("c1", TESTS[0] ?? "", "src/a.py"),
       { ...base, type: "verify_result", scope: "claim", claim: "c1", status: "pass" },
     ];
     const tail: StrictEvent[] = [
       run(TESTS[0] ?? "", "fail", HASHES[1] ?? ""),
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c2",
-        test_id: TESTS[0] ?? "",
-        edit_target: "src/b.py",
-      },
+      claimed("c2", TESTS[0] ?? "", "src/b.py"),
     ];
     const resumed = throughCheckpoint(head, tail);
     expect(resumed).toBeDefined();
@@ -244,36 +237,16 @@ describe("the strict log's checkpoint", () => {
 
   it("a new claim on a test last run before the checkpoint asks for a replay", () => {
     const head: StrictEvent[] = [run(TESTS[1] ?? "", "fail", HASHES[0] ?? "")];
-    const tail: StrictEvent[] = [
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c1",
-        test_id: TESTS[1] ?? "",
-        edit_target: "src/a.py",
-      },
-    ];
+    const tail: StrictEvent[] = [claimed("c1", TESTS[1] ?? "", "src/a.py")];
     expect(throughCheckpoint(head, tail)).toBeUndefined();
   });
 
   it("a replay keeps a claim made after a repair dropped its test's pass, and all after it", () => {
     const events: StrictEvent[] = [
       run(TESTS[1] ?? "", "pass", HASHES[0] ?? ""),
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c1",
-        test_id: TESTS[1] ?? "",
-        edit_target: "src/a.py",
-      },
+      claimed("c1", TESTS[1] ?? "", "src/a.py"),
       { ...base, type: "repair", claim: "c1", test_id: TESTS[1] ?? "", attempt: 1, reason: "x" },
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c4",
-        test_id: TESTS[1] ?? "",
-        edit_target: "src/b.py",
-      },
+      claimed("c4", TESTS[1] ?? "", "src/b.py"),
       { ...base, type: "mode_changed", mode: "refactor", by: "config" },
     ];
     const snapshot = snapshotOfEvents(events);
@@ -286,22 +259,10 @@ describe("the strict log's checkpoint", () => {
   it("keeps closed claims in its part, and refuses a part that does not read", () => {
     const events: StrictEvent[] = [
       run(TESTS[0] ?? "", "fail", HASHES[0] ?? ""),
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c1",
-        test_id: TESTS[0] ?? "",
-        edit_target: "src/a.py",
-      },
+      claimed("c1", TESTS[0] ?? "", "src/a.py"),
       { ...base, type: "escalated", claim: "c1", test_id: TESTS[0] ?? "", attempts: 2 },
       run(TESTS[1] ?? "", "fail", HASHES[0] ?? ""),
-      {
-        ...base,
-        type: "edit_claim",
-        claim: "c2",
-        test_id: TESTS[1] ?? "",
-        edit_target: "src/b.py",
-      },
+      claimed("c2", TESTS[1] ?? "", "src/b.py"),
     ];
     const at = { ino: 1, bytes: 1, head: "0", tail: "0" };
     const { checkpoint, part } = checkpointOf(snapshotOfEvents(events), at);
