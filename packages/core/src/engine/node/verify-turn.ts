@@ -71,9 +71,8 @@ export async function verifyTurn(project: Project, options: VerifyOptions): Prom
     verified.judged?.results ?? verified.results,
     verified.results.reduce((sum, result) => sum + result.duration_ms, 0),
     {
-      files:
-        verified.judged?.files ??
-        Object.keys(verified.outcomes).filter((path) => !verified.runOnly.includes(path)).length,
+      // No judged runs: nothing was queued.
+      files: verified.judged?.files ?? 0,
       missing: verified.missing.length,
       notify: project.config.notify,
       expected: verified.judged?.expected,
@@ -124,12 +123,6 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   // told to the person: the runs as they were.
   const judged = results.map((result) => setAsideExpected(result, expected));
   const setAside = countSetAside(results, judged);
-  const judgedRuns = {
-    results: judged,
-    expected: Math.max(0, setAside - flaky.length),
-    flaky: Math.min(flaky.length, setAside),
-    files: 0,
-  };
   const outcomesFrom = (runs: readonly RunResult[], into: Record<string, FileFailure>) =>
     outcomesOf(
       changed,
@@ -141,8 +134,13 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       (error) => missingPackageOf(project, error, changed),
     );
   const { outcomes, unloaded } = outcomesFrom(judged, failures);
-  // Counted before a file kept queued leaves `outcomes`: the person's line still counts it.
-  judgedRuns.files = Object.keys(outcomes).filter((path) => !runOnlyPaths.includes(path)).length;
+  const judgedRuns = {
+    results: judged,
+    expected: Math.max(0, setAside - flaky.length),
+    flaky: Math.min(flaky.length, setAside),
+    // Counted before a file kept queued leaves `outcomes`: the person's line still counts it.
+    files: Object.keys(outcomes).filter((path) => !runOnlyPaths.includes(path)).length,
+  };
   if (judged.some((result, index) => result !== results[index])) {
     // A file green only with an expected failure set aside is neither red nor green: it stays
     // queued, its last outcome untouched, until its tests pass as they are.
