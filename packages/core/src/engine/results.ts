@@ -72,7 +72,10 @@ export interface ParseContext {
   goModule?: string | undefined;
   /** The test files the run was given (project-relative), for runners that name none (ava). */
   files?: readonly string[] | undefined;
-  /** The folder, relative to the package, the runner names files from (uvu's folder). */
+  /**
+   * The folder, relative to the package and without a trailing slash, the runner names files
+   * from (uvu's folder); absent: the package itself.
+   */
   namesFrom?: string | undefined;
 }
 

@@ -45,6 +45,8 @@ describe("a package whose test script runs uvu", () => {
     expect(runnerArgv(view, runner!, [], []).namesFrom).toBe("test");
     expect(runnerArgv(view, runner!, ["test/lite.js"], []).namesFrom).toBe("test");
     expect(runnerArgv(project("uvu"), runner!, [], []).namesFrom).toBeUndefined();
+    expect(runnerArgv(project("uvu ./ -r esm"), runner!, [], []).namesFrom).toBeUndefined();
+    expect(runnerArgv(project("uvu ./test/ -r esm"), runner!, [], []).namesFrom).toBe("test");
   });
 
   it("counts as tests the files under its folder less the ignored ones", () => {

@@ -47,12 +47,14 @@ export const uvu: RunnerSpec = {
             ...script.ignores.flatMap((ignore) => ["-i", ignore]),
           ];
     // uvu prints each file relative to the folder it was given (its first word here, if any).
-    const folder = (all.length > 0 ? chosen[0] : script.dir) ?? ".";
+    const folder = ((all.length > 0 ? chosen[0] : script.dir) ?? "")
+      .replace(/^\.(\/|$)/, "")
+      .replace(/\/$/, "");
     return {
       argv: [...runner.command, "-c", "false", ...preload, ...chosen],
       format: "uvu-text",
       report: OUTPUT_REPORT,
-      ...(folder === "." ? {} : { namesFrom: folder.replace(/^\.\//, "").replace(/\/$/, "") }),
+      ...(folder === "" ? {} : { namesFrom: folder }),
     };
   },
   suite: (view, runner) => uvuShape(view, runner.package_dir),

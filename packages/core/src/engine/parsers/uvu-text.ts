@@ -38,8 +38,8 @@ function fileOf(header: string, context: ParseContext): string {
     (file) => file === header || file.endsWith(`/${header}`),
   );
   if (given !== undefined) return given;
-  const from = (context.namesFrom ?? "").replace(/^\.?\/?$/, "").replace(/\/$/, "");
-  return toProjectFile(from === "" ? header : `${from}/${header}`, context);
+  const from = context.namesFrom;
+  return toProjectFile(from === undefined ? header : `${from}/${header}`, context);
 }
 
 function readRun(text: string, context: ParseContext): ParsedRun {
