@@ -25,6 +25,7 @@ const SLOW_SRC_TESTS = [
   "packages/core/src/gating/node/bypass.test.ts",
   "packages/core/src/gating/node/test-imports.test.ts",
   "packages/core/src/hook/node/code-cache.test.ts",
+  "packages/core/src/hook/node/deadline.test.ts",
   "packages/core/src/hook/node/launcher-stub.test.ts",
   "packages/core/src/tdd/node/plan-review.test.ts",
   "packages/core/src/runners/node/runner-lists.test.ts",

@@ -200,8 +200,11 @@ describe("partRoute: which code cache a smaller bundle's call uses", () => {
 });
 
 describe("the module", () => {
-  it("created-state.ts imports nothing (the launchers and the store both load it)", () => {
-    const source = readFileSync(new URL("./created-state.ts", import.meta.url), "utf8");
+  it.each([
+    ["created-state.ts", "the launchers and the store both load it"],
+    ["deadline.ts", "the launcher arms it, and a test runs its source alone"],
+  ])("%s imports nothing (%s)", (file) => {
+    const source = readFileSync(new URL(`./${file}`, import.meta.url), "utf8");
     expect(source).not.toMatch(/^import /m);
     expect(source).not.toContain("require(");
   });
@@ -216,11 +219,12 @@ describe("the module", () => {
       expect(specifiers.length).toBeGreaterThan(0);
       // The launcher's own code-cache loader is the one module of core it takes, and the loader
       // the mark a state-creating call leaves (created-state.ts, which imports nothing), and the
-      // working folder's reader (working-dir.ts, node's path alone), and where the copy of a
-      // session's mode lives (mode-witness-path.ts, node's path alone).
+      // working folder's reader (working-dir.ts, node's path alone), the gate's deadline
+      // (deadline.ts, which imports nothing), and where the copy of a session's mode lives
+      // (mode-witness-path.ts, node's path alone).
       for (const specifier of specifiers)
         expect(specifier).toMatch(
-          /^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$|\.\/working-dir\.ts$|\.\.\/\.\.\/gating\/node\/mode-witness-path\.ts$)/,
+          /^(node:|\.\/code-cache\.ts$|\.\/created-state\.ts$|\.\/deadline\.ts$|\.\/working-dir\.ts$|\.\.\/\.\.\/gating\/node\/mode-witness-path\.ts$)/,
         );
       // The adapter's bundle is evaluated through vm.Script, never imported or required.
       expect(source).not.toMatch(/\bimport\(/);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { loadBundle } from "./code-cache.ts";
+import { armDeadline } from "./deadline.ts";
 import { workingDir } from "./working-dir.ts";
 import { witnessNames } from "../../gating/node/mode-witness-path.ts";
 
@@ -415,11 +416,16 @@ async function readRestFromStream(chunks: Buffer[], total: number): Promise<stri
 let wroteAnswer = false;
 /** Whether part of an answer went through node's stream (still to be flushed at exit). */
 let streamed = false;
+/** Disarms the gate's deadline once an answer is out (`watchGate`). */
+let disarmGate: (() => void) | undefined;
 
 /** Writes all of `text` to fd 1 or 2; a non-blocking pipe that is full goes through the stream. */
 export function writeOut(fd: 1 | 2, text: string): void {
   if (text === "") return;
-  if (fd === 1) wroteAnswer = true;
+  if (fd === 1) {
+    wroteAnswer = true;
+    disarmGate?.();
+  }
   const data = Buffer.from(text, "utf8");
   let done = 0;
   while (done < data.length) {
@@ -635,17 +641,13 @@ function watchGate(
   if (mode === "follow") return mode;
   // process.uptime, not performance: the global's first use loads perf_hooks (~12 M instructions).
   const left = GATE_DEADLINE_MS - process.uptime() * 1000;
-  const timer = setTimeout(
-    () => {
-      // An answer already out stands: the process is only finishing (a code cache).
-      if (wroteAnswer) return;
-      writeOut(1, platform.deny(gateTimeoutReason()));
-      writeOut(2, `tailtest: ${gateTimeoutReason()}\n`);
-      process.exit(0);
-    },
-    Math.max(0, left),
-  );
-  timer.unref();
+  disarmGate = armDeadline(Math.max(0, left), () => {
+    // An answer already out stands: the process is only finishing (a code cache).
+    if (wroteAnswer) return;
+    writeOut(1, platform.deny(gateTimeoutReason()));
+    writeOut(2, `tailtest: ${gateTimeoutReason()}\n`);
+    process.exit(0);
+  });
   return mode;
 }
 
