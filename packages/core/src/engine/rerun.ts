@@ -2,6 +2,7 @@ import type { RunPlan } from "./plan.ts";
 import type { RunResult } from "./summarize.ts";
 import { commandForTestFiles } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 /** How many red test files a summary or a re-run command names before "and N more". */
 const SHOWN = 12;
@@ -21,11 +22,6 @@ function redFiles(result: RunResult): Map<string, number> {
 function goPackageFile(id: string): string {
   if (/\.go$/.test(id)) return id;
   return id === "" ? "_test.go" : `${id}/_test.go`;
-}
-
-/** A word of a shell command: bare when plainly safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /**

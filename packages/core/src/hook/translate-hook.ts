@@ -4,6 +4,7 @@ import type { HookEvent } from "./hook-event.ts";
 import { describeSchemaError, parsePayload, type PayloadSchemas } from "./payload.ts";
 import { parsePatchFiles, patchEffects } from "./apply-patch.ts";
 import type { CallIdentity, HookEnv, HookTranslation, PayloadRecord } from "./hook-platform.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 /**
  * What every adapter's translation shares: reading a hook's stdin against the platform's schemas,
@@ -150,12 +151,7 @@ export function shellCommandLine(command: string | readonly string[]): string {
   const [program, flag, script] = command;
   const name = program?.split("/").pop() ?? "";
   if (SHELLS.has(name) && flag !== undefined && /^-[a-z]*c[a-z]*$/.test(flag)) return script ?? "";
-  return command.map(quoteWord).join(" ");
-}
-
-function quoteWord(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  return command.map(shellWord).join(" ");
 }
 
 const MCP_WRITE_WORDS =

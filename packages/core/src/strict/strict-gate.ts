@@ -5,6 +5,7 @@ import type { DenyCode } from "./strict-events.ts";
 import { isValidRed } from "./red.ts";
 import { openClaims, type ClaimState, type StrictState } from "./strict-state.ts";
 import { supportDescription } from "./test-support.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 /**
  * strict mode's gate, a pure function of the event log's state and the current hashes of test
@@ -38,10 +39,6 @@ export type StrictEditDecision =
 /** The command that claims a test for files, as the agent types it. */
 export function claimCommand(testId: string, files: readonly string[]): string {
   return `tailtest claim ${shellWord(testId)} ${files.map(shellWord).join(" ")}`;
-}
-
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 const PLACEHOLDER_ID = "<test_id>";

@@ -13,6 +13,7 @@ import {
   normaliseAllowlist,
   redOverride,
 } from "./tdd-state.ts";
+import { isPlainShellWord } from "../util/shell-word.ts";
 
 /**
  * `tailtest red` and `tailtest green`: the only way an agent moves the machine by hand. Each
@@ -54,7 +55,7 @@ export function shellQuote(value: string): string {
 
 /** A path as a shell word: bare when it is plainly safe, else double-quoted. */
 function shellPath(path: string): string {
-  return /^[\w./@%+=:,-]+$/.test(path) ? path : shellQuote(path);
+  return isPlainShellWord(path) ? path : shellQuote(path);
 }
 
 function quotedOr(value: string | undefined, placeholder: string): string {

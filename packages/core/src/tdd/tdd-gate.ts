@@ -4,6 +4,7 @@ import { capText } from "../notes/notes.ts";
 import { normaliseTddPath, type TddFileClass } from "./file-classes.ts";
 import { pathRules, type PathRules } from "./path-rules.ts";
 import type { TddState } from "./tdd-state.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 export interface EditGateInput {
   state: TddState;
@@ -326,11 +327,6 @@ function displayList(allowlist: readonly string[]): string[] {
 
 function displayPath(relPath: string): string {
   return normaliseTddPath(relPath) ?? relPath;
-}
-
-/** A word a POSIX shell reads back unchanged: bare when safe, else single-quoted. */
-function shellWord(value: string): string {
-  return /^[\w./@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 let protectedCache: { key: string; matcher: PathRules } | undefined;

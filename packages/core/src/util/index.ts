@@ -5,4 +5,5 @@ export { isoDateTime, isoString } from "./iso-datetime.ts";
 export { lazy } from "./lazy.ts";
 export { quickTest } from "./literal-guard.ts";
 export { ownEntry } from "./own-entry.ts";
+export { isPlainShellWord, shellWord } from "./shell-word.ts";
 export { optionOf } from "./union-option.ts";

@@ -3,6 +3,7 @@ import { basename, delimiter, dirname, isAbsolute, join } from "node:path";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { couldNotDecideReason, errorLine } from "../../hook/failure-policy.ts";
 import type { Project } from "../../project/node/project.ts";
+import { shellWord } from "../../util/shell-word.ts";
 
 /*
  * What every gating mode's answer goes through, in handleEvent and in the gate bundle alike
@@ -31,7 +32,7 @@ export function cliPrefix(
     .some((dir) => dir !== "" && isAbsolute(dir) && existsSync(join(dir, "tailtest")));
   if (onPath) return "tailtest";
   const beside = besideHook(where.hookScript);
-  return beside === undefined ? "tailtest" : `node ${shellQuote(beside)}`;
+  return beside === undefined ? "tailtest" : `node ${shellWord(beside)}`;
 }
 
 /** `@tailtest/cli`'s bin installed beside the adapter whose hook runs (node_modules/@tailtest/). */
@@ -44,10 +45,6 @@ function besideHook(hookScript: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** The decision's commands (`tailtest red|green|tdd status`) as the agent can run them. */

@@ -7,6 +7,7 @@ import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
 import type { Project } from "../../project/node/project.ts";
 import { dirnameRel, joinRel, memoView } from "../../project/project-view.ts";
+import { shellWord } from "../../util/shell-word.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
 export interface ChosenTests {
@@ -250,12 +251,8 @@ function commandsFor(runs: readonly RunPlan[], tests: readonly string[]): string
     const pkg = run.runner.package_dir;
     const mine = tests.filter((test) => pkg === "" || test.startsWith(`${pkg}/`));
     if (mine.length === 0) continue;
-    const argv = commandForTestFiles(run.runner, mine).map(shellQuote).join(" ");
-    commands.push(pkg === "" ? argv : `(cd ${shellQuote(pkg)} && ${argv})`);
+    const argv = commandForTestFiles(run.runner, mine).map(shellWord).join(" ");
+    commands.push(pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`);
   }
   return commands;
-}
-
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
