@@ -1,5 +1,6 @@
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { journalPathOf } from "../../project/node/project.ts";
 import { writeAtomicSync } from "../../state/node/store.ts";
 
 /**
@@ -27,7 +28,7 @@ const PRESENT = [`${STATE}/session.json`, `${STATE}/cursor-session.json`];
  */
 const JOURNALS = PRESENT.map((session) => ({
   session,
-  journal: `${session.replace(/\.json$/, "")}.edits.jsonl`,
+  journal: journalPathOf(session),
 }));
 const TDD_LOGS = `${STATE}/tdd`;
 

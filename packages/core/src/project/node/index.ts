@@ -13,6 +13,7 @@ export {
   findProjectRoot,
   historyFile,
   inspectEdit,
+  journalPathOf,
   openProject,
   queueEdit,
   sessionFile,

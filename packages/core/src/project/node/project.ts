@@ -260,13 +260,19 @@ export function sessionFile(
   };
 }
 
+/** Where a session file's journal lives: `session.json` → `session.edits.jsonl`. */
+export function journalPathOf(sessionPath: string): string {
+  const stem = sessionPath.endsWith(".json") ? sessionPath.slice(0, -".json".length) : sessionPath;
+  return `${stem}.edits.jsonl`;
+}
+
 /**
  * The journal of a session file's queued edits (`session.edits.jsonl` beside `session.json`): an
  * edit is one appended line, folded into the session by its readers (ADR 0010).
  */
 export function sessionJournal(sessionPath: string): Journal<SessionState> {
   return {
-    path: `${sessionPath.replace(/\.json$/, "")}.edits.jsonl`,
+    path: journalPathOf(sessionPath),
     cursor: (session) => session.journal,
     withCursor: (session, cursor) => ({ ...session, journal: cursor }),
     fold: foldJournalLine,
