@@ -109,9 +109,11 @@ async function hook(
   platform: Platform,
   root: string,
   stdin: string,
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; node?: string[]; bin?: string } = {},
 ) {
-  const result = await execa(process.execPath, [bin(platform), ...(options.args ?? [])], {
+  const hookBin = options.bin ?? bin(platform);
+  const argv = [...(options.node ?? []), hookBin, ...(options.args ?? [])];
+  const result = await execa(process.execPath, argv, {
     cwd: root,
     input: stdin,
     env: { ...userShellEnv(), ...FACTS[platform].env(root), ...options.env },
@@ -152,6 +154,50 @@ describe("an error that escapes (a stack overflow) is one stderr line and the po
     expect(result.stdout).toMatch(/too deep to read/);
     atMostOneLine(result.stderr, platform);
   });
+});
+
+describe("a gate that has not answered by its deadline", () => {
+  // The built launcher with a gate bundle that answers only after 30 s (a ref'd timer keeps the
+  // process waiting), started as if 0.2 s before its deadline: the deadline's denial is the
+  // answer, in each agent's shape, and the late answer never comes (ADR 0002).
+  it.each(PLATFORMS)(
+    "%s: denies with one line, and the late answer is not written",
+    async (platform) => {
+      const root = project("tdd");
+      const dir = mkdtempSync(join(tmpdir(), "tailtest-deadline-"));
+      try {
+        writeFileSync(join(dir, "hook.cjs"), readFileSync(bin(platform)));
+        writeFileSync(
+          join(dir, "hook-gate.cjs"),
+          `module.exports = { answerHook: () => new Promise((done) => setTimeout(() => done({ stdout: '{"late":true}', stderr: "", exitCode: 0 }), 30000)) };\n`,
+        );
+        const early = GATE_DEADLINE_MS / 1000 - 0.2;
+        writeFileSync(
+          join(dir, "early.cjs"),
+          `const uptime = process.uptime; process.uptime = () => uptime() + ${early};\n`,
+        );
+        const stdin = JSON.stringify(payload(platform, FACTS[platform].gate.name, root));
+        const result = await hook(platform, root, stdin, {
+          node: ["--require", join(dir, "early.cjs")],
+          bin: join(dir, "hook.cjs"),
+        });
+        expect(result.exitCode).toBe(0);
+        const answer = protocolAnswer(
+          platform,
+          FACTS[platform].gate.event,
+          result.stdout,
+          platform,
+        );
+        expect(isDeny(answer), result.stdout).toBe(true);
+        expect(result.stdout).not.toContain("late");
+        expect(oneLine(result.stderr, platform)).toContain(
+          `the gate could not decide within ${GATE_DEADLINE_MS / 1000} s`,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("a hook started in a folder that was removed", () => {
