@@ -1,8 +1,7 @@
 import type { RunPlan } from "./plan.ts";
 import type { RunResult } from "./summarize.ts";
-import { commandForTestFiles } from "../runners/project-runners.ts";
+import { shellCommandForTestFiles } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
-import { shellWord } from "../util/shell-word.ts";
 
 /** How many red test files a summary or a re-run command names before "and N more". */
 const SHOWN = 12;
@@ -60,8 +59,7 @@ export function rerunCommands(runs: readonly RunPlan[], results: readonly RunRes
     const files = red
       .map((file) => (pkg === "" || file.startsWith(`${pkg}/`) ? file : `${pkg}/${file}`))
       .map((file) => (folders ? goPackageFile(file) : file));
-    const argv = commandForTestFiles(run.runner, files).map(shellWord).join(" ");
-    commands.push(pkg === "" ? argv : `cd ${shellWord(pkg)} && ${argv}`);
+    commands.push(shellCommandForTestFiles(run.runner, files));
   });
   return commands;
 }

@@ -10,7 +10,6 @@ export {
   RunnerIdSchema,
   type TestNameMemo,
   type TestTarget,
-  commandForTestFiles,
   describeTestTarget,
   detectProjectRunners,
   findTestTarget,
@@ -18,6 +17,7 @@ export {
   isPackageDir,
   resolveRunner,
   runnerLabel,
+  shellCommandForTestFiles,
 } from "./project-runners.ts";
 export { dependentCrates, hasDocTests } from "./rust-crates.ts";
 export { cargoTestTarget, notAnOption, scriptEnv } from "./shared.ts";

@@ -9,6 +9,7 @@ import {
 } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { has } from "./shared.ts";
+import { shellWord } from "../util/shell-word.ts";
 import type { RunnerSpec } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
 
@@ -404,6 +405,20 @@ export function commandForTestFiles(
   const pkg = runner.package_dir;
   const local = relTestFiles.map((file) => (pkg === "" ? file : file.slice(pkg.length + 1)));
   return specOf(runner.id).fileCommand(runner.command, local);
+}
+
+/**
+ * The same as one line a person or an agent pastes into a shell at the project's root: in a
+ * subshell that enters the runner's package folder, so the shell stays where it was (an agent's
+ * shell keeps its folder from one command to the next).
+ */
+export function shellCommandForTestFiles(
+  runner: DetectedRunner,
+  relTestFiles: readonly string[],
+): string {
+  const argv = commandForTestFiles(runner, relTestFiles).map(shellWord).join(" ");
+  const pkg = runner.package_dir;
+  return pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`;
 }
 
 export function describeTestTarget(target: TestTarget): string {

@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { planRun, planSuites, type Plan, type RunPlan } from "../../engine/plan.ts";
-import { commandForTestFiles, type DetectedRunner } from "../../runners/project-runners.ts";
+import { shellCommandForTestFiles, type DetectedRunner } from "../../runners/project-runners.ts";
 import { compareRelated, nameRanks, type RelatedTest } from "../related.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
 import type { Project } from "../../project/node/project.ts";
 import { dirnameRel, joinRel, memoView } from "../../project/project-view.ts";
-import { shellWord } from "../../util/shell-word.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
 export interface ChosenTests {
@@ -251,8 +250,7 @@ function commandsFor(runs: readonly RunPlan[], tests: readonly string[]): string
     const pkg = run.runner.package_dir;
     const mine = tests.filter((test) => pkg === "" || test.startsWith(`${pkg}/`));
     if (mine.length === 0) continue;
-    const argv = commandForTestFiles(run.runner, mine).map(shellWord).join(" ");
-    commands.push(pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`);
+    commands.push(shellCommandForTestFiles(run.runner, mine));
   }
   return commands;
 }
