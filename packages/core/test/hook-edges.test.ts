@@ -200,6 +200,51 @@ describe("a gate that has not answered by its deadline", () => {
   );
 });
 
+describe("a gate's deadline on a node that keeps the event loop open for a pending wait", () => {
+  // The deadline is an Atomics.waitAsync, which node 20 to 24 do not wait for; a node that did
+  // (stood for by a preload that holds the loop until the wait settles) must still end a gate
+  // call once it has answered, an empty answer (no opinion) too, and not deny it 20 s later.
+  it.each(PLATFORMS)(
+    "%s: a read-only shell command's gate ends with its own answer",
+    async (platform) => {
+      const root = project("tdd");
+      const dir = mkdtempSync(join(tmpdir(), "tailtest-hold-"));
+      try {
+        writeFileSync(
+          join(dir, "hold.cjs"),
+          [
+            "const wait = Atomics.waitAsync;",
+            "Atomics.waitAsync = function (...args) {",
+            "  const result = wait.apply(this, args);",
+            "  if (result.async) {",
+            "    const hold = setInterval(() => {}, 1 << 30);",
+            "    result.value.finally(() => clearInterval(hold));",
+            "  }",
+            "  return result;",
+            "};",
+          ].join("\n"),
+        );
+        const facts = FACTS[platform];
+        const stored = payload(platform, facts.shellGate, root);
+        const shell = platform === "claude-code" ? { tool_name: "Bash" } : {};
+        const cwd = platform === "cursor" ? { cwd: root } : {};
+        const stdin = { ...stored, ...shell, tool_input: { command: "ls", ...cwd } };
+        const result = await hook(platform, root, JSON.stringify(stdin), {
+          node: ["--require", join(dir, "hold.cjs")],
+        });
+        expect(result.exitCode).toBe(0);
+        expect(result.stderr).not.toContain("could not decide");
+        if (result.stdout.trim() !== "") {
+          const answer = protocolAnswer(platform, facts.gate.event, result.stdout, platform);
+          expect(isDeny(answer), result.stdout).toBe(false);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
 describe("a hook started in a folder that was removed", () => {
   // An agent's shell can delete the folder it stands in; node's process.cwd() then throws.
   it.each(PLATFORMS)("%s: the tdd gate still decides, with no stack trace", async (platform) => {

@@ -421,11 +421,10 @@ let disarmGate: (() => void) | undefined;
 
 /** Writes all of `text` to fd 1 or 2; a non-blocking pipe that is full goes through the stream. */
 export function writeOut(fd: 1 | 2, text: string): void {
+  // An answer ends the gate's deadline, an empty one (no opinion) too.
+  if (fd === 1) disarmGate?.();
   if (text === "") return;
-  if (fd === 1) {
-    wroteAnswer = true;
-    disarmGate?.();
-  }
+  if (fd === 1) wroteAnswer = true;
   const data = Buffer.from(text, "utf8");
   let done = 0;
   while (done < data.length) {
