@@ -408,9 +408,9 @@ export function commandForTestFiles(
 }
 
 /**
- * The same as one line a person or an agent pastes into a shell at the project's root: in a
- * subshell that enters the runner's package folder, so the shell stays where it was (an agent's
- * shell keeps its folder from one command to the next).
+ * `commandForTestFiles` as one line to paste into a shell at the project's root: in a subshell
+ * that enters the runner's package folder, so the shell stays where it was (an agent's shell
+ * keeps its folder from one command to the next).
  */
 export function shellCommandForTestFiles(
   runner: DetectedRunner,

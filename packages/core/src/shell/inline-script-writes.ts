@@ -27,6 +27,7 @@
  */
 
 import type { ScriptLanguage } from "./inline-interpreter.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 export interface ScriptWrites {
   written: string[];
@@ -848,10 +849,6 @@ function runsShell(script: Script, call: Call): boolean {
   }
 }
 
-function shellQuote(word: string): string {
-  return /^[\w./=:@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
-
 /** The command line a shell-out runs: one string as it is, an argv (a list, or several) quoted. */
 function shellCommandsOf(script: Script, args: readonly Span[]): string[] {
   const words: string[][] = [];
@@ -864,7 +861,7 @@ function shellCommandsOf(script: Script, args: readonly Span[]): string[] {
   if (words.length === 0 || first === undefined) return [];
   const single = words.length === 1 && script.code.charAt(first.start) !== "[";
   if (single) return words[0] ?? [];
-  return [words.flat().map(shellQuote).join(" ")];
+  return [words.flat().map(shellWord).join(" ")];
 }
 
 function findShellOuts(script: Script): string[] {
