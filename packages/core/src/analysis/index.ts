@@ -15,8 +15,10 @@ export {
 } from "./import-graph.ts";
 export { loadJsLexers } from "./js-module.ts";
 export {
+  FOLDER_MAIN_SCOPE,
   type PathAliases,
   type ResolveContext,
+  folderMain,
   normalizeRel,
   packageImportWords,
   resolveJsImport,

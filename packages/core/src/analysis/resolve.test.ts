@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   compilePathAliases,
+  folderMain,
   normalizeRel,
   packageImportWords,
   packageImports,
@@ -185,6 +186,36 @@ describe("workspace packages resolve to their sources", () => {
     expect(resolveJsImport(self, "test/raw.js", "hast-util-to-html/lib/handle/raw.js")).toBe(
       "lib/handle/raw.js",
     );
+  });
+});
+
+describe("a relative path that names a folder with a package.json main", () => {
+  // qs's layout: `main` is `lib/index.js`, and its tests require the package as `'../'`.
+  const files = ["lib/index.js", "lib/parse.js", "index.js", "packages/x/dist/x.js"];
+  const aliases = [
+    folderMain("", { name: "qs", main: "lib/index.js" }),
+    folderMain("packages/x", { main: "./dist/x" }),
+  ].filter((entry) => entry !== undefined);
+  const qs = { files: { has: (path: string) => files.includes(path) }, aliases, pythonRoots: [""] };
+  it.each([
+    ["test/parse.js", "../", "lib/index.js"],
+    ["test/parse.js", "..", "lib/index.js"],
+    ["index.test.js", ".", "lib/index.js"],
+    ["test/parse.js", "../lib/parse", "lib/parse.js"],
+    ["test/parse.js", "../index.js", "index.js"],
+    ["packages/x/test/a.js", "..", "packages/x/dist/x.js"],
+  ])("%s requires %s: %s", (from, specifier, expected) => {
+    expect(resolveJsImport(qs, from, specifier)).toBe(expected);
+  });
+  it("a main that names no file falls back to the folder's index; no main adds nothing", () => {
+    const gone = [folderMain("", { main: "build/missing.js" })].filter((e) => e !== undefined);
+    expect(resolveJsImport({ ...qs, aliases: gone }, "test/parse.js", "../")).toBe("index.js");
+    expect(folderMain("", { name: "qs" })).toBeUndefined();
+    expect(folderMain("", { main: "/abs/x.js" })).toBeUndefined();
+    expect(folderMain("", { main: "." })).toBeUndefined();
+  });
+  it("is never reached by a bare name", () => {
+    expect(resolveJsImport(qs, "test/parse.js", "qs")).toBeUndefined();
   });
 });
 

@@ -141,7 +141,7 @@ export function resolveJsImport(
   // A query (`./a?raw`) is a bundler's; `#name` is a package import, kept.
   const clean = specifier.replace(/\?.*$/, "");
   if (clean.startsWith("./") || clean.startsWith("../") || clean === "." || clean === "..")
-    return tryJsPath(context, join(dirnameRel(fromFile), clean));
+    return tryJsPath(context, join(dirnameRel(fromFile), clean), true);
   if (clean.startsWith("/") || clean.startsWith("node:") || clean === "") return undefined;
   const imported = clean.startsWith("#")
     ? packageImportTarget(context, fromFile, clean)
@@ -178,6 +178,24 @@ function aliasedPath(
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** The scope of the alias entries that map a folder to its package.json `main`. */
+export const FOLDER_MAIN_SCOPE = "*main*";
+
+/**
+ * A folder's package.json `main` as an alias entry of the folder itself: Node reads it for a
+ * `require('../')` of the folder, before the folder's `index.js` (qs's tests require the package
+ * as `'../'`, whose `main` is `lib/index.js`). Undefined without a `main` that names a file in
+ * the project.
+ */
+export function folderMain(dir: string, manifest: unknown): PathAliases | undefined {
+  if (manifest === null || typeof manifest !== "object") return undefined;
+  const main = (manifest as Record<string, unknown>)["main"];
+  if (typeof main !== "string" || main.startsWith("/")) return undefined;
+  const target = join(dir, main);
+  if (target === undefined || target === dir) return undefined;
+  return { scope: FOLDER_MAIN_SCOPE, paths: [[dir, [target]]] };
 }
 
 /** The scope of the alias entries that map workspace package names to their folders. */
@@ -407,7 +425,16 @@ function aliasTargets(aliases: PathAliases, specifier: string): string[] {
   return best.targets.map((target) => target.replace("*", star));
 }
 
-function tryJsPath(context: ResolveContext, path: string | undefined): string | undefined {
+/**
+ * The project file a path names, as Node looks: the file, with a JavaScript or TypeScript
+ * extension, then (for a relative specifier, `folders`) the folder's package.json `main`, then
+ * its `index`.
+ */
+function tryJsPath(
+  context: ResolveContext,
+  path: string | undefined,
+  folders = false,
+): string | undefined {
   if (path === undefined) return undefined;
   const { files } = context;
   if (files.has(path)) return path;
@@ -418,9 +445,24 @@ function tryJsPath(context: ResolveContext, path: string | undefined): string | 
     if (files.has(candidate)) return candidate;
   }
   for (const extension of JS_EXTENSIONS) if (files.has(path + extension)) return path + extension;
+  const main = folders ? folderMainPath(context, path) : undefined;
+  if (main !== undefined) return main;
   const prefix = path === "" ? "index" : `${path}/index`;
   for (const extension of JS_EXTENSIONS)
     if (files.has(prefix + extension)) return prefix + extension;
+  return undefined;
+}
+
+/** The project file a folder's package.json `main` names (`folderMain`'s entry), if any. */
+function folderMainPath(context: ResolveContext, path: string): string | undefined {
+  for (const entry of context.aliases) {
+    const [folder, targets] = entry.paths[0] ?? [];
+    if (entry.scope !== FOLDER_MAIN_SCOPE || folder !== path) continue;
+    for (const target of targets ?? []) {
+      const found = tryJsPath(context, target);
+      if (found !== undefined) return found;
+    }
+  }
   return undefined;
 }
 

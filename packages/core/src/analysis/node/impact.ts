@@ -24,6 +24,7 @@ import { scanPythonModule } from "../python-module.ts";
 import { RUNNER_ALIAS_CONFIG, runnerAliases } from "../runner-aliases.ts";
 import {
   compilePathAliases,
+  folderMain,
   normalizeRel,
   packageImports,
   parseJsonc,
@@ -367,6 +368,8 @@ function addWorkspacePackage(project: Project, graph: ImportGraph, rel: string):
   }
   const aliases = workspaceAliases(dirnameRel(rel), manifest);
   if (aliases !== undefined) graph.aliases.push(aliases);
+  const main = folderMain(dirnameRel(rel), manifest);
+  if (main !== undefined) graph.aliases.push(main);
   const imports = packageImports(dirnameRel(rel), manifest);
   if (imports !== undefined) graph.aliases.push(imports);
   addRunnerAliases(project, graph, rel);

@@ -4,6 +4,8 @@ import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 import {
   packageImportWords,
   resolveJsImport,
+  folderMain,
+  FOLDER_MAIN_SCOPE,
   workspaceAliases,
   type PathAliases,
   type ResolveContext,
@@ -169,19 +171,25 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
     } catch {
       return [];
     }
-    return workspaceAliases(dirnameRel(rel), manifest) ?? [];
+    const dir = dirnameRel(rel);
+    return [workspaceAliases(dir, manifest), folderMain(dir, manifest)].filter(
+      (entry) => entry !== undefined,
+    );
   });
   let entries: Map<string, string[]> | undefined;
   const packageNames = (rel: string): readonly string[] => {
     if (entries === undefined) {
       entries = new Map();
       const context = { files, aliases: workspaces, pythonRoots: [] };
-      for (const workspace of workspaces)
+      for (const workspace of workspaces) {
+        // A folder's `main` is reached by a relative path, never by a name.
+        if (workspace.scope === FOLDER_MAIN_SCOPE) continue;
         for (const [name] of workspace.paths) {
           if (name.includes("*")) continue;
           const entry = resolveJsImport(context, "", name);
           if (entry !== undefined) entries.set(entry, [...(entries.get(entry) ?? []), name]);
         }
+      }
     }
     return entries.get(rel) ?? [];
   };
