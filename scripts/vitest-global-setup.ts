@@ -17,6 +17,7 @@ export const JS_FIXTURES = [
   "uvu",
   "jasmine",
   "tap",
+  "tape",
   "monorepo/packages/web",
 ] as const;
 

@@ -47,6 +47,7 @@ const MUST_RUN: Readonly<Record<string, string>> = {
   uvu: "node",
   jasmine: "node",
   tap: "node",
+  tape: "node",
   "node-test": "node",
   cargo: "cargo",
   go: "go",

@@ -118,6 +118,14 @@ export const RUNNER_FIXTURES: readonly RunnerFixture[] = [
     evidence: /scripts\.test runs tap/,
   },
   {
+    dir: "tape",
+    runner: "tape",
+    language: "javascript",
+    source: "lib/calc.js",
+    test: "test/calc.js",
+    evidence: /scripts\.test runs tape/,
+  },
+  {
     dir: "node-test",
     runner: "node-test",
     language: "javascript",

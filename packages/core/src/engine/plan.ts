@@ -40,6 +40,7 @@ export const OutputFormatSchema = z.enum([
   "minitest-text",
   "unittest-text",
   "tap",
+  "tape-tap",
   "uvu-text",
   "jasmine-events",
 ]);

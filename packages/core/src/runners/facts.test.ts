@@ -54,6 +54,7 @@ const COMMANDS: Readonly<Record<RunnerId, readonly (readonly string[])[]>> = {
   uvu: [["node_modules/.bin/uvu"]],
   jasmine: [["node_modules/.bin/jasmine"]],
   tap: [["npx", "--no-install", "tap"]],
+  tape: [["node_modules/.bin/tape"]],
   bun: [["bun", "test"]],
   deno: [["deno", "test", "-A"]],
   go: [

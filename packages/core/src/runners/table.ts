@@ -20,6 +20,7 @@ import type { RunnerSpec } from "./spec.ts";
 import { rspec } from "./rspec.ts";
 import { swift } from "./swift.ts";
 import { tap } from "./tap.ts";
+import { tape } from "./tape.ts";
 import { unittest } from "./unittest.ts";
 import { uvu } from "./uvu.ts";
 import { vitest } from "./vitest.ts";
@@ -36,6 +37,7 @@ export const RUNNER_IDS = [
   "uvu",
   "jasmine",
   "tap",
+  "tape",
   "bun",
   "deno",
   "go",
@@ -68,6 +70,7 @@ const BUILT_IN: readonly RunnerSpec[] = [
   uvu,
   jasmine,
   tap,
+  tape,
   deno,
   go,
   nextest,

@@ -5,6 +5,7 @@ import { compiledShadowsReason, prepareForPython } from "../../runners/node/pyth
 import { specOf } from "../../runners/table.ts";
 import { JASMINE_REPORTER_SOURCE } from "../parsers/jasmine-reporter.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
+import { TAPE_PRELOAD_SOURCE } from "../parsers/tape-preload.ts";
 import {
   CONFIG_WITHOUT_SPEC_TOKEN,
   configWithoutSpecSource,
@@ -64,6 +65,15 @@ export interface ExecuteOptions {
   watch?: ReadonlyArray<{ file: string; before: string | null }>;
 }
 
+/** The module each report format hands its runner in place of `REPORTER_TOKEN`. */
+const REPORTER_MODULES: Partial<Record<RunPlan["format"], readonly [string, string]>> & {
+  "node-test-ndjson": readonly [string, string];
+} = {
+  "node-test-ndjson": ["node-test-reporter.mjs", NODE_TEST_REPORTER_SOURCE],
+  "jasmine-events": ["jasmine-reporter.mjs", JASMINE_REPORTER_SOURCE],
+  "tape-tap": ["tape-preload.cjs", TAPE_PRELOAD_SOURCE],
+};
+
 const DEFAULT_OUTPUT_CAP = 256 * 1024;
 /**
  * Where the output is the report (TAP, unittest's text, mocha's and node's JSON), a middle cut
@@ -85,10 +95,11 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   try {
     let reporterPath = "";
     if (plan.argv.some((arg) => arg.includes(REPORTER_TOKEN))) {
-      // The reporter module tailtest hands the runner (node --test, jasmine), by report format.
-      const jasmine = plan.format === "jasmine-events";
-      reporterPath = join(scratch, jasmine ? "jasmine-reporter.mjs" : "node-test-reporter.mjs");
-      await writeFile(reporterPath, jasmine ? JASMINE_REPORTER_SOURCE : NODE_TEST_REPORTER_SOURCE);
+      // The module tailtest hands the runner (node --test's and jasmine's reporters, tape's
+      // preload), by report format.
+      const [name, source] = REPORTER_MODULES[plan.format] ?? REPORTER_MODULES["node-test-ndjson"];
+      reporterPath = join(scratch, name);
+      await writeFile(reporterPath, source);
     }
     let configPath = "";
     const wrapped = plan.argv.find((arg) => arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN));

@@ -10,6 +10,7 @@ import { parseMochaJson } from "./mocha-json.ts";
 import { parseNodeTestEvents } from "./node-test-events.ts";
 import { parseRspecJson } from "./rspec-json.ts";
 import { parseTap } from "./tap-stream.ts";
+import { parseTapeTap } from "./tape-tap.ts";
 import { parseTrx } from "./trx.ts";
 import { parseUnittestText } from "./unittest-text.ts";
 import { parseUvuText } from "./uvu-text.ts";
@@ -28,6 +29,7 @@ const PARSERS: Readonly<Record<OutputFormat, (text: string, context: ParseContex
     "minitest-text": parseMinitestText,
     "unittest-text": parseUnittestText,
     tap: parseTap,
+    "tape-tap": parseTapeTap,
     "uvu-text": parseUvuText,
     "jasmine-events": parseJasmineEvents,
   };
