@@ -78,6 +78,7 @@ const Project = z.strictObject({
     "node-test",
     "mocha",
     "tap",
+    "tape",
     "ava",
     "uvu",
     "jasmine",
@@ -390,6 +391,8 @@ export function runnerArgv(meta, cwd, files) {
       return ["node_modules/.bin/tap", "--no-coverage", "--reporter=tap", ...some];
     case "ava":
       return ["node_modules/.bin/ava", "--tap", ...some];
+    case "tape":
+      return ["node_modules/.bin/tape", ...some];
     case "jasmine":
       // The config's spec_files are replaced by files named on the command line.
       return ["node_modules/.bin/jasmine", ...(meta.suite ?? []), ...(files ?? [])];
@@ -556,6 +559,22 @@ function failingFiles(meta, cwd, coloured) {
       // tap's own report: each file is a top-level subtest, "not ok 3 - test/x.js # time=…".
       each(/^not ok \d+ - (\S+\.[cm]?[jt]s)\b/gm);
       break;
+    case "tape": {
+      // tape names no file: a failed assertion's `at:` does, and a run that threw, its stack
+      // (the deepest frame in a test folder).
+      each(/^\s+at: .*?\(?((?:file:\/\/)?\/[^\s():]+):\d+:\d+\)?$/gm, (m) =>
+        m[1].replace(/^file:\/\//, ""),
+      );
+      if (found.size === 0 && !/^# fail\s+0\b/m.test(output)) {
+        const frames = [...output.matchAll(/\((\/[^\s():]+):\d+:\d+\)/g)]
+          .map((m) => m[1])
+          .filter((file) => file.startsWith(`${cwd}/`) && !file.includes("/node_modules/"))
+          .map((file) => file.slice(cwd.length + 1))
+          .filter((file) => /^tests?\//.test(file));
+        if (frames.length > 0) found.add(frames[0]);
+      }
+      break;
+    }
     case "mocha": {
       const start = output.indexOf("{");
       try {
