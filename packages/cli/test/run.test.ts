@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -24,6 +25,7 @@ interface RunJson {
   status: string;
   runs: {
     runner: string;
+    command: string[];
     status: string;
     reason: string;
     tests: {
@@ -268,4 +270,71 @@ describe("tailtest run with no paths", () => {
       project.cleanup();
     }
   });
+});
+
+/** Debian's python3 when it has Django (`.ci/run` installs python3-django), else why not. */
+function pythonWithDjango(): { python?: string; reason: string } {
+  for (const python of ["/usr/bin/python3", "python3"]) {
+    const probe = spawnSync(python, ["-c", "import django"], { stdio: "ignore" });
+    if (probe.status === 0) return { python, reason: "" };
+  }
+  return { reason: "no python3 with Django here (Debian: python3-django)" };
+}
+
+describe("tailtest run on a Django project without pytest", () => {
+  it("runs the tests by manage.py test and reads each test's result", async () => {
+    const { python, reason } = pythonWithDjango();
+    if (python === undefined) {
+      console.warn(`skipping the Django run: ${reason}`);
+      return;
+    }
+    const project = copyFixture("django");
+    try {
+      execFileSync(python, ["-m", "venv", "--system-site-packages", ".venv"], {
+        cwd: project.root,
+      });
+      const run = async () => {
+        const result = await runBin(BIN, ["run", "--json", "shop/tests.py"], {
+          cwd: project.root,
+        });
+        return { result, json: JSON.parse(result.stdout) as RunJson };
+      };
+      const green = await run();
+      expect(green.json.runs[0]?.command).toEqual([
+        ".venv/bin/python",
+        "manage.py",
+        "test",
+        "--noinput",
+        "-v",
+        "2",
+        "shop.tests",
+      ]);
+      expect(green.json.runs[0]?.status, JSON.stringify(green.json.runs[0]?.errors)).toBe("passed");
+      expect(green.json.runs[0]?.tests.map((test) => test.id.segments)).toEqual([
+        ["ItemTests", "test_adds_two_numbers"],
+        ["ItemTests", "test_discounted"],
+      ]);
+      // A bug in the model: the test that uses the database turns red, the other stays green.
+      project.write(
+        "shop/models.py",
+        readFileSync(join(project.root, "shop/models.py"), "utf8").replace(
+          "self.price * percent",
+          "self.price * (percent + 1)",
+        ),
+      );
+      const red = await run();
+      expect(red.result.exitCode).toBe(1);
+      const byName = Object.fromEntries(
+        red.json.runs[0]!.tests.map((test) => [test.id.segments.at(-1), test]),
+      );
+      expect(byName["test_discounted"]).toMatchObject({
+        id: { file: "shop/tests.py" },
+        status: "fail",
+      });
+      expect(byName["test_discounted"]?.failure).toMatch(/178 != 180/);
+      expect(byName["test_adds_two_numbers"]?.status).toBe("pass");
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
 });

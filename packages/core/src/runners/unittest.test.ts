@@ -86,3 +86,72 @@ describe("a unittest project whose discovery pattern is its own", () => {
     expect(shape.isTest("colorama/tests/ansi_test.py")).toBe(false);
   });
 });
+
+/** A Django project as `django-admin startproject` and `startapp` lay it out. */
+const django = (extra: Record<string, string> = {}) =>
+  createMemoryView({
+    "requirements.txt": "Django>=3.2\n",
+    "manage.py":
+      "import os\nimport sys\n\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site_.settings')\n",
+    "site_/settings.py": "INSTALLED_APPS = ['shop']\n",
+    "shop/models.py": "from django.db import models\n",
+    "shop/tests.py": "from django.test import TestCase\n",
+    "shop/tests/__init__.py": "",
+    "shop/tests/test_views.py": "",
+    ".venv/pyvenv.cfg": "",
+    ".venv/bin/python": "",
+    ...extra,
+  });
+
+describe("a Django project without pytest", () => {
+  it("runs its tests by Django's own runner, a file as its dotted module", () => {
+    const view = django();
+    const [runner] = detectPackageRunners(view, "");
+    expect(runner?.id).toBe("unittest");
+    expect(runner?.command).toEqual([".venv/bin/python", "manage.py", "test", "--noinput"]);
+    expect(
+      runnerArgv(view, runner!, ["shop/tests.py", "shop/tests/test_views.py"], []).argv,
+    ).toEqual([
+      ".venv/bin/python",
+      "manage.py",
+      "test",
+      "--noinput",
+      "-v",
+      "2",
+      "shop.tests",
+      "shop.tests.test_views",
+    ]);
+    const id = { runner: "unittest" as const, file: "shop/tests.py", segments: ["T", "test_a"] };
+    expect(runnerArgv(view, runner!, [], [id]).argv.slice(4)).toEqual([
+      "-v",
+      "2",
+      "shop.tests.T.test_a",
+    ]);
+    expect(runnerArgv(view, runner!, [], []).argv.slice(2)).toEqual([
+      "test",
+      "--noinput",
+      "-v",
+      "2",
+    ]);
+  });
+
+  it("counts Django's discovery pattern from the project's folder as its tests", () => {
+    const view = django();
+    const shape = suiteShape(view, detectPackageRunners(view, "")[0]!);
+    expect(shape.isTest("shop/tests.py")).toBe(true);
+    expect(shape.isTest("shop/tests/test_views.py")).toBe(true);
+    expect(shape.isTest("shop/models.py")).toBe(false);
+  });
+
+  it("is plain unittest when manage.py does not set Django up", () => {
+    const view = django({ "manage.py": "print('a script of its own')\n" });
+    expect(detectPackageRunners(view, "")[0]?.command).toContain("unittest");
+  });
+
+  it("leaves a Django project configured for pytest to pytest", () => {
+    const view = django({
+      "pytest.ini": "[pytest]\nDJANGO_SETTINGS_MODULE = site_.settings\n",
+    });
+    expect(detectPackageRunners(view, "")[0]?.id).toBe("pytest");
+  });
+});

@@ -13,6 +13,15 @@ export const unittest: RunnerSpec = {
   label: "unittest",
   detect: detectUnittest,
   command: (view, dir) => {
+    // A Django project's tests need its settings and a test database: Django's own runner,
+    // `manage.py test`, which is unittest's underneath.
+    if (isDjangoProject(view, dir))
+      return [
+        ...pythonCommand(view, dir, "unittest").slice(0, -2),
+        "manage.py",
+        "test",
+        "--noinput",
+      ];
     // The project's own discovery (`python -m unittest discover -p "*_test.py"` in its Makefile)
     // first. Else no tests/ or test/ beside the manifest: the tests live inside the package
     // (`pyflakes/test/`), which discovery from the project's folder finds, as a bare
@@ -35,24 +44,30 @@ export const unittest: RunnerSpec = {
   testDirs: TEST_DIRS,
   fallbackTestDir: "tests",
   testCandidates: (src, testDir) => pythonCandidates(src, testDir ?? "tests"),
-  fileCommand: (command, files) => [...command.slice(0, command.indexOf("unittest") + 1), ...files],
+  fileCommand: (command, files) =>
+    isDjangoCommand(command)
+      ? [...command, ...files.map(djangoLabel)]
+      : [...command.slice(0, command.indexOf("unittest") + 1), ...files],
   argv: ({ runner, files, ids }) => {
     const command = runner.command;
-    const base = command.slice(0, command.indexOf("unittest") + 1);
+    const django = isDjangoCommand(command);
+    const base = django ? command : command.slice(0, command.indexOf("unittest") + 1);
+    // Django's `-v` takes a level; 2 prints a line per test, as unittest's `-v` does.
+    const verbose = django ? ["-v", "2"] : ["-v"];
     // A doctest (its dotted name as its one segment) cannot be named from its test module: that
     // module runs it.
     const doctest = (segments: readonly string[]): boolean =>
       segments.length === 1 && (segments[0] ?? "").includes(".");
-    const selectors =
-      ids.length > 0
-        ? ids.map((id) =>
-            [
-              id.file.replace(/\.py$/, "").replace(/\//g, "."),
-              ...(doctest(id.segments) ? [] : id.segments),
-            ].join("."),
-          )
-        : files;
-    const argv = selectors.length > 0 ? [...base, "-v", ...selectors] : [...command, "-v"];
+    const named = ids.map((id) =>
+      [
+        id.file.replace(/\.py$/, "").replace(/\//g, "."),
+        ...(doctest(id.segments) ? [] : id.segments),
+      ].join("."),
+    );
+    const chosen = django ? files.map(djangoLabel) : files;
+    const selectors = ids.length > 0 ? named : chosen;
+    const argv =
+      selectors.length > 0 ? [...base, ...verbose, ...selectors] : [...command, ...verbose];
     return { argv, format: "unittest-text", report: OUTPUT_REPORT };
   },
   suite: (_view, runner) => {
@@ -75,6 +90,28 @@ export const unittest: RunnerSpec = {
   testIdJoiner: "::",
   shellPythonModule: "unittest",
 };
+
+/**
+ * A package whose `manage.py` sets up Django (`DJANGO_SETTINGS_MODULE`): its tests run by
+ * `manage.py test`, never by bare unittest, which cannot import Django's models unconfigured.
+ */
+function isDjangoProject(view: ProjectView, dir: string): boolean {
+  const text = view.readText(joinRel(dir, "manage.py"));
+  return text !== undefined && text.includes("DJANGO_SETTINGS_MODULE");
+}
+
+function isDjangoCommand(command: readonly string[]): boolean {
+  const at = command.indexOf("manage.py");
+  return at !== -1 && command[at + 1] === "test";
+}
+
+/** A test file as Django's runner names it: its dotted module (`shop/tests.py` → `shop.tests`). */
+function djangoLabel(file: string): string {
+  return file
+    .replace(/^\.\//, "")
+    .replace(/(\/__init__)?\.py$/, "")
+    .replace(/\//g, ".");
+}
 
 function detectUnittest(view: ProjectView, dir: string): Detection | undefined {
   const project = firstExisting(view, dir, ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"]);
