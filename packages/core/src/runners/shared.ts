@@ -85,6 +85,24 @@ export function packageTestScript(view: ProjectView, dir: string): string {
   return pkg === undefined ? "" : testScript(pkg);
 }
 
+/**
+ * The arguments `tool` gets in the package's test script, as words with their quotes dropped:
+ * the words after the first word that is the tool (`tool` or a path ending in `/tool`), up to
+ * a shell operator (`uvu … | tap-spec`, `tape … && eslint`). Undefined when the script never
+ * runs it.
+ */
+export function scriptToolArgs(view: ProjectView, dir: string, tool: string): string[] | undefined {
+  // Words, quotes kept together; a shell operator is a word of its own.
+  const tokens =
+    packageTestScript(view, dir).match(/"[^"]*"|'[^']*'|&&|\|\||[;|()]|[^\s;|&()]+/g) ?? [];
+  const start = tokens.findIndex((word) => word === tool || word.endsWith(`/${tool}`));
+  if (start === -1) return undefined;
+  const end = tokens.findIndex((word, i) => i > start && /^(&&|\|\||[;|()])$/.test(word));
+  return tokens
+    .slice(start + 1, end === -1 ? undefined : end)
+    .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+}
+
 /** Programs that only set variables for the command after them in a script. */
 const ENV_WRAPPERS = new Set(["cross-env", "cross-env-shell", "env"]);
 

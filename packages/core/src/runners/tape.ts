@@ -5,7 +5,7 @@ import {
   jsCandidates,
   jsToolCommand,
   notAnOption,
-  packageTestScript,
+  scriptToolArgs,
   suffixlessCandidates,
 } from "./shared.ts";
 import { OUTPUT_REPORT, REPORTER_TOKEN, versionProbe, type RunnerSpec } from "./spec.ts";
@@ -85,15 +85,7 @@ const USUAL_FILES = ["test/**/*.{js,cjs,mjs}", "tests/**/*.{js,cjs,mjs}"] as con
 
 function readScript(view: ProjectView, dir: string): Omit<TapeScript, "given"> {
   const script = { patterns: [] as string[], requires: [] as string[] };
-  // Words, quotes kept together; a shell operator ends the command (`tape … | tap-spec`).
-  const tokens =
-    packageTestScript(view, dir).match(/"[^"]*"|'[^']*'|&&|\|\||[;|()]|[^\s;|&()]+/g) ?? [];
-  const start = tokens.findIndex((word) => /^(\S*\/)?tape$/.test(word));
-  if (start === -1) return script;
-  const end = tokens.findIndex((word, i) => i > start && /^(&&|\|\||[;|()])$/.test(word));
-  const words = tokens
-    .slice(start + 1, end === -1 ? undefined : end)
-    .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+  const words = scriptToolArgs(view, dir, "tape") ?? [];
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i] ?? "";
     const [flag, inline] = word.startsWith("--") ? word.split("=", 2) : [word, undefined];

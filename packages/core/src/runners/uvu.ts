@@ -1,6 +1,6 @@
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { JS_EXT } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, jsToolCommand, packageTestScript } from "./shared.ts";
+import { detectByPackageJson, jsCandidates, jsToolCommand, scriptToolArgs } from "./shared.ts";
 import {
   escapeRegex,
   OUTPUT_REPORT,
@@ -82,17 +82,10 @@ interface UvuScript {
 /** The uvu command of the package's test script, read as uvu's CLI reads it. */
 export function uvuScript(view: ProjectView, dir: string): UvuScript {
   const script: UvuScript = { dir: undefined, pattern: undefined, ignores: [], requires: [] };
-  // Words, quotes kept together; a shell operator ends the command (`uvu … | tap-spec`).
-  const tokens =
-    packageTestScript(view, dir).match(/"[^"]*"|'[^']*'|&&|\|\||[;|()]|[^\s;|&()]+/g) ?? [];
-  const start = tokens.findIndex((word) => /^(\S*\/)?uvu$/.test(word));
-  if (start === -1) return script;
-  const end = tokens.findIndex((word, i) => i > start && /^(&&|\|\||[;|()])$/.test(word));
-  const words = tokens
-    .slice(start, end === -1 ? undefined : end)
-    .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+  const words = scriptToolArgs(view, dir, "uvu");
+  if (words === undefined) return script;
   const positional: string[] = [];
-  for (let i = 1; i < words.length; i++) {
+  for (let i = 0; i < words.length; i++) {
     const word = words[i] ?? "";
     const [flag, inline] = word.startsWith("--") ? word.split("=", 2) : [word, undefined];
     const value = () => inline ?? words[(i += 1)] ?? "";
