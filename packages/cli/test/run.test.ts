@@ -337,4 +337,36 @@ describe("tailtest run on a Django project without pytest", () => {
       project.cleanup();
     }
   }, 120_000);
+
+  it("without manage.py, runs `python -m django test` with the settings tox names", async () => {
+    const { python, reason } = pythonWithDjango();
+    if (python === undefined) {
+      console.warn(`skipping the Django run: ${reason}`);
+      return;
+    }
+    const project = copyFixture("django");
+    try {
+      rmSync(join(project.root, "manage.py"));
+      project.write(
+        "tox.ini",
+        "[testenv]\nsetenv =\n    DJANGO_SETTINGS_MODULE = site_.settings\ncommands = python -m django test {posargs}\n",
+      );
+      execFileSync(python, ["-m", "venv", "--system-site-packages", ".venv"], {
+        cwd: project.root,
+      });
+      const result = await runBin(BIN, ["run", "--json", "shop/tests.py"], { cwd: project.root });
+      const json = JSON.parse(result.stdout) as RunJson;
+      expect(json.runs[0]?.command.slice(1, 6)).toEqual([
+        "-m",
+        "django",
+        "test",
+        "--settings=site_.settings",
+        "--noinput",
+      ]);
+      expect(json.runs[0]?.status, JSON.stringify(json.runs[0]?.errors)).toBe("passed");
+      expect(json.runs[0]?.tests).toHaveLength(2);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
 });

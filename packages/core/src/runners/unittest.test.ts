@@ -148,6 +148,42 @@ describe("a Django project without pytest", () => {
     expect(detectPackageRunners(view, "")[0]?.command).toContain("unittest");
   });
 
+  it.each([
+    [
+      "tox.ini",
+      "[testenv]\ncommands = python -m django test --settings=tests.settings {posargs}\n",
+    ],
+    [
+      "tox.ini",
+      "[testenv]\nsetenv =\n    DJANGO_SETTINGS_MODULE = tests.settings\ncommands =\n    python -W error -m django test -v2 {posargs:tests}\n",
+    ],
+    ["Makefile", "test:\n\tdjango-admin test --settings tests.settings\n"],
+  ])("without manage.py, runs Django's runner as %s names it, with its settings", (name, text) => {
+    const view = django({ "manage.py": "print('not django')\n", [name]: text });
+    expect(detectPackageRunners(view, "")[0]?.command).toEqual([
+      ".venv/bin/python",
+      "-m",
+      "django",
+      "test",
+      "--settings=tests.settings",
+      "--noinput",
+    ]);
+    const runner = detectPackageRunners(view, "")[0]!;
+    expect(runnerArgv(view, runner, ["shop/tests.py"], []).argv.slice(-3)).toEqual([
+      "-v",
+      "2",
+      "shop.tests",
+    ]);
+  });
+
+  it("is plain unittest when the command files run Django's runner with no settings named", () => {
+    const view = django({
+      "manage.py": "print('not django')\n",
+      "tox.ini": "[testenv]\ncommands = python -m django test\n",
+    });
+    expect(detectPackageRunners(view, "")[0]?.command).toContain("unittest");
+  });
+
   it("leaves a Django project configured for pytest to pytest", () => {
     const view = django({
       "pytest.ini": "[pytest]\nDJANGO_SETTINGS_MODULE = site_.settings\n",

@@ -14,14 +14,10 @@ export const unittest: RunnerSpec = {
   detect: detectUnittest,
   command: (view, dir) => {
     // A Django project's tests need its settings and a test database: Django's own runner,
-    // `manage.py test`, which is unittest's underneath.
-    if (isDjangoProject(view, dir))
-      return [
-        ...pythonCommand(view, dir, "unittest").slice(0, -2),
-        "manage.py",
-        "test",
-        "--noinput",
-      ];
+    // which is unittest's underneath.
+    const django = djangoRunner(view, dir);
+    if (django !== undefined)
+      return [...pythonCommand(view, dir, "unittest").slice(0, -2), ...django, "--noinput"];
     // The project's own discovery (`python -m unittest discover -p "*_test.py"` in its Makefile)
     // first. Else no tests/ or test/ beside the manifest: the tests live inside the package
     // (`pyflakes/test/`), which discovery from the project's folder finds, as a bare
@@ -92,17 +88,38 @@ export const unittest: RunnerSpec = {
 };
 
 /**
- * A package whose `manage.py` sets up Django (`DJANGO_SETTINGS_MODULE`): its tests run by
- * `manage.py test`, never by bare unittest, which cannot import Django's models unconfigured.
+ * How a Django project runs its tests, after the python: `manage.py test` when its `manage.py`
+ * sets `DJANGO_SETTINGS_MODULE`, else `-m django test --settings=<module>` when its make, tox,
+ * nox or just file runs Django's runner (`python -m django test`, `django-admin test`) with a
+ * settings module it names (`--settings`, or tox's `DJANGO_SETTINGS_MODULE` in the same file).
+ * Bare unittest cannot import Django's models unconfigured.
  */
-function isDjangoProject(view: ProjectView, dir: string): boolean {
-  const text = view.readText(joinRel(dir, "manage.py"));
-  return text !== undefined && text.includes("DJANGO_SETTINGS_MODULE");
+function djangoRunner(view: ProjectView, dir: string): string[] | undefined {
+  if (view.readText(joinRel(dir, "manage.py"))?.includes("DJANGO_SETTINGS_MODULE") === true)
+    return ["manage.py", "test"];
+  for (const name of COMMAND_FILES) {
+    const text = view.readText(joinRel(dir, name));
+    if (text === undefined || !text.includes("django")) continue;
+    const line = text
+      .split("\n")
+      .find((one) => !/^\s*#/.test(one) && /(-m\s+django|django-admin)\s+test\b/.test(one));
+    if (line === undefined) continue;
+    const settings =
+      /--settings[=\s]+["']?([\w.]+)/.exec(line)?.[1] ??
+      /^\s*DJANGO_SETTINGS_MODULE\s*[=:]\s*["']?([\w.]+)/m.exec(text)?.[1];
+    if (settings !== undefined) return ["-m", "django", "test", `--settings=${settings}`];
+  }
+  return undefined;
 }
 
+/** Whether a unittest command is Django's runner (`manage.py test`, `-m django test`). */
 function isDjangoCommand(command: readonly string[]): boolean {
-  const at = command.indexOf("manage.py");
-  return at !== -1 && command[at + 1] === "test";
+  const manage = command.indexOf("manage.py");
+  const module = command.indexOf("django");
+  return (
+    (manage !== -1 && command[manage + 1] === "test") ||
+    (module > 0 && command[module - 1] === "-m" && command[module + 1] === "test")
+  );
 }
 
 /** A test file as Django's runner names it: its dotted module (`shop/tests.py` → `shop.tests`). */
