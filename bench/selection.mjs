@@ -98,6 +98,13 @@ const Project = z.strictObject({
     .string()
     .regex(/^\d+(\.\d+)*$/)
     .optional(),
+  /** A Django app's settings module: its tests run by `python -m django test --settings=…`. */
+  django_settings: z
+    .string()
+    .regex(/^[\w.]+$/)
+    .optional(),
+  /** Python modules the tests import that come from Debian's packages (checked before a run). */
+  python_imports: z.array(z.string().regex(/^\w+$/)).optional(),
   npm: z.record(z.string(), z.string()).optional(),
   /** What the project's own test script names for the whole suite, when not the runner's default. */
   suite: z.array(z.string()).optional(),
@@ -207,7 +214,10 @@ export function missingToolchain(meta) {
         return meta.pytest_min === undefined
           ? "no python3 with pytest (Debian: python3-pytest)"
           : `no python3 with pytest ${meta.pytest_min} or later`;
-      if (meta.npm === undefined && meta.layout.includes("django"))
+      if (meta.python_imports !== undefined) {
+        if (!has(python, ["-c", `import ${meta.python_imports.join(", ")}`]))
+          return `no ${meta.python_imports.join(", ")} for ${python} (from Debian's python3-* packages)`;
+      } else if (meta.npm === undefined && meta.layout.includes("django"))
         if (!has(python, ["-c", "import django, pytest_django"]))
           return "no Django with pytest-django (Debian: python3-django python3-pytest-django)";
       return undefined;
@@ -376,6 +386,17 @@ export function runnerArgv(meta, cwd, files) {
       ];
     }
     case "unittest":
+      // A Django app's tests run by Django's runner with its settings, files as dotted modules.
+      if (meta.django_settings !== undefined)
+        return [
+          python(cwd),
+          "-m",
+          "django",
+          "test",
+          `--settings=${meta.django_settings}`,
+          "--noinput",
+          ...(files ?? []).map((file) => file.replace(/\.py$/, "").replaceAll("/", ".")),
+        ];
       return some.length > 0
         ? [python(cwd), "-m", "unittest", ...some]
         : [python(cwd), "-m", "unittest", "discover", "-s", "tests", "-t", "."];
