@@ -144,32 +144,38 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
  * 1 otherwise. Worked out once per test, not once per comparison of a sort.
  */
 export function nameRanks(file: string, tests: Iterable<string>): Map<string, number> {
-  const near = nameWords(file);
+  const near = nameWords(file, 4);
   const ranks = new Map<string, number>();
   for (const test of tests)
     ranks.set(
       test,
-      nameWords(test).some((word) => near.some((mine) => sameWord(word, mine))) ? 0 : 1,
+      nameWords(test, 3).some((word) => near.some((mine) => sameWord(word, mine))) ? 0 : 1,
     );
   return ranks;
 }
 
-/** The words of a file's name (camelCase, `_`, `-`, `.` split; test affixes dropped), ≥ 4 letters. */
-function nameWords(path: string): string[] {
+/** The words of a file's name (camelCase, `_`, `-`, `.` split; test affixes dropped), ≥ `least` letters. */
+function nameWords(path: string, least: number): string[] {
   return baseName(path)
     .replace(/\.[^.]+$/, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[\s_.-]+/)
-    .filter((word) => word.length >= 4 && word !== "test" && word !== "spec" && word !== "tests");
+    .filter(
+      (word) => word.length >= least && word !== "test" && word !== "spec" && word !== "tests",
+    );
 }
 
-/** Two words of one root: equal, or sharing their first five letters (split, splitter). */
-function sameWord(a: string, b: string): boolean {
-  if (a === b) return true;
+/**
+ * A test's word and a file's of one root: equal, sharing their first five letters (split,
+ * splitter), or the test's a short form the file's starts with (express's `req.query.js` for
+ * `request.js`, `res.send.js` for `response.js`, `app.render.js` for `application.js`).
+ */
+function sameWord(test: string, file: string): boolean {
+  if (test === file) return true;
   let at = 0;
-  while (at < a.length && at < b.length && a[at] === b[at]) at += 1;
-  return at >= 5;
+  while (at < test.length && at < file.length && test[at] === file[at]) at += 1;
+  return at >= 5 || (at === test.length && at >= 3);
 }
 
 /**

@@ -329,6 +329,19 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
         ([path]) => path,
       ),
     ).toEqual(["tests/help.suggestion.test.js", "tests/args.literal.test.js"]);
+    // express: every test requires the package; `req.*` tests are request.js's.
+    const web = ["test/app.render.js", "test/req.query.js", "test/res.send.js"];
+    const through = (file: string) =>
+      pick(file, web, { [file]: [["lib/express.js"], ["index.js"], web] }).map(([path]) => path);
+    expect(through("lib/request.js")).toEqual([
+      "test/req.query.js",
+      "test/app.render.js",
+      "test/res.send.js",
+    ]);
+    expect(through("lib/response.js")[0]).toBe("test/res.send.js");
+    expect(through("lib/application.js")[0]).toBe("test/app.render.js");
+    // A short word only counts as the start of the file's: `res` is not `address`'s.
+    expect(through("lib/address.js")).toEqual(web);
   });
 
   it("_cached.py is covered by tests/test_cached.py", () => {
