@@ -51,7 +51,8 @@ const READ_CAP = 256 * 1024;
  * The words an import of `rel` must spell, one at least: its stem (`billing`, `option`); for a
  * folder's index or `__init__.py` also the folder's name, and the relative specifiers that name a
  * folder without naming the file (`require("..")`, `from "./"`, Python's `from . import x`): the
- * folders above by their end (`..'` for `'..'`, `'../..'`; `../'` for `'../'`, `'../../'`).
+ * folders above by their end (`..'` for `'..'`, `'../..'`; `../'` for `'../'`, `'../../'`;
+ * `/.'` for express's `'../.'`).
  */
 export function importWords(rel: string): string[] {
   const stem = stemOf(rel);
@@ -62,7 +63,7 @@ export function importWords(rel: string): string[] {
       ? ["from ."]
       : [
           ...[".", "./"].flatMap((spec) => [`"${spec}"`, `'${spec}'`]),
-          ...["..", "../"].flatMap((spec) => [`${spec}"`, `${spec}'`]),
+          ...["..", "../", "/."].flatMap((spec) => [`${spec}"`, `${spec}'`]),
         ];
   return [...(folder === "" ? [] : [folder]), stem, ...relative];
 }
