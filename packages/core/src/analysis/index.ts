@@ -19,6 +19,7 @@ export {
   type PathAliases,
   type ResolveContext,
   folderMain,
+  folderMainPath,
   normalizeRel,
   packageImportWords,
   resolveJsImport,

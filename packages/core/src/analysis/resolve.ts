@@ -454,7 +454,7 @@ function tryJsPath(
 }
 
 /** The project file a folder's package.json `main` names (`folderMain`'s entry), if any. */
-function folderMainPath(context: ResolveContext, path: string): string | undefined {
+export function folderMainPath(context: ResolveContext, path: string): string | undefined {
   for (const entry of context.aliases) {
     const [folder, targets] = entry.paths[0] ?? [];
     if (entry.scope !== FOLDER_MAIN_SCOPE || folder !== path) continue;

@@ -186,6 +186,23 @@ describe("the cold path finds the importers the graph holds", () => {
     expect(found.importers).toBe(5);
   });
 
+  it("finds a folder's `main` that is not an index, required by the folder (`require('..')`)", async () => {
+    temp = makeProject({
+      "package.json": '{ "name": "pkg", "main": "lib/pkg.js" }\n',
+      "lib/pkg.js": "module.exports = require('./util.js')\n",
+      "lib/util.js": "module.exports = 1\n",
+      "test/main.js": "const pkg = require('..')\n",
+      "test/deep/main.js": "const pkg = require('../../')\n",
+    });
+    await commitAll(temp.root);
+    const project = openProject(temp.root);
+    const index = sourceIndex(project, unlimited());
+    const found = index && reverseImporters(project, index, "lib/pkg.js", 3, unlimited());
+    index?.close();
+    expect(found?.levels).toEqual([["test/deep/main.js", "test/main.js"]]);
+    expect(compare(project).importers).toBe(5);
+  });
+
   it("the Perl and the POSIX import-line patterns pick the same lines", async () => {
     const lines = [
       'import x from "./a";',

@@ -5,6 +5,7 @@ import {
   packageImportWords,
   resolveJsImport,
   folderMain,
+  folderMainPath,
   FOLDER_MAIN_SCOPE,
   workspaceAliases,
   type PathAliases,
@@ -57,15 +58,23 @@ const READ_CAP = 256 * 1024;
 export function importWords(rel: string): string[] {
   const stem = stemOf(rel);
   if (!FOLDER_STEMS.has(stem)) return [stem];
-  const folder = baseName(dirnameRel(rel));
-  const relative =
-    extensionOf(rel) === ".py"
-      ? ["from ."]
-      : [
-          ...[".", "./"].flatMap((spec) => [`"${spec}"`, `'${spec}'`]),
-          ...["..", "../", "/."].flatMap((spec) => [`${spec}"`, `${spec}'`]),
-        ];
-  return [...(folder === "" ? [] : [folder]), stem, ...relative];
+  const dir = dirnameRel(rel);
+  return [...folderName(dir), stem, ...relativeWords(extensionOf(rel) === ".py")];
+}
+
+function folderName(dir: string): string[] {
+  const folder = baseName(dir);
+  return folder === "" ? [] : [folder];
+}
+
+/** The relative specifiers that name a folder without naming a file in it (`importWords`). */
+function relativeWords(python: boolean): string[] {
+  return python
+    ? ["from ."]
+    : [
+        ...[".", "./"].flatMap((spec) => [`"${spec}"`, `'${spec}'`]),
+        ...["..", "../", "/."].flatMap((spec) => [`${spec}"`, `${spec}'`]),
+      ];
 }
 
 /**
@@ -146,6 +155,11 @@ export interface SourceIndex {
   /** The workspace package names that import `rel` by name alone (it is their entry). */
   packageNames(rel: string): readonly string[];
   /**
+   * The folders whose package.json `main` is `rel`: a `require('..')` of such a folder imports
+   * it without spelling its name (`lib/qs.js` for a `"main": "lib/qs.js"` at the root).
+   */
+  mainOf(rel: string): readonly string[];
+  /**
    * The files among `files` whose text contains one of `words` (fixed strings); with `under`,
    * only the files in those folders and below.
    */
@@ -194,6 +208,20 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
     }
     return entries.get(rel) ?? [];
   };
+  let mains: Map<string, string[]> | undefined;
+  const mainOf = (rel: string): readonly string[] => {
+    if (mains === undefined) {
+      mains = new Map();
+      const context = { files, aliases: workspaces, pythonRoots: [] };
+      for (const workspace of workspaces) {
+        const folder = workspace.paths[0]?.[0];
+        if (workspace.scope !== FOLDER_MAIN_SCOPE || folder === undefined) continue;
+        const main = folderMainPath(context, folder);
+        if (main !== undefined) mains.set(main, [...(mains.get(main) ?? []), folder]);
+      }
+    }
+    return mains.get(rel) ?? [];
+  };
   const texts = new Map<string, string | undefined>();
   // The tree's import lines, kept in a file read for every hop (undefined: not yet; null: none).
   let lines: ImportLines | undefined | null;
@@ -202,6 +230,7 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
     has: (rel) => files.has(rel),
     workspaces,
     packageNames,
+    mainOf,
     containing: (words, under) => {
       const searchable = words.filter((word) => word !== "");
       if (searchable.length === 0 || under?.length === 0) return [];
@@ -520,6 +549,10 @@ function wordsEverywhere(
     // A package's entry is imported by the package's name alone (`"@acme/ui"`), a file a
     // package.json `imports` map names by its key (`"#helpers"`).
     ...index.packageNames(target),
+    // A folder's `main` is imported by the folder (`require('..')`), which never spells it.
+    ...(FOLDER_STEMS.has(stemOf(target))
+      ? []
+      : index.mainOf(target).flatMap((folder) => [...folderName(folder), ...relativeWords(false)])),
     ...packageImportWords(contextOf(target).aliases, target),
   ];
 }
