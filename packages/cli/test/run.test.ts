@@ -338,6 +338,49 @@ describe("tailtest run on a Django project without pytest", () => {
     }
   }, 120_000);
 
+  it("without manage.py, runs the app's own runtests.py, which hands its arguments on", async () => {
+    const { python, reason } = pythonWithDjango();
+    if (python === undefined) {
+      console.warn(`skipping the Django run: ${reason}`);
+      return;
+    }
+    const project = copyFixture("django");
+    try {
+      rmSync(join(project.root, "manage.py"));
+      // django-polymorphic's shape: options and labels told apart by a leading `-`.
+      project.write(
+        "runtests.py",
+        [
+          "import os",
+          "import sys",
+          "from django.core.management import execute_from_command_line",
+          "",
+          "if __name__ == '__main__':",
+          "    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site_.settings')",
+          "    options = [arg for arg in sys.argv[1:] if arg.startswith('-')]",
+          "    labels = [arg for arg in sys.argv[1:] if not arg.startswith('-')] or ['shop']",
+          "    execute_from_command_line(sys.argv[:1] + ['test'] + options + labels)",
+          "",
+        ].join("\n"),
+      );
+      execFileSync(python, ["-m", "venv", "--system-site-packages", ".venv"], {
+        cwd: project.root,
+      });
+      const result = await runBin(BIN, ["run", "--json", "shop/tests.py"], { cwd: project.root });
+      const json = JSON.parse(result.stdout) as RunJson;
+      expect(json.runs[0]?.command.slice(1)).toEqual([
+        "runtests.py",
+        "--noinput",
+        "--verbosity=2",
+        "shop.tests",
+      ]);
+      expect(json.runs[0]?.status, JSON.stringify(json.runs[0]?.errors)).toBe("passed");
+      expect(json.runs[0]?.tests).toHaveLength(2);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+
   it("without manage.py, runs `python -m django test` with the settings tox names", async () => {
     const { python, reason } = pythonWithDjango();
     if (python === undefined) {

@@ -176,6 +176,35 @@ describe("a Django project without pytest", () => {
     ]);
   });
 
+  it("runs an app's own runtests.py when it hands its arguments to Django's test command", () => {
+    const view = django({
+      "manage.py": "print('not django')\n",
+      "runtests.py":
+        "import os, sys\nfrom django.core.management import execute_from_command_line\n\nif __name__ == '__main__':\n    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'tests.settings')\n    execute_from_command_line(sys.argv[:1] + ['test'] + sys.argv[1:])\n",
+    });
+    const runner = detectPackageRunners(view, "")[0]!;
+    expect(runner.command).toEqual([".venv/bin/python", "runtests.py", "--noinput"]);
+    // Options one word each: a runtests.py may tell options from labels by a leading `-`.
+    expect(runnerArgv(view, runner, ["shop/tests.py"], []).argv).toEqual([
+      ".venv/bin/python",
+      "runtests.py",
+      "--noinput",
+      "--verbosity=2",
+      "shop.tests",
+    ]);
+  });
+
+  it.each([
+    [
+      "that does not pass its arguments on",
+      "from django.core.management import execute_from_command_line\nexecute_from_command_line(['x', 'test'])\n",
+    ],
+    ["of a runner of its own", "import sys\nimport unittest\nunittest.main(argv=sys.argv)\n"],
+  ])("is plain unittest with a runtests.py %s", (_, text) => {
+    const view = django({ "manage.py": "print('not django')\n", "runtests.py": text });
+    expect(detectPackageRunners(view, "")[0]?.command).toContain("unittest");
+  });
+
   it("is plain unittest when the command files run Django's runner with no settings named", () => {
     const view = django({
       "manage.py": "print('not django')\n",

@@ -48,8 +48,10 @@ export const unittest: RunnerSpec = {
     const command = runner.command;
     const django = isDjangoCommand(command);
     const base = django ? command : command.slice(0, command.indexOf("unittest") + 1);
-    // Django's `-v` takes a level; 2 prints a line per test, as unittest's `-v` does.
-    const verbose = django ? ["-v", "2"] : ["-v"];
+    // Django's `-v` takes a level; 2 prints a line per test, as unittest's `-v` does. An app's
+    // `runtests.py` may split its arguments into options and labels by a leading `-`.
+    let verbose = django ? ["-v", "2"] : ["-v"];
+    if (command.includes(RUNTESTS)) verbose = ["--verbosity=2"];
     // A doctest (its dotted name as its one segment) cannot be named from its test module: that
     // module runs it.
     const doctest = (segments: readonly string[]): boolean =>
@@ -97,6 +99,15 @@ export const unittest: RunnerSpec = {
 function djangoRunner(view: ProjectView, dir: string): string[] | undefined {
   if (view.readText(joinRel(dir, "manage.py"))?.includes("DJANGO_SETTINGS_MODULE") === true)
     return ["manage.py", "test"];
+  // A reusable app's own `runtests.py` that sets Django up and hands its arguments to the `test`
+  // command (`execute_from_command_line(sys.argv[:1] + ["test"] + sys.argv[1:])`).
+  const script = view.readText(joinRel(dir, RUNTESTS));
+  if (
+    script?.includes("execute_from_command_line") === true &&
+    script.includes("sys.argv") &&
+    /["']test["']/.test(script)
+  )
+    return [RUNTESTS];
   for (const name of COMMAND_FILES) {
     const text = view.readText(joinRel(dir, name));
     if (text === undefined || !text.includes("django")) continue;
@@ -112,12 +123,18 @@ function djangoRunner(view: ProjectView, dir: string): string[] | undefined {
   return undefined;
 }
 
-/** Whether a unittest command is Django's runner (`manage.py test`, `-m django test`). */
+const RUNTESTS = "runtests.py";
+
+/**
+ * Whether a unittest command is Django's runner (`manage.py test`, `-m django test`, an app's
+ * `runtests.py`).
+ */
 function isDjangoCommand(command: readonly string[]): boolean {
   const manage = command.indexOf("manage.py");
   const module = command.indexOf("django");
   return (
     (manage !== -1 && command[manage + 1] === "test") ||
+    command.includes(RUNTESTS) ||
     (module > 0 && command[module - 1] === "-m" && command[module + 1] === "test")
   );
 }
