@@ -93,6 +93,26 @@ describe("setAsideExpected", () => {
 });
 
 describe("flakyTests", () => {
+  it("never calls a failure flaky when a test of the same name failed again", () => {
+    // change-case's keys.spec.ts: five tests named `[object Object] -> [object Object]`.
+    const same = "[object Object] -> [object Object]";
+    const first = run({
+      tests: [test("src/keys.spec.ts", same, "pass"), test("src/keys.spec.ts", same, "fail")],
+    });
+    const again = run({
+      tests: [test("src/keys.spec.ts", same, "pass"), test("src/keys.spec.ts", same, "fail")],
+    });
+    expect(flakyTests(first, again)).toEqual([]);
+    expect(setAsideExpected(first, flakyTests(first, again)).status).toBe("failed");
+    // Every test of the name passed the second time: flaky, named once.
+    const green = run({
+      tests: [test("src/keys.spec.ts", same, "pass"), test("src/keys.spec.ts", same, "pass")],
+    });
+    expect(flakyTests(first, green)).toEqual([
+      { file: "src/keys.spec.ts", name: same, exact: true },
+    ]);
+  });
+
   it("names the tests that failed, then passed when the same run was made again", () => {
     const first = run({
       tests: [

@@ -96,15 +96,23 @@ export function worthRerunning(result: RunResult): boolean {
 
 /**
  * The tests that failed in `first` and passed when the same run was made again (`second`): flaky,
- * each named by its file and its full name. A test red in both, or absent from the second, is not.
+ * each named by its file and its full name. A test red in both, or absent from the second, is not;
+ * nor is a name any test of the second run failed under: tests can share a name (an `it.each`
+ * over objects names five tests `[object Object] -> [object Object]`), and one of them passing
+ * says nothing of the one that failed.
  */
 export function flakyTests(first: RunResult, second: RunResult): ExpectedRed[] {
   const key = (id: { file: string; segments: readonly string[] }) =>
     `${id.file}\0${id.segments.join("\0")}`;
-  const passed = new Set(
-    second.tests.filter((test) => test.status === "pass").map((test) => key(test.id)),
-  );
-  return first.tests
-    .filter((test) => test.status === "fail" && passed.has(key(test.id)))
-    .map((test) => ({ file: test.id.file, name: test.id.segments.join(" > "), exact: true }));
+  const keys = (status: string) =>
+    new Set(second.tests.filter((test) => test.status === status).map((test) => key(test.id)));
+  const passed = keys("pass");
+  const failed = keys("fail");
+  const flaky = new Map<string, ExpectedRed>();
+  for (const test of first.tests) {
+    const name = key(test.id);
+    if (test.status !== "fail" || !passed.has(name) || failed.has(name)) continue;
+    flaky.set(name, { file: test.id.file, name: test.id.segments.join(" > "), exact: true });
+  }
+  return [...flaky.values()];
 }
