@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { installerRefusal, runsInstaller, shellRefusal } from "./shell-rules.ts";
+import { listSimpleCommands } from "../shell/node/bash-parser.ts";
+import {
+  installerRefusal,
+  runsInstaller,
+  shellRefusal,
+  tamperKind,
+  tamperRefusal,
+} from "./shell-rules.ts";
 
 /** A command line's simple commands, each split on spaces (the parser's words, unquoted). */
 const words = (...commands: string[]) => commands.map((command) => ({ argv: command.split(" ") }));
@@ -83,5 +90,57 @@ describe("shellRefusal: what a gating mode refuses beyond the files a command wr
         expect(refusal).not.toBe(installerRefusal(mode));
       }
     }
+  });
+});
+
+describe("tamperKind: what could stop or remove the hooks, or commit past them", () => {
+  it.each([
+    ["nohup sh -c 'while :; do pkill -9 -f tailtest; sleep 0.01; done' >/dev/null 2>&1 &", "stops"],
+    ["pkill -9 -f hook.cjs", "stops"],
+    ["killall node", "stops"],
+    ["kill -9 $(pgrep -f claude-code)", "stops"],
+    ["kill $(ps aux | grep node | awk '{print $2}')", "stops"],
+    ["npm prune --omit=dev", "removes"],
+    ["npm ci --omit dev", "removes"],
+    ["npm install --production", "removes"],
+    ["pnpm install --prod", "removes"],
+    ["NODE_ENV=production npm ci", "removes"],
+    ["npx -y pnpm@10 prune", "removes"],
+    ["git clean -fdx", "deletes ignored files"],
+    ["git -C . clean -X -f", "deletes ignored files"],
+    ["git stash -a", "stashes ignored files"],
+    ["git stash push --all", "stashes ignored files"],
+    ["git update-ref HEAD $c", "history"],
+    [
+      'c=$(git commit-tree $(git ls-tree HEAD | git mktree) -p HEAD -m fix) && git update-ref HEAD "$c"',
+      "history",
+    ],
+    ['printf "x" | git hash-object -w --stdin', "writes content"],
+    // What an agent does every day is not refused.
+    ["kill 4242", undefined],
+    ["pkill -f uvicorn", undefined],
+    ["npm install", undefined],
+    ["npm ci", undefined],
+    ["pnpm install --frozen-lockfile", undefined],
+    ["git clean -fd", undefined],
+    ["git stash", undefined],
+    ["git stash apply", undefined],
+    ["git commit -am fix && git push", undefined],
+    ["git hash-object calc.py", undefined],
+    ["echo prune", undefined],
+  ] as const)("%s → %s", async (command, expected) => {
+    const commands = await listSimpleCommands(command);
+    const kind = tamperKind(command, commands);
+    if (expected === undefined) expect(kind).toBeUndefined();
+    else expect(kind).toContain(expected);
+    const refusal = shellRefusal("strict", command, commands, NO_WRITES);
+    if (expected === undefined) expect(refusal).toBeUndefined();
+    else expect(refusal).toBe(tamperRefusal("strict", kind ?? ""));
+  });
+
+  it("refuses npm's other names for uninstall of tailtest's packages", () => {
+    expect(runsInstaller(words("npm rm @tailtest/claude-code"))).toBe(true);
+    expect(runsInstaller(words("npm r -D @tailtest/codex"))).toBe(true);
+    expect(runsInstaller(words("yarn remove @tailtest/cursor"))).toBe(true);
   });
 });

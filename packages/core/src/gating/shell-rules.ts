@@ -18,7 +18,20 @@ const INSTALLERS =
  * a user-level install stands aside in a project that opted out (`.tailtest/off`) or that has the
  * package in its own `node_modules` (hook/node/launcher.ts), so either switches tailtest off.
  */
-const SETUP_WORDS = new Set(["init", "uninstall", "opt-out", "i", "install", "add"]);
+const SETUP_WORDS = new Set([
+  "init",
+  "uninstall",
+  "opt-out",
+  "i",
+  "install",
+  "add",
+  // npm's names for uninstall.
+  "remove",
+  "rm",
+  "r",
+  "un",
+  "unlink",
+]);
 
 /**
  * The agent runs a tailtest installer (which could switch the mode or remove the hooks), installs
@@ -44,6 +57,81 @@ function confirmsMode(argv: readonly string[]): boolean {
 /** The refusal of an installer run by the agent, for every mode that gates. */
 export function installerRefusal(mode: string): string {
   return `tailtest ${mode}: agents may not run tailtest's installers (init, uninstall, opt-out), install its packages, or run \`tailtest mode confirm\`: they change the mode and the hooks, which only the person does. Ask the person if the mode must change.`;
+}
+
+/** A signal sent by a process's name, or to processes looked up by name. */
+const KILL_BY_NAME = /(^|[^\w-])(pkill|killall|skill|pgrep|pidof)($|[^\w-])/;
+/** `kill` with its processes found by `ps` (`kill $(ps aux | grep node | …)`). */
+const KILL_FROM_PS = /(^|[^\w-])kill($|[^\w-])[\s\S]*(^|[^\w-])ps($|[^\w-])/;
+/** What names a hook's process: node, tailtest's bundles, the agents' hook folders. */
+const HOOK_PROCESS = /node|tailtest|hook|claude|codex|cursor|\.c?js\b/i;
+const PACKAGE_MANAGER = /^(npm|pnpm|yarn|bun)(@[^/]*)?$/;
+/** Flags and subcommands of a package manager that take development packages away. */
+const DROPS_DEV = new Set([
+  "prune",
+  "--omit=dev",
+  "--production",
+  "--prod",
+  "--only=prod",
+  "--only=production",
+]);
+/** git's commands that make commits or move refs without the working tree. */
+const GIT_PLUMBING = new Set([
+  "update-ref",
+  "commit-tree",
+  "mktree",
+  "read-tree",
+  "fast-import",
+  "replace",
+  "filter-branch",
+  "filter-repo",
+]);
+
+/**
+ * What in a command could stop the hooks or take them away, or change the project without its
+ * files (ADR 0012): killing processes by a name a hook's process has (`pkill -f tailtest`, a
+ * loop in the background that does), a package manager dropping development packages (where
+ * the hooks' bundle is: `npm prune --omit=dev`, `NODE_ENV=production npm ci`), `git clean -x`
+ * and `git stash --all` (ignored files: `node_modules`, the session's state), and git's
+ * plumbing that commits content no gate saw (`hash-object -w`, `commit-tree`, `update-ref`).
+ */
+export function tamperKind(command: string, commands: readonly CommandWords[]): string | undefined {
+  if ((KILL_BY_NAME.test(command) || KILL_FROM_PS.test(command)) && HOOK_PROCESS.test(command))
+    return "stops processes by a name tailtest's hooks run under";
+  for (const { argv } of commands) {
+    const at = argv.findIndex((word) => PACKAGE_MANAGER.test(word.split("/").pop() ?? ""));
+    if (at !== -1) {
+      const rest = argv.slice(at + 1);
+      const dropsDev =
+        rest.some((word) => DROPS_DEV.has(word)) ||
+        rest.some((word, index) => word === "--omit" && rest[index + 1] === "dev") ||
+        /\bNODE_ENV=["']?production/.test(command);
+      if (dropsDev) return "removes development packages, where tailtest's hooks are installed";
+    }
+    const git = argv.findIndex((word) => (word.split("/").pop() ?? "") === "git");
+    if (git === -1) continue;
+    const sub = argv.slice(git + 1).find((word, index, rest) => {
+      if (word.startsWith("-")) return false;
+      // The values of git's own options before the subcommand (`git -C dir clean`).
+      const before = rest[index - 1];
+      return before === undefined || !["-C", "-c", "--git-dir", "--work-tree"].includes(before);
+    });
+    const args = sub === undefined ? [] : argv.slice(argv.indexOf(sub, git + 1) + 1);
+    if (sub === "clean" && args.some((word) => /^-[a-zA-Z]*[xX]/.test(word)))
+      return "deletes ignored files (node_modules and tailtest's session state among them)";
+    if (sub === "stash" && args.some((word) => word === "--all" || /^-[a-zA-Z]*a/.test(word)))
+      return "stashes ignored files (node_modules and tailtest's session state among them)";
+    if (sub !== undefined && GIT_PLUMBING.has(sub))
+      return "changes the repository's history without its working tree";
+    if (sub === "hash-object" && args.includes("-w"))
+      return "writes content into the repository without its working tree";
+  }
+  return undefined;
+}
+
+/** The refusal of a command `tamperKind` names, for every mode that gates. */
+export function tamperRefusal(mode: string, kind: string): string {
+  return `tailtest ${mode}: this command ${kind}; in ${mode} mode only the person does that. Ask them, or do it another way (stop a process of your own by its pid).`;
 }
 
 /** Commands that only read: they may look at tailtest's state and the agents' hook configs. */
@@ -88,6 +176,8 @@ export function shellRefusal(
   writes: { written: readonly string[]; deleted: readonly string[] },
 ): string | undefined {
   if (runsInstaller(commands)) return installerRefusal(mode);
+  const tamper = tamperKind(command, commands);
+  if (tamper !== undefined) return tamperRefusal(mode, tamper);
   if (!STATE_REFERENCE.test(command)) return undefined;
   const readOnly =
     writes.written.length === 0 &&
