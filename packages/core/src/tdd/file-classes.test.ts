@@ -100,6 +100,17 @@ const table: [string, TddFileClass][] = [
   ["cypress.config.ts", "other"],
   // other
   ["scripts/x.sh", "other"],
+  // Languages tailtest runs no tests for: production all the same, tests by name or folder.
+  ["src/main/scala/Calc.scala", "prod"],
+  ["src/Calc.astro", "prod"],
+  ["native/calc.c", "prod"],
+  ["include/calc.h", "prod"],
+  ["lib/calc.ex", "prod"],
+  ["tool/run.pyw", "prod"],
+  ["src/test/scala/CalcSpec.scala", "test"],
+  ["test/calc_test.exs", "test"],
+  ["spec/calc_spec.lua", "test"],
+  ["docs/page.mdx", "other"],
   ["README.md", "other"],
   ["docs/guide/intro.md", "other"],
   ["assets/logo.png", "other"],

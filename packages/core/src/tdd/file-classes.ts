@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.ts";
 import { classifyFile } from "../filter/filter.ts";
+import { baseName, extensionOf } from "../filter/languages.ts";
 import { pathRules, type PathRules } from "./path-rules.ts";
 
 /**
@@ -71,8 +72,10 @@ export function classifyTddFile(relPath: string, patterns: TddFilePatterns = {})
  *   not a test, test support, config, generated code, a dependency, build output, a script, an
  *   example, a benchmark, a story or a migration; and Go or C# named like generated code
  *   (`BUILT_WHOLE`);
- * - other: everything else (docs, config, assets, lock files, unknown languages, tool state,
- *   paths outside the project).
+ * - prod also: source of a language tailtest runs no tests for (`OTHER_SOURCE`: Scala, C, Astro,
+ *   …), unless named or placed like a test (then test);
+ * - other: everything else (docs, config, assets, lock files, shell scripts, tool state, paths
+ *   outside the project).
  */
 export function explainTddFile(relPath: string, patterns: TddFilePatterns = {}): TddFileVerdict {
   const path = normaliseTddPath(relPath);
@@ -94,7 +97,74 @@ export function explainTddFile(relPath: string, patterns: TddFilePatterns = {}):
       fileClass: "prod",
       reason: `${verdict.language} source named like generated code, built into its package all the same`,
     };
+  if (verdict.kind === "unsupported" && OTHER_SOURCE.has(extensionOf(path))) {
+    const language = extensionOf(path);
+    return looksLikeTest(path)
+      ? { fileClass: "test", reason: `a ${language} file named or placed like a test` }
+      : {
+          fileClass: "prod",
+          reason: `${language} source: production, though tailtest runs no tests of this language`,
+        };
+  }
   return { fileClass: "other", reason: verdict.reason };
+}
+
+/**
+ * Source of languages tailtest runs no tests for (ADR 0012): production all the same, since a
+ * Scala file beside Java in a Gradle build, a C extension of a Python package or an Astro
+ * component changes what the product does; "other" would leave it neither gated nor reported.
+ * Shell scripts, markup and data stay "other".
+ */
+const OTHER_SOURCE: ReadonlySet<string> = new Set([
+  ".scala",
+  ".sc",
+  ".groovy",
+  ".fs",
+  ".fsx",
+  ".vb",
+  ".astro",
+  ".coffee",
+  ".c",
+  ".cc",
+  ".cpp",
+  ".cxx",
+  ".h",
+  ".hh",
+  ".hpp",
+  ".m",
+  ".mm",
+  ".ex",
+  ".exs",
+  ".erl",
+  ".dart",
+  ".hs",
+  ".lua",
+  ".pl",
+  ".pm",
+  ".zig",
+  ".jl",
+  ".r",
+  ".clj",
+  ".cljs",
+  ".cljc",
+  ".ml",
+  ".nim",
+  ".cr",
+  ".elm",
+  ".sol",
+  ".pyw",
+  ".pxd",
+]);
+
+/** A test by its name or folder in a language the filter does not know (`FooSpec.scala`, `test/`). */
+function looksLikeTest(path: string): boolean {
+  const name = baseName(path);
+  const dirs = path.split("/").slice(0, -1);
+  return (
+    /(^|[._-])(tests?|spec)([._-]|$)/i.test(name) ||
+    /(Tests?|Spec|Suite)\.\w+$/.test(name) ||
+    dirs.some((dir) => /^(tests?|spec|__tests__|testing)$/i.test(dir))
+  );
 }
 
 /**
