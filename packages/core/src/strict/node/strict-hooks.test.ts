@@ -398,6 +398,34 @@ describe("strict mode on a real pytest project", () => {
     expect((await write("calc.py", "x = 1\n")).kind).toBe("deny");
   }, 60_000);
 
+  it("says refactor mode's files when the turn started and finished it before its end", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    const context = {
+      project: openProject(project.root),
+      cwd: project.root,
+      now,
+      session: undefined,
+    };
+    expect((await startRefactor(context)).ok).toBe(true);
+    expect(
+      (
+        await write(
+          "calc.py",
+          "def add(a, b):\n    return b + a\n\n\ndef mul(a, b):\n    return a * b + 1\n",
+        )
+      ).kind,
+    ).toBe("none");
+    expect((await finishRefactor(context)).ok).toBe(true);
+    // Back in strict mode at the stop: the hatch's files are said all the same.
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind === "context" ? stop.text : JSON.stringify(stop)).toContain(
+      "refactor mode (tailtest refactor start … finish) was used this turn: production code changed with no claimed failing test: calc.py.",
+    );
+    // The next turn changed nothing: nothing to say.
+    expect((await send({ kind: "TurnEnded", stopHookActive: false })).kind).toBe("none");
+  }, 60_000);
+
   it("a plan must name the failing test of each step, unless in refactor mode", async () => {
     pytestProject();
     const vague = await send({

@@ -438,6 +438,8 @@ async function unattributedChanges(
 ): Promise<{
   around: string[];
   changed: string[];
+  /** Of `changed`, the files edited in refactor mode this turn (under no claim). */
+  refactored: string[];
   look: TurnLook;
   imported: Map<string, string[]>;
 }> {
@@ -450,9 +452,9 @@ async function unattributedChanges(
     (path) => imported.has(path) || classifyTddFile(path, patterns) === "prod",
   );
   // What the gate saw this turn, read from the log only when something changed at all.
-  const seen =
+  const { seen, refactored } =
     changed.length === 0
-      ? new Map<string, Set<string | null>>()
+      ? { seen: new Map<string, Set<string | null>>(), refactored: new Set<string>() }
       : readStrictEditsSince(call.project.root, look.since - SWEEP_SLACK_MS);
   const around: string[] = [];
   for (const path of changed) {
@@ -461,7 +463,13 @@ async function unattributedChanges(
     else if (!objects.has(ANY_CONTENT) && !objects.has(await hashFile(call.project.root, path)))
       around.push(path);
   }
-  return { around, changed, look, imported };
+  return {
+    around,
+    changed,
+    refactored: changed.filter((path) => refactored.has(path)),
+    look,
+    imported,
+  };
 }
 
 /**
@@ -506,6 +514,23 @@ function refactorLine(changed: readonly string[], passed: boolean): string {
     : head;
 }
 
+/**
+ * The escape hatch is said every turn it was used, as tdd's --skip-red is (ADR 0012): also when
+ * the turn started and finished refactor mode before its end (`refactored`: its files).
+ */
+function hatchLines(
+  mode: string,
+  changed: readonly string[],
+  refactored: readonly string[],
+  passed: boolean,
+): string[] {
+  if (mode === "refactor") return changed.length > 0 ? [refactorLine(changed, passed)] : [];
+  if (refactored.length === 0) return [];
+  return [
+    `refactor mode (tailtest refactor start … finish) was used this turn: production code changed with no claimed failing test: ${refactored.join(", ")}. The finish's verify command judged it; no test claims it.`,
+  ];
+}
+
 /** What a strict stop's test runs say for the person's line. */
 function strictTurnSummary(
   ran: readonly { status: "pass" | "fail" | "not_run"; duration_ms: number }[],
@@ -534,13 +559,14 @@ async function putBackUngated(
   said: Set<string> = new Set(),
   /** What this Stop already found production code imports (`test-imports.ts`). */
   answered?: Map<string, string[]>,
-): Promise<{ look: TurnLook; block: boolean; changed: string[] }> {
+): Promise<{ look: TurnLook; block: boolean; changed: string[]; refactored: string[] }> {
   const look = await unattributedChanges(call, answered);
-  const { changed } = look;
+  const { changed, refactored } = look;
   // A file said once this Stop (kept, when it cannot be put back) is not said twice.
   const around = look.around.filter((path) => !said.has(path));
   for (const path of around) said.add(path);
-  if (mode === "refactor" || around.length === 0) return { look: look.look, block: false, changed };
+  if (mode === "refactor" || around.length === 0)
+    return { look: look.look, block: false, changed, refactored };
   const undone = await revertUnattributed(call, around, look.look);
   events.push(...undone.events);
   const kept = around.filter((path) => !undone.reverted.includes(path));
@@ -562,7 +588,7 @@ async function putBackUngated(
     lines.push(
       `✗ ${plural(kept.length, "production file")} changed or deleted this turn without passing the strict gate (a shell command tailtest could not read, a formatter, or a tool it does not see): ${named(kept)}. Revert ${kept.length === 1 ? "it" : "them"} (git checkout -- <file>), or claim a failing test and redo the change through the edit tools.${testCode}`,
     );
-  return { look: look.look, block: true, changed };
+  return { look: look.look, block: true, changed, refactored };
 }
 
 /**
@@ -654,11 +680,10 @@ export async function verifyStrictTurnWith(
       look,
       block: late,
       changed,
+      refactored,
     } = await putBackUngated(call, state.mode, events, lines, said, answered);
     if (late && !stopHookActive) block = true;
-    // The escape hatch is said every turn it was used, as tdd's --skip-red is (ADR 0012).
-    if (state.mode === "refactor" && changed.length > 0)
-      lines.push(refactorLine(changed, refactorPassed));
+    lines.push(...hatchLines(state.mode, changed, refactored, refactorPassed));
     if (look.lost !== undefined) {
       lines.push(`✗ ${lostCheckLine(look.lost, true, look.copy !== undefined)}`);
       if (!stopHookActive) block = true;

@@ -187,19 +187,21 @@ export const ANY_CONTENT = "*";
 /**
  * The edits the gate saw from `sinceMs` on (snapshot, edit_applied, edit_reverted events): per
  * path, every content (sha256, null: no file) those events say the file held, before or after
- * the edit. A file holding none of them was written again after the gate saw it. Only lines of
- * those types stamped since then are parsed and validated.
+ * the edit. A file holding none of them was written again after the gate saw it; `refactored`:
+ * the paths an edit was let through under no claim (refactor mode). Only lines of those types
+ * stamped since then are parsed and validated.
  */
 export function readStrictEditsSince(
   root: string,
   sinceMs: number,
-): Map<string, Set<string | null>> {
+): { seen: Map<string, Set<string | null>>; refactored: Set<string> } {
   const seen = new Map<string, Set<string | null>>();
+  const refactored = new Set<string>();
   let text: string;
   try {
     text = readFileSync(strictFiles(root).log, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return seen;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seen, refactored };
     throw error;
   }
   const end = text.lastIndexOf("\n");
@@ -220,8 +222,10 @@ export function readStrictEditsSince(
     if (Date.parse(event.ts) < sinceMs) continue;
     if (event.type === "snapshot" || event.type === "edit_applied") add(event.path, event.object);
     else if (event.type === "edit_reverted") add(event.path, event.restored);
+    // An edit the gate let through under no claim: refactor mode's.
+    if (event.type === "edit_applied" && event.claims.length === 0) refactored.add(event.path);
   }
-  return seen;
+  return { seen, refactored };
 }
 
 function readCheckpoint(files: StrictFiles): StrictCheckpoint | undefined {
