@@ -187,6 +187,41 @@ describe("a sub-folder with only a requirements file", () => {
   });
 });
 
+describe("pytest named by the tests alone (pypa/packaging 24.2)", () => {
+  const packaging = (extra: Record<string, string> = {}) => ({
+    "pyproject.toml": '[project]\nname = "packaging"\n',
+    "src/packaging/utils.py": "def canonicalize_name(name): ...\n",
+    "tests/__init__.py": "",
+    "tests/test_utils.py": "import pytest\n\nfrom packaging.utils import canonicalize_name\n",
+    ...extra,
+  });
+  it.each<[string, Record<string, string>, string]>([
+    [
+      "its requirements in tests/",
+      { "tests/requirements.txt": "coverage\npytest>=6.2.0\n" },
+      "tests/requirements.txt lists pytest",
+    ],
+    [
+      "its noxfile",
+      { "noxfile.py": 'session.run("pytest", *session.posargs)\n' },
+      "noxfile.py runs pytest",
+    ],
+    ["a test file's import", {}, "tests/test_utils.py imports pytest"],
+  ])("runs from the root by %s", (_how, extra, evidence) => {
+    const runners = detectProjectRunners(createMemoryView(packaging(extra)));
+    expect(runners.map((r) => [r.id, r.package_dir, r.evidence])).toEqual([
+      ["pytest", "", evidence],
+    ]);
+  });
+
+  it("stays unittest when nothing names pytest", () => {
+    const view = createMemoryView(
+      packaging({ "tests/test_utils.py": "import unittest\n\nclass T(unittest.TestCase): ...\n" }),
+    );
+    expect(detectProjectRunners(view).map((r) => r.id)).toEqual(["unittest"]);
+  });
+});
+
 describe("unittest with its tests inside the package", () => {
   it("discovers from the folder tox names, so the package's test files are tests", () => {
     const view = createMemoryView({

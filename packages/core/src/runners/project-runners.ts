@@ -8,6 +8,7 @@ import {
   type Language,
 } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
+import { baseName } from "../filter/languages.ts";
 import { has } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
 import type { RunnerSpec } from "./spec.ts";
@@ -76,9 +77,12 @@ export function isPackageDir(view: ProjectView, dir: string): boolean {
   const names = view.list(dir);
   const listed = new Set(names);
   if (MANIFESTS.some((name) => listed.has(name) && has(view, dir, name))) return true;
-  return names.some(
-    (name) => /^requirements[\w.-]*\.txt$/.test(name) || /\.(csproj|sln)$/.test(name),
-  );
+  if (names.some((name) => /\.(csproj|sln)$/.test(name))) return true;
+  if (!names.some((name) => /^requirements[\w.-]*\.txt$/.test(name))) return false;
+  // A test folder's own requirements (pypa/packaging's tests/requirements.txt) are the project's
+  // above it: its tests run from there, as `pytest` from the root runs them.
+  const base = baseName(dir);
+  return !((base === "tests" || base === "test") && isPackageDir(view, dirnameRel(dir)));
 }
 
 /**

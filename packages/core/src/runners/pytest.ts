@@ -117,6 +117,39 @@ function detectPytest(view: ProjectView, dir: string): Detection | undefined {
   if (/\bpytest\b/.test(read(view, dir, "setup.py") ?? ""))
     return { evidence: "setup.py lists pytest" };
   if (has(view, dir, "conftest.py")) return { evidence: "conftest.py" };
+  if (/\bpytest\b/.test(read(view, dir, "noxfile.py") ?? ""))
+    return { evidence: "noxfile.py runs pytest" };
+  return testsNamePytest(view, dir);
+}
+
+/** How many test files are read for an `import pytest` before giving up. */
+const TEST_FILES_READ = 12;
+
+/**
+ * pytest named by the tests themselves (pypa/packaging names it in no config, only in
+ * `tests/requirements.txt` and its noxfile, and its tests `import pytest`): a requirements file
+ * in `tests/` or `requirements/`, or one of the first test files of `tests/` or `test/`.
+ */
+function testsNamePytest(view: ProjectView, dir: string): Detection | undefined {
+  for (const folder of ["tests", "test", "requirements"]) {
+    const at = joinRel(dir, folder);
+    if (!view.isDirectory(at)) continue;
+    const names = view.list(at);
+    for (const name of names.filter((one) =>
+      /^[\w.-]*requirements[\w.-]*\.(txt|in)$|^(test|tests|dev)\.txt$/.test(one),
+    ))
+      if (/^\s*pytest\b/m.test(read(view, at, name) ?? ""))
+        return { evidence: `${folder}/${name} lists pytest` };
+    if (folder === "requirements") continue;
+    const tests = names.filter(
+      (name) => name.endsWith(".py") && (name.startsWith("test_") || name.endsWith("_test.py")),
+    );
+    for (const name of tests.slice(0, TEST_FILES_READ))
+      if (
+        /^\s*(import pytest\b|from pytest import\b)|^\s*@pytest\./m.test(read(view, at, name) ?? "")
+      )
+        return { evidence: `${folder}/${name} imports pytest` };
+  }
   return undefined;
 }
 
