@@ -100,6 +100,49 @@ describe("a teammate's clone before npm install", () => {
     },
   );
 
+  it.each(["tdd", "strict"] as const)(
+    "%s mode: a bundle gone while a session is on blocks every call but a reinstall",
+    async (mode) => {
+      const root = await teamProject(mode);
+      // The session began with the bundle there (its state says the mode); then it went away.
+      writeFileSync(join(root, ".tailtest/session.json"), `{"v":1,"mode":"${mode}"}\n`);
+      const gate = await fire(root, "PreToolUse", "context.PreToolUse-Write.json");
+      expect(gate.exitCode).toBe(2);
+      expect(gate.stderr).toBe(
+        `tailtest: @tailtest/claude-code is gone from node_modules while this session is in ${mode} mode: the gate cannot decide, so it blocks this call. Reinstall the packages (npm install), then go on.`,
+      );
+      const shell = (command: string) => {
+        const { stdin } = loadPayload(VERSION, "context.PreToolUse-Write.json", root);
+        const payload = { ...stdin, tool_name: "Bash", tool_input: { command } };
+        return execa("sh", ["-c", commandOf(root, "PreToolUse")], {
+          cwd: root,
+          env: { ...userShellEnv(), CLAUDE_PROJECT_DIR: root },
+          extendEnv: false,
+          input: JSON.stringify(payload),
+          reject: false,
+          timeout: 60_000,
+        });
+      };
+      for (const command of [
+        "npm install",
+        "npm ci",
+        "npx -y pnpm@10.34.9 install --frozen-lockfile",
+      ])
+        expect({ ...(await shell(command)), ran: command }).toMatchObject({
+          ran: command,
+          exitCode: 0,
+        });
+      for (const command of ["echo x > calc.py", "npm ci --omit=dev", "npm install && rm x"])
+        expect({ ...(await shell(command)), ran: command }).toMatchObject({
+          ran: command,
+          exitCode: 2,
+        });
+      // The other events keep their one line and no opinion.
+      const post = await fire(root, "PostToolUse", "context.PostToolUse-Write.json");
+      expect(post).toMatchObject({ exitCode: 0, stderr: NOT_INSTALLED });
+    },
+  );
+
   it("once installed, the same command runs the hook itself", async () => {
     const root = await teamProject("follow");
     mkdirSync(join(root, "node_modules/@tailtest"), { recursive: true });

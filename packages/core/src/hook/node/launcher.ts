@@ -858,6 +858,7 @@ export function projectHookCommand(options: NotInstalledOptions): string {
           "console.error(l)",
         ].join("")
       : [
+          options.event === options.gateEvent ? goneGate(options) : "",
           options.noOpinion === ""
             ? ""
             : `process.stdout.write(${JSON.stringify(options.noOpinion)});`,
@@ -872,6 +873,33 @@ export function projectHookCommand(options: NotInstalledOptions): string {
     noOpinion: options.noOpinion,
   });
   return `${guard}; f="${options.hookPath}"; if [ -f "$f" ]; then exec ${hookNode(options.event)} "$f" ${EVENT_FLAG}${options.event}; fi; exec node -e '${notice}'`;
+}
+
+/**
+ * A package install the gate lets run while tailtest's bundle is gone from a gating session:
+ * `npm install`, `npm ci`, `pnpm i`, `yarn`, `npx -y pnpm@10 install --frozen-lockfile`, never one
+ * that leaves development packages out. (`np[x]`: the hook command itself never names npx.)
+ */
+const REINSTALL =
+  /^\s*(?:np[x]\s+(?:-y\s+)?)?(?:npm|pnpm|yarn|bun)(?:@[\w.-]+)?(?:\s+(?:install|i|ci))?(?:\s+-[\w=.-]+)*\s*$/;
+const LEAVES_OUT_DEV = /omit|prod/;
+const GATING_MODE_TEXT = /"mode"\s*:\s*"(tdd|strict)"/;
+
+/**
+ * The gate's part of the not-installed notice (JS, no single quote): in a project whose session
+ * says tdd or strict, the bundle was there when the session began, so its absence is not a fresh
+ * clone's (whose session state git never held): it was taken away (`npm prune`, a
+ * `package.json` without it and `npm install`, ADR 0012). The gate cannot decide, so it blocks
+ * (exit 2) every call but a shell command that reinstalls the packages.
+ */
+function goneGate(options: NotInstalledOptions): string {
+  const line = `tailtest: ${options.packageName} is gone from node_modules while this session is in `;
+  return [
+    'const fs=process.getBuiltinModule("fs");let m;',
+    `for(const f of ${JSON.stringify(SESSION_FILES)}){try{m=${GATING_MODE_TEXT.toString()}.exec(fs.readFileSync((${options.projectExpression})+"/"+f,"utf8"))[1];break}catch{}}`,
+    'if(m){let c="";try{const w=(v)=>{if(v===null||typeof v!=="object")return;for(const k of Object.keys(v)){const x=v[k];if(k==="command"&&typeof x==="string")c=x;else if(k==="command"&&Array.isArray(x))c=x.join(" ");else w(x)}};w(JSON.parse(fs.readFileSync(0,"utf8")))}catch{}',
+    `if(!${REINSTALL.toString()}.test(c)||${LEAVES_OUT_DEV.toString()}.test(c)){console.error(${JSON.stringify(line)}+m+" mode: the gate cannot decide, so it blocks this call. Reinstall the packages (npm install), then go on.");process.exit(2)}}`,
+  ].join("");
 }
 
 /** A hook command that runs a hook file installed outside the project (ADR 0011). */
