@@ -52,6 +52,12 @@ describe("summariseCounts", () => {
       true,
     ],
     [
+      "an edited file whose tests ran nothing: not clean, never '0 tests passed'",
+      { files: 1, durationMs: 60 },
+      "tailtest: 1 edited file, no test ran",
+      false,
+    ],
+    [
       "one test",
       { files: 1, passed: 1, durationMs: 40 },
       "tailtest: 1 edited file, 1 test passed (40 ms)",

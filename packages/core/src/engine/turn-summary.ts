@@ -68,10 +68,14 @@ function counted(count: number, word: string, one?: string, many = `${word}s`): 
   return [count === 1 ? (one ?? `1 ${word}`) : `${count} ${many}`];
 }
 
-/** The tests that ran: "41 tests passed", "41 tests: 39 passed, 2 failed", or nothing besides `other`. */
+/**
+ * The tests that ran: "41 tests passed", "41 tests: 39 passed, 2 failed", "no test ran" (never
+ * "0 tests passed", which reads as green), or nothing besides `other`.
+ */
 function testParts(passed: number, failed: number, other: number): string[] {
   if (failed > 0) return [`${plural(passed + failed, "test")}: ${passed} passed, ${failed} failed`];
-  return passed > 0 || other === 0 ? [`${plural(passed, "test")} passed`] : [];
+  if (passed > 0) return [`${plural(passed, "test")} passed`];
+  return other === 0 ? ["no test ran"] : [];
 }
 
 /** The summary of `counts`, or undefined when nothing ran and nothing was found missing. */
@@ -99,7 +103,7 @@ export function summariseCounts(counts: TurnCounts): TurnSummary | undefined {
   const ran = passed + failed + problems + setAside > 0;
   return {
     line: `tailtest: ${parts.join(", ")}${ran ? ` (${formatDuration(counts.durationMs)})` : ""}`,
-    clean: failed + missing + problems + flaky === 0,
+    clean: failed + missing + problems + flaky === 0 && passed + setAside > 0,
   };
 }
 

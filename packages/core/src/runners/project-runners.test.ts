@@ -207,6 +207,14 @@ describe("pytest named by the tests alone (pypa/packaging 24.2)", () => {
       "noxfile.py runs pytest",
     ],
     ["a test file's import", {}, "tests/test_utils.py imports pytest"],
+    [
+      "a test function unittest would never run",
+      {
+        "tests/test_utils.py":
+          "from packaging.utils import canonicalize_name\n\n\ndef test_x():\n    assert canonicalize_name('A') == 'a'\n",
+      },
+      "tests/test_utils.py has test functions (pytest's style)",
+    ],
   ])("runs from the root by %s", (_how, extra, evidence) => {
     const runners = detectProjectRunners(createMemoryView(packaging(extra)));
     expect(runners.map((r) => [r.id, r.package_dir, r.evidence])).toEqual([

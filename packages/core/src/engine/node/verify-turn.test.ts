@@ -281,3 +281,38 @@ describe("end of turn: red tests the report files under no selected test file", 
     expect(red.reason).toContain("FAIL tests/shared.py::SharedCalcTests::test_adds_negative");
   }, 60_000);
 });
+
+describe("end of turn: an edited file whose tests ran no test", () => {
+  it("says the file was not checked, never that its tests passed", async () => {
+    const unit = makeProject({
+      "setup.py": "from setuptools import setup\n\nsetup(name='calc')\n",
+      "calc.py": "def add(a, b):\n    return a + b\n",
+      "tests/__init__.py": "",
+      // A TestCase with no test method: unittest runs nothing of it.
+      "tests/test_calc.py":
+        "import unittest\n\nimport calc\n\n\nclass TestCalc(unittest.TestCase):\n    pass\n",
+    });
+    try {
+      await commitAll(unit.root);
+      unit.write("calc.py", "def add(a, b):\n    return a - b\n");
+      await handleEvent(
+        openProject(unit.root),
+        { kind: "FilesEdited", paths: [join(unit.root, "calc.py")] },
+        { platform: "claude-code", now: clock },
+      );
+      const stop = await handleEvent(
+        openProject(unit.root),
+        { kind: "TurnEnded", stopHookActive: false },
+        { platform: "claude-code", now: clock },
+      );
+      expect(stop.kind).toBe("context");
+      const text = stop.kind === "context" ? stop.text : "";
+      expect(text).toContain(
+        "tailtest: tests/test_calc.py ran no test under unittest (`python3 -m unittest tests/test_calc.py`), so calc.py was not checked.",
+      );
+      expect(JSON.stringify(stop)).not.toContain("0 tests passed");
+    } finally {
+      unit.cleanup();
+    }
+  }, 60_000);
+});

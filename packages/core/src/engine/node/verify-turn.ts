@@ -11,6 +11,7 @@ import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
+import { shellCommandForTestFiles } from "../../runners/project-runners.ts";
 import {
   countSetAside,
   flakyTests,
@@ -209,6 +210,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     );
   const allNotes = [
     ...environment,
+    ...ranNoTest(plan.runs, results, untestedExisting),
     ...flaky.map(
       (test) =>
         `tailtest: ${test.file} > ${test.name ?? ""} failed, then passed when run again: a flaky test, not counted as red. Make it deterministic (a timing bound, an order, a shared state).`,
@@ -381,6 +383,30 @@ function outcomesOf(
       outcomes[source] = "missing_test";
   }
   return { outcomes, unloaded: [...unloaded] };
+}
+
+/**
+ * A note per run whose test files for an edited file ran no test (unittest on pytest-style
+ * functions, a filter that matched nothing): that file was not checked, and "passed" would say
+ * it was.
+ */
+function ranNoTest(
+  runs: readonly RunPlan[],
+  results: readonly RunResult[],
+  unchecked: ReadonlySet<string>,
+): string[] {
+  const notes: string[] = [];
+  runs.forEach((run, index) => {
+    const result = results[index];
+    if (result === undefined || result.status === "env_error") return;
+    const sources = [...unchecked].filter((source) => testFilesOf(run, source).length > 0);
+    if (sources.length === 0) return;
+    const files = [...new Set(sources.flatMap((source) => testFilesOf(run, source)))];
+    notes.push(
+      `tailtest: ${files.join(", ")} ran no test under ${run.runner.id} (\`${shellCommandForTestFiles(run.runner, files)}\`), so ${sources.join(", ")} ${sources.length === 1 ? "was" : "were"} not checked. If the tests are there, the runner does not see them: check the runner (\`tailtest explain ${sources[0] ?? ""}\`).`,
+    );
+  });
+  return notes;
 }
 
 /** Whether a run reports a red test that belongs to none of the test files it was given. */
