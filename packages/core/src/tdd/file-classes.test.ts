@@ -111,6 +111,13 @@ const table: [string, TddFileClass][] = [
   ["test/calc_test.exs", "test"],
   ["spec/calc_spec.lua", "test"],
   ["docs/page.mdx", "other"],
+  // A file without an extension in a source folder shadows the module of its name.
+  ["src/calc", "prod"],
+  ["packages/ui/src/button", "prod"],
+  ["src/.eslintrc", "other"],
+  ["LICENSE", "other"],
+  ["bin/cli", "other"],
+  ["src/__tests__/fixture", "test"],
   ["README.md", "other"],
   ["docs/guide/intro.md", "other"],
   ["assets/logo.png", "other"],

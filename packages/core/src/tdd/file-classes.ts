@@ -97,6 +97,14 @@ export function explainTddFile(relPath: string, patterns: TddFilePatterns = {}):
       fileClass: "prod",
       reason: `${verdict.language} source named like generated code, built into its package all the same`,
     };
+  if (verdict.kind === "unsupported" && shadowsModule(path))
+    return looksLikeTest(path)
+      ? { fileClass: "test", reason: "a file without an extension named or placed like a test" }
+      : {
+          fileClass: "prod",
+          reason:
+            "a file without an extension in a source folder: a bundler or `require` takes it for the module `./<name>` before `<name>.ts` or `<name>.js`",
+        };
   if (verdict.kind === "unsupported" && OTHER_SOURCE.has(extensionOf(path))) {
     const language = extensionOf(path);
     return looksLikeTest(path)
@@ -155,6 +163,23 @@ const OTHER_SOURCE: ReadonlySet<string> = new Set([
   ".pyw",
   ".pxd",
 ]);
+
+/** The folders source lives in, by name at any depth. */
+const SOURCE_FOLDERS = new Set(["src", "lib", "app", "source", "components", "server", "client"]);
+
+/**
+ * A file with no extension in a source folder (`src/calc` beside `src/calc.ts`): vitest, vite,
+ * jest and Node's `require` try the exact path before adding extensions, so it replaces the
+ * module every `import "./calc"` loads (the twentieth round's red team). Dot files stay "other".
+ */
+function shadowsModule(path: string): boolean {
+  const name = baseName(path);
+  if (extensionOf(path) !== "" || name.startsWith(".")) return false;
+  return path
+    .split("/")
+    .slice(0, -1)
+    .some((dir) => SOURCE_FOLDERS.has(dir));
+}
 
 /** A test by its name or folder in a language the filter does not know (`FooSpec.scala`, `test/`). */
 function looksLikeTest(path: string): boolean {

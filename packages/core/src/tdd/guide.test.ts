@@ -150,6 +150,29 @@ describe("readMeasuredRuns", () => {
     expect(readMeasuredRuns([result({})], target)).toEqual({ outcome: "passed" });
   });
 
+  it("a Red naming only its file is no Green while a test that failed at the Red is skipped", () => {
+    const row = (name: string, status: "pass" | "skip") => ({
+      id: { runner: "vitest" as const, file: "src/cube.test.ts", segments: [name] },
+      status,
+    });
+    const target = { file: "src/cube.test.ts" };
+    // The red-team's form: `it.skipIf("cube" in calc)("cubes", …)` beside a passing test.
+    const redFailed = ["src/cube.test.ts > cubes"];
+    const skipped = result({ tests: [row("adds still", "pass"), row("cubes", "skip")] });
+    expect(readMeasuredRuns([skipped], target, redFailed)).toEqual({
+      outcome: "failed",
+      error:
+        "src/cube.test.ts > cubes, which failed when the Red was confirmed, was skipped: a Green needs it to run and pass",
+      real_failure: false,
+    });
+    const gone = result({ tests: [row("adds still", "pass")] });
+    expect(readMeasuredRuns([gone], target, redFailed).error).toContain("was not run");
+    const ran = result({ tests: [row("adds still", "pass"), row("cubes", "pass")] });
+    expect(readMeasuredRuns([ran], target, redFailed)).toEqual({ outcome: "passed" });
+    // What confirmed the Red recorded no test rows: the run alone judges, as before.
+    expect(readMeasuredRuns([skipped], target, undefined)).toEqual({ outcome: "passed" });
+  });
+
   it("a load error is real unless it is a syntax error", () => {
     const missing = result({
       status: "error",
@@ -254,6 +277,13 @@ describe("measuredAgainstRed", () => {
     expect(deriveTddState([red, run("failed", "A"), green, recorded]).state).toBe(
       "making_tests_pass",
     );
+  });
+
+  it("keeps the tests that failed in the run that confirmed the Red, the first such run", () => {
+    const confirming: TestRunEntry = { ...run("failed", "A"), failed_tests: ["a > x"] };
+    const later: TestRunEntry = { ...run("failed", "A"), failed_tests: ["a > y"] };
+    expect(deriveTddState([red, confirming, later, green]).redFailed).toEqual(["a > x"]);
+    expect(deriveTddState([red, confirming, red]).redFailed).toBeUndefined();
   });
 
   it("a pass with the Red's support is a Green; a failure keeps its own reason", () => {

@@ -130,9 +130,12 @@ export interface MeasuredRun {
 export function readMeasuredRuns(
   results: readonly RunResult[],
   target: RedTarget | undefined,
+  /** The tests that failed when the Red was confirmed (`TddView.redFailed`). */
+  redFailed?: readonly string[],
 ): MeasuredRun {
   if (results.length > 0 && results.every((result) => result.status === "passed")) {
-    const skipped = declaredTestSkipped(results, target);
+    const skipped =
+      declaredTestSkipped(results, target) ?? redTestsHeld(results, target, redFailed);
     if (skipped === undefined) return { outcome: "passed" };
     // Skipped, xfailed, deselected or renamed away: the run says nothing of the behaviour.
     return { outcome: "failed", error: skipped, real_failure: false };
@@ -207,6 +210,34 @@ function declaredTestSkipped(
       ? "was not run (deselected, filtered out or renamed)"
       : `was ${held.status === "skip" ? "skipped" : "not run"}`;
   return `the declared test ${target.name} ${how}: a Green needs it to run and pass`;
+}
+
+/**
+ * Why a passing run is no Green for a Red that names only its file: a test that failed when the
+ * Red was confirmed did not run and pass (an `it.skipIf` that skips it once the code exists,
+ * beside a test that passes). Undefined when each did, or the Red named its test.
+ */
+function redTestsHeld(
+  results: readonly RunResult[],
+  target: RedTarget | undefined,
+  redFailed: readonly string[] | undefined,
+): string | undefined {
+  if (target === undefined || target.name !== undefined || redFailed === undefined)
+    return undefined;
+  if (results.every((result) => result.tests.length === 0)) return undefined;
+  const byId = new Map(
+    results.flatMap((result) =>
+      result.tests.map((test) => [[test.id.file, ...test.id.segments].join(" > "), test.status]),
+    ),
+  );
+  const held = redFailed.find((id) => byId.get(id) !== "pass");
+  if (held === undefined) return undefined;
+  const status = byId.get(held);
+  const how =
+    status === undefined
+      ? "was not run (deselected, filtered out or renamed)"
+      : `was ${status === "skip" ? "skipped" : "not run"}`;
+  return `${held}, which failed when the Red was confirmed, ${how}: a Green needs it to run and pass`;
 }
 
 /**

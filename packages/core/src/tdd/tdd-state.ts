@@ -50,6 +50,11 @@ export interface TddView {
    * is measured against it. Undefined until a Red is confirmed by a run tailtest measured.
    */
   redSupport?: string | undefined;
+  /**
+   * The tests that failed in the run that confirmed the Red (`TestRunEntry.failed_tests`): a Red
+   * that names only its file is Green only when each of them runs and passes.
+   */
+  redFailed?: readonly string[] | undefined;
 }
 
 export function initialTddView(): TddView {
@@ -162,6 +167,7 @@ function applyRed(view: TddView, entry: RedEntry): TddView {
   return {
     ...view,
     redSupport: undefined,
+    redFailed: undefined,
     state: "writing_tests",
     declaration: entry,
     allowlist: [],
@@ -211,7 +217,9 @@ function applyTestRun(view: TddView, run: TestRunEntry): TddView {
       return { ...seen, regression: passed ? false : view.regression || view.cycleComplete };
     case "writing_tests":
       // What the test ran with when it failed: the first confirmation, not a later one.
-      return confirmsRed(run) ? { ...seen, state: "red", redSupport: run.support_hash } : seen;
+      return confirmsRed(run)
+        ? { ...seen, state: "red", redSupport: run.support_hash, redFailed: run.failed_tests }
+        : seen;
     case "red":
       // The declared test passes again without any Green: the Red is no longer confirmed.
       return passed ? { ...seen, state: "writing_tests" } : seen;

@@ -200,7 +200,7 @@ async function measureCycle(
         timeoutMs: call.project.config.test_timeout_seconds * 1000,
       }),
     );
-  const measured = readMeasuredRuns(results, planned.red);
+  const measured = readMeasuredRuns(results, planned.red, view.redFailed);
   if (support === undefined || planned.red === undefined) return measured;
   const against = measuredAgainstRed(measured, support, view, supportDescription(planned.red.file));
   if (against.outcome !== "passed") return against;
