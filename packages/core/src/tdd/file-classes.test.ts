@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, validateConfig } from "../config/config.ts";
 import {
   classifyTddFile,
+  configLine,
   explainTddFile,
   normaliseTddPath,
+  shapesCode,
   tddPatternsFromConfig,
   type TddFileClass,
 } from "./file-classes.ts";
@@ -237,5 +239,32 @@ describe("normaliseTddPath", () => {
     [".", undefined],
   ])("%j → %j", (input, expected) => {
     expect(normaliseTddPath(input)).toBe(expected);
+  });
+});
+
+describe("shapesCode: configs said at the Stop of a gating mode", () => {
+  it.each([
+    ["vite.config.ts", true],
+    ["packages/web/vitest.config.mts", true],
+    ["babel.config.js", true],
+    [".babelrc", true],
+    ["jest.config.cjs", true],
+    ["webpack.config.js", true],
+    ["tsconfig.json", false],
+    ["package.json", false],
+    ["src/vite.ts", false],
+  ])("%s → %s", (path, expected) => {
+    expect(shapesCode(path)).toBe(expected);
+    // Never refused as production: an honest config change goes through, and is said.
+    if (expected) expect(classifyTddFile(path)).not.toBe("prod");
+  });
+
+  it("names them in one line, or says nothing", () => {
+    expect(configLine("tdd", ["src/calc.ts", "README.md"])).toEqual([]);
+    expect(configLine("strict", ["vite.config.ts", "src/calc.ts"])).toEqual([
+      expect.stringMatching(
+        /^tailtest strict: vite\.config\.ts changed this turn: a build or test config can rewrite/,
+      ),
+    ]);
   });
 });

@@ -164,6 +164,30 @@ const OTHER_SOURCE: ReadonlySet<string> = new Set([
   ".pxd",
 ]);
 
+const CODE_SHAPING_CONFIG =
+  /^((vite|vitest|webpack|rollup|rolldown|tsup|esbuild|babel|jest)\.config|vitest\.workspace)\.[cm]?[jt]s$|^\.babelrc(\.[cm]?js|\.json)?$|^\.swcrc$/;
+
+/**
+ * A build or test config that can rewrite or redirect production code without a production file
+ * changing (a vite `transform` plugin, a babel plugin, an alias, jest's `moduleNameMapper`): "other"
+ * to the gate, so an honest change of one is not refused, but said at the Stop (ADR 0012).
+ */
+export function shapesCode(path: string): boolean {
+  return CODE_SHAPING_CONFIG.test(baseName(path));
+}
+
+/**
+ * The build and test configs a turn changed that can rewrite production code (`shapesCode`):
+ * said at every Stop of a gating mode, never refused (ADR 0012).
+ */
+export function configLine(mode: "tdd" | "strict", changed: readonly string[]): string[] {
+  const configs = changed.filter(shapesCode);
+  if (configs.length === 0) return [];
+  return [
+    `tailtest ${mode}: ${configs.join(", ")} changed this turn: a build or test config can rewrite or redirect what production code does (a transform plugin, an alias, a mapper) with no production file changing. If this change does that, it needs a failing test first, as a production edit does; say why it changed.`,
+  ];
+}
+
 /** The folders source lives in, by name at any depth. */
 const SOURCE_FOLDERS = new Set(["src", "lib", "app", "source", "components", "server", "client"]);
 

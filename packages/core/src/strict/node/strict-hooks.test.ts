@@ -426,6 +426,16 @@ describe("strict mode on a real pytest project", () => {
     expect((await send({ kind: "TurnEnded", stopHookActive: false })).kind).toBe("none");
   }, 60_000);
 
+  it("says a build config the turn changed, which can rewrite production code unseen", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    writeFileSync(abs("babel.config.js"), "module.exports = { plugins: [] };\n");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind === "context" ? stop.text : JSON.stringify(stop)).toContain(
+      "tailtest strict: babel.config.js changed this turn: a build or test config can rewrite",
+    );
+  }, 60_000);
+
   it("a plan must name the failing test of each step, unless in refactor mode", async () => {
     pytestProject();
     const vague = await send({

@@ -12,7 +12,7 @@ import {
 } from "../plan-steps.ts";
 import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict-state.ts";
 import { supportDescription } from "../test-support.ts";
-import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { classifyTddFile, configLine, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { withAgentFlag } from "../../tdd/guide.ts";
 import { gateTargets } from "../../shell/node/shell-targets.ts";
 import { findShellWrites, listSimpleCommands } from "../../shell/node/bash-parser.ts";
@@ -684,6 +684,7 @@ export async function verifyStrictTurnWith(
     } = await putBackUngated(call, state.mode, events, lines, said, answered);
     if (late && !stopHookActive) block = true;
     lines.push(...hatchLines(state.mode, changed, refactored, refactorPassed));
+    lines.push(...configLine("strict", look.changed));
     if (look.lost !== undefined) {
       lines.push(`✗ ${lostCheckLine(look.lost, true, look.copy !== undefined)}`);
       if (!stopHookActive) block = true;

@@ -7,7 +7,7 @@ import { planRun, type RunTarget } from "../../engine/plan.ts";
 import { detectProjectRunners } from "../../runners/project-runners.ts";
 import type { RunResult } from "../../engine/summarize.ts";
 import type { ExpectedRed } from "../../engine/expected-red.ts";
-import { classifyTddFile, tddPatternsFromConfig } from "../file-classes.ts";
+import { classifyTddFile, configLine, tddPatternsFromConfig } from "../file-classes.ts";
 import {
   cycleRed,
   describeRecordedRun,
@@ -317,8 +317,10 @@ async function sweptDecision(
         (imported.has(path) || classifyTddFile(path, patterns) === "prod"),
     ),
   );
+  const configs = configLine("tdd", look.changed);
+  const said = [...(hatch === undefined ? [] : [hatch]), ...configs];
   if (around.length === 0 && lost.length === 0)
-    return hatch === undefined ? { kind: "none" } : { kind: "context", text: hatch };
+    return said.length === 0 ? { kind: "none" } : { kind: "context", text: said.join("\n") };
   const list = around
     .map((path) => {
       const importers = imported.get(path);
@@ -332,7 +334,7 @@ async function sweptDecision(
       : [
           `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.${!around.some((path) => imported.has(path)) ? "" : " A test, script or generated file that production code imports is production code here: change it under a Green (tailtest green --skip-red --reason refactoring --file <it>), or move what production needs into production code."}`,
         ];
-  const text = capText([...changed, ...lost, ...(hatch === undefined ? [] : [hatch])].join("\n"));
+  const text = capText([...changed, ...lost, ...said].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
 }
 
