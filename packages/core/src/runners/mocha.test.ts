@@ -83,6 +83,20 @@ describe("a run of chosen files with a mocha config that declares spec", () => {
   });
 });
 
+describe("a whole-suite run", () => {
+  const pkg = JSON.stringify({ scripts: { test: 'mocha --forbid-only "test/**/*.test.ts"' } });
+  it("names the test script's files when no rc file declares spec (oclif/test)", () => {
+    const argv = argvOf({ "package.json": pkg, ".mocharc.json": '{"import":["tsx"]}' }, []);
+    expect(argv.at(-1)).toBe("test/**/*.test.ts");
+  });
+  it("leaves them to the rc file's spec, and chosen files alone", () => {
+    const withSpec = { "package.json": pkg, ".mocharc.yml": "spec: test/**/*.test.ts\n" };
+    expect(argvOf(withSpec, [])).not.toContain("test/**/*.test.ts");
+    expect(argvOf({ "package.json": pkg }, ["test/a.test.ts"]).at(-1)).toBe("test/a.test.ts");
+    expect(argvOf({ "package.json": pkg }, ["test/a.test.ts"])).not.toContain("test/**/*.test.ts");
+  });
+});
+
 describe("flatYaml", () => {
   it("reads scalars, inline and block lists, and refuses the rest", () => {
     expect(flatYaml("a: 1\nb: 'x y'\nc: [p, \"q\"]\nd:\n  - r\n# note\ne: true # on\n")).toEqual({

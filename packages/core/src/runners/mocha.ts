@@ -54,7 +54,7 @@ export const mocha: RunnerSpec = {
         "--reporter-option",
         `output=${REPORT_TOKEN}`,
         ...filter,
-        ...files,
+        ...(files.length > 0 ? files : scriptSpec(view, runner.package_dir)),
       ],
       format: "mocha-json",
       report: FILE_REPORT,
@@ -68,6 +68,22 @@ export const mocha: RunnerSpec = {
   testIdJoiner: " > ",
   shellPrograms: { mocha: "mocha" },
 };
+
+/**
+ * What a whole-suite run names when no rc file declares `spec`: the test script's own files
+ * (`mocha --forbid-only "test/**\/*.test.ts"`), which mocha's default (`./test/*.{js,cjs,mjs}`)
+ * would miss (oclif/test: every strict Stop's suite run found no test).
+ */
+function scriptSpec(view: ProjectView, dir: string): string[] {
+  const rc = firstConfig(view, dir, /^\.mocharc\.(json|jsonc|ya?ml|[cm]?js)$/);
+  if (
+    rc !== undefined &&
+    (jsConfigStrings(rc.replace(/"(\w+)"\s*:/g, "$1:"), "spec") ?? yamlList(rc, "spec")) !==
+      undefined
+  )
+    return [];
+  return scriptArgs(view, dir, /^mocha$/) ?? [];
+}
 
 function mochaShape(view: ProjectView, dir: string): SuiteMatcher {
   const rc = firstConfig(view, dir, /^\.mocharc\.(json|jsonc|ya?ml|[cm]?js)$/);
