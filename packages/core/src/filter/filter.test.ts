@@ -195,6 +195,9 @@ describe("classifyFile: non-source files by path segment, never substring", () =
     expect(kindOf("packages/web/src/dist/index.js", { packageDirs: ["packages/web"] })).toBe(
       "source",
     );
+    // A fixture package inside a test folder: its committed dist/ is what the tests load.
+    const fixture = { packageDirs: ["test/fixtures/single"] };
+    expect(kindOf("test/fixtures/single/dist/index.js", fixture)).not.toBe("build-output");
   });
 
   it.each([

@@ -852,6 +852,9 @@ function anchorsOf(dirs: readonly string[], packageDirs: readonly string[]): num
   const anchors = [0];
   const joined = dirs.join("/");
   for (const pkg of packageDirs) {
+    // A package inside a test folder is a fixture (oclif/test's `test/fixtures/single`, whose
+    // committed `dist/` the tests load): its `dist/` is test data, not build output.
+    if (pkg.split("/").some((dir) => TEST_DIRS.has(dir))) continue;
     if (pkg !== "" && (joined === pkg || joined.startsWith(`${pkg}/`)))
       anchors.push(pkg.split("/").length);
   }

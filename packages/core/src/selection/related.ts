@@ -397,8 +397,17 @@ export function mentionTokens(file: string): string[] {
   const subject = subjectName(file);
   if (subject.length >= 5 && !GENERIC.has(subject) && /^[a-z][\w-]*$/.test(subject))
     tokens.push(subject);
+  // A fixture loaded by its folder (`join(__dirname, "fixtures/multi")` for a command file deep
+  // inside it, oclif/test): the folder right below `fixtures/`.
+  const parts = dirnameRel(file).split("/");
+  const at = parts.findIndex((part) => FIXTURE_DIRS.has(part));
+  const folder = at === -1 ? undefined : parts[at + 1];
+  if (folder !== undefined && `${parts[at]}/${folder}` !== `${dir}/${stem}`)
+    tokens.push(`${parts[at]}/${folder}`);
   return tokens;
 }
+
+const FIXTURE_DIRS = new Set(["fixtures", "__fixtures__", "fixture"]);
 
 /** Whether a test's text names a file by one of its tokens, as a whole word. */
 export function mentions(text: string, tokens: readonly string[]): string | undefined {

@@ -713,6 +713,14 @@ describe("mentions: a file loaded by name, not by import", () => {
     ]);
     expect(mentionTokens("src/locale/fr.js")).toEqual(["locale/fr"]);
     expect(mentionTokens("src/utils.js")).toEqual(["src/utils"]);
+    // A fixture loaded by its folder: the folder below fixtures/ (oclif/test).
+    expect(mentionTokens("test/fixtures/multi/src/commands/foo/bar.js")).toEqual([
+      "foo/bar",
+      "fixtures/multi",
+    ]);
+    expect(mentions("join(__dirname, 'fixtures/multi')", ["fixtures/multi"])).toBe(
+      "fixtures/multi",
+    );
   });
   it("a whole word in the test's text", () => {
     expect(mentions("{% load solo_tags %}", ["solo_tags"])).toBe("solo_tags");
