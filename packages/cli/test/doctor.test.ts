@@ -124,10 +124,11 @@ describe("tailtest doctor", () => {
   it("--root is relative to the current folder; without it the root is found from a subfolder", async () => {
     const project = track(copyFixture("runners/pytest-ini"));
     project.write(".tailtest/config.json", STRICT);
+    // Read from the current folder: the project holds no "proj" (its parent, the machine's
+    // temporary folder, might), so a missing folder is a usage error.
     const fromOutside = await runBin(BIN, ["doctor", "--root", "proj"], {
-      cwd: join(project.root, ".."),
+      cwd: join(project.root, "tests"),
     });
-    // The temporary folder's name is not "proj": a missing folder is a usage error.
     expect(fromOutside).toEqual({
       stdout: "",
       stderr: "tailtest: --root proj: not a folder",
