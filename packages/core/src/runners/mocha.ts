@@ -75,22 +75,25 @@ export const mocha: RunnerSpec = {
  * would miss (oclif/test: every strict Stop's suite run found no test).
  */
 function scriptSpec(view: ProjectView, dir: string): string[] {
-  const rc = firstConfig(view, dir, /^\.mocharc\.(json|jsonc|ya?ml|[cm]?js)$/);
-  if (
-    rc !== undefined &&
-    (jsConfigStrings(rc.replace(/"(\w+)"\s*:/g, "$1:"), "spec") ?? yamlList(rc, "spec")) !==
-      undefined
-  )
-    return [];
+  const rc = firstConfig(view, dir, MOCHARC_TEXT);
+  if (rc !== undefined && rcSpec(rc) !== undefined) return [];
   return scriptArgs(view, dir, /^mocha$/) ?? [];
 }
 
+/** The rc files whose text the suite's shape reads. */
+const MOCHARC_TEXT = /^\.mocharc\.(json|jsonc|ya?ml|[cm]?js)$/;
+
+/** The `spec` an rc file's text declares (JSON, YAML or a JavaScript object), if any. */
+function rcSpec(rc: string): string[] | undefined {
+  return jsConfigStrings(rc.replace(/"(\w+)"\s*:/g, "$1:"), "spec") ?? yamlList(rc, "spec");
+}
+
 function mochaShape(view: ProjectView, dir: string): SuiteMatcher {
-  const rc = firstConfig(view, dir, /^\.mocharc\.(json|jsonc|ya?ml|[cm]?js)$/);
+  const rc = firstConfig(view, dir, MOCHARC_TEXT);
   let spec: string[] | undefined;
   let recursive = false;
   if (rc !== undefined) {
-    spec = jsConfigStrings(rc.replace(/"(\w+)"\s*:/g, "$1:"), "spec") ?? yamlList(rc, "spec");
+    spec = rcSpec(rc);
     recursive = /\brecursive\b\s*[:=]\s*true/.test(rc);
   }
   const args = scriptArgs(view, dir, /^mocha$/);

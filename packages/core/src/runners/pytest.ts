@@ -142,9 +142,7 @@ function testsNamePytest(view: ProjectView, dir: string): Detection | undefined 
       if (/^\s*pytest\b/m.test(read(view, at, name) ?? ""))
         return { evidence: `${folder}/${name} lists pytest` };
     if (folder === "requirements") continue;
-    const tests = names.filter(
-      (name) => name.endsWith(".py") && (name.startsWith("test_") || name.endsWith("_test.py")),
-    );
+    const tests = names.filter(isDefaultTestFileName);
     for (const name of tests.slice(0, TEST_FILES_READ)) {
       const text = read(view, at, name) ?? "";
       if (/^\s*(import pytest\b|from pytest import\b)|^\s*@pytest\./m.test(text))
