@@ -3,6 +3,7 @@ import { classifyFile, isTestFile } from "../filter/filter.ts";
 import { detectLanguage } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
 import { joinRel } from "../project/project-view.ts";
+import { testDataLanguage } from "../project/test-data.ts";
 import { TestIdSchema, type TestId } from "./results.ts";
 import {
   DetectedRunnerSchema,
@@ -163,7 +164,8 @@ export function planRun(
       continue;
     }
     const path = target.path.replace(/\\/g, "/").replace(/^\.\//, "");
-    const language = detectLanguage(path);
+    // A test folder's data file runs with the runner of the tests beside it.
+    const language = detectLanguage(path) ?? testDataLanguage(view, path);
     if (language === undefined) {
       skipped.push({ path, reason: classifyFile(path).reason });
       continue;

@@ -333,6 +333,12 @@ const TEST_DIRS = new Set([
   "Tests",
 ]);
 
+/**
+ * Folders whose data files (JSON, YAML, text: no language of their own) are test data: the test
+ * folders and `fixtures/`. An edit to one runs the tests that load it (`project/test-data.ts`).
+ */
+export const TEST_DATA_DIRS: ReadonlySet<string> = new Set([...TEST_DIRS, "fixtures"]);
+
 const GENERATED_NAME_PATTERNS: readonly RegExp[] = [
   /\.pb\.go$/,
   /\.pb\.gw\.go$/,

@@ -4,6 +4,7 @@
 export {
   type FileVerdict,
   type IgnoreRules,
+  TEST_DATA_DIRS,
   buildIgnoreRules,
   classifyFile,
   isSkippedDir,

@@ -2,3 +2,4 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { type ProjectView, dirnameRel, joinRel, memoView, normalizeRel } from "./project-view.ts";
+export { testDataLanguage } from "./test-data.ts";

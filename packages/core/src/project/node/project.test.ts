@@ -115,6 +115,28 @@ describe("inspectEdit on a real project", () => {
     }
   });
 
+  it("runs a test folder's data file with the tests beside it, and nothing else's", () => {
+    const project = makeProject({
+      "pytest.ini": "[pytest]\n",
+      "tests/test_a.py": "def test_a(): pass\n",
+      "tests/data/expected.json": "{}\n",
+      "settings.json": "{}\n",
+    });
+    try {
+      const opened = openProject(project.root);
+      const data = inspectEdit(opened, "tests/data/expected.json");
+      expect([data.runOnly, data.verdict.language, data.runner?.id]).toEqual([
+        true,
+        "python",
+        "pytest",
+      ]);
+      const settings = inspectEdit(opened, "settings.json");
+      expect([settings.runOnly, settings.verdict.kind]).toEqual([undefined, "config"]);
+    } finally {
+      project.cleanup();
+    }
+  });
+
   it("a bad config runs on defaults and reports one line per problem", () => {
     const project = makeProject({ ".tailtest/config.json": '{"depth":"deep","mode":"strict"}' });
     try {

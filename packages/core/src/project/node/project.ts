@@ -31,6 +31,7 @@ import { moduleShape } from "../../filter/module-shape.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
+import { testDataLanguage } from "../test-data.ts";
 import {
   detectProjectRunners,
   findTestTarget,
@@ -387,6 +388,9 @@ const RUN_IF_TESTED: ReadonlySet<string> = new Set([
   "generated",
 ]);
 
+/** Kinds a file with no language of its own gets, run as test data inside a test folder. */
+const TEST_DATA_KINDS: ReadonlySet<string> = new Set(["config", "docs", "asset", "unsupported"]);
+
 /**
  * A file deeper than this is not looked at: each check walks the folders above it, so a path of
  * thousands of folders (a payload may name one) would cost seconds. No real project nests so.
@@ -424,10 +428,20 @@ export function inspectEdit(
   if (!verdict.queue) {
     // An edited test (or conftest, helper) is run at the end of the turn: a test broken in this
     // turn must not end it green.
-    if (RUN_IF_TESTED.has(verdict.kind) && verdict.language !== undefined) {
-      const runner = resolveRunner(project.view, rel, verdict.language, project.config.runners);
+    // So is a test folder's data file (a JSON or text fixture): the tests beside it load it.
+    const language =
+      verdict.language ??
+      (TEST_DATA_KINDS.has(verdict.kind) ? testDataLanguage(project.view, rel) : undefined);
+    if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
+      const runner = resolveRunner(project.view, rel, language, project.config.runners);
       if (runner.runner !== undefined)
-        return { path: rel, verdict, status: "existing", runner: runner.runner, runOnly: true };
+        return {
+          path: rel,
+          verdict: { ...verdict, language },
+          status: "existing",
+          runner: runner.runner,
+          runOnly: true,
+        };
     }
     return { path: rel, verdict };
   }

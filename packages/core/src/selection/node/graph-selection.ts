@@ -13,7 +13,8 @@ import {
 } from "../../analysis/import-graph.ts";
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
-import { detectLanguage } from "../../filter/languages.ts";
+import { detectLanguage, type Language } from "../../filter/languages.ts";
+import { testDataLanguage } from "../../project/test-data.ts";
 import type { RelatedTest } from "../related.ts";
 import {
   findTestTarget,
@@ -148,14 +149,17 @@ async function selectWith(
     complete: true,
   };
   selectByPackage(project, files, selection);
+  const languages = new Map<string, Language | undefined>(
+    files.map((file) => [file, detectLanguage(file) ?? testDataLanguage(project.view, file)]),
+  );
   const selectable = files.filter((file) => {
-    const language = detectLanguage(file);
+    const language = languages.get(file);
     return language !== undefined && SELECTABLE.has(language);
   });
   if (selectable.length === 0) return selection;
   // The JS lexers (two WebAssembly modules) only when a JS file may be read: a changed one, or
   // any while the graph is not whole (its build and the cold search read the project's files).
-  if (selectable.some((file) => detectLanguage(file) !== "python")) await loadJsLexers();
+  if (selectable.some((file) => languages.get(file) !== "python")) await loadJsLexers();
   const clock = options.clock ?? (() => performance.now());
   const budget = createBudget(options.graphMs ?? 3000, clock);
   const write = options.write ?? true;
@@ -165,7 +169,7 @@ async function selectWith(
   let cold = current.complete ? undefined : coldView(project, options, clock, opened);
   const chooseAll = (view: GraphView): void => {
     for (const file of selectable) {
-      const language = detectLanguage(file);
+      const language = languages.get(file);
       if (language === undefined) continue;
       const found = selectOne(project, view, shapes, file, language);
       selection.related.set(file, found.related);
