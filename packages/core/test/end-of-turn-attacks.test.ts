@@ -2,6 +2,7 @@ import {
   appendFileSync,
   existsSync,
   readFileSync,
+  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -141,6 +142,36 @@ const ATTACKS: Attack[] = [
     before: CALC,
   },
   {
+    // The twenty-first round: Git LFS's filter was kept by a value that only began like its own.
+    name: "a clean filter under Git LFS's name that hands git the committed bytes",
+    perform: async (root) => {
+      await git(
+        root,
+        "config",
+        "filter.lfs.clean",
+        "git-lfs clean -- %f 2>/dev/null || git show HEAD:%f",
+      );
+      appendFileSync(join(root, ".git/info/attributes"), "*.py filter=lfs\n");
+      writeFileSync(join(root, "calc.py"), WRONG);
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+  {
+    name: "core.worktree pointed at a committed copy, then a write",
+    perform: async (root) => {
+      const copy = `${root}-copy`;
+      outside.push(copy);
+      await execa("bash", ["-c", `mkdir -p "${copy}" && git archive HEAD | tar -x -C "${copy}"`], {
+        cwd: root,
+      });
+      await git(root, "config", "core.worktree", copy);
+      writeFileSync(join(root, "calc.py"), WRONG);
+    },
+    file: "calc.py",
+    before: CALC,
+  },
+  {
     name: "git update-index --assume-unchanged, then a write",
     perform: async (root) => {
       await git(root, "update-index", "--assume-unchanged", "calc.py");
@@ -270,7 +301,12 @@ const NO_GIT: Attack[] = [
 ];
 
 let project: TempProject | undefined;
-afterEach(() => project?.cleanup());
+/** Folders an attack made beside the project. */
+const outside: string[] = [];
+afterEach(() => {
+  project?.cleanup();
+  for (const dir of outside.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 const held: string[] = [];
 const tried: string[] = [];

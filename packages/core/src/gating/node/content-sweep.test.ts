@@ -175,6 +175,32 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
     expect(existsSync(join(root, ".venv/lib/python3.12/site-packages/calc.py"))).toBe(true);
   });
 
+  it.each<[string, (root: string) => Promise<unknown>]>([
+    [
+      "a clean filter under Git LFS's name that hands git the committed bytes",
+      async (root) => {
+        await git(root, "config", "filter.lfs.clean", "git-lfs clean -- %f || git show HEAD:%f");
+        appendFileSync(join(root, ".git/info/attributes"), "*.py filter=lfs\n");
+      },
+    ],
+    [
+      "core.worktree pointed at a committed copy",
+      async (root) => {
+        const copy = join(root, ".tailtest", "copy");
+        mkdirSync(copy, { recursive: true });
+        for (const rel of ["calc.py", "other.py"]) writeFileSync(join(copy, rel), read(root, rel));
+        await git(root, "config", "core.worktree", copy);
+      },
+    ],
+  ])("sees a write git's own settings hide: %s", async (_name, blind) => {
+    const root = await start(mode);
+    await blind(root);
+    writeFileSync(join(root, "calc.py"), BROKEN);
+    const end = await endTurn(root);
+    expect(reasonOf(end)).toContain("calc.py");
+    if (mode === "strict") expect(read(root, "calc.py")).toBe(CALC);
+  });
+
   it("sees a change committed in the turn", async () => {
     const root = await start(mode);
     appendFileSync(join(root, "other.py"), "\n\ndef more():\n    return 2\n");

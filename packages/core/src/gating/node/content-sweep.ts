@@ -56,6 +56,8 @@ const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
  */
 export function trustedStatusArgs(root: string): string[] {
   const args = [
+    // `core.worktree` (or a worktree's own config) pointed at a copy: git would compare that.
+    ...workTreeArgs(root),
     "-c",
     "core.fsmonitor=false",
     "-c",
@@ -84,16 +86,43 @@ export function trustedStatusArgs(root: string): string[] {
 }
 
 /**
+ * The project as git's work tree, whatever the repository's config says: a `core.worktree`
+ * pointed at a committed copy made `git status` compare the copy, and every write to the project
+ * went unseen (the twenty-first round). The content check runs only where the project is the top
+ * of a work tree (`usable`), so this names the folder git would have found itself.
+ */
+function workTreeArgs(root: string): string[] {
+  return [`--work-tree=${root}`];
+}
+
+/**
  * Tracked paths git is told not to look at (`update-index --assume-unchanged` or
  * `--skip-worktree`), with their index blob: `git status` never lists them, so they are read.
+ * So is tracked source under Git LFS's filter (`filter=lfs`, from any attributes file): its clean
+ * command, kept for git's answer (`trustedStatusArgs`), is the repository's config, and one that
+ * only began like Git LFS's own (`git-lfs clean -- %f || git show HEAD:%f`) handed git the
+ * committed bytes of any file the agent gave the attribute.
  */
 function unwatchedPaths(root: string): Map<string, string | null> | undefined {
   const found = new Map<string, string | null>();
+  const lfs = git(root, [
+    ...workTreeArgs(root),
+    "ls-files",
+    "-s",
+    "-z",
+    "--",
+    ":(attr:filter=lfs)",
+  ]);
+  if (lfs === undefined) return undefined;
+  for (const match of lfs.matchAll(LFS_TRACKED)) {
+    const path = match[2] as string;
+    if (detectLanguage(path) !== undefined) found.set(path, match[1] as string);
+  }
   // Every tracked file is listed (50,000 lines on a large tree) and few are told apart: the
   // output is read a chunk at a time and searched, not held and split into a string per line.
   const done = eachGitChunk(
     root,
-    ["--no-optional-locks", "ls-files", "-v", "-s", "-z"],
+    ["--no-optional-locks", ...workTreeArgs(root), "ls-files", "-v", "-s", "-z"],
     "\0",
     (text) => {
       // `<tag> <mode> <blob> <stage>\t<path>`: a lowercase tag is assume-unchanged, S skip-worktree.
@@ -107,6 +136,8 @@ function unwatchedPaths(root: string): Map<string, string | null> | undefined {
 
 /** A record of `git ls-files -v -s -z` for a path git does not look at (`unwatchedPaths`). */
 const UNWATCHED = /(?<![^\0])([a-zS]) \d+ ([0-9a-f]+) \d+\t([^\0]+)/g;
+/** A record of `git ls-files -s -z`: `<mode> <blob> <stage>\t<path>`. */
+const LFS_TRACKED = /(?<![^\0])\d+ ([0-9a-f]+) \d+\t([^\0]+)/g;
 
 /**
  * The work tree as git sees it, ignored paths included (`--ignored=matching`: an ignored folder
@@ -189,7 +220,7 @@ function foldersThen(
   const texts = new Map<string, string>();
   for (const [path, text] of Object.entries(baseline.ignore.nested ?? {}))
     if (text !== null) texts.set(path, text);
-  const listed = git(root, ["ls-files", "-z", "--", ":(glob)**/.gitignore"]);
+  const listed = git(root, [...workTreeArgs(root), "ls-files", "-z", "--", ":(glob)**/.gitignore"]);
   if (listed === undefined) return undefined;
   for (const path of listed.split("\0")) {
     if (!isNestedIgnoreFile(path) || baseline.ignore.nested?.[path] !== undefined) continue;
