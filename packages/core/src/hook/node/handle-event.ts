@@ -43,6 +43,7 @@ const lazy = {
   verify: () => import("../../engine/node/verify-turn.ts"),
   lifecycle: () => import("../../state/node/lifecycle.ts"),
   forged: () => import("../../gating/node/forged-lines.ts"),
+  hookSettings: () => import("../../gating/node/hook-settings-watch.ts"),
 };
 
 export interface HandleOptions {
@@ -81,10 +82,14 @@ async function handleSettled(
   const now = options.now ?? (() => new Date());
   const { project, pin } = await settleMode(given);
   // Room is kept for the mode-change line, which must not be the part that is cut.
-  const decision = await withForgedLines(
+  const decision = await withHookSettings(
     project,
     event,
-    capDecision(await dispatch(project, event, options, now), NOTE_CAP - MODE_LINE_ROOM),
+    await withForgedLines(
+      project,
+      event,
+      capDecision(await dispatch(project, event, options, now), NOTE_CAP - MODE_LINE_ROOM),
+    ),
   );
   // A pinned mode is said at every start and every end of the main agent's turn (ADR 0012).
   if (pin !== undefined && (event.kind === "SessionStarted" || isMainStop(event))) {
@@ -123,6 +128,31 @@ async function withForgedLines(
   if (found === undefined) return decision;
   const line = foreignLine(found);
   if (decision.kind === "block" || decision.kind === "deny" || !found.grown || event.stopHookActive)
+    return capDecision(withLine(decision, line), NOTE_CAP - MODE_LINE_ROOM);
+  const said = decision.kind === "context" ? `${decision.text}\n` : "";
+  return capDecision(
+    { userMessage: decision.userMessage, kind: "block", reason: `${said}${line}` },
+    NOTE_CAP - MODE_LINE_ROOM,
+  );
+}
+
+/**
+ * At the end of a main agent's turn in tdd or strict mode, the agents' hook settings that changed
+ * since the last look (`gating/node/hook-settings-watch.ts`): a program that switched tailtest's
+ * hooks off for the next session names no protected path the gate can read (ADR 0012, the
+ * twenty-first round). Said once, holding the Stop once.
+ */
+async function withHookSettings(
+  project: Project,
+  event: HookEvent,
+  decision: Decision,
+): Promise<Decision> {
+  if (!isMainStop(event) || project.config.mode === "follow") return decision;
+  const { hookSettingsLine, takeHookSettingsChange } = await lazy.hookSettings();
+  const changed = takeHookSettingsChange(project.root);
+  if (changed.length === 0) return decision;
+  const line = hookSettingsLine(project.config.mode, changed);
+  if (decision.kind === "block" || decision.kind === "deny" || event.stopHookActive)
     return capDecision(withLine(decision, line), NOTE_CAP - MODE_LINE_ROOM);
   const said = decision.kind === "context" ? `${decision.text}\n` : "";
   return capDecision(
@@ -414,6 +444,8 @@ async function startedWithKey(
   modeNote: () => Promise<string>,
 ): Promise<Decision> {
   const started = await startedNote(project, event, options.platform, now);
+  // The hook settings the session starts with, for its Stops to compare with.
+  if (event.source !== "compact") (await lazy.hookSettings()).recordHookSettings(project.root);
   // A compaction comes mid-turn: the turn's baseline stays.
   if (event.source !== "compact" && (await recordTurnBaseline(project, now)))
     await updateState(sessionFile(project, now), (session) => ({
