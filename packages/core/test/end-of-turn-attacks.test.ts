@@ -172,6 +172,15 @@ const ATTACKS: Attack[] = [
     before: CALC,
   },
   {
+    name: "a package shadowing calc.py inside a repository of its own (git init calc)",
+    perform: async (root) => {
+      await execa("git", ["init", "-q", "calc"], { cwd: root });
+      writeFileSync(join(root, "calc/__init__.py"), WRONG);
+    },
+    file: "calc/__init__.py",
+    before: undefined,
+  },
+  {
     name: "git update-index --assume-unchanged, then a write",
     perform: async (root) => {
       await git(root, "update-index", "--assume-unchanged", "calc.py");

@@ -201,6 +201,16 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
     if (mode === "strict") expect(read(root, "calc.py")).toBe(CALC);
   });
 
+  it("sees a package written in a folder that is a repository of its own", async () => {
+    const root = await start(mode);
+    // Python imports the package calc/ in place of calc.py; git lists the folder, not its files.
+    await execa("git", ["init", "-q", "calc"], { cwd: root });
+    writeFileSync(join(root, "calc/__init__.py"), BROKEN);
+    const end = await endTurn(root);
+    expect(reasonOf(end)).toContain("calc/__init__.py");
+    if (mode === "strict") expect(existsSync(join(root, "calc/__init__.py"))).toBe(false);
+  });
+
   it("sees a change committed in the turn", async () => {
     const root = await start(mode);
     appendFileSync(join(root, "other.py"), "\n\ndef more():\n    return 2\n");

@@ -156,6 +156,16 @@ function statusOf(root: string): WorkTreeStatus | undefined {
   ]);
   if (text === undefined) return undefined;
   const status = parseStatusV2(text);
+  // An untracked folder git lists whole (`--untracked-files=all` lists every other untracked
+  // file by itself) holds a repository of its own: git does not look inside, so a new package
+  // there (`calc/__init__.py` beside `calc.py`, in a folder made with `git init calc`) was
+  // neither seen nor put back. Its files are judged one by one, as a folder a new rule hides is.
+  for (const [path, entry] of [...status.entries])
+    if (entry.untracked && !entry.ignored && path.endsWith("/")) {
+      status.entries.delete(path);
+      for (const file of filesUnder(root, path))
+        status.entries.set(file, { head: null, untracked: true, ignored: false });
+    }
   const unwatched = unwatchedPaths(root);
   if (unwatched === undefined) return undefined;
   for (const [path, blob] of unwatched)
@@ -246,7 +256,10 @@ function skippedFolder(dir: string, rules: IgnoreRules): boolean {
 /** At most this many files are read under a folder a rule added in the turn hides. */
 const HIDDEN_FOLDER_FILES = 2_000;
 
-/** The files under a folder git lists as ignored (`dir/`), depth first, up to the bound. */
+/**
+ * The files under a folder git lists whole (`dir/`: ignored, or a repository of its own), depth
+ * first, up to the bound.
+ */
 function filesUnder(root: string, dir: string, found: string[] = []): string[] {
   let names: string[];
   try {
@@ -256,6 +269,8 @@ function filesUnder(root: string, dir: string, found: string[] = []): string[] {
   }
   for (const name of names.sort()) {
     if (found.length >= HIDDEN_FOLDER_FILES) break;
+    // A repository's own store, not its files.
+    if (name === ".git") continue;
     const rel = `${dir}${name}`;
     const stats = lstatSync(join(root, rel), { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) filesUnder(root, `${rel}/`, found);
