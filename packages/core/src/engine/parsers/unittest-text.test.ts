@@ -66,6 +66,34 @@ describe("parseUnittestText", () => {
     );
   });
 
+  it("reads a class a function builds (`make.<locals>.TestX`), one per table of cases", () => {
+    const text = [
+      "test_adds (tests.test_calc.create_testcase.<locals>.TestCalc.test_adds) ... ok",
+      "test_adds (tests.test_calc.create_testcase.<locals>.TestCalc.test_adds) ... FAIL",
+      "",
+      "======================================================================",
+      "FAIL: test_adds (tests.test_calc.create_testcase.<locals>.TestCalc.test_adds)",
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      '  File "/tmp/tt/unittest/tests/test_calc.py", line 7, in test_adds',
+      "    self.assertEqual(a + a, b)",
+      "AssertionError: 4 != 5",
+      "",
+      "----------------------------------------------------------------------",
+      "Ran 2 tests in 0.001s",
+      "",
+      "FAILED (failures=1)",
+    ].join("\n");
+    const run = parseUnittestText(text, context);
+    expect(testRows(run)).toEqual([
+      ["tests/test_calc.py", ["create_testcase.<locals>.TestCalc", "test_adds"], "fail"],
+    ]);
+    expect(run.tests[0]?.failure).toMatch(/AssertionError: 4 != 5$/);
+    expect(run.errors).toEqual([]);
+    const older = text.replace(/<locals>\.TestCalc\.test_adds\)/g, "<locals>.TestCalc)");
+    expect(testRows(parseUnittestText(older, context))).toEqual(testRows(run));
+  });
+
   it("reads the pre-3.11 name format", () => {
     const text = readRunnerOutput("unittest", "pass-fail.txt").replace(
       / \((tests\.test_calc\.TestCalc)\.test_\w+\)/g,

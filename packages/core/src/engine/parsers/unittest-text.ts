@@ -11,8 +11,8 @@ import { crashed, stripAnsi } from "./_shared.ts";
 /**
  * Reads `python -m unittest -v` output (unittest writes it to stderr). Each test is one line,
  * `test_x (tests.test_calc.TestCalc.test_x) ... ok` (Python 3.11+) or
- * `test_x (tests.test_calc.TestCalc) ... ok` (older); a docstring puts the verdict on the next
- * line. The `FAIL:` / `ERROR:` blocks after the run hold the tracebacks. The file is the dotted
+ * `test_x (tests.test_calc.TestCalc) ... ok` (older); a class a function builds is
+ * `tests.test_calc.make.<locals>.TestCalc`. A docstring puts the verdict on the next line. The `FAIL:` / `ERROR:` blocks after the run hold the tracebacks. The file is the dotted
  * module as a path (`tests.test_calc` → `tests/test_calc.py`), relative to where unittest ran. A
  * module that failed to import shows up as a `unittest.loader._FailedTest`: a collection error.
  * A doctest a test module adds through `load_tests` (`DocTestSuite`) is `name (package.module)`
@@ -29,9 +29,9 @@ export function parseUnittestText(text: string, context: ParseContext): ParsedRu
 }
 
 /** `name (qualified.name)`, then an optional subtest's params `(a=1)`, then what follows. */
-const HEADER = /^(\s*)(\S+) \(([\w.]+)\)((?: \(.*\))?)(.*)$/;
+const HEADER = /^(\s*)(\S+) \(([\w.<>]+)\)((?: \(.*\))?)(.*)$/;
 const VERDICT = /^(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$/;
-const BLOCK_START = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.]+)\)/;
+const BLOCK_START = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.<>]+)\)/;
 const LATE_VERDICT =
   /(?:^| \.\.\. )(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$/;
 const RULE = /^(={20,}|-{20,})$/;
@@ -178,7 +178,10 @@ function identify(name: string, qualified: string, next = ""): Ident | undefined
   const owner = qualified.endsWith(`.${name}`)
     ? qualified.slice(0, qualified.length - name.length - 1)
     : qualified;
-  const dot = owner.lastIndexOf(".");
+  // A class built by a function (`make_case.<locals>.TestDate`, one per table of cases): its
+  // module is what comes before the function, its class the rest.
+  const local = owner.indexOf(".<locals>.");
+  const dot = local === -1 ? owner.lastIndexOf(".") : owner.lastIndexOf(".", local - 1);
   if (FIXTURES.has(name) && name.endsWith("Module"))
     return { key: `${owner}\u0000${name}`, module: owner, className: "", name };
   if (dot === -1) return undefined;
