@@ -220,3 +220,33 @@ describe("a Django project without pytest", () => {
     expect(detectPackageRunners(view, "")[0]?.id).toBe("pytest");
   });
 });
+
+/** A src layout as gweis/isodate 0.6: the tests inside the package, `setup.py test` only. */
+const isodate = (extra: Record<string, string>) =>
+  createMemoryView({
+    "setup.py": "setup(package_dir={'': 'src'}, test_suite='isodate.tests.test_suite')\n",
+    "tox.ini": "[testenv]\ncommands =\n    {envpython} setup.py test\n",
+    "src/isodate/__init__.py": "",
+    "src/isodate/isotime.py": "",
+    "src/isodate/tests/__init__.py": "",
+    "src/isodate/tests/test_time.py": "import unittest\n",
+    ".venv/pyvenv.cfg": "",
+    ".venv/bin/python": "",
+    ...extra,
+  });
+
+describe("a src-layout package whose tests are inside it", () => {
+  it("names a test of a class a function builds by its module, which unittest can load", () => {
+    const view = isodate({});
+    const [runner] = detectPackageRunners(view, "");
+    const ids = ["TestA", "make.<locals>.TestB", "make.<locals>.TestC"].map((owner) => ({
+      runner: "unittest" as const,
+      file: "src/isodate/tests/test_time.py",
+      segments: [owner, "test_a"],
+    }));
+    expect(runnerArgv(view, runner!, [], ids).argv.slice(4)).toEqual([
+      "src.isodate.tests.test_time.TestA.test_a",
+      "src.isodate.tests.test_time",
+    ]);
+  });
+});

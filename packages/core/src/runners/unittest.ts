@@ -56,12 +56,18 @@ export const unittest: RunnerSpec = {
     // module runs it.
     const doctest = (segments: readonly string[]): boolean =>
       segments.length === 1 && (segments[0] ?? "").includes(".");
-    const named = ids.map((id) =>
-      [
-        id.file.replace(/\.py$/, "").replace(/\//g, "."),
-        ...(doctest(id.segments) ? [] : id.segments),
-      ].join("."),
-    );
+    // Nor can a test of a class a function builds (`make.<locals>.TestX`): its module runs it.
+    const local = (segments: readonly string[]): boolean =>
+      segments.some((segment) => segment.includes("<locals>"));
+    const named = ids
+      .map((id) =>
+        [
+          id.file.replace(/\.py$/, "").replace(/\//g, "."),
+          ...(doctest(id.segments) || local(id.segments) ? [] : id.segments),
+        ].join("."),
+      )
+      // Once per module that runs such tests.
+      .filter((name, at, all) => !local(ids[at]?.segments ?? []) || all.indexOf(name) === at);
     const chosen = django ? files.map(djangoLabel) : files;
     const selectors = ids.length > 0 ? named : chosen;
     const argv =
