@@ -236,6 +236,46 @@ const isodate = (extra: Record<string, string>) =>
   });
 
 describe("a src-layout package whose tests are inside it", () => {
+  it("discovers from src/, the folder its package is imported from", () => {
+    const view = isodate({});
+    const [runner] = detectPackageRunners(view, "");
+    expect(runner?.command.slice(1)).toEqual([
+      "-m",
+      "unittest",
+      "discover",
+      "-s",
+      "src",
+      "-t",
+      "src",
+    ]);
+    expect(suiteShape(view, runner!).isTest("src/isodate/tests/test_time.py")).toBe(true);
+    // The whole run names its modules from src/ (`isodate.tests.test_time`); a run of chosen
+    // files, from the project's folder (`src.isodate.tests.test_time`).
+    expect(runnerArgv(view, runner!, [], []).namesFrom).toBe("src");
+    const chosen = runnerArgv(view, runner!, ["src/isodate/tests/test_time.py"], []);
+    expect(chosen.argv.slice(-1)).toEqual(["src/isodate/tests/test_time.py"]);
+    expect(chosen.namesFrom).toBeUndefined();
+  });
+
+  it.each([
+    ["a tests/ folder at the root", { "tests/__init__.py": "", "tests/test_x.py": "" }, "tests"],
+    ["src/ a package itself", { "src/__init__.py": "" }, "."],
+    ["a test folder inside that is no package", { "src/isodate/tests/__init__.py": null }, "."],
+  ])("keeps discovery from the project's folder with %s", (_, extra, start) => {
+    const all: Record<string, string | null> = {
+      "setup.py": "",
+      "src/isodate/__init__.py": "",
+      "src/isodate/tests/__init__.py": "",
+      "src/isodate/tests/test_time.py": "",
+      ...extra,
+    };
+    const files = Object.entries(all).filter(
+      (entry): entry is [string, string] => entry[1] !== null,
+    );
+    const [runner] = detectPackageRunners(createMemoryView(Object.fromEntries(files)), "");
+    expect(runner?.command.slice(-4)).toEqual(["-s", start, "-t", "."]);
+  });
+
   it("names a test of a class a function builds by its module, which unittest can load", () => {
     const view = isodate({});
     const [runner] = detectPackageRunners(view, "");

@@ -21,12 +21,19 @@ export const unittest: RunnerSpec = {
     // The project's own discovery (`python -m unittest discover -p "*_test.py"` in its Makefile)
     // first. Else no tests/ or test/ beside the manifest: the tests live inside the package
     // (`pyflakes/test/`), which discovery from the project's folder finds, as a bare
-    // `python -m unittest` does.
+    // `python -m unittest` does; unless the package is in a src layout
+    // (`src/isodate/tests/`): discovery from the project's folder stops at `src/`, which is
+    // no package, and finds nothing; from `src/` as the top it finds them under their
+    // installed names (`isodate.tests.test_date`).
     const own = projectDiscovery(view, dir);
+    const inside = srcPackageTests(view, dir);
     const testDir =
-      own?.start ?? TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ?? ".";
+      own?.start ??
+      TEST_DIRS.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ??
+      inside ??
+      ".";
     const pattern = own?.pattern === undefined ? [] : ["-p", own.pattern];
-    const top = own?.top ?? ".";
+    const top = own?.top ?? (own?.start === undefined && testDir === inside ? inside : ".");
     return [
       ...pythonCommand(view, dir, "unittest"),
       "discover",
@@ -72,16 +79,20 @@ export const unittest: RunnerSpec = {
     const selectors = ids.length > 0 ? named : chosen;
     const argv =
       selectors.length > 0 ? [...base, ...verbose, ...selectors] : [...command, ...verbose];
-    return { argv, format: "unittest-text", report: OUTPUT_REPORT };
+    // A whole discovery run names modules from its top-level folder (`-t src`).
+    const top = selectors.length > 0 ? undefined : option(command, "-t", "--top-level-directory");
+    const from = top?.replace(/^\.(\/|$)/, "").replace(/\/$/, "") ?? "";
+    return {
+      argv,
+      format: "unittest-text",
+      report: OUTPUT_REPORT,
+      ...(from === "" ? {} : { namesFrom: from }),
+    };
   },
   suite: (_view, runner) => {
-    const option = (flag: string): string | undefined => {
-      const at = runner.command.indexOf(flag);
-      return at === -1 ? undefined : runner.command[at + 1];
-    };
-    const start = option("-s") ?? "";
+    const start = option(runner.command, "-s") ?? "";
     const root = start === "." ? "" : start.replace(/^\.\//, "").replace(/\/$/, "");
-    const pattern = option("-p") ?? DEFAULT_PATTERN;
+    const pattern = option(runner.command, "-p") ?? DEFAULT_PATTERN;
     // unittest matches the pattern against a file's name (fnmatch), never its folders.
     const named = picomatch(pattern, { basename: true, dot: true });
     return {
@@ -94,6 +105,12 @@ export const unittest: RunnerSpec = {
   testIdJoiner: "::",
   shellPythonModule: "unittest",
 };
+
+/** The value after a command's option (`-t src`), by any of its names. */
+function option(command: readonly string[], ...flags: string[]): string | undefined {
+  const at = command.findIndex((word) => flags.includes(word));
+  return at === -1 ? undefined : command[at + 1];
+}
 
 /**
  * How a Django project runs its tests, after the python: `manage.py test` when its `manage.py`
@@ -161,6 +178,21 @@ function detectUnittest(view: ProjectView, dir: string): Detection | undefined {
   // package of its own unless it has tests.
   if (project === undefined && dir !== "" && !hasTests(view, dir)) return undefined;
   return { evidence: `${manifest} without pytest (unittest fallback)` };
+}
+
+/**
+ * `src` when the project's `src/` is no package itself and holds one with a tests/ or test/
+ * folder inside (a src layout whose tests ship with the package), else undefined.
+ */
+function srcPackageTests(view: ProjectView, dir: string): string | undefined {
+  const src = joinRel(dir, "src");
+  if (!view.isDirectory(src) || view.exists(joinRel(src, "__init__.py"))) return undefined;
+  const found = view
+    .list(src, true)
+    .some((name) =>
+      TEST_DIRS.some((tests) => view.exists(joinRel(src, name, tests, "__init__.py"))),
+    );
+  return found ? "src" : undefined;
 }
 
 function hasTests(view: ProjectView, dir: string): boolean {

@@ -94,6 +94,18 @@ describe("parseUnittestText", () => {
     expect(testRows(parseUnittestText(older, context))).toEqual(testRows(run));
   });
 
+  it("names files from the top-level folder a discovery imported them from (`-t src`)", () => {
+    const text = readRunnerOutput("unittest", "pass-fail.txt").replaceAll(
+      "tests.test_calc.",
+      "calc.tests.test_calc.",
+    );
+    const run = parseUnittestText(text, { ...context, namesFrom: "src" });
+    expect(testRows(run).map(([file]) => file)).toEqual([
+      "src/calc/tests/test_calc.py",
+      "src/calc/tests/test_calc.py",
+    ]);
+  });
+
   it("reads the pre-3.11 name format", () => {
     const text = readRunnerOutput("unittest", "pass-fail.txt").replace(
       / \((tests\.test_calc\.TestCalc)\.test_\w+\)/g,

@@ -158,7 +158,7 @@ function registerTest(
 function testFor(tests: Map<string, TestResult>, ident: Ident, context: ParseContext): TestResult {
   let test = tests.get(ident.key);
   if (test === undefined) {
-    const file = toProjectFile(`${ident.module.replace(/\./g, "/")}.py`, context);
+    const file = moduleFile(ident.module, context);
     // A doctest keeps its dotted name whole: `[Class, name]` would not select it again.
     const segments = ident.doctest === undefined ? [ident.className, ident.name] : [ident.doctest];
     test = { id: { runner: context.runner, file, segments }, status: "not_run" };
@@ -258,6 +258,16 @@ function readBlocks(
   flush();
 }
 
+/**
+ * A dotted module as a project file: its path from the folder unittest imported it from (the
+ * package, or the top-level folder a discovery named, `-t src`).
+ */
+function moduleFile(module: string, context: ParseContext): string {
+  const relative = `${module.replace(/\./g, "/")}.py`;
+  const from = context.namesFrom;
+  return toProjectFile(from === undefined ? relative : `${from}/${relative}`, context);
+}
+
 /** The module that failed to import: from "Failed to import test module: X", else from the test's name. */
 function loadError(key: string, body: string, context: ParseContext): FileError {
   const [owner = "", name = ""] = key.split("\u0000");
@@ -272,7 +282,7 @@ function loadError(key: string, body: string, context: ParseContext): FileError 
     .map((match) => match[1] ?? "")
     .find((path) => path.replace(/\\/g, "/").endsWith(`/${relative}`));
   return {
-    file: toProjectFile(traced ?? relative, context),
+    file: traced === undefined ? moduleFile(module, context) : toProjectFile(traced, context),
     message: body === "" ? `${name} (${owner}) failed` : body,
     kind: name.startsWith("tearDown") ? "crash" : "collection",
   };
