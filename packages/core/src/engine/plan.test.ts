@@ -60,6 +60,23 @@ describe("planRun", () => {
     expect(none.missing).toMatchObject([{ source: "src/billing.py" }]);
   });
 
+  it("runs a related page of examples (a doctest file) with the source's own runner", () => {
+    const view = createMemoryView({
+      "tox.ini": '[pytest]\naddopts = --doctest-glob "*.rst"\n',
+      "src/sc/sortedlist.py": "",
+      "docs/introduction.rst": "    >>> import sc\n",
+      "tests/test_sortedlist.py": "",
+    });
+    const related = new Map([
+      ["src/sc/sortedlist.py", ["tests/test_sortedlist.py", "docs/introduction.rst"]],
+    ]);
+    const plan = planRun(view, [{ kind: "file", path: "src/sc/sortedlist.py" }], { related });
+    expect(plan.runs.map((run) => [run.runner.id, run.test_files])).toEqual([
+      ["pytest", ["docs/introduction.rst", "tests/test_sortedlist.py"]],
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+
   it("one process per runner and package in a monorepo, run from the package", () => {
     const plan = planRun(monorepo(), [
       { kind: "file", path: "services/billing/calc.py" },

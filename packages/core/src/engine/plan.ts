@@ -220,7 +220,7 @@ function planSelected(
   },
 ): void {
   if (related.length > 0) {
-    planRelated(view, path, related, options, out.groupFor);
+    planRelated(view, path, related, runner, options, out.groupFor);
     return;
   }
   if (isTestFile(path, options.extraTestPatterns)) {
@@ -236,25 +236,30 @@ function planSelected(
   // the person, a checkout, a shell command) is still on disk under the conventional name.
   const target = findTestTarget(view, runner, path);
   if (target.exists && view.exists(target.path)) {
-    planRelated(view, path, [target.path], options, out.groupFor);
+    planRelated(view, path, [target.path], runner, options, out.groupFor);
     return;
   }
   const expected = options.suggested?.get(path) ?? target.path;
   out.missing.push({ source: path, expected_test: expected, runner: runner.id });
 }
 
-/** A source's related tests, each in the group of the runner that owns that test file. */
+/**
+ * A source's related tests, each in the group of the runner that owns that test file; a test in
+ * no language (a page of examples pytest runs as doctests, `docs/introduction.rst`) in the
+ * source's own runner's, which selection found it for.
+ */
 function planRelated(
   view: ProjectView,
   source: string,
   tests: readonly string[],
+  own: DetectedRunner,
   options: PlanOptions,
   groupFor: (runner: DetectedRunner) => Group,
 ): void {
   for (const test of tests) {
     const language = detectLanguage(test);
-    if (language === undefined) continue;
-    const runner = resolveRunner(view, test, language, options.overrides).runner;
+    const runner =
+      language === undefined ? own : resolveRunner(view, test, language, options.overrides).runner;
     if (runner === undefined) continue;
     const group = groupFor(runner);
     group.files.add(test);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { runnerArgv } from "../engine/plan.ts";
 import { createMemoryView } from "../project/project-view.ts";
-import { hasPythonDoctests, pytestRunsDoctests } from "./doctests.ts";
+import {
+  doctestImports,
+  hasPythonDoctests,
+  pytestDoctestFiles,
+  pytestRunsDoctests,
+} from "./doctests.ts";
 import { detectPackageRunners } from "./project-runners.ts";
 
 describe("hasPythonDoctests", () => {
@@ -77,5 +82,48 @@ describe("pytest's argv for a module whose doctests were selected", () => {
     ]);
     expect(argv(["tests/test_strutils.py"])).not.toContain("--doctest-modules");
     expect(argv(["pkg/plain.py", "tests/test_strutils.py"])).not.toContain("--doctest-modules");
+  });
+});
+
+describe("pytestDoctestFiles: the text files a project's --doctest-glob collects", () => {
+  it.each([
+    [
+      '[pytest]\naddopts = --doctest-glob "*.rst"\ntestpaths = docs\n',
+      ["docs/a.rst", "docs/deep/b.rst"],
+    ],
+    ["[pytest]\naddopts = --doctest-glob=*.md\n", ["docs/c.md"]],
+    [
+      "[pytest]\naddopts = --doctest-glob *.rst --doctest-glob *.md\ntestpaths = docs\n",
+      ["docs/a.rst", "docs/c.md", "docs/deep/b.rst"],
+    ],
+    [
+      "[pytest]\naddopts = --doctest-glob '*.rst'\n",
+      ["README.rst", "docs/a.rst", "docs/deep/b.rst"],
+    ],
+    ["[pytest]\naddopts = --doctest-modules\n", []],
+  ])("%j → %j", (ini, expected) => {
+    const view = createMemoryView({
+      "tox.ini": ini,
+      "README.rst": "",
+      "docs/a.rst": "",
+      "docs/c.md": "",
+      "docs/deep/b.rst": "",
+      ".tox/x.rst": "",
+      "docs/_build/y.rst": "",
+    });
+    expect(pytestDoctestFiles(view, "")).toEqual(expected);
+  });
+});
+
+describe("doctestImports: the top-level modules a text's examples import", () => {
+  it("reads `from` and `import` examples, not prose", () => {
+    const text = [
+      "Import it with ``from prose import x``.",
+      "    >>> from sortedcontainers import SortedList",
+      "    >>> import os.path, json as j",
+      ">>> from .relative import y",
+      "    ... import continued",
+    ].join("\n");
+    expect([...doctestImports(text)].sort()).toEqual(["json", "os", "sortedcontainers"]);
   });
 });

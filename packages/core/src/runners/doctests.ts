@@ -1,3 +1,4 @@
+import picomatch from "picomatch";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { pytestSetting } from "./config-text.ts";
 
@@ -44,4 +45,65 @@ export function pytestRunsDoctests(view: ProjectView, dir: string, file: string)
     if (paths.length === 0 || paths.some((path) => under(file, path))) return true;
   }
   return false;
+}
+
+/**
+ * The text files pytest collects as doctests in the project in `dir` (package-relative, sorted):
+ * those matching a `--doctest-glob` of pytest's `addopts` (`--doctest-glob "*.rst"`) under its
+ * `testpaths` (else the package), at most `DOC_DEPTH` folders down and `DOC_LIMIT` files.
+ * sortedcontainers' `docs/introduction.rst` holds the only test of `SortedList.reverse`'s message.
+ */
+export function pytestDoctestFiles(view: ProjectView, dir: string): string[] {
+  const options = pytestSetting(view, dir, "addopts") ?? [];
+  const globs = options.flatMap((option, at) => {
+    const inline = option.startsWith("--doctest-glob=")
+      ? option.slice("--doctest-glob=".length)
+      : undefined;
+    const value = option === "--doctest-glob" ? options[at + 1] : inline;
+    const clean = value?.replace(/^(["'])(.*)\1$/, "$2");
+    return clean === undefined || clean === "" ? [] : [clean];
+  });
+  if (globs.length === 0) return [];
+  const matches = picomatch(globs, { basename: true, dot: false });
+  const roots = (pytestSetting(view, dir, "testpaths") ?? ["."]).map((root) =>
+    root.replace(/^\.\//, "").replace(/\/+$/, ""),
+  );
+  const found = new Set<string>();
+  const walk = (rel: string, depth: number): void => {
+    for (const name of view.list(joinRel(dir, rel), true)) {
+      if (found.size >= DOC_LIMIT) return;
+      if (name.startsWith(".") || SKIPPED.has(name)) continue;
+      const child = rel === "" ? name : `${rel}/${name}`;
+      if (matches(child)) found.add(child);
+      else if (depth < DOC_DEPTH && view.isDirectory(joinRel(dir, child))) walk(child, depth + 1);
+    }
+  };
+  for (const root of roots) {
+    const rel = root === "." ? "" : root;
+    if (matches(rel)) found.add(rel);
+    else if (view.isDirectory(joinRel(dir, rel))) walk(rel, 0);
+  }
+  return [...found].sort();
+}
+
+const DOC_DEPTH = 4;
+const DOC_LIMIT = 200;
+const SKIPPED = new Set(["node_modules", "__pycache__", "_build", "build", "dist", "venv"]);
+
+/**
+ * The top-level modules a doctest text imports in its examples (`>>> from sortedcontainers
+ * import SortedList`, `>>> import a.b, c` → `sortedcontainers`, `a`, `c`).
+ */
+export function doctestImports(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const [, from, names] of text.matchAll(
+    /^[ \t]*>>>[ \t]+(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w., \t]+))/gm,
+  )) {
+    const modules = from === undefined ? (names ?? "").split(",") : [from];
+    for (const module of modules) {
+      const top = module.trim().split(/[.\s]/)[0] ?? "";
+      if (top !== "") found.add(top);
+    }
+  }
+  return found;
 }

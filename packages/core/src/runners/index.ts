@@ -2,7 +2,12 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { JS_EXT, iniValue, jsConfigStrings, tomlStrings } from "./config-text.ts";
-export { hasPythonDoctests, pytestRunsDoctests } from "./doctests.ts";
+export {
+  doctestImports,
+  hasPythonDoctests,
+  pytestDoctestFiles,
+  pytestRunsDoctests,
+} from "./doctests.ts";
 export {
   type DetectedRunner,
   DetectedRunnerSchema,

@@ -124,3 +124,36 @@ describe("a Python module whose doctests the project runs", () => {
     expect(await select("boltons/strutils.py")).toEqual([["tests/test_strutils.py", "name"]]);
   });
 });
+
+describe("a text file of examples pytest runs as doctests (`--doctest-glob`)", () => {
+  // sortedcontainers' layout: tox.ini's [pytest] collects docs/*.rst, whose examples import the
+  // package; SortedList.reverse's message is checked by docs/introduction.rst alone.
+  const files = {
+    "tox.ini":
+      '[pytest]\naddopts=\n    --doctest-modules\n    --doctest-glob "*.rst"\ntestpaths=docs src/sc tests\n',
+    "src/sc/__init__.py": "from .sortedlist import SortedList\n",
+    "src/sc/sortedlist.py":
+      "class SortedList:\n    def reverse(self):\n        raise NotImplementedError\n",
+    "docs/introduction.rst":
+      "Intro\n=====\n\n    >>> from sc import SortedList\n    >>> SortedList().reverse()\n",
+    "docs/other.rst": "Other\n=====\n\n    >>> import json\n",
+    "README.rst": "    >>> from sc import SortedList\n",
+    "tests/__init__.py": "",
+    "tests/test_sortedlist.py":
+      "from sc import SortedList\n\n\ndef test_x():\n    assert SortedList\n",
+  };
+
+  it("is a test of the package its examples import, under testpaths only", async () => {
+    temp = makeProject(files);
+    const select = async (file: string) =>
+      (await selectRelated(openProject(temp!.root), [file], { write: false })).related
+        .get(file)
+        ?.map((test) => [test.path, test.evidence]);
+    expect(await select("src/sc/sortedlist.py")).toEqual([
+      ["tests/test_sortedlist.py", "name"],
+      ["docs/introduction.rst", "imports-via"],
+    ]);
+    temp.write("tox.ini", "[pytest]\naddopts = --doctest-modules\ntestpaths = docs src/sc tests\n");
+    expect(await select("src/sc/sortedlist.py")).toEqual([["tests/test_sortedlist.py", "name"]]);
+  });
+});

@@ -10,7 +10,12 @@ import {
   resolveRunner,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
-import { hasPythonDoctests, pytestRunsDoctests } from "../../runners/doctests.ts";
+import {
+  doctestImports,
+  hasPythonDoctests,
+  pytestDoctestFiles,
+  pytestRunsDoctests,
+} from "../../runners/doctests.ts";
 import { dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
 import { goImporterTests } from "./go-importers.ts";
@@ -230,7 +235,7 @@ export function selectOne(
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
-  if (!isTest(file)) related.unshift(...ownDoctests(project, own, file));
+  if (!isTest(file)) addDoctests(related, project, own, file);
   if (related.length === 0 && !isTest(file))
     related.push(...mentionedBy(project, file, allTests()));
   if (related.length === 0 && language === "python" && isSupport(file))
@@ -245,6 +250,56 @@ export function selectOne(
     related,
     suggested: suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
   };
+}
+
+/** A module's own doctests first, the text files of examples that import it last. */
+function addDoctests(
+  related: RelatedTest[],
+  project: Project,
+  runner: DetectedRunner | undefined,
+  file: string,
+): void {
+  related.unshift(...ownDoctests(project, runner, file));
+  const known = new Set(related.map((test) => test.path));
+  related.push(...docDoctests(project, runner, file).filter((test) => !known.has(test.path)));
+}
+
+/**
+ * The text files pytest runs as doctests (`--doctest-glob "*.rst"`) whose examples import the
+ * file's top-level package (`>>> from sortedcontainers import SortedList` for
+ * `src/sortedcontainers/sortedlist.py`), or the file itself when it is a top-level module.
+ */
+function docDoctests(
+  project: Project,
+  runner: DetectedRunner | undefined,
+  file: string,
+): RelatedTest[] {
+  if (runner?.id !== "pytest" || !file.endsWith(".py")) return [];
+  const dir = runner.package_dir;
+  const docs = pytestDoctestFiles(project.view, dir);
+  if (docs.length === 0) return [];
+  const top = topModule(project.view, file);
+  return docs
+    .map((doc) => (dir === "" ? doc : `${dir}/${doc}`))
+    .filter((doc) => doctestImports(project.view.readText(doc) ?? "").has(top))
+    .map((doc) => ({
+      path: doc,
+      evidence: "imports-via" as const,
+      detail: `its examples import ${top}`,
+      hops: 1,
+    }));
+}
+
+/** A Python file's top-level module: its outermost package folder (with an `__init__.py`). */
+function topModule(view: ProjectView, file: string): string {
+  const parts = file.split("/");
+  let top = (parts.at(-1) ?? "").replace(/\.py$/, "");
+  for (let at = parts.length - 1; at > 0; at -= 1) {
+    const folder = parts.slice(0, at).join("/");
+    if (!view.exists(`${folder}/__init__.py`)) break;
+    top = parts[at - 1] ?? top;
+  }
+  return top;
 }
 
 /** A module whose doctests the project runs with pytest (`--doctest-modules`) is its own test. */
