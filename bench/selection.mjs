@@ -515,12 +515,14 @@ function failingFiles(meta, cwd, coloured) {
   };
   switch (meta.runner) {
     case "pytest":
-      each(/^(?:FAILED|ERROR) ([^\s:]+\.py)/gm);
+      // A doctest file (`--doctest-glob "*.rst"`) is a test file too.
+      each(/^(?:FAILED|ERROR) ([^\s:]+\.(?:py|rst|md|txt))/gm);
       break;
     case "unittest":
       // "FAIL: test_x (tests.test_apis.TestBlockParser.test_x)": the longest dotted prefix that
       // is a file of the project is the test file.
-      for (const match of output.matchAll(/^(?:FAIL|ERROR): \S+ \(([\w.]+)\)(\nDoctest: )?/gm)) {
+      // A class built in a function names it: "(pkg.tests.test_x.make.<locals>.TestX.test_y)".
+      for (const match of output.matchAll(/^(?:FAIL|ERROR): \S+ \(([\w.<>]+)\)(\nDoctest: )?/gm)) {
         // A doctest names its source module: the test file whose load_tests adds it is red.
         if (match[2] !== undefined) {
           const loader = doctestLoader(cwd, match[1]);
@@ -528,13 +530,16 @@ function failingFiles(meta, cwd, coloured) {
           continue;
         }
         const parts = match[1].split(".");
-        for (let n = parts.length; n > 0; n -= 1) {
-          const file = `${parts.slice(0, n).join("/")}.py`;
-          if (existsSync(join(cwd, file))) {
-            found.add(file);
-            break;
+        // Tests inside a src-layout package are named from the source root.
+        const roots = meta.source_root === undefined ? [""] : ["", `${meta.source_root}/`];
+        search: for (let n = parts.length; n > 0; n -= 1)
+          for (const root of roots) {
+            const file = `${root}${parts.slice(0, n).join("/")}.py`;
+            if (existsSync(join(cwd, file))) {
+              found.add(file);
+              break search;
+            }
           }
-        }
       }
       break;
     case "vitest":
