@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { scriptArgs } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates } from "./shared.ts";
+import { detectByPackageJson, jsCandidates, packageTestScript } from "./shared.ts";
 import {
   escapeRegex,
   FILE_REPORT,
@@ -23,10 +23,14 @@ export const nodeTest: RunnerSpec = {
   languages: ["javascript", "typescript"],
   label: "node --test",
   packageJson: { script: /\bnode\s+(.*\s)?--test\b/ },
-  detect: (view, dir, table) =>
-    detectByPackageJson(view, dir, "node-test", table, (script) =>
+  detect: (view, dir, table) => {
+    const detection = detectByPackageJson(view, dir, "node-test", table, (script) =>
       nodeTestByFile(view, dir, script),
-    ),
+    );
+    if (detection === undefined || detection.command !== undefined) return detection;
+    const flags = nodeTestScriptFlags(packageTestScript(view, dir));
+    return flags === undefined ? detection : { ...detection, command: flags };
+  },
   command: () => ["node", "--test"],
   testDirs: ["test", "tests", "__tests__"],
   fallbackTestDir: undefined,
@@ -101,6 +105,42 @@ function hasLoader(words: readonly string[]): boolean {
   return words.some((word) =>
     /^(--loader|--experimental-loader|--import|--require|-r)(=|$)/.test(word),
   );
+}
+
+/**
+ * The command of a test script's `node … --test …` with the `node` flags that change what the
+ * tests load (`node --import=tsx/esm --test test/*.ts`: without tsx no .ts test loads;
+ * `--conditions`, `--experimental-strip-types`, `--env-file`), before and after `--test` as the
+ * script has them. tailtest's own reporter, coverage, watch and `--test-*` options are left out;
+ * undefined when the script keeps none.
+ */
+export function nodeTestScriptFlags(script: string): string[] | undefined {
+  for (const part of script.split(/&&|\|\||[;()|]/)) {
+    const words = (part.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((word) =>
+      word.replace(/^(["'])(.*)\1$/, "$2"),
+    );
+    const at = words.indexOf("node");
+    if (at === -1 || !words.slice(at + 1).includes("--test")) continue;
+    const before: string[] = [];
+    const after: string[] = [];
+    let seen = false;
+    for (let i = at + 1; i < words.length; i += 1) {
+      const word = words[i] ?? "";
+      if (word === "--test") {
+        seen = true;
+        continue;
+      }
+      if (!word.startsWith("-")) continue;
+      const name = word.replace(/=.*$/, "");
+      const valued = NODE_VALUE_FLAGS.has(word) && i + 1 < words.length;
+      const value = valued ? [words[(i += 1)] ?? ""] : [];
+      if (/^--(test-|experimental-test-|watch)/.test(name) || name === "--test") continue;
+      (seen ? after : before).push(word, ...value);
+    }
+    if (before.length === 0 && after.length === 0) return undefined;
+    return ["node", ...before, "--test", ...after];
+  }
+  return undefined;
 }
 
 /** `node` flags whose value is the next word. */

@@ -296,6 +296,60 @@ describe("a package script running a JSX test through a loader (mdx-js/mdx's Rea
   });
 });
 
+describe("a node --test script with node flags (sindresorhus/p-queue: tsx loads the .ts tests)", () => {
+  const runnerOf = (script: string) =>
+    detectPackageRunners(
+      createMemoryView({
+        "package.json": JSON.stringify({ type: "module", scripts: { test: script } }),
+        "tsconfig.json": "{}",
+        "source/lower-bound.ts": "export default 1\n",
+        "test/priority-queue.ts": "import {test} from 'node:test'\n",
+      }),
+      "",
+    )[0];
+
+  it.each([
+    [
+      "xo && node --import=tsx/esm --test test/*.ts && del-cli dist && tsc && tsd",
+      ["node", "--import=tsx/esm", "--test"],
+    ],
+    [
+      'node --test --import tsx --test-reporter=spec --test-reporter-destination=stdout "test/**/*.ts"',
+      ["node", "--test", "--import", "tsx"],
+    ],
+    [
+      "c8 node --experimental-strip-types --experimental-test-coverage --watch --test",
+      ["node", "--experimental-strip-types", "--test"],
+    ],
+    ["node --test test/", ["node", "--test"]],
+    ["node --test-only --test --test-concurrency=1 test/", ["node", "--test"]],
+  ])("%s → %j", (script, command) => {
+    const runner = runnerOf(script);
+    expect(runner?.id).toBe("node-test");
+    expect(runner?.command).toEqual(command);
+  });
+
+  it("every run loads the script's loader, and a source's named test is TypeScript", () => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({
+        scripts: { test: "xo && node --import=tsx/esm --test test/*.ts" },
+      }),
+      "tsconfig.json": "{}",
+      "source/queue.ts": "export const q = 1\n",
+      "test/queue.ts": "import {test} from 'node:test'\n",
+    });
+    const runner = detectPackageRunners(view, "")[0]!;
+    expect(commandForTestFiles(runner, ["test/queue.ts"])).toEqual([
+      "node",
+      "--import=tsx/esm",
+      "--test",
+      "test/queue.ts",
+    ]);
+    expect(suiteShape(view, runner).isTest("test/queue.ts")).toBe(true);
+    expect(findTestTarget(view, runner, "source/lower-bound.ts").path).toMatch(/\.ts$/);
+  });
+});
+
 describe("detection rules", () => {
   it.each([
     [
