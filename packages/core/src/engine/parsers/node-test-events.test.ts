@@ -193,3 +193,33 @@ describe("NODE_TEST_REPORTER_SOURCE", () => {
     }
   });
 });
+
+describe("NODE_TEST_REPORTER_SOURCE on an error node could not carry over", () => {
+  it("reports the failure when the cause has no prototype (sindresorhus/p-queue)", async () => {
+    // node 20 hands the reporter an assertion comparing functions as `Object.create(null)`,
+    // and String() of that throws: the reporter stopped and node exited 7 with no failure.
+    const url = `data:text/javascript,${encodeURIComponent(NODE_TEST_REPORTER_SOURCE)}`;
+    const reporter = ((await import(url)) as { default: (s: unknown) => AsyncIterable<string> })
+      .default;
+    const cause: unknown = Object.create(null);
+    async function* events() {
+      yield {
+        type: "test:fail",
+        data: {
+          file: "/p/test/priority-queue.ts",
+          name: "filter",
+          nesting: 0,
+          details: {
+            duration_ms: 1,
+            error: { message: "failed", failureType: "testCodeFailure", cause },
+          },
+        },
+      };
+    }
+    const lines: string[] = [];
+    for await (const line of reporter(events())) lines.push(line);
+    const run = parseNodeTestEvents(lines.join(""), { ...context, packageAbs: "/p" });
+    expect(testRows(run)).toEqual([["test/priority-queue.ts", ["filter"], "fail"]]);
+    expect(run.tests[0]?.failure).toContain("node could not pass on its error");
+  });
+});

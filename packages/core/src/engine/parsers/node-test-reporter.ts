@@ -6,6 +6,16 @@
  * `parseNodeTestEvents` reads what it writes.
  */
 export const NODE_TEST_REPORTER_SOURCE = `// tailtest's reporter for node --test: one JSON line per event.
+// An error node could not carry over from the test's process arrives as an object without a
+// prototype (an assertion comparing functions), which String() throws on: the reporter must not.
+const text = (value) => {
+  if (typeof value?.message === "string") return value.message;
+  try {
+    return String(value);
+  } catch {
+    return "the test failed (node could not pass on its error)";
+  }
+};
 export default async function* tailtestReporter(source) {
   for await (const event of source) {
     const data = event.data ?? {};
@@ -29,10 +39,10 @@ export default async function* tailtestReporter(source) {
       error: error
         ? {
             message: error.message,
-            cause: cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause),
+            cause: cause instanceof Error ? cause.message : cause === undefined ? undefined : text(cause),
             code: (cause && cause.code) || error.code,
             failureType: error.failureType,
-            stack: cause instanceof Error ? cause.stack : undefined,
+            stack: cause instanceof Error ? cause.stack : typeof cause?.stack === "string" ? cause.stack : undefined,
           }
         : undefined,
     }) + "\\n";
