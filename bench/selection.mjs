@@ -557,8 +557,14 @@ function failingFiles(meta, cwd, coloured) {
       each(/^\s*not ok \d+ - .*\n\s*---\n(?:\s+.*\n)*?\s+location: '([^']+?):\d+:\d+'/gm);
       break;
     case "ava":
-      // ava's TAP titles a test by its file's name under test/: "not ok 3 - chalk › title".
-      each(/^not ok \d+ - (.+?) › /gm, (m) => `test/${m[1].replace(/ › /g, "/")}.js`);
+      // ava's TAP titles a test by its file's name under test/, without its extension:
+      // "not ok 3 - chalk › title" for test/chalk.js (test/string.ts with `extensions`).
+      each(/^not ok \d+ - (.+?) › /gm, (m) => {
+        const base = `test/${m[1].replace(/ › /g, "/")}`;
+        const ext = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx"];
+        const file = ext.map((e) => `${base}${e}`).find((f) => existsSync(join(cwd, f)));
+        return file ?? `${base}.js`;
+      });
       break;
     case "jasmine": {
       // The console reporter's "Failures:" list: each failure's stack names its spec file.
