@@ -64,7 +64,7 @@ export function candidates(path: string): string[] | undefined {
     if (["claude-code", "codex", "cursor"].includes(first)) return [`adapters/${path}`];
     if (CORE_FOLDERS.includes(first)) return [`packages/core/src/${path}`];
     // `src/money.ts`, `tests/…`: a user's project in an example.
-    if (["src", "tests", "test", "lib", "path"].includes(first)) return undefined;
+    if (["src", "source", "tests", "test", "lib", "path"].includes(first)) return undefined;
     // Anything else (`node/quiet.ts`) says neither package nor feature folder: it is not found.
     return [];
   }
