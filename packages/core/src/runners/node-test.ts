@@ -37,7 +37,7 @@ export const nodeTest: RunnerSpec = {
   tsNeedsLoader: true,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
   fileCommand: (command, files) => [...command, ...files],
-  argv: ({ runner, files, ids }) => {
+  argv: ({ view, runner, files, ids }) => {
     const command = runner.command;
     const at = command.indexOf("--test");
     const head = at === -1 ? [...command, "--test"] : command.slice(0, at + 1);
@@ -52,7 +52,7 @@ export const nodeTest: RunnerSpec = {
         `--test-reporter-destination=${REPORT_TOKEN}`,
         ...filter,
         ...tail,
-        ...files,
+        ...(files.length > 0 ? files : scriptTests(view, runner.package_dir)),
       ],
       format: "node-test-ndjson",
       report: FILE_REPORT,
@@ -98,6 +98,46 @@ function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher 
       (globs.some((g) => g !== undefined) && explicit(path)) ||
       folders.some((folder) => path.startsWith(`${folder.replace(/\/$/, "")}/`) && defaults(path)),
   };
+}
+
+/** How many files a glob of the test script may name, and how deep its walk goes. */
+const GLOB_FILES = 5000;
+const GLOB_DEPTH = 12;
+
+/**
+ * What a whole-suite run names: the test script's own files, folders and globs
+ * (`node --import=tsx/esm --test test/*.ts`), the globs expanded here. Without them Node's
+ * default patterns find only `.js` tests, and Node 20 expands no glob itself: p-queue's suite run
+ * (strict's `refactor start`) found no test. Empty when the script names none.
+ */
+function scriptTests(view: ProjectView, dir: string): string[] {
+  const named = new Set<string>();
+  for (const arg of scriptArgs(view, dir, /^--test$/) ?? []) {
+    if (/[*?{[]/.test(arg)) for (const file of expandGlob(view, dir, arg)) named.add(file);
+    else if (!arg.startsWith("../") && view.exists(joinRel(dir, arg))) named.add(arg);
+  }
+  return [...named].sort();
+}
+
+/** The package's files a glob matches (relative to the package), walked from its fixed part. */
+function expandGlob(view: ProjectView, dir: string, glob: string): string[] {
+  const fixed = glob.slice(0, glob.search(/[*?{[]/));
+  const base = fixed.includes("/") ? fixed.slice(0, fixed.lastIndexOf("/")) : "";
+  if (base.startsWith("..")) return [];
+  const matches = picomatch(glob, { dot: false });
+  const found: string[] = [];
+  const walk = (rel: string, depth: number): void => {
+    for (const name of view.list(joinRel(dir, rel))) {
+      if (found.length >= GLOB_FILES) return;
+      if (name.startsWith(".") || name === "node_modules") continue;
+      const path = rel === "" ? name : `${rel}/${name}`;
+      if (view.isDirectory(joinRel(dir, path))) {
+        if (depth < GLOB_DEPTH) walk(path, depth + 1);
+      } else if (matches(path)) found.push(path);
+    }
+  };
+  if (base === "" || view.isDirectory(joinRel(dir, base))) walk(base, 0);
+  return found;
 }
 
 /** Whether `node` flags load code before the tests (`--loader x`, `--import=tsx`, `-r`). */
