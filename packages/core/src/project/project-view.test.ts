@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createMemoryView, joinRel, memoView, type ProjectView } from "./project-view.ts";
+import {
+  createMemoryView,
+  joinRel,
+  memoView,
+  type ProjectView,
+  walkFiles,
+} from "./project-view.ts";
 
 /** A view that counts what it is asked, over an in-memory project. */
 function counted(files: Record<string, string>): { view: ProjectView; asked: string[] } {
@@ -76,5 +82,42 @@ describe("joinRel", () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+});
+
+describe("walkFiles", () => {
+  const view = createMemoryView({
+    "pkg/test/a.test.ts": "",
+    "pkg/test/deep/b.test.ts": "",
+    "pkg/test/deep/deeper/c.test.ts": "",
+    "pkg/test/.hidden/d.test.ts": "",
+    "pkg/test/node_modules/e.test.ts": "",
+    "pkg/test/helper.ts": "",
+    "pkg/test/.f.test.ts": "",
+  });
+  const keep = (path: string) => path.endsWith(".test.ts");
+
+  it("keeps matching files below the start, relative to the folder, past dot and skipped folders", () => {
+    const skip = new Set(["node_modules"]);
+    expect(walkFiles(view, "pkg", "test", { depth: 5, files: 100, skip, keep })).toEqual([
+      "test/a.test.ts",
+      "test/deep/b.test.ts",
+      "test/deep/deeper/c.test.ts",
+    ]);
+    expect(walkFiles(view, "pkg/test", "", { depth: 0, files: 100, keep })).toEqual(["a.test.ts"]);
+  });
+
+  it("stops at its depth and at its file count", () => {
+    expect(walkFiles(view, "pkg", "test", { depth: 1, files: 100, keep })).toEqual([
+      "test/a.test.ts",
+      "test/deep/b.test.ts",
+      "test/node_modules/e.test.ts",
+    ]);
+    expect(walkFiles(view, "pkg", "test", { depth: 5, files: 1, keep })).toHaveLength(1);
+  });
+
+  it("finds nothing from a start that is not a folder", () => {
+    expect(walkFiles(view, "pkg", "test/a.test.ts", { depth: 5, files: 10, keep })).toEqual([]);
+    expect(walkFiles(view, "pkg", "missing", { depth: 5, files: 10, keep })).toEqual([]);
   });
 });

@@ -94,6 +94,45 @@ export function memoView(view: ProjectView): ProjectView {
   };
 }
 
+/** How `walkFiles` bounds its walk and which files it keeps. */
+export interface WalkBounds {
+  /** How many folder levels below the start it enters (0: the start folder's own files only). */
+  readonly depth: number;
+  /** How many kept files end the walk. */
+  readonly files: number;
+  /** Folder names never entered, beside dot folders (`node_modules`, `__pycache__`). */
+  readonly skip?: ReadonlySet<string>;
+  /** Whether a file (its path relative to `dir`) is kept. */
+  readonly keep: (path: string) => boolean;
+}
+
+/**
+ * The files below `dir/start` a walk keeps, as paths relative to `dir`, in the view's listing
+ * order: dot entries and `skip` folders are passed over, and the walk stops at `bounds.files`
+ * kept files (a caller tells a cut walk by `length === files`). The one bounded walk for a test
+ * script's glob, a pytest doctest glob and a crate's modules.
+ */
+export function walkFiles(
+  view: ProjectView,
+  dir: string,
+  start: string,
+  bounds: WalkBounds,
+): string[] {
+  const found: string[] = [];
+  const walk = (rel: string, depth: number): void => {
+    for (const name of view.list(joinRel(dir, rel), true)) {
+      if (found.length >= bounds.files) return;
+      if (name.startsWith(".") || bounds.skip?.has(name) === true) continue;
+      const path = rel === "" ? name : `${rel}/${name}`;
+      if (view.isDirectory(joinRel(dir, path))) {
+        if (depth < bounds.depth) walk(path, depth + 1);
+      } else if (bounds.keep(path)) found.push(path);
+    }
+  };
+  if (view.isDirectory(joinRel(dir, start))) walk(start, 0);
+  return found;
+}
+
 export function joinRel(...parts: readonly string[]): string {
   return normalize(parts.filter((part) => part !== "" && part !== ".").join("/"));
 }

@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { joinRel, type ProjectView } from "../project/project-view.ts";
+import { joinRel, type ProjectView, walkFiles } from "../project/project-view.ts";
 import { pytestSetting } from "./config-text.ts";
 
 /**
@@ -69,19 +69,16 @@ export function pytestDoctestFiles(view: ProjectView, dir: string): string[] {
     root.replace(/^\.\//, "").replace(/\/+$/, ""),
   );
   const found = new Set<string>();
-  const walk = (rel: string, depth: number): void => {
-    for (const name of view.list(joinRel(dir, rel), true)) {
-      if (found.size >= DOC_LIMIT) return;
-      if (name.startsWith(".") || SKIPPED.has(name)) continue;
-      const child = rel === "" ? name : `${rel}/${name}`;
-      if (matches(child)) found.add(child);
-      else if (depth < DOC_DEPTH && view.isDirectory(joinRel(dir, child))) walk(child, depth + 1);
-    }
-  };
   for (const root of roots) {
     const rel = root === "." ? "" : root;
     if (matches(rel)) found.add(rel);
-    else if (view.isDirectory(joinRel(dir, rel))) walk(rel, 0);
+    const bounds = {
+      depth: DOC_DEPTH,
+      files: DOC_LIMIT - found.size,
+      skip: SKIPPED,
+      keep: matches,
+    };
+    for (const file of walkFiles(view, dir, rel, bounds)) found.add(file);
   }
   return [...found].sort();
 }

@@ -11,7 +11,7 @@ import {
   type RunnerSpec,
   type SuiteMatcher,
 } from "./spec.ts";
-import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
+import { dirnameRel, joinRel, type ProjectView, walkFiles } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 
 /**
@@ -124,20 +124,12 @@ function expandGlob(view: ProjectView, dir: string, glob: string): string[] {
   const fixed = glob.slice(0, glob.search(/[*?{[]/));
   const base = fixed.includes("/") ? fixed.slice(0, fixed.lastIndexOf("/")) : "";
   if (base.startsWith("..")) return [];
-  const matches = picomatch(glob, { dot: false });
-  const found: string[] = [];
-  const walk = (rel: string, depth: number): void => {
-    for (const name of view.list(joinRel(dir, rel))) {
-      if (found.length >= GLOB_FILES) return;
-      if (name.startsWith(".") || name === "node_modules") continue;
-      const path = rel === "" ? name : `${rel}/${name}`;
-      if (view.isDirectory(joinRel(dir, path))) {
-        if (depth < GLOB_DEPTH) walk(path, depth + 1);
-      } else if (matches(path)) found.push(path);
-    }
-  };
-  if (base === "" || view.isDirectory(joinRel(dir, base))) walk(base, 0);
-  return found;
+  return walkFiles(view, dir, base, {
+    depth: GLOB_DEPTH,
+    files: GLOB_FILES,
+    skip: new Set(["node_modules"]),
+    keep: picomatch(glob, { dot: false }),
+  });
 }
 
 /** Whether `node` flags load code before the tests (`--loader x`, `--import=tsx`, `-r`). */

@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { baseName, detectLanguage, type Language } from "../../filter/languages.ts";
-import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../../project/project-view.ts";
+import {
+  dirnameRel,
+  joinRel,
+  normalizeRel,
+  type ProjectView,
+  walkFiles,
+} from "../../project/project-view.ts";
 import {
   DetectedRunnerSchema,
   detectProjectRunners,
@@ -568,6 +574,7 @@ function pathModules(text: string, dir: string): string[] {
 const HAS_TEST_MODULE = /#\[(?:cfg\(test\)|test)\]/;
 /** The source files of a crate read to find who reaches a module; past it, none are named. */
 const CRATE_FILES = 1000;
+const CRATE_DEPTH = 32;
 
 /**
  * The crate's other source files whose own #[cfg(test)] module reaches a Rust file through the
@@ -582,18 +589,13 @@ function unitTestsReaching(
   file: string,
 ): { tests: RelatedTest[]; detached: boolean } {
   const view = project.view;
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of view.list(dir)) {
-      if (files.length >= CRATE_FILES) return;
-      const path = joinRel(dir, name);
-      if (name.endsWith(".rs")) files.push(path);
-      else if (!name.startsWith(".") && view.isDirectory(path)) walk(path);
-    }
-  };
   if (!file.startsWith(`${src}/`) || moduleName(src, file) === undefined)
     return { tests: [], detached: false };
-  walk(src);
+  const files = walkFiles(view, src, "", {
+    depth: CRATE_DEPTH,
+    files: CRATE_FILES,
+    keep: (path) => path.endsWith(".rs"),
+  }).map((path) => joinRel(src, path));
   if (files.length >= CRATE_FILES) return { tests: [], detached: false };
   const texts = new Map(files.map((path) => [path, view.readText(path) ?? ""]));
   const found: RelatedTest[] = [];
