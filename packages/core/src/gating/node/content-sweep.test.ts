@@ -13,7 +13,7 @@ import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
-import { readBaseline } from "./content-sweep.ts";
+import { readBaseline, trustedStatusArgs } from "./content-sweep.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject } from "../../project/node/project.ts";
 import {
@@ -267,5 +267,22 @@ describe("strict: what the gate saw covers only what it saw", () => {
     const baseline = readBaseline(root);
     expect(baseline?.files["calc.py"]?.object).toBe(sha256(`${CALC}# wip\n`));
     expect(existsSync(join(root, OBJECTS_DIR, sha256(`${CALC}# wip\n`)))).toBe(true);
+  });
+});
+
+describe("trustedStatusArgs", () => {
+  it("keeps Git LFS's filter, and asks which files it covers only when one is kept", async () => {
+    project = makeProject({ "calc.py": CALC });
+    const root = project.root;
+    await git(root, "init", "-q");
+    // No filter configured: a `filter=lfs` attribute changes nothing git reads.
+    expect(trustedStatusArgs(root).lfs).toBe(false);
+    await git(root, "config", "filter.lfs.process", "git-lfs filter-process");
+    expect(trustedStatusArgs(root)).toMatchObject({ lfs: true });
+    // A clean command of any other shape under the same name is overridden with the rest.
+    await git(root, "config", "filter.lfs.clean", "git show HEAD:%f");
+    const { args, lfs } = trustedStatusArgs(root);
+    expect(lfs).toBe(false);
+    expect(args).toContain("filter.lfs.clean=");
   });
 });

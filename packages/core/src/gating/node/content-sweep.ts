@@ -54,7 +54,7 @@ const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
  * ctime, a user-wide excludes file, and a clean filter (`filter.<x>.clean = git show HEAD:%f`
  * with a `filter=x` attribute) that hands git the committed bytes. Git LFS's own filter stays.
  */
-export function trustedStatusArgs(root: string): string[] {
+export function trustedStatusArgs(root: string): { args: string[]; lfs: boolean } {
   const args = [
     // `core.worktree` (or a worktree's own config) pointed at a copy: git would compare that.
     ...workTreeArgs(root),
@@ -71,18 +71,18 @@ export function trustedStatusArgs(root: string): string[] {
   ];
   const filters = git(root, ["config", "-z", "--get-regexp", "^filter\\..*\\.(clean|process)$"]);
   const names = new Set<string>();
+  let lfs = false;
   for (const entry of (filters ?? "").split("\0")) {
     const newline = entry.indexOf("\n");
     const key = newline === -1 ? entry : entry.slice(0, newline);
     const value = newline === -1 ? "" : entry.slice(newline + 1);
     const name = key.slice("filter.".length, key.lastIndexOf("."));
-    if (name === "" || (name === "lfs" && /^git-lfs (clean|filter-process)\b/.test(value)))
-      continue;
-    names.add(name);
+    if (name === "lfs" && /^git-lfs (clean|filter-process)\b/.test(value)) lfs = true;
+    else if (name !== "") names.add(name);
   }
   for (const name of names)
     args.push("-c", `filter.${name}.clean=`, "-c", `filter.${name}.process=`);
-  return args;
+  return { args, lfs: lfs && !names.has("lfs") };
 }
 
 /**
@@ -103,16 +103,12 @@ function workTreeArgs(root: string): string[] {
  * only began like Git LFS's own (`git-lfs clean -- %f || git show HEAD:%f`) handed git the
  * committed bytes of any file the agent gave the attribute.
  */
-function unwatchedPaths(root: string): Map<string, string | null> | undefined {
+function unwatchedPaths(root: string, lfsKept: boolean): Map<string, string | null> | undefined {
   const found = new Map<string, string | null>();
-  const lfs = git(root, [
-    ...workTreeArgs(root),
-    "ls-files",
-    "-s",
-    "-z",
-    "--",
-    ":(attr:filter=lfs)",
-  ]);
+  // With no Git LFS filter kept there is no clean command to trust: git reads the bytes.
+  const lfs = !lfsKept
+    ? ""
+    : git(root, [...workTreeArgs(root), "ls-files", "-s", "-z", "--", ":(attr:filter=lfs)"]);
   if (lfs === undefined) return undefined;
   for (const match of lfs.matchAll(LFS_TRACKED)) {
     const path = match[2] as string;
@@ -145,8 +141,9 @@ const LFS_TRACKED = /(?<![^\0])\d+ ([0-9a-f]+) \d+\t([^\0]+)/g;
  * ignores itself is seen only there, and a file it hides is judged against the baseline's rules.
  */
 function statusOf(root: string): WorkTreeStatus | undefined {
+  const trusted = trustedStatusArgs(root);
   const text = git(root, [
-    ...trustedStatusArgs(root),
+    ...trusted.args,
     "status",
     "--porcelain=v2",
     "-z",
@@ -166,7 +163,7 @@ function statusOf(root: string): WorkTreeStatus | undefined {
       for (const file of filesUnder(root, path))
         status.entries.set(file, { head: null, untracked: true, ignored: false });
     }
-  const unwatched = unwatchedPaths(root);
+  const unwatched = unwatchedPaths(root, trusted.lfs);
   if (unwatched === undefined) return undefined;
   for (const [path, blob] of unwatched)
     if (!status.entries.has(path))
