@@ -77,6 +77,27 @@ describe("planRun", () => {
     expect(plan.skipped).toEqual([]);
   });
 
+  it("runs an edited page pytest takes as doctests, and skips any other page", () => {
+    const view = createMemoryView({
+      "tox.ini": '[pytest]\naddopts = --doctest-glob "*.rst"\ntestpaths = docs tests\n',
+      "src/sc/__init__.py": "",
+      "docs/introduction.rst": "    >>> import sc\n",
+      "docs/notes.md": "# notes\n",
+      "README.rst": "    >>> import sc\n",
+      "tests/test_sortedlist.py": "",
+    });
+    const plan = planRun(view, [
+      { kind: "file", path: "docs/introduction.rst" },
+      { kind: "file", path: "docs/notes.md" },
+      { kind: "file", path: "README.rst" },
+    ]);
+    expect(plan.runs.map((run) => [run.runner.id, run.test_files])).toEqual([
+      ["pytest", ["docs/introduction.rst"]],
+    ]);
+    // Outside testpaths, or matching no glob: documentation, as before.
+    expect(plan.skipped.map((item) => item.path)).toEqual(["docs/notes.md", "README.rst"]);
+  });
+
   it("one process per runner and package in a monorepo, run from the package", () => {
     const plan = planRun(monorepo(), [
       { kind: "file", path: "services/billing/calc.py" },

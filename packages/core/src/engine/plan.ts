@@ -4,6 +4,7 @@ import { detectLanguage } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
 import { joinRel } from "../project/project-view.ts";
 import { testDataLanguage } from "../project/test-data.ts";
+import { doctestPageLanguage } from "../runners/doctest-pages.ts";
 import { TestIdSchema, type TestId } from "./results.ts";
 import {
   DetectedRunnerSchema,
@@ -139,68 +140,80 @@ export function planRun(
     return group;
   };
 
+  const out = { groupFor, missing, skipped };
   for (const target of targets) {
-    if (target.kind === "test") {
-      // A Go test id names its package folder, not a file: resolve from inside that folder.
-      const probe =
-        detectLanguage(target.id.file) === undefined
-          ? joinRel(target.id.file, "_")
-          : target.id.file;
-      const language = detectLanguage(target.id.file) ?? runnerLanguage(target.id.runner);
-      const resolution =
-        language === undefined
-          ? undefined
-          : resolveRunner(view, probe, language, options.overrides);
-      if (resolution?.runner?.id !== target.id.runner) {
-        skipped.push({
-          path: target.id.file,
-          reason: `no ${target.id.runner} runner owns ${target.id.file}`,
-        });
-        continue;
-      }
-      const group = groupFor(resolution.runner);
-      group.files.add(target.id.file);
-      group.ids.push(target.id);
-      continue;
-    }
-    const path = target.path.replace(/\\/g, "/").replace(/^\.\//, "");
-    // A test folder's data file runs with the runner of the tests beside it.
-    const language = detectLanguage(path) ?? testDataLanguage(view, path);
-    if (language === undefined) {
-      skipped.push({ path, reason: classifyFile(path).reason });
-      continue;
-    }
-    const resolution = resolveRunner(view, path, language, options.overrides);
-    if (resolution.runner === undefined) {
-      skipped.push({ path, reason: resolution.reason });
-      continue;
-    }
-    const related = options.related?.get(path);
-    if (related !== undefined) {
-      planSelected(view, path, related, resolution.runner, options, { groupFor, missing, skipped });
-      continue;
-    }
-    if (isTestFile(path, options.extraTestPatterns)) {
-      groupFor(resolution.runner).files.add(path);
-      continue;
-    }
-    const verdict = classifyFile(path, { extraTestPatterns: options.extraTestPatterns });
-    if (!verdict.queue) {
-      skipped.push({ path, reason: verdict.reason });
-      continue;
-    }
-    const testTarget = findTestTarget(view, resolution.runner, path);
-    if (!testTarget.exists || !view.exists(testTarget.path)) {
-      missing.push({ source: path, expected_test: testTarget.path, runner: resolution.runner.id });
-      continue;
-    }
-    const group = groupFor(resolution.runner);
-    group.files.add(testTarget.path);
-    group.sources[path] = testTarget.path;
+    if (target.kind === "test") planTestId(view, target.id, options, out);
+    else planFile(view, target.path.replace(/\\/g, "/").replace(/^\.\//, ""), options, out);
   }
 
   const runs = [...groups.values()].map((group) => buildPlan(view, group));
   return { runs, missing, skipped };
+}
+
+interface PlanOut {
+  groupFor: (runner: DetectedRunner) => Group;
+  missing: MissingTest[];
+  skipped: SkippedTarget[];
+}
+
+/** One test by its id, in the group of the runner that owns its file. */
+function planTestId(view: ProjectView, id: TestId, options: PlanOptions, out: PlanOut): void {
+  // A Go test id names its package folder, not a file: resolve from inside that folder.
+  const probe = detectLanguage(id.file) === undefined ? joinRel(id.file, "_") : id.file;
+  const language = detectLanguage(id.file) ?? runnerLanguage(id.runner);
+  const resolution =
+    language === undefined ? undefined : resolveRunner(view, probe, language, options.overrides);
+  if (resolution?.runner?.id !== id.runner) {
+    out.skipped.push({ path: id.file, reason: `no ${id.runner} runner owns ${id.file}` });
+    return;
+  }
+  const group = out.groupFor(resolution.runner);
+  group.files.add(id.file);
+  group.ids.push(id);
+}
+
+/** One changed or named file: its related tests, itself when a test, or its conventional test. */
+function planFile(view: ProjectView, path: string, options: PlanOptions, out: PlanOut): void {
+  // A test folder's data file runs with the runner of the tests beside it; a page pytest runs
+  // as doctests is a test of its own.
+  const own = detectLanguage(path) ?? testDataLanguage(view, path);
+  const page = own === undefined ? doctestPageLanguage(view, path, options.overrides) : undefined;
+  const language = own ?? page;
+  if (language === undefined) {
+    out.skipped.push({ path, reason: classifyFile(path).reason });
+    return;
+  }
+  const resolution = resolveRunner(view, path, language, options.overrides);
+  if (resolution.runner === undefined) {
+    out.skipped.push({ path, reason: resolution.reason });
+    return;
+  }
+  const related = page === undefined ? options.related?.get(path) : undefined;
+  if (related !== undefined) {
+    planSelected(view, path, related, resolution.runner, options, out);
+    return;
+  }
+  if (page !== undefined || isTestFile(path, options.extraTestPatterns)) {
+    out.groupFor(resolution.runner).files.add(path);
+    return;
+  }
+  const verdict = classifyFile(path, { extraTestPatterns: options.extraTestPatterns });
+  if (!verdict.queue) {
+    out.skipped.push({ path, reason: verdict.reason });
+    return;
+  }
+  const testTarget = findTestTarget(view, resolution.runner, path);
+  if (!testTarget.exists || !view.exists(testTarget.path)) {
+    out.missing.push({
+      source: path,
+      expected_test: testTarget.path,
+      runner: resolution.runner.id,
+    });
+    return;
+  }
+  const group = out.groupFor(resolution.runner);
+  group.files.add(testTarget.path);
+  group.sources[path] = testTarget.path;
 }
 
 /**
@@ -213,11 +226,7 @@ function planSelected(
   related: readonly string[],
   runner: DetectedRunner,
   options: PlanOptions,
-  out: {
-    groupFor: (runner: DetectedRunner) => Group;
-    missing: MissingTest[];
-    skipped: SkippedTarget[];
-  },
+  out: PlanOut,
 ): void {
   if (related.length > 0) {
     planRelated(view, path, related, runner, options, out.groupFor);

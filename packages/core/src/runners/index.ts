@@ -2,6 +2,7 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { JS_EXT, iniValue, jsConfigStrings, tomlStrings } from "./config-text.ts";
+export { doctestPageLanguage } from "./doctest-pages.ts";
 export {
   doctestImports,
   hasPythonDoctests,

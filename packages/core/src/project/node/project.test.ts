@@ -137,6 +137,28 @@ describe("inspectEdit on a real project", () => {
     }
   });
 
+  it("runs an edited page of examples pytest collects as doctests", () => {
+    const project = makeProject({
+      "tox.ini": '[pytest]\naddopts = --doctest-glob "*.rst"\ntestpaths = docs tests\n',
+      "tests/test_a.py": "def test_a(): pass\n",
+      "docs/introduction.rst": "    >>> 1 + 1\n    2\n",
+      "HISTORY.rst": "1.0\n",
+    });
+    try {
+      const opened = openProject(project.root);
+      const page = inspectEdit(opened, "docs/introduction.rst");
+      expect([page.runOnly, page.verdict.language, page.runner?.id]).toEqual([
+        true,
+        "python",
+        "pytest",
+      ]);
+      const history = inspectEdit(opened, "HISTORY.rst");
+      expect([history.runOnly, history.verdict.kind]).toEqual([undefined, "docs"]);
+    } finally {
+      project.cleanup();
+    }
+  });
+
   it("a bad config runs on defaults and reports one line per problem", () => {
     const project = makeProject({ ".tailtest/config.json": '{"depth":"deep","mode":"strict"}' });
     try {

@@ -32,6 +32,7 @@ import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/h
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import { testDataLanguage } from "../test-data.ts";
+import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
 import {
   detectProjectRunners,
   findTestTarget,
@@ -428,10 +429,14 @@ export function inspectEdit(
   if (!verdict.queue) {
     // An edited test (or conftest, helper) is run at the end of the turn: a test broken in this
     // turn must not end it green.
-    // So is a test folder's data file (a JSON or text fixture): the tests beside it load it.
+    // So is a test folder's data file (a JSON or text fixture): the tests beside it load it; and
+    // a page pytest runs as doctests, a test itself.
     const language =
       verdict.language ??
-      (TEST_DATA_KINDS.has(verdict.kind) ? testDataLanguage(project.view, rel) : undefined);
+      (TEST_DATA_KINDS.has(verdict.kind)
+        ? (testDataLanguage(project.view, rel) ??
+          doctestPageLanguage(project.view, rel, project.config.runners))
+        : undefined);
     if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
       const runner = resolveRunner(project.view, rel, language, project.config.runners);
       if (runner.runner !== undefined)
