@@ -549,6 +549,29 @@ describe("suggestTestPath: the project's own convention", () => {
       }),
     ).toBe("__tests__/addOne.test.js");
   });
+  it("no infix where the project's tests have none, except beside the source", () => {
+    // sindresorhus/p-queue: `node --import=tsx/esm --test test/*.ts`, tests named by topic.
+    const nodeTs = runnerOf({
+      "package.json": '{"scripts":{"test":"node --import=tsx/esm --test test/*.ts"}}',
+    });
+    expect(
+      suggestTestPath({
+        file: "source/lower-bound.ts",
+        runner: nodeTs,
+        tests: ["test/debug.ts", "test/priority-queue.ts", "test/strict.ts"],
+        fallback: "test/lower-bound.test.ts",
+      }),
+    ).toBe("test/lower-bound.ts");
+    const vitest = runnerOf({ "package.json": '{"devDependencies":{"vitest":"4"}}' });
+    expect(
+      suggestTestPath({
+        file: "src/a.ts",
+        runner: vitest,
+        tests: ["src/b.ts", "src/c.ts"],
+        fallback: "src/a.test.ts",
+      }),
+    ).toBe("src/a.test.ts");
+  });
   it("python: test_x.py or x_test.py, a leading underscore dropped", () => {
     const pytest = runnerOf({ "pytest.ini": "" });
     expect(

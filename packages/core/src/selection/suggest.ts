@@ -32,8 +32,9 @@ export function suggestTestPath(input: SuggestInput): string {
     ? baseName(dirnameRel(src)) || stemOf(src)
     : stemOf(src);
   const stem = python ? named.replace(/^_+/, "") : named;
-  const name = python ? pythonName(stem, tests) : jsName(stem, src, runner, tests);
   const place = placeOf(src, tests.map(local));
+  const beside = place === dirnameRel(src);
+  const name = python ? pythonName(stem, tests) : jsName(stem, src, runner, tests, beside);
   return joinRel(pkg, place, name);
 }
 
@@ -54,17 +55,23 @@ function pythonName(stem: string, tests: readonly string[]): string {
   return suffix > prefix ? `${stem}_test.py` : `test_${stem}.py`;
 }
 
+/**
+ * `x.test.ts`, `x.spec.ts`, or `x.ts` where the project's tests carry no infix at all (p-queue's
+ * `test/priority-queue.ts`, named by its script's `test/*.ts`); never an infix-less name beside
+ * the source, where it would be the source's own.
+ */
 function jsName(
   stem: string,
   src: string,
   runner: DetectedRunner,
   tests: readonly string[],
+  beside: boolean,
 ): string {
-  const infix =
-    majority(tests.map((test) => /\.(test|spec)\.[^.]+$/.exec(baseName(test))?.[1] ?? "test")) ??
-    "test";
-  const ext = majority(tests.map(extensionOf)) ?? extensionOf(src);
-  return `${stem}.${infix}${adjustJsExt(ext, runner)}`;
+  const found =
+    majority(tests.map((test) => /\.(test|spec)\.[^.]+$/.exec(baseName(test))?.[1] ?? "")) ?? "";
+  const infix = found === "" && beside ? "test" : found;
+  const ext = adjustJsExt(majority(tests.map(extensionOf)) ?? extensionOf(src), runner);
+  return infix === "" ? `${stem}${ext}` : `${stem}.${infix}${ext}`;
 }
 
 /** Where the project keeps tests: beside the source, `__tests__/`, or a test tree. */
