@@ -18,7 +18,8 @@ import { lazy } from "../util/lazy.ts";
  * - `support`: tests that run with a changed support file (a `conftest.py` reaches the tests in
  *   its folder, a helper the tests that import it);
  * - `mentions`: for a file nothing else relates to, tests that name it in their text (a Django
- *   template tag library loaded by `{% load solo_tags %}`, a module loaded by a string path).
+ *   template tag library loaded by `{% load solo_tags %}`, a module loaded by a string path) or
+ *   list a folder holding it by name (`readdirSync(join(__dirname, 'issues'))`).
  */
 export { EvidenceSchema };
 
@@ -64,6 +65,11 @@ export interface RelatedInput {
    */
   setupScope?: (rel: string) => readonly string[];
   /**
+   * The tests that load a file by listing its folder (`readdirSync(join(__dirname, 'issues'))`
+   * requiring each file it finds), or none: what such a file imports reaches them.
+   */
+  folderScope?: (rel: string) => readonly string[];
+  /**
    * The project files that import `file`, nearest first (`[direct, one hop further, …]`), or
    * undefined when no import graph is known.
    */
@@ -81,6 +87,7 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
   const loadedBefore = (file: string): string[] => [
     ...supportScope(file, input.allTests?.() ?? input.tests),
     ...(input.setupScope?.(file) ?? []),
+    ...(input.folderScope?.(file) ?? []),
   ];
   if (input.isTest(input.file)) {
     add({ path: input.file, evidence: "self", detail: "the changed file is a test", hops: 0 });
@@ -408,6 +415,37 @@ export function mentionTokens(file: string): string[] {
 }
 
 const FIXTURE_DIRS = new Set(["fixtures", "__fixtures__", "fixture"]);
+
+/** A call that lists a folder's files: a test making one loads the files of the folder it names. */
+const LISTS_FOLDER = /\b(?:readdirSync|readdir|opendirSync|opendir|globSync|glob|walkSync)\s*\(/;
+
+/**
+ * The folder, below a test's own, whose files the test loads by listing it: `sub` is a file's
+ * folder relative to the test's (`issues`, `samples-common`, `fixtures/multi`), and the test both
+ * lists a folder and names `sub`, or a folder above it, as a whole string (`'issues'`,
+ * `"./fixtures"`), as js-yaml's `test/30-issues.js` requires every file of `test/issues/`.
+ * Undefined when it does not.
+ */
+export function listedFolder(text: string, sub: string): string | undefined {
+  if (sub === "" || sub.startsWith("..") || !LISTS_FOLDER.test(text)) return undefined;
+  const parts = sub.split("/");
+  for (let end = parts.length; end > 0; end -= 1) {
+    const folder = parts.slice(0, end).join("/");
+    const escaped = folder.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    if (new RegExp(`(['"\`])(?:\\./)?${escaped}/?\\1`).test(text)) return folder;
+  }
+  return undefined;
+}
+
+/**
+ * The test a jest or vitest snapshot file belongs to: `__tests__/__snapshots__/a.test.js.snap`
+ * is written and read by `__tests__/a.test.js`. Undefined for any other file.
+ */
+export function snapshotOwner(file: string): string | undefined {
+  const match = /^(?:(.*)\/)?__snapshots__\/([^/]+)\.snap$/.exec(file);
+  if (match === null || match[2] === undefined) return undefined;
+  return match[1] === undefined ? match[2] : `${match[1]}/${match[2]}`;
+}
 
 /** Whether a test's text names a file by one of its tokens, as a whole word. */
 export function mentions(text: string, tokens: readonly string[]): string | undefined {

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import { detectPackageRunners, type DetectedRunner } from "../runners/project-runners.ts";
 import {
+  listedFolder,
   mentions,
+  snapshotOwner,
   comparePaths,
   mentionTokens,
   nameWord,
@@ -750,6 +752,32 @@ describe("mentions: a file loaded by name, not by import", () => {
     expect(mentions("import '../../src/locale/fr'", ["locale/fr"])).toBe("locale/fr");
     expect(mentions("import '../../src/locale/fr-ca'", ["locale/fr"])).toBeUndefined();
     expect(mentions("my_solo_tags_x", ["solo_tags"])).toBeUndefined();
+  });
+});
+
+describe("listedFolder: a folder a test lists and loads the files of", () => {
+  const lists = "var issues = path.resolve(__dirname, 'issues');\nfs.readdirSync(issues);\n";
+  it("the folder, or one above the file's, named whole by a test that lists a folder", () => {
+    expect(listedFolder(lists, "issues")).toBe("issues");
+    expect(listedFolder(lists, "issues/deep")).toBe("issues");
+    expect(listedFolder('glob("./fixtures/")', "fixtures/multi")).toBe("fixtures");
+  });
+  it("not a folder only part of a string, above the test, or named by a test that lists none", () => {
+    expect(listedFolder(lists.replace("'issues'", "'issues-old'"), "issues")).toBeUndefined();
+    expect(listedFolder("const dir = 'issues';", "issues")).toBeUndefined();
+    expect(listedFolder(lists, "")).toBeUndefined();
+    expect(listedFolder(lists, "../issues")).toBeUndefined();
+  });
+});
+
+describe("snapshotOwner: the test a snapshot file belongs to", () => {
+  it("the test beside its __snapshots__ folder, by the snapshot's name", () => {
+    expect(snapshotOwner("src/__tests__/__snapshots__/Values.test.js.snap")).toBe(
+      "src/__tests__/Values.test.js",
+    );
+    expect(snapshotOwner("__snapshots__/a.spec.ts.snap")).toBe("a.spec.ts");
+    expect(snapshotOwner("src/__tests__/Values.test.js")).toBeUndefined();
+    expect(snapshotOwner("src/snapshots/a.test.js.snap")).toBeUndefined();
   });
 });
 

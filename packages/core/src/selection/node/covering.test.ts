@@ -157,3 +157,78 @@ describe("a text file of examples pytest runs as doctests (`--doctest-glob`)", (
     expect(await select("src/sc/sortedlist.py")).toEqual([["tests/test_sortedlist.py", "name"]]);
   });
 });
+
+describe("files a test loads by listing their folder (js-yaml's test/issues/, test/samples-common/)", () => {
+  const files = {
+    "package.json": JSON.stringify({ scripts: { test: "npm run lint && mocha" } }),
+    "index.js": "module.exports.load = require('./lib/loader').load;\n",
+    "lib/loader.js": "exports.load = (s) => s;\n",
+    "lib/snippet.js": "module.exports = (s) => s;\n",
+    "test/00-units.js":
+      "var path = require('path');\nvar fs = require('fs');\ndescribe('Units', function () {\n  var directory = path.resolve(__dirname, 'units');\n  fs.readdirSync(directory).forEach(function (file) {\n    require(path.resolve(directory, file));\n  });\n});\n",
+    "test/units/snippet.js":
+      "var snippet = require('../../lib/snippet');\nit('snippet', function () {\n  snippet('x');\n});\n",
+    "test/10-loader.js":
+      "var fs = require('fs');\nvar path = require('path');\nvar yaml = require('../');\ndescribe('Loader', function () {\n  var samplesDir = path.resolve(__dirname, 'samples-common');\n  fs.readdirSync(samplesDir).forEach(function (name) {\n    it(name, function () { yaml.load(fs.readFileSync(path.join(samplesDir, name), 'utf8')); });\n  });\n});\n",
+    "test/samples-common/construct-int.js": "module.exports = { a: 1 };\n",
+    "test/samples-common/construct-int.yml": "a: 1\n",
+    "test/30-issues.js":
+      "var path = require('path');\nvar fs = require('fs');\ndescribe('Issues', function () {\n  var issues = path.resolve(__dirname, 'issues');\n  fs.readdirSync(issues).forEach(function (file) {\n    require(path.resolve(issues, file));\n  });\n});\n",
+    "test/issues/0093.js":
+      "var yaml = require('../../');\nit('0093', function () {\n  yaml.load('a');\n});\n",
+    "test/40-other.js":
+      "var samples = 'issues';\nit('names a folder it never lists', function () {});\n",
+  };
+
+  it("is run by the test that lists its folder, edited or reached through what it imports", async () => {
+    temp = makeProject(files);
+    const selection = await selectRelated(
+      openProject(temp.root),
+      ["test/issues/0093.js", "test/samples-common/construct-int.yml", "lib/snippet.js"],
+      { write: false },
+    );
+    const paths = (file: string): string[] =>
+      (selection.related.get(file) ?? []).map((test) => test.path);
+    expect(paths("test/issues/0093.js")).toEqual(["test/30-issues.js"]);
+    expect(selection.related.get("test/issues/0093.js")?.[0]?.detail).toBe("runs with 0093.js");
+    expect(paths("test/samples-common/construct-int.yml")).toEqual(["test/10-loader.js"]);
+    expect(paths("lib/snippet.js")).toEqual(["test/00-units.js"]);
+  });
+
+  it("reaches the listing test through the package, and no test that only names the folder", async () => {
+    temp = makeProject(files);
+    const selection = await selectRelated(openProject(temp.root), ["lib/loader.js"], {
+      write: false,
+    });
+    const paths = (selection.related.get("lib/loader.js") ?? []).map((test) => test.path);
+    expect(paths).toContain("test/10-loader.js");
+    expect(paths).toContain("test/30-issues.js");
+    expect(paths).not.toContain("test/40-other.js");
+  });
+});
+
+describe("a jest snapshot file", () => {
+  const files = {
+    "package.json": JSON.stringify({ scripts: { test: "jest" } }),
+    "jest.config.js": "module.exports = { testMatch: ['**/__tests__/**/*.test.js'] };\n",
+    "src/values.js": "export const values = (x) => x;\n",
+    "src/__tests__/values.test.js":
+      "import { values } from '../values';\ntest('values', () => { expect(values(1)).toMatchSnapshot(); });\n",
+    "src/__tests__/__snapshots__/values.test.js.snap":
+      "// Jest Snapshot v1\n\nexports[`values 1`] = `1`;\n",
+  };
+
+  it("is run by the test that writes it", async () => {
+    temp = makeProject(files);
+    const file = "src/__tests__/__snapshots__/values.test.js.snap";
+    const selection = await selectRelated(openProject(temp.root), [file], { write: false });
+    expect(selection.related.get(file)).toEqual([
+      {
+        path: "src/__tests__/values.test.js",
+        evidence: "name",
+        detail: "its snapshot file",
+        hops: 0,
+      },
+    ]);
+  });
+});

@@ -26,7 +26,16 @@ import { dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
 import { goImporterTests } from "./go-importers.ts";
 import { importerLevelsOf } from "../importers.ts";
-import { mentions, mentionTokens, nameWord, relatedTests, type RelatedTest } from "../related.ts";
+import {
+  listedFolder,
+  mentions,
+  mentionTokens,
+  nameWord,
+  relatedTests,
+  snapshotOwner,
+  type RelatedTest,
+} from "../related.ts";
+import { TEST_DATA_DIRS } from "../../filter/filter.ts";
 import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
 import { graphExists, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
@@ -223,6 +232,7 @@ export function selectOne(
       ? []
       : allTests().filter((test) => loaders.some(({ shape }) => shape.isTest(test)));
   };
+  const loaders = folderLoaders(project, allTests);
   // A test deleted since the graph saw it is not run (a runner fails on a missing path).
   const related = relatedTests({
     file,
@@ -232,6 +242,7 @@ export function selectOne(
     isTest,
     isSupport,
     setupScope,
+    folderScope: (rel) => (inTestFolder(rel) ? loaders(rel) : []),
     importers: (rel) => graph.importers(rel),
   }).filter((test) => test.path === file || project.view.exists(test.path));
   // A graph still being built may not list every test yet: the name-matched test on disk
@@ -243,7 +254,7 @@ export function selectOne(
   }
   if (!isTest(file)) addDoctests(related, project, own, file);
   if (related.length === 0 && !isTest(file))
-    related.push(...mentionedBy(project, file, allTests()));
+    related.push(...loadedOtherwise(project, file, isTest, allTests, loaders));
   if (related.length === 0 && language === "python" && isSupport(file))
     related.push(...packageImporters(project, file, graph, isListed));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
@@ -681,6 +692,66 @@ function mentionedBy(project: Project, file: string, tests: readonly string[]): 
       found.push({ path: test, evidence: "mentions", detail: `names ${token}`, hops: 0 });
   }
   return found;
+}
+
+/**
+ * The tests of a file no name or import relates: its snapshot's test, the tests that name it
+ * (`mentionedBy`), or those that list a test folder holding it; the first of these found.
+ */
+function loadedOtherwise(
+  project: Project,
+  file: string,
+  isTest: (rel: string) => boolean,
+  allTests: () => readonly string[],
+  loaders: (rel: string) => readonly string[],
+): RelatedTest[] {
+  const owner = snapshotOwner(file);
+  if (owner !== undefined && isTest(owner) && project.view.exists(owner))
+    return [{ path: owner, evidence: "name", detail: "its snapshot file", hops: 0 }];
+  const named = mentionedBy(project, file, allTests());
+  if (named.length > 0 || !inTestFolder(file)) return named;
+  return loaders(file).map((test) => ({
+    path: test,
+    evidence: "mentions",
+    detail: `lists ${dirnameRel(file)}/`,
+    hops: 0,
+  }));
+}
+
+/** Whether a file lies in a test folder or `fixtures/`, where a test may load it by its folder. */
+function inTestFolder(rel: string): boolean {
+  return rel
+    .split("/")
+    .slice(0, -1)
+    .some((dir) => TEST_DATA_DIRS.has(dir));
+}
+
+/**
+ * The tests that load a file by listing a folder that holds it (`listedFolder`), worked out once
+ * per folder; as many as the mention search's limits read.
+ */
+function folderLoaders(
+  project: Project,
+  tests: () => readonly string[],
+): (rel: string) => readonly string[] {
+  const byDir = new Map<string, string[]>();
+  let deadline: number | undefined;
+  return (rel) => {
+    const dir = dirnameRel(rel);
+    const known = byDir.get(dir);
+    if (known !== undefined) return known;
+    deadline ??= performance.now() + MENTION_MS;
+    const found: string[] = [];
+    for (const test of tests().slice(0, MENTION_FILES)) {
+      const testDir = dirnameRel(test);
+      if (testDir !== "" && !dir.startsWith(`${testDir}/`)) continue;
+      if (performance.now() > deadline) break;
+      const sub = testDir === "" ? dir : dir.slice(testDir.length + 1);
+      if (listedFolder(project.view.readText(test) ?? "", sub) !== undefined) found.push(test);
+    }
+    byDir.set(dir, found);
+    return found;
+  };
 }
 
 function sameRunner(a: DetectedRunner, b: DetectedRunner): boolean {
