@@ -15,6 +15,17 @@ export interface VerifyNoteInput {
   rerun?: readonly string[] | undefined;
 }
 
+/**
+ * Said when a test asserts a snapshot that was never written: tailtest runs jest as CI does
+ * (`CI=1`, `--ci`), where a new snapshot fails instead of being written, and jest's own text
+ * points at `-u`, which would also overwrite every snapshot of the file that fails.
+ */
+export const UNWRITTEN_SNAPSHOT =
+  "A new snapshot is not written in tailtest's runs, which run as CI does: write it once with the project's runner outside CI (jest: the test file with `--ci=false`, which writes new snapshots and leaves failing ones failing), check what it wrote, and do not pass `-u`, which also overwrites the snapshots that fail.";
+
+/** jest's words for a snapshot assertion that has no stored snapshot in a CI run. */
+const UNWRITTEN = /New snapshot was not written/;
+
 /** What to do next, for what the excerpt holds: missing tests, red tests, or both. */
 function nextStep(excerpt: string): string {
   const missing = /^MISSING /m.test(excerpt);
@@ -23,7 +34,8 @@ function nextStep(excerpt: string): string {
   const first = missing
     ? "Next: make the failing tests pass and write the missing tests."
     : "Next: make the failing tests pass.";
-  return `${first} ${CLASSIFY_FAILURES}`;
+  const snapshot = UNWRITTEN.test(excerpt) ? ` ${UNWRITTEN_SNAPSHOT}` : "";
+  return `${first}${snapshot} ${CLASSIFY_FAILURES}`;
 }
 
 /** The reason a Stop is blocked: what is red or missing, then what to do next. Deterministic. */
