@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 import { suiteShape } from "../selection/suite.ts";
-import { jsonArrayIn, opaqueJsConfig, packageRelative } from "./config-text.ts";
+import { jsonArrayIn, opaqueJsConfig, packageRelative, pytestSetting } from "./config-text.ts";
 import { jest } from "./jest.ts";
 import { pytest } from "./pytest.ts";
 import { vitest } from "./vitest.ts";
@@ -182,5 +182,54 @@ describe("vitest's test.include, not a nested block's include", () => {
     const shape = vitest.suite(view, runner);
     const files = ["src/command.ts", "src/__tests__/command.test.ts", "checks/a.ts"];
     expect(files.filter((file) => shape.isTest(file))).toEqual(tests);
+  });
+});
+
+describe("pytestSetting: the one config file pytest reads", () => {
+  it.each([
+    [
+      "a hidden .pytest.ini",
+      { ".pytest.ini": "[pytest]\naddopts = -x --doctest-modules\n" },
+      ["-x", "--doctest-modules"],
+    ],
+    [
+      "pytest.ini before pyproject.toml's table",
+      {
+        "pytest.ini": "[pytest]\naddopts = -x\n",
+        "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-q"\n',
+      },
+      ["-x"],
+    ],
+    [
+      "an empty pytest.ini still wins",
+      { "pytest.ini": "", "tox.ini": "[pytest]\naddopts = -q\n" },
+      undefined,
+    ],
+    [
+      "pyproject.toml's ini-style string, split as pytest does",
+      { "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-v --doctest-glob=README.md"\n' },
+      ["-v", "--doctest-glob=README.md"],
+    ],
+    [
+      "pytest 9's native [tool.pytest] array",
+      { "pyproject.toml": '[tool.pytest]\naddopts = ["-v", "--doctest-modules"]\n' },
+      ["-v", "--doctest-modules"],
+    ],
+    ["pytest.toml's [pytest]", { "pytest.toml": '[pytest]\naddopts = ["-q"]\n' }, ["-q"]],
+    [
+      "tox.ini's [pytest] before setup.cfg's",
+      {
+        "tox.ini": "[tox]\nenvlist = py\n\n[pytest]\naddopts = -x\n",
+        "setup.cfg": "[tool:pytest]\naddopts = -q\n",
+      },
+      ["-x"],
+    ],
+    [
+      "setup.cfg when tox.ini has no [pytest]",
+      { "tox.ini": "[tox]\nenvlist = py\n", "setup.cfg": "[tool:pytest]\naddopts = -q\n" },
+      ["-q"],
+    ],
+  ])("%s", (_, files, expected) => {
+    expect(pytestSetting(createMemoryView(files), "", "addopts")).toEqual(expected);
   });
 });

@@ -14,6 +14,11 @@ export function globShape(globs: readonly string[], evidence: string, ext?: RegE
   return { evidence, isTest: (path) => (ext === undefined || ext.test(path)) && match(path) };
 }
 
+/** The sections an ini-style text opens (`[pytest]`, `[tool:pytest]`). */
+function iniSections(text: string): Set<string> {
+  return new Set([...text.matchAll(/^\s*\[([^\]]+)\]\s*$/gm)].map((m) => (m[1] ?? "").trim()));
+}
+
 /** A key of an ini-style section (`[pytest]`, `[tool:pytest]`), continuation lines joined. */
 export function iniValue(text: string, section: string, key: string): string | undefined {
   const lines = text.split(/\r?\n/);
@@ -44,7 +49,13 @@ export function iniValue(text: string, section: string, key: string): string | u
  * a text holding the name it matches literally: V8 compiles a regex on its first run, in every
  * process, and most projects' files name neither.
  */
-export function tomlStrings(text: string, table: string, key: string): string[] | undefined {
+export function tomlStrings(
+  text: string,
+  table: string,
+  key: string,
+  /** A plain string's words rather than the string (pytest's ini-style `addopts = "-v -x"`). */
+  splitString = false,
+): string[] | undefined {
   if (!text.includes(`[${table}]`)) return undefined;
   const start = text.search(new RegExp(`^\\[${table.replace(/\./g, "\\.")}\\]\\s*$`, "m"));
   if (start === -1) return undefined;
@@ -58,7 +69,9 @@ export function tomlStrings(text: string, table: string, key: string): string[] 
     "m",
   ).exec(body);
   if (match === null) return undefined;
-  return [...(match[1] ?? "").matchAll(/"([^"]*)"|'([^']*)'|#[^\n]*/g)].flatMap((m) =>
+  const raw = match[1] ?? "";
+  if (splitString && !raw.startsWith("[")) return splitWords(raw.slice(1, -1)) ?? [];
+  return [...raw.matchAll(/"([^"]*)"|'([^']*)'|#[^\n]*/g)].flatMap((m) =>
     m[0].startsWith("#") ? [] : [m[1] ?? m[2] ?? ""],
   );
 }
@@ -236,21 +249,53 @@ export function packageRelative(file: string, packageAbs: string): string | unde
   return path.replace(/^\.\//, "");
 }
 
-/** A pytest setting from the config pytest reads (pyproject.toml, pytest.ini, tox.ini, setup.cfg). */
-export function pytestSetting(view: ProjectView, dir: string, key: string): string[] | undefined {
+/**
+ * The file pytest takes its settings from in `dir` and where they are in it, found as pytest 9's
+ * `locate_config` does: the first of pytest.toml, .pytest.toml, pytest.ini and .pytest.ini (each
+ * taken even when it holds no table), pyproject.toml with a `[tool.pytest]` or
+ * `[tool.pytest.ini_options]` table, tox.ini with `[pytest]`, setup.cfg with `[tool:pytest]`. Only
+ * that file counts: pytest reads no other (parse keeps its options in a hidden `.pytest.ini`).
+ */
+export function pytestConfig(
+  view: ProjectView,
+  dir: string,
+): { file: string; text: string; format: "toml" | "ini"; section: string } | undefined {
+  for (const file of ["pytest.toml", ".pytest.toml"]) {
+    const text = view.readText(joinRel(dir, file));
+    if (text !== undefined) return { file, text, format: "toml", section: "pytest" };
+  }
+  for (const file of ["pytest.ini", ".pytest.ini"]) {
+    const text = view.readText(joinRel(dir, file));
+    if (text !== undefined) return { file, text, format: "ini", section: "pytest" };
+  }
   const pyproject = view.readText(joinRel(dir, "pyproject.toml"));
-  const fromToml =
-    pyproject === undefined ? undefined : tomlStrings(pyproject, "tool.pytest.ini_options", key);
-  if (fromToml !== undefined) return fromToml;
+  if (pyproject?.includes("[tool.pytest") === true) {
+    if (/^\[tool\.pytest\.ini_options\]\s*$/m.test(pyproject))
+      return {
+        file: "pyproject.toml",
+        text: pyproject,
+        format: "toml",
+        section: "tool.pytest.ini_options",
+      };
+    if (/^\[tool\.pytest\]\s*$/m.test(pyproject))
+      return { file: "pyproject.toml", text: pyproject, format: "toml", section: "tool.pytest" };
+  }
   for (const [file, section] of [
-    ["pytest.ini", "pytest"],
     ["tox.ini", "pytest"],
     ["setup.cfg", "tool:pytest"],
   ] as const) {
     const text = view.readText(joinRel(dir, file));
-    if (text === undefined) continue;
-    const words = splitWords(iniValue(text, section, key));
-    if (words !== undefined) return words;
+    if (text?.includes(`[${section}]`) === true && iniSections(text).has(section))
+      return { file, text, format: "ini", section };
   }
   return undefined;
+}
+
+/** A pytest setting, as words, from the one config file pytest reads (`pytestConfig`). */
+export function pytestSetting(view: ProjectView, dir: string, key: string): string[] | undefined {
+  const config = pytestConfig(view, dir);
+  if (config === undefined) return undefined;
+  return config.format === "toml"
+    ? tomlStrings(config.text, config.section, key, true)
+    : splitWords(iniValue(config.text, config.section, key));
 }

@@ -93,6 +93,9 @@ function runsModuleDoctests(view: ProjectView, dir: string, files: readonly stri
   );
 }
 
+/** pytest's own config files, each its config even when it holds no table. */
+const PYTEST_OWN_CONFIGS = ["pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini"];
+
 function detectPytest(view: ProjectView, dir: string): Detection | undefined {
   const pyproject = read(view, dir, "pyproject.toml");
   if (pyproject !== undefined && /^\[tool\.pytest/m.test(pyproject)) {
@@ -101,7 +104,8 @@ function detectPytest(view: ProjectView, dir: string): Detection | undefined {
   if (pyproject !== undefined && /["'\s]pytest\b/.test(pyproject)) {
     return { evidence: "pyproject.toml lists pytest" };
   }
-  if (has(view, dir, "pytest.ini")) return { evidence: "pytest.ini" };
+  const own = PYTEST_OWN_CONFIGS.find((name) => has(view, dir, name));
+  if (own !== undefined) return { evidence: own };
   const setupCfg = read(view, dir, "setup.cfg");
   if (setupCfg !== undefined && /^\[tool:pytest\]/m.test(setupCfg))
     return { evidence: "setup.cfg [tool:pytest]" };
@@ -155,7 +159,13 @@ function testsNamePytest(view: ProjectView, dir: string): Detection | undefined 
   return undefined;
 }
 
-const PYTEST_CONFIGS = ["pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", "conftest.py"];
+const PYTEST_CONFIGS = [
+  ...PYTEST_OWN_CONFIGS,
+  "pyproject.toml",
+  "tox.ini",
+  "setup.cfg",
+  "conftest.py",
+];
 
 /** A root conftest.py that changes what pytest collects: only pytest knows its tests then. */
 function customCollection(view: ProjectView, dir: string): string | undefined {

@@ -232,3 +232,30 @@ describe("a jest snapshot file", () => {
     ]);
   });
 });
+
+describe("a flat module whose pytest options are in a hidden .pytest.ini", () => {
+  // r1chardj0n3s/parse: parse.py at the root, `.pytest.ini` (pytest's config, read before
+  // pyproject.toml) adds --doctest-modules --doctest-glob=README.rst; a Result's repr is checked by
+  // the README's examples alone.
+  const files = {
+    ".pytest.ini": "[pytest]\naddopts = --doctest-modules --doctest-glob=README.rst\n",
+    "pyproject.toml": '[project]\nname = "parse"\n\n[tool.setuptools]\npy-modules = ["parse"]\n',
+    "parse.py":
+      'def parse(f, s):\n    """\n    >>> parse("{}", "a")\n    \'a\'\n    """\n    return s\n',
+    "README.rst": ">>> from parse import *\n>>> parse('{}', 'a')\n'a'\n",
+    "tests/requirements.txt": "pytest\n",
+    "tests/test_findall.py": "import parse\n\n\ndef test_x():\n    assert parse.parse\n",
+  };
+
+  it("runs the module's own doctests and the README's", async () => {
+    temp = makeProject(files);
+    const related = (
+      await selectRelated(openProject(temp.root), ["parse.py"], { write: false })
+    ).related
+      .get("parse.py")
+      ?.map((test) => test.path);
+    expect(related).toContain("parse.py");
+    expect(related).toContain("README.rst");
+    expect(related).toContain("tests/test_findall.py");
+  });
+});
