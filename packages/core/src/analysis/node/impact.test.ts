@@ -221,6 +221,19 @@ describe("imports the lexer cannot read as statements", () => {
     expect(edgesOf(build(project))["src/calc.js"]).toEqual(["src/util.js", "test/helpers.js"]);
   });
 
+  it("reads a Python file past the size cap by its head (idna's 1.4 MB test of vectors)", () => {
+    const cases = `    (${JSON.stringify("x".repeat(70))}, 1),\n`.repeat(5000);
+    temp = makeProject({
+      ...files,
+      "tests/test_vectors.py": `import unittest\n\nimport helpers\n\nCASES = [\n${cases}]\n`,
+    });
+    const project = openProject(temp.root);
+    const rel = "tests/test_vectors.py";
+    expect(readFileImports(project, rel, lookupContext(project, rel))).toEqual([
+      "tests/helpers.py",
+    ]);
+  });
+
   it("resolves a literal sys.path folder and import_module's literal name", () => {
     temp = makeProject(files);
     const project = openProject(temp.root);

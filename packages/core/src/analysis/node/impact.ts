@@ -55,7 +55,7 @@ import {
 } from "../../selection/node/graph-store.ts";
 import type { Project } from "../../project/node/project.ts";
 import { parseIds } from "../../selection/importers.ts";
-import { continueWalk, readSmallFile } from "./project-walk.ts";
+import { continueWalk, readLeadingLines, readSmallFile } from "./project-walk.ts";
 import {
   readStateSync,
   setAside,
@@ -317,7 +317,10 @@ const READ_EXTENSIONS = new Set([
 const TARGET_EXTENSIONS = new Set([...READ_EXTENSIONS, ".vue", ".svelte"]);
 const TS_CONFIGS = new Set(["tsconfig.json", "jsconfig.json"]);
 const PYTHON_MANIFESTS = new Set(["pyproject.toml", "setup.py", "setup.cfg"]);
-/** A source file larger than this is generated or bundled; it is not read. */
+/**
+ * A JavaScript file larger than this is generated or bundled; it is not read. A Python file's
+ * head of this size is (`readLeadingLines`).
+ */
 const READ_CAP = 256 * 1024;
 
 export function isGraphSource(rel: string): boolean {
@@ -422,7 +425,11 @@ export function readFileImports(
 ): string[] | undefined {
   const ext = extensionOf(rel);
   if (!READ_EXTENSIONS.has(ext)) return [];
-  const text = readSmallFile(join(project.root, rel), READ_CAP);
+  // A large Python file is data, not a bundle: its imports are read from its head.
+  const text =
+    ext === ".py"
+      ? readLeadingLines(join(project.root, rel), READ_CAP)
+      : readSmallFile(join(project.root, rel), READ_CAP);
   if (text === undefined) return undefined;
   const found: string[] = [];
   if (ext === ".py") {

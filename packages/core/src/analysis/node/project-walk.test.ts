@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBudget, steppingClock } from "../budget.ts";
-import { continueWalk, readSmallFile } from "./project-walk.ts";
+import { continueWalk, readLeadingLines, readSmallFile } from "./project-walk.ts";
 import { openProject } from "../../project/node/project.ts";
 
 let temp: TempProject | undefined;
@@ -78,5 +78,16 @@ describe("readSmallFile", () => {
     expect(readSmallFile(join(temp.root, "a.txt"), 100)).toBe("héllo\n");
     expect(readSmallFile(join(temp.root, "a.txt"), 3)).toBeUndefined();
     expect(readSmallFile(join(temp.root, "missing.txt"), 100)).toBeUndefined();
+  });
+});
+
+describe("readLeadingLines", () => {
+  it("reads a small file whole and a large one's complete lines within the cap", () => {
+    temp = makeProject({ "a.py": "import x\nimport é\nrest\n" });
+    const path = join(temp.root, "a.py");
+    expect(readLeadingLines(path, 100)).toBe("import x\nimport é\nrest\n");
+    // The cut falls inside "é": its line is dropped, not decoded in half.
+    expect(readLeadingLines(path, 17)).toBe("import x\n");
+    expect(readLeadingLines(join(temp.root, "missing.py"), 100)).toBeUndefined();
   });
 });
