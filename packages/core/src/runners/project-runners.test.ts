@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
 import { createMemoryView, type ProjectView } from "../project/project-view.ts";
 import { suiteShape } from "../selection/suite.ts";
+import { renderRunnerList } from "../notes/notes.ts";
 import {
   commandForTestFiles,
   detectPackageRunners,
@@ -506,6 +507,49 @@ describe("detection rules", () => {
     const [runner] = detectPackageRunners(view, "");
     expect(runner?.test_dir).toBe(Object.keys(files)[0]?.startsWith("test/") ? "test" : "tests");
     expect(runner?.test_dir_missing).toBe(missing);
+  });
+
+  it.each([
+    [
+      "a src layout's package (gweis/isodate)",
+      {
+        "setup.py": "",
+        "src/isodate/__init__.py": "",
+        "src/isodate/tests/__init__.py": "",
+        "src/isodate/tests/test_date.py": "",
+      },
+      "unittest",
+      "src/isodate/tests",
+    ],
+    [
+      "a flat package (pyflakes/test/)",
+      {
+        "setup.py": "",
+        "pyflakes/__init__.py": "",
+        "pyflakes/test/__init__.py": "",
+        "pyflakes/test/test_api.py": "",
+      },
+      "unittest",
+      "pyflakes/test",
+    ],
+    [
+      "pytest's, in the package",
+      {
+        "pytest.ini": "",
+        "pkg/__init__.py": "",
+        "pkg/tests/__init__.py": "",
+        "pkg/tests/test_a.py": "",
+      },
+      "pytest",
+      "pkg/tests",
+    ],
+  ])("names the tests inside the package: %s", (_name, files, id, dir) => {
+    const [runner] = detectPackageRunners(createMemoryView(files), "");
+    expect(runner).toMatchObject({ id, test_dir: dir });
+    expect(runner?.test_dir_missing).toBeUndefined();
+    expect(renderRunnerList(runner === undefined ? [] : [runner])).toBe(
+      `python: ${id} (tests in ${dir}/)`,
+    );
   });
 
   it("a configured test folder the project lacks is missing too", () => {

@@ -111,9 +111,7 @@ export function detectPackageRunners(
     const override = overrides[languages[0] as Language];
     const command = override?.command ?? detection.command ?? spec.command(view, dir);
     const existing =
-      override?.test_dir === undefined
-        ? spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate)))
-        : undefined;
+      override?.test_dir === undefined ? existingTestDir(view, dir, spec) : undefined;
     const testDir = override?.test_dir ?? existing ?? spec.fallbackTestDir;
     // A runner's default folder is where a new test would go, not where the tests are: a note
     // must not say "tests in tests/" of a project that keeps them beside the source.
@@ -133,6 +131,14 @@ export function detectPackageRunners(
     });
   }
   return found;
+}
+
+/** The runner's test folder the package has: one of its usual ones, else one inside the code. */
+function existingTestDir(view: ProjectView, dir: string, spec: RunnerSpec): string | undefined {
+  return (
+    spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ??
+    spec.testDirInside?.(view, dir)
+  );
 }
 
 /** The nearest folder at or above `relFile`'s folder that has a manifest of its own. */

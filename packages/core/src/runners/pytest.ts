@@ -7,6 +7,7 @@ import {
   has,
   notAnOption,
   pythonCandidates,
+  pythonTestDirInside,
   pythonCommand,
   read,
   requirementFiles,
@@ -28,6 +29,7 @@ export const pytest: RunnerSpec = {
   command: (view, dir) => pythonCommand(view, dir, "pytest"),
   testDirs: ["tests", "test", "src/tests", "src/test", "testing"],
   fallbackTestDir: "tests",
+  testDirInside: pythonTestDirInside,
   testCandidates: (src, testDir) => pythonCandidates(src, testDir ?? "tests"),
   fileCommand: (command, files) => [...command, ...files],
   argv: ({ view, runner, files, ids }) => {

@@ -263,6 +263,27 @@ export function jsCandidates(
 }
 
 /**
+ * A Python package's own tests folder (a package inside it: `pyflakes/test/`,
+ * `src/isodate/tests/`), for a project with no tests/ beside its manifest; the first by name.
+ */
+export function pythonTestDirInside(view: ProjectView, dir: string): string | undefined {
+  for (const base of ["", "src"]) {
+    const at = joinRel(dir, base);
+    if (base !== "" && !view.isDirectory(at)) continue;
+    for (const name of view.list(at)) {
+      if (name.startsWith(".") || !view.exists(joinRel(at, name, "__init__.py"))) continue;
+      const tests = PYTHON_TEST_PACKAGES.find((folder) =>
+        view.exists(joinRel(at, name, folder, "__init__.py")),
+      );
+      if (tests !== undefined) return joinRel(base, name, tests);
+    }
+  }
+  return undefined;
+}
+
+const PYTHON_TEST_PACKAGES = ["tests", "test"];
+
+/**
  * A runner that runs every file of its test folder (tap, mocha's `./test`) needs no `.test`
  * suffix: `test/functions/cmp.js` (mirrored) or `test/cmp.js` for `functions/cmp.js`. Found when
  * they exist, never proposed as the first test to write.

@@ -26,6 +26,8 @@ export interface RunnerSpec {
   testDirs: readonly string[];
   /** undefined: tests sit beside the source when no test folder exists. */
   fallbackTestDir: string | undefined;
+  /** Where the tests are when none of `testDirs` exists (a package's own `tests/` inside it). */
+  testDirInside?(view: ProjectView, dir: string): string | undefined;
   /** Test file candidates for a source path relative to the package, preferred first. */
   testCandidates(src: string, testDir: string | undefined, ctx: CandidateContext): string[];
   /** Tests live in the source file itself (Rust unit tests). */

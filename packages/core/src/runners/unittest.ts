@@ -1,6 +1,12 @@
 import picomatch from "picomatch";
 import { joinRel } from "../project/project-view.ts";
-import { firstExisting, pythonCandidates, pythonCommand, requirementFiles } from "./shared.ts";
+import {
+  firstExisting,
+  pythonCandidates,
+  pythonCommand,
+  pythonTestDirInside,
+  requirementFiles,
+} from "./shared.ts";
 import { OUTPUT_REPORT, type Detection, type RunnerSpec } from "./spec.ts";
 import type { ProjectView } from "../project/project-view.ts";
 
@@ -46,6 +52,7 @@ export const unittest: RunnerSpec = {
   },
   testDirs: TEST_DIRS,
   fallbackTestDir: "tests",
+  testDirInside: pythonTestDirInside,
   testCandidates: (src, testDir) => pythonCandidates(src, testDir ?? "tests"),
   fileCommand: (command, files) =>
     isDjangoCommand(command)
