@@ -86,12 +86,50 @@ describe("parseUnittestText", () => {
     ].join("\n");
     const run = parseUnittestText(text, context);
     expect(testRows(run)).toEqual([
-      ["tests/test_calc.py", ["create_testcase.<locals>.TestCalc", "test_adds"], "fail"],
+      ["tests/test_calc.py", ["create_testcase.<locals>.TestCalc", "test_adds[1]"], "pass"],
+      ["tests/test_calc.py", ["create_testcase.<locals>.TestCalc", "test_adds[2]"], "fail"],
     ]);
-    expect(run.tests[0]?.failure).toMatch(/AssertionError: 4 != 5$/);
+    expect(run.tests[0]?.failure).toBeUndefined();
+    expect(run.tests[1]?.failure).toMatch(/AssertionError: 4 != 5$/);
     expect(run.errors).toEqual([]);
     const older = text.replace(/<locals>\.TestCalc\.test_adds\)/g, "<locals>.TestCalc)");
     expect(testRows(parseUnittestText(older, context))).toEqual(testRows(run));
+  });
+
+  it("counts each failing copy of a namesake test, its traceback in run order", () => {
+    // isodate: one function builds a TestDate per table of cases; three of them fail, one errs.
+    const name =
+      "test_parse (isodate.tests.test_date.create_testcase.<locals>.TestDate.test_parse)";
+    const block = (kind: string, message: string) => [
+      "======================================================================",
+      `${kind}: ${name.replace(/^test_parse /, "test_parse ")}`,
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      `${kind === "ERROR" ? "ValueError" : "AssertionError"}: ${message}`,
+      "",
+    ];
+    const text = [
+      `${name} ... FAIL`,
+      `${name} ... ok`,
+      `${name} ... ERROR`,
+      `${name} ... FAIL`,
+      "",
+      ...block("ERROR", "third"),
+      ...block("FAIL", "first"),
+      ...block("FAIL", "fourth"),
+      "----------------------------------------------------------------------",
+      "Ran 4 tests in 0.001s",
+      "",
+      "FAILED (failures=2, errors=1)",
+    ].join("\n");
+    const run = parseUnittestText(text, context);
+    expect(run.tests.map((test) => [test.id.segments[1], test.status, test.failure])).toEqual([
+      ["test_parse[1]", "fail", expect.stringMatching(/first$/)],
+      ["test_parse[2]", "pass", undefined],
+      ["test_parse[3]", "fail", expect.stringMatching(/third$/)],
+      ["test_parse[4]", "fail", expect.stringMatching(/fourth$/)],
+    ]);
+    expect(run.tests.filter((test) => test.status === "fail")).toHaveLength(3);
   });
 
   it("names files from the top-level folder a discovery imported them from (`-t src`)", () => {

@@ -59,6 +59,11 @@ interface RunState {
   lastFile: string | undefined;
   /** Doctests read before any ordinary test: they belong to the next test file. */
   orphans: TestResult[];
+  /**
+   * The keys of each run of a test a function's class holds (`make.<locals>.TestX.test_y`, one
+   * class per table of cases, every one named alike), by its shared key, in the order they ran.
+   */
+  copies: Map<string, string[]>;
 }
 
 function readRun(text: string, context: ParseContext): ParsedRun {
@@ -70,6 +75,7 @@ function readRun(text: string, context: ParseContext): ParsedRun {
     context,
     lastFile: undefined,
     orphans: [],
+    copies: new Map(),
   };
   let index = 0;
   for (; index < lines.length; index += 1) {
@@ -81,7 +87,8 @@ function readRun(text: string, context: ParseContext): ParsedRun {
   // the source module holding the example.
   const only = context.files?.length === 1 ? context.files[0] : undefined;
   for (const test of state.orphans) if (only !== undefined) test.id.file = only;
-  readBlocks(lines.slice(index), state.tests, state.loadFailures, context);
+  readBlocks(lines.slice(index), state, context);
+  numberCopies(state);
   const tests = [...state.tests.values()];
   const errors = [...state.loadFailures.entries()].map(([key, message]) =>
     loadError(key, message, context),
@@ -94,10 +101,11 @@ function readRun(text: string, context: ParseContext): ParsedRun {
 
 function readResultLine(state: RunState, line: string, next: string): void {
   const header = HEADER.exec(line);
-  const ident =
+  const named =
     header?.[2] !== undefined && header[3] !== undefined
       ? identify(header[2], header[3], next)
       : undefined;
+  const ident = named === undefined ? undefined : copyOf(state, named, (header?.[4] ?? "") !== "");
   if (header === null || ident === undefined) {
     // A docstring line or the test's own printing pushes the verdict to a later line.
     const late = LATE_VERDICT.exec(line.trim())?.[1];
@@ -130,6 +138,65 @@ function placeTest(state: RunState, ident: Ident, test: TestResult | undefined):
   }
   state.lastFile = test.id.file;
   for (const orphan of state.orphans.splice(0)) orphan.id.file = test.id.file;
+}
+
+/** Whether a test is in a class a function builds: every class it builds is named alike. */
+function isLocal(ident: Ident): boolean {
+  return ident.className.includes("<locals>");
+}
+
+/**
+ * A run of a test in a class a function builds, told from the runs of its namesakes: each test
+ * line is a copy of its own (a subtest's line is the latest copy's), so 52 tables of cases
+ * built by one function count as 52 tests, not one.
+ */
+function copyOf(state: RunState, ident: Ident, subtest: boolean): Ident {
+  if (!isLocal(ident) || FIXTURES.has(ident.name)) return ident;
+  const copies = state.copies.get(ident.key) ?? [];
+  if (subtest) {
+    const last = copies.at(-1);
+    return last === undefined ? ident : { ...ident, key: last };
+  }
+  const key = `${ident.key}\u0000${copies.length + 1}`;
+  copies.push(key);
+  state.copies.set(ident.key, copies);
+  return { ...ident, key };
+}
+
+/**
+ * The copy a `FAIL:` or `ERROR:` block after the run is about: unittest lists its errors, then
+ * its failures, each in the order they happened, so the block goes to the first copy with that
+ * verdict no earlier block took.
+ */
+function blockCopy(state: RunState, ident: Ident, kind: string, taken: Set<string>): Ident {
+  const copies = isLocal(ident) ? state.copies.get(ident.key) : undefined;
+  if (copies === undefined) return ident;
+  const wanted = kind === "ERROR" ? "crash" : "assertion";
+  const free = copies.filter((key) => !taken.has(key));
+  const key =
+    free.find((one) => {
+      const test = state.tests.get(one);
+      return test?.status === "fail" && test.failure_kind === wanted;
+    }) ?? free.find((one) => state.tests.get(one)?.status === "fail");
+  if (key === undefined) return ident;
+  taken.add(key);
+  return { ...ident, key };
+}
+
+/** Copies of a namesake test numbered in the order they ran (`test_parse[2]`). */
+function numberCopies(state: RunState): void {
+  for (const copies of state.copies.values()) {
+    if (copies.length < 2) continue;
+    for (const [at, key] of copies.entries()) {
+      const test = state.tests.get(key);
+      const last = test?.id.segments.length ?? 0;
+      if (test === undefined || last === 0) continue;
+      test.id.segments = [
+        ...test.id.segments.slice(0, -1),
+        `${test.id.segments[last - 1]}[${at + 1}]`,
+      ];
+    }
+  }
 }
 
 function settle(state: RunState, ident: Ident, verdict: string, subtest: boolean): void {
@@ -205,12 +272,9 @@ function statusOf(verdict: string): TestStatus {
   return "fail";
 }
 
-function readBlocks(
-  lines: readonly string[],
-  tests: Map<string, TestResult>,
-  loadFailures: Map<string, string>,
-  context: ParseContext,
-): void {
+function readBlocks(lines: readonly string[], state: RunState, context: ParseContext): void {
+  const { tests, loadFailures } = state;
+  const taken = new Set<string>();
   let target: { ident: Ident; lines: string[] } | undefined;
   let inBody = false;
   const flush = (): void => {
@@ -240,7 +304,7 @@ function readBlocks(
         : undefined;
     if (ident !== undefined && start?.[1] !== undefined) {
       flush();
-      target = { ident, lines: [] };
+      target = { ident: blockCopy(state, ident, start[1], taken), lines: [] };
       inBody = false;
       continue;
     }
