@@ -132,6 +132,40 @@ describe("parseUnittestText", () => {
     expect(run.tests.filter((test) => test.status === "fail")).toHaveLength(3);
   });
 
+  it("gives a namesake's failing subtests' blocks to the copy they ran in", () => {
+    const name = "test_a (tests.test_s.make.<locals>.TestX.test_a)";
+    const block = (params: string, message: string) => [
+      "======================================================================",
+      `FAIL: ${name} ${params}`,
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      `AssertionError: ${message}`,
+      "",
+    ];
+    const text = [
+      `${name} ... `,
+      `  ${name} (i=1) ... FAIL`,
+      `${name} ... `,
+      `  ${name} (i=0) ... FAIL`,
+      `  ${name} (i=1) ... FAIL`,
+      "",
+      ...block("(i=1)", "1 != 0"),
+      ...block("(i=0)", "0 != 5"),
+      ...block("(i=1)", "1 != 5"),
+      "----------------------------------------------------------------------",
+      "Ran 2 tests in 0.001s",
+      "",
+      "FAILED (failures=3)",
+    ].join("\n");
+    const run = parseUnittestText(text, context);
+    expect(run.tests.map((test) => [test.id.segments[1], test.status])).toEqual([
+      ["test_a[1]", "fail"],
+      ["test_a[2]", "fail"],
+    ]);
+    expect(run.tests[0]?.failure).toMatch(/1 != 0$/);
+    expect(run.tests[1]?.failure).toMatch(/0 != 5\n\n[\s\S]*1 != 5$/);
+  });
+
   it("names files from the top-level folder a discovery imported them from (`-t src`)", () => {
     const text = readRunnerOutput("unittest", "pass-fail.txt").replaceAll(
       "tests.test_calc.",

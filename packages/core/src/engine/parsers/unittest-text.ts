@@ -45,6 +45,8 @@ interface Ident {
   name: string;
   /** A doctest's full dotted name (`package.module.Class.name`). */
   doctest?: string;
+  /** The key a copy of a namesake test shares with its namesakes (`copyOf`). */
+  shared?: string;
 }
 
 const DOCTEST = /^Doctest: ([\w.]+)/;
@@ -64,6 +66,11 @@ interface RunState {
    * class per table of cases, every one named alike), by its shared key, in the order they ran.
    */
   copies: Map<string, string[]>;
+  /**
+   * The copy behind each `FAIL`, `ERROR` and `unexpected success` verdict of such a test (a
+   * subtest's too), by its shared key and the verdict, in the order they came.
+   */
+  verdicts: Map<string, string[]>;
 }
 
 function readRun(text: string, context: ParseContext): ParsedRun {
@@ -76,6 +83,7 @@ function readRun(text: string, context: ParseContext): ParsedRun {
     lastFile: undefined,
     orphans: [],
     copies: new Map(),
+    verdicts: new Map(),
   };
   let index = 0;
   for (; index < lines.length; index += 1) {
@@ -155,32 +163,40 @@ function copyOf(state: RunState, ident: Ident, subtest: boolean): Ident {
   const copies = state.copies.get(ident.key) ?? [];
   if (subtest) {
     const last = copies.at(-1);
-    return last === undefined ? ident : { ...ident, key: last };
+    return last === undefined ? ident : { ...ident, key: last, shared: ident.key };
   }
   const key = `${ident.key}\u0000${copies.length + 1}`;
   copies.push(key);
   state.copies.set(ident.key, copies);
-  return { ...ident, key };
+  return { ...ident, key, shared: ident.key };
 }
 
 /**
  * The copy a `FAIL:` or `ERROR:` block after the run is about: unittest lists its errors, then
- * its failures, each in the order they happened, so the block goes to the first copy with that
- * verdict no earlier block took.
+ * its failures, each in the order they happened (a failing subtest's among them), so the n-th
+ * block of a kind is the n-th verdict of that kind.
  */
-function blockCopy(state: RunState, ident: Ident, kind: string, taken: Set<string>): Ident {
-  const copies = isLocal(ident) ? state.copies.get(ident.key) : undefined;
-  if (copies === undefined) return ident;
-  const wanted = kind === "ERROR" ? "crash" : "assertion";
-  const free = copies.filter((key) => !taken.has(key));
-  const key =
-    free.find((one) => {
-      const test = state.tests.get(one);
-      return test?.status === "fail" && test.failure_kind === wanted;
-    }) ?? free.find((one) => state.tests.get(one)?.status === "fail");
-  if (key === undefined) return ident;
-  taken.add(key);
-  return { ...ident, key };
+function blockCopy(state: RunState, ident: Ident, kind: string, taken: Map<string, number>): Ident {
+  if (!isLocal(ident)) return ident;
+  const at = `${ident.key}\u0000${kind}`;
+  const seen = taken.get(at) ?? 0;
+  taken.set(at, seen + 1);
+  const key = state.verdicts.get(at)?.[seen];
+  return key === undefined ? ident : { ...ident, key };
+}
+
+/** The block title unittest gives a verdict (`FAIL`, `ERROR`, `UNEXPECTED SUCCESS`), if any. */
+function blockKind(verdict: string): string | undefined {
+  if (verdict === "FAIL" || verdict === "ERROR") return verdict;
+  return verdict === "unexpected success" ? "UNEXPECTED SUCCESS" : undefined;
+}
+
+/** Notes which copy of a namesake test a verdict with a block after the run belongs to. */
+function noteVerdict(state: RunState, ident: Ident, verdict: string): void {
+  const kind = blockKind(verdict);
+  if (kind === undefined || ident.shared === undefined) return;
+  const at = `${ident.shared}\u0000${kind}`;
+  state.verdicts.set(at, [...(state.verdicts.get(at) ?? []), ident.key]);
 }
 
 /** Copies of a namesake test numbered in the order they ran (`test_parse[2]`). */
@@ -204,6 +220,7 @@ function settle(state: RunState, ident: Ident, verdict: string, subtest: boolean
     state.loadFailures.set(ident.key, "");
     return;
   }
+  noteVerdict(state, ident, verdict);
   const test = testFor(state.tests, ident, state.context);
   const status = statusOf(verdict);
   // A failing subtest fails its test; a passing one says nothing about the others.
@@ -274,7 +291,7 @@ function statusOf(verdict: string): TestStatus {
 
 function readBlocks(lines: readonly string[], state: RunState, context: ParseContext): void {
   const { tests, loadFailures } = state;
-  const taken = new Set<string>();
+  const taken = new Map<string, number>();
   let target: { ident: Ident; lines: string[] } | undefined;
   let inBody = false;
   const flush = (): void => {
