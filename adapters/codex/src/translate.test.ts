@@ -253,10 +253,25 @@ describe("PreToolUse (tdd mode's gate) from the recorded 0.169.0 payloads", () =
     ],
     ["an empty shell command", { tool_input: { command: "  " } }],
     ["a bare shell without a script", { tool_input: { command: ["bash", "-c"] } }],
-    ["an MCP tool", { tool_name: "mcp__fs__write", tool_input: { path: "calc.py" } }],
+    [
+      "an MCP tool that reads",
+      { tool_name: "mcp__fs__read_file", tool_input: { path: "calc.py" } },
+    ],
+    ["an MCP write tool naming no path", { tool_name: "mcp__db__write", tool_input: { sql: "x" } }],
     ["another tool", { tool_name: "WebSearch", tool_input: { query: "x" } }],
   ])("%s is no event (nothing tailtest gates runs)", (_name, changes) => {
     expect(eventOf(recordedVariant("shell.PreToolUse-Bash.json", changes))).toBeUndefined();
+  });
+
+  it("an MCP tool that writes a path is an edit the gate judges, resolved against cwd", () => {
+    expect(
+      eventOf(
+        recordedVariant("shell.PreToolUse-Bash.json", {
+          tool_name: "mcp__fs__write_file",
+          tool_input: { path: "calc.py", content: "x = 1\n" },
+        }),
+      ),
+    ).toMatchObject({ kind: "EditRequested", paths: [`${ROOT}/calc.py`] });
   });
 
   it.each<[string, Record<string, unknown>, string]>([

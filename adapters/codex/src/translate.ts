@@ -2,6 +2,7 @@ import {
   commandEvent,
   editEvent,
   lazy,
+  mcpWriteRequest,
   patchEdit,
   renderJsonAnswer,
   sessionIdentity,
@@ -202,8 +203,15 @@ type ToolPayload = Extract<CodexPayload, { hook_event_name: "PreToolUse" | "Post
  */
 function toolEvent(payload: ToolPayload, phase: "before" | "after"): Mapped {
   const { command } = payload.tool_input;
-  if (command === undefined) return undefined;
   const { cwd, agent_id: agentId } = payload;
+  // An MCP tool that writes (`mcp__fs__write_file` {path}) is an edit tool by another door, judged
+  // as Claude Code's are; installs do not route MCP calls here (a changed matcher un-trusts the
+  // hook), but a person's own matcher may (ADR 0012, the twenty-second round).
+  if (payload.tool_name.startsWith("mcp__"))
+    return phase === "before"
+      ? mcpWriteRequest(payload.tool_name, payload.tool_input, cwd, agentId)
+      : undefined;
+  if (command === undefined) return undefined;
   if (payload.tool_name === PATCH_TOOL) {
     const text = typeof command === "string" ? command : command.join("\n");
     const edit = patchEdit(text, cwd);

@@ -70,7 +70,7 @@ describe("TAILTEST_HOOKS", () => {
       ]),
     ).toEqual([
       ["sessionStart", null, 30, null],
-      ["preToolUse", "^(Write|Delete|Shell)$", 30, null],
+      ["preToolUse", "^(Write|Delete|Shell|MCP:.*)$", 30, null],
       ["postToolUse", "^(Write|Delete|Shell)$", 660, null],
       ["afterFileEdit", null, 30, null],
       ["subagentStart", null, 30, null],
@@ -88,14 +88,17 @@ describe("TAILTEST_HOOKS", () => {
     expect(post?.timeout).toBeGreaterThan(300 * 2);
   });
 
-  it.each(["preToolUse", "postToolUse"])(
-    "the %s matcher takes Write, Delete and Shell and no other tool (Cursor tests it unanchored)",
-    (event) => {
+  it.each([
+    ["postToolUse", ["Write", "Delete", "Shell"], ["MCP:Write"]],
+    // The gate sees MCP tools too: one that writes a path is judged as an edit.
+    ["preToolUse", ["Write", "Delete", "Shell", "MCP:Write", "MCP:write_file"], []],
+  ])(
+    "the %s matcher takes its tools and no other (Cursor tests it unanchored)",
+    (event, taken, refused) => {
       const registration = TAILTEST_HOOKS.find((entry) => entry.event === event);
       const matcher = new RegExp(registration?.matcher ?? "");
-      const tools = ["Write", "Delete", "Shell"];
-      expect(tools.filter((tool) => matcher.test(tool))).toEqual(tools);
-      for (const tool of ["Read", "MCP:Write", "WriteFile", "ShellTool", "Grep", "Task"]) {
+      expect(taken.filter((tool) => matcher.test(tool))).toEqual(taken);
+      for (const tool of [...refused, "Read", "WriteFile", "ShellTool", "Grep", "Task", "xMCP:a"]) {
         expect(matcher.test(tool), tool).toBe(false);
       }
     },
@@ -105,7 +108,11 @@ describe("TAILTEST_HOOKS", () => {
     expectSameJson(renderHooks(), {
       sessionStart: [{ command: hookCommand("sessionStart"), timeout: 30 }],
       preToolUse: [
-        { command: hookCommand("preToolUse"), timeout: 30, matcher: "^(Write|Delete|Shell)$" },
+        {
+          command: hookCommand("preToolUse"),
+          timeout: 30,
+          matcher: "^(Write|Delete|Shell|MCP:.*)$",
+        },
       ],
       postToolUse: [
         { command: hookCommand("postToolUse"), timeout: 660, matcher: "^(Write|Delete|Shell)$" },

@@ -95,12 +95,14 @@ export interface HookRegistration {
 
 /** The tools tailtest follows and gates; Cursor tests the matcher unanchored, hence the anchors. */
 const TOOL_MATCHER = "^(Write|Delete|Shell)$";
+/** The gate sees MCP tools too (`MCP:<tool>`): one that writes a path is judged as an edit. */
+const GATE_MATCHER = "^(Write|Delete|Shell|MCP:.*)$";
 
 /** The one table `init` writes from. Every event is one Cursor knows (CURSOR_EVENTS). */
 export const TAILTEST_HOOKS: readonly HookRegistration[] = [
   { event: "sessionStart", timeout: 30 },
   // tdd mode's gate, before a write or a shell command runs; no opinion in follow mode.
-  { event: "preToolUse", matcher: TOOL_MATCHER, timeout: 30 },
+  { event: "preToolUse", matcher: GATE_MATCHER, timeout: 30 },
   // The only per-edit event whose additional_context reaches the agent; Shell for files a
   // command writes. In tdd mode a test command is measured here by re-running the cycle's test
   // (test_timeout_seconds, 300 by default), hence the long timeout.

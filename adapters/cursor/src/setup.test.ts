@@ -115,7 +115,7 @@ describe("initProject", () => {
     ]);
     expect(file.hooks["preToolUse"]).toEqual([
       { command: "./audit.sh", matcher: "Shell", failClosed: true },
-      { command: hookCommand("preToolUse"), timeout: 30, matcher: "^(Write|Delete|Shell)$" },
+      { command: hookCommand("preToolUse"), timeout: 30, matcher: "^(Write|Delete|Shell|MCP:.*)$" },
     ]);
   });
 

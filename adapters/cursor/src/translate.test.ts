@@ -292,6 +292,13 @@ describe("translatePayload: tdd mode's events, from the synthetic payload files 
     [pre("Grep", { pattern: "x" }), undefined],
     [pre("Task", { prompt: "x" }), undefined],
     [pre("MCP:write_file", "{}"), undefined],
+    [pre("MCP:read_file", { path: "a.py" }), undefined],
+    // An MCP tool that writes a path is an edit (its arguments an object or a JSON string).
+    [
+      pre("MCP:write_file", '{"path":"a.py","content":"x"}'),
+      { kind: "EditRequested", paths: ["/p/a.py"] },
+    ],
+    [pre("MCP:edit_file", { path: "/p/b.py" }), { kind: "EditRequested", paths: ["/p/b.py"] }],
     [
       { ...base, hook_event_name: "subagentStart", subagent_id: "s1", subagent_type: null },
       { kind: "SubagentStarted", agentId: "s1" },

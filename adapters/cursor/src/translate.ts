@@ -3,6 +3,7 @@ import {
   commandEvent,
   editEvent,
   lazy,
+  mcpWriteRequest,
   nonEmptyString,
   translateHook,
   type CallIdentity,
@@ -259,6 +260,13 @@ function toolEvent(
         agentId,
       }),
     );
+  const mcp = /^MCP:(.+)$/.exec(tool);
+  // An MCP tool that writes a path is an edit the gate judges (ADR 0012, twenty-second round).
+  if (mcp !== null) {
+    const base = nonEmptyString(payload["cwd"]) ?? payload.workspace_roots?.[0];
+    const name = `mcp__cursor__${mcp[1] ?? ""}`;
+    return phase === "before" ? mcpWriteRequest(name, input, base, agentId) : undefined;
+  }
   if (tool !== "Write" && tool !== "Delete") return undefined;
   return checkedInput(FileToolInputSchema, input, OWNER, (data) => {
     const file = data.file_path ?? data.path;

@@ -32,6 +32,7 @@ export {
   editEvent,
   isMcpWriteTool,
   mcpPaths,
+  mcpWriteRequest,
   nonEmptyString,
   patchEdit,
   sessionIdentity,

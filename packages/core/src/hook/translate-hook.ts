@@ -184,3 +184,31 @@ export function mcpPaths(input: Readonly<Record<string, unknown>>): string[] {
   }
   return paths;
 }
+
+/**
+ * An MCP tool about to run, as the edit the gate judges: one whose name reads like a write
+ * (`mcp__<server>__<tool>`) and whose arguments (an object, or a JSON string as Cursor sends
+ * them) name a path. A relative path is taken from `base` (the session's or workspace's folder).
+ * Undefined for any other call: nothing to judge.
+ */
+export function mcpWriteRequest(
+  toolName: string,
+  input: unknown,
+  base: string | undefined,
+  agentId?: string,
+): HookEvent | undefined {
+  if (!isMcpWriteTool(toolName)) return undefined;
+  let fields: unknown = input;
+  if (typeof input === "string") {
+    try {
+      fields = JSON.parse(input);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return undefined;
+  const paths = mcpPaths(fields as Record<string, unknown>).map((path) =>
+    path.startsWith("/") || base === undefined ? path : `${base.replace(/\/+$/, "")}/${path}`,
+  );
+  return paths.length === 0 ? undefined : editEvent("before", { paths, agentId });
+}
