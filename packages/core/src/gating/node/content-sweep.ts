@@ -20,6 +20,7 @@ import {
 } from "../turn-baseline.ts";
 import type { SessionState } from "../../state/session.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { isRunnerConfig } from "../test-weakening.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import { sessionFile, STATE_DIR, type Project } from "../../project/node/project.ts";
 import { readState, updateState, writeAtomic } from "../../state/node/store.ts";
@@ -312,7 +313,16 @@ export interface BaselineOptions {
 }
 
 function relevant(path: string): boolean {
-  return inSourceFolder(path);
+  // A runner config (`pytest.ini`, `pyproject.toml`) is no source file, yet it can leave a test
+  // out of every run: the Stop reads its change (`test-weakening.ts`).
+  return inSourceFolder(path) || (isRunnerConfig(path) && !inSkippedFolder(path));
+}
+
+function inSkippedFolder(path: string): boolean {
+  const parts = path.split("/");
+  for (let depth = 1; depth < parts.length; depth += 1)
+    if (isSkippedDir(parts.slice(0, depth).join("/"))) return true;
+  return false;
 }
 
 async function baselineOf(

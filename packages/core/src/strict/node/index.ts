@@ -6,6 +6,7 @@ export * from "./strict-hooks.ts";
 export {
   hashFile,
   keepObjects,
+  readObject,
   restoreFile,
   snapshotFile,
   supportHash,

@@ -13,7 +13,10 @@ import {
 import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict-state.ts";
 import { supportDescription } from "../test-support.ts";
 import { classifyTddFile, configLine, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
-import { withAgentFlag } from "../../tdd/guide.ts";
+import { parseRedTarget, withAgentFlag } from "../../tdd/guide.ts";
+import { toProjectPath } from "../../project/node/project.ts";
+import { weakenedTests } from "../../gating/node/test-weakening.ts";
+import { weakenedLine } from "../../gating/test-weakening.ts";
 import { gateTargets } from "../../shell/node/shell-targets.ts";
 import { findShellWrites, listSimpleCommands } from "../../shell/node/bash-parser.ts";
 import {
@@ -130,6 +133,17 @@ export async function strictSessionNote(call: StrictCall): Promise<string> {
       `Open claims: ${open.map((claim) => `${claim.test_id} → ${claim.targets.join(", ")}`).join("; ")}.`,
     );
   return capText(withAgentFlag(lines.join("\n"), call.agentId));
+}
+
+/** The test files of every claim: a claimed test's edit voids its red (its own rule). */
+function claimTests(call: StrictCall, state: StrictState): Set<string> {
+  const files = new Set<string>();
+  for (const claim of state.claims.values()) {
+    const file = claim.red?.test.file ?? parseRedTarget(claim.test_id).file;
+    const path = toProjectPath(call.project, file);
+    if (path !== undefined) files.add(path);
+  }
+  return files;
 }
 
 function testOf(claim: ClaimState): StrictTest | undefined {
@@ -685,6 +699,12 @@ export async function verifyStrictTurnWith(
     if (late && !stopHookActive) block = true;
     lines.push(...hatchLines(state.mode, changed, refactored, refactorPassed));
     lines.push(...configLine("strict", look.changed));
+    // A test made to stop testing, other than a claim's (its hash holds it): the twenty-second round.
+    const weakened = weakenedTests(call.project, look, claimTests(call, state));
+    if (weakened.length > 0) {
+      lines.push(`✗ ${weakenedLine("strict", weakened).replace(/^tailtest strict: /, "")}`);
+      if (!stopHookActive) block = true;
+    }
     if (look.lost !== undefined) {
       lines.push(`✗ ${lostCheckLine(look.lost, true, look.copy !== undefined)}`);
       if (!stopHookActive) block = true;

@@ -31,6 +31,8 @@ import {
   type SimpleCommand,
 } from "../../shell/node/bash-parser.ts";
 import { lookAtTurn, lostCheckLine, partialCopyLine } from "../../gating/node/content-sweep.ts";
+import { cycleTests, weakenedTests } from "../../gating/node/test-weakening.ts";
+import { weakenedLine } from "../../gating/test-weakening.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import { mayWriteFiles } from "../../shell/may-write.ts";
@@ -291,6 +293,8 @@ async function sweptDecision(
     imported.size === 0
       ? new Set<string>()
       : await readAllowedEdits(call.project.root, sinceIso, "making_tests_pass");
+  // A test made to stop testing, outside a cycle that holds it (the twenty-second round).
+  const weakened = weakenedTests(call.project, look, await cycleTests(call.project));
   await look.finish();
   // An allowance is for the edit the gate saw: a file that holds anything else was written
   // after it (another agent, a write after a gate that timed out), and is reported too.
@@ -319,7 +323,8 @@ async function sweptDecision(
   );
   const configs = configLine("tdd", look.changed);
   const said = [...(hatch === undefined ? [] : [hatch]), ...configs];
-  if (around.length === 0 && lost.length === 0)
+  const weak = weakened.length === 0 ? [] : [weakenedLine("tdd", weakened)];
+  if (around.length === 0 && lost.length === 0 && weak.length === 0)
     return said.length === 0 ? { kind: "none" } : { kind: "context", text: said.join("\n") };
   const list = around
     .map((path) => {
@@ -334,7 +339,7 @@ async function sweptDecision(
       : [
           `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.${!around.some((path) => imported.has(path)) ? "" : " A test, script or generated file that production code imports is production code here: change it under a Green (tailtest green --skip-red --reason refactoring --file <it>), or move what production needs into production code."}`,
         ];
-  const text = capText([...changed, ...lost, ...said].join("\n"));
+  const text = capText([...changed, ...weak, ...lost, ...said].join("\n"));
   return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
 }
 

@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  isRunnerConfig,
+  leavesTestsOut,
+  weakeningForms,
+  type WeakenedTest,
+} from "../test-weakening.ts";
+import type { TurnLook } from "./content-sweep.ts";
+import { toProjectPath, type Project } from "../../project/node/project.ts";
+import { readObject } from "../../strict/node/strict-store.ts";
+import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { parseRedTarget } from "../../tdd/guide.ts";
+import { readTddEntries, TDD_DIR } from "../../tdd/node/tdd-store.ts";
+
+/** A test file larger than this is not read (its change is not judged). */
+const MAX_BYTES = 1024 * 1024;
+/** At most this many changed test files are read per Stop. */
+const MAX_FILES = 200;
+
+function blobText(root: string, id: string): string | undefined {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const shown = spawnSync("git", ["--no-optional-locks", "cat-file", "blob", id], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "ignore"],
+    maxBuffer: MAX_BYTES * 2,
+    timeout: 10_000,
+  });
+  return shown.status === 0 && Buffer.isBuffer(shown.stdout)
+    ? shown.stdout.toString("utf8")
+    : undefined;
+}
+
+function textNow(root: string, path: string): string | undefined | null {
+  try {
+    const bytes = readFileSync(join(root, path));
+    return bytes.length > MAX_BYTES ? null : bytes.toString("utf8");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : null;
+  }
+}
+
+/**
+ * The existing test files this turn changed so that less of them can fail
+ * (`test-weakening.ts`), compared by content with the turn's start: its kept bytes (strict) or
+ * git's blob. `exempt`: the tests a declared cycle or claim covers (their own rules hold them).
+ * Nothing without the content look (a file's bytes at the turn's start are not to be had).
+ */
+export function weakenedTests(
+  project: Project,
+  look: TurnLook,
+  exempt: ReadonlySet<string>,
+): WeakenedTest[] {
+  if (look.via !== "content" || look.before === undefined) return [];
+  const patterns = tddPatternsFromConfig(project.config);
+  const root = project.root;
+  const found: WeakenedTest[] = [];
+  const paths = look.changed.filter((path) => !exempt.has(path)).slice(0, MAX_FILES);
+  for (const path of paths) {
+    const test = classifyTddFile(path, patterns) === "test";
+    const config = isRunnerConfig(path);
+    if (!test && !config) continue;
+    const was = look.before.get(path);
+    if (was === undefined) continue;
+    let before: string | undefined;
+    if (was.id === null) before = undefined;
+    else if (typeof was.object === "string")
+      before = readObject(root, was.object)?.toString("utf8");
+    else before = blobText(root, was.id);
+    if (was.id !== null && before === undefined) continue;
+    if (before !== undefined && before.length > MAX_BYTES) continue;
+    const after = textNow(root, path);
+    if (after === null) continue;
+    const forms = [
+      ...(test && before !== undefined ? weakeningForms(path, before, after) : []),
+      ...(config && after !== undefined ? leavesTestsOut(path, before, after) : []),
+    ];
+    if (forms.length > 0) found.push({ path, forms });
+  }
+  return found;
+}
+
+/**
+ * tdd: the test files of Reds that reached a Green (not `--skip-red`), in any agent's log. Their
+ * edits were made before a failing run confirmed the Red, and the test file cannot change during
+ * its Green: the cycle's own rules hold them.
+ */
+export async function cycleTests(project: Project): Promise<Set<string>> {
+  const files = new Set<string>();
+  let logs: string[];
+  try {
+    logs = readdirSync(join(project.root, TDD_DIR)).filter((name) => name.endsWith(".log"));
+  } catch {
+    return files;
+  }
+  for (const log of logs) {
+    const key = log.slice(0, -".log".length);
+    let entries;
+    try {
+      ({ entries } = await readTddEntries(project.root, key, { mineOnly: true }));
+    } catch {
+      continue;
+    }
+    let red: string | undefined;
+    for (const entry of entries) {
+      if (entry.kind === "red") red = entry.test;
+      else if (entry.kind === "green" && entry.skip_red === undefined && red !== undefined) {
+        const file = toProjectPath(project, parseRedTarget(red).file);
+        if (file !== undefined) files.add(file);
+      }
+    }
+  }
+  return files;
+}
