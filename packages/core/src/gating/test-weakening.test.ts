@@ -229,6 +229,19 @@ describe("leavesTestsOut", () => {
       "import pytest\n\n@pytest.fixture\ndef two():\n    return 2\n",
     ],
     ["a source file", "src/calc.ts", "", "export const exclude = 1;\n"],
+    // Package names and commands that hold a word of the lists are no setting of it.
+    [
+      "a dependency named like a setting",
+      "package.json",
+      '{\n  "dependencies": {\n    "zod": "4.1.0"\n  }\n}\n',
+      '{\n  "dependencies": {\n    "p-retry": "6.2.0",\n    "@x/exclude": "1.0.0",\n    "zod": "4.1.0"\n  }\n}\n',
+    ],
+    [
+      "a tox command running pytest as a module",
+      "tox.ini",
+      "[tox]\nenvlist = py312\n",
+      "[tox]\nenvlist = py312\n\n[testenv]\ncommands =\n    python -m pytest {posargs}\n    coverage run -m pytest\n",
+    ],
   ])("not said: %s", (_name, path, before, after) => {
     expect(leavesTestsOut(path, before, after)).toEqual([]);
   });

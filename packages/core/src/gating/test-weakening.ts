@@ -143,7 +143,7 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
   {
     file: PYTEST_CONFIG,
     words:
-      /--deselect\b|(?<![\w-])-[km](?=[\s="'])|--ignore(-glob)?\b|\bnorecursedirs\b|\bpython_(files|functions|classes)\b|--(lf|last-failed|co|collect-only)\b|(?<![\w-])-p\s*no:/g,
+      /--deselect\b|(?<![\w-])(?<!(?:python[\d.]*|run)\s+)-[km](?=[\s="'])|--ignore(-glob)?\b|\bnorecursedirs\b|\bpython_(files|functions|classes)\b|--(lf|last-failed|co|collect-only)\b|(?<![\w-])-p\s*no:/g,
   },
   {
     file: /^conftest\.py$/,
@@ -153,7 +153,7 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
   {
     file: JS_CONFIG,
     words:
-      /\b(exclude|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors)\b|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
+      /(?<![\w$.@/-])(exclude|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
   },
 ];
 
