@@ -34,6 +34,7 @@ import {
 } from "../../project/node/mtime-sweep.ts";
 import { compareTreeSnapshot, readTreeSnapshot, takeTreeSnapshot } from "./tree-snapshot.ts";
 import { eachGitChunk } from "../../project/node/git-output.ts";
+import { gitBlob } from "./git-blobs.ts";
 
 /**
  * The content-based end-of-turn check of tdd and strict (see `turn-baseline.ts`): a baseline of
@@ -529,15 +530,8 @@ export async function revertToBaseline(
   if (before.object !== undefined) bytes = undefined;
   else if (before.id === null) bytes = null;
   else if (before.fromHead) {
-    const { spawnSync } = process.getBuiltinModule("node:child_process");
-    const shown = spawnSync("git", ["--no-optional-locks", "cat-file", "blob", before.id], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "ignore"],
-      maxBuffer: HASH_LIMIT_BYTES * 2,
-      timeout: 10_000,
-    });
-    if (shown.status !== 0 || !Buffer.isBuffer(shown.stdout)) return undefined;
-    bytes = shown.stdout;
+    bytes = gitBlob(root, before.id, HASH_LIMIT_BYTES);
+    if (bytes === undefined) return undefined;
   } else return undefined;
   const discarded = await snapshotFile(root, path);
   if (before.object !== undefined) {

@@ -7,6 +7,7 @@ import {
   type WeakenedTest,
 } from "../test-weakening.ts";
 import type { TurnLook } from "./content-sweep.ts";
+import { gitBlobs } from "./git-blobs.ts";
 import { toProjectPath, type Project } from "../../project/node/project.ts";
 import { readObject } from "../../strict/node/strict-store.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
@@ -17,19 +18,6 @@ import { readTddEntries, TDD_DIR } from "../../tdd/node/tdd-store.ts";
 const MAX_BYTES = 1024 * 1024;
 /** At most this many changed test files are read per Stop. */
 const MAX_FILES = 200;
-
-function blobText(root: string, id: string): string | undefined {
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const shown = spawnSync("git", ["--no-optional-locks", "cat-file", "blob", id], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "ignore"],
-    maxBuffer: MAX_BYTES * 2,
-    timeout: 10_000,
-  });
-  return shown.status === 0 && Buffer.isBuffer(shown.stdout)
-    ? shown.stdout.toString("utf8")
-    : undefined;
-}
 
 function textNow(root: string, path: string): string | undefined | null {
   try {
@@ -55,25 +43,33 @@ export function weakenedTests(
   const patterns = tddPatternsFromConfig(project.config);
   const root = project.root;
   const found: WeakenedTest[] = [];
-  const paths = look.changed.filter((path) => !exempt.has(path)).slice(0, MAX_FILES);
-  for (const path of paths) {
-    const test = classifyTddFile(path, patterns) === "test";
-    const config = isRunnerConfig(path);
-    if (!test && !config) continue;
-    const was = look.before.get(path);
-    if (was === undefined) continue;
-    let before: string | undefined;
-    if (was.id === null) before = undefined;
-    else if (typeof was.object === "string")
-      before = readObject(root, was.object)?.toString("utf8");
-    else before = blobText(root, was.id);
-    if (was.id !== null && before === undefined) continue;
-    if (before !== undefined && before.length > MAX_BYTES) continue;
+  const before = look.before;
+  const judged = look.changed
+    .filter((path) => !exempt.has(path))
+    .slice(0, MAX_FILES)
+    .flatMap((path) => {
+      const test = classifyTddFile(path, patterns) === "test";
+      const config = isRunnerConfig(path);
+      const was = before.get(path);
+      return (test || config) && was !== undefined ? [{ path, test, config, was }] : [];
+    });
+  // git's blobs of the turn's start, all read by one process.
+  const fromGit = judged.flatMap(({ was }) =>
+    was.id !== null && typeof was.object !== "string" ? [was.id] : [],
+  );
+  const blobs = fromGit.length > 0 ? gitBlobs(root, fromGit, MAX_BYTES) : undefined;
+  for (const { path, test, config, was } of judged) {
+    let then: string | undefined;
+    if (was.id === null) then = undefined;
+    else if (typeof was.object === "string") then = readObject(root, was.object)?.toString("utf8");
+    else then = blobs?.get(was.id)?.toString("utf8");
+    if (was.id !== null && then === undefined) continue;
+    if (then !== undefined && then.length > MAX_BYTES) continue;
     const after = textNow(root, path);
     if (after === null) continue;
     const forms = [
-      ...(test && before !== undefined ? weakeningForms(path, before, after) : []),
-      ...(config && after !== undefined ? leavesTestsOut(path, before, after) : []),
+      ...(test && then !== undefined ? weakeningForms(path, then, after) : []),
+      ...(config && after !== undefined ? leavesTestsOut(path, then, after) : []),
     ];
     if (forms.length > 0) found.push({ path, forms });
   }
