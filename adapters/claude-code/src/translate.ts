@@ -2,9 +2,8 @@ import {
   checkedInput,
   commandEvent,
   editEvent,
-  isMcpWriteTool,
   lazy,
-  mcpPaths,
+  mcpWriteRequest,
   nonEmptyString,
   renderJsonAnswer,
   sessionIdentity,
@@ -219,8 +218,7 @@ function toolRequest(payload: z.infer<typeof PreToolUseSchema>): Mapped {
       kind: "PlanSubmitted",
       plan: data.plan ?? "",
     }));
-  const paths = isMcpWriteTool(tool) ? mcpPaths(input) : [];
-  return paths.length === 0 ? undefined : editEvent("before", { paths, agentId });
+  return mcpWriteRequest(tool, input, cwd, agentId);
 }
 
 /**

@@ -30,8 +30,6 @@ export {
   checkedInput,
   commandEvent,
   editEvent,
-  isMcpWriteTool,
-  mcpPaths,
   mcpWriteRequest,
   nonEmptyString,
   patchEdit,
