@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 import { suiteShape } from "../selection/suite.ts";
-import { jsonArrayIn, opaqueJsConfig, packageRelative, pytestSetting } from "./config-text.ts";
+import { jsonArrayIn, opaqueJsConfig, packageRelative, pytestSettings } from "./config-text.ts";
 import { jest } from "./jest.ts";
 import { pytest } from "./pytest.ts";
 import { vitest } from "./vitest.ts";
@@ -185,7 +185,7 @@ describe("vitest's test.include, not a nested block's include", () => {
   });
 });
 
-describe("pytestSetting: the one config file pytest reads", () => {
+describe("pytestSettings: the one config file pytest reads", () => {
   it.each([
     [
       "a hidden .pytest.ini",
@@ -230,6 +230,27 @@ describe("pytestSetting: the one config file pytest reads", () => {
       ["-q"],
     ],
   ])("%s", (_, files, expected) => {
-    expect(pytestSetting(createMemoryView(files), "", "addopts")).toEqual(expected);
+    expect(pytestSettings(createMemoryView(files), "")("addopts")).toEqual(expected);
+  });
+});
+
+describe("pytestSettings", () => {
+  it("finds the config file once for every key asked", () => {
+    const view = createMemoryView({
+      "tox.ini": "[tox]\nenvlist = py\n",
+      "setup.cfg": "[tool:pytest]\naddopts = -q --doctest-modules\ntestpaths = tests src\n",
+    });
+    let reads = 0;
+    const readText = view.readText.bind(view);
+    view.readText = (path) => {
+      reads += 1;
+      return readText(path);
+    };
+    const setting = pytestSettings(view, "");
+    const found = reads;
+    expect(setting("addopts")).toEqual(["-q", "--doctest-modules"]);
+    expect(setting("testpaths")).toEqual(["tests", "src"]);
+    expect(setting("python_files")).toBeUndefined();
+    expect(reads).toBe(found);
   });
 });

@@ -291,11 +291,18 @@ export function pytestConfig(
   return undefined;
 }
 
-/** A pytest setting, as words, from the one config file pytest reads (`pytestConfig`). */
-export function pytestSetting(view: ProjectView, dir: string, key: string): string[] | undefined {
+/**
+ * pytest's settings in `dir`, each as words, from the one config file pytest reads
+ * (`pytestConfig`, found once for every key asked).
+ */
+export function pytestSettings(
+  view: ProjectView,
+  dir: string,
+): (key: string) => string[] | undefined {
   const config = pytestConfig(view, dir);
-  if (config === undefined) return undefined;
-  return config.format === "toml"
-    ? tomlStrings(config.text, config.section, key, true)
-    : splitWords(iniValue(config.text, config.section, key));
+  if (config === undefined) return () => undefined;
+  return (key) =>
+    config.format === "toml"
+      ? tomlStrings(config.text, config.section, key, true)
+      : splitWords(iniValue(config.text, config.section, key));
 }

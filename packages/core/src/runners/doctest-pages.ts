@@ -22,5 +22,5 @@ export function doctestPageLanguage(
   if (owner.runner?.id !== "pytest") return undefined;
   const dir = owner.runner.package_dir;
   const rel = dir === "" ? path : path.slice(dir.length + 1);
-  return pytestDoctestFiles(view, dir).includes(rel) ? "python" : undefined;
+  return pytestDoctestFiles(view, dir, rel).includes(rel) ? "python" : undefined;
 }

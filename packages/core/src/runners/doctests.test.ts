@@ -112,6 +112,15 @@ describe("pytestDoctestFiles: the text files a project's --doctest-glob collects
       "docs/_build/y.rst": "",
     });
     expect(pytestDoctestFiles(view, "")).toEqual(expected);
+    // Asked about one page: the same answer for it, and no walk for a name no glob takes.
+    for (const page of ["docs/a.rst", "docs/c.md", "README.rst"])
+      expect(pytestDoctestFiles(view, "", page).includes(page)).toBe(expected.includes(page));
+    const list = view.list.bind(view);
+    view.list = (dir) => {
+      throw new Error(`listed ${dir} for a page no glob takes`);
+    };
+    expect(pytestDoctestFiles(view, "", "docs/notes.txt")).toEqual([]);
+    view.list = list;
   });
 });
 

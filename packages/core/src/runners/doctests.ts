@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { joinRel, type ProjectView, walkFiles } from "../project/project-view.ts";
-import { pytestSetting } from "./config-text.ts";
+import { pytestSettings } from "./config-text.ts";
 
 /**
  * Python doctests as pytest runs them: a project that collects its modules' doctests
@@ -29,8 +29,9 @@ const FLAG = /(^|\s)--doctest-modules(\s|$)/;
  * {envsitepackagesdir}/boltons tests`).
  */
 export function pytestRunsDoctests(view: ProjectView, dir: string, file: string): boolean {
-  if (pytestSetting(view, dir, "addopts")?.some((option) => FLAG.test(option)) === true) {
-    const roots = pytestSetting(view, dir, "testpaths");
+  const setting = pytestSettings(view, dir);
+  if (setting("addopts")?.some((option) => FLAG.test(option)) === true) {
+    const roots = setting("testpaths");
     if (roots === undefined || roots.some((root) => under(file, root))) return true;
   }
   const tox = view.readText(joinRel(dir, "tox.ini")) ?? "";
@@ -52,9 +53,11 @@ export function pytestRunsDoctests(view: ProjectView, dir: string, file: string)
  * those matching a `--doctest-glob` of pytest's `addopts` (`--doctest-glob "*.rst"`) under its
  * `testpaths` (else the package), at most `DOC_DEPTH` folders down and `DOC_LIMIT` files.
  * sortedcontainers' `docs/introduction.rst` holds the only test of `SortedList.reverse`'s message.
+ * With `asked` (one package-relative file), nothing unless a glob takes that file's name.
  */
-export function pytestDoctestFiles(view: ProjectView, dir: string): string[] {
-  const options = pytestSetting(view, dir, "addopts") ?? [];
+export function pytestDoctestFiles(view: ProjectView, dir: string, asked?: string): string[] {
+  const setting = pytestSettings(view, dir);
+  const options = setting("addopts") ?? [];
   const globs = options.flatMap((option, at) => {
     const inline = option.startsWith("--doctest-glob=")
       ? option.slice("--doctest-glob=".length)
@@ -65,7 +68,9 @@ export function pytestDoctestFiles(view: ProjectView, dir: string): string[] {
   });
   if (globs.length === 0) return [];
   const matches = picomatch(globs, { basename: true, dot: false });
-  const roots = (pytestSetting(view, dir, "testpaths") ?? ["."]).map((root) =>
+  // Asked about one file (an edit of it): no walk when no glob takes its name.
+  if (asked !== undefined && !matches(asked)) return [];
+  const roots = (setting("testpaths") ?? ["."]).map((root) =>
     root.replace(/^\.\//, "").replace(/\/+$/, ""),
   );
   const found = new Set<string>();

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { baseName } from "../filter/languages.ts";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
-import { packageRelative, pytestSetting } from "./config-text.ts";
+import { packageRelative, pytestSettings } from "./config-text.ts";
 import { hasPythonDoctests } from "./doctests.ts";
 import {
   has,
@@ -191,17 +191,16 @@ export function isDefaultTestFileName(name: string): boolean {
 }
 
 function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
-  const testpaths = pytestSetting(view, dir, "testpaths")?.map((p) =>
-    p.replace(/^\.\//, "").replace(/\/$/, ""),
-  );
-  const configured = pytestSetting(view, dir, "python_files");
+  const setting = pytestSettings(view, dir);
+  const testpaths = setting("testpaths")?.map((p) => p.replace(/^\.\//, "").replace(/\/$/, ""));
+  const configured = setting("python_files");
   const django = view.exists(joinRel(dir, "manage.py"));
   const patterns = configured ?? ["test_*.py", "*_test.py"];
   const names =
     configured === undefined ? isDefaultTestFileName : picomatch(patterns, { basename: true });
   const roots = testpaths?.filter((p) => p !== "." && p !== "");
   const opaque = customCollection(view, dir);
-  const ignored = ignoredByAddopts(pytestSetting(view, dir, "addopts") ?? []);
+  const ignored = ignoredByAddopts(setting("addopts") ?? []);
   const parts: string[] = [];
   if (testpaths !== undefined) parts.push("testpaths");
   if (configured !== undefined) parts.push("python_files");
