@@ -22,7 +22,8 @@ export const hookArgs = (adapter, event) => [
 
 /**
  * `--runs N` (at least 10: a median of fewer says little), `--env-as-is`, `--json FILE`,
- * `--instructions` (each case's process counted once more under valgrind: see `measure`).
+ * `--instructions` (each case's process counted three more times under valgrind, the median: see
+ * `medianCount`).
  */
 export function benchArgs(argv = process.argv.slice(2), defaults = { runs: 15 }) {
   const args = {
@@ -120,9 +121,29 @@ export function measure(cases, { runs, before, check, instructions = false }) {
       ms: median(samples[index].map((s) => s.ms)),
       minMs: Math.min(...samples[index].map((s) => s.ms)),
       rssKiB: Math.max(...samples[index].map((s) => s.rssKiB ?? 0)) || undefined,
-      instructions: instructions ? countInstructions(one) : undefined,
+      instructions: instructions ? medianCount(one, () => before?.(one, index)) : undefined,
     };
   });
+}
+
+/** How many times `--instructions` counts each case: the median is the figure. */
+const COUNTS = 3;
+
+/**
+ * The median of `COUNTS` instruction counts of one case (`prepare` before each). One count moves
+ * by 5–15 M instructions from run to run on node 20, as much as `node -e 0`'s 78–90 M varies:
+ * node spends a random share of its start-up in a prime test (`detail::sprp` in callgrind's
+ * functions, 5–16 M a process), in every process, the baseline's too.
+ */
+function medianCount(one, prepare) {
+  const counts = [];
+  for (let i = 0; i < COUNTS; i += 1) {
+    if (i > 0) prepare();
+    const count = countInstructions(one);
+    if (count === undefined) return undefined;
+    counts.push(count);
+  }
+  return median(counts);
 }
 
 /**
