@@ -100,7 +100,7 @@ describe("tailtest bin", () => {
         "  note    tailtest: services/billing/invoice.py queued (new, python). write test to services/billing/tests/test_invoice.py. runner: pytest. Complexity: standard (invoice: +4 billing +3 HTTP +1 functions = 8 scenarios). Generate ~8 scenarios.",
       );
       expect(result.stdout).toContain(
-        "packages/web/src/calc.test.ts\n  verdict skip (test): a typescript test file (by name)",
+        "packages/web/src/calc.test.ts\n  verdict run (test): a typescript test file (by name); not queued, the end of a turn runs the tests below",
       );
       // README.md is not in this fixture: explain says so before what it would do.
       expect(result.stdout).toContain(

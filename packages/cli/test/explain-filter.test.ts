@@ -24,9 +24,9 @@ describe("tailtest explain: which rule decided, and the score's inputs", () => {
       const text = await runBin(BIN, ["explain", ...files], { cwd: project.root });
       expect(text.stderr).toBe("");
       expect(text.stdout).toContain(
-        "examples/demo.py\n  verdict skip (example): inside examples/ (example code)\n  rule    example-folder\n",
+        "examples/demo.py\n  verdict run (example): inside examples/ (example code); not queued, no test reaches it now, so the end of a turn runs nothing for it\n  rule    example-folder\n",
       );
-      expect(text.stdout).toContain("pkg/__init__.py\n  verdict skip (re-export): ");
+      expect(text.stdout).toContain("pkg/__init__.py\n  verdict run (re-export): ");
       expect(text.stdout).toContain("  rule    re-export\n");
       expect(text.stdout).toContain("billing.py\n  verdict queue: python source\n");
       expect(text.stdout).toMatch(/billing\.py\n(?: {2}.+\n)+ {2}rule {4}source$/);

@@ -175,6 +175,22 @@ function inlineState(related: RelatedView, covered: boolean): string {
     : "no unit tests yet: a first one goes in a #[cfg(test)] module in it";
 }
 
+/**
+ * Queued (a note and a test to write or update), run (a test, its data, example code and the
+ * like: no note, but the end of a turn runs the tests that reach it, when there are any), or
+ * skipped.
+ */
+function verdictLine({ verdict, runOnly }: EditInsight, related: RelatedView): string {
+  if (verdict.queue) return `queue: ${verdict.reason}`;
+  if (runOnly !== true) return `skip (${verdict.kind}): ${verdict.reason}`;
+  const tests = related.related_tests ?? [];
+  const runs =
+    tests.length > 0
+      ? "the end of a turn runs the tests below"
+      : "no test reaches it now, so the end of a turn runs nothing for it";
+  return `run (${verdict.kind}): ${verdict.reason}; not queued, ${runs}`;
+}
+
 export function renderInsight(
   insight: EditInsight,
   related: RelatedView = {},
@@ -184,10 +200,7 @@ export function renderInsight(
   const { verdict } = insight;
   if (!exists)
     rows.push(["warning", "this file does not exist; below is what tailtest would do if it did"]);
-  rows.push([
-    "verdict",
-    verdict.queue ? `queue: ${verdict.reason}` : `skip (${verdict.kind}): ${verdict.reason}`,
-  ]);
+  rows.push(["verdict", verdictLine(insight, related)]);
   if (verdict.queue) {
     rows.push([
       "status",
