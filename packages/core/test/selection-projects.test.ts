@@ -158,6 +158,25 @@ describe.skipIf(!python.available)("selection on a src-layout package with a vir
     expect(String(answer["reason"])).not.toContain("No module named");
   }, 120_000);
 
+  it("a changed pytest config runs the suite: one that breaks pytest blocks, a fix ends green", async () => {
+    const project = pythonProject();
+    await commitAll(project.root);
+    await start(project.root);
+    const config = '[project]\nname = "shop"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n';
+    // An option pytest does not know: no test can run. Nothing imports a config.
+    project.write("pyproject.toml", `${config}addopts = "--no-such-option"\n`);
+    expect(contextOf(await edited(project.root, "pyproject.toml"))).toBe("");
+    const answer = await stop(project.root);
+    expect(answer["decision"]).toBe("block");
+    expect(String(answer["reason"])).toContain("unrecognized arguments: --no-such-option");
+    project.write("pyproject.toml", `${config}addopts = "-q"\n`);
+    await edited(project.root, "pyproject.toml");
+    const fixed = await stop(project.root);
+    expect(green(fixed)).toBe(true);
+    // Both tests of the suite ran, though neither imports the config.
+    expect(String(fixed["systemMessage"])).toContain("2 tests passed");
+  }, 120_000);
+
   it("a syntax error two imports away shows pytest's E line, not its traceback's head", async () => {
     const project = pythonProject();
     await commitAll(project.root);

@@ -63,6 +63,7 @@ const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
   support: "they run with it",
   mentions: "they load it by name",
   self: "the test itself",
+  config: "they run under it",
 };
 
 /**

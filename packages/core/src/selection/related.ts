@@ -43,6 +43,7 @@ const RANK: Readonly<Record<Evidence, number>> = {
   "imports-via": 4,
   support: 5,
   mentions: 6,
+  config: 7,
 };
 
 export interface RelatedInput {

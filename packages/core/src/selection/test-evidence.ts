@@ -12,5 +12,6 @@ export const EvidenceSchema = z.enum([
   "imports-via",
   "support",
   "mentions",
+  "config",
 ]);
 export type Evidence = z.infer<typeof EvidenceSchema>;

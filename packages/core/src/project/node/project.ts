@@ -33,6 +33,7 @@ import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import { testDataLanguage } from "../test-data.ts";
 import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
+import { runnerConfigOwner } from "../../runners/runner-config.ts";
 import {
   detectProjectRunners,
   findTestTarget,
@@ -398,6 +399,50 @@ const TEST_DATA_KINDS: ReadonlySet<string> = new Set(["config", "docs", "asset",
  */
 export const MAX_PATH_SEGMENTS = 128;
 
+/**
+ * A file not queued that the end of the turn still runs tests for (`runOnly`), or just its
+ * verdict. An edited test (or conftest, helper) is run: a test broken in this turn must not end
+ * it green. So is a test folder's data file (a JSON or text fixture: the tests beside it load
+ * it), a page pytest runs as doctests (a test itself), and a runner's own config (`pytest.ini`,
+ * `vitest.config.ts`: its suite's tests, as far as the time budget goes).
+ */
+function runOnlyInsight(
+  project: Project,
+  rel: string,
+  verdict: Extract<FileVerdict, { queue: false }>,
+): EditInsight {
+  const owner =
+    verdict.kind === "config"
+      ? runnerConfigOwner(project.view, rel, project.config.runners)
+      : undefined;
+  if (owner !== undefined)
+    return {
+      path: rel,
+      verdict: { ...verdict, language: verdict.language ?? owner.languages[0] },
+      status: "existing",
+      runner: owner,
+      runOnly: true,
+    };
+  const language =
+    verdict.language ??
+    (TEST_DATA_KINDS.has(verdict.kind)
+      ? (testDataLanguage(project.view, rel) ??
+        doctestPageLanguage(project.view, rel, project.config.runners))
+      : undefined);
+  if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
+    const runner = resolveRunner(project.view, rel, language, project.config.runners);
+    if (runner.runner !== undefined)
+      return {
+        path: rel,
+        verdict: { ...verdict, language },
+        status: "existing",
+        runner: runner.runner,
+        runOnly: true,
+      };
+  }
+  return { path: rel, verdict };
+}
+
 export function inspectEdit(
   project: Project,
   file: string,
@@ -426,30 +471,7 @@ export function inspectEdit(
     productionPatterns: project.config.file_classes.production,
     exemptPatterns: project.config.file_classes.exempt,
   });
-  if (!verdict.queue) {
-    // An edited test (or conftest, helper) is run at the end of the turn: a test broken in this
-    // turn must not end it green.
-    // So is a test folder's data file (a JSON or text fixture): the tests beside it load it; and
-    // a page pytest runs as doctests, a test itself.
-    const language =
-      verdict.language ??
-      (TEST_DATA_KINDS.has(verdict.kind)
-        ? (testDataLanguage(project.view, rel) ??
-          doctestPageLanguage(project.view, rel, project.config.runners))
-        : undefined);
-    if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
-      const runner = resolveRunner(project.view, rel, language, project.config.runners);
-      if (runner.runner !== undefined)
-        return {
-          path: rel,
-          verdict: { ...verdict, language },
-          status: "existing",
-          runner: runner.runner,
-          runOnly: true,
-        };
-    }
-    return { path: rel, verdict };
-  }
+  if (!verdict.queue) return runOnlyInsight(project, rel, verdict);
   const resolution = resolveRunner(project.view, rel, verdict.language, project.config.runners);
   const status = options.status ?? gitStatusOf(project.root, rel);
   // Only the project's own rules queue a file with no runtime code; its depth asks for nothing.

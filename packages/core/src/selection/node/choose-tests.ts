@@ -60,7 +60,15 @@ export async function chooseTests(
     suggested: selection.suggested,
   });
   const notes = [...selection.notes];
-  const leftOutCommands = commandsFor(plan.runs, cut.leftOut);
+  // Tests left out of a changed runner config's suite: the command is the suite's own.
+  const left = new Set(cut.leftOut);
+  const suites = new Set(
+    [...selection.related.values()]
+      .flat()
+      .filter((test) => test.evidence === "config" && left.has(test.path))
+      .map((test) => test.path),
+  );
+  const leftOutCommands = commandsFor(plan.runs, cut.leftOut, suites);
   if (cut.leftOut.length > 0) {
     notes.push(
       `tailtest: ${cut.leftOut.length} more related test file(s) were left out of this run (estimated over verify_budget_seconds = ${project.config.verify_budget_seconds}); run them with: ${leftOutCommands.join(" ; ")}`,
@@ -242,15 +250,23 @@ function testFileCosts(project: Project): (test: string) => number {
   return (test) => perFile.get(test) ?? typical;
 }
 
-/** The shell commands that run the left-out tests, one per runner and package. */
-function commandsFor(runs: readonly RunPlan[], tests: readonly string[]): string[] {
+/**
+ * The shell commands that run the left-out tests, one per runner and package: its whole suite
+ * when one of them was left out of a changed config's suite (`suites`), else the files.
+ */
+function commandsFor(
+  runs: readonly RunPlan[],
+  tests: readonly string[],
+  suites: ReadonlySet<string> = new Set(),
+): string[] {
   if (tests.length === 0) return [];
   const commands: string[] = [];
   for (const run of runs) {
     const pkg = run.runner.package_dir;
     const mine = tests.filter((test) => pkg === "" || test.startsWith(`${pkg}/`));
     if (mine.length === 0) continue;
-    commands.push(shellCommandForTestFiles(run.runner, mine));
+    const whole = mine.some((test) => suites.has(test));
+    commands.push(shellCommandForTestFiles(run.runner, whole ? [] : mine));
   }
   return commands;
 }

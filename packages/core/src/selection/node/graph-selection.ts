@@ -15,6 +15,9 @@ import { loadJsLexers } from "../../analysis/js-module.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage, type Language } from "../../filter/languages.ts";
 import { testDataLanguage } from "../../project/test-data.ts";
+import { walkFiles } from "../../project/project-view.ts";
+import { runnerConfigOwner } from "../../runners/runner-config.ts";
+import { suiteShape } from "../suite.ts";
 import type { RelatedTest } from "../related.ts";
 import {
   findTestTarget,
@@ -149,12 +152,13 @@ async function selectWith(
     complete: true,
   };
   selectByPackage(project, files, selection);
+  const configs = selectByConfig(project, files, selection);
   const languages = new Map<string, Language | undefined>(
     files.map((file) => [file, detectLanguage(file) ?? testDataLanguage(project.view, file)]),
   );
   const selectable = files.filter((file) => {
     const language = languages.get(file);
-    return language !== undefined && SELECTABLE.has(language);
+    return language !== undefined && SELECTABLE.has(language) && !configs.has(file);
   });
   if (selectable.length === 0) return selection;
   // The JS lexers (two WebAssembly modules) only when a JS file may be read: a changed one, or
@@ -191,6 +195,44 @@ async function selectWith(
   selection.complete = view.complete && cold?.cut() !== true;
   if (!selection.complete) selection.notes.push(unfinishedNote(current, cold, options));
   return selection;
+}
+
+/** The most test files a changed runner config selects (its suite's, in listing order). */
+const CONFIG_TESTS = 2000;
+/** Folders a runner config's suite is not looked for in. */
+const NOT_TESTS = new Set(["node_modules", "__pycache__", "venv", "dist", "build", "target"]);
+
+/**
+ * A changed runner config (`runnerConfigOwner`: `pytest.ini`, `vitest.config.ts`) selects its
+ * suite's test files, up to `CONFIG_TESTS`: no test imports it, and a change to it can break
+ * every one of them. Ranked last (evidence `config`), so the time budget cuts them first.
+ */
+function selectByConfig(
+  project: Project,
+  files: readonly string[],
+  selection: Selection,
+): Set<string> {
+  const configs = new Set<string>();
+  for (const file of files) {
+    const runner = runnerConfigOwner(project.view, file, project.config.runners);
+    if (runner === undefined) continue;
+    configs.add(file);
+    const shape = suiteShape(project.view, runner);
+    const pkg = runner.package_dir;
+    const within = (path: string): string => (pkg === "" ? path : `${pkg}/${path}`);
+    const tests = walkFiles(project.view, pkg, "", {
+      depth: 12,
+      files: CONFIG_TESTS,
+      skip: NOT_TESTS,
+      keep: (path) => shape.isTest(within(path)),
+    });
+    const detail = `runs under ${runnerLabel(runner.id)}'s changed config`;
+    selection.related.set(
+      file,
+      tests.map((path) => ({ path: within(path), evidence: "config", detail, hops: 0 })),
+    );
+  }
+  return configs;
 }
 
 /** Go and Rust files' tests, by their package's layout. */

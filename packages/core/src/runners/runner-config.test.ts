@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryView } from "../project/project-view.ts";
+import { runnerConfigOwner } from "./runner-config.ts";
+
+const PYPROJECT = '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n';
+const VITEST_PACKAGE =
+  '{"name":"web","scripts":{"test":"vitest run"},"devDependencies":{"vitest":"^4"}}';
+
+/** Which edited files are a runner's own config: the suite's tests run for them. */
+describe("runnerConfigOwner", () => {
+  it.each<[string, Record<string, string>, string, string | undefined]>([
+    ["pytest.ini", { "pytest.ini": "[pytest]\n" }, "pytest.ini", "pytest@"],
+    [
+      "pyproject.toml with pytest's table",
+      { "pyproject.toml": PYPROJECT },
+      "pyproject.toml",
+      "pytest@",
+    ],
+    [
+      "pyproject.toml when pytest reads pytest.ini",
+      { "pyproject.toml": PYPROJECT, "pytest.ini": "[pytest]\n" },
+      "pyproject.toml",
+      undefined,
+    ],
+    [
+      "setup.cfg without [tool:pytest]",
+      { "setup.cfg": "[metadata]\nname = calc\n", "pytest.ini": "[pytest]\n" },
+      "setup.cfg",
+      undefined,
+    ],
+    [
+      "a package's vitest config",
+      {
+        "packages/web/package.json": VITEST_PACKAGE,
+        "packages/web/vitest.config.ts": "export default {};\n",
+      },
+      "packages/web/vitest.config.ts",
+      "vitest@packages/web",
+    ],
+    ["package.json", { "package.json": VITEST_PACKAGE }, "package.json", undefined],
+    [
+      "a jest config where vitest runs the tests",
+      { "package.json": VITEST_PACKAGE, "jest.config.js": "module.exports = {};\n" },
+      "jest.config.js",
+      undefined,
+    ],
+    [
+      "a file that is no config",
+      { "pytest.ini": "[pytest]\n", "README.md": "x\n" },
+      "README.md",
+      undefined,
+    ],
+    ["a config that is not there", { "pyproject.toml": PYPROJECT }, "pytest.ini", undefined],
+  ])("%s", (_, files, path, expected) => {
+    const owner = runnerConfigOwner(createMemoryView(files), path);
+    expect(owner === undefined ? undefined : `${owner.id}@${owner.package_dir}`).toBe(expected);
+  });
+});

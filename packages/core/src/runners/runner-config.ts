@@ -1,0 +1,42 @@
+import type { ProjectView } from "../project/project-view.ts";
+import { pytestConfig } from "./config-text.ts";
+import { detectPackageRunners, type DetectedRunner } from "./project-runners.ts";
+import { runnerSpecs, specOf } from "./table.ts";
+
+/** The files pytest may take its settings from; `pytestConfig` says which one it does. */
+const PYTEST_FILES: ReadonlySet<string> = new Set([
+  "pytest.toml",
+  ".pytest.toml",
+  "pytest.ini",
+  ".pytest.ini",
+  "pyproject.toml",
+  "tox.ini",
+  "setup.cfg",
+]);
+
+/**
+ * The runner whose own config file `path` is (project-relative): the file pytest reads its
+ * settings from in the runner's package folder (`pytest.ini`; `pyproject.toml` only when it is
+ * that file), or a JavaScript runner's config named by its record (`vitest.config.ts`,
+ * `jest.config.js`, `.mocharc.yml`). A change to one can break every test of that suite, and no
+ * test imports it. `package.json` is no runner's config here: most of its changes are not.
+ */
+export function runnerConfigOwner(
+  view: ProjectView,
+  path: string,
+  overrides?: Parameters<typeof detectPackageRunners>[2],
+): DetectedRunner | undefined {
+  const slash = path.lastIndexOf("/");
+  const name = path.slice(slash + 1);
+  const dir = slash === -1 ? "" : path.slice(0, slash);
+  // Most files are no config: no detection for them.
+  const named = (id: string): boolean =>
+    specOf(id as DetectedRunner["id"]).packageJson?.configFile?.test(name) === true;
+  const candidate = PYTEST_FILES.has(name) || runnerSpecs().some((spec) => named(spec.id));
+  if (!candidate || !view.exists(path)) return undefined;
+  return detectPackageRunners(view, dir, overrides).find((runner) =>
+    runner.id === "pytest"
+      ? PYTEST_FILES.has(name) && pytestConfig(view, dir)?.file === name
+      : named(runner.id),
+  );
+}
