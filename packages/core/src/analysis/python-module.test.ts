@@ -174,6 +174,34 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     expect(module.defined).not.toContain("tests");
   });
 
+  it("reads the dotted paths of a module that imports by a computed name, only there", () => {
+    const registry = [
+      "from importlib import import_module",
+      "PLUGINS = {",
+      '    "table": "pkg.plugins.table.table",',
+      '    "math": "pkg.plugins.math:render",',
+      '    "prose": "Some words. Not a path",',
+      '    "version": "1.2",',
+      '    "dup": "pkg.plugins.table.table",',
+      "}",
+      "def load(name):",
+      '    return import_module(PLUGINS[name].rsplit(".", 1)[0])',
+      "",
+    ].join("\n");
+    expect(
+      scanPythonModule(registry).loadable.map((entry) => [entry.module, entry.names, entry.line]),
+    ).toEqual([
+      ["pkg.plugins.table", ["table"], 2],
+      ["pkg.plugins.math", ["render"], 2],
+    ]);
+    expect(scanPythonModule(registry).imports.map((entry) => entry.module)).toEqual(["importlib"]);
+    const literalOnly = registry.replace('PLUGINS[name].rsplit(".", 1)[0]', '"pkg.plugins.table"');
+    expect(scanPythonModule(literalOnly).loadable).toEqual([]);
+    expect(scanPythonModule(registry.replace("import_module(P", "len(P")).loadable).toEqual([]);
+    const concatenated = 'import importlib\nX = "pkg.a.b"\nimportlib.import_module("pkg." + n)\n';
+    expect(scanPythonModule(concatenated).loadable.map((entry) => entry.module)).toEqual(["pkg.a"]);
+  });
+
   it("reads the folders a literal sys.path change adds, not a computed one", () => {
     const module = scanPythonModule(
       [

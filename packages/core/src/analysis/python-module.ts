@@ -44,6 +44,12 @@ export interface PythonModule {
    * `__all__`, or a `from x import *`. A validator then checks nothing against this module.
    */
   open: boolean;
+  /**
+   * In a module that loads modules by a computed name (`import_module(path)`), the dotted paths
+   * its string literals spell (`"pkg.plugins.table.table"`, `"pkg.mod:attr"`), as a `from`
+   * import of their last part: what it can load. Empty in any other module.
+   */
+  loadable: PythonImport[];
 }
 
 interface LogicalLine {
@@ -252,7 +258,9 @@ export function scanPythonModule(text: string): PythonModule {
   };
   // Indentation of the def/class whose body we are in; module-level names stop there.
   const bodies: number[] = [];
+  const loadable = loadableByName();
   for (const logical of splitLogicalLines(text)) {
+    loadable.read(logical);
     while (bodies.length > 0 && logical.indent <= (bodies[bodies.length - 1] ?? -1)) bodies.pop();
     const inBody = bodies.length > 0;
     for (const statement of splitStatements(logical.code)) {
@@ -277,6 +285,7 @@ export function scanPythonModule(text: string): PythonModule {
     pathInserts: scan.pathInserts,
     ownInserts: scan.changesPath ? [...new Set(scan.ownFolders)] : [],
     open: scan.open,
+    loadable: loadable.found(),
   };
   if (scan.all !== undefined) result.all = scan.all;
   return result;
@@ -374,6 +383,40 @@ function readOwnFolders(scan: ModuleScan, statement: string, logical: LogicalLin
     if (parts.length > 0 && parts.every((part) => part !== "" && !part.startsWith("/")))
       scan.ownFolders.push(parts.join("/"));
   }
+}
+
+/** A call that loads a module by a name computed at run time (not one literal string). */
+const COMPUTED_IMPORT_RE =
+  /(?<![\w.])(?:importlib\s*\.\s*)?(?:import_module|__import__|import_string|resolve_name)\s*\(\s*(?!\s*"\d+"\s*[,)])/;
+/** A whole string that is a dotted module path and attribute: `a.b.c` or `a.b:c`. */
+const LOADABLE_RE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)[.:]([A-Za-z_]\w*)$/;
+
+/**
+ * The dotted paths a module's strings spell, kept when the module also loads a module by a
+ * computed name: mistune's plugins are `"mistune.plugins.table.table"` in a table that
+ * `import_module(module_path)` reads, and no import statement names `plugins/table.py`.
+ */
+function loadableByName(): { read(logical: LogicalLine): void; found(): PythonImport[] } {
+  let computed = false;
+  const seen = new Set<string>();
+  const candidates: PythonImport[] = [];
+  return {
+    read(logical) {
+      if (!computed && COMPUTED_IMPORT_RE.test(logical.code)) computed = true;
+      for (const literal of logical.strings) {
+        const match = LOADABLE_RE.exec(literal);
+        if (match === null || seen.has(literal)) continue;
+        seen.add(literal);
+        candidates.push({
+          module: match[1] ?? "",
+          level: 0,
+          names: [match[2] ?? ""],
+          line: logical.line,
+        });
+      }
+    },
+    found: () => (computed ? candidates : []),
+  };
 }
 
 /** `a = 1; b = 2` is two statements; strings are already masked, so `;` inside them is gone. */

@@ -242,4 +242,35 @@ describe("imports the lexer cannot read as statements", () => {
         "tests/helpers.py",
       ]);
   });
+
+  it("resolves the dotted paths a module loads by a computed name (mistune's plugin table)", () => {
+    temp = makeProject({
+      "src/md/__init__.py": "from .plugins import load\n",
+      "src/md/plugins/__init__.py": [
+        "from importlib import import_module",
+        "_plugins = {",
+        '    "table": "md.plugins.table.table",',
+        '    "strike": "md.plugins.formatting.strikethrough",',
+        '    "entry": "md.plugins.math:math",',
+        '    "gone": "md.plugins.missing.x",',
+        '    "other": "os.path.join",',
+        "}",
+        "def load(name):",
+        '    path, attr = _plugins[name].rsplit(".", 1)',
+        "    return getattr(import_module(path), attr)",
+        "",
+      ].join("\n"),
+      "src/md/plugins/table.py": "def table(md):\n    pass\n",
+      "src/md/plugins/formatting.py": "def strikethrough(md):\n    pass\n",
+      "src/md/plugins/math.py": "def math(md):\n    pass\n",
+      "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+    });
+    const project = openProject(temp.root);
+    const rel = "src/md/plugins/__init__.py";
+    expect(readFileImports(project, rel, lookupContext(project, rel))).toEqual([
+      "src/md/plugins/table.py",
+      "src/md/plugins/formatting.py",
+      "src/md/plugins/math.py",
+    ]);
+  });
 });

@@ -440,6 +440,9 @@ export function readFileImports(
       ...module.ownInserts.map((folder) => (here === "" ? folder : `${here}/${folder}`)),
     ]);
     for (const entry of module.imports) found.push(...resolvePythonImport(own, rel, entry));
+    for (const entry of module.loadable)
+      for (const file of resolvePythonImport(own, rel, entry))
+        if (!found.includes(file)) found.push(file);
     return found;
   }
   const module = scanJsModule(text, rel);
