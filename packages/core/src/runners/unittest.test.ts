@@ -276,6 +276,32 @@ describe("a src-layout package whose tests are inside it", () => {
     expect(runner?.command.slice(-4)).toEqual(["-s", start, "-t", "."]);
   });
 
+  it.each([
+    ["tests/ with no __init__.py (polib)", {}, ["-s", "tests", "-t", "tests"], "tests"],
+    ["tests/ a package", { "tests/__init__.py": "" }, ["-s", "tests", "-t", "."], undefined],
+    [
+      "its own discovery of a folder with no __init__.py",
+      { "tox.ini": "[testenv]\ncommands = python -m unittest discover -s tests -p 'test*.py'\n" },
+      ["-s", "tests", "-p", "test*.py", "-t", "tests"],
+      "tests",
+    ],
+  ])(
+    "discovers from a start folder that is no package as its own top: %s",
+    (_, extra, tail, from) => {
+      const view = createMemoryView({
+        "setup.py": "from setuptools import setup\nsetup(py_modules=['polib'])\n",
+        "polib.py": "",
+        "tests/tests.py": "import unittest\nimport polib\n",
+        "tests/test_utf8.po": "",
+        ...extra,
+      });
+      const [runner] = detectPackageRunners(view, "");
+      expect(runner?.command.slice(3)).toEqual(["discover", ...tail]);
+      expect(suiteShape(view, runner!).isTest("tests/tests.py")).toBe(true);
+      expect(runnerArgv(view, runner!, [], []).namesFrom).toBe(from);
+    },
+  );
+
   it("names a test of a class a function builds by its module, which unittest can load", () => {
     const view = isodate({});
     const [runner] = detectPackageRunners(view, "");

@@ -39,7 +39,9 @@ export const unittest: RunnerSpec = {
       inside ??
       ".";
     const pattern = own?.pattern === undefined ? [] : ["-p", own.pattern];
-    const top = own?.top ?? (own?.start === undefined && testDir === inside ? inside : ".");
+    const top =
+      own?.top ??
+      (own?.start === undefined && testDir === inside ? inside : discoveryTop(view, dir, testDir));
     return [
       ...pythonCommand(view, dir, "unittest"),
       "discover",
@@ -112,6 +114,17 @@ export const unittest: RunnerSpec = {
   testIdJoiner: "::",
   shellPythonModule: "unittest",
 };
+
+/**
+ * The top-level folder discovery imports a start folder's tests from when nothing names one: the
+ * project's folder when the start folder is a package (its tests are `tests.test_x`), else the
+ * start folder itself, unittest's own default. Python 3.11 and later refuse `-s tests -t .` for a
+ * tests/ with no `__init__.py` ("Start directory is not importable"), as polib's is.
+ */
+function discoveryTop(view: ProjectView, dir: string, start: string): string {
+  if (start === "." || view.exists(joinRel(dir, joinRel(start, "__init__.py")))) return ".";
+  return start;
+}
 
 /** The value after a command's option (`-t src`), by any of its names. */
 function option(command: readonly string[], ...flags: string[]): string | undefined {
