@@ -198,6 +198,8 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     const literalOnly = registry.replace('PLUGINS[name].rsplit(".", 1)[0]', '"pkg.plugins.table"');
     expect(scanPythonModule(literalOnly).loadable).toEqual([]);
     expect(scanPythonModule(registry.replace("import_module(P", "len(P")).loadable).toEqual([]);
+    const ownHelper = registry.replace("def load(name):", "def import_module(path):");
+    expect(scanPythonModule(ownHelper.replace("import_module(P", "len(P")).loadable).toEqual([]);
     const concatenated = 'import importlib\nX = "pkg.a.b"\nimportlib.import_module("pkg." + n)\n';
     expect(scanPythonModule(concatenated).loadable.map((entry) => entry.module)).toEqual(["pkg.a"]);
   });

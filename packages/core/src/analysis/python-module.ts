@@ -387,7 +387,7 @@ function readOwnFolders(scan: ModuleScan, statement: string, logical: LogicalLin
 
 /** A call that loads a module by a name computed at run time (not one literal string). */
 const COMPUTED_IMPORT_RE =
-  /(?<![\w.])(?:importlib\s*\.\s*)?(?:import_module|__import__|import_string|resolve_name)\s*\(\s*(?!\s*"\d+"\s*[,)])/;
+  /(?<![\w.])(?<!\bdef\s+)(?:importlib\s*\.\s*)?(?:import_module|__import__|import_string|resolve_name)\s*\(\s*(?!\s*"\d+"\s*[,)])/;
 /** A whole string that is a dotted module path and attribute: `a.b.c` or `a.b:c`. */
 const LOADABLE_RE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)[.:]([A-Za-z_]\w*)$/;
 
