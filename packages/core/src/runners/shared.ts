@@ -59,24 +59,64 @@ function nodeDeps(pkg: PackageJson): Set<string> {
 }
 
 /**
- * `scripts.test` with the test scripts it runs by name spelled in after each call (`npm run
- * test-api`, `pnpm test:unit`, `yarn run test-coverage`), three levels deep: a project whose
- * `test` builds, lints, then `npm run test-api` runs its tests in `test-api`.
+ * `scripts.test` with the scripts it runs by name spelled in after each call (`npm run test-api`,
+ * `pnpm test:unit`, `yarn run test-coverage`, `c8 pnpm unit`), three levels deep: a project whose
+ * `test` builds, lints, then `npm run test-api` runs its tests in `test-api`. pnpm's regex form
+ * (`pnpm run /^test:/`, postcss) runs every script whose name matches, each spelled in. A name
+ * is spelled in only when the package has that script; `npm <name>` runs one only by `run`.
  */
 function testScript(pkg: PackageJson): string {
   const scripts = pkg.scripts ?? {};
+  const body = (name: string, depth: number): string | undefined => {
+    const text = scripts[name];
+    return typeof text === "string" ? expand(text, depth - 1) : undefined;
+  };
   const expand = (text: string, depth: number): string =>
     depth === 0
       ? text
-      : text.replace(
-          /\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+([\w:.-]*test[\w:.-]*)/gi,
-          (call: string, name: string) => {
-            const body = scripts[name];
-            return typeof body === "string" ? `${call} ( ${expand(body, depth - 1)} )` : call;
-          },
-        );
+      : text.replace(SCRIPT_CALL, (call: string, quote: string, name: string) => {
+          const found = calledScripts(scripts, name)
+            .map((called) => body(called, depth))
+            .filter((text) => text !== undefined);
+          return found.length === 0 ? call : `${call} ( ${found.join(" ; ")} )`;
+        });
   const script = scripts["test"];
   return typeof script === "string" ? expand(script, 3) : "";
+}
+
+/** `npm run X`, `pnpm [run] X`, `yarn [run] X`, X a script's name or pnpm's `/regex/`. */
+const SCRIPT_CALL =
+  /\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+(["']?)(\/[^\s"']+\/|[\w:.-]+)\1/gi;
+
+/** Words after `pnpm` or `yarn` that are the tool's own command, never a script. */
+const PACKAGE_MANAGER_COMMANDS = new Set([
+  "add",
+  "dlx",
+  "exec",
+  "i",
+  "install",
+  "link",
+  "pack",
+  "publish",
+  "remove",
+  "run",
+  "test",
+  "update",
+]);
+
+/**
+ * The scripts a call names: the one of that name, or every one pnpm's `run /regex/` matches
+ * (none when the regex does not compile); never a package manager's own command.
+ */
+function calledScripts(scripts: Record<string, unknown>, name: string): string[] {
+  const source = /^\/(.+)\/$/.exec(name)?.[1];
+  if (source === undefined) return PACKAGE_MANAGER_COMMANDS.has(name) ? [] : [name];
+  try {
+    const regex = new RegExp(source);
+    return Object.keys(scripts).filter((script) => script !== "test" && regex.test(script));
+  } catch {
+    return [];
+  }
 }
 
 /** A package's expanded test script (`testScript`), "" without a package.json or a script. */

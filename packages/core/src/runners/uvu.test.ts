@@ -89,3 +89,44 @@ describe("a package whose test script runs uvu", () => {
     });
   });
 });
+
+describe("a uvu command reached through scripts the test script runs by regex (postcss)", () => {
+  const view = (scripts: Record<string, string>) =>
+    createMemoryView({
+      "package.json": JSON.stringify({ scripts, devDependencies: { uvu: "0.5.6" } }),
+      "node_modules/.bin/uvu": "",
+      "lib/list.js": "module.exports = {}\n",
+      "test/list.test.ts": "import list = require('../lib/list.js')\n",
+      "test/errors.ts": "import list = require('../lib/list.js')\n",
+    });
+  const postcss = {
+    "test:lint": "eslint .",
+    "test:coverage": "c8 pnpm unit",
+    test: "FORCE_COLOR=1 pnpm run /^test:/",
+    unit: 'uvu -r ts-node/register/transpile-only test "\\.test\\.(ts|js)$"',
+  };
+
+  it.each([
+    ["pnpm run /^test:/ then c8 pnpm unit", postcss],
+    ["a quoted regex", { ...postcss, test: 'pnpm run "/^test:.*/"' }],
+    ["npm run of a script not named test", { ...postcss, test: "npm run lint && npm run unit" }],
+  ])("%s: the preloaded register and the pattern are the unit script's", (_, scripts) => {
+    const project = view({ ...scripts, lint: "eslint ." });
+    const [runner] = detectPackageRunners(project, "");
+    expect(runner?.id).toBe("uvu");
+    expect(runnerArgv(project, runner!, ["test/list.test.ts"], []).argv.slice(3)).toEqual([
+      "-r",
+      "ts-node/register/transpile-only",
+      "test",
+      "^(list\\.test\\.ts)$",
+    ]);
+    const shape = suiteShape(project, runner!);
+    expect(shape.isTest("test/list.test.ts")).toBe(true);
+    expect(shape.isTest("test/errors.ts")).toBe(false);
+  });
+
+  it("spells in no package manager command that shares a script's name", () => {
+    const project = view({ test: "pnpm install && uvu test", install: "uvu -r esm lib" });
+    expect(uvuScript(project, "")).toMatchObject({ dir: "test", requires: [] });
+  });
+});
