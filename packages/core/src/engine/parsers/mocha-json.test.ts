@@ -36,6 +36,27 @@ describe("parseMochaJson", () => {
     ]);
   });
 
+  it("names a test's file from its stack when mocha's JSON has none (mocha 5)", () => {
+    const output = readRunnerOutput("mocha", "mocha5-no-file.json");
+    const files = ["test/calc.test.js", "test/util.test.js"];
+    const rows = (run: ReturnType<typeof parseMochaJson>) =>
+      testRows(run).map(([file, segments, status]) => [file, segments.join(" > "), status]);
+    // The failing tests by their stack's frame in a file the run was given.
+    expect(rows(parseMochaJson(output, { ...context, files }))).toEqual([
+      ["", "calc > adds two numbers", "pass"],
+      ["test/calc.test.js", "calc > fails on purpose", "fail"],
+      ["", "util > trims", "pass"],
+      ["test/util.test.js", "util > fails too", "fail"],
+    ]);
+    // The whole suite: the frame mocha calls a test from; one file given: every test is in it.
+    const suite = parseMochaJson(output, { ...context, packageDir: "pkg" });
+    expect(
+      suite.tests.filter((test) => test.status === "fail").map((test) => test.id.file),
+    ).toEqual(["pkg/test/calc.test.js", "pkg/test/util.test.js"]);
+    const one = parseMochaJson(output, { ...context, files: ["test/calc.test.js"] });
+    expect(new Set(one.tests.map((test) => test.id.file))).toEqual(new Set(["test/calc.test.js"]));
+  });
+
   it("names the spec file when a require fails and mocha writes no report", () => {
     const run = parseMochaJson(readRunnerOutput("mocha", "import-error.stderr.txt"), context);
     expect(run.tests).toEqual([]);

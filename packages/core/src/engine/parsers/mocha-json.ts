@@ -68,7 +68,8 @@ function readTest(
   const parent = test.fullTitle.endsWith(` ${test.title}`)
     ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length - 1)
     : "";
-  const file = test.file === undefined ? context.packageDir : toProjectFile(test.file, context);
+  const file =
+    test.file === undefined ? fileOfUnnamed(test, context) : toProjectFile(test.file, context);
   const segments = parent === "" ? [test.title] : [parent, test.title];
   const hasError = Object.keys(test.err).length > 0;
   const result: TestResult = { id: { runner: context.runner, file, segments }, status: "pass" };
@@ -83,6 +84,30 @@ function readTest(
   if (test.duration !== undefined && result.status !== "skip") result.duration_ms = test.duration;
   return result;
 }
+
+/**
+ * The spec file of a test mocha's JSON does not name (mocha before 6 had no `file` field): the
+ * only file the run was given, else, for a failing test, the frame of its stack in one of the
+ * run's files or, with none given, the frame mocha calls a test's function from
+ * (`Context.<anonymous>`). The package itself when nothing says.
+ */
+function fileOfUnnamed(test: MochaTest, context: ParseContext): string {
+  const given = context.files ?? [];
+  if (given.length === 1) return given[0] as string;
+  const stack = typeof test.err["stack"] === "string" ? test.err["stack"] : "";
+  const frames = [...stack.matchAll(STACK_FRAME)].map((frame) => ({
+    file: toProjectFile(frame[2] as string, context),
+    test: frame[1] !== undefined,
+  }));
+  const found =
+    given.length > 0
+      ? frames.find((frame) => given.includes(frame.file))
+      : frames.find((frame) => frame.test);
+  return found?.file ?? context.packageDir;
+}
+
+/** A stack frame's file: `at Context.<anonymous> (/p/test/a.js:3:9)`, `at /p/test/a.js:3:9`. */
+const STACK_FRAME = /^\s*at (?:(Context\.<anonymous>) )?\(?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?$/gm;
 
 function failureKindOf(failure: string): FailureKind {
   if (/Timeout of \d+ms exceeded/.test(failure)) return "timeout";
