@@ -611,7 +611,13 @@ function failingFiles(meta, cwd, coloured) {
       const start = output.indexOf("{");
       try {
         const report = JSON.parse(output.slice(start, output.lastIndexOf("}") + 1));
-        for (const failure of report.failures ?? []) add(failure.file);
+        // mocha before 6 names no file: the first frame of the failure's stack in a test.
+        const frameFile = (stack) =>
+          [...(stack ?? "").matchAll(/^\s*at (?:.* \()?([^\s()]+):\d+:\d+\)?$/gm)]
+            .map((m) => (m[1].startsWith(`${cwd}/`) ? m[1].slice(cwd.length + 1) : m[1]))
+            .find((file) => /^tests?\//.test(file));
+        for (const failure of report.failures ?? [])
+          add(failure.file ?? frameFile(failure.err?.stack));
       } catch {
         found.add("<unreadable mocha report>");
       }
