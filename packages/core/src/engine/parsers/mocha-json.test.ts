@@ -57,6 +57,23 @@ describe("parseMochaJson", () => {
     expect(new Set(one.tests.map((test) => test.id.file))).toEqual(new Set(["test/calc.test.js"]));
   });
 
+  it("names the spec file a mocha 5 run died loading, from node's report of the throw", () => {
+    const output = readRunnerOutput("mocha", "mocha5-load-throw.stderr.txt");
+    const proj = { ...context, packageAbs: "/home/dev/proj" };
+    const files = ["test/calc.test.js", "test/sign.test.js"];
+    const run = parseMochaJson(output, { ...proj, files });
+    expect(run.tests).toEqual([]);
+    expect(run.errors).toEqual([
+      {
+        file: "test/sign.test.js",
+        message: expect.stringContaining('the key must be "secret"') as unknown,
+        kind: "collection",
+      },
+    ]);
+    // Without the run's files nothing says which spec: a crash, as before.
+    expect(parseMochaJson(output, proj).errors[0]?.kind).toBe("crash");
+  });
+
   it("names the spec file when a require fails and mocha writes no report", () => {
     const run = parseMochaJson(readRunnerOutput("mocha", "import-error.stderr.txt"), context);
     expect(run.tests).toEqual([]);

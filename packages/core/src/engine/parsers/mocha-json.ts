@@ -95,10 +95,7 @@ function fileOfUnnamed(test: MochaTest, context: ParseContext): string {
   const given = context.files ?? [];
   if (given.length === 1) return given[0] as string;
   const stack = typeof test.err["stack"] === "string" ? test.err["stack"] : "";
-  const frames = [...stack.matchAll(STACK_FRAME)].map((frame) => ({
-    file: toProjectFile(frame[2] as string, context),
-    test: frame[1] !== undefined,
-  }));
+  const frames = stackFrames(stack, context);
   const found =
     given.length > 0
       ? frames.find((frame) => given.includes(frame.file))
@@ -106,8 +103,16 @@ function fileOfUnnamed(test: MochaTest, context: ParseContext): string {
   return found?.file ?? context.packageDir;
 }
 
-/** A stack frame's file: `at Context.<anonymous> (/p/test/a.js:3:9)`, `at /p/test/a.js:3:9`. */
-const STACK_FRAME = /^\s*at (?:(Context\.<anonymous>) )?\(?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?$/gm;
+/** The project files of a stack's frames, each marked when it is mocha calling a test. */
+function stackFrames(stack: string, context: ParseContext): { file: string; test: boolean }[] {
+  return [...stack.matchAll(STACK_FRAME)].map((frame) => ({
+    file: toProjectFile(frame[2] as string, context),
+    test: frame[1] === "Context.<anonymous>",
+  }));
+}
+
+/** A stack frame: `at Context.<anonymous> (/p/test/a.js:3:9)`, `at /p/test/a.js:3:9`. */
+const STACK_FRAME = /^\s*at (?:(\S.*?) \()?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?$/gm;
 
 function failureKindOf(failure: string): FailureKind {
   if (/Timeout of \d+ms exceeded/.test(failure)) return "timeout";
@@ -150,16 +155,27 @@ function keyOf(test: MochaTest): string {
 /** What mocha prints when a spec file cannot even be loaded, so the run has no report. */
 function readLoadFailure(text: string, context: ParseContext): ParsedRun {
   const at = text.indexOf("Exception during run:");
-  if (at === -1 && !/Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/.test(text)) {
+  // mocha before 8 lets an error thrown while a spec loads end the process with node's own
+  // report: a stack through one of the run's spec files says which.
+  const given = context.files ?? [];
+  const spec = stackFrames(text, context).find((frame) => given.includes(frame.file))?.file;
+  if (
+    at === -1 &&
+    spec === undefined &&
+    !/Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/.test(text)
+  ) {
     return crashed("no mocha JSON report (an object with tests[]) in the runner output");
   }
   const message = (at === -1 ? text : text.slice(at + "Exception during run:".length)).trim();
-  const file = loadFailureFile(message);
+  const named = loadFailureFile(message);
+  const required = /^Require stack:|imported from /m.test(message);
+  let file = named === undefined ? undefined : toProjectFile(named, context);
+  if (spec !== undefined && at === -1 && !required) file = spec;
   return {
     tests: [],
     errors: [
       {
-        ...(file === undefined ? {} : { file: toProjectFile(file, context) }),
+        ...(file === undefined ? {} : { file }),
         message,
         kind: "collection",
       },
