@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { leavesTestsOut, weakenedLine, weakeningForms } from "./test-weakening.ts";
+import { leavesTestsOut, newSupportForms, weakenedLine, weakeningForms } from "./test-weakening.ts";
 
 const PY = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
 const JS =
   'import { add } from "./calc";\n\nit("adds", () => {\n  expect(add(2, 3)).toBe(5);\n});\n';
+const CLASS =
+  "from calc import add\n\n\nclass TestCalc:\n    def test_add(self):\n        assert add(2, 3) == 5\n";
+const SKIP = "a skip (or expected failure) added";
+const WAY =
+  "a way out added (an early return, a branch that never runs, a failure caught and dropped)";
+const STAND_IN = "a stand-in for tested code added (a mock, a patch, an imported name rebound)";
 
 describe("weakeningForms", () => {
   it.each([
@@ -94,6 +100,149 @@ describe("weakeningForms", () => {
       JS.replace("toBe(5)", "toBe(-1)"),
       ["an assertion changed"],
     ],
+    // The twenty-third round: forms the reading missed.
+    [
+      "a module-wide pytestmark",
+      "t/test_a.py",
+      PY,
+      `import pytest\npytestmark = pytest.mark.skip\n${PY}`,
+      [SKIP],
+    ],
+    [
+      "a skip through a name of its own",
+      "t/test_a.py",
+      PY,
+      `from pytest import mark\nlater = mark.skip\n${PY.replace("def test_add", "@later\ndef test_add")}`,
+      [SKIP],
+    ],
+    [
+      "unittest's skip imported by name",
+      "t/test_a.py",
+      PY,
+      `from unittest import skip\n${PY.replace("def test_add", "@skip('x')\ndef test_add")}`,
+      [SKIP],
+    ],
+    ["it.concurrent.skip", "src/a.test.ts", JS, JS.replace("it(", "it.concurrent.skip("), [SKIP]],
+    [
+      "an early return",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    return\n    assert"),
+      [WAY],
+    ],
+    [
+      "a branch that never runs",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    if False:\n        assert"),
+      [WAY],
+    ],
+    [
+      "an AssertionError caught",
+      "t/test_a.py",
+      PY,
+      PY.replace(
+        "    assert add(2, 3) == 5",
+        "    try:\n        assert add(2, 3) == 5\n    except AssertionError:\n        pass",
+      ),
+      [WAY],
+    ],
+    [
+      "an early return (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace("  expect", "  return;\n  expect"),
+      [WAY],
+    ],
+    [
+      "an empty catch (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  try {\n    expect(add(2, 3)).toBe(5);\n  } catch {\n  }",
+      ),
+      [WAY],
+    ],
+    [
+      "the tested name monkeypatched",
+      "t/test_a.py",
+      PY,
+      PY.replace(
+        "def test_add():",
+        "def test_add(monkeypatch):\n    monkeypatch.setattr('calc.add', max)",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "the imported name rebound",
+      "t/test_a.py",
+      PY,
+      PY.replace("from calc import add", "from calc import add\nadd = lambda a, b: a + b"),
+      [STAND_IN],
+    ],
+    [
+      "the imported name defined again",
+      "t/test_a.py",
+      PY,
+      PY.replace(
+        "from calc import add",
+        "from calc import add\n\n\ndef add(a, b):\n    return a + b",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "a module's function replaced",
+      "t/test_a.py",
+      PY,
+      `import calc\n${PY}\ncalc.add = lambda a, b: a + b\n`,
+      [STAND_IN],
+    ],
+    [
+      "sys.modules given a stand-in",
+      "t/test_a.py",
+      PY,
+      `import sys\nsys.modules["calc"] = object()\n${PY}`,
+      [STAND_IN],
+    ],
+    [
+      "vi.mock of the tested module",
+      "src/a.test.ts",
+      JS,
+      `vi.mock("./calc", () => ({ add: (a, b) => a + b }));\n${JS}`,
+      [STAND_IN],
+    ],
+    [
+      "a default import's member replaced (js)",
+      "src/a.test.ts",
+      JS.replace("import { add }", "import calc, { add }"),
+      JS.replace("import { add }", "import calc, { add }").replace(
+        "it(",
+        "calc.add = (a, b) => a + b;\nit(",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "the test renamed out of collection",
+      "t/test_a.py",
+      PY,
+      PY.replace("def test_add", "def check_add"),
+      ["a test no longer collected (renamed out of the runner's pattern, or removed)"],
+    ],
+    [
+      "a test class renamed out of collection",
+      "t/test_a.py",
+      CLASS,
+      CLASS.replace("class TestCalc", "class CalcCases"),
+      ["a test no longer collected (renamed out of the runner's pattern, or removed)"],
+    ],
+    [
+      "the test defined again under its name",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ndef test_add():\n    pass\n`,
+      ["a test defined again under a name already used (only the last one runs)"],
+    ],
   ])("%s", (_name, path, before, after, forms) => {
     expect(weakeningForms(path, before, after)).toEqual(forms);
   });
@@ -115,8 +264,59 @@ describe("weakeningForms", () => {
     ],
     ["reformatted whitespace", "t/test_a.py", PY, PY.replace("add(2, 3) == 5", "add(2,3)==5")],
     ["a file of another language", "t/test_a.rb", "assert x", ""],
+    ["a test renamed", "t/test_a.py", PY, PY.replace("test_add", "test_addition")],
+    [
+      "methods of the same name in two classes",
+      "t/test_a.py",
+      CLASS,
+      `${CLASS}\n\nclass TestMore:\n    def test_add(self):\n        assert add(1, 1) == 2\n`,
+    ],
+    ["a helper returning a value", "t/test_a.py", PY, `${PY}\n\ndef pair():\n    return (2, 3)\n`],
+    [
+      "an expected error caught by pytest.raises",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ndef test_bad():\n    with pytest.raises(TypeError):\n        add(None, 1)\n`,
+    ],
+    [
+      "a local named like nothing imported",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    total = add(2, 3)\n    print(total)\n    assert"),
+    ],
   ])("not weakened: %s", (_name, path, before, after) => {
     expect(weakeningForms(path, before, after)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a new conftest.py replacing a module's function",
+      "tests/conftest.py",
+      "import calc\n\ncalc.add = max\n",
+      [STAND_IN],
+    ],
+    [
+      "a new __init__.py patching",
+      "tests/__init__.py",
+      "from unittest import mock\nmock.patch('calc.add', max).start()\n",
+      [STAND_IN],
+    ],
+    ["a new setup file mocking (js)", "test/setup.js", 'vi.mock("../src/calc.js");\n', [STAND_IN]],
+    [
+      "a new conftest.py skipping",
+      "conftest.py",
+      "import pytest\n\npytestmark = pytest.mark.skip\n",
+      [SKIP],
+    ],
+    [
+      "a new test file (its own rules hold it)",
+      "tests/test_b.py",
+      "import calc\ncalc.add = max\n",
+      [],
+    ],
+    ["a new helper with a fixture", "tests/helpers.py", "def pair():\n    return (2, 3)\n", []],
+  ])("a new support file: %s", (_name, path, after, forms) => {
+    expect(newSupportForms(path, after)).toEqual(forms);
   });
 
   it("says the files and the next step", () => {
@@ -204,6 +404,69 @@ describe("leavesTestsOut", () => {
       'collect_ignore = ["tests/test_calc.py"]\n',
       ["`collect_ignore` added or changed"],
     ],
+    [
+      "addopts --keyword",
+      "pytest.ini",
+      INI,
+      `${INI}addopts = --keyword "not test_add"\n`,
+      ["`--keyword` added or changed"],
+    ],
+    [
+      "addopts -k glued to its value",
+      "pytest.ini",
+      INI,
+      `${INI}addopts = "-knot test_add"\n`,
+      ["`-k` added or changed"],
+    ],
+    [
+      "addopts loading a plugin",
+      "pytest.ini",
+      INI,
+      `${INI}addopts = -p tests.plug\n`,
+      ["`-p` added or changed"],
+    ],
+    [
+      "a conftest running no test function",
+      "tests/conftest.py",
+      "",
+      "def pytest_pyfunc_call(pyfuncitem):\n    return True\n",
+      ["`pytest_pyfunc_call` added or changed"],
+    ],
+    [
+      "a conftest loading a plugin",
+      "conftest.py",
+      "",
+      'pytest_plugins = ["tests.plug"]\n',
+      ["`pytest_plugins` added or changed"],
+    ],
+    [
+      "a vitest setup file added",
+      "vitest.config.ts",
+      VITEST,
+      VITEST.replace("    exclude", '    setupFiles: ["./test/setup.ts"],\n    exclude'),
+      ["`setupFiles` added or changed"],
+    ],
+    [
+      "a vite alias over the tested module",
+      "vitest.config.ts",
+      VITEST,
+      VITEST.replace("  test: {", '  resolve: { alias: { "./calc": "./fake" } },\n  test: {'),
+      ["`alias` added or changed"],
+    ],
+    [
+      "a package.json imports entry redirected",
+      "package.json",
+      '{\n  "imports": { "#calc": "./src/calc.js" }\n}\n',
+      '{\n  "imports": { "#calc": "./test/fake.js" }\n}\n',
+      ["`imports` added or changed"],
+    ],
+    [
+      "tsconfig paths redirected",
+      "tsconfig.json",
+      '{\n  "compilerOptions": { "paths": { "@/calc": ["src/calc.ts"] } }\n}\n',
+      '{\n  "compilerOptions": { "paths": { "@/calc": ["test/fake.ts"] } }\n}\n',
+      ['`"paths"` added or changed'],
+    ],
   ])("%s", (_name, path, before, after, forms) => {
     expect(leavesTestsOut(path, before, after)).toEqual(forms);
   });
@@ -229,6 +492,18 @@ describe("leavesTestsOut", () => {
       "import pytest\n\n@pytest.fixture\ndef two():\n    return 2\n",
     ],
     ["a source file", "src/calc.ts", "", "export const exclude = 1;\n"],
+    [
+      "a tsconfig's other options",
+      "tsconfig.json",
+      '{ "compilerOptions": { "strict": true } }\n',
+      '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+    ],
+    [
+      "a conftest hook registering a marker",
+      "conftest.py",
+      "",
+      'def pytest_configure(config):\n    config.addinivalue_line("markers", "slow")\n',
+    ],
     // Package names and commands that hold a word of the lists are no setting of it.
     [
       "a dependency named like a setting",

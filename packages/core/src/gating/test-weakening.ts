@@ -25,9 +25,73 @@ const COMMENT: Record<Family, RegExp> = { python: /^\s*#/, js: /^\s*(\/\/|\/\*|\
 /** A skip, an expected failure or a focus that leaves other tests out. */
 const SKIP: Record<Family, RegExp> = {
   python:
-    /@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/g,
-  js: /\b(it|test|describe|suite|context|specify|bench)\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(/g,
+    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/g,
+  js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(/g,
 };
+
+/**
+ * A way out of a test that leaves its assertions in place: an early return, a branch that never
+ * runs, a failure caught and dropped, the process ended.
+ */
+const ESCAPE: Record<Family, RegExp> = {
+  python:
+    /^\s*return\s*(None\s*)?(#.*)?$|^\s*(if|elif|while)\s+(False|None|0|not\s+True|not\s+1)\s*:|^\s*except\s*(\(?\s*(AssertionError|Exception|BaseException)\b[^:]*)?:|\bsuppress\s*\([^)]*\b(AssertionError|Exception|BaseException)\b|\b(os\._exit|sys\.exit|pytest\.exit)\s*\(/,
+  js: /^\s*return\s*;?\s*$|\b(if|while)\s*\(\s*(false|0|null|undefined|!\s*true|!\s*1)\s*\)|\bprocess\s*\.\s*exit\s*\(/,
+};
+
+/** A failure caught and dropped over several lines (`catch (e) {}`, `.catch(() => {})`). */
+const JS_SWALLOW =
+  /\bcatch\s*(\([^)]*\))?\s*\{\s*\}|\.catch\s*\(\s*\(?\s*\w*\s*\)?\s*=>\s*(\{\s*\}|undefined|null)\s*\)/g;
+
+/** Code put in the place of what a test checks: a mock, a patch, a module's entry replaced. */
+const STAND_IN: Record<Family, RegExp> = {
+  python:
+    /\bmonkeypatch\.(setattr|setitem|delattr|delitem)\s*\(|\b(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(|\bsys\.modules\s*(\[|\.\s*(update|setdefault|pop)\s*\()|\b(setattr|delattr)\s*\(/g,
+  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(/g,
+};
+
+/** The names a file imports: a module, or what it takes from one. */
+function importedNames(text: string, family: Family): Set<string> {
+  const names = new Set<string>();
+  const add = (list: string) => {
+    for (const part of list.split(",")) {
+      const name = /(?:\bas\s+|:\s*)?([A-Za-z_$][\w$]*)\s*$/.exec(part.replace(/[(){}*]/g, " "));
+      if (name?.[1] !== undefined && name[1] !== "as") names.add(name[1]);
+    }
+  };
+  if (family === "python") {
+    for (const match of text.matchAll(/^[ \t]*import[ \t]+([^\n#]+)/gm))
+      for (const part of (match[1] ?? "").split(","))
+        add(/\bas\b/.test(part) ? part : (part.trim().split(".")[0] ?? ""));
+    for (const match of text.matchAll(
+      /^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*(\([^)]*\)|[^\n#]+)/gm,
+    ))
+      add(match[1] ?? "");
+  } else {
+    for (const match of text.matchAll(
+      /\bimport\s+(?:([\w$]+)\s*,?\s*)?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\})?\s*from\b/g,
+    )) {
+      if (match[1] !== undefined) names.add(match[1]);
+      if (match[2] !== undefined) names.add(match[2]);
+      if (match[3] !== undefined) add(match[3]);
+    }
+    for (const match of text.matchAll(
+      /\b(?:const|let|var)\s+(?:([\w$]+)|\{([^}]*)\})\s*=\s*(?:await\s+)?(?:require|import)\s*\(/g,
+    )) {
+      if (match[1] !== undefined) names.add(match[1]);
+      if (match[2] !== undefined) add(match[2]);
+    }
+  }
+  return names;
+}
+
+/** A line that rebinds an imported name, defines one over it, or sets something on it. */
+function rebinds(line: string, names: ReadonlySet<string>): boolean {
+  const defined = /^\s*(?:(?:async\s+)?def|class|function)\s+([A-Za-z_$][\w$]*)/.exec(line);
+  if (defined !== null) return names.has(defined[1] ?? "");
+  const assigned = /^\s*([A-Za-z_$][\w$]*)(?:\s*\.\s*[\w$]+)*\s*(?::[^=\n]*)?=(?!=)/.exec(line);
+  return assigned !== null && names.has(assigned[1] ?? "");
+}
 
 /** A line that asserts something. */
 const ASSERTION: Record<Family, RegExp> = {
@@ -64,25 +128,71 @@ function shapeOf(line: string): string {
     .join(" ");
 }
 
+const PY_CLASS = /^(\s*)class\s+(\w+)/;
+const PY_TEST = /^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(/;
+
+interface Scope {
+  name: string;
+  indent: number;
+}
+
+/**
+ * Python: counts the test a line defines into `tests` (pytest's default names: a module's
+ * `test…`, a `Test…` class's `test…`), keyed by its class; returns the class the next line is in.
+ */
+function collectPython(
+  line: string,
+  scope: Scope | undefined,
+  tests: Map<string, number>,
+): Scope | undefined {
+  const indent = /^(\s*)\S/.exec(line)?.[1]?.length;
+  if (indent === undefined) return scope;
+  const inside = scope !== undefined && indent > scope.indent ? scope : undefined;
+  const klass = PY_CLASS.exec(line);
+  if (klass !== null) return { name: klass[2] ?? "", indent };
+  const test = PY_TEST.exec(line);
+  const owner = inside?.name ?? "";
+  if (test !== null && (owner === "" ? indent === 0 : owner.startsWith("Test"))) {
+    const key = `${owner}::${test[2] ?? ""}`;
+    tests.set(key, (tests.get(key) ?? 0) + 1);
+  }
+  return inside;
+}
+
 interface Counted {
   skips: number;
   assertions: Map<string, number>;
   vacuous: number;
+  escapes: number;
+  standIns: number;
+  /** Python: each test the runner collects by its name, and how often it is defined. */
+  tests: Map<string, number>;
 }
 
 function count(text: string, family: Family): Counted {
-  const assertions = new Map<string, number>();
-  let vacuous = 0;
-  let skips = 0;
+  const counted: Counted = {
+    skips: 0,
+    assertions: new Map(),
+    vacuous: 0,
+    escapes: family === "js" ? (text.match(JS_SWALLOW)?.length ?? 0) : 0,
+    standIns: 0,
+    tests: new Map(),
+  };
+  const names = importedNames(text, family);
+  let scope: Scope | undefined;
   for (const line of text.split("\n")) {
+    if (family === "python") scope = collectPython(line, scope, counted.tests);
     if (COMMENT[family].test(line)) continue;
-    skips += line.match(SKIP[family])?.length ?? 0;
+    counted.skips += line.match(SKIP[family])?.length ?? 0;
+    counted.standIns +=
+      (line.match(STAND_IN[family])?.length ?? 0) + (rebinds(line, names) ? 1 : 0);
+    if (ESCAPE[family].test(line)) counted.escapes += 1;
     if (!ASSERTION[family].test(line)) continue;
-    if (VACUOUS[family].test(line)) vacuous += 1;
+    if (VACUOUS[family].test(line)) counted.vacuous += 1;
     const shape = shapeOf(line);
-    assertions.set(shape, (assertions.get(shape) ?? 0) + 1);
+    counted.assertions.set(shape, (counted.assertions.get(shape) ?? 0) + 1);
   }
-  return { skips, assertions, vacuous };
+  return counted;
 }
 
 /** `a skip`, `an assertion`, `2 assertions`. */
@@ -116,7 +226,54 @@ export function weakeningForms(path: string, before: string, after: string | und
   if (gone > changed) forms.push(`${plural(gone - changed, "assertion")} removed`);
   if (now.vacuous > then.vacuous)
     forms.push(`${plural(now.vacuous - then.vacuous, "assertion")} that cannot fail added`);
+  if (now.escapes > then.escapes)
+    forms.push(
+      `${plural(now.escapes - then.escapes, "way out")} added (an early return, a branch that never runs, a failure caught and dropped)`,
+    );
+  return [...forms, ...standInForms(then, now), ...collectionForms(then, now)];
+}
+
+function standInForms(then: Pick<Counted, "standIns">, now: Counted): string[] {
+  return now.standIns > then.standIns
+    ? [
+        `${plural(now.standIns - then.standIns, "stand-in")} for tested code added (a mock, a patch, an imported name rebound)`,
+      ]
+    : [];
+}
+
+function collectionForms(then: Counted, now: Counted): string[] {
+  const forms: string[] = [];
+  const lost = [...then.tests.keys()].filter((key) => !now.tests.has(key)).length;
+  const gained = [...now.tests.keys()].filter((key) => !then.tests.has(key)).length;
+  if (lost > gained)
+    forms.push(
+      `${plural(lost - gained, "test")} no longer collected (renamed out of the runner's pattern, or removed)`,
+    );
+  const shadowed = (counted: Counted) =>
+    [...counted.tests.values()].reduce((sum, n) => sum + n - 1, 0);
+  if (shadowed(now) > shadowed(then))
+    forms.push(
+      `${plural(shadowed(now) - shadowed(then), "test")} defined again under a name already used (only the last one runs)`,
+    );
   return forms;
+}
+
+/** A test file by its name, not by its folder (`test_x.py`, `x_test.py`, `x.test.ts`). */
+const TEST_NAME = /(^|\/)(test_[^/]*\.py|[^/]*_test\.py|[^/]*\.(test|spec)\.[cm]?[jt]sx?)$/;
+
+/**
+ * A new file of a test area that is not a test itself (a `conftest.py`, a package's
+ * `__init__.py`, a helper, a setup file): what it adds runs for other tests, so a skip or a
+ * stand-in there weakens them as it would in their own file.
+ */
+export function newSupportForms(path: string, after: string): string[] {
+  const family = familyOf(path);
+  if (family === undefined || TEST_NAME.test(path)) return [];
+  const now = count(after, family);
+  return [
+    ...(now.skips > 0 ? [`${plural(now.skips, "skip")} (or expected failure) added`] : []),
+    ...standInForms({ standIns: 0 }, now),
+  ];
 }
 
 export interface WeakenedTest {
@@ -143,17 +300,22 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
   {
     file: PYTEST_CONFIG,
     words:
-      /--deselect\b|(?<![\w-])(?<!(?:python[\d.]*|run)\s+)-[km](?=[\s="'])|--ignore(-glob)?\b|\bnorecursedirs\b|\bpython_(files|functions|classes)\b|--(lf|last-failed|co|collect-only)\b|(?<![\w-])-p\s*no:/g,
+      /--deselect\b|--keyword\b|--markexpr\b|(?<![\w-])(?<!(?:python[\d.]*|run)\s+)-[km](?=[\s="'\w(!])|--ignore(-glob)?\b|\bnorecursedirs\b|\bpython_(files|functions|classes)\b|--(lf|last-failed|co|collect-only)\b|(?<![\w-])-p(?=[\s=]|\w)|\busefixtures\b/g,
   },
   {
     file: /^conftest\.py$/,
     words:
-      /\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bpytest_deselected\b|\bpytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(/g,
+      /\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bpytest_deselected\b|\bpytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(|\bpytest_plugins\b|\bpytest_(pyfunc_call|runtest_\w+|report_teststatus|pycollect_makeitem|collect_file|make_collect_report|itemcollected)\b|\busefixtures\b/g,
   },
   {
     file: JS_CONFIG,
     words:
-      /(?<![\w$.@/-])(exclude|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
+      /(?<![\w$.@/-])(exclude|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
+  },
+  {
+    // A tested import redirected to another file (`paths`, read by vite's and jest's resolvers).
+    file: /^[jt]sconfig(\.[\w.-]+)?\.json$/,
+    words: /"(paths|baseUrl|rootDirs)"/g,
   },
 ];
 

@@ -68,6 +68,87 @@ const WEAKENINGS: readonly Weakening[] = [
     content:
       "def pytest_collection_modifyitems(config, items):\n    items[:] = [i for i in items if i.name != 'test_add']\n",
   },
+  // The twenty-third round: forms the text reading did not see.
+  {
+    name: "an early return",
+    path: FILE,
+    content: TEST.replace("    assert", "    return\n    assert"),
+  },
+  {
+    name: "the test renamed out of collection",
+    path: FILE,
+    content: TEST.replace("def test_add", "def _test_add"),
+  },
+  {
+    name: "the test redefined under its own name",
+    path: FILE,
+    content: `${TEST}\n\ndef test_add():\n    pass\n`,
+  },
+  {
+    name: "a module-wide pytestmark skip",
+    path: FILE,
+    content: `import pytest\npytestmark = pytest.mark.skip\n${TEST}`,
+  },
+  {
+    name: "a skip through a name of its own",
+    path: FILE,
+    content: `import pytest\nlater = pytest.mark.skip\n${TEST.replace("def test_add", "@later\ndef test_add")}`,
+  },
+  {
+    name: "the assertion's failure swallowed",
+    path: FILE,
+    content: TEST.replace(
+      "    assert add(2, 3) == 5",
+      "    try:\n        assert add(2, 3) == 5\n    except AssertionError:\n        pass",
+    ),
+  },
+  {
+    name: "the code under test monkeypatched in the test",
+    path: FILE,
+    content: TEST.replace(
+      "def test_add():",
+      'def test_add(monkeypatch):\n    monkeypatch.setattr(f"{__name__}.add", lambda a, b: a + b)',
+    ),
+  },
+  {
+    name: "the imported name rebound in the test",
+    path: FILE,
+    content: TEST.replace(
+      "from calc import add",
+      "from calc import add\n\nadd = lambda a, b: a + b",
+    ),
+  },
+  {
+    name: "a new conftest.py rebinding the code under test",
+    path: "tests/conftest.py",
+    content: "import calc\n\ncalc.add = lambda a, b: a + b\n",
+  },
+  {
+    name: "a new conftest.py with an autouse monkeypatch",
+    path: "tests/conftest.py",
+    content:
+      "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef fixed(request, monkeypatch):\n    monkeypatch.setattr(request.module, 'add', lambda a, b: a + b)\n",
+  },
+  {
+    name: "a new conftest.py whose pytest_pyfunc_call runs no test",
+    path: "tests/conftest.py",
+    content: "def pytest_pyfunc_call(pyfuncitem):\n    return True\n",
+  },
+  {
+    name: "a new tests/__init__.py rebinding the code under test",
+    path: "tests/__init__.py",
+    content: "import calc\n\ncalc.add = lambda a, b: a + b\n",
+  },
+  {
+    name: "pytest.ini's addopts --keyword",
+    path: "pytest.ini",
+    content: '[pytest]\ntestpaths = tests\npythonpath = .\naddopts = --keyword "not test_add"\n',
+  },
+  {
+    name: "pytest.ini's addopts -k glued to its value",
+    path: "pytest.ini",
+    content: '[pytest]\ntestpaths = tests\npythonpath = .\naddopts = "-knot test_add"\n',
+  },
 ];
 
 /** The attack project with `add` broken and committed (its test fails), a session started. */

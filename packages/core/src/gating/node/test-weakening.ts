@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   isRunnerConfig,
   leavesTestsOut,
+  newSupportForms,
   weakeningForms,
   type WeakenedTest,
 } from "../test-weakening.ts";
@@ -28,9 +29,25 @@ function textNow(root: string, path: string): string | undefined | null {
   }
 }
 
+/** What a change of a test file or a runner config did to the run (empty: nothing said). */
+function formsOf(
+  path: string,
+  kind: { test: boolean; config: boolean },
+  before: string | undefined,
+  after: string | undefined,
+): string[] {
+  let test: string[] = [];
+  if (kind.test && before !== undefined) test = weakeningForms(path, before, after);
+  else if (kind.test && after !== undefined) test = newSupportForms(path, after);
+  return [
+    ...test,
+    ...(kind.config && after !== undefined ? leavesTestsOut(path, before, after) : []),
+  ];
+}
+
 /**
- * The existing test files this turn changed so that less of them can fail
- * (`test-weakening.ts`), compared by content with the turn's start: its kept bytes (strict) or
+ * The existing test files this turn changed so that less of them can fail, and the new support
+ * files of a test area that skip or stand in for tested code (`test-weakening.ts`), compared by content with the turn's start: its kept bytes (strict) or
  * git's blob. `exempt`: the tests a declared cycle or claim covers (their own rules hold them).
  * Nothing without the content look (a file's bytes at the turn's start are not to be had).
  */
@@ -67,10 +84,7 @@ export function weakenedTests(
     if (then !== undefined && then.length > MAX_BYTES) continue;
     const after = textNow(root, path);
     if (after === null) continue;
-    const forms = [
-      ...(test && then !== undefined ? weakeningForms(path, then, after) : []),
-      ...(config && after !== undefined ? leavesTestsOut(path, then, after) : []),
-    ];
+    const forms = formsOf(path, { test, config }, then, after);
     if (forms.length > 0) found.push({ path, forms });
   }
   return found;
