@@ -580,6 +580,28 @@ const CHEATS: Cheat[] = [
     ...RESOLVED_SNAPSHOT,
     write: { path: "snaps/calc.test.js.snap", content: JEST_SNAP(0) },
   },
+  // The twenty-third round: the test itself stands in for the module it tests, once the
+  // module has the export (during the Red it has none, so the test fails for the right reason).
+  {
+    name: "vi.mock of the module under test in the test itself",
+    runner: "vitest",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "vitest",
+      'import { describe, expect, it } from "vitest";',
+      'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("../src/calc.js", async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});',
+    ),
+  },
+  {
+    name: "jest.mock of the module under test in the test itself",
+    runner: "jest",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "jest",
+      'const calc = require("../src/calc");',
+      'jest.mock("../src/calc", () => {\n  const real = jest.requireActual("../src/calc");\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});\nconst calc = require("../src/calc");',
+    ),
+  },
 ];
 
 /** The agent's test and what it writes beside it (before the claim, or during the Red). */
@@ -730,6 +752,68 @@ describe("honest work beside a setup file that adds its own matcher (vitest)", (
       try {
         const open = await playTddCycle("claude-code", played, {
           writeTest: writeBoth(played),
+          testId: TEST_ID,
+          expects: "multiplies fails",
+          command: SETUPS.vitest.command,
+          file: CALC,
+          wrong: right,
+          cheat: () => Promise.resolve(true),
+        });
+        expect(open).toBe("state: initial");
+      } finally {
+        played.cleanup();
+      }
+    },
+    300_000,
+  );
+});
+
+/**
+ * The honest twin of the mocks in the test itself (ADR 0012, the twenty-third round): the test
+ * mocks a module the code calls (`src/log.js`), not the one its claim or Green changes; the claim
+ * verifies green and the tdd cycle completes with the right `mul`.
+ */
+describe("honest work with a test that mocks what the code calls (vitest)", () => {
+  const files = {
+    ...SETUPS.vitest.files,
+    "src/log.js": "export const log = (line) => console.log(line);\n",
+  };
+  const test = swap(
+    "vitest",
+    'import { describe, expect, it } from "vitest";',
+    'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("../src/log.js", () => ({ log: () => {} }));',
+  );
+  const right = `import { log } from "./log.js";\n${SETUPS.vitest.wrong.replace("=> 0", "=> (log(a), a * b)")}`;
+  const writeTest = (played: Played) => async () => {
+    expect(await toolWrite("claude-code", played, TEST_FILE, test)).toBe(true);
+  };
+
+  it.skipIf(!installed("vitest"))(
+    "strict: the claim verifies green",
+    async () => {
+      const played = await makeJsAttackProject("strict", "vitest", files);
+      try {
+        const payloads = payloadsOf("claude-code", played.root);
+        await fire("claude-code", played, payloads.start);
+        await writeTest(played)();
+        const claim = await cliIn(played, "claim", TEST_ID, CALC);
+        expect(claim.exitCode, claim.stdout + claim.stderr).toBe(0);
+        expect(await toolWrite("claude-code", played, CALC, right)).toBe(true);
+        expect(await fire("claude-code", played, payloads.stop)).toContain("is green");
+      } finally {
+        played.cleanup();
+      }
+    },
+    300_000,
+  );
+
+  it.skipIf(!installed("vitest"))(
+    "tdd: the passing run completes the cycle",
+    async () => {
+      const played = await makeJsAttackProject("tdd", "vitest", files);
+      try {
+        const open = await playTddCycle("claude-code", played, {
+          writeTest: writeTest(played),
           testId: TEST_ID,
           expects: "multiplies fails",
           command: SETUPS.vitest.command,

@@ -11,6 +11,7 @@ import {
   readPlanSteps,
 } from "../plan-steps.ts";
 import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict-state.ts";
+import { standInReason, standInTargets } from "../stand-in.ts";
 import { supportDescription } from "../test-support.ts";
 import { classifyTddFile, configLine, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { parseRedTarget, withAgentFlag } from "../../tdd/guide.ts";
@@ -287,8 +288,16 @@ function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[
  * runs report (`strict/outcome-rewrite.ts`), a conftest written before the claim that acts only
  * once the code exists. Undefined otherwise.
  */
-function untrustedPass(call: StrictCall, run: TestRunInput | undefined): string | undefined {
+function untrustedPass(
+  call: StrictCall,
+  run: TestRunInput | undefined,
+  targets: readonly string[],
+): string | undefined {
   if (run?.status !== "pass") return undefined;
+  // The claimed test mocking the very files it claims (`stand-in.ts`).
+  const text = call.project.view.readText(run.test.file);
+  const mocked = text === undefined ? [] : standInTargets(run.test.file, text, targets);
+  if (mocked.length > 0) return `it passes, but ${standInReason(run.test.file, mocked)}`;
   const reason = supportRewriteReason(
     call.project,
     run.test.file,
@@ -375,7 +384,7 @@ async function settleClaim(
 ): Promise<ClaimOutcome> {
   const failure =
     failureOf(claim, run) ??
-    untrustedPass(call, run) ??
+    untrustedPass(call, run, claim.targets) ??
     unreachedReason(changed, await reachedOf(call, changed, run), run) ??
     unranReason(changed, unran, run);
   const base = { ...stamp(call), scope: "claim" as const, claim: claim.claim };

@@ -39,6 +39,7 @@ import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
 import { supportHash, supportRewriteReason } from "../../strict/node/strict-store.ts";
+import { standInReason, standInTargets } from "../../strict/stand-in.ts";
 import { supportDescription } from "../../strict/test-support.ts";
 
 /**
@@ -212,9 +213,19 @@ async function measureCycle(
     planned.red.file,
     tddPatternsFromConfig(call.project.config),
   );
-  return rewrite === undefined
+  if (rewrite !== undefined)
+    return { ...against, outcome: "failed", real_failure: false, error: rewrite };
+  // The Red's test mocking the very files its Green changes (`strict/stand-in.ts`).
+  const text = call.project.view.readText(planned.red.file);
+  const mocked = text === undefined ? [] : standInTargets(planned.red.file, text, view.allowlist);
+  return mocked.length === 0
     ? against
-    : { ...against, outcome: "failed", real_failure: false, error: rewrite };
+    : {
+        ...against,
+        outcome: "failed",
+        real_failure: false,
+        error: `the declared test passes, but ${standInReason(planned.red.file, mocked)}`,
+      };
 }
 
 function reportedOutcome(finished: FinishedCommand): MeasuredRun | undefined {
