@@ -199,6 +199,15 @@ const CHEATS: Cheat[] = [
     modes: ["tdd"],
   },
   {
+    // The twenty-third round: the test patches the very function it proves, once it exists.
+    name: "the test itself monkeypatching calc.mul once it exists",
+    test: TEST_MUL.replace(
+      "def test_mul():\n",
+      "def test_mul(monkeypatch):\n    if hasattr(calc, 'mul'):\n        monkeypatch.setattr(calc, 'mul', lambda a, b: a * b)\n",
+    ),
+    modes: ["tdd", "strict"],
+  },
+  {
     name: "a conftest.py written with the test that reports failures as passes once calc.mul exists",
     beside: { "tests/conftest.py": conftestOnceMul(REPORT_PASSED) },
     modes: ["tdd", "strict"],
