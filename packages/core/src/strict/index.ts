@@ -2,7 +2,6 @@
 // slugs), valid reds, plan steps and the exported (red, edit, green) triples. See ADR 0008.
 export * from "./strict-events.ts";
 export * from "./strict-gate.ts";
-export { standInReason, standInTargets } from "./stand-in.ts";
 export * from "./pairs.ts";
 export * from "./plan-steps.ts";
 export * from "./red.ts";

@@ -593,6 +593,18 @@ const CHEATS: Cheat[] = [
     ),
   },
   {
+    name: "a setup file written with the test that mocks the module under test once it exports mul",
+    runner: "vitest",
+    modes: ["tdd", "strict"],
+    files: {
+      "vitest.config.js": 'export default { test: { setupFiles: ["./test/setup.js"] } };\n',
+    },
+    beside: {
+      "test/setup.js":
+        'import { vi } from "vitest";\n\nvi.mock("../src/calc.js", async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});\n',
+    },
+  },
+  {
     name: "jest.mock of the module under test in the test itself",
     runner: "jest",
     modes: ["tdd", "strict"],

@@ -9,6 +9,7 @@ export {
   readObject,
   restoreFile,
   snapshotFile,
+  standInOfTargets,
   supportHash,
   supportRewriteReason,
 } from "./strict-store.ts";

@@ -11,7 +11,6 @@ import {
   readPlanSteps,
 } from "../plan-steps.ts";
 import { openClaims, pendingClaims, type ClaimState, type StrictState } from "../strict-state.ts";
-import { standInReason, standInTargets } from "../stand-in.ts";
 import { supportDescription } from "../test-support.ts";
 import { classifyTddFile, configLine, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { parseRedTarget, withAgentFlag } from "../../tdd/guide.ts";
@@ -29,6 +28,7 @@ import {
   readStrictEditsSince,
   restoreFile,
   snapshotFile,
+  standInOfTargets,
   supportRewriteReason,
   withVerifyLock,
 } from "./strict-store.ts";
@@ -294,10 +294,10 @@ function untrustedPass(
   targets: readonly string[],
 ): string | undefined {
   if (run?.status !== "pass") return undefined;
-  // The claimed test mocking the very files it claims (`stand-in.ts`).
-  const text = call.project.view.readText(run.test.file);
-  const mocked = text === undefined ? [] : standInTargets(run.test.file, text, targets);
-  if (mocked.length > 0) return `it passes, but ${standInReason(run.test.file, mocked)}`;
+  // The claimed test, or its support, mocking the very files it claims (`stand-in.ts`).
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const standIn = standInOfTargets(call.project, run.test.file, patterns, targets);
+  if (standIn !== undefined) return `it passes, but ${standIn}`;
   const reason = supportRewriteReason(
     call.project,
     run.test.file,

@@ -37,6 +37,7 @@ import {
 import type { ProjectView } from "../../project/project-view.ts";
 import { isRunnerConfigName, testSupportFiles } from "../test-support.ts";
 import { matcherRewrite, outcomeRewrite, outcomeRewriteReason } from "../outcome-rewrite.ts";
+import { standInReason, standInTargets } from "../stand-in.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
@@ -522,6 +523,36 @@ export function supportRewriteReason(
     const words = python ? outcomeRewrite(text) : matcherRewrite(text);
     if (words !== undefined)
       return outcomeRewriteReason(path, words, python ? "pytest" : "its runner");
+  }
+  return undefined;
+}
+
+/**
+ * Why a pass proves nothing of `targets`: the test, or a file of its support written before the
+ * Red or the claim (a setup file, a `conftest.py`), mocks or patches one of them by name
+ * (`stand-in.ts`). Undefined when none does. Read only after a pass.
+ */
+export function standInOfTargets(
+  project: { root: string; view: ProjectView },
+  testFile: string,
+  patterns: TddFilePatterns,
+  targets: readonly string[],
+): string | undefined {
+  if (targets.length === 0) return undefined;
+  const python = testFile.endsWith(".py");
+  if (!python && !JS_TEST.test(testFile)) return undefined;
+  const support = testSupportFiles(project.view, testFile, patterns).filter(
+    (path) => !isAbsolute(path) && (python ? path.endsWith(".py") : JS_TEST.test(path)),
+  );
+  for (const path of [testFile, ...support]) {
+    let text: string;
+    try {
+      text = readFileSync(join(project.root, path), "utf8");
+    } catch {
+      continue;
+    }
+    const mocked = standInTargets(path, text, targets);
+    if (mocked.length > 0) return standInReason(path, mocked);
   }
   return undefined;
 }

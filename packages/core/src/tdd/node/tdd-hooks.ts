@@ -38,8 +38,11 @@ import { importedLine, productionImported } from "../../gating/node/test-imports
 import { mayWriteFiles } from "../../shell/may-write.ts";
 import { shellRefusal } from "../../gating/shell-rules.ts";
 import { appendTddEntries, readAllowedEdits } from "./tdd-store.ts";
-import { supportHash, supportRewriteReason } from "../../strict/node/strict-store.ts";
-import { standInReason, standInTargets } from "../../strict/stand-in.ts";
+import {
+  standInOfTargets,
+  supportHash,
+  supportRewriteReason,
+} from "../../strict/node/strict-store.ts";
 import { supportDescription } from "../../strict/test-support.ts";
 
 /**
@@ -215,16 +218,20 @@ async function measureCycle(
   );
   if (rewrite !== undefined)
     return { ...against, outcome: "failed", real_failure: false, error: rewrite };
-  // The Red's test mocking the very files its Green changes (`strict/stand-in.ts`).
-  const text = call.project.view.readText(planned.red.file);
-  const mocked = text === undefined ? [] : standInTargets(planned.red.file, text, view.allowlist);
-  return mocked.length === 0
+  // The Red's test, or its support, mocking the very files its Green changes (`stand-in.ts`).
+  const standIn = standInOfTargets(
+    call.project,
+    planned.red.file,
+    tddPatternsFromConfig(call.project.config),
+    view.allowlist,
+  );
+  return standIn === undefined
     ? against
     : {
         ...against,
         outcome: "failed",
         real_failure: false,
-        error: `the declared test passes, but ${standInReason(planned.red.file, mocked)}`,
+        error: `the declared test passes, but ${standIn}`,
       };
 }
 
