@@ -47,8 +47,9 @@ function formsOf(
 
 /**
  * The existing test files this turn changed so that less of them can fail, and the new support
- * files of a test area that skip or stand in for tested code (`test-weakening.ts`), compared by content with the turn's start: its kept bytes (strict) or
- * git's blob. `exempt`: the tests a declared cycle or claim covers (their own rules hold them).
+ * files of a test area that skip or stand in for tested code (`test-weakening.ts`), compared by
+ * content with the turn's start: its kept bytes (strict) or git's blob (one `git cat-file` for
+ * all). `exempt`: the tests a declared cycle or claim covers (their own rules hold them).
  * Nothing without the content look (a file's bytes at the turn's start are not to be had).
  */
 export function weakenedTests(
