@@ -161,13 +161,15 @@ function testsNamePytest(view: ProjectView, dir: string): Detection | undefined 
   return undefined;
 }
 
-const PYTEST_CONFIGS = [
+/** Every file pytest may take its settings from in a folder (`pytestConfig` says which it does). */
+export const PYTEST_SETTINGS_FILES: readonly string[] = [
   ...PYTEST_OWN_CONFIGS,
   "pyproject.toml",
   "tox.ini",
   "setup.cfg",
-  "conftest.py",
 ];
+
+const PYTEST_CONFIGS = [...PYTEST_SETTINGS_FILES, "conftest.py"];
 
 /** A root conftest.py that changes what pytest collects: only pytest knows its tests then. */
 function customCollection(view: ProjectView, dir: string): string | undefined {

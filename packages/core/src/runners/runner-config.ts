@@ -1,18 +1,10 @@
 import type { ProjectView } from "../project/project-view.ts";
 import { pytestConfig } from "./config-text.ts";
 import { detectPackageRunners, type DetectedRunner } from "./project-runners.ts";
+import { PYTEST_SETTINGS_FILES } from "./pytest.ts";
 import { runnerSpecs, specOf } from "./table.ts";
 
-/** The files pytest may take its settings from; `pytestConfig` says which one it does. */
-const PYTEST_FILES: ReadonlySet<string> = new Set([
-  "pytest.toml",
-  ".pytest.toml",
-  "pytest.ini",
-  ".pytest.ini",
-  "pyproject.toml",
-  "tox.ini",
-  "setup.cfg",
-]);
+const PYTEST_FILES: ReadonlySet<string> = new Set(PYTEST_SETTINGS_FILES);
 
 /**
  * The runner whose own config file `path` is (project-relative): the file pytest reads its

@@ -10,6 +10,7 @@ import {
 } from "../../selection/node/reverse-lookup.ts";
 import { baseName, extensionOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
+import { PYTEST_SETTINGS_FILES } from "../../runners/pytest.ts";
 import { normalizeRel } from "../../analysis/resolve.ts";
 import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 
@@ -90,15 +91,7 @@ export async function productionImported(
 }
 
 /** pytest's own config files at the root, where its `pythonpath` is read. */
-const PYTEST_CONFIGS = [
-  "pytest.toml",
-  ".pytest.toml",
-  "pytest.ini",
-  ".pytest.ini",
-  "pyproject.toml",
-  "tox.ini",
-  "setup.cfg",
-];
+const PYTEST_CONFIGS = PYTEST_SETTINGS_FILES;
 const TEST_MODULE_RE = /^(?:test_.*|.*_test|conftest)\.py$/;
 
 /**
