@@ -284,9 +284,10 @@ function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[
 }
 
 /**
- * Why a pass that would make the claim green proves nothing: the test's support rewrites what
- * runs report (`strict/outcome-rewrite.ts`), a conftest written before the claim that acts only
- * once the code exists. Undefined otherwise.
+ * Why a pass that would make the claim green proves nothing: the test or its support mocks a
+ * claimed file (`strict/stand-in.ts`), or its support rewrites what runs report
+ * (`strict/outcome-rewrite.ts`: a conftest written before the claim that acts only once the code
+ * exists). Undefined otherwise.
  */
 function untrustedPass(
   call: StrictCall,
@@ -298,11 +299,7 @@ function untrustedPass(
   const patterns = tddPatternsFromConfig(call.project.config);
   const standIn = standInOfTargets(call.project, run.test.file, patterns, targets);
   if (standIn !== undefined) return `it passes, but ${standIn}`;
-  const reason = supportRewriteReason(
-    call.project,
-    run.test.file,
-    tddPatternsFromConfig(call.project.config),
-  );
+  const reason = supportRewriteReason(call.project, run.test.file, patterns);
   return reason === undefined ? undefined : `it passes, but ${reason}`;
 }
 

@@ -184,20 +184,17 @@ async function measureCycle(
   if (view.state === "initial") return reported;
   const planned = cycleTargets(call, entries, view);
   if (planned === undefined) return reported;
+  const patterns = tddPatternsFromConfig(call.project.config);
   const plan = planRun(call.project.view, planned.targets, {
     overrides: call.project.config.runners,
-    extraTestPatterns: tddPatternsFromConfig(call.project.config).test,
+    extraTestPatterns: patterns.test,
   });
   if (plan.runs.length === 0) return reported;
   // What the Red's test runs with, hashed before it runs (as strict's verification does).
   const support =
     planned.red === undefined
       ? undefined
-      : await supportHash(
-          call.project,
-          planned.red.file,
-          tddPatternsFromConfig(call.project.config),
-        );
+      : await supportHash(call.project, planned.red.file, patterns);
   const results: RunResult[] = [];
   for (const run of plan.runs)
     results.push(
@@ -211,20 +208,11 @@ async function measureCycle(
   const against = measuredAgainstRed(measured, support, view, supportDescription(planned.red.file));
   if (against.outcome !== "passed") return against;
   // A support file that rewrites what runs report makes any code pass (`outcome-rewrite.ts`).
-  const rewrite = supportRewriteReason(
-    call.project,
-    planned.red.file,
-    tddPatternsFromConfig(call.project.config),
-  );
+  const rewrite = supportRewriteReason(call.project, planned.red.file, patterns);
   if (rewrite !== undefined)
     return { ...against, outcome: "failed", real_failure: false, error: rewrite };
   // The Red's test, or its support, mocking the very files its Green changes (`stand-in.ts`).
-  const standIn = standInOfTargets(
-    call.project,
-    planned.red.file,
-    tddPatternsFromConfig(call.project.config),
-    view.allowlist,
-  );
+  const standIn = standInOfTargets(call.project, planned.red.file, patterns, view.allowlist);
   return standIn === undefined
     ? against
     : {
