@@ -354,6 +354,20 @@ describe("environmentProblem: the runner itself could not start", () => {
       ),
     ).toBe(undefined);
   });
+  it("a pytest option only a missing plugin adds is the environment's, with the plugin named", () => {
+    const run = summarizeRun(
+      plan("pytest"),
+      { tests: [], errors: [] },
+      exit(4, {
+        output:
+          "ERROR: usage: __main__.py [options]\n__main__.py: error: unrecognized arguments: --cov=x\n  inifile: pytest.ini\n",
+      }),
+    );
+    expect(run.status).toBe("env_error");
+    expect(run.reason).toBe(
+      "pytest could not start: `--cov=x` (from pytest.ini) needs the pytest-cov plugin, which the Python running the tests does not have: install pytest-cov there (or take the option out)",
+    );
+  });
   it("a test's own ImportError is not the environment's", () => {
     expect(environmentProblem(outcome("E   ModuleNotFoundError: No module named 'pkg'", 2))).toBe(
       undefined,

@@ -103,7 +103,9 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
       reason: `${count(tests, "fail")} of ${executed.length} tests failed`,
     };
   if (executed.length === 0) {
-    const environment = environmentProblem(outcome);
+    const environment =
+      specOf(plan.runner.id).missingPlugin?.(stripAnsi(outcome.output)) ??
+      environmentProblem(outcome);
     if (environment !== undefined)
       return { ...base, status: "env_error", reason: `${label} could not start: ${environment}` };
     if (crash.length > 0 || (outcome.exitCode !== 0 && !isNoTestsExit(plan, outcome))) {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { isDefaultTestFileName } from "./pytest.ts";
+import { isDefaultTestFileName, pytestMissingPlugin } from "./pytest.ts";
 
 describe("isDefaultTestFileName", () => {
   const defaults = picomatch(["test_*.py", "*_test.py"], { basename: true });
@@ -31,5 +31,41 @@ describe("isDefaultTestFileName", () => {
       fc.property(name, (one) => isDefaultTestFileName(one) === defaults(one)),
       { numRuns: 20_000 },
     );
+  });
+});
+
+describe("pytestMissingPlugin: an option only a plugin adds", () => {
+  // pytest 7's words for a usage error (pytest 8 says `configfile:`).
+  const usage = (args: string, config = "inifile: pytest.ini") =>
+    `ERROR: usage: __main__.py [options] [file_or_dir] [file_or_dir] [...]\n__main__.py: error: unrecognized arguments: ${args}\n  ${config}\n  rootdir: /p\n`;
+  it.each([
+    ["--cov=pkg --cov-report=term", "`--cov=pkg` (from pytest.ini) needs the pytest-cov plugin"],
+    ["-n 4", "`-n` (from pytest.ini) needs the pytest-xdist plugin"],
+    ["--frob --timeout=5", "`--timeout=5` (from pytest.ini) needs the pytest-timeout plugin"],
+    ["--reuse-db", "`--reuse-db` (from pytest.ini) needs the pytest-django plugin"],
+  ])("%s", (args, said) => {
+    const line = pytestMissingPlugin(usage(args));
+    expect(line).toContain(said);
+    expect(line).toMatch(/install pytest-[\w-]+ there \(or take the option out\)$/);
+  });
+  it("names the config file pytest 8 reports", () => {
+    expect(pytestMissingPlugin(usage("--cov", "configfile: pyproject.toml"))).toContain(
+      "`--cov` (from pyproject.toml) needs the pytest-cov plugin",
+    );
+  });
+  it("names pytest 7's absolute config path from the root", () => {
+    expect(pytestMissingPlugin(usage("--cov", "inifile: /p/sub/tox.ini"))).toContain(
+      "`--cov` (from sub/tox.ini)",
+    );
+    expect(pytestMissingPlugin(usage("--cov", "inifile: /elsewhere/setup.cfg"))).toContain(
+      "`--cov` (from setup.cfg)",
+    );
+  });
+  it.each([
+    ["an option no known plugin adds: the run's own error", usage("--frob --no-such-option")],
+    ["a test's failure that mentions the words", "E   AssertionError: unrecognized"],
+    ["no output", ""],
+  ])("%s", (_why, output) => {
+    expect(pytestMissingPlugin(output)).toBeUndefined();
   });
 });

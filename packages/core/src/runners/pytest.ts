@@ -79,7 +79,65 @@ export const pytest: RunnerSpec = {
   // 5: nothing collected; 4 with "ERROR: not found": a requested node id does not exist.
   noTestsRan: (exitCode, output) =>
     exitCode === 5 || (exitCode === 4 && /ERROR: not found:/.test(output)),
+  missingPlugin: pytestMissingPlugin,
 };
+
+/** Command-line options of well-known pytest plugins, by the distribution that adds them. */
+const PLUGIN_OPTIONS: readonly (readonly [RegExp, string])[] = [
+  [/^--(no-)?cov(-|$)/, "pytest-cov"],
+  [/^(-n|--numprocesses|--maxprocesses|--dist|--looponfail|--max-worker-restart)$/, "pytest-xdist"],
+  [/^--timeout(-method)?$/, "pytest-timeout"],
+  [/^--benchmark-/, "pytest-benchmark"],
+  [/^(--reruns|--reruns-delay|--only-rerun)$/, "pytest-rerunfailures"],
+  [/^--randomly-/, "pytest-randomly"],
+  [/^--asyncio-mode$/, "pytest-asyncio"],
+  [
+    /^(--ds|--dc|--reuse-db|--create-db|--nomigrations|--no-migrations|--migrations)$/,
+    "pytest-django",
+  ],
+  [/^--mypy/, "pytest-mypy"],
+  [/^(--doctest-plus|--doctest-rst|--text-file-format)$/, "pytest-doctestplus"],
+  [/^(--html|--self-contained-html)$/, "pytest-html"],
+  [/^--snapshot-(update|warn-unused|details)$/, "syrupy"],
+  [/^--hypothesis-/, "hypothesis"],
+  [/^(--disable-socket|--allow-hosts|--allow-unix-socket)$/, "pytest-socket"],
+  [/^--flake8$/, "pytest-flake8"],
+  [/^--black$/, "pytest-black"],
+  [/^--isort$/, "pytest-isort"],
+  [/^--forked$/, "pytest-forked"],
+  [/^--instafail$/, "pytest-instafail"],
+  [/^--testmon/, "pytest-testmon"],
+  [/^--mpl/, "pytest-mpl"],
+  [/^--ruff(-format)?$/, "pytest-ruff"],
+];
+
+/** pytest 7 names its config file by its absolute path: from the root it reports, else its name. */
+function configShown(file: string, output: string): string {
+  const root = /^\s*rootdir: (\S+)/m.exec(output)?.[1];
+  if (root !== undefined && file.startsWith(`${root}/`)) return file.slice(root.length + 1);
+  return file.slice(file.lastIndexOf("/") + 1);
+}
+
+/**
+ * pytest's usage error for an option a plugin adds (`unrecognized arguments: --cov=pkg` when
+ * pytest-cov is not installed where the tests run): which plugin, and where the option comes
+ * from. An option no known plugin adds stays the run's own error (a typo in `addopts` is the
+ * code's, and a turn that wrote it must not end as if the environment broke).
+ */
+export function pytestMissingPlugin(output: string): string | undefined {
+  const line = /^.*error: unrecognized arguments: (.+)$/m.exec(output);
+  if (line === null) return undefined;
+  const options = (line[1] ?? "").trim().split(/\s+/);
+  for (const option of options) {
+    const name = option.replace(/=.*$/, "");
+    const plugin = PLUGIN_OPTIONS.find(([pattern]) => pattern.test(name))?.[1];
+    if (plugin === undefined) continue;
+    const from = /^\s*(?:inifile|configfile): (\S+)/m.exec(output)?.[1];
+    const where = from === undefined ? "the options" : configShown(from, output);
+    return `\`${option}\` (from ${where}) needs the ${plugin} plugin, which the Python running the tests does not have: install ${plugin} there (or take the option out)`;
+  }
+  return undefined;
+}
 
 /**
  * Whether the files include a source module (no test by the project's pytest config) with

@@ -61,6 +61,11 @@ export interface RunnerSpec {
   shellPythonModule?: string;
   /** An exit that means no test ran (nothing collected, an unknown id), not a broken runner. */
   noTestsRan?(exitCode: number | null, output: string): boolean;
+  /**
+   * When a run broke on an option only a plugin gives (pytest's `--cov` without pytest-cov), the
+   * line that says so and what to install: the environment's fault, not the code's.
+   */
+  missingPlugin?(output: string): string | undefined;
 }
 
 export interface Detection {
