@@ -37,6 +37,42 @@ describe("runnerConfigOwner", () => {
       "packages/web/vitest.config.ts",
       "vitest@packages/web",
     ],
+    [
+      "vite's config where vitest has none of its own",
+      { "package.json": VITEST_PACKAGE, "vite.config.ts": "export default { test: {} };\n" },
+      "vite.config.ts",
+      "vitest@",
+    ],
+    [
+      "vite's config that vitest's own merges",
+      {
+        "package.json": VITEST_PACKAGE,
+        "vite.config.mts": "export default {};\n",
+        "vitest.config.mts":
+          "import viteConfig from './vite.config.mts';\nexport default mergeConfig(viteConfig, {});\n",
+      },
+      "vite.config.mts",
+      "vitest@",
+    ],
+    [
+      "vite's config beside a vitest config that ignores it",
+      {
+        "package.json": VITEST_PACKAGE,
+        "vite.config.ts": "export default {};\n",
+        "vitest.config.ts": "export default { test: {} };\n",
+      },
+      "vite.config.ts",
+      undefined,
+    ],
+    [
+      "vite's config in an app no vitest tests",
+      {
+        "package.json": '{"name":"app","devDependencies":{"vite":"^7"}}',
+        "vite.config.ts": "export default {};\n",
+      },
+      "vite.config.ts",
+      undefined,
+    ],
     ["package.json", { "package.json": VITEST_PACKAGE }, "package.json", undefined],
     [
       "a jest config where vitest runs the tests",

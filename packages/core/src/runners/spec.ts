@@ -62,6 +62,12 @@ export interface RunnerSpec {
   /** An exit that means no test ran (nothing collected, an unknown id), not a broken runner. */
   noTestsRan?(exitCode: number | null, output: string): boolean;
   /**
+   * A config file the runner reads besides `packageJson.configFile`, which says nothing of which
+   * runner a package uses (vitest reads `vite.config.ts` when no `vitest.config.*` is there): its
+   * name, and whether the one in `dir` is the runner's (a change to it runs the suite).
+   */
+  alsoReads?: { name: RegExp; reads(view: ProjectView, dir: string, name: string): boolean };
+  /**
    * When a run broke on an option only a plugin gives (pytest's `--cov` without pytest-cov), the
    * line that says so and what to install: the environment's fault, not the code's.
    */

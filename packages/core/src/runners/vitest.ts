@@ -21,6 +21,8 @@ import {
 } from "./spec.ts";
 
 const WORKSPACE_FILE = /^vitest\.workspace\.([cm]?[jt]s|json)$/;
+const VITEST_CONFIG = /^vitest\.config\.[cm]?[jt]s$/;
+const VITE_CONFIG = /^vite\.config\.[cm]?[jt]s$/;
 
 /** `vitest list --filesOnly --json`: the test files vitest itself would run. */
 const listVitestTests: TestLister = {
@@ -62,6 +64,15 @@ export const vitest: RunnerSpec = {
     script: /\bvitest\b/,
     dependency: "vitest",
     configFile: /^vitest\.(config|workspace)\.[cm]?[jt]s$/,
+  },
+  alsoReads: {
+    name: VITE_CONFIG,
+    // vitest reads vite's config when it has none of its own, and its own often merges vite's
+    // (`mergeConfig(viteConfig, …)` over `import viteConfig from './vite.config'`).
+    reads: (view, dir) => {
+      const own = firstConfigFile(view, dir, VITEST_CONFIG);
+      return own === undefined || /\bvite\.config\b/.test(own.text);
+    },
   },
   detect: (view, dir, table) => detectByPackageJson(view, dir, "vitest", table),
   command: (view, dir) => [...jsToolCommand(view, dir, "vitest"), "run"],
@@ -109,8 +120,7 @@ const VITEST_DEFAULT = ["**/*.{test,spec}.?(c|m)[jt]s?(x)"];
 
 function vitestShape(view: ProjectView, dir: string): SuiteMatcher {
   const config =
-    firstConfigFile(view, dir, /^vitest\.config\.[cm]?[jt]s$/) ??
-    firstConfigFile(view, dir, /^vite\.config\.[cm]?[jt]s$/);
+    firstConfigFile(view, dir, VITEST_CONFIG) ?? firstConfigFile(view, dir, VITE_CONFIG);
   const text = config?.text;
   const testBlock =
     text === undefined ? undefined : (/\btest\s*:\s*\{([\s\S]*)/.exec(text)?.[1] ?? undefined);

@@ -55,6 +55,22 @@ describe("chooseTests for a runner's config", () => {
     expect(chosen.leftOut.commands).toEqual(["python3 -m pytest"]);
   });
 
+  it("runs vitest's suite for the vite config it reads", async () => {
+    temp = makeProject({
+      "package.json":
+        '{"name":"web","scripts":{"test":"vitest run"},"devDependencies":{"vitest":"^4"}}',
+      "vite.config.ts": "export default { test: { include: ['src/**/*.spec.ts'] } };\n",
+      "src/sum.ts": "export const sum = (a: number, b: number) => a + b;\n",
+      "src/sum.spec.ts": "import { sum } from './sum';\n",
+      "src/other.spec.ts": "export {};\n",
+      "src/sum.test.ts": "export {};\n",
+    });
+    const chosen = await chooseTests(openProject(temp.root), ["vite.config.ts"], { write: false });
+    expect(chosen.plan.runs.map((run) => [run.runner.id, run.test_files])).toEqual([
+      ["vitest", ["src/other.spec.ts", "src/sum.spec.ts"]],
+    ]);
+  });
+
   it("leaves a config no runner reads alone", async () => {
     const root = pytestProject(2);
     temp?.write("setup.cfg", "[metadata]\nname = calc\n");
