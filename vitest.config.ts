@@ -24,6 +24,7 @@ process.once("exit", () => rmSync(STATE_HOME, { recursive: true, force: true }))
 const SLOW_SRC_TESTS = [
   "packages/core/src/gating/node/bypass.test.ts",
   "packages/core/src/gating/node/git-blobs.test.ts",
+  "packages/core/src/selection/node/package-json-change.test.ts",
   "packages/core/src/gating/node/test-imports.test.ts",
   "packages/core/src/hook/node/code-cache.test.ts",
   "packages/core/src/hook/node/deadline.test.ts",

@@ -5,7 +5,7 @@ import type { ProjectView } from "../project/project-view.ts";
 import { joinRel } from "../project/project-view.ts";
 import { testDataLanguage } from "../project/test-data.ts";
 import { doctestPageLanguage } from "../runners/doctest-pages.ts";
-import { runnerConfigOwner } from "../runners/runner-config.ts";
+import { packageJsonRunner, runnerConfigOwner } from "../runners/runner-config.ts";
 import { TestIdSchema, type TestId } from "./results.ts";
 import {
   DetectedRunnerSchema,
@@ -184,7 +184,10 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
     // A runner's own config: the suite's tests selection found for it.
     const related = options.related?.get(path);
     const owner =
-      related === undefined ? undefined : runnerConfigOwner(view, path, options.overrides);
+      related === undefined
+        ? undefined
+        : (runnerConfigOwner(view, path, options.overrides) ??
+          packageJsonRunner(view, path, options.overrides));
     if (related !== undefined && owner !== undefined)
       planSelected(view, path, related, owner, options, out);
     else out.skipped.push({ path, reason: classifyFile(path).reason });

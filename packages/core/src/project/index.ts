@@ -3,6 +3,7 @@
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export {
   type ProjectView,
+  createMemoryView,
   dirnameRel,
   joinRel,
   memoView,

@@ -26,7 +26,11 @@ export {
   shellCommandForTestFiles,
 } from "./project-runners.ts";
 export { PYTEST_SETTINGS_FILES } from "./pytest.ts";
-export { runnerConfigOwner } from "./runner-config.ts";
+export {
+  packageJsonRunner,
+  runnerConfigOwner,
+  runnerSettingsOfPackageJson,
+} from "./runner-config.ts";
 export { dependentCrates, hasDocTests } from "./rust-crates.ts";
 export { cargoTestTarget, notAnOption, scriptEnv } from "./shared.ts";
 export {

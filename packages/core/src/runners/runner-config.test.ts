@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
-import { runnerConfigOwner } from "./runner-config.ts";
+import {
+  packageJsonRunner,
+  runnerConfigOwner,
+  runnerSettingsOfPackageJson,
+} from "./runner-config.ts";
 
 const PYPROJECT = '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n';
 const VITEST_PACKAGE =
@@ -90,5 +94,52 @@ describe("runnerConfigOwner", () => {
   ])("%s", (_, files, path, expected) => {
     const owner = runnerConfigOwner(createMemoryView(files), path);
     expect(owner === undefined ? undefined : `${owner.id}@${owner.package_dir}`).toBe(expected);
+  });
+});
+
+describe("packageJsonRunner", () => {
+  it.each<[string, Record<string, string>, string, string | undefined]>([
+    ["a vitest package's", { "package.json": VITEST_PACKAGE }, "package.json", "vitest@"],
+    [
+      "a workspace package's",
+      { "packages/web/package.json": VITEST_PACKAGE },
+      "packages/web/package.json",
+      "vitest@packages/web",
+    ],
+    [
+      "a Python project's",
+      { "package.json": '{"name":"docs"}', "pytest.ini": "" },
+      "package.json",
+      undefined,
+    ],
+    ["no package.json", { "package.json": VITEST_PACKAGE }, "src/package.json", undefined],
+    ["another file", { "package.json": VITEST_PACKAGE }, "tsconfig.json", undefined],
+  ])("%s", (_, files, path, expected) => {
+    const owner = packageJsonRunner(createMemoryView(files), path);
+    expect(owner === undefined ? undefined : `${owner.id}@${owner.package_dir}`).toBe(expected);
+  });
+});
+
+describe("runnerSettingsOfPackageJson", () => {
+  const base = { name: "x", version: "1.0.0", scripts: { test: "mocha", build: "tsc" } };
+  const of = (pkg: Record<string, unknown>, id: "mocha" | "jest" = "mocha") =>
+    runnerSettingsOfPackageJson(JSON.stringify(pkg), id);
+  it("is the same across edits no runner reads", () => {
+    expect(of({ ...base, version: "2.0.0", dependencies: { a: "1" } })).toBe(of(base));
+    expect(of({ ...base, scripts: { test: "mocha", build: "tsc -b" } })).toBe(of(base));
+    expect(of({ ...base, jest: { bail: true } })).toBe(of(base));
+  });
+  it.each<[string, Record<string, unknown>]>([
+    ["the runner's key", { ...base, mocha: { spec: "test/**" } }],
+    ["the test script", { ...base, scripts: { test: "mocha --bail", build: "tsc" } }],
+    ["a script it calls", { ...base, scripts: { test: "npm run build", build: "mocha" } }],
+    ["type", { ...base, type: "module" }],
+    ["imports", { ...base, imports: { "#x": "./x.js" } }],
+  ])("differs when %s changes", (_, pkg) => {
+    expect(of(pkg)).not.toBe(of(base));
+  });
+  it("is undefined for a text that is no JSON object", () => {
+    expect(runnerSettingsOfPackageJson("{", "jest")).toBeUndefined();
+    expect(runnerSettingsOfPackageJson("[1]", "jest")).toBeUndefined();
   });
 });

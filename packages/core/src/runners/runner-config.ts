@@ -1,7 +1,8 @@
-import type { ProjectView } from "../project/project-view.ts";
+import { createMemoryView, type ProjectView } from "../project/project-view.ts";
 import { pytestConfig } from "./config-text.ts";
 import { detectPackageRunners, type DetectedRunner, type RunnerId } from "./project-runners.ts";
 import { PYTEST_SETTINGS_FILES } from "./pytest.ts";
+import { packageTestScript } from "./shared.ts";
 import { runnerSpecs, specOf } from "./table.ts";
 
 const PYTEST_FILES: ReadonlySet<string> = new Set(PYTEST_SETTINGS_FILES);
@@ -37,4 +38,45 @@ export function runnerConfigOwner(
     if (spec.packageJson?.configFile?.test(name) === true) return true;
     return spec.alsoReads?.name.test(name) === true && spec.alsoReads.reads(view, dir, name);
   });
+}
+
+/**
+ * The JavaScript runner of the package whose `package.json` `path` is: its settings may live
+ * there (a `"jest"` or `"mocha"` key, the test script), so a change to them is a change to its
+ * config. Whether one changed is `runnerSettingsOfPackageJson`'s to say: most edits of the file
+ * (a dependency, a version) change none.
+ */
+export function packageJsonRunner(
+  view: ProjectView,
+  path: string,
+  overrides?: Parameters<typeof detectPackageRunners>[2],
+): DetectedRunner | undefined {
+  const slash = path.lastIndexOf("/");
+  if (path.slice(slash + 1) !== "package.json" || !view.exists(path)) return undefined;
+  const dir = slash === -1 ? "" : path.slice(0, slash);
+  return detectPackageRunners(view, dir, overrides).find((runner) =>
+    runner.languages.some((language) => language === "javascript" || language === "typescript"),
+  );
+}
+
+/** Keys of a package.json that change how any JavaScript runner loads the tests. */
+const LOADING_KEYS = ["type", "imports"] as const;
+
+/**
+ * What of a package.json's text the runner `id` runs by, as one comparable string: the key named
+ * after it (`"jest"`, `"mocha"`, `"ava"`, `"tap"`), babel's settings (jest and ava compile with
+ * them), `type` and `imports` (how a `.js` file and a `#name` load), and the test script with
+ * every script it calls spelled in. Undefined for a text that is no JSON object.
+ */
+export function runnerSettingsOfPackageJson(text: string, id: RunnerId): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const pkg = parsed as Record<string, unknown>;
+  const script = packageTestScript(createMemoryView({ "package.json": text }), "");
+  return JSON.stringify([pkg[id], pkg["babel"], ...LOADING_KEYS.map((key) => pkg[key]), script]);
 }

@@ -33,7 +33,7 @@ import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import { testDataLanguage } from "../test-data.ts";
 import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
-import { runnerConfigOwner } from "../../runners/runner-config.ts";
+import { packageJsonRunner, runnerConfigOwner } from "../../runners/runner-config.ts";
 import {
   detectProjectRunners,
   findTestTarget,
@@ -413,7 +413,8 @@ function runOnlyInsight(
 ): EditInsight {
   const owner =
     verdict.kind === "config"
-      ? runnerConfigOwner(project.view, rel, project.config.runners)
+      ? (runnerConfigOwner(project.view, rel, project.config.runners) ??
+        packageJsonRunner(project.view, rel, project.config.runners))
       : undefined;
   if (owner !== undefined)
     return {

@@ -16,7 +16,8 @@ import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage, type Language } from "../../filter/languages.ts";
 import { testDataLanguage } from "../../project/test-data.ts";
 import { walkFiles } from "../../project/project-view.ts";
-import { runnerConfigOwner } from "../../runners/runner-config.ts";
+import { packageJsonRunner, runnerConfigOwner } from "../../runners/runner-config.ts";
+import { packageJsonSettingsChanged } from "./package-json-change.ts";
 import { suiteShape } from "../suite.ts";
 import type { RelatedTest } from "../related.ts";
 import {
@@ -203,8 +204,8 @@ const CONFIG_TESTS = 2000;
 const NOT_TESTS = new Set(["node_modules", "__pycache__", "venv", "dist", "build", "target"]);
 
 /**
- * A changed runner config (`runnerConfigOwner`: `pytest.ini`, `vitest.config.ts`) selects its
- * suite's test files, up to `CONFIG_TESTS`: no test imports it, and a change to it can break
+ * A changed runner config (`runnerConfigOwner`: `pytest.ini`, `vitest.config.ts`; a package.json
+ * whose runner settings changed since HEAD) selects its suite's test files, up to `CONFIG_TESTS`: no test imports it, and a change to it can break
  * every one of them. Ranked last (evidence `config`), so the time budget cuts them first.
  */
 function selectByConfig(
@@ -214,7 +215,9 @@ function selectByConfig(
 ): Set<string> {
   const configs = new Set<string>();
   for (const file of files) {
-    const runner = runnerConfigOwner(project.view, file, project.config.runners);
+    const runner =
+      runnerConfigOwner(project.view, file, project.config.runners) ??
+      changedPackageJsonRunner(project, file);
     if (runner === undefined) continue;
     configs.add(file);
     const shape = suiteShape(project.view, runner);
@@ -233,6 +236,14 @@ function selectByConfig(
     );
   }
   return configs;
+}
+
+/** The runner whose settings a changed package.json changed (its test script, its key). */
+function changedPackageJsonRunner(project: Project, file: string): DetectedRunner | undefined {
+  const runner = packageJsonRunner(project.view, file, project.config.runners);
+  return runner !== undefined && packageJsonSettingsChanged(project, file, runner)
+    ? runner
+    : undefined;
 }
 
 /** Go and Rust files' tests, by their package's layout. */

@@ -1,0 +1,43 @@
+import { spawnSync } from "node:child_process";
+import type { Project } from "../../project/node/project.ts";
+import type { DetectedRunner } from "../../runners/project-runners.ts";
+import { runnerSettingsOfPackageJson } from "../../runners/runner-config.ts";
+
+/** How long git may take to hand over the committed package.json. */
+const GIT_TIMEOUT_MS = 5_000;
+
+/**
+ * The text git's HEAD holds for the project-relative `rel` (`git cat-file blob HEAD:./rel` from
+ * the project's root, which may sit below the repository's top); undefined outside a work tree,
+ * for a file HEAD does not have, or when git cannot answer.
+ */
+export function headText(root: string, rel: string): string | undefined {
+  const run = spawnSync("git", ["--no-optional-locks", "cat-file", "blob", `HEAD:./${rel}`], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: GIT_TIMEOUT_MS,
+    maxBuffer: 16 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  return run.status === 0 && typeof run.stdout === "string" ? run.stdout : undefined;
+}
+
+/**
+ * Whether the package.json `rel` now says something else about how `runner` runs the tests
+ * than the committed one (`runnerSettingsOfPackageJson`: its key, babel's, `type`, `imports`,
+ * the test script). A file HEAD does not hold, or outside git, has nothing to compare with: no
+ * (its first version is the project's set-up, not a change to a suite that ran before).
+ */
+export function packageJsonSettingsChanged(
+  project: Project,
+  rel: string,
+  runner: DetectedRunner,
+): boolean {
+  const now = project.view.readText(rel);
+  if (now === undefined) return false;
+  const before = headText(project.root, rel);
+  if (before === undefined) return false;
+  return (
+    runnerSettingsOfPackageJson(before, runner.id) !== runnerSettingsOfPackageJson(now, runner.id)
+  );
+}
