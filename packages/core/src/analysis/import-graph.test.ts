@@ -8,6 +8,7 @@ import {
   setFileImports,
   unpackGraph,
 } from "./import-graph.ts";
+import { GRAPH_VERSION } from "../selection/graph-shards.ts";
 
 function graphOf(edges: Record<string, string[]>) {
   const graph = createImportGraph();
@@ -61,9 +62,9 @@ describe("the packed state", () => {
     expect(findImporters(graph, "b.ts", 1)).toEqual([["d.ts"]]);
     expect(findImporters(graph, "d.ts", 1)).toEqual([["a.ts"]]);
     const packed = packGraph(graph);
-    expect(packed.index).toMatchObject({ version: 3, files: "a.ts\nb.ts\nc.ts\nd.ts" });
+    expect(packed.index).toMatchObject({ version: GRAPH_VERSION, files: "a.ts\nb.ts\nc.ts\nd.ts" });
     expect(packed.shards).toEqual([
-      { version: 3, first: 0, imports: "2,3\n-\n-\n1", importers: "\n3\n0\n0" },
+      { version: GRAPH_VERSION, first: 0, imports: "2,3\n-\n-\n1", importers: "\n3\n0\n0" },
     ]);
     expect(unpackGraph(packed.index, packed.shards)).toMatchObject({
       files: graph.files,

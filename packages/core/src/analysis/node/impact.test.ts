@@ -19,6 +19,7 @@ import {
   traceImpact,
 } from "./impact.ts";
 import { openProject, type Project } from "../../project/node/project.ts";
+import { GRAPH_VERSION } from "../../selection/graph-shards.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => temp?.cleanup());
@@ -179,7 +180,7 @@ describe("traceImpact", () => {
       expect(names.filter((found) => found.startsWith(`${name}.corrupt-`))).toHaveLength(1);
       expect(
         JSON.parse(readFileSync(join(temp.root, ".tailtest/graph", name), "utf8")),
-      ).toMatchObject({ version: 3 });
+      ).toMatchObject({ version: GRAPH_VERSION });
     },
   );
 

@@ -98,7 +98,9 @@ export function loadGraph(project: Project, repair: boolean): LoadedGraph {
   const index = readStateSync(indexFile);
   if (!index.existed) return fresh();
   if (index.problem !== undefined) {
-    if (repair) setAside(indexFile.path, index.problem);
+    // Another version's graph is derived data an upgrade made stale, not a broken file: built
+    // again in its place, nothing set aside.
+    if (repair && !ofAnotherVersion(indexFile.path)) setAside(indexFile.path, index.problem);
     return fresh();
   }
   const count = index.value.files === "" ? 0 : index.value.files.split("\n").length;
@@ -127,6 +129,17 @@ export function loadGraph(project: Project, repair: boolean): LoadedGraph {
     shards.push(read.value);
   }
   return { graph: unpackGraph(index.value, shards), texts };
+}
+
+/** Whether the file is a graph index some other tailtest version wrote (its `version` not ours). */
+function ofAnotherVersion(path: string): boolean {
+  try {
+    const json: unknown = JSON.parse(readFileSync(path, "utf8"));
+    if (typeof json !== "object" || json === null || !("version" in json)) return false;
+    return typeof json.version === "number" && json.version !== GRAPH_VERSION;
+  } catch {
+    return false;
+  }
 }
 
 /** The single-file graph of earlier versions: the sharded graph is built in its place. */

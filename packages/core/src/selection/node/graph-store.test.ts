@@ -7,7 +7,7 @@ import {
   setFileImports,
   type ImportGraph,
 } from "../../analysis/import-graph.ts";
-import { SHARD_SIZE } from "../graph-shards.ts";
+import { GRAPH_VERSION, SHARD_SIZE } from "../graph-shards.ts";
 import { readGraphView, shardedView } from "./covering.ts";
 import { readShardedGraph } from "./graph-store.ts";
 import { loadGraph, saveGraph, updateGraph } from "../../analysis/node/impact.ts";
@@ -98,7 +98,7 @@ describe("the sharded import graph", () => {
     const shard = join(project.root, ".tailtest/graph/shard-1.json");
     writeFileSync(
       shard,
-      JSON.stringify({ version: 3, first: SHARD_SIZE, imports: "", importers: "" }),
+      JSON.stringify({ version: GRAPH_VERSION, first: SHARD_SIZE, imports: "", importers: "" }),
     );
     const view = readGraphView(project);
     expect(() => view?.importers("src/a.py")).toThrow(/shard 1 cannot be used/);
@@ -106,5 +106,27 @@ describe("the sharded import graph", () => {
     await updateGraph(project, () => undefined);
     const names = readdirSync(join(project.root, ".tailtest/graph"));
     expect(names.filter((name) => name.startsWith("shard-1.json.corrupt-"))).toHaveLength(1);
+  });
+
+  it("another version's graph is built again in its place, nothing set aside", async () => {
+    const project = stored(10);
+    const index = join(project.root, ".tailtest/graph/index.json");
+    const json = JSON.parse(readFileSync(index, "utf8")) as Record<string, unknown>;
+    writeFileSync(index, JSON.stringify({ ...json, version: GRAPH_VERSION - 1 }));
+    expect(readShardedGraph(project)).toBeUndefined();
+    await updateGraph(project, (graph) => setFileImports(graph, "src/new.py", []));
+    expect(readdirSync(join(project.root, ".tailtest/graph")).sort()).toEqual([
+      "index.json",
+      "shard-0.json",
+    ]);
+    expect(readShardedGraph(project)?.table.count).toBe(1);
+  });
+
+  it("an index that is no graph's is still set aside", async () => {
+    const project = stored(10);
+    writeFileSync(join(project.root, ".tailtest/graph/index.json"), '{"version":"x"}');
+    await updateGraph(project, () => undefined);
+    const names = readdirSync(join(project.root, ".tailtest/graph"));
+    expect(names.filter((name) => name.startsWith("index.json.corrupt-"))).toHaveLength(1);
   });
 });
