@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { FIXTURES_DIR } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
-import { planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN } from "./plan.ts";
+import { flakyRerun, planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN } from "./plan.ts";
 import { createMemoryView } from "../project/project-view.ts";
 import { detectPackageRunners } from "../runners/project-runners.ts";
 
@@ -338,5 +338,118 @@ describe("machine output per runner", () => {
     expect(run.report.kind).toBe(source);
     if (source === "file") expect(run.argv.some((arg) => arg.includes(REPORT_TOKEN))).toBe(true);
     if (fixture === "node-test") expect(run.argv).toContain(`--test-reporter=${REPORTER_TOKEN}`);
+  });
+});
+
+describe("flakyRerun: what is run again to tell a flaky failure from a red one", () => {
+  const JEST = '{"scripts":{"test":"jest"},"devDependencies":{"jest":"^29"}}';
+  const VITEST = '{"scripts":{"test":"vitest run"},"devDependencies":{"vitest":"^3"}}';
+  const files = (pkg: string, extra: Record<string, string> = {}) => ({
+    "package.json": pkg,
+    "src/a.ts": "",
+    "src/a.test.ts": "",
+    "src/b.test.ts": "",
+    "src/c.test.ts": "",
+    ...extra,
+  });
+  const TESTS = ["src/a.test.ts", "src/b.test.ts", "src/c.test.ts"];
+  /** The run over three test files, and its result with `failing` red. */
+  const rerunOf = (view: ReturnType<typeof createMemoryView>, failing: string[]) => {
+    const plan = planRun(
+      view,
+      TESTS.map((path) => ({ kind: "file" as const, path })),
+    );
+    const run = plan.runs[0]!;
+    const result = {
+      runner: run.runner.id,
+      cwd: "",
+      command: run.argv,
+      exit_code: 1,
+      duration_ms: 1,
+      status: "failed" as const,
+      reason: "",
+      tests: TESTS.map((file) => ({
+        id: { runner: run.runner.id, file, segments: ["t"] },
+        status: failing.includes(file) ? ("fail" as const) : ("pass" as const),
+      })),
+      errors: [],
+      output_tail: "",
+    };
+    return { run, again: flakyRerun(view, run, result) };
+  };
+
+  it.each([
+    ["jest", JEST, {}],
+    ["vitest", VITEST, {}],
+    [
+      "vitest with a config that isolates",
+      VITEST,
+      { "vitest.config.ts": "export default { test: { isolate: true } };" },
+    ],
+  ])("%s: only the files that failed", (_, pkg, extra) => {
+    const { run, again } = rerunOf(createMemoryView(files(pkg, extra)), ["src/b.test.ts"]);
+    expect(again.test_files).toEqual(["src/b.test.ts"]);
+    expect(again.argv).toContain("src/b.test.ts");
+    expect(again.argv).not.toContain("src/a.test.ts");
+    expect(again.argv.filter((arg) => !TESTS.includes(arg))).toEqual(
+      run.argv.filter((arg) => !TESTS.includes(arg)),
+    );
+  });
+
+  it.each([
+    [
+      "vitest told not to isolate",
+      files(VITEST, { "vitest.config.ts": "export default { test: { isolate: false } };" }),
+    ],
+    [
+      "vitest in one fork",
+      files(VITEST, {
+        "vite.config.ts":
+          "export default { test: { poolOptions: { forks: { singleFork: true } } } };",
+      }),
+    ],
+    ["vitest with a workspace", files(VITEST, { "vitest.workspace.ts": "export default [];" })],
+    [
+      "node --test without isolation",
+      files('{"scripts":{"test":"node --test --experimental-test-isolation=none"}}'),
+    ],
+  ])("%s: the whole run again", (_, tree) => {
+    const view = createMemoryView(tree);
+    const { run, again } = rerunOf(view, ["src/b.test.ts"]);
+    expect(again).toBe(run);
+  });
+
+  it("pytest, whose files share a process: the whole run again", () => {
+    const view = createMemoryView({
+      "pytest.ini": "",
+      "tests/test_a.py": "",
+      "tests/test_b.py": "",
+    });
+    const run = planRun(view, [
+      { kind: "file", path: "tests/test_a.py" },
+      { kind: "file", path: "tests/test_b.py" },
+    ]).runs[0]!;
+    const test = (file: string, status: "pass" | "fail") => ({
+      id: { runner: "pytest" as const, file, segments: ["test_x"] },
+      status,
+    });
+    const result = {
+      runner: "pytest" as const,
+      cwd: "",
+      command: run.argv,
+      exit_code: 1,
+      duration_ms: 1,
+      status: "failed" as const,
+      reason: "",
+      tests: [test("tests/test_a.py", "pass"), test("tests/test_b.py", "fail")],
+      errors: [],
+      output_tail: "",
+    };
+    expect(flakyRerun(view, run, result)).toBe(run);
+  });
+
+  it("every file failed: the whole run again", () => {
+    const { run, again } = rerunOf(createMemoryView(files(JEST)), TESTS);
+    expect(again).toBe(run);
   });
 });

@@ -19,6 +19,7 @@ import type { Language } from "../filter/languages.ts";
 import { notAnOption, scriptEnv } from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
 import type { BuiltArgv } from "../runners/spec.ts";
+import type { RunResult } from "./summarize.ts";
 
 export {
   CONFIG_WITHOUT_SPEC_TOKEN,
@@ -326,6 +327,39 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
     ...(built.namesFrom === undefined ? {} : { names_from: built.namesFrom }),
   };
+}
+
+/**
+ * The run that tells a flaky failure from a red one: where the runner isolates its test files
+ * (`isolatesFiles`), the same run over only the files whose tests failed (their requested ids
+ * kept); else the whole run again, since a test can fail through what another file left behind.
+ */
+export function flakyRerun(view: ProjectView, run: RunPlan, result: RunResult): RunPlan {
+  if (specOf(run.runner.id).isolatesFiles?.(view, run.runner) !== true) return run;
+  const failed = new Set(
+    result.tests.filter((test) => test.status === "fail").map((test) => test.id.file),
+  );
+  const within =
+    run.test_files.length === 0 || [...failed].every((file) => run.test_files.includes(file));
+  if (
+    failed.size === 0 ||
+    !within ||
+    (failed.size >= run.test_files.length && run.test_files.length > 0)
+  )
+    return run;
+  const related = Object.fromEntries(
+    Object.entries(run.related ?? {}).map(([source, tests]) => [
+      source,
+      tests.filter((test) => failed.has(test)),
+    ]),
+  );
+  return buildPlan(view, {
+    runner: run.runner,
+    files: failed,
+    ids: run.requested.filter((id) => failed.has(id.file)),
+    sources: Object.fromEntries(Object.entries(run.sources).filter(([, test]) => failed.has(test))),
+    related: Object.fromEntries(Object.entries(related).filter(([, tests]) => tests.length > 0)),
+  });
 }
 
 function dedupeIds(ids: readonly TestId[]): TestId[] {

@@ -29,6 +29,8 @@ export const ava: RunnerSpec = {
     ...(/^index\.[cm]?[jt]s$/.test(src) ? ["test.js"] : []),
   ],
   fileCommand: (command, files) => [...command, ...files],
+  // A worker per file, a thread or (without worker threads) a process.
+  isolatesFiles: () => true,
   argv: ({ runner, files, ids }) => ({
     argv: [
       ...runner.command,

@@ -50,6 +50,7 @@ export const jest: RunnerSpec = {
   fallbackTestDir: undefined,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
   fileCommand: (command, files) => [...command, "--runTestsByPath", ...files],
+  isolatesFiles: () => true,
   argv: ({ view, runner, files, ids }) => {
     const filter = ids.length > 0 ? ["-t", anchoredAlternation(idNames(ids, " "))] : [];
     const paths = files.length > 0 ? ["--runTestsByPath", ...files] : [];

@@ -37,6 +37,11 @@ export const nodeTest: RunnerSpec = {
   tsNeedsLoader: true,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
   fileCommand: (command, files) => [...command, ...files],
+  // A process per file, unless the command turns that off (`--test-isolation=none`).
+  isolatesFiles: (view, runner) =>
+    !/isolation[= ]none\b/.test(
+      `${runner.command.join(" ")}\n${packageTestScript(view, runner.package_dir)}`,
+    ),
   argv: ({ view, runner, files, ids }) => {
     const command = runner.command;
     const at = command.indexOf("--test");

@@ -68,6 +68,14 @@ export interface RunnerSpec {
    */
   alsoReads?: { name: RegExp; reads(view: ProjectView, dir: string, name: string): boolean };
   /**
+   * Whether each test file runs in a module registry of its own (jest, vitest unless told not to
+   * isolate, `node --test`'s process per file, ava's worker per file): a file run again alone
+   * then behaves as it did among the others, so a flaky failure is checked by running only the
+   * files that failed. Absent: files share a process (pytest, mocha), and the whole run is made
+   * again.
+   */
+  isolatesFiles?(view: ProjectView, runner: DetectedRunner): boolean;
+  /**
    * When a run broke on an option only a plugin gives (pytest's `--cov` without pytest-cov), the
    * line that says so and what to install: the environment's fault, not the code's.
    */

@@ -9,7 +9,7 @@ import {
   packageRelative,
   setupFilesMatcher,
 } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, jsToolCommand } from "./shared.ts";
+import { detectByPackageJson, jsCandidates, jsToolCommand, packageTestScript } from "./shared.ts";
 import {
   anchoredAlternation,
   FILE_REPORT,
@@ -80,6 +80,7 @@ export const vitest: RunnerSpec = {
   fallbackTestDir: undefined,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
   fileCommand: (command, files) => [...command, ...files],
+  isolatesFiles: (view, runner) => vitestIsolates(view, runner.package_dir),
   argv: ({ view, runner, files, ids }) => {
     const filter =
       ids.length > 0
@@ -105,6 +106,21 @@ export const vitest: RunnerSpec = {
   testIdJoiner: " > ",
   listTests: listVitestTests,
 };
+
+/** What turns vitest's file isolation off: `isolate: false`, one shared thread or fork. */
+const SHARED_FILES =
+  /\bisolate\s*:\s*false\b|--no-isolate\b|--isolate[= ]false\b|\bsingle(Thread|Fork)\b/;
+
+/**
+ * Whether vitest runs each test file in a module registry of its own (its default): not when its
+ * config or its test script turns isolation off, nor when a workspace's projects may.
+ */
+function vitestIsolates(view: ProjectView, dir: string): boolean {
+  if (firstConfigFile(view, dir, WORKSPACE_FILE) !== undefined) return false;
+  const config =
+    firstConfigFile(view, dir, VITEST_CONFIG) ?? firstConfigFile(view, dir, VITE_CONFIG);
+  return !SHARED_FILES.test(`${config?.text ?? ""}\n${packageTestScript(view, dir)}`);
+}
 
 /** vitest 5 matches `-t` against " > "-joined names, earlier majors against space-joined ones. */
 function vitestJoiner(view: ProjectView, packageDir: string): string {

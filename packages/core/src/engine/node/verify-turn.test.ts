@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -200,6 +200,43 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect(decision.userMessage).toMatch(
       /^tailtest: 1 edited file, 1 test passed, 1 flaky test \(/,
     );
+  });
+
+  it("where the runner isolates its files, only the file that failed is run again", async () => {
+    // node --test runs each file in a process of its own: the other file runs once.
+    const js = makeProject({
+      "package.json": '{"name":"calc","scripts":{"test":"node --test test/"}}',
+      "calc.js": "exports.add = (a, b) => a + b;\n",
+      "test/calc.test.js":
+        "const test = require('node:test');\nconst fs = require('node:fs');\nconst { add } = require('../calc');\ntest('add', () => { fs.appendFileSync('runs.txt', 'calc\\n'); if (add(1, 2) !== 3) throw new Error('no'); });\n",
+      "test/timing.test.js":
+        "const test = require('node:test');\nconst fs = require('node:fs');\nrequire('../calc');\ntest('timing', () => { const first = !fs.existsSync('ran-once'); fs.writeFileSync('ran-once', ''); fs.appendFileSync('runs.txt', 'timing\\n'); if (first) throw new Error('took too long'); });\n",
+    });
+    try {
+      const open = () => openProject(js.root);
+      js.write("calc.js", "exports.add = (a, b) => b + a;\n");
+      await handleEvent(
+        open(),
+        { kind: "FilesEdited", paths: [join(js.root, "calc.js")] },
+        { platform: "claude-code", now: clock },
+      );
+      const decision = await handleEvent(
+        open(),
+        { kind: "TurnEnded", stopHookActive: false },
+        { platform: "claude-code", now: clock },
+      );
+      expect(decision.kind === "context" ? decision.text : decision.kind).toContain(
+        "tailtest: test/timing.test.js > timing failed, then passed when run again: a flaky test, not counted as red.",
+      );
+      expect(readFileSync(join(js.root, "runs.txt"), "utf8").split("\n").sort()).toEqual([
+        "",
+        "calc",
+        "timing",
+        "timing",
+      ]);
+    } finally {
+      js.cleanup();
+    }
   });
 
   it("a test that fails twice is red, whatever runs beside it", async () => {

@@ -1,5 +1,5 @@
 import { dirnameRel } from "../../project/project-view.ts";
-import type { MissingTest, RunPlan } from "../plan.ts";
+import { flakyRerun, type MissingTest, type RunPlan } from "../plan.ts";
 import type { FileError } from "../results.ts";
 import { chooseTests } from "../../selection/node/choose-tests.ts";
 import type { RelatedTest } from "../../selection/related.ts";
@@ -111,13 +111,15 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   const changed = mine.map((entry) => entry.path);
   // A test that fails, then passes when its run is made again, is flaky: told, never red, and
   // never green either (its file stays queued). Only a run red with a few failed tests, besides
-  // those the mode expects, is made again.
+  // those the mode expects, is made again: over the failed files alone where the runner isolates
+  // its files (`flakyRerun`).
   const flaky: ExpectedRed[] = [];
   for (const [index, run] of plan.runs.entries()) {
     const result = results[index];
     if (result === undefined || !worthRerunning(setAsideExpected(result, options.expected ?? [])))
       continue;
-    flaky.push(...flakyTests(result, await executePlan(run, execution)));
+    const again = flakyRerun(project.view, run, result);
+    flaky.push(...flakyTests(result, await executePlan(again, execution)));
   }
   const expected = [...(options.expected ?? []), ...flaky];
   // What decides: the runs with the failures the mode expects set aside. What is recorded and
