@@ -191,7 +191,10 @@ const writeInput = (root, file) => ({ file_path: join(root, file), content: "x =
 const env = benchEnv(args);
 // The gated projects as a session that started in their mode leaves them: a session file, and
 // the copies of its mode and of the state logs outside the project, which the gates then read.
-for (const root of [tdd, tddLong, strict])
+// The follow project's session is started too, as every agent's is: its start builds the import
+// graph, which a queued edit's note then reads for the tests covering the file (without it the
+// bench measured a cheaper call than any real session makes).
+for (const root of [follow, tdd, tddLong, strict])
   execFileSync(process.execPath, hookArgs("claude-code", "SessionStart"), {
     input: JSON.stringify({ ...claude(root, "SessionStart"), source: "startup" }),
     cwd: root,
