@@ -97,6 +97,34 @@ describe("a whole-suite run", () => {
   });
 });
 
+describe("the test script's files when it calls the script that runs mocha", () => {
+  // graphql-js: `test` lints, type-checks, then `npm run testonly`, whose mocha names the files;
+  // its .mocharc.yml only requires a register and adds the `ts` extension.
+  const files = {
+    "package.json": JSON.stringify({
+      scripts: {
+        test: "npm run lint && npm run testonly && npm run check:integrations",
+        lint: "eslint --cache .",
+        testonly: "mocha --full-trace -r ./setup.js --timeout 5000 src/**/__tests__/**/*-test.ts",
+        "check:integrations": "mocha integrationTests/*-test.js",
+      },
+    }),
+    ".mocharc.yml": "require:\n  - 'resources/ts-register.js'\nextension:\n  - 'ts'\n",
+  };
+  it("runs them as the whole suite, without the options' values", () => {
+    const argv = argvOf(files, []);
+    expect(argv.at(-1)).toBe("src/**/__tests__/**/*-test.ts");
+    expect(argv).not.toContain("5000");
+    expect(argv).not.toContain("integrationTests/*-test.js");
+  });
+  it("takes them as the suite's shape", () => {
+    const shape = mocha.suite?.(createMemoryView(files), runner);
+    expect(shape?.isTest("src/language/__tests__/lexer-test.ts")).toBe(true);
+    expect(shape?.isTest("src/language/lexer.ts")).toBe(false);
+    expect(shape?.isTest("test/lexer.js")).toBe(false);
+  });
+});
+
 describe("flatYaml", () => {
   it("reads scalars, inline and block lists, and refuses the rest", () => {
     expect(flatYaml("a: 1\nb: 'x y'\nc: [p, \"q\"]\nd:\n  - r\n# note\ne: true # on\n")).toEqual({

@@ -1,17 +1,11 @@
 import picomatch from "picomatch";
 import { joinRel, type ProjectView } from "../project/project-view.ts";
-import {
-  firstConfig,
-  firstConfigFile,
-  JS_EXT,
-  jsConfigStrings,
-  scriptArgs,
-  yamlList,
-} from "./config-text.ts";
+import { firstConfig, firstConfigFile, JS_EXT, jsConfigStrings, yamlList } from "./config-text.ts";
 import {
   detectByPackageJson,
   jsCandidates,
   jsToolCommand,
+  scriptToolArgs,
   suffixlessCandidates,
 } from "./shared.ts";
 import {
@@ -77,7 +71,31 @@ export const mocha: RunnerSpec = {
 function scriptSpec(view: ProjectView, dir: string): string[] {
   const rc = firstConfig(view, dir, MOCHARC_TEXT);
   if (rc !== undefined && rcSpec(rc) !== undefined) return [];
-  return scriptArgs(view, dir, /^mocha$/) ?? [];
+  return scriptMochaSpec(view, dir) ?? [];
+}
+
+/** mocha's options whose value is the next word (`-r ts-node/register`, `--timeout 5000`). */
+const VALUED_OPTION =
+  /^(-r|--require|-R|--reporter|-O|--reporter-options?|-u|--ui|-t|--timeout|-s|--slow|-g|--grep|-f|--fgrep|--config|--package|--extension|--ignore|--exclude|--file|-n|--node-option|-j|--jobs|--retries)$/;
+
+/**
+ * The files the test script gives mocha, in the script as it runs: the scripts it calls by name
+ * spelled in (graphql-js: `test` runs `npm run testonly`, which is `mocha --full-trace
+ * src/**\/__tests__/**\/*-test.ts`). Options and their values are not files. Undefined when
+ * the script never runs mocha.
+ */
+function scriptMochaSpec(view: ProjectView, dir: string): string[] | undefined {
+  const words = scriptToolArgs(view, dir, "mocha");
+  if (words === undefined) return undefined;
+  const spec: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    let file: string | undefined = word.startsWith("-") ? undefined : word;
+    if (word === "--spec") file = words[i + 1];
+    if (file !== undefined && file !== "") spec.push(file.replace(/^\.\//, ""));
+    if (word === "--spec" || VALUED_OPTION.test(word)) i += 1;
+  }
+  return spec;
 }
 
 /** The rc files whose text the suite's shape reads. */
@@ -96,7 +114,7 @@ function mochaShape(view: ProjectView, dir: string): SuiteMatcher {
     spec = rcSpec(rc);
     recursive = /\brecursive\b\s*[:=]\s*true/.test(rc);
   }
-  const args = scriptArgs(view, dir, /^mocha$/);
+  const args = scriptMochaSpec(view, dir);
   if (spec === undefined && args !== undefined && args.length > 0) spec = args;
   const script = view.readText(joinRel(dir, "package.json")) ?? "";
   recursive ||= /mocha[^"]*--recursive/.test(script);
