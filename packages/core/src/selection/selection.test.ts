@@ -551,6 +551,18 @@ describe("suggestTestPath: the project's own convention", () => {
       }),
     ).toBe("__tests__/addOne.test.js");
   });
+  it("the suffix the project's tests end in, whatever joins it (graphql-js's -test)", () => {
+    // graphql/graphql-js: `mocha src/**/__tests__/**/*-test.ts`; an `x.ts` there is no test.
+    const mocha = runnerOf({ "package.json": '{"devDependencies":{"mocha":"9"}}' });
+    const suggest = (tests: string[]) =>
+      suggestTestPath({ file: "src/jsutils/pathKey.ts", runner: mocha, tests, fallback: "" });
+    expect(
+      suggest(["src/jsutils/__tests__/inspect-test.ts", "src/language/__tests__/lexer-test.ts"]),
+    ).toBe("src/jsutils/__tests__/pathKey-test.ts");
+    expect(suggest(["test/claim-exp.tests.js", "test/jwt.hs.tests.js"])).toBe(
+      "test/pathKey.tests.js",
+    );
+  });
   it("no infix where the project's tests have none, except beside the source", () => {
     // sindresorhus/p-queue: `node --import=tsx/esm --test test/*.ts`, tests named by topic.
     const nodeTs = runnerOf({

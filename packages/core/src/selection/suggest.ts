@@ -55,10 +55,14 @@ function pythonName(stem: string, tests: readonly string[]): string {
   return suffix > prefix ? `${stem}_test.py` : `test_${stem}.py`;
 }
 
+/** The suffix a JS test's name ends in before its extension: `.test`, `.spec`, `-test`, `.tests`. */
+const JS_TEST_SUFFIX = /([.\-_](?:test|spec)s?)\.[^.]+$/;
+
 /**
- * `x.test.ts`, `x.spec.ts`, or `x.ts` where the project's tests carry no infix at all (p-queue's
- * `test/priority-queue.ts`, named by its script's `test/*.ts`); never an infix-less name beside
- * the source, where it would be the source's own.
+ * `x.test.ts`, `x.spec.ts`, `x-test.ts` (graphql-js, whose mocha runs `*-test.ts`), or `x.ts`
+ * where the project's tests carry no suffix at all (p-queue's `test/priority-queue.ts`, named by
+ * its script's `test/*.ts`); never a suffix-less name beside the source, where it would be the
+ * source's own.
  */
 function jsName(
   stem: string,
@@ -67,11 +71,10 @@ function jsName(
   tests: readonly string[],
   beside: boolean,
 ): string {
-  const found =
-    majority(tests.map((test) => /\.(test|spec)\.[^.]+$/.exec(baseName(test))?.[1] ?? "")) ?? "";
-  const infix = found === "" && beside ? "test" : found;
+  const found = majority(tests.map((test) => JS_TEST_SUFFIX.exec(baseName(test))?.[1] ?? "")) ?? "";
+  const suffix = found === "" && beside ? ".test" : found;
   const ext = adjustJsExt(majority(tests.map(extensionOf)) ?? extensionOf(src), runner);
-  return infix === "" ? `${stem}${ext}` : `${stem}.${infix}${ext}`;
+  return `${stem}${suffix}${ext}`;
 }
 
 /** Where the project keeps tests: beside the source, `__tests__/`, or a test tree. */
