@@ -139,6 +139,19 @@ describe("a test found by its name when it is not where the convention puts it",
       "test/charset.js",
     ],
     [
+      // graphql/graphql-js: `mocha src/**/__tests__/**/*-test.ts`.
+      "a __tests__ folder of -test files (mocha)",
+      {
+        "package.json": '{"scripts":{"test":"mocha src/**/__tests__/**/*-test.ts"}}',
+        "tsconfig.json": "{}",
+        "src/language/blockString.ts": "",
+        "src/language/__tests__/blockString-test.ts": "",
+      },
+      "typescript",
+      "src/language/blockString.ts",
+      "src/language/__tests__/blockString-test.ts",
+    ],
+    [
       "a test folder beside the sources (mocha)",
       {
         "package.json": '{"scripts":{"test":"mocha lib/test"}}',

@@ -286,7 +286,10 @@ export function jsCandidates(
   const stem = stemOf(src);
   const ext = jsTestExtension(src, ctx.typescript);
   const beside = kinds.map((kind) => joinRel(dir, `${stem}.${kind}${ext}`));
-  const nested = joinRel(dir, "__tests__", `${stem}.test${ext}`);
+  // graphql-js's `__tests__/lexer-test.ts` too, found when it exists.
+  const nested = [`${stem}.test${ext}`, `${stem}-test${ext}`].map((name) =>
+    joinRel(dir, "__tests__", name),
+  );
   // A tests folder beside the sources (`src/tests/array.test.ts` for `src/array.ts`): found when
   // it exists, never proposed as the first test to write.
   const sibling = ["tests", "test"].map((folder) => joinRel(dir, folder, `${stem}.test${ext}`));
@@ -298,8 +301,8 @@ export function jsCandidates(
           joinRel(testDir, `${stem}.test${ext}`),
         ];
   return testDir === undefined
-    ? [...beside, nested, ...sibling]
-    : [...inDir, ...beside, nested, ...sibling];
+    ? [...beside, ...nested, ...sibling]
+    : [...inDir, ...beside, ...nested, ...sibling];
 }
 
 /**
