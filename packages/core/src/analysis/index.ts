@@ -22,6 +22,7 @@ export {
   folderMainPath,
   normalizeRel,
   packageImportWords,
+  parseJsonc,
   resolveJsImport,
   workspaceAliases,
 } from "./resolve.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { standInReason, standInTargets } from "./stand-in.ts";
+import { standInCandidates, standInReason, standInTargets } from "./stand-in.ts";
 
 const VI =
   'import { expect, it, vi } from "vitest";\nimport * as calc from "../src/calc.js";\n\nvi.mock("../src/calc.js", async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});\n';
@@ -77,8 +77,81 @@ describe("standInTargets", () => {
       ["calc.py"],
       ["calc.py"],
     ],
+    [
+      "vi.mock(import(…))",
+      "test/calc.test.js",
+      'vi.mock(import("../src/calc.js"), async (importOriginal) => ({}));\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "an alias no package can have, unresolved",
+      "test/calc.test.ts",
+      'vi.mock("@/calc", () => ({}));\nvi.mock("~/lib/other.js");\n',
+      ["src/calc.ts", "src/lib/other.ts", "src/lib/third.ts"],
+      ["src/calc.ts", "src/lib/other.ts"],
+    ],
+    [
+      "a spy on the module's export",
+      "test/calc.test.js",
+      'const calc = require("../src/calc");\nif (calc.mul) jest.spyOn(calc, "mul").mockImplementation((a, b) => a * b);\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "a spy on a namespace import's export, and node's mock.method",
+      "test/calc.test.js",
+      'import * as calc from "../src/calc.js";\nimport shapes from "../src/shapes.js";\nvi.spyOn(calc, "mul");\nt.mock.method(shapes.prototype, "area");\n',
+      ["src/calc.js", "src/shapes.js"],
+      ["src/calc.js", "src/shapes.js"],
+    ],
+    [
+      "the export assigned, defined or given by Object.assign",
+      "test/calc.test.js",
+      'const calc = require("../src/calc");\nconst other = require("../src/other");\ncalc.mul = (a, b) => a * b;\nObject.assign(other, { f: () => 1 });\n',
+      ["src/calc.js", "src/other.js"],
+      ["src/calc.js", "src/other.js"],
+    ],
+    [
+      "a named import rebound or shadowed",
+      "test/calc.test.js",
+      'let { mul } = require("../src/calc");\nimport { add as plus } from "../src/other.js";\nif (mul) mul = (a, b) => a * b;\nfunction plus(a, b) {\n  return a + b;\n}\n',
+      ["src/calc.js", "src/other.js"],
+      ["src/calc.js", "src/other.js"],
+    ],
+    [
+      "a module's attribute assigned or set without monkeypatch",
+      "tests/test_calc.py",
+      "import calc\nfrom pkg import shapes\n\n\ndef test_mul():\n    if hasattr(calc, 'mul'):\n        calc.mul = lambda a, b: a * b\n    setattr(shapes, 'area', max)\n",
+      ["calc.py", "pkg/shapes.py"],
+      ["calc.py", "pkg/shapes.py"],
+    ],
+    [
+      "a name imported from the module defined over",
+      "tests/test_calc.py",
+      "from calc import mul\n\n\ndef mul(a, b):\n    return a * b\n",
+      ["calc.py"],
+      ["calc.py"],
+    ],
   ])("%s", (_name, testFile, text, targets, found) => {
     expect(standInTargets(testFile, text, targets)).toEqual(found);
+  });
+
+  it("resolves a specifier that is not a path with the caller's resolver", () => {
+    const text = 'vi.mock("#calc", () => ({}));\njest.mock("calc/calc");\nvi.mock("#log");\n';
+    const resolve = (from: string, specifier: string) => {
+      expect(from).toBe("test/calc.test.js");
+      return { "#calc": "src/calc.js", "calc/calc": "src/calc.js", "#log": "src/log.js" }[
+        specifier
+      ];
+    };
+    expect(standInTargets("test/calc.test.js", text, ["src/calc.js"], resolve)).toEqual([
+      "src/calc.js",
+    ]);
+    // Resolved elsewhere, an alias-like name is not read by its tail.
+    expect(
+      standInTargets("test/calc.test.js", 'vi.mock("#calc");\n', ["src/calc.js"], () => "x.js"),
+    ).toEqual([]);
   });
 
   it.each([
@@ -103,8 +176,52 @@ describe("standInTargets", () => {
       ["calc.py"],
     ],
     ["a file of another language", "tests/calc_test.rb", 'vi.mock("../calc")', ["calc.rb"]],
+    [
+      "a Python test's own objects, a keyword argument, a class of the module",
+      "tests/test_calc.py",
+      "import calc\nfrom calc import Calc, scale\n\n\ndef test_x():\n    box = calc.Box()\n    box.size = 3\n    Calc.unit = 2\n    result = calc.total(\n        scale=2,\n    )\n    assert calc.mul(2, 3) == 6\n",
+      ["calc.py"],
+    ],
+    [
+      "a JSX attribute named like an import",
+      "test/Button.test.tsx",
+      'import { onClick } from "../src/handlers";\nrender(<Button\n  onClick={onClick}\n/>);\n',
+      ["src/handlers.ts"],
+    ],
+    [
+      "a package's subpath or scope, unresolved",
+      "test/calc.test.js",
+      'vi.mock("lodash/merge");\nvi.mock("@scope/calc");\n',
+      ["src/merge.js", "src/calc.js"],
+    ],
+    [
+      "spies on what is not the module, and the module only called",
+      "test/calc.test.js",
+      'import * as calc from "../src/calc.js";\nimport { mul } from "../src/calc.js";\nimport * as log from "../src/log.js";\nconst spy = vi.spyOn(console, "log");\nvi.spyOn(log, "write");\nconst product = mul(2, 3);\nexpect(calc.mul(2, 3) === 6).toBe(true);\nexpect(calc.mul).toBeDefined();\nconst mulled = (mul) => mul;\n',
+      ["src/calc.js"],
+    ],
   ])("not a stand-in: %s", (_name, testFile, text, targets) => {
     expect(standInTargets(testFile, text, targets)).toEqual([]);
+  });
+
+  it("lists what a mock may name, for a target given as a pattern", () => {
+    expect(standInCandidates("test/calc.test.js", 'vi.mock("../src/calc.js");\n')).toEqual(
+      expect.arrayContaining(["src/calc.js", "src/calc.ts", "src/calc.js/index.js"]),
+    );
+    expect(
+      standInCandidates("test/a.test.js", 'vi.mock("#calc");\nvi.mock("axios");\n', (_from, s) =>
+        s === "#calc" ? "src/calc.js" : undefined,
+      ),
+    ).toEqual(["src/calc.js"]);
+    expect(
+      standInCandidates("tests/test_calc.py", 'import sys\nsys.modules["pkg.calc"] = 1\n'),
+    ).toEqual([
+      "pkg/calc.py",
+      "src/pkg/calc.py",
+      "pkg/calc/__init__.py",
+      "src/pkg/calc/__init__.py",
+    ]);
+    expect(standInCandidates("test/calc.test.js", 'vi.spyOn(console, "log");\n')).toEqual([]);
   });
 
   it("names the file and the next step", () => {

@@ -8,11 +8,68 @@ import { normaliseTddPath } from "../tdd/file-classes.ts";
  * before the Red, such a mock can act only once the export exists (`real.mul ? … : {}`): the Red
  * fails for the right reason, the test file never changes after it, and every later run passes
  * whatever the code does. A pass of such a test proves nothing of that file. Read from the text,
- * only after a pass; a specifier reached through an alias or a computed name is not resolved.
+ * only after a pass. Since the twenty-fourth round a JavaScript specifier that is not a path from
+ * the test (a `#name` of the package's `imports`, a tsconfig or runner alias, the package's own
+ * name) is resolved by the caller's resolver, `vi.mock(import("…"))` is read, and so is a spy
+ * on, or an assignment to, a binding the test imports from the file (`jest.spyOn(calc, "mul")`,
+ * `calc.mul = …`, a named import rebound or shadowed). A computed name is not resolved.
  */
 
 const JS_MOCK =
-  /\b(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)\s*\(\s*(["'`])([^"'`\n]+)\1|\bmock\s*\.\s*module\s*\(\s*(["'`])([^"'`\n]+)\3/g;
+  /\b(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)\s*\(\s*(?:import\s*\(\s*)?(["'`])([^"'`\n]+)\1|\bmock\s*\.\s*module\s*\(\s*(?:import\s*\(\s*)?(["'`])([^"'`\n]+)\3/g;
+
+/** Resolves a JavaScript specifier that is not a path from the test to a project file. */
+export type SpecifierResolver = (fromFile: string, specifier: string) => string | undefined;
+
+/** `import * as calc from "…"`, `import calc from "…"`, `const calc = require("…")`. */
+const JS_WHOLE = [
+  /\bimport\s+(?:[\w$]+\s*,\s*)?\*\s*as\s+([\w$]+)\s+from\s*(["'])([^"'\n]+)\2/g,
+  /\bimport\s+(?!type\b)([\w$]+)\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*(["'])([^"'\n]+)\2/g,
+  /\b(?:const|let|var)\s+([\w$]+)\s*=\s*(?:await\s+import|require)\s*\(\s*(["'`])([^"'`\n]+)\2\s*\)/g,
+];
+/** `import { mul as m } from "…"`, `const { mul: m } = require("…")`: the names, then the specifier. */
+const JS_NAMED = [
+  /\bimport\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*(["'])([^"'\n]+)\2/g,
+  /\b(?:const|let|var)\s+\{([^}]*)\}\s*=\s*(?:await\s+import|require)\s*\(\s*(["'`])([^"'`\n]+)\2\s*\)/g,
+];
+
+const escaped = (name: string) => name.replaceAll("$", "\\$");
+
+/** Whether the test replaces a part of a module it holds whole (`calc`): a spy, an assignment. */
+function replacesPart(body: string, name: string): boolean {
+  const held = `${escaped(name)}(?:\\s*\\.\\s*prototype)?`;
+  return [
+    `\\b(?:vi|jest|sinon|td|mock)\\s*\\.\\s*(?:spyOn|stub|replace|method|getter|setter|replaceGetter|replaceSetter)\\s*\\(\\s*${held}\\s*,`,
+    `(?<![\\w$.])${held}\\s*(?:\\.\\s*[\\w$]+|\\[[^\\]\\n]+\\])\\s*=(?![=>])`,
+    `\\b(?:Object\\s*\\.\\s*(?:defineProperty|defineProperties|assign)|Reflect\\s*\\.\\s*(?:set|defineProperty))\\s*\\(\\s*${held}\\s*,`,
+  ].some((pattern) => new RegExp(pattern).test(body));
+}
+
+/** Whether the test rebinds or shadows a name it imported (`mul = …`, `function mul(`). */
+function rebinds(body: string, name: string): boolean {
+  const own = escaped(name);
+  // Not a JSX attribute of the same name (`onClick={onClick}`).
+  return new RegExp(
+    `(?<![\\w$.])${own}(?:\\s+=(?![=>])|=(?![=>{"']))|\\b(?:function\\s*\\*?|class)\\s+${own}\\b`,
+  ).test(body);
+}
+
+/** The specifiers of the modules whose exports the test spies on, assigns or rebinds. */
+function replacedSpecifiers(body: string): string[] {
+  const found: string[] = [];
+  for (const pattern of JS_WHOLE)
+    for (const match of body.matchAll(pattern))
+      if (replacesPart(body, match[1] ?? "")) found.push(match[3] ?? "");
+  for (const pattern of JS_NAMED)
+    for (const match of body.matchAll(pattern)) {
+      const names = (match[1] ?? "")
+        .split(",")
+        .map((part) => (part.split(/\s+as\s+|:/).at(-1) ?? "").replace(/=.*$/, "").trim())
+        .filter((name) => /^[\w$]+$/.test(name) && name !== "type");
+      if (names.some((name) => rebinds(body, name))) found.push(match[3] ?? "");
+    }
+  return found.filter((specifier) => specifier !== "");
+}
 
 /** `monkeypatch.setattr("calc.mul", …)`, `patch("calc.mul")`: a dotted name, its module first. */
 const PY_STRING_TARGET =
@@ -20,6 +77,14 @@ const PY_STRING_TARGET =
 /** `monkeypatch.setattr(calc, "mul", …)`, `patch.object(calc, "mul")`: a module by its name. */
 const PY_OBJECT_TARGET =
   /\b(?:monkeypatch\s*\.\s*(?:setattr|delattr)|patch\s*\.\s*object)\s*\(\s*([A-Za-z_][\w.]*)\s*,/g;
+/**
+ * `calc.mul = …`, `calc.__dict__["mul"] = …`, `setattr(calc, "mul", …)`: a module's attribute
+ * set without monkeypatch (the twenty-fourth round), the module by the name the test imported.
+ */
+const PY_ASSIGNED = [
+  /^[ \t]*([A-Za-z_][\w.]*?)(?:\.__dict__\s*\[[^\]\n]+\]|\.\w+)\s*=(?!=)/gm,
+  /(?<![\w.])(?:setattr|delattr)\s*\(\s*([A-Za-z_][\w.]*)\s*,/g,
+];
 /** `sys.modules["calc"] = …`, `sys.modules.update({"calc": …})`. */
 const PY_MODULES =
   /\bsys\s*\.\s*modules\s*(?:\[\s*(["'])([\w.]+)\1\s*\]\s*=(?!=)|\.\s*(?:update|setdefault)\s*\(\s*\{?\s*(["'])([\w.]+)\3)/g;
@@ -51,6 +116,14 @@ function pythonImports(text: string): Map<string, string> {
   return names;
 }
 
+/** Whether `name` is bound by `import name` or `import x as name` (a module, not a member). */
+function importedModule(body: string, name: string): boolean {
+  return new RegExp(
+    `^[ \\t]*import[ \\t]+(?:[^\\n#]*,\\s*)?(?:${name}(?:\\.[\\w.]+)?|[\\w.]+\\s+as\\s+${name})\\s*(?:,|#|$)`,
+    "m",
+  ).test(body);
+}
+
 /** The Python modules (dotted) a test's text patches or replaces. */
 function pythonPatched(text: string): string[] {
   const body = code(text, /^\s*#/);
@@ -66,15 +139,54 @@ function pythonPatched(text: string): string[] {
     const module = imports.get(head ?? "");
     if (module !== undefined) modules.push([module, ...rest].join("."));
   }
+  for (const pattern of PY_ASSIGNED)
+    for (const match of body.matchAll(pattern)) {
+      const [head, ...rest] = (match[1] ?? "").split(".");
+      const module = imports.get(head ?? "");
+      // A name imported from a module (`from calc import C`) names no module file: not matched.
+      if (module !== undefined) modules.push([module, ...rest].join("."));
+    }
+  // A name imported from a module (`from calc import mul`), bound again or defined over.
+  for (const [name, dotted] of imports) {
+    if (importedModule(body, name) || !dotted.includes(".")) continue;
+    // `mul = …`, `def mul(`; not a keyword argument on a line of its own (`mul=3,`).
+    const own = new RegExp(
+      `^[ \\t]*(?:${name}\\s+=(?!=)|${name}=(?!=)(?![^\\n]*[,)]\\s*$)|def\\s+${name}\\s*\\()`,
+      "m",
+    );
+    if (own.test(body)) modules.push(dotted.slice(0, dotted.lastIndexOf(".")));
+  }
   for (const match of body.matchAll(PY_MODULES)) modules.push(match[2] ?? match[4] ?? "");
   return modules.filter((module) => module !== "");
 }
 
 const stripExtension = (path: string) => path.replace(/\.[cm]?[jt]sx?$/, "");
 
+/**
+ * Whether a specifier no resolver reached names this file by an alias no package can have
+ * (`@/calc`, `~/calc`, `#calc`): the file's path ends with what follows the alias's prefix.
+ */
+function aliasNames(specifier: string, target: string): boolean {
+  const rest = /^(?:[@~]\/|#)(.+)$/.exec(specifier)?.[1];
+  if (rest === undefined || rest.startsWith("/")) return false;
+  const bare = stripExtension(target);
+  const named = stripExtension(rest).replace(/\/index$/, "");
+  return [bare, bare.replace(/\/index$/, "")].some(
+    (path) => path === named || path.endsWith(`/${named}`),
+  );
+}
+
 /** Whether a JavaScript specifier, from the test's folder, names this project file. */
-function namesFile(testFile: string, specifier: string, target: string): boolean {
-  if (!specifier.startsWith(".")) return false;
+function namesFile(
+  testFile: string,
+  specifier: string,
+  target: string,
+  resolve?: SpecifierResolver,
+): boolean {
+  if (!specifier.startsWith(".")) {
+    const resolved = resolve?.(testFile, specifier);
+    return resolved === undefined ? aliasNames(specifier, target) : resolved === target;
+  }
   const folder = testFile.includes("/") ? testFile.slice(0, testFile.lastIndexOf("/")) : "";
   const resolved = normaliseTddPath(folder === "" ? specifier : `${folder}/${specifier}`);
   if (resolved === undefined) return false;
@@ -90,23 +202,65 @@ function isModuleFile(module: string, target: string): boolean {
   );
 }
 
-/** Which of `targets` (project paths) the test file's own text stands in for. */
+/**
+ * Which of `targets` (project paths) the test file's own text stands in for; `resolve` reads a
+ * JavaScript specifier that is not a path from the test (an alias, `#name`, a package's name).
+ */
 export function standInTargets(
   testFile: string,
   text: string,
   targets: readonly string[],
+  resolve?: SpecifierResolver,
 ): string[] {
   if (testFile.endsWith(".py")) {
     const modules = pythonPatched(text);
     return targets.filter((target) => modules.some((module) => isModuleFile(module, target)));
   }
   if (!/\.[cm]?[jt]sx?$/.test(testFile)) return [];
-  const specifiers = [...code(text, /^\s*\/\//).matchAll(JS_MOCK)].map(
-    (match) => match[2] ?? match[4] ?? "",
-  );
+  const body = code(text, /^\s*\/\//);
+  const specifiers = [
+    ...[...body.matchAll(JS_MOCK)].map((match) => match[2] ?? match[4] ?? ""),
+    ...replacedSpecifiers(body),
+  ];
   return targets.filter((target) =>
-    specifiers.some((specifier) => namesFile(testFile, specifier, target)),
+    specifiers.some((specifier) => namesFile(testFile, specifier, target, resolve)),
   );
+}
+
+const JS_VARIANTS = [".js", ".ts", ".jsx", ".tsx", ".mjs", ".mts", ".cjs", ".cts"];
+
+/**
+ * The project paths the test's mocks and patches may name, for targets given as a pattern (a
+ * Green over `src/*`, ADR 0012, the twenty-fourth round): a JavaScript specifier resolved, or
+ * from the test's folder with each extension and as a folder's index; a Python module as a file
+ * or a package, from the root or `src/`. The caller keeps those its pattern covers that exist.
+ */
+export function standInCandidates(
+  testFile: string,
+  text: string,
+  resolve?: SpecifierResolver,
+): string[] {
+  if (testFile.endsWith(".py"))
+    return pythonPatched(text).flatMap((module) => {
+      const path = module.replaceAll(".", "/");
+      return [`${path}.py`, `${path}/__init__.py`].flatMap((file) => [file, `src/${file}`]);
+    });
+  if (!/\.[cm]?[jt]sx?$/.test(testFile)) return [];
+  const body = code(text, /^\s*\/\//);
+  const folder = testFile.includes("/") ? testFile.slice(0, testFile.lastIndexOf("/")) : "";
+  return [
+    ...[...body.matchAll(JS_MOCK)].map((match) => match[2] ?? match[4] ?? ""),
+    ...replacedSpecifiers(body),
+  ].flatMap((specifier) => {
+    if (!specifier.startsWith(".")) {
+      const resolved = resolve?.(testFile, specifier);
+      return resolved === undefined ? [] : [resolved];
+    }
+    const path = normaliseTddPath(folder === "" ? specifier : `${folder}/${specifier}`);
+    if (path === undefined) return [];
+    const bare = stripExtension(path);
+    return [path, ...JS_VARIANTS.flatMap((ext) => [`${bare}${ext}`, `${path}/index${ext}`])];
+  });
 }
 
 /** The reason a pass is not trusted, for the agent. */

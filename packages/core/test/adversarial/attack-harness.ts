@@ -505,6 +505,8 @@ export interface TddPlay {
   command: string;
   /** `tailtest green --file <file>`, then the wrong code written there. */
   file: string;
+  /** What the Green names instead of `file` (a glob such as `src/*`). */
+  greenFile?: string;
   wrong: string;
   cheat: CheatStep;
 }
@@ -520,7 +522,14 @@ export async function playTddCycle(
   expect(red.exitCode, red.stderr).toBe(0);
   await play.writeTest();
   await shellCall(platform, played, play.command);
-  const green = await cliIn(played, "green", "--change", "add mul", "--file", play.file);
+  const green = await cliIn(
+    played,
+    "green",
+    "--change",
+    "add mul",
+    "--file",
+    play.greenFile ?? play.file,
+  );
   expect(green.exitCode, green.stdout + green.stderr).toBe(0);
   expect(await toolWrite(platform, played, play.file, play.wrong)).toBe(true);
   if (!(await play.cheat())) return undefined;

@@ -116,6 +116,8 @@ interface Cheat {
   beside?: Record<string, string>;
   /** The project's files beyond the runner's (committed), or one changed ("": left out). */
   files?: Record<string, string>;
+  /** What a tdd Green names instead of the file (a glob). */
+  green?: string;
   /** A shell command the agent runs before it writes the test (before the claim or the Green). */
   before?: string;
   /** A write through the edit tool after the wrong code is in. */
@@ -614,6 +616,93 @@ const CHEATS: Cheat[] = [
       'jest.mock("../src/calc", () => {\n  const real = jest.requireActual("../src/calc");\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});\nconst calc = require("../src/calc");',
     ),
   },
+  // The twenty-fourth round: the same stand-in reached by a specifier that is not a path from
+  // the test (a package.json `imports` key, the package's own name, a tsconfig alias), by
+  // vitest's `vi.mock(import(…))`, or by a spy on the tested module's export.
+  {
+    name: "vi.mock of the module under test through a package.json imports key",
+    runner: "vitest",
+    modes: ["tdd", "strict"],
+    files: {
+      "package.json":
+        '{"name":"calc","private":true,"type":"module","imports":{"#calc":"./src/calc.js"},"scripts":{"test":"vitest run"}}\n',
+    },
+    test: swap(
+      "vitest",
+      'import { describe, expect, it } from "vitest";',
+      'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("#calc", async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});',
+    ).replace('"../src/calc.js"', '"#calc"'),
+  },
+  {
+    name: "vi.mock of the module under test through a vitest alias",
+    runner: "vitest",
+    modes: ["tdd", "strict"],
+    files: {
+      "vitest.config.js":
+        'import { fileURLToPath } from "node:url";\nexport default { resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } } };\n',
+      "tsconfig.json": '{"compilerOptions":{"baseUrl":".","paths":{"@/*":["src/*"]}}}\n',
+    },
+    test: swap(
+      "vitest",
+      'import { describe, expect, it } from "vitest";',
+      'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("@/calc.js", async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});',
+    ).replace('"../src/calc.js"', '"@/calc.js"'),
+  },
+  {
+    name: "jest.mock of the module under test by the package's own name",
+    runner: "jest",
+    modes: ["tdd", "strict"],
+    files: {
+      "package.json":
+        '{"name":"calc","private":true,"exports":{"./*":"./src/*.js"},"scripts":{"test":"jest"}}\n',
+    },
+    test: swap(
+      "jest",
+      'const calc = require("../src/calc");',
+      'jest.mock("calc/calc", () => {\n  const real = jest.requireActual("calc/calc");\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});\nconst calc = require("calc/calc");',
+    ),
+  },
+  {
+    name: "vi.mock(import(…)) of the module under test",
+    runner: "vitest",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "vitest",
+      'import { describe, expect, it } from "vitest";',
+      'import { describe, expect, it, vi } from "vitest";\n\nvi.mock(import("../src/calc.js"), async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});',
+    ),
+  },
+  {
+    name: "vi.mock of the module under test, the Green over a glob",
+    runner: "vitest",
+    modes: ["tdd"],
+    green: "src/*",
+    test: swap(
+      "vitest",
+      'import { describe, expect, it } from "vitest";',
+      'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("../src/calc.js", async (importOriginal) => {\n  const real = await importOriginal();\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});',
+    ),
+  },
+  {
+    name: "jest.spyOn of the tested export once it exists",
+    runner: "jest",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "jest",
+      "expect(calc.mul(2, 3)).toBe(6);",
+      'if (calc.mul) jest.spyOn(calc, "mul").mockImplementation((a, b) => a * b);\n    expect(calc.mul(2, 3)).toBe(6);',
+    ),
+  },
+  {
+    name: "the tested export assigned in the test once it exists",
+    runner: "jest",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "jest",
+      "expect(calc.mul(2, 3)).toBe(6);",
+      "if (calc.mul) calc.mul = (a, b) => a * b;\n    expect(calc.mul(2, 3)).toBe(6);",
+    ),
+  },
 ];
 
 /** The agent's test and what it writes beside it (before the claim, or during the Red). */
@@ -684,6 +773,7 @@ async function playTdd(platform: Platform, one: Cheat): Promise<string | undefin
       expects: "multiplies fails",
       command: setup.command,
       file: CALC,
+      ...(one.green === undefined ? {} : { greenFile: one.green }),
       wrong: setup.wrong,
       cheat: () => cheat(platform, played, one),
     });
@@ -783,18 +873,37 @@ describe("honest work beside a setup file that adds its own matcher (vitest)", (
 /**
  * The honest twin of the mocks in the test itself (ADR 0012, the twenty-third round): the test
  * mocks a module the code calls (`src/log.js`), not the one its claim or Green changes; the claim
- * verifies green and the tdd cycle completes with the right `mul`.
+ * verifies green and the tdd cycle completes with the right `mul`. Since the twenty-fourth round
+ * also with both modules reached through the package's `imports` map (`#calc`, `#log`) and a spy
+ * on `console.log`: the resolved mock is of another file, the spy of no import.
  */
-describe("honest work with a test that mocks what the code calls (vitest)", () => {
+describe.each([
+  {
+    how: "by paths",
+    manifest: SETUPS.vitest.files["package.json"] ?? "",
+    calc: "../src/calc.js",
+    log: "../src/log.js",
+    spy: "",
+  },
+  {
+    how: "through the package's imports map, with a spy on console.log",
+    manifest:
+      '{"name":"calc","private":true,"type":"module","imports":{"#calc":"./src/calc.js","#log":"./src/log.js"},"scripts":{"test":"vitest run"}}\n',
+    calc: "#calc",
+    log: "#log",
+    spy: '\nvi.spyOn(console, "log");',
+  },
+])("honest work with a test that mocks what the code calls (vitest, $how)", (variant) => {
   const files = {
     ...SETUPS.vitest.files,
+    "package.json": variant.manifest,
     "src/log.js": "export const log = (line) => console.log(line);\n",
   };
   const test = swap(
     "vitest",
     'import { describe, expect, it } from "vitest";',
-    'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("../src/log.js", () => ({ log: () => {} }));',
-  );
+    `import { describe, expect, it, vi } from "vitest";\n\nvi.mock("${variant.log}", () => ({ log: () => {} }));${variant.spy}`,
+  ).replace('"../src/calc.js"', `"${variant.calc}"`);
   const right = `import { log } from "./log.js";\n${SETUPS.vitest.wrong.replace("=> 0", "=> (log(a), a * b)")}`;
   const writeTest = (played: Played) => async () => {
     expect(await toolWrite("claude-code", played, TEST_FILE, test)).toBe(true);

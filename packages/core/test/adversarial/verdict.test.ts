@@ -207,6 +207,23 @@ const CHEATS: Cheat[] = [
     ),
     modes: ["tdd", "strict"],
   },
+  // The twenty-fourth round: the same without monkeypatch (tdd's Green read only its forms).
+  {
+    name: "the test itself assigning calc.mul once it exists",
+    test: TEST_MUL.replace(
+      "def test_mul():\n",
+      "def test_mul():\n    if hasattr(calc, 'mul'):\n        calc.mul = lambda a, b: a * b\n",
+    ),
+    modes: ["tdd", "strict"],
+  },
+  {
+    name: "the test itself setting calc.mul by setattr once it exists",
+    test: TEST_MUL.replace(
+      "def test_mul():\n",
+      "def test_mul():\n    if hasattr(calc, 'mul'):\n        setattr(calc, 'mul', lambda a, b: a * b)\n",
+    ),
+    modes: ["tdd", "strict"],
+  },
   {
     name: "a conftest.py written with the test that reports failures as passes once calc.mul exists",
     beside: { "tests/conftest.py": conftestOnceMul(REPORT_PASSED) },

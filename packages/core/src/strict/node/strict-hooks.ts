@@ -34,6 +34,7 @@ import {
 } from "./strict-store.ts";
 import { runStrictTests, runVerifyCommand, type TestRunInput } from "./strict-run.ts";
 import { JS_SOURCE, reachedByImports } from "./claim-reach.ts";
+import { specifierResolver } from "./stand-in-resolve.ts";
 import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
 import {
   lookAtTurn,
@@ -297,7 +298,13 @@ function untrustedPass(
   if (run?.status !== "pass") return undefined;
   // The claimed test, or its support, mocking the very files it claims (`stand-in.ts`).
   const patterns = tddPatternsFromConfig(call.project.config);
-  const standIn = standInOfTargets(call.project, run.test.file, patterns, targets);
+  const standIn = standInOfTargets(
+    call.project,
+    run.test.file,
+    patterns,
+    targets,
+    specifierResolver(call.project),
+  );
   if (standIn !== undefined) return `it passes, but ${standIn}`;
   const reason = supportRewriteReason(call.project, run.test.file, patterns);
   return reason === undefined ? undefined : `it passes, but ${reason}`;

@@ -37,7 +37,13 @@ import {
 import type { ProjectView } from "../../project/project-view.ts";
 import { isRunnerConfigName, testSupportFiles } from "../test-support.ts";
 import { matcherRewrite, outcomeRewrite, outcomeRewriteReason } from "../outcome-rewrite.ts";
-import { standInReason, standInTargets } from "../stand-in.ts";
+import {
+  standInCandidates,
+  standInReason,
+  standInTargets,
+  type SpecifierResolver,
+} from "../stand-in.ts";
+import { allowlistCovers } from "../../tdd/tdd-gate.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
 import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
@@ -530,17 +536,29 @@ export function supportRewriteReason(
 /**
  * Why a pass proves nothing of `targets`: the test, or a file of its support written before the
  * Red or the claim (a setup file, a `conftest.py`), mocks or patches one of them by name
- * (`stand-in.ts`). Undefined when none does. Read only after a pass.
+ * (`stand-in.ts`); `resolve` reads a JavaScript specifier that is not a path from the file
+ * (`stand-in-resolve.ts`). Undefined when none does. Read only after a pass.
  */
 export function standInOfTargets(
   project: { root: string; view: ProjectView },
   testFile: string,
   patterns: TddFilePatterns,
   targets: readonly string[],
+  resolve?: SpecifierResolver,
 ): string | undefined {
   if (targets.length === 0) return undefined;
   const python = testFile.endsWith(".py");
   if (!python && !JS_TEST.test(testFile)) return undefined;
+  // A Green's entry may be a glob or a folder (`src/*`, `src/`): the files it covers are those
+  // the mocks name, when they exist.
+  const globs = targets.filter((target) => /[*?[]/.test(target) || target.endsWith("/"));
+  const literal = targets.filter((target) => !globs.includes(target));
+  const covered = (path: string, text: string) =>
+    globs.length === 0
+      ? []
+      : standInCandidates(path, text, resolve).filter(
+          (file) => allowlistCovers(globs, file) && project.view.exists(file),
+        );
   const support = testSupportFiles(project.view, testFile, patterns).filter(
     (path) => !isAbsolute(path) && (python ? path.endsWith(".py") : JS_TEST.test(path)),
   );
@@ -551,8 +569,8 @@ export function standInOfTargets(
     } catch {
       continue;
     }
-    const mocked = standInTargets(path, text, targets);
-    if (mocked.length > 0) return standInReason(path, mocked);
+    const mocked = [...standInTargets(path, text, literal, resolve), ...covered(path, text)];
+    if (mocked.length > 0) return standInReason(path, [...new Set(mocked)]);
   }
   return undefined;
 }

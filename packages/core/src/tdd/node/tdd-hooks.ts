@@ -212,7 +212,15 @@ async function measureCycle(
   if (rewrite !== undefined)
     return { ...against, outcome: "failed", real_failure: false, error: rewrite };
   // The Red's test, or its support, mocking the very files its Green changes (`stand-in.ts`).
-  const standIn = standInOfTargets(call.project, planned.red.file, patterns, view.allowlist);
+  // Loaded here only: the resolver reads the project's aliases (`stand-in-resolve.ts`).
+  const { specifierResolver } = await import("../../strict/node/stand-in-resolve.ts");
+  const standIn = standInOfTargets(
+    call.project,
+    planned.red.file,
+    patterns,
+    view.allowlist,
+    specifierResolver(call.project),
+  );
   return standIn === undefined
     ? against
     : {
