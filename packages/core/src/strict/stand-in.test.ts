@@ -133,6 +133,13 @@ describe("standInTargets", () => {
       ["calc.py"],
       ["calc.py"],
     ],
+    [
+      "jest.replaceProperty, rewire's __set__, require.cache, td.replace",
+      "test/calc.test.js",
+      'const calc = require("../src/calc");\nconst rewire = require("rewire");\nconst shapes = rewire("../src/shapes");\njest.replaceProperty(calc, "mul", (a, b) => a * b);\nshapes.__set__("area", () => 1);\nrequire.cache[require.resolve("../src/log")] = { exports: {} };\ntd.replace("../src/net");\n',
+      ["src/calc.js", "src/log.js", "src/net.js", "src/shapes.js", "src/other.js"],
+      ["src/calc.js", "src/log.js", "src/net.js", "src/shapes.js"],
+    ],
   ])("%s", (_name, testFile, text, targets, found) => {
     expect(standInTargets(testFile, text, targets)).toEqual(found);
   });

@@ -16,16 +16,16 @@ import { normaliseTddPath } from "../tdd/file-classes.ts";
  */
 
 const JS_MOCK =
-  /\b(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)\s*\(\s*(?:import\s*\(\s*)?(["'`])([^"'`\n]+)\1|\bmock\s*\.\s*module\s*\(\s*(?:import\s*\(\s*)?(["'`])([^"'`\n]+)\3/g;
+  /\b(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)\s*\(\s*(?:import\s*\(\s*)?(["'`])([^"'`\n]+)\1|\b(?:mock\s*\.\s*module|td\s*\.\s*replace(?:Esm)?|require\s*\.\s*cache\s*\[\s*require\s*\.\s*resolve)\s*\(\s*(?:import\s*\(\s*)?(["'`])([^"'`\n]+)\3/g;
 
 /** Resolves a JavaScript specifier that is not a path from the test to a project file. */
 export type SpecifierResolver = (fromFile: string, specifier: string) => string | undefined;
 
-/** `import * as calc from "…"`, `import calc from "…"`, `const calc = require("…")`. */
+/** `import * as calc from "…"`, `import calc from "…"`, `const calc = require("…")` (or rewire). */
 const JS_WHOLE = [
   /\bimport\s+(?:[\w$]+\s*,\s*)?\*\s*as\s+([\w$]+)\s+from\s*(["'])([^"'\n]+)\2/g,
   /\bimport\s+(?!type\b)([\w$]+)\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*(["'])([^"'\n]+)\2/g,
-  /\b(?:const|let|var)\s+([\w$]+)\s*=\s*(?:await\s+import|require)\s*\(\s*(["'`])([^"'`\n]+)\2\s*\)/g,
+  /\b(?:const|let|var)\s+([\w$]+)\s*=\s*(?:await\s+import|require|rewire)\s*\(\s*(["'`])([^"'`\n]+)\2\s*\)/g,
 ];
 /** `import { mul as m } from "…"`, `const { mul: m } = require("…")`: the names, then the specifier. */
 const JS_NAMED = [
@@ -39,7 +39,9 @@ const escaped = (name: string) => name.replaceAll("$", "\\$");
 function replacesPart(body: string, name: string): boolean {
   const held = `${escaped(name)}(?:\\s*\\.\\s*prototype)?`;
   return [
-    `\\b(?:vi|jest|sinon|td|mock)\\s*\\.\\s*(?:spyOn|stub|replace|method|getter|setter|replaceGetter|replaceSetter)\\s*\\(\\s*${held}\\s*,`,
+    `\\b(?:vi|jest|sinon|td|mock)\\s*\\.\\s*(?:spyOn|stub|replace|replaceProperty|method|getter|setter|replaceGetter|replaceSetter)\\s*\\(\\s*${held}\\s*,`,
+    // rewire's setter of a module's own names.
+    `(?<![\\w$.])${escaped(name)}\\s*\\.\\s*__set__\\s*\\(`,
     `(?<![\\w$.])${held}\\s*(?:\\.\\s*[\\w$]+|\\[[^\\]\\n]+\\])\\s*=(?![=>])`,
     `\\b(?:Object\\s*\\.\\s*(?:defineProperty|defineProperties|assign)|Reflect\\s*\\.\\s*(?:set|defineProperty))\\s*\\(\\s*${held}\\s*,`,
   ].some((pattern) => new RegExp(pattern).test(body));

@@ -694,6 +694,16 @@ const CHEATS: Cheat[] = [
     ),
   },
   {
+    name: "the module under test put in require's cache (mocha)",
+    runner: "mocha",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "mocha",
+      'const calc = require("../src/calc");',
+      'const real = require("../src/calc");\nif (real.mul) require.cache[require.resolve("../src/calc")].exports = { ...real, mul: (a, b) => a * b };\nconst calc = require("../src/calc");',
+    ),
+  },
+  {
     name: "the tested export assigned in the test once it exists",
     runner: "jest",
     modes: ["tdd", "strict"],
