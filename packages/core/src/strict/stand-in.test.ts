@@ -101,7 +101,7 @@ describe("standInTargets", () => {
     [
       "a spy on a namespace import's export, and node's mock.method",
       "test/calc.test.js",
-      'import * as calc from "../src/calc.js";\nimport shapes from "../src/shapes.js";\nvi.spyOn(calc, "mul");\nt.mock.method(shapes.prototype, "area");\n',
+      'import * as calc from "../src/calc.js";\nimport shapes from "../src/shapes.js";\nconst spy = vi.spyOn(calc, "mul");\nspy.mockReturnValue(6);\nt.mock.method(shapes.prototype, "area", () => 1);\n',
       ["src/calc.js", "src/shapes.js"],
       ["src/calc.js", "src/shapes.js"],
     ],
@@ -113,11 +113,11 @@ describe("standInTargets", () => {
       ["src/calc.js", "src/other.js"],
     ],
     [
-      "a named import rebound or shadowed",
+      "a named import assigned",
       "test/calc.test.js",
-      'let { mul } = require("../src/calc");\nimport { add as plus } from "../src/other.js";\nif (mul) mul = (a, b) => a * b;\nfunction plus(a, b) {\n  return a + b;\n}\n',
+      'let { mul } = require("../src/calc");\nimport { add as plus } from "../src/other.js";\nif (mul) mul = (a, b) => a * b;\n',
       ["src/calc.js", "src/other.js"],
-      ["src/calc.js", "src/other.js"],
+      ["src/calc.js"],
     ],
     [
       "a module's attribute assigned or set without monkeypatch",
@@ -125,13 +125,6 @@ describe("standInTargets", () => {
       "import calc\nfrom pkg import shapes\n\n\ndef test_mul():\n    if hasattr(calc, 'mul'):\n        calc.mul = lambda a, b: a * b\n    setattr(shapes, 'area', max)\n",
       ["calc.py", "pkg/shapes.py"],
       ["calc.py", "pkg/shapes.py"],
-    ],
-    [
-      "a name imported from the module defined over",
-      "tests/test_calc.py",
-      "from calc import mul\n\n\ndef mul(a, b):\n    return a * b\n",
-      ["calc.py"],
-      ["calc.py"],
     ],
     [
       "jest.replaceProperty, rewire's __set__, require.cache, td.replace",
@@ -190,6 +183,18 @@ describe("standInTargets", () => {
       ["calc.py"],
     ],
     [
+      "a name imported shadowed in a nested scope, a local named like an imported module",
+      "test/axe.test.js",
+      'import { configureAxe, axe } from "../src/index";\nimport { State } from "../src/index";\nit("x", () => {\n  const axe = configureAxe({});\n  const state: State = {};\n});\n',
+      ["src/index.js"],
+    ],
+    [
+      "a local named like an imported module, a doctest dunder",
+      "tests/test_parse.py",
+      "import toolz\nfrom sqlparse import sql\n\ntoolz.__test__ = {}\n\n\ndef test_x():\n    sql = 'select 1'\n",
+      ["sqlparse/sql.py", "toolz/__init__.py"],
+    ],
+    [
       "a JSX attribute named like an import",
       "test/Button.test.tsx",
       'import { onClick } from "../src/handlers";\nrender(<Button\n  onClick={onClick}\n/>);\n',
@@ -200,6 +205,12 @@ describe("standInTargets", () => {
       "test/calc.test.js",
       'vi.mock("lodash/merge");\nvi.mock("@scope/calc");\n',
       ["src/merge.js", "src/calc.js"],
+    ],
+    [
+      "spies that only watch the module's calls",
+      "test/calc.test.js",
+      'import * as calc from "../src/calc.js";\nconst spy = vi.spyOn(calc, "mul");\njest.spyOn(calc, "add");\nt.mock.method(calc, "sub");\ncalc.square(3);\nexpect(spy).toHaveBeenCalledWith(3, 3);\nspy.mockClear();\n',
+      ["src/calc.js"],
     ],
     [
       "spies on what is not the module, and the module only called",

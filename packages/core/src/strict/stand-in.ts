@@ -35,11 +35,29 @@ const JS_NAMED = [
 
 const escaped = (name: string) => name.replaceAll("$", "\\$");
 
-/** Whether the test replaces a part of a module it holds whole (`calc`): a spy, an assignment. */
+/** A jest or vitest spy's method that gives it a body of its own (not `mockClear`, `mockName`). */
+const SPY_BODY =
+  "\\s*\\.\\s*mock(?:Implementation|ReturnValue|ResolvedValue|RejectedValue)(?:Once)?\\s*\\(";
+
+/**
+ * Whether the test replaces a part of a module it holds whole (`calc`): a stub (`sinon.stub`,
+ * `td.replace`, node's `mock.method` given a body), a jest or vitest spy given a body
+ * (`jest.spyOn(calc, "mul").mockImplementation(…)`; a spy that only watches calls runs the real
+ * code, and is no stand-in), an assignment, rewire's `__set__`.
+ */
 function replacesPart(body: string, name: string): boolean {
   const held = `${escaped(name)}(?:\\s*\\.\\s*prototype)?`;
+  const spy = `\\b(?:vi|jest)\\s*\\.\\s*spyOn\\s*\\(\\s*${held}\\s*,[^)]*\\)`;
+  const spies = [
+    ...body.matchAll(new RegExp(`\\b(?:const|let|var)\\s+([\\w$]+)\\s*=\\s*${spy}`, "g")),
+  ].map((match) => escaped(match[1] ?? ""));
   return [
-    `\\b(?:vi|jest|sinon|td|mock)\\s*\\.\\s*(?:spyOn|stub|replace|replaceProperty|method|getter|setter|replaceGetter|replaceSetter)\\s*\\(\\s*${held}\\s*,`,
+    `\\b(?:sinon|td)\\s*\\.\\s*(?:stub|replace|replaceGetter|replaceSetter)\\s*\\(\\s*${held}\\s*,`,
+    `\\bjest\\s*\\.\\s*replaceProperty\\s*\\(\\s*${held}\\s*,`,
+    `\\bmock\\s*\\.\\s*(?:method|getter|setter)\\s*\\(\\s*${held}\\s*,\\s*[^,)]+,\\s*[^)\\s]`,
+    `${spy}${SPY_BODY}`,
+    `(?<![\\w$.])${held}\\s*\\.\\s*[\\w$]+${SPY_BODY}`,
+    ...spies.map((spyName) => `(?<![\\w$.])${spyName}${SPY_BODY}`),
     // rewire's setter of a module's own names.
     `(?<![\\w$.])${escaped(name)}\\s*\\.\\s*__set__\\s*\\(`,
     `(?<![\\w$.])${held}\\s*(?:\\.\\s*[\\w$]+|\\[[^\\]\\n]+\\])\\s*=(?![=>])`,
@@ -47,12 +65,16 @@ function replacesPart(body: string, name: string): boolean {
   ].some((pattern) => new RegExp(pattern).test(body));
 }
 
-/** Whether the test rebinds or shadows a name it imported (`mul = …`, `function mul(`). */
+/**
+ * Whether the test assigns a name it imported (`mul = …` after `let { mul } = require(…)`). A
+ * declaration of its own name in a nested scope (`const axe = configureAxe()`) shadows it
+ * honestly often enough that it is not read; nor is a JSX attribute (`onClick={onClick}`) or a
+ * type annotation (`const state: State = …`).
+ */
 function rebinds(body: string, name: string): boolean {
   const own = escaped(name);
-  // Not a JSX attribute of the same name (`onClick={onClick}`).
   return new RegExp(
-    `(?<![\\w$.])${own}(?:\\s+=(?![=>])|=(?![=>{"']))|\\b(?:function\\s*\\*?|class)\\s+${own}\\b`,
+    `(?<![\\w$.])(?<!\\b(?:const|let|var|type)\\s+|:\\s*)${own}(?:\\s+=(?![=>])|=(?![=>{"']))`,
   ).test(body);
 }
 
@@ -84,7 +106,7 @@ const PY_OBJECT_TARGET =
  * set without monkeypatch (the twenty-fourth round), the module by the name the test imported.
  */
 const PY_ASSIGNED = [
-  /^[ \t]*([A-Za-z_][\w.]*?)(?:\.__dict__\s*\[[^\]\n]+\]|\.\w+)\s*=(?!=)/gm,
+  /^[ \t]*([A-Za-z_][\w.]*?)(?:\.__dict__\s*\[[^\]\n]+\]|\.(?!__)\w+)\s*=(?!=)/gm,
   /(?<![\w.])(?:setattr|delattr)\s*\(\s*([A-Za-z_][\w.]*)\s*,/g,
 ];
 /** `sys.modules["calc"] = …`, `sys.modules.update({"calc": …})`. */
@@ -118,14 +140,6 @@ function pythonImports(text: string): Map<string, string> {
   return names;
 }
 
-/** Whether `name` is bound by `import name` or `import x as name` (a module, not a member). */
-function importedModule(body: string, name: string): boolean {
-  return new RegExp(
-    `^[ \\t]*import[ \\t]+(?:[^\\n#]*,\\s*)?(?:${name}(?:\\.[\\w.]+)?|[\\w.]+\\s+as\\s+${name})\\s*(?:,|#|$)`,
-    "m",
-  ).test(body);
-}
-
 /** The Python modules (dotted) a test's text patches or replaces. */
 function pythonPatched(text: string): string[] {
   const body = code(text, /^\s*#/);
@@ -148,16 +162,6 @@ function pythonPatched(text: string): string[] {
       // A name imported from a module (`from calc import C`) names no module file: not matched.
       if (module !== undefined) modules.push([module, ...rest].join("."));
     }
-  // A name imported from a module (`from calc import mul`), bound again or defined over.
-  for (const [name, dotted] of imports) {
-    if (importedModule(body, name) || !dotted.includes(".")) continue;
-    // `mul = …`, `def mul(`; not a keyword argument on a line of its own (`mul=3,`).
-    const own = new RegExp(
-      `^[ \\t]*(?:${name}\\s+=(?!=)|${name}=(?!=)(?![^\\n]*[,)]\\s*$)|def\\s+${name}\\s*\\()`,
-      "m",
-    );
-    if (own.test(body)) modules.push(dotted.slice(0, dotted.lastIndexOf(".")));
-  }
   for (const match of body.matchAll(PY_MODULES)) modules.push(match[2] ?? match[4] ?? "");
   return modules.filter((module) => module !== "");
 }

@@ -360,7 +360,10 @@ describe("strict: a stand-in through a helper the test calls (claude-code)", () 
             });
             const calc = readFileSync(join(played.root, "calc.py"), "utf8");
             if (stop.includes("is green") || calc !== PROJECT_FILES["calc.py"]) return stop;
-            expect(stop).toContain("none of the code it claims (calc.py) ran");
+            // A helper that assigns calc.mul is read as a stand-in first (the twenty-fourth round).
+            expect(stop).toMatch(
+              /none of the code it claims \(calc\.py\) ran|tests\/helpers\.py mocks or patches calc\.py itself/,
+            );
             return undefined;
           });
         } finally {
