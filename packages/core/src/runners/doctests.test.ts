@@ -82,6 +82,36 @@ describe("pytest's argv for a module whose doctests were selected", () => {
     ]);
     expect(argv(["tests/test_strutils.py"])).not.toContain("--doctest-modules");
     expect(argv(["pkg/plain.py", "tests/test_strutils.py"])).not.toContain("--doctest-modules");
+    expect(argv(["pkg/strutils.py", "tests/test_strutils.py"])).not.toContain("--assert=plain");
+  });
+
+  it("keeps a named module's asserts unrewritten, as the whole suite leaves them", () => {
+    // jaraco.functools: `chainable`'s doctest shows the bare AssertionError its assert raises;
+    // pytest rewrites the asserts of a module named on its command line, never of one it finds.
+    const chainable =
+      'def chainable(method):\n    """\n    >>> chainable(len)("a")\n    Traceback (most recent call last):\n    ...\n    AssertionError\n    """\n    def wrapper(*args):\n        assert method(*args) is None\n    return wrapper\n';
+    const withAssert = createMemoryView({
+      "tox.ini": "[testenv]\ncommands = pytest --doctest-modules pkg tests\n",
+      "pkg/functools.py": chainable,
+      "tests/test_functools.py": "def test_f(): pass\n",
+    });
+    const [runner] = detectPackageRunners(withAssert, "");
+    const built = runnerArgv(
+      withAssert,
+      runner!,
+      ["pkg/functools.py", "tests/test_functools.py"],
+      [],
+    );
+    expect(built.argv.slice(-4)).toEqual([
+      "--doctest-modules",
+      "--assert=plain",
+      "pkg/functools.py",
+      "tests/test_functools.py",
+    ]);
+    // Test files alone keep pytest's assert messages.
+    expect(runnerArgv(withAssert, runner!, ["tests/test_functools.py"], []).argv).not.toContain(
+      "--assert=plain",
+    );
   });
 });
 

@@ -44,9 +44,7 @@ export const pytest: RunnerSpec = {
         // One test module that cannot import (a missing package, a broken conftest import) must
         // not stop the others: pytest otherwise runs nothing and a real red test goes unseen.
         "--continue-on-collection-errors",
-        ...(ids.length === 0 && runsModuleDoctests(view, runner.package_dir, files)
-          ? ["--doctest-modules"]
-          : []),
+        ...(ids.length === 0 ? doctestOptions(view, runner.package_dir, files) : []),
         ...selectors,
       ],
       format: "junit",
@@ -140,18 +138,30 @@ export function pytestMissingPlugin(output: string): string | undefined {
 }
 
 /**
- * Whether the files include a source module (no test by the project's pytest config) with
- * doctests: selection names one only when the project runs its doctests, and pytest collects them
- * only with `--doctest-modules` (the project may pass it in tox.ini rather than in its config).
+ * The options a run of `files` needs for the source modules among them (no test by the project's
+ * pytest config) that hold doctests: selection names one only when the project runs its doctests,
+ * and pytest collects them only with `--doctest-modules` (the project may pass it in tox.ini rather
+ * than in its config). pytest rewrites the asserts of every module named on its command line,
+ * which the whole suite never does to a source module: a doctest that shows the bare
+ * `AssertionError` of such an assert (jaraco.functools' `chainable`) then sees pytest's message
+ * (`AssertionError: assert 1 is None`) and fails. When a named module holds an assert, the run
+ * keeps asserts as Python raises them (`--assert=plain`), as the suite sees that module's.
  */
-function runsModuleDoctests(view: ProjectView, dir: string, files: readonly string[]): boolean {
+export function doctestOptions(view: ProjectView, dir: string, files: readonly string[]): string[] {
   const shape = pytestShape(view, dir);
-  return files.some(
-    (file) =>
-      !shape.isTest(file.replace(/^\.\//, "")) &&
-      hasPythonDoctests(view.readText(joinRel(dir, file)) ?? ""),
-  );
+  const modules = files.flatMap((file) => {
+    if (shape.isTest(file.replace(/^\.\//, ""))) return [];
+    const text = view.readText(joinRel(dir, file)) ?? "";
+    return hasPythonDoctests(text) ? [text] : [];
+  });
+  if (modules.length === 0) return [];
+  return modules.some((text) => ASSERT_STATEMENT.test(text))
+    ? ["--doctest-modules", "--assert=plain"]
+    : ["--doctest-modules"];
 }
+
+/** A line opening with an assert statement (`>>> assert` in an example is doctest's to run). */
+const ASSERT_STATEMENT = /^[ \t]*assert\b/m;
 
 /** pytest's own config files, each its config even when it holds no table. */
 const PYTEST_OWN_CONFIGS = ["pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini"];
