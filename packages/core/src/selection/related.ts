@@ -257,12 +257,25 @@ const GENERIC = new Set([
   "__main__",
 ]);
 
+/** The stems of a folder's entry module, which is named by its folder. */
+const ENTRY_STEMS = new Set(["__init__", "index", "mod"]);
+
 /** A source file's name as tests name it: `_cached` → `cached`, `pkg/__init__.py` → `pkg`. */
 export function subjectName(file: string): string {
   const stem = stemOf(file);
-  const name =
-    stem === "__init__" || stem === "index" || stem === "mod" ? baseName(dirnameRel(file)) : stem;
+  const name = ENTRY_STEMS.has(stem) ? baseName(dirnameRel(file)) : stem;
   return normalizeName(name);
+}
+
+/**
+ * What a test named after `file` is named for, as the agent reads it: the file, or the folder of a
+ * package's `__init__.py` (`index.ts`, `mod.rs`), whose name the test takes (pyparsing's
+ * `tests/test_diagram.py` is named after `diagram/`, not after `__init__.py`).
+ */
+function namedFor(file: string): string {
+  return ENTRY_STEMS.has(stemOf(file)) && dirnameRel(file) !== ""
+    ? `${baseName(dirnameRel(file))}/`
+    : baseName(file);
 }
 
 function normalizeName(name: string): string {
@@ -343,7 +356,7 @@ function conventionMatch(
   const generic = GENERIC.has(subject);
   const near = generic ? sharesPlace(file, test) : true;
   if (!near) return undefined;
-  if (named === subject) return { evidence: "name", detail: `named after ${baseName(file)}` };
+  if (named === subject) return { evidence: "name", detail: `named after ${namedFor(file)}` };
   // A family: option.js ↔ option.parse.test.js, options.test.js; test_option_parse.py.
   if (
     !generic &&

@@ -312,6 +312,19 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
     expect(testSubject("src/FooTest.java")).toBe("foo");
   });
 
+  it("says a package's __init__.py test is named after its folder, not after __init__.py", () => {
+    // pyparsing: tests/test_diagram.py is pyparsing/diagram/__init__.py's, by the folder's name.
+    const tests = ["tests/test_diagram.py", "tests/test_results.py"];
+    const detail = (file: string) =>
+      relatedTests(input(file, tests)).map((t) => [t.path, t.evidence, t.detail]);
+    expect(detail("pyparsing/diagram/__init__.py")).toEqual([
+      ["tests/test_diagram.py", "name", "named after diagram/"],
+    ]);
+    expect(detail("pyparsing/results.py")).toEqual([
+      ["tests/test_results.py", "name", "named after results.py"],
+    ]);
+  });
+
   it("among transitive importers, a test whose name shares a word with the file's comes first", () => {
     // sqlparse: every test imports only `sqlparse`; test_split.py is the splitter's.
     const tests = ["tests/test_cli.py", "tests/test_format.py", "tests/test_split.py"];
