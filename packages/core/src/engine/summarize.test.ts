@@ -262,6 +262,57 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("shows a failed doctest from the example that failed, with what it expected and got", () => {
+    // pytest's report of jaraco.classes' LeafClassesMeta: ten lines of the docstring first.
+    const report = [
+      "017     A metaclass for classes that keeps track of all of them that",
+      "018     aren't base classes.",
+      "019 ",
+      "020     >>> Parent = LeafClassesMeta('MyParentClass', (), {})",
+      "021     >>> Parent in Parent._leaf_classes",
+      "022     True",
+      "023     >>> Child = LeafClassesMeta('MyChildClass', (Parent,), {})",
+      "024     >>> Child in Parent._leaf_classes",
+      "025     True",
+      "026     >>> Parent in Parent._leaf_classes",
+      "Expected:",
+      "    False",
+      "Got:",
+      "    True",
+      "",
+      "/proj/jaraco/classes/meta.py:26: DocTestFailure",
+    ].join("\n");
+    const doctest = summarizeRun(plan("pytest"), parsed([test("d", "fail", report)]), exit(1));
+    expect(renderFailureExcerpt([doctest], [], { replacePaths: [["/proj/", ""]] })).toBe(
+      [
+        "FAIL tests/test_a.py::d",
+        "  026     >>> Parent in Parent._leaf_classes",
+        "  Expected:",
+        "      False",
+        "  Got:",
+        "      True",
+        "  jaraco/classes/meta.py:26: DocTestFailure",
+      ].join("\n"),
+    );
+    // An example spread over continuation lines is kept whole.
+    const multi = [
+      "011     >>> class X:",
+      "012     ...     pass",
+      "013     >>> len(X.mro())",
+      "014     ...",
+      "UNEXPECTED EXCEPTION: NameError('len')",
+    ].join("\n");
+    const failed = summarizeRun(plan("pytest"), parsed([test("m", "fail", multi)]), exit(1));
+    expect(renderFailureExcerpt([failed], [])).toBe(
+      [
+        "FAIL tests/test_a.py::m",
+        "  013     >>> len(X.mro())",
+        "  014     ...",
+        "  UNEXPECTED EXCEPTION: NameError('len')",
+      ].join("\n"),
+    );
+  });
+
   it("is capped", () => {
     const many = summarizeRun(
       plan("vitest"),

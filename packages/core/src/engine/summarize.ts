@@ -261,7 +261,7 @@ export function renderFailureExcerpt(
     }
     for (const test of result.tests.filter((t) => t.status === "fail")) {
       blocks.push(
-        `FAIL ${formatId(test.id)}\n${firstLines(test.failure ?? "", perFailure, options)}`.trimEnd(),
+        `FAIL ${formatId(test.id)}\n${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
       );
     }
     if (result.status === "timeout")
@@ -278,6 +278,30 @@ export function renderFailureExcerpt(
   for (const item of missing)
     blocks.push(`MISSING ${item.source}: no test at ${item.expected_test}`);
   return capText(blocks.join("\n"), options.maxChars ?? 4000);
+}
+
+/** A line of the docstring pytest shows for a failed doctest: its number, three digits or more. */
+const DOCTEST_LINE = /^\d{3,} /;
+/** What doctest says about the failing example, right after it. */
+const DOCTEST_VERDICT = /^(Expected:|Expected nothing|Differences \(|UNEXPECTED EXCEPTION:)/;
+
+/**
+ * pytest's report of a failed doctest from the failing example on: the report first shows up to
+ * ten numbered lines of the docstring before it (jaraco.classes' `LeafClassesMeta` showed its
+ * description and two passing examples, and the six lines of an excerpt ended before the example
+ * that failed and its `Expected:`/`Got:`). Any other failure is left whole.
+ */
+export function failingExample(text: string): string {
+  const lines = text.split("\n");
+  const verdict = lines.findIndex((line) => DOCTEST_VERDICT.test(line));
+  if (verdict < 1 || !DOCTEST_LINE.test(lines[verdict - 1] ?? "")) return text;
+  // The example starts at its `>>>` line; its `...` continuation lines come with it.
+  let start = verdict - 1;
+  while (start > 0 && !/^\d{3,} \s*>>>/.test(lines[start] ?? "")) {
+    if (!DOCTEST_LINE.test(lines[start - 1] ?? "")) break;
+    start -= 1;
+  }
+  return lines.slice(start).join("\n");
 }
 
 export function formatId(id: TestId): string {
