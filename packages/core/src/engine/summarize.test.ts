@@ -313,6 +313,37 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("shows a failed doctest unittest ran from its failed example, past doctest's traceback", () => {
+    const report = [
+      "Traceback (most recent call last):",
+      '  File "/usr/lib/python3.11/doctest.py", line 2241, in runTest',
+      "    raise self.failureException(self.format_failure(new.getvalue()))",
+      "AssertionError: Failed doctest test for calc.add",
+      '  File "/proj/calc.py", line 1, in add',
+      "",
+      "----------------------------------------------------------------------",
+      'File "/proj/calc.py", line 5, in calc.add',
+      "Failed example:",
+      "    add(1, 2)",
+      "Expected:",
+      "    4",
+      "Got:",
+      "    3",
+    ].join("\n");
+    const doctest = summarizeRun(plan("unittest"), parsed([test("add", "fail", report)]), exit(1));
+    expect(renderFailureExcerpt([doctest], [], { replacePaths: [["/proj/", ""]] })).toBe(
+      [
+        "FAIL tests/test_a.py::add",
+        "  Failed example:",
+        "      add(1, 2)",
+        "  Expected:",
+        "      4",
+        "  Got:",
+        "      3",
+      ].join("\n"),
+    );
+  });
+
   it("is capped", () => {
     const many = summarizeRun(
       plan("vitest"),

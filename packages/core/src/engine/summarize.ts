@@ -289,10 +289,14 @@ const DOCTEST_VERDICT = /^(Expected:|Expected nothing|Differences \(|UNEXPECTED 
  * pytest's report of a failed doctest from the failing example on: the report first shows up to
  * ten numbered lines of the docstring before it (jaraco.classes' `LeafClassesMeta` showed its
  * description and two passing examples, and the six lines of an excerpt ended before the example
- * that failed and its `Expected:`/`Got:`). Any other failure is left whole.
+ * that failed and its `Expected:`/`Got:`). unittest's report of a doctest likewise, from its
+ * `Failed example:` on, past the traceback of doctest's `runTest`. Any other failure is left whole.
  */
 export function failingExample(text: string): string {
   const lines = text.split("\n");
+  // doctest's own report (unittest's DocTestSuite) opens with the traceback of its runTest.
+  const failed = lines.indexOf("Failed example:");
+  if (failed >= 0) return lines.slice(failed).join("\n");
   const verdict = lines.findIndex((line) => DOCTEST_VERDICT.test(line));
   if (verdict < 1 || !DOCTEST_LINE.test(lines[verdict - 1] ?? "")) return text;
   // The example starts at its `>>>` line; its `...` continuation lines come with it.
