@@ -221,6 +221,18 @@ describe("renderFailureExcerpt", () => {
   ].join("\n");
   const result = summarizeRun(plan("vitest"), parsed([test("b", "fail", failure)]), exit(1));
 
+  it("names a vitest 1 test without the file suite's empty name", () => {
+    const vitest1: TestResult = {
+      id: { runner: "vitest", file: "src/a.test.ts", segments: ["", "users", "GET /users/:id"] },
+      status: "fail",
+      failure: "expected 2 to deeply equal 1",
+    };
+    const run = summarizeRun(plan("vitest"), parsed([vitest1]), exit(1));
+    expect(renderFailureExcerpt([run], [])).toBe(
+      "FAIL src/a.test.ts::users::GET /users/:id\n  expected 2 to deeply equal 1",
+    );
+  });
+
   it("is short, deterministic and free of machine paths, colours and durations", () => {
     const text = renderFailureExcerpt(
       [result],

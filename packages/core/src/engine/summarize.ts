@@ -261,7 +261,8 @@ export function renderFailureExcerpt(
     }
     for (const test of result.tests.filter((t) => t.status === "fail")) {
       blocks.push(
-        `FAIL ${formatId(test.id)}\n${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
+        `FAIL ${shownId(test.id)}
+${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
       );
     }
     if (result.status === "timeout")
@@ -310,6 +311,18 @@ export function failingExample(text: string): string {
 
 export function formatId(id: TestId): string {
   return `${id.file}::${id.segments.join("::")}`;
+}
+
+/**
+ * A test's id as a FAIL line names it: vitest before 2 puts the file's own suite, named "",
+ * before the describe blocks (its `-t` matches the name with that leading space, so the id
+ * keeps it), which read as `file::::describe::test`.
+ */
+function shownId(id: TestId): string {
+  return formatId({
+    ...id,
+    segments: id.segments.filter((s, i) => s !== "" || i === id.segments.length - 1),
+  });
 }
 
 /** Lines that name a cause: pytest's `E   …` lines, `XError:`, rustc's `error[E…]`, missing modules. */
