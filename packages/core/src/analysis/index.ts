@@ -18,6 +18,7 @@ export {
   FOLDER_MAIN_SCOPE,
   type PathAliases,
   type ResolveContext,
+  aliasSpecifierWords,
   folderMain,
   folderMainPath,
   normalizeRel,

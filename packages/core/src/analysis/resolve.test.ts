@@ -3,6 +3,7 @@ import {
   compilePathAliases,
   folderMain,
   normalizeRel,
+  aliasSpecifierWords,
   packageImportWords,
   packageImports,
   parseJsonc,
@@ -314,5 +315,24 @@ describe("a package.json imports map", () => {
     expect(packageImportWords(all, "test/helpers.js")).toEqual(["#multiply", "#t/"]);
     expect(packageImportWords(all, "test/other.js")).toEqual(["#t/"]);
     expect(packageImportWords(all, "src/calc.js")).toEqual([]);
+  });
+});
+
+describe("aliasSpecifierWords: an entry an alias reaches past its star", () => {
+  const vue = [
+    { scope: "", paths: [["@vue/*", ["packages/*/src"]]] as [string, string[]][] },
+    { scope: "", paths: [["@/*", ["src/*"]]] as [string, string[]][] },
+  ];
+  it.each<[string, string[]]>([
+    // vue's tsconfig: `@vue/reactivity` is packages/reactivity/src, whose entry is index.ts.
+    ["packages/reactivity/src/index.ts", ["@vue/reactivity"]],
+    ["packages/runtime-core/src/index.ts", ["@vue/runtime-core"]],
+    // A module under it is reached by no alias specifier (`@vue/reactivity/ref` is no path).
+    ["packages/reactivity/src/ref.ts", []],
+    // An alias whose star ends its target spells the entry's folder already.
+    ["src/ui/index.ts", []],
+    ["lib/index.ts", []],
+  ])("%s → %j", (rel, words) => {
+    expect(aliasSpecifierWords(vue, rel)).toEqual(words);
   });
 });

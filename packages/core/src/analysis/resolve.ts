@@ -345,6 +345,41 @@ export function packageImportWords(all: readonly PathAliases[], rel: string): st
   return words;
 }
 
+/**
+ * The specifiers by which a tsconfig alias whose target goes on past its star (vue's `"@vue/*"`
+ * to `packages/<name>/src`) reaches `rel` when `rel` is that folder's entry: `@vue/reactivity`
+ * for `packages/reactivity/src/index.ts`. Such a specifier spells neither the entry's folder
+ * (`src`) nor its name, so the cold search looks for it whole. An alias whose star ends its
+ * target spells the folder already (`"@/*"` to `src/*`: `@/ui` for `src/ui/index.ts`).
+ */
+export function aliasSpecifierWords(all: readonly PathAliases[], rel: string): string[] {
+  const noExt = rel.replace(/\.[cm]?[jt]sx?$/, "");
+  if (!/(^|\/)index$/.test(noExt)) return [];
+  const dir = noExt.slice(0, Math.max(0, noExt.lastIndexOf("/")));
+  const words: string[] = [];
+  for (const aliases of all) {
+    if (aliases.scope.startsWith(PACKAGE_IMPORTS_SCOPE)) continue;
+    for (const [pattern, targets] of aliases.paths) {
+      const at = pattern.indexOf("*");
+      if (at === -1) continue;
+      for (const target of targets) {
+        const star = target.indexOf("*");
+        if (star === -1 || star === target.length - 1) continue;
+        const head = target.slice(0, star);
+        const tail = target.slice(star + 1);
+        const capture =
+          dir.startsWith(head) && dir.endsWith(tail)
+            ? dir.slice(head.length, dir.length - tail.length)
+            : undefined;
+        if (capture === undefined || capture === "" || capture.includes("/")) continue;
+        const word = `${pattern.slice(0, at)}${capture}${pattern.slice(at + 1)}`;
+        if (!words.includes(word)) words.push(word);
+      }
+    }
+  }
+  return words;
+}
+
 /** The project file `#name` reaches through the nearest package.json `imports` map. */
 function packageImportTarget(
   context: ResolveContext,

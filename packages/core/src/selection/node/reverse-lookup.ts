@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Budget } from "../../analysis/budget.ts";
 import { WHOLE_TREE_FLAGS, addV8Flags } from "../../hook/node/code-cache.ts";
 import {
+  aliasSpecifierWords,
   packageImportWords,
   resolveJsImport,
   folderMain,
@@ -554,6 +555,7 @@ function wordsEverywhere(
       ? []
       : index.mainOf(target).flatMap((folder) => [...folderName(folder), ...relativeWords(false)])),
     ...packageImportWords(contextOf(target).aliases, target),
+    ...aliasSpecifierWords(contextOf(target).aliases, target),
   ];
 }
 
