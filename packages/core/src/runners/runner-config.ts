@@ -11,8 +11,9 @@ const PYTEST_FILES: ReadonlySet<string> = new Set(PYTEST_SETTINGS_FILES);
  * The runner whose own config file `path` is (project-relative): the file pytest reads its
  * settings from in the runner's package folder (`pytest.ini`; `pyproject.toml` only when it is
  * that file), or a JavaScript runner's config named by its record (`vitest.config.ts`,
- * `jest.config.js`, `.mocharc.yml`, vitest's `vite.config.ts` when it reads it). A change to one can break every test of that suite, and no
- * test imports it. `package.json` is no runner's config here: most of its changes are not.
+ * `jest.config.js`, `.mocharc.yml`, vitest's `vite.config.ts` when it reads it). A change to one
+ * can break every test of that suite, and no test imports it. `package.json` is no runner's
+ * config here (`packageJsonRunner`): most of its changes are not.
  */
 export function runnerConfigOwner(
   view: ProjectView,

@@ -257,8 +257,8 @@ const GENERIC = new Set([
   "__main__",
 ]);
 
-/** The stems of a folder's entry module, which is named by its folder. */
-const ENTRY_STEMS = new Set(["__init__", "index", "mod"]);
+/** The stems of a folder's entry module, which is named (and imported) by its folder. */
+export const ENTRY_STEMS = new Set(["__init__", "index", "mod"]);
 
 /** A source file's name as tests name it: `_cached` → `cached`, `pkg/__init__.py` → `pkg`. */
 export function subjectName(file: string): string {

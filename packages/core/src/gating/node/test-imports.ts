@@ -90,8 +90,6 @@ export async function productionImported(
   return found;
 }
 
-/** pytest's own config files at the root, where its `pythonpath` is read. */
-const PYTEST_CONFIGS = PYTEST_SETTINGS_FILES;
 const TEST_MODULE_RE = /^(?:test_.*|.*_test|conftest)\.py$/;
 
 /**
@@ -106,7 +104,8 @@ export function pytestPathFolders(
   files: readonly string[],
 ): string[] {
   const folders = new Set<string>();
-  for (const config of PYTEST_CONFIGS)
+  // pytest's config files at the root, where its `pythonpath` is read.
+  for (const config of PYTEST_SETTINGS_FILES)
     for (const entry of pythonpathEntries(project.view.readText(config) ?? "")) {
       const folder = normalizeRel(entry);
       if (folder !== undefined && folder !== "" && folder !== ".") folders.add(folder);

@@ -15,6 +15,7 @@ import {
 import { isSkippedDir } from "../../filter/filter.ts";
 import { baseName, extensionOf, stemOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
+import { ENTRY_STEMS } from "../related.ts";
 import type { GraphView } from "./covering.ts";
 import { isGraphSource, lookupContext, readFileImports } from "../../analysis/node/impact.ts";
 import type { Project } from "../../project/node/project.ts";
@@ -36,8 +37,6 @@ import { eachGitChunk, gitOutputFile } from "../../project/node/git-output.ts";
 const PY = [".py"];
 const JS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"];
 const SEARCH = new Set([...PY, ...JS]);
-/** Stems whose file is imported by its folder's name. */
-const FOLDER_STEMS = new Set(["__init__", "index", "mod"]);
 /**
  * The search's V8 flags, set as it starts: the whole tree's (`WHOLE_TREE_FLAGS`) and
  * `--optimize-for-size`, under which V8 keeps its heap smaller for the rest of the process: the
@@ -58,7 +57,7 @@ const READ_CAP = 256 * 1024;
  */
 export function importWords(rel: string): string[] {
   const stem = stemOf(rel);
-  if (!FOLDER_STEMS.has(stem)) return [stem];
+  if (!ENTRY_STEMS.has(stem)) return [stem];
   const dir = dirnameRel(rel);
   return [...folderName(dir), stem, ...relativeWords(extensionOf(rel) === ".py")];
 }
@@ -98,7 +97,7 @@ export function searchWords(
   const dir = dirnameRel(rel);
   const folder = baseName(dir);
   const broad = { everywhere: importWords(rel) };
-  if (FOLDER_STEMS.has(stem) || dir === "" || folder === "") return broad;
+  if (ENTRY_STEMS.has(stem) || dir === "" || folder === "") return broad;
   const under = { dir, words: [stem] };
   if (extensionOf(rel) === ".py") {
     if (!isFile(`${dir}/__init__.py`)) return broad;
@@ -551,7 +550,7 @@ function wordsEverywhere(
     // package.json `imports` map names by its key (`"#helpers"`).
     ...index.packageNames(target),
     // A folder's `main` is imported by the folder (`require('..')`), which never spells it.
-    ...(FOLDER_STEMS.has(stemOf(target))
+    ...(ENTRY_STEMS.has(stemOf(target))
       ? []
       : index.mainOf(target).flatMap((folder) => [...folderName(folder), ...relativeWords(false)])),
     ...packageImportWords(contextOf(target).aliases, target),
