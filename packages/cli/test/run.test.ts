@@ -272,6 +272,66 @@ describe("tailtest run with no paths", () => {
   });
 });
 
+/** Debian's python3 when it has pytest-cov (`.ci/run` installs python3-pytest-cov), else why not. */
+function pythonWithPytestCov(): { python?: string; reason: string } {
+  for (const python of ["/usr/bin/python3", "python3"]) {
+    const probe = spawnSync(python, ["-c", "import pytest, pytest_cov"], { stdio: "ignore" });
+    if (probe.status === 0) return { python, reason: "" };
+  }
+  return { reason: "no python3 with pytest-cov here (Debian: python3-pytest-cov)" };
+}
+
+describe("tailtest run under pytest-cov's --cov-fail-under", () => {
+  it("runs one test file green where the config's coverage bar fails any part of the suite", async () => {
+    const { python, reason } = pythonWithPytestCov();
+    if (python === undefined) {
+      console.warn(`skipping the pytest-cov run: ${reason}`);
+      return;
+    }
+    const project = copyFixture("runners/pytest-pyproject");
+    try {
+      // Two functions, each with its test file: one test file alone covers half the module.
+      project.write(
+        "pyproject.toml",
+        readFileSync(join(project.root, "pyproject.toml"), "utf8").replace(
+          'pythonpath = ["."]',
+          'pythonpath = ["."]\naddopts = "--cov=ops --cov-fail-under=100"',
+        ),
+      );
+      project.write("ops.py", "def mul(a, b):\n    return a * b\n\n\ndef neg(a):\n    return -a\n");
+      project.write(
+        "tests/test_mul.py",
+        "from ops import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
+      );
+      project.write(
+        "tests/test_neg.py",
+        "from ops import neg\n\n\ndef test_neg():\n    assert neg(2) == -2\n",
+      );
+      execFileSync(python, ["-m", "venv", "--system-site-packages", ".venv"], {
+        cwd: project.root,
+      });
+      // Without tailtest: the one file's test passes, and pytest exits 1 on the coverage bar.
+      const venvPython = join(project.root, ".venv", "bin", "python");
+      const direct = spawnSync(venvPython, ["-m", "pytest", "tests/test_mul.py"], {
+        cwd: project.root,
+        encoding: "utf8",
+      });
+      expect(direct.status).toBe(1);
+      expect(direct.stdout).toMatch(/Required test coverage of 100% not reached/);
+      const result = await runBin(BIN, ["run", "--json", "tests/test_mul.py"], {
+        cwd: project.root,
+      });
+      const json = JSON.parse(result.stdout) as RunJson;
+      expect(json.runs[0]?.command).toContain("--no-cov");
+      expect(json.runs[0]?.status, JSON.stringify(json.runs[0]?.errors)).toBe("passed");
+      expect(json.runs[0]?.tests.map((test) => test.status)).toEqual(["pass"]);
+      expect(result.exitCode).toBe(0);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+});
+
 /** Debian's python3 when it has Django (`.ci/run` installs python3-django), else why not. */
 function pythonWithDjango(): { python?: string; reason: string } {
   for (const python of ["/usr/bin/python3", "python3"]) {

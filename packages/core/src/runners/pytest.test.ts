@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { isDefaultTestFileName, pytestMissingPlugin } from "./pytest.ts";
+import { createMemoryView } from "../project/project-view.ts";
+import { coverageOff, isDefaultTestFileName, pytestMissingPlugin } from "./pytest.ts";
 
 describe("isDefaultTestFileName", () => {
   const defaults = picomatch(["test_*.py", "*_test.py"], { basename: true });
@@ -48,6 +49,11 @@ describe("pytestMissingPlugin: an option only a plugin adds", () => {
     expect(line).toContain(said);
     expect(line).toMatch(/install pytest-[\w-]+ there \(or take the option out\)$/);
   });
+  it("names the config's option, not the --no-cov tailtest adds after it", () => {
+    expect(pytestMissingPlugin(usage("--no-cov --cov=pkg --cov-fail-under=90"))).toContain(
+      "`--cov=pkg` (from pytest.ini) needs the pytest-cov plugin",
+    );
+  });
   it("names the config file pytest 8 reports", () => {
     expect(pytestMissingPlugin(usage("--cov", "configfile: pyproject.toml"))).toContain(
       "`--cov` (from pyproject.toml) needs the pytest-cov plugin",
@@ -67,5 +73,38 @@ describe("pytestMissingPlugin: an option only a plugin adds", () => {
     ["no output", ""],
   ])("%s", (_why, output) => {
     expect(pytestMissingPlugin(output)).toBeUndefined();
+  });
+});
+
+describe("coverageOff: --no-cov where the config turns pytest-cov on", () => {
+  it.each([
+    [
+      "pyproject addopts with --cov",
+      {
+        "pyproject.toml":
+          '[tool.pytest.ini_options]\naddopts = "-ra --cov=pkg --cov-fail-under=90"\n',
+      },
+      ["--no-cov"],
+    ],
+    ["a bare --cov in pytest.ini", { "pytest.ini": "[pytest]\naddopts = --cov\n" }, ["--no-cov"]],
+    [
+      "setup.cfg's multi-line addopts",
+      { "setup.cfg": "[tool:pytest]\naddopts =\n  -ra\n  --cov-report=xml\n" },
+      ["--no-cov"],
+    ],
+    [
+      "addopts without coverage",
+      { "pytest.ini": "[pytest]\naddopts = -ra --strict-markers\n" },
+      [],
+    ],
+    ["a config that already says --no-cov", { "pytest.ini": "[pytest]\naddopts = --no-cov\n" }, []],
+    [
+      "an option that only starts with the letters",
+      { "pytest.ini": "[pytest]\naddopts = --cover\n" },
+      [],
+    ],
+    ["no config", {}, []],
+  ])("%s", (_name, files, expected) => {
+    expect(coverageOff(createMemoryView(files), "")).toEqual(expected);
   });
 });

@@ -44,6 +44,7 @@ export const pytest: RunnerSpec = {
         // One test module that cannot import (a missing package, a broken conftest import) must
         // not stop the others: pytest otherwise runs nothing and a real red test goes unseen.
         "--continue-on-collection-errors",
+        ...coverageOff(view, runner.package_dir),
         ...(ids.length === 0 ? doctestOptions(view, runner.package_dir, files) : []),
         ...selectors,
       ],
@@ -125,7 +126,11 @@ function configShown(file: string, output: string): string {
 export function pytestMissingPlugin(output: string): string | undefined {
   const line = /^.*error: unrecognized arguments: (.+)$/m.exec(output);
   if (line === null) return undefined;
-  const options = (line[1] ?? "").trim().split(/\s+/);
+  // The config's own options first: `--no-cov` is the one tailtest adds (`coverageOff`).
+  const options = (line[1] ?? "")
+    .trim()
+    .split(/\s+/)
+    .sort((a, b) => Number(a === "--no-cov") - Number(b === "--no-cov"));
   for (const option of options) {
     const name = option.replace(/=.*$/, "");
     const plugin = PLUGIN_OPTIONS.find(([pattern]) => pattern.test(name))?.[1];
@@ -135,6 +140,22 @@ export function pytestMissingPlugin(output: string): string | undefined {
     return `\`${option}\` (from ${where}) needs the ${plugin} plugin, which the Python running the tests does not have: install ${plugin} there (or take the option out)`;
   }
   return undefined;
+}
+
+/**
+ * `--no-cov` when the project's pytest config turns pytest-cov on (`--cov…` in `addopts`): its
+ * `--cov-fail-under` judges the coverage of the whole package, so a run of a few test files
+ * fails with every test green ("Required test coverage of 90% not reached", exit 1), which
+ * would end a turn as a runner error; tailtest never reads coverage, and measuring it slows
+ * every run. Only then: without pytest-cov installed the option is pytest's usage error, which
+ * the config's own `--cov` already is (`pytestMissingPlugin` names the plugin).
+ */
+export function coverageOff(view: ProjectView, dir: string): string[] {
+  const addopts = pytestSettings(view, dir)("addopts") ?? [];
+  const words = addopts.flatMap((one) => one.split(/\s+/));
+  return words.some((word) => /^--cov(-[\w-]+)?(=|$)/.test(word) && word !== "--no-cov")
+    ? ["--no-cov"]
+    : [];
 }
 
 /**
