@@ -332,6 +332,28 @@ describe("tailtest run under pytest-cov's --cov-fail-under", () => {
   }, 120_000);
 });
 
+describe("tailtest run under a vitest config that turns coverage on", () => {
+  it("reads each test's result where vitest alone stops for a coverage provider not installed", async () => {
+    const project = copyFixtureWithDeps("runners/vitest");
+    try {
+      project.write(
+        "vitest.config.ts",
+        'import { defineConfig } from "vitest/config";\n\nexport default defineConfig({\n  test: { coverage: { enabled: true, provider: "v8", thresholds: { lines: 100 } } },\n});\n',
+      );
+      const result = await runBin(BIN, ["run", "--json", "src/calc.test.ts"], {
+        cwd: project.root,
+      });
+      const json = JSON.parse(result.stdout) as RunJson;
+      expect(json.runs[0]?.command).toContain("--coverage.enabled=false");
+      // The fixture's one red test fails on purpose; the other passes: a result, not an error.
+      expect(json.runs[0]?.status, JSON.stringify(json.runs[0]?.errors)).toBe("failed");
+      expect(json.runs[0]?.tests.map((test) => test.status).sort()).toEqual(["fail", "pass"]);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+});
+
 /** Debian's python3 when it has Django (`.ci/run` installs python3-django), else why not. */
 function pythonWithDjango(): { python?: string; reason: string } {
   for (const python of ["/usr/bin/python3", "python3"]) {

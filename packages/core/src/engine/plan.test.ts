@@ -126,6 +126,7 @@ describe("planRun", () => {
           "--no-install",
           "vitest",
           "run",
+          "--coverage.enabled=false",
           "--reporter=json",
           `--outputFile=${REPORT_TOKEN}`,
           "src/calc.test.ts",

@@ -61,7 +61,9 @@ describe("rerunCommands: the project's own command for the red test files", () =
       "a workspace package's vitest, from its folder; a file that could not load counts",
       [run("vitest", "packages/core", ["npx", "--no-install", "vitest", "run"])],
       [result("vitest", ["packages/core/src/a.test.ts"], ["packages/core/test/b.test.ts"])],
-      ["(cd packages/core && npx --no-install vitest run src/a.test.ts test/b.test.ts)"],
+      [
+        "(cd packages/core && npx --no-install vitest run --coverage.enabled=false src/a.test.ts test/b.test.ts)",
+      ],
     ],
     [
       "go names packages, not files",

@@ -740,7 +740,15 @@ describe("commands for single test files", () => {
       "typescript",
       "a.ts",
       ["a.test.ts", "b.test.ts"],
-      ["npx", "--no-install", "vitest", "run", "a.test.ts", "b.test.ts"],
+      [
+        "npx",
+        "--no-install",
+        "vitest",
+        "run",
+        "--coverage.enabled=false",
+        "a.test.ts",
+        "b.test.ts",
+      ],
     ],
     [
       { "package.json": '{"devDependencies":{"jest":"4"}}' },

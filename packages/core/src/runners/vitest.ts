@@ -20,6 +20,8 @@ import {
   type TestLister,
 } from "./spec.ts";
 
+/** tailtest never reads coverage (vitest 1 to 4 take the option). */
+const COVERAGE_OFF = "--coverage.enabled=false";
 const WORKSPACE_FILE = /^vitest\.workspace\.([cm]?[jt]s|json)$/;
 const VITEST_CONFIG = /^vitest\.config\.[cm]?[jt]s$/;
 const VITE_CONFIG = /^vite\.config\.[cm]?[jt]s$/;
@@ -79,7 +81,10 @@ export const vitest: RunnerSpec = {
   testDirs: ["__tests__", "tests", "test", "src/__tests__", "src/test"],
   fallbackTestDir: undefined,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
-  fileCommand: (command, files) => [...command, ...files],
+  // Coverage off, as for jest: a config's `coverage.enabled` with `thresholds` fails any run of
+  // some files with every test green, and without its provider package installed (vitest asks
+  // for `@vitest/coverage-v8`) fails before a test runs.
+  fileCommand: (command, files) => [...command, COVERAGE_OFF, ...files],
   isolatesFiles: (view, runner) => vitestIsolates(view, runner.package_dir),
   argv: ({ view, runner, files, ids }) => {
     const filter =
@@ -89,6 +94,7 @@ export const vitest: RunnerSpec = {
     return {
       argv: [
         ...runner.command,
+        COVERAGE_OFF,
         "--reporter=json",
         `--outputFile=${REPORT_TOKEN}`,
         ...filter,
