@@ -109,6 +109,8 @@ export interface PlanOptions {
   related?: ReadonlyMap<string, readonly string[]>;
   /** Where a new test goes for a source no test covers (the project's own convention). */
   suggested?: ReadonlyMap<string, string>;
+  /** The runner of each changed runner config selection found (a deleted one included). */
+  configs?: ReadonlyMap<string, DetectedRunner>;
 }
 
 interface Group {
@@ -184,11 +186,7 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
   if (language === undefined) {
     // A runner's own config: the suite's tests selection found for it.
     const related = options.related?.get(path);
-    const owner =
-      related === undefined
-        ? undefined
-        : (runnerConfigOwner(view, path, options.overrides) ??
-          packageJsonRunner(view, path, options.overrides));
+    const owner = related === undefined ? undefined : configOwner(view, path, options);
     if (related !== undefined && owner !== undefined)
       planSelected(view, path, related, owner, options, out);
     else out.skipped.push({ path, reason: classifyFile(path).reason });
@@ -225,6 +223,19 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
   const group = out.groupFor(resolution.runner);
   group.files.add(testTarget.path);
   group.sources[path] = testTarget.path;
+}
+
+/** The runner whose config `path` is (or was, before this turn deleted it). */
+function configOwner(
+  view: ProjectView,
+  path: string,
+  options: PlanOptions,
+): DetectedRunner | undefined {
+  return (
+    options.configs?.get(path) ??
+    runnerConfigOwner(view, path, options.overrides) ??
+    packageJsonRunner(view, path, options.overrides)
+  );
 }
 
 /**

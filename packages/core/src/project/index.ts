@@ -9,5 +9,6 @@ export {
   memoView,
   normalizeRel,
   walkFiles,
+  withFile,
 } from "./project-view.ts";
 export { testDataLanguage } from "./test-data.ts";

@@ -55,6 +55,26 @@ export function createMemoryView(files: Readonly<Record<string, string>>): Proje
   };
 }
 
+/**
+ * The same view with one more file, `rel` holding `text`: what the project was before that file
+ * was deleted, for the questions only its presence answers (whose config it was).
+ */
+export function withFile(view: ProjectView, rel: string, text: string): ProjectView {
+  const slash = rel.lastIndexOf("/");
+  const dir = slash === -1 ? "" : rel.slice(0, slash);
+  const name = rel.slice(slash + 1);
+  return {
+    ...(view.host === undefined ? {} : { host: view.host }),
+    exists: (at) => at === rel || view.exists(at),
+    isDirectory: (at) => at !== rel && view.isDirectory(at),
+    readText: (at) => (at === rel ? text : view.readText(at)),
+    list: (at, checked) => {
+      const names = view.list(at, checked);
+      return at !== dir || names.includes(name) ? names : [...names, name].sort();
+    },
+  };
+}
+
 /** How much file text one memoized view keeps: beyond it, reads go to the view underneath. */
 const MEMO_TEXT_CAP = 4 * 1024 * 1024;
 

@@ -27,6 +27,7 @@ export {
 } from "./project-runners.ts";
 export { PYTEST_SETTINGS_FILES } from "./pytest.ts";
 export {
+  deletedConfigOwner,
   packageJsonRunner,
   runnerConfigOwner,
   runnerSettingsOfPackageJson,

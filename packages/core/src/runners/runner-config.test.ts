@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import {
+  deletedConfigOwner,
   packageJsonRunner,
   runnerConfigOwner,
   runnerSettingsOfPackageJson,
@@ -93,6 +94,71 @@ describe("runnerConfigOwner", () => {
     ["a config that is not there", { "pyproject.toml": PYPROJECT }, "pytest.ini", undefined],
   ])("%s", (_, files, path, expected) => {
     const owner = runnerConfigOwner(createMemoryView(files), path);
+    expect(owner === undefined ? undefined : `${owner.id}@${owner.package_dir}`).toBe(expected);
+  });
+});
+
+const JEST_PACKAGE = '{"name":"api","scripts":{"test":"jest"},"devDependencies":{"jest":"^30"}}';
+const MOCHA_PACKAGE = '{"name":"lib","scripts":{"test":"mocha"},"devDependencies":{"mocha":"^11"}}';
+const PYTEST_PYPROJECT = '[project]\nname = "calc"\ndependencies = ["pytest"]\n';
+
+/** Which deleted files were a runner's own config: the suite runs by what is left. */
+describe("deletedConfigOwner", () => {
+  it.each<[string, Record<string, string>, string, string | undefined, string | undefined]>([
+    ["jest.config.js", { "package.json": JEST_PACKAGE }, "jest.config.js", "", "jest@"],
+    [".mocharc.yml", { "package.json": MOCHA_PACKAGE }, ".mocharc.yml", undefined, "mocha@"],
+    [
+      "pytest.ini, its text unknown",
+      { "pyproject.toml": PYTEST_PYPROJECT },
+      "pytest.ini",
+      undefined,
+      "pytest@",
+    ],
+    [
+      "setup.cfg that held [tool:pytest]",
+      { "pyproject.toml": PYTEST_PYPROJECT },
+      "setup.cfg",
+      "[tool:pytest]\ntestpaths = tests\n",
+      "pytest@",
+    ],
+    [
+      "setup.cfg that held no pytest section",
+      { "pyproject.toml": PYTEST_PYPROJECT },
+      "setup.cfg",
+      "[metadata]\nname = calc\n",
+      undefined,
+    ],
+    [
+      "setup.cfg, its text unknown",
+      { "pyproject.toml": PYTEST_PYPROJECT },
+      "setup.cfg",
+      undefined,
+      undefined,
+    ],
+    [
+      "tox.ini when pytest.ini is what pytest reads",
+      { "pyproject.toml": PYTEST_PYPROJECT, "pytest.ini": "[pytest]\n" },
+      "tox.ini",
+      "[pytest]\naddopts = -q\n",
+      undefined,
+    ],
+    [
+      "a jest config where vitest runs the tests",
+      { "package.json": VITEST_PACKAGE },
+      "jest.config.js",
+      "",
+      undefined,
+    ],
+    ["a file that is no config", { "package.json": JEST_PACKAGE }, "src/app.js", "", undefined],
+    [
+      "a config still there",
+      { "package.json": JEST_PACKAGE, "jest.config.js": "" },
+      "jest.config.js",
+      "",
+      undefined,
+    ],
+  ])("%s", (_, files, path, before, expected) => {
+    const owner = deletedConfigOwner(createMemoryView(files), path, () => before);
     expect(owner === undefined ? undefined : `${owner.id}@${owner.package_dir}`).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { createMemoryView, type ProjectView } from "../project/project-view.ts";
+import { createMemoryView, withFile, type ProjectView } from "../project/project-view.ts";
 import { pytestConfig } from "./config-text.ts";
 import { detectPackageRunners, type DetectedRunner, type RunnerId } from "./project-runners.ts";
 import { PYTEST_SETTINGS_FILES } from "./pytest.ts";
@@ -24,14 +24,7 @@ export function runnerConfigOwner(
   const name = path.slice(slash + 1);
   const dir = slash === -1 ? "" : path.slice(0, slash);
   // Most files are no config: no detection for them.
-  const named = (id: RunnerId): boolean => {
-    const spec = specOf(id);
-    return (
-      spec.packageJson?.configFile?.test(name) === true || spec.alsoReads?.name.test(name) === true
-    );
-  };
-  const candidate = PYTEST_FILES.has(name) || runnerSpecs().some((spec) => named(spec.id));
-  if (!candidate || !view.exists(path)) return undefined;
+  if (!mayBeRunnerConfig(path) || !view.exists(path)) return undefined;
   return detectPackageRunners(view, dir, overrides).find((runner) => {
     if (runner.id === "pytest")
       return PYTEST_FILES.has(name) && pytestConfig(view, dir)?.file === name;
@@ -39,6 +32,37 @@ export function runnerConfigOwner(
     if (spec.packageJson?.configFile?.test(name) === true) return true;
     return spec.alsoReads?.name.test(name) === true && spec.alsoReads.reads(view, dir, name);
   });
+}
+
+/**
+ * The runner whose config the deleted file `path` was: `runnerConfigOwner` asked of the project
+ * with the file put back, holding `before` (its committed text) when that is known. Deleting a
+ * config changes how the suite runs as an edit of it does (jest's defaults, pytest's rootdir and
+ * `testpaths`). Without the earlier text, only a file that is config by its name alone says so
+ * (`pytest.ini`, `jest.config.js`, `.mocharc.yml`); `pyproject.toml`, `tox.ini` and `setup.cfg`
+ * are pytest's only by what they held.
+ */
+export function deletedConfigOwner(
+  view: ProjectView,
+  path: string,
+  before: () => string | undefined,
+  overrides?: Parameters<typeof detectPackageRunners>[2],
+): DetectedRunner | undefined {
+  if (!mayBeRunnerConfig(path) || view.exists(path)) return undefined;
+  return runnerConfigOwner(withFile(view, path, before() ?? ""), path, overrides);
+}
+
+/** Whether a file of this name may be some runner's config (most files are not: no detection). */
+export function mayBeRunnerConfig(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return PYTEST_FILES.has(name) || runnerSpecs().some((spec) => namedConfig(spec.id, name));
+}
+
+function namedConfig(id: RunnerId, name: string): boolean {
+  const spec = specOf(id);
+  return (
+    spec.packageJson?.configFile?.test(name) === true || spec.alsoReads?.name.test(name) === true
+  );
 }
 
 /**

@@ -12,6 +12,9 @@ import {
   type Project,
 } from "../../project/node/project.ts";
 import { memoView } from "../../project/project-view.ts";
+import { classifyFile } from "../../filter/filter.ts";
+import { deletedConfigOwner } from "../../runners/runner-config.ts";
+import { headText } from "../../selection/node/package-json-change.ts";
 import { readState, updateState } from "../../state/node/store.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
 import { forgetTestNames, keptTestNames } from "../../runners/node/test-names.ts";
@@ -101,6 +104,11 @@ export async function queueFiles(
       value: unqueueFiles(session, gone),
       result: undefined,
     }));
+  // A deleted runner config still changes how its suite runs: the suite runs at the turn's end.
+  for (const rel of gone) {
+    const insight = inspectDeletion(project, rel);
+    if (insight !== undefined) await queueEdit(project, insight, file, agentId);
+  }
   // A file already queued keeps the status it was queued with, and a file the tool says it
   // created is new, so no git process is started to tell new from existing (the common case: an
   // agent writing a file, then editing it again and again).
@@ -129,4 +137,28 @@ export async function queueFiles(
 
 function newIf(created: boolean): "new" | undefined {
   return created ? "new" : undefined;
+}
+
+/**
+ * A deleted file the end of the turn still runs tests for: a runner's config (its committed text
+ * says whose, `deletedConfigOwner`), whose suite now runs by the runner's defaults or another
+ * file's settings. Any other deleted file has nothing left to test.
+ */
+function inspectDeletion(project: Project, rel: string): EditInsight | undefined {
+  const owner = deletedConfigOwner(
+    project.view,
+    rel,
+    () => headText(project.root, rel),
+    project.config.runners,
+  );
+  if (owner === undefined) return undefined;
+  const verdict = classifyFile(rel, { extraTestPatterns: project.config.file_classes.test });
+  if (verdict.queue) return undefined;
+  return {
+    path: rel,
+    verdict: { ...verdict, language: verdict.language ?? owner.languages[0] },
+    status: "existing",
+    runner: owner,
+    runOnly: true,
+  };
 }

@@ -58,6 +58,7 @@ export async function chooseTests(
     ...base,
     related,
     suggested: selection.suggested,
+    ...(selection.configs === undefined ? {} : { configs: selection.configs }),
   });
   const notes = [...selection.notes];
   // Tests left out of a changed runner config's suite: the command is the suite's own.

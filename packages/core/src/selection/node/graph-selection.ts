@@ -16,8 +16,12 @@ import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage, type Language } from "../../filter/languages.ts";
 import { testDataLanguage } from "../../project/test-data.ts";
 import { walkFiles } from "../../project/project-view.ts";
-import { packageJsonRunner, runnerConfigOwner } from "../../runners/runner-config.ts";
-import { packageJsonSettingsChanged } from "./package-json-change.ts";
+import {
+  deletedConfigOwner,
+  packageJsonRunner,
+  runnerConfigOwner,
+} from "../../runners/runner-config.ts";
+import { headText, packageJsonSettingsChanged } from "./package-json-change.ts";
 import { suiteShape } from "../suite.ts";
 import type { RelatedTest } from "../related.ts";
 import {
@@ -74,6 +78,8 @@ export interface Selection {
   notes: string[];
   /** Whether the import graph was complete when the tests were chosen. */
   complete: boolean;
+  /** Per changed (or deleted) runner config: the runner whose suite it selected. */
+  configs?: Map<string, DetectedRunner>;
 }
 
 /** Whether selection by imports applies to a file's language (Python, JS, TS). */
@@ -205,7 +211,8 @@ const NOT_TESTS = new Set(["node_modules", "__pycache__", "venv", "dist", "build
 
 /**
  * A changed runner config (`runnerConfigOwner`: `pytest.ini`, `vitest.config.ts`; a package.json
- * whose runner settings changed since HEAD) selects its suite's test files, up to `CONFIG_TESTS`: no test imports it, and a change to it can break
+ * whose runner settings changed since HEAD; a config deleted, `deletedConfigOwner`) selects its
+ * suite's test files, up to `CONFIG_TESTS`: no test imports it, and a change to it can break
  * every one of them. Ranked last (evidence `config`), so the time budget cuts them first.
  */
 function selectByConfig(
@@ -217,9 +224,16 @@ function selectByConfig(
   for (const file of files) {
     const runner =
       runnerConfigOwner(project.view, file, project.config.runners) ??
-      changedPackageJsonRunner(project, file);
+      changedPackageJsonRunner(project, file) ??
+      deletedConfigOwner(
+        project.view,
+        file,
+        () => headText(project.root, file),
+        project.config.runners,
+      );
     if (runner === undefined) continue;
     configs.add(file);
+    (selection.configs ??= new Map()).set(file, runner);
     const shape = suiteShape(project.view, runner);
     const pkg = runner.package_dir;
     const within = (path: string): string => (pkg === "" ? path : `${pkg}/${path}`);
