@@ -57,9 +57,23 @@ describe("chooseTests for an edited package.json", () => {
     expect(await chosenFor(await committed(), edited)).toEqual(expected);
   });
 
-  it("outside git, with nothing to compare with, runs nothing", async () => {
-    temp = makeProject({ "package.json": JSON.stringify(PACKAGE) });
-    expect(await chosenFor(temp, { jest: { bail: true } })).toEqual([]);
+  it("outside git, with nothing to compare with, runs the suite", async () => {
+    temp = makeProject({
+      "package.json": JSON.stringify(PACKAGE),
+      "src/__tests__/other.test.js": "test('x', () => {});\n",
+      "src/__tests__/sum.test.js": "test('y', () => {});\n",
+    });
+    expect(await chosenFor(temp, { version: "1.0.1" })).toEqual(SUITE);
+  });
+
+  it("in git, a package.json HEAD does not hold yet runs nothing", async () => {
+    const project = await committed();
+    project.write("web/package.json", JSON.stringify(PACKAGE));
+    project.write("web/src/__tests__/sum.test.js", "test('y', () => {});\n");
+    const chosen = await chooseTests(openProject(project.root), ["web/package.json"], {
+      write: false,
+    });
+    expect(chosen.plan.runs).toEqual([]);
   });
 
   it("reads HEAD's text from a project below the repository's top", async () => {

@@ -24,11 +24,25 @@ export function headText(root: string, rel: string): string | undefined {
   return run.status === 0 && typeof run.stdout === "string" ? run.stdout : undefined;
 }
 
+/** Whether `root` lies in a git work tree (`git rev-parse`), asked only when HEAD had no text. */
+function insideWorkTree(root: string): boolean {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const run = spawnSync("git", ["rev-parse", "--is-inside-work-tree"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: GIT_TIMEOUT_MS,
+    encoding: "utf8",
+  });
+  return run.status === 0 && run.stdout.trim() === "true";
+}
+
 /**
  * Whether the package.json `rel` now says something else about how `runner` runs the tests
  * than the committed one (`runnerSettingsOfPackageJson`: its key, babel's, `type`, `imports`,
- * the test script). A file HEAD does not hold, or outside git, has nothing to compare with: no
- * (its first version is the project's set-up, not a change to a suite that ran before).
+ * the test script). In git, a file HEAD does not hold has nothing to compare with: no (its first
+ * version is the project's set-up, not a change to a suite that ran before). Outside git nothing
+ * says what the file held before (follow mode keeps no copy of it): yes, so an edit that did
+ * change the runner's settings is never let through untested; the time budget bounds the run.
  */
 export function packageJsonSettingsChanged(
   project: Project,
@@ -38,7 +52,7 @@ export function packageJsonSettingsChanged(
   const now = project.view.readText(rel);
   if (now === undefined) return false;
   const before = headText(project.root, rel);
-  if (before === undefined) return false;
+  if (before === undefined) return !insideWorkTree(project.root);
   return (
     runnerSettingsOfPackageJson(before, runner.id) !== runnerSettingsOfPackageJson(now, runner.id)
   );
