@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import { flatYaml, mocha, withoutConfigSpec } from "./mocha.ts";
 import { CONFIG_WITHOUT_SPEC_TOKEN, configWithoutSpecSource, displayArg } from "./spec.ts";
-import type { DetectedRunner } from "./project-runners.ts";
+import { detectPackageRunners, type DetectedRunner } from "./project-runners.ts";
+import { renderRunnerList } from "../notes/notes.ts";
 
 const runner: DetectedRunner = {
   id: "mocha",
@@ -136,5 +137,41 @@ describe("flatYaml", () => {
     });
     expect(flatYaml("a: |\n  text\n")).toBeUndefined();
     expect(flatYaml("- loose\n")).toBeUndefined();
+  });
+});
+
+/** The session's line says where mocha's tests are when they are in no test/ folder. */
+describe("where a mocha project's tests are", () => {
+  const pkg = (test: string) =>
+    JSON.stringify({ scripts: { test }, devDependencies: { mocha: "^11" } });
+  it.each<[string, Record<string, string>, string]>([
+    [
+      "the test script's spec (graphql-js)",
+      {
+        "package.json": pkg("mocha --full-trace 'src/**/__tests__/**/*-test.ts'"),
+        "src/__tests__/a-test.ts": "",
+      },
+      "javascript/typescript: mocha (tests at src/**/__tests__/**/*-test.ts)",
+    ],
+    [
+      "an rc file's spec before the script's",
+      {
+        "package.json": pkg("mocha lib/*.js"),
+        ".mocharc.yml": "spec: 'spec/**/*.spec.js'\n",
+      },
+      "javascript/typescript: mocha (tests at spec/**/*.spec.js)",
+    ],
+    [
+      "mocha's default folder, missing",
+      { "package.json": pkg("mocha") },
+      "javascript/typescript: mocha (no test/ folder)",
+    ],
+    [
+      "a test/ folder",
+      { "package.json": pkg("mocha 'test/**/*.js'"), "test/a.js": "" },
+      "javascript/typescript: mocha (tests in test/)",
+    ],
+  ])("%s", (_, files, line) => {
+    expect(renderRunnerList(detectPackageRunners(createMemoryView(files), ""))).toBe(line);
   });
 });

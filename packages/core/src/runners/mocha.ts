@@ -32,6 +32,7 @@ export const mocha: RunnerSpec = {
   command: (view, dir) => jsToolCommand(view, dir, "mocha"),
   testDirs: ["test", "tests", "__tests__"],
   fallbackTestDir: "test",
+  testsAt: (view, dir) => mochaSpec(view, dir)?.join(" "),
   testCandidates: (src, testDir, ctx) => [
     ...jsCandidates(src, testDir, ctx, ["test", "spec"]),
     ...suffixlessCandidates(src, testDir),
@@ -106,16 +107,19 @@ function rcSpec(rc: string): string[] | undefined {
   return jsConfigStrings(rc.replace(/"(\w+)"\s*:/g, "$1:"), "spec") ?? yamlList(rc, "spec");
 }
 
+/** The files mocha runs as the project says: its rc file's `spec`, else the test script's. */
+function mochaSpec(view: ProjectView, dir: string): string[] | undefined {
+  const rc = firstConfig(view, dir, MOCHARC_TEXT);
+  const spec = rc === undefined ? undefined : rcSpec(rc);
+  if (spec !== undefined) return spec;
+  const args = scriptMochaSpec(view, dir);
+  return args !== undefined && args.length > 0 ? args : undefined;
+}
+
 function mochaShape(view: ProjectView, dir: string): SuiteMatcher {
   const rc = firstConfig(view, dir, MOCHARC_TEXT);
-  let spec: string[] | undefined;
-  let recursive = false;
-  if (rc !== undefined) {
-    spec = rcSpec(rc);
-    recursive = /\brecursive\b\s*[:=]\s*true/.test(rc);
-  }
-  const args = scriptMochaSpec(view, dir);
-  if (spec === undefined && args !== undefined && args.length > 0) spec = args;
+  const spec = mochaSpec(view, dir);
+  let recursive = rc !== undefined && /\brecursive\b\s*[:=]\s*true/.test(rc);
   const script = view.readText(joinRel(dir, "package.json")) ?? "";
   recursive ||= /mocha[^"]*--recursive/.test(script);
   const globs = (spec ?? [recursive ? "test/**/*.{js,cjs,mjs}" : "test/*.{js,cjs,mjs}"]).map((g) =>

@@ -29,6 +29,11 @@ export const DetectedRunnerSchema = lazy(() =>
     test_dir: z.optional(z.string()),
     /** Set when test_dir is a runner's default or a configured folder the project lacks. */
     test_dir_missing: z.optional(z.literal(true)),
+    /**
+     * With `test_dir_missing`: where the runner's config says the tests are instead (mocha's
+     * `spec`, `src/**\/__tests__/**\/*-test.ts`), for notes; absent when nothing says.
+     */
+    tests_at: z.optional(z.string()),
     /** What the detection saw, e.g. "pyproject.toml [tool.pytest.ini_options]". */
     evidence: z.string(),
   }),
@@ -124,6 +129,7 @@ export function detectPackageRunners(
       command,
       ...(testDir === undefined ? {} : { test_dir: testDir }),
       ...(missing ? { test_dir_missing: true as const } : {}),
+      ...testsAt(view, dir, spec, missing),
       evidence:
         override?.command === undefined
           ? detection.evidence
@@ -131,6 +137,17 @@ export function detectPackageRunners(
     });
   }
   return found;
+}
+
+/** Where the config puts the tests of a runner whose test folder the package lacks. */
+function testsAt(
+  view: ProjectView,
+  dir: string,
+  spec: RunnerSpec,
+  missing: boolean,
+): { tests_at?: string } {
+  const at = missing ? spec.testsAt?.(view, dir) : undefined;
+  return at === undefined || at === "" ? {} : { tests_at: at };
 }
 
 /** The runner's test folder the package has: one of its usual ones, else one inside the code. */

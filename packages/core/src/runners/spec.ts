@@ -28,6 +28,11 @@ export interface RunnerSpec {
   fallbackTestDir: string | undefined;
   /** Where the tests are when none of `testDirs` exists (a package's own `tests/` inside it). */
   testDirInside?(view: ProjectView, dir: string): string | undefined;
+  /**
+   * Where its config says the tests are, in words (mocha's `spec` globs), told in place of a
+   * missing test folder; undefined when the config names none.
+   */
+  testsAt?(view: ProjectView, dir: string): string | undefined;
   /** Test file candidates for a source path relative to the package, preferred first. */
   testCandidates(src: string, testDir: string | undefined, ctx: CandidateContext): string[];
   /** Tests live in the source file itself (Rust unit tests). */
