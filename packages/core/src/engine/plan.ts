@@ -119,6 +119,8 @@ interface Group {
   ids: TestId[];
   sources: Record<string, string>;
   related: Record<string, string[]>;
+  /** Run the whole suite, whatever files the group names (a changed `Cargo.toml`). */
+  whole?: boolean;
 }
 
 /**
@@ -187,9 +189,18 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
     // A runner's own config: the suite's tests selection found for it.
     const related = options.related?.get(path);
     const owner = related === undefined ? undefined : configOwner(view, path, options);
-    if (related !== undefined && owner !== undefined)
+    if (related !== undefined && owner !== undefined) {
+      // A crate's manifest: its unit and doc tests live in the sources, so the crate runs whole
+      // and every test of the run is the manifest's (as a Rust file's own unit tests are its).
+      if (specOf(owner.id).inline === true) {
+        const group = out.groupFor(owner);
+        group.whole = true;
+        group.sources[path] ??= path;
+        group.related[path] = [path];
+        return;
+      }
       planSelected(view, path, related, owner, options, out);
-    else out.skipped.push({ path, reason: classifyFile(path).reason });
+    } else out.skipped.push({ path, reason: classifyFile(path).reason });
     return;
   }
   const resolution = resolveRunner(view, path, language, options.overrides);
@@ -321,7 +332,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...id,
     file: runner.package_dir === "" ? id.file : id.file.slice(runner.package_dir.length + 1),
   }));
-  const built = runnerArgv(view, runner, local, localIds);
+  const built = runnerArgv(view, runner, group.whole === true ? [] : local, localIds);
   return {
     runner,
     cwd: runner.package_dir,

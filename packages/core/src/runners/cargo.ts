@@ -10,6 +10,7 @@ export const cargo: RunnerSpec = {
   languages: ["rust"],
   label: "cargo test",
   detect: (view, dir) => (has(view, dir, "Cargo.toml") ? { evidence: "Cargo.toml" } : undefined),
+  settingsFile: /^Cargo\.toml$/,
   command: () => ["cargo", "test"],
   testDirs: [],
   fallbackTestDir: undefined,

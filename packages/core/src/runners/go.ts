@@ -11,6 +11,7 @@ export const go: RunnerSpec = {
   languages: ["go"],
   label: "go test",
   detect: (view, dir) => (has(view, dir, "go.mod") ? { evidence: "go.mod" } : undefined),
+  settingsFile: /^go\.mod$/,
   command: () => ["go", "test", "./..."],
   testDirs: [],
   fallbackTestDir: undefined,

@@ -28,6 +28,7 @@ export {
 export { PYTEST_SETTINGS_FILES } from "./pytest.ts";
 export {
   deletedConfigOwner,
+  mayBeRunnerConfig,
   packageJsonRunner,
   runnerConfigOwner,
   runnerSettingsOfPackageJson,

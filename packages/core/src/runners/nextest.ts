@@ -16,6 +16,7 @@ export const nextest: RunnerSpec = {
     (has(view, dir, ".config/nextest.toml") || view.exists(".config/nextest.toml"))
       ? { evidence: "Cargo.toml and .config/nextest.toml" }
       : undefined,
+  settingsFile: /^Cargo\.toml$/,
   command: () => ["cargo", "nextest", "run"],
   testDirs: [],
   fallbackTestDir: undefined,

@@ -7,6 +7,7 @@ import {
   runnerSettingsOfPackageJson,
 } from "./runner-config.ts";
 
+const CRATE = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n';
 const PYPROJECT = '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n';
 const VITEST_PACKAGE =
   '{"name":"web","scripts":{"test":"vitest run"},"devDependencies":{"vitest":"^4"}}';
@@ -92,6 +93,38 @@ describe("runnerConfigOwner", () => {
       undefined,
     ],
     ["a config that is not there", { "pyproject.toml": PYPROJECT }, "pytest.ini", undefined],
+    [
+      "tox.ini's [pytest]",
+      { "tox.ini": "[tox]\nenvlist = py3\n\n[pytest]\ntestpaths = testing\n" },
+      "tox.ini",
+      "pytest@",
+    ],
+    [
+      "setup.cfg's [tool:pytest]",
+      { "setup.cfg": "[metadata]\nname = calc\n\n[tool:pytest]\ntestpaths = tests\n" },
+      "setup.cfg",
+      "pytest@",
+    ],
+    ["a crate's Cargo.toml", { "Cargo.toml": CRATE }, "Cargo.toml", "cargo@"],
+    [
+      "a workspace member's Cargo.toml",
+      { "Cargo.toml": '[workspace]\nmembers = ["crates/a"]\n', "crates/a/Cargo.toml": CRATE },
+      "crates/a/Cargo.toml",
+      "cargo@crates/a",
+    ],
+    [
+      "Cargo.toml where nextest runs the tests",
+      { "Cargo.toml": CRATE, ".config/nextest.toml": "[profile.default]\n" },
+      "Cargo.toml",
+      "nextest@",
+    ],
+    ["go.mod", { "go.mod": "module example.com/calc\n\ngo 1.22\n" }, "go.mod", "go@"],
+    [
+      "a unittest project's setup.cfg (unittest reads no file)",
+      { "setup.cfg": "[metadata]\nname = calc\n", "tests/__init__.py": "" },
+      "setup.cfg",
+      undefined,
+    ],
   ])("%s", (_, files, path, expected) => {
     const owner = runnerConfigOwner(createMemoryView(files), path);
     expect(owner === undefined ? undefined : `${owner.id}@${owner.package_dir}`).toBe(expected);

@@ -11,7 +11,8 @@ const PYTEST_FILES: ReadonlySet<string> = new Set(PYTEST_SETTINGS_FILES);
  * The runner whose own config file `path` is (project-relative): the file pytest reads its
  * settings from in the runner's package folder (`pytest.ini`; `pyproject.toml` only when it is
  * that file), or a JavaScript runner's config named by its record (`vitest.config.ts`,
- * `jest.config.js`, `.mocharc.yml`, vitest's `vite.config.ts` when it reads it). A change to one
+ * `jest.config.js`, `.mocharc.yml`, vitest's `vite.config.ts` when it reads it), or the manifest
+ * a runner seen through no package.json builds the tests by (`Cargo.toml`, `go.mod`). A change to one
  * can break every test of that suite, and no test imports it. `package.json` is no runner's
  * config here (`packageJsonRunner`): most of its changes are not.
  */
@@ -30,6 +31,7 @@ export function runnerConfigOwner(
       return PYTEST_FILES.has(name) && pytestConfig(view, dir)?.file === name;
     const spec = specOf(runner.id);
     if (spec.packageJson?.configFile?.test(name) === true) return true;
+    if (spec.settingsFile?.test(name) === true) return true;
     return spec.alsoReads?.name.test(name) === true && spec.alsoReads.reads(view, dir, name);
   });
 }
@@ -61,7 +63,9 @@ export function mayBeRunnerConfig(path: string): boolean {
 function namedConfig(id: RunnerId, name: string): boolean {
   const spec = specOf(id);
   return (
-    spec.packageJson?.configFile?.test(name) === true || spec.alsoReads?.name.test(name) === true
+    spec.packageJson?.configFile?.test(name) === true ||
+    spec.settingsFile?.test(name) === true ||
+    spec.alsoReads?.name.test(name) === true
   );
 }
 

@@ -20,6 +20,12 @@ export interface RunnerSpec {
   detect(view: ProjectView, dir: string, table: readonly RunnerSpec[]): Detection | undefined;
   /** A JS runner seen through package.json: its test script, its dependency, its config file. */
   packageJson?: { script: RegExp; dependency?: string; configFile?: RegExp };
+  /**
+   * The manifest that holds the settings it builds and runs the tests by, for a runner seen
+   * through no package.json (`Cargo.toml`: features, dev-dependencies, `[[test]]`; `go.mod`):
+   * an edit to it runs the suite (`runner-config.ts`).
+   */
+  settingsFile?: RegExp;
   /** The whole-suite command, in the package folder, when neither the config nor detection names one. */
   command(view: ProjectView, dir: string): string[];
   /** Candidate folders for new tests, in order; none existing means `fallbackTestDir`. */

@@ -33,7 +33,11 @@ import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
 import { testDataLanguage } from "../test-data.ts";
 import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
-import { packageJsonRunner, runnerConfigOwner } from "../../runners/runner-config.ts";
+import {
+  mayBeRunnerConfig,
+  packageJsonRunner,
+  runnerConfigOwner,
+} from "../../runners/runner-config.ts";
 import {
   detectProjectRunners,
   findTestTarget,
@@ -412,7 +416,7 @@ function runOnlyInsight(
   verdict: Extract<FileVerdict, { queue: false }>,
 ): EditInsight {
   const owner =
-    verdict.kind === "config"
+    verdict.kind === "config" || mayBeRunnerConfig(rel)
       ? (runnerConfigOwner(project.view, rel, project.config.runners) ??
         packageJsonRunner(project.view, rel, project.config.runners))
       : undefined;

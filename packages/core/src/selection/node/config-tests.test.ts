@@ -71,6 +71,32 @@ describe("chooseTests for a runner's config", () => {
     ]);
   });
 
+  it("runs a crate whole for its Cargo.toml: its unit tests live in the sources", async () => {
+    temp = makeProject({
+      "Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {}\n",
+      "tests/api.rs": "#[test]\nfn adds() {}\n",
+    });
+    const chosen = await chooseTests(openProject(temp.root), ["Cargo.toml"], { write: false });
+    expect(chosen.plan.runs.map((run) => [run.runner.id, run.argv])).toEqual([
+      ["cargo", ["cargo", "test", "--no-fail-fast"]],
+    ]);
+    expect(chosen.plan.skipped).toEqual([]);
+  });
+
+  it("runs a Go module's tests for its go.mod", async () => {
+    temp = makeProject({
+      "go.mod": "module example.com/calc\n\ngo 1.22\n",
+      "calc.go": "package calc\n",
+      "calc_test.go": "package calc\n",
+      "internal/x/x_test.go": "package x\n",
+    });
+    const chosen = await chooseTests(openProject(temp.root), ["go.mod"], { write: false });
+    expect(chosen.plan.runs.map((run) => [run.runner.id, run.test_files])).toEqual([
+      ["go", ["calc_test.go", "internal/x/x_test.go"]],
+    ]);
+  });
+
   it("leaves a config no runner reads alone", async () => {
     const root = pytestProject(2);
     temp?.write("setup.cfg", "[metadata]\nname = calc\n");

@@ -68,3 +68,25 @@ describe("a deleted runner config", () => {
     expect(queued).toEqual([]);
   });
 });
+
+/** A crate whose unit test fails only under a feature its Cargo.toml turns on. */
+const CARGO = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n';
+const LIB =
+  'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    #[cfg(feature = "strict")]\n    fn strict_add() {\n        assert_eq!(super::add(2, 2), 5);\n    }\n}\n';
+
+/** An edit of Cargo.toml runs the crate's tests, its inline unit tests too (real cargo). */
+describe("an edited Cargo.toml", () => {
+  it("runs the crate whole, and a unit test its new feature turns on fails", async () => {
+    temp = makeProject({ "Cargo.toml": CARGO, "src/lib.rs": LIB });
+    await commitAll(temp.root);
+    temp.write("Cargo.toml", `${CARGO}\n[features]\ndefault = ["strict"]\nstrict = []\n`);
+    await call({ kind: "FilesEdited", paths: [join(temp.root, "Cargo.toml")] });
+    const queued = (await readState(sessionFile(openProject(temp.root), clock))).value
+      .pending_files;
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    expect(queued).toEqual([expect.objectContaining({ path: "Cargo.toml", runner: "cargo" })]);
+    expect(stop.kind).toBe("block");
+    if (stop.kind !== "block") return;
+    expect(stop.reason).toContain("strict_add");
+  }, 120_000);
+});
