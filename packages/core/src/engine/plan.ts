@@ -3,7 +3,7 @@ import { classifyFile, isTestFile } from "../filter/filter.ts";
 import { detectLanguage } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
 import { joinRel } from "../project/project-view.ts";
-import { testDataLanguage } from "../project/test-data.ts";
+import { templateLanguage, testDataLanguage } from "../project/test-data.ts";
 import { doctestPageLanguage } from "../runners/doctest-pages.ts";
 import { packageJsonRunner, runnerConfigOwner } from "../runners/runner-config.ts";
 import { TestIdSchema, type TestId } from "./results.ts";
@@ -182,7 +182,7 @@ function planTestId(view: ProjectView, id: TestId, options: PlanOptions, out: Pl
 function planFile(view: ProjectView, path: string, options: PlanOptions, out: PlanOut): void {
   // A test folder's data file runs with the runner of the tests beside it; a page pytest runs
   // as doctests is a test of its own.
-  const own = detectLanguage(path) ?? testDataLanguage(view, path);
+  const own = detectLanguage(path) ?? testDataLanguage(view, path) ?? templateLanguage(view, path);
   const page = own === undefined ? doctestPageLanguage(view, path, options.overrides) : undefined;
   const language = own ?? page;
   if (language === undefined) {

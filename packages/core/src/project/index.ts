@@ -11,4 +11,4 @@ export {
   walkFiles,
   withFile,
 } from "./project-view.ts";
-export { testDataLanguage } from "./test-data.ts";
+export { pythonTemplate, templateLanguage, testDataLanguage } from "./test-data.ts";

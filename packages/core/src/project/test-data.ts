@@ -27,3 +27,32 @@ export function testDataLanguage(view: ProjectView, path: string): Language | un
   }
   return undefined;
 }
+
+/** What a Python web framework's template is written in (Jinja, Django templates). */
+const TEMPLATE_EXTENSIONS = [".html", ".htm", ".jinja", ".jinja2", ".j2", ".txt", ".xml"];
+
+/**
+ * Where a Python package's template sits: `{ root, name }` for `flaskr/templates/blog/index.html`
+ * is `flaskr/templates` and `blog/index.html`, the name a view renders it by
+ * (`render_template("blog/index.html")`), when the folder holding `templates/` is Python code
+ * (an `__init__.py` or a module beside it). Undefined for any other file: a page in `static/`,
+ * a template folder of no Python project.
+ */
+export function pythonTemplate(
+  view: ProjectView,
+  path: string,
+): { root: string; name: string } | undefined {
+  if (!TEMPLATE_EXTENSIONS.some((ext) => path.endsWith(ext))) return undefined;
+  const parts = path.split("/");
+  const at = parts.lastIndexOf("templates", parts.length - 2);
+  if (at < 0) return undefined;
+  const owner = parts.slice(0, at).join("/");
+  const python = view.list(owner).some((name) => name.endsWith(".py"));
+  if (!python) return undefined;
+  return { root: parts.slice(0, at + 1).join("/"), name: parts.slice(at + 1).join("/") };
+}
+
+/** A file's language for choosing its tests: its own, a test folder's data file's, a template's. */
+export function templateLanguage(view: ProjectView, path: string): Language | undefined {
+  return pythonTemplate(view, path) === undefined ? undefined : "python";
+}

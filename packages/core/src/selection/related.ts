@@ -431,22 +431,26 @@ export function mentionTokens(file: string): string[] {
 const FIXTURE_DIRS = new Set(["fixtures", "__fixtures__", "fixture"]);
 
 /** A call that lists a folder's files: a test making one loads the files of the folder it names. */
-const LISTS_FOLDER = /\b(?:readdirSync|readdir|opendirSync|opendir|globSync|glob|walkSync)\s*\(/;
+const LISTS_FOLDER =
+  /\b(?:readdirSync|readdir|opendirSync|opendir|globSync|glob|walkSync|listdir|scandir|iterdir|iglob|rglob|walk)\s*\(/;
 
 /**
  * The folder, below a test's own, whose files the test loads by listing it: `sub` is a file's
  * folder relative to the test's (`issues`, `samples-common`, `fixtures/multi`), and the test both
  * lists a folder and names `sub`, or a folder above it, as a whole string (`'issues'`,
- * `"./fixtures"`), as js-yaml's `test/30-issues.js` requires every file of `test/issues/`.
- * Undefined when it does not.
+ * `"./fixtures"`), as js-yaml's `test/30-issues.js` requires every file of `test/issues/`, or by
+ * its path from the project's root (`base`, the test's own folder, before it:
+ * `os.listdir('tests/test_fixtures')`, a Python test run from the root). Undefined when it does not.
  */
-export function listedFolder(text: string, sub: string): string | undefined {
+export function listedFolder(text: string, sub: string, base = ""): string | undefined {
   if (sub === "" || sub.startsWith("..") || !LISTS_FOLDER.test(text)) return undefined;
   const parts = sub.split("/");
   for (let end = parts.length; end > 0; end -= 1) {
     const folder = parts.slice(0, end).join("/");
-    const escaped = folder.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    if (new RegExp(`(['"\`])(?:\\./)?${escaped}/?\\1`).test(text)) return folder;
+    for (const spelled of base === "" ? [folder] : [folder, `${base}/${folder}`]) {
+      const escaped = spelled.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      if (new RegExp(`(['"\`])(?:\\./)?${escaped}/?\\1`).test(text)) return folder;
+    }
   }
   return undefined;
 }

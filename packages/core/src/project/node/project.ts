@@ -31,7 +31,7 @@ import { moduleShape } from "../../filter/module-shape.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
-import { testDataLanguage } from "../test-data.ts";
+import { templateLanguage, testDataLanguage } from "../test-data.ts";
 import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
 import {
   mayBeRunnerConfig,
@@ -432,7 +432,8 @@ function runOnlyInsight(
     verdict.language ??
     (TEST_DATA_KINDS.has(verdict.kind)
       ? (testDataLanguage(project.view, rel) ??
-        doctestPageLanguage(project.view, rel, project.config.runners))
+        doctestPageLanguage(project.view, rel, project.config.runners) ??
+        templateLanguage(project.view, rel))
       : undefined);
   if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
     const runner = resolveRunner(project.view, rel, language, project.config.runners);

@@ -1,6 +1,7 @@
 import { makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { openProject } from "../../project/node/project.ts";
+import { join } from "node:path";
+import { inspectEdit, openProject } from "../../project/node/project.ts";
 import { selectRelated } from "./graph-selection.ts";
 
 let temp: TempProject | undefined;
@@ -257,5 +258,89 @@ describe("a flat module whose pytest options are in a hidden .pytest.ini", () =>
     expect(related).toContain("parse.py");
     expect(related).toContain("README.rst");
     expect(related).toContain("tests/test_findall.py");
+  });
+});
+
+describe("data files a conftest.py lists for its fixtures (hpack's tests/test_fixtures/)", () => {
+  // python-hyper/hpack: conftest.py lists tests/test_fixtures/<implementation>/ (a path from the
+  // checkout's root) and parametrizes a fixture over the JSON stories; the integration test only
+  // asks for the fixture.
+  const files = {
+    "pyproject.toml": '[project]\nname = "hp"\n',
+    "src/hp/__init__.py": "def decode(data):\n    return data\n",
+    "tests/conftest.py":
+      "import json\nimport os\n\nimport pytest\n\nstory_files = [\n    os.path.join('tests/test_fixtures', d, name)\n    for d in os.listdir('tests/test_fixtures')\n    for name in os.listdir(os.path.join('tests/test_fixtures', d))\n]\n\n\n@pytest.fixture(params=story_files)\ndef story(request):\n    with open(request.param) as f:\n        return json.load(f)\n",
+    "tests/test_integration.py":
+      "from hp import decode\n\n\ndef test_story(story):\n    assert decode(story)\n",
+    "tests/test_fixtures/nghttp2/story_00.json": '{"cases": []}\n',
+    "other/conftest.py": "import os\nfiles = os.listdir('tests/test_fixtures')\n",
+    "other/test_other.py": "def test_other():\n    assert True\n",
+  };
+
+  it("runs the tests the conftest.py that lists their folder reaches", async () => {
+    temp = makeProject(files);
+    const file = "tests/test_fixtures/nghttp2/story_00.json";
+    const selection = await selectRelated(openProject(temp.root), [file], { write: false });
+    expect(selection.related.get(file)).toEqual([
+      {
+        path: "tests/test_integration.py",
+        evidence: "mentions",
+        detail: "runs with tests/conftest.py, which lists tests/test_fixtures/",
+        hops: 0,
+      },
+    ]);
+  });
+});
+
+describe("a Jinja template of a Flask app (flaskr's flaskr/templates/)", () => {
+  // pallets/flask's tutorial: the blueprints render templates by a path below templates/, the
+  // templates extend base.html, and the tests reach the views only through the app's client.
+  const files = {
+    "pyproject.toml":
+      '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+    "app/__init__.py":
+      "from flask import Flask\n\n\ndef create_app():\n    app = Flask(__name__)\n    from . import blog\n\n    app.register_blueprint(blog.bp)\n    return app\n",
+    "app/blog.py":
+      'from flask import Blueprint, render_template\n\nbp = Blueprint("blog", __name__)\n\n\n@bp.route("/")\ndef index():\n    return render_template("blog/index.html")\n',
+    "app/auth.py": "def login():\n    return None\n",
+    "app/templates/base.html": "<title>{% block title %}{% endblock %}</title>\n",
+    "app/templates/blog/index.html":
+      "{% extends 'base.html' %}\n{% block title %}Posts{% endblock %}\n",
+    "app/templates/unused.html": "<p>never rendered</p>\n",
+    "tests/conftest.py":
+      "import pytest\n\nfrom app import create_app\n\n\n@pytest.fixture\ndef client():\n    return create_app().test_client()\n",
+    "tests/test_blog.py":
+      'from app import blog\n\n\ndef test_index(client):\n    assert b"Posts" in client.get("/").data\n',
+    "tests/test_auth.py":
+      "from app.auth import login\n\n\ndef test_login():\n    assert login() is None\n",
+    "static/index.html": "<p>not a template</p>\n",
+  };
+
+  it("runs the tests of the modules that render it, or render a template extending it", async () => {
+    temp = makeProject(files);
+    const project = openProject(temp.root);
+    const templates = ["app/templates/blog/index.html", "app/templates/base.html"];
+    const selection = await selectRelated(project, [...templates, "app/templates/unused.html"], {
+      write: false,
+    });
+    const paths = (file: string): string[] =>
+      (selection.related.get(file) ?? []).map((test) => test.path);
+    expect(selection.related.get("app/templates/blog/index.html")?.[0]).toEqual({
+      path: "tests/test_blog.py",
+      evidence: "imports-via",
+      detail: "rendered by app/blog.py (named after blog.py)",
+      hops: 1,
+    });
+    // conftest.py imports the app, which imports the blueprint: every test gets it.
+    expect(paths("app/templates/blog/index.html")).toEqual([
+      "tests/test_blog.py",
+      "tests/test_auth.py",
+    ]);
+    expect(paths("app/templates/base.html")).toEqual(["tests/test_blog.py", "tests/test_auth.py"]);
+    expect(selection.related.get("app/templates/unused.html") ?? []).toEqual([]);
+    const insight = (rel: string) => inspectEdit(project, join(temp?.root ?? "", rel));
+    expect(insight("app/templates/blog/index.html").runOnly).toBe(true);
+    expect(insight("static/index.html").verdict.queue).toBe(false);
+    expect(insight("static/index.html").runOnly).toBeUndefined();
   });
 });

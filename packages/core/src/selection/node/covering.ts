@@ -36,6 +36,7 @@ import {
   type RelatedTest,
 } from "../related.ts";
 import { TEST_DATA_DIRS } from "../../filter/filter.ts";
+import { pythonTemplate } from "../../project/test-data.ts";
 import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
 import { graphExists, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
@@ -211,6 +212,19 @@ export function selectOne(
   file: string,
   language: Language,
 ): { related: RelatedTest[]; suggested?: string } {
+  const template = language === "python" ? pythonTemplate(project.view, file) : undefined;
+  if (template !== undefined) return { related: renderersTests(project, graph, shapes, template) };
+  return selectModule(project, graph, shapes, file, language);
+}
+
+/** A module's related tests (`selectOne`). */
+function selectModule(
+  project: Project,
+  graph: GraphView,
+  shapes: readonly RunnerShape[],
+  file: string,
+  language: Language,
+): { related: RelatedTest[]; suggested?: string } {
   const family = shapes.filter((shape) => shape.runner.languages.includes(language));
   const own = resolveRunner(project.view, file, language, project.config.runners).runner;
   if (own !== undefined && !family.some((shape) => sameRunner(shape.runner, own)))
@@ -232,7 +246,9 @@ export function selectOne(
       ? []
       : allTests().filter((test) => loaders.some(({ shape }) => shape.isTest(test)));
   };
-  const loaders = folderLoaders(project, allTests);
+  const loaders = folderLoaders(project, allTests, () =>
+    graph.allFiles().filter((rel) => baseName(rel) === "conftest.py"),
+  );
   // A test deleted since the graph saw it is not run (a runner fails on a missing path).
   const related = relatedTests({
     file,
@@ -242,7 +258,7 @@ export function selectOne(
     isTest,
     isSupport,
     setupScope,
-    folderScope: (rel) => (inTestFolder(rel) ? loaders(rel) : []),
+    folderScope: (rel) => (inTestFolder(rel) ? loaders(rel).map((found) => found.path) : []),
     importers: (rel) => graph.importers(rel),
   }).filter((test) => test.path === file || project.view.exists(test.path));
   // A graph still being built may not list every test yet: the name-matched test on disk
@@ -267,6 +283,65 @@ export function selectOne(
     related,
     suggested: suggestTestPath({ file, runner: own, tests: ownTests, fallback: fallback.path }),
   };
+}
+
+/**
+ * The tests of a Python package's template: those of the modules that name it
+ * (`render_template("blog/index.html")`), directly or through the templates that extend or
+ * include it (`{% extends 'base.html' %}`), as far as the mention search's limits read.
+ */
+function renderersTests(
+  project: Project,
+  graph: GraphView,
+  shapes: readonly RunnerShape[],
+  template: { root: string; name: string },
+): RelatedTest[] {
+  const owner = dirnameRel(template.root);
+  const deadline = performance.now() + MENTION_MS;
+  const modules = graph
+    .allFiles()
+    .filter((rel) => rel.endsWith(".py") && (owner === "" || rel.startsWith(`${owner}/`)))
+    .slice(0, MENTION_FILES);
+  const templates = walkFiles(project.view, template.root, "", {
+    files: MENTION_FILES,
+    depth: 8,
+    keep: (rel) => pythonTemplate(project.view, joinRel(template.root, rel)) !== undefined,
+  });
+  const quoted = (name: string): RegExp =>
+    new RegExp(`['"]${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}['"]`);
+  const renderers = new Set<string>();
+  const names = [template.name];
+  const seen = new Set(names);
+  for (let i = 0; i < names.length && i < 50 && performance.now() < deadline; i += 1) {
+    const named = quoted(names[i] ?? "");
+    for (const rel of modules)
+      if (!renderers.has(rel) && named.test(project.view.readText(rel) ?? "")) renderers.add(rel);
+    for (const other of templates)
+      if (
+        !seen.has(other) &&
+        named.test(project.view.readText(joinRel(template.root, other)) ?? "")
+      ) {
+        seen.add(other);
+        names.push(other);
+      }
+  }
+  const found = new Map<string, RelatedTest>();
+  for (const renderer of renderers)
+    for (const test of selectOne(project, graph, shapes, renderer, "python").related) {
+      const known = found.get(test.path);
+      if (known !== undefined && known.hops <= test.hops + 1) continue;
+      const detail =
+        test.evidence === "imports"
+          ? `rendered by ${renderer}, which it imports`
+          : `rendered by ${renderer} (${test.detail})`;
+      found.set(test.path, {
+        path: test.path,
+        evidence: "imports-via",
+        detail,
+        hops: test.hops + 1,
+      });
+    }
+  return [...found.values()];
 }
 
 /** A module's own doctests first, the text files of examples that import it last. */
@@ -703,17 +778,17 @@ function loadedOtherwise(
   file: string,
   isTest: (rel: string) => boolean,
   allTests: () => readonly string[],
-  loaders: (rel: string) => readonly string[],
+  loaders: (rel: string) => readonly { path: string; detail: string }[],
 ): RelatedTest[] {
   const owner = snapshotOwner(file);
   if (owner !== undefined && isTest(owner) && project.view.exists(owner))
     return [{ path: owner, evidence: "name", detail: "its snapshot file", hops: 0 }];
   const named = mentionedBy(project, file, allTests());
   if (named.length > 0 || !inTestFolder(file)) return named;
-  return loaders(file).map((test) => ({
-    path: test,
+  return loaders(file).map(({ path, detail }) => ({
+    path,
     evidence: "mentions",
-    detail: `lists ${dirnameRel(file)}/`,
+    detail,
     hops: 0,
   }));
 }
@@ -728,26 +803,47 @@ function inTestFolder(rel: string): boolean {
 
 /**
  * The tests that load a file by listing a folder that holds it (`listedFolder`), worked out once
- * per folder; as many as the mention search's limits read.
+ * per folder; as many as the mention search's limits read. A conftest.py that lists it (to
+ * parametrize a fixture over its files, hpack's `tests/test_fixtures/`) hands it to the tests in
+ * its folder and below.
  */
 function folderLoaders(
   project: Project,
   tests: () => readonly string[],
-): (rel: string) => readonly string[] {
-  const byDir = new Map<string, string[]>();
+  conftests: () => readonly string[],
+): (rel: string) => readonly { path: string; detail: string }[] {
+  const byDir = new Map<string, { path: string; detail: string }[]>();
   let deadline: number | undefined;
+  const lists = (loader: string, dir: string): string | undefined => {
+    const loaderDir = dirnameRel(loader);
+    if (loaderDir !== "" && !dir.startsWith(`${loaderDir}/`)) return undefined;
+    const sub = loaderDir === "" ? dir : dir.slice(loaderDir.length + 1);
+    return listedFolder(project.view.readText(loader) ?? "", sub, loaderDir);
+  };
   return (rel) => {
     const dir = dirnameRel(rel);
     const known = byDir.get(dir);
     if (known !== undefined) return known;
     deadline ??= performance.now() + MENTION_MS;
-    const found: string[] = [];
+    const found: { path: string; detail: string }[] = [];
     for (const test of tests().slice(0, MENTION_FILES)) {
-      const testDir = dirnameRel(test);
-      if (testDir !== "" && !dir.startsWith(`${testDir}/`)) continue;
       if (performance.now() > deadline) break;
-      const sub = testDir === "" ? dir : dir.slice(testDir.length + 1);
-      if (listedFolder(project.view.readText(test) ?? "", sub) !== undefined) found.push(test);
+      if (lists(test, dir) !== undefined) found.push({ path: test, detail: `lists ${dir}/` });
+    }
+    const claimed = new Set(found.map((test) => test.path));
+    for (const conftest of conftests()) {
+      if (performance.now() > deadline) break;
+      const folder = lists(conftest, dir);
+      if (folder === undefined) continue;
+      const scope = dirnameRel(conftest);
+      for (const test of tests())
+        if ((scope === "" || test.startsWith(`${scope}/`)) && !claimed.has(test)) {
+          claimed.add(test);
+          found.push({
+            path: test,
+            detail: `runs with ${conftest}, which lists ${joinRel(scope, folder)}/`,
+          });
+        }
     }
     byDir.set(dir, found);
     return found;

@@ -14,7 +14,7 @@ import {
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage, type Language } from "../../filter/languages.ts";
-import { testDataLanguage } from "../../project/test-data.ts";
+import { templateLanguage, testDataLanguage } from "../../project/test-data.ts";
 import { walkFiles } from "../../project/project-view.ts";
 import {
   deletedConfigOwner,
@@ -161,7 +161,12 @@ async function selectWith(
   selectByPackage(project, files, selection);
   const configs = selectByConfig(project, files, selection);
   const languages = new Map<string, Language | undefined>(
-    files.map((file) => [file, detectLanguage(file) ?? testDataLanguage(project.view, file)]),
+    files.map((file) => [
+      file,
+      detectLanguage(file) ??
+        testDataLanguage(project.view, file) ??
+        templateLanguage(project.view, file),
+    ]),
   );
   const selectable = files.filter((file) => {
     const language = languages.get(file);
