@@ -212,6 +212,79 @@ describe("a failing test weakened during a Red, tdd (claude-code)", () => {
     );
 });
 
+/**
+ * The same without git (the twenty-fifth round): the turn's-start bytes of test files came only
+ * from git, so a test weakened in a project with no work tree was never read. tailtest's own copy
+ * (`tree-snapshot.ts`) keeps them there now.
+ */
+async function brokenProjectWithoutGit(mode: Mode, platform: Platform): Promise<Played> {
+  const played = await makeAttackProject(mode);
+  await bash(`printf '${BUG.replaceAll("\n", "\\n")}' > calc.py && rm -rf .git`, played);
+  await fire(platform, played, payloadsOf(platform, played.root).start);
+  return played;
+}
+
+describe("a failing test weakened in a project without git", () => {
+  const plays: { mode: Mode; platform: Platform; weakening: Weakening }[] = [
+    { mode: "strict", platform: "claude-code", weakening: WEAKENINGS[0] as Weakening },
+    { mode: "strict", platform: "codex", weakening: WEAKENINGS[2] as Weakening },
+    { mode: "strict", platform: "cursor", weakening: WEAKENINGS[5] as Weakening },
+    { mode: "tdd", platform: "claude-code", weakening: WEAKENINGS[1] as Weakening },
+    { mode: "tdd", platform: "claude-code", weakening: WEAKENINGS[2] as Weakening },
+  ];
+  for (const { mode, platform, weakening } of plays)
+    it(
+      `${mode} ${platform}: ${weakening.name}`,
+      () =>
+        held(`no git, ${mode} ${platform}: ${weakening.name}`, async () => {
+          const played = await brokenProjectWithoutGit(mode, platform);
+          try {
+            if (mode === "tdd") {
+              const red = await cliIn(
+                played,
+                "red",
+                "--test",
+                `${FILE}::test_add`,
+                "--expects",
+                "x",
+              );
+              expect(red.exitCode, red.stderr).toBe(0);
+            }
+            expect(await toolWrite(platform, played, weakening.path, weakening.content)).toBe(true);
+            await shellCall(platform, played, "python3 -m pytest -q");
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes(weakening.path) ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  it("tdd, honest: a new test first, then the code, says nothing of weakening", async () => {
+    const played = await makeAttackProject("tdd");
+    try {
+      await bash("rm -rf .git", played);
+      await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+      const red = await cliIn(played, "red", "--test", `${FILE}::test_mul`, "--expects", "no mul");
+      expect(red.exitCode, red.stderr).toBe(0);
+      const test = `${TEST.replace("from calc import add", "from calc import add, mul")}\n\ndef test_mul():\n    assert mul(2, 3) == 6\n`;
+      expect(await toolWrite("claude-code", played, FILE, test)).toBe(true);
+      await shellCall("claude-code", played, `python3 -m pytest -q ${FILE}`);
+      const green = await cliIn(played, "green", "--change", "mul", "--file", "calc.py");
+      expect(green.exitCode, green.stdout + green.stderr).toBe(0);
+      const code = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+      expect(await toolWrite("claude-code", played, "calc.py", code)).toBe(true);
+      await shellCall("claude-code", played, `python3 -m pytest -q ${FILE}`);
+      const stop = await stopOf("claude-code", played);
+      expect(stop).not.toContain(SAID);
+      expect(stop).not.toContain('"decision":"block"');
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
+});
+
 const VITEST_FILES = {
   "package.json":
     '{"name":"calc","private":true,"type":"module","scripts":{"test":"vitest run"}}\n',

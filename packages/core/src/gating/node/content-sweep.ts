@@ -377,8 +377,14 @@ function usable(project: Project): boolean {
  */
 export async function recordBaseline(project: Project, options: BaselineOptions): Promise<boolean> {
   const status = usable(project) ? statusOf(project.root) : undefined;
+  // Without git, the copy holds the test files' bytes too: a test weakened this turn is read
+  // against them at the Stop (`test-weakening.ts`), as git's blobs are read where git answers.
   if (options.keep !== undefined || status === undefined)
-    await takeTreeSnapshot(project, { now: options.now, keep: options.keep !== undefined });
+    await takeTreeSnapshot(project, {
+      now: options.now,
+      keep: options.keep !== undefined,
+      tests: status === undefined,
+    });
   if (status === undefined) return false;
   await saveBaseline(
     project.root,

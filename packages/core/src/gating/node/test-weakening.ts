@@ -48,16 +48,19 @@ function formsOf(
 /**
  * The existing test files this turn changed so that less of them can fail, and the new support
  * files of a test area that skip or stand in for tested code (`test-weakening.ts`), compared by
- * content with the turn's start: its kept bytes (strict) or git's blob (one `git cat-file` for
- * all). `exempt`: the tests a declared cycle or claim covers (their own rules hold them).
- * Nothing without the content look (a file's bytes at the turn's start are not to be had).
+ * content with the turn's start: its kept bytes (strict, and tailtest's copy where git cannot
+ * compare) or git's blob (one `git cat-file` for all). `exempt`: the tests a declared cycle or claim covers (their own rules hold them).
+ * Nothing for a file whose bytes at the turn's start are not to be had.
  */
 export function weakenedTests(
   project: Project,
   look: TurnLook,
   exempt: ReadonlySet<string>,
 ): WeakenedTest[] {
-  if (look.via !== "content" || look.before === undefined) return [];
+  if (look.before === undefined) return [];
+  // The mtime look has bytes only where tailtest's copy kept them (a project git cannot compare,
+  // ADR 0012, the twenty-fifth round): never git's blobs.
+  const git = look.via === "content";
   const patterns = tddPatternsFromConfig(project.config);
   const root = project.root;
   const found: WeakenedTest[] = [];
@@ -69,6 +72,7 @@ export function weakenedTests(
       const test = classifyTddFile(path, patterns) === "test";
       const config = isRunnerConfig(path);
       const was = before.get(path);
+      if (!git && was !== undefined && was.id !== null && typeof was.object !== "string") return [];
       return (test || config) && was !== undefined ? [{ path, test, config, was }] : [];
     });
   // git's blobs of the turn's start, all read by one process.

@@ -2,8 +2,13 @@ import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } f
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { isSkippedDir, walkedFileIgnored } from "../../filter/filter.ts";
+import { isRunnerConfig } from "../test-weakening.ts";
 import { detectLanguage } from "../../filter/languages.ts";
-import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import {
+  classifyTddFile,
+  tddPatternsFromConfig,
+  type TddFilePatterns,
+} from "../../tdd/file-classes.ts";
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
 import { writeAtomicPieces } from "../../state/node/store.ts";
 import { hashFile, keepObjects } from "../../strict/node/strict-store.ts";
@@ -42,6 +47,11 @@ export const TreeSnapshotSchema = z.object({
   files: z.record(z.string(), SnapshotFileSchema),
   /** Why some production files are not in it (a bound passed). */
   over: z.optional(z.string()),
+  /**
+   * Test files and runner configs are in it too, their bytes kept (a project git cannot compare:
+   * the Stop reads a test weakened this turn against them, ADR 0012, the twenty-fifth round).
+   */
+  tests: z.optional(z.boolean()),
 });
 
 export type TreeSnapshot = z.infer<typeof TreeSnapshotSchema>;
@@ -64,6 +74,7 @@ function statKey(root: string, path: string): string | undefined {
 function productionFiles(
   project: Project,
   max = Number.POSITIVE_INFINITY,
+  tests = false,
 ): { files: string[]; more: boolean } {
   const root = project.root;
   const patterns = tddPatternsFromConfig(project.config);
@@ -92,7 +103,7 @@ function productionFiles(
         continue;
       }
       // The cheap classes first: the ignore matcher is asked only about production files.
-      if (detectLanguage(rel) === undefined || classifyTddFile(rel, patterns) !== "prod") continue;
+      if (!(isProduction(rel, patterns) || (tests && isTestSide(rel, patterns)))) continue;
       if (ignored(rel)) continue;
       if (files.length === max) more = true;
       else files.push(rel);
@@ -101,6 +112,14 @@ function productionFiles(
   visit("");
   return { files, more };
 }
+
+const isProduction = (rel: string, patterns: Required<TddFilePatterns>) =>
+  detectLanguage(rel) !== undefined && classifyTddFile(rel, patterns) === "prod";
+
+/** A test file, or a runner config that decides which tests run (`isRunnerConfig`). */
+const isTestSide = (rel: string, patterns: Required<TddFilePatterns>) =>
+  (detectLanguage(rel) !== undefined && classifyTddFile(rel, patterns) === "test") ||
+  isRunnerConfig(rel);
 
 /** By UTF-16 code units, as `Array.prototype.sort` orders strings. */
 function compareKeys(a: string, b: string): number {
@@ -137,7 +156,14 @@ export function readTreeSnapshot(root: string): TreeSnapshot | undefined {
  */
 export async function takeTreeSnapshot(
   project: Project,
-  options: { now: () => Date; keep: boolean; maxFiles?: number; maxBytes?: number },
+  options: {
+    now: () => Date;
+    keep: boolean;
+    /** Test files and runner configs too, their bytes always kept (no git to ask for them). */
+    tests?: boolean;
+    maxFiles?: number;
+    maxBytes?: number;
+  },
 ): Promise<{ over?: string }> {
   // Strict copies thousands of files: without these the process grows by megabytes.
   addV8Flags(SNAPSHOT_FLAGS);
@@ -146,10 +172,12 @@ export async function takeTreeSnapshot(
   const root = project.root;
   let bytes = 0;
   let over: string | undefined;
-  const listed = productionFiles(project, maxFiles);
+  const tests = options.tests === true;
+  const patterns = tddPatternsFromConfig(project.config);
+  const listed = productionFiles(project, maxFiles, tests);
   if (listed.more) over = `more production files than the ${maxFiles} it copies`;
   const previous = earlierSnapshot(root);
-  const objects = options.keep ? keepObjects(root) : undefined;
+  const objects = options.keep || tests ? keepObjects(root) : undefined;
   try {
     await writeAtomicPieces(join(root, TREE_SNAPSHOT_PATH), async (put) => {
       put(`{"v":1,"at":${JSON.stringify(options.now().toISOString())},"files":{`);
@@ -159,8 +187,10 @@ export async function takeTreeSnapshot(
         if (stat === undefined) continue;
         const size = Number(stat.split(":")[1]);
         const known = previous.find(path);
-        const keep = options.keep && bytes + size <= maxBytes;
-        if (options.keep && !keep && over === undefined)
+        // A test's bytes are kept in either mode: its weakening is read against them.
+        const wanted = options.keep || (tests && !isProduction(path, patterns));
+        const keep = wanted && bytes + size <= maxBytes;
+        if (wanted && !keep && over === undefined)
           over = `more than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB of production files`;
         if (keep) bytes += size;
         let entry: TreeSnapshot["files"][string] | undefined;
@@ -177,7 +207,7 @@ export async function takeTreeSnapshot(
       }
       // What went into the pack is kept before the snapshot that says so is in place.
       objects?.finish();
-      put(`\n}${over === undefined ? "" : `,"over":${JSON.stringify(over)}`}}\n`);
+      put(`\n}${tail(over, tests)}\n`);
     });
   } finally {
     previous.close();
@@ -185,6 +215,10 @@ export async function takeTreeSnapshot(
   }
   return over === undefined ? {} : { over };
 }
+
+/** The snapshot's fields after its files, and its closing brace. */
+const tail = (over: string | undefined, tests: boolean) =>
+  `${over === undefined ? "" : `,"over":${JSON.stringify(over)}`}${tests ? ',"tests":true' : ""}}`;
 
 /** The earlier snapshot's entry of a path, asked in the walk's order. */
 interface EarlierSnapshot {
@@ -294,7 +328,7 @@ export async function compareTreeSnapshot(
   const whole = snapshot.over === undefined;
   const paths = new Set([
     ...Object.keys(snapshot.files),
-    ...(whole ? productionFiles(project).files : []),
+    ...(whole ? productionFiles(project, undefined, snapshot.tests === true).files : []),
   ]);
   for (const path of [...paths].sort()) {
     const was = snapshot.files[path];
