@@ -133,6 +133,115 @@ describe("standInTargets", () => {
       ["src/calc.js", "src/log.js", "src/net.js", "src/shapes.js", "src/other.js"],
       ["src/calc.js", "src/log.js", "src/net.js", "src/shapes.js"],
     ],
+    // The twenty-fifth round: a mock of the proved file that keeps it real and replaces only an
+    // export the test never reads is no stand-in; one that replaces what it reads still is.
+    [
+      "another export mocked, the real module kept (vitest)",
+      "test/calc.test.js",
+      'import { convert } from "../src/calc.js";\nvi.mock("../src/calc.js", async (importOriginal) => ({\n  ...(await importOriginal()),\n  fetchRate: vi.fn(() => 2),\n}));\nit("converts", () => expect(convert(3)).toBe(6));\n',
+      ["src/calc.js"],
+      [],
+    ],
+    [
+      "another export mocked through vi.mock(import(…)) and importActual",
+      "test/calc.test.ts",
+      'import * as calc from "../src/calc";\nvi.mock(import("../src/calc"), async () => {\n  const real = await vi.importActual("../src/calc");\n  return { ...real, log: vi.fn() };\n});\nexpect(calc.convert(3)).toBe(6);\n',
+      ["src/calc.ts"],
+      [],
+    ],
+    [
+      "another export mocked with jest.requireActual",
+      "test/calc.test.js",
+      'const { convert } = require("../src/calc");\njest.mock("../src/calc", () => ({ ...jest.requireActual("../src/calc"), log: jest.fn() }));\n',
+      ["src/calc.js"],
+      [],
+    ],
+    [
+      "the export the test reads replaced beside the real module",
+      "test/calc.test.js",
+      'import { mul } from "../src/calc.js";\nvi.mock("../src/calc.js", async (importOriginal) => ({ ...(await importOriginal()), mul: (a, b) => a * b }));\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "a namespace's export read and replaced",
+      "test/calc.test.js",
+      'import * as calc from "../src/calc.js";\nvi.mock("../src/calc.js", async (orig) => ({ ...(await orig()), mul: vi.fn() }));\nexpect(calc.mul(2, 3)).toBe(6);\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "a namespace passed whole, so any export may be read",
+      "test/calc.test.js",
+      'import * as calc from "../src/calc.js";\nvi.mock("../src/calc.js", async (orig) => ({ ...(await orig()), log: vi.fn() }));\nconst { mul } = calc;\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "another export mocked while the test runs other project code that may call it",
+      "test/app.test.js",
+      'import { helper } from "../src/calc.js";\nimport { total } from "../src/app.js";\nvi.mock("../src/calc.js", async (orig) => ({ ...(await orig()), mul: (a, b) => a * b }));\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "a computed key in the factory",
+      "test/calc.test.js",
+      'import { mul } from "../src/calc.js";\nvi.mock("../src/calc.js", async (orig) => ({ ...(await orig()), ["m" + "ul"]: vi.fn() }));\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "the whole module mocked (no factory keeps it real)",
+      "test/calc.test.js",
+      'import { convert } from "../src/calc.js";\nvi.mock("../src/calc.js", () => ({ fetchRate: vi.fn() }));\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    // The twenty-fifth round: a specifier computed from pieces the text holds, and the maps of
+    // proxyquire and esmock.
+    [
+      "jest.mock(path.join(__dirname, …))",
+      "test/calc.test.js",
+      'const path = require("path");\njest.mock(path.join(__dirname, "..", "src", "calc"), () => ({ mul: (a, b) => a * b }));\n',
+      ["src/calc.js", "src/other.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "a template string and a concatenation",
+      "test/calc.test.js",
+      'const name = "ca" + "lc";\nvi.mock(`../src/${name}.js`, () => ({}));\nvi.doMock(`../src/${"oth"}er.js`);\n',
+      ["src/calc.js", "src/other.js", "src/third.js"],
+      ["src/calc.js", "src/other.js"],
+    ],
+    [
+      "a variable holding the path",
+      "test/calc.test.js",
+      'const target = "../src/calc.js";\njest.doMock(target, () => ({}));\n',
+      ["src/calc.js"],
+      ["src/calc.js"],
+    ],
+    [
+      "td.replaceEsm and node's mock.module by a computed path",
+      "test/calc.test.js",
+      'await td.replaceEsm(new URL("../src/calc.js", import.meta.url).pathname);\nt.mock.module(resolve("src", "shapes.js"));\n',
+      ["src/calc.js", "src/shapes.js"],
+      ["src/calc.js", "src/shapes.js"],
+    ],
+    [
+      "proxyquire's map (keys from the loaded module) and esmock's (from the test)",
+      "test/app.test.js",
+      'const app = proxyquire("../src/app", { "./calc": { mul: (a, b) => a * b } });\nconst b = await esmock("../src/b.js", {\n  "../src/shapes.js": { area: () => 1 },\n});\n',
+      ["src/calc.js", "src/shapes.js", "src/app.js"],
+      ["src/calc.js", "src/shapes.js"],
+    ],
+    [
+      "not a stand-in: a computed mock of another file",
+      "__tests__/getOptions.test.js",
+      "const rootPackageJsonMock = path.join(rootPath, '/package.json');\njest.doMock(rootPackageJsonMock, () => ({}), { virtual: true });\nconst stub = proxyquire('../lib/getOptions', { fs: {} });\n",
+      ["lib/getOptions.js"],
+      [],
+    ],
   ])("%s", (_name, testFile, text, targets, found) => {
     expect(standInTargets(testFile, text, targets)).toEqual(found);
   });

@@ -200,6 +200,201 @@ function namesFile(
   return target === resolved || bare === stripExtension(resolved) || bare === `${resolved}/index`;
 }
 
+/** The text of a call's arguments after `from` (the index just past the specifier): to its `)`. */
+function restOfCall(body: string, from: number): string {
+  let depth = 1;
+  let quote: string | undefined;
+  for (let index = from; index < body.length; index += 1) {
+    const char = body[index];
+    if (quote !== undefined) {
+      if (char === "\\") index += 1;
+      else if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'" || char === "`") quote = char;
+    else if (char === "(" || char === "[" || char === "{") depth += 1;
+    else if (char === ")" || char === "]" || char === "}") {
+      depth -= 1;
+      if (depth === 0) return body.slice(from, index);
+    }
+  }
+  return body.slice(from);
+}
+
+/** What follows a vi/jest mock's specifier in its call (`vi.mock(import("…"), …)` too). */
+function factoryOf(body: string, match: RegExpExecArray | RegExpMatchArray): string {
+  const end = (match.index ?? 0) + match[0].length;
+  const after = /^\s*\)/.exec(body.slice(end));
+  return restOfCall(
+    body,
+    /\bimport\s*\(\s*["'`]/.test(match[0]) && after ? end + after[0].length : end,
+  );
+}
+
+/** Every module specifier the test loads: imports, requires, and the runners' actual loaders. */
+const JS_LOADS =
+  /(?:\bfrom\s*|\bimport\s*\(?\s*|\b(?:require|requireActual|importActual)\s*\(\s*)(["'`])([^"'`\n]+)\1/g;
+
+/**
+ * The names the test reads from the module a specifier loads: a named import's exported name, a
+ * whole binding's members (`calc.mul`), `default` for a default import. Undefined when a whole
+ * binding is used other than by a member's name (`calc[name]`, `{ mul } = calc`, `f(calc)`): then
+ * any export may be read.
+ */
+function namesRead(body: string, loads: (specifier: string) => boolean): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const pattern of JS_NAMED)
+    for (const match of body.matchAll(pattern))
+      if (loads(match[3] ?? ""))
+        for (const part of (match[1] ?? "").split(",")) {
+          const name = (part.trim().split(/\s+as\s+|:/)[0] ?? "").replace(/^type\s+/, "").trim();
+          if (name !== "") names.add(name);
+        }
+  for (const [index, pattern] of JS_WHOLE.entries())
+    for (const match of body.matchAll(pattern)) {
+      if (!loads(match[3] ?? "")) continue;
+      const whole = escaped(match[1] ?? "");
+      // `import calc from` reads the default export; a namespace or a require, its members.
+      if (index === 1) names.add("default");
+      const uses = [
+        ...body.matchAll(
+          new RegExp(`(?<![\\w$./"'\`-])${whole}(?![\\w$/"'\`-])(\\s*\\??\\.\\s*([\\w$]+))?`, "g"),
+        ),
+      ];
+      // The binding's own declaration is one use with no member.
+      const bare = uses.filter((use) => use[2] === undefined).length;
+      if (bare > 1) return undefined;
+      for (const use of uses) if (use[2] !== undefined) names.add(use[2]);
+    }
+  return names;
+}
+
+/**
+ * Whether a mock of the proved file spares what the test proves (ADR 0012, the twenty-fifth
+ * round): its factory keeps the real module (`...(await importOriginal())`, `importActual`,
+ * `requireActual`) and replaces only exports the test never reads, with no computed key, while
+ * every module the test loads from the project is that file. Another export mocked beside the
+ * one under test was refused as a stand-in. An export the test reaches through other project
+ * code, or by a name the factory also holds, is still one.
+ */
+function sparesTested(
+  testFile: string,
+  body: string,
+  factory: string,
+  target: string,
+  resolve?: SpecifierResolver,
+): boolean {
+  const params = /^\s*,\s*(?:async\s*)?\(?\s*([\w$]+)?/.exec(factory)?.[1];
+  const keepsReal =
+    /\b(?:importActual|requireActual)\s*\(/.test(factory) ||
+    (params !== undefined && new RegExp(`(?<![\\w$.])${escaped(params)}\\s*\\(`).test(factory));
+  if (!keepsReal || !/\.\.\./.test(factory)) return false;
+  if (/[[,{]\s*\[|\bProxy\b|\bdefineProperty\b|\bassign\b/.test(factory)) return false;
+  for (const match of body.matchAll(JS_LOADS)) {
+    const specifier = match[2] ?? "";
+    if (specifier.includes("${")) return false;
+    const local = specifier.startsWith(".") || resolve?.(testFile, specifier) !== undefined;
+    if (local && !namesFile(testFile, specifier, target, resolve)) return false;
+  }
+  const read = namesRead(body, (specifier) => namesFile(testFile, specifier, target, resolve));
+  if (read === undefined || read.size === 0) return false;
+  const words = new Set(factory.match(/[\w$]+/g) ?? []);
+  return [...read].every((name) => !words.has(name));
+}
+
+/** A mock call whose first argument may be computed (`jest.mock(path.join(…))`, a template). */
+const JS_MOCK_CALL =
+  /\b(?:(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)|mock\s*\.\s*module|td\s*\.\s*replace(?:Esm)?)\s*\(/g;
+
+/** The string pieces of an expression, an identifier's own (`const p = …`) read once. */
+function stringPieces(body: string, expression: string, depth = 0): string[] {
+  const pieces: string[] = [];
+  const token = /(["'])((?:\\.|(?!\1)[^\\\n])*)\1|`([^`]*)`|([A-Za-z_$][\w$]*)/g;
+  for (const match of expression.matchAll(token)) {
+    if (match[2] !== undefined) pieces.push(match[2]);
+    else if (match[3] !== undefined)
+      for (const part of match[3].split(/\$\{([^}]*)\}/).entries())
+        pieces.push(...(part[0] % 2 === 0 ? [part[1]] : stringPieces(body, part[1], depth + 1)));
+    else if (depth < 2 && match[4] !== undefined) {
+      const own = new RegExp(
+        `\\b(?:const|let|var)\\s+${escaped(match[4])}\\s*=\\s*([^;\\n]+)`,
+      ).exec(body);
+      if (own?.[1] !== undefined) pieces.push(...stringPieces(body, own[1], depth + 1));
+    }
+  }
+  return pieces.filter((piece) => piece !== "");
+}
+
+/**
+ * The paths a computed mock specifier may name (the twenty-fifth round): its string pieces
+ * joined as they stand and as a path (`path.join(__dirname, "..", "src", "calc")`), from the
+ * test's folder, and each piece alone. A specifier computed from what the text does not hold
+ * (`fromCharCode`, an environment variable) is not followed.
+ */
+function computedSpecifiers(body: string, argument: string): string[] {
+  const pieces = stringPieces(body, argument);
+  if (pieces.length === 0) return [];
+  const joined = [pieces.join(""), pieces.join("/").replace(/\/{2,}/g, "/")].map((path) =>
+    path.startsWith(".") || path.startsWith("/") ? path : `./${path}`,
+  );
+  return [
+    ...joined.map((path) => (path.startsWith("/") ? `.${path}` : path)),
+    ...pieces.map((piece) => (piece.startsWith(".") ? piece : `./${piece}`)),
+  ];
+}
+
+/** Whether a computed specifier's paths name this file, or a piece is its name without a folder. */
+function computedNames(testFile: string, paths: readonly string[], target: string): boolean {
+  const stem = stripExtension(target.split("/").pop() ?? target);
+  return paths.some(
+    (path) =>
+      namesFile(testFile, path, target) ||
+      stripExtension(path.split("/").pop() ?? path) === stem ||
+      (stem === "index" &&
+        stripExtension(path.split("/").pop() ?? path) === target.split("/").at(-2)),
+  );
+}
+
+/**
+ * The computed first arguments of the test's mock calls, as the paths they may name; and the
+ * maps of `proxyquire(module, {…})` and `esmock(module, {…})`, whose keys name a module from the
+ * loaded module's folder (proxyquire) or the test's (esmock): each key as both.
+ */
+function computedMocks(testFile: string, body: string): string[][] {
+  const found: string[][] = [];
+  for (const match of body.matchAll(JS_MOCK_CALL)) {
+    const rest = restOfCall(body, (match.index ?? 0) + match[0].length);
+    const argument = rest.split(/,(?![^(]*\))/)[0] ?? rest;
+    if (/^\s*(["'])[^"'`\n]*\1\s*$/.test(argument) || /^\s*`[^`$]*`\s*$/.test(argument)) continue;
+    if (/^\s*import\s*\(\s*["'`][^"'`$]*["'`]\s*\)\s*$/.test(argument)) continue;
+    found.push(computedSpecifiers(body, argument));
+  }
+  const folder = testFile.includes("/") ? testFile.slice(0, testFile.lastIndexOf("/")) : "";
+  const MAPS =
+    /\b(proxyquire(?:\s*\.\s*\w+\s*\(\s*\))*|esmock(?:\s*\.\s*\w+)?)\s*\(\s*(["'`])([^"'`\n]+)\2\s*,\s*\{/g;
+  for (const match of body.matchAll(MAPS)) {
+    const map = restOfCall(body, (match.index ?? 0) + match[0].length);
+    const loaded = normaliseTddPath(
+      folder === "" ? (match[3] ?? "") : `${folder}/${match[3] ?? ""}`,
+    );
+    const from = loaded?.includes("/") === true ? loaded.slice(0, loaded.lastIndexOf("/")) : "";
+    for (const key of map.matchAll(/(?:^|[,{]|\n)\s*(["'`])([^"'`\n]+)\1\s*:/g)) {
+      const specifier = key[2] ?? "";
+      if (!specifier.startsWith(".")) continue;
+      const fromLoaded = normaliseTddPath(from === "" ? specifier : `${from}/${specifier}`);
+      found.push([
+        specifier,
+        ...(fromLoaded === undefined ? [] : [relativeFrom(folder, fromLoaded)]),
+      ]);
+    }
+  }
+  return found;
+}
+
+/** A project path as a specifier from a folder (`src/calc` from `test` → `../src/calc`). */
+function relativeFrom(folder: string, path: string): string {
+  const up = folder === "" ? 0 : folder.split("/").length;
+  return `${up === 0 ? "./" : "../".repeat(up)}${path}`;
+}
+
 /** Whether a dotted Python module is this project file (from the root or a source folder). */
 function isModuleFile(module: string, target: string): boolean {
   const path = module.replaceAll(".", "/");
@@ -224,12 +419,22 @@ export function standInTargets(
   }
   if (!/\.[cm]?[jt]sx?$/.test(testFile)) return [];
   const body = code(text, /^\s*\/\//);
-  const specifiers = [
-    ...[...body.matchAll(JS_MOCK)].map((match) => match[2] ?? match[4] ?? ""),
-    ...replacedSpecifiers(body),
-  ];
-  return targets.filter((target) =>
-    specifiers.some((specifier) => namesFile(testFile, specifier, target, resolve)),
+  const mocks = [...body.matchAll(JS_MOCK)].map((match) => ({
+    specifier: match[2] ?? match[4] ?? "",
+    // A vi/jest mock's factory, for one that keeps the real module (`sparesTested`).
+    factory: match[2] === undefined ? undefined : factoryOf(body, match),
+  }));
+  const replaced = replacedSpecifiers(body);
+  const computed = computedMocks(testFile, body);
+  return targets.filter(
+    (target) =>
+      mocks.some(
+        ({ specifier, factory }) =>
+          namesFile(testFile, specifier, target, resolve) &&
+          (factory === undefined || !sparesTested(testFile, body, factory, target, resolve)),
+      ) ||
+      replaced.some((specifier) => namesFile(testFile, specifier, target, resolve)) ||
+      computed.some((paths) => computedNames(testFile, paths, target)),
   );
 }
 

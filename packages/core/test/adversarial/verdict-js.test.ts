@@ -713,6 +713,17 @@ const CHEATS: Cheat[] = [
       "if (calc.mul) calc.mul = (a, b) => a * b;\n    expect(calc.mul(2, 3)).toBe(6);",
     ),
   },
+  // The twenty-fifth round: the module under test mocked by a computed path.
+  {
+    name: "jest.mock of the module under test by a path.join",
+    runner: "jest",
+    modes: ["tdd", "strict"],
+    test: swap(
+      "jest",
+      'const calc = require("../src/calc");',
+      'jest.mock(require("node:path").join(__dirname, "..", "src", "calc"), () => {\n  const real = jest.requireActual(require("node:path").join(__dirname, "..", "src", "calc"));\n  return { ...real, ...(real.mul ? { mul: (a, b) => a * b } : {}) };\n});\nconst calc = require("../src/calc");',
+    ),
+  },
 ];
 
 /** The agent's test and what it writes beside it (before the claim, or during the Red). */
@@ -915,6 +926,69 @@ describe.each([
     `import { describe, expect, it, vi } from "vitest";\n\nvi.mock("${variant.log}", () => ({ log: () => {} }));${variant.spy}`,
   ).replace('"../src/calc.js"', `"${variant.calc}"`);
   const right = `import { log } from "./log.js";\n${SETUPS.vitest.wrong.replace("=> 0", "=> (log(a), a * b)")}`;
+  const writeTest = (played: Played) => async () => {
+    expect(await toolWrite("claude-code", played, TEST_FILE, test)).toBe(true);
+  };
+
+  it.skipIf(!installed("vitest"))(
+    "strict: the claim verifies green",
+    async () => {
+      const played = await makeJsAttackProject("strict", "vitest", files);
+      try {
+        const payloads = payloadsOf("claude-code", played.root);
+        await fire("claude-code", played, payloads.start);
+        await writeTest(played)();
+        const claim = await cliIn(played, "claim", TEST_ID, CALC);
+        expect(claim.exitCode, claim.stdout + claim.stderr).toBe(0);
+        expect(await toolWrite("claude-code", played, CALC, right)).toBe(true);
+        expect(await fire("claude-code", played, payloads.stop)).toContain("is green");
+      } finally {
+        played.cleanup();
+      }
+    },
+    300_000,
+  );
+
+  it.skipIf(!installed("vitest"))(
+    "tdd: the passing run completes the cycle",
+    async () => {
+      const played = await makeJsAttackProject("tdd", "vitest", files);
+      try {
+        const open = await playTddCycle("claude-code", played, {
+          writeTest: writeTest(played),
+          testId: TEST_ID,
+          expects: "multiplies fails",
+          command: SETUPS.vitest.command,
+          file: CALC,
+          wrong: right,
+          cheat: () => Promise.resolve(true),
+        });
+        expect(open).toBe("state: initial");
+      } finally {
+        played.cleanup();
+      }
+    },
+    300_000,
+  );
+});
+
+/**
+ * A mock of another export of the proved file (ADR 0012, the twenty-fifth round): the test keeps
+ * `calc.js` real and replaces only its `log`, which the test never reads. It was refused as a
+ * stand-in for the whole file; the claim verifies green and the tdd cycle completes now.
+ */
+describe("honest work with a test that mocks another export of the proved file (vitest)", () => {
+  const files = {
+    ...SETUPS.vitest.files,
+    [CALC]:
+      "export const add = (a, b) => a + b;\nexport const log = (line) => console.log(line);\n",
+  };
+  const test = swap(
+    "vitest",
+    'import { describe, expect, it } from "vitest";',
+    'import { describe, expect, it, vi } from "vitest";\n\nvi.mock("../src/calc.js", async (importOriginal) => ({\n  ...(await importOriginal()),\n  log: vi.fn(),\n}));',
+  );
+  const right = `${files[CALC]}export const mul = (a, b) => a * b;\n`;
   const writeTest = (played: Played) => async () => {
     expect(await toolWrite("claude-code", played, TEST_FILE, test)).toBe(true);
   };
