@@ -64,6 +64,28 @@ describe("weakeningForms", () => {
       ["an assertion changed", "an assertion that cannot fail added"],
     ],
     ["deleted", "t/test_a.py", PY, undefined, ["deleted"]],
+    // The twenty-fifth round: skips the reading missed.
+    [
+      "unittest.SkipTest raised in the body",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    raise unittest.SkipTest('later')\n    assert"),
+      [SKIP],
+    ],
+    [
+      "an empty parameter set (pytest skips the test)",
+      "t/test_a.py",
+      PY,
+      PY.replace("def test_add():", "@pytest.mark.parametrize('x', [])\ndef test_add(x):"),
+      [SKIP],
+    ],
+    [
+      "it.each over an empty table (no test runs)",
+      "src/a.test.ts",
+      JS,
+      JS.replace('it("adds", () =>', 'it.each([])("adds %s", () =>'),
+      [SKIP],
+    ],
     [
       "it.skip",
       "src/a.test.ts",

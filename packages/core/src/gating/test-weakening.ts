@@ -25,8 +25,8 @@ const COMMENT: Record<Family, RegExp> = { python: /^\s*#/, js: /^\s*(\/\/|\/\*|\
 /** A skip, an expected failure or a focus that leaves other tests out. */
 const SKIP: Record<Family, RegExp> = {
   python:
-    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/g,
-  js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(/g,
+    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.skip\.Exception\b|\bparametrize\s*\(\s*[^,()]+,\s*(?:\[\s*\]|\(\s*\)|\{\s*\}|set\s*\(\s*\))\s*[,)]/g,
+  js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(|\.\s*each\s*\(\s*\[\s*\]\s*\)/g,
 };
 
 /**

@@ -149,6 +149,17 @@ const WEAKENINGS: readonly Weakening[] = [
     path: "pytest.ini",
     content: '[pytest]\ntestpaths = tests\npythonpath = .\naddopts = "-knot test_add"\n',
   },
+  // The twenty-fifth round: skips the reading missed.
+  {
+    name: "unittest.SkipTest raised in the body",
+    path: FILE,
+    content: `import unittest\n${TEST.replace("    assert", "    raise unittest.SkipTest('later')\n    assert")}`,
+  },
+  {
+    name: "an empty parameter set",
+    path: FILE,
+    content: `import pytest\n${TEST.replace("def test_add():", "@pytest.mark.parametrize('x', [])\ndef test_add(x):")}`,
+  },
 ];
 
 /** The attack project with `add` broken and committed (its test fails), a session started. */
