@@ -489,6 +489,49 @@ describe("leavesTestsOut", () => {
       '{\n  "compilerOptions": { "paths": { "@/calc": ["test/fake.ts"] } }\n}\n',
       ['`"paths"` added or changed'],
     ],
+    // The twenty-fifth round: where a run looks for tests, narrowed.
+    [
+      "pytest's testpaths narrowed",
+      "pytest.ini",
+      "[pytest]\ntestpaths = tests src\n",
+      "[pytest]\ntestpaths = src\n",
+      ["`testpaths` narrowed"],
+    ],
+    [
+      "jest's testMatch pointed elsewhere",
+      "jest.config.js",
+      "module.exports = { testMatch: ['**/test/*.test.js'] };\n",
+      "module.exports = { testMatch: ['**/nothing/*.test.js'] };\n",
+      ["`testMatch` narrowed"],
+    ],
+    [
+      "vitest's include added",
+      "vitest.config.js",
+      "export default { test: {} };\n",
+      "export default { test: { include: ['nothing/**'] } };\n",
+      ["`include` added or changed"],
+    ],
+    [
+      "mocha's spec and grep",
+      ".mocharc.json",
+      '{"spec": "test"}\n',
+      '{"spec": "nothing", "grep": "adds", "invert": true}\n',
+      ["`spec` narrowed", "`grep` added or changed", "`invert` added or changed"],
+    ],
+    [
+      "a conftest setting pytest's options",
+      "tests/conftest.py",
+      "",
+      "def pytest_configure(config):\n    config.option.keyword = 'not test_add'\n",
+      ["`config.option.keyword =` added or changed"],
+    ],
+    [
+      "pytest pointed at another config",
+      "pytest.ini",
+      "[pytest]\n",
+      "[pytest]\naddopts = -c other.ini\n",
+      ["`-c` added or changed"],
+    ],
   ])("%s", (_name, path, before, after, forms) => {
     expect(leavesTestsOut(path, before, after)).toEqual(forms);
   });
@@ -507,6 +550,12 @@ describe("leavesTestsOut", () => {
       VITEST.replace('["node_modules/**"]', '[\n      "node_modules/**",\n    ]'),
     ],
     ["testpaths in pytest.ini", "pytest.ini", INI, INI.replace("tests", "tests src")],
+    [
+      "vitest's include widened",
+      "vitest.config.ts",
+      "export default { test: { include: ['test/**'] } };\n",
+      "export default { test: { include: ['test/**', 'src/**/*.test.ts'] } };\n",
+    ],
     [
       "a conftest fixture",
       "tests/conftest.py",

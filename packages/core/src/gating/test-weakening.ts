@@ -300,17 +300,22 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
   {
     file: PYTEST_CONFIG,
     words:
-      /--deselect\b|--keyword\b|--markexpr\b|(?<![\w-])(?<!(?:python[\d.]*|run)\s+)-[km](?=[\s="'\w(!])|--ignore(-glob)?\b|\bnorecursedirs\b|\bpython_(files|functions|classes)\b|--(lf|last-failed|co|collect-only)\b|(?<![\w-])-p(?=[\s=]|\w)|\busefixtures\b/g,
+      /--deselect\b|--keyword\b|--markexpr\b|(?<![\w-])(?<!(?:python[\d.]*|run)\s+)-[km](?=[\s="'\w(!])|--ignore(-glob)?\b|\bnorecursedirs\b|\bpython_(files|functions|classes)\b|--(lf|last-failed|co|collect-only)\b|(?<![\w-])-p(?=[\s=]|\w)|\busefixtures\b|\btestpaths\b|(?<![\w-])-c(?=[\s=])|--(config-file|rootdir)\b/g,
   },
   {
     file: /^conftest\.py$/,
     words:
-      /\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bpytest_deselected\b|\bpytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(|\bpytest_plugins\b|\bpytest_(pyfunc_call|runtest_\w+|report_teststatus|pycollect_makeitem|collect_file|make_collect_report|itemcollected)\b|\busefixtures\b/g,
+      /\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bpytest_deselected\b|\bpytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(|\bpytest_plugins\b|\bpytest_(pyfunc_call|runtest_\w+|report_teststatus|pycollect_makeitem|collect_file|make_collect_report|itemcollected)\b|\busefixtures\b|\bconfig\s*\.\s*option\s*\.\s*\w+\s*=(?!=)|\bexitstatus\s*=(?!=)/g,
   },
   {
     file: JS_CONFIG,
     words:
-      /(?<![\w$.@/-])(exclude|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
+      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
+  },
+  {
+    // The twenty-fifth round: mocha's own config file, the files and tests it runs.
+    file: /^\.mocharc\.(c?js|ya?ml|jsonc?)$/,
+    words: /(?<![\w$.@/-])(spec|grep|fgrep|invert|ignore|exclude|require|file)(?![\w$.@/-])/g,
   },
   {
     // A tested import redirected to another file (`paths`, read by vite's and jest's resolvers).
@@ -322,23 +327,23 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
 const CLOSE: Record<string, string> = { "[": "]", "{": "}", "(": ")" };
 
 /** The word and its value: up to the bracket that closes it, else the end of the line. */
-function valueAt(text: string, start: number, word: string): string {
+function valueAt(text: string, start: number, word: string, spaces = ""): string {
   let at = start + word.length;
   while (at < text.length && /[\s:="']/.test(text[at] ?? "") && text[at] !== "\n") at += 1;
   const open = text[at] ?? "";
   const close = CLOSE[open];
   if (close === undefined) {
     const end = text.indexOf("\n", at);
-    return text.slice(start, end === -1 ? text.length : end).replace(/\s+/g, "");
+    return text.slice(start, end === -1 ? text.length : end).replace(/\s+/g, spaces);
   }
   let depth = 0;
   for (let index = at; index < text.length && index < at + 20_000; index += 1) {
     const char = text[index];
     if (char === open) depth += 1;
     else if (char === close && --depth === 0)
-      return text.slice(start, index + 1).replace(/\s+/g, "");
+      return text.slice(start, index + 1).replace(/\s+/g, spaces);
   }
-  return text.slice(start, at + 200).replace(/\s+/g, "");
+  return text.slice(start, at + 200).replace(/\s+/g, spaces);
 }
 
 /** A value without its spacing and trailing commas: reformatting changes nothing. */
@@ -356,6 +361,23 @@ function valuesOf(text: string, words: RegExp): Map<string, string[]> {
 }
 
 /**
+ * The words that say where a run looks for tests (the twenty-fifth round): a value that gained
+ * a place is honest (`testpaths = tests src`); one that lost a place leaves tests out.
+ */
+const SCOPE = /^(testpaths|include|testMatch|testRegex|roots|dir|projects|spec)$/;
+
+/** Whether a place one of the values named is named by none of the new ones. */
+function narrowed(before: readonly string[], after: readonly string[]): boolean {
+  const places = (value: string) =>
+    value
+      .replace(/^[\w$-]+/, "")
+      .split(/[\s,[\](){}'"=:`]+/)
+      .filter((place) => place !== "");
+  const kept = new Set(after.flatMap(places));
+  return before.flatMap(places).some((place) => !kept.has(place));
+}
+
+/**
  * How a change of a runner config or a conftest.py leaves tests out of a run (empty: it does
  * not, or the file is no such config): each word of `LEAVES_OUT` whose value was added or
  * changed. `before` undefined: the file is new.
@@ -367,7 +389,22 @@ export function leavesTestsOut(path: string, before: string | undefined, after: 
   const then = valuesOf(before ?? "", kind.words);
   const now = valuesOf(after, kind.words);
   const forms: string[] = [];
+  const places = (text: string) => {
+    const found = new Map<string, string[]>();
+    for (const match of text.matchAll(kind.words))
+      if (SCOPE.test(match[0]))
+        found.set(match[0], [
+          ...(found.get(match[0]) ?? []),
+          valueAt(text, match.index, match[0], " "),
+        ]);
+    return found;
+  };
+  const placesNow = places(after);
+  for (const [word, values] of places(before ?? ""))
+    if (narrowed(values, placesNow.get(word) ?? [])) forms.push(`\`${word}\` narrowed`);
   for (const [word, values] of now) {
+    // Which tests a run looks for: widened is honest, narrowed is said (above).
+    if (SCOPE.test(word.trim()) && then.has(word)) continue;
     const old = [...(then.get(word) ?? [])];
     const fresh = values.filter((value) => {
       const index = old.indexOf(value);
