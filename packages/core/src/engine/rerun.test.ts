@@ -75,7 +75,7 @@ describe("rerunCommands: the project's own command for the red test files", () =
       "a green run and a run without a plan add nothing; a path with a space is quoted",
       [run("pytest", "", ["python3", "-m", "pytest"]), run("jest", "", ["npx", "jest"])],
       [result("pytest", []), result("jest", ["__tests__/my file.test.js"]), result("go", ["x"])],
-      ["npx jest --runTestsByPath '__tests__/my file.test.js'"],
+      ["npx jest --coverage=false --runTestsByPath '__tests__/my file.test.js'"],
     ],
   ];
   it.each(cases)("%s", (_name, runs, results, expected) => {

@@ -3,6 +3,7 @@ import { planSuites, REPORT_TOKEN, runnerArgv } from "../engine/plan.ts";
 import { createMemoryView } from "../project/project-view.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { detectPackageRunners } from "./project-runners.ts";
+import { specOf } from "./table.ts";
 
 /** The argv of a run of one chosen file in a package whose test script is `test`. */
 const argvFor = (test: string) => {
@@ -30,11 +31,36 @@ describe("a jest run keeps the test script's colours and config", () => {
     expect(argvFor(script)).toEqual([
       "node_modules/.bin/jest",
       ...kept,
+      "--coverage=false",
       "--json",
       `--outputFile=${REPORT_TOKEN}`,
       "--testLocationInResults",
       "--runTestsByPath",
       "test/a.test.ts",
+    ]);
+  });
+});
+
+describe("a jest run collects no coverage", () => {
+  // vercel/ms: `collectCoverage: true` and a 100 % `coverageThreshold` in jest.config.ts make a
+  // run of one file exit 1 with every test green ("threshold not met"), a false block.
+  it("in tailtest's run and in the re-run command it prints", () => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({
+        scripts: { test: "jest" },
+        devDependencies: { jest: "30" },
+      }),
+      "node_modules/.bin/jest": "",
+      "jest.config.ts":
+        "export default { collectCoverage: true, coverageThreshold: { global: { lines: 100 } } };\n",
+    });
+    const runner = detectPackageRunners(view, "").find((r) => r.id === "jest");
+    expect(runnerArgv(view, runner!, ["src/a.test.ts"], []).argv).toContain("--coverage=false");
+    expect(specOf("jest").fileCommand(runner!.command, ["src/a.test.ts"])).toEqual([
+      "node_modules/.bin/jest",
+      "--coverage=false",
+      "--runTestsByPath",
+      "src/a.test.ts",
     ]);
   });
 });

@@ -49,7 +49,9 @@ export const jest: RunnerSpec = {
   testDirs: ["__tests__", "tests", "test", "src/__tests__", "src/test"],
   fallbackTestDir: undefined,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
-  fileCommand: (command, files) => [...command, "--runTestsByPath", ...files],
+  // Coverage off: a config's `collectCoverage` with a `coverageThreshold` (vercel/ms) fails any
+  // run of some files ("threshold not met", exit 1 with every test green) and slows the Stop.
+  fileCommand: (command, files) => [...command, "--coverage=false", "--runTestsByPath", ...files],
   isolatesFiles: () => true,
   argv: ({ view, runner, files, ids }) => {
     const filter = ids.length > 0 ? ["-t", anchoredAlternation(idNames(ids, " "))] : [];
@@ -58,6 +60,7 @@ export const jest: RunnerSpec = {
       argv: [
         ...runner.command,
         ...jestScriptOptions(view, runner.package_dir),
+        "--coverage=false",
         "--json",
         `--outputFile=${REPORT_TOKEN}`,
         "--testLocationInResults",

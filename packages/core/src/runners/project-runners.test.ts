@@ -755,7 +755,7 @@ describe("commands for single test files", () => {
       "javascript",
       "a.js",
       ["a.test.js"],
-      ["npx", "--no-install", "jest", "--runTestsByPath", "a.test.js"],
+      ["npx", "--no-install", "jest", "--coverage=false", "--runTestsByPath", "a.test.js"],
     ],
     [
       { "package.json": '{"scripts":{"test":"bun test"}}' },
