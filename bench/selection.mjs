@@ -409,7 +409,7 @@ export function runnerArgv(meta, cwd, files) {
     case "mocha":
       return ["node_modules/.bin/mocha", "--reporter", "json", ...some];
     case "tap":
-      return ["node_modules/.bin/tap", "--no-coverage", "--reporter=tap", ...some];
+      return ["node_modules/.bin/tap", tapCoverageOff(cwd), "--reporter=tap", ...some];
     case "ava":
       return ["node_modules/.bin/ava", "--tap", ...some];
     case "tape":
@@ -458,6 +458,15 @@ export function runnerArgv(meta, cwd, files) {
     default:
       throw new Error(`no runner ${meta.runner}`);
   }
+}
+
+/** tap 18+ refuses `--no-coverage`: it spells it `--disable-coverage` (runners/tap.ts). */
+function tapCoverageOff(cwd) {
+  const manifest = join(cwd, "node_modules/tap/package.json");
+  const major = existsSync(manifest)
+    ? Number(/^(\d+)\./.exec(JSON.parse(readFileSync(manifest, "utf8")).version)?.[1])
+    : 0;
+  return major >= 18 ? "--disable-coverage" : "--no-coverage";
 }
 
 /** The modules a uvu suite preloads (`-r esm`), for a run of chosen files. */

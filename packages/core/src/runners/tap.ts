@@ -4,6 +4,7 @@ import {
   detectByPackageJson,
   jsCandidates,
   jsToolCommand,
+  scriptToolArgs,
   suffixlessCandidates,
 } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type RunnerSpec, type SuiteMatcher } from "./spec.ts";
@@ -29,7 +30,12 @@ export const tap: RunnerSpec = {
   ],
   fileCommand: (command, files) => [...command, ...files],
   argv: ({ view, runner, files }) => ({
-    argv: [...runner.command, "--reporter=tap", coverageOff(view, runner.package_dir), ...files],
+    argv: [
+      ...runner.command,
+      "--reporter=tap",
+      coverageOff(view, runner.package_dir),
+      ...(files.length > 0 ? files : scriptFiles(view, runner.package_dir)),
+    ],
     format: "tap",
     report: OUTPUT_REPORT,
   }),
@@ -49,6 +55,8 @@ function coverageOff(view: ProjectView, dir: string): string {
   }
 }
 
+const JS_EXTS = "{js,cjs,mjs,ts,cts,mts,jsx,tsx}";
+
 const TAP_DEFAULT = [
   "test/**/*.{js,cjs,mjs,ts,cts,mts,jsx,tsx}",
   "tests/**/*.{js,cjs,mjs,ts,cts,mts,jsx,tsx}",
@@ -57,13 +65,44 @@ const TAP_DEFAULT = [
   "**/{test,spec}.{js,cjs,mjs,ts,cts,mts,jsx,tsx}",
 ];
 
+/** tap options whose value is the next word when not joined by `=`. */
+const TAP_VALUE_FLAGS = new Set([
+  ..."-R -t -g -j -o -d -i -c -T -O -s -x -X".split(" "),
+  ..."--reporter --timeout --grep --jobs --output-file --output-dir --include --exclude".split(" "),
+  ..."--node-arg --before --after --plugin --save --reporter-arg --test-env --test-arg".split(" "),
+]);
+
+/**
+ * The files and globs the test script gives tap (`tap run tests/**\/*.js --timeout=60000`),
+ * which replace its include list: dotenv's `tests/types/test.ts`, a tsc-only file in a tap
+ * default folder, is no test of its suite.
+ */
+function scriptFiles(view: ProjectView, dir: string): string[] {
+  const words = scriptToolArgs(view, dir, "tap") ?? [];
+  const files: string[] = [];
+  for (let i = words[0] === "run" ? 1 : 0; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    if (TAP_VALUE_FLAGS.has(word)) i += 1;
+    else if (!word.startsWith("-")) files.push(word.replace(/^\.\//, "").replace(/\/$/, ""));
+  }
+  return files;
+}
+
 function tapShape(view: ProjectView, dir: string): SuiteMatcher {
+  const given = scriptFiles(view, dir);
   const rc = firstConfig(view, dir, /^\.taprc$/);
   const include = rc === undefined ? undefined : yamlList(rc, "include");
-  const shape = globShape(
-    include ?? TAP_DEFAULT,
-    include === undefined ? "tap defaults" : ".taprc include",
-  );
+  const shape =
+    given.length > 0
+      ? globShape(
+          // A folder (`tap ./test`) is every script in it.
+          given.map((file) => (/[*?{[]|\.\w+$/.test(file) ? file : `${file}/**/*.${JS_EXTS}`)),
+          "the test script's tap files",
+        )
+      : globShape(
+          include ?? TAP_DEFAULT,
+          include === undefined ? "tap defaults" : ".taprc include",
+        );
   return {
     evidence: shape.evidence,
     isTest: (path) =>
