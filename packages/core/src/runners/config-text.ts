@@ -133,31 +133,6 @@ export function firstConfig(view: ProjectView, dir: string, pattern: RegExp): st
   return name === undefined ? undefined : view.readText(joinRel(dir, name));
 }
 
-export function scriptArgs(view: ProjectView, dir: string, marker: RegExp): string[] | undefined {
-  const pkg = view.readText(joinRel(dir, "package.json"));
-  if (pkg === undefined) return undefined;
-  let script: unknown;
-  try {
-    script = (JSON.parse(pkg) as { scripts?: Record<string, unknown> }).scripts?.["test"];
-  } catch {
-    return undefined;
-  }
-  if (typeof script !== "string") return undefined;
-  const command = script.split(/&&|\|\||;/).find((part) =>
-    part
-      .trim()
-      .split(/\s+/)
-      .some((word) => marker.test(word)),
-  );
-  if (command === undefined) return undefined;
-  const words = command.trim().split(/\s+/);
-  const at = words.findIndex((word) => marker.test(word));
-  return words
-    .slice(at + 1)
-    .filter((word) => !word.startsWith("-"))
-    .map((word) => word.replace(/^["']|["']$/g, "").replace(/^\.\//, ""));
-}
-
 export function yamlList(text: string, key: string): string[] | undefined {
   const inline = new RegExp(`^${key}\\s*:\\s*['"]?([^'"\\n]+)['"]?\\s*$`, "m").exec(text);
   if (inline !== null && !(inline[1] ?? "").startsWith("[")) return [(inline[1] ?? "").trim()];

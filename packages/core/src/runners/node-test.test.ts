@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import { nodeTest } from "./node-test.ts";
-import type { DetectedRunner } from "./project-runners.ts";
+import { suiteShape } from "../selection/suite.ts";
+import { detectPackageRunners, type DetectedRunner } from "./project-runners.ts";
 
 const runner: DetectedRunner = {
   id: "node-test",
@@ -49,5 +50,42 @@ describe("a whole-suite node --test run", () => {
     expect(argvOf(pqueue, ["test/strict.ts"])).not.toContain("test/basic.ts");
     const bare = { "package.json": JSON.stringify({ scripts: { test: "node --test" } }) };
     expect(argvOf(bare, []).at(-1)).toMatch(/^--test-reporter-destination=/);
+  });
+});
+
+describe("a test script reaching `tsx --test` through npm-run-all (helmet)", () => {
+  const helmet = createMemoryView({
+    "package.json": JSON.stringify({
+      type: "module",
+      scripts: {
+        "test:eslint": "eslint --cache .",
+        "test:node": "tsx --test test/*.ts",
+        "test:typescript": "tsc --noEmit",
+        build: "tsx ./build/build-package.ts",
+        test: "run-p --aggregate-output test:*",
+      },
+      devDependencies: { tsx: "^4.22.4", "npm-run-all2": "^9.0.2" },
+    }),
+    "tsconfig.json": "{}",
+    "node_modules/.bin/tsx": "",
+    "index.ts": "",
+    "middlewares/x-frame-options/index.ts": "",
+    "test/helpers.ts": "",
+    "test/index.test.ts": "",
+    "test/x-frame-options.test.ts": "",
+  });
+
+  it("is node --test run by tsx, its suite the script's glob", () => {
+    const found = detectPackageRunners(helmet, "").find((r) => r.id === "node-test");
+    expect(found?.command).toEqual(["node_modules/.bin/tsx", "--test"]);
+    const shape = suiteShape(helmet, found!);
+    expect(shape.isTest("test/x-frame-options.test.ts")).toBe(true);
+    expect(shape.isTest("middlewares/x-frame-options/index.ts")).toBe(false);
+    const argv = nodeTest.argv({ view: helmet, runner: found!, files: [], ids: [] }).argv;
+    expect(argv.slice(-3)).toEqual([
+      "test/helpers.ts",
+      "test/index.test.ts",
+      "test/x-frame-options.test.ts",
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import picomatch from "picomatch";
-import { scriptArgs } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, packageTestScript } from "./shared.ts";
+import { detectByPackageJson, jsCandidates, jsToolCommand, packageTestScript } from "./shared.ts";
 import {
   escapeRegex,
   FILE_REPORT,
@@ -22,14 +21,18 @@ export const nodeTest: RunnerSpec = {
   id: "node-test",
   languages: ["javascript", "typescript"],
   label: "node --test",
-  packageJson: { script: /\bnode\s+(.*\s)?--test\b/ },
+  // `tsx --test` (helmet): tsx hands its arguments to node with its loader in place.
+  packageJson: { script: /\b(node|tsx)\s+(.*\s)?--test\b/ },
   detect: (view, dir, table) => {
     const detection = detectByPackageJson(view, dir, "node-test", table, (script) =>
       nodeTestByFile(view, dir, script),
     );
     if (detection === undefined || detection.command !== undefined) return detection;
     const flags = nodeTestScriptFlags(packageTestScript(view, dir));
-    return flags === undefined ? detection : { ...detection, command: flags };
+    if (flags === undefined) return detection;
+    const command =
+      flags[0] === "tsx" ? [...jsToolCommand(view, dir, "tsx"), ...flags.slice(1)] : flags;
+    return { ...detection, command };
   },
   command: () => ["node", "--test"],
   testDirs: ["test", "tests", "__tests__"],
@@ -80,7 +83,7 @@ const NODE_TEST_DEFAULT = [
 
 function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher {
   const args =
-    scriptArgs(view, runner.package_dir, /^--test$/) ??
+    testScriptArgs(view, runner.package_dir) ??
     runner.command
       .slice(runner.command.indexOf("--test") + 1)
       .filter((arg) => !arg.startsWith("-"));
@@ -117,7 +120,7 @@ const GLOB_DEPTH = 12;
  */
 function scriptTests(view: ProjectView, dir: string): string[] {
   const named = new Set<string>();
-  for (const arg of scriptArgs(view, dir, /^--test$/) ?? []) {
+  for (const arg of testScriptArgs(view, dir) ?? []) {
     if (/[*?{[]/.test(arg)) for (const file of expandGlob(view, dir, arg)) named.add(file);
     else if (!arg.startsWith("../") && view.exists(joinRel(dir, arg))) named.add(arg);
   }
@@ -137,10 +140,29 @@ function expandGlob(view: ProjectView, dir: string, glob: string): string[] {
   });
 }
 
+/**
+ * The words after `--test` in the test script's command that has it, the scripts it calls
+ * spelled in (helmet's `run-p test:*` reaches `tsx --test test/*.ts` in `test:node`), flags left
+ * out; undefined when no command has `--test`.
+ */
+function testScriptArgs(view: ProjectView, dir: string): string[] | undefined {
+  const command = packageTestScript(view, dir)
+    .split(/&&|\|\||[;()]/)
+    .find((part) => part.trim().split(/\s+/).includes("--test"));
+  if (command === undefined) return undefined;
+  const words = command.trim().split(/\s+/);
+  return words
+    .slice(words.indexOf("--test") + 1)
+    .filter((word) => !word.startsWith("-"))
+    .map((word) => word.replace(/^["']|["']$/g, "").replace(/^\.\//, ""));
+}
+
 /** Whether `node` flags load code before the tests (`--loader x`, `--import=tsx`, `-r`). */
 function hasLoader(words: readonly string[]): boolean {
-  return words.some((word) =>
-    /^(--loader|--experimental-loader|--import|--require|-r)(=|$)/.test(word),
+  return words.some(
+    (word) =>
+      /^(--loader|--experimental-loader|--import|--require|-r)(=|$)/.test(word) ||
+      /(^|\/)tsx$/.test(word),
   );
 }
 
@@ -156,8 +178,9 @@ export function nodeTestScriptFlags(script: string): string[] | undefined {
     const words = (part.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((word) =>
       word.replace(/^(["'])(.*)\1$/, "$2"),
     );
-    const at = words.indexOf("node");
+    const at = words.findIndex((word) => word === "node" || /(^|\/)tsx$/.test(word));
     if (at === -1 || !words.slice(at + 1).includes("--test")) continue;
+    const tsx = words[at] !== "node";
     const before: string[] = [];
     const after: string[] = [];
     let seen = false;
@@ -174,6 +197,7 @@ export function nodeTestScriptFlags(script: string): string[] | undefined {
       if (/^--(test-|experimental-test-|watch)/.test(name) || name === "--test") continue;
       (seen ? after : before).push(word, ...value);
     }
+    if (tsx) return ["tsx", ...before, "--test", ...after];
     if (before.length === 0 && after.length === 0) return undefined;
     return ["node", ...before, "--test", ...after];
   }

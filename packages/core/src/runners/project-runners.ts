@@ -422,8 +422,11 @@ const SKIPPED: ReadonlySet<string> = new Set(["node_modules", "__pycache__"]);
 
 /** Whether a `node --test` command loads TypeScript itself (Node before 22.6 does not). */
 export function hasTsLoader(command: readonly string[]): boolean {
-  return command.some((arg) =>
-    /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(arg),
+  return command.some(
+    (arg) =>
+      /^--(import|loader|require|experimental-strip-types|experimental-transform-types)/.test(
+        arg,
+      ) || /(^|\/)tsx$/.test(arg),
   );
 }
 

@@ -71,15 +71,20 @@ function testScript(pkg: PackageJson): string {
     const text = scripts[name];
     return typeof text === "string" ? expand(text, depth - 1) : undefined;
   };
+  const spell = (call: string, names: readonly string[], depth: number): string => {
+    const found = names.map((called) => body(called, depth)).filter((text) => text !== undefined);
+    return found.length === 0 ? call : `${call} ( ${found.join(" ; ")} )`;
+  };
   const expand = (text: string, depth: number): string =>
     depth === 0
       ? text
-      : text.replace(SCRIPT_CALL, (call: string, quote: string, name: string) => {
-          const found = calledScripts(scripts, name)
-            .map((called) => body(called, depth))
-            .filter((text) => text !== undefined);
-          return found.length === 0 ? call : `${call} ( ${found.join(" ; ")} )`;
-        });
+      : text
+          .replace(SCRIPT_CALL, (call: string, _quote: string, name: string) =>
+            spell(call, calledScripts(scripts, name), depth),
+          )
+          .replace(RUN_ALL_CALL, (call: string, args: string) =>
+            spell(call, runAllScripts(scripts, args), depth),
+          );
   const script = scripts["test"];
   return typeof script === "string" ? expand(script, 3) : "";
 }
@@ -87,6 +92,35 @@ function testScript(pkg: PackageJson): string {
 /** `npm run X`, `pnpm [run] X`, `yarn [run] X`, X a script's name or pnpm's `/regex/`. */
 const SCRIPT_CALL =
   /\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+(["']?)(\/[^\s"']+\/|[\w:.-]+)\1/gi;
+
+/** npm-run-all's commands and the words after them (`run-p --aggregate-output test:*`). */
+const RUN_ALL_CALL = /\b(?:run-p|run-s|npm-run-all)((?:\s+[^\s;&|()]+)+)/g;
+
+/**
+ * The scripts an npm-run-all call runs, in its order: each word not a flag is a name or a glob
+ * whose `*` stays inside a `:`-separated part and `**` crosses them (helmet's `test:*`).
+ */
+function runAllScripts(scripts: Record<string, unknown>, args: string): string[] {
+  const names = Object.keys(scripts).filter((name) => name !== "test");
+  return args
+    .trim()
+    .split(/\s+/)
+    .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"))
+    .filter((word) => !word.startsWith("-"))
+    .flatMap((pattern) => {
+      const source = pattern
+        .split("**")
+        .map((part) =>
+          part
+            .split("*")
+            .map((text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+            .join("[^:]*"),
+        )
+        .join(".*");
+      const regex = new RegExp(`^${source}$`);
+      return names.filter((name) => regex.test(name));
+    });
+}
 
 /** Words after `pnpm` or `yarn` that are the tool's own command, never a script. */
 const PACKAGE_MANAGER_COMMANDS = new Set([
