@@ -186,21 +186,7 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
   const page = own === undefined ? doctestPageLanguage(view, path, options.overrides) : undefined;
   const language = own ?? page;
   if (language === undefined) {
-    // A runner's own config: the suite's tests selection found for it.
-    const related = options.related?.get(path);
-    const owner = related === undefined ? undefined : configOwner(view, path, options);
-    if (related !== undefined && owner !== undefined) {
-      // A crate's manifest: its unit and doc tests live in the sources, so the crate runs whole
-      // and every test of the run is the manifest's (as a Rust file's own unit tests are its).
-      if (specOf(owner.id).inline === true) {
-        const group = out.groupFor(owner);
-        group.whole = true;
-        group.sources[path] ??= path;
-        group.related[path] = [path];
-        return;
-      }
-      planSelected(view, path, related, owner, options, out);
-    } else out.skipped.push({ path, reason: classifyFile(path).reason });
+    planConfig(view, path, options, out);
     return;
   }
   const resolution = resolveRunner(view, path, language, options.overrides);
@@ -234,6 +220,26 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
   const group = out.groupFor(resolution.runner);
   group.files.add(testTarget.path);
   group.sources[path] = testTarget.path;
+}
+
+/** A file of no language: a runner's own config runs the suite's tests selection found for it. */
+function planConfig(view: ProjectView, path: string, options: PlanOptions, out: PlanOut): void {
+  const related = options.related?.get(path);
+  const owner = related === undefined ? undefined : configOwner(view, path, options);
+  if (related === undefined || owner === undefined) {
+    out.skipped.push({ path, reason: classifyFile(path).reason });
+    return;
+  }
+  // A crate's manifest: its unit and doc tests live in the sources, so the crate runs whole
+  // and every test of the run is the manifest's (as a Rust file's own unit tests are its).
+  if (specOf(owner.id).inline === true) {
+    const group = out.groupFor(owner);
+    group.whole = true;
+    group.sources[path] ??= path;
+    group.related[path] = [path];
+    return;
+  }
+  planSelected(view, path, related, owner, options, out);
 }
 
 /** The runner whose config `path` is (or was, before this turn deleted it). */
