@@ -198,7 +198,7 @@ describe("tailtest bin", () => {
         [
           "pytest in services/billing: python3 -m pytest -o junit_family=xunit1 --junitxml=<report> --continue-on-collection-errors tests/test_calc.py",
           "  services/billing/tests/test_calc.py",
-          "vitest in packages/web: npx --no-install vitest run --reporter=json --outputFile=<report> src/calc.test.ts",
+          "vitest in packages/web: npx --no-install vitest run --coverage.enabled=false --reporter=json --outputFile=<report> src/calc.test.ts",
           "  packages/web/src/calc.test.ts",
           "missing test: services/billing/invoice.py (expected services/billing/tests/test_invoice.py)",
           "skipped: README.md (documentation)",
