@@ -1,5 +1,11 @@
 import picomatch from "picomatch";
-import { detectByPackageJson, jsCandidates, jsToolCommand, packageTestScript } from "./shared.ts";
+import {
+  detectByPackageJson,
+  jsCandidates,
+  jsToolCommand,
+  packageTestScript,
+  scriptToolArgs,
+} from "./shared.ts";
 import {
   escapeRegex,
   FILE_REPORT,
@@ -146,15 +152,9 @@ function expandGlob(view: ProjectView, dir: string, glob: string): string[] {
  * out; undefined when no command has `--test`.
  */
 function testScriptArgs(view: ProjectView, dir: string): string[] | undefined {
-  const command = packageTestScript(view, dir)
-    .split(/&&|\|\||[;()]/)
-    .find((part) => part.trim().split(/\s+/).includes("--test"));
-  if (command === undefined) return undefined;
-  const words = command.trim().split(/\s+/);
-  return words
-    .slice(words.indexOf("--test") + 1)
-    .filter((word) => !word.startsWith("-"))
-    .map((word) => word.replace(/^["']|["']$/g, "").replace(/^\.\//, ""));
+  return scriptToolArgs(view, dir, "--test")
+    ?.filter((word) => !word.startsWith("-"))
+    .map((word) => word.replace(/^\.\//, ""));
 }
 
 /** Whether `node` flags load code before the tests (`--loader x`, `--import=tsx`, `-r`). */
