@@ -178,6 +178,9 @@ function planTestId(view: ProjectView, id: TestId, options: PlanOptions, out: Pl
   group.ids.push(id);
 }
 
+/** Why a deleted source runs nothing of its own. */
+const DELETED = "deleted, and no test reaches it now";
+
 /** One changed or named file: its related tests, itself when a test, or its conventional test. */
 function planFile(view: ProjectView, path: string, options: PlanOptions, out: PlanOut): void {
   // A test folder's data file runs with the runner of the tests beside it; a page pytest runs
@@ -206,6 +209,10 @@ function planFile(view: ProjectView, path: string, options: PlanOptions, out: Pl
   const verdict = classifyFile(path, { extraTestPatterns: options.extraTestPatterns });
   if (!verdict.queue) {
     out.skipped.push({ path, reason: verdict.reason });
+    return;
+  }
+  if (!view.exists(path)) {
+    out.skipped.push({ path, reason: DELETED });
     return;
   }
   const testTarget = findTestTarget(view, resolution.runner, path);
@@ -280,6 +287,11 @@ function planSelected(
     out.skipped.push({ path, reason: verdict.reason });
     return;
   }
+  // A deleted source asks for no test: only the tests that still reach it had anything to run.
+  if (!view.exists(path)) {
+    out.skipped.push({ path, reason: DELETED });
+    return;
+  }
   // The selection knows the files its graph has seen; a test made behind the hooks' back (by
   // the person, a checkout, a shell command) is still on disk under the conventional name.
   const target = findTestTarget(view, runner, path);
@@ -305,6 +317,8 @@ function planRelated(
   groupFor: (runner: DetectedRunner) => Group,
 ): void {
   for (const test of tests) {
+    // A test deleted in the turn that the import graph has not dropped yet runs no more.
+    if (!view.exists(test)) continue;
     const language = detectLanguage(test);
     const runner =
       language === undefined ? own : resolveRunner(view, test, language, options.overrides).runner;

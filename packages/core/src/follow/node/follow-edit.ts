@@ -1,6 +1,6 @@
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { capText, NOTE_CAP } from "../../notes/notes.ts";
-import { unqueueFiles } from "../../state/session.ts";
+import { unqueueFiles, type SessionState } from "../../state/session.ts";
 import { wantsEditAnalysis } from "../../analysis/switches.ts";
 import type { HandleOptions } from "../../hook/node/handle-event.ts";
 import {
@@ -14,8 +14,9 @@ import {
 import { memoView } from "../../project/project-view.ts";
 import { classifyFile } from "../../filter/filter.ts";
 import { deletedConfigOwner } from "../../runners/runner-config.ts";
+import { resolveRunner } from "../../runners/project-runners.ts";
 import { headText } from "../../selection/node/package-json-change.ts";
-import { readState, updateState } from "../../state/node/store.ts";
+import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
 import { forgetTestNames, keptTestNames } from "../../runners/node/test-names.ts";
 
@@ -99,16 +100,7 @@ export async function queueFiles(
   // not a source to queue drops it below.
   const named: Project = { ...project, testNames: keptTestNames(project.root) };
   if (paths.length > 1 || gone.length > 0) forgetTestNames(project.root);
-  if (gone.length > 0)
-    await updateState(file, (session) => ({
-      value: unqueueFiles(session, gone),
-      result: undefined,
-    }));
-  // A deleted runner config still changes how its suite runs: the suite runs at the turn's end.
-  for (const rel of gone) {
-    const insight = inspectDeletion(project, rel);
-    if (insight !== undefined) await queueEdit(project, insight, file, agentId);
-  }
+  await queueDeletions(project, gone, file, agentId);
   // A file already queued keeps the status it was queued with, and a file the tool says it
   // created is new, so no git process is started to tell new from existing (the common case: an
   // agent writing a file, then editing it again and again).
@@ -135,6 +127,28 @@ export async function queueFiles(
     : { kind: "context", text: capText(notes.join("\n")) };
 }
 
+/**
+ * Deleted files (project-relative) leave the queue. A deleted runner config still changes how its
+ * suite runs, and a deleted module breaks what imports it: those are queued to run their tests at
+ * the turn's end.
+ */
+export async function queueDeletions(
+  project: Project,
+  gone: readonly string[],
+  file: StateFile<SessionState>,
+  agentId: string | undefined,
+): Promise<void> {
+  if (gone.length === 0) return;
+  await updateState(file, (session) => ({
+    value: unqueueFiles(session, gone),
+    result: undefined,
+  }));
+  for (const rel of gone) {
+    const insight = inspectDeletion(project, rel);
+    if (insight !== undefined) await queueEdit(project, insight, file, agentId);
+  }
+}
+
 function newIf(created: boolean): "new" | undefined {
   return created ? "new" : undefined;
 }
@@ -142,9 +156,18 @@ function newIf(created: boolean): "new" | undefined {
 /**
  * A deleted file the end of the turn still runs tests for: a runner's config (its committed text
  * says whose, `deletedConfigOwner`), whose suite now runs by the runner's defaults or another
- * file's settings. Any other deleted file has nothing left to test.
+ * file's settings; and a source file, whose importers' tests now fail to load it unless the turn
+ * changed them too (the import graph still knows who imported it). Any other deleted file (a
+ * test, a document) has nothing left to test.
  */
 function inspectDeletion(project: Project, rel: string): EditInsight | undefined {
+  const verdict = classifyFile(rel, { extraTestPatterns: project.config.file_classes.test });
+  if (verdict.queue) {
+    // Run only: a file that is gone needs no test of its own.
+    const runner = resolveRunner(project.view, rel, verdict.language, project.config.runners);
+    if (runner.runner === undefined) return undefined;
+    return { path: rel, verdict, status: "existing", runner: runner.runner, runOnly: true };
+  }
   const owner = deletedConfigOwner(
     project.view,
     rel,
@@ -152,8 +175,6 @@ function inspectDeletion(project: Project, rel: string): EditInsight | undefined
     project.config.runners,
   );
   if (owner === undefined) return undefined;
-  const verdict = classifyFile(rel, { extraTestPatterns: project.config.file_classes.test });
-  if (verdict.queue) return undefined;
   return {
     path: rel,
     verdict: { ...verdict, language: verdict.language ?? owner.languages[0] },

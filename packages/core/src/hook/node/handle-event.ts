@@ -5,7 +5,12 @@ import { capText, NOTE_CAP } from "../../notes/notes.ts";
 import { SWEEP_SLACK_MS, type SessionState } from "../../state/session.ts";
 import { mayWriteFiles } from "../../shell/may-write.ts";
 import { runStartAnalyses, withEditAnalyses } from "../../analysis/node/run-analyses.ts";
-import { capDecision, MODE_LINE_ROOM, queueFiles } from "../../follow/node/follow-edit.ts";
+import {
+  capDecision,
+  MODE_LINE_ROOM,
+  queueDeletions,
+  queueFiles,
+} from "../../follow/node/follow-edit.ts";
 import { guarded } from "../../gating/node/gate-answer.ts";
 import { inspectEdit, queueEdit, sessionFile, type Project } from "../../project/node/project.ts";
 import type { ExpectedRed } from "../../engine/expected-red.ts";
@@ -407,11 +412,8 @@ function joined(first: Decision, second: Decision): Decision {
 
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
 async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
-  // The gating modes also note which tracked files are already missing, to see deletions later.
-  const missing =
-    project.config.mode === "follow"
-      ? undefined
-      : (await lazy.sweep()).missingTrackedFiles(project.root);
+  // Which tracked files are already missing, for the end of the turn to see deletions by.
+  const missing = (await lazy.sweep()).missingTrackedFiles(project.root);
   // …and keep the work tree's content, for the content check at the turn's end.
   const kept = project.config.mode !== "follow" && (await recordTurnBaseline(project, now));
   await updateState(sessionFile(project, now), (session) => ({
@@ -642,18 +644,24 @@ async function sweepIntoQueue(
   const sweepStart = now();
   // Never before the session began: files a person or a setup script wrote just before it are
   // not this session's changes.
-  const { changed, untracked, seen } = (await lazy.sweep()).sweepTurn(
-    project,
-    session,
-    sweepStart.getTime(),
-  );
+  const sweep = await lazy.sweep();
+  const { changed, untracked, seen } = sweep.sweepTurn(project, session, sweepStart.getTime());
   for (const path of changed) {
     // What git reported tells new from existing; after a walk, git is asked per file.
     const status = untracked === undefined ? {} : { status: newOrExisting(untracked, path) };
     await queueEdit(project, inspectEdit(project, path, status), file, agentId);
   }
+  // A deletion changes no modification time: git says which tracked files went missing since
+  // the turn began (or the last sweep), and the tests of what they were run.
+  const missing = sweep.missingTrackedFiles(project.root);
+  await queueDeletions(project, sweep.newlyMissing(session.missing_seen, missing), file, agentId);
   await updateState(file, (current) => ({
-    value: { ...current, last_sweep_at: sweepStart.toISOString(), sweep_seen: seen },
+    value: {
+      ...current,
+      last_sweep_at: sweepStart.toISOString(),
+      sweep_seen: seen,
+      ...(missing === undefined ? {} : { missing_seen: missing }),
+    },
     result: undefined,
   }));
 }

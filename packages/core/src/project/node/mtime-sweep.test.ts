@@ -274,7 +274,7 @@ describe("Codex's end of turn sweeps before verifying", () => {
     expect(session.pending_files.map((entry) => entry.path)).toEqual(["app.py"]);
   });
 
-  it("a deleted file leaves the queue; a shell command's writes join it", async () => {
+  it("a deleted file leaves the queue, to run what imported it; a shell command's writes join it", async () => {
     project = makeProject({ "pyproject.toml": "[tool.pytest.ini_options]\n", "a.py": "x = 1\n" });
     const root = project.root;
     const opened = () => openProject(root, { sessionPath: ".tailtest/cursor-session.json" });
@@ -292,7 +292,11 @@ describe("Codex's end of turn sweeps before verifying", () => {
     expect(shell.kind).toBe("context");
     if (shell.kind === "context") expect(shell.text).toContain("lib/b.py queued");
     const { value: session } = await readState(sessionFile(opened()));
-    expect(session.pending_files.map((entry) => entry.path)).toEqual(["lib/b.py"]);
+    // a.py stays only to run the tests that imported it (`role: "test"`), asking for none.
+    expect(session.pending_files.map((entry) => [entry.path, entry.role])).toEqual([
+      ["a.py", "test"],
+      ["lib/b.py", undefined],
+    ]);
     expect(sessionFile(opened()).path).toBe(join(root, ".tailtest/cursor-session.json"));
   });
 });
