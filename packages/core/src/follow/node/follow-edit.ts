@@ -6,6 +6,7 @@ import type { HandleOptions } from "../../hook/node/handle-event.ts";
 import {
   inspectEdit,
   queueEdit,
+  runOnlyEdit,
   sessionFile,
   toProjectPath,
   type EditInsight,
@@ -165,8 +166,7 @@ function inspectDeletion(project: Project, rel: string): EditInsight | undefined
   if (verdict.queue) {
     // Run only: a file that is gone needs no test of its own.
     const runner = resolveRunner(project.view, rel, verdict.language, project.config.runners);
-    if (runner.runner === undefined) return undefined;
-    return { path: rel, verdict, status: "existing", runner: runner.runner, runOnly: true };
+    return runner.runner === undefined ? undefined : runOnlyEdit(rel, verdict, runner.runner);
   }
   const owner = deletedConfigOwner(
     project.view,
@@ -174,12 +174,5 @@ function inspectDeletion(project: Project, rel: string): EditInsight | undefined
     () => headText(project.root, rel),
     project.config.runners,
   );
-  if (owner === undefined) return undefined;
-  return {
-    path: rel,
-    verdict: { ...verdict, language: verdict.language ?? owner.languages[0] },
-    status: "existing",
-    runner: owner,
-    runOnly: true,
-  };
+  return owner === undefined ? undefined : runOnlyEdit(rel, verdict, owner);
 }

@@ -16,6 +16,7 @@ export {
   journalPathOf,
   openProject,
   queueEdit,
+  runOnlyEdit,
   sessionFile,
   sessionJournal,
   sessionModeOf,

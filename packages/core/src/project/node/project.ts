@@ -420,14 +420,7 @@ function runOnlyInsight(
       ? (runnerConfigOwner(project.view, rel, project.config.runners) ??
         packageJsonRunner(project.view, rel, project.config.runners))
       : undefined;
-  if (owner !== undefined)
-    return {
-      path: rel,
-      verdict: { ...verdict, language: verdict.language ?? owner.languages[0] },
-      status: "existing",
-      runner: owner,
-      runOnly: true,
-    };
+  if (owner !== undefined) return runOnlyEdit(rel, verdict, owner);
   const language =
     verdict.language ??
     (TEST_DATA_KINDS.has(verdict.kind)
@@ -438,15 +431,30 @@ function runOnlyInsight(
   if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
     const runner = resolveRunner(project.view, rel, language, project.config.runners);
     if (runner.runner !== undefined)
-      return {
-        path: rel,
-        verdict: { ...verdict, language },
-        status: "existing",
-        runner: runner.runner,
-        runOnly: true,
-      };
+      return runOnlyEdit(rel, { ...verdict, language }, runner.runner);
   }
   return { path: rel, verdict };
+}
+
+/**
+ * A file queued only to run the tests that reach it, in `runner`'s language when the file has
+ * none of its own (a config, a data file): no test is asked of it.
+ */
+export function runOnlyEdit(
+  rel: string,
+  verdict: FileVerdict,
+  runner: DetectedRunner,
+): EditInsight {
+  const language = verdict.language ?? runner.languages[0];
+  return {
+    path: rel,
+    verdict: verdict.queue
+      ? verdict
+      : { ...verdict, ...(language === undefined ? {} : { language }) },
+    status: "existing",
+    runner,
+    runOnly: true,
+  };
 }
 
 export function inspectEdit(
