@@ -27,6 +27,7 @@ const SLOW_SRC_TESTS = [
   "packages/core/src/selection/node/package-json-change.test.ts",
   "packages/core/src/follow/node/runner-config-edits.test.ts",
   "packages/core/src/follow/node/deleted-modules.test.ts",
+  "packages/core/src/engine/node/build-first.test.ts",
   "packages/core/src/gating/node/test-imports.test.ts",
   "packages/core/src/hook/node/code-cache.test.ts",
   "packages/core/src/hook/node/deadline.test.ts",

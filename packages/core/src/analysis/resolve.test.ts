@@ -336,3 +336,27 @@ describe("aliasSpecifierWords: an entry an alias reaches past its star", () => {
     expect(aliasSpecifierWords(vue, rel)).toEqual(words);
   });
 });
+
+/**
+ * A test that imports the package's build (`../dist/index.js`) tests what `src/` builds into:
+ * the build folder is no project file, so the import is read as the source it was built from.
+ */
+describe("an import of build output reads the source it was built from", () => {
+  const files = ["src/index.ts", "src/math.ts", "src/esm.js", "packages/a/src/index.ts"];
+  it.each([
+    ["test/index.test.js", "../dist/index.js", "src/index.ts"],
+    ["test/index.test.js", "../dist", "src/index.ts"],
+    ["test/math.test.js", "../build/esm/math.js", "src/math.ts"],
+    ["test/math.test.js", "../out/cjs/math", "src/math.ts"],
+    ["packages/a/test/a.test.js", "../dist/index.mjs", "packages/a/src/index.ts"],
+    ["test/x.test.js", "../dist/missing.js", undefined],
+    ["test/x.test.js", "../lib/math.js", undefined],
+  ])("%s imports %s → %s", (from, specifier, expected) => {
+    expect(resolveJsImport(context(files), from, specifier)).toBe(expected);
+  });
+
+  it("a build folder the project holds as files is read as it is", () => {
+    const held = context([...files, "dist/index.js"]);
+    expect(resolveJsImport(held, "test/index.test.js", "../dist/index.js")).toBe("dist/index.js");
+  });
+});

@@ -140,8 +140,10 @@ export function resolveJsImport(
 ): string | undefined {
   // A query (`./a?raw`) is a bundler's; `#name` is a package import, kept.
   const clean = specifier.replace(/\?.*$/, "");
-  if (clean.startsWith("./") || clean.startsWith("../") || clean === "." || clean === "..")
-    return tryJsPath(context, join(dirnameRel(fromFile), clean), true);
+  if (isRelative(clean)) {
+    const path = join(dirnameRel(fromFile), clean);
+    return tryJsPath(context, path, true) ?? builtFrom(context, path);
+  }
   if (clean.startsWith("/") || clean.startsWith("node:") || clean === "") return undefined;
   const imported = clean.startsWith("#")
     ? packageImportTarget(context, fromFile, clean)
@@ -165,6 +167,35 @@ export function resolveJsImport(
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+function isRelative(specifier: string): boolean {
+  return (
+    specifier.startsWith("./") ||
+    specifier.startsWith("../") ||
+    specifier === "." ||
+    specifier === ".."
+  );
+}
+
+/** A path inside a build folder (`dist/`, `build/`, `out/`, and an `esm/`/`cjs/` in it). */
+const BUILT_PATH = /^(?:(.*)\/)?(?:dist|build|out)(?:\/(?:esm|cjs|mjs|src))?(?:\/(.*))?$/;
+
+/**
+ * The source a build-output path was built from, for a test that imports `../dist/index.js`
+ * (the build is not in the project's files): the same path under the package's `src/`, with
+ * any JavaScript or TypeScript extension. Undefined when no such source exists.
+ */
+function builtFrom(context: ResolveContext, path: string | undefined): string | undefined {
+  const match = path === undefined ? null : BUILT_PATH.exec(path);
+  if (match === null) return undefined;
+  const [, prefix, built] = match;
+  // A bundler names its output by format (`index.mjs`, `index.cjs` from `index.ts`).
+  const rest = built?.replace(/\.(?:[cm]?js|d\.[cm]?ts)$/, "");
+  const source = [prefix, "src", rest]
+    .filter((part) => part !== undefined && part !== "")
+    .join("/");
+  return tryJsPath(context, source, true);
 }
 
 /** The first project file an alias entry's targets for `specifier` name. */

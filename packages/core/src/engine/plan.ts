@@ -16,7 +16,7 @@ import {
 } from "../runners/project-runners.ts";
 import type { Config } from "../config/config.ts";
 import type { Language } from "../filter/languages.ts";
-import { notAnOption, scriptEnv } from "../runners/shared.ts";
+import { loadsBuildOutput, notAnOption, scriptEnv, testBuildCommand } from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
 import type { BuiltArgv } from "../runners/spec.ts";
 import type { RunResult } from "./summarize.ts";
@@ -77,6 +77,12 @@ export const RunPlanSchema = z.object({
   related: z.optional(z.record(z.string(), z.array(z.string()))),
   /** The folder, relative to `cwd`, the runner names test files from (uvu); absent: `cwd`. */
   names_from: z.optional(z.string()),
+  /**
+   * A shell line run in `cwd` before the runner: the build the test files load (`dist/`), from
+   * the package's test or pretest script (`testBuildCommand`). Without it they would test
+   * whatever the last build left.
+   */
+  build: z.optional(z.string()),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
@@ -353,6 +359,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     file: runner.package_dir === "" ? id.file : id.file.slice(runner.package_dir.length + 1),
   }));
   const built = runnerArgv(view, runner, group.whole === true ? [] : local, localIds);
+  const build = buildFirst(view, runner, files);
   return {
     runner,
     cwd: runner.package_dir,
@@ -368,7 +375,20 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     sources: group.sources,
     ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
     ...(built.namesFrom === undefined ? {} : { names_from: built.namesFrom }),
+    ...(build === undefined ? {} : { build }),
   };
+}
+
+/** The build to run before a JavaScript run whose test files load build output. */
+function buildFirst(
+  view: ProjectView,
+  runner: DetectedRunner,
+  files: readonly string[],
+): string | undefined {
+  if (!runner.languages.some((language) => language === "javascript" || language === "typescript"))
+    return undefined;
+  if (!files.some((file) => loadsBuildOutput(view, runner.package_dir, file))) return undefined;
+  return testBuildCommand(view, runner.package_dir);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { RunPlan } from "./plan.ts";
 import type { RunResult } from "./summarize.ts";
 import { shellCommandForTestFiles } from "../runners/project-runners.ts";
 import { specOf } from "../runners/table.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 /** How many red test files a summary or a re-run command names before "and N more". */
 const SHOWN = 12;
@@ -59,7 +60,11 @@ export function rerunCommands(runs: readonly RunPlan[], results: readonly RunRes
     const files = red
       .map((file) => (pkg === "" || file.startsWith(`${pkg}/`) ? file : `${pkg}/${file}`))
       .map((file) => (folders ? goPackageFile(file) : file));
-    commands.push(shellCommandForTestFiles(run.runner, files));
+    const command = shellCommandForTestFiles(run.runner, files);
+    // Tests that load the build need it first, as the run had it (`plan.build`).
+    if (run.build === undefined) commands.push(command);
+    else if (pkg === "") commands.push(`${run.build} && ${command}`);
+    else commands.push(`(cd ${shellWord(pkg)} && ${run.build}) && ${command}`);
   });
   return commands;
 }

@@ -34,7 +34,13 @@ export {
   runnerSettingsOfPackageJson,
 } from "./runner-config.ts";
 export { dependentCrates, hasDocTests } from "./rust-crates.ts";
-export { cargoTestTarget, notAnOption, scriptEnv } from "./shared.ts";
+export {
+  cargoTestTarget,
+  loadsBuildOutput,
+  notAnOption,
+  scriptEnv,
+  testBuildCommand,
+} from "./shared.ts";
 export {
   type BuiltArgv,
   CONFIG_WITHOUT_SPEC_TOKEN,

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { baseName, extensionOf, stemOf } from "../filter/languages.ts";
-import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
+import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../project/project-view.ts";
 import type { CandidateContext, Detection, RunnerSpec } from "./spec.ts";
 import { lazy } from "../util/lazy.ts";
 
@@ -176,6 +176,85 @@ export function scriptToolArgs(view: ProjectView, dir: string, tool: string): st
     .slice(start + 1, end === -1 ? undefined : end)
     .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
 }
+
+/** Scripts whose name says they build what the tests load (`build`, `compile`, `build:ts`). */
+const BUILD_SCRIPT = /^(?:build|compile|bundle|tsc)(?:[:-][\w:.-]*)?$/;
+/** Build tools a script may call itself before its runner (`tsc && ava`). */
+const BUILD_TOOL =
+  /^(?:tsc|tsup|rollup|esbuild|babel|swc|unbuild|microbundle|webpack|pkgroll|tsc-multi|vite\s+build)(?:\s|$)/;
+/** `npm run X`, `pnpm [run] X`, `yarn [run] X` as a whole command. */
+const WHOLE_SCRIPT_CALL =
+  /^(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+(["']?)([\w:.-]+)\1$/;
+
+/**
+ * The build a package's tests run after, as one shell line: the commands of its `pretest` and
+ * `test` scripts that build (`"test": "npm run build && node --test"`, `tsc && ava`, a `pretest`
+ * that compiles). A script called by name runs through `npm run`, which every Node install has
+ * and which puts the package's tools on the PATH. Undefined when neither script builds.
+ */
+export function testBuildCommand(view: ProjectView, dir: string): string | undefined {
+  const scripts = readPackageJson(view, dir)?.scripts ?? {};
+  const steps: string[] = [];
+  for (const name of ["pretest", "test"]) {
+    const text = scripts[name];
+    if (typeof text !== "string") continue;
+    for (const part of text.split(/&&|\|\||;/)) {
+      const command = part.trim().replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, "");
+      const called = WHOLE_SCRIPT_CALL.exec(command)?.[2];
+      if (called !== undefined && BUILD_SCRIPT.test(called) && typeof scripts[called] === "string")
+        steps.push(`npm run ${called}`);
+      else if (BUILD_TOOL.test(command)) steps.push(command);
+    }
+  }
+  return steps.length === 0 ? undefined : [...new Set(steps)].join(" && ");
+}
+
+/** Build folders at a package's root: what a test importing from one loads was built. */
+const BUILD_FOLDER = /^(?:dist|build|out)(?:\/|$)/;
+
+/**
+ * Whether a test file (project-relative) of the package `dir` loads build output: a relative
+ * import into the package's `dist/`, `build/` or `out/`, or the package's own name when its
+ * `main`, `module` or `exports` point into one. Such a test runs what the last build left.
+ */
+export function loadsBuildOutput(view: ProjectView, dir: string, testFile: string): boolean {
+  const text = view.readText(testFile);
+  if (text === undefined) return false;
+  const from = testFile.slice(0, testFile.lastIndexOf("/") + 1);
+  const prefix = dir === "" ? "" : `${dir}/`;
+  let ownName: string | undefined;
+  let ownBuilt: boolean | undefined;
+  for (const match of text.matchAll(IMPORTED)) {
+    const specifier = match[2] ?? "";
+    if (specifier.startsWith(".")) {
+      const target = normalizeRel(`${from}${specifier}`);
+      if (
+        target !== undefined &&
+        target.startsWith(prefix) &&
+        BUILD_FOLDER.test(target.slice(prefix.length))
+      )
+        return true;
+      continue;
+    }
+    if (ownBuilt === undefined) {
+      const pkg = readPackageJson(view, dir);
+      ownName = typeof pkg?.["name"] === "string" ? pkg["name"] : undefined;
+      const entries = JSON.stringify([pkg?.["main"], pkg?.["module"], pkg?.["exports"]]);
+      ownBuilt = /"(?:\.\/)?(?:dist|build|out)\//.test(entries);
+    }
+    if (
+      ownBuilt &&
+      ownName !== undefined &&
+      (specifier === ownName || specifier.startsWith(`${ownName}/`))
+    )
+      return true;
+  }
+  return false;
+}
+
+/** A module specifier in `import … from`, `import(…)`, `require(…)` or a bare `import '…'`. */
+const IMPORTED =
+  /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s*)(["'])([^"'\n]+)\1/gm;
 
 /** Programs that only set variables for the command after them in a script. */
 const ENV_WRAPPERS = new Set(["cross-env", "cross-env-shell", "env"]);

@@ -113,6 +113,11 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
         ? configPath
         : arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
     );
+    // Tests that load build output run against this turn's sources, built now.
+    if (plan.build !== undefined) {
+      const failed = await runBuild(plan, plan.build, cwd, options);
+      if (failed !== undefined) return failed;
+    }
     // A gating mode's Python run reads no bytecode the project's tree held (`python-cache.ts`).
     const python =
       options.trustCompiled !== true && specOf(plan.runner.id).languages.includes("python");
@@ -178,6 +183,45 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs the build a plan's test files load (`plan.build`) in the run's folder, with the package's
+ * and the project's `node_modules/.bin` on the PATH. A build that fails is the run's result (an
+ * error naming the build, with its output's last lines): the tests would load the last build.
+ */
+async function runBuild(
+  plan: RunPlan,
+  line: string,
+  cwd: string,
+  options: ExecuteOptions,
+): Promise<RunResult | undefined> {
+  const bins = [join(cwd, "node_modules", ".bin"), join(options.root, "node_modules", ".bin")];
+  const path = [...new Set(bins), process.env["PATH"] ?? ""].join(delimiter);
+  const argv = ["sh", "-c", line];
+  const outcome = await runProcess(argv, cwd, { PATH: path }, options, () => undefined);
+  if (outcome.exitCode === 0 && !outcome.timedOut) return undefined;
+  const reason = `the build the tests load (${line}) ${buildFailure(outcome)}, so they did not run`;
+  const tail = outcome.output.trim().split("\n").slice(-20).join("\n");
+  return {
+    runner: plan.runner.id,
+    cwd: plan.cwd,
+    command: argv,
+    exit_code: outcome.exitCode,
+    duration_ms: Math.round(outcome.durationMs),
+    tests: [],
+    // No test file failed to load: the run broke before any (the excerpt shows the build's end).
+    errors: [{ kind: "crash", message: tail }],
+    output_tail: "",
+    status: "error",
+    reason,
+  };
+}
+
+function buildFailure(outcome: ProcessOutcome): string {
+  if (outcome.timedOut) return "was stopped after the timeout";
+  if (outcome.spawnError !== undefined) return `could not start (${outcome.spawnError})`;
+  return `failed (exit ${outcome.exitCode ?? outcome.signal ?? "unknown"})`;
 }
 
 /**

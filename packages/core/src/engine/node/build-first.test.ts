@@ -1,0 +1,98 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { handleEvent } from "../../hook/node/handle-event.ts";
+import type { Decision, HookEvent } from "../../hook/hook-event.ts";
+import { openProject } from "../../project/node/project.ts";
+
+let temp: TempProject | undefined;
+afterEach(() => {
+  temp?.cleanup();
+  temp = undefined;
+});
+
+const clock = () => new Date("2026-12-06T10:00:00.000Z");
+const call = (event: HookEvent): Promise<Decision> =>
+  handleEvent(openProject(temp?.root ?? ""), event, { platform: "claude-code", now: clock });
+
+/**
+ * A package whose tests import its build (`../dist/index.js`), as a TypeScript library compiled
+ * by `tsc` does: here the build copies `src/` to `dist/` (and refuses a file marked broken, as a
+ * compiler refuses a type error), and the test script builds before `node --test`.
+ */
+const FILES = {
+  "package.json": JSON.stringify({
+    name: "calc",
+    version: "1.0.0",
+    type: "module",
+    main: "dist/index.js",
+    scripts: { build: "node build.mjs", test: "npm run build && node --test" },
+  }),
+  ".gitignore": "dist/\n",
+  "build.mjs": [
+    'import { cpSync, readdirSync, readFileSync } from "node:fs";',
+    'for (const name of readdirSync("src"))',
+    '  if (readFileSync(`src/${name}`, "utf8").includes("BROKEN")) {',
+    "    console.error(`src/${name}: does not compile`);",
+    "    process.exit(2);",
+    "  }",
+    'cpSync("src", "dist", { recursive: true });',
+    "",
+  ].join("\n"),
+  "src/math.js": "export const add = (a, b) => a + b;\n",
+  "src/index.js": 'export { add } from "./math.js";\n',
+  "test/index.test.js": [
+    'import test from "node:test";',
+    'import assert from "node:assert";',
+    'import { add } from "../dist/index.js";',
+    'test("add", () => assert.equal(add(1, 2), 3));',
+    "",
+  ].join("\n"),
+};
+
+async function started(): Promise<string> {
+  temp = makeProject(FILES);
+  execFileSync("node", ["build.mjs"], { cwd: temp.root });
+  await commitAll(temp.root);
+  await call({ kind: "SessionStarted", sessionId: "s1", source: "startup" });
+  return temp.root;
+}
+
+async function edited(root: string, text: string): Promise<Decision> {
+  temp?.write("src/math.js", text);
+  return call({ kind: "FilesEdited", paths: [join(root, "src/math.js")] });
+}
+
+/** The end of the turn builds what the tests load before it runs them. */
+describe("tests that load the package's build", () => {
+  it("an edit of a source the build reads runs those tests, on a fresh build", async () => {
+    const root = await started();
+    const note = await edited(root, "export const add = (a, b) => a - b;\n");
+    expect(JSON.stringify(note)).toContain("test/index.test.js");
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    // The last build still adds: only a fresh one shows the bug.
+    expect(stop.kind).toBe("block");
+    if (stop.kind !== "block") return;
+    expect(stop.reason).toContain("FAIL test/index.test.js");
+    expect(stop.reason).toContain("Re-run them: npm run build && node --test test/index.test.js");
+  }, 60_000);
+
+  it("a build that fails is the turn's error, with its output", async () => {
+    const root = await started();
+    await edited(root, "export const add = (a, b) => a + b; // BROKEN\n");
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    if (stop.kind !== "block") return;
+    expect(stop.reason).toContain("the build the tests load (npm run build) failed");
+    expect(stop.reason).toContain("src/math.js: does not compile");
+  }, 60_000);
+
+  it("a harmless edit builds, runs and stays green", async () => {
+    const root = await started();
+    await edited(root, "// adds\nexport const add = (a, b) => a + b;\n");
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).not.toBe("block");
+    expect(JSON.stringify(stop)).toContain("1 test passed");
+  }, 60_000);
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { planRun } from "../engine/plan.ts";
+import { createMemoryView } from "../project/project-view.ts";
+import { loadsBuildOutput, testBuildCommand } from "./shared.ts";
+
+const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ name: "calc", version: "1.0.0", ...extra, scripts });
+
+/** The build a package's tests run after, read from its test and pretest scripts. */
+describe("testBuildCommand", () => {
+  it.each<[string, Record<string, string>, string | undefined]>([
+    [
+      "a test script that builds first",
+      { build: "tsc", test: "npm run build && node --test" },
+      "npm run build",
+    ],
+    [
+      "pnpm's and yarn's short calls",
+      { "build:ts": "tsc", test: "pnpm build:ts && ava" },
+      "npm run build:ts",
+    ],
+    [
+      "a build tool called directly",
+      { test: "tsc -p tsconfig.build.json && mocha" },
+      "tsc -p tsconfig.build.json",
+    ],
+    [
+      "a pretest that compiles",
+      { compile: "tsc", pretest: "npm run compile", test: "mocha" },
+      "npm run compile",
+    ],
+    [
+      "variables before the command",
+      { build: "rollup -c", test: "NODE_ENV=test npm run build && vitest run" },
+      "npm run build",
+    ],
+    ["lint and test only", { lint: "eslint .", test: "npm run lint && vitest run" }, undefined],
+    ["a build script the package lacks", { test: "npm run build && node --test" }, undefined],
+    ["no scripts that build", { test: "jest" }, undefined],
+  ])("%s", (_, scripts, expected) => {
+    const view = createMemoryView({ "package.json": pkg(scripts) });
+    expect(testBuildCommand(view, "")).toBe(expected);
+  });
+});
+
+/** Whether a test loads what a build wrote. */
+describe("loadsBuildOutput", () => {
+  it.each<[string, Record<string, string>, string, boolean]>([
+    ["a relative import of dist/", {}, 'import { add } from "../dist/index.js";', true],
+    ["a require of build/", {}, 'const { add } = require("../build/math");', true],
+    ["a dynamic import of out/", {}, 'const m = await import("../out/index.mjs");', true],
+    ["an import of the sources", {}, 'import { add } from "../src/index.ts";', false],
+    [
+      "the package's own name, whose main is built",
+      { "package.json": pkg({}, { main: "dist/index.js", exports: "./dist/index.js" }) },
+      'import { add } from "calc";',
+      true,
+    ],
+    [
+      "the package's own name, whose exports name its sources",
+      { "package.json": pkg({}, { exports: "./src/index.js" }) },
+      'import { add } from "calc";',
+      false,
+    ],
+    [
+      "another package",
+      { "package.json": pkg({}, { main: "dist/index.js" }) },
+      'import x from "dist";',
+      false,
+    ],
+  ])("%s", (_, files, text, expected) => {
+    const view = createMemoryView({ ...files, "test/index.test.js": text });
+    expect(loadsBuildOutput(view, "", "test/index.test.js")).toBe(expected);
+  });
+
+  it("a package's build folder, not another package's", () => {
+    const view = createMemoryView({
+      "packages/a/test/a.test.js":
+        'import x from "../dist/index.js";\nimport y from "../../b/dist/b.js";',
+      "packages/c/test/c.test.js": 'import y from "../../b/dist/b.js";',
+    });
+    expect(loadsBuildOutput(view, "packages/a", "packages/a/test/a.test.js")).toBe(true);
+    expect(loadsBuildOutput(view, "packages/c", "packages/c/test/c.test.js")).toBe(false);
+  });
+});
+
+/** A run whose tests load the build builds first; one that reads the sources does not. */
+describe("a planned run builds first when its tests load build output", () => {
+  const files = {
+    "package.json": pkg({ build: "tsc", test: "npm run build && node --test" }),
+    "src/math.js": "export const add = (a, b) => a + b;\n",
+    "test/built.test.js": 'import { add } from "../dist/math.js";\n',
+    "test/source.test.js": 'import { add } from "../src/math.js";\n',
+  };
+  it.each([
+    ["test/built.test.js", "npm run build"],
+    ["test/source.test.js", undefined],
+  ])("%s", (test, build) => {
+    const plan = planRun(createMemoryView(files), [{ kind: "file", path: test }]);
+    expect(plan.runs).toHaveLength(1);
+    expect(plan.runs[0]?.build).toBe(build);
+  });
+});
