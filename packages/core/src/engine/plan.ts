@@ -387,8 +387,10 @@ function buildFirst(
 ): string | undefined {
   if (!runner.languages.some((language) => language === "javascript" || language === "typescript"))
     return undefined;
-  if (!files.some((file) => loadsBuildOutput(view, runner.package_dir, file))) return undefined;
-  return testBuildCommand(view, runner.package_dir);
+  // The scripts first: most packages build nothing before their tests, and no test is read then.
+  const build = testBuildCommand(view, runner.package_dir);
+  if (build === undefined) return undefined;
+  return files.some((file) => loadsBuildOutput(view, runner.package_dir, file)) ? build : undefined;
 }
 
 /**
