@@ -16,7 +16,13 @@ import {
 } from "../runners/project-runners.ts";
 import type { Config } from "../config/config.ts";
 import type { Language } from "../filter/languages.ts";
-import { loadsBuildOutput, notAnOption, scriptEnv, testBuildCommand } from "../runners/shared.ts";
+import {
+  loadsBuildOutput,
+  notAnOption,
+  scriptEnv,
+  shadowedSources,
+  testBuildCommand,
+} from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
 import type { BuiltArgv } from "../runners/spec.ts";
 import type { RunResult } from "./summarize.ts";
@@ -367,7 +373,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     // CI=1: runners neither prompt nor write new snapshots. Colour is left as the project's tests
     // expect it (a suite may test FORCE_COLOR itself, or its test script set it: the variables
     // the script gives the runner's command come along); the text parsers strip ANSI codes.
-    env: { ...testScriptEnv(view, runner), CI: "1", ...built.env },
+    env: { ...testScriptEnv(view, runner), CI: "1", ...sourcesFirst(view, runner), ...built.env },
     format: built.format,
     report: built.report,
     test_files: files,
@@ -377,6 +383,19 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...(built.namesFrom === undefined ? {} : { names_from: built.namesFrom }),
     ...(build === undefined ? {} : { build }),
   };
+}
+
+/**
+ * A Python run whose virtualenv holds an installed copy of the project's `src/` package imports
+ * the sources instead (`shadowedSources`): `src` first on `PYTHONPATH`, before what the machine
+ * set there.
+ */
+function sourcesFirst(view: ProjectView, runner: DetectedRunner): Record<string, string> {
+  if (!runner.languages.includes("python")) return {};
+  const first = shadowedSources(view, runner.package_dir, runner.command[0] ?? "");
+  if (first === undefined) return {};
+  const inherited = view.host?.env("PYTHONPATH") ?? "";
+  return { PYTHONPATH: inherited === "" ? first : `${first}:${inherited}` };
 }
 
 /** The build to run before a JavaScript run whose test files load build output. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planRun } from "../engine/plan.ts";
 import { createMemoryView } from "../project/project-view.ts";
-import { loadsBuildOutput, testBuildCommand } from "./shared.ts";
+import { loadsBuildOutput, shadowedSources, testBuildCommand } from "./shared.ts";
 
 const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ name: "calc", version: "1.0.0", ...extra, scripts });
@@ -99,5 +99,55 @@ describe("a planned run builds first when its tests load build output", () => {
     const plan = planRun(createMemoryView(files), [{ kind: "file", path: test }]);
     expect(plan.runs).toHaveLength(1);
     expect(plan.runs[0]?.build).toBe(build);
+  });
+});
+
+/** A src-layout package installed as a copy into the project's virtualenv shadows its sources. */
+describe("shadowedSources", () => {
+  const base = {
+    ".venv/pyvenv.cfg": "home = /usr/bin\n",
+    ".venv/bin/python": "",
+    "src/calc/__init__.py": "",
+  };
+  it.each<[string, Record<string, string>, string, string, string | undefined]>([
+    [
+      "a copy in site-packages",
+      { ".venv/lib/python3.12/site-packages/calc/__init__.py": "" },
+      "",
+      ".venv/bin/python",
+      "src",
+    ],
+    [
+      "an editable install (a .pth file, no copy)",
+      { ".venv/lib/python3.12/site-packages/_calc.pth": "/project/src\n" },
+      "",
+      ".venv/bin/python",
+      undefined,
+    ],
+    [
+      "another package's copy",
+      { ".venv/lib/python3.12/site-packages/other/__init__.py": "" },
+      "",
+      ".venv/bin/python",
+      undefined,
+    ],
+    [
+      "the machine's python",
+      { ".venv/lib/python3.12/site-packages/calc/__init__.py": "" },
+      "",
+      "python3",
+      undefined,
+    ],
+  ])("%s", (_, files, dir, python, expected) => {
+    const view = createMemoryView({ ...base, ...files });
+    expect(shadowedSources(view, dir, python)).toBe(expected);
+  });
+
+  it("a package folder's run through the root's virtualenv", () => {
+    const view = createMemoryView({
+      ".venv/lib/python3.12/site-packages/calc/__init__.py": "",
+      "libs/calc/src/calc/__init__.py": "",
+    });
+    expect(shadowedSources(view, "libs/calc", "../../.venv/bin/python")).toBe("src");
   });
 });

@@ -39,6 +39,7 @@ export {
   loadsBuildOutput,
   notAnOption,
   scriptEnv,
+  shadowedSources,
   testBuildCommand,
 } from "./shared.ts";
 export {

@@ -332,6 +332,34 @@ export function pythonCommand(view: ProjectView, dir: string, module: string): s
 }
 
 /**
+ * The `src/` folder to put first on a Python run's path (relative to the package folder) when
+ * the project's virtualenv holds an installed copy (not an editable install) of a package that
+ * folder holds: the tests would import that copy, not the sources this turn changed (`pip install
+ * .` copies a src-layout package into `site-packages`; nothing puts `src/` on the path). Undefined
+ * when no such copy is there, or the run's Python is no virtualenv of the project.
+ */
+export function shadowedSources(
+  view: ProjectView,
+  dir: string,
+  python: string,
+): string | undefined {
+  const venv = /^(.*)\/bin\/python[\d.]*$/.exec(python)?.[1];
+  const venvRel =
+    venv === undefined || venv.startsWith("/") ? undefined : normalizeRel(joinRel(dir, venv));
+  if (venvRel === undefined || !view.isDirectory(joinRel(dir, "src"))) return undefined;
+  const sites = view
+    .list(joinRel(venvRel, "lib"))
+    .filter((name) => name.startsWith("python"))
+    .map((name) => joinRel(venvRel, "lib", name, "site-packages"));
+  if (sites.length === 0) return undefined;
+  const shadowed = view
+    .list(joinRel(dir, "src"))
+    .filter((name) => view.exists(joinRel(dir, "src", name, "__init__.py")))
+    .some((name) => sites.some((site) => view.exists(joinRel(site, name, "__init__.py"))));
+  return shadowed ? "src" : undefined;
+}
+
+/**
  * How a package runs an installed JS tool: its own (or a workspace root's) `node_modules/.bin`
  * entry, else through the package manager its lock file names when that manager is on PATH
  * (`pnpm exec`, `yarn` — Plug'n'Play included —, `bun x`), else `npx --no-install`, which never

@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -95,4 +96,41 @@ describe("tests that load the package's build", () => {
     expect(stop.kind).not.toBe("block");
     expect(JSON.stringify(stop)).toContain("1 test passed");
   }, 60_000);
+});
+
+/**
+ * A src-layout package installed into the project's virtualenv as a copy (`pip install .`, not
+ * `-e`): the tests import that copy, so an edit of `src/` is run with `src/` first on the path.
+ */
+describe("a src-layout package installed as a copy in the virtualenv", () => {
+  it("the end of the turn runs the tests on the edited sources, not the installed copy", async () => {
+    temp = makeProject({
+      "pyproject.toml":
+        '[project]\nname = "calcpkg"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      ".gitignore": ".venv/\n",
+      "src/calcpkg/__init__.py": "def add(a, b):\n    return a + b\n",
+      "tests/test_add.py":
+        "from calcpkg import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    });
+    const root = temp.root;
+    execFileSync("python3", ["-m", "venv", "--system-site-packages", ".venv"], { cwd: root });
+    // What `pip install .` leaves: the package copied into site-packages.
+    const site = execFileSync(
+      join(root, ".venv/bin/python"),
+      ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+      { encoding: "utf8" },
+    ).trim();
+    cpSync(join(root, "src/calcpkg"), join(site, "calcpkg"), { recursive: true });
+    await commitAll(root);
+    await call({ kind: "SessionStarted", sessionId: "s1", source: "startup" });
+    temp.write("src/calcpkg/__init__.py", "def add(a, b):\n    return a - b\n");
+    // The project's own run tests the installed copy, and passes.
+    const own = spawnSync(join(root, ".venv/bin/python"), ["-m", "pytest", "-q"], { cwd: root });
+    expect(own.status).toBe(0);
+    await call({ kind: "FilesEdited", paths: [join(root, "src/calcpkg/__init__.py")] });
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    if (stop.kind !== "block") return;
+    expect(stop.reason).toContain("FAIL tests/test_add.py::test_add");
+  }, 120_000);
 });
