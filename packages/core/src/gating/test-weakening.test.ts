@@ -532,6 +532,28 @@ describe("leavesTestsOut", () => {
       "[pytest]\naddopts = -c other.ini\n",
       ["`-c` added or changed"],
     ],
+    // The twenty-sixth round: a config deleted, and with it the names of the tests it ran.
+    [
+      "pytest.ini deleted with its python_files",
+      "pytest.ini",
+      "[pytest]\ntestpaths = tests\npython_files = check_*.py test_*.py\n",
+      undefined,
+      ["deleted, with `python_files`, which named which tests run"],
+    ],
+    [
+      "vitest.config deleted with its include",
+      "vitest.config.ts",
+      "export default { test: { include: ['test/**/*.js'] } };\n",
+      undefined,
+      ["deleted, with `include`, which named which tests run"],
+    ],
+    [
+      "jest.config deleted with its testMatch",
+      "jest.config.js",
+      "module.exports = { testMatch: ['**/*.check.js'] };\n",
+      undefined,
+      ["deleted, with `testMatch`, which named which tests run"],
+    ],
   ])("%s", (_name, path, before, after, forms) => {
     expect(leavesTestsOut(path, before, after)).toEqual(forms);
   });
@@ -587,6 +609,15 @@ describe("leavesTestsOut", () => {
       "tox.ini",
       "[tox]\nenvlist = py312\n",
       "[tox]\nenvlist = py312\n\n[testenv]\ncommands =\n    python -m pytest {posargs}\n    coverage run -m pytest\n",
+    ],
+    // Deleted configs whose words only narrowed or placed the run: without them it is wider.
+    ["pytest.ini deleted with its testpaths", "pytest.ini", INI, undefined],
+    ["vitest.config deleted with its exclude", "vitest.config.ts", VITEST, undefined],
+    [
+      "a conftest deleted",
+      "tests/conftest.py",
+      "import pytest\n\n@pytest.fixture\ndef two():\n    return 2\n",
+      undefined,
     ],
   ])("not said: %s", (_name, path, before, after) => {
     expect(leavesTestsOut(path, before, after)).toEqual([]);

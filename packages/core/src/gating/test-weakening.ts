@@ -378,14 +378,42 @@ function narrowed(before: readonly string[], after: readonly string[]): boolean 
 }
 
 /**
+ * The words that name which files or functions are tests, whose default (once their config is
+ * deleted) may not name a test the config named: `python_files = check_*.py` or vitest's
+ * `include: ["test/**\/*.js"]` gone, and the failing test is no longer collected (the
+ * twenty-sixth round). The words that leave tests out (`exclude`, `-k`) widen the run when
+ * deleted, and the words of where a run looks (`testpaths`, `roots`, `dir`) fall back to the
+ * whole project.
+ */
+const NAMES_TESTS =
+  /^(python_(files|functions|classes)|include|testMatch|testRegex|spec|projects)$/;
+
+/** A runner config deleted: the words it held that named which tests run. */
+function deletedConfigForms(before: string, words: RegExp): string[] {
+  const named = new Set<string>();
+  for (const match of before.matchAll(words)) if (NAMES_TESTS.test(match[0])) named.add(match[0]);
+  return named.size === 0
+    ? []
+    : [
+        `deleted, with ${[...named].map((word) => `\`${word}\``).join(", ")}, which named which tests run`,
+      ];
+}
+
+/**
  * How a change of a runner config or a conftest.py leaves tests out of a run (empty: it does
  * not, or the file is no such config): each word of `LEAVES_OUT` whose value was added or
- * changed. `before` undefined: the file is new.
+ * changed. `before` undefined: the file is new; `after` undefined: it was deleted.
  */
-export function leavesTestsOut(path: string, before: string | undefined, after: string): string[] {
+export function leavesTestsOut(
+  path: string,
+  before: string | undefined,
+  after: string | undefined,
+): string[] {
   const name = path.split("/").pop() ?? path;
   const kind = LEAVES_OUT.find((one) => one.file.test(name));
   if (kind === undefined) return [];
+  if (after === undefined)
+    return before === undefined ? [] : deletedConfigForms(before, kind.words);
   const then = valuesOf(before ?? "", kind.words);
   const now = valuesOf(after, kind.words);
   const forms: string[] = [];

@@ -39,10 +39,7 @@ function formsOf(
   let test: string[] = [];
   if (kind.test && before !== undefined) test = weakeningForms(path, before, after);
   else if (kind.test && after !== undefined) test = newSupportForms(path, after);
-  return [
-    ...test,
-    ...(kind.config && after !== undefined ? leavesTestsOut(path, before, after) : []),
-  ];
+  return [...test, ...(kind.config ? leavesTestsOut(path, before, after) : [])];
 }
 
 /**
