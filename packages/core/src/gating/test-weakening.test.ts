@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { leavesTestsOut, newSupportForms, weakenedLine, weakeningForms } from "./test-weakening.ts";
+import {
+  holdsTests,
+  leavesTestsOut,
+  newSupportForms,
+  ranNoTestLine,
+  weakenedLine,
+  weakeningForms,
+} from "./test-weakening.ts";
 
 const PY = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
 const JS =
@@ -346,6 +353,24 @@ describe("weakeningForms", () => {
       weakenedLine("strict", [{ path: "tests/test_calc.py", forms: ["an assertion changed"] }]),
     ).toBe(
       "tailtest strict: a test or runner config changed this turn so that fewer tests run or can fail, with no failing test declared for it: tests/test_calc.py (an assertion changed). A test is not changed to match what the code does, nor left out of the run: put it back (git checkout -- <file>) and fix the code through a claim (tailtest claim …); if the person asked for this change, say so and why in your answer.",
+    );
+  });
+});
+
+describe("a changed test file that runs no test (the twenty-sixth round)", () => {
+  it.each([
+    ["a pytest function", "tests/test_a.py", PY, true],
+    ["a test class", "tests/test_a.py", CLASS, true],
+    ["a vitest file", "src/a.test.ts", JS, true],
+    ["a helper with no test", "tests/test_helpers.py", "def two():\n    return 2\n", false],
+    ["a language not read", "tests/a_test.go", "func TestA(t *testing.T) {}\n", false],
+  ])("holds tests: %s", (_name, path, text, holds) => {
+    expect(holdsTests(path, text)).toBe(holds);
+  });
+
+  it("is said as a weakening", () => {
+    expect(ranNoTestLine("tdd", ["tests/test_calc.py"])).toBe(
+      "tailtest tdd: a test or runner config changed this turn so that fewer tests run or can fail, with no failing test declared for it: tests/test_calc.py (held tests at the turn's start and runs none now: every test skipped, or none collected). A test is not changed to match what the code does, nor left out of the run: put it back (git checkout -- <file>) and fix the code through a Red (tailtest red …); if the person asked for this change, say so and why in your answer.",
     );
   });
 });

@@ -276,6 +276,32 @@ export function newSupportForms(path: string, after: string): string[] {
   ];
 }
 
+/** Whether a test file's text holds a test: an assertion, or a test pytest collects by name. */
+export function holdsTests(path: string, text: string): boolean {
+  const family = familyOf(path);
+  if (family === undefined) return false;
+  const counted = count(text, family);
+  return counted.assertions.size > 0 || counted.tests.size > 0;
+}
+
+/**
+ * The Stop's line for test files that held tests at the turn's start, were changed, and ran no
+ * test at its end (the twenty-sixth round): every test skipped or none collected, by whatever
+ * spelling (`getattr(pytest, "skip")`, an empty parameter list in a variable, `it["skip"]`,
+ * vitest's `context.skip()`). The text reading names the forms it knows; the run names the rest.
+ */
+export function ranNoTestLine(mode: "tdd" | "strict", files: readonly string[]): string {
+  return weakenedLine(
+    mode,
+    files.map((path) => ({
+      path,
+      forms: [
+        "held tests at the turn's start and runs none now: every test skipped, or none collected",
+      ],
+    })),
+  );
+}
+
 export interface WeakenedTest {
   path: string;
   forms: string[];

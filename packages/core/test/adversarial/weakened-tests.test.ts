@@ -160,6 +160,25 @@ const WEAKENINGS: readonly Weakening[] = [
     path: FILE,
     content: `import pytest\n${TEST.replace("def test_add():", "@pytest.mark.parametrize('x', [])\ndef test_add(x):")}`,
   },
+  // The twenty-sixth round: every test of the file skipped by a spelling the reading does not
+  // know; the run says it (the file ran no test).
+  {
+    name: "an empty parameter list held in a variable",
+    path: FILE,
+    content: `import pytest\n${TEST.replace("def test_add():", "CASES = []\n\n\n@pytest.mark.parametrize('x', CASES)\ndef test_add(x):")}`,
+    platforms: ["claude-code", "codex"],
+  },
+  {
+    name: "a skip reached through getattr",
+    path: FILE,
+    content: `import pytest\n${TEST.replace("    assert", "    getattr(pytest, 'sk' + 'ip')('later')\n    assert")}`,
+    platforms: ["claude-code", "cursor"],
+  },
+  {
+    name: "pytest's Skipped raised by its own name",
+    path: FILE,
+    content: `from _pytest.outcomes import Skipped\n${TEST.replace("    assert", "    raise Skipped('later')\n    assert")}`,
+  },
 ];
 
 /** The attack project with `add` broken and committed (its test fails), a session started. */
@@ -202,7 +221,8 @@ describe("a failing test weakened, strict", () => {
 });
 
 describe("a failing test weakened during a Red, tdd (claude-code)", () => {
-  for (const weakening of WEAKENINGS.slice(0, 2))
+  const getattr = WEAKENINGS.find((one) => one.name === "a skip reached through getattr");
+  for (const weakening of [...WEAKENINGS.slice(0, 2), getattr as Weakening])
     it(
       weakening.name,
       () =>
@@ -324,6 +344,20 @@ describe("a failing vitest test weakened, strict (claude-code)", () => {
       path: "vitest.config.js",
       content:
         'export default { test: { include: ["nothing/**"], exclude: ["**/node_modules/**"], passWithNoTests: true } };\n',
+    },
+    // The twenty-sixth round: skips the reading does not know; the run says the file ran none.
+    {
+      name: 'it["skip"]',
+      path: "test/calc.test.js",
+      content: VITEST_FILES["test/calc.test.js"].replace('it("adds"', 'it["skip"]("adds"'),
+    },
+    {
+      name: "the test context's skip()",
+      path: "test/calc.test.js",
+      content: VITEST_FILES["test/calc.test.js"].replace(
+        'it("adds", () => {',
+        'it("adds", (c) => {\n  c.skip();',
+      ),
     },
   ];
   for (const play of plays)

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  holdsTests,
   isRunnerConfig,
   leavesTestsOut,
   newSupportForms,
@@ -43,6 +44,15 @@ function formsOf(
 }
 
 /**
+ * What the turn did to its tests: `weakened`, the changes read as weakening; `tested`, the other
+ * changed test files that held tests at the turn's start (each must still run one, `ranNoTestLine`).
+ */
+export interface TurnTestChanges {
+  weakened: WeakenedTest[];
+  tested: string[];
+}
+
+/**
  * The existing test files this turn changed so that less of them can fail, and the new support
  * files of a test area that skip or stand in for tested code (`test-weakening.ts`), compared by
  * content with the turn's start: its kept bytes (strict, and tailtest's copy where git cannot
@@ -53,8 +63,9 @@ export function weakenedTests(
   project: Project,
   look: TurnLook,
   exempt: ReadonlySet<string>,
-): WeakenedTest[] {
-  if (look.before === undefined) return [];
+): TurnTestChanges {
+  const tested: string[] = [];
+  if (look.before === undefined) return { weakened: [], tested };
   // The mtime look has bytes only where tailtest's copy kept them (a project git cannot compare,
   // ADR 0012, the twenty-fifth round): never git's blobs.
   const git = look.via === "content";
@@ -88,8 +99,10 @@ export function weakenedTests(
     if (after === null) continue;
     const forms = formsOf(path, { test, config }, then, after);
     if (forms.length > 0) found.push({ path, forms });
+    else if (test && then !== undefined && after !== undefined && holdsTests(path, then))
+      tested.push(path);
   }
-  return found;
+  return { weakened: found, tested };
 }
 
 /**

@@ -49,6 +49,7 @@ const lazy = {
   lifecycle: () => import("../../state/node/lifecycle.ts"),
   forged: () => import("../../gating/node/forged-lines.ts"),
   hookSettings: () => import("../../gating/node/hook-settings-watch.ts"),
+  weakening: () => import("../../gating/test-weakening.ts"),
 };
 
 export interface HandleOptions {
@@ -372,16 +373,32 @@ function mayChangeTests(event: HookEvent): boolean {
 async function testTurn(
   project: Project,
   changed: readonly string[],
-  tests: { expected: readonly ExpectedRed[]; alsoRun?: readonly string[] },
+  tests: {
+    expected: readonly ExpectedRed[];
+    alsoRun?: readonly string[];
+    /** Changed test files that held tests at the turn's start: each must still run one. */
+    tested?: readonly string[];
+  },
   stopHookActive: boolean,
   now: () => Date,
 ): Promise<Decision> {
   const file = sessionFile(project, now);
   for (const path of new Set([...changed, ...(tests.alsoRun ?? [])]))
     await queueEdit(project, inspectEdit(project, path), file);
-  const { decision } = await (
+  const { decision, outcomes } = await (
     await lazy.verify()
   ).verifyTurn(project, { stopHookActive, now, expected: tests.expected, newNeedsTest: false });
+  // A test file made to run no test by a spelling the text reading does not know (ADR 0012,
+  // the twenty-sixth round): said with the other weakenings, the Stop held once.
+  const empty = (tests.tested ?? []).filter((path) => outcomes[path] === "missing_test");
+  const mode = project.config.mode;
+  if (empty.length > 0 && (mode === "tdd" || mode === "strict")) {
+    const text = (await lazy.weakening()).ranNoTestLine(mode, empty);
+    return joined(
+      stopHookActive ? { kind: "context", text } : { kind: "block", reason: text },
+      decision,
+    );
+  }
   if (decision.kind !== "block") return decision;
   // The fix is an edit the mode gates: say how to make one.
   const how =
@@ -524,7 +541,13 @@ async function decideTdd(
         const tests = await turnTestsOf(call, swept.changed);
         return joined(
           swept.decision,
-          await testTurn(call.project, swept.changed, tests, event.stopHookActive, call.now),
+          await testTurn(
+            call.project,
+            swept.changed,
+            { ...tests, tested: swept.tested },
+            event.stopHookActive,
+            call.now,
+          ),
         );
       }
     case "SessionEnded":
@@ -586,7 +609,7 @@ async function decideStrict(
           await testTurn(
             call.project,
             verified.changed,
-            { expected: verified.expected },
+            { expected: verified.expected, tested: verified.tested },
             event.stopHookActive,
             call.now,
           ),

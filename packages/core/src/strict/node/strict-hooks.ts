@@ -640,7 +640,12 @@ export async function verifyStrictTurn(
 export async function verifyStrictTurnWith(
   call: StrictCall,
   stopHookActive: boolean,
-): Promise<{ decision: Decision; changed: readonly string[]; expected: ExpectedRed[] }> {
+): Promise<{
+  decision: Decision;
+  changed: readonly string[];
+  expected: ExpectedRed[];
+  tested: readonly string[];
+}> {
   return withVerifyLock(call.project.root, async () => {
     const { state } = judgeableSnapshot(call);
     const events: StrictEventInput[] = [];
@@ -713,7 +718,7 @@ export async function verifyStrictTurnWith(
     lines.push(...hatchLines(state.mode, changed, refactored, refactorPassed));
     lines.push(...configLine("strict", look.changed));
     // A test made to stop testing, other than a claim's (its hash holds it): the twenty-second round.
-    const weakened = weakenedTests(call.project, look, claimTests(call, state));
+    const { weakened, tested } = weakenedTests(call.project, look, claimTests(call, state));
     if (weakened.length > 0) {
       lines.push(`✗ ${weakenedLine("strict", weakened).replace(/^tailtest strict: /, "")}`);
       if (!stopHookActive) block = true;
@@ -727,7 +732,7 @@ export async function verifyStrictTurnWith(
     await appendStrictEvents(call.project.root, events);
     // The person's line (turn-summary.ts; `notify` in the config): the claimed tests this stop ran.
     const line = notifyLine(strictTurnSummary(ran), call.project.config.notify);
-    const next = turnTests(state, outcomes, look);
+    const next = { ...turnTests(state, outcomes, look), tested };
     if (lines.length === 0) return { decision: withUserMessage({ kind: "none" }, line), ...next };
     // With lines of its own (the claims' verdicts), the stop already tells the person.
     const text = capText(`tailtest strict:\n${lines.join("\n")}`);

@@ -278,17 +278,17 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
 export async function sweepTurn(
   call: TddCall,
   stopHookActive: boolean,
-): Promise<{ decision: Decision; changed: readonly string[] }> {
+): Promise<{ decision: Decision; changed: readonly string[]; tested: readonly string[] }> {
   const look = await lookAtTurn(call.project, call.now);
-  const decision = await sweptDecision(call, stopHookActive, look);
-  return { decision, changed: look.changed };
+  const { decision, tested } = await sweptDecision(call, stopHookActive, look);
+  return { decision, changed: look.changed, tested };
 }
 
 async function sweptDecision(
   call: TddCall,
   stopHookActive: boolean,
   look: Awaited<ReturnType<typeof lookAtTurn>>,
-): Promise<Decision> {
+): Promise<{ decision: Decision; tested: readonly string[] }> {
   const patterns = tddPatternsFromConfig(call.project.config);
   // Code outside the production class that production code imports changes production: the
   // gate let it through as a test (or did not gate it), which covers it only under a Green, the
@@ -308,7 +308,7 @@ async function sweptDecision(
       ? new Set<string>()
       : await readAllowedEdits(call.project.root, sinceIso, "making_tests_pass");
   // A test made to stop testing, outside a cycle that holds it (the twenty-second round).
-  const weakened = weakenedTests(call.project, look, await cycleTests(call.project));
+  const { weakened, tested } = weakenedTests(call.project, look, await cycleTests(call.project));
   await look.finish();
   // An allowance is for the edit the gate saw: a file that holds anything else was written
   // after it (another agent, a write after a gate that timed out), and is reported too.
@@ -339,7 +339,10 @@ async function sweptDecision(
   const said = [...(hatch === undefined ? [] : [hatch]), ...configs];
   const weak = weakened.length === 0 ? [] : [weakenedLine("tdd", weakened)];
   if (around.length === 0 && lost.length === 0 && weak.length === 0)
-    return said.length === 0 ? { kind: "none" } : { kind: "context", text: said.join("\n") };
+    return {
+      decision: said.length === 0 ? { kind: "none" } : { kind: "context", text: said.join("\n") },
+      tested,
+    };
   const list = around
     .map((path) => {
       const importers = imported.get(path);
@@ -354,7 +357,10 @@ async function sweptDecision(
           `tailtest tdd: ${around.length} file${around.length === 1 ? "" : "s"} changed or deleted this turn without passing the tdd gate (a shell command tailtest could not read, a formatter, or a tool it does not see):\n${list}\nIf the change is not part of a declared cycle, revert it (git checkout -- <file>); otherwise declare it (tailtest red …, or tailtest green --skip-red --reason refactoring …) and redo it through the edit tools.${!around.some((path) => imported.has(path)) ? "" : " A test, script or generated file that production code imports is production code here: change it under a Green (tailtest green --skip-red --reason refactoring --file <it>), or move what production needs into production code."}`,
         ];
   const text = capText([...changed, ...weak, ...lost, ...said].join("\n"));
-  return stopHookActive ? { kind: "context", text } : { kind: "block", reason: text };
+  return {
+    decision: stopHookActive ? { kind: "context", text } : { kind: "block", reason: text },
+    tested,
+  };
 }
 
 /**
