@@ -193,6 +193,61 @@ describe("weakeningForms", () => {
       ),
       [WAY],
     ],
+    // The twenty-sixth round: branches that never run, spelled another way.
+    [
+      "two literals compared",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    if 1 == 2:\n        assert"),
+      [WAY],
+    ],
+    [
+      "a loop over nothing",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    for _ in []:\n        assert"),
+      [WAY],
+    ],
+    [
+      "two literals compared (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  if (1 === 2) {\n    expect(add(2, 3)).toBe(5);\n  }",
+      ),
+      [WAY],
+    ],
+    [
+      "a loop over nothing (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  for (const _ of []) {\n    expect(add(2, 3)).toBe(5);\n  }",
+      ),
+      [WAY],
+    ],
+    [
+      "a catch holding only a comment (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  try {\n    expect(add(2, 3)).toBe(5);\n  } catch {\n    // fine\n  }",
+      ),
+      [WAY],
+    ],
+    [
+      "an empty catch after an assertion and a name holding try (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  try {\n    expect(add(2, 3)).toBe(5);\n    const entry = 1;\n  } catch {}",
+      ),
+      [WAY],
+    ],
     [
       "the tested name monkeypatched",
       "t/test_a.py",
@@ -312,6 +367,33 @@ describe("weakeningForms", () => {
       "t/test_a.py",
       PY,
       PY.replace("    assert", "    total = add(2, 3)\n    print(total)\n    assert"),
+    ],
+    [
+      "a loop over a table, a comparison with a name",
+      "t/test_a.py",
+      PY,
+      PY.replace(
+        "    assert add(2, 3) == 5",
+        "    for a in [2]:\n        if a == 2:\n            assert add(2, 3) == 5",
+      ),
+    ],
+    [
+      "a catch that asserts (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  expect(add(2, 3)).toBe(5);\n  try {\n    add(null, 3);\n  } catch (error) {\n    // thrown\n    expect(error).toBeTruthy();\n  }",
+      ),
+    ],
+    [
+      "an empty catch around code expected to throw (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  try {\n    add(null, 3);\n  } catch {\n    /* expected */\n  }\n  expect(add(2, 3)).toBe(5);",
+      ),
     ],
   ])("not weakened: %s", (_name, path, before, after) => {
     expect(weakeningForms(path, before, after)).toEqual([]);

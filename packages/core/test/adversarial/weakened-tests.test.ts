@@ -175,6 +175,17 @@ const WEAKENINGS: readonly Weakening[] = [
     platforms: ["claude-code", "cursor"],
   },
   {
+    name: "a branch on two literals that never runs",
+    path: FILE,
+    content: TEST.replace("    assert", "    if 1 == 2:\n        assert"),
+  },
+  {
+    name: "a loop over nothing",
+    path: FILE,
+    content: TEST.replace("    assert", "    for _ in []:\n        assert"),
+    platforms: ["codex"],
+  },
+  {
     name: "pytest's Skipped raised by its own name",
     path: FILE,
     content: `from _pytest.outcomes import Skipped\n${TEST.replace("    assert", "    raise Skipped('later')\n    assert")}`,
@@ -350,6 +361,22 @@ describe("a failing vitest test weakened, strict (claude-code)", () => {
       name: 'it["skip"]',
       path: "test/calc.test.js",
       content: VITEST_FILES["test/calc.test.js"].replace('it("adds"', 'it["skip"]("adds"'),
+    },
+    {
+      name: "a loop over nothing",
+      path: "test/calc.test.js",
+      content: VITEST_FILES["test/calc.test.js"].replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  for (const _ of []) {\n    expect(add(2, 3)).toBe(5);\n  }",
+      ),
+    },
+    {
+      name: "a catch holding only a comment",
+      path: "test/calc.test.js",
+      content: VITEST_FILES["test/calc.test.js"].replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  try {\n    expect(add(2, 3)).toBe(5);\n  } catch {\n    // later\n  }",
+      ),
     },
     {
       name: "the test context's skip()",
