@@ -146,6 +146,43 @@ describe("the time box", () => {
   });
 });
 
+describe("the import graph of single-file components", () => {
+  it("reads the imports of every <script> block of .vue and .svelte files", () => {
+    temp = makeProject({
+      "tsconfig.json": '{"compilerOptions":{"baseUrl":".","paths":{"@/*":["./src/*"]}}}\n',
+      "src/utils/filters.ts": "export const date = (d: string) => d;\n",
+      "src/composable/useTags.ts": "export const useTags = () => [];\n",
+      "src/store/user.ts": "export const user = {};\n",
+      "src/components/Row.vue": "<template><li /></template>\n",
+      "src/components/Meta.vue": [
+        '<script lang="ts">',
+        "export default { name: 'Meta' }",
+        "</script>",
+        '<script setup lang="ts">',
+        "import { date } from 'src/utils/filters'",
+        "import { useTags } from '@/composable/useTags'",
+        "import Row from './Row.vue'",
+        "</script>",
+        '<template><Row :title="date(at)" /></template>',
+      ].join("\n"),
+      "src/components/Meta.spec.ts": "import Meta from './Meta.vue';\n",
+      "src/Card.svelte": [
+        '<script context="module" lang="ts">import { user } from "./store/user";</script>',
+        "<script>import { date } from './utils/filters';</script>",
+        "<p>{date(user.at)}</p>",
+      ].join("\n"),
+    });
+    const edges = edgesOf(build(openProject(temp.root)));
+    expect(edges["src/components/Meta.vue"]).toEqual([
+      "src/components/Row.vue",
+      "src/composable/useTags.ts",
+      "src/utils/filters.ts",
+    ]);
+    expect(edges["src/Card.svelte"]).toEqual(["src/store/user.ts", "src/utils/filters.ts"]);
+    expect(edges["src/components/Row.vue"]).toEqual([]);
+  });
+});
+
 describe("traceImpact", () => {
   it("reads the edited file again, so a new import counts at once", async () => {
     temp = copyFixture("analysis/ts-app");

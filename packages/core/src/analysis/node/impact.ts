@@ -19,8 +19,9 @@ import {
   type GraphIndex,
   type ImportGraph,
 } from "../import-graph.ts";
-import { loadJsLexers, scanJsModule } from "../js-module.ts";
+import { loadJsLexers, scanJsModule, type JsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
+import { sfcScripts } from "../sfc-scripts.ts";
 import { RUNNER_ALIAS_CONFIG, runnerAliases } from "../runner-aliases.ts";
 import {
   compilePathAliases,
@@ -315,8 +316,8 @@ function removeShardsFrom(project: Project, first: number): void {
   }
 }
 
-/** Files whose imports are read; `.vue`/`.svelte` are only import targets. */
-const READ_EXTENSIONS = new Set([
+/** Files whose imports are read; a `.vue`/`.svelte` component's from its `<script>` blocks. */
+const CODE_EXTENSIONS = new Set([
   ".py",
   ".js",
   ".jsx",
@@ -327,7 +328,8 @@ const READ_EXTENSIONS = new Set([
   ".mts",
   ".cts",
 ]);
-const TARGET_EXTENSIONS = new Set([...READ_EXTENSIONS, ".vue", ".svelte"]);
+const COMPONENT_EXTENSIONS = new Set([".vue", ".svelte"]);
+const READ_EXTENSIONS = new Set([...CODE_EXTENSIONS, ...COMPONENT_EXTENSIONS]);
 const TS_CONFIGS = new Set(["tsconfig.json", "jsconfig.json"]);
 const PYTHON_MANIFESTS = new Set(["pyproject.toml", "setup.py", "setup.cfg"]);
 /**
@@ -337,7 +339,7 @@ const PYTHON_MANIFESTS = new Set(["pyproject.toml", "setup.py", "setup.cfg"]);
 const READ_CAP = 256 * 1024;
 
 export function isGraphSource(rel: string): boolean {
-  return TARGET_EXTENSIONS.has(extensionOf(rel)) && !rel.endsWith(".d.ts");
+  return READ_EXTENSIONS.has(extensionOf(rel)) && !rel.endsWith(".d.ts");
 }
 
 /**
@@ -458,12 +460,18 @@ export function readFileImports(
         if (!found.includes(file)) found.push(file);
     return found;
   }
-  const module = scanJsModule(text, rel);
+  const module = COMPONENT_EXTENSIONS.has(ext) ? scanComponent(text, rel) : scanJsModule(text, rel);
   for (const entry of module.imports) {
     const target = resolveJsImport(context, rel, entry.specifier);
     if (target !== undefined) found.push(target);
   }
   return module.parsed ? found : undefined;
+}
+
+/** A single-file component's imports: only its `<script>` blocks are lexed. */
+function scanComponent(text: string, rel: string): JsModule {
+  const script = sfcScripts(text);
+  return scanJsModule(script.code, `${rel}${script.jsx ? ".tsx" : ".ts"}`);
 }
 
 /**

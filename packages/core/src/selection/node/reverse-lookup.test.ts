@@ -172,6 +172,29 @@ describe("the cold path finds the importers the graph holds", () => {
     expect(found.importers).toBeGreaterThan(8);
   });
 
+  it("finds a util imported only by a .vue or .svelte component, up to the component's test", async () => {
+    temp = makeProject({
+      "tsconfig.json": '{ "compilerOptions": { "baseUrl": "." } }\n',
+      "src/utils/filters.ts": "export const date = (d: string) => d;\n",
+      "src/components/Meta.vue":
+        '<template><p>{{ date(at) }}</p></template>\n<script setup lang="ts">\nimport { date } from "src/utils/filters"\n</script>\n',
+      "src/components/Meta.spec.ts": 'import Meta from "./Meta.vue";\n',
+      "src/Card.svelte":
+        "<script>\n  import { date } from './utils/filters';\n</script>\n<p>{date(x)}</p>\n",
+      "src/Card.test.ts": 'import Card from "./Card.svelte";\n',
+    });
+    await commitAll(temp.root);
+    const project = openProject(temp.root);
+    const index = sourceIndex(project, unlimited());
+    const found = index && reverseImporters(project, index, "src/utils/filters.ts", 3, unlimited());
+    index?.close();
+    expect(found?.levels).toEqual([
+      ["src/Card.svelte", "src/components/Meta.vue"],
+      ["src/Card.test.ts", "src/components/Meta.spec.ts"],
+    ]);
+    expect(compare(project).importers).toBe(6);
+  });
+
   it("finds a package's entry required from two folders down (`require('../../')`)", async () => {
     temp = makeProject({
       "package.json": '{ "name": "pkg", "main": "index.js" }\n',

@@ -36,7 +36,9 @@ import { eachGitChunk, gitOutputFile } from "../../project/node/git-output.ts";
 
 const PY = [".py"];
 const JS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"];
-const SEARCH = new Set([...PY, ...JS]);
+/** Single-file components: their `<script>` blocks import too (`readFileImports`). */
+const COMPONENTS = [".vue", ".svelte"];
+const SEARCH = new Set([...PY, ...JS, ...COMPONENTS]);
 /**
  * The search's V8 flags, set as it starts: the whole tree's (`WHOLE_TREE_FLAGS`) and
  * `--optimize-for-size`, under which V8 keeps its heap smaller for the rest of the process: the
