@@ -47,12 +47,14 @@ describe("tailtest bin", () => {
       });
       expect(result.stderr).toBe("");
       expect(result.stdout).toContain(
-        "  test    tests/test_nl2br.py (none of this name; the related tests below cover it)",
+        "  test    none named after it (the related tests below cover it)",
       );
       expect(result.stdout).toContain(
         "  related tests/test_syntax/extensions/test_toc.py (imports: imports it)",
       );
       expect(result.stdout).not.toContain("(to write)");
+      // No place is made up for a test nobody asks for (the project's are not in tests/).
+      expect(result.stdout).not.toContain("tests/test_nl2br.py");
       // A new extension: its first test goes where the project keeps its extensions' tests,
       // and the test row says the same as the note.
       project.write("markdown/extensions/strike.py", "def strike(text):\n    return text\n");

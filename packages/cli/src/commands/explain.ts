@@ -212,20 +212,7 @@ export function renderInsight(
         ? `none: ${insight.runnerReason ?? ""}`
         : `${runnerLabel(insight.runner.id)} (${insight.runnerReason ?? ""}): ${insight.runner.command.join(" ")}`,
     ]);
-    if (insight.target !== undefined) {
-      // A file with no test of its own name may still be covered: say so, as the note does.
-      const covered = (related.related_tests ?? []).some((test) => test.evidence !== "self");
-      let state = insight.target.exists ? "exists" : "to write";
-      if (!insight.target.exists && covered)
-        state = "none of this name; the related tests below cover it";
-      if (insight.target.kind === "inline") state = inlineState(related, covered);
-      // Where the note and the end of a turn want a first test: the project's own convention.
-      const path =
-        !insight.target.exists && insight.target.kind !== "inline"
-          ? (related.suggested_test ?? insight.target.path)
-          : insight.target.path;
-      rows.push(["test", `${path} (${state})`]);
-    }
+    if (insight.target !== undefined) rows.push(testRow(insight.target, related));
     if (insight.depth !== undefined)
       rows.push(...depthRows(insight, verdict.language, insight.depth, related));
   }
@@ -234,4 +221,23 @@ export function renderInsight(
   // Last, so the rows above read as before: which rule gave the verdict.
   rows.push(["rule", verdict.rule]);
   return `${insight.path}\n${rows.map(([key, value]) => `  ${key.padEnd(8)}${value}`).join("\n")}\n`;
+}
+
+/** The row of the test named after a file: its path and whether it exists or is to write. */
+function testRow(
+  target: NonNullable<EditInsight["target"]>,
+  related: RelatedView,
+): [string, string] {
+  // A file with no test of its own name may still be covered: say so, as the note does.
+  const covered = (related.related_tests ?? []).some((test) => test.evidence !== "self");
+  let state = target.exists ? "exists" : "to write";
+  if (!target.exists && covered) state = "the related tests below cover it";
+  if (target.kind === "inline")
+    return ["test", `${target.path} (${inlineState(related, covered)})`];
+  // A covered file has none asked for, so no place is made up for one (the runner table's
+  // `test/x.test.ts` beside a project whose specs sit next to their sources).
+  if (!target.exists && covered) return ["test", `none named after it (${state})`];
+  // Where the note and the end of a turn want a first test: the project's own convention.
+  const path = target.exists ? target.path : (related.suggested_test ?? target.path);
+  return ["test", `${path} (${state})`];
 }
