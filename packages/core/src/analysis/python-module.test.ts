@@ -174,6 +174,30 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     expect(module.defined).not.toContain("tests");
   });
 
+  it("reads the URLconfs Django imports by name: include() and ROOT_URLCONF", () => {
+    const urls = scanPythonModule(
+      [
+        "from django.urls import include, path",
+        "urlpatterns = [",
+        '    path("catalog/", include("catalog.urls")),',
+        "    path('shop/', include(('shop.urls', 'shop'), namespace='shop')),",
+        '    path("accounts/", include("django.contrib.auth.urls")),',
+        "    path('x/', include(router.urls)),",
+        "]",
+        "",
+      ].join("\n"),
+    );
+    expect(urls.imports.map((entry) => [entry.module, entry.level, entry.names])).toEqual([
+      ["django.urls", 0, ["include", "path"]],
+      ["catalog.urls", 0, undefined],
+      ["shop.urls", 0, undefined],
+      ["django.contrib.auth.urls", 0, undefined],
+    ]);
+    const settings = scanPythonModule("DEBUG = True\nROOT_URLCONF = 'locallibrary.urls'\n");
+    expect(settings.imports.map((entry) => entry.module)).toEqual(["locallibrary.urls"]);
+    expect(scanPythonModule('MY_URLCONF = "a.urls"\ninclude_x("b.urls")\n').imports).toEqual([]);
+  });
+
   it("reads the dotted paths of a module that imports by a computed name, only there", () => {
     const registry = [
       "from importlib import import_module",

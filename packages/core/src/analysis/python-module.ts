@@ -337,6 +337,12 @@ function readStatement(
 /** `importlib.import_module("x.y")`, `import_module(".y", …)`, `__import__("x.y", …)`. */
 const DYNAMIC_IMPORT_RE =
   /(?<![\w.])(?:importlib\s*\.\s*)?(?:import_module|__import__)\s*\(\s*"(\d+)"/g;
+/**
+ * A Django URLconf named by a string: `include("shop.urls")` in a URLconf and `ROOT_URLCONF =
+ * "site.urls"` in settings. Django imports them when a test's client or `reverse()` resolves a
+ * URL, so they are the only way a view module is reached from the settings it runs with.
+ */
+const URLCONF_RE = /(?<![\w.])(?:include\s*\(\s*(?:\(\s*)?|^ROOT_URLCONF\s*=\s*)"(\d+)"/g;
 /** `sys.path.insert(0, "x")`, `sys.path.append("x")`, `sys.path[0:0] = ["x"]`, `+= ["x"]`. */
 const PATH_INSERT_RE =
   /\bsys\s*\.\s*path\s*(?:\.\s*(?:insert\s*\(\s*[^,()]+,|append\s*\(|extend\s*\(\s*[[(])|\[[^\]]*\]\s*=\s*[[(]|\+=\s*[[(])\s*((?:"\d+"\s*,?\s*)+)/g;
@@ -357,6 +363,8 @@ const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_
  */
 function readDynamicImports(scan: ModuleScan, statement: string, logical: LogicalLine): void {
   if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
+  if (statement.includes("include") || statement.startsWith("ROOT_URLCONF"))
+    readUrlconfs(scan, statement, logical);
   if (!statement.includes("import") && !statement.includes("path")) return;
   if (/\bsys\s*\.\s*path\b/.test(statement)) scan.changesPath = true;
   for (const match of statement.matchAll(DYNAMIC_IMPORT_RE)) {
@@ -372,6 +380,16 @@ function readDynamicImports(scan: ModuleScan, statement: string, logical: Logica
       const folder = logical.strings[Number(index[1])];
       if (folder !== undefined) scan.pathInserts.push(folder);
     }
+}
+
+/** The URLconfs a statement names by a literal absolute module path (`URLCONF_RE`). */
+function readUrlconfs(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  for (const match of statement.matchAll(URLCONF_RE)) {
+    const literal = DOTTED_MODULE_RE.exec(logical.strings[Number(match[1])] ?? "");
+    const module = literal?.[2];
+    if (literal?.[1] === "" && module !== undefined)
+      scan.imports.push({ module, level: 0, names: undefined, line: logical.line });
+  }
 }
 
 /** Folders named from the module's own place (`ownInserts`), relative to its folder. */

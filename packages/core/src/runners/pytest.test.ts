@@ -2,6 +2,8 @@ import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
+import { suiteShape } from "../selection/suite.ts";
+import { detectPackageRunners } from "./project-runners.ts";
 import { coverageOff, isDefaultTestFileName, pytestMissingPlugin } from "./pytest.ts";
 
 describe("isDefaultTestFileName", () => {
@@ -106,5 +108,28 @@ describe("coverageOff: --no-cov where the config turns pytest-cov on", () => {
     ["no config", {}, []],
   ])("%s", (_name, files, expected) => {
     expect(coverageOff(createMemoryView(files), "")).toEqual(expected);
+  });
+});
+
+describe("pytest-django's settings", () => {
+  const shapeOf = (files: Record<string, string>) => {
+    const view = createMemoryView({ ".venv/pyvenv.cfg": "", ".venv/bin/python": "", ...files });
+    return suiteShape(view, detectPackageRunners(view, "")[0]!);
+  };
+
+  it("are loaded before every test, as the config or manage.py names them", () => {
+    const ini = shapeOf({
+      "pytest.ini": "[pytest]\nDJANGO_SETTINGS_MODULE = config.settings.test\n",
+      "config/settings/test.py": "from .base import *\n",
+    });
+    expect(ini.isSetup("config/settings/test.py")).toBe(true);
+    expect(ini.isSetup("config/settings/base.py")).toBe(false);
+    const manage = shapeOf({
+      "pytest.ini": "[pytest]\n",
+      "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site_.settings')\n",
+      "site_/settings.py": "ROOT_URLCONF = 'site_.urls'\n",
+    });
+    expect(manage.isSetup("site_/settings.py")).toBe(true);
+    expect(shapeOf({ "pytest.ini": "[pytest]\n" }).isSetup("site_/settings.py")).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { joinRel, type ProjectView } from "../project/project-view.ts";
 import { packageRelative, pytestSettings } from "./config-text.ts";
 import { hasPythonDoctests } from "./doctests.ts";
 import {
+  djangoSettingsMatcher,
   has,
   notAnOption,
   pythonCandidates,
@@ -286,6 +287,8 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
   const testpaths = setting("testpaths")?.map((p) => p.replace(/^\.\//, "").replace(/\/$/, ""));
   const configured = setting("python_files");
   const django = view.exists(joinRel(dir, "manage.py"));
+  // pytest-django loads the settings its config or manage.py names before every test.
+  const settings = djangoSettingsMatcher(view, dir, setting("DJANGO_SETTINGS_MODULE")?.[0]);
   const patterns = configured ?? ["test_*.py", "*_test.py"];
   const names =
     configured === undefined ? isDefaultTestFileName : picomatch(patterns, { basename: true });
@@ -316,6 +319,7 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
       return django && configured === undefined && /(^|\/)tests\/test_?[^/]*\.py$/.test(path);
     },
     ...(opaque === undefined ? {} : { opaque }),
+    ...(settings === undefined ? {} : { isSetup: settings }),
   };
 }
 

@@ -608,3 +608,25 @@ export function detectByPackageJson(
 export function notAnOption(file: string): string {
   return file.startsWith("-") ? `./${file}` : file;
 }
+
+/**
+ * Whether a package-relative path is the Django settings module a project's tests run with:
+ * `manage.py`'s `DJANGO_SETTINGS_MODULE` default, or `module` when the runner's config names one
+ * (pytest-django's `DJANGO_SETTINGS_MODULE`, `--settings=`); `site/settings.py` or a settings
+ * package's `site/settings/__init__.py`. Django loads it before every test, and through its
+ * `ROOT_URLCONF` every URLconf and view a test client reaches, which no test imports.
+ */
+export function djangoSettingsMatcher(
+  view: ProjectView,
+  dir: string,
+  module?: string,
+): ((path: string) => boolean) | undefined {
+  const named =
+    module ??
+    /DJANGO_SETTINGS_MODULE["']\s*,\s*["']([\w.]+)["']/.exec(
+      read(view, dir, "manage.py") ?? "",
+    )?.[1];
+  if (named === undefined || !/^[\w.]+$/.test(named)) return undefined;
+  const base = named.replace(/\./g, "/");
+  return (path) => path === `${base}.py` || path === `${base}/__init__.py`;
+}

@@ -143,6 +143,34 @@ describe("a Django project without pytest", () => {
     expect(shape.isTest("shop/models.py")).toBe(false);
   });
 
+  it("loads the settings manage.py or --settings names before every test", () => {
+    // What the settings name by string (ROOT_URLCONF, and the URLconfs' views) reaches every test.
+    const view = django();
+    const shape = suiteShape(view, detectPackageRunners(view, "")[0]!);
+    expect(shape.isSetup("site_/settings.py")).toBe(true);
+    expect(shape.isSetup("shop/models.py")).toBe(false);
+    const split = django({
+      "manage.py":
+        'import os\nos.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_.settings.dev")\n',
+      "site_/settings/__init__.py": "",
+      "site_/settings/dev.py": "from .base import *\n",
+    });
+    const package_ = suiteShape(split, detectPackageRunners(split, "")[0]!);
+    expect(package_.isSetup("site_/settings/dev.py")).toBe(true);
+    expect(package_.isSetup("site_/settings/base.py")).toBe(false);
+    const tox = django({
+      "manage.py": "print('not django')\n",
+      "tox.ini": "[testenv]\ncommands = python -m django test --settings=tests.settings\n",
+    });
+    expect(suiteShape(tox, detectPackageRunners(tox, "")[0]!).isSetup("tests/settings.py")).toBe(
+      true,
+    );
+    const plain = django({ "manage.py": "print('a script of its own')\n" });
+    expect(
+      suiteShape(plain, detectPackageRunners(plain, "")[0]!).isSetup("site_/settings.py"),
+    ).toBe(false);
+  });
+
   it("is plain unittest when manage.py does not set Django up", () => {
     const view = django({ "manage.py": "print('a script of its own')\n" });
     expect(detectPackageRunners(view, "")[0]?.command).toContain("unittest");

@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import { joinRel } from "../project/project-view.ts";
 import {
+  djangoSettingsMatcher,
   firstExisting,
   pythonCandidates,
   pythonCommand,
@@ -98,16 +99,25 @@ export const unittest: RunnerSpec = {
       ...(from === "" ? {} : { namesFrom: from }),
     };
   },
-  suite: (_view, runner) => {
+  suite: (view, runner) => {
     const start = option(runner.command, "-s") ?? "";
     const root = start === "." ? "" : start.replace(/^\.\//, "").replace(/\/$/, "");
     const pattern = option(runner.command, "-p") ?? DEFAULT_PATTERN;
     // unittest matches the pattern against a file's name (fnmatch), never its folders.
     const named = picomatch(pattern, { basename: true, dot: true });
+    // Django's runner loads the settings before every test: what they name reaches them all.
+    const settings = isDjangoCommand(runner.command)
+      ? djangoSettingsMatcher(
+          view,
+          runner.package_dir,
+          runner.command.find((word) => word.startsWith("--settings="))?.slice(11),
+        )
+      : undefined;
     return {
       evidence: `unittest discover (${pattern})`,
       isTest: (path) =>
         (root === "" || path.startsWith(`${root}/`)) && path.endsWith(".py") && named(path),
+      ...(settings === undefined ? {} : { isSetup: settings }),
     };
   },
   probe: (runner) => ({ argv: [runner.command[0] ?? runner.id, "--version"], collects: false }),

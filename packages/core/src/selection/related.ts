@@ -128,8 +128,11 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
       });
     }
   });
-  if (input.isSupport(input.file)) {
-    for (const test of loadedBefore(input.file)) {
+  // A file the runner loads before every test (a Django project's settings) is support by place
+  // whatever its name.
+  const setup = input.isSupport(input.file) ? [] : (input.setupScope?.(input.file) ?? []);
+  if (input.isSupport(input.file) || setup.length > 0) {
+    for (const test of setup.length > 0 ? setup : loadedBefore(input.file)) {
       add({
         path: test,
         evidence: "support",

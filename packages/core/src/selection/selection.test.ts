@@ -492,6 +492,43 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
     ]);
   });
 
+  it("a Django site's view reaches every test through the settings' URLconfs", () => {
+    // MDN's LocalLibrary: no test imports views.py, forms.py reaches the view tests only through
+    // it; the settings (loaded before every test by Django's runner) name the root URLconf,
+    // which includes the app's.
+    const tests = ["catalog/tests/test_forms.py", "catalog/tests/test_views.py"];
+    const setup = (rel: string) => (rel === "locallibrary/settings.py" ? tests : []);
+    const graph = {
+      "catalog/forms.py": [
+        ["catalog/tests/test_forms.py", "catalog/views.py"],
+        ["catalog/urls.py"],
+        ["locallibrary/urls.py"],
+        ["locallibrary/settings.py"],
+      ],
+    };
+    const related = (file: string) =>
+      relatedTests({ ...input(file, tests, graph), setupScope: setup }).map((t) => [
+        t.path,
+        t.evidence,
+        t.detail,
+      ]);
+    expect(related("catalog/forms.py")).toEqual([
+      ["catalog/tests/test_forms.py", "name", "named after forms.py"],
+      [
+        "catalog/tests/test_views.py",
+        "imports-via",
+        "runs with locallibrary/settings.py, which imports it",
+      ],
+    ]);
+    // The settings themselves, changed: every test they are loaded before, whatever their name.
+    expect(related("locallibrary/settings.py").map(([path, evidence]) => [path, evidence])).toEqual(
+      [
+        ["catalog/tests/test_forms.py", "support"],
+        ["catalog/tests/test_views.py", "support"],
+      ],
+    );
+  });
+
   it("a helper is related to the tests that import it", () => {
     expect(
       pick("tests/helpers.py", ["tests/test_a.py", "tests/test_b.py"], {

@@ -239,6 +239,9 @@ describe("the cold path finds the importers the graph holds", () => {
       "export const y = 1;",
       "fromage = 2",
       "  x = 'alone'",
+      "    path('catalog/', include('catalog.urls')),",
+      "ROOT_URLCONF = 'site_.urls'",
+      "included = 1",
       "",
     ];
     temp = makeProject({ "a.ts": lines.join("\n"), "b.py": lines.join("\r\n") });
@@ -250,8 +253,8 @@ describe("the cold path finds the importers the graph holds", () => {
       });
     const perl = grep("-P", IMPORT_LINE_PCRE);
     expect(perl).toBe(grep("-E", IMPORT_LINE));
-    // Both files: the import words, and the three strings alone on their line.
-    expect(perl.split("\n").filter((line) => line !== "")).toHaveLength(2 * 7);
+    // Both files: the import words, the three strings alone on their line and Django's URLconfs.
+    expect(perl.split("\n").filter((line) => line !== "")).toHaveLength(2 * 9);
   });
 
   it("stops when its box runs out and says it did not finish", async () => {

@@ -379,8 +379,9 @@ function filesUnder(files: SortedFileTable, dirs: readonly string[]): string[] {
 }
 
 /**
- * Lines that can hold an import's specifier (`import`, `from`, `require`, or a string alone on
- * its line, as in a wrapped `import(` or `require(`), of every source file in the work tree:
+ * Lines that can hold an import's specifier (`import`, `from`, `require`, Django's URLconfs named
+ * by `include(` and `ROOT_URLCONF`, or a string alone on its line, as in a wrapped `import(` or
+ * `require(`), of every source file in the work tree:
  * one `git grep`, searched in memory for each hop's words. A word an import spells is on such
  * a line; files are confirmed by lexing them.
  */
@@ -390,9 +391,9 @@ interface ImportLines {
   close(): void;
 }
 
-export const IMPORT_LINE = `import|require|from|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+export const IMPORT_LINE = `import|require|from|include[[:space:]]*\\(|ROOT_URLCONF|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
 /** The same lines in Perl's syntax: git's PCRE search costs a fifth of its POSIX one here. */
-export const IMPORT_LINE_PCRE = `import|require|from|^\\s*["'\`][^"'\`]*["'\`]\\s*[),;]*\\s*$`;
+export const IMPORT_LINE_PCRE = `import|require|from|include\\s*\\(|ROOT_URLCONF|^\\s*["'\`][^"'\`]*["'\`]\\s*[),;]*\\s*$`;
 
 /**
  * The import lines are read for each hop in pieces of this size: decoded, each is a string young
