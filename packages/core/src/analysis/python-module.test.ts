@@ -198,6 +198,38 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     expect(scanPythonModule('MY_URLCONF = "a.urls"\ninclude_x("b.urls")\n').imports).toEqual([]);
   });
 
+  it("reads a module a test runs as a program (python -m) as imported, with its __main__", () => {
+    const test = scanPythonModule(
+      [
+        "import subprocess, sys",
+        "def test_greets():",
+        "    out = subprocess.run(",
+        '        [sys.executable, "-m", "greet", "Ann"],',
+        "        capture_output=True,",
+        "    )",
+        '    subprocess.run(f"{sys.executable} -m greet.cli --help", shell=True)',
+        "    subprocess.run('python3 -m tools.gen x', shell=True)",
+        '    subprocess.run(["git", "commit", "-m", "message"])',
+        '    run(["python", "-m", "..rel"])',
+        '    subprocess.run(["python3.11", "-m",',
+        '                    "tools.lint"])',
+        "",
+      ].join("\n"),
+    );
+    expect(test.imports.map((entry) => entry.module)).toEqual([
+      "subprocess",
+      "sys",
+      "greet",
+      "greet.__main__",
+      "greet.cli",
+      "greet.cli.__main__",
+      "tools.gen",
+      "tools.gen.__main__",
+      "tools.lint",
+      "tools.lint.__main__",
+    ]);
+  });
+
   it("reads the dotted paths of a module that imports by a computed name, only there", () => {
     const registry = [
       "from importlib import import_module",

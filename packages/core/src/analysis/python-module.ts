@@ -365,6 +365,8 @@ function readDynamicImports(scan: ModuleScan, statement: string, logical: Logica
   if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
   if (statement.includes("include") || statement.startsWith("ROOT_URLCONF"))
     readUrlconfs(scan, statement, logical);
+  if (logical.strings.some((literal) => literal.includes("-m")))
+    readModuleRuns(scan, statement, logical);
   if (!statement.includes("import") && !statement.includes("path")) return;
   if (/\bsys\s*\.\s*path\b/.test(statement)) scan.changesPath = true;
   for (const match of statement.matchAll(DYNAMIC_IMPORT_RE)) {
@@ -389,6 +391,39 @@ function readUrlconfs(scan: ModuleScan, statement: string, logical: LogicalLine)
     const module = literal?.[2];
     if (literal?.[1] === "" && module !== undefined)
       scan.imports.push({ module, level: 0, names: undefined, line: logical.line });
+  }
+}
+
+/**
+ * `"-m", "pkg"` after the interpreter: `[sys.executable, "-m", "pkg", "arg"]`, `["python3", "-m",
+ * "pkg"]` (group 1 the interpreter's literal, if one; 2 and 3 the two after it).
+ */
+const MODULE_RUN_ARGS_RE = /(?:\bexecutable|"(\d+)")\s*,\s*"(\d+)"\s*,\s*"(\d+)"/g;
+/** One command line that runs Python: `"python -m pkg arg"`, `f"{sys.executable} -m pkg"`. */
+const MODULE_RUN_LINE_RE = /(?:python[\d.]*|executable\}?)\s+-m\s+([A-Za-z_][\w.]*)/g;
+
+/**
+ * The modules a statement runs as a program (`python -m pkg`, by `subprocess` or a shell
+ * string): such a test imports nothing of its package, yet runs `pkg/__main__.py` and all it
+ * imports. Each is read as an import of the module and of its `__main__` (one of the two exists:
+ * `-m pkg` runs a package's `__main__.py`, `-m pkg.cli` a module).
+ */
+function readModuleRuns(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  const names: string[] = [];
+  for (const match of statement.matchAll(MODULE_RUN_ARGS_RE)) {
+    const python = match[1] === undefined || /python/.test(logical.strings[Number(match[1])] ?? "");
+    if (python && logical.strings[Number(match[2])] === "-m")
+      names.push(logical.strings[Number(match[3])] ?? "");
+  }
+  for (const index of statement.matchAll(/"(\d+)"/g))
+    for (const match of (logical.strings[Number(index[1])] ?? "").matchAll(MODULE_RUN_LINE_RE))
+      names.push(match[1] ?? "");
+  for (const name of names) {
+    const literal = DOTTED_MODULE_RE.exec(name);
+    const module = literal?.[2];
+    if (literal?.[1] !== "" || module === undefined) continue;
+    for (const run of [module, `${module}.__main__`])
+      scan.imports.push({ module: run, level: 0, names: undefined, line: logical.line });
   }
 }
 

@@ -195,6 +195,33 @@ describe("the cold path finds the importers the graph holds", () => {
     expect(compare(project).importers).toBe(6);
   });
 
+  it("finds the tests that run a package as a program (`python -m greet`), in a subprocess", async () => {
+    temp = makeProject({
+      "pyproject.toml": "[project]\nname = 'greet'\n",
+      "src/greet/__init__.py": "",
+      "src/greet/__main__.py": "from greet.cli import main\n\nraise SystemExit(main())\n",
+      "src/greet/cli.py":
+        "from greet.words import greeting\n\ndef main():\n    print(greeting())\n",
+      "src/greet/words.py": "def greeting():\n    return 'Hello'\n",
+      "tests/test_run.py":
+        'import subprocess, sys\n\ndef test_run():\n    subprocess.run(\n        [sys.executable, "-m", "greet"],\n        check=True,\n    )\n',
+      "tests/test_shell.py":
+        "import subprocess\n\ndef test_shell():\n    subprocess.run('python3 -m greet', shell=True, check=True)\n",
+    });
+    await commitAll(temp.root);
+    const project = openProject(temp.root);
+    const index = sourceIndex(project, unlimited());
+    const found = index && reverseImporters(project, index, "src/greet/words.py", 4, unlimited());
+    index?.close();
+    expect(found?.levels).toEqual([
+      ["src/greet/cli.py"],
+      ["src/greet/__main__.py"],
+      ["tests/test_run.py", "tests/test_shell.py"],
+    ]);
+    // The graph holds the same: words.py 4 importers, cli.py 3, __main__.py 2, __init__.py 2.
+    expect(compare(project).importers).toBe(11);
+  });
+
   it("finds a package's entry required from two folders down (`require('../../')`)", async () => {
     temp = makeProject({
       "package.json": '{ "name": "pkg", "main": "index.js" }\n',

@@ -104,7 +104,10 @@ export function searchWords(
   if (extensionOf(rel) === ".py") {
     if (!isFile(`${dir}/__init__.py`)) return broad;
     if (contextOf(rel).pythonRoots.includes(dir)) return broad;
-    return { everywhere: [`${folder}.${stem}`, `${folder} import`], under };
+    // A package's `__main__.py` is run by the package's name (`[sys.executable, "-m", "pkg"]`,
+    // `"python -m pkg"`), which never spells the file.
+    const run = stem === "__main__" ? [`${folder}"`, `${folder}'`, `-m ${folder}`] : [];
+    return { everywhere: [`${folder}.${stem}`, `${folder} import`, ...run], under };
   }
   if (inWorkspacePackage(project, dir)) return broad;
   if (contextOf(rel).aliases.some((alias) => aliasHidesFolder(alias, rel))) return broad;
@@ -380,7 +383,7 @@ function filesUnder(files: SortedFileTable, dirs: readonly string[]): string[] {
 
 /**
  * Lines that can hold an import's specifier (`import`, `from`, `require`, Django's URLconfs named
- * by `include(` and `ROOT_URLCONF`, or a string alone on its line, as in a wrapped `import(` or
+ * by `include(` and `ROOT_URLCONF`, a module run by `-m`, or a string alone on its line, as in a wrapped `import(` or
  * `require(`), of every source file in the work tree:
  * one `git grep`, searched in memory for each hop's words. A word an import spells is on such
  * a line; files are confirmed by lexing them.
@@ -391,9 +394,9 @@ interface ImportLines {
   close(): void;
 }
 
-export const IMPORT_LINE = `import|require|from|include[[:space:]]*\\(|ROOT_URLCONF|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
+export const IMPORT_LINE = `import|require|from|include[[:space:]]*\\(|ROOT_URLCONF|-m[[:space:]"']|^[[:space:]]*["'\`][^"'\`]*["'\`][[:space:]]*[),;]*[[:space:]]*$`;
 /** The same lines in Perl's syntax: git's PCRE search costs a fifth of its POSIX one here. */
-export const IMPORT_LINE_PCRE = `import|require|from|include\\s*\\(|ROOT_URLCONF|^\\s*["'\`][^"'\`]*["'\`]\\s*[),;]*\\s*$`;
+export const IMPORT_LINE_PCRE = `import|require|from|include\\s*\\(|ROOT_URLCONF|-m[\\s"']|^\\s*["'\`][^"'\`]*["'\`]\\s*[),;]*\\s*$`;
 
 /**
  * The import lines are read for each hop in pieces of this size: decoded, each is a string young
