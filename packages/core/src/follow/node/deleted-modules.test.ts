@@ -84,6 +84,14 @@ describe("a deleted source file", () => {
       "Cannot find module './util'",
     ],
     [
+      "node --test, its folder deleted (rm -r src/)",
+      NODE_PROJECT,
+      "src/app.js",
+      (root) => rmSync(join(root, "src"), { recursive: true }),
+      (root) => ({ kind: "CommandFinished", command: "rm -r src/", cwd: root }),
+      "Cannot find module '../src/app'",
+    ],
+    [
       "pytest, deleted by an edit tool (apply_patch's Delete File)",
       PYTHON_PROJECT,
       "calc/util.py",

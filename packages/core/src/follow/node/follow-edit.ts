@@ -14,9 +14,10 @@ import {
 } from "../../project/node/project.ts";
 import { memoView } from "../../project/project-view.ts";
 import { classifyFile } from "../../filter/filter.ts";
+import { detectLanguage } from "../../filter/languages.ts";
 import { deletedConfigOwner } from "../../runners/runner-config.ts";
 import { resolveRunner } from "../../runners/project-runners.ts";
-import { headText } from "../../selection/node/package-json-change.ts";
+import { headFilesUnder, headText } from "../../selection/node/package-json-change.ts";
 import { readState, updateState, type StateFile } from "../../state/node/store.ts";
 import { coveringAnalysis } from "../../selection/node/covering.ts";
 import { forgetTestNames, keptTestNames } from "../../runners/node/test-names.ts";
@@ -140,14 +141,23 @@ export async function queueDeletions(
   agentId: string | undefined,
 ): Promise<void> {
   if (gone.length === 0) return;
+  // A deleted folder (`rm -r src/utils`) is the files HEAD held in it.
+  const files = gone.flatMap((rel) =>
+    isFolderLike(project, rel) ? [rel, ...headFilesUnder(project.root, rel)] : [rel],
+  );
   await updateState(file, (session) => ({
-    value: unqueueFiles(session, gone),
+    value: unqueueFiles(session, files),
     result: undefined,
   }));
-  for (const rel of gone) {
+  for (const rel of files) {
     const insight = inspectDeletion(project, rel);
     if (insight !== undefined) await queueEdit(project, insight, file, agentId);
   }
+}
+
+/** A deleted path with no extension that is no runner's config: a folder, likely. */
+function isFolderLike(project: Project, rel: string): boolean {
+  return !/\.[^/]+$/.test(rel) && !project.view.exists(rel) && detectLanguage(rel) === undefined;
 }
 
 function newIf(created: boolean): "new" | undefined {

@@ -4,5 +4,5 @@
 export { chooseTests } from "./choose-tests.ts";
 export { coveringAnalysis, hasImportGraph } from "./covering.ts";
 export { GRAPH_DIR, OLD_GRAPH_FILE, graphIndexPath, shardFile, shardPath } from "./graph-store.ts";
-export { headText } from "./package-json-change.ts";
+export { headFilesUnder, headText } from "./package-json-change.ts";
 export { type SourceIndex, importReader, reverseImporters, sourceIndex } from "./reverse-lookup.ts";

@@ -24,6 +24,34 @@ export function headText(root: string, rel: string): string | undefined {
   return run.status === 0 && typeof run.stdout === "string" ? run.stdout : undefined;
 }
 
+/** The most files a deleted folder is expanded to (`headFilesUnder`). */
+const FOLDER_FILES = 500;
+
+/**
+ * The files HEAD holds under `folder` (project-relative, as `git ls-tree` lists them from the
+ * root), up to `FOLDER_FILES`: what a folder deleted in the turn held. Empty outside a work tree
+ * or when git cannot answer.
+ */
+export function headFilesUnder(root: string, folder: string): string[] {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const run = spawnSync(
+    "git",
+    ["--no-optional-locks", "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", folder],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+      encoding: "utf8",
+    },
+  );
+  if (run.status !== 0 || typeof run.stdout !== "string") return [];
+  return run.stdout
+    .split("\0")
+    .filter((path) => path !== "")
+    .slice(0, FOLDER_FILES);
+}
+
 /** Whether `root` lies in a git work tree (`git rev-parse`), asked only when HEAD had no text. */
 function insideWorkTree(root: string): boolean {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
