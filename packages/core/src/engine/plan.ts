@@ -418,7 +418,9 @@ function buildFirst(
  * kept); else the whole run again, since a test can fail through what another file left behind.
  */
 export function flakyRerun(view: ProjectView, run: RunPlan, result: RunResult): RunPlan {
-  if (specOf(run.runner.id).isolatesFiles?.(view, run.runner) !== true) return run;
+  // The build the run made is this turn's still: the rerun does not build again.
+  const again = withoutBuild(run);
+  if (specOf(run.runner.id).isolatesFiles?.(view, run.runner) !== true) return again;
   const failed = new Set(
     result.tests.filter((test) => test.status === "fail").map((test) => test.id.file),
   );
@@ -429,20 +431,29 @@ export function flakyRerun(view: ProjectView, run: RunPlan, result: RunResult): 
     !within ||
     (failed.size >= run.test_files.length && run.test_files.length > 0)
   )
-    return run;
+    return again;
   const related = Object.fromEntries(
     Object.entries(run.related ?? {}).map(([source, tests]) => [
       source,
       tests.filter((test) => failed.has(test)),
     ]),
   );
-  return buildPlan(view, {
+  const narrowed = buildPlan(view, {
     runner: run.runner,
     files: failed,
     ids: run.requested.filter((id) => failed.has(id.file)),
     sources: Object.fromEntries(Object.entries(run.sources).filter(([, test]) => failed.has(test))),
     related: Object.fromEntries(Object.entries(related).filter(([, tests]) => tests.length > 0)),
   });
+  return withoutBuild(narrowed);
+}
+
+/** The same run with no build before it. */
+function withoutBuild(run: RunPlan): RunPlan {
+  if (run.build === undefined) return run;
+  const copy = { ...run };
+  delete copy.build;
+  return copy;
 }
 
 function dedupeIds(ids: readonly TestId[]): TestId[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planRun } from "../engine/plan.ts";
+import { flakyRerun, planRun } from "../engine/plan.ts";
+import { summarizeRun } from "../engine/summarize.ts";
 import { createMemoryView } from "../project/project-view.ts";
 import { loadsBuildOutput, shadowedSources, testBuildCommand } from "./shared.ts";
 
@@ -99,6 +100,19 @@ describe("a planned run builds first when its tests load build output", () => {
     const plan = planRun(createMemoryView(files), [{ kind: "file", path: test }]);
     expect(plan.runs).toHaveLength(1);
     expect(plan.runs[0]?.build).toBe(build);
+  });
+
+  it("the run that tells a flaky failure from a red one does not build again", () => {
+    const view = createMemoryView(files);
+    const [run] = planRun(view, [{ kind: "file", path: "test/built.test.js" }]).runs;
+    if (run === undefined) throw new Error("no run planned");
+    const result = summarizeRun(
+      run,
+      { tests: [], errors: [] },
+      { exitCode: 1, timedOut: false, durationMs: 1, output: "" },
+    );
+    expect(run.build).toBe("npm run build");
+    expect(flakyRerun(view, run, result).build).toBeUndefined();
   });
 });
 
