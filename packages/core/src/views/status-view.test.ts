@@ -96,6 +96,25 @@ describe("buildStatus", () => {
     expect(report.strict).toBeUndefined();
   });
 
+  it("says a file queued only to be run (a deleted module, a test, a config) is run only", () => {
+    const runOnly = queueFile(session(), {
+      path: "src/gone.py",
+      language: "python",
+      status: "existing",
+      runner: "pytest",
+      role: "test",
+    }).state;
+    const report = build({ sessions: [{ path: ".tailtest/session.json", session: runOnly }] });
+    expect(report.sessions[0]?.queue[1]).toEqual({
+      path: "src/gone.py",
+      status: "existing",
+      role: "test",
+    });
+    const text = renderStatus(report, PLAIN_STYLE);
+    expect(text).toContain("src/gone.py (run only)");
+    expect(text).toContain("src/a.py (new, test tests/test_a.py missing)");
+  });
+
   it("takes the last run from whichever is newer: an end-of-turn run or a CLI run", () => {
     const measured = session({
       results: {

@@ -43,6 +43,8 @@ export const StatusQueuedSchema = z.object({
   test_path: z.optional(z.string()),
   test_exists: z.optional(z.boolean()),
   agent_id: z.optional(z.string()),
+  /** Queued only to be run with the tests that reach it (a test, a config, a deleted module). */
+  role: z.optional(z.enum(["test"])),
 });
 
 export const StatusSessionSchema = z.object({
@@ -252,6 +254,7 @@ export function buildStatus(input: StatusInput): StatusReport {
           ...(entry.test_path === undefined ? {} : { test_path: entry.test_path }),
           ...(entry.test_exists === undefined ? {} : { test_exists: entry.test_exists }),
           ...(entry.agent_id === undefined ? {} : { agent_id: entry.agent_id }),
+          ...(entry.role === undefined ? {} : { role: entry.role }),
         })),
         results: Object.fromEntries(
           live.entries
@@ -329,6 +332,8 @@ function queueLine(entry: StatusReport["sessions"][number]["queue"][number]): st
         ? `, test ${entry.test_path} missing`
         : `, test ${entry.test_path}`;
   const agent = entry.agent_id === undefined ? "" : `, subagent ${entry.agent_id}`;
+  // A test, a runner config, a deleted module: run with what reaches it, no test asked of it.
+  if (entry.role === "test") return `${entry.path} (run only${agent})`;
   return `${entry.path} (${entry.status}${test}${agent})`;
 }
 
