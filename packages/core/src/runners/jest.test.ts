@@ -118,3 +118,30 @@ describe("the variables a test script sets for its runner", () => {
     expect(planSuites(view, [runner!]).runs[0]?.env).toEqual({ ...env, CI: "1" });
   });
 });
+
+/**
+ * A Create React App keeps jest's config inside `react-scripts test` (JSX through babel-preset-
+ * react-app, CSS modules stubbed): jest runs through it, once, with every option passed on.
+ */
+describe("jest through react-scripts, craco or react-app-rewired", () => {
+  it.each([
+    ["react-scripts test", "react-scripts"],
+    ["craco test", "craco"],
+    ["react-app-rewired test --env=jsdom", "react-app-rewired"],
+  ])("%s", (test, tool) => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({
+        scripts: { test },
+        dependencies: { [tool]: "5.0.1", react: "18.3.1" },
+      }),
+      [`node_modules/.bin/${tool}`]: "",
+      "src/App.test.js": "",
+    });
+    const runner = detectPackageRunners(view, "").find((r) => r.id === "jest");
+    expect(runner?.command).toEqual([`node_modules/.bin/${tool}`, "test", "--watchAll=false"]);
+    const argv = runnerArgv(view, runner!, ["src/App.test.js"], []).argv;
+    expect(argv.slice(0, 3)).toEqual([`node_modules/.bin/${tool}`, "test", "--watchAll=false"]);
+    expect(argv).toContain("--json");
+    expect(argv.slice(-2)).toEqual(["--runTestsByPath", "src/App.test.js"]);
+  });
+});

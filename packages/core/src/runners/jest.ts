@@ -34,18 +34,32 @@ const listJestTests: TestLister = {
     view.list(dir).filter((name) => /^jest\.config\.[cm]?[jt]s(on)?$|^package\.json$/.test(name)),
 };
 
+/**
+ * The tools that run jest with a config of their own (Create React App's `react-scripts test`,
+ * and craco and react-app-rewired over it), called from the test script: jest alone would run
+ * the app's tests without it (no JSX transform, no CSS module stubs). Each passes the words after
+ * `test` on to jest.
+ */
+const JEST_WRAPPER = /\b(react-scripts|craco|react-app-rewired)\s+test\b/;
+
 /** jest: `--json` to a file, files by `--runTestsByPath`, tests by `-t` on space-joined names. */
 export const jest: RunnerSpec = {
   id: "jest",
   languages: ["javascript", "typescript"],
   label: "jest",
   packageJson: {
-    script: /\bjest\b/,
+    script: /\bjest\b|\b(?:react-scripts|craco|react-app-rewired)\s+test\b/,
     dependency: "jest",
     configFile: /^jest\.config\.[cm]?[jt]s(on)?$/,
   },
   detect: (view, dir, table) => detectByPackageJson(view, dir, "jest", table),
-  command: (view, dir) => jsToolCommand(view, dir, "jest"),
+  command: (view, dir) => {
+    // Create React App keeps jest's config inside its scripts: jest runs through them, once.
+    const wrapper = JEST_WRAPPER.exec(packageTestScript(view, dir))?.[1];
+    return wrapper === undefined
+      ? jsToolCommand(view, dir, "jest")
+      : [...jsToolCommand(view, dir, wrapper), "test", "--watchAll=false"];
+  },
   testDirs: ["__tests__", "tests", "test", "src/__tests__", "src/test"],
   fallbackTestDir: undefined,
   testCandidates: (src, testDir, ctx) => jsCandidates(src, testDir, ctx, ["test", "spec"]),
