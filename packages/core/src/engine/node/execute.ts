@@ -202,7 +202,13 @@ async function runBuild(
   const outcome = await runProcess(argv, cwd, { PATH: path }, options, () => undefined);
   if (outcome.exitCode === 0 && !outcome.timedOut) return undefined;
   const reason = `the build the tests load (${line}) ${buildFailure(outcome)}, so they did not run`;
-  const tail = outcome.output.trim().split("\n").slice(-20).join("\n");
+  // npm's own warnings (an `npm_config_*` it does not know, set by pnpm or a CI) would fill the
+  // excerpt's few lines before the build's error.
+  const tail = outcome.output
+    .split("\n")
+    .filter((text) => text.trim() !== "" && !/^npm (warn|WARN|notice)\b/.test(text))
+    .slice(-20)
+    .join("\n");
   return {
     runner: plan.runner.id,
     cwd: plan.cwd,
