@@ -35,6 +35,11 @@ describe("testBuildCommand", () => {
       { build: "rollup -c", test: "NODE_ENV=test npm run build && vitest run" },
       "npm run build",
     ],
+    [
+      "a build in a subshell, and a quoted separator kept inside its word",
+      { test: "(NODE_ENV=test tsc -p .) && node --test 'test/a;b.test.js'" },
+      "tsc -p .",
+    ],
     ["lint and test only", { lint: "eslint .", test: "npm run lint && vitest run" }, undefined],
     ["a build script the package lacks", { test: "npm run build && node --test" }, undefined],
     ["no scripts that build", { test: "jest" }, undefined],

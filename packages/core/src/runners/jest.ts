@@ -8,7 +8,14 @@ import {
   packageRelative,
   setupFilesMatcher,
 } from "./config-text.ts";
-import { detectByPackageJson, jsCandidates, jsToolCommand, packageTestScript } from "./shared.ts";
+import {
+  detectByPackageJson,
+  jsCandidates,
+  jsToolCommand,
+  packageTestScript,
+  scriptCommands,
+  unquote,
+} from "./shared.ts";
 import {
   anchoredAlternation,
   FILE_REPORT,
@@ -102,23 +109,21 @@ export const jest: RunnerSpec = {
  * (`--config jest.unit.js`, `-c x`). The rest (reporters, coverage, watch) is left to tailtest.
  */
 export function jestScriptOptions(view: ProjectView, dir: string): string[] {
-  // Words, quotes kept together; a shell operator ends the command (`jest … && tsc`).
-  const tokens =
-    packageTestScript(view, dir).match(/"[^"]*"|'[^']*'|&&|\|\||[;|()]|[^\s;|&()]+/g) ?? [];
-  const start = tokens.findIndex((word) => /^(\S*\/)?jest$/.test(word));
-  if (start === -1) return [];
-  const kept: string[] = [];
-  for (let i = start + 1; i < tokens.length; i++) {
-    const word = (tokens[i] ?? "").replace(/^(["'])(.*)\1$/, "$2");
-    if (/^(&&|\|\||[;|()])$/.test(word)) break;
-    if (/^--(no-)?colou?rs?(=(true|false))?$/.test(word) || /^--config=./.test(word))
-      kept.push(word);
-    else if ((word === "--config" || word === "-c") && i + 1 < tokens.length) {
-      const value = (tokens[(i += 1)] ?? "").replace(/^(["'])(.*)\1$/, "$2");
-      kept.push(`--config=${value}`);
+  for (const command of scriptCommands(packageTestScript(view, dir))) {
+    const at = command.findIndex((word) => /^(\S*\/)?jest$/.test(word));
+    if (at === -1) continue;
+    const args = command.slice(at + 1).map(unquote);
+    const kept: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as string;
+      if (/^--(no-)?colou?rs?(=(true|false))?$/.test(word) || /^--config=./.test(word))
+        kept.push(word);
+      else if ((word === "--config" || word === "-c") && i + 1 < args.length)
+        kept.push(`--config=${args[(i += 1)] as string}`);
     }
+    return kept;
   }
-  return kept;
+  return [];
 }
 
 const JEST_DEFAULT = ["**/__tests__/**/*.[jt]s?(x)", "**/?(*.)+(spec|test).[jt]s?(x)"];

@@ -4,7 +4,9 @@ import {
   jsCandidates,
   jsToolCommand,
   packageTestScript,
+  scriptCommands,
   scriptToolArgs,
+  unquote,
 } from "./shared.ts";
 import {
   escapeRegex,
@@ -174,10 +176,8 @@ function hasLoader(words: readonly string[]): boolean {
  * undefined when the script keeps none.
  */
 export function nodeTestScriptFlags(script: string): string[] | undefined {
-  for (const part of script.split(/&&|\|\||[;()|]/)) {
-    const words = (part.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((word) =>
-      word.replace(/^(["'])(.*)\1$/, "$2"),
-    );
+  for (const command of scriptCommands(script)) {
+    const words = command.map(unquote);
     const at = words.findIndex((word) => word === "node" || /(^|\/)tsx$/.test(word));
     if (at === -1 || !words.slice(at + 1).includes("--test")) continue;
     const tsx = words[at] !== "node";

@@ -166,15 +166,36 @@ export function packageTestScript(view: ProjectView, dir: string): string {
  * runs it.
  */
 export function scriptToolArgs(view: ProjectView, dir: string, tool: string): string[] | undefined {
-  // Words, quotes kept together; a shell operator is a word of its own.
-  const tokens =
-    packageTestScript(view, dir).match(/"[^"]*"|'[^']*'|&&|\|\||[;|()]|[^\s;|&()]+/g) ?? [];
-  const start = tokens.findIndex((word) => word === tool || word.endsWith(`/${tool}`));
-  if (start === -1) return undefined;
-  const end = tokens.findIndex((word, i) => i > start && /^(&&|\|\||[;|()])$/.test(word));
-  return tokens
-    .slice(start + 1, end === -1 ? undefined : end)
-    .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+  for (const words of scriptCommands(packageTestScript(view, dir))) {
+    const start = words.findIndex((word) => word === tool || word.endsWith(`/${tool}`));
+    if (start !== -1) return words.slice(start + 1).map(unquote);
+  }
+  return undefined;
+}
+
+/**
+ * A script's commands, each as its words with their quotes kept: a word runs until a space or a
+ * shell operator (`&&`, `||`, `;`, `|`, a parenthesis) outside quotes, and an operator ends a
+ * command (`cross-env FORCE_COLOR=2 vitest && eslint .` is two).
+ */
+export function scriptCommands(script: string): string[][] {
+  const tokens = script.match(/(?:[^\s"'&|;()]|"[^"]*"|'[^']*')+|&&|\|\||[;|()]/g) ?? [];
+  const commands: string[][] = [];
+  let command: string[] = [];
+  for (const token of [...tokens, ";"]) {
+    if (!/^(?:&&|\|\||[;|()])$/.test(token)) {
+      command.push(token);
+      continue;
+    }
+    if (command.length > 0) commands.push(command);
+    command = [];
+  }
+  return commands;
+}
+
+/** A word with the quotes around it dropped. */
+export function unquote(word: string): string {
+  return word.replace(/^(["'])(.*)\1$/, "$2");
 }
 
 /** Scripts whose name says they build what the tests load (`build`, `compile`, `build:ts`). */
@@ -198,8 +219,9 @@ export function testBuildCommand(view: ProjectView, dir: string): string | undef
   for (const name of ["pretest", "test"]) {
     const text = scripts[name];
     if (typeof text !== "string") continue;
-    for (const part of text.split(/&&|\|\||;/)) {
-      const command = part.trim().replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, "");
+    for (const words of scriptCommands(text)) {
+      const first = words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
+      const command = first === -1 ? "" : words.slice(first).join(" ");
       const called = WHOLE_SCRIPT_CALL.exec(command)?.[2];
       if (called !== undefined && BUILD_SCRIPT.test(called) && typeof scripts[called] === "string")
         steps.push(`npm run ${called}`);
@@ -266,30 +288,18 @@ const ENV_WRAPPERS = new Set(["cross-env", "cross-env-shell", "env"]);
  * files gets them too. {} without a script, or when the runner's command sets none.
  */
 export function scriptEnv(view: ProjectView, dir: string, runs: RegExp): Record<string, string> {
-  const script = packageTestScript(view, dir);
-  // Words, quotes kept together; a shell operator ends a command.
-  const tokens = script.match(/(?:[^\s"'&|;()]|"[^"]*"|'[^']*')+|&&|\|\||[;|()]/g) ?? [];
-  let command: string[] = [];
-  const found: Record<string, string> = {};
-  const take = (words: readonly string[]): boolean => {
-    if (!runs.test(words.join(" "))) return false;
+  for (const words of scriptCommands(packageTestScript(view, dir))) {
+    if (!runs.test(words.join(" "))) continue;
+    const found: Record<string, string> = {};
     for (const word of words) {
       if (ENV_WRAPPERS.has(word)) continue;
       const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word);
       if (assignment === null) break;
-      found[assignment[1] as string] = (assignment[2] as string).replace(/^(["'])(.*)\1$/, "$2");
+      found[assignment[1] as string] = unquote(assignment[2] as string);
     }
-    return true;
-  };
-  for (const token of [...tokens, ";"]) {
-    if (!/^(&&|\|\||[;|()])$/.test(token)) {
-      command.push(token);
-      continue;
-    }
-    if (take(command)) return found;
-    command = [];
+    return found;
   }
-  return found;
+  return {};
 }
 
 /**
