@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { classifyFile, isTestFile } from "../filter/filter.ts";
 import { detectLanguage } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
-import { joinRel } from "../project/project-view.ts";
+import { joinRel, walkFiles } from "../project/project-view.ts";
 import { templateLanguage, testDataLanguage } from "../project/test-data.ts";
 import { doctestPageLanguage } from "../runners/doctest-pages.ts";
 import { packageJsonRunner, runnerConfigOwner } from "../runners/runner-config.ts";
@@ -398,7 +398,10 @@ function sourcesFirst(view: ProjectView, runner: DetectedRunner): Record<string,
   return { PYTHONPATH: inherited === "" ? first : `${first}:${inherited}` };
 }
 
-/** The build to run before a JavaScript run whose test files load build output. */
+/**
+ * The build to run before a JavaScript run whose test files load build output. A run of the
+ * whole suite (no files named) asks the same of every test file the package holds.
+ */
 function buildFirst(
   view: ProjectView,
   runner: DetectedRunner,
@@ -409,7 +412,24 @@ function buildFirst(
   // The scripts first: most packages build nothing before their tests, and no test is read then.
   const build = testBuildCommand(view, runner.package_dir);
   if (build === undefined) return undefined;
-  return files.some((file) => loadsBuildOutput(view, runner.package_dir, file)) ? build : undefined;
+  const tests = files.length > 0 ? files : suiteTestFiles(view, runner.package_dir);
+  return tests.some((file) => loadsBuildOutput(view, runner.package_dir, file)) ? build : undefined;
+}
+
+/** Folders a package's test files are not looked for in: installs and build output. */
+const NOT_TEST_FOLDERS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
+
+/** A package's JavaScript and TypeScript test files (project-relative), the first 2,000. */
+function suiteTestFiles(view: ProjectView, dir: string): string[] {
+  return walkFiles(view, dir, "", {
+    files: 2000,
+    depth: 8,
+    skip: NOT_TEST_FOLDERS,
+    keep: (path) => {
+      const language = detectLanguage(path);
+      return (language === "javascript" || language === "typescript") && isTestFile(path);
+    },
+  }).map((path) => joinRel(dir, path));
 }
 
 /**

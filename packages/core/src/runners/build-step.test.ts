@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { flakyRerun, planRun } from "../engine/plan.ts";
+import { flakyRerun, planRun, planSuites } from "../engine/plan.ts";
 import { summarizeRun } from "../engine/summarize.ts";
 import { createMemoryView } from "../project/project-view.ts";
+import { detectProjectRunners } from "./project-runners.ts";
 import { loadsBuildOutput, shadowedSources, testBuildCommand } from "./shared.ts";
 
 const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
@@ -105,6 +106,20 @@ describe("a planned run builds first when its tests load build output", () => {
     const plan = planRun(createMemoryView(files), [{ kind: "file", path: test }]);
     expect(plan.runs).toHaveLength(1);
     expect(plan.runs[0]?.build).toBe(build);
+  });
+
+  it.each([
+    ["a test that loads the build", files, "npm run build"],
+    [
+      "tests of the sources only",
+      { ...files, "test/built.test.js": 'import { add } from "../src/math.js";\n' },
+      undefined,
+    ],
+  ])("the whole suite, %s", (_, project, build) => {
+    const view = createMemoryView(project);
+    const runners = detectProjectRunners(view, 2);
+    const plan = planSuites(view, runners);
+    expect(plan.runs.map((run) => [run.runner.id, run.build])).toEqual([["node-test", build]]);
   });
 
   it("the run that tells a flaky failure from a red one does not build again", () => {
