@@ -350,13 +350,15 @@ describe("an import of build output reads the source it was built from", () => {
     ["test/math.test.js", "../out/cjs/math", "src/math.ts"],
     ["packages/a/test/a.test.js", "../dist/index.mjs", "packages/a/src/index.ts"],
     ["test/x.test.js", "../dist/missing.js", undefined],
-    ["test/x.test.js", "../lib/math.js", undefined],
+    ["test/math.test.js", "../lib/math.js", "src/math.ts"],
+    ["test/x.test.js", "../lib/missing.js", undefined],
   ])("%s imports %s → %s", (from, specifier, expected) => {
     expect(resolveJsImport(context(files), from, specifier)).toBe(expected);
   });
 
   it("a build folder the project holds as files is read as it is", () => {
-    const held = context([...files, "dist/index.js"]);
+    const held = context([...files, "dist/index.js", "lib/math.js"]);
     expect(resolveJsImport(held, "test/index.test.js", "../dist/index.js")).toBe("dist/index.js");
+    expect(resolveJsImport(held, "test/math.test.js", "../lib/math.js")).toBe("lib/math.js");
   });
 });

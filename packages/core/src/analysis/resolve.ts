@@ -178,8 +178,12 @@ function isRelative(specifier: string): boolean {
   );
 }
 
-/** A path inside a build folder (`dist/`, `build/`, `out/`, and an `esm/`/`cjs/` in it). */
-const BUILT_PATH = /^(?:(.*)\/)?(?:dist|build|out)(?:\/(?:esm|cjs|mjs|src))?(?:\/(.*))?$/;
+/**
+ * A path inside a build folder (`dist/`, `build/`, `out/`, `lib/`, and an `esm/`/`cjs/` in it).
+ * `lib/` is many a package's real source folder (express, qs): it is read so only when the file
+ * is no project file and `src/` holds its source, as for the others.
+ */
+const BUILT_PATH = /^(?:(.*)\/)?(?:dist|build|out|lib)(?:\/(?:esm|cjs|mjs|src))?(?:\/(.*))?$/;
 
 /**
  * The source a build-output path was built from, for a test that imports `../dist/index.js`

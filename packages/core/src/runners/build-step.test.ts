@@ -70,6 +70,25 @@ describe("loadsBuildOutput", () => {
       false,
     ],
     [
+      "lib/ beside the sources it is built from",
+      { "src/math.ts": "" },
+      'const { add } = require("../lib/math");',
+      true,
+    ],
+    ["lib/ as the sources themselves (express, qs)", {}, 'const qs = require("../lib");', false],
+    [
+      "the package's own name, whose main is lib/ built from src/",
+      { "package.json": pkg({}, { main: "lib/index.js" }), "src/index.ts": "" },
+      'import { add } from "calc";',
+      true,
+    ],
+    [
+      "the package's own name, whose main is its lib/ sources",
+      { "package.json": pkg({}, { main: "lib/index.js" }), "lib/index.js": "" },
+      'import { add } from "calc";',
+      false,
+    ],
+    [
       "another package",
       { "package.json": pkg({}, { main: "dist/index.js" }) },
       'import x from "dist";',

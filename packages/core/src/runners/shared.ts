@@ -231,30 +231,34 @@ export function testBuildCommand(view: ProjectView, dir: string): string | undef
   return steps.length === 0 ? undefined : [...new Set(steps)].join(" && ");
 }
 
-/** Build folders at a package's root: what a test importing from one loads was built. */
-const BUILD_FOLDER = /^(?:dist|build|out)(?:\/|$)/;
+/**
+ * Build folders at a package's root: what a test importing from one loads was built. `lib/` is
+ * one only when the package's scripts build (the caller asks them first) and `src/` exists.
+ */
+const BUILD_FOLDER = /^(dist|build|out|lib)(?:\/|$)/;
 
 /**
  * Whether a test file (project-relative) of the package `dir` loads build output: a relative
- * import into the package's `dist/`, `build/` or `out/`, or the package's own name when its
- * `main`, `module` or `exports` point into one. Such a test runs what the last build left.
+ * import into the package's `dist/`, `build/`, `out/` (or `lib/` beside a `src/`), or the
+ * package's own name when its `main`, `module` or `exports` point into one. Such a test runs
+ * what the last build left.
  */
 export function loadsBuildOutput(view: ProjectView, dir: string, testFile: string): boolean {
   const text = view.readText(testFile);
   if (text === undefined) return false;
   const from = testFile.slice(0, testFile.lastIndexOf("/") + 1);
   const prefix = dir === "" ? "" : `${dir}/`;
+  const built = (path: string): boolean => {
+    const folder = BUILD_FOLDER.exec(path)?.[1];
+    return folder !== undefined && (folder !== "lib" || view.isDirectory(`${prefix}src`));
+  };
   let ownName: string | undefined;
   let ownBuilt: boolean | undefined;
   for (const match of text.matchAll(IMPORTED)) {
     const specifier = match[2] ?? "";
     if (specifier.startsWith(".")) {
       const target = normalizeRel(`${from}${specifier}`);
-      if (
-        target !== undefined &&
-        target.startsWith(prefix) &&
-        BUILD_FOLDER.test(target.slice(prefix.length))
-      )
+      if (target !== undefined && target.startsWith(prefix) && built(target.slice(prefix.length)))
         return true;
       continue;
     }
@@ -262,7 +266,9 @@ export function loadsBuildOutput(view: ProjectView, dir: string, testFile: strin
       const pkg = readPackageJson(view, dir);
       ownName = typeof pkg?.["name"] === "string" ? pkg["name"] : undefined;
       const entries = JSON.stringify([pkg?.["main"], pkg?.["module"], pkg?.["exports"]]);
-      ownBuilt = /"(?:\.\/)?(?:dist|build|out)\//.test(entries);
+      ownBuilt = [...entries.matchAll(/"(?:\.\/)?((?:dist|build|out|lib)\/)/g)].some((entry) =>
+        built(entry[1] as string),
+      );
     }
     if (
       ownBuilt &&
