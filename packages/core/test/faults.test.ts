@@ -729,6 +729,9 @@ describe.skipIf(!pytest.available)("a test run that hangs or dies mid-way", () =
         const { answer, reason } = await stopAfterEdit(platform, project.root);
         if (platform === "claude-code") expect(answer["decision"]).toBe("block");
         expect(reason).toContain("TIMEOUT pytest");
+        // Why, which setting, and the command that runs the file that hangs.
+        expect(reason).toContain("stopped at the test timeout (test_timeout_seconds)");
+        expect(reason).toMatch(/Re-run them: \S*python\S* -m pytest tests\/test_slow\.py/);
         // Measured and kept: the session holds the failure and that it was a timeout.
         const state = platform === "cursor" ? CURSOR_STATE : SESSION;
         const { result, pending } = resultOf(project.root, state);

@@ -81,6 +81,19 @@ describe("rerunCommands: the project's own command for the red test files", () =
   it.each(cases)("%s", (_name, runs, results, expected) => {
     expect(rerunCommands(runs, results)).toEqual(expected);
   });
+
+  it("a run stopped at the timeout: its files that had not all passed, one of which hangs", () => {
+    const pytest = {
+      ...run("pytest", "", ["python3", "-m", "pytest"]),
+      test_files: ["tests/test_green.py", "tests/test_slow.py", "tests/test_later.py"],
+    };
+    const stopped: RunResult = { ...result("pytest", []), status: "timeout", exit_code: null };
+    expect(rerunCommands([pytest], [stopped])).toEqual([
+      "python3 -m pytest tests/test_later.py tests/test_slow.py",
+    ]);
+    // A whole-suite run named no files: nothing to name.
+    expect(rerunCommands([{ ...pytest, test_files: [] }], [stopped])).toEqual([]);
+  });
 });
 
 describe("redSummary: where the red tests are, most first", () => {

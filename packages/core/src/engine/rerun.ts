@@ -18,6 +18,20 @@ function redFiles(result: RunResult): Map<string, number> {
   return red;
 }
 
+/**
+ * The test files of a run stopped at the timeout that had not all passed: one of them hangs.
+ * None for a whole-suite run (it named no files).
+ */
+function unfinished(run: RunPlan, result: RunResult): string[] {
+  const seen = new Set(result.tests.map((test) => test.id.file));
+  const open = new Set(
+    result.tests
+      .filter((test) => test.status !== "pass" && test.status !== "skip")
+      .map((test) => test.id.file),
+  );
+  return run.test_files.filter((file) => !seen.has(file) || open.has(file));
+}
+
 /** A Go test id names its package's folder; `fileCommand` wants a file in it. */
 function goPackageFile(id: string): string {
   if (/\.go$/.test(id)) return id;
@@ -53,7 +67,11 @@ export function rerunCommands(runs: readonly RunPlan[], results: readonly RunRes
   results.forEach((result, index) => {
     const run = runs[index];
     if (run === undefined) return;
-    const red = [...redFiles(result).keys()].sort().slice(0, SHOWN);
+    const red = [
+      ...(result.status === "timeout" ? unfinished(run, result) : redFiles(result).keys()),
+    ]
+      .sort()
+      .slice(0, SHOWN);
     if (red.length === 0) return;
     const pkg = run.runner.package_dir;
     const folders = specOf(run.runner.id).folderIds === "go";

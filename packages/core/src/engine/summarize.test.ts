@@ -171,6 +171,18 @@ describe("overallStatus", () => {
 });
 
 describe("renderFailureExcerpt", () => {
+  it("a run stopped at the timeout says which setting stopped it and what may hang", () => {
+    const stopped = summarizeRun(plan("pytest"), parsed([]), {
+      ...exit(null),
+      timedOut: true,
+      durationMs: 300_135,
+    });
+    const text = renderFailureExcerpt([stopped], []);
+    expect(text).toBe(
+      "TIMEOUT pytest in .: stopped at the test timeout (test_timeout_seconds) before it finished. A test may hang: an endless loop, an unclosed handle or server, a wait on a service.",
+    );
+  });
+
   it("a run that died outside any test says so, with what it said last", () => {
     const killed = summarizeRun(
       plan("pytest"),

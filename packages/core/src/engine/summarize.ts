@@ -265,8 +265,13 @@ export function renderFailureExcerpt(
 ${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
       );
     }
-    if (result.status === "timeout")
-      blocks.push(`TIMEOUT ${result.runner} in ${result.cwd || "."}`);
+    if (result.status === "timeout") {
+      const passed = count(result.tests, "pass");
+      const before = passed === 0 ? "" : ` (${passed} test${passed === 1 ? "" : "s"} had passed)`;
+      blocks.push(
+        `TIMEOUT ${result.runner} in ${result.cwd || "."}: stopped at the test timeout (test_timeout_seconds) before it finished${before}. A test may hang: an endless loop, an unclosed handle or server, a wait on a service.`,
+      );
+    }
     // A run that broke outside any test (it died, or wrote no report): its reason and what it
     // said last, since no test row carries the failure.
     if (result.status === "error" && !result.errors.some((e) => e.kind === "collection")) {
