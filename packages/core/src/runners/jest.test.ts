@@ -145,3 +145,93 @@ describe("jest through react-scripts, craco or react-app-rewired", () => {
     expect(argv.slice(-2)).toEqual(["--runTestsByPath", "src/App.test.js"]);
   });
 });
+
+describe("a jest config that another script names (NestJS's test:e2e)", () => {
+  const nest = (scripts: Record<string, string>) =>
+    createMemoryView({
+      "package.json": JSON.stringify({
+        scripts,
+        devDependencies: { jest: "30.2.0" },
+        jest: { rootDir: "src", testRegex: ".*\\.spec\\.ts$" },
+      }),
+      "node_modules/.bin/jest": "",
+      "test/jest-e2e.json": JSON.stringify({ rootDir: ".", testRegex: ".e2e-spec.ts$" }),
+      "jest.e2e.config.js": "module.exports = { testMatch: ['<rootDir>/e2e/**/*.test.ts'] };\n",
+    });
+  const jestOf = (view: ReturnType<typeof nest>) =>
+    detectPackageRunners(view, "").find((r) => r.id === "jest")!;
+  const TAIL = [
+    "--coverage=false",
+    "--json",
+    `--outputFile=${REPORT_TOKEN}`,
+    "--testLocationInResults",
+  ];
+
+  it("takes the e2e specs for tests, by the config's own rootDir and testRegex", () => {
+    const view = nest({ test: "jest", "test:e2e": "jest --config ./test/jest-e2e.json" });
+    const shape = suiteShape(view, jestOf(view));
+    for (const path of ["src/app.controller.spec.ts", "test/app.e2e-spec.ts"])
+      expect(shape.isTest(path), path).toBe(true);
+    for (const path of ["src/app.e2e-spec.ts.map", "src/app.service.ts", "e2e/a.test.ts"])
+      expect(shape.isTest(path), path).toBe(false);
+  });
+
+  it("runs an e2e spec with its config, and unit and e2e specs as two projects", () => {
+    const view = nest({ test: "jest", "test:e2e": "jest --config ./test/jest-e2e.json" });
+    const argv = (files: string[]) => runnerArgv(view, jestOf(view), files, []).argv;
+    expect(argv(["src/app.controller.spec.ts"])).toEqual([
+      "node_modules/.bin/jest",
+      ...TAIL,
+      "--runTestsByPath",
+      "src/app.controller.spec.ts",
+    ]);
+    expect(argv(["test/app.e2e-spec.ts"])).toEqual([
+      "node_modules/.bin/jest",
+      "--config=test/jest-e2e.json",
+      ...TAIL,
+      "--runTestsByPath",
+      "test/app.e2e-spec.ts",
+    ]);
+    expect(argv(["src/app.controller.spec.ts", "test/app.e2e-spec.ts"])).toEqual([
+      "node_modules/.bin/jest",
+      "--projects",
+      ".",
+      "test/jest-e2e.json",
+      ...TAIL,
+      "--runTestsByPath",
+      "src/app.controller.spec.ts",
+      "test/app.e2e-spec.ts",
+    ]);
+    // The whole suite is the test script's: the e2e config is not part of it.
+    expect(argv([])).toEqual(["node_modules/.bin/jest", ...TAIL]);
+  });
+
+  it("follows a second jest command in the test script, in the whole suite too", () => {
+    const view = nest({ test: "jest && jest -c jest.e2e.config.js" });
+    const shape = suiteShape(view, jestOf(view));
+    expect(shape.isTest("e2e/login.test.ts")).toBe(true);
+    expect(shape.isTest("src/e2e/login.test.ts")).toBe(false);
+    expect(runnerArgv(view, jestOf(view), [], []).argv).toEqual([
+      "node_modules/.bin/jest",
+      "--projects",
+      ".",
+      "jest.e2e.config.js",
+      ...TAIL,
+    ]);
+  });
+
+  it("leaves a config named by no file, or a watch script's, alone", () => {
+    const view = nest({
+      test: "jest",
+      "test:watch": "jest --watch",
+      "test:x": "jest -c gone.json",
+    });
+    expect(runnerArgv(view, jestOf(view), ["test/app.e2e-spec.ts"], []).argv).toEqual([
+      "node_modules/.bin/jest",
+      ...TAIL,
+      "--runTestsByPath",
+      "test/app.e2e-spec.ts",
+    ]);
+    expect(suiteShape(view, jestOf(view)).isTest("test/app.e2e-spec.ts")).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { joinRel, type ProjectView } from "../project/project-view.ts";
+import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../project/project-view.ts";
 import {
   firstConfigFile,
   jsConfigStrings,
@@ -12,6 +12,7 @@ import {
   detectByPackageJson,
   jsCandidates,
   jsToolCommand,
+  packageScripts,
   packageTestScript,
   scriptCommands,
   unquote,
@@ -80,7 +81,7 @@ export const jest: RunnerSpec = {
     return {
       argv: [
         ...runner.command,
-        ...jestScriptOptions(view, runner.package_dir),
+        ...withOtherConfigs(view, runner.package_dir, files),
         "--coverage=false",
         "--json",
         `--outputFile=${REPORT_TOKEN}`,
@@ -92,7 +93,20 @@ export const jest: RunnerSpec = {
       report: FILE_REPORT,
     };
   },
-  suite: (view, runner) => jestShape(view, runner.package_dir),
+  suite: (view, runner) => {
+    const main = jestShape(jestConfig(view, runner.package_dir), undefined);
+    const others = otherJestConfigs(view, runner.package_dir);
+    if (others.length === 0) return main;
+    const other = (path: string): boolean => others.some((config) => config.shape.isTest(path));
+    return {
+      ...main,
+      evidence: `${main.evidence}; ${others.map((config) => config.path).join(", ")} (named by a script)`,
+      isTest: (path) => main.isTest(path) || other(path),
+      isSetup: (path) =>
+        main.isSetup?.(path) === true || others.some((config) => config.shape.isSetup?.(path)),
+      otherConfigs: other,
+    };
+  },
   probe: (runner) => ({
     argv: [...runner.command.filter((arg) => arg !== "run"), "--version"],
     collects: false,
@@ -126,6 +140,91 @@ export function jestScriptOptions(view: ProjectView, dir: string): string[] {
   return [];
 }
 
+/**
+ * The config each jest command of a script names (`--config x`, `-c x`, `--config=x`), in the
+ * script's order; undefined for a command that names none (it runs with the package's own).
+ */
+function scriptJestConfigs(script: string): (string | undefined)[] {
+  const configs: (string | undefined)[] = [];
+  for (const command of scriptCommands(script)) {
+    const at = command.findIndex((word) => /^(\S*\/)?jest$/.test(word));
+    if (at === -1) continue;
+    const args = command.slice(at + 1).map(unquote);
+    let config: string | undefined;
+    for (let i = 0; i < args.length; i += 1) {
+      const word = args[i] as string;
+      if (word.startsWith("--config=")) config = word.slice("--config=".length);
+      else if ((word === "--config" || word === "-c") && i + 1 < args.length)
+        config = args[(i += 1)];
+    }
+    // A config given inline as JSON is no file of the package.
+    configs.push(config?.startsWith("{") === true ? undefined : config);
+  }
+  return configs;
+}
+
+/** A jest config file that a script names, and the tests it takes. */
+export interface OtherJestConfig {
+  /** Package-relative. */
+  path: string;
+  /** A later jest command of the test script runs it: its tests are part of the whole suite. */
+  inTestScript: boolean;
+  shape: SuiteMatcher;
+}
+
+/**
+ * The jest configs a package's scripts name besides the one the test script's first jest command
+ * runs with: a later jest command of the test script (`jest && jest -c jest.e2e.config.js`), and
+ * other scripts' (NestJS's `test:e2e`: `jest --config ./test/jest-e2e.json`, whose specs boot
+ * the whole app). Their tests are the package's tests too, each run with its own config.
+ */
+export function otherJestConfigs(view: ProjectView, dir: string): OtherJestConfig[] {
+  const inTest = scriptJestConfigs(packageTestScript(view, dir));
+  const spelled = (config: string | undefined): string | undefined =>
+    config === undefined ? undefined : normalizeRel(config);
+  const main = spelled(inTest[0]);
+  const named = new Map<string, boolean>();
+  for (const config of inTest.slice(1).map(spelled))
+    if (config !== undefined) named.set(config, true);
+  for (const script of Object.values(packageScripts(view, dir)))
+    for (const config of scriptJestConfigs(script).map(spelled))
+      if (config !== undefined && !named.has(config)) named.set(config, false);
+  const others: OtherJestConfig[] = [];
+  for (const [path, inTestScript] of named) {
+    if (path === main || path === "" || path === "package.json") continue;
+    const text = view.readText(joinRel(dir, path));
+    if (text === undefined) continue;
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    others.push({ path, inTestScript, shape: jestShape({ name, text }, dirnameRel(path)) });
+  }
+  return others;
+}
+
+/**
+ * The test script's options for a run of `files` (all of the suite when none): another config's
+ * tests run with that config (`--config=test/jest-e2e.json`), or with the package's own as jest
+ * projects (`--projects . test/jest-e2e.json`) when both are chosen; each project takes the
+ * chosen paths that are its tests.
+ */
+function withOtherConfigs(view: ProjectView, dir: string, files: readonly string[]): string[] {
+  const kept = jestScriptOptions(view, dir);
+  const others = otherJestConfigs(view, dir);
+  if (others.length === 0) return kept;
+  const main = jestShape(jestConfig(view, dir), undefined);
+  const byOther = (file: string): boolean =>
+    !main.isTest(file) && others.some((config) => config.shape.isTest(file));
+  const used =
+    files.length === 0
+      ? others.filter((config) => config.inTestScript)
+      : others.filter((config) => files.some((file) => byOther(file) && config.shape.isTest(file)));
+  if (used.length === 0) return kept;
+  const options = kept.filter((option) => !option.startsWith("--config="));
+  const mainToo = files.length === 0 || files.some((file) => !byOther(file));
+  if (!mainToo && used.length === 1) return [...options, `--config=${used[0]?.path ?? ""}`];
+  const mainConfig = kept.find((option) => option.startsWith("--config="))?.slice(9) ?? ".";
+  return [...options, "--projects", mainConfig, ...used.map((config) => config.path)];
+}
+
 const JEST_DEFAULT = ["**/__tests__/**/*.[jt]s?(x)", "**/?(*.)+(spec|test).[jt]s?(x)"];
 
 function jestConfig(view: ProjectView, dir: string): { name: string; text: string } | undefined {
@@ -151,39 +250,41 @@ function opaqueJest(config: { name: string; text: string } | undefined): string 
   return opaqueJsConfig(config.name, config.text, ["testMatch", "testRegex", "roots"]);
 }
 
-function jestShape(view: ProjectView, dir: string): SuiteMatcher {
-  const config = jestConfig(view, dir);
-  const text = config?.text;
+/**
+ * The tests a jest config takes. `base` is undefined for the package's own config (its
+ * `<rootDir>` read as the package folder, as before); for a config a script names, the folder
+ * its `rootDir` makes (the config's own folder by default), which bounds its tests when it names
+ * no `roots`.
+ */
+function jestShape(
+  config: { name: string; text: string } | undefined,
+  base: string | undefined,
+): SuiteMatcher {
+  const text = config?.text.replace(/"(\w+)"\s*:/g, "$1:");
   const opaque = opaqueJest(config);
-  const testMatch =
-    text === undefined
-      ? undefined
-      : jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testMatch");
-  const testRegex =
-    text === undefined
-      ? undefined
-      : jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testRegex");
+  const strings = (key: string): string[] | undefined =>
+    text === undefined ? undefined : jsConfigStrings(text, key);
+  const root =
+    base === undefined ? "" : (normalizeRel(joinRel(base, strings("rootDir")?.[0] ?? "")) ?? base);
+  // `<rootDir>/x` as a package-relative path (`x` for the package's own config).
+  const fromRoot = (path: string): string =>
+    /^<rootDir>/.test(path) ? joinRel(root, path.replace(/^<rootDir>\/?/, "")) : path;
+  const testMatch = strings("testMatch");
+  const testRegex = strings("testRegex");
   const roots = (
-    text === undefined ? undefined : jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "roots")
+    strings("roots") ?? (base === undefined || root === "" ? undefined : ["<rootDir>"])
   )
-    ?.map((root) => root.replace(/^<rootDir>\/?/, "").replace(/\/$/, ""))
-    .filter((root) => root !== "");
+    ?.map((path) => fromRoot(path).replace(/^\.\//, "").replace(/\/$/, ""))
+    .filter((path) => path !== "");
   // What jest loads before each test file: what those files import reaches every test.
   const isSetup = setupFilesMatcher(
-    text === undefined
-      ? []
-      : ["setupFiles", "setupFilesAfterEnv"].flatMap(
-          (key) => jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), key) ?? [],
-        ),
+    ["setupFiles", "setupFilesAfterEnv"].flatMap((key) => (strings(key) ?? []).map(fromRoot)),
   );
   // testPathIgnorePatterns: regexes over a test's path (jest-dom's '/__tests__/helpers/').
-  const ignored = (
-    text === undefined
-      ? []
-      : (jsConfigStrings(text.replace(/"(\w+)"\s*:/g, "$1:"), "testPathIgnorePatterns") ?? [])
-  ).flatMap((source) => {
+  const ignored = (strings("testPathIgnorePatterns") ?? []).flatMap((source) => {
     try {
-      return [new RegExp(source.replace(/\\\\/g, "\\").replace(/^<rootDir>\/?/, "^/"))];
+      const anchor = root === "" ? "^/" : `^/${root}/`;
+      return [new RegExp(source.replace(/\\\\/g, "\\").replace(/^<rootDir>\/?/, anchor))];
     } catch {
       return [];
     }
@@ -192,7 +293,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
     !ignored.some((regex) => regex.test(`/${path}`)) &&
     (roots === undefined ||
       roots.length === 0 ||
-      roots.some((root) => path.startsWith(`${root}/`)));
+      roots.some((folder) => path.startsWith(`${folder}/`)));
   if (testRegex !== undefined) {
     const regexes = testRegex.flatMap((source) => {
       try {
@@ -208,7 +309,7 @@ function jestShape(view: ProjectView, dir: string): SuiteMatcher {
       ...(opaque === undefined ? {} : { opaque }),
     };
   }
-  const globs = (testMatch ?? JEST_DEFAULT).map((g) => g.replace(/^<rootDir>\/?/, ""));
+  const globs = (testMatch ?? JEST_DEFAULT).map((glob) => fromRoot(glob));
   const match = picomatch(globs, { dot: false });
   return {
     evidence:

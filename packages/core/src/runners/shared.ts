@@ -153,6 +153,16 @@ function calledScripts(scripts: Record<string, unknown>, name: string): string[]
   }
 }
 
+/** Every script of a package's package.json, by name (none without one). */
+export function packageScripts(view: ProjectView, dir: string): Record<string, string> {
+  const scripts = readPackageJson(view, dir)?.scripts ?? {};
+  return Object.fromEntries(
+    Object.entries(scripts).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+}
+
 /** A package's expanded test script (`testScript`), "" without a package.json or a script. */
 export function packageTestScript(view: ProjectView, dir: string): string {
   const pkg = readPackageJson(view, dir);

@@ -136,6 +136,11 @@ export interface SuiteMatcher {
   evidence: string;
   /** The config could not be read statically: only the runner itself knows its tests. */
   opaque?: string;
+  /**
+   * Tests of other configs of the same runner that the package's scripts name (jest's
+   * `test:e2e` config), which the runner's own list of `opaque` tests leaves out.
+   */
+  otherConfigs?(path: string): boolean;
 }
 
 export interface TestLister {

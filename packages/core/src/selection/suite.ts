@@ -91,7 +91,10 @@ function withAnswer(read: SuiteMatcher, asked: AskedTests | undefined): SuiteMat
   return {
     evidence: asked.note,
     isSetup: (path) => read.isSetup?.(path) === true,
-    isTest: (path) => files.has(path) || (asked.isNewer?.(path) === true && read.isTest(path)),
+    isTest: (path) =>
+      files.has(path) ||
+      (asked.isNewer?.(path) === true && read.isTest(path)) ||
+      read.otherConfigs?.(path) === true,
   };
 }
 
