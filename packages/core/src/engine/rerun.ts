@@ -1,3 +1,4 @@
+import type { ProjectView } from "../project/project-view.ts";
 import type { RunPlan } from "./plan.ts";
 import type { RunResult } from "./summarize.ts";
 import { shellCommandForTestFiles } from "../runners/project-runners.ts";
@@ -62,7 +63,11 @@ export function redSummary(results: readonly RunResult[]): string {
  * test (its runner and package), as a person or the agent would type it from the project root.
  * `runs[i]` is the plan `results[i]` came from.
  */
-export function rerunCommands(runs: readonly RunPlan[], results: readonly RunResult[]): string[] {
+export function rerunCommands(
+  runs: readonly RunPlan[],
+  results: readonly RunResult[],
+  view?: ProjectView,
+): string[] {
   const commands: string[] = [];
   results.forEach((result, index) => {
     const run = runs[index];
@@ -78,7 +83,7 @@ export function rerunCommands(runs: readonly RunPlan[], results: readonly RunRes
     const files = red
       .map((file) => (pkg === "" || file.startsWith(`${pkg}/`) ? file : `${pkg}/${file}`))
       .map((file) => (folders ? goPackageFile(file) : file));
-    const command = shellCommandForTestFiles(run.runner, files);
+    const command = shellCommandForTestFiles(run.runner, files, view);
     // Tests that load the build need it first, as the run had it (`plan.build`).
     if (run.build === undefined) commands.push(command);
     else if (pkg === "") commands.push(`${run.build} && ${command}`);

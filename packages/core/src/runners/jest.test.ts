@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { planSuites, REPORT_TOKEN, runnerArgv } from "../engine/plan.ts";
 import { createMemoryView } from "../project/project-view.ts";
 import { suiteShape } from "../selection/suite.ts";
-import { detectPackageRunners } from "./project-runners.ts";
+import { detectPackageRunners, shellCommandForTestFiles } from "./project-runners.ts";
 import { specOf } from "./table.ts";
 
 /** The argv of a run of one chosen file in a package whose test script is `test`. */
@@ -204,6 +204,21 @@ describe("a jest config that another script names (NestJS's test:e2e)", () => {
     ]);
     // The whole suite is the test script's: the e2e config is not part of it.
     expect(argv([])).toEqual(["node_modules/.bin/jest", ...TAIL]);
+  });
+
+  it("says so in the command it prints to run the specs again", () => {
+    const view = nest({
+      test: "jest --config=jest.unit.js",
+      "test:e2e": "jest -c test/jest-e2e.json",
+    });
+    const run = (files: string[]) => shellCommandForTestFiles(jestOf(view), files, view);
+    expect(run(["test/app.e2e-spec.ts"])).toBe(
+      "node_modules/.bin/jest --config=test/jest-e2e.json --coverage=false --runTestsByPath test/app.e2e-spec.ts",
+    );
+    // The test script's own config, which a re-run left out too.
+    expect(run(["src/a.spec.ts"])).toBe(
+      "node_modules/.bin/jest --config=jest.unit.js --coverage=false --runTestsByPath src/a.spec.ts",
+    );
   });
 
   it("follows a second jest command in the test script, in the whole suite too", () => {

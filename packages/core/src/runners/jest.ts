@@ -74,6 +74,7 @@ export const jest: RunnerSpec = {
   // Coverage off: a config's `collectCoverage` with a `coverageThreshold` (vercel/ms) fails any
   // run of some files ("threshold not met", exit 1 with every test green) and slows the Stop.
   fileCommand: (command, files) => [...command, "--coverage=false", "--runTestsByPath", ...files],
+  fileOptions: (view, dir, files) => withOtherConfigs(view, dir, files),
   isolatesFiles: () => true,
   argv: ({ view, runner, files, ids }) => {
     const filter = ids.length > 0 ? ["-t", anchoredAlternation(idNames(ids, " "))] : [];

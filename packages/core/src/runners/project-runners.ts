@@ -430,14 +430,21 @@ export function hasTsLoader(command: readonly string[]): boolean {
   );
 }
 
-/** argv that runs the given test files with a runner, from its package folder. */
+/**
+ * argv that runs the given test files with a runner, from its package folder; with the project's
+ * view, also the options its test script keeps for those files (`runners/<id>.ts`
+ * `fileOptions`: jest's `--config=test/jest-e2e.json` for an e2e spec).
+ */
 export function commandForTestFiles(
   runner: DetectedRunner,
   relTestFiles: readonly string[],
+  view?: ProjectView,
 ): string[] {
   const pkg = runner.package_dir;
   const local = relTestFiles.map((file) => (pkg === "" ? file : file.slice(pkg.length + 1)));
-  return specOf(runner.id).fileCommand(runner.command, local);
+  const spec = specOf(runner.id);
+  const options = view === undefined ? [] : (spec.fileOptions?.(view, pkg, local) ?? []);
+  return spec.fileCommand([...runner.command, ...options], local);
 }
 
 /**
@@ -448,8 +455,9 @@ export function commandForTestFiles(
 export function shellCommandForTestFiles(
   runner: DetectedRunner,
   relTestFiles: readonly string[],
+  view?: ProjectView,
 ): string {
-  const argv = commandForTestFiles(runner, relTestFiles).map(shellWord).join(" ");
+  const argv = commandForTestFiles(runner, relTestFiles, view).map(shellWord).join(" ");
   const pkg = runner.package_dir;
   return pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`;
 }

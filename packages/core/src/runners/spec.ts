@@ -49,6 +49,11 @@ export interface RunnerSpec {
   folderIds?: Language;
   /** argv that runs only the given test files (relative to the package): the simple form. */
   fileCommand(command: readonly string[], testFiles: readonly string[]): string[];
+  /**
+   * Options of the package's scripts that `fileCommand` needs after the command to run these
+   * package-relative files as the project does (jest's config for an e2e spec).
+   */
+  fileOptions?(view: ProjectView, dir: string, testFiles: readonly string[]): string[];
   /** The argv, report format and report location that run these files and tests. */
   argv(input: ArgvInput): BuiltArgv;
   /** Which package-relative paths are this runner's tests, read from its config or its defaults. */

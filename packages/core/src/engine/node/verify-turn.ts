@@ -1,4 +1,4 @@
-import { dirnameRel } from "../../project/project-view.ts";
+import { dirnameRel, type ProjectView } from "../../project/project-view.ts";
 import { flakyRerun, type MissingTest, type RunPlan } from "../plan.ts";
 import type { FileError } from "../results.ts";
 import { chooseTests } from "../../selection/node/choose-tests.ts";
@@ -212,7 +212,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     );
   const allNotes = [
     ...environment,
-    ...ranNoTest(plan.runs, results, untestedExisting),
+    ...ranNoTest(plan.runs, results, untestedExisting, project.view),
     ...flaky.map(
       (test) =>
         `tailtest: ${test.file} > ${test.name ?? ""} failed, then passed when run again: a flaky test, not counted as red. Make it deterministic (a timing bound, an order, a shared state).`,
@@ -255,7 +255,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       round: after.stop_blocks,
       budget,
       summary: redSummary(judged),
-      rerun: rerunCommands(plan.runs, judged).map((command) =>
+      rerun: rerunCommands(plan.runs, judged, project.view).map((command) =>
         command.split(`${project.root}/`).join(""),
       ),
     }) + notes;
@@ -396,6 +396,7 @@ function ranNoTest(
   runs: readonly RunPlan[],
   results: readonly RunResult[],
   unchecked: ReadonlySet<string>,
+  view: ProjectView,
 ): string[] {
   const notes: string[] = [];
   runs.forEach((run, index) => {
@@ -405,7 +406,7 @@ function ranNoTest(
     if (sources.length === 0) return;
     const files = [...new Set(sources.flatMap((source) => testFilesOf(run, source)))];
     notes.push(
-      `tailtest: ${files.join(", ")} ran no test under ${run.runner.id} (\`${shellCommandForTestFiles(run.runner, files)}\`), so ${sources.join(", ")} ${sources.length === 1 ? "was" : "were"} not checked. If the tests are there, the runner does not see them: check the runner (\`tailtest explain ${sources[0] ?? ""}\`).`,
+      `tailtest: ${files.join(", ")} ran no test under ${run.runner.id} (\`${shellCommandForTestFiles(run.runner, files, view)}\`), so ${sources.join(", ")} ${sources.length === 1 ? "was" : "were"} not checked. If the tests are there, the runner does not see them: check the runner (\`tailtest explain ${sources[0] ?? ""}\`).`,
     );
   });
   return notes;

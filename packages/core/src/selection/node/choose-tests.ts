@@ -6,7 +6,7 @@ import { compareRelated, nameRanks, type RelatedTest } from "../related.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { selectRelated, type Selection } from "./graph-selection.ts";
 import type { Project } from "../../project/node/project.ts";
-import { dirnameRel, joinRel, memoView } from "../../project/project-view.ts";
+import { dirnameRel, joinRel, memoView, type ProjectView } from "../../project/project-view.ts";
 
 /** The tests the end of a turn (or `tailtest run <files>`) runs for changed files, and why. */
 export interface ChosenTests {
@@ -69,7 +69,7 @@ export async function chooseTests(
       .filter((test) => test.evidence === "config" && left.has(test.path))
       .map((test) => test.path),
   );
-  const leftOutCommands = commandsFor(plan.runs, cut.leftOut, suites);
+  const leftOutCommands = commandsFor(plan.runs, cut.leftOut, suites, project.view);
   if (cut.leftOut.length > 0) {
     notes.push(
       `tailtest: ${cut.leftOut.length} more related test file(s) were left out of this run (estimated over verify_budget_seconds = ${project.config.verify_budget_seconds}); run them with: ${leftOutCommands.join(" ; ")}`,
@@ -259,6 +259,7 @@ function commandsFor(
   runs: readonly RunPlan[],
   tests: readonly string[],
   suites: ReadonlySet<string> = new Set(),
+  view?: ProjectView,
 ): string[] {
   if (tests.length === 0) return [];
   const commands: string[] = [];
@@ -267,7 +268,7 @@ function commandsFor(
     const mine = tests.filter((test) => pkg === "" || test.startsWith(`${pkg}/`));
     if (mine.length === 0) continue;
     const whole = mine.some((test) => suites.has(test));
-    commands.push(shellCommandForTestFiles(run.runner, whole ? [] : mine));
+    commands.push(shellCommandForTestFiles(run.runner, whole ? [] : mine, view));
   }
   return commands;
 }
