@@ -81,6 +81,30 @@ export default defineConfig({
         ["~/*", ["pkg/lib/*"]],
       ],
     },
+    {
+      what: "SvelteKit's plugin: $lib is src/lib, which no config spells (the generated tsconfig does)",
+      rel: "vite.config.ts",
+      text: `import { sveltekit } from '@sveltejs/kit/vite';
+export default defineConfig({ plugins: [sveltekit({ adapter: adapter() })] })`,
+      paths: [
+        ["$lib", ["src/lib"]],
+        ["$lib/*", ["src/lib/*"]],
+      ],
+    },
+    {
+      what: "SvelteKit's lib folder moved by files.lib, beside a resolve.alias",
+      rel: "app/vite.config.js",
+      text: `export default {
+  plugins: [sveltekit({ files: { lib: 'src/shared' } })],
+  resolve: { alias: { '@': path.resolve(__dirname, './src') } },
+}`,
+      paths: [
+        ["@", ["app/src"]],
+        ["@/*", ["app/src/*"]],
+        ["$lib", ["app/src/shared"]],
+        ["$lib/*", ["app/src/shared/*"]],
+      ],
+    },
   ])("reads $what", ({ rel, text, paths }) => {
     expect(runnerAliases(rel, text)?.paths).toEqual(paths);
   });
@@ -114,5 +138,22 @@ export default defineConfig({
     );
     expect(resolveJsImport(context, "test/a.spec.js", "@/index")).toBe("src/index.js");
     expect(resolveJsImport(context, "test/a.spec.js", "@vue/x")).toBe(undefined);
+  });
+
+  it("lets a component's $lib imports reach a module, a rune module and a component", () => {
+    const aliases = runnerAliases(
+      "vite.config.ts",
+      "export default defineConfig({ plugins: [sveltekit()] })",
+    );
+    const context: ResolveContext = {
+      files: new Set(["src/lib/format.ts", "src/lib/stats.svelte.ts", "src/lib/Panel.svelte"]),
+      aliases: aliases === undefined ? [] : [aliases],
+      pythonRoots: [""],
+    };
+    const from = "src/routes/+page.svelte";
+    expect(resolveJsImport(context, from, "$lib/format")).toBe("src/lib/format.ts");
+    expect(resolveJsImport(context, from, "$lib/stats.svelte")).toBe("src/lib/stats.svelte.ts");
+    expect(resolveJsImport(context, from, "$lib/stats.svelte.js")).toBe("src/lib/stats.svelte.ts");
+    expect(resolveJsImport(context, from, "$lib/Panel.svelte")).toBe("src/lib/Panel.svelte");
   });
 });

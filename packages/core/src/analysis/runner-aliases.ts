@@ -4,8 +4,9 @@ import { normalizeRel, parseJsonc, RUNNER_ALIAS_SCOPE, type PathAliases } from "
 /**
  * Import aliases a test runner's own config declares, read as text (nothing is run): jest's
  * `moduleNameMapper` (`'^@/(.*)$': '<rootDir>/src/$1'`) and vite/vitest's `resolve.alias` or
- * `test.alias` (`'@': path.resolve(__dirname, './src')`). Tests that import `@/utils/x` reach
- * `src/utils/x` only through them when no tsconfig `paths` says the same. Pure.
+ * `test.alias` (`'@': path.resolve(__dirname, './src')`), and SvelteKit's `$lib` where its vite
+ * plugin is used. Tests that import `@/utils/x` reach `src/utils/x` only through them when no
+ * tsconfig `paths` says the same. Pure.
  */
 
 /** Config file names whose aliases are read. */
@@ -36,7 +37,7 @@ export function runnerAliases(rel: string, text: string): PathAliases | undefine
     const rootDir = /\brootDir\s*:\s*["'`]([^"'`]*)["'`]/.exec(text)?.[1];
     paths = jestPaths(dir, rootDir, literalPairs(body));
   } else {
-    paths = viteAliasPaths(dir, text);
+    paths = [...viteAliasPaths(dir, text), ...svelteKitPaths(dir, text)];
   }
   return paths.length === 0 ? undefined : { scope: `${RUNNER_ALIAS_SCOPE}${dir}`, paths };
 }
@@ -109,6 +110,24 @@ function viteAliasPaths(dir: string, text: string): [string, string[]][] {
     }
   }
   return out;
+}
+
+/**
+ * SvelteKit's `$lib` (`kit.files.lib`, `src/lib` by default), which its vite plugin `sveltekit()`
+ * resolves: only the tsconfig that `svelte-kit sync` writes into `.svelte-kit/` spells it, and a
+ * checkout has none of it before its first sync. Other `kit.alias` entries are not read.
+ */
+function svelteKitPaths(dir: string, text: string): [string, string[]][] {
+  if (!/\bsveltekit\s*\(/.test(text)) return [];
+  const files = objectAfter(text, "files");
+  const lib = files === undefined ? undefined : /\blib\s*:\s*(["'`])([^"'`]+)\1/.exec(files)?.[2];
+  const target = joinDir(dir, (lib ?? "src/lib").replace(/^\.\//, "").replace(/\/$/, ""));
+  return target === undefined
+    ? []
+    : [
+        ["$lib", [target]],
+        ["$lib/*", [`${target}/*`]],
+      ];
 }
 
 /** A path expression relative to the config's folder, when it is one of the usual spellings. */
