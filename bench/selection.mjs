@@ -65,55 +65,72 @@ const Seed = z.strictObject({
   why: z.string().min(1),
 });
 
-const Project = z.strictObject({
-  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
-  commit: z.string().regex(/^[0-9a-f]{40}$/),
-  license: z.string().min(1),
-  license_file: z.string().min(1),
-  runner: z.enum([
-    "pytest",
-    "unittest",
-    "vitest",
-    "jest",
-    "node-test",
-    "mocha",
-    "tap",
-    "tape",
-    "ava",
-    "uvu",
-    "jasmine",
-    "cargo",
-    "go",
-  ]),
-  setup: z.enum(["venv", "npm", "none"]),
-  /** The full suite's wall time with the project's runner (--verify prints it), for reference. */
-  full_suite_seconds: z.number().positive(),
-  layout: z.string().min(1),
-  changes: z.array(z.string()),
-  source_root: z.string().optional(),
-  /** false: the venv gets no .pth and no metadata, the project's own config finds its sources. */
-  editable: z.boolean().optional(),
-  /** The oldest pytest the project's config accepts (its `minversion`), when it is past Debian's. */
-  pytest_min: z
-    .string()
-    .regex(/^\d+(\.\d+)*$/)
-    .optional(),
-  /** A Django app's settings module: its tests run by `python -m django test --settings=…`. */
-  django_settings: z
-    .string()
-    .regex(/^[\w.]+$/)
-    .optional(),
-  /** Python modules the tests import that come from Debian's packages (checked before a run). */
-  python_imports: z.array(z.string().regex(/^\w+$/)).optional(),
-  npm: z.record(z.string(), z.string()).optional(),
-  /** What the project's own test script names for the whole suite, when not the runner's default. */
-  suite: z.array(z.string()).optional(),
-  /** Variables the project's test script sets for its runner (`cross-env FORCE_COLOR=2 vitest`). */
-  env: z.record(z.string(), z.string()).optional(),
-  modules_evidence: z.string().min(1),
-  modules: z.record(z.string(), z.array(z.string()).min(1)),
-  seeds: z.array(Seed).min(1),
-});
+const Project = z
+  .strictObject({
+    /** The public repository and commit the snapshot was taken from… */
+    repo: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/)
+      .optional(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .optional(),
+    /** …or how an official starter was generated from the npm registry and what was added to it. */
+    generated: z.string().min(1).optional(),
+    license: z.string().min(1),
+    license_file: z.string().min(1),
+    runner: z.enum([
+      "pytest",
+      "unittest",
+      "vitest",
+      "jest",
+      "node-test",
+      "mocha",
+      "tap",
+      "tape",
+      "ava",
+      "uvu",
+      "jasmine",
+      "cargo",
+      "go",
+    ]),
+    setup: z.enum(["venv", "npm", "none"]),
+    /** The full suite's wall time with the project's runner (--verify prints it), for reference. */
+    full_suite_seconds: z.number().positive(),
+    layout: z.string().min(1),
+    changes: z.array(z.string()),
+    source_root: z.string().optional(),
+    /** false: the venv gets no .pth and no metadata, the project's own config finds its sources. */
+    editable: z.boolean().optional(),
+    /** The oldest pytest the project's config accepts (its `minversion`), when it is past Debian's. */
+    pytest_min: z
+      .string()
+      .regex(/^\d+(\.\d+)*$/)
+      .optional(),
+    /** A Django app's settings module: its tests run by `python -m django test --settings=…`. */
+    django_settings: z
+      .string()
+      .regex(/^[\w.]+$/)
+      .optional(),
+    /** Python modules the tests import that come from Debian's packages (checked before a run). */
+    python_imports: z.array(z.string().regex(/^\w+$/)).optional(),
+    npm: z.record(z.string(), z.string()).optional(),
+    /** What the project's own test script names for the whole suite, when not the runner's default. */
+    suite: z.array(z.string()).optional(),
+    /** Variables the project's test script sets for its runner (`cross-env FORCE_COLOR=2 vitest`). */
+    env: z.record(z.string(), z.string()).optional(),
+    modules_evidence: z.string().min(1),
+    modules: z.record(z.string(), z.array(z.string()).min(1)),
+    seeds: z.array(Seed).min(1),
+  })
+  .refine(
+    (meta) =>
+      (meta.repo !== undefined && meta.commit !== undefined) !== (meta.generated !== undefined),
+    {
+      message: "either repo and commit, or generated",
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Arguments and the corpus
@@ -403,6 +420,16 @@ export function runnerArgv(meta, cwd, files) {
     case "vitest":
       return ["node_modules/.bin/vitest", "run", "--reporter=verbose", ...some];
     case "jest":
+      // A suite of several configs (`--projects . test/jest-e2e.json`) takes chosen files by path.
+      if (files !== undefined && meta.suite !== undefined)
+        return [
+          "node_modules/.bin/jest",
+          "--ci",
+          "--coverage=false",
+          ...meta.suite,
+          "--runTestsByPath",
+          ...files,
+        ];
       return ["node_modules/.bin/jest", "--ci", "--coverage=false", ...some];
     case "node-test":
       return ["node", "--test", "--test-reporter=tap", ...some];
