@@ -471,11 +471,14 @@ export function runnerArgv(meta, cwd, files) {
         integration.length > 0 && integration.length < some.length
           ? [existsSync(join(cwd, "src/lib.rs")) ? "--lib" : "--bins"]
           : [];
+      // The whole suite is every member's (`cargo test` at a root that is itself a package
+      // runs that package alone; rustc-demangle's CI runs `cargo test --all`).
       return [
         "cargo",
         "test",
         "--offline",
         "--no-fail-fast",
+        ...(files === undefined ? ["--workspace"] : []),
         ...unit,
         ...integration.flatMap((file) => ["--test", file.slice("tests/".length, -".rs".length)]),
       ];
