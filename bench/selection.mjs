@@ -677,10 +677,28 @@ function failingFiles(meta, cwd, coloured) {
       if (/^error(\[E\d+\]: |: could not compile)/m.test(output)) found.add("<compile error>");
       break;
     }
-    case "go":
-      each(/^\s+(\w+_test\.go):\d+:/gm);
+    case "go": {
+      // go test names a failing file without its folder; the package's own `FAIL\t<import
+      // path>` line, which follows its tests' output, gives the folder in the module.
+      const gomod = join(cwd, "go.mod");
+      const module = existsSync(gomod)
+        ? /^module\s+(\S+)/m.exec(readFileSync(gomod, "utf8"))?.[1]
+        : undefined;
+      let pending = [];
+      for (const line of output.split("\n")) {
+        const file = /^\s+(\w+_test\.go):\d+:/.exec(line)?.[1];
+        if (file !== undefined) pending.push(file);
+        const pkg = /^(?:FAIL|ok)\s+(\S+)/.exec(line)?.[1];
+        if (pkg === undefined) continue;
+        const dir =
+          module !== undefined && pkg.startsWith(`${module}/`) ? pkg.slice(module.length + 1) : "";
+        for (const name of pending) add(dir === "" ? name : `${dir}/${name}`);
+        pending = [];
+      }
+      for (const name of pending) add(name);
       if (/^FAIL\s/m.test(output) && found.size === 0) found.add("<go package>");
       break;
+    }
     default:
       break;
   }
