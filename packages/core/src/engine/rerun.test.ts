@@ -109,6 +109,29 @@ describe("redSummary: where the red tests are, most first", () => {
     );
   });
 
+  it("names the file a Go failure points at, not its package's folder", () => {
+    // go test -json names packages: a test's id is its folder ("" for the root package), and
+    // expr's lexer table failing read "2 red tests in 1 file: parser/lexer (2)".
+    const go = (folder: string, failures: Array<string | undefined>): RunResult => ({
+      ...result("go", []),
+      status: "failed",
+      tests: failures.map((failure, index) => ({
+        id: { runner: "go", file: folder, segments: ["TestLex", `case_${index}`] },
+        status: "fail" as const,
+        ...(failure === undefined ? {} : { failure }),
+      })),
+    });
+    expect(
+      redSummary([go("parser/lexer", [undefined, "    lexer_test.go:358: got Identifier"])]),
+    ).toBe("2 red tests in 1 file: parser/lexer/lexer_test.go (2).");
+    expect(redSummary([go("", ["    sql_test.go:12: bad", "    uuid_test.go:40: bad"])])).toBe(
+      "2 red tests in 2 files: sql_test.go (1), uuid_test.go (1).",
+    );
+    expect(
+      rerunCommands([run("go", "", ["go", "test", "./..."])], [go("x", ["  a_test.go:1: no"])]),
+    ).toEqual(["go test ./x"]);
+  });
+
   it("names at most twelve files", () => {
     const files = Array.from(
       { length: 14 },

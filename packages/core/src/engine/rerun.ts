@@ -11,8 +11,12 @@ const SHOWN = 12;
 /** The red test files of one run, project-relative, with how many tests each has red. */
 function redFiles(result: RunResult): Map<string, number> {
   const red = new Map<string, number>();
-  for (const test of result.tests)
-    if (test.status === "fail") red.set(test.id.file, (red.get(test.id.file) ?? 0) + 1);
+  const failed = result.tests.filter((test) => test.status === "fail");
+  const named = goNamedFiles(failed);
+  for (const test of failed) {
+    const file = goTestFile(test) ?? onlyOne(named.get(test.id.file)) ?? test.id.file;
+    red.set(file, (red.get(file) ?? 0) + 1);
+  }
   for (const error of result.errors)
     if (error.kind === "collection" && error.file !== undefined && !red.has(error.file))
       red.set(error.file, 1);
@@ -31,6 +35,39 @@ function unfinished(run: RunPlan, result: RunResult): string[] {
       .map((test) => test.id.file),
   );
   return run.test_files.filter((file) => !seen.has(file) || open.has(file));
+}
+
+type RunTest = RunResult["tests"][number];
+
+/**
+ * The file a red Go test is in: its id names the package's folder (the root package's is ""),
+ * which a Stop's summary would show as "1 file: parser/lexer" or "1 file:  (2)"; the failure's
+ * own `lexer_test.go:358:` line names the file. Undefined for other runners and when the
+ * failure names none (a parent test whose subtests failed).
+ */
+function goTestFile(test: RunTest): string | undefined {
+  const folder = test.id.file;
+  if (test.id.runner !== "go" || folder.endsWith(".go")) return undefined;
+  const base = /^\s*(\w+_test\.go):\d+:/m.exec(test.failure ?? "")?.[1];
+  if (base === undefined) return undefined;
+  return folder === "" ? base : `${folder}/${base}`;
+}
+
+/** Per Go package folder, the test files its red tests' failures name. */
+function goNamedFiles(failed: readonly RunTest[]): Map<string, Set<string>> {
+  const named = new Map<string, Set<string>>();
+  for (const test of failed) {
+    const file = goTestFile(test);
+    if (file === undefined) continue;
+    const files = named.get(test.id.file) ?? new Set<string>();
+    files.add(file);
+    named.set(test.id.file, files);
+  }
+  return named;
+}
+
+function onlyOne(files: ReadonlySet<string> | undefined): string | undefined {
+  return files?.size === 1 ? [...files][0] : undefined;
 }
 
 /** A Go test id names its package's folder; `fileCommand` wants a file in it. */
