@@ -542,3 +542,57 @@ describe("strict mode on a real vitest project", () => {
     ).toBe(true);
   }, 120_000);
 });
+
+describe("strict mode on a real go module", () => {
+  it("claims a table test's subtest by its file and path, in a package below the root", async () => {
+    project = copyFixtureWithDeps("runners/go");
+    mkdirSync(abs(".tailtest"));
+    writeFileSync(abs(".tailtest/config.json"), JSON.stringify({ mode: "strict" }));
+    mkdirSync(abs("shapes"));
+    writeFileSync(
+      abs("shapes/area.go"),
+      "package shapes\n\nfunc Area(w, h int) int { return w + h }\n",
+    );
+    writeFileSync(
+      abs("shapes/area_test.go"),
+      [
+        "package shapes_test",
+        "",
+        'import "testing"',
+        "",
+        'import "example.com/calc/shapes"',
+        "",
+        "func TestArea(t *testing.T) {",
+        "\tfor _, c := range []struct {",
+        "\t\tname       string",
+        "\t\tw, h, want int",
+        "\t}{",
+        '\t\t{"square three", 3, 3, 9},',
+        '\t\t{"wide", 3, 1, 3},',
+        "\t} {",
+        "\t\tt.Run(c.name, func(t *testing.T) {",
+        "\t\t\tif got := shapes.Area(c.w, c.h); got != c.want {",
+        '\t\t\t\tt.Errorf("Area(%d, %d) = %d, want %d", c.w, c.h, got, c.want)',
+        "\t\t\t}",
+        "\t\t})",
+        "\t}",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    age(["shapes/area.go", "shapes/area_test.go"]);
+    await commitAll(project.root);
+    // go names the subtest `TestArea/square_three`; as written it ran no test, and the whole
+    // test by its file was "go exited 1 without running a test": the run's ids are folders.
+    const subtest = await claim("shapes/area_test.go::TestArea/square_three", ["shapes/area.go"]);
+    expect(subtest.ok ? "" : subtest.message).toBe("");
+    const whole = await claim("shapes/area_test.go::TestArea", ["shapes/area.go"]);
+    expect(whole.ok ? "" : whole.message).toBe("");
+    const fixed = "package shapes\n\nfunc Area(w, h int) int { return w * h }\n";
+    expect((await write("shapes/area.go", fixed)).kind).toBe("none");
+    const green = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(green.kind === "context" ? green.text : "").toContain(
+      "✓ shapes/area_test.go::TestArea/square_three passes",
+    );
+  }, 120_000);
+});

@@ -1,6 +1,8 @@
 import { planRun, planSuites, type RunTarget } from "../../engine/plan.ts";
 import type { TestId, TestResult } from "../../engine/results.ts";
 import { detectProjectRunners, type RunnerId } from "../../runners/project-runners.ts";
+import { specOf } from "../../runners/table.ts";
+import { dirnameRel } from "../../project/project-view.ts";
 import type { Host, StrictTest, TestRunEvent } from "../strict-events.ts";
 import { readFailure, resolveMissing } from "../red.ts";
 import {
@@ -60,8 +62,20 @@ export function runnerForTestFile(
   return { reason: `no test runner runs ${file} (${why})` };
 }
 
+/**
+ * The id a run reports the test under. Go's are its package's folder and one segment per
+ * subtest level: `shapes/area_test.go::TestArea/square` is `shapes` with `TestArea`, `square`
+ * (as written, the claim matched no result and ran `-run ^(TestArea/square)$`, which go reads
+ * as one top-level name: "ran no test").
+ */
 function toTestId(test: StrictTest, runner: RunnerId): TestId {
-  return { runner, file: test.file, segments: test.segments };
+  if (specOf(runner).folderIds !== "go" || !test.file.endsWith(".go"))
+    return { runner, file: test.file, segments: test.segments };
+  return {
+    runner,
+    file: dirnameRel(test.file),
+    segments: test.segments.flatMap((segment) => segment.split("/")),
+  };
 }
 
 function firstLine(text: string): string {
