@@ -483,8 +483,13 @@ export function runnerArgv(meta, cwd, files) {
         ...integration.flatMap((file) => ["--test", file.slice("tests/".length, -".rs".length)]),
       ];
     }
-    case "go":
-      return ["go", "test", "-count=1", "./..."];
+    case "go": {
+      // Chosen test files run their packages, as tailtest's plan does (runners/go.ts); the
+      // whole module otherwise.
+      if (files === undefined) return ["go", "test", "-count=1", "./..."];
+      const dirs = [...new Set(files.map((file) => `./${dirname(file)}`.replace(/\/\.$/, "")))];
+      return ["go", "test", "-count=1", ...dirs];
+    }
     default:
       throw new Error(`no runner ${meta.runner}`);
   }
