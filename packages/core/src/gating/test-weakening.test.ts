@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  editedTests,
   holdsTests,
   leavesTestsOut,
   newSupportForms,
   ranNoTestLine,
+  skippedTestsLine,
   weakenedLine,
   weakeningForms,
 } from "./test-weakening.ts";
@@ -453,6 +455,128 @@ describe("a changed test file that runs no test (the twenty-sixth round)", () =>
   it("is said as a weakening", () => {
     expect(ranNoTestLine("tdd", ["tests/test_calc.py"])).toBe(
       "tailtest tdd: a test or runner config changed this turn so that fewer tests run or can fail, with no failing test declared for it: tests/test_calc.py (held tests at the turn's start and runs none now: every test skipped, or none collected). A test is not changed to match what the code does, nor left out of the run: put it back (git checkout -- <file>) and fix the code through a Red (tailtest red …); if the person asked for this change, say so and why in your answer.",
+    );
+  });
+});
+
+describe("a changed test file's tests a skip can only have come from this turn (the twenty-seventh round)", () => {
+  const TWO = `${PY}\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
+  const JS_TWO = `${JS}\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n`;
+  it.each([
+    [
+      "a Python test's body changed",
+      "tests/test_a.py",
+      TWO,
+      TWO.replace(
+        "    assert add(2, 3)",
+        "    getattr(pytest, 'sk' + 'ip')()\n    assert add(2, 3)",
+      ),
+      ["test_add"],
+    ],
+    [
+      "a decorator added",
+      "tests/test_a.py",
+      TWO,
+      TWO.replace("def test_add", "@later\ndef test_add"),
+      ["test_add"],
+    ],
+    [
+      "a method of a test class",
+      "tests/test_a.py",
+      CLASS,
+      CLASS.replace("        assert", "        self.later()\n        assert"),
+      ["test_add"],
+    ],
+    [
+      "a vitest title's call changed",
+      "src/a.test.ts",
+      JS_TWO,
+      JS_TWO.replace('it("adds"', 'it["skip"]("adds"'),
+      ["adds"],
+    ],
+    [
+      "a vitest body changed",
+      "src/a.test.ts",
+      JS_TWO,
+      JS_TWO.replace('it("adds", () => {', 'it("adds", (c) => {\n  c["sk" + "ip"]();'),
+      ["adds"],
+    ],
+    ["nothing changed in the tests", "tests/test_a.py", TWO, `import os\n${TWO}`, []],
+    [
+      "a test that a marker of the project's could skip already",
+      "tests/test_a.py",
+      TWO.replace("def test_add", "@needs_numpy\ndef test_add"),
+      TWO.replace("def test_add", "@needs_numpy\ndef test_add").replace(
+        "(2, 3) == 5",
+        "(3, 2) == 5",
+      ),
+      [],
+    ],
+    [
+      "a test given a fixture that may skip",
+      "tests/test_a.py",
+      TWO.replace("test_add()", "test_add(database)"),
+      TWO.replace("test_add()", "test_add(database)").replace("(2, 3) == 5", "(3, 2) == 5"),
+      [],
+    ],
+    [
+      "a test with a skipif already",
+      "tests/test_a.py",
+      TWO.replace("def test_add", "@pytest.mark.skipif(WIN, reason='posix')\ndef test_add"),
+      TWO.replace("def test_add", "@pytest.mark.skipif(WIN, reason='posix')\ndef test_add").replace(
+        "(2, 3) == 5",
+        "(3, 2) == 5",
+      ),
+      [],
+    ],
+    [
+      "a module-wide pytestmark",
+      "tests/test_a.py",
+      `pytestmark = needs_db\n${TWO}`,
+      `pytestmark = needs_db\n${TWO.replace("(2, 3) == 5", "(3, 2) == 5")}`,
+      [],
+    ],
+    [
+      "a vitest title under a wrapper",
+      "src/a.test.ts",
+      JS_TWO.replace('it("adds"', 'itOnLinux("adds"'),
+      JS_TWO.replace('it("adds"', 'itOnLinux("adds"').replace("(2, 3)", "(3, 2)"),
+      [],
+    ],
+    [
+      "a vitest test under a describe.skipIf",
+      "src/a.test.ts",
+      `describe.skipIf(!net)("net", () => {\n  it("adds", () => {\n    expect(add(2, 3)).toBe(5);\n  });\n});\n`,
+      `describe.skipIf(!net)("net", () => {\n  it("adds", () => {\n    expect(add(3, 2)).toBe(5);\n  });\n});\n`,
+      [],
+    ],
+    [
+      "a method of a class a decorator may skip",
+      "tests/test_a.py",
+      `@requires_db\n${CLASS.replace("from calc import add\n\n\n", "")}`,
+      `@requires_db\n${CLASS.replace("from calc import add\n\n\n", "").replace("(2, 3)", "(3, 2)")}`,
+      [],
+    ],
+    [
+      "a method of a class whose setUp may skip",
+      "tests/test_a.py",
+      CLASS.replace(
+        "    def test_add",
+        "    def setUp(self):\n        self.skipTest('no db')\n\n    def test_add",
+      ),
+      CLASS.replace(
+        "    def test_add",
+        "    def setUp(self):\n        self.skipTest('no db')\n\n    def test_add",
+      ).replace("(2, 3)", "(3, 2)"),
+      [],
+    ],
+  ])("%s", (_name, path, before, after, names) => {
+    expect(editedTests(path, before, after)).toEqual(names);
+  });
+
+  it("is said as a weakening", () => {
+    expect(skippedTestsLine("strict", [{ path: "tests/test_a.py", names: ["test_add"] }])).toBe(
+      "tailtest strict: a test or runner config changed this turn so that fewer tests run or can fail, with no failing test declared for it: tests/test_a.py (test_add skipped now, though nothing in its definition could skip it at the turn's start). A test is not changed to match what the code does, nor left out of the run: put it back (git checkout -- <file>) and fix the code through a claim (tailtest claim …); if the person asked for this change, say so and why in your answer.",
     );
   });
 });

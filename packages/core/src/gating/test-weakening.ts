@@ -63,6 +63,42 @@ function swallowed(text: string): number {
   return found;
 }
 
+const indentOf = (line: string) => /^(\s*)/.exec(line)?.[1]?.length ?? 0;
+
+/**
+ * A file's lines, in Python with the lines inside a triple-quoted string blanked: an expected
+ * text at the start of a line does not end the block it sits in.
+ */
+function codeLines(text: string, family: Family): string[] {
+  const lines = text.split("\n");
+  if (family !== "python") return lines;
+  let open: string | undefined;
+  return lines.map((line) => {
+    const inside = open !== undefined;
+    for (const [quote] of line.matchAll(/"""|'''/g))
+      if (open === undefined) open = quote;
+      else if (open === quote) open = undefined;
+    // A line that opens a string keeps its code; one inside it, or closing it, is text.
+    return inside ? "" : line;
+  });
+}
+
+/**
+ * The lines of the block a line opens: it, and what is indented under it (in JavaScript, the
+ * closing lines as far out too).
+ */
+function blockAt(lines: readonly string[], index: number, family: Family): string[] {
+  const indent = indentOf(lines[index] ?? "");
+  let end = index + 1;
+  for (; end < lines.length; end += 1) {
+    const next = lines[end] ?? "";
+    if (next.trim() === "" || indentOf(next) > indent) continue;
+    if (family === "js" && /^\s*[)\]}]/.test(next)) continue;
+    break;
+  }
+  return lines.slice(index, end);
+}
+
 /** Code put in the place of what a test checks: a mock, a patch, a module's entry replaced. */
 const STAND_IN: Record<Family, RegExp> = {
   python:
@@ -495,4 +531,156 @@ export function leavesTestsOut(
 export function isRunnerConfig(path: string): boolean {
   const name = path.split("/").pop() ?? path;
   return LEAVES_OUT.some((one) => one.file.test(name));
+}
+
+/** A file's lines, and each block's span by the line that opens it, kept once read. */
+class Blocks {
+  readonly lines: string[];
+  private readonly spans = new Map<number, string>();
+  constructor(
+    text: string,
+    readonly family: Family,
+  ) {
+    this.lines = codeLines(text, family);
+  }
+  /** The block the line at `index` opens, with its decorators (Python). */
+  span(index: number): string {
+    let span = this.spans.get(index);
+    if (span === undefined) {
+      let start = index;
+      while (this.family === "python" && start > 0 && /^\s*@/.test(this.lines[start - 1] ?? ""))
+        start -= 1;
+      span = [...this.lines.slice(start, index), ...blockAt(this.lines, index, this.family)].join(
+        "\n",
+      );
+      span = span.trimEnd();
+      this.spans.set(index, span);
+    }
+    return span;
+  }
+  /** The lines that open the blocks around the line at `index`, innermost first. */
+  around(index: number): number[] {
+    const found: number[] = [];
+    let limit = indentOf(this.lines[index] ?? "");
+    for (let up = index - 1; up >= 0 && limit > 0; up -= 1) {
+      const above = this.lines[up] ?? "";
+      if (above.trim() === "" || indentOf(above) >= limit) continue;
+      limit = indentOf(above);
+      found.push(up);
+    }
+    return found;
+  }
+}
+
+/**
+ * Each test's definitions by its name, as the lines that open them: a Python `def` (any
+ * depth), or in JavaScript a call whose first argument is the title. Its span is its
+ * decorators, its line and what is indented under it (in JavaScript, the closing lines too).
+ */
+function definitions(blocks: Blocks): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  blocks.lines.forEach((line, index) => {
+    const name =
+      blocks.family === "python"
+        ? /^\s*(?:async\s+)?def\s+(\w+)\s*\(/.exec(line)?.[1]
+        : /\(\s*(["'`])((?:\\.|(?!\1)[^\\])+)\1/.exec(line)?.[2];
+    if (name !== undefined) found.set(name, [...(found.get(name) ?? []), index]);
+  });
+  return found;
+}
+
+/**
+ * pytest's fixtures that never skip a test: a test that asks for another one may be skipped by
+ * it (a database the machine lacks), and its skip is no sign of an edit.
+ */
+const PLAIN_FIXTURES = new Set([
+  "self",
+  "cls",
+  "tmp_path",
+  "tmpdir",
+  "tmp_path_factory",
+  "tmpdir_factory",
+  "monkeypatch",
+  "capsys",
+  "capsysbinary",
+  "capfd",
+  "capfdbinary",
+  "caplog",
+  "recwarn",
+  "request",
+  "pytestconfig",
+]);
+
+/** A word of a skip, an expected failure, or a hook that may skip every test of a file. */
+const MAY_SKIP = /skip|xfail|todo|runIf|pytestmark|setup_module|setUpModule|autouse/i;
+
+/** Whether a test's definition at the turn's start could already skip it where it runs. */
+function mightSkipAlready(blocks: Blocks, index: number, fileWide: boolean): boolean {
+  if (fileWide) return true;
+  const span = blocks.span(index);
+  const around = blocks.around(index).map((line) => blocks.span(line));
+  if (MAY_SKIP.test(span) || around.some((one) => MAY_SKIP.test(one))) return true;
+  if (blocks.family === "js") {
+    // A title under a call that is not the runner's own (`itIfNode("adds", …)`) may skip.
+    const callee = /([\w$.[\]"']+)\s*\(\s*["'`]/.exec(span)?.[1] ?? "";
+    return !/^(it|test|specify|describe|context|suite)((\.\w+)*)$/.test(callee);
+  }
+  const decorated = [span, ...around]
+    .flatMap((one) => one.split("\n"))
+    .filter((line) => /^\s*@/.test(line))
+    .some((line) => !/^\s*@(pytest\.)?mark\.(parametrize|usefixtures|asyncio|anyio)\b/.test(line));
+  if (decorated) return true;
+  const params = /def\s+\w+\s*\(([^)]*)\)/.exec(span)?.[1] ?? "";
+  return params
+    .split(",")
+    .map((param) => /^\s*\*{0,2}(\w+)/.exec(param)?.[1])
+    .some((param) => param !== undefined && !PLAIN_FIXTURES.has(param));
+}
+
+/** At most this many changed tests of a file are judged (a reformatted file changes all). */
+const MAX_EDITED = 200;
+
+/**
+ * The tests of a changed file a skip reported by the run can only have come from this turn (the
+ * twenty-seventh round): defined at the turn's start, their definition changed, and nothing in
+ * it or the blocks around it then could skip them (a skip marker or a word of one, a decorator
+ * of the project's, a fixture that may skip, a module-wide `pytestmark` or autouse fixture, a
+ * title under a wrapper of the runner). Their names, as the runner reports them without
+ * parameters.
+ */
+export function editedTests(path: string, before: string, after: string): string[] {
+  const family = familyOf(path);
+  if (family === undefined) return [];
+  const then = new Blocks(before, family);
+  const now = new Blocks(after, family);
+  const nowDefined = definitions(now);
+  const fileWide =
+    family === "python" &&
+    /^(\s*pytestmark\b|\S.*\b(importorskip|setup_module|autouse)\b)/m.test(before);
+  const edited: string[] = [];
+  for (const [name, lines] of definitions(then)) {
+    if (edited.length >= MAX_EDITED) break;
+    const spans = lines.map((line) => then.span(line));
+    const nowSpans = (nowDefined.get(name) ?? []).map((line) => now.span(line));
+    if (spans.length === nowSpans.length && spans.every((span, i) => span === nowSpans[i]))
+      continue;
+    if (!lines.some((line) => mightSkipAlready(then, line, fileWide))) edited.push(name);
+  }
+  return edited;
+}
+
+/** The Stop's line for tests of a changed file the run reports skipped (see `editedTests`). */
+export function skippedTestsLine(
+  mode: "tdd" | "strict",
+  skipped: readonly { path: string; names: readonly string[] }[],
+): string {
+  return weakenedLine(
+    mode,
+    skipped.map(({ path, names }) => ({
+      path,
+      forms: [
+        `${names.join(", ")} skipped now, though nothing in ${names.length === 1 ? "its definition" : "their definitions"} could skip ${names.length === 1 ? "it" : "them"} at the turn's start`,
+      ],
+    })),
+  );
 }

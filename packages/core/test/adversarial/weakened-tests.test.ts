@@ -539,3 +539,95 @@ describe("honest work is not told it weakened a test", () => {
     }
   }, 120_000);
 });
+
+/**
+ * One test of several skipped by a spelling the text reading does not know (the twenty-seventh
+ * round): the others still run, so the file is not "running no test", and the turn ended green.
+ * A skip the run reports for a test whose definition the turn changed, when nothing in that
+ * definition could skip it at the turn's start, is said now.
+ */
+describe("one failing test of several skipped by an unknown spelling", () => {
+  const TWO = `${TEST}\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
+  const GETATTR = `import pytest\n${TWO.replace("    assert add(2, 3)", "    getattr(pytest, 'sk' + 'ip')('later')\n    assert add(2, 3)")}`;
+  const JS_TWO = `${VITEST_FILES["test/calc.test.js"]}\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n`;
+
+  for (const platform of ["claude-code", "codex"] as const)
+    it(
+      `strict ${platform}: getattr(pytest, "sk" + "ip") in one test`,
+      () =>
+        held(`strict ${platform}: one test of two skipped by getattr`, async () => {
+          const played = await makeAttackProject("strict");
+          try {
+            await bash(
+              `printf '${BUG.replaceAll("\n", "\\n")}' > calc.py && printf '${TWO.replaceAll("\n", "\\n")}' > ${FILE} && git commit -qam bug`,
+              played,
+            );
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            expect(await toolWrite(platform, played, FILE, GETATTR)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes("test_add skipped now") ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  for (const [mode, platform] of [
+    ["tdd", "claude-code"],
+    ["strict", "cursor"],
+  ] as const)
+    it(
+      `${mode} ${platform}: vitest's it["skip"] on one test`,
+      () =>
+        held(`${mode} ${platform}: one vitest test of two skipped`, async () => {
+          const played = await makeJsAttackProject(mode, "vitest", {
+            ...VITEST_FILES,
+            "test/calc.test.js": JS_TWO,
+          });
+          try {
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            if (mode === "tdd") {
+              const red = await cliIn(
+                played,
+                "red",
+                "--test",
+                "test/calc.test.js",
+                "--expects",
+                "x",
+              );
+              expect(red.exitCode, red.stderr).toBe(0);
+            }
+            const weakened = JS_TWO.replace('it("adds"', 'it["skip"]("adds"');
+            expect(await toolWrite(platform, played, "test/calc.test.js", weakened)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes("adds skipped now") ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  it("strict, honest: a test the project's own marker skips, edited, says nothing", async () => {
+    const played = await makeAttackProject("strict");
+    const skipped = `import pytest\n\nneeds_gpu = pytest.mark.skipif(True, reason="no gpu here")\n${TWO.replace("def test_zero", "@needs_gpu\ndef test_zero")}`;
+    try {
+      await bash(
+        `printf '%s' '${skipped.replaceAll("'", "'\\''")}' > ${FILE} && git commit -qam gpu`,
+        played,
+      );
+      await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+      const edited = skipped.replace(
+        "    assert add(0, 0) == 0",
+        "    assert add(0, 0) == 0\n    assert add(0, 1) == 1",
+      );
+      expect(await toolWrite("claude-code", played, FILE, edited)).toBe(true);
+      const stop = await stopOf("claude-code", played);
+      expect(stop).not.toContain(SAID);
+      expect(stop).not.toContain('"decision":"block"');
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
+});

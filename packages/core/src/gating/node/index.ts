@@ -17,5 +17,5 @@ export { holdWitnessReads, witnessNames } from "./mode-witness-path.ts";
 export { raiseWitness, readWitness, setWitness } from "./mode-witness.ts";
 export { copiesInForce, readPath } from "./state-copy.ts";
 export { importedLine, productionImported } from "./test-imports.ts";
-export { cycleTests, weakenedTests } from "./test-weakening.ts";
+export { type TestedFile, cycleTests, weakenedTests } from "./test-weakening.ts";
 export { judgeTarget, protectionFor } from "./write-identity.ts";

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  editedTests,
   holdsTests,
   isRunnerConfig,
   leavesTestsOut,
@@ -44,12 +45,21 @@ function formsOf(
 }
 
 /**
+ * A changed test file that held tests at the turn's start: it must still run one
+ * (`ranNoTestLine`), and `edited`, its tests the run may not report skipped (`editedTests`).
+ */
+export interface TestedFile {
+  path: string;
+  edited: string[];
+}
+
+/**
  * What the turn did to its tests: `weakened`, the changes read as weakening; `tested`, the other
- * changed test files that held tests at the turn's start (each must still run one, `ranNoTestLine`).
+ * changed test files that held tests at the turn's start.
  */
 export interface TurnTestChanges {
   weakened: WeakenedTest[];
-  tested: string[];
+  tested: TestedFile[];
 }
 
 /**
@@ -64,7 +74,7 @@ export function weakenedTests(
   look: TurnLook,
   exempt: ReadonlySet<string>,
 ): TurnTestChanges {
-  const tested: string[] = [];
+  const tested: TestedFile[] = [];
   if (look.before === undefined) return { weakened: [], tested };
   // The mtime look has bytes only where tailtest's copy kept them (a project git cannot compare,
   // ADR 0012, the twenty-fifth round): never git's blobs.
@@ -100,7 +110,7 @@ export function weakenedTests(
     const forms = formsOf(path, { test, config }, then, after);
     if (forms.length > 0) found.push({ path, forms });
     else if (test && then !== undefined && after !== undefined && holdsTests(path, then))
-      tested.push(path);
+      tested.push({ path, edited: editedTests(path, then, after) });
   }
   return { weakened: found, tested };
 }

@@ -28,6 +28,8 @@ import { boundLockWaits, readState, updateState } from "../../state/node/store.t
 import type { TddCall } from "../../tdd/node/tdd-gate-call.ts";
 import type { StrictCall } from "../../strict/node/strict-gate-call.ts";
 import type { AgentIdentity } from "../../tdd/node/tdd-store.ts";
+import type { TestedFile } from "../../gating/node/test-weakening.ts";
+import type { RunResult } from "../../engine/summarize.ts";
 
 /*
  * A hook is a fresh process per call, and the bundle is evaluated whole unless a module is only
@@ -377,7 +379,7 @@ async function testTurn(
     expected: readonly ExpectedRed[];
     alsoRun?: readonly string[];
     /** Changed test files that held tests at the turn's start: each must still run one. */
-    tested?: readonly string[];
+    tested?: readonly TestedFile[];
   },
   stopHookActive: boolean,
   now: () => Date,
@@ -385,15 +387,32 @@ async function testTurn(
   const file = sessionFile(project, now);
   for (const path of new Set([...changed, ...(tests.alsoRun ?? [])]))
     await queueEdit(project, inspectEdit(project, path), file);
-  const { decision, outcomes } = await (
+  const { decision, outcomes, results } = await (
     await lazy.verify()
   ).verifyTurn(project, { stopHookActive, now, expected: tests.expected, newNeedsTest: false });
   // A test file made to run no test by a spelling the text reading does not know (ADR 0012,
-  // the twenty-sixth round): said with the other weakenings, the Stop held once.
-  const empty = (tests.tested ?? []).filter((path) => outcomes[path] === "missing_test");
+  // the twenty-sixth round), or one of its tests that nothing could skip at the turn's start
+  // skipped after its edit (the twenty-seventh): said with the other weakenings, held once.
+  const tested = tests.tested ?? [];
+  const empty = tested.filter(({ path }) => outcomes[path] === "missing_test");
+  const skipped = tested.flatMap(({ path, edited }) => {
+    const names = outcomes[path] === "missing_test" ? [] : skippedOf(results, path, edited);
+    return names.length === 0 ? [] : [{ path, names }];
+  });
   const mode = project.config.mode;
-  if (empty.length > 0 && (mode === "tdd" || mode === "strict")) {
-    const text = (await lazy.weakening()).ranNoTestLine(mode, empty);
+  if (empty.length + skipped.length > 0 && (mode === "tdd" || mode === "strict")) {
+    const weakening = await lazy.weakening();
+    const text = [
+      ...(empty.length === 0
+        ? []
+        : [
+            weakening.ranNoTestLine(
+              mode,
+              empty.map(({ path }) => path),
+            ),
+          ]),
+      ...(skipped.length === 0 ? [] : [weakening.skippedTestsLine(mode, skipped)]),
+    ].join("\n\n");
     return joined(
       stopHookActive ? { kind: "context", text } : { kind: "block", reason: text },
       decision,
@@ -406,6 +425,28 @@ async function testTurn(
       ? "In strict mode a fix needs a claim: `tailtest claim <failing test id> <file…>` names the red test and the files to change, then edit them."
       : "In tdd mode a fix is a cycle: `tailtest red --test <the failing test> --expects …` (it already fails), then `tailtest green`, then edit.";
   return { ...decision, reason: `${decision.reason}\n\n${how}` };
+}
+
+/**
+ * The tests of `edited` the runs report in `path` with every instance skipped or not run (names
+ * without parameters): a parametrised test some of whose cases a fixture skips still runs.
+ */
+function skippedOf(
+  results: readonly RunResult[],
+  path: string,
+  edited: readonly string[],
+): string[] {
+  if (edited.length === 0) return [];
+  const ran = new Map<string, boolean>();
+  for (const result of results)
+    for (const test of result.tests) {
+      if (test.id.file !== path) continue;
+      const name = (test.id.segments.at(-1) ?? "").replace(/\[.*\]$/, "");
+      if (!edited.includes(name)) continue;
+      const skipped = test.status === "skip" || test.status === "not_run";
+      ran.set(name, (ran.get(name) ?? false) || !skipped);
+    }
+  return [...ran].filter(([, any]) => !any).map(([name]) => name);
 }
 
 /** Two answers of one stop as one: a block wins, and every text is kept. */

@@ -15,7 +15,7 @@ import { supportDescription } from "../test-support.ts";
 import { classifyTddFile, configLine, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { parseRedTarget, withAgentFlag } from "../../tdd/guide.ts";
 import { toProjectPath } from "../../project/node/project.ts";
-import { weakenedTests } from "../../gating/node/test-weakening.ts";
+import { weakenedTests, type TestedFile } from "../../gating/node/test-weakening.ts";
 import { weakenedLine } from "../../gating/test-weakening.ts";
 import { gateTargets } from "../../shell/node/shell-targets.ts";
 import { findShellWrites, listSimpleCommands } from "../../shell/node/bash-parser.ts";
@@ -644,7 +644,7 @@ export async function verifyStrictTurnWith(
   decision: Decision;
   changed: readonly string[];
   expected: ExpectedRed[];
-  tested: readonly string[];
+  tested: readonly TestedFile[];
 }> {
   return withVerifyLock(call.project.root, async () => {
     const { state } = judgeableSnapshot(call);

@@ -31,7 +31,7 @@ import {
   type SimpleCommand,
 } from "../../shell/node/bash-parser.ts";
 import { lookAtTurn, lostCheckLine, partialCopyLine } from "../../gating/node/content-sweep.ts";
-import { cycleTests, weakenedTests } from "../../gating/node/test-weakening.ts";
+import { cycleTests, weakenedTests, type TestedFile } from "../../gating/node/test-weakening.ts";
 import { weakenedLine } from "../../gating/test-weakening.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
@@ -278,7 +278,7 @@ export async function sweepGate(call: TddCall, stopHookActive: boolean): Promise
 export async function sweepTurn(
   call: TddCall,
   stopHookActive: boolean,
-): Promise<{ decision: Decision; changed: readonly string[]; tested: readonly string[] }> {
+): Promise<{ decision: Decision; changed: readonly string[]; tested: readonly TestedFile[] }> {
   const look = await lookAtTurn(call.project, call.now);
   const { decision, tested } = await sweptDecision(call, stopHookActive, look);
   return { decision, changed: look.changed, tested };
@@ -288,7 +288,7 @@ async function sweptDecision(
   call: TddCall,
   stopHookActive: boolean,
   look: Awaited<ReturnType<typeof lookAtTurn>>,
-): Promise<{ decision: Decision; tested: readonly string[] }> {
+): Promise<{ decision: Decision; tested: readonly TestedFile[] }> {
   const patterns = tddPatternsFromConfig(call.project.config);
   // Code outside the production class that production code imports changes production: the
   // gate let it through as a test (or did not gate it), which covers it only under a Green, the
