@@ -95,6 +95,96 @@ describe("weakeningForms", () => {
       JS.replace('it("adds", () =>', 'it.each([])("adds %s", () =>'),
       [SKIP],
     ],
+    // The twenty-seventh round: the assertion moved into a function nothing calls.
+    [
+      "a nested def never called",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    def check():\n        assert"),
+      [WAY],
+    ],
+    [
+      "a module-level helper never called",
+      "t/test_a.py",
+      PY,
+      `${PY.replace("    assert add(2, 3) == 5", "    pass")}\n\ndef _check():\n    assert add(2, 3) == 5\n`,
+      [WAY],
+    ],
+    [
+      "a nested test_ def (pytest does not collect it)",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    def test_inner():\n        assert"),
+      [WAY],
+    ],
+    [
+      "an arrow assigned and never called",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  const check = () => {\n    expect(add(2, 3)).toBe(5);\n  };",
+      ),
+      [WAY],
+    ],
+    [
+      "a bare arrow statement",
+      "src/a.test.ts",
+      JS,
+      JS.replace("  expect(add(2, 3)).toBe(5);", "  () => {\n    expect(add(2, 3)).toBe(5);\n  };"),
+      [WAY],
+    ],
+    [
+      "a nested function never called",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  function check() {\n    expect(add(2, 3)).toBe(5);\n  }",
+      ),
+      [WAY],
+    ],
+    [
+      "honest: a nested def that is called",
+      "t/test_a.py",
+      PY,
+      PY.replace(
+        "    assert add(2, 3) == 5",
+        "    def check(a, b):\n        assert add(a, b) == a + b\n\n    check(2, 3)",
+      ),
+      ["an assertion changed"],
+    ],
+    [
+      "honest: a decorated nested def",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ndef test_route(app):\n    @app.route("/")\n    def index():\n        assert add(1, 1) == 2\n`,
+      [],
+    ],
+    [
+      "honest: a helper passed on",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ndef test_cb(run):\n    def cb():\n        assert add(1, 1) == 2\n\n    run(cb)\n`,
+      [],
+    ],
+    [
+      "honest: an arrow passed to waitFor over lines",
+      "src/a.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  await waitFor(\n    () => {\n      expect(add(2, 3)).toBe(5);\n    },\n  );",
+      ),
+      [],
+    ],
+    [
+      "honest: a test class's test method",
+      "t/test_a.py",
+      CLASS,
+      `${CLASS}\n    def test_sub(self):\n        assert add(1, -1) == 0\n`,
+      [],
+    ],
     [
       "it.skip",
       "src/a.test.ts",
@@ -313,7 +403,8 @@ describe("weakeningForms", () => {
       "t/test_a.py",
       PY,
       PY.replace("def test_add", "def check_add"),
-      ["a test no longer collected (renamed out of the runner's pattern, or removed)"],
+      // Its assertion is now in a function nothing calls, too.
+      [WAY, "a test no longer collected (renamed out of the runner's pattern, or removed)"],
     ],
     [
       "a test class renamed out of collection",

@@ -99,6 +99,72 @@ function blockAt(lines: readonly string[], index: number, family: Family): strin
   return lines.slice(index, end);
 }
 
+/** A function that holds an assertion by a name, or none (a bare arrow statement). */
+const FUNCTION: Record<Family, RegExp> = {
+  python: /^(\s*)(?:async\s+)?def\s+(\w+)\s*\(/,
+  js: /^(\s*)(?:(?:async\s+)?function\s*\*?\s*([\w$]+)\s*\(|(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>))|^(\s*)(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*=>\s*\{\s*$/,
+};
+
+/**
+ * Whether the `def` at `index` may be called by the runner or a framework without its name
+ * being said: a test at the top (pytest collects it), or a method of a class (a test method,
+ * `setUp`, a handler a base class calls).
+ */
+function calledByOthers(lines: readonly string[], index: number): boolean {
+  let limit = indentOf(lines[index] ?? "");
+  for (let up = index - 1; up >= 0 && limit > 0; up -= 1) {
+    const above = lines[up] ?? "";
+    if (above.trim() === "" || indentOf(above) >= limit) continue;
+    // A branch or a block around the definition (`if PY3:`) leaves it where it was.
+    if (/^\s*(if|elif|else|try|except|finally|with|for|while)\b/.test(above)) {
+      limit = indentOf(above);
+      continue;
+    }
+    return /^\s*class\s/.test(above);
+  }
+  return /^\s*(?:async\s+)?def\s+test/.test(lines[index] ?? "");
+}
+
+/**
+ * Assertions moved into a function nothing calls (the twenty-seventh round): a nested or
+ * module-level helper holding an assertion whose name the file never says again, or, in
+ * JavaScript, an arrow function left as a statement of its own. Not counted: a decorated
+ * function (the decorator may call it), a test pytest collects at the top, a method of a class
+ * (a base class may call it).
+ */
+function uncalled(text: string, family: Family): number {
+  const lines = codeLines(text, family);
+  let found = 0;
+  let counted: Map<string, number> | undefined;
+  // How often each word occurs, counted once, when a named function is first met.
+  const words = (): Map<string, number> => {
+    if (counted !== undefined) return counted;
+    counted = new Map();
+    for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g))
+      counted.set(word, (counted.get(word) ?? 0) + 1);
+    return counted;
+  };
+  lines.forEach((line, index) => {
+    const match = FUNCTION[family].exec(line);
+    if (match === null) return;
+    let above = index - 1;
+    while (above >= 0 && (lines[above] ?? "").trim() === "") above -= 1;
+    const previous = lines[above];
+    const name = match[2] ?? match[3];
+    if (family === "python" && /^\s*@/.test(previous ?? "")) return;
+    if (name === undefined) {
+      // A bare arrow as a statement: the line before ends one (`;`, `{`, `}`), not an argument.
+      if (previous === undefined || !/[;{}]\s*$/.test(previous)) return;
+    } else {
+      if (family === "python" && calledByOthers(lines, index)) return;
+      if ((words().get(name) ?? 0) > 1) return;
+    }
+    const body = blockAt(lines, index, family).slice(1);
+    if (body.some((one) => !COMMENT[family].test(one) && ASSERTION[family].test(one))) found += 1;
+  });
+  return found;
+}
+
 /** Code put in the place of what a test checks: a mock, a patch, a module's entry replaced. */
 const STAND_IN: Record<Family, RegExp> = {
   python:
@@ -230,7 +296,7 @@ function count(text: string, family: Family): Counted {
     skips: 0,
     assertions: new Map(),
     vacuous: 0,
-    escapes: family === "js" ? swallowed(text) : 0,
+    escapes: (family === "js" ? swallowed(text) : 0) + uncalled(text, family),
     standIns: 0,
     tests: new Map(),
   };

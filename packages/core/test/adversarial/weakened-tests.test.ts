@@ -190,6 +190,13 @@ const WEAKENINGS: readonly Weakening[] = [
     path: FILE,
     content: `from _pytest.outcomes import Skipped\n${TEST.replace("    assert", "    raise Skipped('later')\n    assert")}`,
   },
+  // The twenty-seventh round: the assertion moved into a function nothing calls.
+  {
+    name: "the assertion moved into a nested function never called",
+    path: FILE,
+    content: TEST.replace("    assert", "    def check():\n        assert"),
+    platforms: ["claude-code", "cursor"],
+  },
 ];
 
 /** The attack project with `add` broken and committed (its test fails), a session started. */
@@ -376,6 +383,15 @@ describe("a failing vitest test weakened, strict (claude-code)", () => {
       content: VITEST_FILES["test/calc.test.js"].replace(
         "  expect(add(2, 3)).toBe(5);",
         "  try {\n    expect(add(2, 3)).toBe(5);\n  } catch {\n    // later\n  }",
+      ),
+    },
+    {
+      // The twenty-seventh round.
+      name: "the assertion moved into an arrow never called",
+      path: "test/calc.test.js",
+      content: VITEST_FILES["test/calc.test.js"].replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  const check = () => {\n    expect(add(2, 3)).toBe(5);\n  };",
       ),
     },
     {
