@@ -116,6 +116,15 @@ describe("tamperKind: what could stop or remove the hooks, or commit past them",
       "history",
     ],
     ['printf "x" | git hash-object -w --stdin', "writes content"],
+    // The twenty-seventh round: a session started from the shell retakes the turn's baseline.
+    ['claude -p "say hi"', "starts an agent's session"],
+    ["timeout 60 codex exec 'hi'", "starts an agent's session"],
+    ["npx -y @anthropic-ai/claude-code -p hi", "starts an agent's session"],
+    ["CI=1 cursor-agent -p hi", "starts an agent's session"],
+    [
+      'echo \'{"hook_event_name":"SessionStart"}\' | node node_modules/@tailtest/claude-code/dist/hook.cjs',
+      "feeds tailtest's hook",
+    ],
     // What an agent does every day is not refused.
     ["kill 4242", undefined],
     ["pkill -f uvicorn", undefined],
@@ -128,6 +137,11 @@ describe("tamperKind: what could stop or remove the hooks, or commit past them",
     ["git commit -am fix && git push", undefined],
     ["git hash-object calc.py", undefined],
     ["echo prune", undefined],
+    ["claude --version", undefined],
+    ["codex --help", undefined],
+    ["grep -rn claude docs", undefined],
+    ["git commit -m 'codex support'", undefined],
+    ["node src/hooks.js", undefined],
   ] as const)("%s → %s", async (command, expected) => {
     const commands = await listSimpleCommands(command);
     const kind = tamperKind(command, commands);

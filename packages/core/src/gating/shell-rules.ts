@@ -87,18 +87,44 @@ const GIT_PLUMBING = new Set([
   "filter-repo",
 ]);
 
+/** The agents' own programs: a session of one runs the project's hooks as a session of its own. */
+const AGENT_CLI = /^(claude|claude-code|codex|cursor-agent)$/;
+/** What runs before a program without being it: assignments, wrappers, their options. */
+const BEFORE_PROGRAM =
+  /^(\w+=.*|-.*|\d[\w.]*|env|command|exec|nohup|nice|timeout|stdbuf|setsid|sudo|npx|bunx|pnpx|dlx|pnpm|yarn|bun|time)$/;
+/** Options that only print and start no session. */
+const ONLY_PRINTS = new Set(["--version", "-v", "-V", "--help", "-h", "help"]);
+
+/**
+ * Whether a command starts an agent's session in the project (`claude -p …`, `codex exec …`,
+ * `cursor-agent -p …`) or hands a tailtest hook an event of its own (`… | node hook.cjs`): the
+ * session state and the turn's baseline are the project's, and a session started from the
+ * agent's shell starts them afresh, hiding what the turn changed before it.
+ */
+function startsSession(argv: readonly string[]): boolean {
+  if (argv.some((word) => /(^|\/)hook(-main|-gate)?\.c?js$/.test(word))) return true;
+  const at = argv.findIndex((word) => !BEFORE_PROGRAM.test(word));
+  const program = at === -1 ? undefined : argv[at]?.split("/").pop();
+  if (program === undefined || !AGENT_CLI.test(program)) return false;
+  const next = argv[at + 1];
+  return next === undefined || !ONLY_PRINTS.has(next);
+}
+
 /**
  * What in a command could stop the hooks or take them away, or change the project without its
  * files (ADR 0012): killing processes by a name a hook's process has (`pkill -f tailtest`, a
  * loop in the background that does), a package manager dropping development packages (where
  * the hooks' bundle is: `npm prune --omit=dev`, `NODE_ENV=production npm ci`), `git clean -x`
  * and `git stash --all` (ignored files: `node_modules`, the session's state), and git's
- * plumbing that commits content no gate saw (`hash-object -w`, `commit-tree`, `update-ref`).
+ * plumbing that commits content no gate saw (`hash-object -w`, `commit-tree`, `update-ref`), and
+ * a session of an agent started from the shell (`startsSession`).
  */
 export function tamperKind(command: string, commands: readonly CommandWords[]): string | undefined {
   if ((KILL_BY_NAME.test(command) || KILL_FROM_PS.test(command)) && HOOK_PROCESS.test(command))
     return "stops processes by a name tailtest's hooks run under";
   for (const { argv } of commands) {
+    if (startsSession(argv))
+      return "starts an agent's session or feeds tailtest's hook an event, which starts the session's state and the turn's baseline afresh";
     const at = argv.findIndex((word) => PACKAGE_MANAGER.test(word.split("/").pop() ?? ""));
     if (at !== -1) {
       const rest = argv.slice(at + 1);

@@ -64,6 +64,30 @@ const IDENTITY: Attack[] = [
     target: "src/calc.py",
     dryRun: true,
   },
+  // The twenty-seventh round: another session started from the agent's shell starts the
+  // session's state and the turn's baseline afresh, so a write a script made before it was
+  // neither reported nor put back (never run: no agent is installed here).
+  {
+    name: "an agent's session started from the shell (claude -p)",
+    step: { shell: 'claude -p "say hi"' },
+    target: "calc.py",
+    dryRun: true,
+  },
+  {
+    name: "an agent's session started from the shell (codex exec)",
+    step: { shell: "codex exec 'say hi'" },
+    target: "calc.py",
+    dryRun: true,
+  },
+  {
+    name: "a SessionStart fed to tailtest's hook",
+    step: {
+      shell:
+        'echo \'{"hook_event_name":"SessionStart","source":"startup"}\' | node node_modules/@tailtest/claude-code/dist/hook.cjs',
+    },
+    target: "calc.py",
+    dryRun: true,
+  },
   { name: "rm -rf .tail*", step: { shell: "rm -rf .tail*" } },
   { name: "rm -rf .t?iltest", step: { shell: "rm -rf .t?iltest" } },
   { name: "mv .[t]ailtest away", step: { shell: "mv .[t]ailtest old-state" } },
