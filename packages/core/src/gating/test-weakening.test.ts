@@ -594,6 +594,13 @@ describe("a changed test file's tests a skip can only have come from this turn (
     ],
     ["nothing changed in the tests", "tests/test_a.py", TWO, `import os\n${TWO}`, []],
     [
+      "an autouse fixture added that may skip any of them",
+      "tests/test_a.py",
+      TWO,
+      `${TWO}\n\n@pytest.fixture(autouse=True)\ndef later(request):\n    if request.node.name == "test_add":\n        getattr(pytest, "sk" + "ip")()\n`,
+      ["test_add", "test_zero"],
+    ],
+    [
       "a test that a marker of the project's could skip already",
       "tests/test_a.py",
       TWO.replace("def test_add", "@needs_numpy\ndef test_add"),

@@ -703,12 +703,16 @@ function mightSkipAlready(blocks: Blocks, index: number, fileWide: boolean): boo
     .some((param) => param !== undefined && !PLAIN_FIXTURES.has(param));
 }
 
+/** What acts on every test of a Python file: a module-wide mark, an autouse fixture, a setup. */
+const FILE_WIDE = /^(\s*pytestmark\b|\S.*\b(importorskip|setup_module|autouse)\b)/m;
+
 /** At most this many changed tests of a file are judged (a reformatted file changes all). */
 const MAX_EDITED = 200;
 
 /**
  * The tests of a changed file a skip reported by the run can only have come from this turn (the
- * twenty-seventh round): defined at the turn's start, their definition changed, and nothing in
+ * twenty-seventh round): defined at the turn's start, their definition changed (or a
+ * module-wide mark or autouse fixture added to the file), and nothing in
  * it or the blocks around it then could skip them (a skip marker or a word of one, a decorator
  * of the project's, a fixture that may skip, a module-wide `pytestmark` or autouse fixture, a
  * title under a wrapper of the runner). Their names, as the runner reports them without
@@ -720,16 +724,16 @@ export function editedTests(path: string, before: string, after: string): string
   const then = new Blocks(before, family);
   const now = new Blocks(after, family);
   const nowDefined = definitions(now);
-  const fileWide =
-    family === "python" &&
-    /^(\s*pytestmark\b|\S.*\b(importorskip|setup_module|autouse)\b)/m.test(before);
+  const fileWide = family === "python" && FILE_WIDE.test(before);
+  // A module-wide mark or autouse fixture the turn added acts on every test, edited or not.
+  const addedFileWide = family === "python" && !fileWide && FILE_WIDE.test(after);
   const edited: string[] = [];
   for (const [name, lines] of definitions(then)) {
     if (edited.length >= MAX_EDITED) break;
     const spans = lines.map((line) => then.span(line));
     const nowSpans = (nowDefined.get(name) ?? []).map((line) => now.span(line));
-    if (spans.length === nowSpans.length && spans.every((span, i) => span === nowSpans[i]))
-      continue;
+    const same = spans.length === nowSpans.length && spans.every((span, i) => span === nowSpans[i]);
+    if (same && !addedFileWide) continue;
     if (!lines.some((line) => mightSkipAlready(then, line, fileWide))) edited.push(name);
   }
   return edited;

@@ -589,6 +589,28 @@ describe("one failing test of several skipped by an unknown spelling", () => {
       120_000,
     );
 
+  it(
+    "strict claude-code: a new autouse fixture skipping test_add by its name",
+    () =>
+      held("strict claude-code: an autouse fixture skipping one test by name", async () => {
+        const played = await makeAttackProject("strict");
+        try {
+          await bash(
+            `printf '${BUG.replaceAll("\n", "\\n")}' > calc.py && printf '${TWO.replaceAll("\n", "\\n")}' > ${FILE} && git commit -qam bug`,
+            played,
+          );
+          await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+          const fixture = `import pytest\n${TWO}\n\n@pytest.fixture(autouse=True)\ndef later(request):\n    if request.node.name == "test_add":\n        getattr(pytest, "sk" + "ip")()\n`;
+          expect(await toolWrite("claude-code", played, FILE, fixture)).toBe(true);
+          const stop = await stopOf("claude-code", played);
+          return stop.includes(SAID) && stop.includes("test_add skipped now") ? undefined : stop;
+        } finally {
+          played.cleanup();
+        }
+      }),
+    120_000,
+  );
+
   for (const [mode, platform] of [
     ["tdd", "claude-code"],
     ["strict", "cursor"],
