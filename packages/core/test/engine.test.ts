@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   copyFixture,
@@ -64,6 +65,32 @@ describe("real runs: load errors, empty selections, timeouts", () => {
     const excerpt = renderFailureExcerpt([result], []);
     expect(excerpt).toContain("ERROR tests/test_broken.py (could not load)");
     expect(excerpt).toContain("FAIL tests/test_calc.py::");
+  }, 60_000);
+
+  it("pytest from the project's venv: a test starts a console script of the venv by name", async () => {
+    project = copyFixture("runners/pytest-pyproject");
+    // What `pip install -e .` leaves: the project's console script in the venv's bin/.
+    execFileSync("python3", ["-m", "venv", "--system-site-packages", join(project.root, ".venv")]);
+    project.write(".venv/bin/calc-tool", "#!/bin/sh\necho calculated\n");
+    chmodSync(join(project.root, ".venv/bin/calc-tool"), 0o755);
+    project.write(
+      "tests/test_tool.py",
+      [
+        "import os",
+        "import subprocess",
+        "",
+        "",
+        "def test_runs_the_tool_by_name():",
+        '    done = subprocess.run(["calc-tool"], capture_output=True, text=True)',
+        '    assert done.stdout == "calculated\\n"',
+        '    assert os.environ["VIRTUAL_ENV"].endswith(".venv")',
+        "",
+      ].join("\n"),
+    );
+    const result = await run(project, [{ kind: "file", path: "tests/test_tool.py" }]);
+    expect(result.command[0]).toBe(".venv/bin/python");
+    expect(result.errors).toEqual([]);
+    expect(result.status).toBe("passed");
   }, 60_000);
 
   it("pytest: a file without tests is no_tests (exit 5), never a pass", async () => {

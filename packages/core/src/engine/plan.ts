@@ -89,6 +89,12 @@ export const RunPlanSchema = z.object({
    * whatever the last build left.
    */
   build: z.optional(z.string()),
+  /**
+   * The virtualenv the run's Python is from (relative to `cwd`, or absolute): the run gets its
+   * `bin/` first on `PATH` and `VIRTUAL_ENV` naming it, as activating it does, so a test that
+   * starts one of the project's console scripts by name (`subprocess.run(["tool", …])`) finds it.
+   */
+  venv: z.optional(z.string()),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
@@ -382,7 +388,15 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
     ...(built.namesFrom === undefined ? {} : { names_from: built.namesFrom }),
     ...(build === undefined ? {} : { build }),
+    ...venvOf(runner),
   };
+}
+
+/** The virtualenv of a Python runner's interpreter (`.venv/bin/python` → `.venv`), if it is one. */
+function venvOf(runner: DetectedRunner): { venv?: string } {
+  if (!runner.languages.includes("python")) return {};
+  const venv = /^(.+)\/bin\/python[\d.]*$/.exec(runner.command[0] ?? "")?.[1];
+  return venv === undefined ? {} : { venv };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
 import { JASMINE_REPORTER_SOURCE } from "../parsers/jasmine-reporter.ts";
@@ -134,7 +134,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       options.outputCapBytes === undefined && readsOutput
         ? { ...options, outputCapBytes: REPORT_OUTPUT_CAP }
         : options;
-    const outcome = await runProcess(run.argv, cwd, run.env, capped, () => {
+    const outcome = await runProcess(run.argv, cwd, activated(plan, cwd, run.env), capped, () => {
       parsers = import("../parsers/index.ts");
       try {
         options.whileRunning?.();
@@ -275,6 +275,23 @@ async function withWitness(
     },
     witness,
     watching: watched.length > 0,
+  };
+}
+
+/** A run from a virtualenv sees it activated: its `bin/` first on PATH, `VIRTUAL_ENV` set. */
+function activated(
+  plan: RunPlan,
+  cwd: string,
+  env: Record<string, string>,
+): Record<string, string> {
+  if (plan.venv === undefined) return env;
+  const venv = resolve(cwd, plan.venv);
+  const path = env["PATH"] ?? process.env["PATH"] ?? "";
+  const bin = join(venv, "bin");
+  return {
+    ...env,
+    PATH: path === "" ? bin : `${bin}${delimiter}${path}`,
+    VIRTUAL_ENV: venv,
   };
 }
 
