@@ -38,6 +38,8 @@ export const GraphIndexSchema = z.object({
   next: z.int().check(z.minimum(0)),
   aliases: z.array(PathAliasesSchema),
   python_roots: z.array(z.string()),
+  /** The Python manifests' console scripts: command name → the module of its entry point. */
+  python_scripts: z.optional(z.record(z.string(), z.string())),
   /** Files that could not be read or lexed (they import nothing in the graph). */
   unreadable: z.int().check(z.minimum(0)),
 });
@@ -53,6 +55,7 @@ export interface ImportGraph {
   next: number;
   aliases: GraphIndex["aliases"];
   python_roots: string[];
+  python_scripts?: Record<string, string>;
   unreadable: number;
   /** File → id, built on first need. */
   index?: Map<string, number>;
@@ -99,6 +102,7 @@ export function unpackGraph(
     next: Math.min(index.next, files.length),
     aliases: index.aliases,
     python_roots: index.python_roots,
+    ...(index.python_scripts === undefined ? {} : { python_scripts: index.python_scripts }),
     unreadable: index.unreadable,
   };
 }
@@ -114,6 +118,7 @@ export function packGraph(graph: ImportGraph): { index: GraphIndex; shards: Grap
       next: graph.next,
       aliases: graph.aliases,
       python_roots: graph.python_roots,
+      ...(graph.python_scripts === undefined ? {} : { python_scripts: graph.python_scripts }),
       unreadable: graph.unreadable,
     },
     shards: splitShards(graph),

@@ -198,6 +198,29 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     expect(scanPythonModule('MY_URLCONF = "a.urls"\ninclude_x("b.urls")\n').imports).toEqual([]);
   });
 
+  it("reads a console script a test starts by name as an import of its entry point's module", () => {
+    const text = [
+      "import subprocess",
+      "",
+      "def exe():",
+      "    return os.environ.get('TOOL_EXE', 'nbstripout')",
+      "",
+      "def test_install(pytester):",
+      "    pytester.run('nbstripout', '--install')",
+      "    subprocess.run(['git', 'status'])",
+      "",
+    ].join("\n");
+    const scripts = { nbstripout: "nbstripout._nbstripout", other: "nbstripout.other" };
+    expect(scanPythonModule(text, scripts).scriptRuns).toEqual([
+      { module: "nbstripout._nbstripout", level: 0, names: undefined, line: 4 },
+    ]);
+    expect(scanPythonModule(text).scriptRuns).toBeUndefined();
+    expect(scanPythonModule(text, {}).scriptRuns).toBeUndefined();
+    // A module that starts no process only names its command (a log line, a docstring).
+    const named = 'log = logging.getLogger("nbstripout")\n"""nbstripout strips notebooks."""\n';
+    expect(scanPythonModule(named, scripts).scriptRuns).toBeUndefined();
+  });
+
   it("reads a module a test runs as a program (python -m) as imported, with its __main__", () => {
     const test = scanPythonModule(
       [

@@ -5,6 +5,8 @@
  * `from x import (a,\n b)` spread over lines reads as what it is.
  */
 
+import { namedScripts, STARTS_PROCESSES_RE } from "./python-scripts.ts";
+
 export interface PythonImport {
   /** The dotted module after `from`/`import`, without its leading dots (`""` for `from . import x`). */
   module: string;
@@ -50,6 +52,12 @@ export interface PythonModule {
    * import of their last part: what it can load. Empty in any other module.
    */
   loadable: PythonImport[];
+  /**
+   * The project's console scripts (given to the scan, name → module) that a string literal of
+   * this module names as a command word (`subprocess.run(["tool", …])`, `"tool --flag"`), as an
+   * import of the entry point's module: running the command runs it. Absent when none is given.
+   */
+  scriptRuns?: PythonImport[];
 }
 
 interface LogicalLine {
@@ -245,7 +253,10 @@ interface ModuleScan {
 }
 
 /** Reads a Python module's imports and module-level names. */
-export function scanPythonModule(text: string): PythonModule {
+export function scanPythonModule(
+  text: string,
+  scripts?: Readonly<Record<string, string>>,
+): PythonModule {
   const scan: ModuleScan = {
     imports: [],
     pathInserts: [],
@@ -259,8 +270,15 @@ export function scanPythonModule(text: string): PythonModule {
   // Indentation of the def/class whose body we are in; module-level names stop there.
   const bodies: number[] = [];
   const loadable = loadableByName();
+  const runs =
+    scripts === undefined || Object.keys(scripts).length === 0 || !STARTS_PROCESSES_RE.test(text)
+      ? undefined
+      : new Map<string, number>();
   for (const logical of splitLogicalLines(text)) {
     loadable.read(logical);
+    if (runs !== undefined && scripts !== undefined && logical.strings.length > 0)
+      for (const name of namedScripts(logical.strings, scripts))
+        if (!runs.has(name)) runs.set(name, logical.line);
     while (bodies.length > 0 && logical.indent <= (bodies[bodies.length - 1] ?? -1)) bodies.pop();
     const inBody = bodies.length > 0;
     for (const statement of splitStatements(logical.code)) {
@@ -288,6 +306,13 @@ export function scanPythonModule(text: string): PythonModule {
     loadable: loadable.found(),
   };
   if (scan.all !== undefined) result.all = scan.all;
+  if (runs !== undefined && scripts !== undefined)
+    result.scriptRuns = [...runs].map(([name, line]) => ({
+      module: scripts[name] ?? "",
+      level: 0,
+      names: undefined,
+      line,
+    }));
   return result;
 }
 

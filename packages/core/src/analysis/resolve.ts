@@ -25,6 +25,8 @@ export interface ResolveContext {
   aliases: readonly PathAliases[];
   /** Folders Python's absolute imports start from (`""` is the project root). */
   pythonRoots: readonly string[];
+  /** The project's console scripts, name → the module of its entry point (`python-scripts.ts`). */
+  pythonScripts?: Readonly<Record<string, string>>;
 }
 
 // Kept in project-view.ts, which the hooks' bundles load anyway: a hook importing it from here

@@ -21,6 +21,7 @@ import {
 } from "../import-graph.ts";
 import { loadJsLexers, scanJsModule, type JsModule } from "../js-module.ts";
 import { scanPythonModule } from "../python-module.ts";
+import { pythonConsoleScripts } from "../python-scripts.ts";
 import { sfcScripts } from "../sfc-scripts.ts";
 import { RUNNER_ALIAS_CONFIG, runnerAliases } from "../runner-aliases.ts";
 import {
@@ -205,6 +206,7 @@ function updateShardsLocked(project: Project, changed: readonly string[]): boole
     next: index.next,
     aliases: index.aliases,
     python_roots: index.python_roots,
+    ...(index.python_scripts === undefined ? {} : { python_scripts: index.python_scripts }),
     unreadable: index.unreadable,
   };
   const texts = new Map<number, string>();
@@ -372,8 +374,18 @@ function addWalkedFile(project: Project, graph: ImportGraph, rel: string, name: 
   if (isGraphSource(rel)) addFile(graph, rel);
   if (TS_CONFIGS.has(name)) addAliases(project, graph, rel);
   if (RUNNER_ALIAS_CONFIG.test(name)) addRunnerAliases(project, graph, rel);
-  if (PYTHON_MANIFESTS.has(name)) addPythonRoot(graph, dirnameRel(rel));
+  if (PYTHON_MANIFESTS.has(name)) {
+    addPythonRoot(graph, dirnameRel(rel));
+    addPythonScripts(project, graph, rel, name);
+  }
   if (name === "package.json") addWorkspacePackage(project, graph, rel);
+}
+
+/** A Python manifest's console scripts (`[project.scripts]`, `console_scripts`). */
+function addPythonScripts(project: Project, graph: ImportGraph, rel: string, name: string): void {
+  const scripts = pythonConsoleScripts(name, project.view.readText(rel) ?? "");
+  if (Object.keys(scripts).length > 0)
+    graph.python_scripts = { ...scripts, ...graph.python_scripts };
 }
 
 /** A monorepo package's name, so `import "@acme/ui"` reaches `packages/ui/src/index.ts`. */
@@ -413,6 +425,7 @@ export function contextOf(graph: ImportGraph): ResolveContext {
     files: { has: (path) => idOfFile(graph, path) !== undefined },
     aliases: graph.aliases,
     pythonRoots: graph.python_roots,
+    ...(graph.python_scripts === undefined ? {} : { pythonScripts: graph.python_scripts }),
   };
 }
 
@@ -426,6 +439,7 @@ function editContext(project: Project, graph: ImportGraph): ResolveContext {
     files: { has: (path) => onDisk.has(path) && idOfFile(graph, path) !== undefined },
     aliases: graph.aliases,
     pythonRoots: graph.python_roots,
+    ...(graph.python_scripts === undefined ? {} : { pythonScripts: graph.python_scripts }),
   };
 }
 
@@ -448,16 +462,16 @@ export function readFileImports(
   if (text === undefined) return undefined;
   const found: string[] = [];
   if (ext === ".py") {
-    const module = scanPythonModule(text);
+    const module = scanPythonModule(text, context.pythonScripts);
     const here = dirnameRel(rel);
     const own = withPathInserts(context, [
       ...module.pathInserts,
       ...module.ownInserts.map((folder) => (here === "" ? folder : `${here}/${folder}`)),
     ]);
     for (const entry of module.imports) found.push(...resolvePythonImport(own, rel, entry));
-    for (const entry of module.loadable)
+    for (const entry of [...module.loadable, ...(module.scriptRuns ?? [])])
       for (const file of resolvePythonImport(own, rel, entry))
-        if (!found.includes(file)) found.push(file);
+        if (file !== rel && !found.includes(file)) found.push(file);
     return found;
   }
   const module = COMPONENT_EXTENSIONS.has(ext) ? scanComponent(text, rel) : scanJsModule(text, rel);
@@ -544,6 +558,7 @@ export function readPathAliases(project: Project, rel: string): PathAliases | un
  */
 export function lookupContext(project: Project, forFile: string): ResolveContext {
   const pythonRoots = ["", "src"];
+  let pythonScripts: Record<string, string> = {};
   const aliases: PathAliases[] = [];
   // The package a file is in is the nearest package.json's: its `imports` map (`#helpers`).
   let inPackage = false;
@@ -570,13 +585,13 @@ export function lookupContext(project: Project, forFile: string): ResolveContext
         : undefined;
       if (imports !== undefined) aliases.push(imports);
     }
-    if (
-      [...PYTHON_MANIFESTS].some((name) =>
-        project.view.exists(dir === "" ? name : `${dir}/${name}`),
-      )
-    )
+    const manifests = [...PYTHON_MANIFESTS].filter((name) =>
+      project.view.exists(joinRel(dir, name)),
+    );
+    if (manifests.length > 0)
       for (const root of [dir, dir === "" ? "src" : `${dir}/src`])
         if (!pythonRoots.includes(root)) pythonRoots.push(root);
+    pythonScripts = { ...manifestScripts(project, dir, manifests), ...pythonScripts };
     if (!tsconfig) {
       const config = [...TS_CONFIGS]
         .map((name) => (dir === "" ? name : `${dir}/${name}`))
@@ -590,7 +605,26 @@ export function lookupContext(project: Project, forFile: string): ResolveContext
     if (dir === "") break;
     dir = dirnameRel(dir);
   }
-  return { files: diskLookup(project), aliases, pythonRoots };
+  return withScripts({ files: diskLookup(project), aliases, pythonRoots }, pythonScripts);
+}
+
+function withScripts(context: ResolveContext, scripts: Record<string, string>): ResolveContext {
+  return Object.keys(scripts).length === 0 ? context : { ...context, pythonScripts: scripts };
+}
+
+/** The console scripts of a folder's Python manifests. */
+function manifestScripts(
+  project: Project,
+  dir: string,
+  manifests: readonly string[],
+): Record<string, string> {
+  let scripts: Record<string, string> = {};
+  for (const name of manifests)
+    scripts = {
+      ...pythonConsoleScripts(name, project.view.readText(joinRel(dir, name)) ?? ""),
+      ...scripts,
+    };
+  return scripts;
 }
 
 /** Whether a project file exists on disk (a file, not a folder), each path looked at once. */

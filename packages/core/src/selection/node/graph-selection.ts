@@ -367,7 +367,7 @@ function lazyNeedsUpdate(
 ): boolean {
   const { table } = graph;
   const index = z.safeParse(
-    z.pick(GraphIndexSchema, { aliases: true, python_roots: true }),
+    z.pick(GraphIndexSchema, { aliases: true, python_roots: true, python_scripts: true }),
     graph.index,
   );
   if (!index.success) return true;
@@ -388,6 +388,9 @@ function lazyNeedsUpdate(
     },
     aliases: index.data.aliases,
     pythonRoots: index.data.python_roots,
+    ...(index.data.python_scripts === undefined
+      ? {}
+      : { pythonScripts: index.data.python_scripts }),
   };
   return changed.some((rel) => {
     if (!isGraphSource(rel)) return false;

@@ -222,6 +222,33 @@ describe("the cold path finds the importers the graph holds", () => {
     expect(compare(project).importers).toBe(11);
   });
 
+  it("finds the tests that start a console script by its name (`[project.scripts]`)", async () => {
+    temp = makeProject({
+      "pyproject.toml":
+        "[project]\nname = 'greet'\n\n[project.scripts]\ngreet-tool = 'greet.cli:main'\n",
+      "src/greet/__init__.py": "",
+      "src/greet/cli.py":
+        "from greet.words import greeting\n\ndef main():\n    print(greeting())\n",
+      "src/greet/words.py": "def greeting():\n    return 'Hello'\n",
+      "tests/test_cli.py":
+        'import subprocess\n\ndef test_cli():\n    subprocess.run(["greet-tool", "--name", "Ann"], check=True)\n',
+      "tests/test_shell.py":
+        "import subprocess\n\ndef test_shell():\n    subprocess.run('echo x | greet-tool', shell=True, check=True)\n",
+      "tests/test_other.py": "def test_other():\n    assert 'greet-tools' != 'greet'\n",
+    });
+    await commitAll(temp.root);
+    const project = openProject(temp.root);
+    const index = sourceIndex(project, unlimited());
+    const found = index && reverseImporters(project, index, "src/greet/words.py", 4, unlimited());
+    index?.close();
+    expect(found?.levels).toEqual([
+      ["src/greet/cli.py"],
+      ["tests/test_cli.py", "tests/test_shell.py"],
+    ]);
+    // The graph holds the same: words.py 3 importers, cli.py 2.
+    expect(compare(project).importers).toBe(5);
+  });
+
   it("finds a package's entry required from two folders down (`require('../../')`)", async () => {
     temp = makeProject({
       "package.json": '{ "name": "pkg", "main": "index.js" }\n',

@@ -94,11 +94,15 @@ export function searchWords(
   rel: string,
   isFile: (rel: string) => boolean,
   contextOf: (rel: string) => ResolveContext = (file) => lookupContext(project, file),
-): { everywhere: string[]; under?: { dir: string; words: string[] } } {
+): { everywhere: string[]; under?: { dir: string; words: string[] }; commands?: string[] } {
   const stem = stemOf(rel);
   const dir = dirnameRel(rel);
   const folder = baseName(dir);
-  const broad = { everywhere: importWords(rel) };
+  // A console script's module is run by the command's name (`subprocess.run(["tool"])`).
+  // Found anywhere in a file's text, not on an import line (`searchText`).
+  const scripts = extensionOf(rel) === ".py" ? scriptsOf(contextOf(rel), rel) : [];
+  const commands = scripts.length === 0 ? {} : { commands: scripts };
+  const broad = { everywhere: importWords(rel), ...commands };
   if (ENTRY_STEMS.has(stem) || dir === "" || folder === "") return broad;
   const under = { dir, words: [stem] };
   if (extensionOf(rel) === ".py") {
@@ -107,11 +111,24 @@ export function searchWords(
     // A package's `__main__.py` is run by the package's name (`[sys.executable, "-m", "pkg"]`,
     // `"python -m pkg"`), which never spells the file.
     const run = stem === "__main__" ? [`${folder}"`, `${folder}'`, `-m ${folder}`] : [];
-    return { everywhere: [`${folder}.${stem}`, `${folder} import`, ...run], under };
+    return { everywhere: [`${folder}.${stem}`, `${folder} import`, ...run], under, ...commands };
   }
   if (inWorkspacePackage(project, dir)) return broad;
   if (contextOf(rel).aliases.some((alias) => aliasHidesFolder(alias, rel))) return broad;
   return { everywhere: [`${folder}/${stem}`], under };
+}
+
+/** The console scripts whose entry point is in the Python module `rel` (by its dotted path's end). */
+function scriptsOf(context: ResolveContext, rel: string): string[] {
+  const scripts = context.pythonScripts;
+  if (scripts === undefined) return [];
+  const dotted = `.${rel
+    .replace(/(\/__init__)?\.py$/, "")
+    .split("/")
+    .join(".")}`;
+  return Object.entries(scripts)
+    .filter(([, module]) => dotted.endsWith(`.${module}`))
+    .map(([name]) => name);
 }
 
 /**
@@ -169,6 +186,8 @@ export interface SourceIndex {
    * only the files in those folders and below.
    */
   containing(words: readonly string[], under?: readonly string[]): string[];
+  /** The files whose text holds one of `words` anywhere, not only on an import line. */
+  searchText(words: readonly string[]): string[];
   /** Lets go of what the searches keep (the tree's import lines in a temporary file). */
   close(): void;
 }
@@ -230,6 +249,22 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
   const texts = new Map<string, string | undefined>();
   // The tree's import lines, kept in a file read for every hop (undefined: not yet; null: none).
   let lines: ImportLines | undefined | null;
+  const read = (searchable: readonly string[], under?: readonly string[]): string[] => {
+    const found =
+      fromGit === undefined || under !== undefined ? undefined : gitGrep(project, searchable);
+    if (found !== undefined) return found.filter((rel) => files.has(rel));
+    const scope = under === undefined ? files.all() : filesUnder(files, under);
+    return scope.filter((rel) => {
+      if (budget.expired() || !SEARCH.has(extensionOf(rel))) return false;
+      // A folder's files are read once for all the hops that search it.
+      let text = texts.get(rel);
+      if (text === undefined && !texts.has(rel)) {
+        text = readSmallFile(join(project.root, rel), READ_CAP);
+        if (under !== undefined) texts.set(rel, text);
+      }
+      return text !== undefined && searchable.some((word) => text.includes(word));
+    });
+  };
   return {
     files,
     has: (rel) => files.has(rel),
@@ -245,20 +280,11 @@ export function sourceIndex(project: Project, budget: Budget): SourceIndex | und
         const listed = lines?.containing(searchable);
         if (listed !== undefined) return listed.filter((rel) => files.has(rel));
       }
-      const found =
-        fromGit === undefined || under !== undefined ? undefined : gitGrep(project, searchable);
-      if (found !== undefined) return found.filter((rel) => files.has(rel));
-      const scope = under === undefined ? files.all() : filesUnder(files, under);
-      return scope.filter((rel) => {
-        if (budget.expired() || !SEARCH.has(extensionOf(rel))) return false;
-        // A folder's files are read once for all the hops that search it.
-        let text = texts.get(rel);
-        if (text === undefined && !texts.has(rel)) {
-          text = readSmallFile(join(project.root, rel), READ_CAP);
-          if (under !== undefined) texts.set(rel, text);
-        }
-        return text !== undefined && searchable.some((word) => text.includes(word));
-      });
+      return read(searchable, under);
+    },
+    searchText: (words) => {
+      const searchable = words.filter((word) => word !== "");
+      return searchable.length === 0 ? [] : read(searchable);
     },
     close: () => {
       lines?.close();
@@ -516,8 +542,10 @@ export function reverseImporters(
     const everywhere = new Set<string>();
     const locally = new Set<string>();
     const dirs = new Set<string>();
+    const commands = new Set<string>();
     for (const target of frontier) {
       const words = searchWords(project, target, isFile, contextOf);
+      addEach(commands, words.commands);
       for (const word of wordsEverywhere(index, target, words.everywhere, contextOf, bareNames))
         everywhere.add(word);
       if (words.under === undefined) continue;
@@ -525,6 +553,7 @@ export function reverseImporters(
       for (const word of words.under.words) locally.add(word);
     }
     const found = new Set(index.containing([...everywhere]));
+    addEach(found, index.searchText([...commands]));
     if (dirs.size > 0) for (const rel of index.containing([...locally], [...dirs])) found.add(rel);
     const next: string[] = [];
     for (const candidate of [...found].sort()) {
@@ -539,6 +568,10 @@ export function reverseImporters(
     frontier = next;
   }
   return { levels, complete: !budget.expired() };
+}
+
+function addEach(set: Set<string>, values: readonly string[] | undefined): void {
+  for (const value of values ?? []) set.add(value);
 }
 
 /** The words searched for everywhere to find the importers of `target`. */
