@@ -29,6 +29,7 @@
 // the reason printed.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -367,6 +368,22 @@ function editableMetadata(dest, site) {
   const groups = [
     ...text.matchAll(/^\[project\.entry-points\.["']?([^\]"']+)["']?\]\n((?:[^[\n].*\n)*)/gm),
   ];
+  // `[project.scripts]`: the console scripts pip writes into the venv's bin/ (tests run them by
+  // name, with the venv's bin/ on PATH as an activated venv has it).
+  const scripts = /^\[project\.scripts\]\n((?:[^[\n].*\n)*)/m.exec(text)?.[1];
+  if (scripts !== undefined) {
+    groups.push([undefined, "console_scripts", scripts]);
+    for (const [, script, module, func] of scripts.matchAll(
+      /^([\w.-]+)\s*=\s*["']([\w.]+):([\w.]+)["']/gm,
+    )) {
+      const bin = join(dirname(dirname(dirname(site))), "bin", script);
+      writeFileSync(
+        bin,
+        `#!${join(dirname(dirname(dirname(site))), "bin/python")}\nimport sys\nfrom ${module} import ${func.split(".")[0]}\nif __name__ == "__main__":\n    sys.exit(${func}())\n`,
+      );
+      chmodSync(bin, 0o755);
+    }
+  }
   const info = join(site, `${name.replace(/-/g, "_")}-${version}.dist-info`);
   mkdirSync(info);
   writeFileSync(
@@ -535,9 +552,13 @@ function runRunner(meta, cwd, files) {
 function runOne(meta, cwd, files) {
   const [command, ...args] = runnerArgv(meta, cwd, files);
   const started = process.hrtime.bigint();
+  // A venv project's developer runs its tests in the activated venv: its bin/ (console
+  // scripts the tests start by name) first on PATH.
+  const venv =
+    meta.setup === "venv" ? { PATH: `${join(cwd, ".venv/bin")}:${process.env.PATH}` } : {};
   const result = spawnSync(command, args, {
     cwd,
-    env: { ...process.env, ...meta.env, CI: "true" },
+    env: { ...process.env, ...meta.env, ...venv, CI: "true" },
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     timeout: 600_000,
