@@ -3,6 +3,7 @@ import type { RunPlan } from "./plan.ts";
 import { redSummary, rerunCommands } from "./rerun.ts";
 import type { RunResult } from "./summarize.ts";
 import type { RunnerId } from "../runners/project-runners.ts";
+import { createMemoryView } from "../project/project-view.ts";
 
 function run(id: RunnerId, packageDir: string, command: string[]): RunPlan {
   return {
@@ -130,6 +131,39 @@ describe("redSummary: where the red tests are, most first", () => {
     expect(
       rerunCommands([run("go", "", ["go", "test", "./..."])], [go("x", ["  a_test.go:1: no"])]),
     ).toEqual(["go test ./x"]);
+  });
+
+  it("places a Go parent test by its subtests and an example by the file declaring it", () => {
+    // gorilla/mux, a seeded bug: the root package's parent tests and its `Example…` functions
+    // fail without a `x_test.go:N:` line, and read "55 red tests in 4 files: … (13)".
+    const tests = [
+      { segments: ["TestMiddleware"] },
+      { segments: ["TestMiddleware", "call"], failure: "    middleware_test.go:72: got 0" },
+      { segments: ["TestMethods"] },
+      { segments: ["TestMethods", "put"], failure: "    mux_test.go:2580: wrong handler" },
+      { segments: ["ExampleCORS"], failure: "got:\nwant:\nGET" },
+    ];
+    const red: RunResult = {
+      ...result("go", []),
+      status: "failed",
+      tests: tests.map((test) => ({
+        id: { runner: "go", file: "", segments: test.segments },
+        status: "fail" as const,
+        ...(test.failure === undefined ? {} : { failure: test.failure }),
+      })),
+    };
+    const view = createMemoryView({
+      "go.mod": "module example.com/mux\n",
+      "middleware_test.go": "package mux\n\nfunc TestMiddleware(t *testing.T) {}\n",
+      "mux_test.go": "package mux\n\nfunc TestMethods(t *testing.T) {}\n",
+      "example_cors_test.go": "package mux_test\n\nfunc ExampleCORS() {}\n",
+    });
+    expect(redSummary([red], view)).toBe(
+      "5 red tests in 3 files: middleware_test.go (2), mux_test.go (2), example_cors_test.go (1).",
+    );
+    expect(rerunCommands([run("go", "", ["go", "test", "./..."])], [red], view)).toEqual([
+      "go test .",
+    ]);
   });
 
   it("names at most twelve files", () => {

@@ -1,4 +1,4 @@
-import type { ProjectView } from "../project/project-view.ts";
+import { joinRel, type ProjectView } from "../project/project-view.ts";
 import type { RunPlan } from "./plan.ts";
 import type { RunResult } from "./summarize.ts";
 import { shellCommandForTestFiles } from "../runners/project-runners.ts";
@@ -9,12 +9,17 @@ import { shellWord } from "../util/shell-word.ts";
 const SHOWN = 12;
 
 /** The red test files of one run, project-relative, with how many tests each has red. */
-function redFiles(result: RunResult): Map<string, number> {
+function redFiles(result: RunResult, view?: ProjectView): Map<string, number> {
   const red = new Map<string, number>();
   const failed = result.tests.filter((test) => test.status === "fail");
   const named = goNamedFiles(failed);
   for (const test of failed) {
-    const file = goTestFile(test) ?? onlyOne(named.get(test.id.file)) ?? test.id.file;
+    const file =
+      goTestFile(test) ??
+      goSubtestFile(test, failed) ??
+      goDeclaringFile(test, view) ??
+      onlyOne(named.get(test.id.file)) ??
+      test.id.file;
     red.set(file, (red.get(file) ?? 0) + 1);
   }
   for (const error of result.errors)
@@ -53,6 +58,41 @@ function goTestFile(test: RunTest): string | undefined {
   return folder === "" ? base : `${folder}/${base}`;
 }
 
+/**
+ * A red Go test whose failure names no file (a parent test whose subtests failed): the file its
+ * first red subtest's failure names.
+ */
+function goSubtestFile(test: RunTest, failed: readonly RunTest[]): string | undefined {
+  if (test.id.runner !== "go") return undefined;
+  const { file, segments } = test.id;
+  for (const other of failed) {
+    const below = other.id.segments;
+    if (other.id.file !== file || below.length <= segments.length) continue;
+    if (!segments.every((segment, index) => below[index] === segment)) continue;
+    const named = goTestFile(other);
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}
+
+/**
+ * A red Go test no failure line places (an `Example…` whose output differed, a test that failed
+ * without a message): the `_test.go` file of its package that declares its top-level function.
+ */
+function goDeclaringFile(test: RunTest, view: ProjectView | undefined): string | undefined {
+  const folder = test.id.file;
+  const top = test.id.segments[0];
+  if (view === undefined || test.id.runner !== "go" || folder.endsWith(".go")) return undefined;
+  if (top === undefined || !/^\w+$/.test(top)) return undefined;
+  const declares = new RegExp(`^func ${top}\\(`, "m");
+  const found = view
+    .list(folder)
+    .filter((name) => name.endsWith("_test.go"))
+    .sort()
+    .find((name) => declares.test(view.readText(joinRel(folder, name)) ?? ""));
+  return found === undefined ? undefined : joinRel(folder, found);
+}
+
 /** Per Go package folder, the test files its red tests' failures name. */
 function goNamedFiles(failed: readonly RunTest[]): Map<string, Set<string>> {
   const named = new Map<string, Set<string>>();
@@ -81,10 +121,10 @@ function goPackageFile(id: string): string {
  * (most first), so a long excerpt that is cut still says which files to look at. Empty when
  * fewer than two tests are red: the excerpt says it all.
  */
-export function redSummary(results: readonly RunResult[]): string {
+export function redSummary(results: readonly RunResult[], view?: ProjectView): string {
   const all = new Map<string, number>();
   for (const result of results)
-    for (const [file, count] of redFiles(result)) all.set(file, (all.get(file) ?? 0) + count);
+    for (const [file, count] of redFiles(result, view)) all.set(file, (all.get(file) ?? 0) + count);
   const total = [...all.values()].reduce((sum, count) => sum + count, 0);
   if (total < 2) return "";
   const files = [...all].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -110,7 +150,7 @@ export function rerunCommands(
     const run = runs[index];
     if (run === undefined) return;
     const red = [
-      ...(result.status === "timeout" ? unfinished(run, result) : redFiles(result).keys()),
+      ...(result.status === "timeout" ? unfinished(run, result) : redFiles(result, view).keys()),
     ]
       .sort()
       .slice(0, SHOWN);

@@ -183,6 +183,46 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("names a Go test of the module's root package without an empty folder", () => {
+    const red = summarizeRun(
+      plan("go"),
+      parsed([
+        {
+          id: { runner: "go", file: "", segments: ["TestMethods", "put"] },
+          status: "fail",
+          failure: "    mux_test.go:2580: wrong handler",
+        },
+      ]),
+      exit(1),
+    );
+    const text = renderFailureExcerpt([red], []);
+    expect(text).toContain("FAIL TestMethods::put");
+    expect(text).not.toContain("::TestMethods");
+  });
+
+  it("a crash's reason is its first line, and its trace is shown once", () => {
+    // gorilla/mux with a seeded bug: an init() in a test file panicked, and the whole goroutine
+    // trace (with the machine's paths) went into the one-line reason and again below it.
+    const trace = [
+      "panic: runtime error: slice bounds out of range [21:0]",
+      "",
+      "goroutine 1 [running]:",
+      "github.com/gorilla/mux.newRouteRegexp(...)",
+      "\t/proj/regexp.go:79 +0x1331",
+    ].join("\n");
+    const crashed = summarizeRun(
+      plan("go"),
+      parsed([], [{ kind: "crash", message: trace }]),
+      exit(1),
+    );
+    expect(crashed.reason).toBe(
+      "go exited 1: panic: runtime error: slice bounds out of range [21:0]",
+    );
+    const text = renderFailureExcerpt([crashed], [], { replacePaths: [["/proj/", ""]] });
+    expect(text.split("goroutine 1 [running]").length).toBe(2);
+    expect(text).not.toContain("/proj/");
+  });
+
   it("a run that died outside any test says so, with what it said last", () => {
     const killed = summarizeRun(
       plan("pytest"),

@@ -116,7 +116,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
         reason:
           crash[0] === undefined
             ? `${label} exited ${String(outcome.exitCode)} without running a test`
-            : `${label} exited ${String(outcome.exitCode)}: ${crash[0].message}`,
+            : `${label} exited ${String(outcome.exitCode)}: ${firstLineOf(crash[0].message)}`,
       };
     }
     return {
@@ -131,7 +131,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
     const why =
       crash[0] === undefined
         ? " although no reported test failed (a file may not have loaded)"
-        : `: ${crash[0].message}`;
+        : `: ${firstLineOf(crash[0].message)}`;
     return {
       ...base,
       status: "error",
@@ -238,6 +238,19 @@ export function rootPaths(root: string): readonly (readonly [string, string])[] 
 }
 
 /**
+ * A crash's first line that says something, for a one-line reason: the rest (a Go panic's
+ * goroutine trace, with the machine's paths) is the excerpt's to show, once.
+ */
+function firstLineOf(message: string): string {
+  return (
+    message
+      .split("\n")
+      .map((line) => line.trim())
+      .find((line) => line !== "") ?? message
+  );
+}
+
+/**
  * A short, deterministic account of what failed: per failing test its id and the first lines
  * of its message; per load error its file and message; then missing tests. No durations,
  * timestamps or absolute paths, so the same failure always reads the same.
@@ -324,10 +337,10 @@ export function formatId(id: TestId): string {
  * keeps it), which read as `file::::describe::test`.
  */
 function shownId(id: TestId): string {
-  return formatId({
-    ...id,
-    segments: id.segments.filter((s, i) => s !== "" || i === id.segments.length - 1),
-  });
+  const segments = id.segments.filter((s, i) => s !== "" || i === id.segments.length - 1);
+  // A Go test of the module's root package has no folder: `TestX::sub`, not `::TestX::sub`.
+  if (id.file === "" && id.runner === "go") return segments.join("::");
+  return formatId({ ...id, segments });
 }
 
 /** Lines that name a cause: pytest's `E   …` lines, `XError:`, rustc's `error[E…]`, missing modules. */

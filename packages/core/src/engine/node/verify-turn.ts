@@ -254,7 +254,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
       excerpt,
       round: after.stop_blocks,
       budget,
-      summary: redSummary(judged),
+      summary: redSummary(judged, project.view),
       rerun: rerunCommands(plan.runs, judged, project.view).map((command) =>
         command.split(`${project.root}/`).join(""),
       ),

@@ -262,7 +262,7 @@ export interface VerifyOutcome {
 /** What failed in the suites' runs, bounded, with the project's paths made relative. */
 function failuresOf(project: Project, results: readonly RunResult[]): string | undefined {
   const text = [
-    redSummary(results),
+    redSummary(results, project.view),
     renderFailureExcerpt(results, [], {
       replacePaths: rootPaths(project.root),
       maxChars: 2000,
