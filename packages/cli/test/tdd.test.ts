@@ -216,6 +216,24 @@ describe("tailtest red / green / tdd status", () => {
     },
   );
 
+  it("refuses a Red whose --test is a production file, and says where the test goes", async () => {
+    // A Rust crate's unit tests sit in its source file's #[cfg(test)] module: `red --test
+    // src/lib.rs` was recorded, and then every edit of src/lib.rs was denied as production code.
+    project.write("Cargo.toml", '[package]\nname = "calc"\nversion = "0.1.0"\n');
+    project.write("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 { a + b }\n");
+    const rust = await tailtest(["red", "--test", "src/lib.rs", "--expects", "sub fails: no sub"]);
+    expect(rust.exitCode).toBe(1);
+    expect(rust.stderr).toContain("src/lib.rs is production code, not a test file");
+    expect(rust.stderr).toContain('tailtest red --test "tests/<name>.rs"');
+    const ts = await tailtest(["red", "--test", "src/calc.ts::add", "--expects", "add fails"]);
+    expect(ts.exitCode).toBe(1);
+    expect(ts.stderr).toContain("tailtest explain src/calc.ts");
+    expect(existsSync(join(project.root, ".tailtest/events.jsonl"))).toBe(false);
+    // A test file, a file not written yet and a bare test name are declared as before.
+    for (const test of ["src/calc.test.ts", "tests/sub.rs", "test_sub"])
+      expect((await tailtest(["red", "--test", test, "--expects", "x fails"])).exitCode).toBe(0);
+  });
+
   it("an absolute --file outside the project is refused too", async () => {
     const outside = makeProject();
     try {

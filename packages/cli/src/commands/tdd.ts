@@ -1,9 +1,12 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import {
+  classifyTddFile,
   declareGreen,
   declareRed,
   deriveTddState,
   firstErrorLine,
+  redCommandFor,
+  tddPatternsFromConfig,
   type TddEntry,
   type TddView,
 } from "@tailtest/core";
@@ -12,6 +15,7 @@ import {
   agentKey,
   declareTddEntry,
   EVENTS_PATH,
+  openProject,
   readSessionId,
   readTddEntries,
   tddLogPath,
@@ -93,10 +97,38 @@ function recorded(kind: string, target: Target, entries: readonly TddEntry[]): s
   return `tailtest: ${kind} recorded in ${tddLogPath(target.key.key)}; state: ${state}\n`;
 }
 
+/**
+ * Why a Red naming a production file as its test is refused: until the test has failed only test
+ * files may change, so a test inside that file could never be written (a Rust crate's inline
+ * `#[cfg(test)]` module is its source file's, and the agent was left with a Red it could not
+ * act on). Undefined when `--test` names no existing production file of the project.
+ */
+function productionTestRefusal(test: string, cwd: string, root: string): string | undefined {
+  const path = test.split("::")[0]?.trim() ?? "";
+  if (path === "") return undefined;
+  const rel = projectRelativeFile(path, cwd, root);
+  if (rel === "." || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  const project = openProject(root);
+  if (!project.view.exists(rel) || project.view.isDirectory(rel)) return undefined;
+  if (classifyTddFile(rel, tddPatternsFromConfig(project.config)) !== "prod") return undefined;
+  const stem = /([^/]+)\.rs$/.exec(rel)?.[1];
+  const file = stem === "lib" || stem === "main" ? "tests/<name>.rs" : `tests/${stem ?? ""}.rs`;
+  const where =
+    stem === undefined
+      ? `Name the test file the failing test goes in (tailtest explain ${rel} shows where its tests are), then: ${redCommandFor()}`
+      : `Its inline #[cfg(test)] module is part of that source file: write the failing test as an integration test (${file}; cargo runs each file in tests/ against the crate's public API), then: ${redCommandFor({ test: file })}`;
+  return `tailtest tdd: ${rel} is production code, not a test file: until the new test has failed only test files may change, so a test in ${rel} could not be written. ${where}`;
+}
+
 /** `tailtest red`: logs a Red; 0 when recorded, 1 when refused. */
 export async function logRed(options: RedOptions, io: TddIO): Promise<number> {
   const target = await resolveTarget(options, io);
   if (target === undefined) return 2;
+  const refusal = productionTestRefusal(options.test, realDir(io.cwd), target.root);
+  if (refusal !== undefined) {
+    io.stderr(`${refusal}\n`);
+    return 1;
+  }
   const at = new Date().toISOString();
   const { declared, read } = await declareTddEntry(target.root, target.key.key, (entries) =>
     declareRed(entries, { test: options.test, expects: options.expects }, at),

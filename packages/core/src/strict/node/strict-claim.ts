@@ -79,7 +79,12 @@ export function resolveTest(context: StrictCliContext, text: string): Resolved {
     return { ok: false, message: `${file} does not exist: write the failing test first` };
   const patterns = tddPatternsFromConfig(context.project.config);
   if (classifyTddFile(file, patterns) !== "test")
-    return { ok: false, message: `${file} is not a test file (see tailtest explain ${file})` };
+    return {
+      ok: false,
+      message: file.endsWith(".rs")
+        ? `${file} is not a test file: its inline #[cfg(test)] module is part of the source file, which strict mode gates as production code. Write the failing test as an integration test under tests/ (cargo runs each file there against the crate's public API) and claim that one`
+        : `${file} is not a test file (see tailtest explain ${file})`,
+    };
   const runner = runnerForTestFile(context.project, file);
   if ("reason" in runner) return { ok: false, message: runner.reason };
   const test = toStrictTest(

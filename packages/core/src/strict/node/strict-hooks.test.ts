@@ -287,6 +287,20 @@ describe("strict mode on a real pytest project", () => {
     expect((await write("calc.py", "x = 1\n")).kind).toBe("deny");
   }, 60_000);
 
+  it("refuses a Rust inline test as a claim's test, pointing at tests/", async () => {
+    // rustc-demangle: `src/legacy.rs::tests::x` read "not a test file" and nothing else.
+    project = makeProject({
+      ".tailtest/config.json": JSON.stringify({ mode: "strict" }),
+      "Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\n',
+      "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests {}\n",
+    });
+    const inline = await claim("src/lib.rs::tests::adds", ["src/lib.rs"]);
+    expect(inline.ok ? "" : inline.message).toContain(
+      "src/lib.rs is not a test file: its inline #[cfg(test)] module is part of the source file",
+    );
+    expect(inline.ok ? "" : inline.message).toContain("integration test under tests/");
+  });
+
   it("refuses a claim that is not a red, and voids a red when its test changes", async () => {
     pytestProject();
     const passing = await claim("tests/test_calc.py::test_add", ["calc.py"]);
