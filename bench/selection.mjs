@@ -38,6 +38,7 @@ import {
   readFileSync,
   readdirSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -1147,6 +1148,26 @@ function declare(agent, cwd, seed, mode) {
 const denied = (answer) =>
   /"(permissionDecision|permission|decision)":"deny"/.test(JSON.stringify(answer.output));
 
+/**
+ * A Go project's build cache, copied aside before a Stop so that the direct run starts from the
+ * same cache (`GOCACHE`, set per project run by `useGoCache`). Undefined for other runners.
+ */
+function snapshotGoCache(project, run) {
+  if (project.meta.runner !== "go") return undefined;
+  const dir = join(run, "gocache");
+  const before = join(run, "gocache.before");
+  rmSync(before, { recursive: true, force: true });
+  if (existsSync(dir)) cpSync(dir, before, { recursive: true });
+  else mkdirSync(before, { recursive: true });
+  return { dir, before };
+}
+
+/** A Go project's runs (the hooks', the direct ones) share a build cache of their own. */
+function useGoCache(project, run) {
+  if (project.meta.runner === "go") process.env.GOCACHE = join(run, "gocache");
+  else delete process.env.GOCACHE;
+}
+
 function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
   const run = dirname(cwd);
   const session = `corpus-${project.name}-${index}`;
@@ -1166,6 +1187,7 @@ function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
   const after = turn.after.map(send);
   answers.PostToolUse = after[0];
   after.slice(1).forEach((answer, i) => (answers[turn.after[i + 1][0]] = answer));
+  const goCache = snapshotGoCache(project, run);
   const stop = send(turn.stop);
   answers.Stop = stop;
   // The edit's note names a test that really covers the file (its failing tests, or the tests
@@ -1187,11 +1209,14 @@ function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
     );
   // The same selected test files, run directly with the project's runner, for the ratio.
   const selected = explain(cwd, seed.file).tests;
-  // The edited file is touched first, so a compiled runner rebuilds as the Stop did: cargo
-  // rebuilds on a newer mtime; go's build cache is keyed by content, so a Go file gets a comment
-  // line the Stop's build never saw (go would otherwise run the test binary the Stop compiled).
-  if (project.meta.runner === "go" && path.endsWith(".go"))
-    writeFileSync(path, `${edited(seed, original)}\n// bench ${Date.now()}\n`);
+  // The direct run builds what the Stop built. cargo rebuilds on a newer mtime, so the edited
+  // file is touched. go's build cache is keyed by content, so the Stop would leave the direct run
+  // its compiled packages (or, for a change that leaves the object code as it was, a comment
+  // that moves no line, nothing to build): the cache is put back as it was before the Stop.
+  if (goCache !== undefined) {
+    rmSync(goCache.dir, { recursive: true, force: true });
+    renameSync(goCache.before, goCache.dir);
+  }
   const now = new Date();
   utimesSync(path, now, now);
   const direct = selected.length > 0 ? runRunner(project.meta, cwd, selected) : undefined;
@@ -1245,6 +1270,7 @@ function acceptance(projects, args) {
       const run = join(scratch, project.name);
       const cwd = join(run, "project");
       mkdirSync(run);
+      useGoCache(project, run);
       prepare(project, cwd);
       mkdirSync(join(cwd, "node_modules/@tailtest"), { recursive: true });
       symlinkSync(adapter, join(cwd, "node_modules/@tailtest", name));
