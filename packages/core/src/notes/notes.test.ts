@@ -119,6 +119,25 @@ describe("queued note", () => {
     ).toBe(
       "tailtest: fire/parser.py queued (new, python). covered by existing tests fire/parser_test.py (named after it), fire/core_test.py, fire/fire_test.py (they import it through other modules), fire/helptext_test.py (they import it), fire/trace_test.py (they import it through other modules) and 1 more: update them for this change (tailtest runs them at the end of the turn). runner: pytest.",
     );
+    // Go's folders are packages (gorilla/mux's note said "its test family" for the package's
+    // other tests, and expr's "through other modules" for a test whose package imports it).
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "parser/lexer/lexer.go",
+        language: "go",
+        target: { kind: "file", path: "parser/lexer/lexer_test.go", exists: true },
+        covering: {
+          tests: [
+            { path: "parser/lexer/lexer_test.go", evidence: "name" },
+            { path: "parser/lexer/state_test.go", evidence: "family" },
+            { path: "checker/checker_test.go", evidence: "imports-via" },
+          ],
+        },
+      }),
+    ).toContain(
+      "covered by existing tests parser/lexer/lexer_test.go (named after it), parser/lexer/state_test.go (the package's tests), checker/checker_test.go (through packages that import it)",
+    );
     // None: its own test module is still the place.
     expect(
       renderQueuedNote({

@@ -66,11 +66,19 @@ const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
   config: "they run under it",
 };
 
+/** Go's words where they differ: a folder is a package, and a module is the whole go.mod. */
+const GO_EVIDENCE_WORDS: Readonly<Record<string, string>> = {
+  ...EVIDENCE_WORDS,
+  family: "the package's tests",
+  "imports-via": "through packages that import it",
+};
+
 /**
  * "covered by existing tests a (named after it), b, c (they import it): update them" — or where
  * to write one. Tests in a row with the same evidence share its words, said once after them.
  */
-function renderCovering(covering: Covering, fallback: string): string {
+function renderCovering(covering: Covering, fallback: string, language?: string): string {
+  const words = language === "go" ? GO_EVIDENCE_WORDS : EVIDENCE_WORDS;
   if (covering.tests.length === 0) return `write test to ${covering.suggested ?? fallback}`;
   const [only] = covering.tests;
   if (covering.tests.length === 1 && only?.evidence === "name" && only.path === fallback)
@@ -79,7 +87,7 @@ function renderCovering(covering: Covering, fallback: string): string {
   const shown = listed.map((test, i) =>
     listed[i + 1]?.evidence === test.evidence
       ? test.path
-      : `${test.path} (${EVIDENCE_WORDS[test.evidence] ?? test.evidence})`,
+      : `${test.path} (${words[test.evidence] ?? test.evidence})`,
   );
   const more = covering.tests.length > 5 ? ` and ${covering.tests.length - 5} more` : "";
   return `covered by existing tests ${shown.join(", ")}${more}: update them for this change (tailtest runs them at the end of the turn)`;
@@ -103,7 +111,7 @@ export function renderQueuedNote(input: QueuedNoteInput): string {
     // The graph has not seen a test made behind the hooks' back; the disk has.
     !(input.covering.tests.length === 0 && input.target.kind === "file" && input.target.exists)
   ) {
-    parts.push(renderCovering(input.covering, input.target.path));
+    parts.push(renderCovering(input.covering, input.target.path, input.language));
   } else if (input.target.kind === "inline") {
     parts.push(describeTestTarget(input.target));
   } else if (input.target.exists) {

@@ -90,7 +90,7 @@ describe("a project's first session builds the import graph", () => {
     });
     await commitAll(temp.root);
     expect(await edit(temp.root, "util.go")).toContain(
-      "covered by existing tests calc_test.go (its test family)",
+      "covered by existing tests calc_test.go (the package's tests)",
     );
     // The package's test that calls what the file declares comes first (uuid's version4.go:
     // its tests are in uuid_test.go, after json_test.go ... time_test.go by name).
@@ -98,7 +98,7 @@ describe("a project's first session builds the import graph", () => {
     temp.write("random.go", "package calc\n\nfunc NewRandom() int { return 4 }\n");
     temp.write("z_test.go", "package calc\n\nfunc TestZ(t *testing.T) { NewRandom() }\n");
     expect(await edit(temp.root, "random.go")).toContain(
-      "covered by existing tests z_test.go, a_test.go, calc_test.go (its test family)",
+      "covered by existing tests z_test.go, a_test.go, calc_test.go (the package's tests)",
     );
     temp.cleanup();
     temp = makeProject({
