@@ -1148,24 +1148,30 @@ function declare(agent, cwd, seed, mode) {
 const denied = (answer) =>
   /"(permissionDecision|permission|decision)":"deny"/.test(JSON.stringify(answer.output));
 
+/** Where a compiled project's build state lives in a run: go's build cache, cargo's target. */
+const BUILD_STATE = { go: ["GOCACHE", "gocache"], cargo: ["CARGO_TARGET_DIR", "target"] };
+
 /**
- * A Go project's build cache, copied aside before a Stop so that the direct run starts from the
- * same cache (`GOCACHE`, set per project run by `useGoCache`). Undefined for other runners.
+ * A compiled project's build state, copied aside before a Stop so that the direct run starts
+ * from the same state (`useBuildState` points the runner at it for the project's run).
+ * Undefined for other runners.
  */
-function snapshotGoCache(project, run) {
-  if (project.meta.runner !== "go") return undefined;
-  const dir = join(run, "gocache");
-  const before = join(run, "gocache.before");
+function snapshotBuildState(project, run) {
+  const state = BUILD_STATE[project.meta.runner];
+  if (state === undefined) return undefined;
+  const dir = join(run, state[1]);
+  const before = join(run, `${state[1]}.before`);
   rmSync(before, { recursive: true, force: true });
-  if (existsSync(dir)) cpSync(dir, before, { recursive: true });
+  if (existsSync(dir)) cpSync(dir, before, { recursive: true, preserveTimestamps: true });
   else mkdirSync(before, { recursive: true });
   return { dir, before };
 }
 
-/** A Go project's runs (the hooks', the direct ones) share a build cache of their own. */
-function useGoCache(project, run) {
-  if (project.meta.runner === "go") process.env.GOCACHE = join(run, "gocache");
-  else delete process.env.GOCACHE;
+/** A compiled project's runs (the hooks', the direct ones) share a build state of their own. */
+function useBuildState(project, run) {
+  for (const [runner, [variable, name]] of Object.entries(BUILD_STATE))
+    if (project.meta.runner === runner) process.env[variable] = join(run, name);
+    else delete process.env[variable];
 }
 
 function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
@@ -1187,7 +1193,7 @@ function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
   const after = turn.after.map(send);
   answers.PostToolUse = after[0];
   after.slice(1).forEach((answer, i) => (answers[turn.after[i + 1][0]] = answer));
-  const goCache = snapshotGoCache(project, run);
+  const built = snapshotBuildState(project, run);
   const stop = send(turn.stop);
   answers.Stop = stop;
   // The edit's note names a test that really covers the file (its failing tests, or the tests
@@ -1209,13 +1215,13 @@ function runSeed(agent, project, cwd, commands, seed, index, mode = "follow") {
     );
   // The same selected test files, run directly with the project's runner, for the ratio.
   const selected = explain(cwd, seed.file).tests;
-  // The direct run builds what the Stop built. cargo rebuilds on a newer mtime, so the edited
-  // file is touched. go's build cache is keyed by content, so the Stop would leave the direct run
-  // its compiled packages (or, for a change that leaves the object code as it was, a comment
-  // that moves no line, nothing to build): the cache is put back as it was before the Stop.
-  if (goCache !== undefined) {
-    rmSync(goCache.dir, { recursive: true, force: true });
-    renameSync(goCache.before, goCache.dir);
+  // The direct run builds what the Stop built: the build state goes back to what it was before
+  // the Stop. go's cache is keyed by content and would hand the direct run the packages the Stop
+  // compiled; cargo's incremental cache would make its rebuild of an unchanged text nearly free.
+  // The edited file is then touched, so cargo sees it newer than what it built.
+  if (built !== undefined) {
+    rmSync(built.dir, { recursive: true, force: true });
+    renameSync(built.before, built.dir);
   }
   const now = new Date();
   utimesSync(path, now, now);
@@ -1270,7 +1276,7 @@ function acceptance(projects, args) {
       const run = join(scratch, project.name);
       const cwd = join(run, "project");
       mkdirSync(run);
-      useGoCache(project, run);
+      useBuildState(project, run);
       prepare(project, cwd);
       mkdirSync(join(cwd, "node_modules/@tailtest"), { recursive: true });
       symlinkSync(adapter, join(cwd, "node_modules/@tailtest", name));
