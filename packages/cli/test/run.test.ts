@@ -354,6 +354,40 @@ describe("tailtest run under a vitest config that turns coverage on", () => {
   }, 120_000);
 });
 
+describe("tailtest run on a source file with vitest in-source tests", () => {
+  it("runs the file's own tests: vitest collects it through includeSource", async () => {
+    // A seeded bug in a file tested only by its `if (import.meta.vitest)` block read "1 missing
+    // test" at the end of the turn, and nothing ran.
+    const project = copyFixtureWithDeps("runners/vitest");
+    try {
+      project.write(
+        "vitest.config.ts",
+        'import { defineConfig } from "vitest/config";\n\nexport default defineConfig({ test: { includeSource: ["src/**/*.ts"] } });\n',
+      );
+      project.write(
+        "src/math.ts",
+        [
+          "export const double = (n: number): number => n * 3;",
+          "",
+          "if (import.meta.vitest) {",
+          "  const { it, expect } = import.meta.vitest;",
+          '  it("doubles", () => expect(double(2)).toBe(4));',
+          "}",
+          "",
+        ].join("\n"),
+      );
+      const result = await runBin(BIN, ["run", "--json", "src/math.ts"], { cwd: project.root });
+      const json = JSON.parse(result.stdout) as RunJson;
+      expect(json.runs[0]?.status, JSON.stringify(json.runs[0]?.errors)).toBe("failed");
+      expect(json.runs[0]?.tests.map((test) => [test.id.file, test.status])).toEqual([
+        ["src/math.ts", "fail"],
+      ]);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+});
+
 /** Debian's python3 when it has Django (`.ci/run` installs python3-django), else why not. */
 function pythonWithDjango(): { python?: string; reason: string } {
   for (const python of ["/usr/bin/python3", "python3"]) {

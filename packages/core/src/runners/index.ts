@@ -55,3 +55,4 @@ export {
   escapeRegex,
 } from "./spec.ts";
 export { runnerSpecs, specOf } from "./table.ts";
+export { vitestRunsInSource } from "./vitest.ts";

@@ -138,6 +138,28 @@ function vitestJoiner(view: ProjectView, packageDir: string): string {
   return "(?: > | )";
 }
 
+/**
+ * Whether vitest runs a source file's own tests: its config's `test.includeSource` globs match
+ * the file (relative to the package) and the file holds an `if (import.meta.vitest)` block.
+ * vitest collects such a file as a test file; an edit of it must run it.
+ */
+export function vitestRunsInSource(
+  view: ProjectView,
+  dir: string,
+  rel: string,
+  text: string,
+): boolean {
+  if (!text.includes("import.meta.vitest")) return false;
+  const config =
+    firstConfigFile(view, dir, VITEST_CONFIG) ?? firstConfigFile(view, dir, VITE_CONFIG);
+  const testBlock =
+    config === undefined ? undefined : /\btest\s*:\s*\{([\s\S]*)/.exec(config.text)?.[1];
+  const globs =
+    testBlock === undefined ? undefined : jsConfigStrings(jsTopLevel(testBlock), "includeSource");
+  if (globs === undefined) return false;
+  return picomatch(globs.map((glob) => glob.replace(/^\.\//, "")))(rel);
+}
+
 const VITEST_DEFAULT = ["**/*.{test,spec}.?(c|m)[jt]s?(x)"];
 
 function vitestShape(view: ProjectView, dir: string): SuiteMatcher {

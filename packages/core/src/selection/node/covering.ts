@@ -24,6 +24,7 @@ import {
 } from "../../runners/doctests.ts";
 import { dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
+import { vitestRunsInSource } from "../../runners/vitest.ts";
 import { goImporterTests } from "./go-importers.ts";
 import { importerLevelsOf } from "../importers.ts";
 import {
@@ -268,7 +269,7 @@ function selectModule(
     if (named.kind === "file" && named.exists && named.path !== file)
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
-  if (!isTest(file)) addDoctests(related, project, own, file);
+  if (!isTest(file)) addOwnTests(related, project, own, file);
   if (related.length === 0 && !isTest(file))
     related.push(...loadedOtherwise(project, file, isTest, allTests, loaders));
   if (related.length === 0 && language === "python" && isSupport(file))
@@ -344,14 +345,20 @@ function renderersTests(
   return [...found.values()];
 }
 
-/** A module's own doctests first, the text files of examples that import it last. */
-function addDoctests(
+/**
+ * A module's own tests first (its doctests, its vitest in-source tests), the text files of
+ * examples that import it last.
+ */
+function addOwnTests(
   related: RelatedTest[],
   project: Project,
   runner: DetectedRunner | undefined,
   file: string,
 ): void {
-  related.unshift(...ownDoctests(project, runner, file));
+  related.unshift(
+    ...ownDoctests(project, runner, file),
+    ...ownInSourceTests(project, runner, file),
+  );
   const known = new Set(related.map((test) => test.path));
   related.push(...docDoctests(project, runner, file).filter((test) => !known.has(test.path)));
 }
@@ -405,6 +412,20 @@ function ownDoctests(
   if (runner?.id !== "pytest" || !pytestRunsDoctests(project.view, dir, rel)) return [];
   if (!hasPythonDoctests(project.view.readText(file) ?? "")) return [];
   return [{ path: file, evidence: "self", detail: "its own doctests", hops: 0 }];
+}
+
+/** A source file whose own in-source tests vitest runs (`includeSource`) is its own test. */
+function ownInSourceTests(
+  project: Project,
+  runner: DetectedRunner | undefined,
+  file: string,
+): RelatedTest[] {
+  if (runner?.id !== "vitest") return [];
+  const dir = runner.package_dir;
+  const rel = dir === "" ? file : file.slice(dir.length + 1);
+  const text = project.view.readText(file) ?? "";
+  if (!vitestRunsInSource(project.view, dir, rel, text)) return [];
+  return [{ path: file, evidence: "self", detail: "its own in-source tests", hops: 0 }];
 }
 
 /** The exported functions and types a Go file declares (`func NewRandom`, `func (u UUID) URN`). */
