@@ -166,6 +166,22 @@ describe("redSummary: where the red tests are, most first", () => {
     ]);
   });
 
+  it("re-runs the files of a run that broke outside any test", () => {
+    // gorilla/mux: a seeded bug panicked in a test file's init(), the block had no command.
+    const panicked: RunResult = {
+      ...result("go", []),
+      status: "error",
+      exit_code: 1,
+      tests: [],
+      errors: [{ file: "", message: "panic: runtime error", kind: "crash" }],
+    };
+    const plan = {
+      ...run("go", "", ["go", "test", "./..."]),
+      test_files: ["mux_test.go", "old_test.go"],
+    };
+    expect(rerunCommands([plan], [panicked])).toEqual(["go test ."]);
+  });
+
   it("names at most twelve files", () => {
     const files = Array.from(
       { length: 14 },

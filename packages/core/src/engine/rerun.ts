@@ -149,11 +149,11 @@ export function rerunCommands(
   results.forEach((result, index) => {
     const run = runs[index];
     if (run === undefined) return;
-    const red = [
-      ...(result.status === "timeout" ? unfinished(run, result) : redFiles(result, view).keys()),
-    ]
-      .sort()
-      .slice(0, SHOWN);
+    const named = [...redFiles(result, view).keys()];
+    // A run stopped at the timeout, or one that broke outside any test (a panic as a Go test
+    // binary starts), names no red file: its files that had not all passed are the ones to run.
+    const stuck = result.status === "timeout" || (result.status === "error" && named.length === 0);
+    const red = (stuck ? unfinished(run, result) : named).sort().slice(0, SHOWN);
     if (red.length === 0) return;
     const pkg = run.runner.package_dir;
     const folders = specOf(run.runner.id).folderIds === "go";
