@@ -138,6 +138,16 @@ describe("queued note", () => {
     ).toContain(
       "covered by existing tests parser/lexer/lexer_test.go (named after it), parser/lexer/state_test.go (the package's tests), checker/checker_test.go (through packages that import it)",
     );
+    // A module that is its own test (pytest doctests, vitest in-source tests) says so: "the
+    // test itself" read as though the agent had edited a test.
+    expect(
+      renderQueuedNote({
+        ...base,
+        path: "src/math.ts",
+        language: "typescript",
+        covering: { tests: [{ path: "src/math.ts", evidence: "self" }] },
+      }),
+    ).toContain("covered by existing tests src/math.ts (its own tests)");
     // None: its own test module is still the place.
     expect(
       renderQueuedNote({

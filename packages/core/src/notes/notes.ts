@@ -62,7 +62,7 @@ const EVIDENCE_WORDS: Readonly<Record<string, string>> = {
   "imports-via": "they import it through other modules",
   support: "they run with it",
   mentions: "they load it by name",
-  self: "the test itself",
+  self: "its own tests",
   config: "they run under it",
 };
 
