@@ -326,6 +326,36 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("drops a dependency's frames even when node_modules lies outside the project", () => {
+    // A hoisted or linked node_modules (a workspace root, a shared store) is outside the
+    // project: its frames must go, not read as `…/test.js:268`, a project test's name.
+    const supertest = summarizeRun(
+      plan("mocha"),
+      parsed([
+        test(
+          "d",
+          "fail",
+          [
+            'Error: expected 200 "OK", got 404 "Not Found"',
+            "    at Test._assertStatus (/srv/store/node_modules/supertest/lib/test.js:268:12)",
+            "    at /srv/store/node_modules/.pnpm/supertest@3.4.2/node_modules/supertest/lib/test.js:128:5",
+            "    at Context.<anonymous> (/home/me/project/blog/test.js:14:8)",
+          ].join("\n"),
+        ),
+      ]),
+      exit(1),
+    );
+    expect(
+      renderFailureExcerpt([supertest], [], { replacePaths: [["/home/me/project/", ""]] }),
+    ).toBe(
+      [
+        "FAIL tests/test_a.py::d",
+        '  Error: expected 200 "OK", got 404 "Not Found"',
+        "      at Context.<anonymous> (blog/test.js:14:8)",
+      ].join("\n"),
+    );
+  });
+
   it("shows a failed doctest from the example that failed, with what it expected and got", () => {
     // pytest's report of jaraco.classes' LeafClassesMeta: ten lines of the docstring first.
     const report = [

@@ -373,17 +373,19 @@ export function firstLines(text: string, count: number, options: ExcerptOptions)
   for (const [from, to] of options.replacePaths ?? []) {
     if (from !== "") clean = clean.split(from).join(to);
   }
-  // Whatever absolute path is left lies outside the project (an interpreter, a global cache):
-  // keep its file name only, so no note carries this machine's layout.
-  clean = clean.replace(/(?<![\w.:/])\/(?:[^\s/:'"()<>]+\/)+([^\s/:'"()<>]+)/g, "…/$1");
   const lines = clean
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
+    // A runtime's or a dependency's frame goes before paths are shortened: a node_modules
+    // outside the project (hoisted, linked) would read as `…/test.js:268`, a test's name.
     .filter(
       (line) =>
         line.trim() !== "" &&
         !/^\s*at .*(\(node:|node:internal|node_modules|<anonymous>\)?$)/.test(line),
     )
+    // Whatever absolute path is left lies outside the project (an interpreter, a global cache):
+    // keep its file name only, so no note carries this machine's layout.
+    .map((line) => line.replace(/(?<![\w.:/])\/(?:[^\s/:'"()<>]+\/)+([^\s/:'"()<>]+)/g, "…/$1"))
     .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
   return lines
     .slice(0, count)
