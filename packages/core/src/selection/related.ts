@@ -433,9 +433,12 @@ export function mentionTokens(file: string): string[] {
 
 const FIXTURE_DIRS = new Set(["fixtures", "__fixtures__", "fixture"]);
 
-/** A call that lists a folder's files: a test making one loads the files of the folder it names. */
+/**
+ * A call that lists a folder's files: a test making one loads the files of the folder it names;
+ * so does a fastify app registering `@fastify/autoload` with a `dir`.
+ */
 const LISTS_FOLDER =
-  /\b(?:readdirSync|readdir|opendirSync|opendir|globSync|glob|walkSync|listdir|scandir|iterdir|iglob|rglob|walk)\s*\(/;
+  /\b(?:readdirSync|readdir|opendirSync|opendir|globSync|glob|walkSync|listdir|scandir|iterdir|iglob|rglob|walk)\s*\(|['"]@fastify\/autoload['"]/;
 
 /**
  * The folder, below a test's own, whose files the test loads by listing it: `sub` is a file's

@@ -344,3 +344,47 @@ describe("a Jinja template of a Flask app (flaskr's flaskr/templates/)", () => {
     expect(insight("static/index.html").runOnly).toBeUndefined();
   });
 });
+
+describe("a fastify app whose routes and plugins @fastify/autoload registers", () => {
+  // fastify-cli's layout: app.js autoloads plugins/ and routes/ by folder; the tests build the
+  // app through test/helper.js, which names app.js only in a path; lib/ helps a route.
+  const files = {
+    "package.json": JSON.stringify({
+      scripts: { test: "node --test test/**/*.test.js" },
+      dependencies: { fastify: "^5.0.0", "@fastify/autoload": "^6.0.0" },
+    }),
+    "app.js":
+      "const path = require('node:path')\nconst AutoLoad = require('@fastify/autoload')\nmodule.exports = async function (fastify, opts) {\n  fastify.register(AutoLoad, { dir: path.join(__dirname, 'plugins') })\n  fastify.register(AutoLoad, { dir: path.join(__dirname, 'routes') })\n}\n",
+    "plugins/store.js":
+      "module.exports = async function (fastify) { fastify.decorate('store', new Map()) }\n",
+    "lib/slug.js": "exports.slugify = (title) => title.toLowerCase()\n",
+    "routes/todos/index.js":
+      "const { slugify } = require('../../lib/slug')\nmodule.exports = async function (fastify) {\n  fastify.post('/', async (request) => slugify(request.body.title))\n}\n",
+    "routes/root.js":
+      "module.exports = async function (fastify) { fastify.get('/', async () => ({ root: true })) }\n",
+    "test/helper.js":
+      "const { build: buildApplication } = require('fastify-cli/helper')\nconst path = require('node:path')\nconst AppPath = path.join(__dirname, '..', 'app.js')\nmodule.exports = { build: (t) => buildApplication([AppPath], {}) }\n",
+    "test/routes/todos.test.js":
+      "const { test } = require('node:test')\nconst { build } = require('../helper')\ntest('todos', async (t) => { await build(t) })\n",
+    "test/routes/root.test.js":
+      "const { test } = require('node:test')\nconst { build } = require('../helper')\ntest('root', async (t) => { await build(t) })\n",
+    "test/plugins/other.test.js":
+      "const { test } = require('node:test')\ntest('alone', () => {})\n",
+  };
+
+  it("runs a route's tests for what it requires, and the app's tests for what it autoloads", async () => {
+    temp = makeProject(files);
+    const edited = ["lib/slug.js", "plugins/store.js", "app.js"];
+    const selection = await selectRelated(openProject(temp.root), edited, { write: false });
+    const paths = (file: string): string[] =>
+      (selection.related.get(file) ?? []).map((test) => test.path).sort();
+    expect(paths("lib/slug.js")).toEqual(["test/routes/todos.test.js"]);
+    expect(selection.related.get("lib/slug.js")?.[0]).toMatchObject({
+      evidence: "imports-via",
+      detail: "through routes/todos/index.js (named after todos/)",
+    });
+    const app = ["test/routes/root.test.js", "test/routes/todos.test.js"];
+    expect(paths("app.js")).toEqual(app);
+    expect(paths("plugins/store.js")).toEqual(app);
+  });
+});

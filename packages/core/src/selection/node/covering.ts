@@ -215,16 +215,17 @@ export function selectOne(
 ): { related: RelatedTest[]; suggested?: string } {
   const template = language === "python" ? pythonTemplate(project.view, file) : undefined;
   if (template !== undefined) return { related: renderersTests(project, graph, shapes, template) };
-  return selectModule(project, graph, shapes, file, language);
+  return selectModule(project, graph, shapes, file, language, new Set([file]));
 }
 
-/** A module's related tests (`selectOne`). */
+/** A module's related tests (`selectOne`); `seen`: the modules this question passed through. */
 function selectModule(
   project: Project,
   graph: GraphView,
   shapes: readonly RunnerShape[],
   file: string,
   language: Language,
+  seen: Set<string>,
 ): { related: RelatedTest[]; suggested?: string } {
   const family = shapes.filter((shape) => shape.runner.languages.includes(language));
   const own = resolveRunner(project.view, file, language, project.config.runners).runner;
@@ -270,8 +271,17 @@ function selectModule(
       related.push({ path: named.path, evidence: "name", detail: "named after it", hops: 0 });
   }
   if (!isTest(file)) addOwnTests(related, project, own, file);
+  // Else the modules that load it, whose own tests run it (a JavaScript route, a fastify app).
+  const via = (entry: string): RelatedTest[] =>
+    seen.has(entry) || seen.size > ENTRY_DEPTH
+      ? []
+      : selectModule(project, graph, shapes, entry, language, new Set(seen).add(entry)).related;
+  const throughModules = (): RelatedTest[] =>
+    language === "python" || isSupport(file)
+      ? []
+      : throughEntries(project, graph, file, isTest, via);
   if (related.length === 0 && !isTest(file))
-    related.push(...loadedOtherwise(project, file, isTest, allTests, loaders));
+    related.push(...loadedOtherwise(project, file, isTest, allTests, loaders, throughModules));
   if (related.length === 0 && language === "python" && isSupport(file))
     related.push(...packageImporters(project, file, graph, isListed));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
@@ -792,7 +802,8 @@ function mentionedBy(project: Project, file: string, tests: readonly string[]): 
 
 /**
  * The tests of a file no name or import relates: its snapshot's test, the tests that name it
- * (`mentionedBy`), or those that list a test folder holding it; the first of these found.
+ * (`mentionedBy`), those that list a test folder holding it, or those of the modules that load
+ * it (`throughModules`); the first of these found.
  */
 function loadedOtherwise(
   project: Project,
@@ -800,18 +811,107 @@ function loadedOtherwise(
   isTest: (rel: string) => boolean,
   allTests: () => readonly string[],
   loaders: (rel: string) => readonly { path: string; detail: string }[],
+  throughModules: () => RelatedTest[],
 ): RelatedTest[] {
   const owner = snapshotOwner(file);
   if (owner !== undefined && isTest(owner) && project.view.exists(owner))
     return [{ path: owner, evidence: "name", detail: "its snapshot file", hops: 0 }];
   const named = mentionedBy(project, file, allTests());
-  if (named.length > 0 || !inTestFolder(file)) return named;
+  if (named.length > 0) return named;
+  if (!inTestFolder(file)) return throughModules();
   return loaders(file).map(({ path, detail }) => ({
     path,
     evidence: "mentions",
     detail,
     hops: 0,
   }));
+}
+
+/** How many project modules a file's tests are looked for through (`throughEntries`). */
+const ENTRY_DEPTH = 2;
+/** How many modules of one kind (importers, folder loaders, helpers) are asked. */
+const ENTRY_FILES = 8;
+
+/**
+ * The tests of a JavaScript module no test reaches by import, found through the project modules
+ * that load it, whose own tests run it: the nearest importers that have tests (`lib/slug.js`
+ * required by `routes/todos/index.js`, tested by name as `test/routes/todos.test.js`), a module
+ * that loads its folder by listing it (a fastify app's `@fastify/autoload` of
+ * `join(__dirname, 'plugins')`), or a test helper that loads it by its path
+ * (`path.join(__dirname, '..', 'app.js')` in `test/helper.js`): the tests that import the helper.
+ */
+function throughEntries(
+  project: Project,
+  graph: GraphView,
+  file: string,
+  isTest: (rel: string) => boolean,
+  via: (entry: string) => readonly RelatedTest[],
+): RelatedTest[] {
+  const found = new Map<string, RelatedTest>();
+  const add = (tests: readonly RelatedTest[], entry: string, hops: number): void => {
+    for (const test of tests)
+      if (test.path !== file && isTest(test.path) && !found.has(test.path))
+        found.set(test.path, {
+          path: test.path,
+          evidence: "imports-via",
+          detail: `through ${entry} (${test.detail})`,
+          hops: test.hops + hops,
+        });
+  };
+  const levels = graph.importers(file) ?? [];
+  for (const [index, level] of levels.entries()) {
+    for (const importer of level.slice(0, ENTRY_FILES)) add(via(importer), importer, index + 1);
+    if (found.size > 0) return [...found.values()];
+  }
+  const dir = dirnameRel(file);
+  const language = detectLanguage(file);
+  const loaders = graph
+    .allFiles()
+    .filter((rel) => {
+      const at = dirnameRel(rel);
+      return (
+        rel !== file &&
+        !isTest(rel) &&
+        (at === "" ? dir !== "" : dir.startsWith(`${at}/`)) &&
+        detectLanguage(rel) === language
+      );
+    })
+    .slice(0, ENTRY_FILES * 4)
+    .filter((rel) => {
+      const at = dirnameRel(rel);
+      const sub = at === "" ? dir : dir.slice(at.length + 1);
+      return listedFolder(project.view.readText(rel) ?? "", sub) !== undefined;
+    });
+  for (const loader of loaders.slice(0, ENTRY_FILES)) add(via(loader), loader, 1);
+  if (found.size > 0) return [...found.values()];
+  const helpers = graph
+    .allFiles()
+    .filter((rel) => !isTest(rel) && inTestFolder(rel) && detectLanguage(rel) !== undefined)
+    .slice(0, ENTRY_FILES * 4)
+    .filter((rel) => loadsByPath(project.view.readText(rel) ?? "", file));
+  for (const helper of helpers.slice(0, ENTRY_FILES))
+    for (const [index, level] of (graph.importers(helper) ?? []).entries())
+      add(
+        level
+          .filter((rel) => isTest(rel))
+          .map((rel) => ({ path: rel, evidence: "imports", detail: "imports it", hops: 0 })),
+        helper,
+        index + 1,
+      );
+  return [...found.values()];
+}
+
+/**
+ * Whether a module's text builds `file`'s path: a path call (`path.join(__dirname, '..',
+ * 'src', 'app.ts')`, `resolve(...)`) naming its file name and each of its folders as strings.
+ */
+export function loadsByPath(text: string, file: string): boolean {
+  if (!/\b(?:join|resolve)\s*\(/.test(text)) return false;
+  const quoted = (part: string): boolean =>
+    new RegExp(
+      `['"\`](?:[^'"\`\n]*/)?${part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?:/[^'"\`\n]*)?['"\`]`,
+    ).test(text);
+  return file.split("/").every(quoted);
 }
 
 /** Whether a file lies in a test folder or `fixtures/`, where a test may load it by its folder. */
