@@ -26,6 +26,9 @@ describe("classifyFile: source files", () => {
     ["lib/attest.rb", "ruby"],
     ["src/main/java/com/x/Contest.java", "java"],
     ["src/main/java/com/x/AUDIT.java", "java"],
+    // a route named example (fastify-cli's starter serves /example from it), not example code
+    ["routes/example/index.js", "javascript"],
+    ["src/routes/example/index.ts", "typescript"],
     ["notebooks/analysis.ipynb", "python"],
     ["web/App.vue", "javascript"],
     ["web/Button.svelte", "javascript"],

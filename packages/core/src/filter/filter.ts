@@ -458,6 +458,8 @@ const ROOT_FOLDER_RULES: ReadonlyMap<string, [SkipKind, string, string]> = new M
 
 /** First segments of reversed-domain package names (`com/example/`, `org/example/`). */
 const JAVA_ROOTS = /^(com|org|net|io|dev|co|de|fr|uk|nl|me|edu|gov)$/;
+/** Folders whose subfolders are named after the URL they serve (fastify autoload, file routers). */
+const ROUTE_DIRS: ReadonlySet<string> = new Set(["routes", "pages"]);
 
 /** Folders that hold packages in a monorepo: `packages/web/scripts/x.mjs` is at a package root. */
 const MONOREPO_CONTAINERS = new Set(["packages", "apps", "libs", "services", "plugins", "modules"]);
@@ -694,8 +696,13 @@ function folderRule(
 ): [SkipKind, string, string] | undefined {
   for (const [i, dir] of dirs.entries()) {
     const hit = FOLDER_RULES.get(dir);
-    // `com/example/Calc.java` is a package name, not an examples folder.
-    if (hit !== undefined && !(hit[0] === "example" && JAVA_ROOTS.test(dirs[i - 1] ?? "")))
+    // `com/example/Calc.java` is a package name, `routes/example/index.js` a route (fastify's
+    // autoload serves it at /example), not an examples folder.
+    const parent = dirs[i - 1] ?? "";
+    if (
+      hit !== undefined &&
+      !(hit[0] === "example" && (JAVA_ROOTS.test(parent) || ROUTE_DIRS.has(parent)))
+    )
       return hit;
     if (dir.startsWith("template-"))
       return ["example", "template-folder", `inside ${dir}/ (a project template)`];
