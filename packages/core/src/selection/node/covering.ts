@@ -215,17 +215,21 @@ export function selectOne(
 ): { related: RelatedTest[]; suggested?: string } {
   const template = language === "python" ? pythonTemplate(project.view, file) : undefined;
   if (template !== undefined) return { related: renderersTests(project, graph, shapes, template) };
-  return selectModule(project, graph, shapes, file, language, new Set([file]));
+  const walk = { seen: new Set([file]), deadline: performance.now() + MENTION_MS };
+  return selectModule(project, graph, shapes, file, language, walk);
 }
 
-/** A module's related tests (`selectOne`); `seen`: the modules this question passed through. */
+/**
+ * A module's related tests (`selectOne`); `walk`: the modules this question passed through, and
+ * when looking through the modules that load it stops (`throughEntries`).
+ */
 function selectModule(
   project: Project,
   graph: GraphView,
   shapes: readonly RunnerShape[],
   file: string,
   language: Language,
-  seen: Set<string>,
+  walk: { seen: ReadonlySet<string>; deadline: number },
 ): { related: RelatedTest[]; suggested?: string } {
   const family = shapes.filter((shape) => shape.runner.languages.includes(language));
   const own = resolveRunner(project.view, file, language, project.config.runners).runner;
@@ -273,9 +277,12 @@ function selectModule(
   if (!isTest(file)) addOwnTests(related, project, own, file);
   // Else the modules that load it, whose own tests run it (a JavaScript route, a fastify app).
   const via = (entry: string): RelatedTest[] =>
-    seen.has(entry) || seen.size > ENTRY_DEPTH
+    walk.seen.has(entry) || walk.seen.size > ENTRY_DEPTH || performance.now() > walk.deadline
       ? []
-      : selectModule(project, graph, shapes, entry, language, new Set(seen).add(entry)).related;
+      : selectModule(project, graph, shapes, entry, language, {
+          seen: new Set(walk.seen).add(entry),
+          deadline: walk.deadline,
+        }).related;
   const throughModules = (): RelatedTest[] =>
     language === "python" || isSupport(file)
       ? []
