@@ -387,4 +387,27 @@ describe("a fastify app whose routes and plugins @fastify/autoload registers", (
     expect(paths("app.js")).toEqual(app);
     expect(paths("plugins/store.js")).toEqual(app);
   });
+
+  it("reads the helper of a TypeScript app that the test script's glob runs as a test", async () => {
+    // fastify-cli's TypeScript starter: `node --test -r ts-node/register "test/**/*.ts"` takes
+    // test/helper.ts for a test, and it builds `path.join(__dirname, '..', 'src', 'app.ts')`.
+    temp = makeProject({
+      "package.json": JSON.stringify({
+        scripts: { test: 'node --test -r ts-node/register "test/**/*.ts"' },
+        dependencies: { fastify: "^5.0.0", "@fastify/autoload": "^6.0.0" },
+      }),
+      "src/app.ts": files["app.js"].replace("require('node:path')", "require('path')"),
+      "src/plugins/store.ts": files["plugins/store.js"],
+      "test/helper.ts":
+        "import * as path from 'node:path'\nconst helper = require('fastify-cli/helper.js')\nconst AppPath = path.join(__dirname, '..', 'src', 'app.ts')\nexport async function build () { return helper.build([AppPath], {}) }\n",
+      "test/routes/root.test.ts":
+        "import { test } from 'node:test'\nimport { build } from '../helper'\ntest('root', async () => { await build() })\n",
+    });
+    const edited = ["src/app.ts", "src/plugins/store.ts"];
+    const selection = await selectRelated(openProject(temp.root), edited, { write: false });
+    for (const file of edited)
+      expect((selection.related.get(file) ?? []).map((test) => test.path)).toContain(
+        "test/routes/root.test.ts",
+      );
+  });
 });

@@ -893,7 +893,8 @@ function throughEntries(
   if (found.size > 0) return [...found.values()];
   const helpers = graph
     .allFiles()
-    .filter((rel) => !isTest(rel) && inTestFolder(rel) && detectLanguage(rel) !== undefined)
+    // A helper a test script's glob takes for a test too (`node --test "test/**/*.ts"`) counts.
+    .filter((rel) => rel !== file && inTestFolder(rel) && detectLanguage(rel) !== undefined)
     .slice(0, ENTRY_FILES * 4)
     .filter((rel) => loadsByPath(project.view.readText(rel) ?? "", file));
   for (const helper of helpers.slice(0, ENTRY_FILES))
