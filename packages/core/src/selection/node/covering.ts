@@ -215,8 +215,24 @@ export function selectOne(
 ): { related: RelatedTest[]; suggested?: string } {
   const template = language === "python" ? pythonTemplate(project.view, file) : undefined;
   if (template !== undefined) return { related: renderersTests(project, graph, shapes, template) };
-  const walk = { seen: new Set([file]), deadline: performance.now() + MENTION_MS };
+  // The deadline is read on the walk's first step: the global `performance` loads node's
+  // perf_hooks (~12 M instructions, ADR 0010), which an edit that never walks does not pay.
+  const walk: Walk = { seen: new Set([file]), deadline: { at: undefined } };
   return selectModule(project, graph, shapes, file, language, walk);
+}
+
+/** The modules a question passed through, and when its walk through loaders stops. */
+interface Walk {
+  seen: ReadonlySet<string>;
+  /** Shared by the whole walk; set on its first step. */
+  deadline: { at: number | undefined };
+}
+
+/** Whether the walk's time is up, starting its clock on the first ask. */
+function pastDeadline(deadline: Walk["deadline"]): boolean {
+  const now = performance.now();
+  deadline.at ??= now + MENTION_MS;
+  return now > deadline.at;
 }
 
 /**
@@ -229,7 +245,7 @@ function selectModule(
   shapes: readonly RunnerShape[],
   file: string,
   language: Language,
-  walk: { seen: ReadonlySet<string>; deadline: number },
+  walk: Walk,
 ): { related: RelatedTest[]; suggested?: string } {
   const family = shapes.filter((shape) => shape.runner.languages.includes(language));
   const own = resolveRunner(project.view, file, language, project.config.runners).runner;
@@ -277,7 +293,7 @@ function selectModule(
   if (!isTest(file)) addOwnTests(related, project, own, file);
   // Else the modules that load it, whose own tests run it (a JavaScript route, a fastify app).
   const via = (entry: string): RelatedTest[] =>
-    walk.seen.has(entry) || walk.seen.size > ENTRY_DEPTH || performance.now() > walk.deadline
+    walk.seen.has(entry) || walk.seen.size > ENTRY_DEPTH || pastDeadline(walk.deadline)
       ? []
       : selectModule(project, graph, shapes, entry, language, {
           seen: new Set(walk.seen).add(entry),
