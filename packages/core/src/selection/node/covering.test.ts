@@ -292,6 +292,45 @@ describe("data files a conftest.py lists for its fixtures (hpack's tests/test_fi
   });
 });
 
+describe("a data file a conftest.py fixture opens by name (a pandas project's tests/data/)", () => {
+  // A conftest's `datapath` fixture is the test folder's `data/`; another fixture reads
+  // `Path(datapath, "frame_good.csv")` with pandas; the tests ask only for the fixtures.
+  const files = {
+    "pyproject.toml": '[project]\nname = "frames"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+    "frames/__init__.py": "def label(row):\n    return row\n",
+    "tests/__init__.py": "",
+    "tests/conftest.py":
+      'from pathlib import Path\n\nimport pytest\n\n_cases = [{"csv_in": "conv_good.csv", "csv_out": "frame_good.csv"}]\n\n\n@pytest.fixture()\ndef datapath(request):\n    return Path(request.path.parent, "data")\n\n\n@pytest.fixture(params=_cases)\ndef good(datapath, request):\n    return Path(datapath, request.param["csv_out"]).read_text()\n',
+    "tests/test_label.py":
+      "from frames import label\n\n\ndef test_label(good):\n    assert label(good)\n",
+    "tests/test_other.py": "def test_other():\n    assert True\n",
+    "tests/data/frame_good.csv": "id,label\n1,A0-XA\n",
+    "tests/data/unused.csv": "id\n1\n",
+    "other/conftest.py": "FILES = ['frame_good.csv']\n",
+    "other/test_elsewhere.py": "def test_elsewhere():\n    assert True\n",
+  };
+
+  it("runs the tests of the conftest above it, not another folder's naming a file so named", async () => {
+    temp = makeProject(files);
+    const file = "tests/data/frame_good.csv";
+    const selection = await selectRelated(openProject(temp.root), [file, "tests/data/unused.csv"], {
+      write: false,
+    });
+    const found = selection.related.get(file) ?? [];
+    expect(found.map((test) => test.path).sort()).toEqual([
+      "tests/test_label.py",
+      "tests/test_other.py",
+    ]);
+    expect(found.find((test) => test.path === "tests/test_label.py")).toEqual({
+      path: "tests/test_label.py",
+      evidence: "mentions",
+      detail: "runs with tests/conftest.py, which names frame_good",
+      hops: 0,
+    });
+    expect(selection.related.get("tests/data/unused.csv") ?? []).toEqual([]);
+  });
+});
+
 describe("a Jinja template of a Flask app (flaskr's flaskr/templates/)", () => {
   // pallets/flask's tutorial: the blueprints render templates by a path below templates/, the
   // templates extend base.html, and the tests reach the views only through the app's client.

@@ -268,9 +268,9 @@ function selectModule(
       ? []
       : allTests().filter((test) => loaders.some(({ shape }) => shape.isTest(test)));
   };
-  const loaders = folderLoaders(project, allTests, () =>
-    graph.allFiles().filter((rel) => baseName(rel) === "conftest.py"),
-  );
+  const conftests = (): string[] =>
+    graph.allFiles().filter((rel) => baseName(rel) === "conftest.py");
+  const loaders = folderLoaders(project, allTests, conftests);
   // A test deleted since the graph saw it is not run (a runner fails on a missing path).
   const related = relatedTests({
     file,
@@ -304,7 +304,9 @@ function selectModule(
       ? []
       : throughEntries(project, graph, file, isTest, via);
   if (related.length === 0 && !isTest(file))
-    related.push(...loadedOtherwise(project, file, isTest, allTests, loaders, throughModules));
+    related.push(
+      ...loadedOtherwise(project, file, isTest, allTests, conftests, loaders, throughModules),
+    );
   if (related.length === 0 && language === "python" && isSupport(file))
     related.push(...packageImporters(project, file, graph, isListed));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
@@ -833,6 +835,7 @@ function loadedOtherwise(
   file: string,
   isTest: (rel: string) => boolean,
   allTests: () => readonly string[],
+  conftests: () => readonly string[],
   loaders: (rel: string) => readonly { path: string; detail: string }[],
   throughModules: () => RelatedTest[],
 ): RelatedTest[] {
@@ -841,6 +844,8 @@ function loadedOtherwise(
     return [{ path: owner, evidence: "name", detail: "its snapshot file", hops: 0 }];
   const named = mentionedBy(project, file, allTests());
   if (named.length > 0) return named;
+  const fixtures = conftestMentions(project, file, allTests, conftests);
+  if (fixtures.length > 0) return fixtures;
   if (!inTestFolder(file)) return throughModules();
   return loaders(file).map(({ path, detail }) => ({
     path,
@@ -936,6 +941,42 @@ export function loadsByPath(text: string, file: string): boolean {
       `['"\`](?:[^'"\`\n]*/)?${part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?:/[^'"\`\n]*)?['"\`]`,
     ).test(text);
   return file.split("/").every(quoted);
+}
+
+/**
+ * The tests a conftest.py that names a file hands it to: a fixture that opens
+ * `Path(request.path.parent, "data", "df_good.csv")` or `read_csv("../data/census.csv")` loads
+ * it for the tests in the conftest's folder and below, none of which names it.
+ */
+function conftestMentions(
+  project: Project,
+  file: string,
+  allTests: () => readonly string[],
+  conftests: () => readonly string[],
+): RelatedTest[] {
+  const tokens = mentionTokens(file);
+  if (tokens.length === 0) return [];
+  const found: RelatedTest[] = [];
+  const claimed = new Set<string>();
+  for (const conftest of conftests().slice(0, MENTION_FILES)) {
+    const token = mentions(project.view.readText(conftest) ?? "", tokens);
+    if (token === undefined) continue;
+    const scope = dirnameRel(conftest);
+    // A bare file name is a fixture's below the conftest's folder; one named with its folder
+    // (`data/census`) may be anywhere.
+    if (!token.includes("/") && scope !== "" && !file.startsWith(`${scope}/`)) continue;
+    for (const test of allTests())
+      if ((scope === "" || test.startsWith(`${scope}/`)) && !claimed.has(test)) {
+        claimed.add(test);
+        found.push({
+          path: test,
+          evidence: "mentions",
+          detail: `runs with ${conftest}, which names ${token}`,
+          hops: 0,
+        });
+      }
+  }
+  return found;
 }
 
 /** Whether a file lies in a test folder or `fixtures/`, where a test may load it by its folder. */
