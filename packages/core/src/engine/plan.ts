@@ -3,7 +3,7 @@ import { classifyFile, isTestFile } from "../filter/filter.ts";
 import { detectLanguage } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
 import { joinRel, walkFiles } from "../project/project-view.ts";
-import { templateLanguage, testDataLanguage } from "../project/test-data.ts";
+import { dotenvLanguage, templateLanguage, testDataLanguage } from "../project/test-data.ts";
 import { doctestPageLanguage } from "../runners/doctest-pages.ts";
 import { packageJsonRunner, runnerConfigOwner } from "../runners/runner-config.ts";
 import { TestIdSchema, type TestId } from "./results.ts";
@@ -201,9 +201,13 @@ const DELETED = "deleted, and no test reaches it now";
 
 /** One changed or named file: its related tests, itself when a test, or its conventional test. */
 function planFile(view: ProjectView, path: string, options: PlanOptions, out: PlanOut): void {
-  // A test folder's data file runs with the runner of the tests beside it; a page pytest runs
-  // as doctests is a test of its own.
-  const own = detectLanguage(path) ?? testDataLanguage(view, path) ?? templateLanguage(view, path);
+  // A test folder's data file runs with the runner of the tests beside it, a Python project's
+  // template or .env with its readers'; a page pytest runs as doctests is a test of its own.
+  const own =
+    detectLanguage(path) ??
+    testDataLanguage(view, path) ??
+    templateLanguage(view, path) ??
+    dotenvLanguage(view, path);
   const page = own === undefined ? doctestPageLanguage(view, path, options.overrides) : undefined;
   const language = own ?? page;
   if (language === undefined) {

@@ -11,4 +11,10 @@ export {
   walkFiles,
   withFile,
 } from "./project-view.ts";
-export { pythonTemplate, templateLanguage, testDataLanguage } from "./test-data.ts";
+export {
+  dotenvLanguage,
+  pythonDotenv,
+  pythonTemplate,
+  templateLanguage,
+  testDataLanguage,
+} from "./test-data.ts";

@@ -56,3 +56,24 @@ export function pythonTemplate(
 export function templateLanguage(view: ProjectView, path: string): Language | undefined {
   return pythonTemplate(view, path) === undefined ? undefined : "python";
 }
+
+/** Files a Python project marks its folder with, beside or instead of a module. */
+const PYTHON_MARKERS = ["pyproject.toml", "setup.py", "setup.cfg", "manage.py", "requirements.txt"];
+
+/**
+ * Whether a file is a dotenv file (`.env`, `.env.test`) in a Python project's folder: python-dotenv,
+ * pydantic-settings, Starlette's `Config` or django-environ read it as a settings module is
+ * imported, so an edit to it changes what the tests of that module see.
+ */
+export function pythonDotenv(view: ProjectView, path: string): boolean {
+  const parts = path.split("/");
+  const name = parts[parts.length - 1] ?? "";
+  if (name !== ".env" && !/^\.env\.[\w.-]+$/.test(name)) return false;
+  const dir = parts.slice(0, -1).join("/");
+  return view.list(dir).some((entry) => entry.endsWith(".py") || PYTHON_MARKERS.includes(entry));
+}
+
+/** A dotenv file's language for choosing its tests: Python's, when a Python project reads it. */
+export function dotenvLanguage(view: ProjectView, path: string): Language | undefined {
+  return pythonDotenv(view, path) ? "python" : undefined;
+}

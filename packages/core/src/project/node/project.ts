@@ -31,7 +31,7 @@ import { moduleShape } from "../../filter/module-shape.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
-import { templateLanguage, testDataLanguage } from "../test-data.ts";
+import { dotenvLanguage, pythonDotenv, templateLanguage, testDataLanguage } from "../test-data.ts";
 import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
 import {
   mayBeRunnerConfig,
@@ -407,7 +407,8 @@ export const MAX_PATH_SEGMENTS = 128;
  * A file not queued that the end of the turn still runs tests for (`runOnly`), or just its
  * verdict. An edited test (or conftest, helper) is run: a test broken in this turn must not end
  * it green. So is a test folder's data file (a JSON or text fixture: the tests beside it load
- * it), a page pytest runs as doctests (a test itself), and a runner's own config (`pytest.ini`,
+ * it), a Python project's template or `.env` (the tests of the modules that read it), a page
+ * pytest runs as doctests (a test itself), and a runner's own config (`pytest.ini`,
  * `vitest.config.ts`: its suite's tests, as far as the time budget goes).
  */
 function runOnlyInsight(
@@ -421,12 +422,16 @@ function runOnlyInsight(
         packageJsonRunner(project.view, rel, project.config.runners))
       : undefined;
   if (owner !== undefined) return runOnlyEdit(rel, verdict, owner);
+  // A .env is usually gitignored, yet the checkout's settings module reads it all the same.
+  if (verdict.rule === "gitignore" && pythonDotenv(project.view, rel))
+    return readersEdit(project, rel, verdict);
   const language =
     verdict.language ??
     (TEST_DATA_KINDS.has(verdict.kind)
       ? (testDataLanguage(project.view, rel) ??
         doctestPageLanguage(project.view, rel, project.config.runners) ??
-        templateLanguage(project.view, rel))
+        templateLanguage(project.view, rel) ??
+        dotenvLanguage(project.view, rel))
       : undefined);
   if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
     const runner = resolveRunner(project.view, rel, language, project.config.runners);
@@ -434,6 +439,17 @@ function runOnlyInsight(
       return runOnlyEdit(rel, { ...verdict, language }, runner.runner);
   }
   return { path: rel, verdict };
+}
+
+/** A gitignored dotenv file a Python project reads: run with the tests of its readers. */
+function readersEdit(
+  project: Project,
+  rel: string,
+  verdict: Extract<FileVerdict, { queue: false }>,
+): EditInsight {
+  const runner = resolveRunner(project.view, rel, "python", project.config.runners).runner;
+  if (runner === undefined) return { path: rel, verdict };
+  return runOnlyEdit(rel, { ...verdict, language: "python" }, runner);
 }
 
 /**

@@ -331,6 +331,63 @@ describe("a data file a conftest.py fixture opens by name (a pandas project's te
   });
 });
 
+describe("a .env file settings read at import (fastapi-nano's Starlette Config)", () => {
+  // app/core/config.py reads the root's .env as it is imported; the API test reaches it only
+  // through app.main; a pure-function test imports nothing that reads it.
+  const files = {
+    "pyproject.toml": '[project]\nname = "svc"\n',
+    ".env": "API_TOKEN_MINUTES=5\n",
+    ".env.test": "API_TOKEN_MINUTES=1\n",
+    ".env.example": "API_TOKEN_MINUTES=\n",
+    "app/__init__.py": "",
+    "app/core/__init__.py": "",
+    "app/core/config.py":
+      'from pathlib import Path\n\nfrom starlette.config import Config\n\nconfig = Config(Path(__file__).parent.parent.parent / ".env")\nMINUTES = config("API_TOKEN_MINUTES", cast=int)\n',
+    "app/main.py": "from app.core import config\n\n\ndef minutes():\n    return config.MINUTES\n",
+    "app/calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_api.py":
+      "from app.main import minutes\n\n\ndef test_minutes():\n    assert minutes() == 5\n",
+    "tests/test_calc.py":
+      "from app.calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    "tests/test_env.py":
+      'from dotenv import dotenv_values\n\n\ndef test_test_env():\n    assert dotenv_values(".env.test")\n',
+  };
+
+  it("runs the tests of the modules that read it, and of a test that reads .env.test", async () => {
+    temp = makeProject(files);
+    const selection = await selectRelated(
+      openProject(temp.root),
+      [".env", ".env.test", ".env.example"],
+      { write: false },
+    );
+    expect(selection.related.get(".env")).toEqual([
+      {
+        path: "tests/test_api.py",
+        evidence: "imports-via",
+        detail:
+          "reads it through app/core/config.py (imports it through the project's modules (2 hops))",
+        hops: 3,
+      },
+    ]);
+    expect(selection.related.get(".env.test")).toEqual([
+      { path: "tests/test_env.py", evidence: "imports-via", detail: "reads it itself", hops: 1 },
+    ]);
+    expect(selection.related.get(".env.example") ?? []).toEqual([]);
+  });
+
+  it("queues an edit to it to run those tests, and none for a .env of no Python project", () => {
+    temp = makeProject({ ...files, "web/.env": "PORT=3000\n", "web/package.json": "{}\n" });
+    const project = openProject(temp.root);
+    expect(inspectEdit(project, join(temp.root, ".env")).runOnly).toBe(true);
+    expect(inspectEdit(project, join(temp.root, ".env")).verdict.language).toBe("python");
+    expect(inspectEdit(project, join(temp.root, "web/.env")).runOnly).toBeUndefined();
+    // Gitignored, as a .env with secrets mostly is: the settings still read it.
+    temp.write(".gitignore", ".env\nweb/\n");
+    const ignored = openProject(temp.root);
+    expect(inspectEdit(ignored, join(temp.root, ".env")).runOnly).toBe(true);
+  });
+});
+
 describe("a Jinja template of a Flask app (flaskr's flaskr/templates/)", () => {
   // pallets/flask's tutorial: the blueprints render templates by a path below templates/, the
   // templates extend base.html, and the tests reach the views only through the app's client.

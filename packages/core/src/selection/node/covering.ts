@@ -37,7 +37,7 @@ import {
   type RelatedTest,
 } from "../related.ts";
 import { TEST_DATA_DIRS } from "../../filter/filter.ts";
-import { pythonTemplate } from "../../project/test-data.ts";
+import { pythonDotenv, pythonTemplate } from "../../project/test-data.ts";
 import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
 import { graphExists, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
@@ -215,6 +215,8 @@ export function selectOne(
 ): { related: RelatedTest[]; suggested?: string } {
   const template = language === "python" ? pythonTemplate(project.view, file) : undefined;
   if (template !== undefined) return { related: renderersTests(project, graph, shapes, template) };
+  if (language === "python" && pythonDotenv(project.view, file))
+    return { related: dotenvReadersTests(project, graph, shapes, file) };
   // The deadline is read on the walk's first step: the global `performance` loads node's
   // perf_hooks (~12 M instructions, ADR 0010), which an edit that never walks does not pay.
   const walk: Walk = { seen: new Set([file]), deadline: { at: undefined } };
@@ -361,15 +363,26 @@ function renderersTests(
         names.push(other);
       }
   }
+  return readersTests(project, graph, shapes, renderers, "rendered by");
+}
+
+/** The tests of the Python modules that read a file (`readers`), each by its fewest hops. */
+function readersTests(
+  project: Project,
+  graph: GraphView,
+  shapes: readonly RunnerShape[],
+  readers: Iterable<string>,
+  verb: string,
+  self?: string,
+): RelatedTest[] {
   const found = new Map<string, RelatedTest>();
-  for (const renderer of renderers)
-    for (const test of selectOne(project, graph, shapes, renderer, "python").related) {
+  for (const reader of readers)
+    for (const test of selectOne(project, graph, shapes, reader, "python").related) {
       const known = found.get(test.path);
       if (known !== undefined && known.hops <= test.hops + 1) continue;
-      const detail =
-        test.evidence === "imports"
-          ? `rendered by ${renderer}, which it imports`
-          : `rendered by ${renderer} (${test.detail})`;
+      let detail = `${verb} ${reader} (${test.detail})`;
+      if (test.evidence === "imports") detail = `${verb} ${reader}, which it imports`;
+      if (test.path === reader && self !== undefined) detail = self;
       found.set(test.path, {
         path: test.path,
         evidence: "imports-via",
@@ -378,6 +391,39 @@ function renderersTests(
       });
     }
   return [...found.values()];
+}
+
+/**
+ * A call that reads `.env` as it is given no file (`load_dotenv()`, `load_dotenv(override=True)`):
+ * python-dotenv's, django-environ's.
+ */
+const DOTENV_CALL =
+  /\b(?:load_dotenv|dotenv_values|find_dotenv|read_env)\s*\(\s*(?:\)|(?!dotenv_path\b|env_file\b|stream\b)\w+\s*=)/;
+
+/**
+ * The tests of a Python project's dotenv file (`pythonDotenv`): those of the modules in its
+ * folder and below that name it (`Config(BASE_DIR / ".env")`, `env_file=".env.test"`) or, for
+ * `.env` itself, call python-dotenv's `load_dotenv()`, which reads it by default; a test or
+ * conftest.py that does so runs with its own tests. As far as the mention search's limits read.
+ */
+function dotenvReadersTests(
+  project: Project,
+  graph: GraphView,
+  shapes: readonly RunnerShape[],
+  file: string,
+): RelatedTest[] {
+  const owner = dirnameRel(file);
+  const name = baseName(file);
+  const quoted = new RegExp(`['"/]${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}['"]`);
+  const deadline = performance.now() + MENTION_MS;
+  const readers: string[] = [];
+  for (const rel of graph.allFiles()) {
+    if (readers.length >= MENTION_FILES || performance.now() > deadline) break;
+    if (!rel.endsWith(".py") || (owner !== "" && !rel.startsWith(`${owner}/`))) continue;
+    const text = project.view.readText(rel) ?? "";
+    if (quoted.test(text) || (name === ".env" && DOTENV_CALL.test(text))) readers.push(rel);
+  }
+  return readersTests(project, graph, shapes, readers, "reads it through", "reads it itself");
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage, type Language } from "../../filter/languages.ts";
-import { templateLanguage, testDataLanguage } from "../../project/test-data.ts";
+import { dotenvLanguage, templateLanguage, testDataLanguage } from "../../project/test-data.ts";
 import { walkFiles } from "../../project/project-view.ts";
 import {
   deletedConfigOwner,
@@ -165,7 +165,8 @@ async function selectWith(
       file,
       detectLanguage(file) ??
         testDataLanguage(project.view, file) ??
-        templateLanguage(project.view, file),
+        templateLanguage(project.view, file) ??
+        dotenvLanguage(project.view, file),
     ]),
   );
   const selectable = files.filter((file) => {
