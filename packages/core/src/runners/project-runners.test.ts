@@ -13,6 +13,8 @@ import {
   findTestTarget,
   resolveRunner,
   RunnerIdSchema,
+  shellCommandForTestFiles,
+  type DetectedRunner,
   type TestNameMemo,
 } from "./project-runners.ts";
 
@@ -984,5 +986,47 @@ describe("the name search answered from a kept listing", () => {
     const runner = detectPackageRunners(view, "")[0]!;
     findTestTarget(view, runner, "src/pkg/signer.py", memo);
     expect(memo.kept.size).toBe(0);
+  });
+});
+
+describe("shellCommandForTestFiles: a venv's console scripts on the re-run's PATH", () => {
+  const runner = (pkg: string, python: string): DetectedRunner => ({
+    id: "pytest",
+    languages: ["python"],
+    package_dir: pkg,
+    command: [python, "-m", "pytest"],
+    evidence: "test",
+  });
+  const scripts = '[project]\nname = "greet"\n\n[project.scripts]\ngreet = "greet.cli:main"\n';
+
+  it("puts the venv's bin/ first when the project declares console scripts", () => {
+    const view = createMemoryView({ "pyproject.toml": scripts });
+    expect(shellCommandForTestFiles(runner("", ".venv/bin/python"), ["tests/a.py"], view)).toBe(
+      'PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest tests/a.py',
+    );
+    const nested = createMemoryView({
+      "libs/greet/setup.cfg":
+        "[options.entry_points]\nconsole_scripts =\n    greet = greet.cli:main\n",
+    });
+    expect(
+      shellCommandForTestFiles(
+        runner("libs/greet", "../../.venv/bin/python"),
+        ["libs/greet/tests/a.py"],
+        nested,
+      ),
+    ).toBe(
+      '(cd libs/greet && PATH="$PWD/../../.venv/bin:$PATH" ../../.venv/bin/python -m pytest tests/a.py)',
+    );
+  });
+
+  it("leaves the command alone without console scripts or a project venv", () => {
+    const plain = createMemoryView({ "pyproject.toml": '[project]\nname = "greet"\n' });
+    expect(shellCommandForTestFiles(runner("", ".venv/bin/python"), ["tests/a.py"], plain)).toBe(
+      ".venv/bin/python -m pytest tests/a.py",
+    );
+    const view = createMemoryView({ "pyproject.toml": scripts });
+    expect(shellCommandForTestFiles(runner("", "python3"), ["tests/a.py"], view)).toBe(
+      "python3 -m pytest tests/a.py",
+    );
   });
 });

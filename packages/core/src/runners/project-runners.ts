@@ -11,6 +11,7 @@ import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.t
 import { baseName } from "../filter/languages.ts";
 import { has } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
+import { pythonConsoleScripts } from "../analysis/python-scripts.ts";
 import type { RunnerSpec } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
 
@@ -457,9 +458,29 @@ export function shellCommandForTestFiles(
   relTestFiles: readonly string[],
   view?: ProjectView,
 ): string {
-  const argv = commandForTestFiles(runner, relTestFiles, view).map(shellWord).join(" ");
+  const command = commandForTestFiles(runner, relTestFiles, view);
   const pkg = runner.package_dir;
+  const argv = `${venvPath(view, pkg, command[0])}${command.map(shellWord).join(" ")}`;
   return pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`;
+}
+
+/** The Python manifests that declare console scripts. */
+const SCRIPT_MANIFESTS = ["pyproject.toml", "setup.cfg", "setup.py"];
+
+/**
+ * `PATH="$PWD/.venv/bin:$PATH" ` before a project virtualenv's interpreter when the project
+ * declares console scripts: a test that starts one by its name (`subprocess.run(["greet"])`)
+ * finds it on the PATH, as in tailtest's own run, which puts the venv's `bin/` first; the
+ * interpreter alone would leave the command not found. Empty for any other command.
+ */
+function venvPath(view: ProjectView | undefined, pkg: string, program: string | undefined): string {
+  const bin = /^([\w.-]+(?:\/[\w.-]+)*)\/bin\/python[\d.]*$/.exec(program ?? "")?.[1];
+  if (view === undefined || bin === undefined) return "";
+  const scripts = SCRIPT_MANIFESTS.some(
+    (name) =>
+      Object.keys(pythonConsoleScripts(name, view.readText(joinRel(pkg, name)) ?? "")).length > 0,
+  );
+  return scripts ? `PATH="$PWD/${bin}/bin:$PATH" ` : "";
 }
 
 export function describeTestTarget(target: TestTarget): string {
