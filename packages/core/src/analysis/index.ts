@@ -14,7 +14,6 @@ export {
   setFileImports,
 } from "./import-graph.ts";
 export { loadJsLexers } from "./js-module.ts";
-export { pythonConsoleScripts } from "./python-scripts.ts";
 export {
   FOLDER_MAIN_SCOPE,
   type PathAliases,

@@ -11,7 +11,6 @@ import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.t
 import { baseName } from "../filter/languages.ts";
 import { has } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
-import { pythonConsoleScripts } from "../analysis/python-scripts.ts";
 import type { RunnerSpec } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
 
@@ -464,8 +463,15 @@ export function shellCommandForTestFiles(
   return pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`;
 }
 
-/** The Python manifests that declare console scripts. */
-const SCRIPT_MANIFESTS = ["pyproject.toml", "setup.cfg", "setup.py"];
+/**
+ * The Python manifests and how each declares console scripts (`analysis/python-scripts.ts`
+ * reads the entries; a mention is enough here, and keeps that module off the status path).
+ */
+const SCRIPT_MANIFESTS: ReadonlyArray<[string, RegExp]> = [
+  ["pyproject.toml", /^\[(?:project|tool\.poetry)\.scripts\]/m],
+  ["setup.cfg", /^console_scripts\s*=/m],
+  ["setup.py", /\bconsole_scripts\b/],
+];
 
 /**
  * `PATH="$PWD/.venv/bin:$PATH" ` before a project virtualenv's interpreter when the project
@@ -476,9 +482,8 @@ const SCRIPT_MANIFESTS = ["pyproject.toml", "setup.cfg", "setup.py"];
 function venvPath(view: ProjectView | undefined, pkg: string, program: string | undefined): string {
   const bin = /^([\w.-]+(?:\/[\w.-]+)*)\/bin\/python[\d.]*$/.exec(program ?? "")?.[1];
   if (view === undefined || bin === undefined) return "";
-  const scripts = SCRIPT_MANIFESTS.some(
-    (name) =>
-      Object.keys(pythonConsoleScripts(name, view.readText(joinRel(pkg, name)) ?? "")).length > 0,
+  const scripts = SCRIPT_MANIFESTS.some(([name, declares]) =>
+    declares.test(view.readText(joinRel(pkg, name)) ?? ""),
   );
   return scripts ? `PATH="$PWD/${bin}/bin:$PATH" ` : "";
 }
