@@ -269,7 +269,8 @@ const BASELINE_GONE: Omit<Attack, "file" | "before">[] = [
   {
     name: "turn-baseline.json deleted by a program, then a write that puts the mtime back",
     perform: async (root) => {
-      const script = "import os\nos.remove(os.path.join('.tail' + 'test', 'turn-baseline.json'))\n";
+      const script =
+        "import glob, os\nfor f in glob.glob(os.path.join('.tail' + 'test', 'turn-baseline*', '*.json')): os.remove(f)\n";
       await execa("python3", ["-c", script], { cwd: root });
       sneakyWrite(root, "calc.py", WRONG);
     },
@@ -278,10 +279,39 @@ const BASELINE_GONE: Omit<Attack, "file" | "before">[] = [
     name: "turn-baseline.json emptied to {} by a program, then a write that puts the mtime back",
     perform: async (root) => {
       const script =
-        "import os\nopen(os.path.join('.tail' + 'test', 'turn-baseline.json'), 'w').write('{}')\n";
+        "import glob, os\nfor f in glob.glob(os.path.join('.tail' + 'test', 'turn-baseline*', '*.json')): open(f, 'w').write('{}')\n";
       await execa("python3", ["-c", script], { cwd: root });
       sneakyWrite(root, "calc.py", WRONG);
     },
+  },
+];
+
+/**
+ * Another agent session's events in the middle of the turn (a script the agent wrote ran `claude
+ * -p`, which the shell reading cannot see): each session keeps its own turn baseline, so the
+ * other's start, turn and Stop leave the first turn's record of what it changed alone (ADR 0012,
+ * the twenty-eighth round). HELD when the first session's Stop names the script's write.
+ */
+const OTHER = "0b7e3c2a-5f61-4d2e-9a8b-2c4d6e8f0a1b";
+const OTHER_SESSION: { name: string; events: (readonly [string, Record<string, unknown>])[] }[] = [
+  {
+    name: "another session's start",
+    events: [["context.SessionStart.json", { session_id: OTHER, source: "startup" }]],
+  },
+  {
+    name: "another session's resume, then its clear",
+    events: [
+      ["context.SessionStart.json", { session_id: OTHER, source: "resume" }],
+      ["context.SessionStart.json", { session_id: `${OTHER}-2`, source: "clear" }],
+    ],
+  },
+  {
+    name: "a nested session's whole turn (start, prompt, Stop)",
+    events: [
+      ["context.SessionStart.json", { session_id: OTHER, source: "startup" }],
+      ["context.UserPromptSubmit.json", { session_id: OTHER }],
+      ["context.Stop.json", { session_id: OTHER }],
+    ],
   },
 ];
 
@@ -323,10 +353,14 @@ afterAll(() => {
   console.log(`end-of-turn attacks: held ${held.length}/${tried.length}`);
 });
 
-async function hook(root: string, name: string): Promise<Record<string, unknown>> {
+async function hook(
+  root: string,
+  name: string,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const { stdin } = loadPayload<Record<string, unknown>>(CLAUDE, name, root);
   const result = await execa(process.execPath, [BIN], {
-    input: JSON.stringify(stdin),
+    input: JSON.stringify({ ...stdin, ...fields }),
     cwd: root,
     env: { CLAUDE_PROJECT_DIR: root, NO_COLOR: "1" },
     reject: false,
@@ -413,7 +447,7 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
     "%s: HELD",
     async (name, attack) => {
       const { root, reason } = await attackedStop(mode, name, attack);
-      expect(reason).toContain("turn-baseline.json, was removed or made unreadable");
+      expect(reason).toMatch(/turn-baselines?\/?[\w.-]*\.json, was removed or made unreadable/);
       expectCalcPutBack(mode, root, reason);
       // The Stop kept a new record: the next turn is compared by content again, and quiet.
       expect(await hook(root, "context.Stop.json")).toEqual({});
@@ -421,6 +455,34 @@ describe.each<Mode>(["tdd", "strict"])("attacks on the end of the turn, %s", (mo
     },
     120_000,
   );
+
+  it.each(OTHER_SESSION.map((play) => [play.name, play] as const))(
+    "a script's write, then %s: HELD",
+    async (name, play) => {
+      tried.push(`${mode}: a script's write, then ${name}`);
+      const root = await start(mode);
+      await hook(root, "context.UserPromptSubmit.json");
+      writeFileSync(join(root, "calc.py"), WRONG);
+      for (const [event, fields] of play.events) await hook(root, event, fields);
+      const answer = await hook(root, "context.Stop.json");
+      expect(answer["decision"]).toBe("block");
+      const reason = String(answer["reason"]);
+      expect(reason).toContain("calc.py");
+      expectCalcPutBack(mode, root, reason);
+      held.push(`${mode}: a script's write, then ${name}`);
+    },
+    120_000,
+  );
+
+  it("a new session after a finished turn starts from the person's edits: quiet", async () => {
+    const root = await start(mode);
+    expect(await hook(root, "context.Stop.json")).toEqual({});
+    // The person edits between the sessions; the new session's turn is its own.
+    writeFileSync(join(root, "calc.py"), `${CALC}\n\ndef sub(a, b):\n    return a - b\n`);
+    await hook(root, "context.SessionStart.json", { session_id: OTHER, source: "startup" });
+    await hook(root, "context.UserPromptSubmit.json", { session_id: OTHER });
+    expect(await hook(root, "context.Stop.json", { session_id: OTHER })).toEqual({});
+  }, 120_000);
 
   it.each(NO_GIT.map((attack) => [attack.name, attack] as const))(
     "%s: HELD",

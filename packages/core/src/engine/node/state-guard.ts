@@ -31,6 +31,8 @@ const JOURNALS = PRESENT.map((session) => ({
   journal: journalPathOf(session),
 }));
 const TDD_LOGS = `${STATE}/tdd`;
+/** Each agent session's turn baseline (`content-sweep.ts` `turnBaselinePath`), compared whole. */
+const BASELINES = `${STATE}/turn-baselines`;
 
 export interface StateGuard {
   /** Puts back what the run removed or changed; the project-relative paths it put back. */
@@ -58,8 +60,16 @@ export function guardState(root: string, extra: readonly string[] = []): StateGu
   } catch {
     // No tdd logs.
   }
+  let baselines: string[] = [];
+  try {
+    baselines = readdirSync(join(root, BASELINES))
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => `${BASELINES}/${name}`);
+  } catch {
+    // No session's own baseline.
+  }
   const kinds = new Map<string, "whole" | "appended" | "present">();
-  for (const rel of [...WHOLE, ...extra]) kinds.set(rel, "whole");
+  for (const rel of [...WHOLE, ...baselines, ...extra]) kinds.set(rel, "whole");
   for (const rel of [...APPENDED, ...logs]) kinds.set(rel, "appended");
   for (const rel of PRESENT) kinds.set(rel, "present");
   const saved = new Map<string, Buffer>();

@@ -13,7 +13,13 @@ import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
-import { readBaseline, trustedStatusArgs } from "./content-sweep.ts";
+import {
+  pruneTurnBaselines,
+  readBaseline,
+  TURN_BASELINE_PATH,
+  turnBaselinePath,
+  trustedStatusArgs,
+} from "./content-sweep.ts";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject } from "../../project/node/project.ts";
 import {
@@ -264,9 +270,40 @@ describe("strict: what the gate saw covers only what it saw", () => {
 
   it("keeps the production files' bytes of a dirty tree to revert to", async () => {
     const root = await start("strict", (at) => appendFileSync(join(at, "calc.py"), "# wip\n"));
-    const baseline = readBaseline(root);
+    // The session's own baseline (the twenty-eighth round): the project's is not written.
+    expect(readBaseline(root)).toBeUndefined();
+    const baseline = readBaseline(root, identity.sessionId);
     expect(baseline?.files["calc.py"]?.object).toBe(sha256(`${CALC}# wip\n`));
     expect(existsSync(join(root, OBJECTS_DIR, sha256(`${CALC}# wip\n`)))).toBe(true);
+  });
+});
+
+describe("each agent session's own baseline", () => {
+  it.each([
+    [undefined, TURN_BASELINE_PATH],
+    ["default", TURN_BASELINE_PATH],
+    ["d9c6c4d7-23f1", ".tailtest/turn-baselines/d9c6c4d7-23f1.json"],
+    ["../x", TURN_BASELINE_PATH],
+    ["..", ".tailtest/turn-baselines/_.json"],
+  ])("key %s is kept at %s", (key, path) => {
+    expect(turnBaselinePath(key)).toBe(path);
+  });
+
+  it("another session's start leaves a session's baseline, and a week-old one is pruned", async () => {
+    const root = await start("strict");
+    const mine = readBaseline(root, identity.sessionId);
+    expect(mine).toBeDefined();
+    writeFileSync(join(root, "calc.py"), BROKEN);
+    await handleEvent(
+      openProject(root),
+      { kind: "SessionStarted", sessionId: "other", source: "startup" },
+      { platform: "claude-code", identity: { sessionId: "other" } },
+    );
+    expect(readBaseline(root, identity.sessionId)).toEqual(mine);
+    expect(readBaseline(root, "other")?.files["calc.py"]?.id).not.toBe(mine?.files["calc.py"]?.id);
+    const week = new Date(Date.now() + 7 * 24 * 3_600_000 + 60_000);
+    pruneTurnBaselines(root, week);
+    expect(readBaseline(root, identity.sessionId)).toBeUndefined();
   });
 });
 

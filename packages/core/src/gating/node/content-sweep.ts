@@ -1,5 +1,13 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { buildIgnoreRules, isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
 import {
@@ -46,6 +54,40 @@ import { gitBlob } from "./git-blobs.ts";
 
 /** Where the baseline is kept (a cache: a missing or unreadable one means the mtime sweep). */
 export const TURN_BASELINE_PATH = `${STATE_DIR}/turn-baseline.json`;
+
+/** Where each agent session's own baseline is kept (`turnBaselinePath`). */
+const TURN_BASELINES_DIR = `${STATE_DIR}/turn-baselines`;
+
+/**
+ * The baseline of one agent session (its log key, `tdd-store.ts` `agentKey`): a session that
+ * starts, or begins a turn, takes its own and leaves another's alone, so a session started in the
+ * middle of another's turn (by a script that runs `claude -p`) no longer wipes the changes that
+ * turn made before it (ADR 0012, the twenty-eighth round). Without a key, the project's one.
+ */
+export function turnBaselinePath(key?: string): string {
+  if (key === undefined || key === "" || key === "default" || !/^[A-Za-z0-9._-]+$/.test(key))
+    return TURN_BASELINE_PATH;
+  return `${TURN_BASELINES_DIR}/${key.replace(/^\.+/, "_")}.json`;
+}
+
+/** A session's baseline not written for this long is another's that ended: removed at a start. */
+const STALE_BASELINE_MS = 7 * 24 * 3_600_000;
+
+/** Removes the baselines of sessions not heard from for a week (a start's housekeeping). */
+export function pruneTurnBaselines(root: string, now: Date): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, TURN_BASELINES_DIR));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(root, TURN_BASELINES_DIR, name);
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (stats?.isFile() === true && now.getTime() - stats.mtimeMs > STALE_BASELINE_MS)
+      rmSync(path, { force: true });
+  }
+}
 
 /** Files read for content ids larger than this are compared by size and times only. */
 const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -309,6 +351,8 @@ function statKey(root: string, path: string): string | undefined {
 
 export interface BaselineOptions {
   now: () => Date;
+  /** The agent session whose baseline this is (`turnBaselinePath`); none: the project's. */
+  key?: string | undefined;
   /** Paths whose bytes are kept in `.tailtest/objects` to revert to (strict's production files). */
   keep?: (path: string) => boolean;
 }
@@ -388,13 +432,14 @@ export async function recordBaseline(project: Project, options: BaselineOptions)
   if (status === undefined) return false;
   await saveBaseline(
     project.root,
-    await baselineOf(project, status, options, readBaseline(project.root)),
+    await baselineOf(project, status, options, readBaseline(project.root, options.key)),
+    options.key,
   );
   return true;
 }
 
-export function readBaseline(root: string): TurnBaseline | undefined {
-  const text = readText(join(root, TURN_BASELINE_PATH));
+export function readBaseline(root: string, key?: string): TurnBaseline | undefined {
+  const text = readText(join(root, turnBaselinePath(key)));
   if (text === undefined) return undefined;
   try {
     const parsed = z.safeParse(TurnBaselineSchema, JSON.parse(text));
@@ -404,8 +449,14 @@ export function readBaseline(root: string): TurnBaseline | undefined {
   }
 }
 
-export async function saveBaseline(root: string, baseline: TurnBaseline): Promise<void> {
-  await writeAtomic(join(root, TURN_BASELINE_PATH), `${JSON.stringify(baseline)}\n`);
+export async function saveBaseline(
+  root: string,
+  baseline: TurnBaseline,
+  key?: string,
+): Promise<void> {
+  const path = join(root, turnBaselinePath(key));
+  mkdirSync(dirname(path), { recursive: true });
+  await writeAtomic(path, `${JSON.stringify(baseline)}\n`);
 }
 
 export interface TurnCheck {
@@ -549,14 +600,15 @@ export async function revertToBaseline(
 }
 
 /** What a baseline keeps in strict mode: the source and test files' bytes, to revert to. */
-export function baselineOptions(project: Project, now: () => Date): BaselineOptions {
-  if (project.config.mode !== "strict") return { now };
+export function baselineOptions(project: Project, now: () => Date, key?: string): BaselineOptions {
+  if (project.config.mode !== "strict") return { now, key };
   const patterns = tddPatternsFromConfig(project.config);
   // Tests and other source files too: one that production code imports is put back like
   // production code (`test-imports.ts`), and one already dirty at the turn's start has no other
   // copy.
   return {
     now,
+    key,
     keep: (path) =>
       detectLanguage(path) !== undefined || classifyTddFile(path, patterns) !== "other",
   };
@@ -604,10 +656,12 @@ export { partialCopyLine } from "../turn-baseline.ts";
 
 /**
  * Why the look fell back to mtimes when the session's baseline is gone: tailtest never removes
- * it, so a program did (a write that put the old mtime back was otherwise unseen in tdd).
+ * it (but a week after it was last written), so a program did (a write that put the old mtime
+ * back was otherwise unseen in tdd).
  */
-export const BASELINE_GONE =
-  "tailtest's record of the turn's start, .tailtest/turn-baseline.json, was removed or made unreadable by something other than tailtest";
+export function baselineGone(key?: string): string {
+  return `tailtest's record of the turn's start, ${turnBaselinePath(key)}, was removed or made unreadable by something other than tailtest`;
+}
 
 /** Why a project that had a baseline cannot be compared by content now. */
 function lostReason(project: Project): string {
@@ -624,17 +678,21 @@ function lostReason(project: Project): string {
  * baseline is taken for the next turn). A baseline that cannot be compared with is kept, so every
  * Stop says so until git can answer again.
  */
-export async function lookAtTurn(project: Project, now: () => Date): Promise<TurnLook> {
+export async function lookAtTurn(
+  project: Project,
+  now: () => Date,
+  key?: string,
+): Promise<TurnLook> {
   const file = sessionFile(project, now);
   const { value: session } = await readState(file);
   const start = now();
-  const options = baselineOptions(project, now);
+  const options = baselineOptions(project, now, key);
   const markSession = (extra: Partial<SessionState>) =>
     updateState(file, (current) => ({
       value: { ...current, last_sweep_at: start.toISOString(), ...extra },
       result: undefined,
     }));
-  const baseline = readBaseline(project.root);
+  const baseline = readBaseline(project.root, key);
   const check = checkTurn(project, baseline, options);
   if (check !== undefined)
     return {
@@ -644,7 +702,7 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
       before: check.before,
       ignoreRulesChanged: check.ignoreRulesChanged,
       finish: async () => {
-        await saveBaseline(project.root, await check.next());
+        await saveBaseline(project.root, await check.next(), key);
         if (options.keep !== undefined) await takeTreeSnapshot(project, { now, keep: true });
         await markSession({ sweep_seen: {}, baseline_kept: true });
       },
@@ -658,7 +716,7 @@ export async function lookAtTurn(project: Project, now: () => Date): Promise<Tur
   // A baseline git cannot compare with now, or one a program removed (tailtest never does).
   let lost: string | undefined;
   if (baseline !== undefined) lost = lostReason(project);
-  else if (session.baseline_kept === true) lost = BASELINE_GONE;
+  else if (session.baseline_kept === true) lost = baselineGone(key);
   return {
     // A production file in the copy counts by content only (a `touch` changes nothing there).
     changed: [

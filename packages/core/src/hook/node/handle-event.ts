@@ -469,11 +469,11 @@ function joined(first: Decision, second: Decision): Decision {
 }
 
 /** A new user turn: the end-of-turn sweeps look for changes made after it. */
-async function markTurnStart(project: Project, now: () => Date): Promise<Decision> {
+async function markTurnStart(project: Project, now: () => Date, key?: string): Promise<Decision> {
   // Which tracked files are already missing, for the end of the turn to see deletions by.
   const missing = (await lazy.sweep()).missingTrackedFiles(project.root);
   // …and keep the work tree's content, for the content check at the turn's end.
-  const kept = project.config.mode !== "follow" && (await recordTurnBaseline(project, now));
+  const kept = project.config.mode !== "follow" && (await recordTurnBaseline(project, now, key));
   await updateState(sessionFile(project, now), (session) => ({
     value: {
       ...session,
@@ -486,10 +486,17 @@ async function markTurnStart(project: Project, now: () => Date): Promise<Decisio
   return { kind: "none" };
 }
 
-/** The gating modes' content baseline of the work tree (none outside git): true when kept. */
-async function recordTurnBaseline(project: Project, now: () => Date): Promise<boolean> {
+/**
+ * The gating modes' content baseline of the work tree (none outside git), the agent session's
+ * own (`key`): true when kept.
+ */
+async function recordTurnBaseline(
+  project: Project,
+  now: () => Date,
+  key?: string,
+): Promise<boolean> {
   const { recordBaseline, baselineOptions } = await lazy.contentSweep();
-  return recordBaseline(project, baselineOptions(project, now));
+  return recordBaseline(project, baselineOptions(project, now, key));
 }
 
 /**
@@ -506,14 +513,18 @@ async function startedWithKey(
   const started = await startedNote(project, event, options.platform, now);
   // The hook settings the session starts with, for its Stops to compare with.
   if (event.source !== "compact") (await lazy.hookSettings()).recordHookSettings(project.root);
-  // A compaction comes mid-turn: the turn's baseline stays.
-  if (event.source !== "compact" && (await recordTurnBaseline(project, now)))
-    await updateState(sessionFile(project, now), (session) => ({
-      value: { ...session, baseline_kept: true },
-      result: undefined,
-    }));
   const { agentKey, TDD_KEY_ENV } = await lazy.tddStore();
   const key = agentKey({ ...options.identity });
+  // A compaction comes mid-turn: the turn's baseline stays. The baseline is the session's own:
+  // another session's turn, under way, keeps its own (ADR 0012, the twenty-eighth round).
+  if (event.source !== "compact") {
+    (await lazy.contentSweep()).pruneTurnBaselines(project.root, now());
+    if (await recordTurnBaseline(project, now, key))
+      await updateState(sessionFile(project, now), (session) => ({
+        value: { ...session, baseline_kept: true },
+        result: undefined,
+      }));
+  }
   let envProblem: string | undefined;
   try {
     if (event.envFile !== undefined)
@@ -564,7 +575,7 @@ async function decideTdd(
         { now: call.now },
       );
     case "TurnStarted":
-      return markTurnStart(call.project, call.now);
+      return markTurnStart(call.project, call.now, (await lazy.tddGate()).sessionKeyOf(call));
     case "FilesEdited":
       // The gate judged the edit before it ran; what it left is kept for the turn's end (tdd
       // mode keeps no test queue).
@@ -637,7 +648,7 @@ async function decideStrict(
     case "PlanSubmitted":
       return reviewStrictPlan(call, event.plan);
     case "TurnStarted":
-      return markTurnStart(call.project, call.now);
+      return markTurnStart(call.project, call.now, call.session);
     case "TurnEnded":
       // Claims are the project's: the main agent's stop verifies them, a subagent's does not.
       if (event.agentId !== undefined || event.interrupted === true) return { kind: "none" };

@@ -279,7 +279,7 @@ function revertObjects(call: StrictCall, claims: readonly ClaimState[]): string[
   const objects = new Set<string>();
   for (const claim of claims)
     for (const object of claim.snapshots.values()) if (object !== null) objects.add(object);
-  for (const file of Object.values(readBaseline(call.project.root)?.files ?? {}))
+  for (const file of Object.values(readBaseline(call.project.root, call.session)?.files ?? {}))
     if (typeof file.object === "string") objects.add(file.object);
   return [...objects].map((object) => `${OBJECTS_DIR}/${object}`);
 }
@@ -470,7 +470,7 @@ async function unattributedChanges(
   look: TurnLook;
   imported: Map<string, string[]>;
 }> {
-  const look = await lookAtTurn(call.project, call.now);
+  const look = await lookAtTurn(call.project, call.now, call.session);
   const patterns = tddPatternsFromConfig(call.project.config);
   // Code outside the production class that production code imports is production here: no
   // claim can name it, so a change to it is never gated (`gating/node/test-imports.ts`).

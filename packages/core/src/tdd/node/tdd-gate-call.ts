@@ -28,6 +28,11 @@ export function keyOf(call: TddCall): string {
   return agentKey(call.identity);
 }
 
+/** The agent session's key, a subagent's call included: whose turn baseline is read and kept. */
+export function sessionKeyOf(call: TddCall): string {
+  return agentKey({ ...call.identity, agentId: undefined });
+}
+
 export async function viewOf(call: TddCall): Promise<{ entries: TddEntry[]; view: TddView }> {
   const { entries } = await readTddEntries(call.project.root, keyOf(call), { mineOnly: true });
   return { entries, view: deriveTddState(entries) };

@@ -52,7 +52,14 @@ import { supportDescription } from "../../strict/test-support.ts";
  * reports production changes that went round the gate. The state machine decides; no model does.
  */
 
-import { gateWrites, keyOf, recordTddEdits, viewOf, type TddCall } from "./tdd-gate-call.ts";
+import {
+  gateWrites,
+  keyOf,
+  recordTddEdits,
+  sessionKeyOf,
+  viewOf,
+  type TddCall,
+} from "./tdd-gate-call.ts";
 
 /**
  * Before a shell command runs: the files it would write are gated like an edit tool's, and what
@@ -279,7 +286,7 @@ export async function sweepTurn(
   call: TddCall,
   stopHookActive: boolean,
 ): Promise<{ decision: Decision; changed: readonly string[]; tested: readonly TestedFile[] }> {
-  const look = await lookAtTurn(call.project, call.now);
+  const look = await lookAtTurn(call.project, call.now, sessionKeyOf(call));
   const { decision, tested } = await sweptDecision(call, stopHookActive, look);
   return { decision, changed: look.changed, tested };
 }
