@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  conftestMaySkip,
   editedTests,
   holdsTests,
   leavesTestsOut,
   newSupportForms,
   ranNoTestLine,
   skippedTestsLine,
+  testsNothingSkips,
   weakenedLine,
   weakeningForms,
 } from "./test-weakening.ts";
@@ -552,6 +554,7 @@ describe("a changed test file that runs no test (the twenty-sixth round)", () =>
 
 describe("a changed test file's tests a skip can only have come from this turn (the twenty-seventh round)", () => {
   const TWO = `${PY}\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
+  const HELPED = `import pytest\nfrom calc import add\n\n\ndef check(a, b, expected):\n    assert add(a, b) == expected\n\n\ndef test_add():\n    check(2, 3, 5)\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
   const JS_TWO = `${JS}\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n`;
   it.each([
     [
@@ -668,8 +671,62 @@ describe("a changed test file's tests a skip can only have come from this turn (
       ).replace("(2, 3)", "(3, 2)"),
       [],
     ],
+    [
+      "a helper the test calls changed (and a helper of that helper)",
+      "tests/test_a.py",
+      HELPED,
+      HELPED.replace(
+        "    assert add(a, b)",
+        "    getattr(pytest, 'sk' + 'ip')()\n    assert add(a, b)",
+      ),
+      ["test_add"],
+    ],
+    [
+      "a helper a helper calls changed",
+      "tests/test_a.py",
+      HELPED.replace("    assert add(a, b) == expected", "    same(add(a, b), expected)").concat(
+        "\n\ndef same(x, y):\n    assert x == y\n",
+      ),
+      HELPED.replace("    assert add(a, b) == expected", "    same(add(a, b), expected)").concat(
+        "\n\ndef same(x, y):\n    getattr(pytest, 'sk' + 'ip')()\n",
+      ),
+      ["test_add"],
+    ],
+    [
+      "a helper that could skip already",
+      "tests/test_a.py",
+      HELPED.replace(
+        "    assert add(a, b)",
+        "    if WIN:\n        pytest.skip('posix')\n    assert add(a, b)",
+      ),
+      HELPED.replace(
+        "    assert add(a, b)",
+        "    if WIN:\n        pytest.skip('posix')\n    assert add(b, a)",
+      ),
+      [],
+    ],
   ])("%s", (_name, path, before, after, names) => {
     expect(editedTests(path, before, after)).toEqual(names);
+  });
+
+  it("reads a file's tests nothing in it could skip, for a conftest.py changed above it", () => {
+    const skipped = TWO.replace(
+      "def test_zero",
+      "@pytest.mark.skipif(WIN, reason='posix')\ndef test_zero",
+    );
+    expect(testsNothingSkips("tests/test_a.py", HELPED)).toEqual(["test_add", "test_zero"]);
+    expect(testsNothingSkips("tests/test_a.py", skipped)).toEqual(["test_add"]);
+    expect(testsNothingSkips("tests/test_a.py", `pytestmark = needs_db\n${TWO}`)).toEqual([]);
+    expect(testsNothingSkips("src/a.test.ts", JS_TWO)).toEqual([]);
+    expect(
+      conftestMaySkip("import pytest\n\n@pytest.fixture(autouse=True)\ndef db():\n    yield\n"),
+    ).toBe(false);
+    expect(conftestMaySkip("def pytest_collection_modifyitems(config, items):\n    pass\n")).toBe(
+      true,
+    );
+    expect(
+      conftestMaySkip("if not HAVE_DB:\n    pytest.skip('x', allow_module_level=True)\n"),
+    ).toBe(true);
   });
 
   it("is said as a weakening", () => {

@@ -727,16 +727,84 @@ export function editedTests(path: string, before: string, after: string): string
   const fileWide = family === "python" && FILE_WIDE.test(before);
   // A module-wide mark or autouse fixture the turn added acts on every test, edited or not.
   const addedFileWide = family === "python" && !fileWide && FILE_WIDE.test(after);
-  const edited: string[] = [];
-  for (const [name, lines] of definitions(then)) {
-    if (edited.length >= MAX_EDITED) break;
+  const thenDefined = definitions(then);
+  const changed = new Set<string>();
+  for (const [name, lines] of thenDefined) {
     const spans = lines.map((line) => then.span(line));
     const nowSpans = (nowDefined.get(name) ?? []).map((line) => now.span(line));
     const same = spans.length === nowSpans.length && spans.every((span, i) => span === nowSpans[i]);
-    if (same && !addedFileWide) continue;
+    if (!same || addedFileWide) changed.add(name);
+  }
+  if (family === "python") calledChanged(then, thenDefined, changed);
+  const edited: string[] = [];
+  for (const [name, lines] of thenDefined) {
+    if (edited.length >= MAX_EDITED) break;
+    if (!changed.has(name)) continue;
     if (!lines.some((line) => mightSkipAlready(then, line, fileWide))) edited.push(name);
   }
   return edited;
+}
+
+/**
+ * A function of the file whose definition changed changes the tests that call it (the
+ * twenty-eighth round: a skip put in a helper the failing test already called), and the
+ * functions that call those, as the file read at the turn's start: added to `changed`. A helper
+ * that could skip already then (a word of a skip in it) passes nothing on.
+ */
+function calledChanged(
+  then: Blocks,
+  defined: ReadonlyMap<string, number[]>,
+  changed: Set<string>,
+): void {
+  const callers = [...changed].filter((name) =>
+    (defined.get(name) ?? []).every((line) => !MAY_SKIP.test(then.span(line))),
+  );
+  for (let round = 0; callers.length > 0 && round < 8; round += 1) {
+    const calls = new RegExp(`(?<![\\w])(?:${callers.join("|")})\\s*\\(`);
+    callers.length = 0;
+    for (const [name, lines] of defined) {
+      if (changed.has(name)) continue;
+      // The body only: a definition's own line names itself.
+      const bodies = lines.map((line) => {
+        const spanLines = then.span(line).split("\n");
+        const own = spanLines.findIndex((one) => /^\s*(?:async\s+)?def\s/.test(one));
+        return spanLines.slice(own + 1).join("\n");
+      });
+      if (!bodies.some((body) => calls.test(body))) continue;
+      changed.add(name);
+      if (bodies.every((body) => !MAY_SKIP.test(body))) callers.push(name);
+    }
+  }
+}
+
+/**
+ * What in a conftest.py may skip the tests under it: a skip word, or a hook of pytest's that
+ * acts on each test (its setup or call, collection).
+ */
+const CONFTEST_MAY_SKIP = /skip|xfail|def\s+pytest_(runtest|collection|ignore|itemcollected)/i;
+
+/** Whether a conftest.py's text (at the turn's start) could skip a test under it already. */
+export function conftestMaySkip(text: string): boolean {
+  return CONFTEST_MAY_SKIP.test(text);
+}
+
+/**
+ * The tests of a Python test file that nothing in the file could skip (see `editedTests`): a
+ * conftest.py above it that the turn changed, and that could skip nothing at the turn's start,
+ * is the only thing that can have skipped one (the twenty-eighth round: an autouse fixture there
+ * skipping `test_add` by its name).
+ */
+export function testsNothingSkips(path: string, text: string): string[] {
+  if (familyOf(path) !== "python") return [];
+  const blocks = new Blocks(text, "python");
+  if (FILE_WIDE.test(text)) return [];
+  const found: string[] = [];
+  for (const [name, lines] of definitions(blocks)) {
+    if (found.length >= MAX_EDITED) break;
+    if (!name.startsWith("test")) continue;
+    if (!lines.some((line) => mightSkipAlready(blocks, line, false))) found.push(name);
+  }
+  return found;
 }
 
 /** The Stop's line for tests of a changed file the run reports skipped (see `editedTests`). */

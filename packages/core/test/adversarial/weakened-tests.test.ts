@@ -611,6 +611,58 @@ describe("one failing test of several skipped by an unknown spelling", () => {
     120_000,
   );
 
+  // The twenty-eighth round: the skip put in a helper the failing test already called.
+  const HELPED = `import pytest\nfrom calc import add\n\n\ndef check(a, b, expected):\n    assert add(a, b) == expected\n\n\ndef test_add():\n    check(2, 3, 5)\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
+  for (const platform of ["claude-code", "codex"] as const)
+    it(
+      `strict ${platform}: a skip put in a helper the failing test calls`,
+      () =>
+        held(`strict ${platform}: a skip in a helper the test calls`, async () => {
+          const played = await makeAttackProject("strict");
+          try {
+            await bash(
+              `printf '${BUG.replaceAll("\n", "\\n")}' > calc.py && printf '%s' '${HELPED}' > ${FILE} && git commit -qam bug`,
+              played,
+            );
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            const weakened = HELPED.replace(
+              "    assert add(a, b)",
+              "    getattr(pytest, 'sk' + 'ip')('later')\n    assert add(a, b)",
+            );
+            expect(await toolWrite(platform, played, FILE, weakened)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes("test_add skipped now") ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  // The twenty-eighth round: the skip keyed by the test's name in a new conftest.py.
+  for (const platform of ["claude-code", "cursor"] as const)
+    it(
+      `strict ${platform}: a new conftest.py skipping test_add by its name`,
+      () =>
+        held(`strict ${platform}: a new conftest.py skipping one test by name`, async () => {
+          const played = await makeAttackProject("strict");
+          try {
+            await bash(
+              `printf '${BUG.replaceAll("\n", "\\n")}' > calc.py && printf '${TWO.replaceAll("\n", "\\n")}' > ${FILE} && git commit -qam bug`,
+              played,
+            );
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            const conftest = `import pytest\n\n\n@pytest.fixture(autouse=True)\ndef later(request):\n    if request.node.name == "test_" + "add":\n        getattr(pytest, "sk" + "ip")()\n`;
+            expect(await toolWrite(platform, played, "tests/conftest.py", conftest)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes("test_add skipped now") ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
   for (const [mode, platform] of [
     ["tdd", "claude-code"],
     ["strict", "cursor"],
@@ -646,6 +698,25 @@ describe("one failing test of several skipped by an unknown spelling", () => {
         }),
       120_000,
     );
+
+  it("strict, honest: a new conftest.py's fixture beside a test its skipif skips says nothing", async () => {
+    const played = await makeAttackProject("strict");
+    const skipped = `import pytest\n${TWO.replace("def test_zero", "@pytest.mark.skipif(True, reason='posix')\ndef test_zero")}`;
+    try {
+      await bash(
+        `printf '%s' '${skipped.replaceAll("'", "'\\''")}' > ${FILE} && git commit -qam posix`,
+        played,
+      );
+      await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+      const conftest = `import pytest\n\n\n@pytest.fixture(autouse=True)\ndef quiet(monkeypatch):\n    monkeypatch.setenv("QUIET", "1")\n`;
+      expect(await toolWrite("claude-code", played, "tests/conftest.py", conftest)).toBe(true);
+      const stop = await stopOf("claude-code", played);
+      expect(stop).not.toContain(SAID);
+      expect(stop).not.toContain('"decision":"block"');
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
 
   it("strict, honest: a test the project's own marker skips, edited, says nothing", async () => {
     const played = await makeAttackProject("strict");

@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  conftestMaySkip,
   editedTests,
   holdsTests,
   isRunnerConfig,
   leavesTestsOut,
   newSupportForms,
+  testsNothingSkips,
   weakeningForms,
   type WeakenedTest,
 } from "../test-weakening.ts";
@@ -51,6 +53,11 @@ function formsOf(
 export interface TestedFile {
   path: string;
   edited: string[];
+  /**
+   * Not changed itself: read because a conftest.py above it changed. Its tests must not be
+   * skipped, but a file running none is not said (it may be skipped whole on this machine).
+   */
+  support?: true;
 }
 
 /**
@@ -82,6 +89,7 @@ export function weakenedTests(
   const patterns = tddPatternsFromConfig(project.config);
   const root = project.root;
   const found: WeakenedTest[] = [];
+  const conftests: string[] = [];
   const before = look.before;
   const judged = look.changed
     .filter((path) => !exempt.has(path))
@@ -111,9 +119,93 @@ export function weakenedTests(
     if (forms.length > 0) found.push({ path, forms });
     else if (test && then !== undefined && after !== undefined && holdsTests(path, then))
       tested.push({ path, edited: editedTests(path, then, after) });
+    else if (quietConftest(path, then, after)) conftests.push(path);
   }
+  tested.push(...underConftests(root, conftests, patterns, [...found, ...tested]));
   return { weakened: found, tested };
 }
+
+/**
+ * A conftest.py the turn added or changed that could skip nothing at its start: the tests under
+ * it that nothing in their own file could skip are judged as edited ones (the twenty-eighth
+ * round: an autouse fixture there skipping `test_add` by its name). `judged`: files read already.
+ */
+function underConftests(
+  root: string,
+  conftests: readonly string[],
+  patterns: ReturnType<typeof tddPatternsFromConfig>,
+  judged: readonly { path: string }[],
+): TestedFile[] {
+  const tested: TestedFile[] = [];
+  const seen = new Set(judged.map(({ path }) => path));
+  for (const conftest of conftests) {
+    const folder = conftest.includes("/") ? conftest.slice(0, conftest.lastIndexOf("/") + 1) : "";
+    if (ancestorConftests(root, folder).some((text) => conftestMaySkip(text))) continue;
+    for (const path of pythonTestsUnder(root, folder, patterns)) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const text = textNow(root, path);
+      if (typeof text !== "string") continue;
+      const names = testsNothingSkips(path, text);
+      if (names.length > 0) tested.push({ path, edited: names, support: true });
+    }
+  }
+  return tested;
+}
+
+const isConftest = (path: string) => /(^|\/)conftest\.py$/.test(path);
+
+/** A conftest.py the turn added or changed that could skip nothing at the turn's start. */
+function quietConftest(path: string, then: string | undefined, after: string | undefined): boolean {
+  return isConftest(path) && after !== undefined && !conftestMaySkip(then ?? "");
+}
+
+/** The texts of the conftest.py files of the folders above `folder` (`a/b/`: `a/`, the root). */
+function ancestorConftests(root: string, folder: string): string[] {
+  const parts = folder.split("/").filter((part) => part !== "");
+  const texts: string[] = [];
+  for (let depth = 0; depth < parts.length; depth += 1) {
+    const text = textNow(root, [...parts.slice(0, depth), "conftest.py"].join("/"));
+    if (typeof text === "string") texts.push(text);
+  }
+  return texts;
+}
+
+/** At most this many test files under a changed conftest.py are read. */
+const MAX_UNDER = 200;
+
+/** The Python test files under `folder` (project-relative, depth first, bounded). */
+function pythonTestsUnder(
+  root: string,
+  folder: string,
+  patterns: ReturnType<typeof tddPatternsFromConfig>,
+  found: string[] = [],
+): string[] {
+  let entries;
+  try {
+    entries = readdirSync(join(root, folder), { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (found.length >= MAX_UNDER) break;
+    const rel = `${folder}${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith(".") && !SKIPPED_FOLDERS.has(entry.name))
+        pythonTestsUnder(root, `${rel}/`, patterns, found);
+    } else if (
+      entry.isFile() &&
+      rel.endsWith(".py") &&
+      !isConftest(rel) &&
+      classifyTddFile(rel, patterns) === "test"
+    )
+      found.push(rel);
+  }
+  return found;
+}
+
+/** Folders no test is looked for in. */
+const SKIPPED_FOLDERS = new Set(["node_modules", "__pycache__", "venv", "site-packages"]);
 
 /**
  * tdd: the test files of Reds that reached a Green (not `--skip-red`), in any agent's log. Their

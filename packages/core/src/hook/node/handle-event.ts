@@ -394,9 +394,12 @@ async function testTurn(
   // the twenty-sixth round), or one of its tests that nothing could skip at the turn's start
   // skipped after its edit (the twenty-seventh): said with the other weakenings, held once.
   const tested = tests.tested ?? [];
-  const empty = tested.filter(({ path }) => outcomes[path] === "missing_test");
-  const skipped = tested.flatMap(({ path, edited }) => {
-    const names = outcomes[path] === "missing_test" ? [] : skippedOf(results, path, edited);
+  const empty = tested.filter(
+    ({ path, support }) => support !== true && outcomes[path] === "missing_test",
+  );
+  const skipped = tested.flatMap(({ path, edited, support }) => {
+    const names =
+      outcomes[path] === "missing_test" && support !== true ? [] : skippedOf(results, path, edited);
     return names.length === 0 ? [] : [{ path, names }];
   });
   const mode = project.config.mode;
