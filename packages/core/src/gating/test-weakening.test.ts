@@ -554,6 +554,7 @@ describe("a changed test file that runs no test (the twenty-sixth round)", () =>
 
 describe("a changed test file's tests a skip can only have come from this turn (the twenty-seventh round)", () => {
   const TWO = `${PY}\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
+  const PARAMS = `import pytest\nfrom calc import add\n\n\n@pytest.mark.parametrize("a,b,c", [(2, 3, 5), (0, 0, 0)])\ndef test_add(a, b, c):\n    assert add(a, b) == c\n`;
   const HELPED = `import pytest\nfrom calc import add\n\n\ndef check(a, b, expected):\n    assert add(a, b) == expected\n\n\ndef test_add():\n    check(2, 3, 5)\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
   const JS_TWO = `${JS}\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n`;
   it.each([
@@ -669,6 +670,26 @@ describe("a changed test file's tests a skip can only have come from this turn (
         "    def test_add",
         "    def setUp(self):\n        self.skipTest('no db')\n\n    def test_add",
       ).replace("(2, 3)", "(3, 2)"),
+      [],
+    ],
+    [
+      "a parametrised test's body changed",
+      "tests/test_a.py",
+      PARAMS,
+      PARAMS.replace(
+        "    assert add(a, b)",
+        "    if a == 2:\n        pytest.skip()\n    assert add(a, b)",
+      ),
+      ["test_add"],
+    ],
+    [
+      "a parametrised test one of whose cases a mark skips already",
+      "tests/test_a.py",
+      PARAMS.replace("(0, 0, 0)", "pytest.param(0, 0, 0, marks=pytest.mark.skip)"),
+      PARAMS.replace("(0, 0, 0)", "pytest.param(0, 0, 0, marks=pytest.mark.skip)").replace(
+        "== c",
+        "== c  # and",
+      ),
       [],
     ],
     [

@@ -697,10 +697,17 @@ function mightSkipAlready(blocks: Blocks, index: number, fileWide: boolean): boo
     .some((line) => !/^\s*@(pytest\.)?mark\.(parametrize|usefixtures|asyncio|anyio)\b/.test(line));
   if (decorated) return true;
   const params = /def\s+\w+\s*\(([^)]*)\)/.exec(span)?.[1] ?? "";
+  // The names the test's own `parametrize` gives values to are no fixtures (the twenty-eighth
+  // round: one case of a parametrised test skipped while another ran).
+  const given = new Set(
+    [...span.matchAll(/\bparametrize\(\s*(["'])([\w\s,]+)\1/g)].flatMap((match) =>
+      (match[2] as string).split(",").map((name) => name.trim()),
+    ),
+  );
   return params
     .split(",")
     .map((param) => /^\s*\*{0,2}(\w+)/.exec(param)?.[1])
-    .some((param) => param !== undefined && !PLAIN_FIXTURES.has(param));
+    .some((param) => param !== undefined && !PLAIN_FIXTURES.has(param) && !given.has(param));
 }
 
 /** What acts on every test of a Python file: a module-wide mark, an autouse fixture, a setup. */

@@ -58,6 +58,11 @@ export interface TestedFile {
    * skipped, but a file running none is not said (it may be skipped whole on this machine).
    */
   support?: true;
+  /**
+   * No conftest.py above it could skip a test: one case of an edited test reported skipped is
+   * said, though another ran (a conftest's fixture may skip some cases of a parametrised test).
+   */
+  cases?: true;
 }
 
 /**
@@ -118,7 +123,7 @@ export function weakenedTests(
     const forms = formsOf(path, { test, config }, then, after);
     if (forms.length > 0) found.push({ path, forms });
     else if (test && then !== undefined && after !== undefined && holdsTests(path, then))
-      tested.push({ path, edited: editedTests(path, then, after) });
+      tested.push(testedOf(root, path, then, after));
     else if (quietConftest(path, then, after)) conftests.push(path);
   }
   tested.push(...underConftests(root, conftests, patterns, [...found, ...tested]));
@@ -151,6 +156,14 @@ function underConftests(
     }
   }
   return tested;
+}
+
+/** A changed test file's entry: its edited tests, and whether each case must run. */
+function testedOf(root: string, path: string, then: string, after: string): TestedFile {
+  const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+  const edited = editedTests(path, then, after);
+  const held = edited.length > 0 && !ancestorConftests(root, folder).some(conftestMaySkip);
+  return held ? { path, edited, cases: true } : { path, edited };
 }
 
 const isConftest = (path: string) => /(^|\/)conftest\.py$/.test(path);
