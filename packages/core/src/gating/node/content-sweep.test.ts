@@ -116,6 +116,41 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
     expect(await endTurn(root)).toEqual({ kind: "none" });
   });
 
+  it("runs the tests of a data file and a .env the turn changed", async () => {
+    // tdd and strict keep no queue: a look that saw source files only never ran the tests of a
+    // fixture the agent edited, nor of a `.env` the settings read (fastapi-nano's token lifetime
+    // set to -60 ended a tdd turn green in 0.4 s, nothing run).
+    const root = await start(mode, (at) => {
+      mkdirSync(join(at, "tests/data"), { recursive: true });
+      writeFileSync(join(at, "tests/data/expected.json"), '{"five": 5}\n');
+      writeFileSync(join(at, ".env"), "LIMIT=5\n");
+      writeFileSync(
+        join(at, "settings.py"),
+        'from pathlib import Path\n\nLIMIT = int(Path(__file__).with_name(".env").read_text().split("=")[1])\n',
+      );
+      writeFileSync(
+        join(at, "tests/test_data.py"),
+        'import json\nfrom pathlib import Path\n\nfrom calc import add\n\n\ndef test_five():\n    data = json.loads((Path(__file__).parent / "data" / "expected.json").read_text())\n    assert add(2, 3) == data["five"]\n',
+      );
+      writeFileSync(
+        join(at, "tests/test_settings.py"),
+        "from settings import LIMIT\n\n\ndef test_limit():\n    assert LIMIT == 5\n",
+      );
+    });
+    await commitAll(root);
+    await send(root, { kind: "TurnStarted" });
+    writeFileSync(join(root, "tests/data/expected.json"), '{"five": 6}\n');
+    const data = await endTurn(root);
+    expect(data.kind).toBe("block");
+    expect(reasonOf(data)).toContain("tests/test_data.py");
+    await send(root, { kind: "TurnStarted" });
+    writeFileSync(join(root, "tests/data/expected.json"), '{"five": 5}\n');
+    writeFileSync(join(root, ".env"), "LIMIT=6\n");
+    const env = await endTurn(root);
+    expect(env.kind).toBe("block");
+    expect(reasonOf(env)).toContain("tests/test_settings.py");
+  });
+
   it("an ignore rule added in the turn hides neither a tracked file nor a new one", async () => {
     const root = await start(mode);
     appendFileSync(join(root, ".gitignore"), "calc.py\nsneaky.py\n");

@@ -9,7 +9,12 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
-import { buildIgnoreRules, isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
+import {
+  buildIgnoreRules,
+  isSkippedDir,
+  TEST_DATA_DIRS,
+  type IgnoreRules,
+} from "../../filter/filter.ts";
 import {
   compareWithBaseline,
   ignoreChanged,
@@ -359,8 +364,20 @@ export interface BaselineOptions {
 
 function relevant(path: string): boolean {
   // A runner config (`pytest.ini`, `pyproject.toml`) is no source file, yet it can leave a test
-  // out of every run: the Stop reads its change (`test-weakening.ts`).
-  return inSourceFolder(path) || (isRunnerConfig(path) && !inSkippedFolder(path));
+  // out of every run: the Stop reads its change (`test-weakening.ts`). Nor is a file the tests
+  // read (a test folder's data file, a `.env` the settings load), whose edit runs the tests that
+  // read it: tdd and strict keep no queue, so what the look does not see their Stop never runs.
+  if (inSourceFolder(path)) return true;
+  if (!isRunnerConfig(path) && !readByTests(path)) return false;
+  return !inSkippedFolder(path);
+}
+
+/** A dotenv file, or a file in a test or fixtures folder: the end of a turn runs its readers. */
+function readByTests(path: string): boolean {
+  const parts = path.split("/");
+  const name = parts[parts.length - 1] ?? "";
+  if (name === ".env" || /^\.env\.[\w.-]+$/.test(name)) return true;
+  return parts.slice(0, -1).some((dir) => TEST_DATA_DIRS.has(dir));
 }
 
 function inSkippedFolder(path: string): boolean {
