@@ -583,6 +583,29 @@ describe("detection rules", () => {
     expect(go).toEqual({ runner: undefined, reason: "no go test runner found for main.go" });
   });
 
+  it.each([
+    ["module-level test functions", { "tests/test_calc.py": "def test_add():\n    assert 1\n" }],
+    ["a root conftest.py", { "conftest.py": "", "tests/test_calc.py": "" }],
+    ["a test importing pytest", { "test_calc.py": "import pytest\n" }],
+  ])("python without any manifest whose tests say pytest (%s) runs pytest", (_, tests) => {
+    const view = createMemoryView({ "calc.py": "def add(a, b):\n    return a + b\n", ...tests });
+    const py = resolveRunner(view, "calc.py", "python");
+    expect(py.runner).toMatchObject({ id: "pytest", package_dir: "" });
+    expect(py.reason).toMatch(/in the project root$/);
+    // What the session's start lists is what a file's edit resolves to.
+    expect(detectProjectRunners(view).map((r) => `${r.id}@${r.package_dir}`)).toEqual(["pytest@"]);
+  });
+
+  it("python without any manifest and TestCase classes only stays on unittest", () => {
+    const view = createMemoryView({
+      "calc.py": "",
+      "tests/test_calc.py":
+        "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    });
+    expect(resolveRunner(view, "calc.py", "python").runner?.id).toBe("unittest");
+    expect(detectProjectRunners(view)).toEqual([]);
+  });
+
   it("walks up past a package without a runner for the language", () => {
     const view = createMemoryView({
       "pytest.ini": "",

@@ -11,7 +11,7 @@ import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.t
 import { baseName } from "../filter/languages.ts";
 import { has } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
-import type { RunnerSpec } from "./spec.ts";
+import type { Detection, RunnerSpec } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
 
 export const RunnerIdSchema = z.enum(RUNNER_IDS);
@@ -93,6 +93,10 @@ export function isPackageDir(view: ProjectView, dir: string): boolean {
   return !((base === "tests" || base === "test") && isPackageDir(view, dirnameRel(dir)));
 }
 
+type RunnerOverrides = Partial<
+  Record<Language, { command?: string[] | undefined; test_dir?: string | undefined }>
+>;
+
 /**
  * The runners one package uses, at most one per language; earlier table rows win (pytest
  * before the unittest fallback, nextest before plain cargo, pest before phpunit).
@@ -100,43 +104,54 @@ export function isPackageDir(view: ProjectView, dir: string): boolean {
 export function detectPackageRunners(
   view: ProjectView,
   dir: string,
-  overrides: Partial<
-    Record<Language, { command?: string[] | undefined; test_dir?: string | undefined }>
-  > = {},
+  overrides: RunnerOverrides = {},
+  /** The records to try, in order (every runner's unless told). */
+  only?: readonly RunnerSpec[],
 ): DetectedRunner[] {
   const claimed = new Set<Language>();
   const found: DetectedRunner[] = [];
   const table = runnerSpecs();
-  for (const spec of table) {
+  for (const spec of only ?? table) {
     if (spec.languages.every((language) => claimed.has(language))) continue;
     const detection = spec.detect(view, dir, table);
     if (detection === undefined) continue;
     const languages = spec.languages.filter((language) => !claimed.has(language));
     for (const language of languages) claimed.add(language);
-    const override = overrides[languages[0] as Language];
-    const command = override?.command ?? detection.command ?? spec.command(view, dir);
-    const existing =
-      override?.test_dir === undefined ? existingTestDir(view, dir, spec) : undefined;
-    const testDir = override?.test_dir ?? existing ?? spec.fallbackTestDir;
-    // A runner's default folder is where a new test would go, not where the tests are: a note
-    // must not say "tests in tests/" of a project that keeps them beside the source.
-    const missing =
-      testDir !== undefined && existing === undefined && !view.isDirectory(joinRel(dir, testDir));
-    found.push({
-      id: spec.id,
-      languages,
-      package_dir: dir,
-      command,
-      ...(testDir === undefined ? {} : { test_dir: testDir }),
-      ...(missing ? { test_dir_missing: true as const } : {}),
-      ...testsAt(view, dir, spec, missing),
-      evidence:
-        override?.command === undefined
-          ? detection.evidence
-          : `${detection.evidence}; command from config`,
-    });
+    found.push(runnerRecord(view, dir, spec, detection, languages, overrides));
   }
   return found;
+}
+
+/** A detected runner's record, with the config's override for its language applied. */
+function runnerRecord(
+  view: ProjectView,
+  dir: string,
+  spec: RunnerSpec,
+  detection: Detection,
+  languages: Language[],
+  overrides: RunnerOverrides,
+): DetectedRunner {
+  const override = overrides[languages[0] as Language];
+  const command = override?.command ?? detection.command ?? spec.command(view, dir);
+  const existing = override?.test_dir === undefined ? existingTestDir(view, dir, spec) : undefined;
+  const testDir = override?.test_dir ?? existing ?? spec.fallbackTestDir;
+  // A runner's default folder is where a new test would go, not where the tests are: a note
+  // must not say "tests in tests/" of a project that keeps them beside the source.
+  const missing =
+    testDir !== undefined && existing === undefined && !view.isDirectory(joinRel(dir, testDir));
+  return {
+    id: spec.id,
+    languages,
+    package_dir: dir,
+    command,
+    ...(testDir === undefined ? {} : { test_dir: testDir }),
+    ...(missing ? { test_dir_missing: true as const } : {}),
+    ...testsAt(view, dir, spec, missing),
+    evidence:
+      override?.command === undefined
+        ? detection.evidence
+        : `${detection.evidence}; command from config`,
+  };
 }
 
 /** Where the config puts the tests of a runner whose test folder the package lacks. */
@@ -199,6 +214,12 @@ export function resolveRunner(
   }
   if (language === "python") {
     const packageDir = firstPackage ?? "";
+    // A folder no manifest marks (scripts beside a tests/ folder, a root conftest.py) whose tests
+    // say pytest: pytest, as the project's author runs them; unittest would run none of a
+    // module-level `def test_…`.
+    const named = firstPackage === undefined ? unmarkedPython(view, packageDir, overrides) : [];
+    if (named[0] !== undefined)
+      return { runner: named[0], reason: `${named[0].evidence} in the project root` };
     const spec = specOf("unittest");
     return {
       runner: {
@@ -242,9 +263,25 @@ export function detectProjectRunners(
     dirs.push(...next);
     frontier = next;
   }
-  return dirs
+  const found = dirs
     .filter((dir) => isPackageDir(view, dir))
     .flatMap((dir) => detectPackageRunners(view, dir, overrides));
+  if (found.some((runner) => runner.languages.includes("python")) || isPackageDir(view, ""))
+    return found;
+  return [...unmarkedPython(view, "", overrides), ...found];
+}
+
+/**
+ * pytest in a folder that no manifest makes a package, when its tests say so (a root
+ * `conftest.py`, a test file that imports pytest or holds module-level test functions): only
+ * pytest's own detection, since every other runner's needs its manifest.
+ */
+function unmarkedPython(
+  view: ProjectView,
+  dir: string,
+  overrides: Parameters<typeof detectPackageRunners>[2],
+): DetectedRunner[] {
+  return detectPackageRunners(view, dir, overrides, [specOf("pytest")]);
 }
 
 /** The test file (or inline block) that covers a source file, preferring one that exists. */

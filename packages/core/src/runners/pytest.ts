@@ -224,11 +224,11 @@ const TEST_FILES_READ = 12;
 /**
  * pytest named by the tests themselves (pypa/packaging names it in no config, only in
  * `tests/requirements.txt` and its noxfile, and its tests `import pytest`): a requirements file
- * in `tests/` or `requirements/`, or one of the first test files of `tests/` or `test/` (its
- * import, or a module-level `def test_…`, which unittest never runs).
+ * in `tests/` or `requirements/`, or one of the first test files of `tests/`, `test/` or the
+ * folder itself (its import, or a module-level `def test_…`, which unittest never runs).
  */
 function testsNamePytest(view: ProjectView, dir: string): Detection | undefined {
-  for (const folder of ["tests", "test", "requirements"]) {
+  for (const folder of ["tests", "test", "requirements", ""]) {
     const at = joinRel(dir, folder);
     if (!view.isDirectory(at)) continue;
     const names = view.list(at);
@@ -241,11 +241,12 @@ function testsNamePytest(view: ProjectView, dir: string): Detection | undefined 
     const tests = names.filter(isDefaultTestFileName);
     for (const name of tests.slice(0, TEST_FILES_READ)) {
       const text = read(view, at, name) ?? "";
+      const shown = joinRel(folder, name);
       if (/^\s*(import pytest\b|from pytest import\b)|^\s*@pytest\./m.test(text))
-        return { evidence: `${folder}/${name} imports pytest` };
+        return { evidence: `${shown} imports pytest` };
       // unittest runs TestCase methods only: a module-level test function is pytest's.
       if (/^(async )?def test\w*\(/m.test(text))
-        return { evidence: `${folder}/${name} has test functions (pytest's style)` };
+        return { evidence: `${shown} has test functions (pytest's style)` };
     }
   }
   return undefined;
