@@ -6,6 +6,7 @@ import {
   environmentProblem,
   overallStatus,
   renderFailureExcerpt,
+  rootPaths,
   summarizeRun,
   type ProcessOutcome,
   type RunResult,
@@ -354,6 +355,30 @@ describe("renderFailureExcerpt", () => {
         "      at Context.<anonymous> (blog/test.js:14:8)",
       ].join("\n"),
     );
+  });
+
+  it("writes an ES module frame's file URL as the project's path", () => {
+    const failed = summarizeRun(
+      plan("node-test"),
+      parsed([
+        test(
+          "fmt",
+          "fail",
+          [
+            "AssertionError [ERR_ASSERTION]: '$1.0' == '$1.00'",
+            "    at TestContext.<anonymous> (file:///home/me/project/frontend/test/fmt.test.js:4:28)",
+            "    at /home/me/project/frontend/src/fmt.js:1:1",
+          ].join("\n"),
+        ),
+      ]),
+      exit(1),
+    );
+    const text = renderFailureExcerpt([failed], [], {
+      replacePaths: rootPaths("/home/me/project"),
+    });
+    expect(text).toContain("at TestContext.<anonymous> (frontend/test/fmt.test.js:4:28)");
+    expect(text).toContain("at frontend/src/fmt.js:1:1");
+    expect(text).not.toMatch(/file:|home/);
   });
 
   it("shows a failed doctest from the example that failed, with what it expected and got", () => {

@@ -232,6 +232,9 @@ export interface ExcerptOptions {
 /** The replacements that write the project's absolute paths as relative ones in an excerpt. */
 export function rootPaths(root: string): readonly (readonly [string, string])[] {
   return [
+    // An ES module's frame names its file by URL (`file:///…/test/a.test.js:4:28`, node --test,
+    // vitest): the project's path alone, not `file://test/a.test.js`.
+    [`file://${root}/`, ""],
     [`${root}/`, ""],
     [root, "."],
   ];
