@@ -180,7 +180,13 @@ const CONFIG_FIELDS = {
       z._default(z.partialRecord(LanguageSchema, RunnerOverrideSchema), () => ({})),
       "per-language runner overrides",
     ),
-  test_timeout_seconds: () => wholeNumber(1, 3600, 300, "a test run is killed after this long"),
+  test_timeout_seconds: () =>
+    wholeNumber(
+      1,
+      3600,
+      300,
+      "a test run is killed after this long; at the end of a turn, sooner when earlier runs timed all its test files: at 10× their time, at least 60 s",
+    ),
   select: () =>
     described(
       z._default(SelectSchema, "related"),

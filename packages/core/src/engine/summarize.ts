@@ -53,7 +53,12 @@ export interface ProcessOutcome {
   signal?: string | undefined;
   /** Combined stdout and stderr, already capped by the executor. */
   output: string;
+  /** With `timedOut`: what stopped it when not `test_timeout_seconds` (`hangReason`). */
+  stoppedBy?: string | undefined;
 }
+
+/** How a run stopped at the configured timeout is told. */
+const TIMEOUT_SETTING = "at the test timeout (test_timeout_seconds)";
 
 /**
  * Decides a run's status from what really happened. A run that executed no test is
@@ -85,7 +90,11 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
     };
   }
   if (outcome.timedOut)
-    return { ...base, status: "timeout", reason: `${label} was stopped after the timeout` };
+    return {
+      ...base,
+      status: "timeout",
+      reason: `${label} was stopped ${outcome.stoppedBy ?? TIMEOUT_SETTING}`,
+    };
   if (outcome.signal !== undefined)
     return {
       ...base,
@@ -284,8 +293,11 @@ ${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(
     if (result.status === "timeout") {
       const passed = count(result.tests, "pass");
       const before = passed === 0 ? "" : ` (${passed} test${passed === 1 ? "" : "s"} had passed)`;
+      const stopped = result.reason.startsWith(`${result.runner} was stopped `)
+        ? result.reason.slice(result.runner.length + 13)
+        : TIMEOUT_SETTING;
       blocks.push(
-        `TIMEOUT ${result.runner} in ${result.cwd || "."}: stopped at the test timeout (test_timeout_seconds) before it finished${before}. A test may hang: an endless loop, an unclosed handle or server, a wait on a service.`,
+        `TIMEOUT ${result.runner} in ${result.cwd || "."}: stopped ${stopped} before it finished${before}. A test may hang: an endless loop, an unclosed handle or server, a wait on a service.`,
       );
     }
     // A run that broke outside any test (it died, or wrote no report): its reason and what it

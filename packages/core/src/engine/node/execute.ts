@@ -27,6 +27,7 @@ import {
 import type * as Parsers from "../parsers/index.ts";
 import { guardState, tamperedReason } from "./state-guard.ts";
 import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
+import { hangReason, type HangBound } from "../hang-bound.ts";
 
 type ParsersModule = typeof Parsers;
 
@@ -34,6 +35,11 @@ export interface ExecuteOptions {
   /** Absolute project root; the plan's cwd is relative to it. */
   root: string;
   timeoutMs: number;
+  /**
+   * A sooner stop for the test process (not a build) when earlier runs say how long its test
+   * files take (`hangBound`): a hanging test then costs a minute or so, not `timeoutMs`.
+   */
+  hang?: HangBound | undefined;
   /** Bytes of output kept from the start and from the end of the run each. */
   outputCapBytes?: number;
   /** Called with each chunk of the runner's output (for a progress line). */
@@ -130,10 +136,11 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const shadows = python ? prepareForPython(options.root) : [];
     const readsOutput =
       plan.report.kind === "output" || READS_OUTPUT_WITHOUT_REPORT.has(plan.format);
+    const bounded = withHangBound(options);
     const capped =
-      options.outputCapBytes === undefined && readsOutput
-        ? { ...options, outputCapBytes: REPORT_OUTPUT_CAP }
-        : options;
+      bounded.outputCapBytes === undefined && readsOutput
+        ? { ...bounded, outputCapBytes: REPORT_OUTPUT_CAP }
+        : bounded;
     const outcome = await runProcess(run.argv, cwd, activated(plan, cwd, run.env), capped, () => {
       parsers = import("../parsers/index.ts");
       try {
@@ -167,7 +174,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const result = summarizeRun(
       { ...plan, argv: plan.argv.map((arg) => displayArg(arg)) },
       parsed,
-      outcome,
+      stoppedBy(outcome, bounded, options),
     );
     if (restored.length === 0 && shadows.length === 0) return result;
     // Whatever the runner reported, a run that touched tailtest's files, or that ran compiled
@@ -183,6 +190,24 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The options for a run's test process: its hang bound, when sooner, as its timeout. */
+function withHangBound(options: ExecuteOptions): ExecuteOptions {
+  return options.hang === undefined || options.hang.afterMs >= options.timeoutMs
+    ? options
+    : { ...options, timeoutMs: options.hang.afterMs };
+}
+
+/** A timed-out outcome says what stopped it when the hang bound did. */
+function stoppedBy(
+  outcome: ProcessOutcome,
+  bounded: ExecuteOptions,
+  options: ExecuteOptions,
+): ProcessOutcome {
+  return outcome.timedOut && bounded !== options && options.hang !== undefined
+    ? { ...outcome, stoppedBy: hangReason(options.hang) }
+    : outcome;
 }
 
 /**

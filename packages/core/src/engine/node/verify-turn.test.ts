@@ -6,6 +6,7 @@ import { handleEvent } from "../../hook/node/handle-event.ts";
 import { openProject, sessionFile } from "../../project/node/project.ts";
 import { runLogFile } from "../../state/node/run-log-store.ts";
 import { readState } from "../../state/node/store.ts";
+import { verifyTurn } from "./verify-turn.ts";
 
 let project: TempProject;
 const clock = () => new Date("2026-11-23T10:00:00.000Z");
@@ -182,6 +183,29 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     expect((await stop()).kind).toBe("none");
     expect(existsSync(join(project.root, "__pycache__/kept.cpython-311.pyc"))).toBe(true);
   });
+
+  it("a run many times slower than its tests' earlier runs is stopped then, not at the timeout", async () => {
+    project.write("tests/test_billing.py", GREEN_TEST);
+    await edit("billing.py", BILLING);
+    expect((await stop()).kind).toBe("none");
+    // A seeded endless loop: the timeout (5 minutes) would hold the agent that long.
+    await edit("billing.py", "def charge(amount):\n    while True:\n        pass\n");
+    // Ten times the green run's time (a second or two), where the timeout is 300 s: this test's
+    // own time limit below is what fails it when the bound does not hold.
+    const verified = await verifyTurn(opened(), {
+      stopHookActive: false,
+      now: clock,
+      hangFloorMs: 3_000,
+    });
+    expect(verified.results.map((result) => result.status)).toEqual(["timeout"]);
+    expect(verified.results[0]?.reason).toMatch(
+      /^pytest was stopped after [\d.]+ s, over 10× what its test files took in earlier runs \([\d.]+ s\)$/,
+    );
+    expect(verified.decision.kind).toBe("block");
+    expect(verified.decision.kind === "block" ? verified.decision.reason : "").toMatch(
+      /TIMEOUT pytest in \.: stopped after [\d.]+ s, over 10× what its test files took in earlier runs \([\d.]+ s\) before it finished\. A test may hang/,
+    );
+  }, 150_000);
 
   it("a test that fails, then passes when run again, is told as flaky, never red nor green", async () => {
     // Fails on its first run in this project, passes on every run after (a timing bound, say).

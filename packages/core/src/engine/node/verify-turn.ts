@@ -11,6 +11,7 @@ import { overallStatus } from "../summarize.ts";
 import { summariseRunRecord, type RunSource } from "../../state/run-log.ts";
 import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
+import { hangBound } from "../hang-bound.ts";
 import { shellCommandForTestFiles } from "../../runners/project-runners.ts";
 import {
   countSetAside,
@@ -41,6 +42,8 @@ export interface VerifyOptions {
    * rules put tests first, and a new file without one is reported like an existing one.
    */
   newNeedsTest?: boolean;
+  /** The least a run bounded by its earlier times is given (`HANG_FLOOR_MS` unless told). */
+  hangFloorMs?: number;
 }
 
 export interface Verification {
@@ -106,7 +109,13 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     // The run log is read and checked while the tests run: the record after them reuses it.
     whileRunning: () => prefetchState(runLogFile(project)),
   };
-  for (const run of plan.runs) results.push(await executePlan(run, execution));
+  // A run whose test files all ran before is stopped sooner than the timeout when it takes
+  // many times as long (a seeded endless loop): `hang-bound.ts`.
+  const bounded = (run: RunPlan) => ({
+    ...execution,
+    hang: hangBound(run.test_files, chosen.earlier, execution.timeoutMs, options.hangFloorMs),
+  });
+  for (const run of plan.runs) results.push(await executePlan(run, bounded(run)));
   const failures: Record<string, FileFailure> = {};
   const changed = mine.map((entry) => entry.path);
   // A test that fails, then passes when its run is made again, is flaky: told, never red, and
@@ -119,7 +128,7 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
     if (result === undefined || !worthRerunning(setAsideExpected(result, options.expected ?? [])))
       continue;
     const again = flakyRerun(project.view, run, result);
-    flaky.push(...flakyTests(result, await executePlan(again, execution)));
+    flaky.push(...flakyTests(result, await executePlan(again, bounded(again))));
   }
   const expected = [...(options.expected ?? []), ...flaky];
   // What decides: the runs with the failures the mode expects set aside. What is recorded and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RelatedTest } from "../related.ts";
-import { cutToBudget, withoutAggregators } from "./choose-tests.ts";
+import { cutToBudget, testFileCosts, withoutAggregators } from "./choose-tests.ts";
 
 const test = (path: string, evidence: RelatedTest["evidence"], hops = 0): RelatedTest => ({
   path,
@@ -123,5 +123,49 @@ describe("withoutAggregators: a test file that only imports selected test files 
       "test/omission.js",
     ]);
     expect(paths(kept, "src/m.py")).toEqual(["tests/test_m.py"]);
+  });
+});
+
+describe("testFileCosts: what earlier runs say a test file takes", () => {
+  const run = (
+    status: string,
+    duration_ms: number,
+    tests: { file: string; duration_ms?: number }[],
+    test_files?: number,
+  ) => ({ status, duration_ms, tests, ...(test_files === undefined ? {} : { test_files }) });
+
+  it("shares a run's time among its files; the newest run that ended says what a file took", () => {
+    const costs = testFileCosts([
+      run("passed", 9_000, [{ file: "tests/a.py" }, { file: "tests/b.py" }], 3),
+      run("failed", 1_000, [{ file: "tests/a.py" }]),
+    ]);
+    expect([costs.earlier("tests/a.py"), costs.earlier("tests/b.py")]).toEqual([1_000, 3_000]);
+    expect(costs.earlier("tests/c.py")).toBeUndefined();
+    // The estimate for a file no run kept is the typical share (the upper middle of the shares).
+    expect(costs.estimate("tests/c.py")).toBe(3_000);
+  });
+
+  it("takes a file's own test times when they exceed its share of a large run", () => {
+    const costs = testFileCosts([
+      run(
+        "passed",
+        20_000,
+        [
+          { file: "tests/slow.py", duration_ms: 12_000 },
+          { file: "tests/slow.py", duration_ms: 6_000 },
+        ],
+        100,
+      ),
+    ]);
+    expect(costs.earlier("tests/slow.py")).toBe(18_000);
+  });
+
+  it("learns nothing of what a file takes from a run stopped or broken", () => {
+    const costs = testFileCosts([
+      run("passed", 2_000, [{ file: "tests/a.py" }]),
+      run("error", 300_000, [{ file: "tests/a.py" }]),
+    ]);
+    expect(costs.earlier("tests/a.py")).toBe(2_000);
+    expect(costs.estimate("tests/a.py")).toBe(300_000);
   });
 });

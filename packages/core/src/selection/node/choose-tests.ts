@@ -17,6 +17,8 @@ export interface ChosenTests {
   leftOut: { tests: string[]; commands: string[] };
   /** One-line notes for the answer. */
   notes: string[];
+  /** What a test file took in the newest earlier run that ran to an end (`testFileCosts`). */
+  earlier: (test: string) => number | undefined;
 }
 
 /** What one test file is taken to cost when no earlier run says. */
@@ -40,6 +42,7 @@ export async function chooseTests(
       plan: planRun(project.view, targets, base),
       leftOut: { tests: [], commands: [] },
       notes: [],
+      earlier: testFileCosts(readRunCosts(project) ?? []).earlier,
     };
 
   const selection = await selectRelated(project, paths, {
@@ -47,11 +50,11 @@ export async function chooseTests(
     ...(options.runners === undefined ? {} : { runners: options.runners }),
   });
   const budgetMs = project.config.verify_budget_seconds * 1000;
-  const costs = testFileCosts(project);
+  const costs = testFileCosts(readRunCosts(project) ?? []);
   const cut = cutToBudget(
     withoutAggregators(selection.related, (path) => project.view.readText(path)),
     budgetMs,
-    costs,
+    costs.estimate,
   );
   const related = new Map([...cut.kept].map(([file, tests]) => [file, tests.map((t) => t.path)]));
   const plan = planRun(project.view, targets, {
@@ -96,9 +99,16 @@ export async function chooseTests(
       selection,
       leftOut: { tests: [], commands: [] },
       notes: selection.notes,
+      earlier: costs.earlier,
     };
   }
-  return { plan, selection, leftOut: { tests: cut.leftOut, commands: leftOutCommands }, notes };
+  return {
+    plan,
+    selection,
+    leftOut: { tests: cut.leftOut, commands: leftOutCommands },
+    notes,
+    earlier: costs.earlier,
+  };
 }
 
 function uniqueRunners(runs: readonly RunPlan[]): DetectedRunner[] {
@@ -207,9 +217,12 @@ const COST_RUNS = 50;
  * field (~2.6 MB at the cap); the whole schema is checked by whoever writes the log.
  */
 const RunCostSchema = z.object({
+  status: z.optional(z.string()),
   duration_ms: z.number().check(z.minimum(0)),
   test_files: z.optional(z.number().check(z.int(), z.minimum(0))),
-  tests: z.array(z.object({ file: z.string() })),
+  tests: z.array(
+    z.object({ file: z.string(), duration_ms: z.optional(z.number().check(z.minimum(0))) }),
+  ),
 });
 const RunCostLogSchema = z.object({ version: z.literal(1), runs: z.array(z.unknown()) });
 
@@ -230,11 +243,21 @@ function readRunCosts(project: Project): z.infer<typeof RunCostSchema>[] | undef
   return runs.success ? runs.data : undefined;
 }
 
-/** Per test file, what earlier runs suggest it costs: a run's time shared by its test files. */
-function testFileCosts(project: Project): (test: string) => number {
+/**
+ * Per test file, what earlier runs suggest it costs: a run's time shared by its test files
+ * (`estimate`, the typical share for a file no run kept); and what it took in the newest run
+ * that ran to an end (`earlier`, undefined when none did): at least its kept tests' own times,
+ * which the log keeps for the slowest, so a slow file in a large fast run is not taken for a
+ * fast one.
+ */
+export function testFileCosts(runs: readonly z.infer<typeof RunCostSchema>[]): {
+  estimate: (test: string) => number;
+  earlier: (test: string) => number | undefined;
+} {
   const perFile = new Map<string, number>();
+  const ended = new Map<string, number>();
   const shares: number[] = [];
-  for (const run of readRunCosts(project) ?? []) {
+  for (const run of runs) {
     const files = [...new Set(run.tests.map((test) => test.file))];
     // The kept tests are capped: the run's own count of test files divides its time.
     const count = run.test_files ?? files.length;
@@ -242,13 +265,22 @@ function testFileCosts(project: Project): (test: string) => number {
     const share = run.duration_ms / count;
     shares.push(share);
     for (const file of files) perFile.set(file, share);
+    // A run stopped or broken says nothing of how long its files take when they work.
+    if (run.status !== "passed" && run.status !== "failed") continue;
+    const own = new Map<string, number>();
+    for (const test of run.tests)
+      own.set(test.file, (own.get(test.file) ?? 0) + (test.duration_ms ?? 0));
+    for (const file of files) ended.set(file, Math.max(share, own.get(file) ?? 0));
   }
   shares.sort((a, b) => a - b);
   const typical =
     shares.length === 0
       ? DEFAULT_TEST_FILE_MS
       : (shares[Math.floor(shares.length / 2)] ?? DEFAULT_TEST_FILE_MS);
-  return (test) => perFile.get(test) ?? typical;
+  return {
+    estimate: (test) => perFile.get(test) ?? typical,
+    earlier: (test) => ended.get(test),
+  };
 }
 
 /**
