@@ -179,12 +179,16 @@ describe("locks", () => {
     const path = join(project.root, "shared");
     const order: string[] = [];
     let letGo: () => void = () => undefined;
+    let entered: () => void = () => undefined;
+    const holding = new Promise<void>((done) => (entered = done));
     const held = withFileLock(path, STATE_LOCK, async () => {
       order.push("first in");
+      entered();
       await new Promise<void>((done) => (letGo = done));
       order.push("first out");
     });
-    await new Promise((done) => setTimeout(done, 50));
+    // The first holder has the lock before the second asks (a fixed wait raced a busy machine).
+    await holding;
     const second = withFileLock(path, STATE_LOCK, () => {
       order.push("second");
       return Promise.resolve();
