@@ -32,6 +32,7 @@ export {
   configWithoutSpecSource,
   displayArg,
   escapeRegex,
+  HANG_SECONDS_TOKEN,
   REPORT_TOKEN,
   REPORTER_TOKEN,
 } from "../runners/spec.ts";
@@ -83,6 +84,11 @@ export const RunPlanSchema = z.object({
   related: z.optional(z.record(z.string(), z.array(z.string()))),
   /** The folder, relative to `cwd`, the runner names test files from (uvu); absent: `cwd`. */
   names_from: z.optional(z.string()),
+  /**
+   * Arguments that make the runner say where a test hangs (`BuiltArgv.hangArgs`), added by the
+   * executor with `HANG_SECONDS_TOKEN` set a few seconds before the run's stop.
+   */
+  hang_args: z.optional(z.array(z.string())),
   /**
    * A shell line run in `cwd` before the runner: the build the test files load (`dist/`), from
    * the package's test or pretest script (`testBuildCommand`). Without it they would test
@@ -391,6 +397,7 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     sources: group.sources,
     ...(Object.keys(group.related).length === 0 ? {} : { related: group.related }),
     ...(built.namesFrom === undefined ? {} : { names_from: built.namesFrom }),
+    ...(built.hangArgs === undefined ? {} : { hang_args: built.hangArgs }),
     ...(build === undefined ? {} : { build }),
     ...venvOf(runner),
   };

@@ -184,6 +184,37 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("a run stopped after pytest's faulthandler dump says where the test hung", () => {
+    const output = [
+      "collected 1 item",
+      "",
+      "tests/test_billing.py Timeout (0:00:55)!",
+      "Thread 0x00007f075e471b80 (most recent call first):",
+      '  File "/home/me/project/billing.py", line 2 in charge',
+      '  File "/home/me/project/tests/test_billing.py", line 5 in test_charge',
+      '  File "/usr/lib/python3/site-packages/_pytest/python.py", line 157 in pytest_pyfunc_call',
+      '  File "<frozen runpy>", line 88 in _run_code',
+    ].join("\n");
+    const stopped = summarizeRun(plan("pytest"), parsed([]), {
+      ...exit(null),
+      timedOut: true,
+      stoppedBy: "after 60 s, over 10× what its test files took in earlier runs (0.5 s)",
+      output,
+    });
+    expect(stopped.reason).toBe(
+      "pytest was stopped after 60 s, over 10× what its test files took in earlier runs (0.5 s)",
+    );
+    expect(
+      renderFailureExcerpt([stopped], [], { replacePaths: rootPaths("/home/me/project") }),
+    ).toBe(
+      [
+        "TIMEOUT pytest in .: stopped after 60 s, over 10× what its test files took in earlier runs (0.5 s) before it finished. A test hung; it was here (innermost first):",
+        '  File "billing.py", line 2 in charge',
+        '  File "tests/test_billing.py", line 5 in test_charge',
+      ].join("\n"),
+    );
+  });
+
   it("names a Go test of the module's root package without an empty folder", () => {
     const red = summarizeRun(
       plan("go"),

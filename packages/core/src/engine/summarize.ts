@@ -57,6 +57,40 @@ export interface ProcessOutcome {
   stoppedBy?: string | undefined;
 }
 
+/**
+ * The start of the stack dump faulthandler prints for a test past `faulthandler_timeout` (on the
+ * line of pytest's progress: `tests/test_billing.py Timeout (0:00:55)!`).
+ */
+const HANG_DUMP = /Timeout \(\d+:\d\d:\d\d(\.\d+)?\)!$/gm;
+
+/** A Python stack frame of such a dump: `  File "/…/billing.py", line 2 in charge`. */
+const DUMP_FRAME = /^\s*File "([^"]+)", line \d+ in \S+/;
+
+/** The newest stack dump a runner printed for a hanging test, up to `TAIL_LINES` lines. */
+function hangDump(output: string): string | undefined {
+  const text = stripAnsi(output);
+  let at = -1;
+  for (const match of text.matchAll(HANG_DUMP)) at = match.index;
+  if (at === -1) return undefined;
+  return text.slice(at).split("\n").slice(0, TAIL_LINES).join("\n").trimEnd();
+}
+
+/**
+ * The frames of a hang's stack dump that lie in the project (after its paths are made relative),
+ * innermost first: where the test was when it was stopped.
+ */
+function hangFrames(tail: string, count: number, options: ExcerptOptions): string[] {
+  if (!tail.startsWith("Timeout (")) return [];
+  return firstLines(tail, Number.MAX_SAFE_INTEGER, options)
+    .split("\n")
+    .filter((line) => {
+      const file = DUMP_FRAME.exec(line)?.[1];
+      return file !== undefined && !file.startsWith("…/") && !file.startsWith("<");
+    })
+    .slice(0, count)
+    .map((line) => `  ${line.trim()}`);
+}
+
 /** How a run stopped at the configured timeout is told. */
 const TIMEOUT_SETTING = "at the test timeout (test_timeout_seconds)";
 
@@ -92,6 +126,8 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
   if (outcome.timedOut)
     return {
       ...base,
+      // Where the runner said a test hung (pytest's faulthandler dump, `hangArgs`), else the end.
+      output_tail: hangDump(outcome.output) ?? base.output_tail,
       status: "timeout",
       reason: `${label} was stopped ${outcome.stoppedBy ?? TIMEOUT_SETTING}`,
     };
@@ -296,8 +332,11 @@ ${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(
       const stopped = result.reason.startsWith(`${result.runner} was stopped `)
         ? result.reason.slice(result.runner.length + 13)
         : TIMEOUT_SETTING;
+      const frames = hangFrames(result.output_tail, perFailure, options);
       blocks.push(
-        `TIMEOUT ${result.runner} in ${result.cwd || "."}: stopped ${stopped} before it finished${before}. A test may hang: an endless loop, an unclosed handle or server, a wait on a service.`,
+        frames.length === 0
+          ? `TIMEOUT ${result.runner} in ${result.cwd || "."}: stopped ${stopped} before it finished${before}. A test may hang: an endless loop, an unclosed handle or server, a wait on a service.`
+          : `TIMEOUT ${result.runner} in ${result.cwd || "."}: stopped ${stopped} before it finished${before}. A test hung; it was here (innermost first):\n${frames.join("\n")}`,
       );
     }
     // A run that broke outside any test (it died, or wrote no report): its reason and what it

@@ -45,6 +45,7 @@ export {
 export {
   type BuiltArgv,
   CONFIG_WITHOUT_SPEC_TOKEN,
+  HANG_SECONDS_TOKEN,
   type JunitDialect,
   REPORTER_TOKEN,
   REPORT_TOKEN,

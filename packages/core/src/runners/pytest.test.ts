@@ -5,6 +5,8 @@ import { createMemoryView } from "../project/project-view.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { detectPackageRunners } from "./project-runners.ts";
 import { coverageOff, isDefaultTestFileName, pytestMissingPlugin } from "./pytest.ts";
+import { HANG_SECONDS_TOKEN } from "./spec.ts";
+import { specOf } from "./table.ts";
 
 describe("isDefaultTestFileName", () => {
   const defaults = picomatch(["test_*.py", "*_test.py"], { basename: true });
@@ -131,5 +133,26 @@ describe("pytest-django's settings", () => {
     });
     expect(manage.isSetup("site_/settings.py")).toBe(true);
     expect(shapeOf({ "pytest.ini": "[pytest]\n" }).isSetup("site_/settings.py")).toBe(false);
+  });
+});
+
+describe("a hanging test's stack dump", () => {
+  const argvOf = (files: Record<string, string>) => {
+    const view = createMemoryView({ ...files, "tests/test_a.py": "def test_a():\n    pass\n" });
+    const [runner] = detectPackageRunners(view, "");
+    return specOf("pytest").argv({ view, runner: runner!, files: ["tests/test_a.py"], ids: [] });
+  };
+
+  it("asks pytest's faulthandler for one before the run's stop", () => {
+    expect(argvOf({ "pytest.ini": "[pytest]\n" }).hangArgs).toEqual([
+      "-o",
+      `faulthandler_timeout=${HANG_SECONDS_TOKEN}`,
+    ]);
+  });
+
+  it("not where the config takes faulthandler out: -W error would stop pytest on the option", () => {
+    expect(
+      argvOf({ "pytest.ini": "[pytest]\naddopts = -W error -p no:faulthandler\n" }).hangArgs,
+    ).toBeUndefined();
   });
 });

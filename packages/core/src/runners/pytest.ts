@@ -15,6 +15,7 @@ import {
 } from "./shared.ts";
 import {
   FILE_REPORT,
+  HANG_SECONDS_TOKEN,
   REPORT_TOKEN,
   type Detection,
   type RunnerSpec,
@@ -51,6 +52,7 @@ export const pytest: RunnerSpec = {
       ],
       format: "junit",
       report: FILE_REPORT,
+      ...hangDump(view, runner.package_dir),
     };
   },
   suite: (view, runner) => pytestShape(view, runner.package_dir),
@@ -157,6 +159,18 @@ export function coverageOff(view: ProjectView, dir: string): string[] {
   return words.some((word) => /^--cov(-[\w-]+)?(=|$)/.test(word) && word !== "--no-cov")
     ? ["--no-cov"]
     : [];
+}
+
+/**
+ * faulthandler (built into pytest) dumps every thread's stack once a test runs past
+ * `faulthandler_timeout`. Not where the project's addopts take the plugin out (`-p
+ * no:faulthandler`): the option is then unknown, and with `-W error` an unknown option stops
+ * pytest before any test runs.
+ */
+function hangDump(view: ProjectView, dir: string): { hangArgs?: string[] } {
+  const addopts = pytestSettings(view, dir)("addopts") ?? [];
+  if (addopts.some((one) => one.includes("no:faulthandler"))) return {};
+  return { hangArgs: ["-o", `faulthandler_timeout=${HANG_SECONDS_TOKEN}`] };
 }
 
 /**

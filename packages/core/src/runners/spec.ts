@@ -128,6 +128,12 @@ export interface BuiltArgv {
    * it names them relative to a folder it was given (uvu); absent: from the package.
    */
   namesFrom?: string;
+  /**
+   * Arguments that make the runner print where a test hangs `HANG_SECONDS_TOKEN` seconds into
+   * it, shortly before the run is stopped (pytest's faulthandler dump): the Stop's timeout line
+   * then names the code it was in.
+   */
+  hangArgs?: string[];
 }
 
 export interface SuiteMatcher {
@@ -172,6 +178,8 @@ export type JunitDialect = "pytest" | "php" | "jvm" | "bun" | "deno" | "swift" |
  */
 export const REPORT_TOKEN = "\u0000tailtest-report\u0000";
 export const REPORTER_TOKEN = "\u0000tailtest-reporter\u0000";
+/** In `hangArgs`: the seconds after which a test counts as hanging, set by the executor. */
+export const HANG_SECONDS_TOKEN = "\u0000tailtest-hang-seconds\u0000";
 /**
  * `CONFIG_WITHOUT_SPEC_TOKEN` then a JS config file (relative to the run's folder) is replaced by
  * the path of a CommonJS config written for the run that loads that file and leaves out its

@@ -12,6 +12,7 @@ import {
   displayArg,
   REPORT_TOKEN,
   REPORTER_TOKEN,
+  HANG_SECONDS_TOKEN,
   type RunPlan,
 } from "../plan.ts";
 import type { ParsedRun } from "../results.ts";
@@ -114,11 +115,15 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       const config = join(cwd, wrapped.slice(CONFIG_WITHOUT_SPEC_TOKEN.length));
       await writeFile(configPath, configWithoutSpecSource(config));
     }
-    const argv = plan.argv.map((arg) =>
-      arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN)
-        ? configPath
-        : arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
-    );
+    const bounded = withHangBound(options);
+    const argv = [
+      ...plan.argv.map((arg) =>
+        arg.startsWith(CONFIG_WITHOUT_SPEC_TOKEN)
+          ? configPath
+          : arg.split(REPORT_TOKEN).join(reportPath).split(REPORTER_TOKEN).join(reporterPath),
+      ),
+      ...hangArgsOf(plan, bounded.timeoutMs),
+    ];
     // Tests that load build output run against this turn's sources, built now.
     if (plan.build !== undefined) {
       const failed = await runBuild(plan, plan.build, cwd, options);
@@ -136,7 +141,6 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
     const shadows = python ? prepareForPython(options.root) : [];
     const readsOutput =
       plan.report.kind === "output" || READS_OUTPUT_WITHOUT_REPORT.has(plan.format);
-    const bounded = withHangBound(options);
     const capped =
       bounded.outputCapBytes === undefined && readsOutput
         ? { ...bounded, outputCapBytes: REPORT_OUTPUT_CAP }
@@ -190,6 +194,16 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** Seconds before a run's stop at which its runner is asked to say where a test hangs. */
+const HANG_DUMP_LEAD_S = 5;
+
+/** The runner's arguments for printing where a test hangs, shortly before `timeoutMs`. */
+function hangArgsOf(plan: RunPlan, timeoutMs: number): string[] {
+  const seconds = Math.floor(timeoutMs / 1000) - HANG_DUMP_LEAD_S;
+  if (seconds < 1 || plan.hang_args === undefined) return [];
+  return plan.hang_args.map((arg) => arg.split(HANG_SECONDS_TOKEN).join(String(seconds)));
 }
 
 /** The options for a run's test process: its hang bound, when sooner, as its timeout. */

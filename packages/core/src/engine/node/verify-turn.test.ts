@@ -203,7 +203,7 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     );
     expect(verified.decision.kind).toBe("block");
     expect(verified.decision.kind === "block" ? verified.decision.reason : "").toMatch(
-      /TIMEOUT pytest in \.: stopped after [\d.]+ s, over 10× what its test files took in earlier runs \([\d.]+ s\) before it finished\. A test may hang/,
+      /TIMEOUT pytest in \.: stopped after [\d.]+ s, over 10× what its test files took in earlier runs \([\d.]+ s\) before it finished\. A test hung; it was here \(innermost first\):\n {2}File "billing\.py", line [23] in charge\n {2}File "tests\/test_billing\.py", line 5 in test_charge\n/,
     );
   }, 150_000);
 
