@@ -683,6 +683,35 @@ describe("a changed test file's tests a skip can only have come from this turn (
       ["test_add"],
     ],
     [
+      "a parametrised test whose names are a tuple (the twenty-ninth round)",
+      "tests/test_a.py",
+      PARAMS.replace('"a,b,c"', '("a", "b", "c")'),
+      PARAMS.replace('"a,b,c"', '("a", "b", "c")').replace(
+        "    assert add(a, b)",
+        "    if a == 2:\n        getattr(pytest, 'sk' + 'ip')()\n    assert add(a, b)",
+      ),
+      ["test_add"],
+    ],
+    [
+      "a parametrised test whose names are a list, by keyword",
+      "tests/test_a.py",
+      PARAMS.replace('"a,b,c"', "argnames=['a', 'b', 'c'], argvalues="),
+      PARAMS.replace('"a,b,c"', "argnames=['a', 'b', 'c'], argvalues=").replace(
+        "    assert add(a, b)",
+        "    if a == 2:\n        getattr(pytest, 'sk' + 'ip')()\n    assert add(a, b)",
+      ),
+      ["test_add"],
+    ],
+    [
+      "a parametrised test given a fixture its names leave out",
+      "tests/test_a.py",
+      PARAMS.replace('"a,b,c"', '("a", "b")').replace("(a, b, c)", "(a, b, database)"),
+      PARAMS.replace('"a,b,c"', '("a", "b")')
+        .replace("(a, b, c)", "(a, b, database)")
+        .replace("== c", "== 5"),
+      [],
+    ],
+    [
       "a parametrised test one of whose cases a mark skips already",
       "tests/test_a.py",
       PARAMS.replace("(0, 0, 0)", "pytest.param(0, 0, 0, marks=pytest.mark.skip)"),

@@ -698,10 +698,15 @@ function mightSkipAlready(blocks: Blocks, index: number, fileWide: boolean): boo
   if (decorated) return true;
   const params = /def\s+\w+\s*\(([^)]*)\)/.exec(span)?.[1] ?? "";
   // The names the test's own `parametrize` gives values to are no fixtures (the twenty-eighth
-  // round: one case of a parametrised test skipped while another ran).
+  // round: one case of a parametrised test skipped while another ran), spelt as one string
+  // (`"a,b"`) or as a tuple or list of strings (`("a", "b")`, the twenty-ninth round).
   const given = new Set(
-    [...span.matchAll(/\bparametrize\(\s*(["'])([\w\s,]+)\1/g)].flatMap((match) =>
-      (match[2] as string).split(",").map((name) => name.trim()),
+    [
+      ...span.matchAll(
+        /\bparametrize\(\s*(?:argnames\s*=\s*)?(?:(["'])([\w\s,]+)\1|[([]((?:\s*(["'])\w+\4\s*,?)+)\s*[)\]])/g,
+      ),
+    ].flatMap((match) =>
+      (match[2] ?? match[3] ?? "").split(",").map((name) => name.replace(/["'\s]/g, "")),
     ),
   );
   return params
