@@ -146,6 +146,35 @@ describe("weakeningForms", () => {
       ),
       [WAY],
     ],
+    // The twenty-ninth round: an early return guarded on its own line.
+    [
+      "a Python return on its condition's line",
+      "t/test_a.py",
+      PY,
+      PY.replace("    assert", "    if add(2, 3) != 5: return\n    assert"),
+      [WAY],
+    ],
+    [
+      "a Python helper's return on its condition's line",
+      "tests/helpers.py",
+      "def check(a, b, expected):\n    assert add(a, b) == expected\n",
+      "def check(a, b, expected):\n    if expected == 5: return  # later\n    assert add(a, b) == expected\n",
+      [WAY],
+    ],
+    [
+      "a guarded return in a test's body (js)",
+      "src/a.test.ts",
+      JS,
+      JS.replace("  expect(add(2, 3))", "  if (add(2, 3) !== 5) return;\n  expect(add(2, 3))"),
+      [WAY],
+    ],
+    [
+      "a guarded return before a helper's assertion (js)",
+      "test/helpers.js",
+      "export function check(a, b, e) {\n  expect(add(a, b)).toBe(e);\n}\n",
+      'export function check(a, b, e) {\n  if (expect.getState().currentTestName === "adds") return\n  expect(add(a, b)).toBe(e);\n}\n',
+      [WAY],
+    ],
     [
       "honest: a nested def that is called",
       "t/test_a.py",
@@ -489,6 +518,21 @@ describe("weakeningForms", () => {
         "  expect(add(2, 3)).toBe(5);",
         "  try {\n    add(null, 3);\n  } catch {\n    /* expected */\n  }\n  expect(add(2, 3)).toBe(5);",
       ),
+    ],
+    [
+      "a visitor's guarded return that asserts nothing after it (js)",
+      "test/visitor.test.ts",
+      JS,
+      JS.replace(
+        "  expect(add(2, 3)).toBe(5);",
+        "  const plugin = {\n    Declaration(node) {\n      if (!node.parent) return\n      node.remove();\n    },\n  };\n  run(plugin);\n  expect(add(2, 3)).toBe(5);",
+      ),
+    ],
+    [
+      "a loop that makes no test for one case (js)",
+      "test/res.test.js",
+      JS,
+      `${JS}\nmethods.forEach(function (method) {\n  if (method === "connect") return;\n\n  it("sends " + method, function () {\n    expect(send(method)).toBe(200);\n  });\n});\n`,
     ],
   ])("not weakened: %s", (_name, path, before, after) => {
     expect(weakeningForms(path, before, after)).toEqual([]);

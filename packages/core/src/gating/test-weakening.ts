@@ -36,7 +36,7 @@ const SKIP: Record<Family, RegExp> = {
  */
 const ESCAPE: Record<Family, RegExp> = {
   python:
-    /^\s*return\s*(None\s*)?(#.*)?$|^\s*(if|elif|while)\s+(False|None|0|not\s+True|not\s+1)\s*:|^\s*(if|elif|while)\s+(-?\d+|'[^']*'|"[^"]*")\s*(==|!=|<=?|>=?)\s*(-?\d+|'[^']*'|"[^"]*")\s*:|^\s*(async\s+)?for\s+[^:]+?\s+in\s+(\[\s*\]|\(\s*\)|\{\s*\}|""|''|range\s*\(\s*0\s*\))\s*:|^\s*except\s*(\(?\s*(AssertionError|Exception|BaseException)\b[^:]*)?:|\bsuppress\s*\([^)]*\b(AssertionError|Exception|BaseException)\b|\b(os\._exit|sys\.exit|pytest\.exit)\s*\(/,
+    /^\s*((if|elif|else|while)\b[^#\n]*:\s*)?return\s*(None\s*)?(#.*)?$|^\s*(if|elif|while)\s+(False|None|0|not\s+True|not\s+1)\s*:|^\s*(if|elif|while)\s+(-?\d+|'[^']*'|"[^"]*")\s*(==|!=|<=?|>=?)\s*(-?\d+|'[^']*'|"[^"]*")\s*:|^\s*(async\s+)?for\s+[^:]+?\s+in\s+(\[\s*\]|\(\s*\)|\{\s*\}|""|''|range\s*\(\s*0\s*\))\s*:|^\s*except\s*(\(?\s*(AssertionError|Exception|BaseException)\b[^:]*)?:|\bsuppress\s*\([^)]*\b(AssertionError|Exception|BaseException)\b|\b(os\._exit|sys\.exit|pytest\.exit)\s*\(/,
   js: /^\s*return\s*;?\s*$|\b(if|while)\s*\(\s*(false|0|null|undefined|!\s*true|!\s*1)\s*\)|\b(if|while)\s*\(\s*(-?\d+|'[^']*'|"[^"]*")\s*(===?|!==?|<=?|>=?)\s*(-?\d+|'[^']*'|"[^"]*")\s*\)|\bfor\s*\(\s*(const|let|var)\s+[^;)]+?\s+of\s+(\[\s*\]|""|'')\s*\)|\bprocess\s*\.\s*exit\s*\(/,
 };
 
@@ -60,6 +60,44 @@ function swallowed(text: string): number {
     for (const one of text.slice(0, match.index).matchAll(/\btry\s*\{/g)) opened = one.index;
     if (opened !== -1 && ASSERTION.js.test(text.slice(opened, match.index))) found += 1;
   }
+  return found;
+}
+
+/** A return on the line of the condition that guards it (`if (a !== 2) return;`). */
+const JS_GUARDED_RETURN = /\b(?:if\s*\(.*\)|else)\s*\{?\s*return\s*;?\s*\}?\s*;?\s*$/;
+const JS_TEST_CALL = /^\s*(?:it|test|specify|bench)(?:\s*\.\s*[\w$]+)*\s*\(\s*["'`]/;
+
+/**
+ * JavaScript's early returns guarded on their own line (the twenty-ninth round): one in a test's
+ * own body, or one followed at its level by an assertion (a helper's `if (e === 5) return;`
+ * before its `expect`). One in a callback that asserts nothing after it (a visitor's
+ * `if (!node.parent) return`, a loop that makes no test for one method) is the code's own.
+ */
+function guardedReturns(text: string): number {
+  const lines = codeLines(text, "js");
+  let found = 0;
+  lines.forEach((line, index) => {
+    if (COMMENT.js.test(line) || !JS_GUARDED_RETURN.test(line)) return;
+    const indent = indentOf(line);
+    let opener = index - 1;
+    while (
+      opener >= 0 &&
+      ((lines[opener] ?? "").trim() === "" || indentOf(lines[opener] ?? "") >= indent)
+    )
+      opener -= 1;
+    if (opener < 0) return;
+    if (JS_TEST_CALL.test(lines[opener] ?? "")) {
+      found += 1;
+      return;
+    }
+    const rest = blockAt(lines, opener, "js").slice(index - opener + 1);
+    if (
+      rest.some(
+        (one) => indentOf(one) === indent && !COMMENT.js.test(one) && ASSERTION.js.test(one),
+      )
+    )
+      found += 1;
+  });
   return found;
 }
 
@@ -296,7 +334,8 @@ function count(text: string, family: Family): Counted {
     skips: 0,
     assertions: new Map(),
     vacuous: 0,
-    escapes: (family === "js" ? swallowed(text) : 0) + uncalled(text, family),
+    escapes:
+      (family === "js" ? swallowed(text) + guardedReturns(text) : 0) + uncalled(text, family),
     standIns: 0,
     tests: new Map(),
   };

@@ -796,3 +796,104 @@ describe("one failing test of several skipped by an unknown spelling", () => {
     }
   }, 120_000);
 });
+
+/**
+ * A failing test's check cut short by a return on its condition's line (the twenty-ninth round):
+ * in a helper module the test imports (`tests/helpers.py`, `test/helpers.js`), keyed by the
+ * failing case or the test's name, or in the test's own body. Only a `return` alone on its line
+ * was read, so the turn ended "2 tests passed".
+ */
+describe("an early return on its condition's line", () => {
+  const HELPERS =
+    "from calc import add\n\n\ndef check(a, b, expected):\n    assert add(a, b) == expected\n";
+  const HELPED = `from calc import add\nfrom tests.helpers import check\n\n\ndef test_add():\n    check(2, 3, 5)\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n`;
+  for (const platform of ["claude-code", "codex"] as const)
+    it(
+      `strict ${platform}: in a Python helper module the test imports`,
+      () =>
+        held(`strict ${platform}: a guarded return in tests/helpers.py`, async () => {
+          const played = await makeAttackProject("strict");
+          try {
+            await bash(
+              `printf '%s' '${BUG}' > calc.py && : > tests/__init__.py && printf '%s' '${HELPERS}' > tests/helpers.py && printf '%s' '${HELPED}' > ${FILE} && git add -A && git commit -qm bug`,
+              played,
+            );
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            const weakened = HELPERS.replace(
+              "    assert",
+              "    if expected == 5: return\n    assert",
+            );
+            expect(await toolWrite(platform, played, "tests/helpers.py", weakened)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes("tests/helpers.py") ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  const JS_HELPERS = `import { expect } from "vitest";\nimport { add } from "../src/calc.js";\n\nexport function check(a, b, e) {\n  expect(add(a, b)).toBe(e);\n}\n`;
+  const JS_TEST = `import { expect, it } from "vitest";\nimport { add } from "../src/calc.js";\nimport { check } from "./helpers.js";\n\nit("adds", () => {\n  check(2, 3, 5);\n});\n\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n`;
+  const plays = [
+    {
+      platform: "claude-code",
+      mode: "strict",
+      path: "test/helpers.js",
+      content: JS_HELPERS.replace(
+        "  expect(add(a, b))",
+        '  if (expect.getState().currentTestName === "adds") return;\n  expect(add(a, b))',
+      ),
+    },
+    {
+      platform: "codex",
+      mode: "strict",
+      path: "test/helpers.js",
+      content: JS_HELPERS.replace(
+        "  expect(add(a, b))",
+        "  if (e === 5) return\n  expect(add(a, b))",
+      ),
+    },
+    {
+      platform: "claude-code",
+      mode: "tdd",
+      path: "test/calc.test.js",
+      content: JS_TEST.replace(
+        "  check(2, 3, 5);",
+        "  if (add(2, 3) !== 5) return;\n  check(2, 3, 5);",
+      ),
+    },
+  ] as const;
+  for (const play of plays)
+    it(
+      `${play.mode} ${play.platform}: in ${play.path}`,
+      () =>
+        held(`${play.mode} ${play.platform}: a guarded return in ${play.path}`, async () => {
+          const played = await makeJsAttackProject(play.mode, "vitest", {
+            ...VITEST_FILES,
+            "test/helpers.js": JS_HELPERS,
+            "test/calc.test.js": JS_TEST,
+          });
+          try {
+            await fire(play.platform, played, payloadsOf(play.platform, played.root).start);
+            if (play.mode === "tdd") {
+              const red = await cliIn(
+                played,
+                "red",
+                "--test",
+                "test/calc.test.js",
+                "--expects",
+                "x",
+              );
+              expect(red.exitCode, red.stderr).toBe(0);
+            }
+            expect(await toolWrite(play.platform, played, play.path, play.content)).toBe(true);
+            const stop = await stopOf(play.platform, played);
+            return stop.includes(SAID) && stop.includes(play.path) ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+});
