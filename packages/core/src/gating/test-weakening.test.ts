@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  changedHelpers,
   conftestMaySkip,
   editedTests,
   holdsTests,
@@ -7,6 +8,7 @@ import {
   newSupportForms,
   ranNoTestLine,
   skippedTestsLine,
+  testsCallingHelpers,
   testsNothingSkips,
   weakenedLine,
   weakeningForms,
@@ -823,6 +825,16 @@ describe("a changed test file's tests a skip can only have come from this turn (
     ).toBe(true);
   });
 
+  it("names the helper module whose change skipped them", () => {
+    expect(
+      skippedTestsLine("tdd", [
+        { path: "tests/test_a.py", names: ["test_add"], via: "tests/helpers.py" },
+      ]),
+    ).toContain(
+      "tests/helpers.py (test_add of tests/test_a.py, which calls it, skipped now, though nothing in its definition could skip it at the turn's start)",
+    );
+  });
+
   it("is said as a weakening", () => {
     expect(skippedTestsLine("strict", [{ path: "tests/test_a.py", names: ["test_add"] }])).toBe(
       "tailtest strict: a test or runner config changed this turn so that fewer tests run or can fail, with no failing test declared for it: tests/test_a.py (test_add skipped now, though nothing in its definition could skip it at the turn's start). A test is not changed to match what the code does, nor left out of the run: put it back (git checkout -- <file>) and fix the code through a claim (tailtest claim …); if the person asked for this change, say so and why in your answer.",
@@ -1101,5 +1113,52 @@ describe("leavesTestsOut", () => {
     ],
   ])("not said: %s", (_name, path, before, after) => {
     expect(leavesTestsOut(path, before, after)).toEqual([]);
+  });
+});
+
+describe("a helper module's change reaches the tests that import and call it (the twenty-ninth round)", () => {
+  const HELPERS =
+    "import pytest\nfrom calc import add\n\n\ndef check(a, b, expected):\n    assert add(a, b) == expected\n\n\ndef check_all(cases):\n    for case in cases:\n        check(*case)\n\n\ndef maybe(x):\n    pytest.importorskip('numpy')\n    return x\n";
+  const TESTS =
+    "from calc import add\nfrom tests.helpers import check_all\nfrom tests import helpers\n\n\ndef test_add():\n    helpers.check(2, 3, 5)\n\n\ndef test_all():\n    check_all([(2, 3, 5)])\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n\n\ndef test_db(database):\n    helpers.check(1, 1, 2)\n";
+  it.each([
+    [
+      "a function changed, and its caller in the module",
+      HELPERS.replace("    assert add", "    getattr(pytest, 'sk' + 'ip')()\n    assert add"),
+      ["check", "check_all"],
+    ],
+    ["one that could skip already", HELPERS.replace("return x", "return x + 0"), []],
+    ["nothing changed but a new function", `${HELPERS}\n\ndef fresh():\n    pass\n`, []],
+  ])("changed: %s", (_name, after, names) => {
+    expect(changedHelpers("tests/helpers.py", HELPERS, after).sort()).toEqual(names);
+  });
+
+  it("is no helper module in a test file itself", () => {
+    expect(
+      changedHelpers("tests/test_a.py", HELPERS, HELPERS.replace("== expected", "== 0")),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ["imported and called", TESTS, ["check", "check_all"], ["test_add", "test_all"]],
+    [
+      "called through the file's own function",
+      TESTS.replace(
+        "def test_all():\n    check_all",
+        "def run(cases):\n    check_all(cases)\n\n\ndef test_all():\n    run",
+      ),
+      ["check_all"],
+      ["test_all"],
+    ],
+    [
+      "not imported",
+      TESTS.replace("from tests.helpers import check_all\nfrom tests import helpers\n", ""),
+      ["check"],
+      [],
+    ],
+    ["a module-wide mark", `import pytest\npytestmark = pytest.mark.slow\n${TESTS}`, ["check"], []],
+    ["a name with a regex's character", TESTS, ["check(", "check_all"], ["test_all"]],
+  ])("tests: %s", (_name, text, names, tests) => {
+    expect(testsCallingHelpers("tests/test_a.py", text, "helpers", names)).toEqual(tests);
   });
 });

@@ -811,7 +811,7 @@ function calledChanged(
     (defined.get(name) ?? []).every((line) => !MAY_SKIP.test(then.span(line))),
   );
   for (let round = 0; callers.length > 0 && round < 8; round += 1) {
-    const calls = new RegExp(`(?<![\\w])(?:${callers.join("|")})\\s*\\(`);
+    const calls = new RegExp(`(?<![\\w])(?:${callers.map(escaped).join("|")})\\s*\\(`);
     callers.length = 0;
     for (const [name, lines] of defined) {
       if (changed.has(name)) continue;
@@ -827,6 +827,63 @@ function calledChanged(
     }
   }
 }
+
+/**
+ * The functions of a Python helper module of a test area (`tests/helpers.py`) whose definition
+ * the turn changed, and the functions of the module that call them (the twenty-ninth round: a
+ * skip put in a helper a failing test imports and calls). A function that could skip at the
+ * turn's start (a word of a skip in it) is left out: its callers may be skipped already.
+ */
+export function changedHelpers(path: string, before: string, after: string): string[] {
+  if (familyOf(path) !== "python" || TEST_NAME.test(path)) return [];
+  const then = new Blocks(before, "python");
+  const now = new Blocks(after, "python");
+  const thenDefined = definitions(then);
+  const nowDefined = definitions(now);
+  const changed = new Set<string>();
+  for (const [name, lines] of thenDefined) {
+    const spans = lines.map((line) => then.span(line));
+    const nowSpans = (nowDefined.get(name) ?? []).map((line) => now.span(line));
+    if (spans.length !== nowSpans.length || spans.some((span, i) => span !== nowSpans[i]))
+      changed.add(name);
+  }
+  calledChanged(then, thenDefined, changed);
+  return [...changed].filter((name) =>
+    (thenDefined.get(name) ?? []).every((line) => !MAY_SKIP.test(then.span(line))),
+  );
+}
+
+/**
+ * The tests of a Python test file that call one of `helpers` (by name, or through the functions
+ * of the file that do) and that nothing in the file could skip (see `editedTests`): a change of
+ * those helpers in a module the file imports (`module`, its last name) is the only thing that
+ * can have skipped one.
+ */
+export function testsCallingHelpers(
+  path: string,
+  text: string,
+  module: string,
+  helpers: readonly string[],
+): string[] {
+  if (familyOf(path) !== "python" || helpers.length === 0 || FILE_WIDE.test(text)) return [];
+  const imports = new RegExp(`^[ \\t]*(?:from|import)\\b[^\\n]*\\b${escaped(module)}\\b`, "m");
+  if (!imports.test(text)) return [];
+  const blocks = new Blocks(text, "python");
+  const defined = definitions(blocks);
+  const changed = new Set(helpers.filter((name) => !defined.has(name)));
+  const seeds = new Set(changed);
+  calledChanged(blocks, defined, changed);
+  const found: string[] = [];
+  for (const [name, lines] of defined) {
+    if (found.length >= MAX_EDITED) break;
+    if (seeds.has(name) || !changed.has(name) || !name.startsWith("test")) continue;
+    if (!lines.some((line) => mightSkipAlready(blocks, line, false))) found.push(name);
+  }
+  return found;
+}
+
+/** A name as a regular expression matching it alone. */
+const escaped = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * What in a conftest.py may skip the tests under it: a skip word, or a hook of pytest's that
@@ -861,15 +918,22 @@ export function testsNothingSkips(path: string, text: string): string[] {
 /** The Stop's line for tests of a changed file the run reports skipped (see `editedTests`). */
 export function skippedTestsLine(
   mode: "tdd" | "strict",
-  skipped: readonly { path: string; names: readonly string[] }[],
+  skipped: readonly { path: string; names: readonly string[]; via?: string }[],
 ): string {
   return weakenedLine(
     mode,
-    skipped.map(({ path, names }) => ({
-      path,
-      forms: [
-        `${names.join(", ")} skipped now, though nothing in ${names.length === 1 ? "its definition" : "their definitions"} could skip ${names.length === 1 ? "it" : "them"} at the turn's start`,
-      ],
-    })),
+    skipped.map(({ path, names, via }) => {
+      const one = names.length === 1;
+      const could = `though nothing in ${one ? "its definition" : "their definitions"} could skip ${one ? "it" : "them"} at the turn's start`;
+      // A helper module they call changed (the twenty-ninth round): it is the file to put back.
+      return via === undefined
+        ? { path, forms: [`${names.join(", ")} skipped now, ${could}`] }
+        : {
+            path: via,
+            forms: [
+              `${names.join(", ")} of ${path}, which call${one ? "s" : ""} it, skipped now, ${could}`,
+            ],
+          };
+    }),
   );
 }

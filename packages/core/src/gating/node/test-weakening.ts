@@ -1,12 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  changedHelpers,
   conftestMaySkip,
   editedTests,
   holdsTests,
   isRunnerConfig,
   leavesTestsOut,
   newSupportForms,
+  testsCallingHelpers,
   testsNothingSkips,
   weakeningForms,
   type WeakenedTest,
@@ -63,6 +65,8 @@ export interface TestedFile {
    * said, though another ran (a conftest's fixture may skip some cases of a parametrised test).
    */
   cases?: true;
+  /** Read because a helper module it calls changed: the helper's path (said as the file). */
+  via?: string;
 }
 
 /**
@@ -95,6 +99,7 @@ export function weakenedTests(
   const root = project.root;
   const found: WeakenedTest[] = [];
   const conftests: string[] = [];
+  const helpers: { path: string; names: string[] }[] = [];
   const before = look.before;
   const judged = look.changed
     .filter((path) => !exempt.has(path))
@@ -112,22 +117,40 @@ export function weakenedTests(
   );
   const blobs = fromGit.length > 0 ? gitBlobs(root, fromGit, MAX_BYTES) : undefined;
   for (const { path, test, config, was } of judged) {
-    let then: string | undefined;
-    if (was.id === null) then = undefined;
-    else if (typeof was.object === "string") then = readObject(root, was.object)?.toString("utf8");
-    else then = blobs?.get(was.id)?.toString("utf8");
-    if (was.id !== null && then === undefined) continue;
-    if (then !== undefined && then.length > MAX_BYTES) continue;
+    const then = textThen(root, was, blobs);
+    if (then === null) continue;
     const after = textNow(root, path);
     if (after === null) continue;
     const forms = formsOf(path, { test, config }, then, after);
+    if (test && forms.length === 0 && then !== undefined && after !== undefined) {
+      const names = changedHelpers(path, then, after);
+      if (names.length > 0) helpers.push({ path, names });
+    }
     if (forms.length > 0) found.push({ path, forms });
     else if (test && then !== undefined && after !== undefined && holdsTests(path, then))
       tested.push(testedOf(root, path, then, after));
     else if (quietConftest(path, then, after)) conftests.push(path);
   }
   tested.push(...underConftests(root, conftests, patterns, [...found, ...tested]));
+  tested.push(...underHelpers(root, helpers, patterns, [...found, ...tested]));
   return { weakened: found, tested };
+}
+
+/**
+ * A file's text at the turn's start: undefined, it was not there; null, not to be had (or too
+ * large to read).
+ */
+function textThen(
+  root: string,
+  was: { id: string | null; object?: unknown },
+  blobs: ReadonlyMap<string, Buffer> | undefined,
+): string | undefined | null {
+  if (was.id === null) return undefined;
+  const text =
+    typeof was.object === "string"
+      ? readObject(root, was.object)?.toString("utf8")
+      : blobs?.get(was.id)?.toString("utf8");
+  return text === undefined || text.length > MAX_BYTES ? null : text;
 }
 
 /**
@@ -157,6 +180,55 @@ function underConftests(
   }
   return tested;
 }
+
+/**
+ * A Python helper module of a test area the turn changed (`tests/helpers.py`): the tests of the
+ * test files under its test folder that import it and call a changed function of it, and that
+ * nothing in their own file could skip, are judged as edited ones (the twenty-ninth round: a
+ * skip put in a helper the failing test imports). `judged`: files read already.
+ */
+function underHelpers(
+  root: string,
+  helpers: readonly { path: string; names: string[] }[],
+  patterns: ReturnType<typeof tddPatternsFromConfig>,
+  judged: readonly { path: string }[],
+): TestedFile[] {
+  const tested: TestedFile[] = [];
+  const seen = new Set(judged.map(({ path }) => path));
+  const quietFolders = new Map<string, boolean>();
+  for (const helper of helpers) {
+    const parts = helper.path.split("/");
+    const module = (parts.pop() ?? "").replace(/\.py$/, "");
+    const name = module === "__init__" ? parts.at(-1) : module;
+    if (name === undefined) continue;
+    // The test folder it sits in, from its top (`tests/` for `tests/support/helpers.py`).
+    const top = parts.findIndex((part) => TEST_FOLDERS.test(part));
+    const folder = parts.slice(0, top === -1 ? parts.length : top + 1).join("/");
+    for (const path of pythonTestsUnder(root, folder === "" ? "" : `${folder}/`, patterns)) {
+      if (seen.has(path)) continue;
+      const text = textNow(root, path);
+      if (typeof text !== "string") continue;
+      // A conftest.py above that may skip a test leaves its skips unexplained by the helper.
+      const at = path.slice(0, path.lastIndexOf("/") + 1);
+      let quiet = quietFolders.get(at);
+      if (quiet === undefined) {
+        const own = textNow(root, `${at}conftest.py`);
+        const texts = [...ancestorConftests(root, at), ...(typeof own === "string" ? [own] : [])];
+        quiet = !texts.some(conftestMaySkip);
+        quietFolders.set(at, quiet);
+      }
+      if (!quiet) continue;
+      const edited = testsCallingHelpers(path, text, name, helper.names);
+      if (edited.length === 0) continue;
+      seen.add(path);
+      tested.push({ path, edited, support: true, via: helper.path });
+    }
+  }
+  return tested;
+}
+
+/** A folder of tests. */
+const TEST_FOLDERS = /^(tests?|testing)$/;
 
 /** A changed test file's entry: its edited tests, and whether each case must run. */
 function testedOf(root: string, path: string, then: string, after: string): TestedFile {

@@ -397,12 +397,12 @@ async function testTurn(
   const empty = tested.filter(
     ({ path, support }) => support !== true && outcomes[path] === "missing_test",
   );
-  const skipped = tested.flatMap(({ path, edited, support, cases }) => {
+  const skipped = tested.flatMap(({ path, edited, support, cases, via }) => {
     const names =
       outcomes[path] === "missing_test" && support !== true
         ? []
         : skippedOf(results, path, edited, cases === true);
-    return names.length === 0 ? [] : [{ path, names }];
+    return names.length === 0 ? [] : [{ path, names, ...(via === undefined ? {} : { via }) }];
   });
   const mode = project.config.mode;
   if (empty.length + skipped.length > 0 && (mode === "tdd" || mode === "strict")) {
