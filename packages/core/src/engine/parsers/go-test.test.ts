@@ -40,7 +40,7 @@ describe("parseGoTestJson", () => {
       ["sub", ["TestNested", "outer", "inner"], "pass"],
     ]);
     const wrong = run.tests.find((test) => test.id.segments[1] === "wrong_on_purpose");
-    expect(wrong?.failure).toBe("    sub_test.go:17: 2 + 2 = 4, want 5");
+    expect(wrong?.failure).toBe("    sub/sub_test.go:17: 2 + 2 = 4, want 5");
     expect(run.errors).toEqual([]);
   });
 
@@ -128,6 +128,20 @@ describe("parseGoTestJson", () => {
       },
     ]);
     expect(run.errors).toEqual([]);
+  });
+
+  it("drops the parallel cases a panic left paused: they never ran", () => {
+    const run = parseGoTestJson(
+      readRunnerOutput("go", "panic-parallel.ndjson"),
+      context,
+      "example.com/calc",
+    );
+    expect(testRows(run)).toEqual([
+      ["sub", ["TestLookup"], "fail"],
+      ["sub", ["TestLookup", "nil_table"], "fail"],
+    ]);
+    expect(run.tests[1]?.failure_kind).toBe("crash");
+    expect(run.tests[1]?.failure).toContain("\t/tmp/tt/go/sub/sub_test.go:16 +0x2e");
   });
 
   it.each([

@@ -35,7 +35,8 @@ export function parseGoTestJson(
 interface GoTest {
   pkg: string;
   name: string;
-  status: "pass" | "fail" | "skip" | "running";
+  /** `paused`: a parallel test waiting for its parent to finish (`t.Parallel()`), not run yet. */
+  status: "pass" | "fail" | "skip" | "running" | "paused";
   elapsed: number | undefined;
   output: string[];
 }
@@ -116,7 +117,8 @@ function readTestEvent(
     test = { pkg: pkgName, name: testName, status: "running", elapsed: undefined, output: [] };
     state.tests.set(key, test);
   }
-  if (action === "run") test.status = "running";
+  if (action === "run" || action === "cont") test.status = "running";
+  else if (action === "pause") test.status = "paused";
   else if (action === "output")
     test.output.push(typeof event["Output"] === "string" ? event["Output"] : "");
   else if (action === "pass" || action === "fail" || action === "skip") {
@@ -186,16 +188,31 @@ function toResult(
     result.status = test.status;
     return result;
   }
+  // A parallel test still waiting when the binary ended (a panic elsewhere, a timeout) never
+  // ran a line: go-cmp's TestDiff left 248 paused cases beside the one that panicked, and each
+  // read as a failure with nothing of its own to say.
+  if (test.status === "paused") return undefined;
   // A test with no verdict was cut short: a panic or timeout ended the whole test binary.
   if (test.status === "running" && pkg?.status !== "fail") return undefined;
   result.status = "fail";
   const own = test.output.filter((line) => !BOILERPLATE.test(line)).join("");
-  const failure = (
-    test.status === "running" ? `${own}${pkg?.output.join("") ?? ""}` : own
-  ).trimEnd();
+  const failure = inFolder(
+    (test.status === "running" ? `${own}${pkg?.output.join("") ?? ""}` : own).trimEnd(),
+    file,
+  );
   if (failure !== "") result.failure = failure;
   result.failure_kind = failureKindOf(failure);
   return result;
+}
+
+/**
+ * Go writes a test's log lines as `sort_test.go:17: …`, a file of the package's folder: written
+ * from the project's root (`cmp/internal/value/sort_test.go:17: …`) they name a file the agent
+ * can open, as a FAIL line's `cmp/internal/value::TestSortKeys` alone does not.
+ */
+function inFolder(failure: string, folder: string): string {
+  if (folder === "" || folder === ".") return failure;
+  return failure.replace(/^(\s*)([\w.-]+\.go:\d+:)/gm, `$1${folder}/$2`);
 }
 
 function failureKindOf(failure: string): FailureKind {
