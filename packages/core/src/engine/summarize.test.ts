@@ -251,8 +251,55 @@ describe("renderFailureExcerpt", () => {
       "go exited 1: panic: runtime error: slice bounds out of range [21:0]",
     );
     const text = renderFailureExcerpt([crashed], [], { replacePaths: [["/proj/", ""]] });
-    expect(text.split("goroutine 1 [running]").length).toBe(2);
+    expect(text.split("regexp.go:79").length).toBe(2);
     expect(text).not.toContain("/proj/");
+  });
+
+  it("a Go panic's excerpt shows the project's frames, not the runtime's", () => {
+    // go-cmp with a nil map written in cmp/internal/value: six lines of panic lines and
+    // testing.go frames, and the frames naming the project's files were cut.
+    const failure = [
+      "panic: assignment to entry in nil map [recovered]",
+      "\tpanic: assignment to entry in nil map",
+      "",
+      "goroutine 22 [running]:",
+      "testing.tRunner.func1.2({0x508f00, 0x551ec0})",
+      "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e",
+      "testing.tRunner.func1()",
+      "\t/usr/lib/go-1.19/src/testing/testing.go:1399 +0x39f",
+      "panic({0x508f00, 0x551ec0})",
+      "\t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212",
+      "example.com/calc/sub.Lookup(...)",
+      "\t/proj/sub/sub.go:5",
+      "example.com/calc/sub.TestLookup.func2(0xc000083380?)",
+      "\t/proj/sub/sub_test.go:16 +0x2e",
+      "testing.tRunner(0xc0000836c0, 0x52f470)",
+      "\t/usr/lib/go-1.19/src/testing/testing.go:1446 +0x10b",
+      "created by testing.(*T).Run",
+      "\t/usr/lib/go-1.19/src/testing/testing.go:1493 +0x35f",
+    ].join("\n");
+    const red = summarizeRun(
+      plan("go"),
+      parsed([
+        {
+          id: { runner: "go", file: "sub", segments: ["TestLookup", "nil_table"] },
+          status: "fail",
+          failure,
+          failure_kind: "crash",
+        },
+      ]),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([red], [], { replacePaths: [["/proj/", ""]] })).toBe(
+      [
+        "FAIL sub::TestLookup::nil_table",
+        "  panic: assignment to entry in nil map",
+        "  example.com/calc/sub.Lookup(...)",
+        "  \tsub/sub.go:5",
+        "  example.com/calc/sub.TestLookup.func2(0xc000083380?)",
+        "  \tsub/sub_test.go:16",
+      ].join("\n"),
+    );
   });
 
   it("a run that died outside any test says so, with what it said last", () => {

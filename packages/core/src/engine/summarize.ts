@@ -441,10 +441,42 @@ export function firstLines(text: string, count: number, options: ExcerptOptions)
     // keep its file name only, so no note carries this machine's layout.
     .map((line) => line.replace(/(?<![\w.:/])\/(?:[^\s/:'"()<>]+\/)+([^\s/:'"()<>]+)/g, "…/$1"))
     .map((line) => line.replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<time>"));
-  return lines
+  return projectGoFrames(lines)
     .slice(0, count)
     .map((line) => `  ${line}`)
     .join("\n");
+}
+
+/** A goroutine frame's location line: a tab, the file and line, the frame's offset. */
+const GO_FRAME_AT = /^\t(\S+\.go:\d+)(?: \+0x[0-9a-f]+)?$/;
+
+/**
+ * A Go panic's trace with the project's frames only: the runtime's and the testing package's
+ * (their paths already `…/testing.go`), the goroutine header and the repeated `[recovered]`
+ * line took the six lines of an excerpt, which ended before the frame saying where it panicked
+ * (go-cmp: `…/testing.go:1396` shown, `cmp/internal/value/sort.go:22` cut). Other text is kept.
+ */
+function projectGoFrames(lines: readonly string[]): string[] {
+  if (!lines.some((line) => /^goroutine \d+ \[[\w ,]+\]:$/.test(line))) return [...lines];
+  const kept: string[] = [];
+  for (const [index, line] of lines.entries()) {
+    const next = lines[index + 1] ?? "";
+    if (/^goroutine \d+ \[[\w ,]+\]:$/.test(line)) continue;
+    if (/^\s*panic: .* \[recovered\]$/.test(line) && /^\s*panic: /.test(next)) continue;
+    const at = GO_FRAME_AT.exec(line);
+    if (at !== null) {
+      if (!at[1]?.startsWith("…/")) kept.push(`\t${at[1] ?? ""}`);
+      continue;
+    }
+    // A frame's call line goes with its location line: kept when that one is the project's.
+    const callAt = GO_FRAME_AT.exec(next);
+    if (callAt !== null && !/^\s/.test(line)) {
+      if (!callAt[1]?.startsWith("…/")) kept.push(line);
+      continue;
+    }
+    kept.push(line.replace(/^\tpanic: /, "panic: "));
+  }
+  return kept;
 }
 
 export type OverallStatus = "passed" | "failed" | "error" | "no_tests";
