@@ -365,7 +365,7 @@ describe("a .env file settings read at import (fastapi-nano's Starlette Config)"
         path: "tests/test_api.py",
         evidence: "imports-via",
         detail:
-          "reads it through app/core/config.py (imports it through the project's modules (2 hops))",
+          "reads it through app/core/config.py, which it imports through the project's modules (2 hops)",
         hops: 3,
       },
     ]);

@@ -382,6 +382,10 @@ function readersTests(
       if (known !== undefined && known.hops <= test.hops + 1) continue;
       let detail = `${verb} ${reader} (${test.detail})`;
       if (test.evidence === "imports") detail = `${verb} ${reader}, which it imports`;
+      // "reads it through app/core/config.py, which it imports through the project's modules
+      // (2 hops)", not a parenthesis inside a parenthesis.
+      else if (test.detail.startsWith("imports it through "))
+        detail = `${verb} ${reader}, which it ${test.detail.replace(/^imports it /, "imports ")}`;
       if (test.path === reader && self !== undefined) detail = self;
       found.set(test.path, {
         path: test.path,
