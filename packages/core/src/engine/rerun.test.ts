@@ -123,13 +123,15 @@ describe("redSummary: where the red tests are, most first", () => {
       })),
     });
     expect(
-      redSummary([go("parser/lexer", [undefined, "    lexer_test.go:358: got Identifier"])]),
+      redSummary([
+        go("parser/lexer", [undefined, "    parser/lexer/lexer_test.go:358: got Identifier"]),
+      ]),
     ).toBe("2 red tests in 1 file: parser/lexer/lexer_test.go (2).");
     expect(redSummary([go("", ["    sql_test.go:12: bad", "    uuid_test.go:40: bad"])])).toBe(
       "2 red tests in 2 files: sql_test.go (1), uuid_test.go (1).",
     );
     expect(
-      rerunCommands([run("go", "", ["go", "test", "./..."])], [go("x", ["  a_test.go:1: no"])]),
+      rerunCommands([run("go", "", ["go", "test", "./..."])], [go("x", ["  x/a_test.go:1: no"])]),
     ).toEqual(["go test ./x"]);
   });
 

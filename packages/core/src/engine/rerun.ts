@@ -53,7 +53,8 @@ type RunTest = RunResult["tests"][number];
 function goTestFile(test: RunTest): string | undefined {
   const folder = test.id.file;
   if (test.id.runner !== "go" || folder.endsWith(".go")) return undefined;
-  const base = /^\s*(\w+_test\.go):\d+:/m.exec(test.failure ?? "")?.[1];
+  // The parser writes the line from the project's root (`parser/lexer/lexer_test.go:358:`).
+  const base = /^\s*(?:[\w.-]+\/)*(\w+_test\.go):\d+:/m.exec(test.failure ?? "")?.[1];
   if (base === undefined) return undefined;
   return folder === "" ? base : `${folder}/${base}`;
 }
