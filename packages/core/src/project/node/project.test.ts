@@ -137,6 +137,30 @@ describe("inspectEdit on a real project", () => {
     }
   });
 
+  it("calls a Python package's template a template, not an asset", () => {
+    const project = makeProject({
+      "pytest.ini": "[pytest]\n",
+      "app/__init__.py": "from flask import render_template\n",
+      "app/templates/blog/index.html": "<h1>{{ title }}</h1>\n",
+      "app/static/site.css": "h1 {}\n",
+      "tests/test_app.py": "import app\n",
+    });
+    try {
+      const opened = openProject(project.root);
+      const template = inspectEdit(opened, "app/templates/blog/index.html");
+      expect([template.runOnly, template.verdict.kind, template.verdict.reason]).toEqual([
+        true,
+        "asset",
+        "a template, rendered by name (blog/index.html) from app/templates/",
+      ]);
+      expect(inspectEdit(opened, "app/static/site.css").verdict.reason).toBe(
+        "an asset or data file",
+      );
+    } finally {
+      project.cleanup();
+    }
+  });
+
   it("runs an edited page of examples pytest collects as doctests", () => {
     const project = makeProject({
       "tox.ini": '[pytest]\naddopts = --doctest-glob "*.rst"\ntestpaths = docs tests\n',

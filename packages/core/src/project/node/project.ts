@@ -31,7 +31,13 @@ import { moduleShape } from "../../filter/module-shape.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
-import { dotenvLanguage, pythonDotenv, templateLanguage, testDataLanguage } from "../test-data.ts";
+import {
+  dotenvLanguage,
+  pythonDotenv,
+  pythonTemplate,
+  templateLanguage,
+  testDataLanguage,
+} from "../test-data.ts";
 import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
 import {
   mayBeRunnerConfig,
@@ -436,9 +442,31 @@ function runOnlyInsight(
   if ((RUN_IF_TESTED.has(verdict.kind) || TEST_DATA_KINDS.has(verdict.kind)) && language) {
     const runner = resolveRunner(project.view, rel, language, project.config.runners);
     if (runner.runner !== undefined)
-      return runOnlyEdit(rel, { ...verdict, language }, runner.runner);
+      return runOnlyEdit(
+        rel,
+        { ...verdict, language, reason: runOnlyReason(project, rel, verdict) },
+        runner.runner,
+      );
   }
   return { path: rel, verdict };
+}
+
+/**
+ * Why a file is run, not queued: the filter's reason, except for a Python package's template,
+ * which the filter, reading only the extension, calls "an asset or data file" (`explain` said
+ * so of `app/templates/index.html`, whose tests are those of the views rendering it).
+ */
+function runOnlyReason(
+  project: Project,
+  rel: string,
+  verdict: Extract<FileVerdict, { queue: false }>,
+): string {
+  if (verdict.language !== undefined || testDataLanguage(project.view, rel) !== undefined)
+    return verdict.reason;
+  const template = pythonTemplate(project.view, rel);
+  return template === undefined
+    ? verdict.reason
+    : `a template, rendered by name (${template.name}) from ${template.root}/`;
 }
 
 /** A gitignored dotenv file a Python project reads: run with the tests of its readers. */
