@@ -19,5 +19,6 @@ export {
   detectLanguage,
   extensionOf,
   stemOf,
+  writtenLanguage,
 } from "./languages.ts";
 export { moduleShape } from "./module-shape.ts";

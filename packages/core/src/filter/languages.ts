@@ -67,3 +67,21 @@ export function stemOf(path: string): string {
 export function detectLanguage(path: string): Language | undefined {
   return EXTENSION_LANGUAGES[extensionOf(path)];
 }
+
+/** A `<script>` tag that declares TypeScript: `<script setup lang="ts">`, `<script lang='ts'>`. */
+const TS_SCRIPT = /<script\b[^>]*\blang\s*=\s*["']?(ts|typescript)\b/i;
+
+/**
+ * The language a file is written in, as told to the agent: a `.vue` or `.svelte` component whose
+ * `<script>` declares `lang="ts"` is TypeScript, though its extension alone says JavaScript.
+ */
+export function writtenLanguage<L extends Language | undefined>(
+  path: string,
+  language: L,
+  text: string | undefined,
+): L | "typescript" {
+  if (language !== "javascript" || text === undefined) return language;
+  const ext = extensionOf(path);
+  if (ext !== ".vue" && ext !== ".svelte") return language;
+  return TS_SCRIPT.test(text) ? "typescript" : language;
+}

@@ -183,6 +183,26 @@ describe("inspectEdit on a real project", () => {
     }
   });
 
+  it("names a component by the language of its script block", async () => {
+    const project = makeProject({
+      "package.json": '{"scripts":{"test":"vitest run"},"devDependencies":{"vitest":"^3.0.0"}}\n',
+      "src/Counter.vue": '<script setup lang="ts">\nconst count: number = 1;\n</script>\n',
+      "src/Badge.svelte": "<script lang='ts'>\n  export let label: string;\n</script>\n",
+      "src/Plain.vue": "<template><p>hi</p></template>\n<script>\nexport default {};\n</script>\n",
+    });
+    try {
+      const opened = openProject(project.root);
+      const languages = [];
+      for (const path of ["src/Counter.vue", "src/Badge.svelte", "src/Plain.vue"]) {
+        const note = (await queueEdit(opened, inspectEdit(opened, path)))?.note ?? "";
+        languages.push(/queued \(\w+, (\w+)\)/.exec(note)?.[1]);
+      }
+      expect(languages).toEqual(["typescript", "typescript", "javascript"]);
+    } finally {
+      project.cleanup();
+    }
+  });
+
   it("a bad config runs on defaults and reports one line per problem", () => {
     const project = makeProject({ ".tailtest/config.json": '{"depth":"deep","mode":"strict"}' });
     try {

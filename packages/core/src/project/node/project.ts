@@ -28,6 +28,7 @@ import {
   type IgnoreRules,
 } from "../../filter/filter.ts";
 import { moduleShape } from "../../filter/module-shape.ts";
+import { writtenLanguage } from "../../filter/languages.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
 import type { ProjectView } from "../project-view.ts";
@@ -636,7 +637,7 @@ export async function queueEdit(
   const note = renderQueuedNote({
     path: insight.path,
     status: pending?.status ?? insight.status,
-    language: verdict.language,
+    language: writtenLanguage(insight.path, verdict.language, project.view.readText(insight.path)),
     target: insight.target,
     runner: insight.runner,
     runnerReason: insight.runnerReason ?? "",
