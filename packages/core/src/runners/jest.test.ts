@@ -16,13 +16,16 @@ const argvFor = (test: string) => {
   return runnerArgv(view, runner!, ["test/a.test.ts"], []).argv;
 };
 
-describe("a jest run keeps the test script's colours and config", () => {
+describe("a jest run keeps the test script's colours, config and forced exit", () => {
   it.each([
     // jest-extended: snapshots of coloured messages are red when jest colours nothing.
     ["jest --color=true", ["--color=true"]],
     ["jest --colors --ci --coverage", ["--colors"]],
     ["jest --no-color", ["--no-color"]],
     ["jest --config jest.unit.js --runInBand", ["--config=jest.unit.js"]],
+    // An app whose pool or timer outlives the tests: without it jest waits for the timeout.
+    ["jest --forceExit --detectOpenHandles", ["--forceExit"]],
+    ["cross-env NODE_ENV=test jest --watchAll=false --force-exit", ["--forceExit"]],
     ["jest -c 'jest.unit.js' && tsc --noEmit --color", ["--config=jest.unit.js"]],
     ["npm run lint && jest --config=jest.unit.js --color", ["--config=jest.unit.js", "--color"]],
     ["jest", []],

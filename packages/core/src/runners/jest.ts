@@ -121,7 +121,9 @@ export const jest: RunnerSpec = {
  * The options of the test script's jest command that change what a test sees, kept for every
  * run: its colours (`jest --color=true`: a snapshot of a coloured failure message fails without
  * them, and jest colours nothing when its output is not a terminal) and the config it names
- * (`--config jest.unit.js`, `-c x`). The rest (reporters, coverage, watch) is left to tailtest.
+ * (`--config jest.unit.js`, `-c x`), and its `--forceExit`: an app whose pool, server or timer
+ * outlives the tests keeps jest waiting after them, so the run would end only at the timeout. The
+ * rest (reporters, coverage, watch, `--detectOpenHandles`) is left to tailtest.
  */
 export function jestScriptOptions(view: ProjectView, dir: string): string[] {
   for (const command of scriptCommands(packageTestScript(view, dir))) {
@@ -133,6 +135,7 @@ export function jestScriptOptions(view: ProjectView, dir: string): string[] {
       const word = args[i] as string;
       if (/^--(no-)?colou?rs?(=(true|false))?$/.test(word) || /^--config=./.test(word))
         kept.push(word);
+      else if (/^--force-?exit(=true)?$/i.test(word)) kept.push("--forceExit");
       else if ((word === "--config" || word === "-c") && i + 1 < args.length)
         kept.push(`--config=${args[(i += 1)] as string}`);
     }
