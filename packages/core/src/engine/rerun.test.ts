@@ -83,6 +83,24 @@ describe("rerunCommands: the project's own command for the red test files", () =
     expect(rerunCommands(runs, results)).toEqual(expected);
   });
 
+  it("the variables the test script sets come first, as the script runs it", () => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({
+        scripts: { test: "cross-env NODE_ENV=test TZ='Europe/Paris' vitest" },
+        devDependencies: { vitest: "4.0.0" },
+      }),
+    });
+    const vitest = run("vitest", "", ["node_modules/.bin/vitest", "run"]);
+    expect(rerunCommands([vitest], [result("vitest", ["src/a.test.ts"])], view)).toEqual([
+      "NODE_ENV=test TZ=Europe/Paris node_modules/.bin/vitest run --coverage.enabled=false src/a.test.ts",
+    ]);
+    const inPackage = { ...vitest, runner: { ...vitest.runner, package_dir: "web" } };
+    const nested = createMemoryView({ "web/package.json": view.readText("package.json") ?? "" });
+    expect(rerunCommands([inPackage], [result("vitest", ["web/a.test.ts"])], nested)).toEqual([
+      "(cd web && NODE_ENV=test TZ=Europe/Paris node_modules/.bin/vitest run --coverage.enabled=false a.test.ts)",
+    ]);
+  });
+
   it("a run stopped at the timeout: its files that had not all passed, one of which hangs", () => {
     const pytest = {
       ...run("pytest", "", ["python3", "-m", "pytest"]),

@@ -9,7 +9,7 @@ import {
 } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { baseName } from "../filter/languages.ts";
-import { has } from "./shared.ts";
+import { has, scriptEnv } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
 import type { Detection, RunnerSpec } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
@@ -496,8 +496,20 @@ export function shellCommandForTestFiles(
 ): string {
   const command = commandForTestFiles(runner, relTestFiles, view);
   const pkg = runner.package_dir;
-  const argv = `${venvPath(view, pkg, command[0])}${command.map(shellWord).join(" ")}`;
+  const argv = `${scriptVariables(view, runner)}${venvPath(view, pkg, command[0])}${command.map(shellWord).join(" ")}`;
   return pkg === "" ? argv : `(cd ${shellWord(pkg)} && ${argv})`;
+}
+
+/**
+ * `NODE_ENV=test ` before the command when the package's test script sets variables for the
+ * runner (`cross-env NODE_ENV=test vitest`): tailtest's own run has them, and a re-run without
+ * them can differ (a config read for the test environment, a timezone). Empty when it sets none.
+ */
+function scriptVariables(view: ProjectView | undefined, runner: DetectedRunner): string {
+  const runs = specOf(runner.id).packageJson?.script;
+  if (view === undefined || runs === undefined) return "";
+  const vars = Object.entries(scriptEnv(view, runner.package_dir, runs));
+  return vars.map(([name, value]) => `${name}=${shellWord(value)} `).join("");
 }
 
 /**
