@@ -78,10 +78,11 @@ const TS_SCRIPT = /<script\b[^>]*\blang\s*=\s*["']?(ts|typescript)\b/i;
 export function writtenLanguage<L extends Language | undefined>(
   path: string,
   language: L,
-  text: string | undefined,
+  /** The file's text, read only for a component (every other edit reads nothing more). */
+  text: () => string | undefined,
 ): L | "typescript" {
-  if (language !== "javascript" || text === undefined) return language;
+  if (language !== "javascript") return language;
   const ext = extensionOf(path);
   if (ext !== ".vue" && ext !== ".svelte") return language;
-  return TS_SCRIPT.test(text) ? "typescript" : language;
+  return TS_SCRIPT.test(text() ?? "") ? "typescript" : language;
 }

@@ -637,7 +637,9 @@ export async function queueEdit(
   const note = renderQueuedNote({
     path: insight.path,
     status: pending?.status ?? insight.status,
-    language: writtenLanguage(insight.path, verdict.language, project.view.readText(insight.path)),
+    language: writtenLanguage(insight.path, verdict.language, () =>
+      project.view.readText(insight.path),
+    ),
     target: insight.target,
     runner: insight.runner,
     runnerReason: insight.runnerReason ?? "",
