@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HANG_FACTOR, HANG_FLOOR_MS, hangBound, hangReason } from "./hang-bound.ts";
+import { HANG_FACTOR, HANG_FLOOR_MS, hangBound, hangDumpAfterS, hangReason } from "./hang-bound.ts";
 
 const took = (times: Record<string, number>) => (file: string) => times[file];
 
@@ -32,5 +32,14 @@ describe("a run's bound from its test files' earlier times", () => {
     expect(hangReason({ afterMs: 60_000, tookMs: 480 })).toBe(
       "after 60 s, over 10× what its test files took in earlier runs (0.5 s)",
     );
+  });
+
+  it("asks for the hang dump five seconds before the stop, or half-way when that is sooner", () => {
+    expect(hangDumpAfterS(300_000)).toBe(295);
+    expect(hangDumpAfterS(60_000)).toBe(55);
+    expect(hangDumpAfterS(10_000)).toBe(5);
+    // A short bound (a fast file's 10×) still leaves the dump time to print before the stop.
+    expect(hangDumpAfterS(4_000)).toBe(2);
+    expect(hangDumpAfterS(3_300)).toBe(1.7);
   });
 });

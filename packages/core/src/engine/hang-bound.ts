@@ -43,6 +43,16 @@ export function hangReason(bound: HangBound): string {
   return `after ${seconds(bound.afterMs)}, over ${HANG_FACTOR}× what its test files took in earlier runs (${seconds(bound.tookMs)})`;
 }
 
+/**
+ * When, in seconds, a run stopped at `timeoutMs` asks its runner to say where a test hangs: five
+ * seconds before the stop, or half-way to it when that is sooner (a short bound must still leave
+ * the dump its time to print). Tenths of a second: pytest's `faulthandler_timeout` is a float.
+ */
+export function hangDumpAfterS(timeoutMs: number): number {
+  const limit = timeoutMs / 1000;
+  return Math.round((limit - Math.min(5, limit / 2)) * 10) / 10;
+}
+
 function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }

@@ -28,7 +28,7 @@ import {
 import type * as Parsers from "../parsers/index.ts";
 import { guardState, tamperedReason } from "./state-guard.ts";
 import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
-import { hangReason, type HangBound } from "../hang-bound.ts";
+import { hangDumpAfterS, hangReason, type HangBound } from "../hang-bound.ts";
 
 type ParsersModule = typeof Parsers;
 
@@ -196,13 +196,10 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   }
 }
 
-/** Seconds before a run's stop at which its runner is asked to say where a test hangs. */
-const HANG_DUMP_LEAD_S = 5;
-
 /** The runner's arguments for printing where a test hangs, shortly before `timeoutMs`. */
 function hangArgsOf(plan: RunPlan, timeoutMs: number): string[] {
-  const seconds = Math.floor(timeoutMs / 1000) - HANG_DUMP_LEAD_S;
-  if (seconds < 1 || plan.hang_args === undefined) return [];
+  const seconds = hangDumpAfterS(timeoutMs);
+  if (seconds <= 0 || plan.hang_args === undefined) return [];
   return plan.hang_args.map((arg) => arg.split(HANG_SECONDS_TOKEN).join(String(seconds)));
 }
 
