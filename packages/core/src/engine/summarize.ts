@@ -63,6 +63,9 @@ export interface ProcessOutcome {
  */
 const HANG_DUMP = /Timeout \(\d+:\d\d:\d\d(\.\d+)?\)!$/gm;
 
+/** The first line of an output tail that `hangDump` took: the dump's own heading. */
+const HANG_DUMP_HEAD = new RegExp(`^${HANG_DUMP.source}`, "m");
+
 /** A Python stack frame of such a dump: `  File "/…/billing.py", line 2 in charge`. */
 const DUMP_FRAME = /^\s*File "([^"]+)", line \d+ in \S+/;
 
@@ -80,7 +83,7 @@ function hangDump(output: string): string | undefined {
  * innermost first: where the test was when it was stopped.
  */
 function hangFrames(tail: string, count: number, options: ExcerptOptions): string[] {
-  if (!tail.startsWith("Timeout (")) return [];
+  if (!HANG_DUMP_HEAD.test(tail.split("\n", 1)[0] ?? "")) return [];
   return firstLines(tail, Number.MAX_SAFE_INTEGER, options)
     .split("\n")
     .filter((line) => {
@@ -90,6 +93,9 @@ function hangFrames(tail: string, count: number, options: ExcerptOptions): strin
     .slice(0, count)
     .map((line) => `  ${line.trim()}`);
 }
+
+/** Between a timed-out run's runner and what stopped it, in its reason. */
+const STOPPED = " was stopped ";
 
 /** How a run stopped at the configured timeout is told. */
 const TIMEOUT_SETTING = "at the test timeout (test_timeout_seconds)";
@@ -129,7 +135,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
       // Where the runner said a test hung (pytest's faulthandler dump, `hangArgs`), else the end.
       output_tail: hangDump(outcome.output) ?? base.output_tail,
       status: "timeout",
-      reason: `${label} was stopped ${outcome.stoppedBy ?? TIMEOUT_SETTING}`,
+      reason: `${label}${STOPPED}${outcome.stoppedBy ?? TIMEOUT_SETTING}`,
     };
   if (outcome.signal !== undefined)
     return {
@@ -329,8 +335,8 @@ ${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(
     if (result.status === "timeout") {
       const passed = count(result.tests, "pass");
       const before = passed === 0 ? "" : ` (${passed} test${passed === 1 ? "" : "s"} had passed)`;
-      const stopped = result.reason.startsWith(`${result.runner} was stopped `)
-        ? result.reason.slice(result.runner.length + 13)
+      const stopped = result.reason.startsWith(`${result.runner}${STOPPED}`)
+        ? result.reason.slice(result.runner.length + STOPPED.length)
         : TIMEOUT_SETTING;
       const frames = hangFrames(result.output_tail, perFailure, options);
       blocks.push(
