@@ -81,6 +81,50 @@ describe("parseTap: node-tap's nested TAP 14", () => {
     expect(run.errors).toEqual([]);
   });
 
+  it("puts the diff first in a failure, so the excerpt's first lines show the values", () => {
+    const run = parseTap(readRunnerOutput("tap", "mixed.tap"), tap);
+    expect(run.tests[1]?.failure?.split("\n").slice(0, 5)).toEqual([
+      "not ok - should be equal",
+      "diff (- expected, + actual):",
+      "  -1",
+      "  +2",
+      "at: ttest/calc.test.js:4:38",
+    ]);
+  });
+
+  it("tap 16's `found`/`wanted` and `at: {file, line, column}` read the same way", () => {
+    const output = [
+      "TAP version 13",
+      "# Subtest: test/greet.test.js",
+      "    # Subtest: greets",
+      "        not ok 1 - should be equal",
+      "          ---",
+      "          compare: ===",
+      "          at:",
+      "            line: 7",
+      "            column: 5",
+      "            file: test/greet.test.js",
+      "            type: Test",
+      "          stack: |",
+      "            Test.<anonymous> (test/greet.test.js:7:5)",
+      "          found: hi",
+      "          wanted: hello",
+      "          ...",
+      "        1..1",
+      "    not ok 1 - greets # time=3ms",
+      "    1..1",
+      "not ok 1 - test/greet.test.js # time=9ms",
+      "1..1",
+    ].join("\n");
+    const run = parseTap(output, tap);
+    expect(run.tests[0]?.failure?.split("\n").slice(0, 4)).toEqual([
+      "not ok - should be equal",
+      "found: hi",
+      "wanted: hello",
+      "at: test/greet.test.js:7:5",
+    ]);
+  });
+
   it("a file with no test that failed could not load; top-level assertions make the file a test", () => {
     const run = parseTap(readRunnerOutput("tap", "broken.tap"), tap);
     expect(run.errors).toEqual([

@@ -94,6 +94,57 @@ function readYaml(lines: readonly string[], from: number, indent: number): [stri
   return [body, index];
 }
 
+/** The YAML keys that say what was expected and what came, first in a failure's excerpt. */
+const TELLING_KEYS = ["diff", "found", "wanted", "pattern", "doesNotWant", "expected", "actual"];
+
+/**
+ * A failed point's YAML as an excerpt reads it: node-tap writes `compare`, a multi-line `at`
+ * and the stack before its `diff` (or `found`/`wanted`), so the first lines of a failure named
+ * the operator and the line number and never the values. The telling keys come first, a diff
+ * without its `---`/`+++`/`@@` headers, `at` on one line, `compare` dropped; the rest (stack,
+ * source) follows in order.
+ */
+function diagnostic(yaml: readonly string[]): string[] {
+  const blocks: string[][] = [];
+  for (const line of yaml) {
+    const last = blocks.at(-1);
+    if (last === undefined || /^[\w$-]+:/.test(line)) blocks.push([line]);
+    else last.push(line);
+  }
+  const keyOf = (block: readonly string[]): string => /^([\w$-]+):/.exec(block[0] ?? "")?.[1] ?? "";
+  const telling = TELLING_KEYS.flatMap((key) => blocks.filter((block) => keyOf(block) === key));
+  const rest = blocks.filter((block) => !TELLING_KEYS.includes(keyOf(block)));
+  return [
+    ...telling.map(tellingBlock),
+    ...rest.filter((b) => keyOf(b) !== "compare").map(atLine),
+  ].flat();
+}
+
+/** A `diff: |` block as `diff (- expected, + actual):` and its changed lines. */
+function tellingBlock(block: readonly string[]): string[] {
+  if (!/^diff: [|>]/.test(block[0] ?? "")) return [...block];
+  const body = block.slice(1).filter((line) => !/^\s*(@@ .* @@|--- \S|\+\+\+ \S)/.test(line));
+  const minus =
+    /^\s*--- (\S+)/.exec(block.find((l) => /^\s*--- /.test(l)) ?? "")?.[1] ?? "expected";
+  const plus =
+    /^\s*\+\+\+ (\S+)/.exec(block.find((l) => /^\s*\+\+\+ /.test(l)) ?? "")?.[1] ?? "actual";
+  return [`diff (- ${minus}, + ${plus}):`, ...body];
+}
+
+/** node-tap's `at:` mapping (`file`/`line`/`column`, or tap 18's `fileName`/…) as `at: f:l:c`. */
+function atLine(block: readonly string[]): string[] {
+  if ((block[0] ?? "").trim() !== "at:") return [...block];
+  const field = (...names: string[]): string | undefined =>
+    block
+      .map((line) => /^\s+(\w+): (.+)$/.exec(line))
+      .find((match) => match !== null && names.includes(match[1] ?? ""))?.[2];
+  const file = field("file", "fileName");
+  const line = field("line", "lineNumber");
+  if (file === undefined || line === undefined) return [...block];
+  const column = field("column", "columnNumber");
+  return [`at: ${file}:${line}${column === undefined ? "" : `:${column}`}`];
+}
+
 function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
@@ -185,7 +236,7 @@ function takePoint(reading: Reading, point: Point, context: ParseContext): void 
     // An assertion inside a subtest: it says why the subtest failed.
     top.points += 1;
     if (!point.ok && point.directive === undefined)
-      top.failures.push([`not ok - ${point.name}`, ...point.yaml].join("\n"));
+      top.failures.push([`not ok - ${point.name}`, ...diagnostic(point.yaml)].join("\n"));
   } else takeFlatPoint(reading, point, context);
 }
 
@@ -200,7 +251,7 @@ function takeFlatPoint(reading: Reading, point: Point, context: ParseContext): v
     });
     reading.pending = [];
   } else if (!point.ok && AVA_UNCAUGHT.test(point.name)) {
-    reading.pending.push([point.name, ...point.yaml].join("\n"));
+    reading.pending.push([point.name, ...diagnostic(point.yaml)].join("\n"));
   } else reading.tests.push(flatTest(point, context));
 }
 
@@ -274,7 +325,8 @@ function result(
   const test: TestResult = { id: { runner: context.runner, file, segments }, status };
   if (point.durationMs !== undefined) test.duration_ms = Math.round(point.durationMs);
   if (status === "fail") {
-    test.failure = [...failures, ...point.yaml].join("\n").trim() || `${point.name} failed`;
+    test.failure =
+      [...failures, ...diagnostic(point.yaml)].join("\n").trim() || `${point.name} failed`;
     test.failure_kind = "assertion";
   }
   return test;
