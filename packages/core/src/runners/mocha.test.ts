@@ -98,6 +98,28 @@ describe("a whole-suite run", () => {
   });
 });
 
+describe("the test script's loading options", () => {
+  // hexo: `mocha test/scripts/**/*.ts --require ts-node/register`, no rc file says how to load
+  // a .ts file; a run without the --require failed to load every test.
+  const pkg = JSON.stringify({
+    scripts: {
+      test: "mocha test/scripts/**/*.ts --require ts-node/register -t 5000 --exit --parallel --reporter dot",
+    },
+  });
+  const view = createMemoryView({ "package.json": pkg });
+  const carried = ["--require=ts-node/register", "--timeout=5000", "--exit"];
+  it("every run carries them, chosen files or the whole suite", () => {
+    const chosen = argvOf({ "package.json": pkg }, ["test/scripts/helpers/date.ts"]);
+    expect(chosen.slice(1, 4)).toEqual(carried);
+    expect(chosen).not.toContain("--parallel");
+    expect(chosen.filter((arg) => arg === "--reporter")).toHaveLength(1);
+    expect(argvOf({ "package.json": pkg }, []).slice(1, 4)).toEqual(carried);
+  });
+  it("the re-run line names them too", () => {
+    expect(mocha.fileOptions?.(view, "", ["test/scripts/helpers/date.ts"])).toEqual(carried);
+  });
+});
+
 describe("the test script's files when it calls the script that runs mocha", () => {
   // graphql-js: `test` lints, type-checks, then `npm run testonly`, whose mocha names the files;
   // its .mocharc.yml only requires a register and adds the `ts` extension.

@@ -38,12 +38,14 @@ export const mocha: RunnerSpec = {
     ...suffixlessCandidates(src, testDir),
   ],
   fileCommand: (command, files) => [...command, ...files],
+  fileOptions: (view, dir) => scriptLoadOptions(view, dir),
   argv: ({ view, runner, files, ids }) => {
     const filter = ids.length > 0 ? ["--grep", anchoredAlternation(idNames(ids, " "))] : [];
     return {
       argv: [
         ...runner.command,
         ...(files.length > 0 ? withoutConfigSpec(view, runner.package_dir) : []),
+        ...scriptLoadOptions(view, runner.package_dir),
         "--reporter",
         "json",
         "--reporter-option",
@@ -97,6 +99,45 @@ function scriptMochaSpec(view: ProjectView, dir: string): string[] | undefined {
     if (word === "--spec" || VALUED_OPTION.test(word)) i += 1;
   }
   return spec;
+}
+
+/** The test script's options that say how a test file loads and runs, with a value. */
+const LOAD_VALUED =
+  /^(-r|--require|--file|-u|--ui|--extension|-n|--node-option|-t|--timeout|--loader|--import)$/;
+/** …and without one. */
+const LOAD_FLAG =
+  /^--(exit|full-trace|delay|check-leaks|async-only|allow-uncaught|no-timeouts|enable-source-maps|experimental-[\w-]+)$/;
+
+/**
+ * The options of the test script's mocha that every run of its tests needs, as `--name=value`:
+ * how a file loads (`--require ts-node/register`, `--import`, `--extension ts`, `--file`, `--ui`)
+ * and how long it may take. hexo's `mocha test/scripts/**\/*.ts --require ts-node/register`:
+ * without its `--require` every TypeScript test file failed to load. The files, the reporter, a
+ * grep, parallel jobs and retries are the run's own.
+ */
+function scriptLoadOptions(view: ProjectView, dir: string): string[] {
+  const words = scriptToolArgs(view, dir, "mocha") ?? [];
+  const options: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    const [flag = "", inline] = word.startsWith("--") ? word.split(/=(.*)/s, 2) : [word];
+    if (LOAD_FLAG.test(flag) && inline === undefined) options.push(flag);
+    else if (LOAD_VALUED.test(flag)) {
+      const value = inline ?? words[(i += 1)];
+      if (value !== undefined && value !== "") options.push(`${longName(flag)}=${value}`);
+    } else if (VALUED_OPTION.test(word)) i += 1;
+  }
+  return options;
+}
+
+function longName(flag: string): string {
+  const short: Record<string, string> = {
+    "-r": "--require",
+    "-u": "--ui",
+    "-n": "--node-option",
+    "-t": "--timeout",
+  };
+  return short[flag] ?? flag;
 }
 
 /** The rc files whose text the suite's shape reads. */
