@@ -232,6 +232,15 @@ describe("renderFailureExcerpt", () => {
     expect(text).not.toContain("::TestMethods");
   });
 
+  it("a load error that names no file, in a run at the root, reads without a blank name", () => {
+    const run = summarizeRun(
+      plan("mocha"),
+      parsed([], [{ message: "TypeError: boom", kind: "collection" }]),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([run], []).split("\n")[0]).toBe("ERROR (could not load)");
+  });
+
   it("a crash's reason is its first line, and its trace is shown once", () => {
     // gorilla/mux with a seeded bug: an init() in a test file panicked, and the whole goroutine
     // trace (with the machine's paths) went into the one-line reason and again below it.

@@ -304,6 +304,11 @@ function firstLineOf(message: string): string {
   );
 }
 
+/** A load error's file or run folder, a space after it; a run at the root ("") names none. */
+function loadErrorPlace(where: string): string {
+  return where === "" ? "" : `${where} `;
+}
+
 /**
  * A short, deterministic account of what failed: per failing test its id and the first lines
  * of its message; per load error its file and message; then missing tests. No durations,
@@ -323,7 +328,7 @@ export function renderFailureExcerpt(
     }
     for (const error of result.errors.filter((e) => e.kind === "collection")) {
       blocks.push(
-        `ERROR ${error.file ?? result.cwd} (could not load)\n${causeLines(error.message, perFailure, options)}`,
+        `ERROR ${loadErrorPlace(error.file ?? result.cwd)}(could not load)\n${causeLines(error.message, perFailure, options)}`,
       );
     }
     for (const test of result.tests.filter((t) => t.status === "fail")) {

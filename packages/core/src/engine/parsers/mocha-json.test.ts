@@ -103,6 +103,21 @@ describe("parseMochaJson", () => {
     expect(parseMochaJson(text, context).errors[0]?.file).toBe("test/esm.test.mjs");
   });
 
+  it.each([
+    [
+      "ts-node's type error",
+      "\n Exception during run: test/helpers/format.ts(5,28): error TS2339: Property 'should' does not exist on type 'string'.\ntest/helpers/format.ts(9,27): error TS2339: Property 'should' does not exist on type 'string'.\n",
+      "test/helpers/format.ts",
+    ],
+    [
+      "node's require() of a module that is not yet loaded",
+      "\n Exception during run: Error [ERR_INTERNAL_ASSERTION]: Cannot require() ES Module /tmp/tt/mocha/test/box/box.ts because it is not yet fully loaded.\n    at Function.fail (node:internal/assert:20:9)\n",
+      "test/box/box.ts",
+    ],
+  ])("names the file of %s", (_, text, file) => {
+    expect(parseMochaJson(text, context).errors[0]?.file).toBe(file);
+  });
+
   it("prefixes files with a non-root package folder", () => {
     const run = parseMochaJson(readRunnerOutput("mocha", "pass-fail.json"), {
       ...context,

@@ -190,6 +190,12 @@ function loadFailureFile(message: string): string | undefined {
   // ESM: "Cannot find module '…' imported from <spec file>".
   const imported = /imported from (\S+)/.exec(message)?.[1];
   if (imported !== undefined) return imported;
+  // ts-node's type errors: "<file>(<line>,<column>): error TS2339: …".
+  const typed = /^(\S+?\.[cm]?tsx?)\(\d+,\d+\): error TS\d+/m.exec(message)?.[1];
+  if (typed !== undefined) return typed;
+  // node's require() of an ES module that another import is still loading.
+  const esm = /Cannot require\(\) ES Module (\S+?\.[cm]?[jt]sx?) /.exec(message)?.[1];
+  if (esm !== undefined) return esm;
   // A syntax error starts with "<file>:<line>", the line node could not parse.
   const located = /^(\S+?\.[cm]?[jt]sx?):\d+\s*$/m.exec(message)?.[1];
   if (located !== undefined) return located;
