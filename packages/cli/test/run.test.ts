@@ -207,6 +207,39 @@ describe("tailtest run on a mocha project whose .mocharc declares spec", () => {
   );
 });
 
+describe("tailtest run on a mocha project whose test script requires a setup module", () => {
+  // hexo: `mocha test/scripts/**/*.ts --require ts-node/register`, no rc file: a run of chosen
+  // files without the script's --require could not load one TypeScript test.
+  it("runs the chosen files with the script's --require", async () => {
+    const tool = findToolchain("node");
+    if (!tool.available) return;
+    const project = copyFixtureWithDeps("runners/mocha");
+    try {
+      const pkg = JSON.parse(readFileSync(join(project.root, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      };
+      pkg.scripts["test"] = "mocha --require ./test/setup.cjs --check-leaks";
+      project.write("package.json", `${JSON.stringify(pkg, null, 2)}\n`);
+      project.write("test/setup.cjs", "globalThis.setupRan = true;\n");
+      const test = join(project.root, "test/calc.test.js");
+      writeFileSync(
+        test,
+        `${readFileSync(test, "utf8")}\nit("ran the script's setup", () => require("node:assert").ok(globalThis.setupRan));\n`,
+      );
+      project.write(".tailtest/config.json", "{}\n");
+      const result = await runBin(BIN, ["run", "--json", "src/calc.js"], { cwd: project.root });
+      const json = JSON.parse(result.stdout) as RunJson;
+      const passed = json.runs.flatMap((run) => run.tests).filter((t) => t.status === "pass");
+      expect(passed.map((t) => t.id.segments.at(-1)).sort()).toEqual([
+        "adds two numbers",
+        "ran the script's setup",
+      ]);
+    } finally {
+      project.cleanup();
+    }
+  }, 120_000);
+});
+
 describe("tailtest run with the options and variables the test script gives its runner", () => {
   // jest-extended (`jest --color=true`) and vitest-axe (`cross-env FORCE_COLOR=2 vitest`) keep
   // snapshots of coloured messages: a run without the script's colours is red whatever the edit.
