@@ -14,7 +14,7 @@ export function hasPythonDoctests(source: string): boolean {
 }
 
 /** Whether a package-relative file is under a path a pytest run is given (`boltons`, `src/`). */
-function under(file: string, path: string): boolean {
+export function underPath(file: string, path: string): boolean {
   const clean = path.replace(/^\.\//, "").replace(/\/+$/, "");
   return clean === "" || clean === "." || file === clean || `/${file}`.includes(`/${clean}/`);
 }
@@ -32,7 +32,7 @@ export function pytestRunsDoctests(view: ProjectView, dir: string, file: string)
   const setting = pytestSettings(view, dir);
   if (setting("addopts")?.some((option) => FLAG.test(option)) === true) {
     const roots = setting("testpaths");
-    if (roots === undefined || roots.some((root) => under(file, root))) return true;
+    if (roots === undefined || roots.some((root) => underPath(file, root))) return true;
   }
   const tox = view.readText(joinRel(dir, "tox.ini")) ?? "";
   for (const [line] of tox.matchAll(/^[^#\n]*\bpy\.?test\b[^\n]*\s--doctest-modules\b[^\n]*/gm)) {
@@ -43,7 +43,7 @@ export function pytestRunsDoctests(view: ProjectView, dir: string, file: string)
     const paths = words
       .filter((word) => !word.startsWith("-") && !/^\{posargs/.test(word))
       .map((word) => word.replace(/^\{[^}]*\}\/?/, ""));
-    if (paths.length === 0 || paths.some((path) => under(file, path))) return true;
+    if (paths.length === 0 || paths.some((path) => underPath(file, path))) return true;
   }
   return false;
 }

@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { detectPackageRunners } from "./project-runners.ts";
-import { coverageOff, isDefaultTestFileName, pytestMissingPlugin } from "./pytest.ts";
+import {
+  coverageOff,
+  isDefaultTestFileName,
+  pytestMissingPlugin,
+  pytestRunFiles,
+} from "./pytest.ts";
 import { HANG_SECONDS_TOKEN } from "./spec.ts";
 import { specOf } from "./table.ts";
 
@@ -154,5 +159,40 @@ describe("a hanging test's stack dump", () => {
     expect(
       argvOf({ "pytest.ini": "[pytest]\naddopts = -W error -p no:faulthandler\n" }).hangArgs,
     ).toBeUndefined();
+  });
+});
+
+describe("the files of a run, as pytest's own run meets them", () => {
+  const CONFTEST =
+    "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef names(doctest_namespace):\n    doctest_namespace['x'] = 1\n";
+  const view = (conftest: string) =>
+    createMemoryView({
+      "pytest.ini": "[pytest]\ntestpaths = tests docs\naddopts = --doctest-glob='*.rst'\n",
+      "tests/conftest.py": conftest,
+      "tests/test_big.py": "def test_a():\n    assert True\n\n\ndef test_b():\n    assert True\n",
+      "tests/test_small.py": "def test_a():\n    pass\n",
+      "docs/a.rst": ">>> x\n1\n",
+    });
+  it.each([
+    [
+      "tests before docs, by testpaths",
+      CONFTEST,
+      ["docs/a.rst", "tests/test_big.py"],
+      ["tests/test_big.py", "docs/a.rst"],
+    ],
+    [
+      "a page alone gets the conftest folder's smallest test first",
+      CONFTEST,
+      ["docs/a.rst"],
+      ["tests/test_small.py", "docs/a.rst"],
+    ],
+    [
+      "no fixture filling doctest_namespace: the page alone",
+      "import pytest\n",
+      ["docs/a.rst"],
+      ["docs/a.rst"],
+    ],
+  ])("%s", (_, conftest, files, expected) => {
+    expect(pytestRunFiles(view(conftest), "", files)).toEqual(expected);
   });
 });

@@ -1,8 +1,8 @@
 import picomatch from "picomatch";
 import { baseName } from "../filter/languages.ts";
-import { joinRel, type ProjectView } from "../project/project-view.ts";
+import { joinRel, type ProjectView, walkFiles } from "../project/project-view.ts";
 import { packageRelative, pytestSettings } from "./config-text.ts";
-import { hasPythonDoctests } from "./doctests.ts";
+import { hasPythonDoctests, underPath } from "./doctests.ts";
 import {
   djangoSettingsMatcher,
   has,
@@ -48,7 +48,7 @@ export const pytest: RunnerSpec = {
         "--continue-on-collection-errors",
         ...coverageOff(view, runner.package_dir),
         ...(ids.length === 0 ? doctestOptions(view, runner.package_dir, files) : []),
-        ...selectors,
+        ...(ids.length === 0 ? pytestRunFiles(view, runner.package_dir, files) : selectors),
       ],
       format: "junit",
       report: FILE_REPORT,
@@ -195,6 +195,50 @@ export function doctestOptions(view: ProjectView, dir: string, files: readonly s
     ? ["--doctest-modules", "--assert=plain"]
     : ["--doctest-modules"];
 }
+
+/**
+ * The files of a run in the order the project's own pytest run meets them, and with what that run
+ * gives them. pytest runs its `testpaths` in the order written (`testpaths = tests docs`), and a
+ * conftest.py there may fill pytest's session-wide `doctest_namespace` from an autouse fixture
+ * that only that folder's tests use: python-semver's `docs/usage/*.rst` examples call `semver`
+ * and `Version` without importing them, and pass only once a `tests/` test has run. So the files
+ * go by the order of their `testpaths` (sorted, the pages would run first and fail), and a run of
+ * doctests outside such a folder, with none of that folder's tests, gets its smallest test file
+ * first: the run a page or module cannot pass without.
+ */
+export function pytestRunFiles(view: ProjectView, dir: string, files: readonly string[]): string[] {
+  const roots = (pytestSettings(view, dir)("testpaths") ?? [])
+    .map((root) => root.replace(/^\.\//, "").replace(/\/+$/, ""))
+    .filter((root) => root !== "" && root !== ".");
+  if (roots.length < 2) return [...files];
+  const shape = pytestShape(view, dir);
+  const clean = files.map((file) => file.replace(/^\.\//, ""));
+  const primers = roots.flatMap((root) => {
+    const conftest = view.readText(joinRel(dir, root, "conftest.py")) ?? "";
+    if (!FILLS_NAMESPACE.test(conftest) || !/\bautouse\s*=\s*True\b/.test(conftest)) return [];
+    if (clean.some((file) => underPath(file, root))) return [];
+    if (!clean.some((file) => !shape.isTest(file))) return [];
+    const tests = walkFiles(view, dir, root, {
+      depth: 0,
+      files: 50,
+      keep: (path) => shape.isTest(path),
+    });
+    const size = (file: string) => view.readText(joinRel(dir, file))?.length ?? Infinity;
+    const smallest = tests.sort((a, b) => size(a) - size(b) || a.localeCompare(b))[0];
+    return smallest === undefined ? [] : [smallest];
+  });
+  const rank = (file: string) => {
+    const at = roots.findIndex((root) => underPath(file.replace(/^\.\//, ""), root));
+    return at === -1 ? roots.length : at;
+  };
+  return [...primers, ...files]
+    .map((file, at) => ({ file, at, rank: rank(file) }))
+    .sort((a, b) => a.rank - b.rank || a.at - b.at)
+    .map(({ file }) => file);
+}
+
+/** A conftest.py fixture that takes pytest's `doctest_namespace` (to put names in it). */
+const FILLS_NAMESPACE = /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*\bdoctest_namespace\b/m;
 
 /** A line opening with an assert statement (`>>> assert` in an example is doctest's to run). */
 const ASSERT_STATEMENT = /^[ \t]*assert\b/m;

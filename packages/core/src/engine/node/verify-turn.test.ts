@@ -377,3 +377,71 @@ describe("end of turn: an edited file whose tests ran no test", () => {
     }
   }, 60_000);
 });
+
+describe("end of turn: doctest pages that need another folder's conftest", () => {
+  // python-semver's shape: `testpaths = tests docs`, docs/*.rst examples that use names a
+  // tests/conftest.py autouse fixture puts in pytest's session-wide doctest_namespace.
+  const CALC = "def add(a, b):\n    return a + b\n";
+  let docs: TempProject;
+  beforeEach(() => {
+    docs = makeProject({
+      "pytest.ini":
+        "[pytest]\ntestpaths = tests docs\npythonpath = .\naddopts = --doctest-glob='*.rst'\n",
+      "calc.py": CALC,
+      "tests/conftest.py":
+        "import pytest\n\nimport calc\n\n\n@pytest.fixture(autouse=True)\ndef add_calc(doctest_namespace):\n    doctest_namespace['calc'] = calc\n",
+      "tests/test_calc.py": "import calc\n\n\ndef test_add():\n    assert calc.add(2, 3) == 5\n",
+      "tests/test_more.py":
+        "import calc\n\n\ndef test_zero():\n    assert calc.add(0, 0) == 0\n\n\ndef test_one():\n    assert calc.add(1, 0) == 1\n",
+      "docs/usage.rst":
+        "Usage\n=====\n\n>>> from calc import add\n>>> add(1, 2)\n3\n>>> calc.add(2, 1)\n3\n",
+      "docs/more.rst": "More\n====\n\n>>> calc.add(2, 2)\n4\n",
+    });
+  });
+  afterEach(() => docs.cleanup());
+  const editDocs = (path: string, content: string) => {
+    docs.write(path, content);
+    return handleEvent(
+      openProject(docs.root),
+      { kind: "FilesEdited", paths: [join(docs.root, path)] },
+      { platform: "claude-code", now: clock },
+    );
+  };
+  const stopDocs = () =>
+    handleEvent(
+      openProject(docs.root),
+      { kind: "TurnEnded", stopHookActive: false },
+      { platform: "claude-code", now: clock },
+    );
+
+  it("a harmless edit of the module passes: the pages run after the tests, as in pytest's run", async () => {
+    await commitAll(docs.root);
+    await editDocs("calc.py", `# Adding.\n${CALC}`);
+    const stopped = await stopDocs();
+    expect(stopped.kind).toBe("none");
+    // tests/test_calc.py, tests/test_more.py and docs/usage.rst, which imports calc.
+    expect(stopped).toMatchObject({
+      userMessage: expect.stringMatching(/^tailtest: 1 edited file, 4 tests passed \(/),
+    });
+  }, 60_000);
+
+  it("a harmless edit of a page alone passes: a test of the conftest's folder runs first", async () => {
+    await commitAll(docs.root);
+    await editDocs("docs/more.rst", "More\n====\n\nAdding twice.\n\n>>> calc.add(2, 2)\n4\n");
+    const stopped = await stopDocs();
+    expect(stopped.kind).toBe("none");
+    // The page's example and the one test of tests/test_calc.py (the smaller file).
+    expect(stopped).toMatchObject({
+      userMessage: expect.stringMatching(/^tailtest: 2 tests passed/),
+    });
+  }, 60_000);
+
+  it("a wrong example in the page still blocks", async () => {
+    await commitAll(docs.root);
+    await editDocs("docs/more.rst", "More\n====\n\n>>> calc.add(2, 2)\n5\n");
+    const red = await stopDocs();
+    expect(red.kind).toBe("block");
+    if (red.kind !== "block") return;
+    expect(red.reason).toContain("docs/more.rst");
+  }, 60_000);
+});
