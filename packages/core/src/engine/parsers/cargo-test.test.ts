@@ -191,3 +191,36 @@ describe("binaryFile", () => {
     expect(binaryFile(id, nextest)).toBe(file);
   });
 });
+
+describe("a test binary aborted by a panic that cannot unwind", () => {
+  const ABORTED = [
+    "     Running tests/test.rs (target/debug/deps/test-3fe6a1a582f7fe8e)",
+    "",
+    "running 11 tests",
+    "thread 'test_i128_min' (11029) panicked at src/lib.rs:424:41:",
+    "unsafe precondition(s) violated: slice::get_unchecked requires that the index is within the slice",
+    "This indicates a bug in the program. This Undefined Behavior check is optional, and cannot be relied on for safety.",
+    "stack backtrace:",
+    "   0: __rustc::rust_begin_unwind",
+    "thread caused non-unwinding panic. aborting.",
+    "error: test failed, to rerun pass `--test test`",
+    "",
+    "Caused by:",
+    "  process didn't exit successfully: `target/debug/deps/test-3fe6a1a582f7fe8e` (signal: 6, SIGABRT: process abort signal)",
+    "error: 1 target failed:",
+    "    `--test test`",
+  ].join("\n");
+
+  it("fails the test whose thread panicked, with the panic and the signal", () => {
+    const run = parseLibtestText(ABORTED, cargo);
+    expect(testRows(run)).toEqual([["tests/test.rs", ["test_i128_min"], "fail"]]);
+    expect(run.tests[0]?.failure).toBe(
+      "thread 'test_i128_min' (11029) panicked at src/lib.rs:424:41:\nunsafe precondition(s) violated: slice::get_unchecked requires that the index is within the slice\nThis indicates a bug in the program. This Undefined Behavior check is optional, and cannot be relied on for safety.\n(the test binary was killed by SIGABRT: this panic could not unwind)",
+    );
+  });
+
+  it("a panic that unwound keeps its own verdict", () => {
+    const run = parseLibtestText(readRunnerOutput("cargo", "pass-fail.txt"), cargo);
+    expect(run.tests.filter((test) => test.status === "fail")).toHaveLength(1);
+  });
+});

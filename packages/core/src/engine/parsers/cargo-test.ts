@@ -29,6 +29,8 @@ const DOC_TESTS = /^\s*Doc-tests \S+/;
 const TEST_LINE = /^test (.+?) \.\.\. (ok|FAILED|ignored\b.*|bench:.*)$/;
 const FAILURE_HEADER = /^---- (.+?) stdout ----$/;
 const SUMMARY = /^test result: /;
+const PANICKED = /^thread '([^']+)'(?: \(\d+\))? panicked at /;
+const KILLED = /process didn't exit successfully: .*\(signal: \d+, (SIG\w+)/;
 
 function readLibtest(text: string, context: ParseContext): ParsedRun {
   const tests: TestResult[] = [];
@@ -37,6 +39,7 @@ function readLibtest(text: string, context: ParseContext): ParsedRun {
   let byName = new Map<string, TestResult>();
   let failureOf: TestResult | undefined;
   let failureLines: string[] = [];
+  const panics = new PanicWatch();
   const flush = (): void => {
     if (failureOf !== undefined) {
       const failure = failureLines.join("\n").trim();
@@ -52,8 +55,12 @@ function readLibtest(text: string, context: ParseContext): ParsedRun {
       recognised = true;
       file = running?.[1] === undefined ? undefined : toProjectFile(running[1], context);
       byName = new Map();
+      panics.clear();
       continue;
     }
+    const killed = (signal: string, found: PanicMap) =>
+      tests.push(...aborted(found, byName, signal, file, context));
+    if (panics.read(line, failureOf === undefined, killed)) continue;
     const testLine = TEST_LINE.exec(line);
     if (testLine?.[1] !== undefined && testLine[2] !== undefined) {
       recognised = true;
@@ -76,6 +83,68 @@ function readLibtest(text: string, context: ParseContext): ParsedRun {
   if (!recognised && errors.length === 0)
     return crashed("no cargo test results or compile errors in the output");
   return { tests, errors };
+}
+
+const PANIC_LINES = 8;
+
+type PanicMap = ReadonlyMap<string, readonly string[]>;
+
+/** The panics a test binary printed outside any failure report, each with its first lines. */
+class PanicWatch {
+  private panics = new Map<string, string[]>();
+  private open: string[] | undefined;
+
+  /**
+   * Whether the line was the watch's (a panic opened outside a failure report, or the binary
+   * killed by a signal, when `killed` gets the panics seen since its header).
+   */
+  read(line: string, outside: boolean, killed: (signal: string, found: PanicMap) => void): boolean {
+    const signal = KILLED.exec(line)?.[1];
+    if (signal !== undefined) {
+      killed(signal, this.panics);
+      this.clear();
+      return true;
+    }
+    const panicked = outside ? PANICKED.exec(line) : null;
+    if (panicked?.[1] !== undefined) {
+      this.open = [line];
+      this.panics.set(panicked[1], this.open);
+      return true;
+    }
+    if (this.open === undefined) return false;
+    if (line.trim() === "" || /^(stack backtrace:|note: |thread |test |\s+\d+: )/.test(line))
+      this.open = undefined;
+    else if (this.open.length < PANIC_LINES) this.open.push(line);
+    return false;
+  }
+
+  clear(): void {
+    this.panics = new Map();
+    this.open = undefined;
+  }
+}
+
+/**
+ * The tests of a test binary killed by a signal before it reported them: a panic that cannot
+ * unwind (a failed `unsafe` precondition check, a panic in a drop during a panic) aborts the
+ * whole binary, so libtest prints no verdict at all. itoa's `get_unchecked` past the buffer,
+ * after a wrong remainder, ended the Stop as "cargo exited 101 without running a test" instead
+ * of red. Each thread that panicked there without a verdict is a failed test, with its message.
+ */
+function aborted(
+  panics: PanicMap,
+  byName: ReadonlyMap<string, TestResult>,
+  signal: string,
+  file: string | undefined,
+  context: ParseContext,
+): TestResult[] {
+  return [...panics]
+    .filter(([name]) => !byName.has(name) && name !== "main" && name !== "<unnamed>")
+    .map(([name, lines]) => {
+      const result = libtestResult(name, "FAILED", file, context);
+      result.failure = `${lines.join("\n")}\n(the test binary was killed by ${signal}: this panic could not unwind)`;
+      return result;
+    });
 }
 
 function libtestResult(
