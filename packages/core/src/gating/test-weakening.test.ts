@@ -1158,6 +1158,34 @@ describe("a helper module's change reaches the tests that import and call it (th
     ],
     ["a module-wide mark", `import pytest\npytestmark = pytest.mark.slow\n${TESTS}`, ["check"], []],
     ["a name with a regex's character", TESTS, ["check(", "check_all"], ["test_all"]],
+    // The thirtieth round: a helper called by another name.
+    [
+      "imported under another name",
+      TESTS.replace("import check_all\n", "import (\n    check_all as run,  # all\n)\n").replace(
+        "    check_all([",
+        "    run([",
+      ),
+      ["check_all"],
+      ["test_all"],
+    ],
+    [
+      "a name bound to it",
+      TESTS.replace(
+        "def test_all():\n    check_all",
+        "go = check_all\n\n\ndef test_all():\n    go",
+      ),
+      ["check_all"],
+      ["test_all"],
+    ],
+    [
+      "an alias of another module's function of the same name",
+      TESTS.replace(
+        "import check_all\n",
+        "import check_all\nfrom other import check as c\n",
+      ).replace("def test_zero():\n    assert", "def test_zero():\n    c()\n    assert"),
+      ["check"],
+      ["test_add"],
+    ],
   ])("tests: %s", (_name, text, names, tests) => {
     expect(testsCallingHelpers("tests/test_a.py", text, "helpers", names)).toEqual(tests);
   });

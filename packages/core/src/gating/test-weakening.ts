@@ -871,6 +871,7 @@ export function testsCallingHelpers(
   const blocks = new Blocks(text, "python");
   const defined = definitions(blocks);
   const changed = new Set(helpers.filter((name) => !defined.has(name)));
+  for (const alias of aliasesOf(text, module, changed)) changed.add(alias);
   const seeds = new Set(changed);
   calledChanged(blocks, defined, changed);
   const found: string[] = [];
@@ -880,6 +881,35 @@ export function testsCallingHelpers(
     if (!lines.some((line) => mightSkipAlready(blocks, line, false))) found.push(name);
   }
   return found;
+}
+
+/**
+ * The other names a Python test file gives `helpers` of `module` (the thirtieth round): an
+ * import under another name (`from tests.helpers import check as c`) and a name bound to one
+ * (`c = check`, `c = helpers.check`), so that a call by that name reaches the helper too.
+ */
+function aliasesOf(text: string, module: string, helpers: ReadonlySet<string>): string[] {
+  const names = new Set(helpers);
+  const from = new RegExp(
+    `^[ \\t]*from[ \\t]+[\\w.]*\\b${escaped(module)}[ \\t]+import[ \\t]*(\\([^)]*\\)|[^\\n#]+)`,
+    "gm",
+  );
+  for (const match of text.matchAll(from))
+    for (const part of (match[1] ?? "").replace(/[()]/g, " ").split(",")) {
+      const pair = /^\s*(\w+)\s+as\s+(\w+)\s*$/.exec(part.replace(/#[^\n]*/g, ""));
+      if (pair?.[1] !== undefined && pair[2] !== undefined && names.has(pair[1]))
+        names.add(pair[2]);
+    }
+  // A name bound to a helper, followed a few times (`c = check`, then `d = c`).
+  for (let round = 0; round < 4; round += 1) {
+    const size = names.size;
+    for (const match of text.matchAll(
+      /^[ \t]*(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?(\w+)[ \t]*(?:#.*)?$/gm,
+    ))
+      if (match[1] !== undefined && names.has(match[2] ?? "")) names.add(match[1]);
+    if (names.size === size) break;
+  }
+  return [...names].filter((name) => !helpers.has(name));
 }
 
 /** A name as a regular expression matching it alone. */
