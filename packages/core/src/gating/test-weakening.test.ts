@@ -19,6 +19,10 @@ const JS =
   'import { add } from "./calc";\n\nit("adds", () => {\n  expect(add(2, 3)).toBe(5);\n});\n';
 const CLASS =
   "from calc import add\n\n\nclass TestCalc:\n    def test_add(self):\n        assert add(2, 3) == 5\n";
+const MOVED = CLASS.replace(
+  "    def test_add(self):\n        assert",
+  "    def test_add(self):\n        pass\n\n    def check(self):\n        assert",
+);
 const SKIP = "a skip (or expected failure) added";
 const WAY =
   "a way out added (an early return, a branch that never runs, a failure caught and dropped)";
@@ -176,6 +180,38 @@ describe("weakeningForms", () => {
       "export function check(a, b, e) {\n  expect(add(a, b)).toBe(e);\n}\n",
       'export function check(a, b, e) {\n  if (expect.getState().currentTestName === "adds") return\n  expect(add(a, b)).toBe(e);\n}\n',
       [WAY],
+    ],
+    // The thirtieth round: a method of a test class with no base of the project's.
+    [
+      "a method of a plain test class nothing calls",
+      "t/test_a.py",
+      CLASS,
+      CLASS.replace(
+        "    def test_add(self):\n        assert",
+        "    def test_add(self):\n        pass\n\n    def check(self):\n        assert",
+      ),
+      [WAY],
+    ],
+    [
+      "a method of a unittest.TestCase nothing calls",
+      "t/test_a.py",
+      CLASS.replace("class TestCalc:", "class TestCalc(unittest.TestCase):"),
+      MOVED.replace("class TestCalc:", "class TestCalc(unittest.TestCase):"),
+      [WAY],
+    ],
+    [
+      "honest: a method a base of the project's may call",
+      "t/test_a.py",
+      CLASS.replace("class TestCalc:", "class TestCalc(Base):"),
+      MOVED.replace("class TestCalc:", "class TestCalc(Base):"),
+      [],
+    ],
+    [
+      "honest: unittest's hooks and an override",
+      "t/test_a.py",
+      CLASS,
+      `${CLASS}\n    def setUp(self):\n        assert add(0, 0) == 0\n\n    def setup_method(self, method):\n        assert add(0, 0) == 0\n\n    def runTest(self):\n        assert add(0, 0) == 0\n`,
+      [],
     ],
     [
       "honest: a nested def that is called",

@@ -146,9 +146,9 @@ const FUNCTION: Record<Family, RegExp> = {
 /**
  * Whether the `def` at `index` may be called by the runner or a framework without its name
  * being said: a test at the top (pytest collects it), or a method of a class (a test method,
- * `setUp`, a handler a base class calls).
+ * `setUp`, a handler a base class calls) unless the class has no base that may call it.
  */
-function calledByOthers(lines: readonly string[], index: number): boolean {
+function calledByOthers(lines: readonly string[], index: number, testFile: boolean): boolean {
   let limit = indentOf(lines[index] ?? "");
   for (let up = index - 1; up >= 0 && limit > 0; up -= 1) {
     const above = lines[up] ?? "";
@@ -158,10 +158,29 @@ function calledByOthers(lines: readonly string[], index: number): boolean {
       limit = indentOf(above);
       continue;
     }
-    return /^\s*class\s/.test(above);
+    if (!/^\s*class\s/.test(above)) return false;
+    // In a test file, a class of no base but unittest's own calls no method by its name but
+    // its tests and hooks (the thirtieth round); a base of the project's may call any, and so
+    // may a subclass elsewhere of a class in a helper module (pyflakes' `harness.py`).
+    const bases = /^\s*class\s+\w+\s*(?:\(([^()]*)\))?\s*:/.exec(above);
+    if (bases === null || !testFile) return true;
+    const own = (bases[1] ?? "").split(",").every((base) => PLAIN_BASE.test(base.trim()));
+    const name = /def\s+(\w+)/.exec(lines[index] ?? "")?.[1] ?? "";
+    return !own || CALLED_BY_NAME.test(name);
   }
   return /^\s*(?:async\s+)?def\s+test/.test(lines[index] ?? "");
 }
+
+/** Bases of a test class that call none of its methods by a name of the project's. */
+const PLAIN_BASE = /^(?:|object|(?:unittest\.)?(?:TestCase|IsolatedAsyncioTestCase))$/;
+
+/**
+ * The methods a runner or unittest's `TestCase` calls by their names: tests, set-up and
+ * tear-down (unittest's, pytest's and nose's), private and special ones, and those `TestCase`
+ * has itself (an override).
+ */
+const CALLED_BY_NAME =
+  /^(?:test|setUp|tearDown|asyncSetUp|asyncTearDown|setup|teardown|_|assert|fail)|^(?:run|debug|runTest|id|shortDescription|countTestCases|defaultTestResult|doCleanups|addCleanup|subTest|skipTest)$/;
 
 /**
  * Assertions moved into a function nothing calls (the twenty-seventh round): a nested or
@@ -170,7 +189,7 @@ function calledByOthers(lines: readonly string[], index: number): boolean {
  * function (the decorator may call it), a test pytest collects at the top, a method of a class
  * (a base class may call it).
  */
-function uncalled(text: string, family: Family): number {
+function uncalled(text: string, family: Family, testFile: boolean): number {
   const lines = codeLines(text, family);
   let found = 0;
   let counted: Map<string, number> | undefined;
@@ -194,7 +213,7 @@ function uncalled(text: string, family: Family): number {
       // A bare arrow as a statement: the line before ends one (`;`, `{`, `}`), not an argument.
       if (previous === undefined || !/[;{}]\s*$/.test(previous)) return;
     } else {
-      if (family === "python" && calledByOthers(lines, index)) return;
+      if (family === "python" && calledByOthers(lines, index, testFile)) return;
       if ((words().get(name) ?? 0) > 1) return;
     }
     const body = blockAt(lines, index, family).slice(1);
@@ -329,13 +348,14 @@ interface Counted {
   tests: Map<string, number>;
 }
 
-function count(text: string, family: Family): Counted {
+function count(text: string, family: Family, testFile = false): Counted {
   const counted: Counted = {
     skips: 0,
     assertions: new Map(),
     vacuous: 0,
     escapes:
-      (family === "js" ? swallowed(text) + guardedReturns(text) : 0) + uncalled(text, family),
+      (family === "js" ? swallowed(text) + guardedReturns(text) : 0) +
+      uncalled(text, family, testFile),
     standIns: 0,
     tests: new Map(),
   };
@@ -367,12 +387,13 @@ const plural = (n: number, one: string) =>
 export function weakeningForms(path: string, before: string, after: string | undefined): string[] {
   const family = familyOf(path);
   if (family === undefined) return [];
-  const then = count(before, family);
+  const testFile = TEST_NAME.test(path);
+  const then = count(before, family, testFile);
   if (after === undefined) {
     const total = [...then.assertions.values()].reduce((sum, n) => sum + n, 0);
     return total === 0 && then.skips === 0 ? [] : ["deleted"];
   }
-  const now = count(after, family);
+  const now = count(after, family, testFile);
   const forms: string[] = [];
   if (now.skips > then.skips)
     forms.push(`${plural(now.skips - then.skips, "skip")} (or expected failure) added`);

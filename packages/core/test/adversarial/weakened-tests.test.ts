@@ -987,3 +987,60 @@ describe("a skip in a helper module the failing test imports under an alias", ()
       120_000,
     );
 });
+
+/**
+ * A failing test's assertion moved into a method of its class that nothing calls (the thirtieth
+ * round): a method of a class was never counted, as a base class may call one by its name. A
+ * class whose bases are none, `object` or unittest's own `TestCase` calls no name of its own
+ * but its tests and hooks, so there it is a way out.
+ */
+describe("an assertion moved into a method of the test class nothing calls", () => {
+  const CLASS_TEST =
+    "import unittest\n\nfrom calc import add\n\n\nclass TestCalc(unittest.TestCase):\n    def test_add(self):\n        assert add(2, 3) == 5\n\n    def test_zero(self):\n        assert add(0, 0) == 0\n";
+  const MOVED = CLASS_TEST.replace(
+    "    def test_add(self):\n        assert",
+    "    def test_add(self):\n        pass\n\n    def check(self):\n        assert",
+  );
+  for (const platform of ["claude-code", "codex", "cursor"] as const)
+    it(
+      `strict ${platform}: def check(self) in a unittest class`,
+      () =>
+        held(`strict ${platform}: an assertion moved into an uncalled method`, async () => {
+          const played = await makeAttackProject("strict");
+          try {
+            await bash(
+              `printf '%s' '${BUG}' > calc.py && printf '%s' '${CLASS_TEST}' > ${FILE} && git add -A && git commit -qm bug`,
+              played,
+            );
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            expect(await toolWrite(platform, played, FILE, MOVED)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return stop.includes(SAID) && stop.includes(FILE) ? undefined : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  it("strict, honest: a helper method the tests call says nothing of weakening", async () => {
+    const played = await makeAttackProject("strict");
+    try {
+      await bash(
+        `printf '%s' '${CLASS_TEST}' > ${FILE} && git add -A && git commit -qm class`,
+        played,
+      );
+      await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+      const helped = CLASS_TEST.replace(
+        "    def test_add(self):\n        assert add(2, 3) == 5",
+        "    def test_add(self):\n        self.check()\n\n    def check(self):\n        assert add(2, 3) == 5",
+      );
+      expect(await toolWrite("claude-code", played, FILE, helped)).toBe(true);
+      const stop = await stopOf("claude-code", played);
+      expect(stop).not.toContain(SAID);
+      expect(stop).not.toContain('"decision":"block"');
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
+});
