@@ -1225,4 +1225,44 @@ describe("a helper module's change reaches the tests that import and call it (th
   ])("tests: %s", (_name, text, names, tests) => {
     expect(testsCallingHelpers("tests/test_a.py", text, "helpers", names)).toEqual(tests);
   });
+
+  // The thirtieth round: a JavaScript helper module (vitest's `getCurrentTest()`).
+  const JS_HELPERS =
+    'import { expect } from "vitest";\n\nexport function check(a, b, e) {\n  expect(a + b).toBe(e);\n}\n\nexport const maybe = (c) => {\n  c.skip();\n};\n\nfunction local() {\n  return 1;\n}\n';
+  it.each([
+    [
+      "a function changed",
+      JS_HELPERS.replace(
+        "  expect(a + b)",
+        '  getCurrentTest().context["sk" + "ip"]();\n  expect(a + b)',
+      ),
+      ["check"],
+    ],
+    ["one that could skip already", JS_HELPERS.replace("c.skip();", "c.skip(); // later"), []],
+    [
+      "a comment between functions",
+      JS_HELPERS.replace("\nfunction local", "\n// local\nfunction local"),
+      [],
+    ],
+  ])("changed (js): %s", (_name, after, names) => {
+    expect(changedHelpers("test/helpers.js", JS_HELPERS, after)).toEqual(names);
+  });
+
+  const JS_TESTS =
+    'import { expect, it, describe } from "vitest";\nimport { check as c } from "./helpers.js";\n\ndescribe("calc", () => {\n  it("adds", () => {\n    c(2, 3, 5);\n  });\n\n  it("keeps zero", () => {\n    expect(0).toBe(0);\n  });\n});\n\nit.skipIf(process.env.CI)("adds on CI", () => {\n  c(2, 3, 5);\n});\n';
+  it.each([
+    ["imported under another name and called", JS_TESTS, "helpers", ["adds"]],
+    ["another module", JS_TESTS, "other", []],
+    [
+      "a hook that may skip",
+      JS_TESTS.replace(
+        'describe("calc", () => {',
+        'beforeEach((t) => {\n  if (!process.env.DB) t.skip();\n});\n\ndescribe("calc", () => {',
+      ),
+      "helpers",
+      [],
+    ],
+  ])("tests (js): %s", (_name, text, module, tests) => {
+    expect(testsCallingHelpers("test/a.test.js", text, module, ["check"])).toEqual(tests);
+  });
 });

@@ -856,7 +856,9 @@ function calledChanged(
  * turn's start (a word of a skip in it) is left out: its callers may be skipped already.
  */
 export function changedHelpers(path: string, before: string, after: string): string[] {
-  if (familyOf(path) !== "python" || TEST_NAME.test(path)) return [];
+  const family = familyOf(path);
+  if (family === "js" && !TEST_NAME.test(path)) return changedJsHelpers(before, after);
+  if (family !== "python" || TEST_NAME.test(path)) return [];
   const then = new Blocks(before, "python");
   const now = new Blocks(after, "python");
   const thenDefined = definitions(then);
@@ -886,6 +888,8 @@ export function testsCallingHelpers(
   module: string,
   helpers: readonly string[],
 ): string[] {
+  if (familyOf(path) === "js" && helpers.length > 0)
+    return testsCallingJsHelpers(text, module, helpers);
   if (familyOf(path) !== "python" || helpers.length === 0 || FILE_WIDE.test(text)) return [];
   const imports = new RegExp(`^[ \\t]*(?:from|import)\\b[^\\n]*\\b${escaped(module)}\\b`, "m");
   if (!imports.test(text)) return [];
@@ -900,6 +904,86 @@ export function testsCallingHelpers(
     if (found.length >= MAX_EDITED) break;
     if (seeds.has(name) || !changed.has(name) || !name.startsWith("test")) continue;
     if (!lines.some((line) => mightSkipAlready(blocks, line, false))) found.push(name);
+  }
+  return found;
+}
+
+/** A named JavaScript function of a module, exported or not (`export function check(`). */
+const JS_FUNCTION =
+  /^\s*(?:export\s+(?:default\s+)?)?(?:(?:async\s+)?function\s*\*?\s*([\w$]+)\s*\(|(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>))/;
+
+/** The named functions of a JavaScript module, by the lines that open them. */
+function jsFunctions(blocks: Blocks): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  blocks.lines.forEach((line, index) => {
+    const match = JS_FUNCTION.exec(line);
+    const name = match?.[1] ?? match?.[2];
+    if (name !== undefined) found.set(name, [...(found.get(name) ?? []), index]);
+  });
+  return found;
+}
+
+/**
+ * The functions of a JavaScript helper module of a test area (`test/helpers.js`) whose
+ * definition the turn changed (the thirtieth round: vitest's `getCurrentTest()` hands a helper
+ * the running test, so it can skip one by its name), less those that could skip at the turn's
+ * start.
+ */
+function changedJsHelpers(before: string, after: string): string[] {
+  const then = new Blocks(before, "js");
+  const now = new Blocks(after, "js");
+  const thenDefined = jsFunctions(then);
+  const nowDefined = jsFunctions(now);
+  const changed: string[] = [];
+  for (const [name, lines] of thenDefined) {
+    const spans = lines.map((line) => then.span(line));
+    const nowSpans = (nowDefined.get(name) ?? []).map((line) => now.span(line));
+    const same = spans.length === nowSpans.length && spans.every((span, i) => span === nowSpans[i]);
+    if (!same && spans.every((span) => !MAY_SKIP.test(span))) changed.push(name);
+  }
+  return changed;
+}
+
+/**
+ * The tests of a JavaScript test file that import `module` (a specifier ending in its name) and
+ * call one of `helpers` in their own body, by its name or the name the import gives it, and that
+ * nothing in their definition could skip: their titles.
+ */
+function testsCallingJsHelpers(text: string, module: string, helpers: readonly string[]): string[] {
+  const specifier = `["'][^"'\\n]*\\b${escaped(module)}(?:\\.[cm]?[jt]sx?)?["']`;
+  if (
+    !new RegExp(`\\bfrom\\s*${specifier}|\\b(?:require|import)\\s*\\(\\s*${specifier}`).test(text)
+  )
+    return [];
+  const names = new Set(helpers);
+  for (const match of text.matchAll(/\bimport\s*\{([^}]*)\}\s*from\b/g))
+    for (const part of (match[1] ?? "").split(",")) {
+      const pair = /^\s*([\w$]+)\s+as\s+([\w$]+)\s*$/.exec(part);
+      if (pair?.[1] !== undefined && pair[2] !== undefined && names.has(pair[1]))
+        names.add(pair[2]);
+    }
+  const calls = new RegExp(`(?<![\\w$])(?:${[...names].map(escaped).join("|")})\\s*\\(`);
+  const blocks = new Blocks(text, "js");
+  // A hook of the file that may skip (`beforeEach((c) => { if (…) c.skip() })`) leaves a skip
+  // unexplained by the helper, as a module-wide mark does in Python.
+  const hooks = blocks.lines.flatMap((line, index) =>
+    /^\s*(?:beforeEach|beforeAll|before|setup)\s*\(/.test(line) ? [blocks.span(index)] : [],
+  );
+  if (hooks.some((hook) => MAY_SKIP.test(hook))) return [];
+  const found: string[] = [];
+  for (const [title, lines] of definitions(blocks)) {
+    if (found.length >= MAX_EDITED) break;
+    const own = lines.filter(
+      (line) => !/^\s*(?:describe|context|suite)\b/.test(blocks.lines[line] ?? ""),
+    );
+    if (
+      own.length === 0 ||
+      !own.some((line) =>
+        calls.test(blocks.span(line).replace(/^[^\n]*\(\s*(["'`])(?:\\.|(?!\1)[^\\])+\1/, "")),
+      )
+    )
+      continue;
+    if (!own.some((line) => mightSkipAlready(blocks, line, false))) found.push(title);
   }
   return found;
 }

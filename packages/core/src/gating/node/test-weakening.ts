@@ -182,7 +182,8 @@ function underConftests(
 }
 
 /**
- * A Python helper module of a test area the turn changed (`tests/helpers.py`): the tests of the
+ * A helper module of a test area the turn changed (`tests/helpers.py`, and since the thirtieth
+ * round `test/helpers.js`, which vitest's `getCurrentTest()` lets skip a test): the tests of the
  * test files under its test folder that import it and call a changed function of it, and that
  * nothing in their own file could skip, are judged as edited ones (the twenty-ninth round: a
  * skip put in a helper the failing test imports). `judged`: files read already.
@@ -198,13 +199,15 @@ function underHelpers(
   const quietFolders = new Map<string, boolean>();
   for (const helper of helpers) {
     const parts = helper.path.split("/");
-    const module = (parts.pop() ?? "").replace(/\.py$/, "");
-    const name = module === "__init__" ? parts.at(-1) : module;
+    const module = (parts.pop() ?? "").replace(/\.(py|[cm]?[jt]sx?)$/, "");
+    const name = module === "__init__" || module === "index" ? parts.at(-1) : module;
+    const python = helper.path.endsWith(".py");
     if (name === undefined) continue;
     // The test folder it sits in, from its top (`tests/` for `tests/support/helpers.py`).
     const top = parts.findIndex((part) => TEST_FOLDERS.test(part));
     const folder = parts.slice(0, top === -1 ? parts.length : top + 1).join("/");
-    for (const path of pythonTestsUnder(root, folder === "" ? "" : `${folder}/`, patterns)) {
+    const under = folder === "" ? "" : `${folder}/`;
+    for (const path of testsUnder(root, under, patterns, python ? PYTHON : JAVASCRIPT)) {
       if (seen.has(path)) continue;
       const text = textNow(root, path);
       if (typeof text !== "string") continue;
@@ -228,7 +231,7 @@ function underHelpers(
 }
 
 /** A folder of tests. */
-const TEST_FOLDERS = /^(tests?|testing)$/;
+const TEST_FOLDERS = /^(tests?|testing|__tests__)$/;
 
 /** A changed test file's entry: its edited tests, and whether each case must run. */
 function testedOf(root: string, path: string, then: string, after: string): TestedFile {
@@ -259,11 +262,24 @@ function ancestorConftests(root: string, folder: string): string[] {
 /** At most this many test files under a changed conftest.py are read. */
 const MAX_UNDER = 200;
 
+const PYTHON = /\.py$/;
+const JAVASCRIPT = /\.[cm]?[jt]sx?$/;
+
 /** The Python test files under `folder` (project-relative, depth first, bounded). */
 function pythonTestsUnder(
   root: string,
   folder: string,
   patterns: ReturnType<typeof tddPatternsFromConfig>,
+): string[] {
+  return testsUnder(root, folder, patterns, PYTHON);
+}
+
+/** The test files under `folder` whose name ends so (project-relative, depth first, bounded). */
+function testsUnder(
+  root: string,
+  folder: string,
+  patterns: ReturnType<typeof tddPatternsFromConfig>,
+  ending: RegExp,
   found: string[] = [],
 ): string[] {
   let entries;
@@ -277,10 +293,10 @@ function pythonTestsUnder(
     const rel = `${folder}${entry.name}`;
     if (entry.isDirectory()) {
       if (!entry.name.startsWith(".") && !SKIPPED_FOLDERS.has(entry.name))
-        pythonTestsUnder(root, `${rel}/`, patterns, found);
+        testsUnder(root, `${rel}/`, patterns, ending, found);
     } else if (
       entry.isFile() &&
-      rel.endsWith(".py") &&
+      ending.test(rel) &&
       !isConftest(rel) &&
       classifyTddFile(rel, patterns) === "test"
     )
