@@ -2,6 +2,7 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { type ExpectedRed } from "./expected-red.ts";
+export { hangBound } from "./hang-bound.ts";
 export { stripAnsi } from "./parsers/_shared.ts";
 export {
   type MissingTest,

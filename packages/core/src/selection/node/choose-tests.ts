@@ -208,6 +208,14 @@ export function cutToBudget(
   return { kept, leftOut: [...leftOut].sort() };
 }
 
+/**
+ * What each test file took in the newest earlier run that ran to an end (`testFileCosts`), for a
+ * run outside the end of a turn (a strict claim's, a tdd cycle's) to take the hang bound too.
+ */
+export function earlierTestFileTimes(project: Project): (test: string) => number | undefined {
+  return testFileCosts(readRunCosts(project) ?? []).earlier;
+}
+
 /** How many of the newest runs say what a test file costs. */
 const COST_RUNS = 50;
 

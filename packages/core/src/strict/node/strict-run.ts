@@ -15,6 +15,7 @@ import { redSummary } from "../../engine/rerun.ts";
 import { tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { firstErrorLine } from "../../tdd/tdd-log.ts";
 import { executePlan } from "../../engine/node/execute.ts";
+import { hangBound } from "../../engine/hang-bound.ts";
 import type { Project } from "../../project/node/project.ts";
 import { guardState, tamperedReason } from "../../engine/node/state-guard.ts";
 import { hashFile, supportHash } from "./strict-store.ts";
@@ -39,6 +40,8 @@ export interface StrictRunOptions {
   guard?: readonly string[];
   /** Claimed files that changed, and their content before: which ran (`reached`). */
   watch?: ReadonlyArray<{ file: string; before: string | null }>;
+  /** The least a run bounded by its earlier times is given (`HANG_FLOOR_MS` unless told). */
+  hangFloorMs?: number;
 }
 
 const MESSAGE_MAX = 300;
@@ -204,11 +207,24 @@ export async function runStrictTests(
   }
   const plan = planRun(project.view, targets, planOptions(project));
   const results: RunResult[] = [];
+  const timeoutMs = project.config.test_timeout_seconds * 1000;
+  // A claimed test made to hang (a seeded endless loop) is stopped as the end of a turn's run
+  // is (ADR 0012, the thirtieth round): not held for the whole timeout. Loaded only to run.
+  const earlier =
+    plan.runs.length === 0
+      ? undefined
+      : (await import("../../selection/node/choose-tests.ts")).earlierTestFileTimes(project);
   for (const run of plan.runs)
     results.push(
       await executePlan(run, {
         root: project.root,
-        timeoutMs: project.config.test_timeout_seconds * 1000,
+        timeoutMs,
+        hang: hangBound(
+          run.test_files,
+          earlier ?? (() => undefined),
+          timeoutMs,
+          options.hangFloorMs,
+        ),
         ...(options.guard === undefined ? {} : { guard: options.guard }),
         ...(options.watch === undefined ? {} : { watch: options.watch }),
       }),

@@ -23,6 +23,7 @@ import type { TddEntry, TestRunEntry } from "../tdd-log.ts";
 import { deriveTddState, type TddView } from "../tdd-state.ts";
 import { recogniseTestCommand } from "../test-commands.ts";
 import { executePlan } from "../../engine/node/execute.ts";
+import { hangBound } from "../../engine/hang-bound.ts";
 import { toProjectPath, type Project } from "../../project/node/project.ts";
 import { gateTargets } from "../../shell/node/shell-targets.ts";
 import {
@@ -203,11 +204,16 @@ async function measureCycle(
       ? undefined
       : await supportHash(call.project, planned.red.file, patterns);
   const results: RunResult[] = [];
+  const timeoutMs = call.project.config.test_timeout_seconds * 1000;
+  // A test made to hang is stopped as the end of a turn's run is (ADR 0012, the thirtieth round).
+  const { earlierTestFileTimes } = await import("../../selection/node/choose-tests.ts");
+  const earlier = earlierTestFileTimes(call.project);
   for (const run of plan.runs)
     results.push(
       await executePlan(run, {
         root: call.project.root,
-        timeoutMs: call.project.config.test_timeout_seconds * 1000,
+        timeoutMs,
+        hang: hangBound(run.test_files, earlier, timeoutMs),
       }),
     );
   const measured = readMeasuredRuns(results, planned.red, view.redFailed);
