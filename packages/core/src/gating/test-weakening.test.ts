@@ -891,6 +891,28 @@ describe("leavesTestsOut", () => {
       VITEST.replace('"node_modules/**"', '"node_modules/**", "src/calc.test.ts"'),
       ["`exclude` added or changed"],
     ],
+    // The thirtieth round: the folder a run looks for its tests in, moved.
+    [
+      "vitest's root moved",
+      "vitest.config.ts",
+      VITEST,
+      VITEST.replace("    exclude", '    root: "src",\n    exclude'),
+      ["`root` added or changed"],
+    ],
+    [
+      "jest's rootDir moved in package.json",
+      "package.json",
+      '{"jest": {"rootDir": "."}}\n',
+      '{"jest": {"rootDir": "src"}}\n',
+      ["`rootDir` added or changed"],
+    ],
+    [
+      "vitest --root in a script",
+      "package.json",
+      '{"scripts": {"test": "vitest run"}}\n',
+      '{"scripts": {"test": "vitest run --root src"}}\n',
+      ["`--root` added or changed"],
+    ],
     [
       "passWithNoTests",
       "vitest.config.ts",

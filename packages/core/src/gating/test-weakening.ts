@@ -516,9 +516,10 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
       /\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bpytest_deselected\b|\bpytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(|\bpytest_plugins\b|\bpytest_(pyfunc_call|runtest_\w+|report_teststatus|pycollect_makeitem|collect_file|make_collect_report|itemcollected)\b|\busefixtures\b|\bconfig\s*\.\s*option\s*\.\s*\w+\s*=(?!=)|\bexitstatus\s*=(?!=)/g,
   },
   {
+    // `root`, `rootDir`: the folder a run looks for its tests in (the thirtieth round).
     file: JS_CONFIG,
     words:
-      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry)\b|(?<![\w-])-t(?=[\s="'])/g,
+      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|root|rootDir|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry|root|rootDir|dir)\b|(?<![\w-])-t(?=[\s="'])/g,
   },
   {
     // The twenty-fifth round: mocha's own config file, the files and tests it runs.

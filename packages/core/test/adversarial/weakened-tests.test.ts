@@ -1083,3 +1083,35 @@ describe("a skip in a JavaScript helper module the failing test imports", () => 
       120_000,
     );
 });
+
+/**
+ * vitest's `root` moved by an edit of its config (the thirtieth round): `root: "src"` leaves the
+ * failing `test/calc.test.js` outside what vitest collects, so no test of it runs.
+ */
+describe("a vitest root moved by a config edit", () => {
+  for (const platform of ["claude-code", "codex"] as const)
+    it(
+      `strict ${platform}: root: "src" in vitest.config.js`,
+      () =>
+        held(`strict ${platform}: vitest's root moved away from the failing test`, async () => {
+          const played = await makeJsAttackProject("strict", "vitest", {
+            ...VITEST_FILES,
+            "src/calc.test.js":
+              'import { expect, it } from "vitest";\nimport { add } from "./calc.js";\n\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n',
+          });
+          try {
+            await fire(platform, played, payloadsOf(platform, played.root).start);
+            const moved =
+              'export default { test: { root: "src", exclude: ["**/node_modules/**"] } };\n';
+            expect(await toolWrite(platform, played, "vitest.config.js", moved)).toBe(true);
+            const stop = await stopOf(platform, played);
+            return /block|followup/.test(stop) && stop.includes("vitest.config.js")
+              ? undefined
+              : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+});
