@@ -6,6 +6,7 @@ import { suiteShape } from "../selection/suite.ts";
 import { detectPackageRunners } from "./project-runners.ts";
 import {
   coverageOff,
+  doctestOptions,
   isDefaultTestFileName,
   pytestMissingPlugin,
   pytestRunFiles,
@@ -194,5 +195,23 @@ describe("the files of a run, as pytest's own run meets them", () => {
     ],
   ])("%s", (_, conftest, files, expected) => {
     expect(pytestRunFiles(view(conftest), "", files)).toEqual(expected);
+  });
+});
+
+describe("the doctest options of a run", () => {
+  const view = createMemoryView({
+    "pytest.ini": "[pytest]\naddopts = --doctest-glob='*.rst' --doctest-modules\n",
+    "calc.py":
+      'def add(a, b):\n    """\n    >>> add(1, 2)\n    3\n    """\n    assert a is not None\n    return a + b\n',
+    "docs/usage.rst": ">>> from calc import add\n>>> assert add(1, 2) == 3\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+  });
+  it("asks for module doctests only for a Python module with doctests", () => {
+    expect(doctestOptions(view, "", ["calc.py", "tests/test_calc.py"])).toEqual([
+      "--doctest-modules",
+      "--assert=plain",
+    ]);
+    // A page is collected by the project's --doctest-glob; its assert keeps pytest's rewriting.
+    expect(doctestOptions(view, "", ["docs/usage.rst", "tests/test_calc.py"])).toEqual([]);
   });
 });

@@ -186,7 +186,9 @@ function hangDump(view: ProjectView, dir: string): { hangArgs?: string[] } {
 export function doctestOptions(view: ProjectView, dir: string, files: readonly string[]): string[] {
   const shape = pytestShape(view, dir);
   const modules = files.flatMap((file) => {
-    if (shape.isTest(file.replace(/^\.\//, ""))) return [];
+    // A doctest page (`docs/usage.rst`) is collected by the project's own `--doctest-glob`; only a
+    // Python module needs `--doctest-modules`, and a page's `assert` must not turn rewriting off.
+    if (!file.endsWith(".py") || shape.isTest(file.replace(/^\.\//, ""))) return [];
     const text = view.readText(joinRel(dir, file)) ?? "";
     return hasPythonDoctests(text) ? [text] : [];
   });
