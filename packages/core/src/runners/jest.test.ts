@@ -16,13 +16,18 @@ const argvFor = (test: string) => {
   return runnerArgv(view, runner!, ["test/a.test.ts"], []).argv;
 };
 
-describe("a jest run keeps the test script's colours, config and forced exit", () => {
+describe("a jest run keeps the test script's colours, config, forced exit and workers", () => {
   it.each([
     // jest-extended: snapshots of coloured messages are red when jest colours nothing.
     ["jest --color=true", ["--color=true"]],
     ["jest --colors --ci --coverage", ["--colors"]],
     ["jest --no-color", ["--no-color"]],
-    ["jest --config jest.unit.js --runInBand", ["--config=jest.unit.js"]],
+    ["jest --config jest.unit.js --runInBand", ["--config=jest.unit.js", "--runInBand"]],
+    // A suite whose files share a database or a port: in parallel workers they fail one another.
+    ["NODE_ENV=test jest -i --detectOpenHandles", ["--runInBand"]],
+    ["jest --maxWorkers=2 --testTimeout 20000", ["--maxWorkers=2", "--testTimeout=20000"]],
+    ["jest -w 1", ["--maxWorkers=1"]],
+    ["jest --max-workers=50% --run-in-band=false", ["--maxWorkers=50%"]],
     // An app whose pool or timer outlives the tests: without it jest waits for the timeout.
     ["jest --forceExit --detectOpenHandles", ["--forceExit"]],
     ["cross-env NODE_ENV=test jest --watchAll=false --force-exit", ["--forceExit"]],

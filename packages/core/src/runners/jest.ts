@@ -122,8 +122,11 @@ export const jest: RunnerSpec = {
  * run: its colours (`jest --color=true`: a snapshot of a coloured failure message fails without
  * them, and jest colours nothing when its output is not a terminal) and the config it names
  * (`--config jest.unit.js`, `-c x`), and its `--forceExit`: an app whose pool, server or timer
- * outlives the tests keeps jest waiting after them, so the run would end only at the timeout. The
- * rest (reporters, coverage, watch, `--detectOpenHandles`) is left to tailtest.
+ * outlives the tests keeps jest waiting after them, so the run would end only at the timeout. Its
+ * workers too (`--runInBand`, `-i`, `--maxWorkers`): a suite whose files share a database, a port
+ * or a folder is run in band by its script, and in parallel workers its files fail one another.
+ * And its `--testTimeout`. The rest (reporters, coverage, watch, `--detectOpenHandles`) is left to
+ * tailtest.
  */
 export function jestScriptOptions(view: ProjectView, dir: string): string[] {
   for (const command of scriptCommands(packageTestScript(view, dir))) {
@@ -136,12 +139,27 @@ export function jestScriptOptions(view: ProjectView, dir: string): string[] {
       if (/^--(no-)?colou?rs?(=(true|false))?$/.test(word) || /^--config=./.test(word))
         kept.push(word);
       else if (/^--force-?exit(=true)?$/i.test(word)) kept.push("--forceExit");
+      else if (/^(--run-?in-?band(=true)?|-i)$/i.test(word)) kept.push("--runInBand");
+      else if (/^--(max-?workers|test-?timeout)=\S+$/i.test(word)) kept.push(camelOption(word));
+      else if (/^(--max-?workers|--test-?timeout|-w)$/i.test(word) && i + 1 < args.length)
+        kept.push(
+          `${camelOption(word === "-w" ? "--maxWorkers" : word)}=${args[(i += 1)] as string}`,
+        );
       else if ((word === "--config" || word === "-c") && i + 1 < args.length)
         kept.push(`--config=${args[(i += 1)] as string}`);
     }
     return kept;
   }
   return [];
+}
+
+/** jest's own spelling of an option a script may write in kebab case (`--max-workers=2`). */
+function camelOption(option: string): string {
+  const [name = "", value] = option.split(/=(.*)/s, 2);
+  let camel = name;
+  if (/^--max-?workers$/i.test(name)) camel = "--maxWorkers";
+  else if (/^--test-?timeout$/i.test(name)) camel = "--testTimeout";
+  return value === undefined ? camel : `${camel}=${value}`;
 }
 
 /**
