@@ -89,3 +89,71 @@ describe("a test script reaching `tsx --test` through npm-run-all (helmet)", () 
     ]);
   });
 });
+
+describe("better-node-test's `bnt` in the test script (nanoid)", () => {
+  const nanoid = {
+    "package.json": JSON.stringify({
+      type: "module",
+      scripts: {
+        "test:coverage": "bnt --coverage 100 --coverage-exclude 'test/*'",
+        "test:lint": "oxlint",
+        "test:versions": "node ./test/check-versions.js",
+        test: "pnpm run /^test:/",
+      },
+      devDependencies: { "better-node-test": "^1.0.0" },
+    }),
+    "index.js": "",
+    "test/index.test.js": "",
+    "test/pool.test.js": "",
+    "test/benchmark.js": "",
+    "test/check-versions.js": "",
+    "non-secure/index.js": "",
+    "node_modules/dep/a.test.js": "",
+  };
+  const detect = (files: Record<string, string>) =>
+    detectPackageRunners(createMemoryView(files), "").find((r) => r.id === "node-test");
+
+  it("is node --test on bnt's files: *.test/*.spec .js/.ts, outside node_modules", () => {
+    const found = detect(nanoid);
+    expect(found?.command).toEqual(["node", "--test"]);
+    expect(found?.evidence).toMatch(/bnt/);
+    const view = createMemoryView(nanoid);
+    const { argv, env } = nodeTest.argv({ view, runner: found!, files: [], ids: [] });
+    expect(argv.slice(-2)).toEqual(["test/index.test.js", "test/pool.test.js"]);
+    expect(env).toEqual({ NODE_ENV: "test" });
+    const shape = nodeTest.suite(view, found!);
+    expect(shape.isTest("test/index.test.js")).toBe(true);
+    // Node's own defaults would run every .js file under test/: bnt does not.
+    expect(shape.isTest("test/benchmark.js")).toBe(false);
+    expect(shape.isTest("node_modules/dep/a.test.js")).toBe(false);
+  });
+
+  it("strips types when a test is TypeScript, and runs only the files the script names", () => {
+    const ts = {
+      "package.json": JSON.stringify({ scripts: { test: "bnt test/a.test.ts -t fast && tsc" } }),
+      "test/a.test.ts": "",
+      "test/b.test.ts": "",
+    };
+    const found = detect(ts);
+    expect(found?.command).toEqual(["node", "--test", "--experimental-strip-types"]);
+    const view = createMemoryView(ts);
+    expect(nodeTest.suite(view, found!).isTest("test/b.test.ts")).toBe(false);
+    expect(nodeTest.argv({ view, runner: found!, files: [], ids: [] }).argv.at(-1)).toBe(
+      "test/a.test.ts",
+    );
+  });
+
+  it("is not bnt where the script runs node --test itself, nor for a word that only holds it", () => {
+    const both = {
+      "package.json": JSON.stringify({ scripts: { test: "node --test test/ && bnt" } }),
+      "test/a.test.js": "",
+    };
+    expect(detect(both)?.command).toEqual(["node", "--test"]);
+    expect(
+      nodeTest.argv({ view: createMemoryView(both), runner: detect(both)!, files: [], ids: [] })
+        .env,
+    ).toBeUndefined();
+    const other = { "package.json": JSON.stringify({ scripts: { test: "bnt-lint && abnt" } }) };
+    expect(detect(other)).toBeUndefined();
+  });
+});

@@ -29,13 +29,23 @@ export const nodeTest: RunnerSpec = {
   id: "node-test",
   languages: ["javascript", "typescript"],
   label: "node --test",
-  // `tsx --test` (helmet): tsx hands its arguments to node with its loader in place.
-  packageJson: { script: /\b(node|tsx)\s+(.*\s)?--test\b/ },
+  // `tsx --test` (helmet): tsx hands its arguments to node with its loader in place;
+  // better-node-test's `bnt` (nanoid, nanostores) runs `node --test` on the files it finds.
+  packageJson: {
+    script: /\b(node|tsx)\s+(.*\s)?--test\b|(?:^|[\s;&|(])bnt(?![\w.-])/,
+    dependency: "better-node-test",
+  },
   detect: (view, dir, table) => {
     const detection = detectByPackageJson(view, dir, "node-test", table, (script) =>
       nodeTestByFile(view, dir, script),
     );
     if (detection === undefined || detection.command !== undefined) return detection;
+    const bnt = bntFiles(view, dir);
+    if (bnt !== undefined)
+      return {
+        evidence: "package.json scripts.test runs bnt (node --test)",
+        command: bntCommand(bnt),
+      };
     const flags = nodeTestScriptFlags(packageTestScript(view, dir));
     if (flags === undefined) return detection;
     const command =
@@ -61,6 +71,7 @@ export const nodeTest: RunnerSpec = {
     const filter = ids.map(
       (id) => `--test-name-pattern=^${escapeRegex(id.segments[id.segments.length - 1] ?? "")}$`,
     );
+    const bnt = runsBnt(view, runner.package_dir);
     return {
       argv: [
         ...head,
@@ -72,6 +83,8 @@ export const nodeTest: RunnerSpec = {
       ],
       format: "node-test-ndjson",
       report: FILE_REPORT,
+      // bnt runs its tests with NODE_ENV=test, and some read it.
+      ...(bnt ? { env: { NODE_ENV: "test" } } : {}),
     };
   },
   suite: nodeTestShape,
@@ -90,6 +103,8 @@ const NODE_TEST_DEFAULT = [
 ];
 
 function nodeTestShape(view: ProjectView, runner: DetectedRunner): SuiteMatcher {
+  const bnt = bntArgs(view, runner.package_dir);
+  if (bnt !== undefined) return bntShape(bnt);
   const args =
     testScriptArgs(view, runner.package_dir) ??
     runner.command
@@ -127,6 +142,8 @@ const GLOB_DEPTH = 12;
  * (strict's `refactor start`) found no test. Empty when the script names none.
  */
 function scriptTests(view: ProjectView, dir: string): string[] {
+  const bnt = bntFiles(view, dir);
+  if (bnt !== undefined) return bnt;
   const named = new Set<string>();
   for (const arg of testScriptArgs(view, dir) ?? []) {
     if (/[*?{[]/.test(arg)) for (const file of expandGlob(view, dir, arg)) named.add(file);
@@ -258,4 +275,68 @@ function usesNodeTest(view: ProjectView, path: string): boolean {
   return imports
     .slice(0, 50)
     .some(([, spec]) => NODE_TEST_IMPORT.test(view.readText(joinRel(folder, spec ?? "")) ?? ""));
+}
+
+/**
+ * better-node-test (`bnt`, nanoid's and nanostores' test script): `node --test --test-reporter
+ * spec` on the files it is given, or on every `*.test.*`/`*.spec.*` `.js`/`.ts` file below the
+ * package outside `node_modules` and `.git`, with `--experimental-strip-types` when one is
+ * TypeScript, and `NODE_ENV=test`. Its `-t <pattern>`, `--coverage <n>`, `--coverage-include
+ * <glob>` and `--coverage-exclude <glob>` take a value; its other words are files.
+ */
+const BNT_FILE = /\.(test|spec)\.(js|ts)$/;
+const BNT_VALUED = new Set(["-t", "--coverage", "--coverage-include", "--coverage-exclude"]);
+
+/**
+ * The files the test script gives `bnt`, `[]` for none, or undefined when it never runs it (or
+ * also runs `node --test` itself, whose words then say what runs).
+ */
+function bntArgs(view: ProjectView, dir: string): string[] | undefined {
+  const words = scriptToolArgs(view, dir, "bnt");
+  if (words === undefined || testScriptArgs(view, dir) !== undefined) return undefined;
+  if (words === undefined) return undefined;
+  const files: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    if (BNT_VALUED.has(word)) i += 1;
+    else if (!word.startsWith("-")) files.push(word.replace(/^\.\//, ""));
+  }
+  return files;
+}
+
+function runsBnt(view: ProjectView, dir: string): boolean {
+  return bntArgs(view, dir) !== undefined;
+}
+
+/** The test files a `bnt` run of the whole suite runs, sorted; undefined when no script runs it. */
+function bntFiles(view: ProjectView, dir: string): string[] | undefined {
+  const named = bntArgs(view, dir);
+  if (named === undefined) return undefined;
+  if (named.length > 0) return [...named].sort();
+  return walkFiles(view, dir, "", {
+    depth: GLOB_DEPTH,
+    files: GLOB_FILES,
+    skip: new Set(["node_modules", ".git"]),
+    keep: (path) => BNT_FILE.test(path),
+  }).sort();
+}
+
+function bntCommand(files: readonly string[]): string[] {
+  return files.some((file) => file.endsWith(".ts"))
+    ? ["node", "--test", "--experimental-strip-types"]
+    : ["node", "--test"];
+}
+
+function bntShape(files: readonly string[]): SuiteMatcher {
+  if (files.length > 0) {
+    const named = new Set(files);
+    return {
+      evidence: `bnt ${files.join(" ")} (package.json scripts.test)`,
+      isTest: (path) => named.has(path),
+    };
+  }
+  return {
+    evidence: "bnt defaults: *.test.js, *.spec.js, *.test.ts, *.spec.ts",
+    isTest: (path) => BNT_FILE.test(path) && !/(^|\/)node_modules\//.test(path),
+  };
 }
