@@ -321,6 +321,21 @@ describe("parseJunitXml on real and documented samples", () => {
     expect(failure.endsWith("tests/test_calc.py:10: AssertionError")).toBe(true);
   });
 
+  it("puts an exception's message first when pytest says it only at the bottom", () => {
+    const source = Array.from({ length: 30 }, (_, i) => `    line_${i} = ${i}`).join("\n");
+    const xml =
+      '<testsuite name="pytest"><testcase classname="tests.test_api_jwt" name="test_exp" time="0.1">' +
+      '<failure message="jwt.exceptions.ExpiredSignatureError: Signature has expired">' +
+      `self = &lt;tests.test_api_jwt.TestJWT object&gt;\n\n    def test_exp(self):\n${source}\n` +
+      ">       jwt.decode(token)\n\nE       jwt.exceptions.ExpiredSignatureError: Signature has expired\n\n" +
+      "jwt/api_jwt.py:508: ExpiredSignatureError</failure></testcase></testsuite>";
+    const failure = parseJunitXml(xml, contextFor("pytest")).tests[0]?.failure ?? "";
+    expect(failure.split("\n")[0]).toBe(
+      "jwt.exceptions.ExpiredSignatureError: Signature has expired",
+    );
+    expect(failure).toContain("self = <tests.test_api_jwt.TestJWT object>");
+  });
+
   it("keeps the failure text once when it already repeats the message", () => {
     const run = parseJunitXml(readSample("bun/pass-fail.xml"), contextFor("bun"));
     expect(run.tests[1]?.failure).toBe(

@@ -236,11 +236,30 @@ function stripCallParens(name: string): string {
 }
 
 /** The message attribute and the element's text; the text alone when it already repeats the message. */
+/**
+ * A fault's message, then its text, unless the text already says the message near its top
+ * (bun's and the JVM runners' text opens with it). pytest's text opens with the test's source
+ * and says an exception's message only in an `E` line at the bottom (pyjwt's
+ * `ExpiredSignatureError: Signature has expired`, 40 lines down): without the message first, a
+ * failure's excerpt showed only source lines.
+ */
 function describeFault(fault: XmlElement): string {
   const message = (attributeOf(fault, "message") ?? "").trim();
   const body = textOf(fault).trim();
-  if (message === "" || body.includes(message)) return body;
+  if (message === "" || topOf(body).includes(message)) return body;
   return `${message}\n${body}`.trim();
+}
+
+/** The lines of a fault's text an excerpt shows first. */
+const TOP_LINES = 4;
+
+function topOf(text: string): string {
+  let end = -1;
+  for (let line = 0; line < TOP_LINES; line += 1) {
+    end = text.indexOf("\n", end + 1);
+    if (end === -1) return text;
+  }
+  return text.slice(0, end);
 }
 
 function describeFaults(faults: readonly XmlElement[]): string {
