@@ -529,14 +529,23 @@ type Verdict = FileVerdict;
 /**
  * True for a folder (relative, `/` separators) that a project walk never needs to enter:
  * dependency, cache and tool-state folders anywhere, build output and vendored code at the
- * project root, and folders the ignore rules exclude. Nothing in them would be queued.
+ * project root, and folders the ignore rules exclude. Nothing in them would be queued. Asked for
+ * a file of a `language`, a root `bin/` or `obj/` holds source unless the language compiles to
+ * them, as `classifyFile` says (a JavaScript package's `bin/cli.js`); a walk, which does not know
+ * the languages below, skips them.
  */
-export function isSkippedDir(relDir: string, rules?: IgnoreRules): boolean {
+export function isSkippedDir(relDir: string, rules?: IgnoreRules, language?: Language): boolean {
   const segments = relDir.split("/");
   const name = segments[segments.length - 1] ?? relDir;
   if (ANYWHERE_SEGMENTS.has(name)) return true;
-  if (segments.length === 1 && ANCHORED_SEGMENTS.has(name)) return true;
+  if (segments.length === 1 && ANCHORED_SEGMENTS.has(name) && !entryFolder(name, language))
+    return true;
   return rules?.matcher.ignores(`${relDir}/`) === true;
+}
+
+/** `bin/` or `obj/` asked for a file of a language that does not build into them. */
+function entryFolder(name: string, language: Language | undefined): boolean {
+  return language !== undefined && (name === "bin" || name === "obj") && !COMPILED.has(language);
 }
 
 /**

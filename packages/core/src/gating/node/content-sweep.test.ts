@@ -116,6 +116,23 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
     expect(await endTurn(root)).toEqual({ kind: "none" });
   });
 
+  it("sees a script in the root bin/ folder changed around the gate, not a build's bin/", async () => {
+    // `bin/` at the root is build output only for the compiled languages: nanoid's
+    // `bin/nanoid.js`, changed in a tdd turn, was never looked at, nor its test run.
+    const root = await start(mode, (at) => {
+      mkdirSync(join(at, "bin/Debug"), { recursive: true });
+      writeFileSync(join(at, "bin/cli.py"), "from calc import add\n\nprint(add(1, 2))\n");
+    });
+    await commitAll(root);
+    await send(root, { kind: "TurnStarted" });
+    writeFileSync(join(root, "bin/cli.py"), "from calc import add\n\nprint(add(1, 3))\n");
+    writeFileSync(join(root, "bin/Debug/App.cs"), "class App {}\n");
+    const end = await endTurn(root);
+    expect(end.kind).toBe("block");
+    expect(reasonOf(end)).toContain("bin/cli.py");
+    expect(reasonOf(end)).not.toContain("App.cs");
+  });
+
   it("runs the tests of a data file and a .env the turn changed", async () => {
     // tdd and strict keep no queue: a look that saw source files only never ran the tests of a
     // fixture the agent edited, nor of a `.env` the settings read (fastapi-nano's token lifetime

@@ -111,10 +111,11 @@ function isSweepCandidate(project: Project, rel: string): boolean {
 
 /** A file in a language tailtest knows, with no skipped folder (by these rules) on its way. */
 export function inSourceFolder(rel: string, rules?: IgnoreRules): boolean {
-  if (detectLanguage(rel) === undefined) return false;
+  const language = detectLanguage(rel);
+  if (language === undefined) return false;
   const parts = rel.split("/");
   for (let depth = 1; depth < parts.length; depth += 1)
-    if (isSkippedDir(parts.slice(0, depth).join("/"), rules)) return false;
+    if (isSkippedDir(parts.slice(0, depth).join("/"), rules, language)) return false;
   return true;
 }
 
