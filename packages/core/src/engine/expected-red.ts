@@ -94,6 +94,17 @@ export function worthRerunning(result: RunResult): boolean {
   );
 }
 
+const key = (id: { file: string; segments: readonly string[] }) =>
+  `${id.file}\0${id.segments.join("\0")}`;
+
+/** Whether every test that failed in `first` failed in `second` too (none passed or went missing). */
+export function failedAgain(first: RunResult, second: RunResult): boolean {
+  const failed = new Set(
+    second.tests.filter((test) => test.status === "fail").map((test) => key(test.id)),
+  );
+  return first.tests.every((test) => test.status !== "fail" || failed.has(key(test.id)));
+}
+
 /**
  * The tests that failed in `first` and passed when the same run was made again (`second`): flaky,
  * each named by its file and its full name. A test red in both, or absent from the second, is not;
@@ -102,8 +113,6 @@ export function worthRerunning(result: RunResult): boolean {
  * says nothing of the one that failed.
  */
 export function flakyTests(first: RunResult, second: RunResult): ExpectedRed[] {
-  const key = (id: { file: string; segments: readonly string[] }) =>
-    `${id.file}\0${id.segments.join("\0")}`;
   const keys = (status: string) =>
     new Set(second.tests.filter((test) => test.status === status).map((test) => key(test.id)));
   const passed = keys("pass");

@@ -466,6 +466,27 @@ export function flakyRerun(view: ProjectView, run: RunPlan, result: RunResult): 
   // The build the run made is this turn's still: the rerun does not build again.
   const again = withoutBuild(run);
   if (specOf(run.runner.id).isolatesFiles?.(view, run.runner) !== true) return again;
+  return failedFilesOf(view, run, result) ?? again;
+}
+
+/**
+ * Where the runner shares one process between its files (pytest, mocha), the run over only the
+ * files whose tests failed, made before the whole run is made again: a test that fails there
+ * too fails whatever the other files leave behind, so it is red without the whole run's second
+ * wait (pyjwt: its six files again, ~8 s, for one file's failures). Undefined where it would say
+ * nothing the whole rerun does not (the runner isolates its files, or every file failed).
+ */
+export function failedFilesFirst(
+  view: ProjectView,
+  run: RunPlan,
+  result: RunResult,
+): RunPlan | undefined {
+  if (specOf(run.runner.id).isolatesFiles?.(view, run.runner) === true) return undefined;
+  return failedFilesOf(view, run, result);
+}
+
+/** The same run over only the files whose tests failed; undefined when that is all of them. */
+function failedFilesOf(view: ProjectView, run: RunPlan, result: RunResult): RunPlan | undefined {
   const failed = new Set(
     result.tests.filter((test) => test.status === "fail").map((test) => test.id.file),
   );
@@ -476,7 +497,7 @@ export function flakyRerun(view: ProjectView, run: RunPlan, result: RunResult): 
     !within ||
     (failed.size >= run.test_files.length && run.test_files.length > 0)
   )
-    return again;
+    return undefined;
   const related = Object.fromEntries(
     Object.entries(run.related ?? {}).map(([source, tests]) => [
       source,

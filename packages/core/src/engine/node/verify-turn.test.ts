@@ -263,6 +263,44 @@ describe("end of turn: tailtest runs the queued files' tests itself", () => {
     }
   });
 
+  it("a pytest run's failed file is run again alone first: red there, the rest runs once", async () => {
+    // pytest runs its files in one process: the whole run again took as long as the first,
+    // though a test that fails alone fails whatever the other files leave behind.
+    const logged = (name: string, body: string) =>
+      `from billing import charge\n\n\ndef test_${name}():\n    with open('runs.txt', 'a') as log:\n        log.write('${name}\\n')\n    ${body}\n`;
+    project.write("tests/test_billing.py", logged("charge", "assert charge(10) == 13"));
+    project.write("tests/test_more_billing.py", logged("more", "assert charge(0) == 0"));
+    project.write("tests/test_fees.py", logged("fees", "assert charge(1) == 1.2"));
+    await edit("billing.py", BILLING);
+    const decision = await stop();
+    expect(decision.kind).toBe("block");
+    expect(decision.kind === "block" ? decision.reason : "").not.toContain("flaky");
+    const runs = readFileSync(join(project.root, "runs.txt"), "utf8").split("\n").filter(Boolean);
+    expect(runs.filter((name) => name === "charge")).toHaveLength(2);
+    expect(runs.filter((name) => name !== "charge").length).toBeLessThanOrEqual(2);
+    expect(new Set(runs.filter((name) => name !== "charge")).size).toBe(
+      runs.filter((name) => name !== "charge").length,
+    );
+  });
+
+  it("a pytest test that passes alone is judged by the whole run again", async () => {
+    // Fails only after another file's test ran in the same process: alone it passes, so the
+    // whole run is made again, where it fails again: red, not flaky.
+    project.write(
+      "tests/test_a_state.py",
+      "import billing\n\n\ndef test_leaves_state():\n    billing.RATE = 2\n",
+    );
+    project.write(
+      "tests/test_billing.py",
+      "import billing\n\n\ndef test_rate():\n    assert getattr(billing, 'RATE', 1) == 1\n",
+    );
+    await edit("billing.py", BILLING);
+    const decision = await stop();
+    expect(decision.kind).toBe("block");
+    expect(decision.kind === "block" ? decision.reason : "").toContain("test_rate");
+    expect(decision.kind === "block" ? decision.reason : "").not.toContain("flaky");
+  });
+
   it("a test that fails twice is red, whatever runs beside it", async () => {
     const twice =
       "from billing import charge\n\n\ndef test_charge():\n    assert charge(10) == 13\n";

@@ -1,5 +1,5 @@
 import { dirnameRel, type ProjectView } from "../../project/project-view.ts";
-import { flakyRerun, type MissingTest, type RunPlan } from "../plan.ts";
+import { failedFilesFirst, flakyRerun, type MissingTest, type RunPlan } from "../plan.ts";
 import type { FileError } from "../results.ts";
 import { chooseTests } from "../../selection/node/choose-tests.ts";
 import type { RelatedTest } from "../../selection/related.ts";
@@ -15,6 +15,7 @@ import { hangBound } from "../hang-bound.ts";
 import { shellCommandForTestFiles } from "../../runners/project-runners.ts";
 import {
   countSetAside,
+  failedAgain,
   flakyTests,
   setAsideExpected,
   worthRerunning,
@@ -121,15 +122,9 @@ async function verifyQueued(project: Project, options: VerifyOptions): Promise<V
   // A test that fails, then passes when its run is made again, is flaky: told, never red, and
   // never green either (its file stays queued). Only a run red with a few failed tests, besides
   // those the mode expects, is made again: over the failed files alone where the runner isolates
-  // its files (`flakyRerun`).
-  const flaky: ExpectedRed[] = [];
-  for (const [index, run] of plan.runs.entries()) {
-    const result = results[index];
-    if (result === undefined || !worthRerunning(setAsideExpected(result, options.expected ?? [])))
-      continue;
-    const again = flakyRerun(project.view, run, result);
-    flaky.push(...flakyTests(result, await executePlan(again, bounded(again))));
-  }
+  // its files (`flakyRerun`); elsewhere the failed files alone first, and the whole run again
+  // only when one of their tests passed there (`failedFilesFirst`).
+  const flaky = await flakyOf(project, plan.runs, results, options.expected ?? [], bounded);
   const expected = [...(options.expected ?? []), ...flaky];
   // What decides: the runs with the failures the mode expects set aside. What is recorded and
   // told to the person: the runs as they were.
@@ -569,4 +564,25 @@ async function recordVerification(
   } catch {
     // A read-only or full disk: the session holds the outcomes.
   }
+}
+
+/** The tests of the red runs that failed, then passed when run again (`verifyQueued`). */
+async function flakyOf(
+  project: Project,
+  runs: readonly RunPlan[],
+  results: readonly RunResult[],
+  expected: readonly ExpectedRed[],
+  bounded: (run: RunPlan) => Parameters<typeof executePlan>[1],
+): Promise<ExpectedRed[]> {
+  const flaky: ExpectedRed[] = [];
+  for (const [index, run] of runs.entries()) {
+    const result = results[index];
+    if (result === undefined || !worthRerunning(setAsideExpected(result, expected))) continue;
+    const alone = failedFilesFirst(project.view, run, result);
+    if (alone !== undefined && failedAgain(result, await executePlan(alone, bounded(alone))))
+      continue;
+    const again = flakyRerun(project.view, run, result);
+    flaky.push(...flakyTests(result, await executePlan(again, bounded(again))));
+  }
+  return flaky;
 }
