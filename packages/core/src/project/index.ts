@@ -13,6 +13,7 @@ export {
 } from "./project-view.ts";
 export {
   dotenvLanguage,
+  goDataPackage,
   pythonDotenv,
   pythonTemplate,
   templateLanguage,

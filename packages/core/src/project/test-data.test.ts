@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planRun } from "../engine/plan.ts";
 import { createMemoryView } from "./project-view.ts";
-import { testDataLanguage } from "./test-data.ts";
+import { goDataPackage, testDataLanguage } from "./test-data.ts";
 
 const project = createMemoryView({
   "package.json": JSON.stringify({ devDependencies: { jest: "^29" }, scripts: { test: "jest" } }),
@@ -51,5 +51,31 @@ describe("testDataLanguage", () => {
     ]);
     expect(plan.skipped.map((one) => one.path)).toEqual(["tests/data/expected.txt"]);
     expect(plan.missing).toEqual([]);
+  });
+});
+
+describe("goDataPackage", () => {
+  const go = createMemoryView({
+    "go.mod": "module example.com/m\n\ngo 1.19\n",
+    "golden/golden.go": "package golden\n",
+    "golden/golden_test.go": "package golden\n",
+    "golden/testdata/upper.golden": "ABC\n",
+    "internal/cases/cases.go": "package cases\n\n//go:embed tests/*\nvar files embed.FS\n",
+    "internal/cases/tests/valid/deep/er/one.json": "{}\n",
+    "notes/testdata/a.txt": "a\n",
+  });
+
+  it("names the Go package holding a data folder, and makes its data Go's", () => {
+    expect(goDataPackage(go, "golden/testdata/upper.golden")).toBe("golden");
+    expect(goDataPackage(go, "internal/cases/tests/valid/deep/er/one.json")).toBe("internal/cases");
+    expect(testDataLanguage(go, "golden/testdata/upper.golden")).toBe("go");
+    expect(testDataLanguage(go, "internal/cases/tests/valid/deep/er/one.json")).toBe("go");
+  });
+
+  it("answers nothing for a Go file, a file outside a data folder, or a folder of no package", () => {
+    expect(goDataPackage(go, "golden/golden.go")).toBeUndefined();
+    expect(goDataPackage(go, "go.mod")).toBeUndefined();
+    expect(goDataPackage(go, "notes/testdata/a.txt")).toBeUndefined();
+    expect(testDataLanguage(go, "notes/testdata/a.txt")).toBeUndefined();
   });
 });

@@ -25,7 +25,26 @@ export function testDataLanguage(view: ProjectView, path: string): Language | un
       if (language !== undefined && view.exists(joinRel(dir, name))) return language;
     }
   }
-  return undefined;
+  return goDataPackage(view, path) === undefined ? undefined : "go";
+}
+
+/**
+ * The Go package a data file belongs to: the folder holding its outermost test data folder
+ * (`golden/` for `golden/testdata/upper.golden`, `internal/toml-test/` for its embedded
+ * `tests/valid/bool/bool.json`), when that folder is a Go package. Go keeps no code in a data
+ * folder: the package's tests read it relative to the package (`os.ReadFile("testdata/…")`), or
+ * the package embeds it (`//go:embed tests/*`). Undefined for a file with a language, one outside
+ * a test folder, or a folder above it that holds no Go file.
+ */
+export function goDataPackage(view: ProjectView, path: string): string | undefined {
+  if (detectLanguage(path) !== undefined) return undefined;
+  const dirs = path.split("/").slice(0, -1);
+  const top = dirs.findIndex((dir) => TEST_DATA_DIRS.has(dir));
+  if (top < 0) return undefined;
+  const owner = dirs.slice(0, top).join("/");
+  return view.list(owner).some((name) => name.endsWith(".go") && view.exists(joinRel(owner, name)))
+    ? owner
+    : undefined;
 }
 
 /** What a Python web framework's template is written in (Jinja, Django templates). */

@@ -37,7 +37,7 @@ import {
   type RelatedTest,
 } from "../related.ts";
 import { TEST_DATA_DIRS } from "../../filter/filter.ts";
-import { pythonDotenv, pythonTemplate } from "../../project/test-data.ts";
+import { goDataPackage, pythonDotenv, pythonTemplate } from "../../project/test-data.ts";
 import { suggestTestPath } from "../suggest.ts";
 import { askedKey, suiteShape, type AskedTests, type TestSuiteShape } from "../suite.ts";
 import { graphExists, readShardedGraph, type ShardedGraph } from "./graph-store.ts";
@@ -543,6 +543,8 @@ export function packageTests(
   const view = project.view;
   const stem = baseName(file).replace(/\.(go|rs)$/, "");
   if (language === "go") {
+    const data = file.endsWith(".go") ? undefined : goDataPackage(view, file);
+    if (data !== undefined) return goDataTests(view, runner.package_dir, data, file);
     const dir = dirnameRel(file);
     if (file.endsWith("_test.go"))
       return [{ path: file, evidence: "self", detail: "the changed file is a test", hops: 0 }];
@@ -618,6 +620,38 @@ export function packageTests(
     ...integration.sort((a, b) => a.hops - b.hops || a.path.localeCompare(b.path)),
     ...dependentsTests(project, runner.package_dir, file),
   ];
+}
+
+/** A Go file that embeds files (`//go:embed tests/*`) into its package. */
+const GO_EMBED = /^\/\/go:embed\s/m;
+
+/**
+ * The tests of a Go package's data file (`goDataPackage`): the package's own tests, which read
+ * it; and when the package embeds files (BurntSushi/toml's `internal/toml-test` embeds its
+ * `tests/` and has no test of its own), the tests of the packages importing it, which read it
+ * through the package.
+ */
+function goDataTests(
+  view: ProjectView,
+  moduleDir: string,
+  dir: string,
+  file: string,
+): RelatedTest[] {
+  const names = view.list(dir).filter((name) => name.endsWith(".go"));
+  const own = names
+    .filter((name) => name.endsWith("_test.go"))
+    .sort()
+    .map((name): RelatedTest => ({
+      path: joinRel(dir, name),
+      evidence: "family",
+      detail: `a test of the Go package ${dir === "" ? "at the root" : dir} whose data it is`,
+      hops: 0,
+    }));
+  const embeds = names.some(
+    (name) => !name.endsWith("_test.go") && GO_EMBED.test(view.readText(joinRel(dir, name)) ?? ""),
+  );
+  if (!embeds) return own;
+  return [...own, ...goImporterTests(view, moduleDir, joinRel(dir, baseName(file)), IMPORT_HOPS)];
 }
 
 /** Whether a crate has any test: integration tests, or unit or doc tests in its sources. */

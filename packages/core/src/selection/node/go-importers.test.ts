@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { FIXTURES_DIR, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject } from "../../project/node/project.ts";
+import { chooseTests } from "./choose-tests.ts";
 import { withCovering, packageTests } from "./covering.ts";
 import { goImports, goModulePath } from "./go-importers.ts";
 
@@ -80,6 +81,42 @@ describe("Go: the tests of the packages importing a file's package (ADR 0013)", 
     ]);
     // Nothing imports util: its own tests alone.
     expect(related(temp.root, "util/util.go")).toEqual([["util/util_test.go", "name", 0]]);
+  });
+
+  it("a package's data file: its tests; an embedded one's also through the importers", async () => {
+    temp = makeProject({
+      ...module,
+      "util/testdata/twice.golden": "4\n",
+      "internal/mathx/mathx.go":
+        'package mathx\n\nimport "embed"\n\n//go:embed tests/*\nvar cases embed.FS\n\nfunc Add(a, b int) int { return a + b }\n',
+      "internal/mathx/tests/valid/add.json": "{}\n",
+    });
+    // Read by util's own tests (`os.ReadFile("testdata/twice.golden")`): those, no importer's.
+    expect(related(temp.root, "util/testdata/twice.golden")).toEqual([
+      ["util/util_test.go", "family", 0],
+    ]);
+    // Embedded by mathx, which has no tests: the tests of the packages importing it read it.
+    expect(related(temp.root, "internal/mathx/tests/valid/add.json")).toEqual(
+      related(temp.root, "internal/mathx/mathx.go"),
+    );
+    // And the end of a turn runs them: the data file is no source, yet it has Go's runner.
+    const chosen = await chooseTests(openProject(temp.root), ["util/testdata/twice.golden"], {
+      write: false,
+    });
+    expect(chosen.plan.runs.map((run) => [run.runner.id, run.test_files])).toEqual([
+      ["go", ["util/util_test.go"]],
+    ]);
+  });
+
+  it("BurntSushi/toml (the corpus snapshot): an edit to an embedded golden file", () => {
+    temp = makeProject({});
+    cpSync(join(FIXTURES_DIR, "projects/burntsushi-toml"), temp.root, { recursive: true });
+    // internal/toml-test embeds its tests/ and has no test: the root tests importing it run.
+    expect(related(temp.root, "internal/toml-test/tests/valid/bool/bool.json")).toEqual([
+      ["bench_test.go", "imports", 1],
+      ["error_test.go", "imports", 1],
+      ["toml_test.go", "imports", 1],
+    ]);
   });
 
   it("an edit's note names an importer's test for a package with none", () => {

@@ -14,7 +14,12 @@ import {
 import { loadJsLexers } from "../../analysis/js-module.ts";
 import type { ResolveContext } from "../../analysis/resolve.ts";
 import { detectLanguage, type Language } from "../../filter/languages.ts";
-import { dotenvLanguage, templateLanguage, testDataLanguage } from "../../project/test-data.ts";
+import {
+  dotenvLanguage,
+  goDataPackage,
+  templateLanguage,
+  testDataLanguage,
+} from "../../project/test-data.ts";
 import { walkFiles } from "../../project/project-view.ts";
 import {
   deletedConfigOwner,
@@ -269,13 +274,15 @@ function changedPackageJsonRunner(project: Project, file: string): DetectedRunne
 /** Go and Rust files' tests, by their package's layout. */
 function selectByPackage(project: Project, files: readonly string[], selection: Selection): void {
   for (const file of files) {
-    const language = detectLanguage(file);
+    // A Go package's data file (`golden/testdata/upper.golden`) runs that package's tests.
+    const language =
+      detectLanguage(file) ?? (goDataPackage(project.view, file) === undefined ? undefined : "go");
     if (language === undefined || !BY_PACKAGE.has(language)) continue;
     const related = packageTests(project, file, language);
     if (related === undefined) continue;
     selection.related.set(file, related);
     // With none (a Rust module no `mod` declares yet), where its first test goes, for explain.
-    if (related.length > 0) continue;
+    if (related.length > 0 || detectLanguage(file) === undefined) continue;
     const runner = resolveRunner(project.view, file, language, project.config.runners).runner;
     if (runner !== undefined)
       selection.suggested.set(file, findTestTarget(project.view, runner, file).path);
