@@ -203,6 +203,21 @@ describe("a sub-folder with only a requirements file", () => {
   });
 });
 
+describe("a data folder's manifest (BurntSushi/toml's testdata/Cargo.toml)", () => {
+  it("is no package: a testdata/ folder holds fixtures, not a project", () => {
+    const files = {
+      "go.mod": "module github.com/BurntSushi/toml\n\ngo 1.19\n",
+      "decode.go": "package toml\n",
+      "decode_test.go": "package toml\n",
+      // A TOML file a benchmark decodes, which happens to be a Cargo manifest.
+      "testdata/Cargo.toml": '[package]\nname = "cargo"\nversion = "0.1.0"\n',
+    };
+    expect(
+      detectProjectRunners(createMemoryView(files)).map((r) => `${r.id}@${r.package_dir}`),
+    ).toEqual(["go@"]);
+  });
+});
+
 describe("pytest named by the tests alone (pypa/packaging 24.2)", () => {
   const packaging = (extra: Record<string, string> = {}) => ({
     "pyproject.toml": '[project]\nname = "packaging"\n',

@@ -248,8 +248,9 @@ export function detectProjectRunners(
   maxDepth = 2,
   overrides: Parameters<typeof detectPackageRunners>[2] = {},
 ): DetectedRunner[] {
+  // fixtures/ and Go's testdata/ hold data (a Cargo.toml a benchmark decodes), not packages.
   const skip =
-    /^(node_modules|\.[^/]*|dist|build|target|vendor|venv|__pycache__|coverage|fixtures)$/;
+    /^(node_modules|\.[^/]*|dist|build|target|vendor|venv|__pycache__|coverage|fixtures|testdata)$/;
   const dirs: string[] = [""];
   let frontier = [""];
   for (let depth = 0; depth < maxDepth; depth += 1) {
