@@ -232,6 +232,30 @@ describe("renderFailureExcerpt", () => {
     expect(text).not.toContain("::TestMethods");
   });
 
+  it("shows two cases of a parametrised pytest test and counts the rest on one line", () => {
+    // python-dotenv's test_list table: ten cases red for one bug filled the capped excerpt and
+    // cut the failures of the other files out of it.
+    const cases = ["None-a", "simple-a", "json-a", "shell-a", "export-a"].map((params) =>
+      test(`test_list[${params}]`, "fail", `AssertionError: assert 'x=' == '${params}'`),
+    );
+    const red = summarizeRun(
+      plan("pytest"),
+      parsed([...cases, test("test_get", "fail", "assert None == 'b'"), test("test_ok", "pass")]),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([red], [])).toBe(
+      [
+        "FAIL tests/test_a.py::test_list[None-a]",
+        "  AssertionError: assert 'x=' == 'None-a'",
+        "FAIL tests/test_a.py::test_list[simple-a]",
+        "  AssertionError: assert 'x=' == 'simple-a'",
+        "FAIL tests/test_a.py::test_list[…]: 3 more of its cases fail, not shown",
+        "FAIL tests/test_a.py::test_get",
+        "  assert None == 'b'",
+      ].join("\n"),
+    );
+  });
+
   it("a load error that names no file, in a run at the root, reads without a blank name", () => {
     const run = summarizeRun(
       plan("mocha"),

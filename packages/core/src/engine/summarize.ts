@@ -331,12 +331,13 @@ export function renderFailureExcerpt(
         `ERROR ${loadErrorPlace(error.file ?? result.cwd)}(could not load)\n${causeLines(error.message, perFailure, options)}`,
       );
     }
-    for (const test of result.tests.filter((t) => t.status === "fail")) {
-      blocks.push(
-        `FAIL ${shownId(test.id)}
-${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
-      );
-    }
+    blocks.push(
+      ...failureBlocks(
+        result.tests.filter((t) => t.status === "fail"),
+        perFailure,
+        options,
+      ),
+    );
     if (result.status === "timeout") {
       const passed = count(result.tests, "pass");
       const before = passed === 0 ? "" : ` (${passed} test${passed === 1 ? "" : "s"} had passed)`;
@@ -362,6 +363,58 @@ ${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(
   for (const item of missing)
     blocks.push(`MISSING ${item.source}: no test at ${item.expected_test}`);
   return capText(blocks.join("\n"), options.maxChars ?? 4000);
+}
+
+/**
+ * A FAIL block per failing test: its id and the first lines of its message; past `CASES_SHOWN`
+ * cases of one parametrised pytest test, one line counting the rest.
+ */
+function failureBlocks(
+  failing: readonly TestResult[],
+  perFailure: number,
+  options: ExcerptOptions,
+): string[] {
+  const blocks: string[] = [];
+  const cases = new Map<string, number>();
+  for (const test of failing) {
+    const of = caseOf(test.id);
+    if (of !== undefined) cases.set(of, (cases.get(of) ?? 0) + 1);
+  }
+  const shownCases = new Map<string, number>();
+  for (const test of failing) {
+    const of = caseOf(test.id);
+    if (of !== undefined) {
+      const seen = (shownCases.get(of) ?? 0) + 1;
+      shownCases.set(of, seen);
+      if (seen === CASES_SHOWN + 1)
+        blocks.push(
+          `FAIL ${of}[…]: ${(cases.get(of) ?? seen) - CASES_SHOWN} more of its cases fail, not shown`,
+        );
+      if (seen > CASES_SHOWN) continue;
+    }
+    blocks.push(
+      `FAIL ${shownId(test.id)}
+${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
+    );
+  }
+  return blocks;
+}
+
+/** Cases of one parametrised pytest test shown in full; the others are counted on one line. */
+const CASES_SHOWN = 2;
+
+/**
+ * The test a pytest case belongs to (`tests/test_cli.py::test_list` for
+ * `test_list[json-x='a b c']`), undefined for any other test: python-dotenv's ten-case table,
+ * red for one bug, filled the capped excerpt with one assertion ten times and cut the other
+ * files' failures out of it.
+ */
+function caseOf(id: TestId): string | undefined {
+  if (id.runner !== "pytest") return undefined;
+  const last = id.segments[id.segments.length - 1] ?? "";
+  const at = last.indexOf("[");
+  if (at <= 0 || !last.endsWith("]")) return undefined;
+  return shownId({ ...id, segments: [...id.segments.slice(0, -1), last.slice(0, at)] });
 }
 
 /** A line of the docstring pytest shows for a failed doctest: its number, three digits or more. */
