@@ -582,6 +582,36 @@ describe("detection rules", () => {
     );
   });
 
+  it.each([
+    [
+      "a setup file only: tests beside the source",
+      { "src/test/setup.ts": "", "src/hooks/useToggle.test.ts": "" },
+      "javascript/typescript: vitest (tests beside the source)",
+    ],
+    [
+      "a setup file beside a test",
+      { "src/test/setup.ts": "", "src/test/App.test.tsx": "" },
+      "javascript/typescript: vitest (tests in src/test/)",
+    ],
+    [
+      "an empty test folder made for them",
+      { "src/test/.gitkeep": "", "src/App.test.tsx": "" },
+      "javascript/typescript: vitest (tests in src/test/)",
+    ],
+    [
+      "a helpers folder before the tests folder",
+      { "test/utils.ts": "", "src/__tests__/a.test.ts": "" },
+      "javascript/typescript: vitest (tests in src/__tests__/)",
+    ],
+  ])("takes a test folder by the tests it holds: %s", (_name, files, said) => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({ devDependencies: { vitest: "4.0.0" } }),
+      "vite.config.ts": "export default { test: { setupFiles: ['./src/test/setup.ts'] } }",
+      ...files,
+    });
+    expect(renderRunnerList(detectPackageRunners(view, ""))).toBe(said);
+  });
+
   it("a configured test folder the project lacks is missing too", () => {
     const view = createMemoryView({ "pytest.ini": "", "checks/test_a.py": "" });
     const [there] = detectPackageRunners(view, "", { python: { test_dir: "checks" } });

@@ -11,7 +11,7 @@ import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.t
 import { baseName } from "../filter/languages.ts";
 import { has, scriptEnv } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
-import type { Detection, RunnerSpec } from "./spec.ts";
+import type { Detection, RunnerSpec, SuiteMatcher } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
 
 export const RunnerIdSchema = z.enum(RUNNER_IDS);
@@ -133,7 +133,10 @@ function runnerRecord(
 ): DetectedRunner {
   const override = overrides[languages[0] as Language];
   const command = override?.command ?? detection.command ?? spec.command(view, dir);
-  const existing = override?.test_dir === undefined ? existingTestDir(view, dir, spec) : undefined;
+  const existing =
+    override?.test_dir === undefined
+      ? existingTestDir(view, dir, spec, languages, command)
+      : undefined;
   const testDir = override?.test_dir ?? existing ?? spec.fallbackTestDir;
   // A runner's default folder is where a new test would go, not where the tests are: a note
   // must not say "tests in tests/" of a project that keeps them beside the source.
@@ -165,12 +168,58 @@ function testsAt(
   return at === undefined || at === "" ? {} : { tests_at: at };
 }
 
-/** The runner's test folder the package has: one of its usual ones, else one inside the code. */
-function existingTestDir(view: ProjectView, dir: string, spec: RunnerSpec): string | undefined {
-  return (
-    spec.testDirs.find((candidate) => view.isDirectory(joinRel(dir, candidate))) ??
-    spec.testDirInside?.(view, dir)
-  );
+/**
+ * The runner's test folder the package has: one of its usual ones that holds its tests (or
+ * nothing yet), else one inside the code. A folder of helpers only is not where the tests are:
+ * a React app's `src/test/setup.ts` beside component tests in `src/components/`.
+ */
+function existingTestDir(
+  view: ProjectView,
+  dir: string,
+  spec: RunnerSpec,
+  languages: Language[],
+  command: string[],
+): string | undefined {
+  const candidates = spec.testDirs.filter((candidate) => view.isDirectory(joinRel(dir, candidate)));
+  if (candidates.length === 0) return spec.testDirInside?.(view, dir);
+  const suite = spec.suite(view, {
+    id: spec.id,
+    languages,
+    package_dir: dir,
+    command,
+    evidence: "",
+  });
+  const holding = candidates.find((candidate) => holdsTests(view, dir, candidate, suite));
+  return holding ?? spec.testDirInside?.(view, dir);
+}
+
+/** Entries a test folder's check reads before it takes the folder as holding tests. */
+const TEST_DIR_ENTRIES = 400;
+
+/**
+ * Whether a test folder holds one of the runner's tests, or no file at all (a folder made for
+ * them); one too large to read within the bound, or whose tests only the runner knows, does.
+ */
+function holdsTests(view: ProjectView, dir: string, folder: string, suite: SuiteMatcher): boolean {
+  if (suite.opaque !== undefined) return true;
+  const queue = [folder];
+  let budget = TEST_DIR_ENTRIES;
+  let files = 0;
+  for (let rel = queue.shift(); rel !== undefined; rel = queue.shift()) {
+    for (const name of view.list(joinRel(dir, rel))) {
+      budget -= 1;
+      if (budget < 0) return true;
+      if (name === "node_modules" || name.startsWith(".")) continue;
+      const path = joinRel(rel, name);
+      if (view.isDirectory(joinRel(dir, path))) {
+        queue.push(path);
+        continue;
+      }
+      files += 1;
+      if (suite.isTest(path)) return true;
+    }
+  }
+  return files === 0;
 }
 
 /** The nearest folder at or above `relFile`'s folder that has a manifest of its own. */
