@@ -484,6 +484,31 @@ describe("a fastify app whose routes and plugins @fastify/autoload registers", (
     expect(paths("plugins/store.js")).toEqual(app);
   });
 
+  it("runs the app's tests too for a shared plugin a test of its own imports", async () => {
+    // fastify-cli's plugins/support.js: wrapped in fastify-plugin, its decorator reaches the
+    // routes; its own test registers it alone, a route's test sees it only through the app.
+    const plugin = "const fp = require('fastify-plugin')\n";
+    temp = makeProject({
+      ...files,
+      "plugins/store.js": `${plugin}module.exports = fp(async function (fastify) { fastify.decorate('store', new Map()) })\n`,
+      "routes/todos/index.js":
+        "module.exports = async function (fastify) {\n  fastify.get('/', async () => [...fastify.store])\n}\n",
+      "test/plugins/store.test.js":
+        "const { test } = require('node:test')\nconst Store = require('../../plugins/store')\ntest('store', () => Store)\n",
+    });
+    const edited = ["plugins/store.js", "routes/todos/index.js"];
+    const selection = await selectRelated(openProject(temp.root), edited, { write: false });
+    const paths = (file: string): string[] =>
+      (selection.related.get(file) ?? []).map((test) => test.path).sort();
+    expect(paths("plugins/store.js")).toEqual([
+      "test/plugins/store.test.js",
+      "test/routes/root.test.js",
+      "test/routes/todos.test.js",
+    ]);
+    // A route keeps what it registers to itself: its own test only.
+    expect(paths("routes/todos/index.js")).toEqual(["test/routes/todos.test.js"]);
+  });
+
   it("reads the helper of a TypeScript app that the test script's glob runs as a test", async () => {
     // fastify-cli's TypeScript starter: `node --test -r ts-node/register "test/**/*.ts"` takes
     // test/helper.ts for a test, and it builds `path.join(__dirname, '..', 'src', 'app.ts')`.

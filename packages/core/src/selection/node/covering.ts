@@ -309,6 +309,7 @@ function selectModule(
     related.push(
       ...loadedOtherwise(project, file, isTest, allTests, conftests, loaders, throughModules),
     );
+  else related.push(...appTestsOfSharedPlugin(project, graph, file, isTest, via, related));
   if (related.length === 0 && language === "python" && isSupport(file))
     related.push(...packageImporters(project, file, graph, isListed));
   if (related.length > 0 || own === undefined || isTest(file) || isSupport(file))
@@ -975,26 +976,7 @@ function throughEntries(
     for (const importer of level.slice(0, ENTRY_FILES)) add(via(importer), importer, index + 1);
     if (found.size > 0) return [...found.values()];
   }
-  const dir = dirnameRel(file);
-  const language = detectLanguage(file);
-  const loaders = graph
-    .allFiles()
-    .filter((rel) => {
-      const at = dirnameRel(rel);
-      return (
-        rel !== file &&
-        !isTest(rel) &&
-        (at === "" ? dir !== "" : dir.startsWith(`${at}/`)) &&
-        detectLanguage(rel) === language
-      );
-    })
-    .slice(0, ENTRY_FILES * 4)
-    .filter((rel) => {
-      const at = dirnameRel(rel);
-      const sub = at === "" ? dir : dir.slice(at.length + 1);
-      return listedFolder(project.view.readText(rel) ?? "", sub) !== undefined;
-    });
-  for (const loader of loaders.slice(0, ENTRY_FILES)) add(via(loader), loader, 1);
+  for (const loader of listingModules(project, graph, file, isTest)) add(via(loader), loader, 1);
   if (found.size > 0) return [...found.values()];
   const helpers = graph
     .allFiles()
@@ -1012,6 +994,77 @@ function throughEntries(
         index + 1,
       );
   return [...found.values()];
+}
+
+/**
+ * The app's tests of a plugin a test imports, which the app also loads by its folder: what it
+ * decorates the app with reaches every route (`fastify.someSupport()`); none for another file
+ * (a route keeps what it registers to its own scope).
+ */
+function appTestsOfSharedPlugin(
+  project: Project,
+  graph: GraphView,
+  file: string,
+  isTest: (rel: string) => boolean,
+  via: (entry: string) => readonly RelatedTest[],
+  related: readonly RelatedTest[],
+): RelatedTest[] {
+  if (isTest(file) || !sharesWithApp(project, file)) return [];
+  const found: RelatedTest[] = [];
+  const known = (path: string): boolean =>
+    related.some((test) => test.path === path) || found.some((test) => test.path === path);
+  for (const loader of listingModules(project, graph, file, isTest))
+    for (const test of via(loader))
+      if (test.path !== file && isTest(test.path) && !known(test.path))
+        found.push({
+          path: test.path,
+          evidence: "imports-via",
+          detail: `through ${loader} (${test.detail})`,
+          hops: test.hops + 1,
+        });
+  return found;
+}
+
+/**
+ * A fastify plugin wrapped in `fastify-plugin`: what it registers is shared with the app that
+ * loads it, not kept to its own scope as a route's is.
+ */
+function sharesWithApp(project: Project, file: string): boolean {
+  return /\bfrom\s+['"]fastify-plugin['"]|\brequire\s*\(\s*['"]fastify-plugin['"]/.test(
+    project.view.readText(file) ?? "",
+  );
+}
+
+/**
+ * The modules that load `file`'s folder by listing it (a fastify app's `@fastify/autoload` of
+ * `join(__dirname, 'plugins')`), in the folders above it; at most `ENTRY_FILES`.
+ */
+function listingModules(
+  project: Project,
+  graph: GraphView,
+  file: string,
+  isTest: (rel: string) => boolean,
+): string[] {
+  const dir = dirnameRel(file);
+  const language = detectLanguage(file);
+  return graph
+    .allFiles()
+    .filter((rel) => {
+      const at = dirnameRel(rel);
+      return (
+        rel !== file &&
+        !isTest(rel) &&
+        (at === "" ? dir !== "" : dir.startsWith(`${at}/`)) &&
+        detectLanguage(rel) === language
+      );
+    })
+    .slice(0, ENTRY_FILES * 4)
+    .filter((rel) => {
+      const at = dirnameRel(rel);
+      const sub = at === "" ? dir : dir.slice(at.length + 1);
+      return listedFolder(project.view.readText(rel) ?? "", sub) !== undefined;
+    })
+    .slice(0, ENTRY_FILES);
 }
 
 /**
