@@ -629,13 +629,21 @@ function failingFiles(meta, cwd, coloured) {
       each(/^\s*not ok \d+ - .*\n\s*---\n(?:\s+.*\n)*?\s+location: '([^']+?):\d+:\d+'/gm);
       break;
     case "ava":
-      // ava's TAP titles a test by its file's name under test/, without its extension:
-      // "not ok 3 - chalk › title" for test/chalk.js (test/string.ts with `extensions`).
-      each(/^not ok \d+ - (.+?) › /gm, (m) => {
-        const base = `test/${m[1].replace(/ › /g, "/")}`;
+      // ava's TAP titles a test by its file's path under test/ (or tests/), without `.test`,
+      // `.spec` and its extension: "not ok 3 - chalk › title" for test/chalk.js,
+      // "parse › duration › title" for tests/parse/duration.test.ts.
+      each(/^not ok \d+ - (.+? › .+)$/gm, (m) => {
+        const parts = m[1].split(" › ");
         const ext = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx"];
-        const file = ext.map((e) => `${base}${e}`).find((f) => existsSync(join(cwd, f)));
-        return file ?? `${base}.js`;
+        for (let take = parts.length - 1; take >= 1; take -= 1) {
+          const rel = parts.slice(0, take).join("/");
+          const names = ["test", "tests"].flatMap((dir) =>
+            ["", ".test", ".spec"].flatMap((mid) => ext.map((e) => `${dir}/${rel}${mid}${e}`)),
+          );
+          const file = names.find((f) => existsSync(join(cwd, f)));
+          if (file !== undefined) return file;
+        }
+        return `test/${parts[0]}.js`;
       });
       break;
     case "jasmine": {

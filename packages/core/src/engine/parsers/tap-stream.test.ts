@@ -30,6 +30,18 @@ describe("parseTap: ava's flat TAP 13", () => {
     expect(run.errors).toEqual([]);
   });
 
+  it("owns titles of files named `*.test.ts`, which ava prefixes without `.test`", () => {
+    const run = parseTap(
+      readRunnerOutput("ava", "test-suffix.tap"),
+      ava(["tests/parse/duration.test.ts", "tests/roundtrip.test.ts"]),
+    );
+    expect(testRows(run)).toEqual([
+      ["tests/parse/duration.test.ts", ["parses seconds"], "fail"],
+      ["tests/parse/duration.test.ts", ["rejects junk"], "pass"],
+      ["tests/roundtrip.test.ts", ["round trips minutes and hours"], "fail"],
+    ]);
+  });
+
   it("a file without a test is a collection error for that file", () => {
     const run = parseTap(
       readRunnerOutput("ava", "no-tests.tap"),

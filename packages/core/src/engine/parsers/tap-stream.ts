@@ -346,13 +346,27 @@ function soleFile(context: ParseContext): string {
 function fileOfTitle(parts: readonly string[], context: ParseContext): [string, string[]] {
   const files = context.files ?? [];
   if (files.length <= 1) return [soleFile(context), [...parts]];
-  const stems = files.map((file) => file.replace(/\.[^./]+$/, "").split("/"));
+  const stems = files.map(avaStem);
   for (let take = parts.length - 1; take >= 1; take -= 1) {
     const prefix = parts.slice(0, take);
     const owners = files.filter((_, i) => endsWith(stems[i] ?? [], prefix));
     if (owners.length === 1) return [owners[0] ?? "", parts.slice(take)];
   }
   return ["", [...parts]];
+}
+
+/**
+ * A file's parts as ava prefixes its titles: without `.spec`, `.test`, `test-` and the
+ * extension, `__tests__` left out (`tests/parse/duration.test.ts` is `parse › duration`).
+ */
+function avaStem(file: string): string[] {
+  return file
+    .replace(/\.spec/, "")
+    .replace(/\.test/, "")
+    .replace(/test-/g, "")
+    .replace(/\.[^./]+$/, "")
+    .split("/")
+    .filter((part) => part !== "__tests__");
 }
 
 function endsWith(stem: readonly string[], tail: readonly string[]): boolean {
