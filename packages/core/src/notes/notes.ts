@@ -145,7 +145,10 @@ export interface StartupNoteInput {
 
 /** Where a runner's tests are, said only of a folder the project has. */
 function testsWhere(runner: DetectedRunner): string {
-  if (runner.test_dir === undefined) return "tests beside the source";
+  if (runner.test_dir === undefined)
+    return runner.tests_at === undefined
+      ? "tests beside the source"
+      : `tests at ${runner.tests_at}`;
   if (runner.test_dir_missing === true)
     return runner.tests_at === undefined
       ? `no ${runner.test_dir}/ folder`

@@ -612,6 +612,33 @@ describe("detection rules", () => {
     expect(renderRunnerList(detectPackageRunners(view, ""))).toBe(said);
   });
 
+  it.each([
+    [
+      "npm workspaces, each package with its test/",
+      { workspaces: ["packages/*"] },
+      { "packages/core/test/math.test.ts": "", "packages/app/src/cart.ts": "" },
+      "javascript/typescript: vitest (tests at packages/*/test/)",
+    ],
+    [
+      "yarn's { packages }, a folder named as is",
+      { workspaces: { packages: ["./tools/cli"] } },
+      { "tools/cli/tests/run.test.ts": "" },
+      "javascript/typescript: vitest (tests at tools/cli/tests/)",
+    ],
+    [
+      "members whose test folders hold helpers only",
+      { workspaces: ["packages/*"] },
+      { "packages/core/test/setup.ts": "", "packages/core/src/a.test.ts": "" },
+      "javascript/typescript: vitest (tests beside the source)",
+    ],
+  ])("says where a workspace root's tests are: %s", (_name, manifest, files, said) => {
+    const view = createMemoryView({
+      "package.json": JSON.stringify({ ...manifest, devDependencies: { vitest: "4.0.0" } }),
+      ...files,
+    });
+    expect(renderRunnerList(detectPackageRunners(view, ""))).toBe(said);
+  });
+
   it("a configured test folder the project lacks is missing too", () => {
     const view = createMemoryView({ "pytest.ini": "", "checks/test_a.py": "" });
     const [there] = detectPackageRunners(view, "", { python: { test_dir: "checks" } });

@@ -149,12 +149,69 @@ function runnerRecord(
     command,
     ...(testDir === undefined ? {} : { test_dir: testDir }),
     ...(missing ? { test_dir_missing: true as const } : {}),
-    ...testsAt(view, dir, spec, missing),
+    ...(testDir === undefined
+      ? membersTestsAt(view, dir, spec, languages, command)
+      : testsAt(view, dir, spec, missing)),
     evidence:
       override?.command === undefined
         ? detection.evidence
         : `${detection.evidence}; command from config`,
   };
+}
+
+/**
+ * Where a workspace root's runner finds the tests of its member packages (`packages/*` of
+ * package.json's `workspaces`, each with its own `test/`), for notes: a root with no test
+ * folder of its own does not keep its tests beside the source.
+ */
+function membersTestsAt(
+  view: ProjectView,
+  dir: string,
+  spec: RunnerSpec,
+  languages: Language[],
+  command: string[],
+): { tests_at?: string } {
+  const globs = workspaceGlobs(view.readText(joinRel(dir, "package.json")));
+  if (globs.length === 0) return {};
+  const suite = spec.suite(view, {
+    id: spec.id,
+    languages,
+    package_dir: dir,
+    command,
+    evidence: "",
+  });
+  for (const glob of globs.slice(0, 8)) {
+    const parent = glob.endsWith("/*") ? glob.slice(0, -2) : undefined;
+    const members =
+      parent === undefined
+        ? [glob]
+        : view.list(joinRel(dir, parent)).map((name) => `${parent}/${name}`);
+    for (const member of members.slice(0, 50))
+      for (const testDir of spec.testDirs) {
+        const folder = `${member}/${testDir}`;
+        if (!view.isDirectory(joinRel(dir, folder)) || !holdsTests(view, dir, folder, suite, false))
+          continue;
+        return { tests_at: `${parent === undefined ? member : `${parent}/*`}/${testDir}/` };
+      }
+  }
+  return {};
+}
+
+/** The folders or `dir/*` globs of package.json's `workspaces` (an array or `{ packages }`). */
+function workspaceGlobs(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  try {
+    const { workspaces } = JSON.parse(text) as { workspaces?: unknown };
+    const listed: unknown = Array.isArray(workspaces)
+      ? workspaces
+      : (workspaces as { packages?: unknown } | undefined)?.packages;
+    return (Array.isArray(listed) ? listed : [])
+      .filter((glob): glob is string => typeof glob === "string")
+      .map((glob) => glob.replace(/^\.\//, "").replace(/\/$/, ""))
+      .filter((glob) => /^[\w.@-]+(\/[\w.@-]+)*(\/\*)?$/.test(glob));
+  } catch {
+    return [];
+  }
 }
 
 /** Where the config puts the tests of a runner whose test folder the package lacks. */
@@ -200,7 +257,14 @@ const TEST_DIR_ENTRIES = 400;
  * Whether a test folder holds one of the runner's tests, or no file at all (a folder made for
  * them); one too large to read within the bound, or whose tests only the runner knows, does.
  */
-function holdsTests(view: ProjectView, dir: string, folder: string, suite: SuiteMatcher): boolean {
+function holdsTests(
+  view: ProjectView,
+  dir: string,
+  folder: string,
+  suite: SuiteMatcher,
+  /** Whether a folder with no file at all counts (one made for the tests to come). */
+  empty = true,
+): boolean {
   if (suite.opaque !== undefined) return true;
   const queue = [folder];
   let budget = TEST_DIR_ENTRIES;
@@ -219,7 +283,7 @@ function holdsTests(view: ProjectView, dir: string, folder: string, suite: Suite
       if (suite.isTest(path)) return true;
     }
   }
-  return files === 0;
+  return empty && files === 0;
 }
 
 /** The nearest folder at or above `relFile`'s folder that has a manifest of its own. */
