@@ -23,6 +23,10 @@ const MOVED = CLASS.replace(
   "    def test_add(self):\n        assert",
   "    def test_add(self):\n        pass\n\n    def check(self):\n        assert",
 );
+const MULTI =
+  'it("concats", () => {\n  const result = defu({ array: ["a", "b"] }, { array: ["c", "d"] });\n  expect(result).toEqual({\n    array: ["a", "b", "c", "d"],\n  });\n});\n';
+const INLINE =
+  'it("merges", () => {\n  expect(defu({ a: 1 }, { b: 2 })).toMatchInlineSnapshot(`\n    {\n      "a": 1,\n      "b": 2,\n    }\n  `);\n});\n';
 const SKIP = "a skip (or expected failure) added";
 const WAY =
   "a way out added (an early return, a branch that never runs, a failure caught and dropped)";
@@ -489,6 +493,35 @@ describe("weakeningForms", () => {
       `${PY}\n\ndef test_add():\n    pass\n`,
       ["a test defined again under a name already used (only the last one runs)"],
     ],
+    // The thirty-first round: an expected value on a line of the assertion's own.
+    [
+      "the expected value changed on a line of its own (js, prettier's form)",
+      "test/defu.test.ts",
+      MULTI,
+      MULTI.replace('array: ["a", "b", "c", "d"]', 'array: ["c", "d", "a", "b"]'),
+      ["an assertion changed"],
+    ],
+    [
+      "an inline snapshot rewritten to what the code gives (js)",
+      "test/defu.test.ts",
+      INLINE,
+      INLINE.replace('"b": 2', '"b": 3'),
+      ["an assertion changed"],
+    ],
+    [
+      "the expected value changed on a line of its own (python)",
+      "t/test_a.py",
+      "def test_add():\n    assert add(2, 3) == [\n        5,\n    ]\n",
+      "def test_add():\n    assert add(2, 3) == [\n        6,\n    ]\n",
+      ["an assertion changed"],
+    ],
+    [
+      "the matcher changed on the chained line (js)",
+      "test/a.test.js",
+      'it("adds", () => {\n  expect(add(2, 3))\n    .toBe(5);\n});\n',
+      'it("adds", () => {\n  expect(add(2, 3))\n    .toBeGreaterThan(0);\n});\n',
+      ["an assertion changed"],
+    ],
   ])("%s", (_name, path, before, after, forms) => {
     expect(weakeningForms(path, before, after)).toEqual(forms);
   });
@@ -565,6 +598,18 @@ describe("weakeningForms", () => {
         "  expect(add(2, 3)).toBe(5);",
         "  const plugin = {\n    Declaration(node) {\n      if (!node.parent) return\n      node.remove();\n    },\n  };\n  run(plugin);\n  expect(add(2, 3)).toBe(5);",
       ),
+    ],
+    [
+      "a function renamed inside a multi-line assertion (js)",
+      "test/defu.test.ts",
+      MULTI,
+      MULTI.replaceAll("defu(", "merge("),
+    ],
+    [
+      "a new line after a multi-line assertion (js)",
+      "test/defu.test.ts",
+      MULTI,
+      MULTI.replace("  });\n});", "  });\n  const unused = [1, 2];\n});"),
     ],
     [
       "a loop that makes no test for one case (js)",

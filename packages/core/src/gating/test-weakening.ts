@@ -361,7 +361,8 @@ function count(text: string, family: Family, testFile = false): Counted {
   };
   const names = importedNames(text, family);
   let scope: Scope | undefined;
-  for (const line of text.split("\n")) {
+  const lines = text.split("\n");
+  for (const [index, line] of lines.entries()) {
     if (family === "python") scope = collectPython(line, scope, counted.tests);
     if (COMMENT[family].test(line)) continue;
     counted.skips += line.match(SKIP[family])?.length ?? 0;
@@ -370,10 +371,77 @@ function count(text: string, family: Family, testFile = false): Counted {
     if (ESCAPE[family].test(line)) counted.escapes += 1;
     if (!ASSERTION[family].test(line)) continue;
     if (VACUOUS[family].test(line)) counted.vacuous += 1;
-    const shape = shapeOf(line);
+    const shape = shapeOf(statementAt(lines, index, family));
     counted.assertions.set(shape, (counted.assertions.get(shape) ?? 0) + 1);
   }
   return counted;
+}
+
+/** At most this many lines are read as one assertion. */
+const MAX_STATEMENT_LINES = 40;
+
+/**
+ * An assertion and the lines it goes on over (the thirty-first round): its brackets left open, a
+ * string or template left open (`toMatchInlineSnapshot(\`` and the snapshot under it), and in
+ * JavaScript a chained call on the next line (`.toBe(5)`). An expected value on a line of its
+ * own (`expect(r).toEqual({` / `  array: ["a", "b"],` / `});`, prettier's form) was not read, so
+ * a failing test's expected value changed to the bug's output there said nothing.
+ */
+function statementAt(lines: readonly string[], index: number, family: Family): string {
+  const state: ScanState = { depth: 0, open: undefined };
+  const indent = indentOf(lines[index] ?? "");
+  const taken: string[] = [];
+  for (let at = index; at < lines.length && at - index < MAX_STATEMENT_LINES; at += 1) {
+    const line = lines[at] ?? "";
+    if (at > index && statementEnded(line, indent, state, family)) break;
+    taken.push(line);
+    scanLine(line, family, state);
+  }
+  return taken.join("\n");
+}
+
+interface ScanState {
+  /** Brackets open. */
+  depth: number;
+  /** The quote of a string open across lines (a template, a triple quote). */
+  open: string | undefined;
+}
+
+/**
+ * Whether a line no longer belongs to the assertion before it: one further out than the
+ * assertion's own has left its block (a bracket read wrongly, one in a regular expression, is
+ * not followed out of it); otherwise one after every bracket and string closed, unless it goes on
+ * with a chained call (`.toBe(5)`).
+ */
+function statementEnded(line: string, indent: number, state: ScanState, family: Family): boolean {
+  if (state.open !== undefined) return false;
+  if (line.trim() !== "" && indentOf(line) < indent) return true;
+  return state.depth <= 0 && !(family === "js" && /^\s*\??\.[A-Za-z_$]/.test(line));
+}
+
+/** Counts a line's brackets outside strings and comments into `state`. */
+function scanLine(line: string, family: Family, state: ScanState): void {
+  for (let i = 0; i < line.length; i += 1) {
+    const char = line[i] ?? "";
+    if (state.open !== undefined) {
+      if (char === "\\") i += 1;
+      else if (line.startsWith(state.open, i)) {
+        i += state.open.length - 1;
+        state.open = undefined;
+      }
+      continue;
+    }
+    if (line.startsWith(family === "python" ? "#" : "//", i)) break;
+    const triple = family === "python" ? /^("""|''')/.exec(line.slice(i, i + 3)) : null;
+    if (triple !== null) {
+      state.open = triple[1];
+      i += 2;
+    } else if (char === '"' || char === "'" || char === "`") state.open = char;
+    else if ("([{".includes(char)) state.depth += 1;
+    else if (")]}".includes(char)) state.depth -= 1;
+  }
+  // A quote left open at a line's end closes there, but for a template or a triple quote.
+  if (state.open === '"' || state.open === "'") state.open = undefined;
 }
 
 /** `a skip`, `an assertion`, `2 assertions`. */
