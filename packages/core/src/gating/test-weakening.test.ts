@@ -27,6 +27,8 @@ const MULTI =
   'it("concats", () => {\n  const result = defu({ array: ["a", "b"] }, { array: ["c", "d"] });\n  expect(result).toEqual({\n    array: ["a", "b", "c", "d"],\n  });\n});\n';
 const INLINE =
   'it("merges", () => {\n  expect(defu({ a: 1 }, { b: 2 })).toMatchInlineSnapshot(`\n    {\n      "a": 1,\n      "b": 2,\n    }\n  `);\n});\n';
+const SWAP =
+  'it("types", () => {\n  const item1 = { age: 21 };\n  const item2 = { age: "42" };\n  expect(defu({ items: [item1] }, { items: [item2] })).toEqual({ items: [item1, item2] });\n});\n';
 const SKIP = "a skip (or expected failure) added";
 const WAY =
   "a way out added (an early return, a branch that never runs, a failure caught and dropped)";
@@ -516,6 +518,13 @@ describe("weakeningForms", () => {
       ["an assertion changed"],
     ],
     [
+      "two names swapped in the expected value (js)",
+      "test/defu.test.ts",
+      SWAP,
+      SWAP.replace("items: [item1, item2]", "items: [item2, item1]"),
+      ["an assertion changed"],
+    ],
+    [
       "the matcher changed on the chained line (js)",
       "test/a.test.js",
       'it("adds", () => {\n  expect(add(2, 3))\n    .toBe(5);\n});\n',
@@ -604,6 +613,12 @@ describe("weakeningForms", () => {
       "test/defu.test.ts",
       MULTI,
       MULTI.replaceAll("defu(", "merge("),
+    ],
+    [
+      "two names renamed into each other's place (js)",
+      "test/defu.test.ts",
+      SWAP,
+      SWAP.replaceAll("item1", "first").replaceAll("item2", "second"),
     ],
     [
       "a new line after a multi-line assertion (js)",

@@ -294,8 +294,11 @@ const VACUOUS: Record<Family, RegExp> = {
 const KEPT_WORD =
   /^(to\w*|not|and|or|is|in|be|been|have|has|equal\w*|eql|deep\w*|strict\w*|should|assert\w*|ok|approx|raises|warns|throws?\w*|rejects|resolves|True|False|None|true|false|null|undefined|NaN|Infinity|skip\w*|fail\w*|lambda|any|all|abs|len|pass)$/;
 
-/** An assertion line as a sequence of tokens, names it does not judge replaced by `_`. */
-function shapeOf(line: string): string {
+/**
+ * An assertion line as a sequence of tokens, names it does not judge replaced by `_`, but for
+ * `kept`: the names the change left in place (the thirty-first round, below).
+ */
+function shapeOf(line: string, kept: ReadonlySet<string> = NO_NAMES): string {
   const tokens =
     line
       .trim()
@@ -303,7 +306,9 @@ function shapeOf(line: string): string {
         /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`|\d[\w.]*|[A-Za-z_$][\w$]*|\S/g,
       ) ?? [];
   return tokens
-    .map((token) => (/^[A-Za-z_$]/.test(token) && !KEPT_WORD.test(token) ? "_" : token))
+    .map((token) =>
+      /^[A-Za-z_$]/.test(token) && !KEPT_WORD.test(token) && !kept.has(token) ? "_" : token,
+    )
     .join(" ");
 }
 
@@ -348,7 +353,32 @@ interface Counted {
   tests: Map<string, number>;
 }
 
-function count(text: string, family: Family, testFile = false): Counted {
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The names a change left in place: each said as often after as before. A name renamed (`add` →
+ * `plus`) is said less, its new one more, so both stay `_` in an assertion's shape; two names
+ * swapped inside an assertion (`[item1, item2]` → `[item2, item1]`, an expected order turned
+ * into the bug's) keep their counts, and the shape keeps them, so the swap reads as a change.
+ */
+function namesKept(before: string, after: string): Set<string> {
+  const words = (text: string) => {
+    const counted = new Map<string, number>();
+    for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g))
+      counted.set(word, (counted.get(word) ?? 0) + 1);
+    return counted;
+  };
+  const then = words(before);
+  const now = words(after);
+  return new Set([...then].filter(([word, n]) => now.get(word) === n).map(([word]) => word));
+}
+
+function count(
+  text: string,
+  family: Family,
+  testFile = false,
+  kept: ReadonlySet<string> = NO_NAMES,
+): Counted {
   const counted: Counted = {
     skips: 0,
     assertions: new Map(),
@@ -371,7 +401,7 @@ function count(text: string, family: Family, testFile = false): Counted {
     if (ESCAPE[family].test(line)) counted.escapes += 1;
     if (!ASSERTION[family].test(line)) continue;
     if (VACUOUS[family].test(line)) counted.vacuous += 1;
-    const shape = shapeOf(statementAt(lines, index, family));
+    const shape = shapeOf(statementAt(lines, index, family), kept);
     counted.assertions.set(shape, (counted.assertions.get(shape) ?? 0) + 1);
   }
   return counted;
@@ -456,12 +486,13 @@ export function weakeningForms(path: string, before: string, after: string | und
   const family = familyOf(path);
   if (family === undefined) return [];
   const testFile = TEST_NAME.test(path);
-  const then = count(before, family, testFile);
+  const kept = after === undefined ? NO_NAMES : namesKept(before, after);
+  const then = count(before, family, testFile, kept);
   if (after === undefined) {
     const total = [...then.assertions.values()].reduce((sum, n) => sum + n, 0);
     return total === 0 && then.skips === 0 ? [] : ["deleted"];
   }
-  const now = count(after, family, testFile);
+  const now = count(after, family, testFile, kept);
   const forms: string[] = [];
   if (now.skips > then.skips)
     forms.push(`${plural(now.skips - then.skips, "skip")} (or expected failure) added`);
