@@ -173,13 +173,7 @@ function membersTestsAt(
 ): { tests_at?: string } {
   const globs = workspaceGlobs(view.readText(joinRel(dir, "package.json")));
   if (globs.length === 0) return {};
-  const suite = spec.suite(view, {
-    id: spec.id,
-    languages,
-    package_dir: dir,
-    command,
-    evidence: "",
-  });
+  const suite = detectedSuite(view, dir, spec, languages, command);
   for (const glob of globs.slice(0, 8)) {
     const parent = glob.endsWith("/*") ? glob.slice(0, -2) : undefined;
     const members =
@@ -195,6 +189,17 @@ function membersTestsAt(
       }
   }
   return {};
+}
+
+/** The suite of a runner being detected in `dir`, before its record is made. */
+function detectedSuite(
+  view: ProjectView,
+  dir: string,
+  spec: RunnerSpec,
+  languages: Language[],
+  command: string[],
+): SuiteMatcher {
+  return spec.suite(view, { id: spec.id, languages, package_dir: dir, command, evidence: "" });
 }
 
 /** The folders or `dir/*` globs of package.json's `workspaces` (an array or `{ packages }`). */
@@ -239,13 +244,7 @@ function existingTestDir(
 ): string | undefined {
   const candidates = spec.testDirs.filter((candidate) => view.isDirectory(joinRel(dir, candidate)));
   if (candidates.length === 0) return spec.testDirInside?.(view, dir);
-  const suite = spec.suite(view, {
-    id: spec.id,
-    languages,
-    package_dir: dir,
-    command,
-    evidence: "",
-  });
+  const suite = detectedSuite(view, dir, spec, languages, command);
   const holding = candidates.find((candidate) => holdsTests(view, dir, candidate, suite));
   return holding ?? spec.testDirInside?.(view, dir);
 }

@@ -1009,6 +1009,9 @@ function appTestsOfSharedPlugin(
   via: (entry: string) => readonly RelatedTest[],
   related: readonly RelatedTest[],
 ): RelatedTest[] {
+  // A Python or Go file's text is not read for a JavaScript plugin's import.
+  const language = detectLanguage(file);
+  if (language !== "javascript" && language !== "typescript") return [];
   if (isTest(file) || !sharesWithApp(project, file)) return [];
   const found: RelatedTest[] = [];
   const known = (path: string): boolean =>
