@@ -71,7 +71,7 @@ export const nodeTest: RunnerSpec = {
     const filter = ids.map(
       (id) => `--test-name-pattern=^${escapeRegex(id.segments[id.segments.length - 1] ?? "")}$`,
     );
-    const bnt = runsBnt(view, runner.package_dir);
+    const bnt = bntArgs(view, runner.package_dir) !== undefined;
     return {
       argv: [
         ...head,
@@ -294,7 +294,6 @@ const BNT_VALUED = new Set(["-t", "--coverage", "--coverage-include", "--coverag
 function bntArgs(view: ProjectView, dir: string): string[] | undefined {
   const words = scriptToolArgs(view, dir, "bnt");
   if (words === undefined || testScriptArgs(view, dir) !== undefined) return undefined;
-  if (words === undefined) return undefined;
   const files: string[] = [];
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i] ?? "";
@@ -302,10 +301,6 @@ function bntArgs(view: ProjectView, dir: string): string[] | undefined {
     else if (!word.startsWith("-")) files.push(word.replace(/^\.\//, ""));
   }
   return files;
-}
-
-function runsBnt(view: ProjectView, dir: string): boolean {
-  return bntArgs(view, dir) !== undefined;
 }
 
 /** The test files a `bnt` run of the whole suite runs, sorted; undefined when no script runs it. */
