@@ -374,7 +374,8 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
         if (!under) return false;
       }
       if (ignored?.(path) === true) return false;
-      if (names(baseName(path))) return true;
+      // A file `testpaths` names is collected whatever its name (python-slugify's `test.py`).
+      if (names(baseName(path)) || roots?.includes(path) === true) return true;
       // Django keeps an app's tests in tests.py or a tests/ package, collected with pytest-django's
       // python_files; without a config saying so, pytest itself does not collect tests.py.
       return django && configured === undefined && /(^|\/)tests\/test_?[^/]*\.py$/.test(path);

@@ -152,6 +152,14 @@ describe("suiteShape: the project's test files as its runner sees them", () => {
       ["tests/test_a.py", "other/check_b.py"],
     ],
     [
+      "pytest testpaths naming a file, collected whatever its name (python-slugify)",
+      {
+        "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["test.py", "checks"]\n',
+      },
+      ["test.py", "checks/test_a.py"],
+      ["checks/helpers.py", "tests/test_b.py", "slugify/slugify.py"],
+    ],
+    [
       "pytest addopts --ignore and --ignore-glob in pyproject.toml",
       {
         "pyproject.toml":
