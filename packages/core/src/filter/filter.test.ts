@@ -5,6 +5,7 @@ import {
   buildIgnoreRules,
   classifyFile,
   isTestFile,
+  walkSkipsDir,
   walkedFileIgnored,
 } from "./filter.ts";
 import { requiredLiterals } from "../util/literal-guard.ts";
@@ -587,5 +588,23 @@ describe("walkedFileIgnored: a walk's files, the matcher's answers not kept", ()
     expect(rules.foldersOnly).toBe(true);
     expect(walkedFileIgnored(rules)("src/app.py")).toBe(false);
     expect(walkedFileIgnored(undefined)("x.log")).toBe(false);
+  });
+});
+
+describe("walkSkipsDir", () => {
+  it.each([
+    ["bin", false],
+    ["obj", true],
+    ["dist", true],
+    ["node_modules", true],
+    ["src/bin", false],
+    ["packages/cli/node_modules", true],
+  ])("%s: skipped %s", (dir, skipped) => {
+    expect(walkSkipsDir(dir)).toBe(skipped);
+  });
+
+  it("still leaves out a root bin/ the ignore rules exclude", () => {
+    expect(walkSkipsDir("bin", buildIgnoreRules({ gitignore: "bin/\n" }))).toBe(true);
+    expect(walkSkipsDir("bin", buildIgnoreRules({ gitignore: "dist/\n" }))).toBe(false);
   });
 });

@@ -532,7 +532,7 @@ type Verdict = FileVerdict;
  * project root, and folders the ignore rules exclude. Nothing in them would be queued. Asked for
  * a file of a `language`, a root `bin/` or `obj/` holds source unless the language compiles to
  * them, as `classifyFile` says (a JavaScript package's `bin/cli.js`); a walk, which does not know
- * the languages below, skips them.
+ * the languages below, asks `walkSkipsDir`.
  */
 export function isSkippedDir(relDir: string, rules?: IgnoreRules, language?: Language): boolean {
   const segments = relDir.split("/");
@@ -541,6 +541,16 @@ export function isSkippedDir(relDir: string, rules?: IgnoreRules, language?: Lan
   if (segments.length === 1 && ANCHORED_SEGMENTS.has(name) && !entryFolder(name, language))
     return true;
   return rules?.matcher.ignores(`${relDir}/`) === true;
+}
+
+/**
+ * `isSkippedDir` for a walk, which does not know the languages below a folder: a root `bin/` is
+ * entered (a JavaScript or Python package's command lives there), and each file met in it is
+ * judged with its own language (`classifyFile`, `inSourceFolder`), so build output there is still
+ * left out. A root `obj/` holds only .NET's intermediate output and stays skipped.
+ */
+export function walkSkipsDir(relDir: string, rules?: IgnoreRules): boolean {
+  return relDir === "bin" ? rules?.matcher.ignores("bin/") === true : isSkippedDir(relDir, rules);
 }
 
 /** `bin/` or `obj/` asked for a file of a language that does not build into them. */

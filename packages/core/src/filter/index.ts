@@ -8,6 +8,7 @@ export {
   buildIgnoreRules,
   classifyFile,
   isSkippedDir,
+  walkSkipsDir,
   isTestFile,
   walkedFileIgnored,
 } from "./filter.ts";

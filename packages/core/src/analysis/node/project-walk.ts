@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Budget } from "../budget.ts";
-import { isSkippedDir, walkedFileIgnored, type IgnoreRules } from "../../filter/filter.ts";
+import { walkSkipsDir, walkedFileIgnored, type IgnoreRules } from "../../filter/filter.ts";
 
 export interface WalkVisitor {
   /** A file (project-relative, `/` separators) that no ignore rule excludes. */
@@ -38,7 +38,7 @@ export function continueWalk(
       // expression run on the path flattens into a third; a walk keeps 50,000 of these.
       const rel = dir === "" ? entry.name : [dir, entry.name].join("/");
       if (entry.isDirectory()) {
-        if (!isSkippedDir(rel, rules)) pending.push(rel);
+        if (!walkSkipsDir(rel, rules)) pending.push(rel);
       } else if (entry.isFile() && !ignored(rel)) {
         visitor.file(rel, entry.name);
       }

@@ -12,6 +12,7 @@ import * as z from "zod/mini";
 import {
   buildIgnoreRules,
   isSkippedDir,
+  walkSkipsDir,
   TEST_DATA_DIRS,
   type IgnoreRules,
 } from "../../filter/filter.ts";
@@ -296,7 +297,7 @@ function headText(root: string, head: string | null, path: string): string | und
 /** A folder no source file is judged in (a virtual environment, a cache), or one under it. */
 function skippedFolder(dir: string, rules: IgnoreRules): boolean {
   const parts = dir.replace(/\/$/, "").split("/");
-  return parts.some((_, index) => isSkippedDir(parts.slice(0, index + 1).join("/"), rules));
+  return parts.some((_, index) => walkSkipsDir(parts.slice(0, index + 1).join("/"), rules));
 }
 
 /** At most this many files are read under a folder a rule added in the turn hides. */

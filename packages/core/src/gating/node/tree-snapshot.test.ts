@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
@@ -100,6 +101,20 @@ describe("the tree snapshot", () => {
     for (const path of changed) await revertToBaseline(p, path, was(before, path));
     expect(existsSync(join(p.root, "sneaky.py"))).toBe(false);
     expect(readFileSync(join(p.root, "src/util.py"), "utf8")).toContain("double");
+  });
+
+  it("keeps a package's root bin/ scripts, not a compiled build's output there", async () => {
+    const p = setUp();
+    mkdirSync(join(p.root, "bin/Debug"), { recursive: true });
+    writeFileSync(join(p.root, "bin/cli.py"), "from calc import add\n\nprint(add(1, 2))\n");
+    writeFileSync(join(p.root, "bin/Debug/App.cs"), "class App {}\n");
+    await takeTreeSnapshot(p, { now, keep: true });
+    expect(Object.keys(readSnapshot(p).files)).toEqual(["bin/cli.py", "calc.py", "src/util.py"]);
+    sneaky(join(p.root, "bin/cli.py"), "from calc import add\n\nprint(add(1, 3))\n");
+    const { changed, before } = await compareTreeSnapshot(p, readSnapshot(p));
+    expect(changed).toEqual(["bin/cli.py"]);
+    await revertToBaseline(p, "bin/cli.py", was(before, "bin/cli.py"));
+    expect(readFileSync(join(p.root, "bin/cli.py"), "utf8")).toContain("add(1, 2)");
   });
 
   it("says nothing of a file touched with the same bytes", async () => {

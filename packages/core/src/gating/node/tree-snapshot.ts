@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { isSkippedDir, walkedFileIgnored } from "../../filter/filter.ts";
+import { walkSkipsDir, walkedFileIgnored } from "../../filter/filter.ts";
 import { isRunnerConfig } from "../test-weakening.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import {
@@ -99,7 +99,7 @@ function productionFiles(
     for (const { rel, folder } of entries) {
       if (more) return;
       if (folder) {
-        if (!isSkippedDir(rel, project.ignoreRules)) visit(rel);
+        if (!walkSkipsDir(rel, project.ignoreRules)) visit(rel);
         continue;
       }
       // The cheap classes first: the ignore matcher is asked only about production files.

@@ -26,6 +26,23 @@ function setUp(files: Record<string, string>, fresh: readonly string[]): TempPro
 }
 
 describe("sweepChangedFiles", () => {
+  it("walks into a root bin/ for its scripts, not for a compiled language's build", () => {
+    // A JavaScript package's command (`bin/cli.js`) is source: outside git, a tdd or strict turn
+    // that changed it around the gate was never seen, nor its test run.
+    project = setUp(
+      {
+        "bin/cli.js": "#!/usr/bin/env node\nrequire('../index.js')\n",
+        "bin/Debug/net8.0/App.cs": "class App {}\n",
+        "obj/Debug/Gen.cs": "class Gen {}\n",
+        "index.js": "module.exports = 1\n",
+      },
+      ["bin/cli.js", "bin/Debug/net8.0/App.cs", "obj/Debug/Gen.cs"],
+    );
+    const result = sweepChangedFiles(openProject(project.root), TURN.getTime());
+    expect(result.via).toBe("walk");
+    expect(result.changed).toEqual(["bin/cli.js"]);
+  });
+
   it("finds source files changed since the moment and never enters skipped folders", () => {
     project = setUp(
       {

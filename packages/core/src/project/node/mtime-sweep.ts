@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fdir } from "fdir";
-import { isSkippedDir, type IgnoreRules } from "../../filter/filter.ts";
+import { isSkippedDir, walkSkipsDir, type IgnoreRules } from "../../filter/filter.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../../state/session.ts";
 import type { Project } from "./project.ts";
@@ -77,12 +77,19 @@ export function walkChangedFiles(project: Project, sinceMs: number): SweepResult
     .withRelativePaths()
     .exclude((_name, dirPath) => {
       const rel = relativeDir(root, dirPath);
-      return rel !== "" && isSkippedDir(rel, project.ignoreRules);
+      return rel !== "" && walkSkipsDir(rel, project.ignoreRules);
     })
-    .filter((path) => detectLanguage(path) !== undefined)
+    .filter(walkKeeps)
     .crawl(root)
     .sync();
   return { ...changedAmong(root, files, sinceMs), via: "walk" };
+}
+
+/** A file the walk keeps: a known language, and no build output in the root `bin/` it entered. */
+function walkKeeps(path: string): boolean {
+  const language = detectLanguage(path);
+  if (language === undefined) return false;
+  return !path.startsWith("bin/") || !isSkippedDir("bin", undefined, language);
 }
 
 function changedAmong(

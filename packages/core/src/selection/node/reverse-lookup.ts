@@ -12,7 +12,7 @@ import {
   type PathAliases,
   type ResolveContext,
 } from "../../analysis/resolve.ts";
-import { isSkippedDir } from "../../filter/filter.ts";
+import { walkSkipsDir } from "../../filter/filter.ts";
 import { baseName, extensionOf, stemOf } from "../../filter/languages.ts";
 import { dirnameRel } from "../../project/project-view.ts";
 import { ENTRY_STEMS } from "../related.ts";
@@ -344,7 +344,7 @@ function gitFiles(project: Project): Listed | undefined {
     if (dir === "") return false;
     let known = skipped.get(dir);
     if (known === undefined) {
-      known = isSkippedDir(dir, project.ignoreRules) || inSkippedDir(dir);
+      known = walkSkipsDir(dir, project.ignoreRules) || inSkippedDir(dir);
       skipped.set(dir, known);
     }
     return known;
