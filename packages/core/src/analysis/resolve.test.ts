@@ -361,4 +361,21 @@ describe("an import of build output reads the source it was built from", () => {
     expect(resolveJsImport(held, "test/index.test.js", "../dist/index.js")).toBe("dist/index.js");
     expect(resolveJsImport(held, "test/math.test.js", "../lib/math.js")).toBe("lib/math.js");
   });
+
+  // tsc with `rootDir: "."` and `outDir: "build"` mirrors the whole tree: yargs-parser's tests
+  // import `../build/lib/index.js`, built from `lib/index.ts`; no `src/` there.
+  it.each([
+    ["test/parser.mjs", "../build/lib/index.js", "lib/index.ts"],
+    ["test/utils.mjs", "../build/lib/string-utils.js", "lib/string-utils.ts"],
+    ["test/root.mjs", "../dist/main.js", "main.ts"],
+    ["test/x.mjs", "../build/lib/missing.js", undefined],
+  ])("with the build folder taken out: %s imports %s → %s", (from, specifier, expected) => {
+    const tree = context(["lib/index.ts", "lib/string-utils.ts", "main.ts"]);
+    expect(resolveJsImport(tree, from, specifier)).toBe(expected);
+  });
+
+  it("a source under src/ wins over one with the build folder taken out", () => {
+    const both = context(["src/index.ts", "index.ts"]);
+    expect(resolveJsImport(both, "test/a.test.js", "../dist/index.js")).toBe("src/index.ts");
+  });
 });

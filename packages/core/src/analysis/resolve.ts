@@ -181,27 +181,38 @@ function isRelative(specifier: string): boolean {
 }
 
 /**
- * A path inside a build folder (`dist/`, `build/`, `out/`, `lib/`, and an `esm/`/`cjs/` in it).
- * `lib/` is many a package's real source folder (express, qs): it is read so only when the file
- * is no project file and `src/` holds its source, as for the others.
+ * Build folders (`dist/`, `build/`, `out/`, `lib/`) and the format folders a build may put in
+ * them (`esm/`, `cjs/`). `lib/` is many a package's real source folder (express, qs): it is read
+ * as a build only when the file is no project file and its source is found elsewhere.
  */
-const BUILT_PATH = /^(?:(.*)\/)?(?:dist|build|out|lib)(?:\/(?:esm|cjs|mjs|src))?(?:\/(.*))?$/;
+const BUILD_FOLDERS = new Set(["dist", "build", "out", "lib"]);
+const FORMAT_FOLDERS = new Set(["esm", "cjs", "mjs", "src"]);
 
 /**
  * The source a build-output path was built from, for a test that imports `../dist/index.js`
- * (the build is not in the project's files): the same path under the package's `src/`, with
- * any JavaScript or TypeScript extension. Undefined when no such source exists.
+ * (the build is not in the project's files): the same path under the package's `src/`, or with
+ * the build folder taken out (tsc with `rootDir: "."` builds `lib/index.ts` to
+ * `build/lib/index.js`: yargs-parser's tests import that), with any JavaScript or TypeScript
+ * extension. The innermost build folder is tried first. Undefined when no such source exists.
  */
 function builtFrom(context: ResolveContext, path: string | undefined): string | undefined {
-  const match = path === undefined ? null : BUILT_PATH.exec(path);
-  if (match === null) return undefined;
-  const [, prefix, built] = match;
-  // A bundler names its output by format (`index.mjs`, `index.cjs` from `index.ts`).
-  const rest = built?.replace(/\.(?:[cm]?js|d\.[cm]?ts)$/, "");
-  const source = [prefix, "src", rest]
-    .filter((part) => part !== undefined && part !== "")
-    .join("/");
-  return tryJsPath(context, source, true);
+  if (path === undefined) return undefined;
+  const parts = path.split("/");
+  for (let at = parts.length - 1; at >= 0; at -= 1) {
+    if (!BUILD_FOLDERS.has(parts[at] ?? "")) continue;
+    const from = FORMAT_FOLDERS.has(parts[at + 1] ?? "") ? at + 2 : at + 1;
+    const prefix = parts.slice(0, at);
+    // A bundler names its output by format (`index.mjs`, `index.cjs` from `index.ts`).
+    const rest = parts
+      .slice(from)
+      .join("/")
+      .replace(/\.(?:[cm]?js|d\.[cm]?ts)$/, "");
+    const found =
+      tryJsPath(context, [...prefix, "src", rest].filter((part) => part !== "").join("/"), true) ??
+      (rest === "" ? undefined : tryJsPath(context, [...prefix, rest].join("/"), true));
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The first project file an alias entry's targets for `specifier` name. */
