@@ -218,6 +218,13 @@ describe("a relative path that names a folder with a package.json main", () => {
   it("is never reached by a bare name", () => {
     expect(resolveJsImport(qs, "test/parse.js", "qs")).toBeUndefined();
   });
+  it("a main into a build that is not in the tree reads the source it was built from", () => {
+    // `require('..')` of a TypeScript package whose `main` is `dist/index.js`.
+    const built = [folderMain("", { main: "dist/index.js" })].filter((e) => e !== undefined);
+    const tree = context(["src/index.ts", "src/parse.ts"], { aliases: built });
+    expect(resolveJsImport(tree, "test/parse.test.js", "..")).toBe("src/index.ts");
+    expect(resolveJsImport(tree, "test/parse.test.js", "../")).toBe("src/index.ts");
+  });
 });
 
 describe("workspace packages whose exports hold conditions or subpaths", () => {

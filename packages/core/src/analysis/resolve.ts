@@ -541,8 +541,9 @@ export function folderMainPath(context: ResolveContext, path: string): string | 
   for (const entry of context.aliases) {
     const [folder, targets] = entry.paths[0] ?? [];
     if (entry.scope !== FOLDER_MAIN_SCOPE || folder !== path) continue;
+    // A `main` into a build that is not in the tree reads the source it was built from.
     for (const target of targets ?? []) {
-      const found = tryJsPath(context, target);
+      const found = tryJsPath(context, target) ?? builtFrom(context, target);
       if (found !== undefined) return found;
     }
   }
