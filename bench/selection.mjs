@@ -1014,8 +1014,10 @@ const AGENTS = {
         stop: ["stop", { ...base("edit.stop"), status: "completed", loop_count: 0 }],
       };
     },
-    // A green end of a turn is one line in Cursor's Hooks output channel (its stderr).
-    says: (event, stderr) => event === "Stop" && /^tailtest: [^\n]*\n?$/.test(stderr),
+    // A green end of a turn is one line in Cursor's Hooks output channel (its stderr); in tdd or
+    // strict the mode's own line takes its place (the escape hatch used, a claim's verdict).
+    says: (event, stderr) =>
+      event === "Stop" && /^tailtest(?: tdd| strict)?: [^\n]*\n?$/.test(stderr),
     blocked: (answer) =>
       typeof answer.followup_message === "string" && answer.followup_message !== "",
     reason: (answer) => String(answer.followup_message ?? ""),
