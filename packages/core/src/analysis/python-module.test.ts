@@ -253,6 +253,30 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     ]);
   });
 
+  it("reads no program run from a docstring or a bare string that shows the command", () => {
+    const init = scanPythonModule(
+      [
+        '"""JSON for Python.',
+        "",
+        "Using pkg.tool from the shell::",
+        "",
+        '    $ echo \'{"json":"obj"}\' | python -m pkg.tool',
+        '"""',
+        "from .decoder import loads",
+        "def main():",
+        '    "Run it as `python -m pkg.cli`."',
+        '    ("python -m pkg.other" "")',
+        '    CMD = "python -m pkg.runner"',
+        "",
+      ].join("\n"),
+    );
+    expect(init.imports.map((entry) => entry.module)).toEqual([
+      "decoder",
+      "pkg.runner",
+      "pkg.runner.__main__",
+    ]);
+  });
+
   it("reads the dotted paths of a module that imports by a computed name, only there", () => {
     const registry = [
       "from importlib import import_module",

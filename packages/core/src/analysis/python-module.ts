@@ -378,6 +378,8 @@ const OWN_FOLDER_RE = new RegExp(
   String.raw`os\s*\.\s*path\s*\.\s*join\s*\(\s*${OWN_DIR}\s*,\s*((?:"\d+"\s*,?\s*)+)\)|${OWN_DIR}((?:\s*/\s*"\d+")+)`,
   "g",
 );
+/** A statement that is only string literals (implicitly concatenated or in parentheses). */
+const BARE_STRINGS_RE = /^\(?\s*(?:"\d+"\s*)+\)?$/;
 const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?$/;
 
 /**
@@ -390,7 +392,9 @@ function readDynamicImports(scan: ModuleScan, statement: string, logical: Logica
   if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
   if (statement.includes("include") || statement.startsWith("ROOT_URLCONF"))
     readUrlconfs(scan, statement, logical);
-  if (logical.strings.some((literal) => literal.includes("-m")))
+  // A statement of strings alone is a docstring or a string used as a comment: a usage line it
+  // shows (`$ echo '{}' | python -m pkg.tool`) documents the command, it runs nothing.
+  if (!BARE_STRINGS_RE.test(statement) && logical.strings.some((literal) => literal.includes("-m")))
     readModuleRuns(scan, statement, logical);
   if (!statement.includes("import") && !statement.includes("path")) return;
   if (/\bsys\s*\.\s*path\b/.test(statement)) scan.changesPath = true;
