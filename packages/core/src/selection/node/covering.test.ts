@@ -159,6 +159,37 @@ describe("a text file of examples pytest runs as doctests (`--doctest-glob`)", (
   });
 });
 
+describe("a README pytest runs as a doctest (`--doctest-glob=README.md` in addopts)", () => {
+  // python-tabulate's layout: pyproject's addopts runs the README's examples, no testpaths.
+  const files = {
+    "pyproject.toml":
+      '[tool.pytest.ini_options]\naddopts = "-v --doctest-modules --doctest-glob=README.md"\n',
+    "tabulate/__init__.py": "def tabulate(rows):\n    return str(rows)\n",
+    "README.md": "```pycon\n>>> from tabulate import tabulate\n>>> tabulate([])\n'[]'\n```\n",
+    "CHANGELOG.md": "- 0.9: first\n",
+    "test/test_api.py":
+      "from tabulate import tabulate\n\n\ndef test_x():\n    assert tabulate([])\n",
+  };
+
+  it("is its own test, which explain names; another page is not", async () => {
+    temp = makeProject(files);
+    const project = openProject(temp.root);
+    const selection = await selectRelated(project, ["README.md", "CHANGELOG.md"], {
+      write: false,
+    });
+    expect(selection.related.get("README.md")).toEqual([
+      {
+        path: "README.md",
+        evidence: "self",
+        detail: "pytest runs its examples as doctests",
+        hops: 0,
+      },
+    ]);
+    expect(selection.related.get("CHANGELOG.md")).toBeUndefined();
+    expect(inspectEdit(project, "README.md").runOnly).toBe(true);
+  });
+});
+
 describe("files a test loads by listing their folder (js-yaml's test/issues/, test/samples-common/)", () => {
   const files = {
     "package.json": JSON.stringify({ scripts: { test: "npm run lint && mocha" } }),

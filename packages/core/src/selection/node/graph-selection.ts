@@ -35,6 +35,7 @@ import {
   runnerLabel,
   type DetectedRunner,
 } from "../../runners/project-runners.ts";
+import { doctestPageLanguage } from "../../runners/doctest-pages.ts";
 import { askedKey, askRunners } from "../../runners/node/runner-lists.ts";
 import {
   BY_PACKAGE,
@@ -164,6 +165,7 @@ async function selectWith(
     complete: true,
   };
   selectByPackage(project, files, selection);
+  selectDoctestPages(project, files, selection);
   const configs = selectByConfig(project, files, selection);
   const languages = new Map<string, Language | undefined>(
     files.map((file) => [
@@ -269,6 +271,25 @@ function changedPackageJsonRunner(project: Project, file: string): DetectedRunne
   return runner !== undefined && packageJsonSettingsChanged(project, file, runner)
     ? runner
     : undefined;
+}
+
+/**
+ * A text page the project's pytest runs as doctests (`--doctest-glob=README.md` in `addopts`):
+ * the page is its own test, as an edited test file is, and the end of the turn runs it (the plan
+ * does). Without this, `explain` said such a page ran nothing.
+ */
+function selectDoctestPages(
+  project: Project,
+  files: readonly string[],
+  selection: Selection,
+): void {
+  for (const file of files) {
+    if (detectLanguage(file) !== undefined) continue;
+    if (doctestPageLanguage(project.view, file, project.config.runners) === undefined) continue;
+    selection.related.set(file, [
+      { path: file, evidence: "self", detail: "pytest runs its examples as doctests", hops: 0 },
+    ]);
+  }
 }
 
 /** Go and Rust files' tests, by their package's layout. */
