@@ -543,6 +543,36 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("shows a doctest's unified diff by its changed lines, not the unchanged ones", () => {
+    // python-tabulate's README run by --doctest-glob=README.md (REPORT_UDIFF): one row changed.
+    const report = [
+      "068 >>> table = [['Sun',696000],['Earth',6371]]",
+      "069 >>> print(tabulate(table))",
+      "Differences (unified diff with -expected +actual):",
+      "    @@ -1,5 +1,5 @@",
+      "     -----  ------",
+      "     Sun    696000",
+      "    -Earth    6371  5973.60",
+      "    +Earth    6371  5973.6",
+      "     Moon     1737",
+      "     -----  ------",
+      "",
+      "/proj/README.md:69: DocTestFailure",
+    ].join("\n");
+    const doctest = summarizeRun(plan("pytest"), parsed([test("d", "fail", report)]), exit(1));
+    expect(renderFailureExcerpt([doctest], [], { replacePaths: [["/proj/", ""]] })).toBe(
+      [
+        "FAIL tests/test_a.py::d",
+        "  069 >>> print(tabulate(table))",
+        "  Differences (unified diff with -expected +actual):",
+        "      @@ -1,5 +1,5 @@",
+        "      -Earth    6371  5973.60",
+        "      +Earth    6371  5973.6",
+        "  README.md:69: DocTestFailure",
+      ].join("\n"),
+    );
+  });
+
   it("shows a failed doctest unittest ran from its failed example, past doctest's traceback", () => {
     const report = [
       "Traceback (most recent call last):",

@@ -433,7 +433,7 @@ export function failingExample(text: string): string {
   const lines = text.split("\n");
   // doctest's own report (unittest's DocTestSuite) opens with the traceback of its runTest.
   const failed = lines.indexOf("Failed example:");
-  if (failed >= 0) return lines.slice(failed).join("\n");
+  if (failed >= 0) return changedLinesOnly(lines.slice(failed)).join("\n");
   const verdict = lines.findIndex((line) => DOCTEST_VERDICT.test(line));
   if (verdict < 1 || !DOCTEST_LINE.test(lines[verdict - 1] ?? "")) return text;
   // The example starts at its `>>>` line; its `...` continuation lines come with it.
@@ -442,7 +442,29 @@ export function failingExample(text: string): string {
     if (!DOCTEST_LINE.test(lines[start - 1] ?? "")) break;
     start -= 1;
   }
-  return lines.slice(start).join("\n");
+  return changedLinesOnly(lines.slice(start)).join("\n");
+}
+
+/**
+ * A doctest's unified diff (`REPORT_UDIFF`, pytest's `doctest_optionflags = REPORT_UDIFF`) without
+ * its unchanged lines: python-tabulate's README example printed a table whose unchanged rows took
+ * the excerpt's lines, which ended after the expected row and before the row the code printed.
+ * Lines after a `@@` hunk header that carry the diff's blank prefix at its indentation go.
+ */
+function changedLinesOnly(lines: readonly string[]): string[] {
+  let indent: number | undefined;
+  return lines.filter((line) => {
+    const hunk = /^(\s*)@@ /.exec(line);
+    if (hunk !== null) {
+      indent = (hunk[1] ?? "").length;
+      return true;
+    }
+    if (indent === undefined) return true;
+    if (line.length > indent && line.slice(0, indent).trim() === "" && line[indent] === " ")
+      return false;
+    if (!/^\s*[-+]/.test(line)) indent = undefined;
+    return true;
+  });
 }
 
 export function formatId(id: TestId): string {
