@@ -380,7 +380,10 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...id,
     file: runner.package_dir === "" ? id.file : id.file.slice(runner.package_dir.length + 1),
   }));
-  const built = runnerArgv(view, runner, group.whole === true ? [] : local, localIds);
+  const edited = Object.keys(group.sources).map((source) =>
+    runner.package_dir === "" ? source : source.slice(runner.package_dir.length + 1),
+  );
+  const built = runnerArgv(view, runner, group.whole === true ? [] : local, localIds, edited);
   const build = buildFirst(view, runner, files);
   return {
     runner,
@@ -541,8 +544,15 @@ export function runnerArgv(
   runner: DetectedRunner,
   files: readonly string[],
   ids: readonly TestId[],
+  edited: readonly string[] = [],
 ): BuiltArgv {
-  return specOf(runner.id).argv({ view, runner, files: files.map(notAnOption), ids: [...ids] });
+  return specOf(runner.id).argv({
+    view,
+    runner,
+    files: files.map(notAnOption),
+    ids: [...ids],
+    edited,
+  });
 }
 
 /** What the package's test script sets for this runner's command (`cross-env FORCE_COLOR=2 vitest`). */

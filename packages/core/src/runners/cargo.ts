@@ -52,15 +52,16 @@ export function cargoTargets({ view, runner, files }: ArgvInput): string[] {
 /**
  * Whether a selected source file holds doc tests: then the whole crate runs, its doc tests with
  * it, since naming targets leaves them out (a bug only a `///` example catches ended green).
- * Not the crate root's: it is selected for its unit tests whenever any module changes, and its
- * overview examples would make every edit a run of the whole crate (httparse's Stops took
- * 60-90 s at load 11 instead of a few seconds).
+ * Not the crate root's, unless the turn edited the root itself: it is selected for its unit tests
+ * whenever any module changes, and its overview examples would make every edit a run of the whole
+ * crate (httparse's Stops took 60-90 s at load 11 instead of a few seconds); but an edit of
+ * `src/lib.rs` that breaks its own `//!` example (itoa's crate docs) ended green.
  */
-function reachesDocTests({ view, runner, files }: ArgvInput): boolean {
+function reachesDocTests({ view, runner, files, edited = [] }: ArgvInput): boolean {
   return files.some((file) => {
     const rel = file.replace(/^\.\//, "");
     if (rel.startsWith("tests/") || !rel.endsWith(".rs")) return false;
-    if (rel === "src/lib.rs" || rel === "src/main.rs") return false;
+    if ((rel === "src/lib.rs" || rel === "src/main.rs") && !edited.includes(rel)) return false;
     const path = joinRel(runner.package_dir, rel);
     const include = (target: string): string | undefined => {
       const included = normalizeRel(joinRel(dirnameRel(path), target));

@@ -116,6 +116,8 @@ export interface ArgvInput {
   files: string[];
   /** Test ids with package-relative files. */
   ids: TestId[];
+  /** The changed files (package-relative) the run is for, when a plan knows them. */
+  edited?: readonly string[];
 }
 
 export interface BuiltArgv {
