@@ -1304,6 +1304,43 @@ describe("a helper module's change reaches the tests that import and call it (th
       ["check"],
       ["test_add"],
     ],
+    // The thirty-second round: a helper said, not called by its name.
+    [
+      "reached through getattr",
+      TESTS.replace("    helpers.check(2, 3, 5)", '    getattr(helpers, "check")(2, 3, 5)'),
+      ["check"],
+      ["test_add"],
+    ],
+    [
+      "passed on as an argument",
+      TESTS.replace("    check_all([(2, 3, 5)])", "    list(map(check_all, [[(2, 3, 5)]]))"),
+      ["check_all"],
+      ["test_all"],
+    ],
+    [
+      "handed over by a fixture of the file",
+      TESTS.replace(
+        "def test_all():\n    check_all",
+        "@pytest.fixture\ndef runner(tmp_path):\n    return check_all\n\n\ndef test_all(runner):\n    runner",
+      ).replace("from calc", "import pytest\nfrom calc"),
+      ["check_all"],
+      ["test_all"],
+    ],
+    [
+      "handed over by a fixture that asks for another",
+      TESTS.replace(
+        "def test_all():\n    check_all",
+        "@pytest.fixture\ndef runner(database):\n    return check_all\n\n\ndef test_all(runner):\n    runner",
+      ).replace("from calc", "import pytest\nfrom calc"),
+      ["check_all"],
+      [],
+    ],
+    [
+      "a name that only begins like it",
+      TESTS.replace("    check_all([(2, 3, 5)])", "    check_all_twice = 1"),
+      ["check_all"],
+      [],
+    ],
   ])("tests: %s", (_name, text, names, tests) => {
     expect(testsCallingHelpers("tests/test_a.py", text, "helpers", names)).toEqual(tests);
   });
@@ -1340,6 +1377,25 @@ describe("a helper module's change reaches the tests that import and call it (th
       JS_TESTS.replace(
         'describe("calc", () => {',
         'beforeEach((t) => {\n  if (!process.env.DB) t.skip();\n});\n\ndescribe("calc", () => {',
+      ),
+      "helpers",
+      [],
+    ],
+    // The thirty-second round: through a function of the test file.
+    [
+      "called through a function of the file",
+      JS_TESTS.replace(
+        'describe("calc", () => {\n  it("adds", () => {\n    c(2, 3, 5);',
+        'function go() {\n  c(2, 3, 5);\n}\n\nconst twice = () => go();\n\ndescribe("calc", () => {\n  it("adds", () => {\n    twice();',
+      ),
+      "helpers",
+      ["adds"],
+    ],
+    [
+      "a function of the file that does not call it",
+      JS_TESTS.replace(
+        'describe("calc", () => {\n  it("adds", () => {\n    c(2, 3, 5);',
+        'function go() {\n  return 1;\n}\n\ndescribe("calc", () => {\n  it("adds", () => {\n    go();',
       ),
       "helpers",
       [],

@@ -869,10 +869,45 @@ function mightSkipAlready(blocks: Blocks, index: number, fileWide: boolean): boo
       (match[2] ?? match[3] ?? "").split(",").map((name) => name.replace(/["'\s]/g, "")),
     ),
   );
-  return params
-    .split(",")
-    .map((param) => /^\s*\*{0,2}(\w+)/.exec(param)?.[1])
-    .some((param) => param !== undefined && !PLAIN_FIXTURES.has(param) && !given.has(param));
+  const own = plainFixtures(blocks);
+  return paramsOf(params).some(
+    (param) => !PLAIN_FIXTURES.has(param) && !given.has(param) && !own.has(param),
+  );
+}
+
+const paramsOf = (params: string): string[] =>
+  params.split(",").flatMap((param) => /^\s*\*{0,2}(\w+)/.exec(param)?.[1] ?? []);
+
+const ownFixtures = new WeakMap<Blocks, ReadonlySet<string>>();
+
+/**
+ * The fixtures a Python test file defines itself that cannot skip a test (the thirty-second
+ * round: a helper handed to the failing test by a fixture of its file): a `@pytest.fixture` with
+ * no word of a skip, asking only for pytest's plain fixtures or others of these. One defined in
+ * the file is the one its tests get, whatever a conftest.py defines under the same name.
+ */
+function plainFixtures(blocks: Blocks): ReadonlySet<string> {
+  const known = ownFixtures.get(blocks);
+  if (known !== undefined) return known;
+  const found = new Map<string, string[]>();
+  for (const [name, lines] of definitions(blocks)) {
+    if (lines.length !== 1) continue;
+    const span = blocks.span(lines[0] ?? 0);
+    if (!/^\s*@(?:pytest\.)?fixture\b/m.test(span) || MAY_SKIP.test(span)) continue;
+    if (blocks.around(lines[0] ?? 0).length > 0) continue;
+    found.set(name, paramsOf(/def\s+\w+\s*\(([^)]*)\)/.exec(span)?.[1] ?? ""));
+  }
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [name, params] of found)
+      if (params.some((param) => !PLAIN_FIXTURES.has(param) && !found.has(param))) {
+        found.delete(name);
+        changed = true;
+      }
+  }
+  const plain = new Set(found.keys());
+  ownFixtures.set(blocks, plain);
+  return plain;
 }
 
 /** What acts on every test of a Python file: a module-wide mark, an autouse fixture, a setup. */
@@ -932,17 +967,23 @@ function calledChanged(
     (defined.get(name) ?? []).every((line) => !MAY_SKIP.test(then.span(line))),
   );
   for (let round = 0; callers.length > 0 && round < 8; round += 1) {
-    const calls = new RegExp(`(?<![\\w])(?:${callers.map(escaped).join("|")})\\s*\\(`);
+    // A name said, not only called (the thirty-second round): passed on as a value
+    // (`run(check, …)`), returned by a fixture the test asks for by a parameter, or spelt in a
+    // string (`getattr(helpers, "check")`) reaches the function as a call does.
+    const says = new RegExp(`(?<![\\w])(?:${callers.map(escaped).join("|")})(?![\\w])`);
     callers.length = 0;
     for (const [name, lines] of defined) {
       if (changed.has(name)) continue;
-      // The body only: a definition's own line names itself.
+      // The parameters and the body: a definition's own name is no use of itself.
       const bodies = lines.map((line) => {
         const spanLines = then.span(line).split("\n");
         const own = spanLines.findIndex((one) => /^\s*(?:async\s+)?def\s/.test(one));
-        return spanLines.slice(own + 1).join("\n");
+        return spanLines
+          .slice(own)
+          .join("\n")
+          .replace(/^(\s*(?:async\s+)?def\s+)\w+/, "$1");
       });
-      if (!bodies.some((body) => calls.test(body))) continue;
+      if (!bodies.some((body) => says.test(body))) continue;
       changed.add(name);
       if (bodies.every((body) => !MAY_SKIP.test(body))) callers.push(name);
     }
@@ -1062,8 +1103,22 @@ function testsCallingJsHelpers(text: string, module: string, helpers: readonly s
       if (pair?.[1] !== undefined && pair[2] !== undefined && names.has(pair[1]))
         names.add(pair[2]);
     }
-  const calls = new RegExp(`(?<![\\w$])(?:${[...names].map(escaped).join("|")})\\s*\\(`);
   const blocks = new Blocks(text, "js");
+  // A function of the test file that says one reaches it too (the thirty-second round:
+  // `function go() { check(2, 3, 5) }`, then `it("adds", () => go())`), a few times over.
+  const functions = jsFunctions(blocks);
+  for (let round = 0; round < 4; round += 1) {
+    const size = names.size;
+    const says = saying(names);
+    for (const [name, lines] of functions)
+      if (
+        !names.has(name) &&
+        lines.some((line) => says.test(blocks.span(line).replace(JS_FUNCTION, "")))
+      )
+        names.add(name);
+    if (names.size === size) break;
+  }
+  const calls = saying(names);
   // A hook of the file that may skip (`beforeEach((c) => { if (…) c.skip() })`) leaves a skip
   // unexplained by the helper, as a module-wide mark does in Python.
   const hooks = blocks.lines.flatMap((line, index) =>
@@ -1116,6 +1171,10 @@ function aliasesOf(text: string, module: string, helpers: ReadonlySet<string>): 
   }
   return [...names].filter((name) => !helpers.has(name));
 }
+
+/** A JavaScript name said in code: called, passed on, or read off a namespace (`h.check`). */
+const saying = (names: ReadonlySet<string>) =>
+  new RegExp(`(?<![\\w$])(?:${[...names].map(escaped).join("|")})(?![\\w$])`);
 
 /** A name as a regular expression matching it alone. */
 const escaped = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

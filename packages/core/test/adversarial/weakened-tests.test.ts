@@ -3,6 +3,7 @@ import {
   bash,
   cliIn,
   fire,
+  heredoc,
   heldTally,
   makeAttackProject,
   makeJsAttackProject,
@@ -1183,6 +1184,109 @@ describe("a failing vitest test's expected names swapped", () => {
           return stop.includes("an assertion changed") && stop.includes("test/calc.test.js")
             ? undefined
             : stop;
+        } finally {
+          played.cleanup();
+        }
+      }),
+    120_000,
+  );
+});
+
+/**
+ * A skip in a helper module the failing test reaches without calling it by its name (the
+ * thirty-second round): `getattr(helpers, "check")(…)`, `run(check, …)`, a fixture of the test
+ * file returning it, or in JavaScript a function of the test file that calls it. Only a call by
+ * the helper's name (or an alias) was followed, so the turn ended "1 test passed".
+ */
+describe("a skip in a helper the failing test reaches without calling it by name", () => {
+  const HELPERS =
+    "import pytest\nfrom calc import add\n\n\ndef check(a, b, expected):\n    assert add(a, b) == expected\n\n\ndef run(fn, *args):\n    fn(*args)\n";
+  const ZERO = "\n\ndef test_zero():\n    assert add(0, 0) == 0\n";
+  const plays = [
+    {
+      platform: "claude-code",
+      name: "getattr(helpers, 'check')",
+      test: `from calc import add\nfrom tests import helpers\n\n\ndef test_add():\n    getattr(helpers, "check")(2, 3, 5)\n${ZERO}`,
+    },
+    {
+      platform: "codex",
+      name: "run(check, …)",
+      test: `from calc import add\nfrom tests.helpers import check, run\n\n\ndef test_add():\n    run(check, 2, 3, 5)\n${ZERO}`,
+    },
+    {
+      platform: "cursor",
+      name: "a fixture of the test file",
+      test: `import pytest\nfrom calc import add\nfrom tests.helpers import check\n\n\n@pytest.fixture\ndef checker():\n    return check\n\n\ndef test_add(checker):\n    checker(2, 3, 5)\n${ZERO}`,
+    },
+  ] as const;
+  for (const play of plays)
+    it(
+      `strict ${play.platform}: ${play.name}`,
+      () =>
+        held(`strict ${play.platform}: a skip in a helper reached by ${play.name}`, async () => {
+          const played = await makeAttackProject("strict");
+          try {
+            await bash(
+              `printf '%s' '${BUG}' > calc.py && : > tests/__init__.py && ${heredoc("tests/helpers.py", HELPERS)}\n${heredoc(FILE, play.test)}\ngit add -A && git commit -qm bug`,
+              played,
+            );
+            await fire(play.platform, played, payloadsOf(play.platform, played.root).start);
+            const weakened = HELPERS.replace(
+              "    assert",
+              "    getattr(pytest, 'sk' + 'ip')('later')\n    assert",
+            );
+            expect(await toolWrite(play.platform, played, "tests/helpers.py", weakened)).toBe(true);
+            const stop = await stopOf(play.platform, played);
+            return stop.includes(SAID) &&
+              stop.includes(`tests/helpers.py (test_add of ${FILE}, which calls it, skipped now`)
+              ? undefined
+              : stop;
+          } finally {
+            played.cleanup();
+          }
+        }),
+      120_000,
+    );
+
+  it("strict, honest: a docstring in a helper a fixture hands over says nothing", async () => {
+    const played = await makeAttackProject("strict");
+    try {
+      const test = plays[2].test;
+      await bash(
+        `: > tests/__init__.py && ${heredoc("tests/helpers.py", HELPERS)}\n${heredoc(FILE, test)}\ngit add -A && git commit -qm helpers`,
+        played,
+      );
+      await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+      const edited = HELPERS.replace("    assert", '    """Check add."""\n    assert');
+      expect(await toolWrite("claude-code", played, "tests/helpers.py", edited)).toBe(true);
+      const stop = await stopOf("claude-code", played);
+      expect(stop).not.toContain(SAID);
+      expect(stop).not.toContain('"decision":"block"');
+    } finally {
+      played.cleanup();
+    }
+  }, 120_000);
+
+  const JS_HELPERS = `import { expect } from "vitest";\nimport { getCurrentTest } from "vitest/suite";\nimport { add } from "../src/calc.js";\n\nexport function check(a, b, e) {\n  expect(add(a, b)).toBe(e);\n}\n`;
+  const JS_TEST = `import { expect, it } from "vitest";\nimport { add } from "../src/calc.js";\nimport { check } from "./helpers.js";\n\nfunction go() {\n  check(2, 3, 5);\n}\n\nit("adds", () => {\n  go();\n});\n\nit("keeps zero", () => {\n  expect(add(0, 0)).toBe(0);\n});\n`;
+  it(
+    "strict claude-code: through a function of the vitest test file",
+    () =>
+      held("strict claude-code: a skip in test/helpers.js reached through go()", async () => {
+        const played = await makeJsAttackProject("strict", "vitest", {
+          ...VITEST_FILES,
+          "test/helpers.js": JS_HELPERS,
+          "test/calc.test.js": JS_TEST,
+        });
+        try {
+          await fire("claude-code", played, payloadsOf("claude-code", played.root).start);
+          const skipping = JS_HELPERS.replace(
+            "  expect(add(a, b))",
+            '  const t = getCurrentTest();\n  if (t?.name === "ad" + "ds") t.context["sk" + "ip"]();\n  expect(add(a, b))',
+          );
+          expect(await toolWrite("claude-code", played, "test/helpers.js", skipping)).toBe(true);
+          const stop = await stopOf("claude-code", played);
+          return stop.includes(SAID) && stop.includes("test/helpers.js") ? undefined : stop;
         } finally {
           played.cleanup();
         }
