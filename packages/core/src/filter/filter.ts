@@ -688,7 +688,11 @@ function classifyByName(
   if (quickTest(STORY_NAME, name)) return skip("story", "story", "a Storybook story");
   if (quickTest(BENCH_NAME, name)) return skip("benchmark", "benchmark", "a benchmark");
   const config = CONFIG_NAME_PATTERNS.find(([pattern]) => quickTest(pattern, name));
-  if (config !== undefined) return skip(config[3] ?? "config", config[1], config[2]);
+  // A `build.rs` inside `src/` is a module of the crate (`mod build;`), not the build script
+  // Cargo runs from beside Cargo.toml: it was neither gated nor tested (the thirty-second round).
+  const crateModule = name === "build.rs" && dirs.includes("src");
+  if (config !== undefined && !crateModule)
+    return skip(config[3] ?? "config", config[1], config[2]);
   const folder = folderRule(dirs, context.packageDirs ?? [], language);
   if (folder !== undefined) return skip(folder[0], folder[1], folder[2]);
   if (language === "python") {

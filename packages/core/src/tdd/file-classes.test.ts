@@ -70,6 +70,10 @@ const table: [string, TddFileClass][] = [
   ["tests/integration.rs", "test"],
   ["src/lib.rs", "prod"],
   ["build.rs", "other"],
+  ["crates/calc/build.rs", "other"],
+  // The thirty-second round: a module of the crate named build.rs, not its build script.
+  ["src/build.rs", "prod"],
+  ["crates/calc/src/ops/build.rs", "prod"],
   // Java / Kotlin
   ["src/test/java/com/acme/BillingTest.java", "test"],
   ["src/test/java/com/acme/Fixtures.java", "test"],
@@ -253,6 +257,12 @@ describe("shapesCode: configs said at the Stop of a gating mode", () => {
     ["tsconfig.json", false],
     ["package.json", false],
     ["src/vite.ts", false],
+    // The thirty-second round: Cargo's build script and config.
+    ["build.rs", true],
+    ["crates/calc/build.rs", true],
+    [".cargo/config.toml", true],
+    ["crates/calc/.cargo/config", true],
+    ["src/build.rs", false],
   ])("%s → %s", (path, expected) => {
     expect(shapesCode(path)).toBe(expected);
     // Never refused as production: an honest config change goes through, and is said.

@@ -168,12 +168,21 @@ const CODE_SHAPING_CONFIG =
   /^((vite|vitest|webpack|rollup|rolldown|tsup|esbuild|babel|jest)\.config|vitest\.workspace)\.[cm]?[jt]s$|^\.babelrc(\.[cm]?js|\.json)?$|^\.swcrc$/;
 
 /**
+ * Cargo's build script and config (the thirty-second round): `build.rs` outside `src/` runs
+ * before every `cargo test` and can set a `cfg` or an environment variable the crate's code
+ * reads (`cargo:rustc-cfg=…`, `cargo:rustc-env=…`) or generate code it includes;
+ * `.cargo/config.toml` can do the same through `rustflags` and `[env]`.
+ */
+const CARGO_SHAPING = /(^|\/)build\.rs$|(^|\/)\.cargo\/config(\.toml)?$/;
+
+/**
  * A build or test config that can rewrite or redirect production code without a production file
  * changing (a vite `transform` plugin, a babel plugin, an alias, jest's `moduleNameMapper`): "other"
  * to the gate, so an honest change of one is not refused, but said at the Stop (ADR 0012).
  */
 export function shapesCode(path: string): boolean {
-  return CODE_SHAPING_CONFIG.test(baseName(path));
+  if (CODE_SHAPING_CONFIG.test(baseName(path))) return true;
+  return CARGO_SHAPING.test(path) && !/(^|\/)src\//.test(path);
 }
 
 /**

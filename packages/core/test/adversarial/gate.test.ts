@@ -512,6 +512,13 @@ const TOOL: Attack[] = [
     },
     target: "src/mock_mul.go",
   },
+  {
+    // The thirty-second round: Cargo runs only a build.rs beside Cargo.toml; one in src/ is a
+    // module of the crate (`mod build;`), and was taken for the build script.
+    name: "a Rust module named build.rs in src/",
+    step: { write: "src/build.rs", content: "pub fn double(x: i32) -> i32 {\n    3 * x\n}\n" },
+    target: "src/build.rs",
+  },
 ];
 
 export const GATE_ATTACKS: readonly Attack[] = [
