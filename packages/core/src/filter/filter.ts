@@ -490,6 +490,9 @@ const E2E_TEST_NAME = /\.(cy|e2e|e2e-spec)\.[cm]?[jt]sx?$|_spec\.[cm]?[jt]sx?$/;
 const TEMPLATE_HOOK_NAME = /^(pre|post)_gen_project\.py$/;
 const PYTHON_TEST_UTILS_NAME = /^(testutils|testing_utils|test_helpers)\.py$/;
 
+/** A folder of documentation, where Sphinx's `conf.py` lives (`docs/source/conf.py`). */
+const isDocsFolder = (dir: string) => /^(docs?|documentation|sphinx)$/i.test(dir);
+
 /** Tool and framework files by name, in any folder. */
 const CONFIG_NAME_PATTERNS: readonly [RegExp, string, string, SkipKind?][] = [
   [/^[\w.-]+\.config\.[cm]?[jt]sx?$/, "config-name", "a tool config file"],
@@ -691,7 +694,10 @@ function classifyByName(
   // A `build.rs` inside `src/` is a module of the crate (`mod build;`), not the build script
   // Cargo runs from beside Cargo.toml: it was neither gated nor tested (the thirty-second round).
   const crateModule = name === "build.rs" && dirs.includes("src");
-  if (config !== undefined && !crateModule)
+  // Sphinx's `conf.py` sits at the root or in a docs folder; one in a package is a module of
+  // it (`from mypkg.conf import settings`, django-appconf's pattern), production like another.
+  const packageConf = name === "conf.py" && dirs.length > 0 && !dirs.some(isDocsFolder);
+  if (config !== undefined && !crateModule && !packageConf)
     return skip(config[3] ?? "config", config[1], config[2]);
   const folder = folderRule(dirs, context.packageDirs ?? [], language);
   if (folder !== undefined) return skip(folder[0], folder[1], folder[2]);

@@ -74,6 +74,12 @@ const table: [string, TddFileClass][] = [
   // The thirty-second round: a module of the crate named build.rs, not its build script.
   ["src/build.rs", "prod"],
   ["crates/calc/src/ops/build.rs", "prod"],
+  // Python: Sphinx's conf.py, and a package's own conf module (the thirty-second round).
+  ["conf.py", "other"],
+  ["docs/conf.py", "other"],
+  ["doc/source/conf.py", "other"],
+  ["mypkg/conf.py", "prod"],
+  ["src/mypkg/conf.py", "prod"],
   // Java / Kotlin
   ["src/test/java/com/acme/BillingTest.java", "test"],
   ["src/test/java/com/acme/Fixtures.java", "test"],
