@@ -493,6 +493,22 @@ const PYTHON_TEST_UTILS_NAME = /^(testutils|testing_utils|test_helpers)\.py$/;
 /** A folder of documentation, where Sphinx's `conf.py` lives (`docs/source/conf.py`). */
 const isDocsFolder = (dir: string) => /^(docs?|documentation|sphinx)$/i.test(dir);
 
+/**
+ * The tool or framework file a name says, less two names a module of the project takes too
+ * (the thirty-second round; each was neither gated nor tested): a `build.rs` inside `src/` is a
+ * module of the crate (`mod build;`), not the build script Cargo runs from beside Cargo.toml,
+ * and a `conf.py` outside the root and a docs folder is a package's own module
+ * (`from mypkg.conf import settings`, django-appconf's pattern), not Sphinx's.
+ */
+function configByName(
+  name: string,
+  dirs: readonly string[],
+): (typeof CONFIG_NAME_PATTERNS)[number] | undefined {
+  if (name === "build.rs" && dirs.includes("src")) return undefined;
+  if (name === "conf.py" && dirs.length > 0 && !dirs.some(isDocsFolder)) return undefined;
+  return CONFIG_NAME_PATTERNS.find(([pattern]) => quickTest(pattern, name));
+}
+
 /** Tool and framework files by name, in any folder. */
 const CONFIG_NAME_PATTERNS: readonly [RegExp, string, string, SkipKind?][] = [
   [/^[\w.-]+\.config\.[cm]?[jt]sx?$/, "config-name", "a tool config file"],
@@ -690,15 +706,8 @@ function classifyByName(
   if (support !== undefined) return skip("test-support", support[0], support[1]);
   if (quickTest(STORY_NAME, name)) return skip("story", "story", "a Storybook story");
   if (quickTest(BENCH_NAME, name)) return skip("benchmark", "benchmark", "a benchmark");
-  const config = CONFIG_NAME_PATTERNS.find(([pattern]) => quickTest(pattern, name));
-  // A `build.rs` inside `src/` is a module of the crate (`mod build;`), not the build script
-  // Cargo runs from beside Cargo.toml: it was neither gated nor tested (the thirty-second round).
-  const crateModule = name === "build.rs" && dirs.includes("src");
-  // Sphinx's `conf.py` sits at the root or in a docs folder; one in a package is a module of
-  // it (`from mypkg.conf import settings`, django-appconf's pattern), production like another.
-  const packageConf = name === "conf.py" && dirs.length > 0 && !dirs.some(isDocsFolder);
-  if (config !== undefined && !crateModule && !packageConf)
-    return skip(config[3] ?? "config", config[1], config[2]);
+  const config = configByName(name, dirs);
+  if (config !== undefined) return skip(config[3] ?? "config", config[1], config[2]);
   const folder = folderRule(dirs, context.packageDirs ?? [], language);
   if (folder !== undefined) return skip(folder[0], folder[1], folder[2]);
   if (language === "python") {
