@@ -56,6 +56,12 @@ export type FileError = z.infer<typeof FileErrorSchema>;
 export interface ParsedRun {
   tests: TestResult[];
   errors: FileError[];
+  /**
+   * Test files the runner loaded and found no test in (vitest's "No test suite found in file"):
+   * test tables or helpers named like tests, which the project's own run passes with
+   * `--passWithNoTests`. Not a failure; the non-zero exit they cause is explained by them.
+   */
+  empty?: string[];
 }
 
 /**

@@ -39,6 +39,7 @@ const parsed = (tests: TestResult[], errors: ParsedRun["errors"] = []): ParsedRu
   tests,
   errors,
 });
+const withEmpty = (run: ParsedRun, ...empty: string[]): ParsedRun => ({ ...run, empty });
 
 describe("summarizeRun", () => {
   it.each([
@@ -87,6 +88,34 @@ describe("summarizeRun", () => {
       "no_tests",
     ],
     ["nothing ran but exit 1", plan("vitest"), parsed([]), exit(1), "error"],
+    [
+      "vitest exit 1 from a spec file with no test (test tables)",
+      plan("vitest"),
+      withEmpty(parsed([test("a", "pass")]), "src/cases.spec.ts"),
+      exit(1),
+      "passed",
+    ],
+    [
+      "a spec file with no test beside a failure",
+      plan("vitest"),
+      withEmpty(parsed([test("a", "pass"), test("b", "fail")]), "src/cases.spec.ts"),
+      exit(1),
+      "failed",
+    ],
+    [
+      "a spec file with no test beside an unhandled error",
+      plan("vitest"),
+      withEmpty(parsed([test("a", "pass")]), "src/cases.spec.ts"),
+      exit(1, { output: "⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯\nTypeError: boom" }),
+      "error",
+    ],
+    [
+      "only a spec file with no test",
+      plan("vitest"),
+      withEmpty(parsed([]), "src/cases.spec.ts"),
+      exit(1),
+      "no_tests",
+    ],
     [
       "green report, red exit (bun/deno hide load errors)",
       plan("bun"),

@@ -4,6 +4,7 @@ import { stripAnsi } from "./parsers/_shared.ts";
 import type { MissingTest, RunPlan } from "./plan.ts";
 import {
   FileErrorSchema,
+  type FileError,
   TestResultSchema,
   type ParsedRun,
   type TestId,
@@ -97,6 +98,9 @@ function hangFrames(tail: string, count: number, options: ExcerptOptions): strin
 /** Between a timed-out run's runner and what stopped it, in its reason. */
 const STOPPED = " was stopped ";
 
+/** vitest's banner over errors thrown outside any test, which also make it exit 1. */
+const UNHANDLED = /\bUnhandled (Errors?|Rejection)\b/;
+
 /** How a run stopped at the configured timeout is told. */
 const TIMEOUT_SETTING = "at the test timeout (test_timeout_seconds)";
 
@@ -111,6 +115,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
   const failed = tests.some((test) => test.status === "fail");
   const collection = parsed.errors.filter((error) => error.kind === "collection");
   const crash = parsed.errors.filter((error) => error.kind !== "collection");
+  const exitFailed = failingExit(parsed, crash, outcome);
   const base = {
     runner: plan.runner.id,
     cwd: plan.cwd,
@@ -159,7 +164,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
       environmentProblem(outcome);
     if (environment !== undefined)
       return { ...base, status: "env_error", reason: `${label} could not start: ${environment}` };
-    if (crash.length > 0 || (outcome.exitCode !== 0 && !isNoTestsExit(plan, outcome))) {
+    if (crash.length > 0 || (exitFailed && !isNoTestsExit(plan, outcome))) {
       return {
         ...base,
         status: "error",
@@ -176,7 +181,7 @@ export function summarizeRun(plan: RunPlan, parsed: ParsedRun, outcome: ProcessO
       reason: `${label} ran no test${plan.requested.length > 0 ? " (the filter matched nothing)" : ""}`,
     };
   }
-  if (outcome.exitCode !== 0) {
+  if (exitFailed) {
     // bun and deno leave a file that fails to import out of their reports: the exit code is
     // the only sign, so a non-zero exit with nothing red is an error, never a pass.
     const why =
@@ -214,6 +219,25 @@ export function environmentProblem(outcome: ProcessOutcome): string | undefined 
   }
   if (outcome.exitCode === 127) return "the command was not found (exit 127)";
   return undefined;
+}
+
+/**
+ * Whether the runner's exit says something failed. vitest exits 1 for a test file that declares
+ * no test (test tables named `*.spec.ts`), which the project's own run lets pass with
+ * --passWithNoTests: that exit is no failure of its own, unless something else went wrong beside
+ * it (a crash, an error thrown outside any test).
+ */
+function failingExit(
+  parsed: ParsedRun,
+  crash: readonly FileError[],
+  outcome: ProcessOutcome,
+): boolean {
+  if (outcome.exitCode === 0) return false;
+  return !(
+    (parsed.empty?.length ?? 0) > 0 &&
+    crash.length === 0 &&
+    !UNHANDLED.test(stripAnsi(outcome.output))
+  );
 }
 
 /** An exit the runner's record says means no test ran (pytest's 5), not that the runner broke. */

@@ -36,6 +36,13 @@ describe("parseJestJson on vitest output", () => {
     ]);
   });
 
+  it("lists a spec file that declares no test (a table other specs import) as empty, not as an error", () => {
+    const run = parseJestJson(readRunnerOutput("vitest", "no-suite.json"), vitest);
+    expect(run.errors).toEqual([]);
+    expect(run.empty).toEqual(["src/cases.spec.ts"]);
+    expect(testRows(run)).toEqual([["src/calc.test.ts", ["calc", "adds two numbers"], "pass"]]);
+  });
+
   it("says skip for every test when -t matched nothing (exit 0)", () => {
     const run = parseJestJson(readRunnerOutput("vitest", "no-match.json"), vitest);
     expect(testRows(run)).toEqual([

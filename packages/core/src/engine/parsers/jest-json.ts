@@ -13,7 +13,8 @@ import { crashed, isRecord } from "./_shared.ts";
  * Reads the Jest-format JSON report that both vitest (`--reporter=json --outputFile=…`) and
  * jest (`--json --outputFile=… --testLocationInResults`) write. A file that failed without a
  * single failing test (a missing import, a syntax error, a crashing `beforeAll`) has no
- * per-test row, so it becomes a file-level "collection" error.
+ * per-test row, so it becomes a file-level "collection" error. A file vitest loaded that declares
+ * no test at all is listed in `empty` instead: no error of its own.
  */
 export function parseJestJson(text: string, context: ParseContext): ParsedRun {
   try {
@@ -25,15 +26,16 @@ export function parseJestJson(text: string, context: ParseContext): ParsedRun {
     }
     const tests: TestResult[] = [];
     const errors: FileError[] = [];
+    const empty: string[] = [];
     for (const fileResult of report["testResults"]) {
       if (!isRecord(fileResult)) continue;
-      readFileResult(fileResult, context, tests, errors);
+      readFileResult(fileResult, context, tests, errors, empty);
     }
     const runError = report["runExecError"];
     if (isRecord(runError) && typeof runError["message"] === "string") {
       errors.push({ message: runError["message"], kind: "crash" });
     }
-    return { tests, errors };
+    return empty.length > 0 ? { tests, errors, empty } : { tests, errors };
   } catch (error) {
     return crashed(`could not read the Jest-format JSON report: ${String(error)}`);
   }
@@ -44,6 +46,7 @@ function readFileResult(
   context: ParseContext,
   tests: TestResult[],
   errors: FileError[],
+  empty: string[],
 ): void {
   const name = fileResult["name"];
   const file = typeof name === "string" ? toProjectFile(name, context) : undefined;
@@ -60,6 +63,11 @@ function readFileResult(
   }
   if (fileResult["status"] === "failed" && !anyFailed) {
     const message = typeof fileResult["message"] === "string" ? fileResult["message"].trim() : "";
+    // vitest loaded the file and it declared no test: a table of cases other specs import.
+    if (file !== undefined && assertions.length === 0 && NO_SUITE.test(message)) {
+      empty.push(file);
+      return;
+    }
     errors.push({
       ...(file === undefined ? {} : { file }),
       message: message === "" ? "the test file failed without a failing test" : message,
@@ -67,6 +75,9 @@ function readFileResult(
     });
   }
 }
+
+/** vitest's file-level message for a test file that registered no test (jest says otherwise). */
+const NO_SUITE = /^No test suite found in file /;
 
 function readAssertion(
   assertion: Record<string, unknown>,
