@@ -27,6 +27,7 @@ import {
 } from "../pytest-witness.ts";
 import type * as Parsers from "../parsers/index.ts";
 import { guardState, tamperedReason } from "./state-guard.ts";
+import { emptiedTests } from "./emptied-tests.ts";
 import { summarizeRun, type ProcessOutcome, type RunResult } from "../summarize.ts";
 import { hangDumpAfterS, hangReason, type HangBound } from "../hang-bound.ts";
 
@@ -175,6 +176,7 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       };
     if (run.witness !== "")
       parsed = witnessedRun(parsed, await readText(run.witness), context, run.watching);
+    parsed = emptiedTests(options.root, parsed);
     const result = summarizeRun(
       { ...plan, argv: plan.argv.map((arg) => displayArg(arg)) },
       parsed,
