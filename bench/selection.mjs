@@ -814,7 +814,10 @@ function verify(projects, write = false) {
       for (const seed of project.meta.seeds) {
         const path = join(cwd, seed.file);
         const original = readFileSync(path, "utf8");
-        writeFileSync(path, original.replace(seed.find, seed.replace));
+        writeFileSync(
+          path,
+          original.replace(seed.find, () => seed.replace),
+        );
         const run = runRunner(project.meta, cwd);
         writeFileSync(path, original);
         const ok =
@@ -986,7 +989,7 @@ const AGENTS = {
         conversation_id: session,
         session_id: session,
       });
-      const content = original.replace(seed.find, seed.replace);
+      const content = original.replace(seed.find, () => seed.replace);
       return {
         start: ["sessionStart", base("edit.sessionStart")],
         pre: [
@@ -1118,7 +1121,7 @@ function explain(project, file) {
 }
 
 function edited(seed, original) {
-  return original.replace(seed.find, seed.replace);
+  return original.replace(seed.find, () => seed.replace);
 }
 
 /**
