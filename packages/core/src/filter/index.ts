@@ -8,8 +8,8 @@ export {
   buildIgnoreRules,
   classifyFile,
   isSkippedDir,
-  walkSkipsDir,
   isTestFile,
+  walkSkipsDir,
   walkedFileIgnored,
 } from "./filter.ts";
 export {
