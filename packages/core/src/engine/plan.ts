@@ -24,6 +24,7 @@ import {
   testBuildCommand,
 } from "../runners/shared.ts";
 import { specOf } from "../runners/table.ts";
+import { compiledBuild, compiledRunFiles, runLayout } from "../runners/compiled.ts";
 import type { BuiltArgv } from "../runners/spec.ts";
 import type { RunResult } from "./summarize.ts";
 
@@ -101,6 +102,13 @@ export const RunPlanSchema = z.object({
    * starts one of the project's console scripts by name (`subprocess.run(["tool", …])`) finds it.
    */
   venv: z.optional(z.string()),
+  /**
+   * Where the run's tests are tsc's output (`runners/compiled.ts`): the command line names the
+   * output of `test_files`, and the report's files are read back as the sources.
+   */
+  compiled: z.optional(
+    z.object({ out_dir: z.string(), root_dir: z.string(), allow_js: z.boolean() }),
+  ),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
@@ -383,8 +391,12 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
   const edited = Object.keys(group.sources).map((source) =>
     runner.package_dir === "" ? source : source.slice(runner.package_dir.length + 1),
   );
-  const built = runnerArgv(view, runner, group.whole === true ? [] : local, localIds, edited);
-  const build = buildFirst(view, runner, files);
+  const named = compiledRunFiles(view, runner, group.whole === true ? [] : local);
+  const built = runnerArgv(view, runner, named.files, localIds, edited);
+  const build =
+    named.layout === undefined
+      ? buildFirst(view, runner, files)
+      : compiledBuild(view, runner, named.layout);
   return {
     runner,
     cwd: runner.package_dir,
@@ -403,6 +415,9 @@ function buildPlan(view: ProjectView, group: Group): RunPlan {
     ...(built.hangArgs === undefined ? {} : { hang_args: built.hangArgs }),
     ...(build === undefined ? {} : { build }),
     ...venvOf(runner),
+    ...(named.layout === undefined
+      ? {}
+      : { compiled: runLayout(runner.package_dir, named.layout) }),
   };
 }
 

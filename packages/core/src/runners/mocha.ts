@@ -160,7 +160,8 @@ function mochaSpec(view: ProjectView, dir: string): string[] | undefined {
 function mochaShape(view: ProjectView, dir: string): SuiteMatcher {
   const rc = firstConfig(view, dir, MOCHARC_TEXT);
   const spec = mochaSpec(view, dir);
-  let recursive = rc !== undefined && /\brecursive\b\s*[:=]\s*true/.test(rc);
+  // `recursive: true` (YAML, JavaScript) or `"recursive": true` (JSON).
+  let recursive = rc !== undefined && /\brecursive\b["']?\s*[:=]\s*true/.test(rc);
   const script = view.readText(joinRel(dir, "package.json")) ?? "";
   recursive ||= /mocha[^"]*--recursive/.test(script);
   const globs = (spec ?? [recursive ? "test/**/*.{js,cjs,mjs}" : "test/*.{js,cjs,mjs}"]).map((g) =>

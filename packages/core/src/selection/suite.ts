@@ -2,6 +2,7 @@ import { baseName, extensionOf } from "../filter/languages.ts";
 import type { ProjectView } from "../project/project-view.ts";
 import type { DetectedRunner } from "../runners/project-runners.ts";
 import { JS_EXT } from "../runners/config-text.ts";
+import { compiledSuite, compiledTests } from "../runners/compiled.ts";
 import type { SuiteMatcher } from "../runners/spec.ts";
 import { specOf } from "../runners/table.ts";
 import { quickTest } from "../util/literal-guard.ts";
@@ -63,7 +64,10 @@ export function suiteShape(
     if (pkg === "") return rel;
     return rel.startsWith(`${pkg}/`) ? rel.slice(pkg.length + 1) : undefined;
   };
-  const inner = withAnswer(specOf(runner.id).suite(view, runner), asked);
+  // A package whose tests run from tsc's output: its tests are the sources of that output.
+  const read = specOf(runner.id).suite(view, runner);
+  const layout = compiledTests(view, runner);
+  const inner = withAnswer(layout === undefined ? read : compiledSuite(read, layout), asked);
   return {
     evidence: inner.evidence,
     isTest: (rel) => {

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync } from "node:fs";
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -133,4 +134,108 @@ describe("a src-layout package installed as a copy in the virtualenv", () => {
     if (stop.kind !== "block") return;
     expect(stop.reason).toContain("FAIL tests/test_add.py::test_add");
   }, 120_000);
+});
+
+/** The project's own TypeScript compiler, as the package's `node_modules/.bin/tsc`. */
+function linkTsc(root: string): void {
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
+  symlinkSync(tsc, join(root, "node_modules/.bin/tsc"));
+}
+
+/**
+ * A package whose tests run only as tsc's output (43081j/hanbi: `"test": "mocha lib"`, tests in
+ * `src/test/*_test.ts`, `lib/` gitignored and built by `prepare`): the tests are the TypeScript
+ * sources; a run builds first and names the output; the report reads back as the sources.
+ */
+const COMPILED = {
+  "package.json": JSON.stringify({
+    name: "calc",
+    version: "1.0.0",
+    type: "module",
+    main: "lib/math.js",
+    scripts: { build: "tsc", prepare: "npm run build", test: "node --test lib/test/" },
+  }),
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: {
+      rootDir: "./src",
+      outDir: "./lib",
+      module: "node16",
+      target: "es2022",
+      strict: true,
+      types: [],
+    },
+    include: ["src/**/*.ts"],
+  }),
+  ".gitignore": "lib/\nnode_modules/\n",
+  "src/node.d.ts": [
+    'declare module "node:test" {',
+    "  export default function test(name: string, fn: () => void): void;",
+    "}",
+    'declare module "node:assert" {',
+    "  export function equal(actual: unknown, expected: unknown): void;",
+    "}",
+    "",
+  ].join("\n"),
+  "src/math.ts": "export const add = (a: number, b: number): number => a + b;\n",
+  "src/test/math_test.ts": [
+    'import test from "node:test";',
+    'import { equal } from "node:assert";',
+    'import { add } from "../math.js";',
+    'test("add", () => equal(add(1, 2), 3));',
+    "",
+  ].join("\n"),
+};
+
+describe("tests that run only as tsc's output", () => {
+  async function startedCompiled(): Promise<string> {
+    temp = makeProject(COMPILED);
+    linkTsc(temp.root);
+    execFileSync("node", [join(temp.root, "node_modules/.bin/tsc")], { cwd: temp.root });
+    await commitAll(temp.root);
+    await call({ kind: "SessionStarted", sessionId: "s1", source: "startup" });
+    return temp.root;
+  }
+
+  async function editedMath(root: string, text: string): Promise<Decision> {
+    temp?.write("src/math.ts", text);
+    return call({ kind: "FilesEdited", paths: [join(root, "src/math.ts")] });
+  }
+
+  it("an edit of a source runs its TypeScript test, built fresh, named as the source", async () => {
+    const root = await startedCompiled();
+    const note = await editedMath(
+      root,
+      "export const add = (a: number, b: number): number => a - b;\n",
+    );
+    expect(JSON.stringify(note)).toContain("src/test/math_test.ts");
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    // The output the last build left still adds: only a fresh build shows the bug.
+    expect(stop.kind).toBe("block");
+    if (stop.kind !== "block") return;
+    expect(stop.reason).toContain("FAIL src/test/math_test.ts");
+    expect(stop.reason).toContain("tsc -p tsconfig.json && ");
+    expect(stop.reason).toContain("lib/test/math_test.js");
+  }, 60_000);
+
+  it("a harmless edit builds, runs the compiled test and stays green", async () => {
+    const root = await startedCompiled();
+    await editedMath(
+      root,
+      "// adds\nexport const add = (a: number, b: number): number => a + b;\n",
+    );
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).not.toBe("block");
+    expect(JSON.stringify(stop)).toContain("1 test passed");
+  }, 60_000);
+
+  it("a type error is the build's failure, with tsc's message", async () => {
+    const root = await startedCompiled();
+    await editedMath(root, "export const add = (a: number, b: number): number => `${a}`;\n");
+    const stop = await call({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    if (stop.kind !== "block") return;
+    expect(stop.reason).toContain("the build the tests load (tsc -p tsconfig.json) failed");
+    expect(stop.reason).toContain("src/math.ts");
+  }, 60_000);
 });

@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { compiledShadowsReason, prepareForPython } from "../../runners/node/python-cache.ts";
 import { specOf } from "../../runners/table.ts";
+import { runFilesOf, sourcesOfRun } from "../../runners/compiled.ts";
 import { JASMINE_REPORTER_SOURCE } from "../parsers/jasmine-reporter.ts";
 import { NODE_TEST_REPORTER_SOURCE } from "../parsers/node-test-reporter.ts";
 import { TAPE_PRELOAD_SOURCE } from "../parsers/tape-preload.ts";
@@ -162,18 +164,14 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
       packageDir: plan.cwd,
       packageAbs: cwd,
       goModule: await readGoModule(plan, cwd),
-      files: plan.test_files,
+      files: runFilesOf(plan.compiled, plan.test_files),
       namesFrom: plan.names_from,
     };
-    let parsed: ParsedRun;
-    if (raw !== undefined) parsed = parseRunOutput(plan.format, raw, context);
-    else if (READS_OUTPUT_WITHOUT_REPORT.has(plan.format))
-      parsed = parseRunOutput(plan.format, outcome.output, context);
-    else
-      parsed = {
-        tests: [],
-        errors: [{ kind: "crash", message: `${plan.runner.id} wrote no report` }],
-      };
+    let parsed = parsedRun(plan, raw ?? outcome.output, raw !== undefined, (format, text) =>
+      parseRunOutput(format, text, context),
+    );
+    // Tests run from tsc's output are named as their sources.
+    parsed = sourcesOfRun(plan.compiled, parsed, (file) => existsSync(join(options.root, file)));
     if (run.witness !== "")
       parsed = witnessedRun(parsed, await readText(run.witness), context, run.watching);
     parsed = emptiedTests(options.root, parsed);
@@ -196,6 +194,20 @@ export async function executePlan(plan: RunPlan, options: ExecuteOptions): Promi
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The run's report parsed, or its output where the format reads that; else "no report". */
+function parsedRun(
+  plan: RunPlan,
+  text: string,
+  reported: boolean,
+  parse: (format: RunPlan["format"], text: string) => ParsedRun,
+): ParsedRun {
+  if (reported || READS_OUTPUT_WITHOUT_REPORT.has(plan.format)) return parse(plan.format, text);
+  return {
+    tests: [],
+    errors: [{ kind: "crash", message: `${plan.runner.id} wrote no report` }],
+  };
 }
 
 /** The runner's arguments for printing where a test hangs, shortly before `timeoutMs`. */

@@ -1,0 +1,339 @@
+import { isTestFile } from "../filter/filter.ts";
+import { parseJsonc } from "../analysis/resolve.ts";
+import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../project/project-view.ts";
+import type { DetectedRunner } from "./project-runners.ts";
+import {
+  packageScripts,
+  packageTestScript,
+  scriptCommands,
+  testBuildCommand,
+  unquote,
+} from "./shared.ts";
+import type { SuiteMatcher } from "./spec.ts";
+import { specOf } from "./table.ts";
+
+/**
+ * Tests that run only as TypeScript's output. A package whose test script runs the runner on
+ * tsc's `outDir` (`"test": "mocha lib"`, `c8 mocha build/test`, `node --test dist/test/`) keeps
+ * its tests as TypeScript under the config's `rootDir` (`src/test/main_test.ts`) and runs what
+ * tsc made of them (`lib/test/main_test.js`): the output is build output, usually not in git, and
+ * is stale until tsc runs. Such a package's tests are the sources whose output the runner
+ * collects; a run of them builds first, names the output on the command line, and reads the
+ * output's file names in the report back as the sources (ADR 0013).
+ */
+export interface CompiledTests {
+  /** Package-relative: the folder tsc writes (`lib`), the one it compiles from (`src`, "" = the package). */
+  outDir: string;
+  rootDir: string;
+  /** The tsconfig that says so, package-relative. */
+  config: string;
+  /** Whether the config compiles JavaScript sources too (`allowJs`). */
+  allowJs: boolean;
+}
+
+/** Source extension → what tsc writes for it. */
+const EMITS: Record<string, string> = {
+  ".ts": ".js",
+  ".tsx": ".js",
+  ".mts": ".mjs",
+  ".cts": ".cjs",
+};
+const JS_EMITS: Record<string, string> = {
+  ".js": ".js",
+  ".jsx": ".js",
+  ".mjs": ".mjs",
+  ".cjs": ".cjs",
+};
+/** What tsc wrote → the source extensions it may come from, in the order they are looked for. */
+const SOURCES: Record<string, readonly string[]> = {
+  ".js": [".ts", ".tsx", ".js", ".jsx"],
+  ".mjs": [".mts", ".mjs"],
+  ".cjs": [".cts", ".cjs"],
+};
+
+const cache = new WeakMap<ProjectView, Map<string, CompiledTests | null>>();
+
+/**
+ * The compiled layout of a JavaScript runner's package when its tests run from tsc's output:
+ * the test script (or the runner's own `spec`) names the `outDir` of a tsconfig the package's
+ * scripts compile with. Undefined for every other package (most: a read of package.json).
+ */
+export function compiledTests(
+  view: ProjectView,
+  runner: DetectedRunner,
+): CompiledTests | undefined {
+  if (!runner.languages.includes("typescript")) return undefined;
+  let known = cache.get(view);
+  if (known === undefined) cache.set(view, (known = new Map<string, CompiledTests | null>()));
+  const key = `${runner.id}\u0000${runner.package_dir}`;
+  let found = known.get(key);
+  if (found === undefined) known.set(key, (found = readCompiled(view, runner) ?? null));
+  return found ?? undefined;
+}
+
+function readCompiled(view: ProjectView, runner: DetectedRunner): CompiledTests | undefined {
+  const dir = runner.package_dir;
+  const named = [
+    ...runnerWords(view, runner),
+    ...scriptWords(specOf(runner.id).testsAt?.(view, dir) ?? ""),
+  ];
+  if (named.length === 0) return undefined;
+  for (const config of tscConfigs(packageScripts(view, dir))) {
+    const layout = readLayout(view, dir, config);
+    if (layout === undefined) continue;
+    const out = layout.outDir;
+    if (named.some((word) => word === out || word.startsWith(`${out}/`))) return layout;
+  }
+  return undefined;
+}
+
+/**
+ * The words of the test script's commands that run the runner (`c8 mocha lib`, `node --test
+ * dist/test/`), not of its other commands (`rimraf dist && vitest`).
+ */
+function runnerWords(view: ProjectView, runner: DetectedRunner): string[] {
+  const programs = Object.keys(specOf(runner.id).shellPrograms ?? {});
+  const runs = (words: readonly string[]): boolean =>
+    words.some((word) => {
+      const name = unquote(word).split("/").pop() ?? "";
+      return programs.includes(name) || (runner.id === "node-test" && word === "--test");
+    });
+  return scriptCommands(packageTestScript(view, runner.package_dir))
+    .filter(runs)
+    .flatMap((words) => scriptWords(words.join(" ")));
+}
+
+/** A script's words that may be paths, `./` and a trailing slash taken off, quotes dropped. */
+function scriptWords(script: string): string[] {
+  return scriptCommands(script)
+    .flat()
+    .map((word) => unquote(word).replace(/^\.\//, "").replace(/\/+$/, ""))
+    .filter((word) => word !== "" && !word.startsWith("-"));
+}
+
+/** The tsconfigs the package's scripts give tsc (`tsc -p tsconfig.build.json`), then tsconfig.json. */
+function tscConfigs(scripts: Record<string, string>): string[] {
+  const configs: string[] = [];
+  for (const script of Object.values(scripts))
+    for (const words of scriptCommands(script)) {
+      const at = words.findIndex((word) => word === "tsc" || word.endsWith("/tsc"));
+      if (at === -1) continue;
+      for (let i = at + 1; i < words.length; i += 1) {
+        const word = unquote(words[i] ?? "");
+        const inline = /^--project=(.+)$/.exec(word)?.[1];
+        const value =
+          inline ?? (/^(-p|--project|-b|--build)$/.test(word) ? words[i + 1] : undefined);
+        if (value === undefined) continue;
+        const path = unquote(value).replace(/^\.\//, "").replace(/\/+$/, "");
+        configs.push(/\.json$/.test(path) ? path : joinRel(path, "tsconfig.json"));
+      }
+    }
+  return [...new Set([...configs, "tsconfig.json"])];
+}
+
+interface TsOptions {
+  outDir?: string;
+  rootDir?: string;
+  allowJs?: boolean;
+  include?: string[];
+}
+
+/** A tsconfig's `outDir`, `rootDir`, `allowJs` and `include`, through relative `extends`. */
+function readLayout(view: ProjectView, dir: string, config: string): CompiledTests | undefined {
+  const options: TsOptions = {};
+  let at: string | undefined = config;
+  for (let depth = 0; at !== undefined && depth < 5; depth += 1)
+    at = mergeConfig(options, parseJsonc(view.readText(joinRel(dir, at)) ?? ""), dirnameRel(at));
+  const outDir = options.outDir;
+  if (outDir === undefined || outDir === "") return undefined;
+  const rootDir = options.rootDir ?? includedRoot(options.include ?? []);
+  // The output inside the sources it is built from (or the other way round) is not this layout.
+  if (rootDir !== "" && (outDir.startsWith(`${rootDir}/`) || rootDir.startsWith(`${outDir}/`)))
+    return undefined;
+  if (rootDir === outDir) return undefined;
+  return { outDir, rootDir, config, allowJs: options.allowJs === true };
+}
+
+/**
+ * Fills what `options` lacks from one config's text (its folder `from`, package-relative); the
+ * config it extends, when that is a relative path.
+ */
+function mergeConfig(options: TsOptions, json: unknown, from: string): string | undefined {
+  if (json === null || typeof json !== "object") return undefined;
+  const { compilerOptions, include, extends: parent } = json as Record<string, unknown>;
+  const own = (compilerOptions ?? {}) as Record<string, unknown>;
+  const path = (value: unknown): string | undefined =>
+    typeof value === "string" ? normalizeRel(joinRel(from, value)) : undefined;
+  options.outDir ??= path(own["outDir"]);
+  options.rootDir ??= path(own["rootDir"]);
+  if (typeof own["allowJs"] === "boolean") options.allowJs ??= own["allowJs"];
+  if (Array.isArray(include))
+    options.include ??= include
+      .filter((entry): entry is string => typeof entry === "string")
+      .map((entry) => normalizeRel(joinRel(from, entry)) ?? "");
+  return typeof parent === "string" && parent.startsWith(".")
+    ? normalizeRel(joinRel(from, parent))
+    : undefined;
+}
+
+/** The folder every `include` pattern starts in (`["src/**\/*.ts"]` → `src`), "" when none. */
+function includedRoot(include: readonly string[]): string {
+  const folders = include.map((pattern) => {
+    const parts = pattern.split("/");
+    const fixed = parts.findIndex((part) => /[*?{[]/.test(part) || /\.[cm]?[jt]sx?$/.test(part));
+    return (fixed === -1 ? parts : parts.slice(0, fixed)).join("/");
+  });
+  let common = folders[0] ?? "";
+  for (const folder of folders.slice(1))
+    while (common !== "" && folder !== common && !folder.startsWith(`${common}/`))
+      common = dirnameRel(common);
+  return common;
+}
+
+/** What tsc writes for a package-relative source, or undefined when it compiles none there. */
+export function toCompiled(layout: CompiledTests, path: string): string | undefined {
+  const { rootDir, outDir } = layout;
+  if (rootDir !== "" && !path.startsWith(`${rootDir}/`)) return undefined;
+  if (path.startsWith(`${outDir}/`) || /\.d\.[cm]?ts$/.test(path)) return undefined;
+  const ext = /\.[cm]?[jt]sx?$/.exec(path)?.[0] ?? "";
+  const emitted = EMITS[ext] ?? (layout.allowJs ? JS_EMITS[ext] : undefined);
+  if (emitted === undefined) return undefined;
+  const rest = rootDir === "" ? path : path.slice(rootDir.length + 1);
+  return joinRel(outDir, `${rest.slice(0, -ext.length)}${emitted}`);
+}
+
+/**
+ * The source a package-relative output file was built from: the first that exists of the
+ * sources it may come from, else the output itself.
+ */
+export function fromCompiled(
+  layout: CompiledTests,
+  path: string,
+  exists: (path: string) => boolean,
+): string {
+  const { rootDir, outDir } = layout;
+  if (!path.startsWith(`${outDir}/`)) return path;
+  const ext = /\.[cm]?js$/.exec(path)?.[0] ?? "";
+  const stem = joinRel(rootDir, path.slice(outDir.length + 1, path.length - ext.length));
+  for (const source of SOURCES[ext] ?? []) {
+    const candidate = `${stem}${source}`;
+    if (toCompiled(layout, candidate) === path && exists(candidate)) return candidate;
+  }
+  return path;
+}
+
+/**
+ * The runner's suite read through the build: a source is also a test when the runner collects
+ * what tsc makes of it and it looks like a test (by its name or a test folder: `mocha lib`
+ * collects every module of the package, `lib/main.js` among them); the output itself is no test
+ * of the project's.
+ */
+export function compiledSuite(inner: SuiteMatcher, layout: CompiledTests): SuiteMatcher {
+  const inOut = (path: string): boolean =>
+    path === layout.outDir || path.startsWith(`${layout.outDir}/`);
+  const built = (path: string, test: (path: string) => boolean): boolean => {
+    const compiled = toCompiled(layout, path);
+    return compiled !== undefined && test(compiled);
+  };
+  return {
+    ...inner,
+    evidence: `${inner.evidence}, run from tsc's output (${layout.outDir}/ built from ${layout.rootDir === "" ? "the package" : `${layout.rootDir}/`})`,
+    isTest: (path) =>
+      !inOut(path) &&
+      (inner.isTest(path) ||
+        (looksLikeTest(path) && built(path, (compiled) => inner.isTest(compiled)))),
+    isSetup: (path) =>
+      !inOut(path) &&
+      (inner.isSetup?.(path) === true ||
+        built(path, (compiled) => inner.isSetup?.(compiled) === true)),
+  };
+}
+
+/**
+ * The package-relative test files a run names, each as the runner collects it: a source the
+ * runner collects only as tsc's output becomes that output. `layout` is there when any did (the
+ * run then builds first). A run of the whole suite runs the runner's own spec, from the output.
+ */
+export function compiledRunFiles(
+  view: ProjectView,
+  runner: DetectedRunner,
+  files: readonly string[],
+): { files: string[]; layout?: CompiledTests } {
+  const layout = compiledTests(view, runner);
+  if (layout === undefined) return { files: [...files] };
+  // The whole suite: the test script's own run, from the output.
+  if (files.length === 0) return { files: [], layout };
+  const suite = specOf(runner.id).suite(view, runner);
+  let built = false;
+  const named = files.map((file) => {
+    const compiled = toCompiled(layout, file);
+    if (compiled === undefined || suite.isTest(file) || !suite.isTest(compiled)) return file;
+    built = true;
+    return compiled;
+  });
+  return built ? { files: named, layout } : { files: named };
+}
+
+const TEST_FOLDER = /(^|\/)(test|tests|__tests__|spec|specs)\//;
+
+function looksLikeTest(path: string): boolean {
+  return isTestFile(path) || TEST_FOLDER.test(path);
+}
+
+/**
+ * The build a run of compiled tests makes first: the test script's own build when it has one,
+ * else tsc with the config that names the output.
+ */
+export function compiledBuild(
+  view: ProjectView,
+  runner: DetectedRunner,
+  layout: CompiledTests,
+): string {
+  return testBuildCommand(view, runner.package_dir) ?? `tsc -p ${layout.config}`;
+}
+
+/** A package's compiled layout with its folders project-relative, as a run plan keeps it. */
+export interface RunLayout {
+  out_dir: string;
+  root_dir: string;
+  allow_js: boolean;
+}
+
+export function runLayout(dir: string, layout: CompiledTests): RunLayout {
+  return {
+    out_dir: joinRel(dir, layout.outDir),
+    root_dir: joinRel(dir, layout.rootDir),
+    allow_js: layout.allowJs,
+  };
+}
+
+function asLayout(run: RunLayout): CompiledTests {
+  return { outDir: run.out_dir, rootDir: run.root_dir, allowJs: run.allow_js, config: "" };
+}
+
+/** Project-relative test files as the run names them: the sources' output (a run's own without a layout). */
+export function runFilesOf(run: RunLayout | undefined, files: readonly string[]): string[] {
+  if (run === undefined) return [...files];
+  const layout = asLayout(run);
+  return files.map((file) => toCompiled(layout, file) ?? file);
+}
+
+/**
+ * A parsed run's file names read back as the sources (`lib/test/main_test.js` →
+ * `src/test/main_test.ts`): what the project edits, selects and names is the source. Unchanged
+ * without a layout.
+ */
+export function sourcesOfRun<
+  T extends { tests: { id: { file: string } }[]; errors: { file?: string }[] },
+>(run: RunLayout | undefined, parsed: T, exists: (path: string) => boolean): T {
+  if (run === undefined) return parsed;
+  const layout = asLayout(run);
+  const back = (file: string): string => fromCompiled(layout, file, exists);
+  return {
+    ...parsed,
+    tests: parsed.tests.map((test) => ({ ...test, id: { ...test.id, file: back(test.id.file) } })),
+    errors: parsed.errors.map((error) =>
+      error.file === undefined ? error : { ...error, file: back(error.file) },
+    ),
+  };
+}
