@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { commitAll, copyFixture, REPO_ROOT, runBin } from "@tailtest/test-utils";
+import { commitAll, copyFixture, makeProject, REPO_ROOT, runBin } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 
 const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
@@ -173,6 +173,32 @@ describe("tailtest bin", () => {
         expect(Number.isInteger(cost)).toBe(true);
         expect(cost).toBeGreaterThanOrEqual(0);
       }
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("run --dry-run shows the build a run of tsc's output makes first", async () => {
+    const project = makeProject({
+      "package.json": JSON.stringify({
+        name: "stubs",
+        scripts: { build: "tsc", test: "mocha lib" },
+        devDependencies: { mocha: "^11", typescript: "^5" },
+      }),
+      "tsconfig.json": JSON.stringify({ compilerOptions: { rootDir: "src", outDir: "lib" } }),
+      ".mocharc.json": '{ "recursive": true }',
+      "src/main.ts": "export const one = 1;\n",
+      "src/test/main_test.ts": 'import { one } from "../main.js";\n',
+    });
+    try {
+      const result = await runBin(BIN, ["run", "--dry-run", "src/test/main_test.ts"], {
+        cwd: project.root,
+      });
+      expect(result.stdout.split("\n")[0]).toMatch(/ lib\/test\/main_test\.js$/);
+      expect(result.stdout.split("\n").slice(1)).toEqual([
+        "  built first: tsc -p tsconfig.json",
+        "  src/test/main_test.ts",
+      ]);
     } finally {
       project.cleanup();
     }

@@ -191,6 +191,7 @@ function renderPlan(plan: Plan): string {
     lines.push(
       `${runnerLabel(run.runner.id)} in ${run.cwd || "."}: ${run.argv.map(quoteForDisplay).join(" ")}`,
     );
+    if (run.build !== undefined) lines.push(`  built first: ${run.build}`);
     for (const file of run.test_files) lines.push(`  ${file}`);
   }
   for (const item of plan.missing)

@@ -51,6 +51,7 @@ describe("a package whose tests run from tsc's output", () => {
       rootDir: "src",
       config: "tsconfig.json",
       allowJs: false,
+      named: true,
     });
   });
 
@@ -67,7 +68,7 @@ describe("a package whose tests run from tsc's output", () => {
     expect(compiledTests(view, mochaOf(view))).toMatchObject({ outDir: "lib", rootDir: "src" });
   });
 
-  it("is not read where the runner's own command names no output folder", () => {
+  it("is not the suite's where the runner's own command names no output folder", () => {
     // `rimraf lib` names the output, but the runner collects the sources themselves.
     const view = createMemoryView({
       ...HANBI,
@@ -77,7 +78,29 @@ describe("a package whose tests run from tsc's output", () => {
         devDependencies: { mocha: "^11" },
       }),
     });
-    expect(compiledTests(view, mochaOf(view))).toBeUndefined();
+    expect(compiledTests(view, mochaOf(view))).toMatchObject({ outDir: "lib", named: false });
+    expect(suiteShape(view, mochaOf(view)).evidence).not.toContain("tsc's output");
+    // Its whole suite builds nothing.
+    expect(planSuites(view, [mochaOf(view)]).runs[0]?.build).toBeUndefined();
+  });
+
+  it("runs a source as its output where the runner's config collects only the output", () => {
+    // jest without a TypeScript transform, told to collect the build: `tsc && jest`.
+    const view = createMemoryView({
+      ...HANBI,
+      "package.json": JSON.stringify({
+        name: "hanbi",
+        scripts: { test: "jest" },
+        devDependencies: { jest: "^29", typescript: "^5" },
+        jest: { testMatch: ["**/lib/**/*_test.js"] },
+      }),
+    });
+    const jest = detectPackageRunners(view, "").find((found) => found.id === "jest");
+    if (jest === undefined) throw new Error("no jest runner");
+    expect(suiteShape(view, jest).isTest("src/test/main_test.ts")).toBe(true);
+    const [run] = planRun(view, [{ kind: "file", path: "src/test/main_test.ts" }]).runs;
+    expect(run?.argv).toContain("lib/test/main_test.js");
+    expect(run?.build).toBe("tsc -p tsconfig.json");
   });
 
   it("counts the test sources as the suite's tests, never a module or the output", () => {
@@ -137,7 +160,13 @@ describe("a package whose tests run from tsc's output", () => {
 });
 
 describe("output and source names", () => {
-  const layout = { outDir: "lib", rootDir: "src", config: "tsconfig.json", allowJs: false };
+  const layout = {
+    outDir: "lib",
+    rootDir: "src",
+    config: "tsconfig.json",
+    allowJs: false,
+    named: true,
+  };
 
   it.each([
     ["src/a/b.ts", "lib/a/b.js"],

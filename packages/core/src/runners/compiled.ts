@@ -29,6 +29,12 @@ export interface CompiledTests {
   config: string;
   /** Whether the config compiles JavaScript sources too (`allowJs`). */
   allowJs: boolean;
+  /**
+   * Whether the test script's runner command (or mocha's `spec`) names the output: its whole
+   * suite runs from there. Without, a source is run as its output only where the runner's
+   * config collects that output and not the source (jest's `testMatch`, ava's `files`).
+   */
+  named: boolean;
 }
 
 /** Source extension → what tsc writes for it. */
@@ -54,9 +60,9 @@ const SOURCES: Record<string, readonly string[]> = {
 const cache = new WeakMap<ProjectView, Map<string, CompiledTests | null>>();
 
 /**
- * The compiled layout of a JavaScript runner's package when its tests run from tsc's output:
- * the test script (or the runner's own `spec`) names the `outDir` of a tsconfig the package's
- * scripts compile with. Undefined for every other package (most: a read of package.json).
+ * The compiled layout of a TypeScript runner's package: the `outDir` of a tsconfig the package's
+ * scripts compile with, `named` when the test script's runner command (or mocha's `spec`) names
+ * it. Undefined for a package with no such config (a read of package.json and its tsconfig).
  */
 export function compiledTests(
   view: ProjectView,
@@ -77,14 +83,16 @@ function readCompiled(view: ProjectView, runner: DetectedRunner): CompiledTests 
     ...runnerWords(view, runner),
     ...scriptWords(specOf(runner.id).testsAt?.(view, dir) ?? ""),
   ];
-  if (named.length === 0) return undefined;
+  let first: CompiledTests | undefined;
   for (const config of tscConfigs(packageScripts(view, dir))) {
     const layout = readLayout(view, dir, config);
     if (layout === undefined) continue;
     const out = layout.outDir;
-    if (named.some((word) => word === out || word.startsWith(`${out}/`))) return layout;
+    if (named.some((word) => word === out || word.startsWith(`${out}/`)))
+      return { ...layout, named: true };
+    first ??= layout;
   }
-  return undefined;
+  return first;
 }
 
 /**
@@ -151,7 +159,7 @@ function readLayout(view: ProjectView, dir: string, config: string): CompiledTes
   if (rootDir !== "" && (outDir.startsWith(`${rootDir}/`) || rootDir.startsWith(`${outDir}/`)))
     return undefined;
   if (rootDir === outDir) return undefined;
-  return { outDir, rootDir, config, allowJs: options.allowJs === true };
+  return { outDir, rootDir, config, allowJs: options.allowJs === true, named: false };
 }
 
 /**
@@ -230,14 +238,17 @@ export function fromCompiled(
  */
 export function compiledSuite(inner: SuiteMatcher, layout: CompiledTests): SuiteMatcher {
   const inOut = (path: string): boolean =>
-    path === layout.outDir || path.startsWith(`${layout.outDir}/`);
+    layout.named && (path === layout.outDir || path.startsWith(`${layout.outDir}/`));
   const built = (path: string, test: (path: string) => boolean): boolean => {
     const compiled = toCompiled(layout, path);
     return compiled !== undefined && test(compiled);
   };
+  const from = layout.rootDir === "" ? "the package" : `${layout.rootDir}/`;
   return {
     ...inner,
-    evidence: `${inner.evidence}, run from tsc's output (${layout.outDir}/ built from ${layout.rootDir === "" ? "the package" : `${layout.rootDir}/`})`,
+    evidence: layout.named
+      ? `${inner.evidence}, run from tsc's output (${layout.outDir}/ built from ${from})`
+      : inner.evidence,
     isTest: (path) =>
       !inOut(path) &&
       (inner.isTest(path) ||
@@ -252,7 +263,8 @@ export function compiledSuite(inner: SuiteMatcher, layout: CompiledTests): Suite
 /**
  * The package-relative test files a run names, each as the runner collects it: a source the
  * runner collects only as tsc's output becomes that output. `layout` is there when any did (the
- * run then builds first). A run of the whole suite runs the runner's own spec, from the output.
+ * run then builds first). A run of the whole suite runs the runner's own spec, from the output
+ * when the test script names it.
  */
 export function compiledRunFiles(
   view: ProjectView,
@@ -261,8 +273,7 @@ export function compiledRunFiles(
 ): { files: string[]; layout?: CompiledTests } {
   const layout = compiledTests(view, runner);
   if (layout === undefined) return { files: [...files] };
-  // The whole suite: the test script's own run, from the output.
-  if (files.length === 0) return { files: [], layout };
+  if (files.length === 0) return layout.named ? { files: [], layout } : { files: [] };
   const suite = specOf(runner.id).suite(view, runner);
   let built = false;
   const named = files.map((file) => {
@@ -308,7 +319,13 @@ export function runLayout(dir: string, layout: CompiledTests): RunLayout {
 }
 
 function asLayout(run: RunLayout): CompiledTests {
-  return { outDir: run.out_dir, rootDir: run.root_dir, allowJs: run.allow_js, config: "" };
+  return {
+    outDir: run.out_dir,
+    rootDir: run.root_dir,
+    allowJs: run.allow_js,
+    config: "",
+    named: true,
+  };
 }
 
 /** Project-relative test files as the run names them: the sources' output (a run's own without a layout). */
