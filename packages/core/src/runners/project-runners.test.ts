@@ -203,6 +203,42 @@ describe("a sub-folder with only a requirements file", () => {
   });
 });
 
+describe("a tests/ package with a setup.py of its own (wbond/asn1crypto)", () => {
+  const asn1crypto = (extra: Record<string, string> = {}) => ({
+    "setup.py": "from setuptools import setup\nsetup(name='asn1crypto')\n",
+    "tox.ini": "[testenv]\ncommands = {envpython} run.py ci\n",
+    "asn1crypto/__init__.py": "",
+    "asn1crypto/util.py": "def int_to_bytes(value): ...\n",
+    "tests/__init__.py": "def test_classes(): ...\n",
+    // Ships the tests as asn1crypto_tests; not a project the tests run from.
+    "tests/setup.py": "from setuptools import setup\nsetup(name='asn1crypto_tests')\n",
+    "tests/_unittest_compat.py": "",
+    "tests/test_util.py":
+      "import unittest\n\nfrom asn1crypto import util\n\nfrom ._unittest_compat import patch\n",
+    ...extra,
+  });
+
+  it("runs them from the root, where their relative imports resolve", () => {
+    const [runner, ...others] = detectProjectRunners(createMemoryView(asn1crypto()));
+    expect(others).toEqual([]);
+    expect([runner?.id, runner?.package_dir, runner?.test_dir]).toEqual(["unittest", "", "tests"]);
+    expect(runner?.command.slice(-5)).toEqual(["discover", "-s", "tests", "-t", "."]);
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ["without an __init__.py", { "tests/__init__.py": undefined as unknown as string }],
+    ["with pytest's own configuration", { "tests/setup.cfg": "[tool:pytest]\n" }],
+    ["with a package.json", { "tests/package.json": "{}" }],
+  ])("stays a package of its own %s", (_how, extra) => {
+    const files = Object.fromEntries(
+      Object.entries(asn1crypto(extra)).filter(([, text]) => text !== undefined),
+    );
+    expect(detectProjectRunners(createMemoryView(files)).map((r) => r.package_dir)).toContain(
+      "tests",
+    );
+  });
+});
+
 describe("a data folder's manifest (BurntSushi/toml's testdata/Cargo.toml)", () => {
   it("is no package: a testdata/ folder holds fixtures, not a project", () => {
     const files = {

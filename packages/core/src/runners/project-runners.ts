@@ -9,7 +9,7 @@ import {
 } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { baseName } from "../filter/languages.ts";
-import { has, scriptEnv } from "./shared.ts";
+import { has, read, scriptEnv } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
 import type { Detection, RunnerSpec, SuiteMatcher } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
@@ -84,13 +84,43 @@ export function isPackageDir(view: ProjectView, dir: string): boolean {
   // every folder near the root (1,200 of them in a 50,000-file project), and most have none.
   const names = view.list(dir);
   const listed = new Set(names);
-  if (MANIFESTS.some((name) => listed.has(name) && has(view, dir, name))) return true;
+  const manifests = MANIFESTS.filter((name) => listed.has(name) && has(view, dir, name));
+  if (manifests.length > 0) return !testPackageOfItsParent(view, dir, listed, manifests);
   if (names.some((name) => /\.(csproj|sln)$/.test(name))) return true;
   if (!names.some((name) => /^requirements[\w.-]*\.txt$/.test(name))) return false;
   // A test folder's own requirements (pypa/packaging's tests/requirements.txt) are the project's
   // above it: its tests run from there, as `pytest` from the root runs them.
   const base = baseName(dir);
   return !((base === "tests" || base === "test") && isPackageDir(view, dirnameRel(dir)));
+}
+
+/** Manifests that only package Python code (no test runner's own configuration). */
+const PYTHON_PACKAGING = new Set(["setup.py", "setup.cfg", "pyproject.toml"]);
+
+/**
+ * A `tests/` package (its own `__init__.py`) under a package, whose manifest only packages it for
+ * distribution (wbond/asn1crypto's `tests/setup.py` ships `asn1crypto_tests`): its modules import
+ * each other relatively (`from ._unittest_compat import ...`), so they run as `tests.test_x` from
+ * the folder above, never from their own; the tests are the parent's.
+ */
+function testPackageOfItsParent(
+  view: ProjectView,
+  dir: string,
+  listed: ReadonlySet<string>,
+  manifests: readonly string[],
+): boolean {
+  const base = baseName(dir);
+  if (base !== "tests" && base !== "test") return false;
+  if (!listed.has("__init__.py")) return false;
+  if (!manifests.every((name) => PYTHON_PACKAGING.has(name))) return false;
+  if (
+    manifests.some(
+      (name) =>
+        name !== "setup.py" && /\[tool\.pytest|\[tool:pytest\]/.test(read(view, dir, name) ?? ""),
+    )
+  )
+    return false;
+  return isPackageDir(view, dirnameRel(dir));
 }
 
 type RunnerOverrides = Partial<
