@@ -1,7 +1,13 @@
 import { dirnameRel, joinRel, normalizeRel } from "../project/project-view.ts";
 import { globShape } from "./config-text.ts";
 import { hasDocTests } from "./rust-crates.ts";
-import { cargoTestTarget, has, rustCandidates, rustFileCommand } from "./shared.ts";
+import {
+  cargoTestTarget,
+  has,
+  isCargoFuzzCrate,
+  rustCandidates,
+  rustFileCommand,
+} from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type ArgvInput, type RunnerSpec } from "./spec.ts";
 
 /** `cargo test`: libtest's text on stdout; unit tests live inline in the source. */
@@ -9,7 +15,10 @@ export const cargo: RunnerSpec = {
   id: "cargo",
   languages: ["rust"],
   label: "cargo test",
-  detect: (view, dir) => (has(view, dir, "Cargo.toml") ? { evidence: "Cargo.toml" } : undefined),
+  detect: (view, dir) =>
+    has(view, dir, "Cargo.toml") && !isCargoFuzzCrate(view, dir)
+      ? { evidence: "Cargo.toml" }
+      : undefined,
   settingsFile: /^Cargo\.toml$/,
   command: () => ["cargo", "test"],
   testDirs: [],

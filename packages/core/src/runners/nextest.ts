@@ -1,6 +1,6 @@
 import { joinRel } from "../project/project-view.ts";
 import { cargo, cargoTargets } from "./cargo.ts";
-import { has, rustCandidates, rustFileCommand } from "./shared.ts";
+import { has, isCargoFuzzCrate, rustCandidates, rustFileCommand } from "./shared.ts";
 import { OUTPUT_REPORT, versionProbe, type RunnerSpec } from "./spec.ts";
 
 /**
@@ -13,6 +13,7 @@ export const nextest: RunnerSpec = {
   label: "cargo nextest",
   detect: (view, dir) =>
     has(view, dir, "Cargo.toml") &&
+    !isCargoFuzzCrate(view, dir) &&
     (has(view, dir, ".config/nextest.toml") || view.exists(".config/nextest.toml"))
       ? { evidence: "Cargo.toml and .config/nextest.toml" }
       : undefined,

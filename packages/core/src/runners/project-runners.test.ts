@@ -239,6 +239,30 @@ describe("a tests/ package with a setup.py of its own (wbond/asn1crypto)", () =>
   });
 });
 
+describe("a cargo-fuzz crate (dtolnay/dissimilar's fuzz/)", () => {
+  const crate = (extra: Record<string, string> = {}) => ({
+    "Cargo.toml": '[package]\nname = "dissimilar"\nversion = "1.0.10"\nedition = "2021"\n',
+    "src/lib.rs": "mod find;\n\n#[cfg(test)]\nmod tests;\n",
+    "src/find.rs": "pub fn find() {}\n",
+    "src/tests.rs": "use super::*;\n\n#[test]\nfn test_find() {}\n",
+    "tests/test.rs": "#[test]\nfn test_unicode() {}\n",
+    // What `cargo fuzz init` writes: a registry crate, targets that are no tests.
+    "fuzz/Cargo.toml":
+      '[package]\nname = "dissimilar-fuzz"\npublish = false\n\n[package.metadata]\ncargo-fuzz = true\n\n[dependencies]\ndissimilar = { path = ".." }\nlibfuzzer-sys = "0.4"\n\n[[bin]]\nname = "dissimilar_diff"\npath = "fuzz_targets/dissimilar_diff.rs"\ntest = false\n\n[workspace]\n',
+    "fuzz/fuzz_targets/dissimilar_diff.rs": "#![no_main]\nfuzz_target!(|data: &[u8]| {});\n",
+    ...extra,
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ["cargo", {}, "cargo@"],
+    ["nextest", { ".config/nextest.toml": "[profile.default]\n" }, "nextest@"],
+  ])("gets no %s run of its own (the full suite would fetch libfuzzer-sys)", (_id, extra, only) => {
+    expect(
+      detectProjectRunners(createMemoryView(crate(extra))).map((r) => `${r.id}@${r.package_dir}`),
+    ).toEqual([only]);
+  });
+});
+
 describe("a data folder's manifest (BurntSushi/toml's testdata/Cargo.toml)", () => {
   it("is no package: a testdata/ folder holds fixtures, not a project", () => {
     const files = {

@@ -14,6 +14,16 @@ export function has(view: ProjectView, dir: string, name: string): boolean {
   return view.exists(joinRel(dir, name));
 }
 
+/**
+ * A crate `cargo fuzz init` made (`[package.metadata] cargo-fuzz = true`, in `fuzz/` beside the
+ * crate it fuzzes, its own `[workspace]`): fuzz targets built with `test = false` and a registry
+ * crate (libfuzzer-sys), no tests. `cargo test` there tests nothing and fails where the registry
+ * is out of reach, so it is no runner's package.
+ */
+export function isCargoFuzzCrate(view: ProjectView, dir: string): boolean {
+  return /^\s*cargo-fuzz\s*=\s*true\b/m.test(read(view, dir, "Cargo.toml") ?? "");
+}
+
 export function firstExisting(
   view: ProjectView,
   dir: string,
