@@ -66,6 +66,21 @@ describe("parseUvuText", () => {
     expect(run.errors[0]?.message).toMatch(/^Error \[ERR_MODULE_NOT_FOUND\]/);
   });
 
+  it("names no file for a load error whose stack shows only source modules", () => {
+    // uvu imports every test file first; a test calling the code at its top level can throw
+    // ten frames deep in a source module (index.js), which is not a test to re-run.
+    const text = readRunnerOutput("uvu", "load-error-in-source.txt");
+    const many = parseUvuText(text, context(["test/main.test.js", "test/parse.test.js"]));
+    expect(many.errors).toHaveLength(1);
+    expect(many.errors[0]?.file).toBeUndefined();
+    expect(many.errors[0]?.message).toMatch(/^TypeError: Cannot read properties of null/);
+    expect(parseUvuText(text, context(["test/main.test.js"])).errors[0]?.file).toBe(
+      "test/main.test.js",
+    );
+    const whole = parseUvuText(text, { ...context([]), namesFrom: "test" });
+    expect(whole.errors[0]?.file).toBeUndefined();
+  });
+
   it("reads a run that matched no file as no tests, and empty output as a crash", () => {
     expect(parseUvuText(readRunnerOutput("uvu", "no-tests.txt"), context([]))).toEqual({
       tests: [],

@@ -104,15 +104,31 @@ function notRun(text: string, context: ParseContext): ParsedRun {
   const message = text.trim().split("\n").slice(0, 20).join("\n");
   if (message === "") return crashed("no uvu results in the output");
   const abs = context.packageAbs.replace(/\\/g, "/").replace(/\/$/, "");
-  const named = (context.files ?? []).find((file) => text.includes(file));
+  const given = context.files ?? [];
+  const named = given.find((file) => text.includes(file));
+  // uvu imports every test file before it runs any, and a stack is cut at ten frames: an error
+  // thrown deep in the code under test (a test calling it at its top level) may show no frame
+  // of a test file. A frame of a source module is not the file that failed to load: it is taken
+  // only in a whole-suite run and when under the folder uvu was given; a run of one file is that
+  // file's; otherwise the error names no file (the run's files are the ones to re-run).
   const frame = [...text.matchAll(/((?:\/|file:\/\/)[^\s():]+\.[cm]?[jt]sx?):\d+/g)]
     .map((match) => match[1] ?? "")
-    .find((path) => abs !== "" && path.includes(`${abs}/`) && !path.includes("/node_modules/"));
-  const file = named ?? (frame === undefined ? undefined : toProjectFile(frame, context));
+    .filter((path) => abs !== "" && path.includes(`${abs}/`) && !path.includes("/node_modules/"))
+    .map((path) => toProjectFile(path, context))
+    .find((file) => given.length === 0 && underFolder(file, context));
+  const file = named ?? frame ?? (given.length === 1 ? given[0] : undefined);
   const error: FileError = {
     ...(file === undefined ? {} : { file }),
     message,
     kind: "collection",
   };
   return { tests: [], errors: [error] };
+}
+
+/** Whether a project file lies in the folder uvu was given (`namesFrom`, else the package). */
+function underFolder(file: string, context: ParseContext): boolean {
+  const base = [context.packageDir, context.namesFrom ?? ""]
+    .filter((part) => part !== "")
+    .join("/");
+  return base === "" || file.startsWith(`${base}/`);
 }
