@@ -396,7 +396,7 @@ describe("renderFailureExcerpt", () => {
     expect(broken.reason).toBe("jest exited 1: jest wrote no report");
     const text = renderFailureExcerpt([broken], [], { replacePaths: [["/proj/", ""]] });
     expect(text).toBe(
-      "ERROR jest: jest exited 1: jest wrote no report\n  Error: EISDIR: illegal operation on a directory, open 'junit.xml'",
+      "ERROR jest: jest exited 1: jest wrote no report\n  Error: EISDIR: illegal operation on a directory, open 'junit.xml'\n      at processor (index.js:38:6)",
     );
   });
 
@@ -692,6 +692,21 @@ describe("causeLines: a load error keeps the line that says why", () => {
         {},
       ),
     ).toContain("error[E0308]: mismatched types");
+  });
+
+  it("a JavaScript stack: the project frame where it threw, not the runtime's", () => {
+    // uvu's load error from a test calling the package at its top level (browserslist).
+    const text = [
+      "TypeError: Cannot read properties of null (reading 'split')",
+      "    at parseLatest (/proj/index.js:104:25)",
+      "    at /proj/index.js:91:14",
+      "    at Array.filter (<anonymous>)",
+      "    at Function.select (/proj/index.js:1134:10)",
+    ].join("\n");
+    expect(causeLines(text, 6, { replacePaths: [["/proj/", ""]] })).toBe(
+      "  TypeError: Cannot read properties of null (reading 'split')\n      at parseLatest (index.js:104:25)",
+    );
+    expect(causeLines(text, 6, {})).not.toContain("at ");
   });
 
   it("with no cause line, the first lines as before", () => {

@@ -514,6 +514,9 @@ const CAUSE =
 const PROJECT_FRAME =
   /^\s*(?!\u2026)(?:File ")?[\w@][\w./@-]*\.(py|[cm]?[jt]sx?|rs|go|rb|php|java|kt|cs|swift)"?(:\d+|, line \d+)/;
 
+/** A JavaScript stack frame in the project: `at fn (src/x.js:3:9)` or `at src/x.js:3:9`. */
+const JS_PROJECT_FRAME = /^\s*at (?:.* \()?(?!\u2026)[\w@][\w./@-]*\.[cm]?[jt]sx?:\d+(?::\d+)?\)?$/;
+
 /**
  * A load error's lines that say why: its cause lines and the project's own frames, in order,
  * when it has any; else its first lines. A runner's traceback starts in its own internals
@@ -523,7 +526,13 @@ export function causeLines(text: string, count: number, options: ExcerptOptions)
   const all = firstLines(text, Number.MAX_SAFE_INTEGER, options).split("\n");
   const causes = all.filter((line) => CAUSE.test(line));
   if (causes.length === 0) return firstLines(text, count, options);
-  const frames = all.filter((line) => PROJECT_FRAME.test(line) && !CAUSE.test(line)).slice(-2);
+  // A traceback's innermost frames come last; a JavaScript stack's first (`at f (src/x.js:3:9)`):
+  // the project frame where it threw, when no line of the traceback kind is there.
+  const traceback = all.filter((line) => PROJECT_FRAME.test(line) && !CAUSE.test(line)).slice(-2);
+  const frames =
+    traceback.length > 0
+      ? traceback
+      : all.filter((line) => JS_PROJECT_FRAME.test(line)).slice(0, 1);
   const keep = new Set([...frames, ...causes.slice(0, Math.max(1, count - frames.length))]);
   return all
     .filter((line) => keep.has(line))
