@@ -495,6 +495,62 @@ describe("weakeningForms", () => {
       `${PY}\n\ndef test_add():\n    pass\n`,
       ["a test defined again under a name already used (only the last one runs)"],
     ],
+    // The thirty-third round: a test's name bound, deleted or marked without a `def`.
+    [
+      "the test's name bound to a function that asserts nothing",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ntest_add = lambda: None\n`,
+      ["a test defined again under a name already used (only the last one runs)"],
+    ],
+    [
+      "a test class's test bound again in its body",
+      "t/test_a.py",
+      CLASS,
+      `${CLASS}\n    test_add = None\n`,
+      ["a test defined again under a name already used (only the last one runs)"],
+    ],
+    [
+      "the test deleted by name",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ndel test_add\n`,
+      ["a test no longer collected (renamed out of the runner's pattern, or removed)"],
+    ],
+    [
+      "the test marked not to be collected",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\ntest_add.__test__ = False\n`,
+      [
+        "a skip (or expected failure) added",
+        "a stand-in for tested code added (a mock, a patch, an imported name rebound)",
+      ],
+    ],
+    [
+      "the test replaced under a name built at run time",
+      "t/test_a.py",
+      PY,
+      `${PY}\n\nglobals()["te" + "st_add"] = lambda: None\n`,
+      ["a stand-in for tested code added (a mock, a patch, an imported name rebound)"],
+    ],
+    [
+      "a module's list of cases named like a test, renamed (honest)",
+      "t/test_a.py",
+      `test_cases = [(2, 3)]\n${PY}`,
+      `cases = [(2, 3)]\n${PY}`,
+      [],
+    ],
+    [
+      "a local named like a test, in a test (honest)",
+      "t/test_a.py",
+      PY,
+      PY.replace(
+        "def test_add():\n",
+        "def test_add():\n    test_cases = [(2, 3)]\n    del test_cases\n",
+      ),
+      [],
+    ],
     // The thirty-first round: an expected value on a line of the assertion's own.
     [
       "the expected value changed on a line of its own (js, prettier's form)",

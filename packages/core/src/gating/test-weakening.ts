@@ -25,7 +25,7 @@ const COMMENT: Record<Family, RegExp> = { python: /^\s*#/, js: /^\s*(\/\/|\/\*|\
 /** A skip, an expected failure or a focus that leaves other tests out. */
 const SKIP: Record<Family, RegExp> = {
   python:
-    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.skip\.Exception\b|\bparametrize\s*\(\s*[^,()]+,\s*(?:\[\s*\]|\(\s*\)|\{\s*\}|set\s*\(\s*\))\s*[,)]/g,
+    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.skip\.Exception\b|\b__test__\s*=\s*(False|0|None)\b|\bparametrize\s*\(\s*[^,()]+,\s*(?:\[\s*\]|\(\s*\)|\{\s*\}|set\s*\(\s*\))\s*[,)]/g,
   js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(|\.\s*each\s*\(\s*\[\s*\]\s*\)/g,
 };
 
@@ -225,7 +225,7 @@ function uncalled(text: string, family: Family, testFile: boolean): number {
 /** Code put in the place of what a test checks: a mock, a patch, a module's entry replaced. */
 const STAND_IN: Record<Family, RegExp> = {
   python:
-    /\bmonkeypatch\.(setattr|setitem|delattr|delitem)\s*\(|\b(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(|\bsys\.modules\s*(\[|\.\s*(update|setdefault|pop)\s*\()|\b(setattr|delattr)\s*\(/g,
+    /\bmonkeypatch\.(setattr|setitem|delattr|delitem)\s*\(|\b(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(|\bsys\.modules\s*(\[|\.\s*(update|setdefault|pop)\s*\()|\b(setattr|delattr)\s*\(|\b(globals|vars|locals)\s*\(\s*\)\s*(\[[^\]]*\]\s*=(?!=)|\.\s*(update|setdefault|pop|__setitem__|__delitem__)\s*\()|^\s*del\s+(globals|vars|locals)\s*\(/g,
   js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(/g,
 };
 
@@ -318,28 +318,51 @@ const PY_TEST = /^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(/;
 interface Scope {
   name: string;
   indent: number;
+  /** The indent of the class body's statements, once its first one is read. */
+  body?: number;
 }
+
+/** A test's name bound at a module's or a test class's level, not by a `def`. */
+const PY_TEST_BOUND = /^(\s*)(test\w*)\s*(?::[^=\n]*)?=(?!=)/;
+/** A test's name deleted, or set on, at that level (`del test_x`, `test_x.__code__ = …`). */
+const PY_TEST_DELETED = /^\s*del\s+(test\w*)\s*(?:#.*)?$/;
+const PY_TEST_SET_ON = /^\s*(test\w*)(?:\s*\.\s*\w+)+\s*=(?!=)/;
 
 /**
  * Python: counts the test a line defines into `tests` (pytest's default names: a module's
  * `test…`, a `Test…` class's `test…`), keyed by its class; returns the class the next line is in.
+ * The thirty-third round: only a `def` was read, so a failing test replaced by what asserts
+ * nothing (`test_add = lambda: None` at its level), deleted there (`del test_add`) or given an
+ * attribute there (`test_add.__code__ = …`) said nothing. A name bound there is kept in `bound`
+ * (it is a test defined again when a `def` defines it too), one deleted in `removed`, and an
+ * attribute set on one is a stand-in.
  */
 function collectPython(
   line: string,
   scope: Scope | undefined,
-  tests: Map<string, number>,
+  counted: Pick<Counted, "tests" | "removed" | "standIns" | "bound">,
 ): Scope | undefined {
   const indent = /^(\s*)\S/.exec(line)?.[1]?.length;
   if (indent === undefined) return scope;
   const inside = scope !== undefined && indent > scope.indent ? scope : undefined;
+  if (inside !== undefined && inside.body === undefined && !COMMENT.python.test(line))
+    inside.body = indent;
   const klass = PY_CLASS.exec(line);
   if (klass !== null) return { name: klass[2] ?? "", indent };
-  const test = PY_TEST.exec(line);
   const owner = inside?.name ?? "";
+  const level = owner === "" ? indent === 0 : owner.startsWith("Test") && indent === inside?.body;
+  const test = PY_TEST.exec(line);
   if (test !== null && (owner === "" ? indent === 0 : owner.startsWith("Test"))) {
     const key = `${owner}::${test[2] ?? ""}`;
-    tests.set(key, (tests.get(key) ?? 0) + 1);
+    counted.tests.set(key, (counted.tests.get(key) ?? 0) + 1);
+    return inside;
   }
+  if (!level) return inside;
+  const bound = PY_TEST_BOUND.exec(line);
+  if (bound !== null) counted.bound.push(`${owner}::${bound[2] ?? ""}`);
+  const deleted = PY_TEST_DELETED.exec(line);
+  if (deleted !== null) counted.removed.add(`${owner}::${deleted[1] ?? ""}`);
+  if (PY_TEST_SET_ON.test(line)) counted.standIns += 1;
   return inside;
 }
 
@@ -351,6 +374,13 @@ interface Counted {
   standIns: number;
   /** Python: each test the runner collects by its name, and how often it is defined. */
   tests: Map<string, number>;
+  /** Python: the tests deleted by name after their definition (`del test_add`). */
+  removed: Set<string>;
+  /**
+   * Python: the test names bound by an assignment at a test's level; one that a `def` of the file
+   * defines too is a test defined again (a module's `test_cases = […]` list is not collected).
+   */
+  bound: string[];
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -388,12 +418,14 @@ function count(
       uncalled(text, family, testFile),
     standIns: 0,
     tests: new Map(),
+    removed: new Set(),
+    bound: [],
   };
   const names = importedNames(text, family);
   let scope: Scope | undefined;
   const lines = text.split("\n");
   for (const [index, line] of lines.entries()) {
-    if (family === "python") scope = collectPython(line, scope, counted.tests);
+    if (family === "python") scope = collectPython(line, scope, counted);
     if (COMMENT[family].test(line)) continue;
     counted.skips += line.match(SKIP[family])?.length ?? 0;
     counted.standIns +=
@@ -404,6 +436,11 @@ function count(
     const shape = shapeOf(statementAt(lines, index, family), kept);
     counted.assertions.set(shape, (counted.assertions.get(shape) ?? 0) + 1);
   }
+  for (const key of counted.bound) {
+    const defined = counted.tests.get(key);
+    if (defined !== undefined) counted.tests.set(key, defined + 1);
+  }
+  for (const key of counted.removed) counted.tests.delete(key);
   return counted;
 }
 
