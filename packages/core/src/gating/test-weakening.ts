@@ -26,7 +26,7 @@ const COMMENT: Record<Family, RegExp> = { python: /^\s*#/, js: /^\s*(\/\/|\/\*|\
 const SKIP: Record<Family, RegExp> = {
   python:
     /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.skip\.Exception\b|\b__test__\s*=\s*(False|0|None)\b|\bparametrize\s*\(\s*[^,()]+,\s*(?:\[\s*\]|\(\s*\)|\{\s*\}|set\s*\(\s*\))\s*[,)]/g,
-  js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(|\.\s*each\s*\(\s*\[\s*\]\s*\)/g,
+  js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(|\.\s*(each|for)\s*\(\s*\[\s*\]\s*\)/g,
 };
 
 /**
@@ -59,6 +59,31 @@ function swallowed(text: string): number {
     let opened = -1;
     for (const one of text.slice(0, match.index).matchAll(/\btry\s*\{/g)) opened = one.index;
     if (opened !== -1 && ASSERTION.js.test(text.slice(opened, match.index))) found += 1;
+  }
+  return found;
+}
+
+/** A matcher vitest's and jest's `expect` has built in. */
+const BUILT_IN_MATCHER =
+  /(?:^|[{,\s])["']?(toBe|toEqual|toStrictEqual|toMatchObject|toThrow|toThrowError|toBeTruthy|toBeFalsy|toBeNull|toBeUndefined|toBeDefined|toBeNaN|toContain|toContainEqual|toHaveLength|toHaveProperty|toMatch|toBeCloseTo|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toBeInstanceOf|toBeTypeOf|toSatisfy|toBeOneOf|toMatchSnapshot|toMatchInlineSnapshot|toMatchFileSnapshot|toThrowErrorMatchingSnapshot|toThrowErrorMatchingInlineSnapshot|toHaveBeenCalled\w*|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|toHaveReturned\w*|toHaveLastReturnedWith|toHaveNthReturnedWith|toHaveResolved\w*)["']?\s*[:(]/;
+
+/**
+ * A built-in matcher replaced in `expect.extend({ toStrictEqual: () => ({ pass: true }) })` (the
+ * thirty-third round): every assertion that uses it passes, and none of their lines changed. A
+ * matcher of the project's own (`toBeWithinRange`) is honest work and not counted.
+ */
+function matchersReplaced(text: string): number {
+  let found = 0;
+  for (const match of text.matchAll(/\bexpect\s*\.\s*extend\s*\(/g)) {
+    let depth = 0;
+    let end = match.index + match[0].length - 1;
+    for (; end < text.length; end += 1) {
+      const char = text[end];
+      if (char === "(" || char === "{" || char === "[") depth += 1;
+      else if (char === ")" || char === "}" || char === "]") depth -= 1;
+      if (depth === 0) break;
+    }
+    if (BUILT_IN_MATCHER.test(text.slice(match.index + match[0].length, end))) found += 1;
   }
   return found;
 }
@@ -222,11 +247,16 @@ function uncalled(text: string, family: Family, testFile: boolean): number {
   return found;
 }
 
-/** Code put in the place of what a test checks: a mock, a patch, a module's entry replaced. */
+/**
+ * Code put in the place of what a test checks: a mock, a patch, a module's entry replaced; and
+ * (the thirty-third round) the runner's own functions defined over (`const expect = …` beside
+ * `import { expect as e }`, `globalThis.it = …`), a test's result rewritten in a hook
+ * (`ctx.task.result.state = "pass"`, mocha's `this.currentTest.state = "passed"`).
+ */
 const STAND_IN: Record<Family, RegExp> = {
   python:
     /\bmonkeypatch\.(setattr|setitem|delattr|delitem)\s*\(|\b(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(|\bsys\.modules\s*(\[|\.\s*(update|setdefault|pop)\s*\()|\b(setattr|delattr)\s*\(|\b(globals|vars|locals)\s*\(\s*\)\s*(\[[^\]]*\]\s*=(?!=)|\.\s*(update|setdefault|pop|__setitem__|__delitem__)\s*\()|^\s*del\s+(globals|vars|locals)\s*\(/g,
-  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(/g,
+  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+(expect|assert)\s*(?::[^=]*)?=(?!\s*(?:await\s+)?(?:require|import)\s*\(|\s*chai\s*\.)|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(expect|assert|it|test|describe)\s*\(|^\s*(?:(?:globalThis|global|window)\s*\.\s*)?(expect|assert|it|test|describe)\s*=(?!=)|\btask\s*\.\s*result\b[^=\n]*[^=!<>]=(?!=)|\.\s*state\s*=\s*["'`](pass|passed)["'`]/g,
 };
 
 /** The names a file imports: a module, or what it takes from one. */
@@ -416,7 +446,7 @@ function count(
     escapes:
       (family === "js" ? swallowed(text) + guardedReturns(text) : 0) +
       uncalled(text, family, testFile),
-    standIns: 0,
+    standIns: family === "js" ? matchersReplaced(text) : 0,
     tests: new Map(),
     removed: new Set(),
     bound: [],
