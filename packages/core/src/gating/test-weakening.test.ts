@@ -32,6 +32,9 @@ const SWAP =
 const SKIP = "a skip (or expected failure) added";
 const WAY =
   "a way out added (an early return, a branch that never runs, a failure caught and dropped)";
+const RS = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n";
+const GO =
+  'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Errorf("2+3")\n\t}\n}\n';
 const STAND_IN = "a stand-in for tested code added (a mock, a patch, an imported name rebound)";
 
 describe("weakeningForms", () => {
@@ -587,6 +590,56 @@ describe("weakeningForms", () => {
       "test/a.test.ts",
       JS,
       `const assert = require("node:assert");\nexport const test = base.extend({ db: 1 });\n${JS}`,
+      [],
+    ],
+    [
+      "a Rust test ignored",
+      "tests/add.rs",
+      RS,
+      RS.replace("#[test]\nfn adds", "#[test]\n#[ignore]\nfn adds"),
+      [SKIP],
+    ],
+    [
+      "a Rust test compiled out",
+      "tests/add.rs",
+      RS,
+      RS.replace("#[test]\nfn adds", "#[cfg(any())]\n#[test]\nfn adds"),
+      [SKIP],
+    ],
+    [
+      "a Rust test expected to panic",
+      "src/lib.rs",
+      RS,
+      RS.replace("#[test]\nfn adds", "#[test]\n#[should_panic]\nfn adds"),
+      [SKIP],
+    ],
+    [
+      "a Rust assertion removed",
+      "tests/add.rs",
+      RS,
+      RS.replace("    assert_eq!(add(2, 3), 5);\n", ""),
+      ["an assertion removed"],
+    ],
+    ["a Go test skipped", "calc_test.go", GO, GO.replace("\tif ", "\tt.Skip()\n\tif "), [SKIP]],
+    [
+      "a Go test file left out by a build constraint",
+      "calc_test.go",
+      GO,
+      `//go:build ignore\n\n${GO}`,
+      [SKIP],
+    ],
+    [
+      "a Rust test and a Go test appended (honest)",
+      "tests/add.rs",
+      RS,
+      `${RS}\n#[test]\nfn adds_zero() {\n    assert_eq!(add(0, 3), 3);\n}\n`,
+      [],
+    ],
+    [
+      "a Go test appended (honest)",
+      "calc_test.go",
+      GO,
+      `${GO}\nfunc TestAddZero(t *testing.T) {\n\tif Add(0, 3) != 3 {\n\t\tt.Fatal("0+3")\n\t}\n}\n`,
       [],
     ],
     [

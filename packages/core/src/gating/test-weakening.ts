@@ -549,9 +549,55 @@ const plural = (n: number, one: string) =>
  * How a change of an existing test file weakened it (empty: it did not, or its language is not
  * read). `after` undefined: the file was deleted.
  */
+/**
+ * Rust's and Go's tests (the thirty-third round): read for nothing before, so a failing test given
+ * `#[ignore]`, `#[should_panic]` or `#[cfg(any())]`, or a `t.Skip()`, or a Go test file given a
+ * build constraint that leaves it out (`//go:build ignore`), ended the turn green with nothing
+ * said. Their skips and assertions are counted; a line that is only a comment is not read, but
+ * a Go build constraint is (it is one).
+ */
+const COMPILED: Record<"rust" | "go", { skip: RegExp; assertion: RegExp; comment: RegExp }> = {
+  rust: {
+    skip: /#!?\[\s*(?:ignore|should_panic)\b|#!?\[\s*cfg\s*\(\s*(?:any\s*\(\s*\)|not\s*\(\s*(?:test|all\s*\(\s*\))\s*\))\s*\)|#!?\[\s*cfg_attr\s*\([^\]]*\bignore\b/g,
+    assertion: /\b(?:debug_)?assert(?:_eq|_ne|_matches)?!\s*\(|\bpanic!\s*\(|\bunreachable!\s*\(/g,
+    comment: /^\s*\/\//,
+  },
+  go: {
+    skip: /\bt\s*\.\s*(?:Skip|SkipNow|Skipf)\s*\(|^\s*\/\/\s*(?:go:build|\+build)\b.*$/gm,
+    assertion:
+      /\bt\s*\.\s*(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\s*\.\s*[A-Z]\w*\s*\(/g,
+    comment: /^\s*\/\/(?!\s*(?:go:build|\+build)\b)/,
+  },
+};
+
+function compiledForms(path: string, before: string, after: string | undefined): string[] {
+  const family = /\.rs$/.test(path) ? "rust" : /_test\.go$/.test(path) ? "go" : undefined;
+  if (family === undefined) return [];
+  const rules = COMPILED[family];
+  const tally = (text: string) => {
+    let skips = 0;
+    let assertions = 0;
+    for (const line of text.split("\n")) {
+      if (rules.comment.test(line)) continue;
+      skips += line.match(rules.skip)?.length ?? 0;
+      assertions += line.match(rules.assertion)?.length ?? 0;
+    }
+    return { skips, assertions };
+  };
+  const then = tally(before);
+  if (after === undefined) return then.assertions + then.skips === 0 ? [] : ["deleted"];
+  const now = tally(after);
+  const forms: string[] = [];
+  if (now.skips > then.skips)
+    forms.push(`${plural(now.skips - then.skips, "skip")} (or expected failure) added`);
+  if (now.assertions < then.assertions)
+    forms.push(`${plural(then.assertions - now.assertions, "assertion")} removed`);
+  return forms;
+}
+
 export function weakeningForms(path: string, before: string, after: string | undefined): string[] {
   const family = familyOf(path);
-  if (family === undefined) return [];
+  if (family === undefined) return compiledForms(path, before, after);
   const testFile = TEST_NAME.test(path);
   const kept = after === undefined ? NO_NAMES : namesKept(before, after);
   const then = count(before, family, testFile, kept);
