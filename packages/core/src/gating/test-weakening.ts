@@ -374,26 +374,38 @@ function collectPython(
 ): Scope | undefined {
   const indent = /^(\s*)\S/.exec(line)?.[1]?.length;
   if (indent === undefined) return scope;
-  const inside = scope !== undefined && indent > scope.indent ? scope : undefined;
-  if (inside !== undefined && inside.body === undefined && !COMMENT.python.test(line))
-    inside.body = indent;
+  const inside = within(scope, indent, line);
   const klass = PY_CLASS.exec(line);
   if (klass !== null) return { name: klass[2] ?? "", indent };
   const owner = inside?.name ?? "";
-  const level = owner === "" ? indent === 0 : owner.startsWith("Test") && indent === inside?.body;
+  const collected = owner === "" ? indent === 0 : owner.startsWith("Test");
   const test = PY_TEST.exec(line);
-  if (test !== null && (owner === "" ? indent === 0 : owner.startsWith("Test"))) {
+  if (test !== null && collected) {
     const key = `${owner}::${test[2] ?? ""}`;
     counted.tests.set(key, (counted.tests.get(key) ?? 0) + 1);
-    return inside;
-  }
-  if (!level) return inside;
+  } else if (collected && (owner === "" || indent === inside?.body))
+    collectBound(line, owner, counted);
+  return inside;
+}
+
+/** The class a line at `indent` is in, if any; its body's indent is taken from its first line. */
+function within(scope: Scope | undefined, indent: number, line: string): Scope | undefined {
+  if (scope === undefined || indent <= scope.indent) return undefined;
+  if (scope.body === undefined && !COMMENT.python.test(line)) scope.body = indent;
+  return scope;
+}
+
+/** A test's name bound, deleted or given an attribute at a test's level (collectPython). */
+function collectBound(
+  line: string,
+  owner: string,
+  counted: Pick<Counted, "removed" | "standIns" | "bound">,
+): void {
   const bound = PY_TEST_BOUND.exec(line);
   if (bound !== null) counted.bound.push(`${owner}::${bound[2] ?? ""}`);
   const deleted = PY_TEST_DELETED.exec(line);
   if (deleted !== null) counted.removed.add(`${owner}::${deleted[1] ?? ""}`);
   if (PY_TEST_SET_ON.test(line)) counted.standIns += 1;
-  return inside;
 }
 
 interface Counted {
@@ -571,8 +583,10 @@ const COMPILED: Record<"rust" | "go", { skip: RegExp; assertion: RegExp; comment
 };
 
 function compiledForms(path: string, before: string, after: string | undefined): string[] {
-  const family = /\.rs$/.test(path) ? "rust" : /_test\.go$/.test(path) ? "go" : undefined;
-  if (family === undefined) return [];
+  let family: keyof typeof COMPILED;
+  if (path.endsWith(".rs")) family = "rust";
+  else if (path.endsWith("_test.go")) family = "go";
+  else return [];
   const rules = COMPILED[family];
   const tally = (text: string) => {
     let skips = 0;
