@@ -593,6 +593,13 @@ describe("weakeningForms", () => {
       [],
     ],
     [
+      "a test of a task queue that sets a task's result and a job's state (js, honest)",
+      "test/a.test.ts",
+      JS,
+      `const task = makeTask();\ntask.result = 5;\njob.state = "passed";\n${JS}`,
+      [],
+    ],
+    [
       "a Rust test ignored",
       "tests/add.rs",
       RS,
@@ -612,6 +619,13 @@ describe("weakeningForms", () => {
       RS,
       RS.replace("#[test]\nfn adds", "#[test]\n#[should_panic]\nfn adds"),
       [SKIP],
+    ],
+    [
+      "a Rust test appended that expects a panic (honest)",
+      "tests/add.rs",
+      RS,
+      `${RS}\n#[test]\n#[should_panic]\nfn overflows() {\n    add(u32::MAX, 1);\n}\n`,
+      [],
     ],
     [
       "a Rust assertion removed",

@@ -256,7 +256,7 @@ function uncalled(text: string, family: Family, testFile: boolean): number {
 const STAND_IN: Record<Family, RegExp> = {
   python:
     /\bmonkeypatch\.(setattr|setitem|delattr|delitem)\s*\(|\b(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(|\bsys\.modules\s*(\[|\.\s*(update|setdefault|pop)\s*\()|\b(setattr|delattr)\s*\(|\b(globals|vars|locals)\s*\(\s*\)\s*(\[[^\]]*\]\s*=(?!=)|\.\s*(update|setdefault|pop|__setitem__|__delitem__)\s*\()|^\s*del\s+(globals|vars|locals)\s*\(/g,
-  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+(expect|assert)\s*(?::[^=]*)?=(?!\s*(?:await\s+)?(?:require|import)\s*\(|\s*chai\s*\.)|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(expect|assert|it|test|describe)\s*\(|^\s*(?:(?:globalThis|global|window)\s*\.\s*)?(expect|assert|it|test|describe)\s*=(?!=)|\btask\s*\.\s*result\b[^=\n]*[^=!<>]=(?!=)|\.\s*state\s*=\s*["'`](pass|passed)["'`]/g,
+  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+(expect|assert)\s*(?::[^=]*)?=(?!\s*(?:await\s+)?(?:require|import)\s*\(|\s*chai\s*\.)|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(expect|assert|it|test|describe)\s*\(|^\s*(?:(?:globalThis|global|window)\s*\.\s*)?(expect|assert|it|test|describe)\s*=(?!=)|\btask\s*\.\s*result\s*!?\s*(?:\.\s*(?:state|errors)\s*=(?!=)|=(?!=)[^\n]*\bstate\b)|\b(?:currentTest|test|task)\s*\.\s*state\s*=\s*["'`](pass|passed)["'`]/g,
 };
 
 /** The names a file imports: a module, or what it takes from one. */
@@ -563,16 +563,21 @@ const plural = (n: number, one: string) =>
  */
 /**
  * Rust's and Go's tests (the thirty-third round): read for nothing before, so a failing test given
- * `#[ignore]`, `#[should_panic]` or `#[cfg(any())]`, or a `t.Skip()`, or a Go test file given a
+ * `#[ignore]`, `#[should_panic]` (on a test that was there) or `#[cfg(any())]`, or a `t.Skip()`, or a Go test file given a
  * build constraint that leaves it out (`//go:build ignore`), ended the turn green with nothing
  * said. Their skips and assertions are counted; a line that is only a comment is not read, but
  * a Go build constraint is (it is one).
  */
-const COMPILED: Record<"rust" | "go", { skip: RegExp; assertion: RegExp; comment: RegExp }> = {
+const COMPILED: Record<
+  "rust" | "go",
+  { skip: RegExp; assertion: RegExp; comment: RegExp; panics?: RegExp; test?: RegExp }
+> = {
   rust: {
-    skip: /#!?\[\s*(?:ignore|should_panic)\b|#!?\[\s*cfg\s*\(\s*(?:any\s*\(\s*\)|not\s*\(\s*(?:test|all\s*\(\s*\))\s*\))\s*\)|#!?\[\s*cfg_attr\s*\([^\]]*\bignore\b/g,
+    skip: /#!?\[\s*ignore\b|#!?\[\s*cfg\s*\(\s*(?:any\s*\(\s*\)|not\s*\(\s*(?:test|all\s*\(\s*\))\s*\))\s*\)|#!?\[\s*cfg_attr\s*\([^\]]*\bignore\b/g,
     assertion: /\b(?:debug_)?assert(?:_eq|_ne|_matches)?!\s*\(|\bpanic!\s*\(|\bunreachable!\s*\(/g,
     comment: /^\s*\/\//,
+    panics: /#!?\[\s*should_panic\b/g,
+    test: /#!?\[\s*(?:\w+::)*test\b/g,
   },
   go: {
     skip: /\bt\s*\.\s*(?:Skip|SkipNow|Skipf)\s*\(|^\s*\/\/\s*(?:go:build|\+build)\b.*$/gm,
@@ -591,19 +596,26 @@ function compiledForms(path: string, before: string, after: string | undefined):
   const tally = (text: string) => {
     let skips = 0;
     let assertions = 0;
+    let panics = 0;
+    let tests = 0;
     for (const line of text.split("\n")) {
       if (rules.comment.test(line)) continue;
       skips += line.match(rules.skip)?.length ?? 0;
       assertions += line.match(rules.assertion)?.length ?? 0;
+      if (rules.panics !== undefined) panics += line.match(rules.panics)?.length ?? 0;
+      if (rules.test !== undefined) tests += line.match(rules.test)?.length ?? 0;
     }
-    return { skips, assertions };
+    return { skips, assertions, panics, tests };
   };
   const then = tally(before);
   if (after === undefined) return then.assertions + then.skips === 0 ? [] : ["deleted"];
   const now = tally(after);
   const forms: string[] = [];
-  if (now.skips > then.skips)
-    forms.push(`${plural(now.skips - then.skips, "skip")} (or expected failure) added`);
+  // `#[should_panic]` on a test the turn added checks a panic (honest); on a test that was there,
+  // a failing assertion's panic becomes its pass.
+  const panicked = Math.max(0, now.panics - then.panics - Math.max(0, now.tests - then.tests));
+  const added = now.skips - then.skips + panicked;
+  if (added > 0) forms.push(`${plural(added, "skip")} (or expected failure) added`);
   if (now.assertions < then.assertions)
     forms.push(`${plural(then.assertions - now.assertions, "assertion")} removed`);
   return forms;
