@@ -23,7 +23,6 @@ export {
   folderMainPath,
   normalizeRel,
   packageImportWords,
-  parseJsonc,
   resolveJsImport,
   workspaceAliases,
 } from "./resolve.ts";

@@ -6,12 +6,12 @@ import {
   aliasSpecifierWords,
   packageImportWords,
   packageImports,
-  parseJsonc,
   resolveJsImport,
   resolvePythonImport,
   workspaceAliases,
   type ResolveContext,
 } from "./resolve.ts";
+import { parseJsonc } from "../util/jsonc.ts";
 
 function context(files: string[], extra: Partial<ResolveContext> = {}): ResolveContext {
   return { files: new Set(files), aliases: [], pythonRoots: [""], ...extra };

@@ -1,5 +1,6 @@
 import { dirnameRel } from "../project/project-view.ts";
-import { normalizeRel, parseJsonc, RUNNER_ALIAS_SCOPE, type PathAliases } from "./resolve.ts";
+import { normalizeRel, RUNNER_ALIAS_SCOPE, type PathAliases } from "./resolve.ts";
+import { parseJsonc } from "../util/jsonc.ts";
 
 /**
  * Import aliases a test runner's own config declares, read as text (nothing is run): jest's

@@ -1,5 +1,5 @@
 import { isTestFile } from "../filter/filter.ts";
-import { parseJsonc } from "../analysis/resolve.ts";
+import { parseJsonc } from "../util/jsonc.ts";
 import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 import {

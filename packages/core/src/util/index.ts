@@ -2,6 +2,7 @@
 // Modules import the files themselves; eslint's tailtest/feature-surface checks them
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export { isoDateTime, isoString } from "./iso-datetime.ts";
+export { parseJsonc } from "./jsonc.ts";
 export { lazy } from "./lazy.ts";
 export { quickTest } from "./literal-guard.ts";
 export { ownEntry } from "./own-entry.ts";

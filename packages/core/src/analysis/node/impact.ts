@@ -29,7 +29,6 @@ import {
   folderMain,
   normalizeRel,
   packageImports,
-  parseJsonc,
   resolveJsImport,
   resolvePythonImport,
   workspaceAliases,
@@ -37,6 +36,7 @@ import {
   type ResolveContext,
 } from "../resolve.ts";
 import { baseName, extensionOf } from "../../filter/languages.ts";
+import { parseJsonc } from "../../util/jsonc.ts";
 import { dirnameRel, joinRel } from "../../project/project-view.ts";
 import {
   GRAPH_VERSION,

@@ -1,5 +1,6 @@
 import { lookupContext } from "../../analysis/node/impact.ts";
-import { parseJsonc, resolveJsImport, workspaceAliases } from "../../analysis/resolve.ts";
+import { resolveJsImport, workspaceAliases } from "../../analysis/resolve.ts";
+import { parseJsonc } from "../../util/jsonc.ts";
 import type { Project } from "../../project/node/project.ts";
 import { dirnameRel } from "../../project/project-view.ts";
 import type { SpecifierResolver } from "../stand-in.ts";
