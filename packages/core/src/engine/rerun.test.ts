@@ -101,6 +101,26 @@ describe("rerunCommands: the project's own command for the red test files", () =
     ]);
   });
 
+  it("tests that run as tsc's output: built first, the output named, in a package too", () => {
+    const mocha: RunPlan = {
+      ...run("mocha", "", ["node_modules/.bin/mocha"]),
+      build: "tsc -p tsconfig.json",
+      compiled: { out_dir: "lib", root_dir: "src", allow_js: false },
+    };
+    const red = result("mocha", ["src/test/main_test.ts"]);
+    expect(rerunCommands([mocha], [red])).toEqual([
+      "tsc -p tsconfig.json && node_modules/.bin/mocha lib/test/main_test.js",
+    ]);
+    const inPackage: RunPlan = {
+      ...mocha,
+      runner: { ...mocha.runner, package_dir: "pkg" },
+      compiled: { out_dir: "pkg/build", root_dir: "pkg", allow_js: false },
+    };
+    expect(rerunCommands([inPackage], [result("mocha", ["pkg/test/a.test.mts"])])).toEqual([
+      "(cd pkg && tsc -p tsconfig.json) && (cd pkg && node_modules/.bin/mocha build/test/a.test.mjs)",
+    ]);
+  });
+
   it("a run stopped at the timeout: its files that had not all passed, one of which hangs", () => {
     const pytest = {
       ...run("pytest", "", ["python3", "-m", "pytest"]),

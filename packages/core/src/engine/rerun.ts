@@ -2,6 +2,7 @@ import { joinRel, type ProjectView } from "../project/project-view.ts";
 import type { RunPlan } from "./plan.ts";
 import type { RunResult } from "./summarize.ts";
 import { shellCommandForTestFiles } from "../runners/project-runners.ts";
+import { runFilesOf } from "../runners/compiled.ts";
 import { specOf } from "../runners/table.ts";
 import { shellWord } from "../util/shell-word.ts";
 
@@ -158,9 +159,11 @@ export function rerunCommands(
     if (red.length === 0) return;
     const pkg = run.runner.package_dir;
     const folders = specOf(run.runner.id).folderIds === "go";
-    const files = red
-      .map((file) => (pkg === "" || file.startsWith(`${pkg}/`) ? file : `${pkg}/${file}`))
-      .map((file) => (folders ? goPackageFile(file) : file));
+    // Tests that run as tsc's output are named by their sources; the runner is given the output.
+    const files = runFilesOf(
+      run.compiled,
+      red.map((file) => (pkg === "" || file.startsWith(`${pkg}/`) ? file : `${pkg}/${file}`)),
+    ).map((file) => (folders ? goPackageFile(file) : file));
     const command = shellCommandForTestFiles(run.runner, files, view);
     // Tests that load the build need it first, as the run had it (`plan.build`).
     if (run.build === undefined) commands.push(command);

@@ -13,6 +13,7 @@ import { turnSummaryLine, withUserMessage } from "../turn-summary.ts";
 import { executePlan } from "./execute.ts";
 import { hangBound } from "../hang-bound.ts";
 import { shellCommandForTestFiles } from "../../runners/project-runners.ts";
+import { runFilesOf } from "../../runners/compiled.ts";
 import {
   countSetAside,
   failedAgain,
@@ -410,7 +411,7 @@ function ranNoTest(
     if (sources.length === 0) return;
     const files = [...new Set(sources.flatMap((source) => testFilesOf(run, source)))];
     notes.push(
-      `tailtest: ${files.join(", ")} ran no test under ${run.runner.id} (\`${shellCommandForTestFiles(run.runner, files, view)}\`), so ${sources.join(", ")} ${sources.length === 1 ? "was" : "were"} not checked. If the tests are there, the runner does not see them: check the runner (\`tailtest explain ${sources[0] ?? ""}\`).`,
+      `tailtest: ${files.join(", ")} ran no test under ${run.runner.id} (\`${shellCommandForTestFiles(run.runner, runFilesOf(run.compiled, files), view)}\`), so ${sources.join(", ")} ${sources.length === 1 ? "was" : "were"} not checked. If the tests are there, the runner does not see them: check the runner (\`tailtest explain ${sources[0] ?? ""}\`).`,
     );
   });
   return notes;
