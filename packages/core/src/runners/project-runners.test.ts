@@ -261,6 +261,14 @@ describe("a cargo-fuzz crate (dtolnay/dissimilar's fuzz/)", () => {
       detectProjectRunners(createMemoryView(crate(extra))).map((r) => `${r.id}@${r.package_dir}`),
     ).toEqual([only]);
   });
+
+  it("owns its fuzz targets: they resolve to no runner, not the crate they fuzz", () => {
+    const view = createMemoryView(crate());
+    const target = resolveRunner(view, "fuzz/fuzz_targets/dissimilar_diff.rs", "rust");
+    expect(target.runner).toBeUndefined();
+    expect(target.reason).toContain("fuzz/");
+    expect(resolveRunner(view, "src/find.rs", "rust").runner).toMatchObject({ id: "cargo" });
+  });
 });
 
 describe("a data folder's manifest (BurntSushi/toml's testdata/Cargo.toml)", () => {

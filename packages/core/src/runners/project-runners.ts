@@ -9,7 +9,7 @@ import {
 } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { baseName } from "../filter/languages.ts";
-import { has, read, scriptEnv } from "./shared.ts";
+import { has, isCargoFuzzCrate, read, scriptEnv } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
 import type { Detection, RunnerSpec, SuiteMatcher } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
@@ -342,6 +342,13 @@ export function resolveRunner(
   let firstPackage: string | undefined;
   for (;;) {
     if (isPackageDir(view, dir)) {
+      // A cargo-fuzz crate's targets are built by `cargo fuzz`, tested by no runner: the crate
+      // they fuzz runs none of them.
+      if (language === "rust" && isCargoFuzzCrate(view, dir))
+        return {
+          runner: undefined,
+          reason: `${dir}/ is a cargo-fuzz crate: fuzz targets, no tests`,
+        };
       firstPackage ??= dir;
       const runner = detectPackageRunners(view, dir, overrides).find((r) =>
         r.languages.includes(language),
