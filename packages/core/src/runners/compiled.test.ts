@@ -55,6 +55,24 @@ describe("a package whose tests run from tsc's output", () => {
     });
   });
 
+  it("says where the tests are kept, not the output the runner collects", () => {
+    const hanbi = createMemoryView(HANBI);
+    expect(mochaOf(hanbi).tests_at).toBe("src, run from tsc's output in lib");
+    const whole = createMemoryView(WHOLE_PACKAGE);
+    // Its tests are in test/, the folder mocha's default names: said as that folder.
+    expect(mochaOf(whole)).toMatchObject({ test_dir: "test" });
+    expect(mochaOf(whole).tests_at).toBeUndefined();
+    const sources = createMemoryView({
+      ...HANBI,
+      "package.json": JSON.stringify({
+        name: "hanbi",
+        scripts: { test: "mocha 'src/**/*_test.ts'" },
+        devDependencies: { mocha: "^11" },
+      }),
+    });
+    expect(mochaOf(sources).tests_at).toBe("src/**/*_test.ts");
+  });
+
   it("follows `tsc -p` and a relative `extends` (googleapis: c8 mocha build/test)", () => {
     const view = createMemoryView(WHOLE_PACKAGE);
     expect(compiledTests(view, mochaOf(view))).toMatchObject({ outDir: "build", rootDir: "" });

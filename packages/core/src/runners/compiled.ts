@@ -77,6 +77,20 @@ export function compiledTests(
   return found ?? undefined;
 }
 
+/**
+ * Where a runner's tests are when it collects tsc's output (`lib` of hanbi's `mocha lib`): the
+ * folder they are built from, which the agent edits (`src, run from tsc's output in lib`).
+ */
+export function builtTestsAt(view: ProjectView, runner: DetectedRunner, at: string): string {
+  const layout = compiledTests(view, runner);
+  if (layout?.named !== true) return at;
+  const folder = normalizeRel(at) ?? at;
+  const { outDir, rootDir } = layout;
+  if (folder !== outDir && !folder.startsWith(`${outDir}/`)) return at;
+  const source = joinRel(rootDir, folder.slice(outDir.length + 1));
+  return `${source === "" ? "the package" : source}, run from tsc's output in ${at}`;
+}
+
 function readCompiled(view: ProjectView, runner: DetectedRunner): CompiledTests | undefined {
   const dir = runner.package_dir;
   const named = [

@@ -9,6 +9,7 @@ import {
 } from "../filter/languages.ts";
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { baseName } from "../filter/languages.ts";
+import { builtTestsAt } from "./compiled.ts";
 import { has, isCargoFuzzCrate, read, scriptEnv } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
 import type { Detection, RunnerSpec, SuiteMatcher } from "./spec.ts";
@@ -181,7 +182,7 @@ function runnerRecord(
     ...(missing ? { test_dir_missing: true as const } : {}),
     ...(testDir === undefined
       ? membersTestsAt(view, dir, spec, languages, command)
-      : testsAt(view, dir, spec, missing)),
+      : testsAt(view, dir, spec, missing, languages, command)),
     evidence:
       override?.command === undefined
         ? detection.evidence
@@ -249,15 +250,22 @@ function workspaceGlobs(text: string | undefined): string[] {
   }
 }
 
-/** Where the config puts the tests of a runner whose test folder the package lacks. */
+/**
+ * Where the config puts the tests of a runner whose test folder the package lacks: for a runner
+ * that runs tsc's output (`mocha lib`), the sources that output is built from.
+ */
 function testsAt(
   view: ProjectView,
   dir: string,
   spec: RunnerSpec,
   missing: boolean,
+  languages: Language[],
+  command: string[],
 ): { tests_at?: string } {
   const at = missing ? spec.testsAt?.(view, dir) : undefined;
-  return at === undefined || at === "" ? {} : { tests_at: at };
+  if (at === undefined || at === "") return {};
+  const runner = { id: spec.id, languages, package_dir: dir, command, evidence: "" };
+  return { tests_at: builtTestsAt(view, runner, at) };
 }
 
 /**
