@@ -26,5 +26,6 @@ export {
   formatId,
   renderFailureExcerpt,
   rootPaths,
+  tracebackTail,
 } from "./summarize.ts";
 export { type TurnSummary, notifyLine, summariseCounts, withUserMessage } from "./turn-summary.ts";

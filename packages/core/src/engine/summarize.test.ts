@@ -244,6 +244,81 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("a unittest traceback three frames deep keeps the test's frame, the innermost and the exception", () => {
+    // jsonschema's suite tests fail inside its `_suite.py` helper and the validator.
+    const traceback = [
+      "Traceback (most recent call last):",
+      '  File "/home/me/project/jsonschema/tests/_suite.py", line 234, in fn',
+      "    self.validate(**kwargs)",
+      '  File "/home/me/project/jsonschema/tests/_suite.py", line 265, in validate',
+      "    validator.validate(instance=self.data)",
+      '  File "/home/me/project/jsonschema/validators.py", line 450, in validate',
+      "    raise error",
+      "jsonschema.exceptions.ValidationError: 'a@b' is not a 'email'",
+      "",
+      "Failed validating 'format' in schema:",
+      "    {'format': 'email'}",
+    ].join("\n");
+    const chained = [
+      "Traceback (most recent call last):",
+      '  File "/home/me/project/calc.py", line 3, in parse',
+      "    return int(text)",
+      "ValueError: invalid literal for int() with base 10: 'x'",
+      "",
+      "During handling of the above exception, another exception occurred:",
+      "",
+      "Traceback (most recent call last):",
+      '  File "/home/me/project/tests/test_calc.py", line 9, in test_parse',
+      "    self.assertEqual(calc.total(['x']), 0)",
+      '  File "/home/me/project/calc.py", line 8, in total',
+      "    return sum(parse(item) for item in items)",
+      '  File "/home/me/project/calc.py", line 8, in <genexpr>',
+      "    return sum(parse(item) for item in items)",
+      '  File "/home/me/project/calc.py", line 5, in parse',
+      "    raise CalcError(text)",
+      "calc.CalcError: x",
+    ].join("\n");
+    const short = [
+      "Traceback (most recent call last):",
+      '  File "/home/me/project/tests/test_calc.py", line 5, in test_add',
+      "    self.assertEqual(add(1, 2), 4)",
+      "AssertionError: 3 != 4",
+    ].join("\n");
+    const red = summarizeRun(
+      plan("unittest"),
+      parsed(
+        [traceback, chained, short].map((failure, index) => ({
+          id: { runner: "unittest", file: "tests/test_x.py", segments: [`T`, `test_${index}`] },
+          status: "fail" as const,
+          failure,
+        })),
+      ),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([red], [], { replacePaths: rootPaths("/home/me/project") })).toBe(
+      [
+        "FAIL tests/test_x.py::T::test_0",
+        '    File "jsonschema/tests/_suite.py", line 234, in fn',
+        "      self.validate(**kwargs)",
+        '    File "jsonschema/validators.py", line 450, in validate',
+        "      raise error",
+        "  jsonschema.exceptions.ValidationError: 'a@b' is not a 'email'",
+        "  Failed validating 'format' in schema:",
+        "FAIL tests/test_x.py::T::test_1",
+        '    File "tests/test_calc.py", line 9, in test_parse',
+        "      self.assertEqual(calc.total(['x']), 0)",
+        '    File "calc.py", line 5, in parse',
+        "      raise CalcError(text)",
+        "  calc.CalcError: x",
+        "FAIL tests/test_x.py::T::test_2",
+        "  Traceback (most recent call last):",
+        '    File "tests/test_calc.py", line 5, in test_add',
+        "      self.assertEqual(add(1, 2), 4)",
+        "  AssertionError: 3 != 4",
+      ].join("\n"),
+    );
+  });
+
   it("names a Go test of the module's root package without an empty folder", () => {
     const red = summarizeRun(
       plan("go"),

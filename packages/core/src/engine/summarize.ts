@@ -418,7 +418,7 @@ function failureBlocks(
     }
     blocks.push(
       `FAIL ${shownId(test.id)}
-${firstLines(failingExample(test.failure ?? ""), perFailure, options)}`.trimEnd(),
+${firstLines(tracebackTail(failingExample(test.failure ?? "")), perFailure, options)}`.trimEnd(),
     );
   }
   return blocks;
@@ -439,6 +439,47 @@ function caseOf(id: TestId): string | undefined {
   const at = last.indexOf("[");
   if (at <= 0 || !last.endsWith("]")) return undefined;
   return shownId({ ...id, segments: [...id.segments.slice(0, -1), last.slice(0, at)] });
+}
+
+const TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
+const FRAME = /^\s+File "/;
+
+/**
+ * A Python traceback (unittest's report of a failed or erroring test) cut to what says what
+ * happened: the test's own frame, the innermost frame and the exception after them. The
+ * excerpt keeps a failure's first lines, and a traceback three frames deep filled them with
+ * frames: jsonschema's suite tests, failing through `_suite.py` and `validators.py`, showed
+ * no `ValidationError` and no `AssertionError`. A chained traceback is read from its last part,
+ * whose exception is the one that ended the test; a traceback of two frames or fewer, or any
+ * other text, is left whole.
+ */
+export function tracebackTail(text: string): string {
+  const lines = text.split("\n");
+  if (!TRACEBACK.test(lines.find((line) => line.trim() !== "") ?? "")) return text;
+  let start = 0;
+  lines.forEach((line, index) => {
+    if (TRACEBACK.test(line)) start = index;
+  });
+  const frames: number[] = [];
+  let raised = -1;
+  for (let index = start + 1; index < lines.length; index += 1) {
+    const line = lines[index] ?? "";
+    if (FRAME.test(line)) frames.push(index);
+    else if (line.trim() !== "" && !/^\s/.test(line)) {
+      raised = index;
+      break;
+    }
+  }
+  const first = frames[0];
+  const last = frames[frames.length - 1];
+  if (frames.length <= 2 || raised < 0 || first === undefined || last === undefined) return text;
+  // A frame's source line follows it, indented deeper (Python 3.11+ adds a `^^^^` marker line).
+  const frame = (at: number, end: number): string[] => lines.slice(at, Math.min(at + 2, end));
+  return [
+    ...frame(first, frames[1] ?? raised),
+    ...frame(last, raised),
+    ...lines.slice(raised),
+  ].join("\n");
 }
 
 /** A line of the docstring pytest shows for a failed doctest: its number, three digits or more. */

@@ -9,6 +9,7 @@ import {
   firstLines,
   formatId,
   RunStatusSchema,
+  tracebackTail,
   type ExcerptOptions,
   type RunResult,
 } from "../engine/summarize.ts";
@@ -132,7 +133,7 @@ export interface RunRecordInput {
 function excerpt(text: string, options: ExcerptOptions, cause = false): string {
   const lines = cause
     ? causeLines(text, FAILURE_EXCERPT_LINES, options)
-    : firstLines(text, FAILURE_EXCERPT_LINES, options);
+    : firstLines(tracebackTail(text), FAILURE_EXCERPT_LINES, options);
   const trimmed = lines
     .split("\n")
     .map((line) => line.replace(/^ {2}/, ""))
