@@ -22,10 +22,10 @@ export {
   RunStatusSchema,
   answersRequest,
   causeLines,
+  failureCore,
   firstLines,
   formatId,
   renderFailureExcerpt,
   rootPaths,
-  tracebackTail,
 } from "./summarize.ts";
 export { type TurnSummary, notifyLine, summariseCounts, withUserMessage } from "./turn-summary.ts";

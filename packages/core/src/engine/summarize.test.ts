@@ -319,6 +319,90 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("pytest's report shows the line that failed, its E lines and where, not the test's first lines", () => {
+    // junit.ts puts the exception's message first when the report says it only at the bottom.
+    const assertion = [
+      "assert 1.5 == 2",
+      "def test_avg():",
+      '        items = ["1", "2", "3"]',
+      "        first = calc.parse(items[0])",
+      "        assert first == 1",
+      "        second = calc.parse(items[1])",
+      "        assert second == 2",
+      "        mean = calc.avg(items)",
+      ">       assert mean == 2",
+      "E       assert 1.5 == 2",
+      "",
+      "tests/test_calc.py:13: AssertionError",
+    ].join("\n");
+    const deep = [
+      "ValueError: invalid literal for int() with base 10: 'x'",
+      "def test_total_bad():",
+      '        items = ["1", "2", "x"]',
+      "        values = [1, 2]",
+      "        assert values",
+      ">       assert calc.total(items) == 3",
+      "               ^^^^^^^^^^^^^^^^^",
+      "",
+      "tests/test_calc.py:22: ",
+      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ",
+      "calc.py:6: in total",
+      "    return sum(parse(item) for item in items)",
+      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ",
+      "",
+      "text = 'x'",
+      "",
+      "    def parse(text):",
+      ">       return int(text)",
+      "               ^^^^^^^^^",
+      "E       ValueError: invalid literal for int() with base 10: 'x'",
+      "",
+      "calc.py:2: ValueError",
+    ].join("\n");
+    // A method's report opens with `self = <…>` (pyjwt's, the message put first).
+    const method = [
+      "jwt.exceptions.ExpiredSignatureError: Signature has expired",
+      "self = <tests.test_api_jwt.TestJWT object>",
+      "",
+      "    def test_exp(self):",
+      "        token = make()",
+      ">       jwt.decode(token)",
+      "",
+      "E       jwt.exceptions.ExpiredSignatureError: Signature has expired",
+      "",
+      "jwt/api_jwt.py:508: ExpiredSignatureError",
+    ].join("\n");
+    const red = summarizeRun(
+      plan("pytest"),
+      parsed(
+        [assertion, deep, method].map((failure, index) => ({
+          id: { runner: "pytest", file: "tests/test_calc.py", segments: [`test_${index}`] },
+          status: "fail" as const,
+          failure,
+        })),
+      ),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([red], [])).toBe(
+      [
+        "FAIL tests/test_calc.py::test_0",
+        "  >       assert mean == 2",
+        "  E       assert 1.5 == 2",
+        "  tests/test_calc.py:13: AssertionError",
+        "FAIL tests/test_calc.py::test_1",
+        "  >       assert calc.total(items) == 3",
+        "  tests/test_calc.py:22:",
+        "  >       return int(text)",
+        "  E       ValueError: invalid literal for int() with base 10: 'x'",
+        "  calc.py:2: ValueError",
+        "FAIL tests/test_calc.py::test_2",
+        "  >       jwt.decode(token)",
+        "  E       jwt.exceptions.ExpiredSignatureError: Signature has expired",
+        "  jwt/api_jwt.py:508: ExpiredSignatureError",
+      ].join("\n"),
+    );
+  });
+
   it("names a Go test of the module's root package without an empty folder", () => {
     const red = summarizeRun(
       plan("go"),

@@ -418,7 +418,7 @@ function failureBlocks(
     }
     blocks.push(
       `FAIL ${shownId(test.id)}
-${firstLines(tracebackTail(failingExample(test.failure ?? "")), perFailure, options)}`.trimEnd(),
+${firstLines(failureCore(failingExample(test.failure ?? "")), perFailure, options)}`.trimEnd(),
     );
   }
   return blocks;
@@ -439,6 +439,72 @@ function caseOf(id: TestId): string | undefined {
   const at = last.indexOf("[");
   if (at <= 0 || !last.endsWith("]")) return undefined;
   return shownId({ ...id, segments: [...id.segments.slice(0, -1), last.slice(0, at)] });
+}
+
+/**
+ * The lines of a failure's report that say what failed and where, for an excerpt that keeps a
+ * failure's first lines: a deep Python traceback's tail (`tracebackTail`), pytest's report
+ * without the test's source (`pytestReprTail`); any other text as it is.
+ */
+export function failureCore(text: string): string {
+  return pytestReprTail(tracebackTail(text));
+}
+
+/** pytest's mark of the line that failed in a report's source, and its exception lines. */
+const PYTEST_FAILED_LINE = /^>\s/;
+const PYTEST_EXCEPTION = /^E\s+/;
+/** Where a report's frame is: `tests/test_calc.py:13: AssertionError`, `calc.py:6: in total`. */
+const PYTEST_LOCATION = /^[^\s>]\S*\.py:\d+:( |$)/;
+/** pytest's rule between a report's frames. */
+const PYTEST_RULE = /^(_ )+_\s*$/;
+
+/**
+ * pytest's report of a failed test (its junit text, `--tb=auto`) without the test's source:
+ * the report opens with the whole test function, and an excerpt's first lines showed its first
+ * statements, not the `>` line that failed, its `E` lines or where (a test asserting at line
+ * 13 showed lines 1–5). Kept: a message line before the report (junit.ts puts the exception's
+ * first), the test frame's `>` line and location, and the innermost frame's `>` line, `E` lines
+ * and location. A text without a `>` line, an `E` line and a location is left whole.
+ */
+export function pytestReprTail(text: string): string {
+  const lines = text.split("\n");
+  if (
+    !lines.some((line) => PYTEST_FAILED_LINE.test(line)) ||
+    !lines.some((line) => PYTEST_EXCEPTION.test(line)) ||
+    !lines.some((line) => PYTEST_LOCATION.test(line))
+  )
+    return text;
+  const sections: string[][] = [[]];
+  for (const line of lines) {
+    if (PYTEST_RULE.test(line)) sections.push([]);
+    else sections[sections.length - 1]?.push(line);
+  }
+  const [test, ...rest] = sections;
+  const inner = rest.at(-1);
+  // The report proper opens with the test's arguments (`self = <…>`), a decorator or its `def`.
+  const firstSource = (test ?? []).findIndex((line) =>
+    /^\s*(async\s+)?def\s|^\s*@|^\w+ = /.test(line),
+  );
+  const message = firstSource > 0 ? (test ?? []).slice(0, firstSource) : [];
+  const where = (section: readonly string[], exceptions: boolean): string[] =>
+    section.filter(
+      (line, index) =>
+        (PYTEST_FAILED_LINE.test(line) &&
+          section.findIndex((l) => PYTEST_FAILED_LINE.test(l)) === index) ||
+        (exceptions && PYTEST_EXCEPTION.test(line)) ||
+        PYTEST_LOCATION.test(line),
+    );
+  const kept = [
+    ...where(test ?? [], inner === undefined),
+    ...(inner === undefined ? [] : where(inner, true)),
+  ];
+  const said = new Set(kept.filter((line) => PYTEST_EXCEPTION.test(line)).map(exceptionText));
+  return [...message.filter((line) => !said.has(line.trim())), ...kept].join("\n");
+}
+
+/** An `E` line's text without pytest's mark: `E       assert 1.5 == 2` → `assert 1.5 == 2`. */
+function exceptionText(line: string): string {
+  return line.replace(PYTEST_EXCEPTION, "").trim();
 }
 
 const TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;

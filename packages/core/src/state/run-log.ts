@@ -6,10 +6,10 @@ import type { RelatedTest } from "../selection/related.ts";
 import { EvidenceSchema } from "../selection/test-evidence.ts";
 import {
   causeLines,
+  failureCore,
   firstLines,
   formatId,
   RunStatusSchema,
-  tracebackTail,
   type ExcerptOptions,
   type RunResult,
 } from "../engine/summarize.ts";
@@ -133,7 +133,7 @@ export interface RunRecordInput {
 function excerpt(text: string, options: ExcerptOptions, cause = false): string {
   const lines = cause
     ? causeLines(text, FAILURE_EXCERPT_LINES, options)
-    : firstLines(tracebackTail(text), FAILURE_EXCERPT_LINES, options);
+    : firstLines(failureCore(text), FAILURE_EXCERPT_LINES, options);
   const trimmed = lines
     .split("\n")
     .map((line) => line.replace(/^ {2}/, ""))
