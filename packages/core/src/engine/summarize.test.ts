@@ -403,6 +403,45 @@ describe("renderFailureExcerpt", () => {
     );
   });
 
+  it("a jest diff keeps its changed lines, so the frame that says where still fits", () => {
+    const failure = [
+      "Error: expect(received).toEqual(expected) // deep equality",
+      "",
+      "- Expected  - 1",
+      "+ Received  + 1",
+      "",
+      "  Object {",
+      '    "n": 2,',
+      '-   "sum": 3,',
+      '+   "sum": 4,',
+      "  }",
+      "    at Object.toEqual (/home/me/project/__tests__/calc.test.js:11:46)",
+      "    at Promise.then.completed (/home/me/project/node_modules/jest-circus/build/utils.js:298:28)",
+    ].join("\n");
+    const red = summarizeRun(
+      plan("jest"),
+      parsed([
+        {
+          id: { runner: "jest", file: "__tests__/calc.test.js", segments: ["calc", "total"] },
+          status: "fail",
+          failure,
+        },
+      ]),
+      exit(1),
+    );
+    expect(renderFailureExcerpt([red], [], { replacePaths: rootPaths("/home/me/project") })).toBe(
+      [
+        "FAIL __tests__/calc.test.js::calc::total",
+        "  Error: expect(received).toEqual(expected) // deep equality",
+        "  - Expected  - 1",
+        "  + Received  + 1",
+        '  -   "sum": 3,',
+        '  +   "sum": 4,',
+        "      at Object.toEqual (__tests__/calc.test.js:11:46)",
+      ].join("\n"),
+    );
+  });
+
   it("names a Go test of the module's root package without an empty folder", () => {
     const red = summarizeRun(
       plan("go"),

@@ -447,7 +447,35 @@ function caseOf(id: TestId): string | undefined {
  * without the test's source (`pytestReprTail`); any other text as it is.
  */
 export function failureCore(text: string): string {
-  return pytestReprTail(tracebackTail(text));
+  return diffChangesOnly(pytestReprTail(tracebackTail(text)));
+}
+
+/** jest's and vitest's diff legend: `- Expected  - 1` then `+ Received  + 1`. */
+const DIFF_EXPECTED = /^\s*- Expected\b/;
+const DIFF_RECEIVED = /^\s*\+ Received\b/;
+
+/**
+ * A jest or vitest diff without its unchanged lines: `toEqual` on an object printed its
+ * unchanged keys around the changed one, and the excerpt's lines ended inside the diff, before
+ * the received value and the frame that says where (`at Object.toEqual (test/x.test.js:11:46)`).
+ * The legend and the `-`/`+` lines stay; the lines between them and the stack go.
+ */
+export function diffChangesOnly(text: string): string {
+  const lines = text.split("\n");
+  const legend = lines.findIndex(
+    (line, index) => DIFF_EXPECTED.test(line) && DIFF_RECEIVED.test(lines[index + 1] ?? ""),
+  );
+  if (legend < 0) return text;
+  const indent = /^\s*/.exec(lines[legend] ?? "")?.[0].length ?? 0;
+  const kept = lines.slice(0, legend + 2);
+  let index = legend + 2;
+  for (; index < lines.length; index += 1) {
+    const line = lines[index] ?? "";
+    if (/^\s*at /.test(line)) break;
+    const mark = line.slice(indent, indent + 1);
+    if (mark === "-" || mark === "+") kept.push(line);
+  }
+  return [...kept, ...lines.slice(index)].join("\n");
 }
 
 /** pytest's mark of the line that failed in a report's source, and its exception lines. */
