@@ -608,3 +608,32 @@ describe("walkSkipsDir", () => {
     expect(walkSkipsDir("bin", buildIgnoreRules({ gitignore: "dist/\n" }))).toBe(false);
   });
 });
+
+describe("classifyFile: Go files a build constraint leaves out of every build", () => {
+  const license = "// Copyright 2014 The Authors.\n//\n// Licensed under the Apache License.\n\n";
+  const decide = (path: string, head: string) =>
+    classifyFile(path, { head, headComplete: true }).rule;
+
+  it.each([
+    ["gen.go", "//go:build ignore\n\npackage main\n\nfunc main() {}\n"],
+    ["btree_mem.go", `${license}// +build ignore\n\npackage main\n\nfunc main() {}\n`],
+    ["tables/gen.go", `${license}//go:build ignore && linux\n\npackage main\n`],
+    ["tables/gen.go", "//go:build ignore\n// +build ignore\n\npackage main\n"],
+    ["gen.go", "// +build linux\n// +build ignore\n\npackage main\n"],
+  ])("%s behind `ignore` is a program for go run, not queued", (path, head) => {
+    expect(decide(path, head)).toBe("go-build-ignore");
+  });
+
+  it.each([
+    ["btree_generic.go", `${license}//go:build go1.18\n// +build go1.18\n\npackage btree\n`],
+    ["btree.go", `${license}//go:build !go1.18\n// +build !go1.18\n\npackage btree\n`],
+    ["sys_linux.go", "//go:build linux && !cgo\n\npackage sys\n"],
+    ["gen.go", "//go:build ignore || tools\n\npackage main\n"],
+    ["gen.go", "//go:build !ignore\n\npackage main\n"],
+    ["gen.go", "// +build ignore linux\n\npackage main\n"],
+    // Past the package clause a comment is no constraint.
+    ["x.go", "package x\n\n//go:build ignore\nfunc f() int { return 1 }\n"],
+  ])("%s with a constraint some build satisfies stays source", (path, head) => {
+    expect(decide(path, head)).toBe("source");
+  });
+});

@@ -2,6 +2,7 @@ import ignore, { type Ignore } from "ignore";
 import { detectLanguage, extensionOf, type Language } from "./languages.ts";
 import { stripCommentsAndStrings } from "../config/complexity.ts";
 import { quickTest } from "../util/literal-guard.ts";
+import { goBuildExcluded } from "./go-build.ts";
 import { moduleShape } from "./module-shape.ts";
 
 export type FileKind =
@@ -825,6 +826,12 @@ function classifyByContent(
     )
       return skip("build-output", "minified", "minified code (one very long line)");
   }
+  if (language === "go" && head.includes("build") && goBuildExcluded(head))
+    return skip(
+      "script",
+      "go-build-ignore",
+      "left out of every build by its constraint (`//go:build ignore`): a program for `go run`, no test of the package compiles it",
+    );
   if (quickTest(COMPONENT_NAME, name) && isIconComponent(head))
     return skip("asset", "icon-component", "an SVG icon component (markup, no logic)");
   const shape = moduleShape(path, language, head, complete);

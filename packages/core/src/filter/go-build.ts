@@ -1,0 +1,97 @@
+/**
+ * Go build constraints that leave a file out of every build. `//go:build ignore` (or the older
+ * `// +build ignore`) is Go's convention for a program run by `go run` beside a package
+ * (generators such as `gen.go`, a memory benchmark's `main`): `go test` never compiles it, so no
+ * test of the package covers it and a note naming the package's tests would be wrong.
+ *
+ * Only the word `ignore` is taken as unset: platform words (`linux`, `cgo`), Go versions and a
+ * project's own tags may be set in some build, so an expression over them is left undecided and
+ * the file stays source.
+ */
+
+type Tri = boolean | undefined;
+
+const not = (a: Tri): Tri => (a === undefined ? undefined : !a);
+const and = (a: Tri, b: Tri): Tri =>
+  a === false || b === false ? false : a === true && b === true ? true : undefined;
+const or = (a: Tri, b: Tri): Tri =>
+  a === true || b === true ? true : a === false && b === false ? false : undefined;
+
+const word = (name: string): Tri => (name === "ignore" ? false : undefined);
+
+/** The constraint lines before the package clause: `//go:build` first, else every `// +build`. */
+function constraintLines(head: string): { goBuild?: string; plusBuild: string[] } {
+  const plusBuild: string[] = [];
+  for (const raw of head.split("\n")) {
+    const line = raw.trim();
+    if (line === "") continue;
+    if (!line.startsWith("//")) break;
+    const goBuild = /^\/\/go:build\s+(.+)$/.exec(line)?.[1];
+    if (goBuild !== undefined) return { goBuild, plusBuild };
+    const plus = /^\/\/\s*\+build\s+(.+)$/.exec(line)?.[1];
+    if (plus !== undefined) plusBuild.push(plus);
+  }
+  return { plusBuild };
+}
+
+/** A `//go:build` expression: `!`, `&&`, `||`, parentheses and words; undefined when unparsable. */
+function evalGoBuild(expr: string): Tri {
+  const tokens = expr.match(/&&|\|\||[!()]|[\w.]+|\S/g) ?? [];
+  let at = 0;
+  let broken = false;
+  const primary = (): Tri => {
+    const token = tokens[at++];
+    if (token === "!") return not(primary());
+    if (token === "(") {
+      const value = disjunction();
+      if (tokens[at++] !== ")") broken = true;
+      return value;
+    }
+    if (token === undefined || !/^[\w.]+$/.test(token)) {
+      broken = true;
+      return undefined;
+    }
+    return word(token);
+  };
+  const conjunction = (): Tri => {
+    let value = primary();
+    while (tokens[at] === "&&") {
+      at += 1;
+      value = and(value, primary());
+    }
+    return value;
+  };
+  const disjunction = (): Tri => {
+    let value = conjunction();
+    while (tokens[at] === "||") {
+      at += 1;
+      value = or(value, conjunction());
+    }
+    return value;
+  };
+  const value = disjunction();
+  return broken || at !== tokens.length ? undefined : value;
+}
+
+/** A `// +build` line: options separated by spaces (or), terms by commas (and), `!` negates. */
+function evalPlusBuild(line: string): Tri {
+  let value: Tri = false;
+  for (const option of line.trim().split(/\s+/)) {
+    let term: Tri = true;
+    for (const part of option.split(",")) {
+      const negated = part.startsWith("!");
+      const name = negated ? part.slice(1) : part;
+      if (!/^[\w.]+$/.test(name)) return undefined;
+      term = and(term, negated ? not(word(name)) : word(name));
+    }
+    value = or(value, term);
+  }
+  return value;
+}
+
+/** Whether the Go file's build constraint (in its first lines) excludes it from every build. */
+export function goBuildExcluded(head: string): boolean {
+  const { goBuild, plusBuild } = constraintLines(head);
+  if (goBuild !== undefined) return evalGoBuild(goBuild) === false;
+  return plusBuild.some((line) => evalPlusBuild(line) === false);
+}
