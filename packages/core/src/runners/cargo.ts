@@ -1,6 +1,6 @@
 import { dirnameRel, joinRel, normalizeRel } from "../project/project-view.ts";
 import { globShape } from "./config-text.ts";
-import { hasDocTests } from "./rust-crates.ts";
+import { cargoLibraryRoot, hasDocTests } from "./rust-crates.ts";
 import {
   cargoTestTarget,
   has,
@@ -53,7 +53,7 @@ export function cargoTargets({ view, runner, files }: ArgvInput): string[] {
   const integration = [...new Set(files.flatMap((file) => cargoTestTarget(file) ?? []))];
   const unit =
     integration.length > 0 && files.some((file) => !file.startsWith("tests/"))
-      ? [view.exists(joinRel(runner.package_dir, "src/lib.rs")) ? "--lib" : "--bins"]
+      ? [cargoLibraryRoot(view, runner.package_dir) !== undefined ? "--lib" : "--bins"]
       : [];
   return [...unit, ...integration.flatMap((name) => ["--test", name])];
 }
@@ -64,13 +64,16 @@ export function cargoTargets({ view, runner, files }: ArgvInput): string[] {
  * Not the crate root's, unless the turn edited the root itself: it is selected for its unit tests
  * whenever any module changes, and its overview examples would make every edit a run of the whole
  * crate (httparse's Stops took 60-90 s at load 11 instead of a few seconds); but an edit of
- * `src/lib.rs` that breaks its own `//!` example (itoa's crate docs) ended green.
+ * `src/lib.rs` that breaks its own `//!` example (itoa's crate docs) ended green. The root is
+ * also Cargo.toml's `[lib] path` when it names another file.
  */
 function reachesDocTests({ view, runner, files, edited = [] }: ArgvInput): boolean {
+  const library = cargoLibraryRoot(view, runner.package_dir);
   return files.some((file) => {
     const rel = file.replace(/^\.\//, "");
     if (rel.startsWith("tests/") || !rel.endsWith(".rs")) return false;
-    if ((rel === "src/lib.rs" || rel === "src/main.rs") && !edited.includes(rel)) return false;
+    const root = rel === "src/lib.rs" || rel === "src/main.rs" || rel === library;
+    if (root && !edited.includes(rel)) return false;
     const path = joinRel(runner.package_dir, rel);
     const include = (target: string): string | undefined => {
       const included = normalizeRel(joinRel(dirnameRel(path), target));

@@ -133,3 +133,46 @@ describe("cargo's argv when a selected source holds doc tests", () => {
     ]);
   });
 });
+
+describe("cargo's targets for a library root Cargo.toml's [lib] path names", () => {
+  // servo/rust-fnv's layout: `[lib] path = "lib.rs"` beside the manifest, no src/.
+  const view = createMemoryView({
+    "Cargo.toml":
+      '[package]\nname = "fnv"\nversion = "1.0.7"\n\n[lib]\nname = "fnv"\npath = "lib.rs"\n',
+    "lib.rs":
+      '//! ```\n//! let h = fnv::hash(b"");\n//! ```\nmod state;\n\n#[cfg(test)]\nmod test {}\n',
+    "state.rs": "pub fn fold() {}\n",
+    "tests/api.rs": "#[test]\nfn api() {}\n",
+  });
+  const argv = (files: string[], edited: string[] = []) => {
+    const [runner] = detectPackageRunners(view, "");
+    return runnerArgv(view, runner!, files, [], edited).argv;
+  };
+
+  it("names the library's unit tests by --lib, not --bins (which would leave them out)", () => {
+    expect(argv(["state.rs", "lib.rs", "tests/api.rs"])).toEqual([
+      "cargo",
+      "test",
+      "--no-fail-fast",
+      "--lib",
+      "--test",
+      "api",
+    ]);
+  });
+
+  it("runs the root's overview examples only when the turn edited the root", () => {
+    expect(argv(["lib.rs", "tests/api.rs"])).toEqual([
+      "cargo",
+      "test",
+      "--no-fail-fast",
+      "--lib",
+      "--test",
+      "api",
+    ]);
+    expect(argv(["lib.rs", "tests/api.rs"], ["lib.rs"])).toEqual([
+      "cargo",
+      "test",
+      "--no-fail-fast",
+    ]);
+  });
+});

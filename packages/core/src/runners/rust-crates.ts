@@ -246,3 +246,17 @@ export function dependentCrates(view: ProjectView, dir: string): DependentCrate[
   }
   return found;
 }
+
+/**
+ * A crate's library root in the crate: Cargo.toml's `[lib] path` (servo/rust-fnv keeps its whole
+ * crate in `lib.rs` beside the manifest), else `src/lib.rs` when it exists; undefined for a crate
+ * with no library.
+ */
+export function cargoLibraryRoot(view: ProjectView, dir: string): string | undefined {
+  const manifest = view.readText(joinRel(dir, "Cargo.toml")) ?? "";
+  const lib = /^\s*\[lib\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(manifest)?.[1] ?? "";
+  const declared = /^\s*path\s*=\s*"([^"]+)"/m.exec(lib)?.[1];
+  const path = declared === undefined ? undefined : normalizeRel(declared);
+  if (path !== undefined && path.endsWith(".rs") && view.exists(joinRel(dir, path))) return path;
+  return view.exists(joinRel(dir, "src/lib.rs")) ? "src/lib.rs" : undefined;
+}

@@ -22,7 +22,7 @@ import {
   pytestDoctestFiles,
   pytestRunsDoctests,
 } from "../../runners/doctests.ts";
-import { dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
+import { cargoLibraryRoot, dependentCrates, hasDocTests } from "../../runners/rust-crates.ts";
 import { cargoTestTarget } from "../../runners/shared.ts";
 import { vitestRunsInSource } from "../../runners/vitest.ts";
 import { goImporterTests } from "./go-importers.ts";
@@ -593,7 +593,7 @@ export function packageTests(
   const own = testsIn(view, file);
   if (own !== undefined)
     related.push({ path: file, evidence: "self", detail: `its own ${own}`, hops: 0 });
-  const reach = unitTestsReaching(project, joinRel(runner.package_dir, "src"), file);
+  const reach = unitTestsReaching(project, libraryRoot(view, runner.package_dir), file);
   related.push(...reach.tests);
   const name = stem === "mod" ? baseName(dirnameRel(file)) : stem;
   const module = new RegExp(`\\b${name.replace(/[^\w]/g, "")}\\b`);
@@ -812,16 +812,20 @@ const CRATE_DEPTH = 32;
  */
 function unitTestsReaching(
   project: Project,
-  src: string,
+  root: { src: string; name: string; atPackage: boolean },
   file: string,
 ): { tests: RelatedTest[]; detached: boolean } {
   const view = project.view;
-  if (!file.startsWith(`${src}/`) || moduleName(src, file) === undefined)
+  const src = root.src;
+  const moduleName = (path: string) => rustModuleName(src, path, root.name);
+  if ((src !== "" && !file.startsWith(`${src}/`)) || moduleName(file) === undefined)
     return { tests: [], detached: false };
   const files = walkFiles(view, src, "", {
     depth: CRATE_DEPTH,
     files: CRATE_FILES,
     keep: (path) => path.endsWith(".rs"),
+    // A library root beside Cargo.toml: the crate's other targets and build output are no modules.
+    ...(root.atPackage ? { skip: CRATE_TARGET_DIRS } : {}),
   }).map((path) => joinRel(src, path));
   if (files.length >= CRATE_FILES) return { tests: [], detached: false };
   const texts = new Map(files.map((path) => [path, view.readText(path) ?? ""]));
@@ -830,8 +834,8 @@ function unitTestsReaching(
   let level = [file];
   let rooted = false;
   for (let hops = 1; level.length > 0; hops += 1) {
-    if (level.some((path) => moduleName(src, path) === undefined)) rooted = true;
-    const names = level.flatMap((path) => moduleName(src, path) ?? []);
+    if (level.some((path) => moduleName(path) === undefined)) rooted = true;
+    const names = level.flatMap((path) => moduleName(path) ?? []);
     if (names.length === 0) break;
     const uses = new RegExp(
       `\\bmod\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})::|::(?:${names.join("|")})\\b`,
@@ -854,10 +858,33 @@ function unitTestsReaching(
   return { tests: found, detached: !rooted && !unusual };
 }
 
+/** The folders beside Cargo.toml that hold other targets or build output, not library modules. */
+const CRATE_TARGET_DIRS: ReadonlySet<string> = new Set([
+  "tests",
+  "examples",
+  "benches",
+  "target",
+  "fuzz",
+]);
+
+/**
+ * Where a crate's library root is (`cargoLibraryRoot`, `src/lib.rs` when it has none): `src` is
+ * its folder in the project, `name` its file name, `atPackage` whether that folder is the crate's.
+ */
+function libraryRoot(
+  view: ProjectView,
+  dir: string,
+): { src: string; name: string; atPackage: boolean } {
+  const path = cargoLibraryRoot(view, dir) ?? "src/lib.rs";
+  const folder = dirnameRel(path);
+  return { src: joinRel(dir, folder), name: baseName(path), atPackage: folder === "" };
+}
+
 /** A Rust source file's module name (`iter` for src/iter.rs, `simd` for src/simd/mod.rs). */
-function moduleName(src: string, path: string): string | undefined {
-  const rel = path.slice(src.length + 1);
-  if (rel === "lib.rs" || rel === "main.rs" || rel.startsWith("bin/")) return undefined;
+function rustModuleName(src: string, path: string, rootName = "lib.rs"): string | undefined {
+  const rel = src === "" ? path : path.slice(src.length + 1);
+  if (rel === rootName || rel === "lib.rs" || rel === "main.rs" || rel.startsWith("bin/"))
+    return undefined;
   const name = rel.endsWith("/mod.rs") ? (rel.split("/").at(-2) ?? "") : baseName(rel).slice(0, -3);
   return /^[A-Za-z_]\w*$/.test(name) ? name : undefined;
 }

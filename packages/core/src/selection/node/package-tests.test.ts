@@ -68,6 +68,27 @@ describe("packageTests: a Rust file's tests", () => {
     expect(related(temp.root, "tests/uri.rs")).toEqual([["tests/uri.rs", "self", 0]]);
   });
 
+  it("a library root Cargo.toml's [lib] path puts beside it: its tests reach its modules", () => {
+    // servo/rust-fnv's layout (`[lib] path = "lib.rs"`, no src/), with a module declared there.
+    temp = makeProject({
+      "Cargo.toml":
+        '[package]\nname = "fnv"\nversion = "1.0.7"\n\n[lib]\nname = "fnv"\npath = "lib.rs"\n\n[features]\ndefault = ["std"]\n',
+      "lib.rs":
+        'mod state;\n\npub fn hash(b: &[u8]) -> u64 { state::fold(b) }\n\n#[cfg(test)]\nmod test {\n    #[test]\n    fn basic() { assert_eq!(super::hash(b""), 1); }\n}\n',
+      "state.rs": "pub fn fold(b: &[u8]) -> u64 { b.len() as u64 + 1 }\n",
+      "examples/demo.rs": 'use fnv::hash;\nfn main() { state::fold(b""); }\n',
+      "tests/api.rs": '#[test]\nfn api() { fnv::hash(b""); }\n',
+    });
+    expect(related(temp.root, "state.rs")).toEqual([
+      ["lib.rs", "imports", 1],
+      ["tests/api.rs", "imports-via", 2],
+    ]);
+    expect(related(temp.root, "lib.rs")).toEqual([
+      ["lib.rs", "self", 0],
+      ["tests/api.rs", "imports-via", 2],
+    ]);
+  });
+
   it("a module no `mod` declares yet is compiled by nothing: no test reaches it", () => {
     temp = makeProject({ ...crate, "src/chunk.rs": "pub fn size() -> u8 { 1 }\n" });
     expect(related(temp.root, "src/chunk.rs")).toEqual([]);
