@@ -713,8 +713,15 @@ function failingFiles(meta, cwd, coloured) {
         return dir === "" ? "" : `${dir}/`;
       };
       each(/to rerun pass `(?:-p ([\w-]+) )?--test (\w+)`/g, (m) => `${at(m[1])}tests/${m[2]}.rs`);
-      each(/to rerun pass `(?:-p ([\w-]+) )?--lib`/g, (m) => `${at(m[1])}src/lib.rs`);
-      each(/^---- (\S+\.rs) - .* \(line \d+\) stdout ----$/gm);
+      // The library's root is Cargo.toml's `[lib] path` when it names one (rust-fnv: lib.rs).
+      const libRoot = (prefix) => {
+        const manifest = readFileSync(join(cwd, prefix, "Cargo.toml"), "utf8");
+        const lib = /^\s*\[lib\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(manifest)?.[1] ?? "";
+        return `${prefix}${/^\s*path\s*=\s*"([^"]+)"/m.exec(lib)?.[1] ?? "src/lib.rs"}`;
+      };
+      each(/to rerun pass `(?:-p ([\w-]+) )?--lib`/g, (m) => libRoot(at(m[1])));
+      // A crate-level doc test names no item: "---- lib.rs - (line 30) stdout ----".
+      each(/^---- (\S+\.rs) - (?:.* )?\(line \d+\) stdout ----$/gm);
       if (/^error(\[E\d+\]: |: could not compile)/m.test(output)) found.add("<compile error>");
       break;
     }
