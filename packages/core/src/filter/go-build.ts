@@ -12,10 +12,16 @@
 type Tri = boolean | undefined;
 
 const not = (a: Tri): Tri => (a === undefined ? undefined : !a);
-const and = (a: Tri, b: Tri): Tri =>
-  a === false || b === false ? false : a === true && b === true ? true : undefined;
-const or = (a: Tri, b: Tri): Tri =>
-  a === true || b === true ? true : a === false && b === false ? false : undefined;
+
+function and(a: Tri, b: Tri): Tri {
+  if (a === false || b === false) return false;
+  return a === true && b === true ? true : undefined;
+}
+
+function or(a: Tri, b: Tri): Tri {
+  if (a === true || b === true) return true;
+  return a === false && b === false ? false : undefined;
+}
 
 const word = (name: string): Tri => (name === "ignore" ? false : undefined);
 

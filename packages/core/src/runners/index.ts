@@ -42,7 +42,7 @@ export {
   runnerConfigOwner,
   runnerSettingsOfPackageJson,
 } from "./runner-config.ts";
-export { dependentCrates, hasDocTests } from "./rust-crates.ts";
+export { cargoLibraryRoot, dependentCrates, hasDocTests } from "./rust-crates.ts";
 export {
   cargoTestTarget,
   loadsBuildOutput,
