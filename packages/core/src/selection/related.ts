@@ -93,14 +93,19 @@ export function relatedTests(input: RelatedInput): RelatedTest[] {
   if (input.isTest(input.file)) {
     add({ path: input.file, evidence: "self", detail: "the changed file is a test", hops: 0 });
   }
+  const known = input.importers?.(input.file);
+  // A test's support module is named like the module a test is named after (pyjwt's
+  // `tests/utils.py` beside `tests/test_utils.py`, which tests `jwt/utils.py`): where the
+  // imports are known, its tests are the ones that import it, not those its name matches.
+  const byName = known === undefined || !input.isSupport(input.file);
   for (const test of nearestByPlace(
     input.file,
-    input.tests.filter((test) => conventionMatch(input.file, test) !== undefined),
+    byName ? input.tests.filter((test) => conventionMatch(input.file, test) !== undefined) : [],
   )) {
     const match = conventionMatch(input.file, test);
     if (match !== undefined) add({ path: test, ...match, hops: 0 });
   }
-  const levels = input.importers?.(input.file) ?? [];
+  const levels = known ?? [];
   const testSet = input.isListedTest === undefined ? new Set(input.tests) : undefined;
   const listed = input.isListedTest ?? ((rel: string) => testSet?.has(rel) === true);
   levels.forEach((level, index) => {

@@ -311,6 +311,22 @@ describe("relatedTests: a changed file's tests, by evidence", () => {
   const pick = (file: string, tests: string[], importers: Record<string, string[][]> = {}) =>
     relatedTests(input(file, tests, importers)).map((t) => [t.path, t.evidence]);
 
+  it("a test's support module pairs with the tests that import it, not the one named like it", () => {
+    // pyjwt: tests/utils.py is a helper; tests/test_utils.py tests jwt/utils.py.
+    const tests = ["tests/test_utils.py", "tests/test_api_jwt.py"];
+    const support = (rel: string) => rel === "tests/utils.py";
+    const related = (importers: Record<string, string[][]>) =>
+      relatedTests(input("tests/utils.py", tests, importers, support)).map((t) => [
+        t.path,
+        t.evidence,
+      ]);
+    expect(related({ "tests/utils.py": [["tests/test_api_jwt.py"]] })).toEqual([
+      ["tests/test_api_jwt.py", "imports"],
+    ]);
+    // With no import graph yet, the name is all there is to go by.
+    expect(related({})).toEqual([["tests/test_utils.py", "name"]]);
+  });
+
   it("normalises leading underscores and package __init__ files", () => {
     expect(subjectName("src/pkg/_cached.py")).toBe("cached");
     expect(subjectName("src/pkg/__init__.py")).toBe("pkg");
