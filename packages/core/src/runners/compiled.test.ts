@@ -37,6 +37,31 @@ const WHOLE_PACKAGE = {
   "test/fixtures/data.ts": "export const c = 1;\n",
 };
 
+/**
+ * uuidjs/uuid's layout: tsc writes `dist/` from `src/` (no rootDir, no include), the build script
+ * copies it to `dist-node/`, and `node --test dist-node/test/*.js` runs the copy after `pretest`.
+ */
+const COPIED = {
+  "package.json": JSON.stringify({
+    name: "uuid",
+    type: "module",
+    scripts: {
+      build: "./scripts/build.sh",
+      pretest: "npm run build",
+      test: "node --test --enable-source-maps dist-node/test/*.js",
+    },
+    devDependencies: { typescript: "5.4.3" },
+  }),
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: { module: "NodeNext", outDir: "./dist" },
+    exclude: ["dist", "examples"],
+  }),
+  "scripts/build.sh": "tsc -p tsconfig.json\ncp -pr dist dist-node\n",
+  "examples/node/example.ts": "export {};\n",
+  "src/v4.ts": "export default function v4() {}\n",
+  "src/test/v4.test.ts": "import v4 from '../v4.js';\n",
+};
+
 function mochaOf(view: ProjectView): DetectedRunner {
   const runner = detectPackageRunners(view, "").find((found) => found.id === "mocha");
   if (runner === undefined) throw new Error("no mocha runner");
@@ -100,6 +125,45 @@ describe("a package whose tests run from tsc's output", () => {
     expect(suiteShape(view, mochaOf(view)).evidence).not.toContain("tsc's output");
     // Its whole suite builds nothing.
     expect(planSuites(view, [mochaOf(view)]).runs[0]?.build).toBeUndefined();
+  });
+
+  it("reads a build folder the test script copies tsc's output to (uuid: dist-node)", () => {
+    const view = createMemoryView(COPIED);
+    const runner = detectPackageRunners(view, "").find((found) => found.id === "node-test");
+    if (runner === undefined) throw new Error("no node-test runner");
+    // tsc's root is src/, the one folder with TypeScript that the config does not exclude.
+    expect(compiledTests(view, runner)).toMatchObject({
+      outDir: "dist-node",
+      rootDir: "src",
+      named: true,
+    });
+    expect(suiteShape(view, runner).isTest("src/test/v4.test.ts")).toBe(true);
+    const [run] = planRun(view, [{ kind: "file", path: "src/test/v4.test.ts" }]).runs;
+    expect(run?.argv.at(-1)).toBe("dist-node/test/v4.test.js");
+    expect(run?.build).toBe("npm run build");
+    // Without a build in the test script the folder is not the output's.
+    const unbuilt = createMemoryView({
+      ...COPIED,
+      "package.json": JSON.stringify({
+        name: "uuid",
+        scripts: { test: "node --test dist-node/test/*.js" },
+        devDependencies: { typescript: "5.4.3" },
+      }),
+    });
+    const plain = detectPackageRunners(unbuilt, "").find((found) => found.id === "node-test");
+    if (plain === undefined) throw new Error("no node-test runner");
+    expect(compiledTests(unbuilt, plain)).toMatchObject({ outDir: "dist", named: false });
+  });
+
+  it("takes no root folder when TypeScript sits in several top folders", () => {
+    const view = createMemoryView({
+      ...COPIED,
+      "tsconfig.json": JSON.stringify({ compilerOptions: { outDir: "dist" } }),
+    });
+    const runner = detectPackageRunners(view, "").find((found) => found.id === "node-test");
+    if (runner === undefined) throw new Error("no node-test runner");
+    // examples/ is compiled too: tsc's root is the package.
+    expect(compiledTests(view, runner)).toMatchObject({ rootDir: "" });
   });
 
   it("runs a source as its output where the runner's config collects only the output", () => {

@@ -106,8 +106,35 @@ function readCompiled(view: ProjectView, runner: DetectedRunner): CompiledTests 
       return { ...layout, named: true };
     first ??= layout;
   }
-  return first;
+  if (first === undefined) return undefined;
+  const copy = copiedOutput(view, runner, first, named);
+  return copy === undefined ? first : { ...first, outDir: copy, named: true };
 }
+
+/**
+ * A build folder the runner's command names beside tsc's `outDir` (`node --test
+ * dist-node/test/*.js` where tsc writes `dist/`): the test script's own build copies or
+ * rearranges the output there (uuid's `scripts/build.sh`: `tsc`, then `cp -pr dist dist-node`).
+ * Read as the output, laid out as tsc wrote it, when the test script builds first and the folder
+ * is named like a build's (`dist-*`, `build-*`, `out-*`) and holds no TypeScript source.
+ */
+function copiedOutput(
+  view: ProjectView,
+  runner: DetectedRunner,
+  layout: CompiledTests,
+  named: readonly string[],
+): string | undefined {
+  if (testBuildCommand(view, runner.package_dir) === undefined) return undefined;
+  for (const word of named) {
+    const folder = word.split("/")[0] ?? "";
+    if (folder === layout.outDir || !COPY_FOLDER.test(folder) || !word.includes("/")) continue;
+    if (layout.rootDir !== "" && folder === layout.rootDir.split("/")[0]) continue;
+    return folder;
+  }
+  return undefined;
+}
+
+const COPY_FOLDER = /^(?:dist|build|out|lib)[-_.][\w.-]+$/;
 
 /**
  * The words of the test script's commands that run the runner (`c8 mocha lib`, `node --test
@@ -158,6 +185,7 @@ interface TsOptions {
   rootDir?: string;
   allowJs?: boolean;
   include?: string[];
+  exclude?: string[];
 }
 
 /** A tsconfig's `outDir`, `rootDir`, `allowJs` and `include`, through relative `extends`. */
@@ -168,7 +196,11 @@ function readLayout(view: ProjectView, dir: string, config: string): CompiledTes
     at = mergeConfig(options, parseJsonc(view.readText(joinRel(dir, at)) ?? ""), dirnameRel(at));
   const outDir = options.outDir;
   if (outDir === undefined || outDir === "") return undefined;
-  const rootDir = options.rootDir ?? includedRoot(options.include ?? []);
+  const rootDir =
+    options.rootDir ??
+    (options.include === undefined
+      ? sourceRoot(view, dir, outDir, options.exclude ?? [])
+      : includedRoot(options.include));
   // The output inside the sources it is built from (or the other way round) is not this layout.
   if (rootDir !== "" && (outDir.startsWith(`${rootDir}/`) || rootDir.startsWith(`${outDir}/`)))
     return undefined;
@@ -182,13 +214,17 @@ function readLayout(view: ProjectView, dir: string, config: string): CompiledTes
  */
 function mergeConfig(options: TsOptions, json: unknown, from: string): string | undefined {
   if (json === null || typeof json !== "object") return undefined;
-  const { compilerOptions, include, extends: parent } = json as Record<string, unknown>;
+  const { compilerOptions, include, exclude, extends: parent } = json as Record<string, unknown>;
   const own = (compilerOptions ?? {}) as Record<string, unknown>;
   const path = (value: unknown): string | undefined =>
     typeof value === "string" ? normalizeRel(joinRel(from, value)) : undefined;
   options.outDir ??= path(own["outDir"]);
   options.rootDir ??= path(own["rootDir"]);
   if (typeof own["allowJs"] === "boolean") options.allowJs ??= own["allowJs"];
+  if (Array.isArray(exclude))
+    options.exclude ??= exclude
+      .filter((entry): entry is string => typeof entry === "string")
+      .map((entry) => normalizeRel(joinRel(from, entry)) ?? "");
   if (Array.isArray(include))
     options.include ??= include
       .filter((entry): entry is string => typeof entry === "string")
@@ -197,6 +233,49 @@ function mergeConfig(options: TsOptions, json: unknown, from: string): string | 
     ? normalizeRel(joinRel(from, parent))
     : undefined;
 }
+
+/**
+ * tsc's root for a config with neither `rootDir` nor `include` (it compiles every TypeScript file
+ * of the package but the output and `exclude`): the one top folder that holds them (`src`), ""
+ * when the package's own folder holds one, or several folders do, or the look is cut short. A
+ * bounded look: the package's entries, then each folder until its first TypeScript file.
+ */
+function sourceRoot(
+  view: ProjectView,
+  dir: string,
+  outDir: string,
+  exclude: readonly string[],
+): string {
+  let budget = SOURCE_ROOT_BUDGET;
+  const skipped = (name: string): boolean =>
+    name.startsWith(".") ||
+    name === "node_modules" ||
+    name === outDir ||
+    exclude.some((entry) => entry === name || entry.startsWith(`${name}/*`));
+  const holdsTypeScript = (folder: string, depth: number): boolean => {
+    for (const name of view.list(joinRel(dir, folder))) {
+      if ((budget -= 1) < 0) return true;
+      const path = joinRel(folder, name);
+      if (TS_SOURCE.test(name)) return true;
+      if (depth < 6 && !name.startsWith(".") && name !== "node_modules")
+        if (!/\.[\w]+$/.test(name) && view.isDirectory(joinRel(dir, path)))
+          if (holdsTypeScript(path, depth + 1)) return true;
+    }
+    return false;
+  };
+  const roots: string[] = [];
+  for (const name of view.list(dir)) {
+    if (skipped(name)) continue;
+    if (TS_SOURCE.test(name)) return "";
+    if (/\.[\w]+$/.test(name) || !view.isDirectory(joinRel(dir, name))) continue;
+    if (holdsTypeScript(name, 1)) roots.push(name);
+    if (budget < 0 || roots.length > 1) return "";
+  }
+  return roots.length === 1 ? (roots[0] ?? "") : "";
+}
+
+const SOURCE_ROOT_BUDGET = 400;
+const TS_SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
 
 /** The folder every `include` pattern starts in (`["src/**\/*.ts"]` → `src`), "" when none. */
 function includedRoot(include: readonly string[]): string {
