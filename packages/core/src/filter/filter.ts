@@ -119,6 +119,12 @@ export interface FilterContext {
   productionPatterns?: readonly string[] | undefined;
   /** Config `file_classes.exempt`: never queued. */
   exemptPatterns?: readonly string[] | undefined;
+  /**
+   * Git tracks the file: `.gitignore` does not apply to it, as in git (a package's `index.js`
+   * pattern for release files at the root still leaves the tracked `src/index.js` a source).
+   * `.tailtest-ignore` and config rules still do.
+   */
+  tracked?: boolean | undefined;
 }
 
 /**
@@ -624,7 +630,10 @@ function classifyByProjectRules(
     return { queue: false, kind: "ignored", reason, rule: "file_classes.exempt" };
   }
   const result = context.ignoreRules?.matcher.test(path);
-  if (result?.ignored === true) {
+  if (
+    result?.ignored === true &&
+    !(context.tracked === true && result.rule?.mark === ".gitignore")
+  ) {
     const rule = result.rule;
     const reason =
       rule === undefined

@@ -1,6 +1,6 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { commitAll, gitSync, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBudget, steppingClock } from "../budget.ts";
 import { continueWalk, readLeadingLines, readSmallFile } from "./project-walk.ts";
@@ -44,6 +44,27 @@ describe("continueWalk", () => {
       "src/app.py",
       "src/dist/page.ts",
       "tests/test_app.py",
+    ]);
+  });
+
+  it("keeps a source file git tracks though a .gitignore pattern matches it", async () => {
+    // graphql/dataloader: `index.js` ignores release files at the root; src/index.js is tracked.
+    temp = makeProject({
+      ".gitignore": "index.js\n*.secret.py\n",
+      "src/index.js": "module.exports = 1;\n",
+      "src/__tests__/a.test.js": "require('..');\n",
+      "key.secret.py": "k = 1\n",
+    });
+    await commitAll(temp.root);
+    gitSync(temp.root, "add", "-f", "src/index.js", "key.secret.py");
+    gitSync(temp.root, "commit", "-qm", "tracked", "--no-gpg-sign");
+    temp.write("index.js", "module.exports = require('./src');\n");
+    temp.write("other.secret.py", "k = 2\n");
+    expect(walkAll(temp.root).sort()).toEqual([
+      ".gitignore",
+      "key.secret.py",
+      "src/__tests__/a.test.js",
+      "src/index.js",
     ]);
   });
 

@@ -23,6 +23,16 @@ export function continueWalk(
   visitor: WalkVisitor,
 ): boolean {
   const ignored = walkedFileIgnored(rules);
+  let tracked: ReadonlySet<string> | undefined;
+  // A .gitignore pattern leaves a file git tracks alone (graphql/dataloader's `index.js` for
+  // release files, and its tracked src/index.js): git is asked once, and only when a source file
+  // only .gitignore excludes turns up.
+  const skipped = (rel: string): boolean => {
+    if (!ignored(rel)) return false;
+    if (!SOURCE.test(rel) || rules.matcher.test(rel).rule?.mark !== ".gitignore") return true;
+    tracked ??= trackedFiles(root);
+    return !tracked.has(rel);
+  };
   while (pending.length > 0) {
     if (budget.expired()) return false;
     const dir = pending.shift() ?? "";
@@ -39,12 +49,27 @@ export function continueWalk(
       const rel = dir === "" ? entry.name : [dir, entry.name].join("/");
       if (entry.isDirectory()) {
         if (!walkSkipsDir(rel, rules)) pending.push(rel);
-      } else if (entry.isFile() && !ignored(rel)) {
+      } else if (entry.isFile() && !skipped(rel)) {
         visitor.file(rel, entry.name);
       }
     }
   }
   return true;
+}
+
+const SOURCE = /\.(?:[cm]?[jt]sx?|py|go|rs)$/;
+
+/** The files git tracks under `root`, root-relative; empty outside a work tree. */
+function trackedFiles(root: string): ReadonlySet<string> {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const result = spawnSync("git", ["ls-files", "-z"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 5000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return new Set(result.status === 0 ? result.stdout.split("\0").filter(Boolean) : []);
 }
 
 function compareNames(a: string, b: string): number {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commitAll, copyFixture, makeProject } from "@tailtest/test-utils";
+import { commitAll, copyFixture, gitSync, makeProject } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { SessionStateSchema } from "../../state/session.ts";
 import { inspectEdit, openProject, queueEdit, toProjectPath } from "./project.ts";
@@ -74,6 +74,39 @@ describe("inspectEdit on a real project", () => {
       expect(queued?.note).toBe(
         "tailtest: calc.py queued (existing, python). update existing test at tests/test_calc.py. runner: pytest.",
       );
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("queues a tracked source a .gitignore pattern matches, as git still tracks it", async () => {
+    // graphql/dataloader: `index.js` in .gitignore is for release files at the root, while the
+    // package's one module is the tracked src/index.js, tested from src/__tests__/.
+    const project = makeProject({
+      "package.json": JSON.stringify({
+        scripts: { test: "jest src" },
+        devDependencies: { jest: "^29" },
+      }),
+      ".gitignore": "node_modules\ndist\n\n# Generated with release scripts\nindex.js\n",
+      "src/index.js": "module.exports = function load(key) { return key; };\n",
+      "src/__tests__/load.test.js": "const load = require('..');\ntest('x', () => {});\n",
+    });
+    try {
+      await commitAll(project.root);
+      // Tracked in spite of the pattern, as a file added before it (or with `git add -f`) is.
+      gitSync(project.root, "add", "-f", "src/index.js");
+      gitSync(project.root, "commit", "-qm", "the module", "--no-gpg-sign");
+      project.write("index.js", "module.exports = require('./src');\n");
+      const opened = openProject(project.root);
+      expect(inspectEdit(opened, "src/index.js")).toMatchObject({
+        verdict: { queue: true, language: "javascript" },
+        status: "existing",
+      });
+      // An untracked file the pattern matches stays ignored.
+      expect(inspectEdit(opened, "index.js").verdict).toMatchObject({
+        kind: "ignored",
+        reason: "ignored by .gitignore (index.js)",
+      });
     } finally {
       project.cleanup();
     }

@@ -521,7 +521,7 @@ export function inspectEdit(
   const head = readHead(join(project.root, rel), HEAD_BYTES);
   // A head shorter than the bytes asked for is the whole file (UTF-8 decoding never lengthens).
   const headComplete = head !== undefined && Buffer.byteLength(head) < HEAD_BYTES;
-  const verdict = classifyFile(rel, {
+  const context = {
     ignoreRules: project.ignoreRules,
     head,
     headComplete,
@@ -529,7 +529,11 @@ export function inspectEdit(
     extraTestPatterns: project.config.file_classes.test,
     productionPatterns: project.config.file_classes.production,
     exemptPatterns: project.config.file_classes.exempt,
-  });
+  };
+  let verdict = classifyFile(rel, context);
+  // A .gitignore pattern leaves a file git tracks alone: asked only when one matched.
+  if (verdict.rule === "gitignore" && gitStatusOf(project.root, rel) === "existing")
+    verdict = classifyFile(rel, { ...context, tracked: true });
   if (!verdict.queue) return runOnlyInsight(project, rel, verdict);
   const resolution = resolveRunner(project.view, rel, verdict.language, project.config.runners);
   const status = options.status ?? gitStatusOf(project.root, rel);
