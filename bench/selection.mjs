@@ -288,6 +288,10 @@ function git(cwd, ...args) {
 export function prepare(project, dest) {
   const { name, dir, meta } = project;
   cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
+  // Every file of a snapshot was tracked upstream (it came from `git archive`), a file its own
+  // .gitignore matches too (graphql/dataloader's src/index.js under an `index.js` pattern).
+  git(dest, "init", "-q");
+  git(dest, "add", "-A", "--force");
   if (meta.setup === "venv") {
     const python = systemPython(meta);
     execFileSync(python, ["-m", "venv", "--system-site-packages", join(dest, ".venv")]);
@@ -309,7 +313,6 @@ export function prepare(project, dest) {
     join(dest, ".gitignore"),
     `${existsSync(join(dest, ".gitignore")) ? readFileSync(join(dest, ".gitignore"), "utf8") : ""}node_modules/\n.venv/\ntarget/\n__pycache__/\n`,
   );
-  git(dest, "init", "-q");
   git(dest, "add", "-A");
   git(
     dest,
