@@ -591,6 +591,21 @@ describe("suggestTestPath: the project's own convention", () => {
       }),
     ).toBe("test/a.test.js");
   });
+  it("the project's .ts tests keep their extension where they run compiled (uuid)", () => {
+    // `node --test dist-node/test/*.js` after a build: the tests are src/test/*.test.ts.
+    const compiled = runnerOf({
+      "package.json": '{"scripts":{"pretest":"tsc","test":"node --test dist/test/*.js"}}',
+      "tsconfig.json": '{"compilerOptions":{"outDir":"dist","rootDir":"src"}}',
+    });
+    expect(
+      suggestTestPath({
+        file: "src/v9.ts",
+        runner: compiled,
+        tests: ["src/test/v1.test.ts", "src/test/v4.test.ts"],
+        fallback: "src/v9.test.ts",
+      }),
+    ).toBe("src/test/v9.test.ts");
+  });
   it("beside the source, __tests__ folders, spec infix", () => {
     const vitest = runnerOf({ "package.json": '{"devDependencies":{"vitest":"4"}}' });
     expect(

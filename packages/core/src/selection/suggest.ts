@@ -73,7 +73,9 @@ function jsName(
 ): string {
   const found = majority(tests.map((test) => JS_TEST_SUFFIX.exec(baseName(test))?.[1] ?? "")) ?? "";
   const suffix = found === "" && beside ? ".test" : found;
-  const ext = adjustJsExt(majority(tests.map(extensionOf)) ?? extensionOf(src), runner);
+  // The project's tests' own extension stands: they run as they are (or as tsc's output, uuid's
+  // `src/test/*.test.ts` under `node --test dist-node/test/*.js`). Only a source's is adjusted.
+  const ext = majority(tests.map(extensionOf)) ?? adjustJsExt(extensionOf(src), runner);
   return `${stem}${suffix}${ext}`;
 }
 
