@@ -629,19 +629,8 @@ function classifyByProjectRules(
     const reason = `exempt (config file_classes.exempt ${exempt})`;
     return { queue: false, kind: "ignored", reason, rule: "file_classes.exempt" };
   }
-  const result = context.ignoreRules?.matcher.test(path);
-  if (
-    result?.ignored === true &&
-    !(context.tracked === true && result.rule?.mark === ".gitignore")
-  ) {
-    const rule = result.rule;
-    const reason =
-      rule === undefined
-        ? "ignored"
-        : `ignored by ${rule.mark ?? "ignore rules"} (${rule.pattern})`;
-    const mark = rule?.mark === ".gitignore" ? "gitignore" : "tailtest-ignore";
-    return { queue: false, kind: "ignored", reason, rule: mark };
-  }
+  const ignored = ignoredByRules(path, context);
+  if (ignored !== undefined) return ignored;
   if (language === undefined) return undefined;
   const production = matchingPattern(context.productionPatterns, path);
   if (production !== undefined) {
@@ -655,6 +644,18 @@ function classifyByProjectRules(
     return { queue: true, kind: "source", language, reason, rule: "tailtest-ignore" };
   }
   return undefined;
+}
+
+/** `.gitignore`'s or `.tailtest-ignore`'s skip; `.gitignore` leaves a tracked file alone. */
+function ignoredByRules(path: string, context: FilterContext): FileVerdict | undefined {
+  const result = context.ignoreRules?.matcher.test(path);
+  if (result?.ignored !== true) return undefined;
+  const rule = result.rule;
+  if (context.tracked === true && rule?.mark === ".gitignore") return undefined;
+  const reason =
+    rule === undefined ? "ignored" : `ignored by ${rule.mark ?? "ignore rules"} (${rule.pattern})`;
+  const mark = rule?.mark === ".gitignore" ? "gitignore" : "tailtest-ignore";
+  return { queue: false, kind: "ignored", reason, rule: mark };
 }
 
 const compiledPatterns = new Map<string, Ignore>();
