@@ -35,6 +35,8 @@ const WAY =
 const RS = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n";
 const GO =
   'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Errorf("2+3")\n\t}\n}\n';
+const UNIT =
+  "from unittest import TestCase\n\nfrom calc import add\n\n\nclass CalcTests(TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n";
 const STAND_IN = "a stand-in for tested code added (a mock, a patch, an imported name rebound)";
 
 describe("weakeningForms", () => {
@@ -536,6 +538,82 @@ describe("weakeningForms", () => {
       PY,
       `${PY}\n\nglobals()["te" + "st_add"] = lambda: None\n`,
       ["a stand-in for tested code added (a mock, a patch, an imported name rebound)"],
+    ],
+    // The thirty-fourth round: unittest's own assertions and run defined over in the test file,
+    // a test defined from text, a test set on its class after the body.
+    [
+      "unittest's assertEqual defined over in the test class",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def assertEqual(self, *args, **kwargs):\n        pass\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "unittest's assertEqual bound in the class body",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    assertEqual = lambda self, *a, **k: None\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "unittest's assertEqual set on self in setUp",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def setUp(self):\n        self.assertEqual = lambda *a, **k: None\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "a test case's run defined over",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def run(self, result=None):\n        return result\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "a test defined again from text by exec",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "    def test_zero(self):",
+        '    exec("def test_add(self): pass")\n\n    def test_zero(self):',
+      ),
+      [STAND_IN],
+    ],
+    [
+      "a test set on its class after the body",
+      "t/test_a.py",
+      UNIT,
+      `${UNIT}\n\nCalcTests.test_add = lambda self: None\n`,
+      ["a test defined again under a name already used (only the last one runs)"],
+    ],
+    [
+      "a test defined again in a unittest class not named Test…",
+      "t/test_a.py",
+      UNIT,
+      `${UNIT}\n    def test_add(self):\n        pass\n`,
+      ["a test defined again under a name already used (only the last one runs)"],
+    ],
+    [
+      "a project's own assertion helper and a helper class's run (honest)",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class Server:\n    def run(self):\n        return 1\n\n\nclass CalcTests(TestCase):\n    maxDiff = None\n\n    def setUp(self):\n        self.test_dir = 'x'\n\n    def assertAdds(self, a, b, expected):\n        self.assertEqual(add(a, b), expected)\n\n",
+      ),
+      [],
     ],
     [
       "a built-in matcher replaced by expect.extend (js)",

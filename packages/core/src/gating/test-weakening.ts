@@ -350,6 +350,8 @@ interface Scope {
   indent: number;
   /** The indent of the class body's statements, once its first one is read. */
   body?: number;
+  /** A class unittest or pytest collects tests from (`testCaseClass`). */
+  cases?: boolean;
 }
 
 /** A test's name bound at a module's or a test class's level, not by a `def`. */
@@ -359,8 +361,45 @@ const PY_TEST_DELETED = /^\s*del\s+(test\w*)\s*(?:#.*)?$/;
 const PY_TEST_SET_ON = /^\s*(test\w*)(?:\s*\.\s*\w+)+\s*=(?!=)/;
 
 /**
+ * unittest's own assertions, and the methods every test's failure goes through (the thirty-fourth
+ * round): `def assertEqual(self, *a): pass` in a test class, `assertEqual = lambda *a: None` in
+ * its body or `self.assertEqual = …` in its `setUp` turns each of its assertions into one that
+ * cannot fail, and no assertion's line changes: the twin of a built-in matcher replaced by
+ * `expect.extend`. A project's own helper (`assertJsonEqual`) is honest and not among them.
+ */
+const PY_CASE_ASSERTION =
+  "assert(?:Equals?|NotEquals?|True|False|Is|IsNot|IsNone|IsNotNone|In|NotIn|IsInstance|NotIsInstance|Raises|RaisesRegexp?|Warns|WarnsRegex|Logs|NoLogs|AlmostEquals?|NotAlmostEquals?|Greater|GreaterEqual|Less|LessEqual|Regexp?|NotRegex|RegexpMatches|NotRegexpMatches|CountEqual|ItemsEqual|MultiLineEqual|SequenceEqual|ListEqual|TupleEqual|SetEqual|DictEqual|DictContainsSubset|_)|fail(?:Unless\\w*|If\\w*)?|failureException|_baseAssertEqual|_getAssertEqualityFunc|_formatMessage";
+/** A test case's own run (`def run(self, result=None): pass` runs none of its tests). */
+const PY_CASE_RUN =
+  "run|debug|__call__|_callTestMethod|_callSetUp|_callTearDown|_feedErrorsToResult";
+/** One of them defined in a class's body (`def assertEqual(…)`, `assertEqual = …`). */
+const PY_CASE_DEFINED = new RegExp(
+  `^\\s*(?:(?:async\\s+)?def\\s+(${PY_CASE_ASSERTION}|${PY_CASE_RUN})\\s*\\(|(${PY_CASE_ASSERTION}|${PY_CASE_RUN})\\s*(?::[^=\\n]*)?=(?!=))`,
+);
+/** An assertion set on a test case (`self.assertEqual = …`, `TestCase.assertEqual = …`). */
+const PY_CASE_SET = new RegExp(
+  `\\b(?:self|cls|\\w*Test\\w*|[A-Z]\\w*Case)\\s*\\.\\s*(?:${PY_CASE_ASSERTION})\\s*=(?!=)`,
+);
+/**
+ * Code run from text at a test's level (`exec("def test_add(): pass")`): the tests it defines are
+ * not in the file's text.
+ */
+const PY_TEST_EXEC = /^\s*(?:exec|eval)\s*\(/;
+/** A test set on a class of the file after its body (`TestCalc.test_add = lambda self: None`). */
+const PY_CLASS_TEST_SET = /^\s*([A-Za-z_]\w*)\s*\.\s*(test\w*)\s*(?::[^=\n]*)?=(?!=)/;
+
+/** Whether a class is one unittest or pytest collects tests from (`TestCalc`, `CalcTests(TestCase)`). */
+function testCaseClass(line: string): boolean {
+  const klass = /^\s*class\s+(\w+)\s*(?:\(([^)]*)\)?)?/.exec(line);
+  const name = klass?.[1] ?? "";
+  return /^Test|(?:Tests|TestCase)$/.test(name) || /Test/.test(klass?.[2] ?? "");
+}
+
+/**
  * Python: counts the test a line defines into `tests` (pytest's default names: a module's
- * `test…`, a `Test…` class's `test…`), keyed by its class; returns the class the next line is in.
+ * `test…`, a `Test…` class's `test…`; and since the thirty-fourth round a unittest case's whose
+ * name or bases say so, `CalcTests(TestCase)`), keyed by its class; returns the class the next
+ * line is in.
  * The thirty-third round: only a `def` was read, so a failing test replaced by what asserts
  * nothing (`test_add = lambda: None` at its level), deleted there (`del test_add`) or given an
  * attribute there (`test_add.__code__ = …`) said nothing. A name bound there is kept in `bound`
@@ -370,22 +409,60 @@ const PY_TEST_SET_ON = /^\s*(test\w*)(?:\s*\.\s*\w+)+\s*=(?!=)/;
 function collectPython(
   line: string,
   scope: Scope | undefined,
-  counted: Pick<Counted, "tests" | "removed" | "standIns" | "bound">,
+  counted: Pick<Counted, "tests" | "removed" | "standIns" | "bound" | "classes">,
 ): Scope | undefined {
   const indent = /^(\s*)\S/.exec(line)?.[1]?.length;
   if (indent === undefined) return scope;
   const inside = within(scope, indent, line);
   const klass = PY_CLASS.exec(line);
-  if (klass !== null) return { name: klass[2] ?? "", indent };
+  if (klass !== null) {
+    const name = klass[2] ?? "";
+    counted.classes.add(name);
+    return { name, indent, cases: testCaseClass(line) };
+  }
   const owner = inside?.name ?? "";
-  const collected = owner === "" ? indent === 0 : owner.startsWith("Test");
+  const collected = owner === "" ? indent === 0 : inside?.cases === true;
   const test = PY_TEST.exec(line);
   if (test !== null && collected) {
     const key = `${owner}::${test[2] ?? ""}`;
     counted.tests.set(key, (counted.tests.get(key) ?? 0) + 1);
   } else if (collected && (owner === "" || indent === inside?.body))
     collectBound(line, owner, counted);
+  collectCaseForms(line, indent, inside, counted);
   return inside;
+}
+
+/**
+ * The thirty-fourth round's forms (collectPython): a test set on a class of the file, code run
+ * from text at a test's level, unittest's own assertion or run defined over or set.
+ */
+function collectCaseForms(
+  line: string,
+  indent: number,
+  inside: Scope | undefined,
+  counted: Pick<Counted, "standIns" | "bound" | "classes">,
+): void {
+  const setOnClass = PY_CLASS_TEST_SET.exec(line);
+  if (setOnClass !== null && counted.classes.has(setOnClass[1] ?? ""))
+    counted.bound.push(`${setOnClass[1] ?? ""}::${setOnClass[2] ?? ""}`);
+  const level =
+    inside === undefined ? indent === 0 : inside.cases === true && indent === inside.body;
+  if (level && PY_TEST_EXEC.test(line)) counted.standIns += 1;
+  if (inside !== undefined && indent === inside.body) collectCaseMethod(line, inside, counted);
+  if (PY_CASE_SET.test(line)) counted.standIns += 1;
+}
+
+/**
+ * A class body's `def` or binding of unittest's own assertion or run (the thirty-fourth round):
+ * an `assert…` in any class (a mixin's `assertEqual` is the test's), a `run` or a `fail` only in
+ * a test case (a helper class's `run` or `fail` is its own).
+ */
+function collectCaseMethod(line: string, scope: Scope, counted: Pick<Counted, "standIns">): void {
+  const defined = PY_CASE_DEFINED.exec(line);
+  if (defined === null) return;
+  const name = defined[1] ?? defined[2] ?? "";
+  if (!name.startsWith("assert") && scope.cases !== true) return;
+  counted.standIns += 1;
 }
 
 /** The class a line at `indent` is in, if any; its body's indent is taken from its first line. */
@@ -423,6 +500,8 @@ interface Counted {
    * defines too is a test defined again (a module's `test_cases = […]` list is not collected).
    */
   bound: string[];
+  /** Python: the classes the file defines. */
+  classes: Set<string>;
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -462,6 +541,7 @@ function count(
     tests: new Map(),
     removed: new Set(),
     bound: [],
+    classes: new Set(),
   };
   const names = importedNames(text, family);
   let scope: Scope | undefined;
