@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunPlan } from "./plan.ts";
 import type { ParsedRun, TestResult } from "./results.ts";
 import {
+  answersRequest,
   causeLines,
   environmentProblem,
   overallStatus,
@@ -956,5 +957,49 @@ describe("environmentProblem: the runner itself could not start", () => {
     expect(environmentProblem(outcome("E   ModuleNotFoundError: No module named 'pkg'", 2))).toBe(
       undefined,
     );
+  });
+});
+
+describe("answersRequest", () => {
+  const mocha = (segments: string[]) => ({
+    runner: "mocha" as const,
+    file: "test/test.js",
+    segments,
+  });
+  const vitest = (segments: string[]) => ({ ...mocha(segments), runner: "vitest" as const });
+  it.each([
+    // The thirty-fourth round: mocha reports nested describes as one space-joined parent.
+    [
+      "mocha, describes named one by one",
+      mocha(["vary", "when no Vary", "sets"]),
+      mocha(["vary when no Vary", "sets"]),
+      true,
+    ],
+    [
+      "mocha, as reported",
+      mocha(["vary when no Vary", "sets"]),
+      mocha(["vary when no Vary", "sets"]),
+      true,
+    ],
+    [
+      "mocha, another test",
+      mocha(["vary", "when Vary", "sets"]),
+      mocha(["vary when no Vary", "sets"]),
+      false,
+    ],
+    [
+      "mocha, another title",
+      mocha(["vary", "when no Vary", "keeps"]),
+      mocha(["vary when no Vary", "sets"]),
+      false,
+    ],
+    [
+      "vitest keeps its segments",
+      vitest(["vary", "when no Vary", "sets"]),
+      vitest(["vary when no Vary", "sets"]),
+      false,
+    ],
+  ])("%s", (_name, requested, result, answers) => {
+    expect(answersRequest(requested, result)).toBe(answers);
   });
 });
