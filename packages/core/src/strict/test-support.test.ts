@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryView } from "../project/project-view.ts";
-import { isRunnerConfigName, testSupportFiles } from "./test-support.ts";
+import { importedPackages, isRunnerConfigName, testSupportFiles } from "./test-support.ts";
 
 describe("testSupportFiles", () => {
   it("takes the conftest chain, runner config, helpers and fixtures, never other tests or code", () => {
@@ -231,5 +231,24 @@ describe("testSupportFiles", () => {
       expect(isRunnerConfigName(name), name).toBe(true);
     for (const name of ["README.md", "calc.js", "mocharc.json"])
       expect(isRunnerConfigName(name), name).toBe(false);
+  });
+});
+
+describe("importedPackages", () => {
+  it("names the packages a test imports by name, not relative or node: ones", () => {
+    expect(
+      importedPackages(
+        [
+          "var request = require('supertest')",
+          'import { expect } from "chai";',
+          'import sinon from "sinon/pkg/sinon.js";',
+          'import "@testing-library/jest-dom/vitest";',
+          'const m = await import("@acme/calc/sub");',
+          'import { add } from "../src/calc";',
+          "const fs = require('node:fs')",
+          'import { x } from "./helpers.js";',
+        ].join("\n"),
+      ),
+    ).toEqual(["@acme/calc", "@testing-library/jest-dom", "chai", "sinon", "supertest"]);
   });
 });

@@ -31,7 +31,30 @@ export function supportDescription(testFile: string): string {
     "the files beside it that are not tests, its fixtures/, helpers/ and support/ folders, the files the config or the test names (inside the project or outside it)";
   if (testFile.endsWith(".py"))
     return `conftest.py and pytest's config (pytest.ini, pytest.toml, pyproject.toml, setup.cfg, tox.ini) in its folder and every folder above it, ${shared}, Python's start-up files (*.pth, sitecustomize.py, usercustomize.py) and the installed pytest`;
-  return `its runner's config (vitest.config.*, vite.config.*, jest.config.*, .mocharc.*, babel config, package.json's test scripts and "jest"/"mocha" keys) in its folder and every folder above it, the setup files, required modules and snapshot resolver it names, ${shared}, its snapshots (__snapshots__/, or any file named after the test), and the runner's installed files in node_modules`;
+  return `its runner's config (vitest.config.*, vite.config.*, jest.config.*, .mocharc.*, babel config, package.json's test scripts and "jest"/"mocha" keys) in its folder and every folder above it, the setup files, required modules and snapshot resolver it names, ${shared}, its snapshots (__snapshots__/, or any file named after the test), and the runner's installed files in node_modules, with the installed packages the test imports itself`;
+}
+
+/** A bare specifier the text imports or requires (`supertest`, `@scope/pkg/sub`, not `./x`). */
+const BARE_IMPORT =
+  /\b(?:require|import)\s*\(\s*["'`]([^"'`./][^"'`]*)["'`]\s*\)|\bfrom\s*["']([^"'./][^"']*)["']|^\s*import\s*["']([^"'./][^"']*)["']/gm;
+
+/**
+ * The installed packages a JavaScript test file imports by name (the thirty-fourth round): its
+ * assertion helpers (`supertest`'s `.expect`, `sinon`'s `assert`, `chai-as-promised`) decide
+ * whether it passes as the runner's own files do, and a `return` put in supertest's header check
+ * verified a claim with the code unchanged. `node:` modules are left out; a name Node has built
+ * in is the caller's to leave out.
+ */
+export function importedPackages(text: string): string[] {
+  const names = new Set<string>();
+  for (const match of text.matchAll(BARE_IMPORT)) {
+    const specifier = match[1] ?? match[2] ?? match[3] ?? "";
+    if (specifier.startsWith("node:") || /\s/.test(specifier)) continue;
+    const parts = specifier.split("/");
+    const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? "");
+    if (name !== "" && name !== "@") names.add(name);
+  }
+  return [...names].sort();
 }
 
 /** Runner configuration files, looked for in every folder from the test's up to the root. */

@@ -103,6 +103,26 @@ describe("jsRunnerDescription", () => {
     expect(jsRunnerDescription(root, "test/calc.test.js")).not.toBe(before);
   });
 
+  // The thirty-fourth round: supertest's header check patched to return verified a claim.
+  it("changes with an installed package the test imports, not with a workspace link", () => {
+    const root = setUpJs();
+    writeFileSync(
+      join(root, "test/calc.test.js"),
+      "var request = require('supertest')\nvar assert = require('assert')\nimport { x } from '@acme/calc'\n",
+    );
+    mkdirSync(join(root, "node_modules/supertest/lib"), { recursive: true });
+    writeFileSync(join(root, "node_modules/supertest/lib/test.js"), "// checks headers\n");
+    mkdirSync(join(root, "packages/calc"), { recursive: true });
+    writeFileSync(join(root, "packages/calc/index.js"), "// production\n");
+    mkdirSync(join(root, "node_modules/@acme"));
+    symlinkSync("../../packages/calc", join(root, "node_modules/@acme/calc"));
+    const before = jsRunnerDescription(root, "test/calc.test.js");
+    writeFileSync(join(root, "packages/calc/index.js"), "// production, changed\n");
+    expect(jsRunnerDescription(root, "test/calc.test.js")).toBe(before);
+    sneaky(join(root, "node_modules/supertest/lib/test.js"), "// return;   headers\n");
+    expect(jsRunnerDescription(root, "test/calc.test.js")).not.toBe(before);
+  });
+
   it("stays the same for packages that are no runner and for caches", () => {
     const root = setUpJs();
     const before = jsRunnerDescription(root, "test/calc.test.js");

@@ -1,5 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { isBuiltin } from "node:module";
+import { dirname, join, sep } from "node:path";
+import { importedPackages } from "../test-support.ts";
 
 /**
  * What a Python test run executes before the test is even collected, outside the project's
@@ -144,6 +146,25 @@ const JS_RUNNER_PACKAGE =
 /** Their commands in `node_modules/.bin` (a shim replaced by a script runs something else). */
 const JS_RUNNER_BIN = /^(?:vitest|jest|mocha|_mocha|ava|tap|tape|jasmine|uvu)$/;
 
+/** The installed packages a test file imports by name, Node's own modules left out. */
+function testImports(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8").slice(0, 200_000);
+  } catch {
+    return [];
+  }
+  return importedPackages(text).filter((name) => !isBuiltin(name));
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** At most this many files of runner packages are described (a gate pays a stat for each). */
 const MAX_JS_FILES = 20_000;
 
@@ -180,7 +201,8 @@ function runnerPackagesIn(modules: string): string[] {
 /**
  * One text describing the JavaScript test runners a test file's run loads (ADR 0012, "What
  * strict's verdict depends on"): in every `node_modules` from the test's folder up to the file
- * system's root, the runner packages (`JS_RUNNER_PACKAGE`) and, where a link leads them into a
+ * system's root, the runner packages (`JS_RUNNER_PACKAGE`), the installed packages the test file
+ * imports by name (`importedPackages`: supertest, sinon…) and, where a link leads them into a
  * package store (pnpm), the runner packages beside them there, every file by inode, size, mtime
  * and ctime (any write changes a ctime, and `touch -d` cannot put one back; a replaced file has
  * a new inode), and the runner commands in `node_modules/.bin` by what they are and lead to. Only
@@ -189,6 +211,7 @@ function runnerPackagesIn(modules: string): string[] {
 export function jsRunnerDescription(root: string, testFile: string): string {
   const lines: string[] = [];
   const seen = new Set<string>();
+  const imported = testImports(join(root, testFile));
   const describePackage = (path: string) => {
     let real: string;
     try {
@@ -218,6 +241,11 @@ export function jsRunnerDescription(root: string, testFile: string): string {
         }
         lines.push(`${path}\0${target}\0${statKey(path)}`);
       }
+    for (const name of imported) {
+      const path = join(modules, name);
+      // A workspace link into the project's own sources is production code, not support.
+      if (isDir(path) && realOr(path).includes(`${sep}node_modules${sep}`)) describePackage(path);
+    }
     for (const pkg of runnerPackagesIn(modules)) {
       const real = describePackage(pkg);
       if (real === undefined) continue;
