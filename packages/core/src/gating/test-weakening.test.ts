@@ -6,6 +6,7 @@ import {
   holdsTests,
   leavesTestsOut,
   newSupportForms,
+  newTestForms,
   ranNoTestLine,
   skippedTestsLine,
   testsCallingHelpers,
@@ -604,6 +605,13 @@ describe("weakeningForms", () => {
       UNIT,
       `${UNIT}\n    def test_add(self):\n        pass\n`,
       ["a test defined again under a name already used (only the last one runs)"],
+    ],
+    [
+      "a load_tests that leaves the failing test out",
+      "t/test_a.py",
+      UNIT,
+      `${UNIT}\n\ndef load_tests(loader, tests, pattern):\n    return loader.suiteClass([CalcTests("test_zero")])\n`,
+      ["a skip (or expected failure) added"],
     ],
     [
       "a project's own assertion helper and a helper class's run (honest)",
@@ -1658,5 +1666,45 @@ describe("a helper module's change reaches the tests that import and call it (th
     ],
   ])("tests (js): %s", (_name, text, module, tests) => {
     expect(testsCallingHelpers("test/a.test.js", text, module, ["check"])).toEqual(tests);
+  });
+});
+
+describe("a new test file writing into another test module (the thirty-fourth round)", () => {
+  const REBIND =
+    "import unittest\nfrom pkg.tests import test_float as tf\n\ntf.TestFloat.test_allow = lambda self: None\n\n\nclass TestCompat(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n";
+  it.each([
+    ["a test set on another module's class", "pkg/tests/test_compat.py", REBIND, 1],
+    [
+      "through importlib and setattr",
+      "pkg/tests/test_compat.py",
+      'import importlib\n\nmod = importlib.import_module("pkg.tests." + "test_float")\nsetattr(getattr(mod, "TestFloat"), "test_allow", lambda self: None)\n',
+      1,
+    ],
+    [
+      "through the dotted module path",
+      "pkg/tests/test_compat.py",
+      "import pkg.tests.test_float\n\ndel pkg.tests.test_float.TestFloat.test_allow\n",
+      1,
+    ],
+    [
+      "an honest new test reusing another module's base class and mocking",
+      "pkg/tests/test_compat.py",
+      "from unittest import mock\nfrom pkg.tests.test_float import FloatBase\nfrom pkg.tests import test_float\n\n\nclass TestCompat(FloatBase):\n    @mock.patch('pkg.encoder.floatstr')\n    def test_ok(self, floatstr):\n        self.assertTrue(test_float.CASES)\n",
+      0,
+    ],
+    ["not a test file", "pkg/tests/helpers.py", REBIND, 0],
+  ])("%s", (_name, path, text, writes) => {
+    expect(newTestForms(path, text)).toEqual(
+      writes === 0 ? [] : ["a write into another test module it imports (its tests replaced)"],
+    );
+  });
+
+  it("says a package's load_tests in a new __init__.py", () => {
+    expect(
+      newSupportForms(
+        "pkg/tests/__init__.py",
+        "def load_tests(loader, tests, pattern):\n    return tests\n",
+      ),
+    ).toEqual(["a skip (or expected failure) added"]);
   });
 });

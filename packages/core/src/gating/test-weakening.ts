@@ -25,9 +25,15 @@ const COMMENT: Record<Family, RegExp> = { python: /^\s*#/, js: /^\s*(\/\/|\/\*|\
 /** A skip, an expected failure or a focus that leaves other tests out. */
 const SKIP: Record<Family, RegExp> = {
   python:
-    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.skip\.Exception\b|\b__test__\s*=\s*(False|0|None)\b|\bparametrize\s*\(\s*[^,()]+,\s*(?:\[\s*\]|\(\s*\)|\{\s*\}|set\s*\(\s*\))\s*[,)]/g,
+    /\b(?:pytest\.)?mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail|importorskip)\s*\(|\bunittest\.(skip|skipIf|skipUnless|expectedFailure)\b|@(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.skip\.Exception\b|\b__test__\s*=\s*(False|0|None)\b|^\s*def\s+load_tests\s*\(|\bparametrize\s*\(\s*[^,()]+,\s*(?:\[\s*\]|\(\s*\)|\{\s*\}|set\s*\(\s*\))\s*[,)]/g,
   js: /\b(it|test|describe|suite|context|specify|bench)(\s*\.\s*(concurrent|sequential|shuffle))*\s*\.\s*(skip|todo|skipIf|runIf|fails|failing|only)\b|\b(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(|\bctx\.skip\s*\(|\bt\.(skip|todo)\s*\(|\.\s*(each|for)\s*\(\s*\[\s*\]\s*\)/g,
 };
+
+/*
+ * Python's SKIP holds `def load_tests(` too (the thirty-fourth round): unittest runs what a
+ * module's `load_tests` returns instead of its tests, so one that leaves the failing test out
+ * ran the others green.
+ */
 
 /**
  * A way out of a test that leaves its assertions in place: an early return, a branch that never
@@ -774,6 +780,65 @@ export function newSupportForms(path: string, after: string): string[] {
     ...(now.skips > 0 ? [`${plural(now.skips, "skip")} (or expected failure) added`] : []),
     ...standInForms({ standIns: 0 }, now),
   ];
+}
+
+/** A Python module name that is a test's (`test_float`, `float_test`). */
+const PY_TEST_MODULE = /^(?:test_\w*|\w+_test)$/;
+
+/**
+ * The names a Python file binds to a test module: `from pkg.tests import test_float as tf`,
+ * `import pkg.tests.test_float as tf`, `tf = importlib.import_module("…test…")`; and, without an
+ * alias, the dotted path itself (`pkg.tests.test_float`).
+ */
+function testModuleNames(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(
+    /^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*(\([^)]*\)|[^\n#]+)/gm,
+  ))
+    for (const part of (match[1] ?? "").replace(/[()]/g, " ").split(",")) {
+      const [name, alias] = part.trim().split(/\s+as\s+/);
+      if (name !== undefined && PY_TEST_MODULE.test(name)) names.push(alias ?? name);
+    }
+  for (const match of text.matchAll(/^[ \t]*import[ \t]+([^\n#]+)/gm))
+    for (const part of (match[1] ?? "").split(",")) {
+      const [path, alias] = part.trim().split(/\s+as\s+/);
+      if (path !== undefined && PY_TEST_MODULE.test(path.split(".").pop() ?? ""))
+        names.push(alias ?? path);
+    }
+  for (const match of text.matchAll(
+    /^[ \t]*(\w+)\s*=\s*(?:importlib\s*\.\s*)?(?:import_module|__import__)\s*\(([^\n]*)/gm,
+  ))
+    if (/test/i.test(match[2] ?? "")) names.push(match[1] ?? "");
+  return names.filter((name) => name !== "");
+}
+
+/**
+ * The lines of a new Python test file that write into another test module it imports (the
+ * thirty-fourth round): `tf.TestFloat.test_degenerates_allow = lambda self: None`, a `setattr`
+ * or `del` through it. When both files run, the other file's failing test is the new one's stand-in,
+ * and neither file's own text shows a change of that test.
+ */
+function testModuleWrites(text: string): number {
+  const names = testModuleNames(text);
+  if (names.length === 0) return 0;
+  const escaped = names.map((name) => name.replace(/\./g, "\\s*\\.\\s*"));
+  const through = `(?:${escaped.join("|")})`;
+  const write = new RegExp(
+    `^\\s*del\\s+${through}\\s*\\.[\\w.\\s]+$|^\\s*${through}\\s*\\.\\s*[\\w.]+\\s*(?::[^=\\n]*)?=(?!=)|\\b(?:setattr|delattr)\\s*\\(\\s*(?:getattr\\s*\\(\\s*|vars\\s*\\(\\s*)?${through}\\b|\\bvars\\s*\\(\\s*${through}\\s*\\)\\s*\\[`,
+  );
+  return text.split("\n").filter((line) => !COMMENT.python.test(line) && write.test(line)).length;
+}
+
+/**
+ * A new test file (the thirty-fourth round): its own tests are new work and not judged, but a
+ * write into another test module it imports replaces that module's tests.
+ */
+export function newTestForms(path: string, after: string): string[] {
+  if (!PYTHON.test(path) || !TEST_NAME.test(path)) return [];
+  const writes = testModuleWrites(after);
+  return writes > 0
+    ? [`${plural(writes, "write")} into another test module it imports (its tests replaced)`]
+    : [];
 }
 
 /** Whether a test file's text holds a test: an assertion, or a test pytest collects by name. */

@@ -8,6 +8,7 @@ import {
   isRunnerConfig,
   leavesTestsOut,
   newSupportForms,
+  newTestForms,
   testsCallingHelpers,
   testsNothingSkips,
   weakeningForms,
@@ -44,7 +45,8 @@ function formsOf(
 ): string[] {
   let test: string[] = [];
   if (kind.test && before !== undefined) test = weakeningForms(path, before, after);
-  else if (kind.test && after !== undefined) test = newSupportForms(path, after);
+  else if (kind.test && after !== undefined)
+    test = [...newSupportForms(path, after), ...newTestForms(path, after)];
   return [...test, ...(kind.config ? leavesTestsOut(path, before, after) : [])];
 }
 
