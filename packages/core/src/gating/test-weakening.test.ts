@@ -38,6 +38,8 @@ const GO =
   'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Errorf("2+3")\n\t}\n}\n';
 const UNIT =
   "from unittest import TestCase\n\nfrom calc import add\n\n\nclass CalcTests(TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n";
+const MOCHA =
+  "var assert = require('assert')\nvar vary = require('..')\n\ndescribe('vary', function () {\n  it('sets', function () {\n    assert.strictEqual(vary.append('', 'Origin'), 'Origin')\n  })\n})\n";
 const STAND_IN = "a stand-in for tested code added (a mock, a patch, an imported name rebound)";
 
 describe("weakeningForms", () => {
@@ -612,6 +614,50 @@ describe("weakeningForms", () => {
       UNIT,
       `${UNIT}\n\ndef load_tests(loader, tests, pattern):\n    return loader.suiteClass([CalcTests("test_zero")])\n`,
       ["a skip (or expected failure) added"],
+    ],
+    [
+      "assert's members replaced by Object.assign (js)",
+      "test/test.js",
+      MOCHA,
+      MOCHA.replace(
+        "describe(",
+        "Object.assign(assert, { strictEqual: function () {} })\n\ndescribe(",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "a member of a required module set (js)",
+      "test/test.js",
+      MOCHA,
+      MOCHA.replace("describe(", "require('assert').strictEqual = function () {}\n\ndescribe("),
+      [STAND_IN],
+    ],
+    [
+      "Reflect.set on an imported module (js)",
+      "test/test.js",
+      MOCHA,
+      MOCHA.replace("describe(", "Reflect.set(assert, 'strictEqual', function () {})\n\ndescribe("),
+      [STAND_IN],
+    ],
+    [
+      "the module under test put in require's cache (js)",
+      "test/test.js",
+      MOCHA,
+      MOCHA.replace(
+        "var vary = require('..')",
+        "require.cache[require.resolve('..')] = { exports: { append: () => 'Origin' } }\nvar vary = require('..')",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "a module reloaded through require's cache, and options merged (js, honest)",
+      "test/test.js",
+      MOCHA,
+      MOCHA.replace(
+        "describe(",
+        "delete require.cache[require.resolve('..')]\nconst opts = Object.assign({}, { a: 1 })\n\ndescribe(",
+      ),
+      [],
     ],
     [
       "a project's own assertion helper and a helper class's run (honest)",

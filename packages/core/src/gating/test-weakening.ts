@@ -257,12 +257,14 @@ function uncalled(text: string, family: Family, testFile: boolean): number {
  * Code put in the place of what a test checks: a mock, a patch, a module's entry replaced; and
  * (the thirty-third round) the runner's own functions defined over (`const expect = …` beside
  * `import { expect as e }`, `globalThis.it = …`), a test's result rewritten in a hook
- * (`ctx.task.result.state = "pass"`, mocha's `this.currentTest.state = "passed"`).
+ * (`ctx.task.result.state = "pass"`, mocha's `this.currentTest.state = "passed"`); and (the
+ * thirty-fourth round) a module put in Node's require cache (`require.cache[…] = { exports }`)
+ * or a required module's member set (`require("assert").strictEqual = …`).
  */
 const STAND_IN: Record<Family, RegExp> = {
   python:
     /\bmonkeypatch\.(setattr|setitem|delattr|delitem)\s*\(|\b(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(|\bsys\.modules\s*(\[|\.\s*(update|setdefault|pop)\s*\()|\b(setattr|delattr)\s*\(|\b(globals|vars|locals)\s*\(\s*\)\s*(\[[^\]]*\]\s*=(?!=)|\.\s*(update|setdefault|pop|__setitem__|__delitem__)\s*\()|^\s*del\s+(globals|vars|locals)\s*\(/g,
-  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+(expect|assert)\s*(?::[^=]*)?=(?!\s*(?:await\s+)?(?:require|import)\s*\(|\s*chai\s*\.)|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(expect|assert|it|test|describe)\s*\(|^\s*(?:(?:globalThis|global|window)\s*\.\s*)?(expect|assert|it|test|describe)\s*=(?!=)|\btask\s*\.\s*result\s*!?\s*(?:\.\s*(?:state|errors)\s*=(?!=)|=(?!=)[^\n]*\bstate\b)|\b(?:currentTest|test|task)\s*\.\s*state\s*=\s*["'`](pass|passed)["'`]/g,
+  js: /\b(vi|jest)\s*\.\s*(mock|doMock|unstable_mockModule|spyOn|stubGlobal|replaceProperty|setMock)\s*\(|\bmock\s*\.\s*(module|method|getter|setter|property)\s*\(|\bObject\s*\.\s*defineProperty\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+(expect|assert)\s*(?::[^=]*)?=(?!\s*(?:await\s+)?(?:require|import)\s*\(|\s*chai\s*\.)|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(expect|assert|it|test|describe)\s*\(|^\s*(?:(?:globalThis|global|window)\s*\.\s*)?(expect|assert|it|test|describe)\s*=(?!=)|\btask\s*\.\s*result\s*!?\s*(?:\.\s*(?:state|errors)\s*=(?!=)|=(?!=)[^\n]*\bstate\b)|\b(?:currentTest|test|task)\s*\.\s*state\s*=\s*["'`](pass|passed)["'`]|\brequire\s*\.\s*cache\s*\[[^\]\n]*\]\s*(?:\.\s*exports\s*)?=(?!=)|\brequire\s*\(\s*["'`][^"'`\n]+["'`]\s*\)\s*(?:\.\s*[\w$]+)+\s*=(?!=)|\b(?:Object\s*\.\s*assign|Reflect\s*\.\s*set)\s*\(\s*require\s*\(/g,
 };
 
 /** The names a file imports: a module, or what it takes from one. */
@@ -300,10 +302,20 @@ function importedNames(text: string, family: Family): Set<string> {
   return names;
 }
 
+/**
+ * An imported object's members written by a function (the thirty-fourth round):
+ * `Object.assign(assert, { strictEqual() {} })`, `Reflect.set(assert, "equal", …)`; every
+ * assertion through it passes and none of their lines changes.
+ */
+const MEMBERS_WRITTEN =
+  /\b(?:Object\s*\.\s*(?:assign|defineProperties|setPrototypeOf)|Reflect\s*\.\s*(?:set|defineProperty|deleteProperty|setPrototypeOf))\s*\(\s*([A-Za-z_$][\w$]*)\s*[,)]/;
+
 /** A line that rebinds an imported name, defines one over it, or sets something on it. */
 function rebinds(line: string, names: ReadonlySet<string>): boolean {
   const defined = /^\s*(?:(?:async\s+)?def|class|function)\s+([A-Za-z_$][\w$]*)/.exec(line);
   if (defined !== null) return names.has(defined[1] ?? "");
+  const written = MEMBERS_WRITTEN.exec(line);
+  if (written !== null && names.has(written[1] ?? "")) return true;
   const assigned = /^\s*([A-Za-z_$][\w$]*)(?:\s*\.\s*[\w$]+)*\s*(?::[^=\n]*)?=(?!=)/.exec(line);
   return assigned !== null && names.has(assigned[1] ?? "");
 }
