@@ -269,8 +269,15 @@ describe("tailtest bin", () => {
       );
       const real = await runBin(BIN, ["run"], { cwd: project.root });
       expect(real.exitCode).toBe(1);
+      // The line that failed, pytest's E lines and where, not the test's first lines.
       expect(real.stdout).toContain(
-        "FAIL tests/test_calc.py::test_fails_on_purpose\n  assert 4 == 5",
+        [
+          "FAIL tests/test_calc.py::test_fails_on_purpose",
+          "  >       assert add(2, 2) == 5",
+          "  E       assert 4 == 5",
+          "  E        +  where 4 = add(2, 2)",
+          "  tests/test_calc.py:10: AssertionError",
+        ].join("\n"),
       );
       expect(real.stdout.trimEnd().endsWith("tailtest: failed")).toBe(true);
     } finally {
