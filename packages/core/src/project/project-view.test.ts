@@ -53,6 +53,19 @@ describe("memoView", () => {
   });
 });
 
+describe("memoView's remember", () => {
+  it("computes an answer once per key for the view's life; a plain view has no store", () => {
+    const memo = memoView(createMemoryView({ "a.txt": "x" }));
+    let computed = 0;
+    const answer = (): number => (computed += 1);
+    expect(memo.remember?.("k", answer)).toBe(1);
+    expect(memo.remember?.("k", answer)).toBe(1);
+    expect(memo.remember?.("other", answer)).toBe(2);
+    expect(memoView(createMemoryView({})).remember?.("k", answer)).toBe(3);
+    expect(createMemoryView({}).remember).toBeUndefined();
+  });
+});
+
 describe("joinRel", () => {
   // What it did before it skipped the paths that need no normalising: the same answer for any.
   const normalised = (path: string): string =>

@@ -27,6 +27,12 @@ export interface ProjectView {
     onPath(name: string): boolean;
     env(name: string): string | undefined;
   };
+  /**
+   * A memoized view's store for answers computed from its files (runner detection of a folder):
+   * `compute`'s value, kept under `key` for the view's life. Absent on a view that reads afresh,
+   * whose callers compute each time.
+   */
+  remember?<T>(key: string, compute: () => T): T;
 }
 
 /** An in-memory project: a map of relative paths to file contents. */
@@ -89,6 +95,7 @@ export function memoView(view: ProjectView): ProjectView {
   const isDirectory = new Map<string, boolean>();
   const texts = new Map<string, string | undefined>();
   const lists = new Map<string, readonly string[]>();
+  const derived = new Map<string, unknown>();
   let kept = 0;
   const once = <T>(cache: Map<string, T>, rel: string, read: (rel: string) => T): T => {
     if (cache.has(rel)) return cache.get(rel) as T;
@@ -102,6 +109,7 @@ export function memoView(view: ProjectView): ProjectView {
     isDirectory: (rel) => once(isDirectory, rel, (at) => view.isDirectory(at)),
     list: (rel, checked) => once(lists, rel, (at) => view.list(at, checked)),
     ...(view.listedStamp === undefined ? {} : { listedStamp: (rel) => view.listedStamp?.(rel) }),
+    remember: <T>(key: string, compute: () => T): T => once(derived, key, compute) as T,
     readText: (rel) => {
       if (texts.has(rel)) return texts.get(rel);
       const text = view.readText(rel);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { FIXTURES_DIR, RUNNER_FIXTURES } from "@tailtest/test-utils";
 import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
-import { createMemoryView, type ProjectView } from "../project/project-view.ts";
+import { createMemoryView, memoView, type ProjectView } from "../project/project-view.ts";
 import { suiteShape } from "../selection/suite.ts";
 import { renderRunnerList } from "../notes/notes.ts";
 import {
@@ -446,6 +446,42 @@ describe("a node --test script with node flags (sindresorhus/p-queue: tsx loads 
     ]);
     expect(suiteShape(view, runner).isTest("test/queue.ts")).toBe(true);
     expect(findTestTarget(view, runner, "source/lower-bound.ts").path).toMatch(/\.ts$/);
+  });
+});
+
+describe("detection through a memoized view", () => {
+  const files = {
+    "package.json": JSON.stringify({
+      scripts: { test: "vitest run" },
+      devDependencies: { vitest: "^4.1.0" },
+    }),
+    "src/calc.ts": "export const add = (a: number, b: number) => a + b;\n",
+    "test/calc.test.ts": "import { add } from '../src/calc';\n",
+  };
+
+  it("detects a folder once, and answers as a fresh detection does", () => {
+    const inner = createMemoryView(files);
+    let reads = 0;
+    const view: ProjectView = {
+      ...inner,
+      readText: (rel) => ((reads += 1), inner.readText(rel)),
+    };
+    const memo = memoView(view);
+    const first = resolveRunner(memo, "src/calc.ts", "typescript");
+    const after = reads;
+    const again = resolveRunner(memo, "src/calc.ts", "typescript");
+    expect(reads).toBe(after);
+    expect(again).toEqual(first);
+    expect(first).toEqual(resolveRunner(createMemoryView(files), "src/calc.ts", "typescript"));
+    expect(first.runner?.id).toBe("vitest");
+  });
+
+  it("keeps the answers of different overrides apart", () => {
+    const memo = memoView(createMemoryView(files));
+    const plain = detectPackageRunners(memo, "");
+    const told = detectPackageRunners(memo, "", { javascript: { command: ["npx", "vitest"] } });
+    expect(plain[0]?.command).not.toEqual(["npx", "vitest"]);
+    expect(told[0]?.command).toEqual(["npx", "vitest"]);
   });
 });
 

@@ -139,6 +139,28 @@ export function detectPackageRunners(
   /** The records to try, in order (every runner's unless told). */
   only?: readonly RunnerSpec[],
 ): DetectedRunner[] {
+  // A memoized view answers a folder once per overrides table: a queued edit asks it for the
+  // edit's insight and again for the tests covering it.
+  if (only === undefined && view.remember !== undefined)
+    return view.remember(`runners\u0000${dir}\u0000${overridesKey(overrides)}`, () =>
+      detectFresh(view, dir, overrides),
+    );
+  return detectFresh(view, dir, overrides, only);
+}
+
+const overrideKeys = new WeakMap<RunnerOverrides, string>();
+function overridesKey(overrides: RunnerOverrides): string {
+  let key = overrideKeys.get(overrides);
+  if (key === undefined) overrideKeys.set(overrides, (key = JSON.stringify(overrides)));
+  return key;
+}
+
+function detectFresh(
+  view: ProjectView,
+  dir: string,
+  overrides: RunnerOverrides,
+  only?: readonly RunnerSpec[],
+): DetectedRunner[] {
   const claimed = new Set<Language>();
   const found: DetectedRunner[] = [];
   const table = runnerSpecs();
