@@ -67,6 +67,18 @@ const wide = project("wide", undefined, (root) => {
 });
 for (const root of [follow, wide]) writeFileSync(join(root, "fresh.py"), "x = 1\n");
 
+// A real TypeScript project of the corpus (unjs/ufo, vitest): a queued edit there detects its
+// runner from package.json and reads the suite's shape, which the Python projects above never
+// do. Reported beside the fixture's case; its figure is what a JavaScript user's edit costs.
+const typed = join(box, "ufo");
+cpSync(join(REPO, "fixtures/projects/ufo"), typed, { recursive: true });
+{
+  const git = (...argv) => execFileSync("git", argv, { cwd: typed, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "bench");
+}
+
 function tddHistory(lines) {
   const at = "2026-11-23T10:00:00.000Z";
   const out = [];
@@ -194,7 +206,7 @@ const env = benchEnv(args);
 // The follow project's session is started too, as every agent's is: its start builds the import
 // graph, which a queued edit's note then reads for the tests covering the file (without it the
 // bench measured a cheaper call than any real session makes).
-for (const root of [follow, tdd, tddLong, strict])
+for (const root of [follow, tdd, tddLong, strict, typed])
   execFileSync(process.execPath, hookArgs("claude-code", "SessionStart"), {
     input: JSON.stringify({ ...claude(root, "SessionStart"), source: "startup" }),
     cwd: root,
@@ -232,6 +244,16 @@ const cases = [
       tool_response: { type: "update" },
     }),
     GATE,
+    QUEUED,
+  ),
+  hook(
+    "claude-code PostToolUse Write, a queued file of a real TypeScript project (unjs/ufo)",
+    "claude-code",
+    typed,
+    claude(typed, "PostToolUse", "Write", writeInput(typed, "src/parse.ts"), {
+      tool_response: { type: "update" },
+    }),
+    undefined,
     QUEUED,
   ),
   hook(
