@@ -579,6 +579,23 @@ export function walkSkipsDir(relDir: string, rules?: IgnoreRules): boolean {
   return relDir === "bin" ? rules?.matcher.ignores("bin/") === true : isSkippedDir(relDir, rules);
 }
 
+/**
+ * Whether the ignore rules skip a file git tracks, by its own path or a folder on its way: as
+ * `classifyFile` says for a tracked file, a `.gitignore` rule leaves it alone (a committed
+ * `lib/` that `.gitignore` lists), `.tailtest-ignore` still skips it.
+ */
+export function trackedFileIgnored(rel: string, rules: IgnoreRules | undefined): boolean {
+  if (rules === undefined) return false;
+  const own = (path: string): boolean => {
+    const result = rules.matcher.test(path);
+    return result.ignored && result.rule?.mark !== ".gitignore";
+  };
+  const parts = rel.split("/");
+  for (let depth = 1; depth < parts.length; depth += 1)
+    if (own(`${parts.slice(0, depth).join("/")}/`)) return true;
+  return own(rel);
+}
+
 /** `bin/` or `obj/` asked for a file of a language that does not build into them. */
 function entryFolder(name: string, language: Language | undefined): boolean {
   return language !== undefined && (name === "bin" || name === "obj") && !COMPILED.has(language);

@@ -183,6 +183,29 @@ describe("sweepChangedFiles in a git work tree", () => {
     expect(result).toMatchObject({ via: "git", changed: ["src/kept.py"] });
   });
 
+  it("finds a tracked file .gitignore lists, as the filter queues it; .tailtest-ignore still skips", async () => {
+    // A package that commits its sources under a folder its .gitignore names (a `lib/` kept for
+    // release, `index.js` listed for a build): changed by a shell command, the Stop never saw it.
+    project = await gitProject();
+    const root = project.root;
+    project.write(".gitignore", "generated/\nnode_modules/\nlib/\nindex.js\n");
+    project.write(".tailtest-ignore", "scripts/\n");
+    project.write("lib/util.js", "module.exports = 1\n");
+    project.write("index.js", "module.exports = require('./lib/util')\n");
+    project.write("scripts/release.js", "1\n");
+    git(root, "add", "--force", "lib/util.js", "index.js", "scripts/release.js", ".gitignore");
+    git(root, "add", ".tailtest-ignore");
+    git(root, "commit", "-qm", "tracked under ignore rules");
+    const turn = Date.now() + 1000;
+    project.write("lib/util.js", "module.exports = 2\n");
+    project.write("index.js", "module.exports = 3\n");
+    project.write("scripts/release.js", "2\n");
+    project.write("lib/scratch.js", "untracked and ignored\n");
+    fresh(root, "lib/util.js", "index.js", "scripts/release.js", "lib/scratch.js");
+    const result = sweepChangedFiles(openProject(root), turn);
+    expect(result).toMatchObject({ via: "git", changed: ["index.js", "lib/util.js"] });
+  });
+
   it("walks instead when .tailtest-ignore re-includes files git ignores", async () => {
     project = await gitProject();
     const root = project.root;

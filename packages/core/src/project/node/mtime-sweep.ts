@@ -1,7 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fdir } from "fdir";
-import { isSkippedDir, walkSkipsDir, type IgnoreRules } from "../../filter/filter.ts";
+import {
+  isSkippedDir,
+  trackedFileIgnored,
+  walkSkipsDir,
+  type IgnoreRules,
+} from "../../filter/filter.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import { SWEEP_SLACK_MS, sweepSince, type SessionState } from "../../state/session.ts";
 import type { Project } from "./project.ts";
@@ -32,7 +37,9 @@ export interface SweepResult {
 export function sweepChangedFiles(project: Project, sinceMs: number): SweepResult {
   const fromGit = gitCandidates(project, sinceMs);
   if (fromGit === undefined) return walkChangedFiles(project, sinceMs);
-  const candidates = [...fromGit.paths].filter((rel) => isSweepCandidate(project, rel));
+  const candidates = [...fromGit.paths].filter((rel) =>
+    isSweepCandidate(project, rel, !fromGit.untracked.has(rel)),
+  );
   return {
     ...changedAmong(project.root, candidates, sinceMs),
     via: "git",
@@ -111,8 +118,12 @@ function changedAmong(
   return { changed, mtimes, checked: files.length };
 }
 
-/** What the walk would have looked at: a known language, no skipped folder on the way. */
-function isSweepCandidate(project: Project, rel: string): boolean {
+/**
+ * What the walk would have looked at: a known language, no skipped folder on the way. A file git
+ * tracks is judged as the filter judges it: `.gitignore` does not skip it, `.tailtest-ignore` does.
+ */
+function isSweepCandidate(project: Project, rel: string, tracked: boolean): boolean {
+  if (tracked) return inSourceFolder(rel) && !trackedFileIgnored(rel, project.ignoreRules);
   return inSourceFolder(rel, project.ignoreRules) && !project.ignoreRules.matcher.ignores(rel);
 }
 
