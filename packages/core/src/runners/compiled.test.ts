@@ -218,11 +218,30 @@ describe("a package whose tests run from tsc's output", () => {
     expect(run?.build).toBe("npm run compile");
   });
 
-  it("builds before a run of the whole suite, which runs the script's own folder", () => {
-    const view = createMemoryView(HANBI);
+  it("builds before a run of the whole suite, which runs the output of the test sources there are", () => {
+    // A test whose source was deleted leaves its output in lib/: `mocha lib` would still run it.
+    const view = createMemoryView({
+      ...HANBI,
+      "lib/main.js": "export function stub() {}\n",
+      "lib/test/main_test.js": "import { stub } from '../main.js';\n",
+      "lib/test/removed_test.js": "throw new Error('stale');\n",
+    });
     const [run] = planSuites(view, [mochaOf(view)]).runs;
     expect(run?.build).toBe("tsc -p tsconfig.json");
-    expect(run?.argv.at(-1)).toBe("lib");
+    expect(run?.argv).toContain("lib/test/main_test.js");
+    expect(run?.argv.some((arg) => arg.includes("removed_test") || arg === "lib")).toBe(false);
+    expect(run?.test_files).toEqual([]);
+  });
+
+  it("names a whole suite's output before the build, so a fresh clone's glob is not empty (uuid)", () => {
+    // `node --test dist-node/test/*.js`: Node 20 expands no glob, and dist-node/ does not exist
+    // until the build the run makes first.
+    const view = createMemoryView(COPIED);
+    const runner = detectPackageRunners(view, "").find((found) => found.id === "node-test");
+    if (runner === undefined) throw new Error("no node-test runner");
+    const [run] = planSuites(view, [runner]).runs;
+    expect(run?.build).toBe("npm run build");
+    expect(run?.argv.at(-1)).toBe("dist-node/test/v4.test.js");
   });
 
   it("leaves a package whose runner collects the sources as it was", () => {

@@ -1,6 +1,12 @@
 import { isTestFile } from "../filter/filter.ts";
 import { parseJsonc } from "../util/jsonc.ts";
-import { dirnameRel, joinRel, normalizeRel, type ProjectView } from "../project/project-view.ts";
+import {
+  dirnameRel,
+  joinRel,
+  normalizeRel,
+  type ProjectView,
+  walkFiles,
+} from "../project/project-view.ts";
 import type { DetectedRunner } from "./project-runners.ts";
 import {
   packageScripts,
@@ -366,8 +372,11 @@ export function compiledRunFiles(
 ): { files: string[]; layout?: CompiledTests } {
   const layout = compiledTests(view, runner);
   if (layout === undefined) return { files: [...files] };
-  if (files.length === 0) return layout.named ? { files: [], layout } : { files: [] };
   const suite = specOf(runner.id).suite(view, runner);
+  if (files.length === 0)
+    return layout.named
+      ? { files: builtSuite(view, runner.package_dir, layout, suite), layout }
+      : { files: [] };
   let built = false;
   const named = files.map((file) => {
     const compiled = toCompiled(layout, file);
@@ -377,6 +386,37 @@ export function compiledRunFiles(
   });
   return built ? { files: named, layout } : { files: named };
 }
+
+/**
+ * The whole suite as the output of the test sources there are now, sorted: what the test script's
+ * folder or glob collects after the build, less the output a deleted source left behind (it would
+ * still run, red or green, though no test of the project's is there), and found before the build
+ * (a glob expanded on a fresh clone names nothing). Empty, so the runner's own spec runs, when no
+ * source is found or the bounded walk is cut.
+ */
+function builtSuite(
+  view: ProjectView,
+  dir: string,
+  layout: CompiledTests,
+  inner: SuiteMatcher,
+): string[] {
+  const { outDir, rootDir } = layout;
+  const outputs = walkFiles(view, dir, rootDir, {
+    depth: SUITE_DEPTH,
+    files: SUITE_FILES,
+    skip: new Set(["node_modules"]),
+    keep: (path) => {
+      if (path === outDir || path.startsWith(`${outDir}/`) || !looksLikeTest(path)) return false;
+      const compiled = toCompiled(layout, path);
+      return compiled !== undefined && !inner.isTest(path) && inner.isTest(compiled);
+    },
+  });
+  if (outputs.length === SUITE_FILES) return [];
+  return outputs.map((path) => toCompiled(layout, path) ?? path).sort();
+}
+
+const SUITE_FILES = 5000;
+const SUITE_DEPTH = 12;
 
 const TEST_FOLDER = /(^|\/)(test|tests|__tests__|spec|specs)\//;
 
