@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { handleEvent } from "../../hook/node/handle-event.ts";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { openProject } from "../../project/node/project.ts";
+import { detectPackageRunners } from "../../runners/project-runners.ts";
+import { planSuites } from "../plan.ts";
+import { executePlan } from "./execute.ts";
 
 let temp: TempProject | undefined;
 afterEach(() => {
@@ -229,6 +232,31 @@ describe("tests that run only as tsc's output", () => {
     const stop = await call({ kind: "TurnEnded", stopHookActive: false });
     expect(stop.kind).not.toBe("block");
     expect(JSON.stringify(stop)).toContain("1 test passed");
+  }, 60_000);
+
+  it("a whole-suite run names the tests there are: a deleted test's output left in lib/ does not run", async () => {
+    // strict's `refactor start` runs the whole suite: `node --test lib/test/` would still run the
+    // output tsc left for a test whose source is gone (here a failing one).
+    temp = makeProject({
+      ...COMPILED,
+      "src/test/gone_test.ts": [
+        'import test from "node:test";',
+        'import { equal } from "node:assert";',
+        'test("gone", () => equal(1, 2));',
+        "",
+      ].join("\n"),
+    });
+    linkTsc(temp.root);
+    execFileSync("node", [join(temp.root, "node_modules/.bin/tsc")], { cwd: temp.root });
+    rmSync(join(temp.root, "src/test/gone_test.ts"));
+    const view = openProject(temp.root).view;
+    const runner = detectPackageRunners(view, "").find((found) => found.id === "node-test");
+    if (runner === undefined) throw new Error("no node-test runner");
+    const [plan] = planSuites(view, [runner]).runs;
+    if (plan === undefined) throw new Error("no plan");
+    const result = await executePlan(plan, { root: temp.root, timeoutMs: 60_000 });
+    expect(result.status).toBe("passed");
+    expect(result.tests.map((test) => test.id.file)).toEqual(["src/test/math_test.ts"]);
   }, 60_000);
 
   it("a type error is the build's failure, with tsc's message", async () => {
