@@ -9,6 +9,7 @@ export {
   classifyFile,
   isSkippedDir,
   isTestFile,
+  trackedFileIgnored,
   walkSkipsDir,
   walkedFileIgnored,
 } from "./filter.ts";
