@@ -164,6 +164,34 @@ describe("a test found by its name when it is not where the convention puts it",
       "lib/parse.js",
       "lib/test/parse.test.js",
     ],
+    [
+      "a workspace package's entry, tested at the root by its folder's name (lukeed/polka)",
+      {
+        "package.json":
+          '{"scripts":{"test":"tape tests/*.js | tap-spec"},"workspaces":["packages/*"]}',
+        "packages/url/package.json": '{"name":"@polka/url"}',
+        "packages/url/index.js": "",
+        "tests/util/index.js": "",
+        "tests/polka.js": "",
+        "tests/url.js": "",
+      },
+      "javascript",
+      "packages/url/index.js",
+      "tests/url.js",
+    ],
+    [
+      "a subpath's entry beside the root's, each with its test (ai/nanoid)",
+      {
+        "package.json": '{"type":"module","scripts":{"test":"node --test test/*.test.js"}}',
+        "index.js": "",
+        "non-secure/index.js": "",
+        "test/index.test.js": "",
+        "test/non-secure.test.js": "",
+      },
+      "javascript",
+      "non-secure/index.js",
+      "test/non-secure.test.js",
+    ],
   ] as const)("%s", (_name, files, language, source, test) => {
     const view = createMemoryView(files);
     const runner = resolveRunner(view, source, language).runner;
@@ -171,6 +199,25 @@ describe("a test found by its name when it is not where the convention puts it",
     expect(findTestTarget(view, runner!, source)).toEqual({
       kind: "file",
       path: test,
+      exists: true,
+    });
+  });
+
+  it("never names a helper or the root's test for a nested entry module with no test", () => {
+    // Every folder's entry is index.js: a name search for it found `tests/util/index.js`.
+    const view = createMemoryView({
+      "package.json": '{"scripts":{"test":"tape tests/*.js"}}',
+      "index.js": "",
+      "packages/send/index.js": "",
+      "tests/index.js": "",
+      "tests/util/index.js": "",
+    });
+    const runner = resolveRunner(view, "packages/send/index.js", "javascript").runner!;
+    expect(findTestTarget(view, runner, "packages/send/index.js")).toMatchObject({
+      exists: false,
+    });
+    expect(findTestTarget(view, runner, "index.js")).toMatchObject({
+      path: "tests/index.js",
       exists: true,
     });
   });

@@ -10,7 +10,7 @@ import {
 import { dirnameRel, joinRel, type ProjectView } from "../project/project-view.ts";
 import { baseName } from "../filter/languages.ts";
 import { builtTestsAt } from "./compiled.ts";
-import { has, isCargoFuzzCrate, read, scriptEnv } from "./shared.ts";
+import { entryFolder, has, isCargoFuzzCrate, read, scriptEnv } from "./shared.ts";
 import { shellWord } from "../util/shell-word.ts";
 import type { Detection, RunnerSpec, SuiteMatcher } from "./spec.ts";
 import { RUNNER_IDS, runnerSpecs, specOf } from "./table.ts";
@@ -547,8 +547,13 @@ function findByName(
     .map((candidate) => joinRel(pkg, candidate))
     .find((candidate) => view.exists(candidate));
   if (bareHit !== undefined) return bareHit;
+  // A nested entry module's own name (`index.js`) says nothing anywhere else: every folder's
+  // entry has it, and a helper (`tests/util/index.js`) or the root's test would be found.
+  const entry = entryFolder(src) !== undefined;
   const names = new Set(
-    [...candidates, ...bareCandidates].map((c) => c.slice(c.lastIndexOf("/") + 1)),
+    [...candidates, ...bareCandidates]
+      .map((c) => c.slice(c.lastIndexOf("/") + 1))
+      .filter((name) => !entry || !/^index[.-]/.test(name)),
   );
   const roots = [runner.test_dir, ...spec.testDirs]
     .filter((dir): dir is string => dir !== undefined)

@@ -481,13 +481,20 @@ export function jsCandidates(
   // A tests folder beside the sources (`src/tests/array.test.ts` for `src/array.ts`): found when
   // it exists, never proposed as the first test to write.
   const sibling = ["tests", "test"].map((folder) => joinRel(dir, folder, `${stem}.test${ext}`));
+  const folder = entryFolder(src);
   const inDir =
     testDir === undefined
       ? []
-      : [
-          joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), `${stem}.test${ext}`),
-          joinRel(testDir, `${stem}.test${ext}`),
-        ];
+      : folder === undefined
+        ? [
+            joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), `${stem}.test${ext}`),
+            joinRel(testDir, `${stem}.test${ext}`),
+          ]
+        : [
+            joinRel(testDir, folder.path, `${stem}.test${ext}`),
+            joinRel(testDir, dirnameRel(folder.path), `${folder.name}.test${ext}`),
+            joinRel(testDir, `${folder.name}.test${ext}`),
+          ];
   return testDir === undefined
     ? [...beside, ...nested, ...sibling]
     : [...inDir, ...beside, ...nested, ...sibling];
@@ -522,10 +529,33 @@ const PYTHON_TEST_PACKAGES = ["tests", "test"];
 export function suffixlessCandidates(src: string, testDir: string | undefined): string[] {
   if (testDir === undefined) return [];
   const name = baseName(src);
+  const folder = entryFolder(src);
+  if (folder !== undefined) {
+    const named = `${folder.name}${extensionOf(src)}`;
+    return [
+      joinRel(testDir, folder.path, name),
+      joinRel(testDir, dirnameRel(folder.path), named),
+      joinRel(testDir, named),
+    ];
+  }
   return [
     joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), name),
     joinRel(testDir, name),
   ];
+}
+
+/**
+ * The folder a nested entry module stands for (`packages/url/index.js`, `non-secure/index.js`):
+ * its test in a test folder is named after the folder (`tests/url.js`,
+ * `test/non-secure.test.js`), as Python's `pkg/__init__.py` is tested by `test_pkg.py`; a
+ * `test/index.test.js` there is the package root's. Undefined for any other module and for the
+ * root's own `index.js` (`src/index.ts` too).
+ */
+export function entryFolder(src: string): { path: string; name: string } | undefined {
+  if (stemOf(src) !== "index") return undefined;
+  const path = dirnameRel(mirrored(src, ["src", "lib"]));
+  if (path === "") return undefined;
+  return { path, name: path.slice(path.lastIndexOf("/") + 1) };
 }
 
 export function classNames(files: readonly string[]): string[] {
