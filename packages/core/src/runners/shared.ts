@@ -481,23 +481,20 @@ export function jsCandidates(
   // A tests folder beside the sources (`src/tests/array.test.ts` for `src/array.ts`): found when
   // it exists, never proposed as the first test to write.
   const sibling = ["tests", "test"].map((folder) => joinRel(dir, folder, `${stem}.test${ext}`));
+  if (testDir === undefined) return [...beside, ...nested, ...sibling];
   const folder = entryFolder(src);
   const inDir =
-    testDir === undefined
-      ? []
-      : folder === undefined
-        ? [
-            joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), `${stem}.test${ext}`),
-            joinRel(testDir, `${stem}.test${ext}`),
-          ]
-        : [
-            joinRel(testDir, folder.path, `${stem}.test${ext}`),
-            joinRel(testDir, dirnameRel(folder.path), `${folder.name}.test${ext}`),
-            joinRel(testDir, `${folder.name}.test${ext}`),
-          ];
-  return testDir === undefined
-    ? [...beside, ...nested, ...sibling]
-    : [...inDir, ...beside, ...nested, ...sibling];
+    folder === undefined
+      ? [
+          joinRel(testDir, dirnameRel(mirrored(src, ["src", "lib"])), `${stem}.test${ext}`),
+          joinRel(testDir, `${stem}.test${ext}`),
+        ]
+      : [
+          joinRel(testDir, folder.path, `${stem}.test${ext}`),
+          joinRel(testDir, dirnameRel(folder.path), `${folder.name}.test${ext}`),
+          joinRel(testDir, `${folder.name}.test${ext}`),
+        ];
+  return [...inDir, ...beside, ...nested, ...sibling];
 }
 
 /**
