@@ -41,6 +41,9 @@ describe("classifyFile: source files", () => {
     ["src/Calc/Calculator.cs", "csharp"],
     ["src/middleware.ts", "typescript"],
     ["src/env/config.ts", "typescript"],
+    // A module named test below a package's root: ow's `source/test.ts`.
+    ["source/test.ts", "typescript"],
+    ["src/lib/spec.js", "javascript"],
   ])("%s is %s source", (path, language) => {
     const verdict = classifyFile(path);
     expect(verdict).toMatchObject({ queue: true, kind: "source", language });
@@ -73,6 +76,11 @@ describe("classifyFile: test files are anchored per language", () => {
     "src/calc.test.mjs",
     "src/__tests__/calc.ts",
     "src/types.test-d.ts",
+    // jest's default testMatch, ava's and node --test's collect a bare test.js (vercel/arg).
+    "test.js",
+    "spec.ts",
+    "test.mjs",
+    "packages/args/test.js",
     "calc_test.ts",
     "pkg/calc_test.go",
     "src/test/java/com/x/CalcTest.java",

@@ -493,6 +493,7 @@ const PLAIN_JS_NAME = /\.[cm]?js$/;
 const COMPONENT_NAME = /\.(?:[jt]sx|vue|svelte)$/;
 const TYPE_DECLARATIONS_NAME = /\.d\.[cm]?ts$/;
 const MINIFIED_NAME = /[.-]min\.[cm]?js$/;
+const ROOT_TEST_NAME = /^(test|spec)\.[cm]?[jt]sx?$/;
 const E2E_TEST_NAME = /\.(cy|e2e|e2e-spec)\.[cm]?[jt]sx?$|_spec\.[cm]?[jt]sx?$/;
 const TEMPLATE_HOOK_NAME = /^(pre|post)_gen_project\.py$/;
 const PYTHON_TEST_UTILS_NAME = /^(testutils|testing_utils|test_helpers)\.py$/;
@@ -987,6 +988,15 @@ function testFileVerdict(
   if (language === "python" && quickTest(DJANGO_TESTS_NAME, name))
     return ["test-name", "a python test module (Django's tests.py)"];
   if (quickTest(E2E_TEST_NAME, name)) return ["test-name", "an end-to-end test file (by name)"];
+  // A bare `test.js` or `spec.ts` at a package's root is collected by jest's default testMatch,
+  // ava's and node --test's defaults (vercel/arg's one test file); deeper down the name is also a
+  // module's (ow's `source/test.ts`, the function its predicates call).
+  if (
+    (language === "javascript" || language === "typescript") &&
+    quickTest(ROOT_TEST_NAME, name) &&
+    (dirs.length === 0 || (dirs.length === 2 && MONOREPO_CONTAINERS.has(dirs[0] ?? "")))
+  )
+    return ["test-name", `a ${language} test file (${name} at a package's root)`];
   const testDir = dirs.find(
     (dir) => TEST_DIRS.has(dir) || /\.Tests?$/.test(dir) || /^__tests?_\w+__$/.test(dir),
   );
