@@ -356,10 +356,12 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
   const roots = testpaths?.filter((p) => p !== "." && p !== "");
   const opaque = customCollection(view, dir);
   const ignored = ignoredByAddopts(setting("addopts") ?? []);
+  const unrecursed = notRecursedInto(setting("norecursedirs"));
   const parts: string[] = [];
   if (testpaths !== undefined) parts.push("testpaths");
   if (configured !== undefined) parts.push("python_files");
   if (ignored !== undefined) parts.push("addopts --ignore");
+  if (unrecursed !== undefined) parts.push("norecursedirs");
   return {
     evidence:
       parts.length === 0
@@ -373,7 +375,7 @@ function pytestShape(view: ProjectView, dir: string): SuiteMatcher {
         );
         if (!under) return false;
       }
-      if (ignored?.(path) === true) return false;
+      if (ignored?.(path) === true || unrecursed?.(path) === true) return false;
       // A file `testpaths` names is collected whatever its name (python-slugify's `test.py`).
       if (names(baseName(path)) || roots?.includes(path) === true) return true;
       // Django keeps an app's tests in tests.py or a tests/ package, collected with pytest-django's
@@ -421,6 +423,47 @@ export function ignoredByAddopts(
   return (path) =>
     paths.some((one) => path === one || path.startsWith(`${one}/`)) ||
     globs.some((glob) => glob.test(path));
+}
+
+/**
+ * The folders pytest's `norecursedirs` keep it out of, as a test of a package-relative file path
+ * (undefined when the config sets none). pytest matches a pattern without a `/` against each
+ * folder's name on the way down, and one with a `/` against the folder's whole path, a relative
+ * pattern as its tail (`fnmatch_ex`): marshmallow's `tests/mypy_test_cases` holds files named
+ * like tests that only mypy reads. Named on the command line, pytest collects such a file anyway
+ * (and marshmallow's fails at import), so a run of the tests of a change must leave it out.
+ */
+export function notRecursedInto(
+  patterns: readonly string[] | undefined,
+): ((path: string) => boolean) | undefined {
+  const globs = (patterns ?? [])
+    .map((one) =>
+      one
+        .replace(/^["']|["']$/g, "")
+        .replace(/^\.\//, "")
+        .replace(/\/+$/, ""),
+    )
+    .filter((one) => one !== "" && !one.startsWith("/"))
+    .map((one) => ({ path: one.includes("/"), regex: fnmatchRegex(one) }));
+  if (globs.length === 0) return undefined;
+  return (path) => {
+    const dirs = path.split("/").slice(0, -1);
+    for (let i = 0; i < dirs.length; i += 1) {
+      const name = dirs[i] ?? "";
+      const whole = dirs.slice(0, i + 1).join("/");
+      for (const glob of globs) {
+        if (!glob.path) {
+          if (glob.regex.test(name)) return true;
+          continue;
+        }
+        // The folder's absolute path ends with the pattern: any tail of its relative one.
+        const tails = dirs.slice(0, i + 1).map((_, j) => dirs.slice(j, i + 1).join("/"));
+        if (tails.some((tail) => glob.regex.test(tail)) || glob.regex.test(`/${whole}`))
+          return true;
+      }
+    }
+    return false;
+  };
 }
 
 /** Python's fnmatch as a regex: `*` any run of characters (`/` too), `?` one, `[!…]` negated. */

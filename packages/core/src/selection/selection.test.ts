@@ -175,6 +175,21 @@ describe("suiteShape: the project's test files as its runner sees them", () => {
       ["tests/manual/test_b.py"],
     ],
     [
+      "pytest norecursedirs: a folder's name, and a path (marshmallow's tests/mypy_test_cases)",
+      {
+        "pyproject.toml":
+          '[tool.pytest.ini_options]\nnorecursedirs = ".git env venv tests/mypy_test_cases *_data"\n',
+      },
+      ["tests/test_a.py", "tests/mypy/test_b.py", "pkg/tests/test_c.py", "environ/test_e.py"],
+      [
+        "tests/mypy_test_cases/test_validation_error.py",
+        "pkg/tests/mypy_test_cases/test_d.py",
+        "venv/lib/test_x.py",
+        "tests/env/test_y.py",
+        "tests/big_data/deep/test_z.py",
+      ],
+    ],
+    [
       "pytest python_files over several lines of setup.cfg",
       { "setup.cfg": "[tool:pytest]\npython_files =\n    tests.py\n    test_*.py\n" },
       ["app/tests.py", "app/tests/test_views.py"],
