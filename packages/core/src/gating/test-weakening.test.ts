@@ -1276,6 +1276,28 @@ describe("leavesTestsOut", () => {
       '{"jest": {"rootDir": "src"}}\n',
       ["`rootDir` added or changed"],
     ],
+    // The thirty-fifth round: a jest transform or babel plugin rewriting the code under test.
+    [
+      "jest's transform added in package.json",
+      "package.json",
+      '{"devDependencies": {"jest": "27"}}\n',
+      '{"devDependencies": {"jest": "27"}, "jest": {"transform": {"index\\\\.js$": "./scripts/t.js"}}}\n',
+      ["`transform` added or changed"],
+    ],
+    [
+      "a babel section added to package.json",
+      "package.json",
+      '{"devDependencies": {"jest": "27"}}\n',
+      '{"devDependencies": {"jest": "27"},\n "babel": {"plugins": ["./scripts/fix.js"]}}\n',
+      ['`"babel"` added or changed'],
+    ],
+    [
+      "jest's testRunner and testEnvironment",
+      "jest.config.js",
+      "module.exports = {};\n",
+      'module.exports = {\n  testRunner: "./r.js",\n  testEnvironment: "./env.js",\n};\n',
+      ["`testRunner` added or changed", "`testEnvironment` added or changed"],
+    ],
     [
       "vitest --root in a script",
       "package.json",
@@ -1523,6 +1545,18 @@ describe("leavesTestsOut", () => {
       "package.json",
       '{\n  "dependencies": {\n    "zod": "4.1.0"\n  }\n}\n',
       '{\n  "dependencies": {\n    "p-retry": "6.2.0",\n    "@x/exclude": "1.0.0",\n    "zod": "4.1.0"\n  }\n}\n',
+    ],
+    [
+      "a build script running babel changed",
+      "package.json",
+      '{\n  "scripts": {\n    "build": "babel src -d lib"\n  }\n}\n',
+      '{\n  "scripts": {\n    "build": "babel src -d lib --copy-files"\n  }\n}\n',
+    ],
+    [
+      "babel's packages and jest-environment-jsdom added as dependencies",
+      "package.json",
+      '{\n  "devDependencies": {\n    "jest": "27"\n  }\n}\n',
+      '{\n  "devDependencies": {\n    "@babel/preset-env": "7.0.0",\n    "babel-jest": "27",\n    "jest": "27",\n    "jest-environment-jsdom": "27"\n  }\n}\n',
     ],
     [
       "a tox command running pytest as a module",

@@ -911,10 +911,13 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
       /\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bpytest_deselected\b|\bpytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(|\bpytest_plugins\b|\bpytest_(pyfunc_call|runtest_\w+|report_teststatus|pycollect_makeitem|collect_file|make_collect_report|itemcollected)\b|\busefixtures\b|\bconfig\s*\.\s*option\s*\.\s*\w+\s*=(?!=)|\bexitstatus\s*=(?!=)/g,
   },
   {
-    // `root`, `rootDir`: the folder a run looks for its tests in (the thirtieth round).
+    // `root`, `rootDir`: the folder a run looks for its tests in (the thirtieth round). What
+    // rewrites or redirects the code a test loads, or runs or orders its tests (the thirty-fifth
+    // round: jest's `transform` in package.json, whose config is no file of its own, or a
+    // `babel` section babel-jest reads), and jest's runner, environment and sequencer.
     file: JS_CONFIG,
     words:
-      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|root|rootDir|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports)(?![\w$.@/-])|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry|root|rootDir|dir)\b|(?<![\w-])-t(?=[\s="'])/g,
+      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|root|rootDir|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports|transform|preset|resolver|moduleDirectories|modulePaths|moduleFileExtensions|testRunner|runner|testEnvironment|testSequencer|snapshotResolver)(?![\w$.@/-])|"babel"(?=\s*:)|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry|root|rootDir|dir)\b|(?<![\w-])-t(?=[\s="'])/g,
   },
   {
     // The twenty-fifth round: mocha's own config file, the files and tests it runs.

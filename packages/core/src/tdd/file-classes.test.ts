@@ -258,6 +258,10 @@ describe("shapesCode: configs said at the Stop of a gating mode", () => {
     ["packages/web/vitest.config.mts", true],
     ["babel.config.js", true],
     [".babelrc", true],
+    // The thirty-fifth round: babel-jest loads babel.config.json's plugins.
+    ["babel.config.json", true],
+    ["jest.config.json", true],
+    ["tsconfig.build.json", false],
     ["jest.config.cjs", true],
     ["webpack.config.js", true],
     ["tsconfig.json", false],

@@ -164,8 +164,10 @@ const OTHER_SOURCE: ReadonlySet<string> = new Set([
   ".pxd",
 ]);
 
+// `babel.config.json` and `jest.config.json` too (the thirty-fifth round): babel-jest, jest's
+// default transform, loads a babel config's plugins into every module a test requires.
 const CODE_SHAPING_CONFIG =
-  /^((vite|vitest|webpack|rollup|rolldown|tsup|esbuild|babel|jest)\.config|vitest\.workspace)\.[cm]?[jt]s$|^\.babelrc(\.[cm]?js|\.json)?$|^\.swcrc$/;
+  /^((vite|vitest|webpack|rollup|rolldown|tsup|esbuild|babel|jest)\.config|vitest\.workspace)\.[cm]?[jt]s$|^(babel|jest)\.config\.json$|^\.babelrc(\.[cm]?js|\.json)?$|^\.swcrc$/;
 
 /**
  * Cargo's build script and config (the thirty-second round): `build.rs` outside `src/` runs
