@@ -168,6 +168,20 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
     expect(reasonOf(env)).toContain("tests/test_settings.py");
   });
 
+  it("says a new runner or build config the turn wrote, untracked (the thirty-fifth round)", async () => {
+    // A babel.config.json whose plugin babel-jest loads rewrote the module under test; a new
+    // pytest.ini takes over from the one git knows. Neither is a source file: the look dropped
+    // both as untracked, and the Stop said nothing.
+    const root = await start(mode);
+    await send(root, { kind: "TurnStarted" });
+    writeFileSync(join(root, "babel.config.json"), '{"plugins": ["./scripts/fix.js"]}\n');
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub/pytest.ini"), '[pytest]\naddopts = -k "not test_add"\n');
+    const end = await endTurn(root);
+    expect(reasonOf(end)).toContain("babel.config.json changed this turn");
+    expect(reasonOf(end)).toContain("sub/pytest.ini (`-k` added or changed)");
+  });
+
   it("an ignore rule added in the turn hides neither a tracked file nor a new one", async () => {
     const root = await start(mode);
     appendFileSync(join(root, ".gitignore"), "calc.py\nsneaky.py\n");

@@ -33,7 +33,7 @@ import {
   type WorkTreeStatus,
 } from "../turn-baseline.ts";
 import type { SessionState } from "../../state/session.ts";
-import { classifyTddFile, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
+import { classifyTddFile, shapesCode, tddPatternsFromConfig } from "../../tdd/file-classes.ts";
 import { isRunnerConfig } from "../test-weakening.ts";
 import { detectLanguage } from "../../filter/languages.ts";
 import { sessionFile, STATE_DIR, type Project } from "../../project/node/project.ts";
@@ -369,7 +369,7 @@ function relevant(path: string): boolean {
   // read (a test folder's data file, a `.env` the settings load), whose edit runs the tests that
   // read it: tdd and strict keep no queue, so what the look does not see their Stop never runs.
   if (inSourceFolder(path)) return true;
-  if (!isRunnerConfig(path) && !readByTests(path)) return false;
+  if (!isRunnerConfig(path) && !shapesCode(path) && !readByTests(path)) return false;
   return !inSkippedFolder(path);
 }
 
@@ -574,9 +574,14 @@ export function checkTurn(
     const was = result.before.get(path);
     return (entry !== undefined && !entry.untracked) || (was?.fromHead === true && was.id !== null);
   };
+  // A new runner or build config is no source file, yet it can leave tests out or rewrite the
+  // code they load (a `babel.config.json` babel-jest reads, a `pytest.ini` that takes over from
+  // `pyproject.toml`): untracked, it counts like a new module.
   const changed = result.changed.filter(
     (path) =>
-      tracked(path) || (inSourceFolder(path, thenRules) && !thenRules.matcher.ignores(path)),
+      tracked(path) ||
+      ((inSourceFolder(path, thenRules) || isRunnerConfig(path) || shapesCode(path)) &&
+        !thenRules.matcher.ignores(path)),
   );
   return {
     changed,
