@@ -1299,6 +1299,13 @@ describe("leavesTestsOut", () => {
       ["`testRunner` added or changed", "`testEnvironment` added or changed"],
     ],
     [
+      "jest's automock turned on, a __mocks__ file standing in for the module",
+      "package.json",
+      '{"jest": {}}\n',
+      '{"jest": {"automock": true, "unmockedModulePathPatterns": ["chai"]}}\n',
+      ["`automock` added or changed", "`unmockedModulePathPatterns` added or changed"],
+    ],
+    [
       "vitest --root in a script",
       "package.json",
       '{"scripts": {"test": "vitest run"}}\n',

@@ -914,10 +914,11 @@ const LEAVES_OUT: readonly { file: RegExp; words: RegExp }[] = [
     // `root`, `rootDir`: the folder a run looks for its tests in (the thirtieth round). What
     // rewrites or redirects the code a test loads, or runs or orders its tests (the thirty-fifth
     // round: jest's `transform` in package.json, whose config is no file of its own, or a
-    // `babel` section babel-jest reads), and jest's runner, environment and sequencer.
+    // `babel` section babel-jest reads), jest's runner, environment and sequencer, and
+    // `automock`, which loads a `__mocks__/` file beside a module in its place.
     file: JS_CONFIG,
     words:
-      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|root|rootDir|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports|transform|preset|resolver|moduleDirectories|modulePaths|moduleFileExtensions|testRunner|runner|testEnvironment|testSequencer|snapshotResolver)(?![\w$.@/-])|"babel"(?=\s*:)|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry|root|rootDir|dir)\b|(?<![\w-])-t(?=[\s="'])/g,
+      /(?<![\w$.@/-])(exclude|include|testMatch|testRegex|roots|root|rootDir|dir|projects|passWithNoTests|testPathIgnorePatterns|modulePathIgnorePatterns|testNamePattern|allowOnly|retry|dangerouslyIgnoreUnhandledErrors|setupFiles|setupFilesAfterEnv|globalSetup|alias|moduleNameMapper|imports|transform|preset|resolver|moduleDirectories|modulePaths|moduleFileExtensions|testRunner|runner|testEnvironment|testSequencer|snapshotResolver|automock|unmockedModulePathPatterns)(?![\w$.@/-])|"babel"(?=\s*:)|--(passWithNoTests|testPathIgnorePatterns|testNamePattern|exclude|retry|root|rootDir|dir)\b|(?<![\w-])-t(?=[\s="'])/g,
   },
   {
     // The twenty-fifth round: mocha's own config file, the files and tests it runs.
