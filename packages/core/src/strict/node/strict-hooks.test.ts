@@ -329,6 +329,28 @@ describe("strict mode on a real pytest project", () => {
     expect(denied.kind === "deny" ? denied.reason : "").toContain("changed since the red");
   }, 60_000);
 
+  it("says a claimed test weakened under a claim with no edit (the thirty-fifth round)", async () => {
+    // The claim's hash holds its test only when the Stop verifies the claim; with no production
+    // edit nothing is verified, and the test skipped went by in silence.
+    pytestProject();
+    writeFileSync(abs("calc.py"), "def add(a, b):\n    return a - b\n");
+    await commitAll(project.root);
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    await send({ kind: "TurnStarted" });
+    expect((await claim("tests/test_calc.py::test_add", ["calc.py"])).ok).toBe(true);
+    await write(
+      "tests/test_calc.py",
+      read("tests/test_calc.py").replace(
+        "def test_add",
+        "import pytest\n\n\n@pytest.mark.skip\ndef test_add",
+      ),
+    );
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind === "block" ? stop.reason : JSON.stringify(stop)).toContain(
+      "a test or runner config changed this turn so that fewer tests run or can fail",
+    );
+  }, 60_000);
+
   it("a deletion is gated, snapshotted and logged like any edit", async () => {
     pytestProject();
     project.write("legacy.py", "OLD = 1\n");
