@@ -351,6 +351,27 @@ describe("strict mode on a real pytest project", () => {
     );
   }, 60_000);
 
+  it("says what a claimed test runs with changed under a claim with no edit", async () => {
+    // A claim with no edit is never verified, so its support hash was compared by nothing: a
+    // sitecustomize.py in the venv (or any support file) changed went by in silence.
+    pytestProject();
+    writeFileSync(abs("calc.py"), "def add(a, b):\n    return a - b\n");
+    await commitAll(project.root);
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    await send({ kind: "TurnStarted" });
+    expect((await claim("tests/test_calc.py::test_add", ["calc.py"])).ok).toBe(true);
+    // Nothing changed: the claim waits for its edit, and nothing is said of its test.
+    const quiet = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(JSON.stringify(quiet)).not.toContain("with no claimed edit");
+    await send({ kind: "TurnStarted" });
+    await write("tests/expected.txt", "3\n");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind).toBe("block");
+    expect(stop.kind === "block" ? stop.reason : "").toContain(
+      "what tests/test_calc.py runs with changed since its red, with no claimed edit",
+    );
+  }, 60_000);
+
   it("a deletion is gated, snapshotted and logged like any edit", async () => {
     pytestProject();
     project.write("legacy.py", "OLD = 1\n");

@@ -29,6 +29,7 @@ import {
   restoreFile,
   snapshotFile,
   standInOfTargets,
+  supportHash,
   supportRewriteReason,
   withVerifyLock,
 } from "./strict-store.ts";
@@ -150,6 +151,25 @@ function claimTests(call: StrictCall, state: StrictState): Set<string> {
     if (path !== undefined) files.add(path);
   }
   return files;
+}
+
+/**
+ * The test files of open claims with no edit whose support (`supportHash`: the helpers, configs,
+ * the interpreter's start-up hooks, the runner's installed files) is not what it was at the red.
+ */
+async function supportMovedUnedited(call: StrictCall, state: StrictState): Promise<string[]> {
+  const patterns = tddPatternsFromConfig(call.project.config);
+  const moved = new Set<string>();
+  const now = new Map<string, string>();
+  for (const claim of openClaims(state)) {
+    const red = claim.red;
+    if (claim.snapshots.size > 0 || red?.support_hash === undefined) continue;
+    const file = red.test.file;
+    let hash = now.get(file);
+    if (hash === undefined) now.set(file, (hash = await supportHash(call.project, file, patterns)));
+    if (hash !== red.support_hash) moved.add(file);
+  }
+  return [...moved];
 }
 
 function testOf(claim: ClaimState): StrictTest | undefined {
@@ -725,6 +745,15 @@ export async function verifyStrictTurnWith(
     const { weakened, tested } = weakenedTests(call.project, look, claimTests(call, state));
     if (weakened.length > 0) {
       lines.push(`✗ ${weakenedLine("strict", weakened).replace(/^tailtest strict: /, "")}`);
+      if (!stopHookActive) block = true;
+    }
+    // A claim with no edit is never verified, so nothing compared what its test runs with since
+    // its red: a `sitecustomize.py` written into the virtual environment made the red pass with
+    // no code claimed, and the Stop said nothing (the thirty-fifth round).
+    for (const file of await supportMovedUnedited(call, state)) {
+      lines.push(
+        `✗ what ${file} runs with changed since its red, with no claimed edit (${supportDescription(file)}): put it back, or claim the test again while it still fails; a claimed test turns green only through the code its claim edits`,
+      );
       if (!stopHookActive) block = true;
     }
     if (look.lost !== undefined) {
