@@ -9,6 +9,7 @@ import {
   walkedFileIgnored,
 } from "./filter.ts";
 import { requiredLiterals } from "../util/literal-guard.ts";
+import { goBuildNamesVersion, goModVersion } from "./go-build.ts";
 
 const kindOf = (path: string, context = {}) => classifyFile(path, context).kind;
 
@@ -643,5 +644,54 @@ describe("classifyFile: Go files a build constraint leaves out of every build", 
     ["x.go", "package x\n\n//go:build ignore\nfunc f() int { return 1 }\n"],
   ])("%s with a constraint some build satisfies stays source", (path, head) => {
     expect(decide(path, head)).toBe("source");
+  });
+
+  const inModule = (path: string, head: string, goVersion: string) =>
+    classifyFile(path, { head, headComplete: true, goVersion });
+
+  it.each([
+    ["btree.go", `${license}//go:build !go1.18\n// +build !go1.18\n\npackage btree\n`, "1.18"],
+    ["btree.go", `${license}// +build !go1.18\n\npackage btree\n`, "1.21.3"],
+    ["old.go", "//go:build !go1.16 && linux\n\npackage x\n", "1.19"],
+    ["gen.go", "//go:build ignore\n\npackage main\n", "1.18"],
+  ])("%s: a constraint no toolchain the go %s module accepts satisfies", (path, head, go) => {
+    const verdict = inModule(path, head, go);
+    expect(verdict.queue).toBe(false);
+    expect(verdict.rule).toBe(head.includes("ignore") ? "go-build-ignore" : "go-build-version");
+  });
+
+  it("names the module's go line in the reason", () => {
+    expect(inModule("btree.go", "//go:build !go1.18\n\npackage btree\n", "1.18").reason).toBe(
+      "left out of every build by its Go version constraint (the module says go 1.18): no toolchain the module accepts compiles it, so no test covers it",
+    );
+  });
+
+  it.each([
+    ["btree_generic.go", "//go:build go1.18\n\npackage btree\n", "1.18"],
+    ["new.go", "//go:build go1.21\n\npackage x\n", "1.18"],
+    ["old.go", "//go:build !go1.21\n\npackage x\n", "1.18"],
+    ["old.go", "//go:build !go1.18 || linux\n\npackage x\n", "1.18"],
+    ["old.go", "//go:build !go1.18x\n\npackage x\n", "1.18"],
+  ])("%s: a constraint some allowed toolchain satisfies stays source (go %s)", (path, head, go) => {
+    expect(inModule(path, head, go).rule).toBe("source");
+  });
+});
+
+describe("goModVersion and goBuildNamesVersion", () => {
+  it.each([
+    ["module example.com/m\n\ngo 1.18\n", "1.18"],
+    ["module example.com/m\n\ngo 1.21.3 // toolchain floor\n\nrequire x v1\n", "1.21.3"],
+    ["module example.com/m\n", undefined],
+  ])("%j has go line %s", (text, version) => {
+    expect(goModVersion(text)).toBe(version);
+  });
+
+  it.each([
+    ["//go:build !go1.18\n\npackage x\n", true],
+    ["// +build go1.9\n\npackage x\n", true],
+    ["//go:build linux\n\npackage x\n", false],
+    ['package x\n\nvar v = "go1.18"\n', false],
+  ])("%j names a Go version: %s", (head, names) => {
+    expect(goBuildNamesVersion(head)).toBe(names);
   });
 });

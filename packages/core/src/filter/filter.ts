@@ -125,6 +125,11 @@ export interface FilterContext {
    * `.tailtest-ignore` and config rules still do.
    */
   tracked?: boolean | undefined;
+  /**
+   * Go only: the `go` line of the go.mod above the file (`1.18`), read when the file's build
+   * constraint names a Go version: `//go:build !go1.18` in a go 1.18 module is never built.
+   */
+  goVersion?: string | undefined;
 }
 
 /**
@@ -823,6 +828,7 @@ function classifyByContent(
   language: Language,
   head: string,
   complete: boolean,
+  goVersion: string | undefined,
 ): Verdict | undefined {
   const skip = (kind: SkipKind, rule: string, reason: string): Verdict => ({
     queue: false,
@@ -854,11 +860,18 @@ function classifyByContent(
     )
       return skip("build-output", "minified", "minified code (one very long line)");
   }
-  if (language === "go" && head.includes("build") && goBuildExcluded(head))
+  if (language === "go" && head.includes("build") && goBuildExcluded(head)) {
     return skip(
       "script",
       "go-build-ignore",
       "left out of every build by its constraint (`//go:build ignore`): a program for `go run`, no test of the package compiles it",
+    );
+  }
+  if (language === "go" && goVersion !== undefined && goBuildExcluded(head, goVersion))
+    return skip(
+      "unsupported",
+      "go-build-version",
+      `left out of every build by its Go version constraint (the module says go ${goVersion}): no toolchain the module accepts compiles it, so no test covers it`,
     );
   if (quickTest(COMPONENT_NAME, name) && isIconComponent(head))
     return skip("asset", "icon-component", "an SVG icon component (markup, no logic)");
@@ -914,7 +927,14 @@ function classifySourceFile(
   if (byName !== undefined) return byName;
   const head = context.head;
   if (head !== undefined) {
-    const byContent = classifyByContent(name, path, language, head, context.headComplete === true);
+    const byContent = classifyByContent(
+      name,
+      path,
+      language,
+      head,
+      context.headComplete === true,
+      context.goVersion,
+    );
     if (byContent !== undefined) return byContent;
   }
   return { queue: true, kind: "source", language, reason: `${language} source`, rule: "source" };

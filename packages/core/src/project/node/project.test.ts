@@ -20,6 +20,45 @@ class Billing:
         return response
 `;
 
+describe("inspectEdit: a Go file behind a version constraint its module never builds", () => {
+  // google/btree's shape: the generic copy behind go1.18, the pre-generics one behind !go1.18.
+  const tree = (go: string) =>
+    makeProject({
+      "go.mod": `module example.com/btree\n\ngo ${go}\n`,
+      "btree_generic.go":
+        "//go:build go1.18\n// +build go1.18\n\npackage btree\n\nfunc Len() int { return 1 }\n",
+      "btree.go":
+        "//go:build !go1.18\n// +build !go1.18\n\npackage btree\n\nfunc Len() int { return 1 }\n",
+      "btree_test.go":
+        'package btree\n\nimport "testing"\n\nfunc TestLen(t *testing.T) { _ = Len() }\n',
+    });
+
+  it("skips the copy no allowed toolchain compiles and queues the one every build has", () => {
+    const project = tree("1.18");
+    try {
+      const opened = openProject(project.root);
+      expect(inspectEdit(opened, "btree.go").verdict).toMatchObject({
+        queue: false,
+        rule: "go-build-version",
+      });
+      expect(inspectEdit(opened, "btree_generic.go").verdict).toMatchObject({ queue: true });
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("queues the old copy when the module still accepts a toolchain before go1.18", () => {
+    const project = tree("1.17");
+    try {
+      expect(inspectEdit(openProject(project.root), "btree.go").verdict).toMatchObject({
+        queue: true,
+      });
+    } finally {
+      project.cleanup();
+    }
+  });
+});
+
 describe("inspectEdit on a real project", () => {
   it("queues a new python file with its runner, test path, depth and the queued note", async () => {
     const project = copyFixture("runners/pytest-pyproject");

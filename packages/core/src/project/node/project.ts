@@ -28,6 +28,7 @@ import {
   type IgnoreRules,
 } from "../../filter/filter.ts";
 import { moduleShape } from "../../filter/module-shape.ts";
+import { goBuildNamesVersion, goModVersion } from "../../filter/go-build.ts";
 import { writtenLanguage } from "../../filter/languages.ts";
 import { HistoryFileSchema, emptyHistory, type HistoryFile } from "../../state/history-state.ts";
 import { renderQueuedNote, type Covering } from "../../notes/notes.ts";
@@ -529,6 +530,7 @@ export function inspectEdit(
     extraTestPatterns: project.config.file_classes.test,
     productionPatterns: project.config.file_classes.production,
     exemptPatterns: project.config.file_classes.exempt,
+    goVersion: goVersionFor(project.view, rel, head),
   };
   let verdict = classifyFile(rel, context);
   // A .gitignore pattern leaves a file git tracks alone: asked only when one matched.
@@ -555,6 +557,24 @@ export function inspectEdit(
     insight.target = findTestTarget(project.view, resolution.runner, rel, project.testNames);
   }
   return insight;
+}
+
+/**
+ * The `go` line of the go.mod above a Go file whose build constraint names a Go version (read
+ * only then: most files have none), so the filter can tell a file no allowed toolchain builds.
+ */
+function goVersionFor(
+  view: ProjectView,
+  rel: string,
+  head: string | undefined,
+): string | undefined {
+  if (!rel.endsWith(".go") || head === undefined || !goBuildNamesVersion(head)) return undefined;
+  const dirs = rel.split("/").slice(0, -1);
+  for (let depth = dirs.length; depth >= 0; depth -= 1) {
+    const goMod = view.readText([...dirs.slice(0, depth), "go.mod"].join("/"));
+    if (goMod !== undefined) return goModVersion(goMod);
+  }
+  return undefined;
 }
 
 /** The package folders above a file, so `packages/web/dist/x.js` is recognised as output. */
