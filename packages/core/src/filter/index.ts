@@ -13,7 +13,7 @@ export {
   walkSkipsDir,
   walkedFileIgnored,
 } from "./filter.ts";
-export { goBuildNamesVersion, goModVersion } from "./go-build.ts";
+export { goBuildExcluded, goBuildNamesVersion, goModVersion } from "./go-build.ts";
 export {
   EXTENSION_LANGUAGES,
   type Language,

@@ -6,6 +6,8 @@ import { withAgentFlag } from "../guide.ts";
 import type { EditEntry, TddEntry } from "../tdd-log.ts";
 import { deriveTddState, type TddView } from "../tdd-state.ts";
 import { detectLanguage } from "../../filter/languages.ts";
+import { goBuildExcluded } from "../../filter/go-build.ts";
+import { readHead } from "../../project/node/fs-view.ts";
 import { judgeTarget, protectionFor } from "../../gating/node/write-identity.ts";
 import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
 import type { Project } from "../../project/node/project.ts";
@@ -82,9 +84,32 @@ export function gatedFiles(
     }
     if (relPath === undefined || seen.has(relPath)) continue;
     seen.add(relPath);
-    files.push({ relPath, fileClass: classifyTddFile(relPath, patterns) });
+    const fileClass = classifyTddFile(relPath, patterns);
+    files.push({
+      relPath,
+      fileClass:
+        fileClass === "prod" && goProgramOutsideBuild(call.project.root, relPath)
+          ? "other"
+          : fileClass,
+    });
   }
   return files;
+}
+
+/** The first bytes of a Go file read for its build constraint (a license header comes first). */
+const GO_HEAD_BYTES = 4096;
+
+/**
+ * A Go file that `//go:build ignore` leaves out of every build as it stands on disk: a program
+ * for `go run` (a `gen.go` generator) that no test compiles, so no Red can precede its edit. Read
+ * from the file before the edit: writing the constraint into a package's file is gated as
+ * production, and an allowed edit that takes it out is not recorded as gated
+ * (`recordTddEdits`), so the end of the turn reports it.
+ */
+function goProgramOutsideBuild(root: string, relPath: string): boolean {
+  if (!relPath.endsWith(".go")) return false;
+  const head = readHead(join(root, relPath), GO_HEAD_BYTES);
+  return head !== undefined && head.includes("build") && goBuildExcluded(head);
 }
 
 /**
@@ -151,11 +176,19 @@ export async function recordTddEdits(
   );
   if (files.length === 0) return { kind: "none" };
   const { entries } = await viewOf(call);
-  // Each path's last gate decision for this agent, and when it allowed it.
-  const last = new Map<string, { decision: EditEntry["decision"]; at: number }>();
+  // Each path's last gate decision for this agent, when it allowed it and the class it saw.
+  const last = new Map<
+    string,
+    { decision: EditEntry["decision"]; at: number; fileClass: string }
+  >();
   for (const entry of entries)
     if (entry.kind === "edit")
-      last.set(entry.path, { decision: entry.decision, at: Date.parse(entry.at) });
+      last.set(entry.path, {
+        decision: entry.decision,
+        at: Date.parse(entry.at),
+        fileClass: entry.file_class,
+      });
+  const now = new Map(files.map((file) => [file.relPath, file.fileClass]));
   // An allowance is used once: a write after its record (a gate that timed out) records nothing.
   const used = lastAppliedAt(call.project.root, keyOf(call));
   const allowed = files
@@ -163,7 +196,10 @@ export async function recordTddEdits(
     .filter((path) => {
       const gate = last.get(path);
       return (
-        gate?.decision === "allowed" && gate.at >= (used.get(path) ?? Number.NEGATIVE_INFINITY)
+        gate?.decision === "allowed" &&
+        gate.at >= (used.get(path) ?? Number.NEGATIVE_INFINITY) &&
+        // A Go program allowed as outside every build that the edit made production.
+        !(gate.fileClass === "other" && now.get(path) === "prod")
       );
     });
   await recordApplied(call.project.root, keyOf(call), allowed, call.now().toISOString());

@@ -403,6 +403,45 @@ describe("the end-of-turn sweep", () => {
   });
 });
 
+describe("a Go program that `//go:build ignore` leaves out of every build", () => {
+  const GEN = "//go:build ignore\n\npackage main\n\nfunc main() { println(1) }\n";
+
+  function existing(rel: string, content: string) {
+    project.write(rel, content);
+    const old = (Date.now() - 3_600_000) / 1000;
+    utimesSync(abs(rel), old, old);
+  }
+
+  it("is not gated as production: no test compiles it, so no Red can come first", async () => {
+    existing("gen.go", GEN);
+    existing("calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n");
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    expect((await send({ kind: "EditRequested", paths: [abs("gen.go")] })).kind).not.toBe("deny");
+    expect((await send({ kind: "EditRequested", paths: [abs("calc.go")] })).kind).toBe("deny");
+    project.write("gen.go", GEN.replace("println(1)", "println(2)"));
+    await send({ kind: "FilesEdited", paths: [abs("gen.go")] });
+    const end = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(JSON.stringify(end)).not.toContain("gen.go");
+  });
+
+  it("an allowed edit that takes the constraint out is reported at the end of the turn", async () => {
+    existing("gen.go", GEN);
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    expect((await send({ kind: "EditRequested", paths: [abs("gen.go")] })).kind).not.toBe("deny");
+    project.write("gen.go", "package calc\n\nfunc Mul(a, b int) int { return a * b }\n");
+    await send({ kind: "FilesEdited", paths: [abs("gen.go")] });
+    const end = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(end.kind).toBe("block");
+    expect((end as { reason: string }).reason).toContain("- gen.go");
+  });
+
+  it("writing the constraint into a package's file is gated as production", async () => {
+    existing("calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n");
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    expect((await send({ kind: "EditRequested", paths: [abs("calc.go")] })).kind).toBe("deny");
+  });
+});
+
 describe("the turn's tests", () => {
   const MUL_TEST = "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
 
