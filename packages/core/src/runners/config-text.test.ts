@@ -134,6 +134,29 @@ describe("pytest: a conftest.py that changes collection", () => {
     expect(pytest.suite(view, runner).opaque).toBe(expected);
   });
 
+  // python-attrs/attrs' shape: tests/conftest.py leaves a Python 3.14 test out on older Pythons.
+  const ATTRS_CONFTEST =
+    'collect_ignore = []\nif not PY_3_14_PLUS:\n    collect_ignore.extend(["test_forward_references.py"])\n';
+
+  it.each([
+    [{ "pyproject.toml": '[tool.pytest]\ntestpaths = ["tests"]\n' }, "tests/conftest.py"],
+    [{ "pytest.ini": "[pytest]\n" }, "tests/conftest.py"],
+    [{ "pytest.ini": "[pytest]\ntestpaths = checks\n" }, "checks/conftest.py"],
+  ])("a test folder's conftest.py that leaves files out: %j", (config, conftest) => {
+    const view = createMemoryView({ ...config, [conftest]: ATTRS_CONFTEST });
+    expect(pytest.suite(view, runner).opaque).toBe(`${conftest} changes what pytest collects`);
+    expect(pytest.listTests?.configFiles(view, "")).toEqual([Object.keys(config)[0], conftest]);
+  });
+
+  it("a conftest.py in a folder testpaths does not name is not read", () => {
+    const view = createMemoryView({
+      "pytest.ini": "[pytest]\ntestpaths = checks\n",
+      "tests/conftest.py": ATTRS_CONFTEST,
+      "checks/conftest.py": "import pytest\n",
+    });
+    expect(pytest.suite(view, runner).opaque).toBeUndefined();
+  });
+
   it("reads node ids from --collect-only -q, and nothing from a crash", () => {
     const out =
       "tests/test_a.py::test_x\ntests/test_a.py::T::test_y\nsub/b_test.py::test_z[1]\n\n3 tests collected in 0.1s\n";

@@ -75,7 +75,10 @@ export const pytest: RunnerSpec = {
         return undefined;
       return ids.flatMap((file) => packageRelative(file, packageAbs) ?? []);
     },
-    configFiles: (view, dir) => PYTEST_CONFIGS.filter((name) => has(view, dir, name)),
+    configFiles: (view, dir) => [
+      ...PYTEST_SETTINGS_FILES.filter((name) => has(view, dir, name)),
+      ...conftestFiles(view, dir),
+    ],
   },
   shellPythonModule: "pytest",
   // 5: nothing collected; 4 with "ERROR: not found": a requested node id does not exist.
@@ -320,17 +323,37 @@ export const PYTEST_SETTINGS_FILES: readonly string[] = [
   "setup.cfg",
 ];
 
-const PYTEST_CONFIGS = [...PYTEST_SETTINGS_FILES, "conftest.py"];
+/** The usual test folders, whose conftest.py is read when no `testpaths` names the folders. */
+const USUAL_TEST_FOLDERS = ["tests", "test", "testing"];
 
-/** A root conftest.py that changes what pytest collects: only pytest knows its tests then. */
+/**
+ * The conftest.py files read for what they do to collection: the root's, and that of each folder
+ * `testpaths` names (or of the usual test folders). A `tests/conftest.py` whose `collect_ignore`
+ * leaves a file out (attrs: a Python 3.14 test, on older Pythons) is honoured by pytest's own run
+ * of the folder but not for a file named on the command line, so the Stop would run it.
+ */
+function conftestFiles(view: ProjectView, dir: string): string[] {
+  const testpaths = pytestSettings(view, dir)("testpaths");
+  const folders = (testpaths ?? USUAL_TEST_FOLDERS)
+    .map((path) => path.replace(/^\.\//, "").replace(/\/+$/, ""))
+    .filter((path) => path !== "" && path !== "." && !/[*?[\]]|^\/|(^|\/)\.\.(\/|$)/.test(path));
+  return ["conftest.py", ...folders.map((folder) => `${folder}/conftest.py`)].filter((file) =>
+    has(view, dir, file),
+  );
+}
+
+/** A conftest.py that changes what pytest collects: only pytest knows its tests then. */
 function customCollection(view: ProjectView, dir: string): string | undefined {
-  const conftest = read(view, dir, "conftest.py");
-  if (conftest === undefined) return undefined;
-  return /^\s*(def\s+pytest_(collect_file|ignore_collect|pycollect_makemodule|collection_modifyitems)\b|collect_ignore(_glob)?\s*[+]?=)/m.test(
-    conftest,
-  )
-    ? "conftest.py changes what pytest collects"
-    : undefined;
+  for (const file of conftestFiles(view, dir)) {
+    const conftest = read(view, dir, file) ?? "";
+    if (
+      /^\s*(def\s+pytest_(collect_file|ignore_collect|pycollect_makemodule|collection_modifyitems)\b|collect_ignore(_glob)?\s*[+]?=)/m.test(
+        conftest,
+      )
+    )
+      return `${file} changes what pytest collects`;
+  }
+  return undefined;
 }
 
 /**

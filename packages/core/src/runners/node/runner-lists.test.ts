@@ -168,6 +168,23 @@ describe("asking jest for its tests when its config is a function", () => {
 });
 
 describe("asking pytest when a conftest.py changes collection", () => {
+  it("a test folder's collect_ignore leaves its file out of the list (attrs' shape)", async () => {
+    const project = fixture("pytest-ini");
+    project.write("pytest.ini", "[pytest]\ntestpaths = tests\npythonpath = .\n");
+    project.write("tests/__init__.py", "");
+    project.write(
+      "tests/conftest.py",
+      'import sys\n\ncollect_ignore = []\nif sys.version_info < (9,):\n    collect_ignore.extend(["test_future.py"])\n',
+    );
+    project.write("tests/test_now.py", "def test_now():\n    assert True\n");
+    project.write("tests/test_future.py", "def test_future():\n    assert False\n");
+    const runner = runnerOf(project.root);
+    const answer = (await askRunners(openProject(project.root), [runner])).get(askedKey(runner));
+    expect(answer?.files?.has("tests/test_now.py")).toBe(true);
+    expect(answer?.files?.has("tests/test_future.py")).toBe(false);
+    expect(answer?.note).toMatch(/^tests\/conftest\.py changes what pytest collects: /);
+  });
+
   it("`pytest --collect-only -q` names the files it would run", async () => {
     const project = fixture("pytest-ini");
     project.write("pytest.ini", "[pytest]\ntestpaths = checks\npythonpath = .\n");
