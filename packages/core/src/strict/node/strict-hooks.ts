@@ -154,6 +154,30 @@ function claimTests(call: StrictCall, state: StrictState): Set<string> {
 }
 
 /**
+ * What the Stop holds a turn for beside its claims' verdicts: a test made to stop testing, other
+ * than a verified claim's (its hash holds it; the twenty-second round), and the support of a
+ * claim with no edit changed since its red. A claim with no edit is never verified, so nothing
+ * compared what its test runs with: a `sitecustomize.py` written into the virtual environment
+ * made the red pass with no code claimed, and the Stop said nothing (the thirty-fifth round).
+ */
+async function turnConcerns(
+  call: StrictCall,
+  state: StrictState,
+  look: Parameters<typeof weakenedTests>[1],
+): Promise<{ lines: string[]; tested: TestedFile[] }> {
+  const { weakened, tested } = weakenedTests(call.project, look, claimTests(call, state));
+  const lines =
+    weakened.length > 0
+      ? [`✗ ${weakenedLine("strict", weakened).replace(/^tailtest strict: /, "")}`]
+      : [];
+  for (const file of await supportMovedUnedited(call, state))
+    lines.push(
+      `✗ what ${file} runs with changed since its red, with no claimed edit (${supportDescription(file)}): put it back, or claim the test again while it still fails; a claimed test turns green only through the code its claim edits`,
+    );
+  return { lines, tested };
+}
+
+/**
  * The test files of open claims with no edit whose support (`supportHash`: the helpers, configs,
  * the interpreter's start-up hooks, the runner's installed files) is not what it was at the red.
  */
@@ -741,21 +765,10 @@ export async function verifyStrictTurnWith(
     if (late && !stopHookActive) block = true;
     lines.push(...hatchLines(state.mode, changed, refactored, refactorPassed));
     lines.push(...configLine("strict", look.changed));
-    // A test made to stop testing, other than a claim's (its hash holds it): the twenty-second round.
-    const { weakened, tested } = weakenedTests(call.project, look, claimTests(call, state));
-    if (weakened.length > 0) {
-      lines.push(`✗ ${weakenedLine("strict", weakened).replace(/^tailtest strict: /, "")}`);
-      if (!stopHookActive) block = true;
-    }
-    // A claim with no edit is never verified, so nothing compared what its test runs with since
-    // its red: a `sitecustomize.py` written into the virtual environment made the red pass with
-    // no code claimed, and the Stop said nothing (the thirty-fifth round).
-    for (const file of await supportMovedUnedited(call, state)) {
-      lines.push(
-        `✗ what ${file} runs with changed since its red, with no claimed edit (${supportDescription(file)}): put it back, or claim the test again while it still fails; a claimed test turns green only through the code its claim edits`,
-      );
-      if (!stopHookActive) block = true;
-    }
+    const concerns = await turnConcerns(call, state, look);
+    lines.push(...concerns.lines);
+    if (concerns.lines.length > 0 && !stopHookActive) block = true;
+    const { tested } = concerns;
     if (look.lost !== undefined) {
       lines.push(`✗ ${lostCheckLine(look.lost, true, look.copy !== undefined)}`);
       if (!stopHookActive) block = true;
