@@ -653,46 +653,6 @@ export function detectByPackageJson(
 ): Detection | undefined {
   const pkg = readPackageJson(view, dir);
   if (pkg === undefined) return undefined;
-  const { winner, evidence, script } = packageWinner(pkg, view.list(dir), table);
-  if (winner === undefined && fallback !== undefined) return fallback(script);
-  return winner === id ? { evidence } : undefined;
-}
-
-interface PackageWinner {
-  winner: string | undefined;
-  evidence: string;
-  /** The expanded test script. */
-  script: string;
-}
-
-/**
- * The JS runner a manifest and its folder's names choose, once per manifest, listing and table:
- * every JavaScript runner's detection asks the same question of the same package.
- */
-function packageWinner(
-  pkg: PackageJson,
-  names: readonly string[],
-  table: readonly RunnerSpec[],
-): PackageWinner {
-  let byNames = WINNERS.get(pkg);
-  if (byNames === undefined) WINNERS.set(pkg, (byNames = new WeakMap()));
-  let byTable = byNames.get(names);
-  if (byTable === undefined) byNames.set(names, (byTable = new WeakMap()));
-  let found = byTable.get(table);
-  if (found === undefined) byTable.set(table, (found = choosePackageRunner(pkg, names, table)));
-  return found;
-}
-
-const WINNERS = new WeakMap<
-  PackageJson,
-  WeakMap<readonly string[], WeakMap<readonly RunnerSpec[], PackageWinner>>
->();
-
-function choosePackageRunner(
-  pkg: PackageJson,
-  names: readonly string[],
-  table: readonly RunnerSpec[],
-): PackageWinner {
   const script = testScript(pkg);
   const deps = nodeDeps(pkg);
   const order = table.flatMap((spec) =>
@@ -700,26 +660,22 @@ function choosePackageRunner(
   );
   const byScript = order.find((entry) => entry.script.test(script));
   const byDep = order.find((entry) => entry.dependency !== undefined && deps.has(entry.dependency));
+  const names = view.list(dir);
   const byFile = order.find(
     (entry) => entry.configFile !== undefined && names.some((name) => entry.configFile?.test(name)),
   );
+  let winner: string | undefined;
+  let evidence = "";
   if (byScript !== undefined)
-    return {
-      winner: byScript.id,
-      evidence: `package.json scripts.test runs ${byScript.id}`,
-      script,
-    };
-  if (byDep !== undefined)
-    return {
-      winner: byDep.id,
-      evidence: `package.json depends on ${byDep.dependency ?? byDep.id}`,
-      script,
-    };
-  if (byFile !== undefined) {
+    [winner, evidence] = [byScript.id, `package.json scripts.test runs ${byScript.id}`];
+  else if (byDep !== undefined)
+    [winner, evidence] = [byDep.id, `package.json depends on ${byDep.dependency ?? byDep.id}`];
+  else if (byFile !== undefined) {
     const file = names.find((name) => byFile.configFile?.test(name) === true) ?? "";
-    return { winner: byFile.id, evidence: `${file} present`, script };
+    [winner, evidence] = [byFile.id, `${file} present`];
   }
-  return { winner: undefined, evidence: "", script };
+  if (winner === undefined && fallback !== undefined) return fallback(script);
+  return winner === id ? { evidence } : undefined;
 }
 
 /** A file at the package root whose name starts with `-` would reach the runner as an option. */
