@@ -117,56 +117,46 @@ function makeProject(name, mode, witnessed = false) {
   cpSync(join(repo, "fixtures/runners/pytest-pyproject"), root, { recursive: true });
   mkdirSync(join(root, "src"), { recursive: true });
   writeFileSync(join(root, "src/billing.py"), "def charge(amount):\n    return amount\n");
+  commitProject(root, mode);
+  if (witnessed && mode !== "follow")
+    setWitness(root, ".tailtest/session.json", mode, { XDG_STATE_HOME: state });
+  return root;
+}
+
+/** The project's config in `mode`, and its files committed to a new git repository. */
+function commitProject(root, mode) {
   mkdirSync(join(root, ".tailtest"), { recursive: true });
   writeFileSync(join(root, ".tailtest/config.json"), `${JSON.stringify({ mode })}\n`);
   const git = (...args) => execFileSync("git", args, { cwd: root, stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
   git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "fixture");
-  if (witnessed && mode !== "follow")
-    setWitness(root, ".tailtest/session.json", mode, { XDG_STATE_HOME: state });
-  return root;
 }
 
 /**
- * JavaScript projects, each with its source imported by its test, for the post route: an edit
+ * The vitest fixture with a TypeScript source its test imports, for the post route: an edit
  * there runs what a Python project's edit never reaches (package.json's runner detection, the
- * runner's suite shape, a tsconfig's layout). `[fixture, extension, test file]`: vitest over
- * TypeScript beside the source. Adding node --test and jest projects cost a Python edit 2.6 M
- * instructions more (a 564 KB cache against 545 KB) and saved a TypeScript one run by node
- * --test nothing: what they add is mostly each runner's own few functions.
+ * runner's suite shape, a tsconfig's layout). Adding node --test and jest projects too cost a
+ * Python edit 2.6 M instructions more (a 564 KB cache against 545 KB) and saved a TypeScript one
+ * run by node --test nothing: what they add is mostly each runner's own few functions.
  */
-const JS_PROJECTS = [["vitest", "ts", "src/billing.test.ts"]];
-
-function makeJsProject(name, [fixture, ext, test]) {
+function makeTypeScriptProject(name) {
   const root = join(box, name, "project");
-  cpSync(join(repo, "fixtures/runners", fixture), root, { recursive: true });
-  const esm = fixture !== "jest";
+  cpSync(join(repo, "fixtures/runners/vitest"), root, { recursive: true });
+  writeFileSync(join(root, "src/billing.ts"), "export const charge = (amount) => amount;\n");
   writeFileSync(
-    join(root, `src/billing.${ext}`),
-    esm ? "export const charge = (amount) => amount;\n" : "exports.charge = (amount) => amount;\n",
+    join(root, "src/billing.test.ts"),
+    'import { charge } from "./billing";\nconsole.log(charge(1));\n',
   );
-  const from = test.startsWith("test/") ? "../src/billing" : "./billing";
-  writeFileSync(
-    join(root, test),
-    esm
-      ? `import { charge } from "${from}${ext === "js" ? ".js" : ""}";\nconsole.log(charge(1));\n`
-      : `const { charge } = require("${from}");\ntest("charge", () => expect(charge(1)).toBe(1));\n`,
-  );
-  mkdirSync(join(root, ".tailtest"), { recursive: true });
-  writeFileSync(join(root, ".tailtest/config.json"), `${JSON.stringify({ mode: "follow" })}\n`);
-  const git = (...args) => execFileSync("git", args, { cwd: root, stdio: "ignore" });
-  git("init", "-q");
-  git("add", "-A");
-  git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "fixture");
+  commitProject(root, "follow");
   return root;
 }
 
-/** The recorded calls, made of a JavaScript project's `src/billing.<ext>`. */
-const asJs = (list, ext) =>
+/** The recorded calls, made of the TypeScript project's `src/billing.ts`. */
+const asTypeScript = (list) =>
   list.map((call) => ({
     ...(typeof call === "string" ? { file: call } : call),
-    rename: ["src/billing.py", `src/billing.${ext}`],
+    rename: ["src/billing.py", "src/billing.ts"],
   }));
 
 /**
@@ -258,16 +248,16 @@ const ROUTES = {
   // edit) cost a Python project's edit the deserialisation of a slightly larger cache only.
   "post-follow": async () => {
     const root = makeProject("post-follow", "follow");
-    const projects = JS_PROJECTS.map((spec) => [makeJsProject(`post-${spec[0]}`, spec), spec[1]]);
+    const typed = makeTypeScriptProject("post-follow-ts");
     const main = createRequire(import.meta.url)(bundle);
     await run(main, root, calls.other.slice(0, 1));
-    for (const [at, ext] of projects) await run(main, at, asJs(calls.other.slice(0, 1), ext));
+    await run(main, typed, asTypeScript(calls.other.slice(0, 1)));
     const post = createRequire(import.meta.url)(postBundle);
     await run(post, root, calls.post);
-    for (const [at, ext] of projects) await run(post, at, asJs(calls.post, ext));
+    await run(post, typed, asTypeScript(calls.post));
     return trainCodeCache(postBundle, "post", async (trained) => {
       await run(trained, root, calls.post);
-      for (const [at, ext] of projects) await run(trained, at, asJs(calls.post, ext));
+      await run(trained, typed, asTypeScript(calls.post));
     });
   },
   // Around an edit in tdd and strict mode, from hook-gate.cjs: the gates before, the records
