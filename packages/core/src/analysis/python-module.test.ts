@@ -337,4 +337,22 @@ describe("imports by a literal name, and literal sys.path folders", () => {
     const data = ["import os", 'DATA = os.path.join(os.path.dirname(__file__), "data")', ""];
     expect(scanPythonModule(data.join("\n")).ownInserts).toEqual([]);
   });
+
+  it("reads the folders named from the working directory in a module that changes sys.path", () => {
+    // autojump's tests: `sys.path.append(os.path.join(os.getcwd(), 'bin'))`, then bare imports.
+    const lines = [
+      "import os, sys",
+      "from pathlib import Path",
+      "sys.path.append(os.path.join(os.getcwd(), 'bin'))  # noqa",
+      'sys.path.insert(0, str(Path.cwd() / "lib" / "more"))',
+      'sys.path.insert(0, os.path.abspath("vendor"))',
+      "HERE = os.path.abspath(__file__)",
+      'ABSOLUTE = os.path.join(os.getcwd(), "/etc")',
+      "",
+    ];
+    expect(scanPythonModule(lines.join("\n")).cwdInserts).toEqual(["bin", "lib/more", "vendor"]);
+    // A module that never touches sys.path puts nothing on it.
+    const data = ["import os", 'DATA = os.path.join(os.getcwd(), "data")', ""];
+    expect(scanPythonModule(data.join("\n")).cwdInserts).toEqual([]);
+  });
 });

@@ -42,6 +42,13 @@ export interface PythonModule {
    */
   ownInserts: string[];
   /**
+   * Folders named from the working directory in a module that changes `sys.path`, relative to
+   * where the process starts (as `pathInserts` are): `os.path.join(os.getcwd(), "bin")`,
+   * `Path.cwd() / "bin"`, `os.path.abspath("bin")`. A test that puts its application's folder on
+   * the path so reaches the modules it then imports by bare name.
+   */
+  cwdInserts: string[];
+  /**
    * True when the names cannot be known statically: a module-level `__getattr__`, a computed
    * `__all__`, or a `from x import *`. A validator then checks nothing against this module.
    */
@@ -245,6 +252,7 @@ interface ModuleScan {
   imports: PythonImport[];
   pathInserts: string[];
   ownFolders: string[];
+  cwdFolders: string[];
   changesPath: boolean;
   defined: Set<string>;
   defsAndClasses: string[];
@@ -261,6 +269,7 @@ export function scanPythonModule(
     imports: [],
     pathInserts: [],
     ownFolders: [],
+    cwdFolders: [],
     changesPath: false,
     defined: new Set(),
     defsAndClasses: [],
@@ -302,6 +311,7 @@ export function scanPythonModule(
     defs: [...new Set(scan.defsAndClasses)],
     pathInserts: scan.pathInserts,
     ownInserts: scan.changesPath ? [...new Set(scan.ownFolders)] : [],
+    cwdInserts: scan.changesPath ? [...new Set(scan.cwdFolders)] : [],
     open: scan.open,
     loadable: loadable.found(),
   };
@@ -378,6 +388,13 @@ const OWN_FOLDER_RE = new RegExp(
   String.raw`os\s*\.\s*path\s*\.\s*join\s*\(\s*${OWN_DIR}\s*,\s*((?:"\d+"\s*,?\s*)+)\)|${OWN_DIR}((?:\s*/\s*"\d+")+)`,
   "g",
 );
+/** The working directory: `os.getcwd()` (`getcwdu` of Python 2), `Path.cwd()`. */
+const CWD_DIR = String.raw`(?:os\s*\.\s*getcwdu?\s*\(\s*\)|(?:pathlib\s*\.\s*)?Path\s*\.\s*cwd\s*\(\s*\))`;
+/** A folder named from it: `os.path.join(<cwd>, "a")`, `<cwd> / "a"`, `os.path.abspath("a")`. */
+const CWD_FOLDER_RE = new RegExp(
+  String.raw`os\s*\.\s*path\s*\.\s*join\s*\(\s*${CWD_DIR}\s*,\s*((?:"\d+"\s*,?\s*)+)\)|${CWD_DIR}((?:\s*/\s*"\d+")+)|os\s*\.\s*path\s*\.\s*(?:abspath|realpath)\s*\(\s*("\d+")\s*\)`,
+  "g",
+);
 /** A statement that is only string literals (implicitly concatenated or in parentheses). */
 const BARE_STRINGS_RE = /^\(?\s*(?:"\d+"\s*)+\)?$/;
 const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?$/;
@@ -390,6 +407,8 @@ const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_
  */
 function readDynamicImports(scan: ModuleScan, statement: string, logical: LogicalLine): void {
   if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
+  if (/cwd|abspath|realpath/.test(statement))
+    readFolders(scan.cwdFolders, CWD_FOLDER_RE, statement, logical);
   if (statement.includes("include") || statement.startsWith("ROOT_URLCONF"))
     readUrlconfs(scan, statement, logical);
   // A statement of strings alone is a docstring or a string used as a comment: a usage line it
@@ -458,12 +477,22 @@ function readModuleRuns(scan: ModuleScan, statement: string, logical: LogicalLin
 
 /** Folders named from the module's own place (`ownInserts`), relative to its folder. */
 function readOwnFolders(scan: ModuleScan, statement: string, logical: LogicalLine): void {
-  for (const match of statement.matchAll(OWN_FOLDER_RE)) {
-    const parts = [...(match[1] ?? match[2] ?? "").matchAll(/"(\d+)"/g)].map(
+  readFolders(scan.ownFolders, OWN_FOLDER_RE, statement, logical);
+}
+
+/** The relative folders a statement names by `pattern` (its groups hold the literals' parts). */
+function readFolders(
+  into: string[],
+  pattern: RegExp,
+  statement: string,
+  logical: LogicalLine,
+): void {
+  for (const match of statement.matchAll(pattern)) {
+    const parts = [...(match[1] ?? match[2] ?? match[3] ?? "").matchAll(/"(\d+)"/g)].map(
       (index) => logical.strings[Number(index[1])] ?? "",
     );
     if (parts.length > 0 && parts.every((part) => part !== "" && !part.startsWith("/")))
-      scan.ownFolders.push(parts.join("/"));
+      into.push(parts.join("/"));
   }
 }
 

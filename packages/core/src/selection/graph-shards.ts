@@ -9,7 +9,7 @@ import { lazy } from "../util/lazy.ts";
  * the whole graph; an update writes only the shards whose lines changed. Pure: no file access.
  */
 
-export const GRAPH_VERSION = 10;
+export const GRAPH_VERSION = 11;
 
 /** Ids per shard: a 50,000-file project has 25 shards of about 40 KB. */
 export const SHARD_SIZE = 2048;

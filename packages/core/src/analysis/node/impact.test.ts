@@ -281,6 +281,29 @@ describe("imports the lexer cannot read as statements", () => {
       ]);
   });
 
+  it("resolves bare imports after a working-directory folder is put on sys.path (autojump)", () => {
+    temp = makeProject({
+      "bin/app_utils.py": "def last(xs):\n    return xs[-1]\n",
+      "bin/app_match.py": "from app_utils import last\n",
+      "tests/__init__.py": "",
+      "tests/unit/__init__.py": "",
+      "tests/unit/app_match_test.py": [
+        "import os",
+        "import sys",
+        "",
+        "sys.path.append(os.path.join(os.getcwd(), 'bin'))  # noqa",
+        "from app_match import last",
+        "",
+      ].join("\n"),
+    });
+    const project = openProject(temp.root);
+    const rel = "tests/unit/app_match_test.py";
+    expect(readFileImports(project, rel, lookupContext(project, rel))).toEqual([
+      "bin/app_match.py",
+    ]);
+    expect(edgesOf(build(project))["bin/app_match.py"]).toEqual(["bin/app_utils.py"]);
+  });
+
   it("resolves the dotted paths a module loads by a computed name (mistune's plugin table)", () => {
     temp = makeProject({
       "src/md/__init__.py": "from .plugins import load\n",

@@ -466,6 +466,7 @@ export function readFileImports(
     const here = dirnameRel(rel);
     const own = withPathInserts(context, [
       ...module.pathInserts,
+      ...module.cwdInserts,
       ...module.ownInserts.map((folder) => (here === "" ? folder : `${here}/${folder}`)),
     ]);
     for (const entry of module.imports) found.push(...resolvePythonImport(own, rel, entry));
