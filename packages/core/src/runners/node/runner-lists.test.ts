@@ -194,7 +194,8 @@ describe("asking pytest when a conftest.py changes collection", () => {
     );
     project.write(
       "checks/test_more.py",
-      "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+      // Two tests in one file: the note counts files, not the test ids pytest prints.
+      "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_zero():\n    assert add(0, 0) == 0\n",
     );
     const runner = runnerOf(project.root);
     expect(runner.id).toBe("pytest");

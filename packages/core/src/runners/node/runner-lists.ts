@@ -149,11 +149,12 @@ async function ask(
       note: `${opaque}, and \`${shown}\` gave no list (${why}): its defaults are used`,
     };
   }
+  const unique = [...new Set(files)].sort();
   return {
     key,
     at,
-    files: [...new Set(files)].sort(),
-    note: `${opaque}: \`${shown}\` listed ${String(files.length)} test files`,
+    files: unique,
+    note: `${opaque}: \`${shown}\` listed ${String(unique.length)} test files`,
   };
 }
 
