@@ -72,6 +72,22 @@ describe("tailtest bin", () => {
     }
   });
 
+  it("explain on a Go program no test reaches: built at the end of a turn, a test asked for", async () => {
+    const project = copyFixture("runners/go");
+    try {
+      project.write("cmd/tool/main.go", "package main\n\nfunc main() {}\n");
+      await commitAll(project.root);
+      const result = await runBin(BIN, ["explain", "cmd/tool/main.go"], { cwd: project.root });
+      expect(result.stdout).toContain(
+        "  related cmd/tool/main.go (self: go test compiles its package)",
+      );
+      expect(result.stdout).toContain("write test to cmd/tool/main_test.go. runner: go test.");
+      expect(result.stdout).not.toContain("covered by existing tests");
+    } finally {
+      project.cleanup();
+    }
+  });
+
   it("explain shows the core's decision for each file", async () => {
     const project = copyFixture("runners/monorepo");
     try {

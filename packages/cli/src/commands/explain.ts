@@ -129,6 +129,19 @@ function relatedRows(related: RelatedView): [string, string][] {
   return rows;
 }
 
+/**
+ * The tests an edit's note names: not a Go program's own package, which the end of a turn only
+ * builds (no test reaches it), as the hook's note does not.
+ */
+function coveringTests<T extends { path: string; evidence: string }>(
+  language: Language,
+  tests: readonly T[],
+): T[] {
+  return tests.filter(
+    (test) => !(language === "go" && test.evidence === "self" && !test.path.endsWith("_test.go")),
+  );
+}
+
 /** The depth, the score's inputs and the note the agent would read. */
 function depthRows(
   insight: EditInsight,
@@ -153,7 +166,10 @@ function depthRows(
     covering:
       related.related_tests === undefined
         ? undefined
-        : { tests: related.related_tests, suggested: related.suggested_test },
+        : {
+            tests: coveringTests(language, related.related_tests),
+            suggested: related.suggested_test,
+          },
   });
   return [
     ["depth", `${depth.depth}, ${how} (score ${depth.score}: ${signals}; ${asks})`],

@@ -134,6 +134,31 @@ describe("Go: the tests of the packages importing a file's package (ADR 0013)", 
     expect(insight.covering?.tests.map((test) => test.path)).toContain("calc/calc_test.go");
   });
 
+  it("a program no test reaches: the end of a turn still builds its package", async () => {
+    // xz's cmd/gxz: `go test ./...` compiles it, so an edit that breaks its build fails there.
+    temp = makeProject({
+      ...module,
+      "cmd/gen/main.go": 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println(1) }\n',
+    });
+    const chosen = await chooseTests(openProject(temp.root), ["cmd/gen/main.go"], {
+      write: false,
+    });
+    expect(chosen.plan.runs.map((run) => [run.runner.id, run.test_files])).toEqual([
+      ["go", ["cmd/gen/main.go"]],
+    ]);
+    // The edit's note still asks for a first test: nothing covers the program.
+    const insight = withCovering(
+      openProject(temp.root),
+      {
+        path: "cmd/gen/main.go",
+        verdict: { queue: true, reason: "go source" },
+        target: { kind: "file", path: "cmd/gen/main_test.go" },
+      } as Parameters<typeof withCovering>[1],
+      undefined,
+    );
+    expect(insight.covering?.tests).toEqual([]);
+  });
+
   it("reads the module's files once for every file of a turn", () => {
     temp = makeProject(module);
     const project = openProject(temp.root);

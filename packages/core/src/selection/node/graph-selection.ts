@@ -304,6 +304,12 @@ function selectByPackage(project: Project, files: readonly string[], selection: 
     selection.related.set(file, related);
     // With none (a Rust module no `mod` declares yet), where its first test goes, for explain.
     if (related.length > 0 || detectLanguage(file) === undefined) continue;
+    // A Go package no test reaches (a `cmd/` program) is still compiled by `go test` on its
+    // folder, as by the developer's `go test ./...`: an edit that breaks its build fails that run.
+    if (language === "go")
+      selection.related.set(file, [
+        { path: file, evidence: "self", detail: "go test compiles its package", hops: 0 },
+      ]);
     const runner = resolveRunner(project.view, file, language, project.config.runners).runner;
     if (runner !== undefined)
       selection.suggested.set(file, findTestTarget(project.view, runner, file).path);
