@@ -260,6 +260,12 @@ interface ModuleScan {
   open: boolean;
 }
 
+/** The computed folders a module puts on `sys.path`: none when it never changes it. */
+function computedInserts(scan: ModuleScan): { ownInserts: string[]; cwdInserts: string[] } {
+  if (!scan.changesPath) return { ownInserts: [], cwdInserts: [] };
+  return { ownInserts: [...new Set(scan.ownFolders)], cwdInserts: [...new Set(scan.cwdFolders)] };
+}
+
 /** Reads a Python module's imports and module-level names. */
 export function scanPythonModule(
   text: string,
@@ -310,8 +316,7 @@ export function scanPythonModule(
     publicNames,
     defs: [...new Set(scan.defsAndClasses)],
     pathInserts: scan.pathInserts,
-    ownInserts: scan.changesPath ? [...new Set(scan.ownFolders)] : [],
-    cwdInserts: scan.changesPath ? [...new Set(scan.cwdFolders)] : [],
+    ...computedInserts(scan),
     open: scan.open,
     loadable: loadable.found(),
   };
@@ -406,9 +411,7 @@ const DOTTED_MODULE_RE = /^(\.*)([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_
  * A computed name is not followed.
  */
 function readDynamicImports(scan: ModuleScan, statement: string, logical: LogicalLine): void {
-  if (statement.includes("__file__")) readOwnFolders(scan, statement, logical);
-  if (/cwd|abspath|realpath/.test(statement))
-    readFolders(scan.cwdFolders, CWD_FOLDER_RE, statement, logical);
+  readComputedFolders(scan, statement, logical);
   if (statement.includes("include") || statement.startsWith("ROOT_URLCONF"))
     readUrlconfs(scan, statement, logical);
   // A statement of strings alone is a docstring or a string used as a comment: a usage line it
@@ -475,9 +478,15 @@ function readModuleRuns(scan: ModuleScan, statement: string, logical: LogicalLin
   }
 }
 
-/** Folders named from the module's own place (`ownInserts`), relative to its folder. */
-function readOwnFolders(scan: ModuleScan, statement: string, logical: LogicalLine): void {
-  readFolders(scan.ownFolders, OWN_FOLDER_RE, statement, logical);
+/**
+ * Folders named from the module's own place (`ownInserts`, relative to its folder) and from the
+ * working directory (`cwdInserts`, relative to where the process starts).
+ */
+function readComputedFolders(scan: ModuleScan, statement: string, logical: LogicalLine): void {
+  if (statement.includes("__file__"))
+    readFolders(scan.ownFolders, OWN_FOLDER_RE, statement, logical);
+  if (/cwd|abspath|realpath/.test(statement))
+    readFolders(scan.cwdFolders, CWD_FOLDER_RE, statement, logical);
 }
 
 /** The relative folders a statement names by `pattern` (its groups hold the literals' parts). */
