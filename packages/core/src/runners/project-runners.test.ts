@@ -233,6 +233,52 @@ describe("a test found by its name when it is not where the convention puts it",
   });
 });
 
+describe("a workspace member that runs its runner by a `test:<part>` script", () => {
+  // TanStack/virtual: vitest in the root's devDependencies, each package runs it by
+  // `"test:lib": "vitest"` from its own folder, where its vite.config.ts sets jsdom and setup
+  // files. Run from the root, every React test failed on `HTMLElement is not defined`.
+  const files = {
+    "package.json": JSON.stringify({
+      scripts: { test: "pnpm run test:ci", "test:ci": "nx run-many --targets=test:lib" },
+      workspaces: ["packages/*"],
+      devDependencies: { vitest: "^4.1.4" },
+    }),
+    "packages/core/package.json": JSON.stringify({
+      scripts: {
+        "test:eslint": "eslint ./src",
+        "test:lib": "vitest",
+        "test:lib:dev": "pnpm run test:lib --watch",
+      },
+    }),
+    "packages/core/vite.config.ts":
+      "export default { test: { dir: './tests', environment: 'jsdom' } }",
+    "packages/core/src/index.ts": "",
+    "packages/core/tests/index.test.ts": "",
+    "node_modules/.bin/vitest": "",
+    "packages/watched/package.json": JSON.stringify({
+      scripts: { "test:bench": "vitest bench", "test:watch": "vitest --watch" },
+    }),
+    "packages/watched/src/index.ts": "",
+  };
+
+  it("is vitest's package, run from its folder", () => {
+    const view = createMemoryView(files);
+    const resolution = resolveRunner(view, "packages/core/src/index.ts", "typescript");
+    expect(resolution.runner).toMatchObject({
+      id: "vitest",
+      package_dir: "packages/core",
+      command: ["../../node_modules/.bin/vitest", "run"],
+    });
+    expect(resolution.reason).toBe("package.json scripts.test:lib runs vitest in packages/core/");
+  });
+
+  it("is not when its only such scripts watch or benchmark: the root's runner", () => {
+    const view = createMemoryView(files);
+    const resolution = resolveRunner(view, "packages/watched/src/index.ts", "typescript");
+    expect(resolution.runner).toMatchObject({ id: "vitest", package_dir: "" });
+  });
+});
+
 describe("a sub-folder with only a requirements file", () => {
   it("is no package of its own (the docs' requirements.txt), unless it has tests", () => {
     const files = {

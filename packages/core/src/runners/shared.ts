@@ -673,9 +673,34 @@ export function detectByPackageJson(
   else if (byFile !== undefined) {
     const file = names.find((name) => byFile.configFile?.test(name) === true) ?? "";
     [winner, evidence] = [byFile.id, `${file} present`];
+  } else {
+    const named = namedTestScript(pkg, order);
+    if (named !== undefined)
+      [winner, evidence] = [named.id, `package.json scripts.${named.name} runs ${named.id}`];
   }
   if (winner === undefined && fallback !== undefined) return fallback(script);
   return winner === id ? { evidence } : undefined;
+}
+
+/**
+ * The runner a package's `test:<part>` script runs when nothing else names one: a pnpm or nx
+ * workspace member keeps its runner in the root's devDependencies and runs it by a script such
+ * as `test:lib` or `test:unit` (TanStack's packages: `"test:lib": "vitest"`, no `test`), from its
+ * own folder where its `vite.config.ts` is. Scripts for watching or a browser's end-to-end run
+ * are not the package's tests, nor is a benchmark.
+ */
+function namedTestScript(
+  pkg: PackageJson,
+  order: readonly { id: string; script: RegExp }[],
+): { id: string; name: string } | undefined {
+  const scripts = pkg.scripts ?? {};
+  for (const [name, text] of Object.entries(scripts)) {
+    if (typeof text !== "string" || !/^test[:-]/.test(name) || /watch|dev|e2e|bench/.test(name))
+      continue;
+    const entry = order.find((candidate) => candidate.script.test(text));
+    if (entry !== undefined) return { id: entry.id, name };
+  }
+  return undefined;
 }
 
 /** A file at the package root whose name starts with `-` would reach the runner as an option. */
