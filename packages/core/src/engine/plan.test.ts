@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createFsView } from "../project/node/fs-view.ts";
 import { flakyRerun, planRun, planSuites, REPORT_TOKEN, REPORTER_TOKEN } from "./plan.ts";
 import { createMemoryView } from "../project/project-view.ts";
-import { detectPackageRunners } from "../runners/project-runners.ts";
+import { detectPackageRunners, detectProjectRunners } from "../runners/project-runners.ts";
 
 const monorepo = () => createFsView(join(FIXTURES_DIR, "runners", "monorepo"));
 
@@ -295,6 +295,36 @@ describe("test files whose names start with a dash", () => {
     const argv = plan.runs[0]?.argv ?? [];
     expect(argv.at(-1)).toBe(`./${file}`);
     expect(argv).not.toContain(file);
+  });
+});
+
+describe("planSuites over a workspace whose members run their own runner", () => {
+  // TanStack/virtual: vitest in the root's devDependencies, each member runs it by `test:lib`
+  // from its folder with its own vite.config.ts. strict's full suite also ran `vitest run` from
+  // the root, which loads the members' tests without their config: 25 of 139 red on a comment.
+  const workspace = {
+    "package.json": JSON.stringify({
+      workspaces: ["packages/*"],
+      devDependencies: { vitest: "^4.1.4" },
+    }),
+    "packages/core/package.json": JSON.stringify({ scripts: { "test:lib": "vitest" } }),
+    "packages/core/vite.config.ts": "export default { test: { dir: './tests' } }",
+    "packages/core/tests/index.test.ts": "",
+    "packages/react/package.json": JSON.stringify({ scripts: { "test:lib": "vitest" } }),
+    "packages/react/vite.config.ts": "export default { test: { environment: 'jsdom' } }",
+    "packages/react/tests/index.test.tsx": "",
+  };
+
+  it("runs each member's suite from its folder, not the root's over them", () => {
+    const view = createMemoryView(workspace);
+    const plan = planSuites(view, detectProjectRunners(view));
+    expect(plan.runs.map((run) => run.cwd).sort()).toEqual(["packages/core", "packages/react"]);
+  });
+
+  it("keeps the root's run when the root has tests of its own", () => {
+    const view = createMemoryView({ ...workspace, "test/root.test.ts": "" });
+    const plan = planSuites(view, detectProjectRunners(view));
+    expect(plan.runs.map((run) => run.cwd).sort()).toEqual(["", "packages/core", "packages/react"]);
   });
 });
 

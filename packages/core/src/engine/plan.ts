@@ -369,9 +369,11 @@ function planRelated(
 /** Plans the whole suite of every given runner (no file or id filter). */
 export function planSuites(view: ProjectView, runners: readonly DetectedRunner[]): Plan {
   return {
-    runs: runners.map((runner) =>
-      buildPlan(view, { runner, files: new Set(), ids: [], sources: {}, related: {} }),
-    ),
+    runs: runners
+      .filter((runner) => !suiteIsNestedPackages(view, runner, runners))
+      .map((runner) =>
+        buildPlan(view, { runner, files: new Set(), ids: [], sources: {}, related: {} }),
+      ),
     missing: [],
     skipped: [],
   };
@@ -459,13 +461,45 @@ function buildFirst(
   return tests.some((file) => loadsBuildOutput(view, runner.package_dir, file)) ? build : undefined;
 }
 
+/**
+ * Whether a JavaScript runner's whole suite is only the tests of packages below it that have a
+ * runner of their own (a workspace root with vitest in its devDependencies, each member running
+ * it from its folder with its own config): run from the root, the runner would load those tests
+ * without their package's config (jsdom, setup files) and fail them. Their own runs cover them.
+ */
+function suiteIsNestedPackages(
+  view: ProjectView,
+  runner: DetectedRunner,
+  runners: readonly DetectedRunner[],
+): boolean {
+  const js = (languages: readonly Language[]): boolean =>
+    languages.some((language) => language === "javascript" || language === "typescript");
+  if (!js(runner.languages)) return false;
+  const below = (path: string, dir: string): boolean => dir === "" || path.startsWith(`${dir}/`);
+  const nested = runners.filter(
+    (other) =>
+      other.package_dir !== runner.package_dir &&
+      below(other.package_dir, runner.package_dir) &&
+      js(other.languages),
+  );
+  if (nested.length === 0) return false;
+  const tests = suiteTestFiles(view, runner.package_dir);
+  return (
+    tests.length > 0 &&
+    tests.length < SUITE_TEST_FILES &&
+    tests.every((test) => nested.some((other) => below(test, other.package_dir)))
+  );
+}
+
 /** Folders a package's test files are not looked for in: installs and build output. */
 const NOT_TEST_FOLDERS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
+
+const SUITE_TEST_FILES = 2000;
 
 /** A package's JavaScript and TypeScript test files (project-relative), the first 2,000. */
 function suiteTestFiles(view: ProjectView, dir: string): string[] {
   return walkFiles(view, dir, "", {
-    files: 2000,
+    files: SUITE_TEST_FILES,
     depth: 8,
     skip: NOT_TEST_FOLDERS,
     keep: (path) => {
