@@ -4,6 +4,7 @@
 export * from "./content-sweep.ts";
 export * from "./forged-lines.ts";
 export { guarded } from "./gate-answer.ts";
+export { goProgramsOutsideBuild } from "./go-programs.ts";
 export * from "./hook-settings-watch.ts";
 export { readKeyedLog } from "./keyed-read.ts";
 export {

@@ -653,3 +653,49 @@ describe("strict mode on a real go module", () => {
     );
   }, 120_000);
 });
+
+describe("a Go program that `//go:build ignore` leaves out of every build (strict)", () => {
+  const GEN = "//go:build ignore\n\npackage main\n\nfunc main() { println(1) }\n";
+
+  async function goProject(git: boolean): Promise<void> {
+    project = makeProject({
+      ".tailtest/config.json": JSON.stringify({ mode: "strict" }),
+      "go.mod": "module example.com/calc\n\ngo 1.18\n",
+      "calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+      "calc_test.go":
+        'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n',
+      "gen.go": GEN,
+    });
+    if (git) await commitAll(project.root);
+    age([".tailtest/config.json", "go.mod", "calc.go", "calc_test.go", "gen.go"]);
+  }
+
+  it.each([true, false])(
+    "keeps its gated edit at the end of the turn (git: %s)",
+    async (git) => {
+      await goProject(git);
+      await send({ kind: "SessionStarted", sessionId: "s", source: "startup" });
+      await send({ kind: "TurnStarted" });
+      const edited = GEN.replace("println(1)", "println(2)");
+      expect((await write("gen.go", edited)).kind).toBe("none");
+      const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+      expect(JSON.stringify(stop)).not.toContain("gen.go");
+      expect(read("gen.go")).toBe(edited);
+    },
+    60_000,
+  );
+
+  it("puts it back when the turn takes it into the package, or a package file out", async () => {
+    await goProject(true);
+    await send({ kind: "SessionStarted", sessionId: "s", source: "startup" });
+    await send({ kind: "TurnStarted" });
+    // Round the gate: the constraint taken out of the program, and written into calc.go.
+    writeFileSync(abs("gen.go"), "package calc\n\nfunc Mul(a, b int) int { return a * b }\n");
+    writeFileSync(abs("calc.go"), `//go:build ignore\n\n${read("calc.go")}`);
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind === "block" ? stop.reason : "").toContain(
+      "put back to the turn's start (what they held is kept in .tailtest/objects): calc.go, gen.go.",
+    );
+    expect(read("gen.go")).toBe(GEN);
+  }, 60_000);
+});

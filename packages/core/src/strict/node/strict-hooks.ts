@@ -16,6 +16,7 @@ import { classifyTddFile, configLine, tddPatternsFromConfig } from "../../tdd/fi
 import { parseRedTarget, withAgentFlag } from "../../tdd/guide.ts";
 import { toProjectPath } from "../../project/node/project.ts";
 import { weakenedTests, type TestedFile } from "../../gating/node/test-weakening.ts";
+import { goProgramsOutsideBuild } from "../../gating/node/go-programs.ts";
 import { weakenedLine } from "../../gating/test-weakening.ts";
 import { gateTargets } from "../../shell/node/shell-targets.ts";
 import { findShellWrites, listSimpleCommands } from "../../shell/node/bash-parser.ts";
@@ -523,9 +524,12 @@ async function unattributedChanges(
   // Code outside the production class that production code imports is production here: no
   // claim can name it, so a change to it is never gated (`gating/node/test-imports.ts`).
   const imported = await productionImported(call.project, look.changed, answered);
-  const changed = look.changed.filter(
+  const production = look.changed.filter(
     (path) => imported.has(path) || classifyTddFile(path, patterns) === "prod",
   );
+  // A Go program outside every build (a `gen.go`) is no production file to the gate either.
+  const programs = goProgramsOutsideBuild(call.project.root, look, production);
+  const changed = production.filter((path) => !programs.has(path));
   // What the gate saw this turn, read from the log only when something changed at all.
   const { seen, refactored } =
     changed.length === 0

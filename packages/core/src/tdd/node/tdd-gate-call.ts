@@ -6,7 +6,7 @@ import { withAgentFlag } from "../guide.ts";
 import type { EditEntry, TddEntry } from "../tdd-log.ts";
 import { deriveTddState, type TddView } from "../tdd-state.ts";
 import { detectLanguage } from "../../filter/languages.ts";
-import { goBuildExcluded } from "../../filter/go-build.ts";
+import { goBuildExcluded, goBuildNamesVersion, goModVersion } from "../../filter/go-build.ts";
 import { readHead } from "../../project/node/fs-view.ts";
 import { judgeTarget, protectionFor } from "../../gating/node/write-identity.ts";
 import { lastAppliedAt, recordApplied } from "./tdd-applied.ts";
@@ -104,12 +104,32 @@ const GO_HEAD_BYTES = 4096;
  * for `go run` (a `gen.go` generator) that no test compiles, so no Red can precede its edit. Read
  * from the file before the edit: writing the constraint into a package's file is gated as
  * production, and an allowed edit that takes it out is not recorded as gated
- * (`recordTddEdits`), so the end of the turn reports it.
+ * (`recordTddEdits`), so the end of the turn reports it. A constraint naming a Go version
+ * (`//go:build !go1.18`) is judged against the module's go.mod, read only then.
  */
-function goProgramOutsideBuild(root: string, relPath: string): boolean {
+export function goProgramOutsideBuild(root: string, relPath: string): boolean {
   if (!relPath.endsWith(".go")) return false;
   const head = readHead(join(root, relPath), GO_HEAD_BYTES);
-  return head !== undefined && head.includes("build") && goBuildExcluded(head);
+  return head !== undefined && goHeadOutsideBuild(root, relPath, head);
+}
+
+/** `goProgramOutsideBuild` on a Go file's first bytes (`head`), as held now or at a turn's start. */
+export function goHeadOutsideBuild(root: string, relPath: string, head: string): boolean {
+  if (!head.includes("build")) return false;
+  return goBuildExcluded(
+    head,
+    goBuildNamesVersion(head) ? goModVersionAbove(root, relPath) : undefined,
+  );
+}
+
+/** The `go` line of the nearest go.mod above a project file, or undefined. */
+function goModVersionAbove(root: string, relPath: string): string | undefined {
+  const dirs = relPath.split("/").slice(0, -1);
+  for (let depth = dirs.length; depth >= 0; depth -= 1) {
+    const goMod = readHead(join(root, ...dirs.slice(0, depth), "go.mod"), GO_HEAD_BYTES);
+    if (goMod !== undefined) return goModVersion(goMod);
+  }
+  return undefined;
 }
 
 /**

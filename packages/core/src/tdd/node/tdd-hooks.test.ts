@@ -1,6 +1,6 @@
 import { readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { makeProject, type TempProject } from "@tailtest/test-utils";
+import { commitAll, makeProject, type TempProject } from "@tailtest/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Decision, HookEvent } from "../../hook/hook-event.ts";
 import { declareGreen, declareRed } from "../declare.ts";
@@ -439,6 +439,34 @@ describe("a Go program that `//go:build ignore` leaves out of every build", () =
     existing("calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n");
     await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
     expect((await send({ kind: "EditRequested", paths: [abs("calc.go")] })).kind).toBe("deny");
+  });
+
+  it("a file the module's Go version leaves out is not gated; a later version's is", async () => {
+    existing("go.mod", "module example.com/calc\n\ngo 1.18\n");
+    existing(
+      "slices_old.go",
+      "//go:build !go1.18\n\npackage calc\n\nfunc Max(a, b int) int { return a }\n",
+    );
+    existing(
+      "slices_new.go",
+      "//go:build go1.21\n\npackage calc\n\nfunc Min(a, b int) int { return a }\n",
+    );
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    const old = await send({ kind: "EditRequested", paths: [abs("slices_old.go")] });
+    expect(old.kind).not.toBe("deny");
+    const later = await send({ kind: "EditRequested", paths: [abs("slices_new.go")] });
+    expect(later.kind).toBe("deny");
+  });
+
+  it("a shell write to it, which stays out of every build, is not reported", async () => {
+    existing("gen.go", GEN);
+    await commitAll(project.root);
+    await send({ kind: "SessionStarted", sessionId: SESSION, source: "startup" });
+    await send({ kind: "TurnStarted" });
+    project.write("gen.go", GEN.replace("println(1)", "println(3)"));
+    await send({ kind: "CommandFinished", command: "go run gen.go > /dev/null" });
+    const end = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(JSON.stringify(end)).not.toContain("gen.go");
   });
 });
 

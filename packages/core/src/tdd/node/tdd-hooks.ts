@@ -33,6 +33,7 @@ import {
 } from "../../shell/node/bash-parser.ts";
 import { lookAtTurn, lostCheckLine, partialCopyLine } from "../../gating/node/content-sweep.ts";
 import { cycleTests, weakenedTests, type TestedFile } from "../../gating/node/test-weakening.ts";
+import { goProgramsOutsideBuild } from "../../gating/node/go-programs.ts";
 import { weakenedLine } from "../../gating/test-weakening.ts";
 import { holdsApplied, readApplied } from "./tdd-applied.ts";
 import { importedLine, productionImported } from "../../gating/node/test-imports.ts";
@@ -307,10 +308,13 @@ async function sweptDecision(
   // gate let it through as a test (or did not gate it), which covers it only under a Green, the
   // state where production may change (`gating/node/test-imports.ts`).
   const imported = await productionImported(call.project, look.changed);
-  const gated = look.changed.filter((path) => {
+  const classed = look.changed.filter((path) => {
     const fileClass = classifyTddFile(path, patterns);
     return fileClass === "prod" || fileClass === "test" || imported.has(path);
   });
+  // A Go program outside every build (a `gen.go`) is no production file to the gate either.
+  const programs = goProgramsOutsideBuild(call.project.root, look, classed);
+  const gated = classed.filter((path) => !programs.has(path));
   // Read everything before the look is recorded: a look that fails is done again next time.
   const sinceIso = new Date(look.since - SWEEP_SLACK_MS).toISOString();
   const none = gated.length === 0;
