@@ -136,6 +136,33 @@ export function pythonStartupDescription(
 }
 
 /**
+ * The go command's settings files, outside the project (the thirty-sixth round): `go env -w`
+ * writes GOFLAGS there, and `GOFLAGS=-overlay=fixed.json` compiles a fixed copy of the code under
+ * test in its place (or `-tags`, `-ldflags -X`, `-toolexec` change what is built) with no project
+ * file changed. Every place the go command reads the user's file from (GOENV, the user's config
+ * folder on Linux and macOS) and the toolchain's own `go.env`, each by content.
+ */
+export function goEnvDescription(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HOME;
+  const paths = [
+    ...(env.GOENV !== undefined && env.GOENV !== "" && env.GOENV !== "off" ? [env.GOENV] : []),
+    ...(env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ""
+      ? [join(env.XDG_CONFIG_HOME, "go", "env")]
+      : []),
+    ...(home !== undefined && home !== ""
+      ? [
+          join(home, ".config", "go", "env"),
+          join(home, "Library", "Application Support", "go", "env"),
+        ]
+      : []),
+    ...(env.GOROOT !== undefined && env.GOROOT !== "" ? [join(env.GOROOT, "go.env")] : []),
+    "/usr/local/go/go.env",
+    "/usr/lib/go/go.env",
+  ];
+  return [...new Set(paths)].map((path) => `${path}\0${content(path)}`).join("\n");
+}
+
+/**
  * The installed packages that decide what a JavaScript test run reports: the runners, their own
  * parts and the assertion libraries they ship (a write to `jest-circus`'s or `@vitest/runner`'s
  * files, or to `chai`'s `assert`, can turn every failure into a pass).

@@ -699,3 +699,43 @@ describe("a Go program that `//go:build ignore` leaves out of every build (stric
     expect(read("gen.go")).toBe(GEN);
   }, 60_000);
 });
+
+describe("the go command's settings under a claim (strict)", () => {
+  const saved = process.env.XDG_CONFIG_HOME;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+    else process.env.XDG_CONFIG_HOME = saved;
+  });
+
+  it("a GOFLAGS overlay written by `go env -w` does not verify a claim", async () => {
+    project = makeProject({
+      ".tailtest/config.json": JSON.stringify({ mode: "strict" }),
+      "go.mod": "module example.com/calc\n\ngo 1.18\n",
+      "calc.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
+      "calc_test.go":
+        'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n',
+      "config/.keep": "",
+      "outside/calc.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+    });
+    age([".tailtest/config.json", "go.mod", "calc.go", "calc_test.go"]);
+    await commitAll(project.root);
+    process.env.XDG_CONFIG_HOME = abs("config");
+    const claimed = await claim("calc_test.go::TestAdd", ["calc.go"]);
+    expect(claimed.ok ? "" : claimed.message).toBe("");
+    // What `go env -w GOFLAGS=-overlay=…` writes: the fixed copy is compiled in calc.go's place.
+    writeFileSync(
+      abs("outside/overlay.json"),
+      JSON.stringify({ Replace: { [abs("calc.go")]: abs("outside/calc.go") } }),
+    );
+    mkdirSync(abs("config/go"));
+    writeFileSync(abs("config/go/env"), `GOFLAGS=-overlay=${abs("outside/overlay.json")}\n`);
+    const comment = read("calc.go").replace("// Add adds.", "// Add adds two ints.");
+    const gate = await write("calc.go", comment);
+    expect(gate.kind === "deny" ? gate.reason : "").toContain("`go env -w` writes");
+    writeFileSync(abs("calc.go"), comment);
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(JSON.stringify(stop)).not.toContain("is green");
+    expect(stop.kind).toBe("block");
+    expect(read("calc.go")).toContain("a - b");
+  }, 120_000);
+});

@@ -46,7 +46,11 @@ import {
 import { allowlistCovers } from "../../tdd/tdd-gate.ts";
 import type { TddFilePatterns } from "../../tdd/file-classes.ts";
 import { STATE_DIR } from "../../project/node/project.ts";
-import { jsRunnerDescription, pythonStartupDescription } from "./installed-runtime.ts";
+import {
+  goEnvDescription,
+  jsRunnerDescription,
+  pythonStartupDescription,
+} from "./installed-runtime.ts";
 import {
   APPEND_LOCK,
   setAside,
@@ -502,6 +506,8 @@ export async function supportHash(
   if (testFile.endsWith(".py")) lines.push(pythonStartupDescription(project.root));
   // A JavaScript test also runs its runner's installed files (`node_modules/vitest`, `jest-circus`…).
   else if (JS_TEST.test(testFile)) lines.push(jsRunnerDescription(project.root, testFile));
+  // A Go test is built with the go command's settings (`go env -w GOFLAGS=…`).
+  else if (testFile.endsWith("_test.go")) lines.push(goEnvDescription());
   return sha256(lines.join(""));
 }
 
