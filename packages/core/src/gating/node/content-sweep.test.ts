@@ -306,6 +306,32 @@ describe.each<Mode>(["tdd", "strict"])("the end of a turn by content, in %s mode
   });
 });
 
+describe.each<Mode>(["tdd", "strict"])("the end of a turn without git, in %s mode", (mode) => {
+  it("says a new runner or build config (the thirty-sixth round)", async () => {
+    // Without git the look walks the project by mtime, and the walk kept source files only: a
+    // new babel.config.json, whose plugin babel-jest loads, went unseen.
+    project = makeProject({
+      ".tailtest/config.json": JSON.stringify({ mode }),
+      "calc.py": CALC,
+      "tests/test_calc.py":
+        "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+    });
+    const root = project.root;
+    const old = (Date.now() - 3_600_000) / 1000;
+    for (const rel of ["calc.py", "tests/test_calc.py", ".tailtest/config.json"])
+      utimesSync(join(root, rel), old, old);
+    await send(root, { kind: "SessionStarted", sessionId: "sess-content", source: "startup" });
+    await send(root, { kind: "TurnStarted" });
+    writeFileSync(join(root, "babel.config.json"), '{"plugins": ["./scripts/fix.js"]}\n');
+    mkdirSync(join(root, "node_modules/x"), { recursive: true });
+    writeFileSync(join(root, "node_modules/x/babel.config.json"), "{}\n");
+    const end = await endTurn(root);
+    expect(reasonOf(end) || (end.kind === "context" ? end.text : "")).toContain(
+      "tailtest " + mode + ": babel.config.json changed this turn",
+    );
+  });
+});
+
 describe("strict: what the gate saw covers only what it saw", () => {
   it.each([
     ["holds what the gate saw after the edit", BROKEN, []],

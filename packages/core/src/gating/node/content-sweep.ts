@@ -730,7 +730,14 @@ export async function lookAtTurn(
         await markSession({ sweep_seen: {}, baseline_kept: true });
       },
     };
-  const { changed, since, seen } = sweepTurn(project, session, start.getTime());
+  // Without git's answer the walk keeps source files only: a runner or code-shaping config the
+  // turn wrote (a new `babel.config.json`, package.json's `jest` section) is looked at too.
+  const { changed, since, seen } = sweepTurn(
+    project,
+    session,
+    start.getTime(),
+    (path) => (isRunnerConfig(path) || shapesCode(path)) && !inSkippedFolder(path),
+  );
   const missing = missingTrackedFiles(project.root);
   const deleted = newlyMissing(session.missing_seen, missing);
   // Without git's answer, the production files are compared with tailtest's own copy.

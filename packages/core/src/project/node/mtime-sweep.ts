@@ -34,11 +34,17 @@ export interface SweepResult {
  * folder is walked. Either way only files in a language tailtest knows, outside skipped folders
  * and ignore rules, are stat'ed, and no file is read.
  */
-export function sweepChangedFiles(project: Project, sinceMs: number): SweepResult {
+export function sweepChangedFiles(
+  project: Project,
+  sinceMs: number,
+  also?: (path: string) => boolean,
+): SweepResult {
   const fromGit = gitCandidates(project, sinceMs);
-  if (fromGit === undefined) return walkChangedFiles(project, sinceMs);
-  const candidates = [...fromGit.paths].filter((rel) =>
-    isSweepCandidate(project, rel, !fromGit.untracked.has(rel)),
+  if (fromGit === undefined) return walkChangedFiles(project, sinceMs, also);
+  const candidates = [...fromGit.paths].filter(
+    (rel) =>
+      isSweepCandidate(project, rel, !fromGit.untracked.has(rel)) ||
+      (also?.(rel) === true && !project.ignoreRules.matcher.ignores(rel)),
   );
   return {
     ...changedAmong(project.root, candidates, sinceMs),
@@ -62,9 +68,15 @@ export interface TurnSweep {
  * `sweepSince(session)`, less those the last sweep already saw unchanged. `startMs` is when this
  * sweep began; the files changed in the slack before it are remembered for the next one.
  */
-export function sweepTurn(project: Project, session: SessionState, startMs: number): TurnSweep {
+export function sweepTurn(
+  project: Project,
+  session: SessionState,
+  startMs: number,
+  /** Files of no known language to look at too (tdd's and strict's runner configs). */
+  also?: (path: string) => boolean,
+): TurnSweep {
   const since = sweepSince(session);
-  const result = sweepChangedFiles(project, since);
+  const result = sweepChangedFiles(project, since, also);
   const before = session.sweep_seen ?? {};
   const seen: Record<string, number> = {};
   for (const [path, mtime] of result.mtimes)
@@ -77,8 +89,15 @@ export function sweepTurn(project: Project, session: SessionState, startMs: numb
   };
 }
 
-/** The walk: every folder not skipped, every file in a language tailtest knows. */
-export function walkChangedFiles(project: Project, sinceMs: number): SweepResult {
+/**
+ * The walk: every folder not skipped, every file in a language tailtest knows, and those `also`
+ * keeps (tdd's and strict's look: a new `babel.config.json`, a changed `package.json`).
+ */
+export function walkChangedFiles(
+  project: Project,
+  sinceMs: number,
+  also?: (path: string) => boolean,
+): SweepResult {
   const root = project.root;
   const files = new fdir()
     .withRelativePaths()
@@ -86,7 +105,7 @@ export function walkChangedFiles(project: Project, sinceMs: number): SweepResult
       const rel = relativeDir(root, dirPath);
       return rel !== "" && walkSkipsDir(rel, project.ignoreRules);
     })
-    .filter(walkKeeps)
+    .filter((path) => walkKeeps(path) || also?.(path.replaceAll("\\", "/")) === true)
     .crawl(root)
     .sync();
   return { ...changedAmong(root, files, sinceMs), via: "walk" };
