@@ -90,6 +90,21 @@ describe("strict mode on a real pytest project", () => {
     age([".tailtest/config.json", "pytest.ini", "calc.py", "tests/test_calc.py"]);
   }
 
+  it("says a claim made again for the same test and files once", async () => {
+    pytestProject();
+    await send({ kind: "SessionStarted", source: "startup", sessionId: "sess-strict" });
+    expect((await write("tests/test_billing.py", BILLING_TEST)).kind).toBe("none");
+    const id = "tests/test_billing.py::test_charge_adds_vat";
+    const claims = [await claim(id, ["billing.py"]), await claim(id, ["billing.py"])];
+    claims.push(await claim(id, ["billing.py"]));
+    expect(claims.map((one) => one.ok)).toEqual([true, true, true]);
+    expect((await write("billing.py", BILLING)).kind).toBe("none");
+    const stop = await send({ kind: "TurnEnded", stopHookActive: false });
+    expect(stop.kind === "context" ? stop.text : "").toBe(
+      "tailtest strict:\n✓ tests/test_billing.py::test_charge_adds_vat passes: the claim on billing.py is green.",
+    );
+  }, 60_000);
+
   it("red → claim → edit → green at the end of the turn, and the triple is exported", async () => {
     pytestProject();
     const start = await send({

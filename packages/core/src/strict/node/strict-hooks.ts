@@ -754,7 +754,8 @@ export async function verifyStrictTurnWith(
       const run = ran.find((event) => event.test_id === claim.test_id);
       outcomes.push(await settleClaim(call, claim, run, events, claimed.byClaim.get(claim), unran));
     }
-    lines.push(...outcomes.map((outcome) => outcome.line));
+    // A claim made again for the same test and files settles alike: said once.
+    lines.push(...new Set(outcomes.map((outcome) => outcome.line)));
     // A repair sends the agent back to fix; an escalation sends it back once, only to tell the
     // person (a message for the person alone is lost in headless runs). Both are bounded: the
     // claim's edits were reverted, so the next stop has nothing of it left to verify.
