@@ -659,6 +659,88 @@ describe("weakeningForms", () => {
       ),
       [],
     ],
+    // The thirty-sixth round: an assertion defined over as a wrapper passing every argument to
+    // the base class's own (pyparsing's test base class) is honest; any way round that call is not.
+    [
+      "assertRaises wrapped, super's called with its arguments (honest, pyparsing)",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        'class CalcTests(TestCase):\n    @contextlib.contextmanager\n    def assertRaises(self, expected_exception_type: Any, msg: Any = None):\n        """\n        Simple wrapper to print out the exceptions raised after assertRaises\n        """\n        with super().assertRaises(expected_exception_type, msg=msg) as ar:\n            yield\n\n        if getattr(ar, "exception", None) is not None:\n            print(f"Raised expected exception: {ar.exception}")\n        return ar\n\n',
+      ),
+      [],
+    ],
+    [
+      "assertRaises wrapped in a try/finally that prints (honest, pyparsing)",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        'class CalcTests(TestCase):\n    @contextlib.contextmanager\n    def assertRaises(self, expected_exception_type, msg=None):\n        """Print what was raised."""\n        try:\n            with super().assertRaises(expected_exception_type, msg=msg) as ar:\n                yield\n        finally:\n            print(ar)\n\n',
+      ),
+      [],
+    ],
+    [
+      "assertEqual passing *args and **kwargs on (honest)",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        'class CalcTests(TestCase):\n    def assertEqual(self, *args, **kwargs):\n        super().assertEqual(*args, **kwargs)\n        print("compared")\n\n',
+      ),
+      [],
+    ],
+    [
+      "assertEqual wrapping super's with an argument changed",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def assertEqual(self, first, second, msg=None):\n        super().assertEqual(first, first, msg)\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "assertEqual wrapping super's behind an early return",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def assertEqual(self, first, second, msg=None):\n        if first == 5:\n            return\n        super().assertEqual(first, second, msg)\n\n",
+      ),
+      [WAY, STAND_IN],
+    ],
+    [
+      "assertEqual wrapping super's in an except AssertionError",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def assertEqual(self, first, second, msg=None):\n        try:\n            super().assertEqual(first, second, msg)\n        except AssertionError:\n            pass\n\n",
+      ),
+      [WAY, STAND_IN],
+    ],
+    [
+      "assertEqual wrapping super's in contextlib.suppress",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def assertEqual(self, first, second, msg=None):\n        with contextlib.suppress(AssertionError):\n            super().assertEqual(first, second, msg)\n\n",
+      ),
+      [WAY, STAND_IN],
+    ],
+    [
+      "assertEqual wrapping super's with a return in finally",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def assertEqual(self, first, second, msg=None):\n        try:\n            super().assertEqual(first, second, msg)\n        finally:\n            return\n\n",
+      ),
+      [WAY, STAND_IN],
+    ],
     [
       "a project's own assertion helper and a helper class's run (honest)",
       "t/test_a.py",
