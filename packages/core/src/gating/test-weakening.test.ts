@@ -741,6 +741,47 @@ describe("weakeningForms", () => {
       ),
       [WAY, STAND_IN],
     ],
+    // The thirty-sixth round: unittest's addTypeEqualityFunc given a comparison that cannot fail.
+    [
+      "addTypeEqualityFunc given a lambda that asserts nothing",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def setUp(self):\n        self.addTypeEqualityFunc(int, lambda a, b, msg=None: a == b)\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "addTypeEqualityFunc given a method that never fails",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def setUp(self):\n        self.addTypeEqualityFunc(int, self._same)\n\n    def _same(self, a, b, msg=None):\n        print(a, b)\n\n",
+      ),
+      [STAND_IN],
+    ],
+    [
+      "addTypeEqualityFunc given a method that compares (honest)",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def setUp(self):\n        self.addTypeEqualityFunc(Point, self.assertPointEqual)\n\n    def assertPointEqual(self, a, b, msg=None):\n        self.assertEqual((a.x, a.y), (b.x, b.y), msg)\n\n",
+      ),
+      [],
+    ],
+    [
+      "addTypeEqualityFunc given unittest's own comparison (honest)",
+      "t/test_a.py",
+      UNIT,
+      UNIT.replace(
+        "class CalcTests(TestCase):\n",
+        "class CalcTests(TestCase):\n    def setUp(self):\n        self.addTypeEqualityFunc(str, 'assertMultiLineEqual')\n\n",
+      ),
+      [],
+    ],
     [
       "a project's own assertion helper and a helper class's run (honest)",
       "t/test_a.py",

@@ -487,6 +487,44 @@ function collectCaseMethod(line: string, scope: Scope, counted: Pick<Counted, "s
   counted.standIns += 1;
 }
 
+/**
+ * unittest's `addTypeEqualityFunc(type, fn)` registering a comparison that cannot fail (the
+ * thirty-sixth round): `assertEqual` on two values of that type then calls `fn`, which fails only
+ * by raising. A lambda that calls no assertion (`lambda a, b, msg=None: a == b`: its value is
+ * dropped), or a function of the file whose body neither asserts, raises nor fails, counts as a
+ * stand-in; one that asserts (a method comparing fields) is honest, and so is a name the file does
+ * not define (`"assertMultiLineEqual"`).
+ */
+function lenientEqualityFuncs(lines: readonly string[], family: Family): number {
+  if (family !== "python") return 0;
+  let found = 0;
+  for (const line of lines) {
+    const fn = /\baddTypeEqualityFunc\s*\([^,]*,\s*(.*)$/.exec(line)?.[1];
+    if (fn === undefined) continue;
+    if (/^lambda\b/.test(fn)) {
+      if (!/\b(?:assert\w*|fail\w*)\s*\(/.test(fn)) found += 1;
+      continue;
+    }
+    const name = /^(?:self\.|cls\.)?(\w+)/.exec(fn)?.[1];
+    if (name !== undefined && !failsSomehow(lines, name)) found += 1;
+  }
+  return found;
+}
+
+/** Whether the file's `def name` (if any) can fail: its body asserts, raises or calls a fail. */
+function failsSomehow(lines: readonly string[], name: string): boolean {
+  const at = lines.findIndex((line) => new RegExp(`^\\s*def\\s+${name}\\s*\\(`).test(line));
+  if (at < 0) return true;
+  const indent = /^(\s*)/.exec(lines[at] ?? "")?.[1]?.length ?? 0;
+  for (let index = at + 1; index < lines.length; index += 1) {
+    const line = lines[index] ?? "";
+    if (line.trim() === "") continue;
+    if ((/^(\s*)/.exec(line)?.[1]?.length ?? 0) <= indent) break;
+    if (/\b(?:assert\w*|raise|fail\w*)\b/.test(line)) return true;
+  }
+  return false;
+}
+
 /** A body's lines without its docstring (a first statement that is a string). */
 function withoutDocstring(body: readonly string[]): string[] {
   const first = body[0]?.trim() ?? "";
@@ -648,6 +686,7 @@ function count(
   let scope: Scope | undefined;
   const lines = text.split("\n");
   const wrappers = passThroughWrappers(lines, family);
+  counted.standIns += lenientEqualityFuncs(lines, family);
   for (const [index, line] of lines.entries()) {
     if (family === "python") scope = collectPython(line, scope, counted, wrappers.has(index));
     if (COMMENT[family].test(line)) continue;
