@@ -30,7 +30,7 @@ export function supportDescription(testFile: string): string {
   const shared =
     "the files beside it that are not tests, its fixtures/, helpers/ and support/ folders, the files the config or the test names (inside the project or outside it)";
   if (testFile.endsWith(".py"))
-    return `conftest.py and pytest's config (pytest.ini, pytest.toml, pyproject.toml, setup.cfg, tox.ini) in its folder and every folder above it, ${shared}, Python's start-up files (*.pth, sitecustomize.py, usercustomize.py) and the installed pytest`;
+    return `conftest.py and pytest's config (pytest.ini, pytest.toml, pyproject.toml, setup.cfg, tox.ini) in its folder and every folder above it, ${shared}, Python's start-up files (*.pth, sitecustomize.py, usercustomize.py) and the installed pytest and its plugins`;
   if (testFile.endsWith("_test.go"))
     return `go.mod, ${shared}, and the go command's settings (the file \`go env -w\` writes: GOFLAGS, an -overlay)`;
   return `its runner's config (vitest.config.*, vite.config.*, jest.config.*, .mocharc.*, babel config, package.json's test scripts and "jest"/"mocha" keys) in its folder and every folder above it, the setup files, required modules and snapshot resolver it names, ${shared}, its snapshots (__snapshots__/, or any file named after the test), and the runner's installed files in node_modules, with the installed packages the test imports itself`;

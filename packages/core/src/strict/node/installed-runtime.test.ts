@@ -24,6 +24,17 @@ function setUp() {
   for (const dir of [userSite, venvSite, join(venvSite, "_pytest/config")])
     mkdirSync(dir, { recursive: true });
   writeFileSync(join(venvSite, "_pytest/config/__init__.py"), "# pytest\n");
+  // Plugins pytest loads into every run: by name, and through an entry point (xdist).
+  mkdirSync(join(venvSite, "pytest_cov"));
+  writeFileSync(join(venvSite, "pytest_cov/plugin.py"), "# plugin\n");
+  writeFileSync(join(venvSite, "_hypothesis_pytestplugin.py"), "# plugin\n");
+  mkdirSync(join(venvSite, "xdist"));
+  writeFileSync(join(venvSite, "xdist/plugin.py"), "# plugin\n");
+  mkdirSync(join(venvSite, "pytest_xdist-3.5.0.dist-info"));
+  writeFileSync(
+    join(venvSite, "pytest_xdist-3.5.0.dist-info/entry_points.txt"),
+    "[console_scripts]\nx = y:z\n\n[pytest11]\nxdist = xdist.plugin\nxdist.looponfail = xdist.looponfail\n",
+  );
   return { root: project.root, env: { HOME: home }, userSite, venvSite };
 }
 
@@ -40,6 +51,10 @@ describe("pythonStartupDescription", () => {
     ["a .pth file in the venv", "venv", "zz.pth", "import evil\n"],
     ["a pytest plugin installed in the user's site", "user", "evil-1.0.dist-info", undefined],
     ["a rewritten pytest module", "venv", "_pytest/config/__init__.py", "# passes all\n"],
+    // The thirty-sixth round: an installed plugin rewritten (not pytest's or pluggy's own).
+    ["a rewritten plugin module", "venv", "_hypothesis_pytestplugin.py", "# passes all\n"],
+    ["a rewritten plugin package", "venv", "pytest_cov/plugin.py", "# passes all\n"],
+    ["a rewritten plugin an entry point names", "venv", "xdist/plugin.py", "# passes all\n"],
   ] as const)("changes with %s", (_name, where, file, content) => {
     const { root, env, userSite, venvSite } = setUp();
     const before = pythonStartupDescription(root, env);

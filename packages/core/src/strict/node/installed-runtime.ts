@@ -107,6 +107,41 @@ function modulesOf(dir: string, depth = 0): string[] {
   return lines;
 }
 
+/**
+ * A pytest plugin by its installed name (the thirty-sixth round): `pytest_cov`, `pytest_mock`,
+ * hypothesis's `_hypothesis_pytestplugin.py`. pytest loads every installed plugin into every run,
+ * and one rewritten (a `pytest_runtest_makereport` hook turning a failure into a pass) decides
+ * what the run reports as pytest's own modules do.
+ */
+function pluginByName(name: string): boolean {
+  return /pytest/i.test(name) && !/-info$/.test(name) && !STARTUP.test(name);
+}
+
+/** An installed pytest plugin's metadata (`pytest_xdist-3.5.0.dist-info`). */
+const PYTEST_DIST = /^pytest[\w.-]*\.(?:dist|egg)-info$/i;
+
+/**
+ * The modules a plugin's `[pytest11]` entry points name (`xdist.plugin`: the `xdist` package),
+ * by stat: a plugin whose package is not named after pytest.
+ */
+function entryPointModules(folder: string, dist: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dist, "entry_points.txt"), "utf8");
+  } catch {
+    return [];
+  }
+  const section = /^\[pytest11\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? "";
+  const lines: string[] = [];
+  for (const match of section.matchAll(/^[^=\n]+=\s*([\w.]+)/gm)) {
+    const top = (match[1] ?? "").split(".")[0] ?? "";
+    if (top === "" || RUNNER_PACKAGES.includes(top) || pluginByName(top)) continue;
+    const path = join(folder, top);
+    lines.push(...(isDir(path) ? modulesOf(path) : [`${path}.py\0${statKey(`${path}.py`)}`]));
+  }
+  return lines;
+}
+
 /** At most this many lines: a site folder is read by listing, never walked. */
 const MAX_LINES = 20_000;
 
@@ -125,6 +160,9 @@ export function pythonStartupDescription(
       const path = join(folder, name);
       lines.push(`${path}\0${STARTUP.test(name) ? content(path) : ""}`);
       if (RUNNER_PACKAGES.includes(name)) lines.push(...modulesOf(path));
+      else if (pluginByName(name))
+        lines.push(...(isDir(path) ? modulesOf(path) : [`${path}\0${statKey(path)}`]));
+      else if (PYTEST_DIST.test(name)) lines.push(...entryPointModules(folder, path));
     }
   }
   for (const name of VENV_NAMES)
