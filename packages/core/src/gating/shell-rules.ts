@@ -116,8 +116,9 @@ function startsSession(argv: readonly string[]): boolean {
  * loop in the background that does), a package manager dropping development packages (where
  * the hooks' bundle is: `npm prune --omit=dev`, `NODE_ENV=production npm ci`), `git clean -x`
  * and `git stash --all` (ignored files: `node_modules`, the session's state), and git's
- * plumbing that commits content no gate saw (`hash-object -w`, `commit-tree`, `update-ref`), and
- * a session of an agent started from the shell (`startsSession`).
+ * plumbing that commits content no gate saw (`hash-object -w`, `commit-tree`, `update-ref`),
+ * the go command's settings written (`changesGoSettings`), and a session of an agent started
+ * from the shell (`startsSession`).
  */
 export function tamperKind(command: string, commands: readonly CommandWords[]): string | undefined {
   if ((KILL_BY_NAME.test(command) || KILL_FROM_PS.test(command)) && HOOK_PROCESS.test(command))
@@ -125,15 +126,10 @@ export function tamperKind(command: string, commands: readonly CommandWords[]): 
   for (const { argv } of commands) {
     if (startsSession(argv))
       return "starts an agent's session or feeds tailtest's hook an event, which starts the session's state and the turn's baseline afresh";
-    const at = argv.findIndex((word) => PACKAGE_MANAGER.test(word.split("/").pop() ?? ""));
-    if (at !== -1) {
-      const rest = argv.slice(at + 1);
-      const dropsDev =
-        rest.some((word) => DROPS_DEV.has(word)) ||
-        rest.some((word, index) => word === "--omit" && rest[index + 1] === "dev") ||
-        /\bNODE_ENV=["']?production/.test(command);
-      if (dropsDev) return "removes development packages, where tailtest's hooks are installed";
-    }
+    if (dropsDevPackages(command, argv))
+      return "removes development packages, where tailtest's hooks are installed";
+    if (changesGoSettings(argv))
+      return "changes the go command's settings for every build (`go env -w`: GOFLAGS such as an -overlay that swaps a file under test for another), outside the project's files";
     const git = argv.findIndex((word) => (word.split("/").pop() ?? "") === "git");
     if (git === -1) continue;
     const sub = argv.slice(git + 1).find((word, index, rest) => {
@@ -153,6 +149,31 @@ export function tamperKind(command: string, commands: readonly CommandWords[]): 
       return "writes content into the repository without its working tree";
   }
   return undefined;
+}
+
+/** A package manager's command that takes development packages away (`npm prune --omit=dev`). */
+function dropsDevPackages(command: string, argv: readonly string[]): boolean {
+  const at = argv.findIndex((word) => PACKAGE_MANAGER.test(word.split("/").pop() ?? ""));
+  if (at === -1) return false;
+  const rest = argv.slice(at + 1);
+  return (
+    rest.some((word) => DROPS_DEV.has(word)) ||
+    rest.some((word, index) => word === "--omit" && rest[index + 1] === "dev") ||
+    /\bNODE_ENV=["']?production/.test(command)
+  );
+}
+
+/**
+ * `go env -w NAME=value` or `go env -u NAME`: the go command keeps these in the user's settings
+ * file and every later `go test` builds with them, the end of a turn's too (the thirty-sixth
+ * round: `go env -w GOFLAGS=-overlay=fixed.json` compiled a fixed copy kept outside the project
+ * in place of the file under test). A claim's support counts that file (`goEnvDescription`), but
+ * a change before a Red, or with no cycle open, hides a bug from every run with nothing to compare.
+ */
+function changesGoSettings(argv: readonly string[]): boolean {
+  const go = argv.findIndex((word) => (word.split("/").pop() ?? "") === "go");
+  if (go === -1 || argv[go + 1] !== "env") return false;
+  return argv.slice(go + 2).some((word) => word === "-w" || word === "-u");
 }
 
 /** The refusal of a command `tamperKind` names, for every mode that gates. */
