@@ -81,6 +81,22 @@ describe("a project's first session builds the import graph", () => {
     );
   });
 
+  it("and builds it again when an earlier version of tailtest wrote it", async () => {
+    temp = copyFixture("analysis/python-app");
+    await commitAll(temp.root);
+    await start(temp.root);
+    const index = join(temp.root, ".tailtest/graph/index.json");
+    const text = readFileSync(index, "utf8");
+    writeFileSync(index, text.replace(/^\{"version":\d+/, '{"version":1'));
+    // Read by nothing now: the note cannot name the tests that reach tax.py.
+    expect(await edit(temp.root, "src/shop/tax.py")).not.toContain("covered by existing tests");
+    await start(temp.root);
+    expect(readFileSync(index, "utf8")).toBe(text);
+    expect(await edit(temp.root, "src/shop/tax.py")).toContain(
+      "covered by existing tests tests/test_billing.py",
+    );
+  });
+
   it("Go and Rust need no graph: a package's tests are named from the first edit", async () => {
     temp = makeProject({
       "go.mod": "module example.com/calc\n\ngo 1.21\n",

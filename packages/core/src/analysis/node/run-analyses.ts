@@ -1,5 +1,6 @@
 import { wantsEditAnalysis, wantsStartAnalysis } from "../switches.ts";
 import { coveringAnalysis, hasImportGraph } from "../../selection/node/covering.ts";
+import { graphOfAnotherVersion } from "../../selection/node/graph-store.ts";
 import { errorLine } from "../../hook/failure-policy.ts";
 import type { DetectedRunner } from "../../runners/project-runners.ts";
 import type { EditInsight, Project } from "../../project/node/project.ts";
@@ -61,7 +62,9 @@ function needsFirstGraph(project: Project, resumed: boolean): boolean {
     project.config.mode === "follow" &&
     project.config.select !== "named" &&
     !resumed &&
-    !hasImportGraph(project)
+    // A graph an earlier version wrote is read by nothing until built again: without this, the
+    // first turn after an upgrade named no covering test in its notes.
+    (!hasImportGraph(project) || graphOfAnotherVersion(project))
   );
 }
 

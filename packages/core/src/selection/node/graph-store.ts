@@ -11,6 +11,7 @@ import {
   type GraphShard,
 } from "../graph-shards.ts";
 import { STATE_DIR, type Project } from "../../project/node/project.ts";
+import { readHead } from "../../project/node/fs-view.ts";
 import type { StateFile } from "../../state/node/store.ts";
 import { lazy } from "../../util/lazy.ts";
 
@@ -50,6 +51,17 @@ export function shardFile(project: Project, index: number): StateFile<GraphShard
 /** Whether the project has a (sharded) import graph. */
 export function graphExists(project: Project): boolean {
   return existsSync(graphIndexPath(project));
+}
+
+/**
+ * Whether the project's graph index was written by another version of tailtest (its `version`,
+ * the index's first field, is not `GRAPH_VERSION`): an upgrade made it stale, and no reader uses
+ * it until it is built again. Read at a session's start only (the first bytes of the index).
+ */
+export function graphOfAnotherVersion(project: Project): boolean {
+  const head = readHead(graphIndexPath(project), 32);
+  const version = head === undefined ? undefined : /^\{"version":(\d+)/.exec(head)?.[1];
+  return version !== undefined && Number(version) !== GRAPH_VERSION;
 }
 
 /** What a reader needs of the index: a loose view, so a newer field never fails it. */

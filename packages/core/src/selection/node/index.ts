@@ -3,6 +3,13 @@
 // against this list. Rewrite it with `node scripts/feature-surfaces.mjs`.
 export * from "./choose-tests.ts";
 export { coveringAnalysis, hasImportGraph } from "./covering.ts";
-export { GRAPH_DIR, OLD_GRAPH_FILE, graphIndexPath, shardFile, shardPath } from "./graph-store.ts";
+export {
+  GRAPH_DIR,
+  OLD_GRAPH_FILE,
+  graphIndexPath,
+  graphOfAnotherVersion,
+  shardFile,
+  shardPath,
+} from "./graph-store.ts";
 export { headFilesUnder, headText } from "./package-json-change.ts";
 export { type SourceIndex, importReader, reverseImporters, sourceIndex } from "./reverse-lookup.ts";
