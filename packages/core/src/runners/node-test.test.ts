@@ -53,6 +53,40 @@ describe("a whole-suite node --test run", () => {
   });
 });
 
+describe("a whole-suite run of a script that runs one file with plain node (mdx-js/mdx)", () => {
+  const react = {
+    "package.json": JSON.stringify({
+      scripts: {
+        test: "npm run test-coverage",
+        "test-api":
+          "node --conditions development --loader=../../script/jsx-loader.js test/index.jsx",
+        "test-coverage": "c8 --100 --reporter lcov npm run test-api",
+      },
+    }),
+    "test/index.jsx": 'import assert from "node:assert/strict";\nimport {test} from "node:test";\n',
+    "lib/index.js": "",
+  };
+
+  it("names that file, which Node's default patterns do not find (a .jsx)", () => {
+    const view = createMemoryView(react);
+    const [detected] = detectPackageRunners(view, "").filter((one) => one.id === "node-test");
+    expect(detected?.command).toEqual([
+      "node",
+      "--conditions",
+      "development",
+      "--loader=../../script/jsx-loader.js",
+      "--test",
+    ]);
+    const argv = nodeTest.argv({
+      view,
+      runner: { ...runner, command: detected?.command ?? [] },
+      files: [],
+      ids: [],
+    }).argv;
+    expect(argv.at(-1)).toBe("test/index.jsx");
+  });
+});
+
 describe("a test script reaching `tsx --test` through npm-run-all (helmet)", () => {
   const helmet = createMemoryView({
     "package.json": JSON.stringify({

@@ -143,13 +143,21 @@ const GLOB_DEPTH = 12;
  * What a whole-suite run names: the test script's own files, folders and globs
  * (`node --import=tsx/esm --test test/*.ts`), the globs expanded here. Without them Node's
  * default patterns find only `.js` tests, and Node 20 expands no glob itself: p-queue's suite run
- * (strict's `refactor start`) found no test. Empty when the script names none.
+ * (strict's `refactor start`) found no test. A script that runs one file with plain `node` names
+ * that file (mdx-js/mdx's React package: `test/index.jsx`). Empty when the script names none.
  */
 function scriptTests(view: ProjectView, dir: string): string[] {
   const bnt = bntFiles(view, dir);
   if (bnt !== undefined) return bnt;
+  const args = testScriptArgs(view, dir);
+  if (args === undefined) {
+    // A script that runs one file with plain node (`node --loader=… test/index.jsx`): that file,
+    // which Node's default patterns would not find (a `.jsx`), nor the tests it alone imports.
+    const run = plainNodeTestRun(view, dir, packageTestScript(view, dir));
+    return run === undefined ? [] : [run.file];
+  }
   const named = new Set<string>();
-  for (const arg of testScriptArgs(view, dir) ?? []) {
+  for (const arg of args) {
     if (/[*?{[]/.test(arg)) for (const file of expandGlob(view, dir, arg)) named.add(file);
     else if (!arg.startsWith("../") && view.exists(joinRel(dir, arg))) named.add(arg);
   }
@@ -245,6 +253,21 @@ const NODE_TEST_IMPORT = /(?:\bfrom\s*|\brequire\(\s*|\bimport\s*\(?\s*)["']node
  * command, before `--test`.
  */
 function nodeTestByFile(view: ProjectView, dir: string, script: string): Detection | undefined {
+  const run = plainNodeTestRun(view, dir, script);
+  return run === undefined
+    ? undefined
+    : {
+        evidence: `package.json scripts.test runs node ${run.file}, whose tests import node:test`,
+        command: ["node", ...run.flags, "--test"],
+      };
+}
+
+/** The file a test script runs with plain `node` and its flags, when its tests use `node:test`. */
+function plainNodeTestRun(
+  view: ProjectView,
+  dir: string,
+  script: string,
+): { file: string; flags: string[] } | undefined {
   for (const part of script.split(/&&|\|\||[;()]/)) {
     const words = part.trim().split(/\s+/);
     const at = words.indexOf("node");
@@ -262,10 +285,7 @@ function nodeTestByFile(view: ProjectView, dir: string, script: string): Detecti
     const runs = hasLoader(flags) ? /\.[cm]?[jt]sx?$/ : /\.[cm]?js$/;
     if (!runs.test(file) || file.startsWith("../")) continue;
     if (!usesNodeTest(view, joinRel(dir, file))) continue;
-    return {
-      evidence: `package.json scripts.test runs node ${file}, whose tests import node:test`,
-      command: ["node", ...flags, "--test"],
-    };
+    return { file, flags };
   }
   return undefined;
 }
